@@ -1,0 +1,119 @@
+"""Metric catalogue: units, raw->display scale, better direction and scoring thresholds.
+
+Values are stored raw in QDash (fidelities as fractions, anharmonicity in GHz) while people and
+thresholds speak %, MHz.  Every page, tool and prompt converts through this one table so the
+model and the user compare like with like.  Thresholds are QDash's ``review.yaml: scoring``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["qubit", "coupling"]
+Band = Literal["bad", "fair", "good", "excellent"]
+BANDS: tuple[Band, ...] = ("bad", "fair", "good", "excellent")
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    title: str
+    unit: str  # display unit
+    scale: float = 1.0  # display = raw * scale
+    higher_is_better: bool = True
+    bad: float | None = None  # display units; worse than this is "bad"
+    good: float | None = None  # at least this good is "good"
+    excellent: float | None = None
+    kind: Kind = "qubit"
+    task: str | None = None  # the QDash task that produces it
+
+    def to_display(self, raw: float | None) -> float | None:
+        """Raw stored value -> display units; NaN/inf and QDash's NaN-as-0 become None."""
+        if raw is None or isinstance(raw, bool):
+            return None
+        try:
+            value = float(raw)
+        except (TypeError, ValueError):
+            return None
+        if not math.isfinite(value) or value == 0.0:
+            return None
+        return value * self.scale
+
+    def score(self, display: float | None) -> Band | None:
+        """Band of a display value against the thresholds; None when unknown or unscored."""
+        if display is None or (self.good is None and self.excellent is None and self.bad is None):
+            return None
+        better = (lambda v, t: v >= t) if self.higher_is_better else (lambda v, t: v <= t)
+        if self.excellent is not None and better(display, self.excellent):
+            return "excellent"
+        if self.good is not None and better(display, self.good):
+            return "good"
+        if self.bad is not None and not better(display, self.bad):
+            return "bad"
+        return "fair"
+
+    def threshold_text(self) -> str:
+        """One prompt line, e.g. ``t1: bad < 20 μs, good > 50 μs, excellent > 100 μs``."""
+        worse, better = ("<", ">") if self.higher_is_better else (">", "<")
+        parts = []
+        if self.bad is not None:
+            parts.append(f"bad {worse} {self.bad:g} {self.unit}")
+        if self.good is not None:
+            parts.append(f"good {better} {self.good:g} {self.unit}")
+        if self.excellent is not None:
+            parts.append(f"excellent {better} {self.excellent:g} {self.unit}")
+        direction = "higher is better" if self.higher_is_better else "lower is better"
+        return f"{self.name}: " + (", ".join(parts) if parts else "no thresholds") + f" ({direction})"
+
+
+def _fidelity(name: str, title: str, bad: float | None, good: float | None, excellent: float | None,
+              kind: Kind = "qubit", task: str | None = None) -> Metric:
+    return Metric(name, title, "%", 100.0, True, bad, good, excellent, kind, task)
+
+
+CATALOGUE: dict[str, Metric] = {m.name: m for m in (
+    Metric("qubit_frequency", "Qubit frequency", "GHz", 1.0, True, None, 4.5, 5.0, task="CheckQubitFrequency"),
+    Metric("readout_frequency", "Readout frequency", "GHz", 1.0, True, task="CheckReadoutFrequency"),
+    Metric("anharmonicity", "Anharmonicity", "MHz", 1000.0, False, -250, -280, -320, task="CheckQubitSpectroscopy"),
+    Metric("t1", "T1", "μs", 1.0, True, 20, 50, 100, task="CheckT1"),
+    Metric("t1_average", "T1 (average)", "μs", 1.0, True, 20, 50, 100, task="CheckT1Average"),
+    Metric("t2_echo", "T2 echo", "μs", 1.0, True, 30, 80, 150, task="CheckT2Echo"),
+    Metric("t2_echo_average", "T2 echo (average)", "μs", 1.0, True, 30, 80, 150, task="CheckT2EchoAverage"),
+    Metric("t2_star", "T2*", "μs", 1.0, True, 10, 20, 40, task="CheckRamsey"),
+    _fidelity("average_readout_fidelity", "Readout fidelity", 85, 95, 99, task="ReadoutClassification"),
+    _fidelity("readout_fidelity_0", "Readout fidelity |0>", None, None, None, task="ReadoutClassification"),
+    _fidelity("readout_fidelity_1", "Readout fidelity |1>", None, None, None, task="ReadoutClassification"),
+    _fidelity("average_gate_fidelity", "Average gate fidelity", 98.0, 99.5, 99.9, task="RandomizedBenchmarking"),
+    _fidelity("x90_gate_fidelity", "X90 gate fidelity", 98.0, 99.5, 99.9,
+              task="X90InterleavedRandomizedBenchmarking"),
+    _fidelity("x180_gate_fidelity", "X180 gate fidelity", 98.0, 99.5, 99.9,
+              task="X180InterleavedRandomizedBenchmarking"),
+    _fidelity("zx90_gate_fidelity", "ZX90 gate fidelity", 85, 95, 99, kind="coupling",
+              task="ZX90InterleavedRandomizedBenchmarking"),
+    _fidelity("bell_state_fidelity", "Bell state fidelity", 80, 90, 95, kind="coupling",
+              task="CheckBellStateTomography"),
+    Metric("zx90_gate_time", "ZX90 gate time", "ns", 1.0, False, kind="coupling", task="CreateZX90"),
+    Metric("static_zz_interaction", "Static ZZ", "MHz", 1000.0, False, kind="coupling"),
+)}
+
+QUBIT_METRICS = tuple(name for name, m in CATALOGUE.items() if m.kind == "qubit")
+COUPLING_METRICS = tuple(name for name, m in CATALOGUE.items() if m.kind == "coupling")
+# Metrics with thresholds: what health summaries, drift flags and prompts score.
+SCORED_QUBIT_METRICS = tuple(n for n in QUBIT_METRICS if CATALOGUE[n].good is not None or CATALOGUE[n].bad is not None)
+SCORED_COUPLING_METRICS = tuple(n for n in COUPLING_METRICS if CATALOGUE[n].good is not None)
+
+
+def metric(name: str, unit: str = "", kind: Kind = "qubit") -> Metric:
+    """Catalogue entry, or an unscored entry for a parameter found only in the data."""
+    found = CATALOGUE.get(name)
+    if found is not None:
+        return found
+    return Metric(name, name.replace("_", " "), unit, 1.0, True, kind=kind)
+
+
+def thresholds_prompt(names: tuple[str, ...] | None = None) -> str:
+    """Threshold lines for a system prompt, in display units."""
+    names = names or SCORED_QUBIT_METRICS + SCORED_COUPLING_METRICS
+    return "\n".join(f"- {CATALOGUE[n].threshold_text()}" for n in names)

@@ -1,0 +1,92 @@
+"""One place that reads configuration: environment first, then ``.streamlit/secrets.toml``.
+
+Read with ``tomllib`` rather than ``st.secrets`` so the CLI, the sandbox host and tests share
+the same rules without importing Streamlit.  Environment wins so CI and shells can override.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_SECRETS = PROJECT_ROOT / ".streamlit" / "secrets.toml"
+
+
+def _load_secrets(path: Path) -> dict:
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        return {}
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from exc
+    flat = {k: v for k, v in data.items() if not isinstance(v, dict)}
+    # Also accept Streamlit-style sections: [mongo] uri = ... -> MONGO_URI is not ours, so map explicitly.
+    mongo = data.get("mongo") if isinstance(data.get("mongo"), dict) else {}
+    if "uri" in mongo:
+        flat.setdefault("MONGODB_URI", mongo["uri"])
+    return flat
+
+
+class ConfigError(ValueError):
+    """Configuration that cannot work; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    mongodb_uri: str | None = None
+    mongo_db_name: str = "qdash"
+    data_dir: Path = PROJECT_ROOT / ".data"
+    project_id: str | None = None
+    openai_api_key: str | None = field(default=None, repr=False)
+    openai_base_url: str | None = None
+    copilot_model: str | None = None
+    copilot_api_style: str | None = None  # "responses" | "chat_completions" | None (auto)
+    extra: dict = field(default_factory=dict, repr=False)  # every other key, for later features
+
+    @property
+    def embedded(self) -> bool:
+        """True when no MongoDB URI is configured and the embedded demo engine is used."""
+        return not self.mongodb_uri
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        """Any other configuration key (env var name), with the same precedence."""
+        value = self.extra.get(key)
+        return default if value in (None, "") else str(value)
+
+
+KNOWN_KEYS = ("MONGODB_URI", "MONGO_DB_NAME", "DATA_DIR", "QDASH_PROJECT_ID", "OPENAI_API_KEY",
+              "OPENAI_BASE_URL", "COPILOT_MODEL", "COPILOT_API_STYLE")
+
+
+def load_settings(env: dict[str, str] | None = None, secrets_path: Path | None = None) -> Settings:
+    """Settings from ``env`` (default ``os.environ``) over the secrets file."""
+    env = dict(os.environ if env is None else env)
+    path = Path(env.get("CALIBRATION_COPILOT_SECRETS") or secrets_path or DEFAULT_SECRETS)
+    secrets = _load_secrets(path)
+    merged: dict[str, object] = {**{k: v for k, v in secrets.items()}, **{k: v for k, v in env.items() if v != ""}}
+
+    def pick(key: str) -> str | None:
+        value = merged.get(key)
+        return None if value in (None, "") else str(value)
+
+    style = pick("COPILOT_API_STYLE")
+    if style is not None and style not in ("responses", "chat_completions"):
+        raise ConfigError(f"COPILOT_API_STYLE must be 'responses' or 'chat_completions', not {style!r}")
+    data_dir = Path(pick("DATA_DIR") or PROJECT_ROOT / ".data")
+    if not data_dir.is_absolute():
+        data_dir = PROJECT_ROOT / data_dir
+    return Settings(
+        mongodb_uri=pick("MONGODB_URI"),
+        mongo_db_name=pick("MONGO_DB_NAME") or "qdash",
+        data_dir=data_dir,
+        project_id=pick("QDASH_PROJECT_ID"),
+        openai_api_key=pick("OPENAI_API_KEY"),
+        openai_base_url=pick("OPENAI_BASE_URL"),
+        copilot_model=pick("COPILOT_MODEL"),
+        copilot_api_style=style,
+        extra={k: v for k, v in merged.items() if k not in KNOWN_KEYS},
+    )

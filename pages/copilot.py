@@ -1,0 +1,6 @@
+"""Placeholder: replaced by its issue's implementation."""
+
+import streamlit as st
+
+st.title("copilot")
+st.info("This page is being built.")
