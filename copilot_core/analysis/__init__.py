@@ -1,0 +1,1 @@
+"""Deterministic analysis on display-unit values: statistics, scoring, trends, outliers, health."""
