@@ -1,6 +1,84 @@
-"""Placeholder: replaced by its issue's implementation."""
+"""Chip heatmap: one metric on the topology, its distribution, couplings, and a click-to-drill-down."""
 
 import streamlit as st
 
-st.title("heatmap")
-st.info("This page is being built.")
+from copilot_core.analysis.chip_metrics import chip_metric_frame, chip_topology
+from copilot_core.charts.distribution import distribution_figure
+from copilot_core.charts.heatmap import coupling_map, qubit_heatmap
+from copilot_core.domain.metrics import COUPLING_METRICS
+from copilot_core.domain.topology import qubit_label
+from ui import data, navigation, views, widgets
+from ui.errors import page_guard, plain
+from ui.widgets import persistent_select
+
+DRILL_KEY = "heatmap_drill_qid"
+LAST_CLICK_KEY = "_heatmap_last_click"
+NO_QUBIT = "—"
+
+st.title("Chip heatmap")
+
+with page_guard("the chip heatmap"):
+    chip = widgets.chip_selector()
+    topology = chip_topology(chip) if chip else None
+    if chip is not None and topology is None:
+        widgets.no_data(f"Chip {chip['chip_id']} has a layout this app cannot draw ({chip.get('topology_id')}).")
+    elif chip is not None:
+        chip_id, size = chip["chip_id"], int(chip["size"])
+        c1, c2, c3, c4, c5 = st.columns([3, 3, 2, 2, 2])
+        metric_name = persistent_select("Metric", widgets.metric_options(chip_id), "heatmap_metric", default="t1",
+                                        format_func=widgets.metric_label, container=c1)
+        mode = widgets.mode_selector("heatmap_mode", container=c2)
+        hours = widgets.window_selector("heatmap_window", container=c3)
+        color_by = c4.radio("Colour by", ("value", "band"), horizontal=True, key="heatmap_color_by")
+        dist_kind = c5.radio("Distribution", ("cdf", "histogram"), horizontal=True, key="heatmap_dist",
+                             format_func=lambda k: k.upper() if k == "cdf" else k)
+
+        cm = data.cached_chip_metric(chip_id, metric_name, mode=mode, within_hours=hours)
+        if cm.stats["count"] == 0:
+            widgets.no_data(f"No {cm.metric.title} data on {chip_id} for mode '{mode}'"
+                            f"{'' if hours is None else f' in the last {hours:g} h'}. Try another metric or a "
+                            "wider window.")
+        else:
+            views.stat_cards(cm)
+            left, right = st.columns([2, 1])
+            with left:
+                event = st.plotly_chart(qubit_heatmap(cm, topology, color_by=color_by), key="heatmap_chart",
+                                        on_select="rerun", selection_mode="points",
+                                        config={"displayModeBar": False})
+                clicked = views.clicked_id(event)
+                if clicked is not None and clicked != st.session_state.get(LAST_CLICK_KEY):
+                    st.session_state[LAST_CLICK_KEY] = clicked  # act once per click: the selection persists
+                    st.session_state[DRILL_KEY] = clicked
+                st.caption("Click a qubit to open its drill-down below. Grey cells: no usable value.")
+            with right:
+                st.plotly_chart(distribution_figure(cm, dist_kind), key="heatmap_distribution")
+            st.download_button("Download CSV", chip_metric_frame(cm).to_csv(index=False).encode(),
+                               file_name=f"{chip_id}_{metric_name}_{mode}.csv", mime="text/csv",
+                               on_click="ignore", key="heatmap_csv", icon=":material/download:")
+
+        st.divider()
+        st.subheader("Qubit drill-down")
+        options = [NO_QUBIT] + [str(q) for q in range(size)]
+        qid = persistent_select("Qubit", options, DRILL_KEY, default=NO_QUBIT,
+                                format_func=lambda q: q if q == NO_QUBIT else qubit_label(q, size))
+        if qid != NO_QUBIT:
+            if st.button(f"Open {qubit_label(qid, size)} on the Qubits page", key="heatmap_open_qubit",
+                         icon=":material/open_in_new:"):
+                navigation.open_qubit(chip_id, qid)
+            views.drilldown(chip, qid, metric_name)
+
+        st.divider()
+        st.subheader("Couplings")
+        k1, k2 = st.columns([3, 3])
+        coupling_name = k1.selectbox("Coupling metric", COUPLING_METRICS, key="heatmap_coupling_metric",
+                                     format_func=widgets.metric_label)
+        ccm = data.cached_chip_metric(chip_id, coupling_name, mode=mode, within_hours=hours)
+        if ccm.stats["count"] == 0:
+            widgets.no_data(f"No {ccm.metric.title} data on the couplings of {chip_id} for mode '{mode}'.")
+        else:
+            views.stat_cards(ccm)
+            st.plotly_chart(coupling_map(ccm, topology, color_by=color_by), key="coupling_chart",
+                            config={"displayModeBar": False})
+            st.download_button("Download coupling CSV", chip_metric_frame(ccm).to_csv(index=False).encode(),
+                               file_name=f"{chip_id}_{coupling_name}_{mode}.csv", mime="text/csv",
+                               on_click="ignore", key="coupling_csv", icon=":material/download:")

@@ -1,6 +1,56 @@
-"""Placeholder: replaced by its issue's implementation."""
+"""Copilot memory: what the copilot learned per chip, for staff to review and delete."""
 
+import pandas as pd
 import streamlit as st
 
-st.title("memory")
-st.info("This page is being built.")
+from copilot_core.data.memory_store import MemoryStore
+from copilot_core.memory import DECAY, MAX_INJECT_CHARS, MIN_HITS, CopilotMemory
+from ui import data, widgets
+from ui.errors import page_guard, plain
+
+KIND_LABELS = {"parameter": "parameter asked about", "code": "analysis code that worked", "error_fix": "error → fix"}
+
+st.title("Copilot memory")
+st.caption(f"What the copilot learned from earlier sessions, per chip. Every update multiplies the hit counts by "
+           f"{DECAY:g} and drops entries below {MIN_HITS:g}; at most {MAX_INJECT_CHARS} characters go into the "
+           "prompt, the rest is available to the model through its recall_memory tool. Entries were written by "
+           "the copilot itself: delete anything wrong or unwanted.")
+
+with page_guard("the memory page"):
+    settings = data.settings()
+    memory = CopilotMemory(MemoryStore(data.database(), project_id=settings.project_id))
+    chip = widgets.chip_selector()
+    if chip is not None:
+        chip_id = chip["chip_id"]
+        others = [c for c in memory.store.chips() if c["chip_id"] != chip_id]
+        if others:
+            st.caption("Other chips with memory: " + ", ".join(f"{plain(c['chip_id'])} ({c['entries']})"
+                                                                for c in others))
+        entries = memory.entries(chip_id)
+        if not entries:
+            widgets.no_data(f"The copilot has no memory for {chip_id} yet. It learns from answered questions "
+                            "(parameters asked about, analysis code that worked, fixes of failed runs).")
+        else:
+            frame = pd.DataFrame([{"kind": KIND_LABELS.get(e["kind"], e["kind"]), "key": e["key"], "text": e["text"],
+                                   "hits": round(e["hits"], 2), "updated (UTC)": e["updated_at"]} for e in entries])
+            event = st.dataframe(frame, hide_index=True, key=f"memory_table_{chip_id}", on_select="rerun",
+                                 selection_mode="multi-row",
+                                 column_config={"hits": st.column_config.NumberColumn("hits", format="%.2f")})
+            rows = list(event.selection.rows) if event is not None else []
+            left, right = st.columns(2)
+            if left.button(f"Delete {len(rows)} selected", disabled=not rows, key="memory_delete",
+                           icon=":material/delete:"):
+                deleted = sum(memory.delete(chip_id, entries[i]["id"]) for i in rows if i < len(entries))
+                st.toast(f"Deleted {deleted} memory entr{'y' if deleted == 1 else 'ies'}.")
+                st.rerun()
+            with right.popover("Clear all memory of this chip", icon=":material/delete_forever:"):
+                st.write(f"Delete all {len(entries)} entries of {plain(chip_id)}?")
+                if st.button("Yes, clear it", key="memory_clear", type="primary"):
+                    memory.clear(chip_id)
+                    st.rerun()
+            for i in rows[:5]:
+                if i < len(entries) and entries[i]["kind"] == "code":
+                    st.caption(f"Code entry {plain(entries[i]['key'])}")
+                    st.code(entries[i]["text"], language="python")
+            with st.expander("What the next prompt gets for this chip"):
+                st.code(memory.prompt_section(chip_id) or "(nothing)", language=None)

@@ -1,6 +1,66 @@
-"""Placeholder: replaced by its issue's implementation."""
+"""Overview (default page): chips, chip health per metric, recent executions, drift flags."""
 
 import streamlit as st
 
-st.title("overview")
-st.info("This page is being built.")
+from copilot_core.analysis.chip_health import health_frame
+from copilot_core.analysis.overview import chips_frame, executions_frame, flag_text
+from copilot_core.domain.metrics import BANDS
+from ui import data, navigation, widgets
+from ui.errors import page_guard, plain
+
+MAX_FLAGS = 40
+
+st.title("Overview")
+
+with page_guard("the overview"):
+    st.caption(f"Data: {plain(data.target_description())}")
+    chip = widgets.chip_selector()
+    if chip is not None:
+        chip_id = chip["chip_id"]
+        st.subheader("Chips")
+        st.dataframe(chips_frame(data.chips()), hide_index=True, key="overview_chips", column_config={
+            "coverage": st.column_config.ProgressColumn("coverage", format="percent", min_value=0, max_value=1),
+            "last execution": st.column_config.DatetimeColumn("last execution (UTC)", format="YYYY-MM-DD HH:mm")})
+
+        left, right = st.columns([3, 2])
+        with left:
+            st.subheader(f"Health of {chip_id}")
+            rows = data.health(chip_id)
+            if rows:
+                frame = health_frame(rows)
+                st.dataframe(frame.drop(columns=["median"]), hide_index=True, key="overview_health",
+                             column_config={"median_text": "median",
+                                            **{b: st.column_config.NumberColumn(b, format="%d") for b in BANDS}})
+                st.caption("Latest values (qubit.data / coupling.data) scored against the thresholds; "
+                           "missing = no usable value (dead, never measured, or NaN stored as 0).")
+            else:
+                widgets.no_data(f"No scored metric has data on {chip_id} yet.")
+        with right:
+            st.subheader("Recent executions")
+            runs = executions_frame(data.executions(chip_id, limit=10))
+            if runs.empty:
+                widgets.no_data(f"No executions recorded for {chip_id}.")
+            else:
+                st.dataframe(runs, hide_index=True, key="overview_runs", column_config={
+                    "started": st.column_config.DatetimeColumn("started (UTC)", format="MM-DD HH:mm"),
+                    "ended": st.column_config.DatetimeColumn("ended (UTC)", format="MM-DD HH:mm"),
+                    "minutes": st.column_config.NumberColumn("minutes", format="%.0f")})
+
+        st.subheader("Drift flags")
+        pct = st.slider("Flag a drop larger than (% of the qubit's own 7-day median)", 5, 80, 20, step=5,
+                        key="overview_drift_pct")
+        flags = data.drift(chip_id, pct / 100)
+        drops = [f for f in flags if f.reason == "drop"]
+        failed = [f for f in flags if f.reason == "failed_task"]
+        st.caption(f"{len(drops)} drop(s) in T1, T2 echo or gate fidelity; {len(failed)} failing task(s) in the "
+                   "24 h before the last execution. Open a qubit to see its health report.")
+        if not flags:
+            st.success("No drift and no failing tasks.", icon=":material/check_circle:")
+        for i, flag in enumerate(flags[:MAX_FLAGS]):
+            text_col, button_col = st.columns([6, 1], vertical_alignment="center")
+            icon = ":material/trending_down:" if flag.reason == "drop" else ":material/error:"
+            text_col.markdown(f"{icon} {plain(flag_text(flag, int(chip['size'])))}")
+            if button_col.button("Open", key=f"flag_{i}_{flag.target}_{flag.metric or flag.task}"):
+                navigation.open_qubit(chip_id, flag.qid)
+        if len(flags) > MAX_FLAGS:
+            st.caption(f"…and {len(flags) - MAX_FLAGS} more: raise the threshold or see the Qubits page.")

@@ -1,6 +1,72 @@
-"""Placeholder: replaced by its issue's implementation."""
+"""Qubits: every qubit with its latest key parameters and bands; a selected row gets a health report."""
+
+import hashlib
 
 import streamlit as st
 
-st.title("qubits")
-st.info("This page is being built.")
+from copilot_core.analysis.qubit_table import KEY_METRICS, filter_table, qubit_table, value_column
+from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.domain.topology import qubit_label
+from ui import data, navigation, views, widgets
+from ui.errors import page_guard
+from ui.state import FOCUS_QUBIT_KEY
+from ui.widgets import persistent_select
+
+NO_QUBIT = "—"
+LAST_ROW_KEY = "_qubits_last_row"
+DECIMALS = {"%": "%.2f", "GHz": "%.4f", "MHz": "%.1f", "μs": "%.1f"}
+
+st.title("Qubits")
+
+with page_guard("the qubits table"):
+    chip = widgets.chip_selector()
+    if chip is not None:
+        chip_id, size = chip["chip_id"], int(chip["size"])
+        selected_key = f"qubits_selected_{chip_id}"
+        focus = st.session_state.pop(FOCUS_QUBIT_KEY, None)  # sent by a drift flag or the heatmap
+        if isinstance(focus, dict) and focus.get("chip_id") == chip_id:
+            st.session_state[selected_key] = str(focus.get("qid"))
+
+        f1, f2, f3 = st.columns([3, 2, 2], vertical_alignment="bottom")
+        text = f1.text_input("Find qubit", key="qubits_find", placeholder="Q05, 5 or part of a label")
+        only_bad = f2.checkbox("Only qubits with a bad metric", key="qubits_only_bad")
+        window = f3.selectbox("Report window (days)", (3, 7, 14, 30), index=1, key="qubits_window")
+
+        table = filter_table(qubit_table(chip, data.qubit_params(chip_id)), text=text, only_bad=only_bad)
+        left, right = st.columns([3, 2])
+        with left:
+            if table.empty:
+                widgets.no_data("No qubit matches these filters.")
+            else:
+                config = {"qid": None, "last calibrated": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm")}
+                for m in (CATALOGUE[n] for n in KEY_METRICS if value_column(CATALOGUE[n]) in table):
+                    config[value_column(m)] = st.column_config.NumberColumn(format=DECIMALS.get(m.unit, "%.4g"))
+                # a new key when the filters change, so a stale row index never selects another qubit
+                view_key = hashlib.sha1(f"{chip_id}|{text}|{only_bad}".encode()).hexdigest()[:8]
+                event = st.dataframe(table, hide_index=True, key=f"qubits_table_{view_key}", on_select="rerun",
+                                     selection_mode="single-row", column_config=config, height=560)
+                rows = list(event["selection"]["rows"])
+                if rows and 0 <= rows[0] < len(table):
+                    pick = (view_key, str(table.iloc[rows[0]]["qid"]))
+                    if pick != st.session_state.get(LAST_ROW_KEY):  # the selection persists: act once per click
+                        st.session_state[LAST_ROW_KEY] = pick
+                        st.session_state[selected_key] = pick[1]
+                st.caption(f"{len(table)} of {size} qubits · latest values (qubit.data) in display units, scored "
+                           "bad/fair/good/excellent against the thresholds. Tick a row to see its health report.")
+                st.download_button("Download CSV", table.to_csv(index=False).encode(), file_name=f"{chip_id}_qubits.csv",
+                                   mime="text/csv", on_click="ignore", key="qubits_csv", icon=":material/download:")
+        with right:
+            qid = persistent_select("Qubit", [NO_QUBIT] + [str(q) for q in range(size)], selected_key,
+                                    default=NO_QUBIT,
+                                    format_func=lambda q: q if q == NO_QUBIT else qubit_label(q, size))
+            if qid == NO_QUBIT:
+                st.info("Select a row in the table (or a qubit above) to see its health report.",
+                        icon=":material/touch_app:")
+            else:
+                ready = navigation.COPILOT_PAGE_READY
+                if st.button("Analyze with copilot", key="qubits_analyze", type="primary", disabled=not ready,
+                             icon=":material/smart_toy:"):
+                    navigation.analyze_with_copilot(chip_id, qid)
+                if not ready:
+                    st.caption(navigation.COPILOT_NOT_READY_HELP)
+                views.health_report(data.cached_qubit_health(chip_id, qid, window_days=window))

@@ -1,10 +1,97 @@
-"""Shared fixtures. Each area adds its own fixtures in its own conftest or test module."""
+"""Shared fixtures for every test folder (each area adds its own in tests/<area>/conftest.py).
+
+Demo database fixtures (seed 7, the default chips 64Qv3 and 144Qv2, 30 days ending at session start):
+
+- ``demo_db`` (session): an in-memory litemongo ``Database`` (same proxy the app uses) seeded with the
+  default demo.  Treat it as READ-ONLY: it is shared by the whole session.  Write your own collections
+  (e.g. ``copilot_memory``) only with keys unique to your test.
+- ``repo`` (session): ``CalibrationRepository(demo_db)``.
+- ``demo_chip_ids`` (session): ``("64Qv3", "144Qv2")``; ``demo_now``: the naive-UTC "now" the demo ends at.
+- ``seeded_data_dir`` (session): a temporary DATA_DIR holding the same demo in the embedded SQLite store
+  (seeded once per session, lazily).
+- ``app_env`` (function): points this process (``monkeypatch``) at ``seeded_data_dir`` with no MONGODB_URI,
+  no project scope and no secrets file; returns ``AppEnv(data_dir, env)`` where ``env`` is a full
+  environment dict for ``subprocess`` (e.g. ``streamlit run``).  Use it for AppTest and servers.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+DEMO_SEED = 7
+DEMO_CHIP_IDS = ("64Qv3", "144Qv2")
+# Settings keys that must not leak from the developer's shell into tests using the demo.
+_CLEARED_KEYS = ("MONGODB_URI", "MONGO_DB_NAME", "QDASH_PROJECT_ID")
+
+
+@dataclass(frozen=True)
+class AppEnv:
+    data_dir: Path
+    env: dict[str, str]
+
+
+@pytest.fixture(scope="session")
+def demo_now():
+    from copilot_core.demo.seed import utc_now
+
+    return utc_now()
+
+
+@pytest.fixture(scope="session")
+def demo_chip_ids() -> tuple[str, ...]:
+    return DEMO_CHIP_IDS
+
+
+@pytest.fixture(scope="session")
+def demo_db(demo_now):
+    from copilot_core.data.connection import open_memory_database
+    from copilot_core.demo.seed import chip_specs, seed_database
+
+    db = open_memory_database(f"demo-session-{os.getpid()}")
+    seed_database(db, chip_specs(), seed=DEMO_SEED, now=demo_now)
+    yield db
+    db.close()
+
+
+@pytest.fixture(scope="session")
+def repo(demo_db):
+    from copilot_core.data.repository import CalibrationRepository
+
+    return CalibrationRepository(demo_db)
+
+
+@pytest.fixture(scope="session")
+def seeded_data_dir(tmp_path_factory, demo_now) -> Path:
+    from copilot_core.data.connection import open_database
+    from copilot_core.demo.seed import chip_specs, seed_database
+    from copilot_core.settings import Settings
+
+    data_dir = tmp_path_factory.mktemp("demo-data")
+    db = open_database(Settings(data_dir=data_dir))
+    try:
+        seed_database(db, chip_specs(), seed=DEMO_SEED, now=demo_now)
+    finally:
+        db.close()
+    return data_dir
+
+
+@pytest.fixture
+def app_env(seeded_data_dir, monkeypatch, tmp_path) -> AppEnv:
+    no_secrets = tmp_path / "no-secrets.toml"
+    for key in _CLEARED_KEYS:
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("DATA_DIR", str(seeded_data_dir))
+    monkeypatch.setenv("CALIBRATION_COPILOT_SECRETS", str(no_secrets))
+    env = {k: v for k, v in os.environ.items() if k not in _CLEARED_KEYS}
+    env |= {"DATA_DIR": str(seeded_data_dir), "CALIBRATION_COPILOT_SECRETS": str(no_secrets),
+            "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    return AppEnv(data_dir=seeded_data_dir, env=env)

@@ -1,0 +1,156 @@
+"""Command line: ``python -m copilot_core ask|tool|sandbox``.
+
+    ask "QUESTION" [--chip C] [--qid Q] [--analysis] [--task TASK]
+        one JSON object on stdout: {answer, blocks, assessment, tool_calls: [{tool, args, result}],
+        usage: {rounds, input_tokens, output_tokens}} (+ "error" when the model API failed)
+    tool NAME --args JSON [--full]
+        runs one tool: what the model would see, or with --full the full (stored) result
+    sandbox --code-file F [--data-file D.json]
+        delegates to copilot_core.sandbox.cli
+
+Logs go to stderr.  Exit codes: 0 success, 1 usage or configuration error, 2 LLM/API error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from typing import Any, NoReturn
+
+EXIT_OK, EXIT_USAGE, EXIT_API = 0, 1, 2
+log = logging.getLogger("copilot_core.cli")
+
+
+class UsageError(Exception):
+    """Bad command line or configuration: exit 1 with this message."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # argparse exits 2, which here means an API error
+        self.print_usage(sys.stderr)
+        raise UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m copilot_core", description="Calibration Copilot command line")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    ask = sub.add_parser("ask", help="ask the copilot a question (JSON answer on stdout)")
+    ask.add_argument("question")
+    ask.add_argument("--chip", help="chip id (default: the most recently installed chip)")
+    ask.add_argument("--qid", help="qubit id, e.g. 5 or Q05")
+    ask.add_argument("--analysis", action="store_true", help="analysis mode (needs --qid)")
+    ask.add_argument("--task", help="analysis mode: the calibration task under review, e.g. CheckT1")
+    tool = sub.add_parser("tool", help="run one copilot tool")
+    tool.add_argument("name")
+    tool.add_argument("--args", default="{}", help="tool arguments as a JSON object")
+    tool.add_argument("--full", action="store_true", help="print the full result instead of what the model sees")
+    sub.add_parser("sandbox", help="run analysis code in the sandbox", add_help=False)
+    return parser
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, default=str)
+
+
+def _repository(settings: Any) -> Any:
+    from copilot_core.data.connection import DatabaseUnavailable, open_database
+    from copilot_core.data.repository import CalibrationRepository
+
+    try:
+        repo = CalibrationRepository(open_database(settings), project_id=settings.project_id)
+        repo.ping()
+    except DatabaseUnavailable as exc:
+        raise UsageError(f"database unavailable: {exc}") from exc
+    return repo
+
+
+def _toolkit(repo: Any) -> Any:
+    from copilot_core.chat.service import build_toolkit
+    from copilot_core.tools import DataStore
+
+    return build_toolkit(repo, DataStore())
+
+
+def _model_view(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def cmd_ask(args: argparse.Namespace, settings: Any) -> int:
+    from copilot_core.agent import AgentRequest, provider_from_settings, run_copilot
+    from copilot_core.agent.guardrails import check_input
+
+    if args.analysis and not args.qid:
+        raise UsageError("--analysis needs --qid")
+    check = check_input(args.question)
+    if not check.ok:
+        raise UsageError(check.message or "invalid question")
+    provider = provider_from_settings(settings)
+    if provider is None:
+        raise UsageError("no model configured: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a local "
+                         "OpenAI-compatible server) in the environment or .streamlit/secrets.toml")
+    repo = _repository(settings)
+    log.info("asking %s", provider.label())
+    request = AgentRequest(args.question, chip_id=args.chip, qid=args.qid,
+                           mode="analysis" if args.analysis else "chat",
+                           context={"task_name": args.task} if args.task else {})
+    result = run_copilot(request, provider=provider, toolkit=_toolkit(repo), repo=repo,
+                         on_tool_call=lambda name, a: log.info("tool %s %s", name, _json(a)),
+                         on_status=lambda phase: log.debug("status: %s", phase))
+    out = {"answer": result.answer, "blocks": result.blocks, "assessment": result.assessment,
+           "tool_calls": [{"tool": o.name, "args": o.args, "result": _model_view(o.model_text)}
+                          for o in result.tool_calls],
+           "usage": result.usage}
+    if result.error:
+        out["error"] = result.error
+        log.error("%s", result.error)
+    print(_json(out))
+    return EXIT_API if result.error else EXIT_OK
+
+
+def cmd_tool(args: argparse.Namespace, settings: Any) -> int:
+    try:
+        tool_args = json.loads(args.args)
+    except ValueError as exc:
+        raise UsageError(f"--args is not valid JSON: {exc}") from exc
+    if not isinstance(tool_args, dict):
+        raise UsageError("--args must be a JSON object, e.g. '{\"chip_id\": \"64Qv3\"}'")
+    toolkit = _toolkit(_repository(settings))
+    toolkit.begin_request()
+    outcome = toolkit.execute(args.name, tool_args)
+    if not outcome.ok:
+        print(outcome.model_text)
+        log.error("%s", outcome.error)
+        return EXIT_USAGE
+    print(_json(outcome.full) if args.full else outcome.model_text)
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("copilot_core").setLevel(logging.INFO)
+    if argv[:1] == ["sandbox"]:
+        from copilot_core.sandbox.cli import main as sandbox_main
+
+        return sandbox_main(argv[1:])
+    from copilot_core.settings import ConfigError, load_settings
+
+    try:
+        args = _parser().parse_args(argv)
+        settings = load_settings()
+        return cmd_ask(args, settings) if args.command == "ask" else cmd_tool(args, settings)
+    except (UsageError, ConfigError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # stdout closed early (e.g. piped into head): not an error of ours
+        sys.stderr.close()
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

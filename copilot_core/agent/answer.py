@@ -1,0 +1,181 @@
+"""The answer format: QDash's blocks schema, legacy conversion, and a parser that survives any model.
+
+Models answer with ``{"blocks": [...], "assessment": ...}`` when asked well; local models wrap it in
+code fences, prepend prose, use the legacy analysis schema, or ignore the format entirely.  The
+parser accepts all of that and always returns blocks.  Charts written by the model itself are
+hostile input: each must pass ``copilot_core.sandbox.validate_figure`` or it is dropped with a note.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Literal
+
+Assessment = Literal["good", "warning", "bad"]
+ASSESSMENTS: tuple[str, ...] = ("good", "warning", "bad")
+
+BLOCKS_SCHEMA: dict = {
+    "type": "object",
+    "properties": {
+        "blocks": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "type": {"type": "string", "enum": ["text", "chart"]},
+                    "content": {"type": ["string", "null"]},
+                    "chart": {"type": ["object", "null"]},
+                },
+                "required": ["type", "content", "chart"],
+            },
+        },
+        "assessment": {"type": ["string", "null"], "enum": ["good", "warning", "bad", None]},
+    },
+    "required": ["blocks", "assessment"],
+}
+SCHEMA_NAME = "copilot_answer"
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.S)
+_CHART_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?\{[^`]*?\"(?:data|layout)\"\s*:[^`]*?```", re.S)
+
+
+def text_block(content: str) -> dict:
+    return {"type": "text", "content": content, "chart": None}
+
+
+def chart_block(chart: dict) -> dict:
+    return {"type": "chart", "content": None, "chart": chart}
+
+
+def legacy_to_blocks(data: dict) -> tuple[list[dict], Assessment | None]:
+    """QDash's legacy analysis schema (summary, explanation, issues, recommendations) as blocks."""
+    parts: list[str] = []
+    if data.get("summary"):
+        parts.append(f"**{str(data['summary']).strip()}**")
+    if data.get("explanation"):
+        parts.append(str(data["explanation"]).strip())
+    for key, title in (("potential_issues", "Potential issues"), ("recommendations", "Recommendations")):
+        items = data.get(key) or []
+        if isinstance(items, str):
+            items = [items]
+        if items:
+            parts.append(f"**{title}**\n" + "\n".join(f"- {str(i).strip()}" for i in items))
+    return [text_block("\n\n".join(parts))] if parts else [], _assessment(data.get("assessment"))
+
+
+def _assessment(value: Any) -> Assessment | None:
+    text = str(value).strip().lower() if value is not None else ""
+    return text if text in ASSESSMENTS else None  # type: ignore[return-value]
+
+
+def first_json_object(text: str) -> dict | None:
+    """The first balanced ``{...}`` in ``text`` that parses as a JSON object (strings and escapes respected)."""
+    start = text.find("{")
+    while start != -1:
+        depth, in_str, escaped = 0, False, False
+        for i in range(start, len(text)):
+            ch = text[i]
+            if in_str:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    in_str = False
+            elif ch == '"':
+                in_str = True
+            elif ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    try:
+                        value = json.loads(text[start:i + 1])
+                    except ValueError:
+                        break
+                    if isinstance(value, dict):
+                        return value
+                    break
+        start = text.find("{", start + 1)
+    return None
+
+
+def _as_object(text: str) -> dict | None:
+    stripped = text.strip()
+    try:
+        value = json.loads(stripped)
+        if isinstance(value, dict):
+            return value
+    except ValueError:
+        pass
+    for fenced in _FENCE.findall(stripped):
+        try:
+            value = json.loads(fenced.strip())
+            if isinstance(value, dict):
+                return value
+        except ValueError:
+            continue
+    return first_json_object(stripped)
+
+
+def parse_answer(text: str | None) -> tuple[list[dict], Assessment | None]:
+    """Blocks and assessment from whatever the model wrote (blocks JSON, legacy JSON, fenced, or prose).
+
+    Model-written chart blocks are returned as-is here; :func:`vet_model_charts` validates them.
+    """
+    if not text or not text.strip():
+        return [], None
+    data = _as_object(text)
+    if isinstance(data, dict) and isinstance(data.get("blocks"), list):
+        blocks = [b for b in (_normalise_block(raw) for raw in data["blocks"]) if b is not None]
+        return blocks, _assessment(data.get("assessment"))
+    if isinstance(data, dict) and ("summary" in data or "explanation" in data):
+        blocks, assessment = legacy_to_blocks(data)
+        if blocks:
+            return blocks, assessment
+    return [text_block(text.strip())], None
+
+
+def _normalise_block(raw: Any) -> dict | None:
+    if isinstance(raw, str):
+        return text_block(raw) if raw.strip() else None
+    if not isinstance(raw, dict):
+        return None
+    kind = raw.get("type")
+    if kind == "chart" or (kind is None and isinstance(raw.get("chart"), dict)):
+        chart = raw.get("chart")
+        return chart_block(chart) if isinstance(chart, dict) else None
+    content = raw.get("content")
+    if content is None or (isinstance(content, str) and not content.strip()):
+        return None
+    return text_block(content if isinstance(content, str) else json.dumps(content, default=str))
+
+
+def strip_chart_json(text: str) -> str:
+    """Remove fenced Plotly JSON pasted into prose (charts travel only as validated chart blocks)."""
+    return _CHART_FENCE.sub("[chart JSON omitted]", text)
+
+
+def vet_model_charts(blocks: list[dict]) -> list[dict]:
+    """Keep model-written charts only if ``validate_figure`` accepts them; otherwise a one-line note."""
+    out: list[dict] = []
+    for block in blocks:
+        if block["type"] != "chart":
+            out.append(text_block(strip_chart_json(block["content"])))
+            continue
+        try:
+            from copilot_core.sandbox import validate_figure
+
+            out.append(chart_block(validate_figure(block["chart"])))
+        except ImportError:
+            out.append(text_block("_(A chart written by the model was dropped: chart validation is unavailable.)_"))
+        except Exception as exc:  # noqa: BLE001  (UnsafeFigure or anything a hostile figure triggers)
+            reason = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
+            out.append(text_block(f"_(A chart written by the model was dropped: {reason})_"))
+    return out
+
+
+def answer_text(blocks: list[dict]) -> str:
+    """Plain text of the text blocks (what the CLI prints as ``answer`` and history keeps)."""
+    return "\n\n".join(b["content"] for b in blocks if b["type"] == "text" and b.get("content"))

@@ -1,0 +1,200 @@
+"""The copilot's tool loop: ask the model, run the tools it calls, repeat, then shape the answer.
+
+Explicit and bounded: at most ``MAX_TOOL_ROUNDS`` tool rounds; a call repeated more than
+``MAX_IDENTICAL_CALLS`` times, or running out of rounds, ends with one forced no-tools "finalize" call.
+Nothing raises out of :func:`run_copilot`: API failures become ``AgentResult.error`` plus a partial
+answer built from what the tools returned.  Charts from tools bypass the model and are appended to
+the answer; every text block is passed through the output sanitizer here, whatever the model wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from copilot_core.agent.answer import answer_text, chart_block, parse_answer, text_block, vet_model_charts
+from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, Tracer
+from copilot_core.agent.guardrails import check_input, configured_secrets, sanitize_output
+from copilot_core.agent.history import prepare_history
+from copilot_core.agent.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
+from copilot_core.agent.prompts import build_system_prompt, render_prompt
+from copilot_core.agent.provider import ProviderConfig, make_client
+from copilot_core.errors import ProviderError
+
+log = logging.getLogger(__name__)
+MAX_TOOL_ROUNDS = 10
+MAX_IDENTICAL_CALLS = 3
+
+
+def _parsed_args(raw: str) -> dict:
+    """Arguments for callbacks and the repeat counter (the toolkit does the real validation)."""
+    try:
+        value = json.loads(raw) if raw else {}
+    except ValueError:
+        return {"_raw": raw[:200]}
+    return value if isinstance(value, dict) else {"_raw": raw[:200]}
+
+
+def _signature(call: ToolCall) -> str:
+    args = _parsed_args(call.arguments)
+    return call.name + "\x00" + json.dumps(args, sort_keys=True, default=str)
+
+
+def _loop_outcome(name: str, args: dict, message: str, hint: str) -> Any:
+    """An outcome the loop makes itself (call not run), in the toolkit's ToolOutcome shape."""
+    from copilot_core.tools.compact import to_model_json
+    from copilot_core.tools.toolkit import ToolOutcome
+
+    return ToolOutcome(name=name, args=args, ok=False, model_text=to_model_json({"error": message, "hint": hint}),
+                       summary=f"{name}: {message}", error=message)
+
+
+class _Run:
+    """State of one request (kept out of the public function so each step stays small)."""
+
+    def __init__(self, request: AgentRequest, provider: ProviderConfig, toolkit: Any, *, tracer: Tracer,
+                 on_tool_call: Callable | None, on_tool_result: Callable | None, on_status: Callable | None):
+        self.request, self.provider, self.toolkit, self.tracer = request, provider, toolkit, tracer
+        self.on_tool_call, self.on_tool_result, self.on_status = on_tool_call, on_tool_result, on_status
+        self.dropped: set[str] = set()
+        self.usage = {"rounds": 0, "input_tokens": 0, "output_tokens": 0}
+        self.outcomes: list[Any] = []
+        self.charts: list[dict] = []
+        self.interim: list[str] = []  # text the model wrote next to its tool calls
+        self.repeats: Counter[str] = Counter()
+
+    def notify(self, callback: Callable | None, *args: Any) -> None:
+        if callback is None:
+            return
+        try:
+            callback(*args)
+        except Exception:  # noqa: BLE001  (a UI hook must not end the request)
+            log.exception("callback %r failed", callback)
+
+    def ask(self, conversation: Conversation, tools: list[dict] | None) -> ModelTurn:
+        self.notify(self.on_status, "thinking" if tools else "finalizing")
+        self.usage["rounds"] += 1
+        with self.tracer.span("llm.call", round=self.usage["rounds"], model=self.provider.model,
+                              tools=bool(tools)):
+            turn = call_model(conversation, tools, provider=self.provider, dropped=self.dropped,
+                              on_retry=lambda phase: self.notify(self.on_status, phase))
+        self.usage["input_tokens"] += turn.input_tokens
+        self.usage["output_tokens"] += turn.output_tokens
+        self.tracer.record_usage(turn.input_tokens, turn.output_tokens, self.provider.model)
+        return turn
+
+    def run_calls(self, conversation: Conversation, calls: list[ToolCall]) -> bool:
+        """Run one turn's calls (every call gets an output); True when a call repeated too often."""
+        repeated = False
+        self.notify(self.on_status, "running tools")
+        for call in calls:
+            args = _parsed_args(call.arguments)
+            self.repeats[_signature(call)] += 1
+            if self.repeats[_signature(call)] > MAX_IDENTICAL_CALLS:
+                repeated = True
+                outcome = _loop_outcome(call.name, args, f"identical call repeated more than {MAX_IDENTICAL_CALLS} "
+                                        "times; not run", "answer with the results you already have")
+            else:
+                self.notify(self.on_tool_call, call.name, args)
+                outcome = self.execute(call)
+            self.outcomes.append(outcome)
+            self.charts.extend(outcome.charts or [])
+            conversation.add_tool_result(call, outcome.model_text)
+            self.notify(self.on_tool_result, outcome)
+        return repeated
+
+    def execute(self, call: ToolCall) -> Any:
+        with self.tracer.span(f"tool:{call.name}", tool=call.name):
+            try:
+                return self.toolkit.execute(call.name, call.arguments)
+            except Exception as exc:  # noqa: BLE001  (the toolkit promises not to raise; hold it to that)
+                log.exception("toolkit raised for %s", call.name)
+                return _loop_outcome(call.name, _parsed_args(call.arguments),
+                                     f"internal error in {call.name} ({type(exc).__name__})", "try another tool")
+
+    def loop(self, conversation: Conversation, tools: list[dict]) -> str | None:
+        """The rounds; returns the model's final text (None when it stayed empty)."""
+        reason = f"You have used all {MAX_TOOL_ROUNDS} tool rounds."
+        for _ in range(MAX_TOOL_ROUNDS):
+            turn = self.ask(conversation, tools or None)
+            if not turn.calls:
+                if turn.text:
+                    return turn.text
+                reason = "Your previous reply was empty."
+                break
+            if turn.text:
+                self.interim.append(turn.text)
+            conversation.add_turn(turn)
+            if self.run_calls(conversation, turn.calls):
+                reason = f"You repeated the same tool call more than {MAX_IDENTICAL_CALLS} times."
+                break
+        conversation.add_user_note(render_prompt("finalize", reason=reason))
+        return self.ask(conversation, None).text
+
+    def partial_blocks(self, headline: str) -> list[dict]:
+        """What we can still show when the model did not answer: the failure and the tool results."""
+        lines = [headline]
+        if self.interim:
+            lines.append("\n".join(self.interim))
+        if self.outcomes:
+            lines.append("What the tools returned before that:\n" +
+                         "\n".join(f"- {o.summary}" for o in self.outcomes if o.summary))
+        return [text_block("\n\n".join(lines))]
+
+
+def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Any, repo: Any,
+                on_tool_call: Callable[[str, dict], None] | None = None,
+                on_tool_result: Callable[[Any], None] | None = None,
+                on_status: Callable[[str], None] | None = None, tracer: Tracer | None = None,
+                prompt_extras: Sequence[str] = (), client: Any = None) -> AgentResult:
+    """Answer one request with the tool loop; never raises (failures are in ``AgentResult.error``)."""
+    started = time.perf_counter()
+    tracer = tracer or NULL_TRACER
+    check = check_input(request.message)
+    base = {"model": provider.model, "api_style": provider.api_style, "flags": check.flags}
+    if not check.ok:
+        return AgentResult(answer=check.message or "", blocks=[text_block(check.message or "")],
+                           error=check.message, elapsed_s=time.perf_counter() - started, **base)
+    secrets = (*configured_secrets(), provider.api_key)
+    run = _Run(request, provider, toolkit, tracer=tracer, on_tool_call=on_tool_call, on_tool_result=on_tool_result,
+               on_status=on_status)
+    error: str | None = None
+    final_text: str | None = None
+    try:
+        with tracer.span("copilot.request", mode=request.mode, chip_id=request.chip_id, qid=request.qid,
+                         model=provider.model, api_style=provider.api_style, flags=",".join(check.flags)):
+            run.notify(on_status, "building context")
+            with tracer.span("build_prompt"):
+                system = build_system_prompt(mode=request.mode, repo=repo, chip_id=request.chip_id, qid=request.qid,
+                                             context=request.context, api_style=provider.api_style,
+                                             extras=prompt_extras)
+            conversation = start_conversation(client or make_client(provider), provider, system,
+                                              prepare_history(request.history), check.text)
+            tools: list[dict] = []
+            if toolkit is not None:
+                toolkit.begin_request()
+                tools = toolkit.schemas()
+            final_text = run.loop(conversation, tools)
+    except ProviderError as exc:
+        error = str(exc)
+    except Exception as exc:  # noqa: BLE001  (last resort: a bug must not become a traceback for the user)
+        log.exception("agent loop failed")
+        error = f"The copilot hit an internal error ({type(exc).__name__}); see the server log."
+    blocks, assessment = parse_answer(final_text)
+    if error is not None:
+        blocks, assessment = run.partial_blocks(error), None
+    elif not blocks:
+        error = "The model returned an empty answer."
+        blocks = run.partial_blocks(error)
+    blocks = vet_model_charts(blocks) + [chart_block(chart) for chart in run.charts]
+    for block in blocks:
+        if block["type"] == "text":
+            block["content"] = sanitize_output(block["content"], secrets)
+    run.notify(on_status, "done")
+    return AgentResult(answer=answer_text(blocks), blocks=blocks, assessment=assessment, tool_calls=run.outcomes,
+                       usage=run.usage, error=sanitize_output(error, secrets) if error else None,
+                       elapsed_s=time.perf_counter() - started, **base)

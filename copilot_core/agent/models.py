@@ -1,0 +1,258 @@
+"""The LLM behind a seam: one conversation class per OpenAI API, plus retries and error wording.
+
+Both classes keep the whole conversation client-side and resend it every round (llama.cpp has no
+``previous_response_id``).  The Responses conversation replays *every* output item, reasoning
+included, before the tool outputs, as the real API demands.  ``call_model`` retries 429/5xx/timeouts
+with a short backoff, drops ``temperature``/``top_p``/the answer schema when a model rejects them,
+and turns every other failure into a ``ProviderError`` whose message a user can act on.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from copilot_core.agent.answer import BLOCKS_SCHEMA, SCHEMA_NAME
+from copilot_core.agent.provider import ProviderConfig
+from copilot_core.errors import ProviderError
+
+log = logging.getLogger(__name__)
+MAX_BACKOFF_S = 8.0
+DROPPABLE = ("temperature", "top_p", "format")
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    call_id: str
+    name: str
+    arguments: str  # raw JSON text as the model wrote it
+
+
+@dataclass
+class ModelTurn:
+    text: str | None
+    calls: list[ToolCall]
+    input_tokens: int = 0
+    output_tokens: int = 0
+    items: list[dict] = field(default_factory=list)  # what to replay (Responses output items / chat message)
+
+
+class Conversation(Protocol):
+    """One request's conversation with a model, whatever the API."""
+
+    def request(self, tools: list[dict] | None, dropped: set[str]) -> ModelTurn: ...
+    def add_turn(self, turn: ModelTurn) -> None: ...
+    def add_tool_result(self, call: ToolCall, output: str) -> None: ...
+    def add_user_note(self, text: str) -> None: ...
+
+
+# The conversation travels in ``extra_body``: its items are already wire-format JSON (model_dump by
+# alias), and the SDK's TypedDict transform of them cost ~38 ms per Responses call (6 rounds, measured
+# with bench/agent_overhead.py's server) and grows with every round.
+
+
+def _sampling(provider: ProviderConfig, dropped: set[str]) -> dict:
+    kwargs: dict[str, Any] = {}
+    if provider.temperature is not None and "temperature" not in dropped:
+        kwargs["temperature"] = provider.temperature
+    return kwargs
+
+
+class ResponsesConversation:
+    """``/v1/responses``: instructions + input items; output items replayed verbatim."""
+
+    def __init__(self, client: Any, provider: ProviderConfig, system: str, history: list[dict], message: str):
+        self.client, self.provider, self.system = client, provider, system
+        self.input: list[dict] = [{"role": t["role"], "content": t["content"]} for t in history]
+        self.input.append({"role": "user", "content": message})
+
+    def request(self, tools: list[dict] | None, dropped: set[str]) -> ModelTurn:
+        kwargs = _sampling(self.provider, dropped)
+        if self.provider.max_output_tokens:
+            kwargs["max_output_tokens"] = self.provider.max_output_tokens
+        if tools:
+            kwargs["tools"] = [{"type": "function", "name": t["name"], "description": t.get("description", ""),
+                                "parameters": t["parameters"], "strict": False} for t in tools]
+        if "format" not in dropped:
+            kwargs["text"] = {"format": {"type": "json_schema", "name": SCHEMA_NAME, "schema": BLOCKS_SCHEMA,
+                                         "strict": False}}
+        response = self.client.responses.create(model=self.provider.model, instructions=self.system,
+                                                extra_body={"input": list(self.input)}, **kwargs)
+        calls, texts, items = [], [], []
+        for item in response.output or []:
+            dumped = item.model_dump(mode="json", exclude_none=True, by_alias=True)
+            items.append(dumped)
+            if dumped.get("type") == "function_call":
+                calls.append(ToolCall(dumped.get("call_id") or dumped.get("id") or f"call_{len(items)}",
+                                      dumped.get("name") or "", dumped.get("arguments") or ""))
+            elif dumped.get("type") == "message":
+                for part in dumped.get("content") or []:
+                    texts.append(part.get("text") or part.get("refusal") or "")
+        usage = response.usage
+        return ModelTurn("".join(texts) or None, calls, getattr(usage, "input_tokens", 0) or 0,
+                         getattr(usage, "output_tokens", 0) or 0, items)
+
+    def add_turn(self, turn: ModelTurn) -> None:
+        self.input.extend(turn.items)  # every item, reasoning included (400 otherwise)
+
+    def add_tool_result(self, call: ToolCall, output: str) -> None:
+        self.input.append({"type": "function_call_output", "call_id": call.call_id, "output": output})
+
+    def add_user_note(self, text: str) -> None:
+        self.input.append({"role": "user", "content": text})
+
+
+class ChatConversation:
+    """``/v1/chat/completions``: the same loop with an assistant ``tool_calls`` message and ``role=tool`` replies."""
+
+    def __init__(self, client: Any, provider: ProviderConfig, system: str, history: list[dict], message: str):
+        self.client, self.provider = client, provider
+        self.messages: list[dict] = [{"role": "system", "content": system}]
+        self.messages += [{"role": t["role"], "content": t["content"]} for t in history]
+        self.messages.append({"role": "user", "content": message})
+
+    def request(self, tools: list[dict] | None, dropped: set[str]) -> ModelTurn:
+        kwargs = _sampling(self.provider, dropped)
+        if self.provider.max_output_tokens:
+            # OpenAI renamed the field; local servers (llama.cpp, Ollama, vLLM) know max_tokens.
+            key = "max_completion_tokens" if self.provider.is_openai else "max_tokens"
+            kwargs[key] = self.provider.max_output_tokens
+        if tools:
+            kwargs["tools"] = [{"type": "function", "function": {"name": t["name"],
+                                                                 "description": t.get("description", ""),
+                                                                 "parameters": t["parameters"]}} for t in tools]
+        if self.provider.is_openai and "format" not in dropped:
+            kwargs["response_format"] = {"type": "json_schema", "json_schema": {
+                "name": SCHEMA_NAME, "schema": BLOCKS_SCHEMA, "strict": False}}
+        completion = self.client.chat.completions.create(model=self.provider.model, messages=[],
+                                                         extra_body={"messages": list(self.messages)}, **kwargs)
+        choices = completion.choices or []
+        message = choices[0].message if choices else None
+        calls = []
+        for i, tc in enumerate(getattr(message, "tool_calls", None) or []):
+            fn = getattr(tc, "function", None)
+            if fn is None:
+                continue
+            calls.append(ToolCall(tc.id or f"call_{len(self.messages)}_{i}", fn.name or "", fn.arguments or ""))
+        text = getattr(message, "content", None)
+        usage = completion.usage
+        replay: dict[str, Any] = {"role": "assistant", "content": text}
+        if calls:
+            replay["tool_calls"] = [{"id": c.call_id, "type": "function",
+                                     "function": {"name": c.name, "arguments": c.arguments}} for c in calls]
+        return ModelTurn(text if isinstance(text, str) and text else None, calls,
+                         getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0,
+                         [replay])
+
+    def add_turn(self, turn: ModelTurn) -> None:
+        self.messages.extend(turn.items)
+
+    def add_tool_result(self, call: ToolCall, output: str) -> None:
+        self.messages.append({"role": "tool", "tool_call_id": call.call_id, "content": output})
+
+    def add_user_note(self, text: str) -> None:
+        self.messages.append({"role": "user", "content": text})
+
+
+def start_conversation(client: Any, provider: ProviderConfig, system: str, history: list[dict],
+                       message: str) -> Conversation:
+    cls = ResponsesConversation if provider.api_style == "responses" else ChatConversation
+    return cls(client, provider, system, history, message)
+
+
+# --------------------------------------------------------------------------------------- retries
+
+
+def _status(exc: Exception) -> int | None:
+    return getattr(exc, "status_code", None)
+
+
+def _rejected_param(exc: Exception, dropped: set[str]) -> str | None:
+    """The parameter a 400/422 complains about, if it is one we can simply stop sending."""
+    if _status(exc) not in (400, 422):
+        return None
+    text = f"{getattr(exc, 'param', '') or ''} {getattr(exc, 'message', '') or exc}".lower()
+    for name in ("temperature", "top_p"):
+        if name in text and name not in dropped:
+            return name
+    if "format" not in dropped and any(s in text for s in ("response_format", "text.format", "json_schema")):
+        return "format"
+    return None
+
+
+def _is_api_error(exc: Exception) -> bool:
+    import openai
+
+    return isinstance(exc, openai.APIError)
+
+
+def _retryable(exc: Exception) -> bool:
+    import openai
+
+    if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError)):
+        return True
+    status = _status(exc)
+    return status is not None and (status in (408, 409, 429) or status >= 500)
+
+
+def describe_failure(exc: Exception, provider: ProviderConfig, attempts: int) -> str:
+    """A sentence a user can act on; never the raw exception text of a non-API error."""
+    import openai
+
+    where = provider.label()
+    tries = f" after {attempts} attempts" if attempts > 1 else ""
+    if isinstance(exc, openai.APITimeoutError):
+        return f"The model provider ({where}) did not answer within {provider.timeout_s:g} s{tries}."
+    if isinstance(exc, openai.APIConnectionError):
+        return (f"Cannot reach the model provider at {provider.base_url or 'api.openai.com'}{tries}. "
+                "Check OPENAI_BASE_URL and that the server is running.")
+    status = _status(exc)
+    detail = str(getattr(exc, "message", "") or "").replace("\n", " ")[:240]
+    if status == 401:
+        return f"The model provider ({where}) rejected the API key (HTTP 401). Check OPENAI_API_KEY."
+    if status == 403:
+        return f"The API key has no access to this model or API (HTTP 403): {detail}"
+    if status == 404:
+        return (f"The provider does not serve model {provider.model!r} on the {provider.api_style} API (HTTP 404). "
+                "Check COPILOT_MODEL and COPILOT_API_STYLE.")
+    if status == 429:
+        return f"The model provider is rate-limiting requests (HTTP 429){tries}. Wait a minute and try again."
+    if status is not None and status >= 500:
+        return f"The model provider failed (HTTP {status}){tries}. Try again later. Detail: {detail}"
+    if status is not None:
+        return f"The model provider rejected the request (HTTP {status}): {detail}"
+    return f"The model call failed: {type(exc).__name__}."
+
+
+def call_model(conversation: Conversation, tools: list[dict] | None, *, provider: ProviderConfig,
+               dropped: set[str], on_retry: Callable[[str], None] | None = None,
+               sleep: Callable[[float], None] = time.sleep) -> ModelTurn:
+    """One model turn with bounded retries; raises ProviderError with a clear message when it gives up."""
+    attempt = 0
+    while True:
+        try:
+            return conversation.request(tools, dropped)
+        except Exception as exc:  # noqa: BLE001  (classified below; nothing escapes unexplained)
+            param = _rejected_param(exc, dropped)
+            if param is not None:
+                log.info("model rejected %s; retrying without it", param)
+                dropped.add(param)
+                continue
+            if _retryable(exc) and attempt < provider.max_retries:
+                wait = min(MAX_BACKOFF_S, provider.retry_backoff_s * (2 ** attempt))
+                attempt += 1
+                log.warning("model call failed (%s); retry %d/%d in %.2fs", type(exc).__name__, attempt,
+                            provider.max_retries, wait)
+                if on_retry:
+                    on_retry(f"retrying ({attempt}/{provider.max_retries})")
+                sleep(wait)
+                continue
+            if not _is_api_error(exc):
+                log.exception("unexpected error from the model client")
+            raise ProviderError(describe_failure(exc, provider, attempt + 1), status=_status(exc),
+                                retryable=_retryable(exc)) from exc
+

@@ -1,0 +1,227 @@
+"""Deterministic health report of one qubit: no LLM, the same answer every time for the same data.
+
+It answers what a lab member checks by hand before asking anyone: is each metric bad, good or
+excellent against the thresholds, is it getting worse over the window, is it worse than the
+qubits around it (a local problem, not a chip-wide one), and are its couplings healthy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+import numpy as np
+
+from copilot_core.analysis.chip_metrics import UnknownChip, canonical_coupling_ids, chip_topology
+from copilot_core.analysis.drift import reference_time
+from copilot_core.charts.style import format_value
+from copilot_core.domain.metrics import BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band, metric
+from copilot_core.domain.topology import qubit_label
+
+Direction = Literal["improving", "degrading", "stable", "unknown"]
+TREND_MIN_POINTS = 3
+STABLE_CHANGE = 0.05  # relative change over the window below which a metric is "stable"
+NEIGHBOUR_GAP = 0.25  # flagged when this much worse than the neighbours' median
+CORE_METRICS = ("t1", "t2_echo", "average_readout_fidelity", "x90_gate_fidelity")
+
+
+@dataclass(frozen=True)
+class Trend:
+    points: int
+    slope_per_day: float | None  # display units per day
+    change: float | None  # relative change over the window, signed (value units, not "better")
+    direction: Direction
+
+    def text(self, unit: str) -> str:
+        if self.direction == "unknown":
+            return f"not enough points ({self.points})"
+        pct = f"{self.change * 100:+.1f}%" if self.change is not None else ""
+        return f"{self.direction} ({pct} over the window, {self.points} points)"
+
+
+@dataclass(frozen=True)
+class MetricCheck:
+    name: str
+    title: str
+    unit: str
+    value: float | None
+    band: Band | None
+    thresholds: str
+    calibrated_at: Any
+    trend: Trend
+    neighbour_median: float | None
+    neighbour_count: int
+    vs_neighbours: float | None  # relative, positive = better than the neighbours' median
+
+
+@dataclass(frozen=True)
+class CouplingCheck:
+    coupling_id: str  # control-target as in the topology
+    label: str
+    role: Literal["control", "target"]
+    partner: str  # the other qubit's qid
+    values: dict[str, tuple[float | None, Band | None]]  # metric -> (display value, band)
+
+
+@dataclass(frozen=True)
+class HealthReport:
+    chip_id: str
+    qid: str
+    label: str
+    size: int
+    window_days: int
+    verdict: Band | None  # worst band among scored metrics; None = nothing scored
+    metrics: list[MetricCheck]
+    neighbours: list[str]
+    couplings: list[CouplingCheck]
+    findings: list[str] = field(default_factory=list)
+
+    @property
+    def neighbour_labels(self) -> list[str]:
+        return [qubit_label(n, self.size) for n in self.neighbours]
+
+    def to_markdown(self) -> str:
+        """The report as Markdown (numbers and fixed words only: no database text)."""
+        verdict = self.verdict or "no scored data"
+        lines = [f"### {self.label} on {self.chip_id}: {verdict}", ""]
+        lines += [f"- {f}" for f in self.findings] or ["- Nothing stands out."]
+        lines += ["", "| metric | value | band | trend | vs neighbours |", "|---|---|---|---|---|"]
+        for m in self.metrics:
+            entry = metric(m.name)
+            gap = "—" if m.vs_neighbours is None else (
+                f"{m.vs_neighbours * 100:+.0f}% (median {format_value(entry, m.neighbour_median)})")
+            lines.append(f"| {m.title} | {format_value(entry, m.value)} | {m.band or '—'} | "
+                         f"{m.trend.text(m.unit)} | {gap} |")
+        if self.couplings:
+            lines += ["", "| coupling | role | " + " | ".join(metric(n).title for n in SCORED_COUPLING_METRICS) + " |",
+                      "|---|---|" + "---|" * len(SCORED_COUPLING_METRICS)]
+            for c in self.couplings:
+                cells = []
+                for n in SCORED_COUPLING_METRICS:
+                    value, band = c.values.get(n, (None, None))
+                    cells.append(format_value(metric(n, kind="coupling"), value) + (f" ({band})" if band else ""))
+                lines.append(f"| {c.label} | {c.role} | " + " | ".join(cells) + " |")
+        return "\n".join(lines)
+
+
+def trend(points: list[tuple[datetime, float]], higher_is_better: bool) -> Trend:
+    """Least-squares slope over the window, as a relative change of the median."""
+    if len(points) < TREND_MIN_POINTS:
+        return Trend(len(points), None, None, "unknown")
+    t0 = points[0][0]
+    days = np.array([(t - t0).total_seconds() / 86400 for t, _ in points])
+    vals = np.array([v for _, v in points])
+    if np.ptp(days) == 0:
+        return Trend(len(points), None, None, "unknown")
+    slope = float(np.polyfit(days, vals, 1)[0])
+    median = float(np.median(vals))
+    change = slope * float(np.ptp(days)) / abs(median) if median else 0.0
+    if abs(change) < STABLE_CHANGE:
+        direction: Direction = "stable"
+    else:
+        direction = "improving" if (change > 0) == higher_is_better else "degrading"
+    return Trend(len(points), slope, change, direction)
+
+
+def _value(params: dict | None, name: str) -> tuple[float | None, Any]:
+    entry = (params or {}).get(name)
+    if not isinstance(entry, dict):
+        return None, None
+    return metric(name).to_display(entry.get("value")), entry.get("calibrated_at")
+
+
+def _coupling_checks(qid: int, topology, size: int, coupling_params: dict[str, dict]) -> list[CouplingCheck]:
+    canon = canonical_coupling_ids(topology)
+    by_edge: dict[str, dict] = {}
+    for cid, params in coupling_params.items():
+        edge = canon.get(cid)
+        if edge is None or not isinstance(params, dict):
+            continue
+        merged = by_edge.setdefault(edge, {})
+        for name, entry in params.items():  # the control-target document wins over the reverse one
+            if cid == edge or name not in merged:
+                merged[name] = entry
+    out = []
+    for cpl in topology.couplings_of(qid):
+        params = by_edge.get(cpl.id, {})
+        values = {}
+        for name in SCORED_COUPLING_METRICS:
+            entry = metric(name, kind="coupling")
+            raw = params.get(name)
+            value = entry.to_display(raw.get("value")) if isinstance(raw, dict) else None
+            values[name] = (value, entry.score(value))
+        role = "control" if cpl.control == qid else "target"
+        partner = cpl.target if role == "control" else cpl.control
+        label = f"{qubit_label(cpl.control, size)}→{qubit_label(cpl.target, size)}"
+        out.append(CouplingCheck(cpl.id, label, role, str(partner), values))
+    return out
+
+
+def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], coupling_params: dict[str, dict],
+                        history: dict[str, list[dict]], *, window_days: int = 7,
+                        metrics: tuple[str, ...] = SCORED_QUBIT_METRICS) -> HealthReport:
+    """Pure assembly from repository shapes: ``qubit_params`` {qid: qubit.data}, ``coupling_params``
+    {cid: coupling.data}, ``history`` {metric: parameter_timeseries rows of this qubit}."""
+    size = int(chip.get("size") or 0)
+    topology = chip_topology(chip)
+    q = int(qid)
+    neighbours = [str(n) for n in topology.neighbours(q)] if topology else []
+    own = qubit_params.get(str(q)) or {}
+    checks: list[MetricCheck] = []
+    findings: list[str] = []
+    for name in metrics:
+        entry = metric(name)
+        value, at = _value(own, name)
+        points = sorted(((r["calibrated_at"], v) for r in history.get(name, [])
+                         if isinstance(r.get("calibrated_at"), datetime)
+                         and (v := entry.to_display(r.get("value"))) is not None), key=lambda p: p[0])
+        if value is None and not points:
+            if name in CORE_METRICS:
+                findings.append(f"No {entry.title} data.")
+            continue
+        around = [v for n in neighbours if (v := _value(qubit_params.get(n), name)[0]) is not None]
+        med = float(np.median(around)) if around else None
+        vs = None
+        if value is not None and med:
+            vs = (value - med) / abs(med) * (1 if entry.higher_is_better else -1)
+        tr = trend(points, entry.higher_is_better)
+        band = entry.score(value)
+        checks.append(MetricCheck(name, entry.title, entry.unit, value, band, entry.threshold_text(), at, tr,
+                                  med, len(around), vs))
+        shown = format_value(entry, value)
+        if band == "bad":
+            findings.insert(0, f"{entry.title} {shown} is bad ({entry.threshold_text().split(': ', 1)[1]}).")
+        if tr.direction == "degrading":
+            findings.append(f"{entry.title} is degrading: {tr.change * 100:+.1f}% over {window_days} days.")
+        if vs is not None and vs < -NEIGHBOUR_GAP:
+            findings.append(f"{entry.title} {shown} is {abs(vs) * 100:.0f}% worse than its {len(around)} "
+                            f"neighbours' median ({format_value(entry, med)}): a local problem.")
+    couplings = _coupling_checks(q, topology, size, coupling_params) if topology else []
+    for c in couplings:
+        for name, (value, band) in c.values.items():
+            if band == "bad":
+                findings.append(f"Coupling {c.label} has a bad {metric(name, kind='coupling').title} "
+                                f"({format_value(metric(name, kind='coupling'), value)}).")
+    scored = [c.band for c in checks if c.band is not None]
+    verdict = min(scored, key=BANDS.index) if scored else None
+    return HealthReport(str(chip.get("chip_id")), str(q), qubit_label(q, size), size, window_days, verdict, checks,
+                        neighbours, couplings, findings)
+
+
+def qubit_health(repo: Any, chip_id: str, qid: str, *, window_days: int = 7,
+                 metrics: tuple[str, ...] = SCORED_QUBIT_METRICS) -> HealthReport:
+    """Read what the report needs through a ``CalibrationRepository`` and build it."""
+    chip = repo.get_chip(chip_id)
+    if chip is None:
+        raise UnknownChip(f"chip {chip_id!r} was not found in the database")
+    size = int(chip.get("size") or 0)
+    if not str(qid).isdigit() or not 0 <= int(qid) < size:
+        raise ValueError(f"qubit {qid!r} is not on chip {chip_id} ({size} qubits)")
+    if not 1 <= window_days <= 366:
+        raise ValueError(f"window must be 1..366 days, not {window_days!r}")
+    since = reference_time(chip) - timedelta(days=window_days)
+    history = {name: repo.parameter_timeseries(chip_id, name, str(int(qid)), last_n=200, since=since)
+               for name in metrics}
+    return build_health_report(chip, str(int(qid)), repo.all_qubit_params(chip_id), repo.all_coupling_params(chip_id),
+                               history, window_days=window_days, metrics=metrics)

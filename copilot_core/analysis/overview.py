@@ -1,0 +1,45 @@
+"""Tables of the Overview page: chips, recent executions, drift flags (display-ready frames)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from copilot_core.analysis.drift import DriftFlag
+from copilot_core.charts.style import format_value
+from copilot_core.domain.metrics import metric
+from copilot_core.domain.topology import qubit_label
+
+
+def chips_frame(chips: list[dict]) -> pd.DataFrame:
+    """Chip, size, qubits with data, coverage and the last execution."""
+    records = []
+    for c in chips:
+        size = int(c.get("size") or 0)
+        with_data = int(c.get("qubits_with_data") or 0)
+        records.append({"chip": c.get("chip_id"), "qubits": size, "with data": with_data,
+                        "coverage": with_data / size if size else 0.0,
+                        "last execution": c.get("last_execution_at"), "status": c.get("last_execution_status")})
+    return pd.DataFrame.from_records(
+        records, columns=["chip", "qubits", "with data", "coverage", "last execution", "status"])
+
+
+def executions_frame(executions: list[dict]) -> pd.DataFrame:
+    records = [{"execution": e.get("execution_id"), "name": e.get("name"), "status": e.get("status"),
+                "started": e.get("start_at"), "ended": e.get("end_at"),
+                "minutes": (e["elapsed_time"] / 60) if isinstance(e.get("elapsed_time"), (int, float)) else None,
+                "tags": ", ".join(str(t) for t in e.get("tags") or [])} for e in executions]
+    return pd.DataFrame.from_records(records, columns=["execution", "name", "status", "started", "ended", "minutes",
+                                                       "tags"])
+
+
+def flag_text(flag: DriftFlag, size: int) -> str:
+    """One line per flag, e.g. ``Q005 T1 fell 34% to 41.2 μs (7-day median 62.4 μs)``."""
+    if flag.reason == "drop":
+        entry = metric(flag.metric or "")
+        return (f"{qubit_label(flag.qid, size)} {entry.title} fell {flag.drop * 100:.0f}% to "
+                f"{format_value(entry, flag.latest)} (7-day median {format_value(entry, flag.baseline)})")
+    where = qubit_label(flag.qid, size)
+    if "-" in flag.target:
+        control, target = flag.target.split("-", 1)
+        where = f"{qubit_label(control, size)}→{qubit_label(target, size)}"
+    return f"{where}: {flag.task} failed"

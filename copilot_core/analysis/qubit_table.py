@@ -1,0 +1,69 @@
+"""The Qubits table: every qubit of a chip with its latest key parameters in display units,
+a band per scored metric and when it was last calibrated (from ``qubit.data``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pandas as pd
+
+from copilot_core.domain.metrics import CATALOGUE, Metric
+from copilot_core.domain.topology import parse_qubit_ref, qubit_label
+
+KEY_METRICS: tuple[str, ...] = ("qubit_frequency", "anharmonicity", "t1", "t2_echo", "t2_star",
+                                "average_readout_fidelity", "x90_gate_fidelity", "x180_gate_fidelity")
+
+
+def value_column(m: Metric) -> str:
+    """Column header of a metric's value, e.g. ``T1 [μs]``."""
+    return f"{m.title} [{m.unit}]" if m.unit else m.title
+
+
+def band_column(m: Metric) -> str:
+    return f"{m.title} band"
+
+
+def qubit_table(chip: dict, qubit_params: dict[str, dict], metrics: tuple[str, ...] = KEY_METRICS) -> pd.DataFrame:
+    """One row per qubit (qid order, every qubit of the chip even without data)."""
+    size = int(chip.get("size") or 0)
+    entries = [CATALOGUE[n] for n in metrics if n in CATALOGUE]
+    records = []
+    for q in range(size):
+        params = qubit_params.get(str(q)) or {}
+        row: dict = {"qid": str(q), "qubit": qubit_label(q, size)}
+        stamps: list[datetime] = []
+        bands = []
+        for m in entries:
+            entry = params.get(m.name)
+            value = m.to_display(entry.get("value")) if isinstance(entry, dict) else None
+            row[value_column(m)] = value
+            band = m.score(value)
+            bands.append(band)
+            if m.good is not None or m.bad is not None:
+                row[band_column(m)] = band
+            if isinstance(entry, dict) and isinstance(entry.get("calibrated_at"), datetime):
+                stamps.append(entry["calibrated_at"])
+        row["bad metrics"] = sum(b == "bad" for b in bands)
+        row["last calibrated"] = max(stamps) if stamps else None
+        records.append(row)
+    frame = pd.DataFrame.from_records(records)
+    empty = [m for m in entries if value_column(m) in frame and frame[value_column(m)].isna().all()]
+    frame = frame.drop(columns=[c for m in empty for c in (value_column(m), band_column(m)) if c in frame])
+    if "last calibrated" in frame:
+        frame["last calibrated"] = pd.to_datetime(frame["last calibrated"])
+    return frame
+
+
+def filter_table(frame: pd.DataFrame, *, text: str = "", only_bad: bool = False) -> pd.DataFrame:
+    """Rows for the qubit ``text`` names ("Q05", "5") or, failing that, whose label contains it;
+    optionally only qubits with at least one bad metric."""
+    out = frame
+    text = text.strip()
+    if text:
+        try:
+            out = out[out["qid"] == parse_qubit_ref(text)]
+        except ValueError:
+            out = out[out["qubit"].str.lower().str.contains(text.lower(), regex=False)]
+    if only_bad:
+        out = out[out["bad metrics"] > 0]
+    return out.reset_index(drop=True)

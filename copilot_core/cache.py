@@ -1,0 +1,85 @@
+"""Per-request tool cache: the same tool with the same arguments runs once (AXIS's per-turn cache).
+
+``CachingToolkit(toolkit)`` wraps any toolkit with the loop's interface (``schemas``,
+``begin_request``, ``execute``) so the agent loop is unchanged.  Keys are the tool name plus the
+arguments as canonical JSON; after a call, the tool's normalised arguments (``"Q05"`` -> ``"5"``) are
+registered too, so both spellings hit.  Only successful outcomes are cached (a failure may be
+transient), the sandbox is never cached (the data store can change between calls), and a hit
+carries no charts, so the answer does not get the same chart twice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+NEVER_CACHED = frozenset({"execute_python_analysis"})
+
+
+def cache_key(name: str, args: Any) -> str | None:
+    """``name`` + canonical JSON of the arguments; None when the arguments are not a JSON object."""
+    if isinstance(args, str):
+        try:
+            args = json.loads(args) if args.strip() else {}
+        except ValueError:
+            return None
+    if args is None:
+        args = {}
+    if not isinstance(args, dict):
+        return None
+    try:
+        return f"{name}:" + json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return None
+
+
+class CachingToolkit:
+    """A toolkit whose ``execute`` answers repeated calls from memory within one request."""
+
+    def __init__(self, toolkit: Any, *, never_cached: Iterable[str] = NEVER_CACHED, tracer: Any = None) -> None:
+        self.inner = toolkit
+        self.never_cached = frozenset(never_cached)
+        self.tracer = tracer
+        self.hits = 0
+        self.misses = 0
+        self._cache: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:  # store, names(), allowed ... of the wrapped toolkit
+        return getattr(self.inner, name)
+
+    def schemas(self) -> list[dict]:
+        return self.inner.schemas()
+
+    def begin_request(self) -> None:
+        """New request: forget every cached result, reset the counters, reset the wrapped toolkit."""
+        with self._lock:
+            self._cache.clear()
+            self.hits = self.misses = 0
+        self.inner.begin_request()
+
+    def execute(self, name: str, raw_args: str | dict | None) -> Any:
+        key = cache_key(name, raw_args) if name not in self.never_cached else None
+        if key is not None:
+            with self._lock:
+                cached = self._cache.get(key)
+                if cached is not None:
+                    self.hits += 1
+            if cached is not None:
+                if self.tracer is not None:
+                    self.tracer.event("cache_hit", tool=name)
+                return dataclasses.replace(cached, charts=[], elapsed_s=0.0,
+                                           summary=f"{cached.summary} (cached)")
+        outcome = self.inner.execute(name, raw_args)
+        if key is not None:
+            with self._lock:
+                self.misses += 1
+                if getattr(outcome, "ok", False):
+                    self._cache[key] = outcome
+                    normalised = cache_key(name, getattr(outcome, "args", None))
+                    if normalised is not None:
+                        self._cache.setdefault(normalised, outcome)
+        return outcome

@@ -1,0 +1,1 @@
+"""Plotly figure builders (no Streamlit): heatmaps, coupling maps, distributions, timeseries."""

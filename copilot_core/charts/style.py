@@ -1,0 +1,37 @@
+"""Shared look of every chart: band colours and how a display value is printed."""
+
+from __future__ import annotations
+
+from copilot_core.domain.metrics import BANDS, Band, Metric
+
+BAND_COLOURS: dict[Band, str] = {
+    "bad": "#d62728",
+    "fair": "#ff9f1c",
+    "good": "#8bc34a",
+    "excellent": "#1b7f3b",
+}
+MISSING_COLOUR = "#d0d0d0"
+BAND_INDEX: dict[Band, int] = {b: i for i, b in enumerate(BANDS)}
+
+_DECIMALS = {"%": 2, "GHz": 4, "MHz": 1, "μs": 1, "ns": 1}
+
+
+def format_value(metric: Metric, value: float | None, *, unit: bool = True) -> str:
+    """``99.87%``, ``48.3 μs``, ``5.0123 GHz``; "—" when there is no value (never a misleading 0)."""
+    if value is None:
+        return "—"
+    decimals = _DECIMALS.get(metric.unit)
+    text = f"{value:.{decimals}f}" if decimals is not None else f"{value:.4g}"
+    if not unit or not metric.unit:
+        return text
+    return f"{text}%" if metric.unit == "%" else f"{text} {metric.unit}"
+
+
+def band_colourscale() -> list[list]:
+    """A stepped colourscale for z = band index 0..3 (zmin -0.5, zmax 3.5)."""
+    n = len(BANDS)
+    scale: list[list] = []
+    for i, band in enumerate(BANDS):
+        scale.append([i / n, BAND_COLOURS[band]])
+        scale.append([(i + 1) / n, BAND_COLOURS[band]])
+    return scale

@@ -1,0 +1,43 @@
+"""Parameter over time: one line per qubit, the chip median with its interquartile band, outliers marked."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from copilot_core.domain.metrics import Metric
+
+MAX_LEGEND = 20
+
+
+def timeseries_figure(frame: pd.DataFrame, band: pd.DataFrame | None, entry: Metric, *, title: str = "") -> go.Figure:
+    """``frame`` from ``analysis.timeseries.timeseries_frame``; ``band`` from ``median_band`` (None: no band)."""
+    unit = f" [{entry.unit}]" if entry.unit else ""
+    fig = go.Figure()
+    if band is not None and not band.empty:
+        fig.add_trace(go.Scatter(x=band["day"], y=band["q75"], mode="lines", line=dict(width=0), hoverinfo="skip",
+                                 showlegend=False, name="q75"))
+        fig.add_trace(go.Scatter(x=band["day"], y=band["q25"], mode="lines", line=dict(width=0), fill="tonexty",
+                                 fillcolor="rgba(120,120,120,0.18)", hoverinfo="skip", name="chip IQR"))
+        fig.add_trace(go.Scatter(x=band["day"], y=band["median"], mode="lines", name="chip median",
+                                 line=dict(color="#444", dash="dash", width=2),
+                                 hovertemplate="chip median %{y:.4g}<extra></extra>"))
+    many = frame["qid"].nunique() > MAX_LEGEND if not frame.empty else False
+    line_type = go.Scattergl if many else go.Scatter
+    for label, part in frame.groupby("qubit", sort=True):
+        fig.add_trace(line_type(x=part["calibrated_at"], y=part["value"], mode="lines+markers", name=str(label),
+                                marker=dict(size=4), line=dict(width=1), showlegend=not many,
+                                hovertemplate=f"{label}<br>%{{x|%Y-%m-%d %H:%M}}<br>%{{y:.4g}}{unit}<extra></extra>"))
+    outliers = frame[frame["outlier"]] if not frame.empty else frame
+    if not outliers.empty:
+        fig.add_trace(go.Scatter(x=outliers["calibrated_at"], y=outliers["value"], mode="markers", name="outlier",
+                                 marker=dict(symbol="x", size=10, color="#d62728", line=dict(width=2)),
+                                 customdata=outliers["qubit"],
+                                 hovertemplate="outlier %{customdata}<br>%{y:.4g}<extra></extra>"))
+    for threshold, colour in ((entry.bad, "#d62728"), (entry.good, "#8bc34a")):
+        if threshold is not None:
+            fig.add_hline(y=threshold, line=dict(color=colour, dash="dot", width=1))
+    fig.update_layout(height=480, margin=dict(l=10, r=10, t=40, b=10), hovermode="closest",
+                      title=dict(text=title or f"{entry.title}{unit}", x=0, font=dict(size=14)))
+    fig.update_yaxes(title=f"{entry.title}{unit}")
+    return fig

@@ -1,0 +1,112 @@
+"""One chat turn as the page shows it and as QDash stores it (``messages[{role, content, created_at}]``).
+
+User turns keep their text as markdown content.  Assistant turns keep a blocks JSON string as content,
+``{"blocks": [...], "assessment": ..., "show_work": {...}}``, the same shape QDash's UI reads, so a
+session saved here reopens in QDash and the reverse (a plain-markdown QDash turn becomes one text block).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from copilot_core.chat.showwork import ShowWork
+
+Role = Literal["user", "assistant"]
+ASSESSMENTS = ("good", "warning", "bad")
+
+
+def utcnow() -> datetime:
+    """Naive UTC at millisecond precision, as BSON stores it."""
+    now = datetime.now(timezone.utc).replace(tzinfo=None)
+    return now.replace(microsecond=now.microsecond // 1000 * 1000)
+
+
+def _clean_blocks(blocks: Any) -> list[dict]:
+    """Keep text and chart blocks of the known shape; anything else is dropped, never rendered raw."""
+    out: list[dict] = []
+    for block in blocks if isinstance(blocks, list) else []:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("content"), str):
+            out.append({"type": "text", "content": block["content"]})
+        elif kind == "chart" and isinstance(block.get("chart"), dict):
+            out.append({"type": "chart", "chart": block["chart"], "content": str(block.get("content") or "")})
+    return out
+
+
+@dataclass
+class ChatMessage:
+    """A user question or an assistant answer (blocks, assessment badge, show-work record)."""
+
+    role: Role
+    text: str = ""  # user: the question; assistant: plain text of the text blocks
+    blocks: list[dict] = field(default_factory=list)
+    assessment: str | None = None
+    work: ShowWork | None = None
+    flags: list[str] = field(default_factory=list)  # user: injection phrases noticed in the question
+    error: str | None = None  # assistant: the API failed; blocks hold the partial answer or the message
+    created_at: datetime = field(default_factory=utcnow)
+
+    @classmethod
+    def user(cls, text: str, flags: list[str] | None = None) -> ChatMessage:
+        return cls(role="user", text=text, flags=list(flags or []))
+
+    @classmethod
+    def assistant(cls, blocks: list[dict], *, assessment: str | None = None, work: ShowWork | None = None,
+                  error: str | None = None) -> ChatMessage:
+        blocks = _clean_blocks(blocks)
+        text = "\n\n".join(b["content"] for b in blocks if b["type"] == "text")
+        return cls(role="assistant", text=text, blocks=blocks,
+                   assessment=assessment if assessment in ASSESSMENTS else None, work=work, error=error)
+
+    def charts(self) -> list[dict]:
+        return [b["chart"] for b in self.blocks if b["type"] == "chart"]
+
+    def to_document(self) -> dict:
+        """QDash's message shape: {role, content, created_at}."""
+        if self.role == "user":
+            content = self.text
+        else:
+            payload: dict[str, Any] = {"blocks": self.blocks, "assessment": self.assessment}
+            if self.work is not None:
+                payload["show_work"] = self.work.to_dict()
+            if self.error:
+                payload["error"] = self.error
+            content = json.dumps(payload, ensure_ascii=False, default=str)
+        return {"role": self.role, "content": content, "created_at": self.created_at}
+
+    @classmethod
+    def from_document(cls, doc: dict) -> ChatMessage:
+        """Tolerant: blocks JSON or plain markdown; unknown shapes become one text block."""
+        role = doc.get("role") if doc.get("role") in ("user", "assistant") else "assistant"
+        content = doc.get("content")
+        content = content if isinstance(content, str) else ""
+        created = doc.get("created_at") if isinstance(doc.get("created_at"), datetime) else utcnow()
+        if role == "user":
+            return cls(role="user", text=content, created_at=created)
+        payload = _json_object(content)
+        if payload is None or not isinstance(payload.get("blocks"), list):
+            from copilot_core.agent.answer import parse_answer  # the one tolerant parser (legacy, fenced, prose)
+
+            blocks, assessment = parse_answer(content)
+            msg = cls.assistant(blocks, assessment=assessment)
+        else:
+            work = ShowWork.from_dict(payload["show_work"]) if isinstance(payload.get("show_work"), dict) else None
+            error = payload.get("error") if isinstance(payload.get("error"), str) else None
+            msg = cls.assistant(payload["blocks"], assessment=payload.get("assessment"), work=work, error=error)
+        msg.created_at = created
+        return msg
+
+
+def _json_object(text: str) -> dict | None:
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None

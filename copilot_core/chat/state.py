@@ -1,0 +1,106 @@
+"""Framework-neutral state of one chat (one browser session holds one): messages, data store, provider.
+
+The Streamlit page keeps a ``ChatState`` in ``st.session_state``; everything here is plain Python so it is
+tested without Streamlit.  One state never shares its data store with another, so one session never sees
+another's data.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from copilot_core.chat.messages import ChatMessage
+from copilot_core.data.chat_sessions import clean_title, new_session_id
+
+Mode = Literal["chat", "analysis"]
+TITLE_CHARS = 60
+
+
+def _new_store() -> Any:
+    from copilot_core.tools.store import DataStore  # the tool layer owns the store
+
+    return DataStore()
+
+
+@dataclass
+class ChatState:
+    username: str
+    provider: Any = None  # copilot_core.agent.ProviderConfig | None
+    session_id: str = field(default_factory=new_session_id)
+    title: str = "New chat"
+    chip_id: str | None = None
+    qid: str | None = None
+    mode: Mode = "chat"
+    messages: list[ChatMessage] = field(default_factory=list)
+    store: Any = field(default_factory=_new_store)  # copilot_core.tools.DataStore
+    pending: str | None = None  # a request to run by itself on the next page run (analysis mode)
+    saved: bool = False  # the session exists in the database
+
+    # ------------------------------------------------------------------ lifecycle
+    def new_chat(self) -> None:
+        """Start clean: new session id, no messages, an empty data store, back to chat mode."""
+        self.session_id = new_session_id()
+        self.title = "New chat"
+        self.chip_id = self.qid = None
+        self.mode = "chat"
+        self.messages = []
+        self.store = _new_store()
+        self.pending = None
+        self.saved = False
+
+    def start_analysis(self, chip_id: str, qid: str, request: str) -> None:
+        """A fresh chat about one qubit whose first request runs by itself."""
+        self.new_chat()
+        self.chip_id, self.qid, self.mode = chip_id, qid, "analysis"
+        self.title = clean_title(f"Analysis {chip_id} Q{qid}")
+        self.pending = request
+
+    def take_pending(self) -> str | None:
+        request, self.pending = self.pending, None
+        return request
+
+    # ------------------------------------------------------------------ turns
+    def add(self, message: ChatMessage) -> None:
+        self.messages.append(message)
+        if message.role == "user" and self.title == "New chat":
+            first_line = message.text.strip().splitlines()[0] if message.text.strip() else ""
+            self.title = clean_title(first_line[:TITLE_CHARS])
+
+    def history(self) -> list[dict]:
+        """Every earlier turn as role/content, assistant turns as their blocks JSON (charts included).
+
+        The agent keeps the last 6 turns and strips chart JSON itself; the full history is passed so that
+        rule lives in one place.  Show-work records never go to the model.
+        """
+        turns = []
+        for msg in self.messages:
+            if msg.role == "user":
+                turns.append({"role": "user", "content": msg.text})
+            else:
+                turns.append({"role": "assistant", "content": json.dumps(
+                    {"blocks": msg.blocks, "assessment": msg.assessment}, ensure_ascii=False, default=str)})
+        return turns
+
+    @property
+    def context(self) -> dict:
+        return {"chip_id": self.chip_id, "qid": self.qid}
+
+    # ------------------------------------------------------------------ persistence (QDash shape)
+    def document_fields(self) -> dict:
+        """What ChatSessionStore.save takes: title, context, messages."""
+        return {"title": self.title, "context": self.context,
+                "messages": [m.to_document() for m in self.messages]}
+
+    def load_document(self, doc: dict) -> None:
+        """Resume a stored session.  The data store starts empty: stored results are not persisted."""
+        context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
+        self.new_chat()
+        self.session_id = str(doc.get("session_id") or self.session_id)
+        self.title = clean_title(doc.get("title"))
+        self.chip_id = context.get("chip_id") if isinstance(context.get("chip_id"), str) else None
+        self.qid = context.get("qid") if isinstance(context.get("qid"), str) else None
+        self.mode = "analysis" if self.chip_id and self.qid else "chat"
+        self.messages = [ChatMessage.from_document(m) for m in doc.get("messages") or [] if isinstance(m, dict)]
+        self.saved = True

@@ -1,0 +1,1 @@
+"""Data layer: the only code that speaks pymongo / litemongo (connection, validated reads, indexes)."""

@@ -1,0 +1,201 @@
+"""Open the calibration database: real MongoDB when configured, else the embedded litemongo store.
+
+One factory decides the engine so pages, tools and tests run the same pymongo-API calls on
+either.  Failures become ``DatabaseUnavailable`` whose message names the host (password masked)
+and what to check, so a page can show it instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from copilot_core.data.serial import SerialDatabase, SerialExecutor
+from copilot_core.settings import Settings
+
+
+class DatabaseUnavailable(Exception):
+    """The database cannot be reached or opened; the message is safe to show (no password)."""
+
+
+def mask_uri(uri: str) -> str:
+    """``mongodb://user:secret@host/db`` -> ``mongodb://user:***@host/db`` (query string dropped)."""
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        return "<unparseable MongoDB URI>"
+    netloc = parts.netloc
+    if "@" in netloc:
+        creds, host = netloc.rsplit("@", 1)
+        user = creds.split(":", 1)[0]
+        netloc = f"{user}:***@{host}" if ":" in creds else f"{user}@{host}"
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def describe_target(settings: Settings) -> str:
+    """Human description of where data comes from, without secrets."""
+    if settings.embedded:
+        return f"embedded demo database at {_short_path(settings.data_dir)}"
+    masked = mask_uri(settings.mongodb_uri or "")
+    if not urlsplit(masked).path.strip("/"):
+        masked = masked.rstrip("/") + "/" + settings.mongo_db_name
+    return masked
+
+
+def _short_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve())) + "/"
+    except ValueError:
+        return str(path) + "/"
+
+
+def open_database(settings: Settings) -> Any:
+    """The configured ``Database``: pymongo when ``MONGODB_URI`` is set, else litemongo under DATA_DIR."""
+    if settings.embedded:
+        return _open_embedded(settings.data_dir, settings.mongo_db_name)
+    return _open_mongo(settings)
+
+
+def _open_mongo(settings: Settings) -> Any:
+    import pymongo
+    from pymongo.errors import ConfigurationError, InvalidURI, PyMongoError
+
+    target = describe_target(settings)
+    try:
+        uri = settings.mongodb_uri or ""
+        # A page must not hang: 3 s unless the URI sets its own timeouts.
+        timeouts = {k: 3000 for k in ("serverSelectionTimeoutMS", "connectTimeoutMS") if k.lower() not in uri.lower()}
+        client = pymongo.MongoClient(uri, **timeouts)
+    except (InvalidURI, ConfigurationError, ValueError) as exc:
+        raise DatabaseUnavailable(
+            f"MONGODB_URI for {target} is not a valid MongoDB URI ({type(exc).__name__}). "
+            "Check the value in the environment or .streamlit/secrets.toml.") from None
+    except PyMongoError as exc:
+        raise DatabaseUnavailable(f"cannot connect to MongoDB at {target} ({type(exc).__name__}).") from None
+    return client[settings.mongo_db_name]
+
+
+def _open_embedded(data_dir: Path, name: str) -> SerialDatabase:
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseUnavailable(
+            f"cannot create the embedded database directory {data_dir}/ ({exc.strerror or exc}). "
+            "Check that DATA_DIR points to a writable directory.") from None
+    return _serial(f"{data_dir}?engine=sqlite", name, where=f"{data_dir}/")
+
+
+def open_memory_database(name: str = "test") -> SerialDatabase:
+    """An in-memory litemongo database; the same ``name`` in one process shares the same data (tests)."""
+    return _serial(f"memory://{name}?engine=memory", "qdash", where=f"memory://{name}")
+
+
+def _serial(uri: str, db_name: str, *, where: str) -> SerialDatabase:
+    """A litemongo database owned by its own worker thread (see ``serial.py`` for why)."""
+    import litemongo
+
+    executor = SerialExecutor()
+
+    def open_db() -> Any:
+        try:
+            return litemongo.connect(uri)[db_name]
+        except (OSError, ValueError, sqlite3.Error) as exc:
+            raise DatabaseUnavailable(
+                f"cannot open the embedded database at {where} ({type(exc).__name__}: {exc}). "
+                "Check that DATA_DIR is a writable directory with free space.") from None
+
+    db = SerialDatabase(executor, open_db, db_name)
+    executor.run(db._real_db)  # open now so a broken DATA_DIR fails here, not on the first page
+    return db
+
+
+def describe_db(db: Any) -> str:
+    """Where a ``Database`` points, for error messages: host:port list and name, never credentials."""
+    if is_embedded(db):
+        return f"the embedded database ({db.name})"
+    try:
+        hosts = ",".join(f"{h}:{p}" for h, p in db.client.topology_description.server_descriptions())
+    except Exception:  # noqa: BLE001 - only used to word an error message
+        hosts = "the configured host"
+    return f"MongoDB at {hosts}/{db.name}"
+
+
+def is_embedded(db: Any) -> bool:
+    """True for the litemongo engine (used to pick embedded-only helper indexes)."""
+    return isinstance(db, SerialDatabase)
+
+
+# QDash's indexes (src/qdash/dbmodel/*.py, qdash-data-model.md §1.3): collection -> [(keys, unique)].
+QDASH_INDEXES: dict[str, list[tuple[list[tuple[str, int]], bool]]] = {
+    "chip": [
+        ([("project_id", 1), ("chip_id", 1), ("username", 1)], True),
+        ([("project_id", 1), ("username", 1), ("installed_at", -1)], False),
+    ],
+    "qubit": [
+        ([("project_id", 1), ("chip_id", 1), ("qid", 1), ("username", 1)], True),
+        ([("project_id", 1), ("chip_id", 1)], False),
+    ],
+    "coupling": [
+        ([("project_id", 1), ("chip_id", 1), ("qid", 1), ("username", 1)], True),
+        ([("project_id", 1), ("chip_id", 1)], False),
+    ],
+    "task_result_history": [
+        ([("project_id", 1), ("task_id", 1)], True),
+        ([("project_id", 1), ("chip_id", 1), ("name", 1), ("qid", 1), ("end_at", -1)], False),
+        ([("project_id", 1), ("chip_id", 1), ("task_type", 1), ("qid", 1), ("start_at", -1)], False),
+        ([("project_id", 1), ("chip_id", 1), ("tags", 1), ("start_at", 1)], False),
+    ],
+    "execution_history": [
+        ([("project_id", 1), ("execution_id", 1)], True),
+        ([("project_id", 1), ("chip_id", 1), ("start_at", -1)], False),
+    ],
+    "calibration_note": [
+        ([("project_id", 1), ("execution_id", 1), ("task_id", 1), ("username", 1), ("chip_id", 1)], True),
+    ],
+    "parameter_versions": [
+        ([("entity_id", 1)], True),
+        ([("project_id", 1), ("parameter_name", 1), ("qid", 1), ("version", 1)], True),
+    ],
+    "provenance_relations": [
+        ([("project_id", 1), ("source_id", 1)], False),
+        ([("project_id", 1), ("target_id", 1)], False),
+    ],
+    "provenance_activities": [
+        ([("project_id", 1), ("activity_id", 1)], False),
+    ],
+}
+
+# litemongo builds an in-process hash index for every field named in any index, and only plans
+# equality filters with them: these make the metric and lineage reads index-assisted there.
+EMBEDDED_EXTRA_INDEXES: dict[str, list[tuple[list[tuple[str, int]], bool]]] = {
+    "task_result_history": [([("chip_id", 1), ("output_parameter_names", 1), ("status", 1)], False),
+                            ([("chip_id", 1), ("execution_id", 1)], False)],
+    "parameter_versions": [([("chip_id", 1), ("parameter_name", 1), ("qid", 1)], False)],
+    "calibration_note": [([("chip_id", 1)], False)],
+}
+
+
+def ensure_indexes(db: Any) -> list[str]:
+    """Create QDash's indexes (idempotent; same ``create_index`` calls on MongoDB and litemongo).
+
+    An index that already exists under another name/options on a real QDash database is left
+    alone (QDash created it); the returned list says which were skipped and why.
+    """
+    from pymongo.errors import OperationFailure, PyMongoError
+
+    specs = dict(QDASH_INDEXES)
+    if is_embedded(db):
+        specs = {c: QDASH_INDEXES.get(c, []) + EMBEDDED_EXTRA_INDEXES.get(c, [])
+                 for c in QDASH_INDEXES.keys() | EMBEDDED_EXTRA_INDEXES.keys()}
+    skipped: list[str] = []
+    for collection, indexes in specs.items():
+        for keys, unique in indexes:
+            try:
+                db[collection].create_index(keys, unique=unique)
+            except OperationFailure as exc:  # existing equivalent index with another name/options
+                skipped.append(f"{collection} {keys}: {exc.code}")
+            except PyMongoError as exc:
+                raise DatabaseUnavailable(f"cannot create indexes ({type(exc).__name__}).") from None
+    return skipped

@@ -1,0 +1,536 @@
+"""Read-only access to QDash's calibration collections: the only reads the app makes.
+
+Pages and copilot tools call these methods instead of speaking pymongo, so every query
+honours the project scope, validates its arguments (no operator injection) and keeps to the
+pymongo subset that works on both real MongoDB and the embedded litemongo engine
+(``find`` + projection + explicit sort + limit; grouping is done here in Python, which is
+faster on litemongo than ``aggregate``).
+Return values are plain JSON-able dicts/lists (datetimes naive UTC), picklable for
+``st.cache_data``.  Values are RAW as stored; convert with ``copilot_core.domain.metrics``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import statistics
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+from typing import Any, Literal, TypeVar
+
+from copilot_core.data import validation as v
+from copilot_core.data.connection import DatabaseUnavailable, describe_db, is_embedded
+from copilot_core.data.validation import InvalidArgument
+from copilot_core.domain.metrics import metric as catalogue_metric
+
+__all__ = ["CalibrationRepository", "DatabaseUnavailable", "InvalidArgument", "Mode", "Kind"]
+
+Mode = Literal["latest", "best", "average"]
+Kind = Literal["qubit", "coupling"]
+F = TypeVar("F", bound=Callable[..., Any])
+
+MAX_SCAN = 500_000  # upper bound on history rows one read may touch (always limit the big collection)
+MAX_LINEAGE_NODES = 400
+PARAM_FIELDS = ("value", "unit", "error", "calibrated_at", "execution_id", "task_id")
+TASK_FIELDS = ("task_id", "name", "task_type", "qid", "chip_id", "execution_id", "status", "message",
+               "output_parameters", "output_parameter_names", "start_at", "end_at", "elapsed_time", "excluded",
+               "tags", "user_note", "ai_review_note", "figure_path", "json_figure_path")
+EXECUTION_FIELDS = ("execution_id", "name", "status", "tags", "chip_id", "start_at", "end_at", "elapsed_time", "note")
+NOTE_FIELDS = ("chip_id", "execution_id", "task_id", "note", "version", "timestamp")
+VERSION_FIELDS = ("entity_id", "parameter_name", "qid", "value", "unit", "error", "version", "valid_from",
+                  "valid_until", "task_name", "execution_id", "task_id")
+ACTIVITY_FIELDS = ("activity_id", "task_name", "task_type", "qid", "execution_id", "task_id", "started_at",
+                   "ended_at", "status")
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def _usable(value: object) -> float | None:
+    """A stored metric value, or None for missing, non-numeric, NaN/inf and QDash's NaN-as-0."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    if not math.isfinite(number) or number == 0.0:
+        return None
+    return number
+
+
+def _param(model: object) -> dict:
+    """A ParameterModel reduced to {value, unit, error, calibrated_at, execution_id, task_id}."""
+    if not isinstance(model, dict):
+        return {"value": model, "unit": "", "error": None, "calibrated_at": None, "execution_id": None,
+                "task_id": None}
+    return {k: model.get(k) for k in PARAM_FIELDS} | {"unit": model.get("unit") or ""}
+
+
+def _params(data: object) -> dict[str, dict]:
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): _param(m) for k, m in sorted(data.items())}
+
+
+def _pick(doc: dict, fields: tuple[str, ...]) -> dict:
+    return {k: doc.get(k) for k in fields}
+
+
+def _projection(fields: tuple[str, ...]) -> dict:
+    return {"_id": 0, **{f: 1 for f in fields}}
+
+
+def _guard(fn: F) -> F:
+    """Turn driver errors into ``DatabaseUnavailable`` naming the host (never a traceback)."""
+
+    @functools.wraps(fn)
+    def wrapper(self: CalibrationRepository, *args: Any, **kwargs: Any) -> Any:
+        from pymongo.errors import PyMongoError
+
+        try:
+            return fn(self, *args, **kwargs)
+        except PyMongoError as exc:
+            raise DatabaseUnavailable(
+                f"cannot read from {describe_db(self.db)} ({type(exc).__name__}). Check that the server is "
+                "running and reachable, and the MONGODB_URI user, password and database name.") from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _newest_key(doc: dict) -> tuple:
+    """Sort key by start time (task id breaks ties) for sorting history rows in Python."""
+    start = doc.get("start_at")
+    return (start if isinstance(start, datetime) else datetime.min, str(doc.get("task_id")))
+
+
+def _qid_sort_key(qid: str) -> tuple:
+    parts = qid.split("-")
+    return tuple(int(p) if p.isdigit() else 0 for p in parts) + (qid,)
+
+
+class CalibrationRepository:
+    """Validated, project-scoped reads over a pymongo-API ``Database`` (MongoDB or litemongo)."""
+
+    def __init__(self, db: Any, *, project_id: str | None = None) -> None:
+        """``db`` is a pymongo-compatible Database; ``project_id`` (QDASH_PROJECT_ID) scopes every query."""
+        self.db = db
+        self.project_id = v.project_id(project_id) if project_id is not None else None
+
+    def _scope(self, **conditions: Any) -> dict:
+        """Every filter starts here: the project scope plus validated equality conditions."""
+        base = {"project_id": self.project_id} if self.project_id else {}
+        return base | {k: c for k, c in conditions.items() if c is not None}
+
+    # ---- health -------------------------------------------------------------------------
+    @_guard
+    def ping(self) -> None:
+        """Cheap round trip; raises ``DatabaseUnavailable`` (message names the host) when unreachable."""
+        if is_embedded(self.db):
+            self.db.list_collection_names()
+        else:
+            self.db.command("ping")
+
+    # ---- chips ----------------------------------------------------------------------------
+    @_guard
+    def list_chips(self) -> list[dict]:
+        """Chips, most recently installed first: {chip_id, size, topology_id, installed_at, qubits_total,
+        qubits_with_data, last_execution_at, last_execution_status}."""
+        return self._chips(self._scope())
+
+    def _chips(self, query: dict) -> list[dict]:
+        rows = self.db["chip"].find(query, _projection(("chip_id", "size", "topology_id", "installed_at"))) \
+            .sort([("installed_at", -1), ("chip_id", 1)]).limit(1000)
+        chips: dict[str, dict] = {}
+        for doc in rows:
+            chip_id = doc.get("chip_id")
+            if not isinstance(chip_id, str) or chip_id in chips:
+                continue  # same chip under another username: keep the newest
+            size = doc.get("size") if isinstance(doc.get("size"), int) else 64
+            chips[chip_id] = {"chip_id": chip_id, "size": size,
+                              "topology_id": doc.get("topology_id") or f"square-lattice-mux-{size}",
+                              "installed_at": doc.get("installed_at"), "qubits_total": size}
+        for chip in chips.values():
+            chip["qubits_with_data"] = self._qubits_with_data(chip["chip_id"])
+            last = self.db["execution_history"].find_one(
+                self._scope(chip_id=chip["chip_id"]), {"_id": 0, "start_at": 1, "status": 1},
+                sort=[("start_at", -1)])
+            chip["last_execution_at"] = last.get("start_at") if last else None
+            chip["last_execution_status"] = last.get("status") if last else None
+        return list(chips.values())
+
+    def _qubits_with_data(self, chip_id: str) -> int:
+        rows = self.db["qubit"].find(self._scope(chip_id=chip_id), {"_id": 0, "qid": 1, "data": 1}) \
+            .sort([("qid", 1)]).limit(10_000)
+        qids = {doc.get("qid") for doc in rows
+                if isinstance(doc.get("data"), dict)
+                and any(_usable(m.get("value") if isinstance(m, dict) else m) is not None
+                        for m in doc["data"].values())}
+        return len(qids)
+
+    @_guard
+    def get_chip(self, chip_id: str) -> dict | None:
+        """One chip in the ``list_chips`` shape, or None if it does not exist."""
+        found = self._chips(self._scope(chip_id=v.chip_id(chip_id)))
+        return found[0] if found else None
+
+    @_guard
+    def default_chip_id(self) -> str | None:
+        """The most recently installed chip (QDash's default when no chip is given), or None."""
+        doc = self.db["chip"].find_one(self._scope(), {"_id": 0, "chip_id": 1},
+                                       sort=[("installed_at", -1), ("chip_id", 1)])
+        return doc.get("chip_id") if doc else None
+
+    # ---- latest merged parameters (qubit.data / coupling.data) -----------------------------
+    @_guard
+    def qubit_params(self, chip_id: str, qid: str) -> dict[str, dict] | None:
+        """``qubit.data`` of one qubit: {param: {value, unit, error, calibrated_at, execution_id, task_id}};
+        None when the qubit does not exist."""
+        doc = self.db["qubit"].find_one(self._scope(chip_id=v.chip_id(chip_id), qid=v.qid(qid)),
+                                        {"_id": 0, "data": 1}, sort=[("qid", 1)])
+        return None if doc is None else _params(doc.get("data"))
+
+    @_guard
+    def all_qubit_params(self, chip_id: str) -> dict[str, dict[str, dict]]:
+        """``qubit.data`` for every qubit of a chip: {qid: {param: {...}}} (qubits with no data map to {})."""
+        return self._all_data("qubit", v.chip_id(chip_id))
+
+    @_guard
+    def coupling_params(self, chip_id: str, coupling_id: str) -> dict[str, dict] | None:
+        """``coupling.data`` for one coupling id exactly as stored (e.g. "4-1"); None when absent."""
+        doc = self.db["coupling"].find_one(
+            self._scope(chip_id=v.chip_id(chip_id), qid=v.coupling_id(coupling_id)), {"_id": 0, "data": 1},
+            sort=[("qid", 1)])
+        return None if doc is None else _params(doc.get("data"))
+
+    @_guard
+    def all_coupling_params(self, chip_id: str) -> dict[str, dict[str, dict]]:
+        """``coupling.data`` for every stored coupling id (both directions present): {cid: {param: {...}}}."""
+        return self._all_data("coupling", v.chip_id(chip_id))
+
+    def _all_data(self, collection: str, chip_id: str) -> dict[str, dict[str, dict]]:
+        rows = self.db[collection].find(self._scope(chip_id=chip_id), {"_id": 0, "qid": 1, "data": 1}) \
+            .sort([("qid", 1)]).limit(20_000)
+        out = {str(doc["qid"]): _params(doc.get("data")) for doc in rows if isinstance(doc.get("qid"), str)}
+        return dict(sorted(out.items(), key=lambda item: _qid_sort_key(item[0])))
+
+    # ---- task result history ------------------------------------------------------------------
+    @_guard
+    def task_results(self, chip_id: str, *, task_name: str | None = None, qid: str | None = None,
+                     status: str | None = None, execution_id: str | None = None,
+                     since: datetime | None = None, until: datetime | None = None,
+                     limit: int = 10) -> list[dict]:
+        """Task results newest first (by start_at): {task_id, name, task_type, qid, execution_id, status,
+        message, output_parameters, start_at, end_at, elapsed_time, excluded, tags, user_note,
+        ai_review_note}.  ``limit`` 1..1000; all statuses unless ``status`` is given."""
+        query = self._scope(
+            chip_id=v.chip_id(chip_id),
+            name=v.task_name(task_name) if task_name is not None else None,
+            qid=v.qid_or_coupling(qid) if qid is not None else None,
+            status=v.choice(status, "status", v.TASK_STATUSES) if status is not None else None,
+            execution_id=v.execution_id(execution_id) if execution_id is not None else None,
+        ) | self._window("start_at", since, until)
+        limit = v.limit(limit)
+        if is_embedded(self.db) and not {"name", "qid", "execution_id", "status"} & query.keys():
+            if since is None:
+                return self._recent_task_rows(query, limit)
+            query |= self._executions_since(query["chip_id"], query["start_at"]["$gte"])
+        return self._task_rows(query, limit)
+
+    # litemongo plans only equality filters with its hash indexes, so chip-wide "newest N" reads
+    # would decode and sort the whole history.  Walking executions newest first (execution_id is
+    # indexed) reads a few executions instead.  Assumes, as QDash guarantees, that every result
+    # belongs to an execution and starts after it; a final unrestricted pass covers the rest.
+    def _recent_executions(self, chip_id: str) -> list[str]:
+        rows = self.db["execution_history"].find(self._scope(chip_id=chip_id), {"_id": 0, "execution_id": 1}) \
+            .sort([("start_at", -1), ("execution_id", -1)]).limit(2000)
+        return [d["execution_id"] for d in rows if isinstance(d.get("execution_id"), str)]
+
+    def _executions_since(self, chip_id: str, since: datetime) -> dict:
+        """On litemongo, an indexed ``execution_id $in`` for executions that can hold results after ``since``
+        (started up to a day before it); {} on MongoDB, whose range scans use the real index."""
+        if not is_embedded(self.db):
+            return {}
+        rows = self.db["execution_history"].find(
+            self._scope(chip_id=chip_id, start_at={"$gte": since - timedelta(days=1)}),
+            {"_id": 0, "execution_id": 1}).sort([("start_at", -1)]).limit(5000)
+        return {"execution_id": {"$in": [d["execution_id"] for d in rows if isinstance(d.get("execution_id"), str)]}}
+
+    def _recent_task_rows(self, query: dict, limit: int) -> list[dict]:
+        """Newest ``limit`` results, reading executions newest first in doubling batches."""
+        executions = self._recent_executions(query["chip_id"])
+        rows: list[dict] = []
+        start, size = 0, 1
+        while start < len(executions) and len(rows) < limit:
+            rows += self._task_rows(query | {"execution_id": {"$in": executions[start:start + size]}}, limit)
+            start, size = start + size, size * 2
+        if len(rows) < limit:  # executions exhausted: results without an execution document, if any
+            rows = self._task_rows(query, limit)
+        rows.sort(key=lambda r: (r.get("start_at") or datetime.min, str(r.get("task_id"))), reverse=True)
+        return rows[:limit]
+
+    def _task_rows(self, query: dict, limit: int) -> list[dict]:
+        history = self.db["task_result_history"]
+        if is_embedded(self.db):
+            # litemongo sorts and projects slowly: pick the newest ids on a tiny projection, sort here,
+            # then fetch only those documents by their indexed task_id.
+            keys = history.find(query, {"_id": 0, "task_id": 1, "start_at": 1}).limit(MAX_SCAN)
+            top = [d["task_id"] for d in sorted(keys, key=_newest_key, reverse=True)[:limit]]
+            docs = sorted(history.find(query | {"task_id": {"$in": top}}, _projection(TASK_FIELDS))
+                          .limit(len(top)), key=_newest_key, reverse=True) if top else []
+        else:
+            docs = list(history.find(query, _projection(TASK_FIELDS)).sort([("start_at", -1), ("task_id", 1)])
+                        .limit(limit))
+        out = []
+        for doc in docs:
+            row = _pick(doc, TASK_FIELDS)
+            row["output_parameters"] = _params(doc.get("output_parameters"))
+            row["excluded"] = bool(doc.get("excluded"))
+            row["tags"] = list(doc.get("tags") or [])
+            out.append(row)
+        return out
+
+    @staticmethod
+    def _window(field: str, since: datetime | None, until: datetime | None) -> dict:
+        bounds = {}
+        if since is not None:
+            bounds["$gte"] = v.when(since, "since")
+        if until is not None:
+            bounds["$lt"] = v.when(until, "until")
+        if "$gte" in bounds and "$lt" in bounds and bounds["$gte"] >= bounds["$lt"]:
+            raise InvalidArgument("since must be earlier than until")
+        return {field: bounds} if bounds else {}
+
+    @_guard
+    def latest_task_result(self, chip_id: str, task_name: str, qid: str) -> dict | None:
+        """Newest completed, non-excluded result of a task on a qubit/coupling (``task_results`` shape)."""
+        query = self._scope(chip_id=v.chip_id(chip_id), name=v.task_name(task_name), qid=v.qid_or_coupling(qid),
+                            status="completed") | {"excluded": {"$ne": True}}
+        rows = self._task_rows(query, 1)
+        return rows[0] if rows else None
+
+    def _metric_query(self, chip_id: str, parameter: str, **extra: Any) -> dict:
+        """Completed, non-excluded history rows that carry ``parameter`` with a non-zero value."""
+        return self._scope(chip_id=chip_id, output_parameter_names=parameter, status="completed", **extra) | {
+            "excluded": {"$ne": True}, f"output_parameters.{parameter}.value": {"$ne": 0}}
+
+    def _metric_rows(self, query: dict, parameter: str, *, newest_first: bool, limit: int = MAX_SCAN) -> list[dict]:
+        projection = {"_id": 0, "qid": 1, "start_at": 1, "end_at": 1, "execution_id": 1, "task_id": 1,
+                      f"output_parameters.{parameter}": 1}
+        cursor = self.db["task_result_history"].find(query, projection)
+        if limit < MAX_SCAN and not is_embedded(self.db):  # a true top-N: let the server sort
+            docs = list(cursor.sort([("start_at", -1 if newest_first else 1), ("task_id", 1)]).limit(limit))
+        else:  # sorting here is ~3x faster than litemongo's generic BSON sort
+            docs = sorted(cursor.limit(MAX_SCAN), key=_newest_key, reverse=newest_first)[:limit]
+        out = []
+        for doc in docs:
+            model = (doc.get("output_parameters") or {}).get(parameter)
+            model = model if isinstance(model, dict) else {"value": model}
+            value = _usable(model.get("value"))
+            if value is None or not isinstance(doc.get("qid"), str):
+                continue
+            out.append({"qid": doc["qid"], "value": value, "unit": model.get("unit") or "",
+                        "error": model.get("error"),
+                        "calibrated_at": model.get("calibrated_at") or doc.get("end_at") or doc.get("start_at"),
+                        "at": doc.get("start_at"),
+                        "execution_id": model.get("execution_id") or doc.get("execution_id"),
+                        "task_id": model.get("task_id") or doc.get("task_id")})
+        return out
+
+    def _latest_rows(self, query: dict, metric: str, kind: str) -> list[dict]:
+        """Rows enough for "latest per id": the two newest executions, then the whole history only for
+        ids they did not cover (dead qubits, failed or weekly tasks), using indexed equality filters."""
+        executions = self._recent_executions(query["chip_id"])[:2]
+        rows = self._metric_rows(query | {"execution_id": {"$in": executions}}, metric, newest_first=True)
+        known = self.db[kind].find(self._scope(chip_id=query["chip_id"]), {"_id": 0, "qid": 1}) \
+            .sort([("qid", 1)]).limit(20_000)
+        missing = sorted({d["qid"] for d in known if isinstance(d.get("qid"), str)} - {r["qid"] for r in rows})
+        if missing:
+            rows += self._metric_rows(query | {"qid": {"$in": missing}}, metric, newest_first=True)
+        return rows
+
+    @_guard
+    def metric_values(self, chip_id: str, metric: str, *, mode: Mode = "latest", kind: Kind = "qubit",
+                      within_hours: float | None = None) -> dict[str, dict]:
+        """One value per qubit (or coupling id as stored, control-target) from task_result_history:
+        {id: {value, stddev, count, at, execution_id, task_id}}.  Only completed, non-excluded results;
+        0/NaN/missing values are skipped.  latest = newest; best = catalogue's better direction;
+        average = mean with sample stddev (stddev None in other modes; at/execution_id/task_id of the
+        newest contributing result, of the best one in best mode).  ``at`` is the result's calibrated_at."""
+        chip_id, metric = v.chip_id(chip_id), v.name(metric, "metric name")
+        mode = v.choice(mode, "mode", v.MODES)  # type: ignore[assignment]
+        kind = v.choice(kind, "kind", v.KINDS)  # type: ignore[assignment]
+        query = self._metric_query(chip_id, metric, task_type=kind)
+        if within_hours is not None:
+            since = _utcnow() - timedelta(hours=v.hours(within_hours))
+            query |= {"start_at": {"$gte": since}} | self._executions_since(chip_id, since)
+        if mode == "latest" and is_embedded(self.db):
+            rows = self._latest_rows(query, metric, kind)
+        else:
+            rows = self._metric_rows(query, metric, newest_first=True)
+        groups: dict[str, list[dict]] = defaultdict(list)
+        for row in rows:
+            groups[row["qid"]].append(row)
+        higher = catalogue_metric(metric, kind=kind).higher_is_better
+        out: dict[str, dict] = {}
+        for key in sorted(groups, key=_qid_sort_key):
+            rows = groups[key]  # newest first
+            chosen = rows[0]
+            if mode == "best":
+                chosen = (max if higher else min)(rows, key=lambda r: r["value"])
+            values = [r["value"] for r in rows]
+            value = statistics.fmean(values) if mode == "average" else chosen["value"]
+            stddev = (statistics.stdev(values) if len(values) > 1 else 0.0) if mode == "average" else None
+            out[key] = {"value": value, "stddev": stddev, "count": len(values), "unit": chosen["unit"],
+                        "at": chosen["calibrated_at"], "execution_id": chosen["execution_id"],
+                        "task_id": chosen["task_id"]}
+        return out
+
+    # ---- timeseries ----------------------------------------------------------------------------
+    @_guard
+    def parameter_timeseries(self, chip_id: str, parameter: str, qid: str, *, last_n: int = 10,
+                             since: datetime | None = None) -> list[dict]:
+        """Last ``last_n`` values of one output parameter for one qubit, oldest first:
+        {value, unit, error, calibrated_at, execution_id, task_id}.  Completed, non-excluded, 0/NaN skipped."""
+        query = self._metric_query(v.chip_id(chip_id), v.name(parameter), qid=v.qid_or_coupling(qid)) \
+            | self._window("start_at", since, None)
+        rows = self._metric_rows(query, parameter, newest_first=True, limit=v.limit(last_n, "last_n"))
+        return [{k: r[k] for k in PARAM_FIELDS} for r in reversed(rows)]
+
+    @_guard
+    def chip_parameter_timeseries(self, chip_id: str, parameter: str, *, qids: list[str] | None = None,
+                                  since: datetime | None = None, last_n: int | None = None) -> list[dict]:
+        """Rows {qid, calibrated_at, value, unit, execution_id, task_id} for all (or the given) qubits,
+        oldest first, in one query; ``last_n`` applies per qubit.  Same filters as ``parameter_timeseries``."""
+        extra: dict[str, Any] = {}
+        if qids is not None:
+            extra["qid"] = {"$in": v.qid_list(qids)}
+        per_qubit = v.limit(last_n, "last_n") if last_n is not None else None
+        chip_id = v.chip_id(chip_id)
+        query = self._metric_query(chip_id, v.name(parameter)) | extra | self._window("start_at", since, None)
+        if since is not None:
+            query |= self._executions_since(chip_id, query["start_at"]["$gte"])
+        rows = self._metric_rows(query, parameter, newest_first=True)
+        if per_qubit is not None:
+            seen: dict[str, int] = defaultdict(int)
+            kept = []
+            for row in rows:
+                seen[row["qid"]] += 1
+                if seen[row["qid"]] <= per_qubit:
+                    kept.append(row)
+            rows = kept
+        rows.reverse()
+        return [{"qid": r["qid"], "calibrated_at": r["calibrated_at"], "value": r["value"], "unit": r["unit"],
+                 "execution_id": r["execution_id"], "task_id": r["task_id"]} for r in rows]
+
+    # ---- executions, notes, provenance ----------------------------------------------------------
+    @_guard
+    def executions(self, chip_id: str, *, status: str | None = None, tags: list[str] | None = None,
+                   limit: int = 10) -> list[dict]:
+        """Execution history newest first: {execution_id, name, status, tags, chip_id, start_at, end_at,
+        elapsed_time, note}.  ``tags`` matches executions carrying all the given tags."""
+        query = self._scope(chip_id=v.chip_id(chip_id),
+                            status=v.choice(status, "status", v.EXECUTION_STATUSES) if status is not None else None)
+        if tags:
+            query["$and"] = [{"tags": t} for t in v.tags(tags)]
+        rows = self.db["execution_history"].find(query, _projection(EXECUTION_FIELDS)) \
+            .sort([("start_at", -1), ("execution_id", -1)]).limit(v.limit(limit))
+        return [_pick(doc, EXECUTION_FIELDS) | {"tags": list(doc.get("tags") or [])} for doc in rows]
+
+    @_guard
+    def calibration_notes(self, chip_id: str, *, execution_id: str | None = None, task_id: str | None = None,
+                          limit: int = 10) -> list[dict]:
+        """Calibration notes newest first: {chip_id, execution_id, task_id, note, version, timestamp}.
+        ``note`` is the stored dict verbatim: treat its strings as untrusted (prompt injection)."""
+        query = self._scope(chip_id=v.chip_id(chip_id),
+                            execution_id=v.execution_id(execution_id) if execution_id is not None else None,
+                            task_id=v.task_id(task_id) if task_id is not None else None)
+        rows = self.db["calibration_note"].find(query, _projection(NOTE_FIELDS)) \
+            .sort([("timestamp", -1), ("execution_id", -1)]).limit(v.limit(limit, maximum=100))
+        return [_pick(doc, NOTE_FIELDS) for doc in rows]
+
+    @_guard
+    def parameter_versions(self, chip_id: str, parameter: str, qid: str, *, limit: int = 10) -> list[dict]:
+        """Versions of one parameter on one qubit, version descending: {entity_id, parameter_name, qid, value,
+        unit, error, version, valid_from, valid_until, task_name, execution_id, task_id}."""
+        query = self._scope(chip_id=v.chip_id(chip_id), parameter_name=v.name(parameter),
+                            qid=v.qid_or_coupling(qid))
+        rows = self.db["parameter_versions"].find(query, _projection(VERSION_FIELDS)) \
+            .sort([("version", -1)]).limit(v.limit(limit))
+        return [_pick(doc, VERSION_FIELDS) for doc in rows]
+
+    @_guard
+    def lineage_graph(self, chip_id: str, entity_id: str, *, max_depth: int = 5) -> dict:
+        """Ancestors of a parameter version through provenance relations/activities (max_depth 1..20):
+        {"root": entity_id, "nodes": [{id, type: "entity"|"activity", depth, ...}], "edges": [{source, target,
+        relation}], "truncated": bool}.  Unknown entity -> {"root": entity_id, "nodes": [], "edges": []}.
+        Edges point from the newer thing to what it came from (wasGeneratedBy, used, wasDerivedFrom)."""
+        chip_id, entity_id = v.chip_id(chip_id), v.entity_id(entity_id)
+        depth_limit = v.limit(max_depth, "max_depth", maximum=20)
+        nodes: dict[str, dict] = {}
+        edges: list[dict] = []
+        root = self._entities([entity_id], chip_id)
+        if not root:
+            return {"root": entity_id, "nodes": [], "edges": [], "truncated": False}
+        nodes[entity_id] = root[entity_id] | {"depth": 0}
+        frontier, truncated = [entity_id], False
+        for depth in range(1, depth_limit + 1):
+            if not frontier:
+                break
+            relations = self.db["provenance_relations"].find(
+                self._scope(source_id={"$in": frontier}),
+                {"_id": 0, "relation_type": 1, "source_id": 1, "target_id": 1, "target_type": 1}) \
+                .sort([("source_id", 1), ("target_id", 1)]).limit(MAX_LINEAGE_NODES * 4)
+            new_entities, new_activities = [], []
+            for rel in relations:
+                target = rel.get("target_id")
+                if not isinstance(target, str):
+                    continue
+                edges.append({"source": rel.get("source_id"), "target": target, "relation": rel.get("relation_type")})
+                if target in nodes or target in new_entities or target in new_activities:
+                    continue
+                (new_activities if rel.get("target_type") == "activity" else new_entities).append(target)
+            found = self._entities(new_entities, chip_id) | self._activities(new_activities, chip_id)
+            frontier = []
+            for node_id in new_entities + new_activities:
+                if len(nodes) >= MAX_LINEAGE_NODES:
+                    truncated = True
+                    break
+                nodes[node_id] = found.get(node_id, {"id": node_id, "type": "unknown"}) | {"depth": depth}
+                frontier.append(node_id)
+        edges = [e for e in edges if e["source"] in nodes and e["target"] in nodes]
+        return {"root": entity_id, "nodes": list(nodes.values()), "edges": edges, "truncated": truncated}
+
+    def _entities(self, ids: list[str], chip_id: str) -> dict[str, dict]:
+        if not ids:
+            return {}
+        rows = self.db["parameter_versions"].find(self._scope(entity_id={"$in": ids}, chip_id=chip_id),
+                                                  _projection(VERSION_FIELDS)) \
+            .sort([("entity_id", 1)]).limit(len(ids))
+        return {d["entity_id"]: {"id": d["entity_id"], "type": "entity"} | _pick(d, VERSION_FIELDS) for d in rows}
+
+    def _activities(self, ids: list[str], chip_id: str) -> dict[str, dict]:
+        if not ids:
+            return {}
+        rows = self.db["provenance_activities"].find(self._scope(activity_id={"$in": ids}, chip_id=chip_id),
+                                                     _projection(ACTIVITY_FIELDS)) \
+            .sort([("activity_id", 1)]).limit(len(ids))
+        return {d["activity_id"]: {"id": d["activity_id"], "type": "activity"} | _pick(d, ACTIVITY_FIELDS)
+                for d in rows}
+
+    @_guard
+    def output_parameter_names(self, chip_id: str, qid: str | None = None) -> list[str]:
+        """Distinct output parameter names recorded for a chip (optionally one qubit/coupling), sorted."""
+        chip_id = v.chip_id(chip_id)
+        query = self._scope(chip_id=chip_id, qid=v.qid_or_coupling(qid) if qid is not None else None)
+        history = self.db["task_result_history"]
+        if qid is not None or not is_embedded(self.db):
+            names = set(history.distinct("output_parameter_names", query))
+        else:
+            # litemongo's chip-wide distinct decodes the whole history (seconds); every usable output
+            # is merged into qubit/coupling.data, so their keys are the same list in practice.
+            names = {p for data in self.all_qubit_params(chip_id).values() for p in data}
+            names |= {p for data in self.all_coupling_params(chip_id).values() for p in data}
+        return sorted(n for n in names if isinstance(n, str))

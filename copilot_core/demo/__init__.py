@@ -1,0 +1,1 @@
+"""Deterministic QDash-shaped demo data (``python -m copilot_core.demo``)."""

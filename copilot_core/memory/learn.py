@@ -1,0 +1,126 @@
+"""What a finished request teaches the copilot: parameters asked about, code that worked, error→fix pairs.
+
+Everything here comes from model output or tool errors, so it is treated as hostile text: control
+characters stripped, secrets redacted, lengths capped.  Pure functions over the request's tool calls.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+SANDBOX_TOOL = "execute_python_analysis"
+PARAM_ARGS = ("parameter_name", "metric_name", "parameter", "metric")
+PARAM_LIST_ARGS = ("param_names", "parameters", "metrics")
+MAX_CODE_CHARS = 1500
+MAX_ERROR_CHARS = 160
+MAX_FIX_CHARS = 200
+_PARAM = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+@dataclass(frozen=True)
+class Observation:
+    kind: str  # "parameter" | "code" | "error_fix"
+    key: str
+    text: str
+
+
+def clean_text(text: object, cap: int) -> str:
+    """No control/bidi characters, secrets redacted (the agent's sanitizer when present), capped."""
+    value = _CONTROL.sub("", str(text or "")).strip()
+    try:
+        from copilot_core.agent.guardrails import sanitize_output
+        value = sanitize_output(value)
+    except ImportError:  # the agent package is optional for the memory logic
+        pass
+    return value if len(value) <= cap else value[:cap - 1].rstrip() + "…"
+
+
+def _one_line(text: object, cap: int) -> str:
+    return clean_text(" ".join(str(text or "").split()), cap)
+
+
+def _field(call: Any, name: str, default: Any = None) -> Any:
+    return call.get(name, default) if isinstance(call, dict) else getattr(call, name, default)
+
+
+def _args(call: Any) -> dict:
+    args = _field(call, "args") or {}
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except ValueError:
+            return {}
+    return args if isinstance(args, dict) else {}
+
+
+def _params(args: dict) -> list[str]:
+    found = [args.get(k) for k in PARAM_ARGS]
+    for k in PARAM_LIST_ARGS:
+        if isinstance(args.get(k), list):
+            found.extend(args[k])
+    return [p for p in found if isinstance(p, str) and _PARAM.match(p)]
+
+
+def code_key(code: str) -> str:
+    """Same code modulo blank lines, comments and indentation -> same key."""
+    lines = [ln.strip() for ln in code.splitlines()]
+    body = "\n".join(ln for ln in lines if ln and not ln.startswith("#"))
+    return "code:" + hashlib.sha1(body.encode()).hexdigest()[:12]
+
+
+def error_key(error: str) -> str:
+    """First line of the error with numbers masked: the same mistake on another line/qubit is one entry."""
+    first = (str(error or "").strip().splitlines() or [""])[0]
+    return _one_line(_NUMBER.sub("N", first), MAX_ERROR_CHARS)
+
+
+def describe_fix(before: str, after: str) -> str:
+    """The first line the fixed code added, e.g. ``df = data['t1']``."""
+    added = [ln[1:].strip() for ln in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
+             if ln.startswith("+") and not ln.startswith("+++") and ln[1:].strip()
+             and not ln[1:].strip().startswith("#")]
+    return _one_line(added[0], MAX_FIX_CHARS) if added else "re-ran with a corrected call"
+
+
+def observations(tool_calls: Sequence[Any]) -> list[Observation]:
+    """Observations of one request, de-duplicated (each counts once per request)."""
+    seen: dict[tuple[str, str], Observation] = {}
+
+    def add(obs: Observation) -> None:
+        seen.setdefault((obs.kind, obs.key), obs)
+
+    for index, call in enumerate(tool_calls):
+        name, args, ok = _field(call, "name", ""), _args(call), bool(_field(call, "ok", False))
+        for param in _params(args):
+            add(Observation("parameter", param, param))
+        code = args.get("code") if name == SANDBOX_TOOL else None
+        if ok and isinstance(code, str) and code.strip():
+            add(Observation("code", code_key(code), clean_text(code, MAX_CODE_CHARS)))
+        if ok:
+            continue
+        error = _field(call, "error") or ""
+        fixed = _first_success_after(tool_calls[index + 1:], name)
+        if not error or fixed is None:
+            continue
+        if name == SANDBOX_TOOL:
+            fix = describe_fix(str(code or ""), str(_args(fixed).get("code") or ""))
+        else:
+            fix = "called again with " + _one_line(json.dumps(_args(fixed), sort_keys=True, default=str), 150)
+        key = f"{name}: {error_key(error)}"
+        add(Observation("error_fix", key, _one_line(f"{key} → fix: {fix}", MAX_ERROR_CHARS + MAX_FIX_CHARS + 40)))
+    return list(seen.values())
+
+
+def _first_success_after(later: Iterable[Any], name: str) -> Any | None:
+    for call in later:
+        if _field(call, "name") == name and _field(call, "ok"):
+            return call
+    return None

@@ -1,0 +1,206 @@
+"""Model readiness: can this provider's model call tools and answer in the blocks JSON?
+
+Labs run small local models that fail at tool calling in ways users cannot see (they answer in prose,
+or the server 500s on an unparsable call).  The first time a provider is used, two short requests
+through the agent's own conversation seam (same API style, same retries) check:
+
+1. a tool call for a trivial tool (``report_number`` with value 42), and
+2. a valid blocks-JSON answer with the real format instructions.
+
+The verdict picks the tool set: ``full`` (every tool), ``reduced`` (five core tools, for a model that
+calls tools but sloppily or cannot keep to the JSON format), or ``none`` (the no-tools path), with a
+sentence saying why.  Results are cached per provider configuration; a probe that could not reach the
+provider is not cached and leaves the tools on (the chat itself will then show the API error).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Level = Literal["full", "reduced", "none"]
+REDUCED_TOOLS = frozenset({"get_qubit_params", "get_chip_summary", "get_parameter_timeseries",
+                           "generate_chip_heatmap", "get_execution_history"})
+PROBE_TOOL = {
+    "name": "report_number",
+    "description": "Report a number to the test harness.",
+    "parameters": {"type": "object", "properties": {"value": {"type": "integer", "description": "The number"}},
+                   "required": ["value"], "additionalProperties": False},
+}
+PROBE_VALUE = 42
+PROBE_TIMEOUT_S = 60.0
+
+_CACHE: dict[str, Readiness] = {}
+_CACHE_LOCK = threading.Lock()
+_KEY_LOCKS: dict[str, threading.Lock] = {}
+
+
+@dataclass(frozen=True)
+class Readiness:
+    level: Level
+    reason: str  # one sentence for the user
+    tool_call: str  # "ok" | "wrong_call" | "no_call" | "server_error" | "not_probed"
+    json_answer: str  # "ok" | "fenced" | "invalid" | "server_error" | "not_probed"
+    probed: bool = True
+    model: str = ""
+    elapsed_s: float = 0.0
+    details: dict = field(default_factory=dict)
+
+    def allowed_tools(self) -> set[str] | None:
+        """What to pass as ``Toolkit(allowed=...)``: None = every tool, an empty set = no tools."""
+        return {"full": None, "reduced": set(REDUCED_TOOLS), "none": set()}[self.level]
+
+    @property
+    def uses_tools(self) -> bool:
+        return self.level != "none"
+
+    def as_dict(self) -> dict:
+        return {"level": self.level, "reason": self.reason, "tool_call": self.tool_call,
+                "json_answer": self.json_answer, "probed": self.probed, "model": self.model,
+                "elapsed_s": round(self.elapsed_s, 2), "details": self.details}
+
+
+def provider_key(provider: Any) -> str:
+    """Cache key: everything that changes the model's behaviour, with the API key hashed."""
+    secret = hashlib.sha256((getattr(provider, "api_key", "") or "").encode()).hexdigest()[:12]
+    return "|".join(str(getattr(provider, f, "")) for f in ("base_url", "model", "api_style")) + "|" + secret
+
+
+def _probe_provider(provider: Any) -> Any:
+    """The provider with a short timeout and at most one retry: a probe must not keep the user waiting."""
+    import dataclasses
+
+    return dataclasses.replace(provider, timeout_s=min(provider.timeout_s, PROBE_TIMEOUT_S),
+                               max_retries=min(provider.max_retries, 1), max_output_tokens=512)
+
+
+def _tool_probe(client: Any, provider: Any) -> tuple[str, dict]:
+    from copilot_core.agent.models import call_model, start_conversation
+
+    conversation = start_conversation(
+        client, provider, "You are a test harness. When asked to call a tool, call it.", [],
+        f"Call the tool report_number with value {PROBE_VALUE}.")
+    turn = call_model(conversation, [PROBE_TOOL], provider=provider, dropped=set())
+    if not turn.calls:
+        return "no_call", {"reply": (turn.text or "")[:200]}
+    first = turn.calls[0]
+    try:
+        args = json.loads(first.arguments or "{}")
+    except ValueError:
+        return "wrong_call", {"name": first.name, "arguments": (first.arguments or "")[:200]}
+    value = args.get("value") if isinstance(args, dict) else None
+    if first.name != PROBE_TOOL["name"] or str(value).strip() != str(PROBE_VALUE):
+        return "wrong_call", {"name": first.name, "arguments": (first.arguments or "")[:200]}
+    return "ok", {}
+
+
+def _json_probe(client: Any, provider: Any) -> tuple[str, dict]:
+    from copilot_core.agent.answer import first_json_object
+    from copilot_core.agent.models import call_model, start_conversation
+    from copilot_core.agent.prompts import render_prompt
+
+    system = "You are a test harness.\n\n" + render_prompt("format")
+    if provider.api_style == "chat_completions":
+        system += "\n\n" + render_prompt("strict_emulation")
+    conversation = start_conversation(client, provider, system, [], "Say that the probe worked. Informational only.")
+    text = (call_model(conversation, None, provider=provider, dropped=set()).text or "").strip()
+
+    def blocks_ok(obj: Any) -> bool:
+        return (isinstance(obj, dict) and isinstance(obj.get("blocks"), list) and bool(obj["blocks"])
+                and all(isinstance(b, dict) and b.get("type") in ("text", "chart") for b in obj["blocks"]))
+
+    try:
+        if blocks_ok(json.loads(text)):
+            return "ok", {}
+    except ValueError:
+        pass
+    if blocks_ok(first_json_object(text)):
+        return "fenced", {"reply": text[:200]}
+    return "invalid", {"reply": text[:200]}
+
+
+def verdict(tool_call: str, json_answer: str) -> tuple[Level, str]:
+    """The tool set for these probe results, and the sentence the user sees."""
+    if tool_call in ("no_call", "server_error"):
+        why = ("answered in plain text instead of calling a tool" if tool_call == "no_call"
+               else "made the server fail while producing a tool call (HTTP 5xx: the call could not be parsed)")
+        return "none", (f"The model {why}, so the copilot answers without tools, from the context in its prompt "
+                        "only. Use a model with tool calling (or the project's local-model setup) for data lookups.")
+    if tool_call == "wrong_call":
+        return "reduced", ("The model called the test tool with the wrong name or arguments, so it gets only five "
+                           "core tools to keep its choices simple.")
+    if json_answer in ("invalid", "server_error"):
+        return "reduced", ("The model calls tools but did not answer in the required JSON format, so it gets only "
+                           "five core tools; its answers are shown as plain text.")
+    note = " (it wrapped the JSON in extra text, which the parser accepts)" if json_answer == "fenced" else ""
+    return "full", f"The model called a test tool correctly and answered in the required format{note}: all tools on."
+
+
+def probe_model(provider: Any, *, client: Any = None) -> Readiness:
+    """Run the two probes now (no cache).  Never raises."""
+    from copilot_core.agent.provider import make_client
+    from copilot_core.errors import ProviderError
+
+    started = time.perf_counter()
+    provider = _probe_provider(provider)
+    client = client or make_client(provider)
+    details: dict = {}
+    try:
+        tool_call, details["tool"] = _tool_probe(client, provider)
+    except ProviderError as exc:
+        if exc.status is not None and exc.status >= 500:
+            tool_call, details["tool"] = "server_error", {"error": str(exc)[:300]}
+        else:
+            return _unprobed(provider, str(exc), started)
+    try:
+        json_answer, details["json"] = _json_probe(client, provider)
+    except ProviderError as exc:
+        if exc.status is None or exc.status < 500:
+            return _unprobed(provider, str(exc), started)
+        json_answer, details["json"] = "server_error", {"error": str(exc)[:300]}
+    level, reason = verdict(tool_call, json_answer)
+    return Readiness(level, reason, tool_call, json_answer, True, provider.model,
+                     time.perf_counter() - started, details)
+
+
+def _unprobed(provider: Any, error: str, started: float) -> Readiness:
+    return Readiness("full", f"The readiness check could not reach the model ({error}); tools stay on and any "
+                             "error will show in the answer.", "not_probed", "not_probed", False, provider.model,
+                     time.perf_counter() - started, {"error": error[:300]})
+
+
+def readiness_for(provider: Any, *, client: Any = None, refresh: bool = False) -> Readiness:
+    """Cached readiness of this provider configuration; probes on first use (one probe at a time per key)."""
+    key = provider_key(provider)
+    with _CACHE_LOCK:
+        if not refresh and key in _CACHE:
+            return _CACHE[key]
+        lock = _KEY_LOCKS.setdefault(key, threading.Lock())
+    with lock:
+        with _CACHE_LOCK:
+            if not refresh and key in _CACHE:
+                return _CACHE[key]
+        result = probe_model(provider, client=client)
+        if result.probed:
+            with _CACHE_LOCK:
+                _CACHE[key] = result
+        return result
+
+
+def cached_readiness(provider: Any) -> Readiness | None:
+    """The cached result without probing (for a sidebar that must not block)."""
+    with _CACHE_LOCK:
+        return _CACHE.get(provider_key(provider))
+
+
+def forget(provider: Any | None = None) -> None:
+    """Drop one cached result (or all): after the user changes the model server."""
+    with _CACHE_LOCK:
+        if provider is None:
+            _CACHE.clear()
+        else:
+            _CACHE.pop(provider_key(provider), None)

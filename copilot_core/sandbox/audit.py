@@ -1,0 +1,90 @@
+"""Audit hook installed in a job process just before model code runs (defence in depth).
+
+Hooks can be bypassed through ctypes, so this backs up Landlock, the network namespace and rlimits
+rather than replacing them.  It refuses writes, reads outside the Python installation, sockets,
+processes, ctypes, new imports outside the analysis stack, a second ``exec``/``compile``, and any
+frame lookup that would hand pandas' ``eval``/``query`` the model's own frame.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable
+
+from copilot_core.sandbox.policy import FILENAME
+
+ALLOWED_IMPORT_ROOTS = frozenset({
+    "pandas", "numpy", "plotly", "_plotly_utils", "narwhals", "dateutil", "pytz", "tzdata", "zoneinfo",
+    "_strptime", "json", "_json", "datetime", "_datetime", "collections", "math", "statistics", "encodings",
+    "decimal", "_decimal", "fractions", "numbers", "re", "unicodedata", "locale", "calendar", "time", "copy",
+    "functools", "itertools", "operator", "random", "bisect", "heapq", "typing", "abc", "enum", "dataclasses",
+    "contextlib", "textwrap", "pprint", "warnings", "weakref", "codecs", "array", "struct", "base64",
+    "binascii", "zlib", "PIL", "pyarrow", "string", "_string", "difflib", "csv", "_csv", "cmath",
+})
+DENIED_EVENT_PREFIXES = (
+    "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "os.kill", "os.killpg",
+    "os.remove", "os.unlink", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.truncate",
+    "os.link", "os.symlink", "os.putenv", "os.unsetenv", "os.chdir", "os.chroot", "os.setxattr",
+    "os.removexattr", "os.utime", "os.startfile", "subprocess.", "socket.", "ctypes.", "shutil.",
+    "urllib.", "http.client.", "ftplib.", "smtplib.", "imaplib.", "poplib.", "nntplib.", "telnetlib.",
+    "webbrowser.", "pickle.find_class", "marshal.", "code.__new__", "function.__new__", "sys.settrace",
+    "sys.setprofile", "sys._current_frames", "sys.addaudithook", "sys.setrecursionlimit", "_thread.",
+    "threading.", "mmap.", "gc.get_", "resource.", "signal.", "builtins.input", "cpython.run_",
+    "cpython._PySys_ClearAuditHooks", "tempfile.", "glob.", "syslog.", "sqlite3.", "fcntl.", "msvcrt.",
+    "winreg.", "os.add_dll_directory", "compile",
+)
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+
+
+class AuditDenied(PermissionError):
+    """Raised inside the job when an audited operation is refused."""
+
+
+def _inside(path: str, roots: tuple[str, ...]) -> bool:
+    full = os.path.abspath(path)
+    return any(full == r or full.startswith(r + os.sep) for r in roots)
+
+
+def install(roots: Iterable[str], exec_allowance: int = 1) -> None:
+    """Add the hook; it cannot be removed.  ``exec_allowance``: the job's own ``exec`` of model code."""
+    allowed = tuple(os.path.normpath(r) for r in roots)
+    execs = [exec_allowance]
+
+    def deny(event: str, detail: str = "") -> None:
+        raise AuditDenied(f"blocked by the sandbox: {event}{' ' + detail if detail else ''}")
+
+    def hook(event: str, args: tuple) -> None:
+        if event == "open":
+            path, mode, flags = args
+            if isinstance(mode, str) and any(c in mode for c in "wax+"):
+                deny("open for writing")
+            if isinstance(flags, int) and flags & _WRITE_FLAGS:
+                deny("open for writing")
+            if isinstance(path, bytes):
+                path = os.fsdecode(path)
+            if isinstance(path, str) and not _inside(path, allowed):
+                deny("open", "outside the Python installation")
+            if not isinstance(path, str):
+                deny("open of a file descriptor")
+        elif event in ("os.listdir", "os.scandir"):
+            path = args[0]
+            if isinstance(path, bytes):
+                path = os.fsdecode(path)
+            if not isinstance(path, str) or not _inside(path, allowed):
+                deny(event)
+        elif event == "import":
+            if str(args[0]).split(".", 1)[0] not in ALLOWED_IMPORT_ROOTS:
+                deny("import", str(args[0]))
+        elif event == "exec":
+            if execs[0] <= 0:
+                deny("exec")
+            execs[0] -= 1
+        elif event == "sys._getframe":
+            frame = args[0]
+            if frame is not None and frame.f_code.co_filename == FILENAME:
+                deny("frame access to model code")
+        elif event.startswith(DENIED_EVENT_PREFIXES):
+            deny(event)
+
+    sys.addaudithook(hook)

@@ -1,0 +1,108 @@
+"""Figures leaving the sandbox: serialise in the job, validate in the app before anything renders them.
+
+A figure is a zero-click exfiltration channel: the viewer's browser fetches ``layout.images[].source``
+and follows links in hover text.  So a figure must be a valid ``go.Figure`` *and* carry no external
+URL, ``javascript:``, link or markup that loads something; images are accepted as ``data:`` only.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import plotly.graph_objects as go
+from plotly.basedatatypes import BaseFigure
+from plotly.utils import PlotlyJSONEncoder
+
+MAX_FIGURE_BYTES = 5_000_000
+MAX_NODES = 2_000_000
+MAX_DEPTH = 40
+TOP_LEVEL_KEYS = frozenset({"data", "layout", "frames"})
+IMAGE_KEYS = frozenset({"source"})  # layout.images[].source and go.Image.source
+SAFE_IMAGE_PREFIXES = ("data:image/png;", "data:image/jpeg;", "data:image/jpg;", "data:image/gif;",
+                       "data:image/webp;")
+# Compared after lower-casing and removing whitespace/control characters (``java\tscript:``).
+FORBIDDEN_FRAGMENTS = ("://", "javascript:", "vbscript:", "href", "src=", "<a", "<img", "<iframe", "<script",
+                       "<svg", "<link", "<object", "<embed", "url(", "@import", "srcset", "xlink:")
+_INVISIBLE = re.compile(r"[\s\x00-\x1f\x7f\u200b-\u200f\u2028\u2029\ufeff]+")
+
+
+class UnsafeFigure(ValueError):
+    """The figure is invalid or could make the viewer's browser load or open something."""
+
+
+def figure_to_dict(obj: Any) -> dict:
+    """A plain JSON dict for a Plotly figure or figure-like dict (job side)."""
+    if isinstance(obj, BaseFigure):
+        text = obj.to_json()
+    elif isinstance(obj, dict):
+        text = json.dumps(obj, cls=PlotlyJSONEncoder)
+    else:
+        raise UnsafeFigure(f"a chart must be a plotly figure or a dict, not {type(obj).__name__}")
+    if len(text) > MAX_FIGURE_BYTES:
+        raise UnsafeFigure(f"figure is {len(text) / 1e6:.1f} MB; the limit is {MAX_FIGURE_BYTES / 1e6:.0f} MB "
+                           "(aggregate or downsample before plotting)")
+    return json.loads(text)
+
+
+def _check_string(text: str, path: str, image: bool) -> None:
+    folded = _INVISIBLE.sub("", text).lower()
+    if image:
+        if not folded.startswith(SAFE_IMAGE_PREFIXES):
+            raise UnsafeFigure(f"{path}: images must be embedded data:image/... URIs, not links")
+        return
+    for fragment in FORBIDDEN_FRAGMENTS:
+        if fragment in folded:
+            raise UnsafeFigure(f"{path}: text containing {fragment!r} is not allowed in a chart "
+                               "(no links, URLs or embedded markup)")
+    if folded.startswith("//"):
+        raise UnsafeFigure(f"{path}: protocol-relative URLs are not allowed in a chart")
+
+
+def _walk(node: Any, path: str, depth: int, budget: list[int], image: bool = False) -> None:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise UnsafeFigure("figure has too many elements")
+    if depth > MAX_DEPTH:
+        raise UnsafeFigure(f"{path}: figure is nested too deeply")
+    if isinstance(node, str):
+        _check_string(node, path, image)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if not isinstance(key, str) or "__" in key:
+                raise UnsafeFigure(f"{path}: key {key!r} is not allowed")
+            _check_string(key, f"{path}.<key>", False)
+            _walk(value, f"{path}.{key}", depth + 1, budget, image=key in IMAGE_KEYS)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            _walk(value, f"{path}[{i}]", depth + 1, budget, image)
+    elif node is not None and not isinstance(node, (bool, int, float)):
+        raise UnsafeFigure(f"{path}: {type(node).__name__} values are not allowed in figure JSON")
+
+
+def validate_figure(fig: dict) -> dict:
+    """The figure (``{"data", "layout"[, "frames"]}``) if safe to render; raises UnsafeFigure otherwise.
+
+    Runs in the app, on JSON that came out of the sandbox (or anywhere else), before rendering.
+    """
+    if not isinstance(fig, dict):
+        raise UnsafeFigure(f"a figure must be a JSON object, not {type(fig).__name__}")
+    extra = set(fig) - TOP_LEVEL_KEYS
+    if extra:
+        raise UnsafeFigure(f"unexpected top-level figure keys: {sorted(map(str, extra))}")
+    try:
+        size = len(json.dumps(fig, allow_nan=True))
+    except (TypeError, ValueError) as exc:
+        raise UnsafeFigure(f"figure is not plain JSON: {exc}") from None
+    if size > MAX_FIGURE_BYTES:
+        raise UnsafeFigure(f"figure is {size / 1e6:.1f} MB; the limit is {MAX_FIGURE_BYTES / 1e6:.0f} MB")
+    _walk(fig, "figure", 0, [MAX_NODES])
+    clean = {"data": fig.get("data") or [], "layout": fig.get("layout") or {}}
+    if fig.get("frames"):
+        clean["frames"] = fig["frames"]
+    try:
+        go.Figure(clean, skip_invalid=False)
+    except Exception as exc:  # plotly raises ValueError/TypeError/KeyError subclasses for bad specs
+        raise UnsafeFigure(f"not a valid plotly figure: {str(exc)[:500]}") from None
+    return clean

@@ -1,0 +1,252 @@
+"""App side of the sandbox: one lazily started worker per process, a core-count semaphore, JSON replies.
+
+Safe to call from Streamlit's ScriptRunner threads and from several threads at once: requests are
+written under a lock, a reader thread routes replies by id, and each caller waits on its own slot.
+Nothing here forks the app process (its memory holds API keys); the worker is a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import atexit
+import itertools
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from copilot_core.sandbox import protocol
+from copilot_core.sandbox.figures import UnsafeFigure, validate_figure
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT_S = 60.0
+REPLY_GRACE_S = 10.0          # worker deadline + this = the app gives up on the worker
+MAX_TIMEOUT_S = 120.0
+MAX_CONCURRENT = max(1, os.cpu_count() or 1)
+_BOOTSTRAP = ("import sys; sys.path.insert(0, {root!r}); "
+              "from copilot_core.sandbox.zygote import main; main()")
+
+
+class SandboxUnavailable(RuntimeError):
+    """The worker could not be started or stopped answering."""
+
+
+@dataclass(frozen=True)
+class SandboxResult:
+    """What a job produced: text, validated Plotly JSON figures, an error with line and hint, active layers."""
+
+    output: str
+    charts: list[dict] = field(default_factory=list)
+    error: str | None = None
+    layers: list[str] = field(default_factory=list)
+    elapsed_s: float = 0.0
+
+
+class _Pending:
+    __slots__ = ("event", "reply")
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.reply: dict | None = None
+
+
+def clean_environment() -> dict[str, str]:
+    """The worker's whole environment: no API keys, no database URI, single-threaded BLAS."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": os.environ.get("LANG", "C.UTF-8"),
+            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+class _WorkerHandle:
+    """A running worker process and the thread that reads its replies."""
+
+    def __init__(self) -> None:
+        self.workdir = tempfile.TemporaryDirectory(prefix="sandbox-cwd-")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", "-c", _BOOTSTRAP.format(root=str(PROJECT_ROOT))],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=self.workdir.name, env=clean_environment(), close_fds=True)
+        self.pending: dict[int, _Pending] = {0: _Pending()}
+        self.ids = itertools.count(1)
+        self.write_lock = threading.Lock()
+        self.alive = True
+        self.stderr_tail = b""
+        self.layers: list[str] = []
+        threading.Thread(target=self._read_replies, name="sandbox-replies", daemon=True).start()
+        threading.Thread(target=self._drain_stderr, name="sandbox-stderr", daemon=True).start()
+        ready = self.pending[0]
+        if not ready.event.wait(START_TIMEOUT_S) or not (ready.reply or {}).get("ready"):
+            detail = (ready.reply or {}).get("error") or self.stderr_tail.decode("utf-8", "replace")[-800:]
+            self.close()
+            raise SandboxUnavailable(f"sandbox worker did not start: {detail or 'no reply'}")
+        self.layers = list(ready.reply.get("layers", []))
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def _drain_stderr(self) -> None:
+        for line in self.proc.stderr:  # keep the tail for start-up errors; never parsed
+            self.stderr_tail = (self.stderr_tail + line)[-4096:]
+
+    def _read_replies(self) -> None:
+        fd = self.proc.stdout.fileno()
+        try:
+            while True:
+                payload = protocol.read_frame(fd, protocol.MAX_FRAME_BYTES)
+                if payload is None:
+                    break
+                reply = protocol.decode_reply(payload)
+                slot = self.pending.pop(reply.get("id"), None) if isinstance(reply.get("id"), int) else None
+                if slot is not None:
+                    slot.reply = reply
+                    slot.event.set()
+        except (OSError, ValueError, protocol.ProtocolError):
+            pass
+        finally:
+            self.alive = False
+            for slot in list(self.pending.values()):
+                slot.event.set()
+            self.pending.clear()
+
+    def submit(self, request: dict[str, Any], wait_s: float) -> dict:
+        """Send a request and wait for its reply; SandboxUnavailable if the worker dies or hangs."""
+        slot = _Pending()
+        job_id = next(self.ids)
+        self.pending[job_id] = slot
+        payload = pickle.dumps({**request, "id": job_id}, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            with self.write_lock:
+                protocol.write_frame(self.proc.stdin.fileno(), payload)
+        except OSError as exc:
+            self.pending.pop(job_id, None)
+            self.alive = False
+            raise SandboxUnavailable(f"sandbox worker is gone: {exc}") from None
+        if not slot.event.wait(wait_s):
+            self.pending.pop(job_id, None)
+            self.close()
+            raise SandboxUnavailable("sandbox worker stopped answering; it will be restarted")
+        if slot.reply is None:
+            raise SandboxUnavailable("sandbox worker died during the job; it will be restarted")
+        return slot.reply
+
+    def is_running(self) -> bool:
+        return self.alive and self.proc.poll() is None
+
+    def close(self) -> None:
+        self.alive = False
+        if self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        self.workdir.cleanup()
+
+
+_worker: _WorkerHandle | None = None
+_worker_lock = threading.Lock()
+_slots = threading.BoundedSemaphore(MAX_CONCURRENT)
+_restarts = 0
+
+
+def _ensure_worker() -> _WorkerHandle:
+    global _worker, _restarts
+    with _worker_lock:
+        if _worker is not None and not _worker.is_running():
+            _worker.close()
+            _worker, _restarts = None, _restarts + 1
+        if _worker is None:
+            _worker = _WorkerHandle()
+        return _worker
+
+
+def warm_up() -> dict:
+    """Start the worker now (e.g. at app start) instead of on the first job."""
+    _ensure_worker()
+    return sandbox_status()
+
+
+def shutdown() -> None:
+    """Stop the worker (tests, process exit)."""
+    global _worker
+    with _worker_lock:
+        if _worker is not None:
+            _worker.close()
+            _worker = None
+
+
+atexit.register(shutdown)
+
+
+def sandbox_status() -> dict:
+    """For the UI/health check: is the worker alive, its pid, the isolation layers a job gets."""
+    worker = _worker
+    alive = worker is not None and worker.is_running()
+    return {"alive": alive, "pid": worker.pid if alive else None, "layers": list(worker.layers) if alive else [],
+            "max_concurrent": MAX_CONCURRENT, "restarts": _restarts}
+
+
+def _as_frames(data: Any) -> dict[str, pd.DataFrame]:
+    """The data store as DataFrames (lists of row dicts are converted); ValueError names a bad entry."""
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        raise ValueError(f"data must be a dict of DataFrames, not {type(data).__name__}")
+    frames = {}
+    for key, value in data.items():
+        if isinstance(value, pd.DataFrame):
+            frames[str(key)] = value
+        elif isinstance(value, list) and all(isinstance(r, Mapping) for r in value):
+            frames[str(key)] = pd.DataFrame(list(value))
+        else:
+            raise ValueError(f"data[{key!r}] must be a DataFrame or a list of row dicts, not {type(value).__name__}")
+    return frames
+
+
+def _failure(message: str, started: float, layers: list[str] | None = None) -> SandboxResult:
+    return SandboxResult(output="", charts=[], error=message, layers=layers or [],
+                         elapsed_s=time.perf_counter() - started)
+
+
+def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float = 10.0) -> SandboxResult:
+    """Run model-written analysis code in the sandbox.  Never raises for anything the code does."""
+    started = time.perf_counter()
+    if not isinstance(code, str) or not code.strip():
+        return _failure("No code was given. Hint: set result = {'output': ..., 'chart': fig} or print.", started)
+    try:
+        frames = _as_frames(data)
+        timeout = min(max(float(timeout_s), 0.5), MAX_TIMEOUT_S)
+    except (TypeError, ValueError) as exc:
+        return _failure(f"Bad input: {exc}", started)
+    with _slots:
+        try:
+            reply = _ensure_worker().submit({"code": code, "data": frames, "timeout_s": timeout},
+                                            timeout + REPLY_GRACE_S)
+        except SandboxUnavailable as exc:
+            return _failure(f"The sandbox is unavailable: {exc}", started)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            return _failure(f"Bad input: the data could not be sent to the sandbox ({exc})", started)
+    charts, problems = [], []
+    for i, chart in enumerate(reply.get("charts") or []):
+        try:
+            charts.append(validate_figure(chart))
+        except UnsafeFigure as exc:
+            problems.append(f"Chart {i + 1} rejected: {exc}")
+    error = reply.get("error")
+    if problems:
+        error = "\n".join(([error] if error else []) + problems)
+    return SandboxResult(output=str(reply.get("output") or ""), charts=charts, error=error,
+                         layers=list(reply.get("layers") or []), elapsed_s=time.perf_counter() - started)

@@ -1,0 +1,175 @@
+"""Process layer: what a forked job process does to itself before running model code.
+
+Policy checks cannot stop denial of service and new library gadgets keep appearing, so the job also
+runs in its own session with resource limits, no network, no privileges, a Landlock filesystem view
+of the Python installation only, and an audit hook.  Each step is best effort: a missing kernel
+feature is recorded (``layers`` says what is active) instead of failing the job.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import resource
+import signal
+import sys
+from collections.abc import Iterable
+
+NOBODY_UID = 65534
+NOBODY_GID = 65534
+RESULT_FD = 3  # the job's reply pipe after fd cleanup
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+_libc.prctl.restype = ctypes.c_int
+
+PR_SET_PDEATHSIG = 1
+PR_SET_NO_NEW_PRIVS = 38
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWNET = 0x40000000
+
+# Landlock (include/uapi/linux/landlock.h); the syscall numbers are the same on every architecture.
+SYS_LANDLOCK_CREATE_RULESET, SYS_LANDLOCK_ADD_RULE, SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
+LANDLOCK_CREATE_RULESET_VERSION = 1
+LANDLOCK_RULE_PATH_BENEATH = 1
+FS_READ_FILE, FS_READ_DIR = 1 << 2, 1 << 3
+_FS_ABI1 = (1 << 13) - 1          # execute … make_sym
+_FS_BY_ABI = {1: _FS_ABI1, 2: _FS_ABI1 | 1 << 13, 3: _FS_ABI1 | 1 << 13 | 1 << 14}
+_FS_LATEST = _FS_ABI1 | 1 << 13 | 1 << 14 | 1 << 15  # + refer, truncate, ioctl_dev (ABI >= 5)
+NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1
+SCOPE_ABSTRACT_UNIX, SCOPE_SIGNAL = 1 << 0, 1 << 1
+
+
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
+                ("scoped", ctypes.c_uint64)]
+
+
+class _PathBeneathAttr(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+def _errno_error(what: str) -> OSError:
+    err = ctypes.get_errno()
+    return OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def landlock_abi() -> int:
+    """Landlock ABI version of the running kernel, 0 when unavailable."""
+    abi = _libc.syscall(SYS_LANDLOCK_CREATE_RULESET, None, ctypes.c_size_t(0),
+                        ctypes.c_uint32(LANDLOCK_CREATE_RULESET_VERSION))
+    return max(int(abi), 0)
+
+
+def read_roots() -> list[str]:
+    """Directories a job may read: the Python installation and its packages, plus the time-zone database."""
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, "/usr/share/zoneinfo"}
+    roots.update(p for p in sys.path if p.endswith("site-packages"))
+    return sorted(r for r in roots if r and os.path.isdir(r))
+
+
+def apply_landlock(roots: Iterable[str]) -> str:
+    """Read-only access beneath ``roots``, nothing else; no TCP; signals and abstract sockets scoped."""
+    abi = landlock_abi()
+    if abi < 1:
+        raise OSError("Landlock is not available in this kernel")
+    attr = _RulesetAttr(handled_access_fs=_FS_BY_ABI.get(abi, _FS_LATEST))
+    size = 8
+    if abi >= 4:
+        attr.handled_access_net, size = NET_BIND_TCP | NET_CONNECT_TCP, 16
+    if abi >= 6:
+        attr.scoped, size = SCOPE_ABSTRACT_UNIX | SCOPE_SIGNAL, 24
+    ruleset = _libc.syscall(SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size),
+                            ctypes.c_uint32(0))
+    if ruleset < 0:
+        raise _errno_error("landlock_create_ruleset")
+    try:
+        for root in roots:
+            fd = os.open(root, os.O_PATH | os.O_CLOEXEC)
+            try:
+                rule = _PathBeneathAttr(allowed_access=FS_READ_FILE | FS_READ_DIR, parent_fd=fd)
+                if _libc.syscall(SYS_LANDLOCK_ADD_RULE, ctypes.c_int(ruleset),
+                                 ctypes.c_int(LANDLOCK_RULE_PATH_BENEATH), ctypes.byref(rule), ctypes.c_uint32(0)) < 0:
+                    raise _errno_error(f"landlock_add_rule({root})")
+            finally:
+                os.close(fd)
+        if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            raise _errno_error("prctl(NO_NEW_PRIVS)")
+        if _libc.syscall(SYS_LANDLOCK_RESTRICT_SELF, ctypes.c_int(ruleset), ctypes.c_uint32(0)) < 0:
+            raise _errno_error("landlock_restrict_self")
+    finally:
+        os.close(ruleset)
+    return f"landlock:abi{abi}"
+
+
+def isolate_fds(result_fd: int) -> None:
+    """stdio to /dev/null, the reply pipe on fd 3, every other inherited descriptor closed."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    if result_fd != RESULT_FD:
+        os.dup2(result_fd, RESULT_FD)
+    os.set_inheritable(RESULT_FD, False)
+    os.closerange(RESULT_FD + 1, 1 << 16)
+
+
+def apply_rlimits(timeout_s: float, memory_headroom_mb: int) -> str:
+    """Memory = size at fork + headroom, CPU ≈ deadline, no file writes, no new processes, few fds, no core."""
+    with open("/proc/self/statm", "rb") as fh:
+        vm_bytes = int(fh.read().split()[0]) * resource.getpagesize()
+    address_space = vm_bytes + memory_headroom_mb * 1024 * 1024
+    cpu = max(1, math.ceil(timeout_s)) + 1
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write fails with EFBIG instead of killing silently
+    limits = {resource.RLIMIT_AS: address_space, resource.RLIMIT_CPU: cpu, resource.RLIMIT_FSIZE: 0,
+              resource.RLIMIT_NPROC: 0, resource.RLIMIT_NOFILE: 64, resource.RLIMIT_CORE: 0}
+    for which, value in limits.items():
+        hard = value + 1 if which == resource.RLIMIT_CPU else value
+        resource.setrlimit(which, (value, hard))
+    return "rlimits"
+
+
+def new_network_namespace() -> str:
+    """An empty network namespace: not even loopback is up, so no TCP, UDP or DNS leaves the job."""
+    flags = CLONE_NEWNET if os.geteuid() == 0 else CLONE_NEWUSER | CLONE_NEWNET
+    if _libc.unshare(ctypes.c_int(flags)) != 0:  # os.unshare needs Python 3.12
+        raise _errno_error("unshare(CLONE_NEWNET)")
+    return "netns"
+
+
+def drop_privileges() -> str:
+    """Run as nobody when started as root (clears capabilities, makes RLIMIT_NPROC bite)."""
+    if os.geteuid() != 0:
+        return "unprivileged"
+    os.setgroups([])
+    os.setgid(NOBODY_GID)
+    os.setuid(NOBODY_UID)
+    return "uid:nobody"
+
+
+def die_with_parent() -> None:
+    """SIGKILL when the worker dies (after the uid change, which clears this setting)."""
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def harden(result_fd: int, timeout_s: float, memory_headroom_mb: int) -> tuple[list[str], list[str]]:
+    """Apply every OS layer in order; returns (active layers, notes on layers that could not be applied)."""
+    layers, missing = ["fork"], []
+    os.setsid()
+    layers.append("setsid")
+    isolate_fds(result_fd)
+    steps = (
+        ("rlimits", lambda: apply_rlimits(timeout_s, memory_headroom_mb)),
+        ("netns", new_network_namespace),
+        ("privileges", drop_privileges),
+        ("landlock", lambda: apply_landlock(read_roots())),
+    )
+    for name, step in steps:
+        try:
+            layers.append(step())
+        except OSError as exc:
+            missing.append(f"{name}: {exc}")
+        if name == "privileges":
+            die_with_parent()
+    return layers, missing

@@ -1,0 +1,413 @@
+"""Policy layer: RestrictedPython compilation plus the guards every attribute, item, call and write passes.
+
+RestrictedPython only guards what is written in the model's source; pandas, numpy and plotly do their
+own ``getattr``/``open``/``eval``.  So besides RP's name rules we check *values* (no module, frame,
+code object or dangerous builtin ever reaches model code), *names* (no evaluator, reader, writer,
+pickler or option setter), and *arguments* (no ``__`` strings, no paths or buffers, no method names
+handed to pandas' by-name dispatch).  The OS layer (``isolation``) backs this up.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import operator
+import re
+import types
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from plotly.basedatatypes import BaseFigure, BasePlotlyType
+from RestrictedPython import RestrictingNodeTransformer, compile_restricted, safe_builtins
+from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence, safer_getattr_raise
+
+from copilot_core.sandbox.proxies import PRELOADED, Namespace
+
+FILENAME = "<llm>"
+MAX_SOURCE_CHARS = 20_000
+MAX_PRINT_CHARS = 64 * 1024
+
+
+class SecurityError(Exception):
+    """Model code tried something the sandbox refuses; the message says what and what to use instead."""
+
+
+class PrintLimitExceeded(SecurityError):
+    """Model code printed more than the cap."""
+
+
+# ---------------------------------------------------------------------------------------------- compile
+class AnalysisPolicy(RestrictingNodeTransformer):
+    """RP's rules plus ours: no classes, decorators or ``global`` (nothing that outlives a call)."""
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        self.error(node, "Class definitions are not allowed; use functions, dicts and DataFrames.")
+        return node
+
+    def _no_decorators(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if node.decorator_list:
+            self.error(node, "Decorators are not allowed.")
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        self._no_decorators(node)
+        return super().visit_FunctionDef(node)
+
+    def visit_Global(self, node: ast.Global) -> ast.AST:
+        self.error(node, "'global' is not allowed; return values instead.")
+        return node
+
+    def visit_Nonlocal(self, node: ast.Nonlocal) -> ast.AST:
+        self.error(node, "'nonlocal' is not allowed; return values instead.")
+        return node
+
+
+def compile_analysis(source: str) -> types.CodeType:
+    """Compile model code under the policy; SyntaxError lists every refused construct with its line."""
+    if not isinstance(source, str):
+        raise SyntaxError("code must be a string")
+    if len(source) > MAX_SOURCE_CHARS:
+        raise SyntaxError(f"code is {len(source)} characters; the limit is {MAX_SOURCE_CHARS}")
+    with warnings.catch_warnings():  # RP warns "prints but never reads 'printed'": expected here
+        warnings.simplefilter("ignore", SyntaxWarning)
+        try:
+            return compile_restricted(source, filename=FILENAME, mode="exec", policy=AnalysisPolicy)
+        except SyntaxError as exc:
+            details = exc.args[0] if exc.args and isinstance(exc.args[0], (tuple, list)) else [str(exc)]
+            raise SyntaxError("; ".join(map(str, details))) from None
+
+
+# ------------------------------------------------------------------------------------------ value rules
+# Top-level modules whose functions and classes must never reach model code.
+DANGEROUS_MODULES = frozenset({
+    "os", "posix", "nt", "sys", "subprocess", "_posixsubprocess", "builtins", "io", "_io", "shutil",
+    "ctypes", "_ctypes", "socket", "_socket", "ssl", "_ssl", "select", "selectors", "pickle", "_pickle",
+    "marshal", "importlib", "_imp", "_frozen_importlib", "_frozen_importlib_external", "runpy", "code",
+    "codeop", "pty", "signal", "_signal", "resource", "gc", "inspect", "threading", "_thread",
+    "multiprocessing", "concurrent", "asyncio", "mmap", "fcntl", "urllib", "http", "ftplib", "smtplib",
+    "webbrowser", "tempfile", "glob", "pathlib", "fileinput", "zipfile", "tarfile", "gzip", "bz2", "lzma",
+    "sqlite3", "dbm", "shelve", "faulthandler", "sysconfig", "site", "platform", "pydoc", "linecache",
+    "tracemalloc", "atexit", "string", "_string", "operator", "_operator", "functools", "pkgutil", "zipimport",
+    "requests", "urllib3", "httpx", "pyarrow", "PIL", "pwd", "grp", "pymongo", "openai", "streamlit",
+    "copilot_core", "RestrictedPython", "warnings", "logging", "traceback", "dis", "ast",
+})
+_DENIED_BUILTINS = ("eval", "exec", "compile", "open", "getattr", "setattr", "delattr", "hasattr", "globals",
+                    "locals", "vars", "dir", "__import__", "breakpoint", "input", "help", "exit", "quit",
+                    "super", "type", "object", "memoryview", "classmethod", "staticmethod", "property",
+                    "__build_class__", "print", "id")
+_DENIED_IDS = frozenset(id(getattr(builtins, n)) for n in _DENIED_BUILTINS if hasattr(builtins, n))
+_DENIED_TYPES = (types.ModuleType, types.FrameType, types.CodeType, types.TracebackType, types.CellType)
+_CALLABLE_TYPES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.WrapperDescriptorType,
+                   types.MethodWrapperType, types.MethodDescriptorType, types.ClassMethodDescriptorType, type)
+
+
+def _module_root(obj: Any) -> str:
+    module = getattr(obj, "__module__", None)
+    if not isinstance(module, str):
+        owner = getattr(obj, "__self__", None)
+        module = owner.__name__ if isinstance(owner, types.ModuleType) else ""
+    return module.split(".", 1)[0]
+
+
+def check_value(value: Any) -> Any:
+    """``value`` if model code may hold it; SecurityError for modules, frames, code and system functions."""
+    if isinstance(value, _DENIED_TYPES):
+        raise SecurityError(f"{type(value).__name__} objects are not available in the sandbox")
+    if id(value) in _DENIED_IDS:
+        raise SecurityError(f"{getattr(value, '__name__', 'this builtin')} is not available in the sandbox")
+    if isinstance(value, _CALLABLE_TYPES):
+        owner = getattr(value, "__self__", None)
+        if isinstance(owner, types.ModuleType) and owner.__name__.split(".", 1)[0] in DANGEROUS_MODULES:
+            raise SecurityError(f"{owner.__name__} functions are not available in the sandbox")
+        if _module_root(value) in DANGEROUS_MODULES and not _is_plain_builtin(value):
+            raise SecurityError(f"{getattr(value, '__qualname__', 'this object')} is not available in the sandbox")
+    return value
+
+
+_PLAIN_BUILTIN_TYPES = (int, float, complex, str, bytes, bool, list, tuple, dict, set, frozenset, slice, range)
+
+
+def _is_plain_builtin(value: Any) -> bool:
+    """Methods of str/list/dict and those types themselves are fine even though they live in ``builtins``."""
+    if isinstance(value, type):
+        return value in _PLAIN_BUILTIN_TYPES
+    owner = getattr(value, "__self__", None)
+    if owner is not None and not isinstance(owner, types.ModuleType):
+        return isinstance(owner, _PLAIN_BUILTIN_TYPES) or owner in _PLAIN_BUILTIN_TYPES
+    objclass = getattr(value, "__objclass__", None)
+    return objclass in _PLAIN_BUILTIN_TYPES
+
+
+# ------------------------------------------------------------------------------------------- name rules
+DENIED_NAMES = frozenset({
+    "eval", "query", "style", "plot", "hist", "boxplot", "show", "ctypes", "set_option", "reset_option",
+    "option_context", "options", "describe_option", "set_eng_float_format", "tofile", "fromfile", "memmap",
+    "to_clipboard", "to_excel", "to_parquet", "to_feather", "to_hdf", "to_sql", "to_pickle", "to_stata",
+    "to_gbq", "to_orc", "to_xml", "to_latex", "to_markdown", "to_image", "full_figure_for_development",
+    "mro", "obj", "system", "popen", "environ", "builtins", "modules", "import_module", "pio", "io",
+    "register_dataframe_accessor", "register_series_accessor", "api", "core", "compat", "errors", "util",
+    "lib", "f2py", "testing", "distutils", "ctypeslib", "imshow_utils", "optional_imports", "open",
+    "trendline_functions", "basedatatypes", "validators", "subprocess", "os", "sys", "shutil", "pickle",
+})
+# ``json.loads``/``dumps`` stay usable; every other load*/dump*/save*/read_*/write_* does not.
+_DENIED_NAME_RE = re.compile(r"^(read_|write_|save|load(?!s$)|dump(?!s$)|to_pickle|from_pickle|exec|compile)")
+
+WRITER_METHODS = frozenset({"to_csv", "to_json", "to_string", "to_html"})
+PATH_KWARGS = ("buf", "path_or_buf", "path", "file", "filename", "fname", "excel_writer", "con")
+# pandas looks these methods' string arguments up as method names (``df.agg("eval", ...)``).
+BY_NAME_METHODS = frozenset({"agg", "aggregate", "apply", "transform"})
+BY_NAME_KWARGS = ("func", "aggfunc")
+# Method names pandas may look up by string: reducers and transforms only.
+BY_NAME_ALLOWED = frozenset({
+    "sum", "mean", "median", "min", "max", "std", "var", "sem", "count", "size", "first", "last", "nunique",
+    "prod", "skew", "kurt", "kurtosis", "quantile", "describe", "idxmin", "idxmax", "cumsum", "cumprod",
+    "cummax", "cummin", "rank", "diff", "pct_change", "shift", "abs", "round", "ffill", "bfill", "nlargest",
+    "nsmallest", "unique", "value_counts", "any", "all", "mode", "ohlc", "cumcount", "ngroup", "head", "tail",
+    "corr", "cov", "sqrt", "exp", "log", "log10", "square", "fillna", "len", "list", "sorted", "tuple",
+})
+_MAX_ARG_SCAN = 10_000
+
+
+def check_name(name: Any) -> str:
+    """The attribute name if allowed; refuses evaluators, readers/writers, pickling, options, internals."""
+    if type(name) is not str:
+        raise SecurityError("attribute names must be plain strings")
+    if name.startswith("_"):
+        raise SecurityError(f'"{name}" starts with "_"; private and dunder attributes are not available')
+    if name in DENIED_NAMES or _DENIED_NAME_RE.match(name):
+        raise SecurityError(f'"{name}" is not available in the sandbox (no evaluators, files, options or '
+                            f"internals); compute with DataFrame/NumPy operations on data[...] instead")
+    return name
+
+
+def _scan_strings(value: Any, budget: list[int], depth: int = 0):
+    """Yield strings inside ``value`` (and nested lists/tuples/dicts), bounded in depth and count."""
+    if isinstance(value, str):
+        yield value
+    elif depth < 3 and isinstance(value, (list, tuple, set, frozenset, dict)):
+        items = list(value.items()) if isinstance(value, dict) else list(value)
+        for item in items:
+            budget[0] -= 1
+            if budget[0] <= 0:
+                return
+            yield from _scan_strings(item, budget, depth + 1)
+
+
+def _by_name_candidates(method: str, args: tuple, kwargs: Mapping[str, Any]) -> list[Any]:
+    """Arguments pandas would resolve as method names: funcs, dict values, named-aggregation tuples."""
+    found: list[Any] = []
+    values = [*args, *(kwargs[k] for k in BY_NAME_KWARGS if k in kwargs)] if method in BY_NAME_METHODS else []
+    values += [kwargs[k] for k in BY_NAME_KWARGS if k in kwargs and method not in BY_NAME_METHODS]
+    for value in values:
+        found.append(list(value.values()) if isinstance(value, dict) else value)
+    if method in BY_NAME_METHODS:  # agg(new_col=("value", "mean"))
+        found += [v[1:] for v in kwargs.values() if isinstance(v, tuple) and len(v) == 2]
+    return found
+
+
+def check_call(method: str, args: tuple, kwargs: Mapping[str, Any]) -> None:
+    """Refuse ``__`` strings, write destinations, and by-name dispatch to anything but reducers."""
+    for text in _scan_strings((args, dict(kwargs)), [_MAX_ARG_SCAN]):
+        if "__" in text:
+            raise SecurityError(f'{method}(): strings containing "__" are not allowed as arguments')
+    if method in WRITER_METHODS:
+        if args and args[0] is not None:
+            raise SecurityError(f"{method}() may only return text here; do not pass a path or buffer")
+        for key in PATH_KWARGS:
+            if kwargs.get(key) is not None:
+                raise SecurityError(f"{method}(): the {key}= argument is not allowed (no file output)")
+    for text in _scan_strings(_by_name_candidates(method, args, kwargs), [_MAX_ARG_SCAN]):
+        if text not in BY_NAME_ALLOWED:
+            raise SecurityError(f"{method}({text!r}): only these names may be passed as strings: "
+                                f"{', '.join(sorted(BY_NAME_ALLOWED))}")
+
+
+class GuardedCall:
+    """A function or method that checks its arguments and its return value."""
+
+    __slots__ = ("_fn", "_method")
+
+    def __init__(self, fn: Callable[..., Any], method: str) -> None:
+        self._fn = fn
+        self._method = method
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        check_call(self._method, args, kwargs)
+        return check_value(self._fn(*args, **kwargs))
+
+    @property
+    def __name__(self) -> str:  # pandas names aggregation columns after the function
+        return getattr(self._fn, "__name__", self._method)
+
+    def __repr__(self) -> str:
+        return f"<sandboxed {self._method}>"
+
+
+_WRAP_TYPES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.MethodWrapperType)
+
+
+def guarded_getattr(obj: Any, name: str) -> Any:
+    """``_getattr_``: RP's rules, then ours on the object, the name and the value."""
+    check_value(obj)
+    check_name(name)
+    value = check_value(safer_getattr_raise(obj, name))
+    if isinstance(value, _WRAP_TYPES) and not isinstance(value, np.ufunc):
+        return GuardedCall(value, name)
+    return value
+
+
+def guarded_getattr_builtin(obj: Any, name: str, *default: Any) -> Any:
+    """``getattr()`` for model code: same checks as attribute syntax, with an optional default."""
+    if default:
+        try:
+            return guarded_getattr(obj, name)
+        except AttributeError:
+            return default[0]
+    return guarded_getattr(obj, name)
+
+
+def guarded_hasattr(obj: Any, name: str) -> bool:
+    try:
+        guarded_getattr(obj, name)
+    except (AttributeError, SecurityError):
+        return False
+    return True
+
+
+def guarded_getitem(obj: Any, key: Any) -> Any:
+    """``_getitem_``: ordinary indexing, then the value check."""
+    check_value(obj)
+    return check_value(obj[key])
+
+
+class _CheckedIterator:
+    """Iteration that checks every item (no generator frame to walk)."""
+
+    __slots__ = ("_it",)
+
+    def __init__(self, iterable: Any) -> None:
+        self._it = iter(iterable)
+
+    def __iter__(self) -> "_CheckedIterator":
+        return self
+
+    def __next__(self) -> Any:
+        return check_value(next(self._it))
+
+
+def guarded_iter(obj: Any) -> _CheckedIterator:
+    check_value(obj)
+    return _CheckedIterator(obj)
+
+
+_INDEXER_TYPES = tuple({type(getattr(pd.DataFrame(), n)) for n in ("loc", "iloc", "at", "iat")})
+_WRITABLE_TYPES = (dict, list, set, bytearray, pd.DataFrame, pd.Series, np.ndarray, BaseFigure, BasePlotlyType,
+                   *_INDEXER_TYPES, __import__("collections").deque)
+
+
+def guarded_write(obj: Any) -> Any:
+    """``_write_``: attribute/item assignment only on data containers, never on modules, classes or functions."""
+    if isinstance(obj, type) or not isinstance(obj, _WRITABLE_TYPES):
+        raise SecurityError(f"cannot modify {type(obj).__name__} objects in the sandbox")
+    return obj
+
+
+_INPLACE_OPS = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul, "/=": operator.itruediv,
+                "//=": operator.ifloordiv, "%=": operator.imod, "**=": operator.ipow, "<<=": operator.ilshift,
+                ">>=": operator.irshift, "&=": operator.iand, "|=": operator.ior, "^=": operator.ixor,
+                "@=": operator.imatmul}
+
+
+def guarded_inplacevar(op: str, target: Any, value: Any) -> Any:
+    try:
+        fn = _INPLACE_OPS[op]
+    except KeyError:
+        raise SecurityError(f"operator {op} is not allowed") from None
+    return fn(target, value)
+
+
+class PrintBuffer:
+    """One buffer per job shared by every ``print`` (RP makes a collector per function; we share one)."""
+
+    def __init__(self, limit: int = MAX_PRINT_CHARS) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.limit = limit
+
+    def __call__(self, _getattr_: Any = None) -> "PrintBuffer":  # RP calls _print_(_getattr_)
+        return self
+
+    def write(self, text: str) -> None:
+        if self.size + len(text) > self.limit:
+            raise PrintLimitExceeded(f"printed output exceeded {self.limit // 1024} KiB; print a summary instead")
+        self.parts.append(text)
+        self.size += len(text)
+
+    def _call_print(self, *objects: Any, **kwargs: Any) -> None:
+        if kwargs.pop("file", None) is not None:
+            raise SecurityError("print(file=...) is not allowed")
+        builtins.print(*objects, **kwargs, file=self)
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def _checked_result(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return check_value(fn(*args, **kwargs))
+    wrapper.__name__ = fn.__name__
+    return wrapper
+
+
+def _apply(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    return fn(*args, **kwargs)
+
+
+def make_importer(namespaces: Mapping[str, Namespace]) -> Callable[..., Any]:
+    """``__import__`` that hands out curated namespaces, never modules."""
+
+    def sandbox_import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0):
+        if level:
+            raise ImportError("relative imports are not available in the sandbox")
+        if name not in namespaces:
+            raise ImportError(f"import of {name!r} is not allowed; available: "
+                              f"{', '.join(sorted(n for n in namespaces if '.' not in n))}, plotly.graph_objects, "
+                              "plotly.express, plotly.subplots")
+        if fromlist:
+            return namespaces[name]
+        return namespaces[name.split(".", 1)[0]]
+
+    return sandbox_import
+
+
+def build_globals(namespaces: Mapping[str, Namespace], data: Mapping[str, Any], printer: PrintBuffer) -> dict:
+    """The complete namespace model code runs in: safe builtins, guards, curated libraries, ``data``."""
+    allowed_builtins = {k: v for k, v in safe_builtins.items()
+                        if k not in ("setattr", "delattr", "__build_class__", "_getattr_", "id")}
+    allowed_builtins.update({
+        "list": list, "tuple": tuple, "dict": dict, "set": set, "frozenset": frozenset, "range": range,
+        "enumerate": enumerate, "zip": zip, "map": map, "filter": filter, "sorted": sorted, "reversed": reversed,
+        "sum": sum, "any": any, "all": all, "isinstance": isinstance,
+        "min": _checked_result(min), "max": _checked_result(max), "next": _checked_result(next),
+        "getattr": guarded_getattr_builtin, "hasattr": guarded_hasattr,
+        "__import__": make_importer(namespaces),
+    })
+    env = {
+        "__builtins__": allowed_builtins,
+        "__name__": "__sandbox__",
+        "_getattr_": guarded_getattr,
+        "_getitem_": guarded_getitem,
+        "_getiter_": guarded_iter,
+        "_iter_unpack_sequence_": guarded_iter_unpack_sequence,
+        "_unpack_sequence_": guarded_unpack_sequence,
+        "_write_": guarded_write,
+        "_inplacevar_": guarded_inplacevar,
+        "_print_": printer,
+        "_apply_": _apply,
+        "data": data,
+    }
+    env.update({alias: namespaces[module] for alias, module in PRELOADED.items()})
+    env["make_subplots"] = namespaces["plotly.subplots"].make_subplots
+    return env

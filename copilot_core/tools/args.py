@@ -1,0 +1,107 @@
+"""Model-written arguments -> validated keyword arguments, or a ToolError the model can act on.
+
+Models send "Q05" for "5", 5 for "5", "10" for 10 and occasionally a dict where an id belongs.
+Harmless spellings are normalised first; then the tool's JSON schema (types, patterns, bounds,
+unknown keys) is enforced by ``jsonschema`` and defaults are filled in.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from copilot_core.domain.topology import parse_qubit_ref
+from copilot_core.tools.compact import clean_text
+from copilot_core.tools.spec import ToolError, ToolSpec
+
+_QUBIT_KEYS = ("qid", "qubit_id")
+_QUBIT_LIST_KEYS = ("qids",)
+_NAME_KEYS = ("parameter_name", "metric_name")
+_VALIDATORS: dict[str, Draft202012Validator] = {}
+
+
+def parse_raw(raw: str | dict | None) -> dict:
+    """The arguments object; a ToolError when the model sent malformed JSON or not an object."""
+    if raw is None or raw == "":
+        return {}
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ToolError(f"arguments are not valid JSON ({exc.msg} at char {exc.pos})",
+                            "send the arguments as one JSON object, e.g. {\"chip_id\": \"64Qv3\"}") from None
+    if not isinstance(raw, dict):
+        raise ToolError(f"arguments must be a JSON object, not {type(raw).__name__}",
+                        "send the arguments as one JSON object, e.g. {\"chip_id\": \"64Qv3\"}")
+    return dict(raw)
+
+
+def _qubit(value: Any) -> Any:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str) and "-" not in value:
+        try:
+            return parse_qubit_ref(value)
+        except ValueError:
+            return value  # the schema pattern reports it
+    return value
+
+
+def _coerce(value: Any, schema: dict) -> Any:
+    """Digit strings for integer/number parameters (local models quote numbers)."""
+    kind = schema.get("type")
+    if isinstance(value, str) and kind in ("integer", "number"):
+        text = value.strip()
+        try:
+            return int(text) if kind == "integer" else float(text)
+        except ValueError:
+            return value
+    return value
+
+
+def normalise(args: dict, properties: dict[str, dict]) -> dict:
+    out = {k: v for k, v in args.items() if v is not None}  # null means "not given" (strict-mode models)
+    for key, value in list(out.items()):
+        if key in _QUBIT_KEYS:
+            out[key] = _qubit(value)
+        elif key in _QUBIT_LIST_KEYS and isinstance(value, list):
+            out[key] = [_qubit(v) for v in value]
+        elif key in _NAME_KEYS and isinstance(value, str):
+            out[key] = value.strip()
+        elif key in properties:
+            out[key] = _coerce(value, properties[key])
+    return out
+
+
+def _validator(spec: ToolSpec) -> Draft202012Validator:
+    found = _VALIDATORS.get(spec.name)
+    if found is None:
+        found = _VALIDATORS[spec.name] = Draft202012Validator(spec.parameters)
+    return found
+
+
+def usage(spec: ToolSpec) -> str:
+    """One line naming the arguments, for hints."""
+    props = spec.parameters.get("properties", {})
+    required = set(spec.parameters.get("required", []))
+    parts = [f"{k} ({v.get('type', 'any')}{', required' if k in required else ''})" for k, v in props.items()]
+    return f"{spec.name} takes: " + (", ".join(parts) if parts else "no arguments")
+
+
+def validate_args(spec: ToolSpec, raw: str | dict | None) -> dict:
+    """Validated arguments with defaults filled in; ToolError naming the first problem otherwise."""
+    properties = spec.parameters.get("properties", {})
+    args = normalise(parse_raw(raw), properties)
+    error = best_match(_validator(spec).iter_errors(args))
+    if error is not None:
+        where = ".".join(str(p) for p in error.absolute_path) or "arguments"
+        raise ToolError(f"invalid {where}: {clean_text(error.message, 240)}", usage(spec))
+    for key, schema in properties.items():
+        if key not in args and "default" in schema:
+            args[key] = schema["default"]
+    return args

@@ -1,0 +1,81 @@
+"""Chip-wide views: the summary of every qubit's current parameters (stored) and the topology.
+
+QDash's get_chip_summary returned raw fractions and GHz next to thresholds in % and MHz; here
+every value is in display units and the statistics come from ``analysis.stats.describe``, the
+same definition of "median" the dashboard uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from copilot_core.analysis.stats import describe
+from copilot_core.domain.metrics import BANDS, metric
+from copilot_core.tools.compact import compact_number
+from copilot_core.tools.qubits import default_names, units_of, values_row
+from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, param_names_arg, qid_arg, tool
+
+SUMMARY_KEY = "chip_summary"
+
+
+def _statistics(frame: pd.DataFrame, names: list[str], units: dict[str, str], size: int) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    for name in names:
+        values = frame[name].tolist()
+        stats: dict[str, Any] = {"unit": units[name], **{k: compact_number(v) for k, v in
+                                                         describe(values, total=size).items() if k != "total"}}
+        entry = metric(name, units[name])
+        scored = [entry.score(v) for v in values if v is not None and v == v]
+        if any(scored):
+            stats["bands"] = {band: scored.count(band) for band in BANDS}
+        out[name] = stats
+    return out
+
+
+@tool("get_chip_summary", "Summary of every qubit's current parameters on a chip with per-parameter statistics "
+      "(display units, threshold band counts). Stored tool: per-qubit rows are available as data['chip_summary'] "
+      "in execute_python_analysis.",
+      {"chip_id": chip_id_arg(), "param_names": param_names_arg()}, ("chip_id",),
+      stored_key=lambda args: SUMMARY_KEY)
+def get_chip_summary(ctx: ToolContext, chip_id: str, param_names: list[str] | None = None) -> ToolResult:
+    size = ctx.size(chip_id)
+    params = ctx.repo.all_qubit_params(chip_id)
+    available = set().union(*(p.keys() for p in params.values())) if params else set()
+    names = param_names or default_names(available, scored_only=True)
+    if not names:
+        raise ToolError(f"no qubit parameters on {chip_id}", "list names with list_available_parameters")
+    # polluted ids ("000", "0-1") once appeared in QDash's qubit collection: only canonical qids count
+    qids = sorted({q for q in params if q.isdigit() and str(int(q)) == q} | {str(q) for q in range(size)}, key=int)
+    records = [{"qid": q, "label": ctx.label(chip_id, q), **values_row(params.get(q), names)} for q in qids]
+    frame = pd.DataFrame.from_records(records, columns=["qid", "label", *names])
+    for name in names:
+        frame[name] = pd.to_numeric(frame[name], errors="coerce")
+    units = units_of(params, names)
+    with_data = int(frame[names].notna().any(axis=1).sum())
+    data = {"chip_id": chip_id, "num_qubits": size, "qubits_with_data": with_data,
+            "statistics": _statistics(frame, names, units, size),
+            "other_parameters": sorted(available - set(names)) if not param_names else [],
+            "qubits": frame.to_dict("records")}
+    return ToolResult(data, f"summary of {chip_id}: {with_data}/{size} qubits with data, {len(names)} parameters",
+                      frame=frame)
+
+
+@tool("get_chip_topology", "Chip topology: grid size, qubit positions {qid: [row, col]} (origin top-left) and "
+      "couplings [control, target]; with qid, just that qubit's position, neighbours and couplings.",
+      {"chip_id": chip_id_arg(), "qid": qid_arg()}, ("chip_id",))
+def get_chip_topology(ctx: ToolContext, chip_id: str, qid: str | None = None) -> ToolResult:
+    topo = ctx.topology(chip_id)
+    base = {"chip_id": chip_id, "topology_id": topo.id, "grid_size": topo.grid_size, "num_qubits": topo.num_qubits,
+            "direction_convention": "checkerboard_cr: couplings are [control, target]; the control sits on an "
+                                    "even row+col cell"}
+    if qid is not None:
+        q = int(ctx.check_qid(chip_id, qid))
+        data = {**base, "qid": qid, "label": ctx.label(chip_id, qid), "position": list(topo.positions[q]),
+                "mux": topo.mux_of(q), "neighbours": [str(n) for n in topo.neighbours(q)],
+                "couplings": [[c.control, c.target] for c in topo.couplings_of(q)]}
+        return ToolResult(data, f"{ctx.label(chip_id, qid)} on {chip_id}: {len(data['neighbours'])} neighbours")
+    data = {**base, "qubit_positions": {str(q): list(rc) for q, rc in topo.positions.items()},
+            "couplings": [[c.control, c.target] for c in topo.couplings]}
+    return ToolResult(data, f"topology of {chip_id}: {topo.num_qubits} qubits, {len(topo.couplings)} couplings")

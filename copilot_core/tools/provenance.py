@@ -1,0 +1,75 @@
+"""Provenance: how a parameter's value changed (versions) and what produced it (the lineage graph).
+
+These drive root-cause questions ("why did T1 of Q05 drop?"): versions give the entity ids,
+the graph walks back through the tasks and inputs that produced a version.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from copilot_core.domain.metrics import metric
+from copilot_core.tools.compact import clean_text
+from copilot_core.tools.spec import ToolContext, ToolResult, chip_id_arg, last_n_arg, name_arg, qid_arg, tool
+
+_ENTITY_ID = r"^[A-Za-z][A-Za-z0-9_]{0,79}:[0-9\-]{1,13}:[0-9]{8}-[0-9]{3,6}:[A-Za-z0-9_\-]{1,64}$"
+
+
+def _display_fields(item: dict) -> dict[str, Any]:
+    """A version or graph node with its value and error in display units and without repeated ids."""
+    node_id = item.get("id")
+    out: dict[str, Any] = {}
+    for key, value in item.items():
+        repeats_id = key != "id" and node_id is not None and (
+            value == node_id or (key == "task_id" and isinstance(value, str) and value in str(node_id)))
+        if key.startswith("_") or repeats_id:  # graph nodes repeat their id as entity_id/activity_id/task_id
+            continue
+        out[key] = clean_text(value, 120) if isinstance(value, str) else value
+    name = item.get("parameter_name")
+    if name and "value" in item:
+        entry = metric(str(name), str(item.get("unit") or ""))
+        out["value"] = entry.to_display(item.get("value"))
+        out["unit"] = entry.unit
+        if isinstance(item.get("error"), (int, float)) and not isinstance(item.get("error"), bool):
+            out["error"] = item["error"] * entry.scale
+    return out
+
+
+@tool("get_parameter_lineage", "Version history of one calibration parameter on a qubit (newest first), with "
+      "entity ids for get_provenance_lineage_graph.",
+      {"parameter_name": name_arg("snake_case parameter name, e.g. 't1'."), "qid": qid_arg(), "chip_id": chip_id_arg(),
+       "last_n": last_n_arg(10, 50, "versions")}, ("parameter_name", "qid", "chip_id"))
+def get_parameter_lineage(ctx: ToolContext, parameter_name: str, qid: str, chip_id: str, last_n: int = 10) -> ToolResult:
+    ctx.check_qid(chip_id, qid)
+    versions = []
+    for row in ctx.repo.parameter_versions(chip_id, parameter_name, qid, limit=last_n):
+        view = _display_fields({k: row.get(k) for k in ("version", "parameter_name", "value", "unit", "error",
+                                                        "valid_from", "valid_until", "task_name", "execution_id",
+                                                        "entity_id")})
+        view["current"] = row.get("valid_until") is None
+        view.pop("parameter_name", None)
+        view.pop("valid_until", None)
+        versions.append(view)
+    data = {"chip_id": chip_id, "qid": qid, "parameter_name": parameter_name, "count": len(versions),
+            "versions": versions}
+    return ToolResult(data, f"{parameter_name} of {ctx.label(chip_id, qid)}: {len(versions)} versions")
+
+
+@tool("get_provenance_lineage_graph", "Provenance graph of a parameter version: the tasks (activities) and input "
+      "parameters it was derived from, walking back up to max_depth steps. Use entity ids from "
+      "get_parameter_lineage.",
+      {"entity_id": {"type": "string", "pattern": _ENTITY_ID,
+                     "description": "'{parameter}:{qid}:{execution_id}:{task_id}', from get_parameter_lineage."},
+       "chip_id": chip_id_arg(),
+       "max_depth": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "Steps back (1..20)."}},
+      ("entity_id", "chip_id"))
+def get_provenance_lineage_graph(ctx: ToolContext, entity_id: str, chip_id: str, max_depth: int = 5) -> ToolResult:
+    ctx.chip(chip_id)
+    graph = ctx.repo.lineage_graph(chip_id, entity_id, max_depth=max_depth)
+    nodes = [_display_fields(n) for n in graph.get("nodes", [])]
+    edges = [{k: clean_text(v, 120) for k, v in e.items()} for e in graph.get("edges", [])]
+    data = {"chip_id": chip_id, "root": entity_id, "max_depth": max_depth, "node_count": len(nodes),
+            "edge_count": len(edges), "nodes": nodes, "edges": edges}
+    if not nodes:
+        data["note"] = "no provenance recorded for this entity"
+    return ToolResult(data, f"lineage of {entity_id}: {len(nodes)} nodes, {len(edges)} edges")

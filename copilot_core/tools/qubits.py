@@ -1,0 +1,140 @@
+"""Latest merged parameters (``qubit.data`` / ``coupling.data``): one qubit, a few qubits, couplings, names.
+
+Values go out in display units with their unit and threshold band, so the model compares like
+with like against the thresholds in its prompt (QDash sent raw fractions and GHz here).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from copilot_core.domain.metrics import (CATALOGUE, COUPLING_METRICS, QUBIT_METRICS, SCORED_COUPLING_METRICS,
+                                         SCORED_QUBIT_METRICS, Kind, metric)
+from copilot_core.tools.compact import clean_text, display_parameters
+from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, param_names_arg,
+                                     qid_arg, qids_arg, tool)
+
+
+def parameter_view(params: dict | None, kind: Kind = "qubit", names: list[str] | None = None) -> dict[str, dict]:
+    """``{name: {value, unit, error?, band?, calibrated_at, execution_id}}`` in display units, full precision."""
+    params = params or {}
+    shown = display_parameters({n: params[n] for n in (names or params) if n in params}, kind)
+    for name, item in shown.items():
+        raw = params[name] if isinstance(params[name], dict) else {}
+        band = metric(name, kind=kind).score(item["value"])
+        if band:
+            item["band"] = band
+        if raw.get("calibrated_at") is not None:
+            item["calibrated_at"] = raw["calibrated_at"]
+        if raw.get("execution_id"):
+            item["execution_id"] = clean_text(raw["execution_id"], 40)
+    return shown
+
+
+def default_names(available: set[str], kind: Kind = "qubit", *, scored_only: bool = False) -> list[str]:
+    """Catalogue metrics present in the data, in catalogue order (optionally only those with thresholds)."""
+    if scored_only:
+        order = SCORED_QUBIT_METRICS if kind == "qubit" else SCORED_COUPLING_METRICS
+    else:
+        order = QUBIT_METRICS if kind == "qubit" else COUPLING_METRICS
+    return [n for n in order if n in available]
+
+
+def values_row(params: dict | None, names: list[str], kind: Kind = "qubit") -> dict[str, Any]:
+    """``{name: display value}`` for the given names (None where missing)."""
+    out: dict[str, Any] = {}
+    for name in names:
+        param = (params or {}).get(name)
+        param = param if isinstance(param, dict) else {}
+        out[name] = metric(name, str(param.get("unit") or ""), kind).to_display(param.get("value"))
+    return out
+
+
+def units_of(params_by_id: dict[str, dict], names: list[str], kind: Kind = "qubit") -> dict[str, str]:
+    units: dict[str, str] = {}
+    for name in names:
+        stored = next((str(p[name].get("unit") or "") for p in params_by_id.values()
+                       if isinstance((p or {}).get(name), dict)), "")
+        units[name] = metric(name, stored, kind).unit
+    return units
+
+
+@tool("get_qubit_params", "Current calibrated parameters of one qubit (qubit.data), in display units with their "
+      "unit and threshold band.", {"chip_id": chip_id_arg(), "qid": qid_arg()}, ("chip_id", "qid"))
+def get_qubit_params(ctx: ToolContext, chip_id: str, qid: str) -> ToolResult:
+    ctx.check_qid(chip_id, qid)
+    params = ctx.repo.qubit_params(chip_id, qid)
+    if params is None:
+        raise ToolError(f"qubit {qid} not found on {chip_id}", "check the qid with get_chip_topology")
+    view = parameter_view(params)
+    data = {"chip_id": chip_id, "qid": qid, "label": ctx.label(chip_id, qid), "parameters": view}
+    return ToolResult(data, f"{ctx.label(chip_id, qid)} on {chip_id}: {len(view)} parameters")
+
+
+@tool("compare_qubits", "Compare current parameters across several qubits (values only, display units).",
+      {"chip_id": chip_id_arg(), "qids": qids_arg(32, min_items=2), "param_names": param_names_arg()},
+      ("chip_id", "qids"))
+def compare_qubits(ctx: ToolContext, chip_id: str, qids: list[str], param_names: list[str] | None = None) -> ToolResult:
+    for q in qids:
+        ctx.check_qid(chip_id, q)
+    params = {q: ctx.repo.qubit_params(chip_id, q) or {} for q in qids}
+    names = param_names or default_names(set().union(*(p.keys() for p in params.values())))
+    rows = [{"qid": q, "label": ctx.label(chip_id, q), **values_row(params[q], names)} for q in qids]
+    data = {"chip_id": chip_id, "parameters": names, "units": units_of(params, names), "qubits": rows}
+    return ToolResult(data, f"compared {len(qids)} qubits on {chip_id} over {len(names)} parameters")
+
+
+def _coupling_ids(ctx: ToolContext, chip_id: str, coupling_id: str | None, qubit_id: str | None) -> list[str]:
+    if coupling_id:
+        return [coupling_id]
+    if qubit_id is None:
+        raise ToolError("give coupling_id or qubit_id",
+                        "for a chip-wide view use generate_chip_heatmap with a coupling metric such as "
+                        "zx90_gate_fidelity")
+    ctx.check_qid(chip_id, qubit_id)
+    return [c.id for c in ctx.topology(chip_id).couplings_of(int(qubit_id))]
+
+
+@tool("get_coupling_params", "Calibrated parameters of coupling resonators: one coupling ('4-1', control-target) "
+      "or every coupling of a qubit (from the topology). Display units.",
+      {"chip_id": chip_id_arg(),
+       "coupling_id": {"type": "string", "pattern": r"^[0-9]{1,5}-[0-9]{1,5}$",
+                       "description": "Coupling id 'control-target', e.g. '4-1' (either direction is found)."},
+       "qubit_id": qid_arg("Qubit id: return all couplings of this qubit."),
+       "param_names": param_names_arg()}, ("chip_id",))
+def get_coupling_params(ctx: ToolContext, chip_id: str, coupling_id: str | None = None,
+                        qubit_id: str | None = None, param_names: list[str] | None = None) -> ToolResult:
+    topo = ctx.topology(chip_id)
+    rows = []
+    for cid in _coupling_ids(ctx, chip_id, coupling_id, qubit_id):
+        a, b = cid.split("-")
+        edge = topo.coupling_between(int(a), int(b))
+        control, target = (str(edge.control), str(edge.target)) if edge else (a, b)
+        stored_as, params = None, None
+        for candidate in dict.fromkeys((f"{control}-{target}", cid, f"{target}-{control}")):
+            found = ctx.repo.coupling_params(chip_id, candidate)  # both directions are stored; one holds data
+            if found:
+                stored_as, params = candidate, found
+                break
+        rows.append({"coupling_id": f"{control}-{target}", "control": control, "target": target,
+                     "stored_as": stored_as, "parameters": parameter_view(params, "coupling", param_names)})
+    if coupling_id and rows[0]["stored_as"] is None:
+        raise ToolError(f"no data for coupling {coupling_id} on {chip_id}",
+                        "use get_chip_topology to list couplings, or pass qubit_id")
+    data = {"chip_id": chip_id, "couplings": rows}
+    found = sum(1 for r in rows if r["stored_as"])
+    return ToolResult(data, f"{found} of {len(rows)} couplings with data on {chip_id}")
+
+
+@tool("list_available_parameters", "List the output parameter names recorded for a chip (or one qubit); use "
+      "these exact snake_case names in other tools.", {"chip_id": chip_id_arg(), "qid": qid_arg()}, ("chip_id",))
+def list_available_parameters(ctx: ToolContext, chip_id: str, qid: str | None = None) -> ToolResult:
+    ctx.chip(chip_id)
+    if qid is not None:
+        ctx.check_qid(chip_id, qid)
+    names = ctx.repo.output_parameter_names(chip_id, qid)
+    data = {"chip_id": chip_id, "qid": qid, "parameters": names,
+            "with_thresholds": [n for n in names if n in CATALOGUE and CATALOGUE[n].good is not None],
+            "display_units": {n: CATALOGUE[n].unit for n in names if n in CATALOGUE}}
+    return ToolResult(data, f"{len(names)} parameters on {chip_id}" + (f" qubit {qid}" if qid else ""))
+

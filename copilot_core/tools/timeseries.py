@@ -1,0 +1,111 @@
+"""Parameter history: one qubit (direct, throttled by the toolkit) or a whole chip in one call (stored).
+
+The chip-wide tool exists because models otherwise call the per-qubit tool 144 times; its rows
+go to the data store (full precision, ISO timestamps) and the model gets per-chip statistics,
+the row schema and the key to analyse them with ``execute_python_analysis``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from copilot_core.analysis.stats import describe, mad_bounds
+from copilot_core.domain.metrics import metric
+from copilot_core.tools.compact import compact_number, iso
+from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, last_n_arg, name_arg, qid_arg,
+                                     qids_arg, tool)
+
+FRAME_COLUMNS = ["qid", "calibrated_at", "value", "raw_value", "unit", "execution_id", "task_id"]
+TREND_BAND = 0.01  # latest vs first within ±1 % is "stable"
+
+
+def _trend(first: float | None, last: float | None) -> str | None:
+    if first is None or last is None or first == 0:
+        return None
+    change = (last - first) / abs(first)
+    return "up" if change > TREND_BAND else "down" if change < -TREND_BAND else "stable"
+
+
+def _stats(values: list[float | None]) -> dict[str, Any]:
+    """Chip-wide or per-series statistics, compacted because the model reads them."""
+    stats = describe(values)
+    return {k: compact_number(v) for k, v in stats.items() if k not in ("total", "coverage")}
+
+
+@tool("get_parameter_timeseries", "Time series of one output parameter for ONE qubit (display units), oldest "
+      "first. Limited to 3 calls per request: for several qubits use get_chip_parameter_timeseries.",
+      {"parameter_name": name_arg("snake_case parameter name, e.g. 't1', 'qubit_frequency'."),
+       "chip_id": chip_id_arg(), "qid": qid_arg(), "last_n": last_n_arg(10, 100, "points")},
+      ("parameter_name", "chip_id", "qid"))
+def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str, qid: str,
+                             last_n: int = 10) -> ToolResult:
+    ctx.check_qid(chip_id, qid)
+    rows = ctx.repo.parameter_timeseries(chip_id, parameter_name, qid, last_n=last_n)
+    if not rows:
+        raise ToolError(f"no {parameter_name} values for qubit {qid} on {chip_id}",
+                        "list names with list_available_parameters(chip_id, qid)")
+    entry = metric(parameter_name, str(rows[-1].get("unit") or ""))
+    points = [{"calibrated_at": r.get("calibrated_at"), "value": entry.to_display(r.get("value")),
+               "execution_id": r.get("execution_id")} for r in rows]
+    values = [p["value"] for p in points]
+    data = {"chip_id": chip_id, "qid": qid, "label": ctx.label(chip_id, qid), "parameter_name": parameter_name,
+            "unit": entry.unit, "stats": _stats(values), "trend": _trend(values[0], values[-1]), "points": points}
+    latest = values[-1]
+    shown = f", latest {compact_number(latest)} {entry.unit}" if latest is not None else ""
+    return ToolResult(data, f"{parameter_name} of {ctx.label(chip_id, qid)} on {chip_id}: {len(points)} points{shown}")
+
+
+def _frame(rows: list[dict], parameter_name: str) -> pd.DataFrame:
+    """The long table the sandbox gets as ``data[parameter_name]`` (display units, full precision)."""
+    records = []
+    for r in rows:
+        entry = metric(parameter_name, str(r.get("unit") or ""))
+        records.append({"qid": str(r.get("qid")), "calibrated_at": iso(r.get("calibrated_at")),
+                        "value": entry.to_display(r.get("value")), "raw_value": r.get("value"), "unit": entry.unit,
+                        "execution_id": r.get("execution_id"), "task_id": r.get("task_id")})
+    frame = pd.DataFrame.from_records(records, columns=FRAME_COLUMNS)
+    frame["value"] = pd.to_numeric(frame["value"], errors="coerce")
+    return frame
+
+
+def _per_qubit(frame: pd.DataFrame) -> list[dict]:
+    out = []
+    for qid, group in frame.groupby("qid", sort=False):
+        values = group["value"].tolist()
+        out.append({"qid": qid, "latest": compact_number(values[-1]), "count": len(values),
+                    "min": compact_number(min(values)), "max": compact_number(max(values)),
+                    "mean": compact_number(float(sum(values) / len(values))), "trend": _trend(values[0], values[-1])})
+    return sorted(out, key=lambda r: int(r["qid"]))
+
+
+@tool("get_chip_parameter_timeseries", "Time series of one parameter for ALL (or the given) qubits of a chip in one "
+      "call. Stored tool: you get statistics and the schema; the rows are available as data[parameter_name] in "
+      "execute_python_analysis.",
+      {"parameter_name": name_arg("snake_case parameter name, e.g. 't1'."), "chip_id": chip_id_arg(),
+       "qids": qids_arg(2048), "last_n": last_n_arg(10, 365, "points per qubit")},
+      ("parameter_name", "chip_id"), stored_key=lambda args: args["parameter_name"])
+def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str, qids: list[str] | None = None,
+                                  last_n: int = 10) -> ToolResult:
+    for q in qids or ():
+        ctx.check_qid(chip_id, q)
+    rows = ctx.repo.chip_parameter_timeseries(chip_id, parameter_name, qids=qids, last_n=last_n)
+    frame = _frame(rows, parameter_name).dropna(subset=["value"]).reset_index(drop=True)
+    if frame.empty:
+        raise ToolError(f"no {parameter_name} values on {chip_id}", "list names with list_available_parameters")
+    unit = str(frame["unit"].iloc[0])
+    qubits = _per_qubit(frame)
+    latest = [q["latest"] for q in qubits]
+    bounds = mad_bounds(latest)
+    low = [q["qid"] for q in qubits if bounds and q["latest"] < bounds[0]]
+    high = [q["qid"] for q in qubits if bounds and q["latest"] > bounds[1]]
+    trends = {t: sum(1 for q in qubits if q["trend"] == t) for t in ("up", "down", "stable")}
+    data = {"chip_id": chip_id, "parameter_name": parameter_name, "unit": unit, "num_qubits": len(qubits),
+            "num_points": len(frame), "first_at": frame["calibrated_at"].min(), "last_at": frame["calibrated_at"].max(),
+            "statistics": _stats(frame["value"].tolist()), "latest_statistics": _stats(latest),
+            "trend_counts": trends, "outliers_low": low, "outliers_high": high,
+            "qubits": qubits, "rows": frame.to_dict("records")}
+    median = data["latest_statistics"]["median"]
+    return ToolResult(data, f"{parameter_name} on {chip_id}: {len(qubits)} qubits, {len(frame)} points, "
+                            f"median latest {median} {unit}", frame=frame)

@@ -1,0 +1,151 @@
+"""Run one tool call from a model: validate, throttle, execute, store or compact, never raise.
+
+The agent loop (and the CLI) hand every function call to :meth:`Toolkit.execute`; what comes back
+is a :class:`ToolOutcome` whose ``model_text`` is the only thing the model ever sees. Stored tools
+put their full result in the session's :class:`DataStore` and send seed 002's summary; charts ride
+in ``charts`` and never in ``model_text``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from copilot_core.data.connection import DatabaseUnavailable
+from copilot_core.data.validation import InvalidArgument
+from copilot_core.tools.args import parse_raw, usage, validate_args
+from copilot_core.tools.compact import MAX_TOOL_RESULT_CHARS, clean_text, compact_value, fit_to_budget, to_model_json
+from copilot_core.tools.registry import TOOLS_BY_NAME
+from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, ToolSpec
+from copilot_core.tools.store import DataStore
+
+log = logging.getLogger(__name__)
+
+TIMESERIES_CALLS_PER_REQUEST = 3
+_THROTTLED = "get_parameter_timeseries"
+
+
+@dataclass
+class ToolOutcome:
+    """One executed call: ``model_text`` is exactly what the model sees (valid JSON)."""
+
+    name: str
+    args: dict
+    ok: bool
+    model_text: str
+    summary: str
+    charts: list[dict] = field(default_factory=list)
+    data_keys: list[str] = field(default_factory=list)
+    full: Any = None
+    error: str | None = None
+    elapsed_s: float = 0.0
+
+
+def _summarise(value: Any) -> Any:
+    """Seed 002's ``_build_llm_summary``: lists of dicts become ``{_schema, _rows}``, the rest is compacted."""
+    if isinstance(value, list) and value and all(isinstance(row, dict) for row in value):
+        return {"_schema": list(dict.fromkeys(k for row in value[:100] for k in row)), "_rows": len(value)}
+    if isinstance(value, dict):
+        return {k: _summarise(v) for k, v in value.items()}
+    return compact_value(value)
+
+
+def stored_summary(full: dict, key: str) -> dict:
+    """What the model gets for a stored tool: scalars and stats, row schemas, and where the data is.
+    (The stored rows are the DataFrame's records, so their ``_schema`` names the columns of ``data[key]``.)"""
+    summary = {k: _summarise(v) for k, v in full.items()}
+    summary["data_key"] = key
+    summary["_note"] = f"Full data available as data['{key}'] in execute_python_analysis. Do NOT pass data manually."
+    return summary
+
+
+class Toolkit:
+    """The copilot's tools bound to one repository and one session's data store."""
+
+    def __init__(self, repo: Any, *, store: DataStore, sandbox: Callable | None = None,
+                 allowed: set[str] | None = None, max_result_chars: int = MAX_TOOL_RESULT_CHARS) -> None:
+        unknown = set(allowed or ()) - set(TOOLS_BY_NAME)
+        if unknown:
+            raise ValueError(f"unknown tools in allowed: {', '.join(sorted(unknown))}")
+        self._specs = {n: s for n, s in TOOLS_BY_NAME.items() if allowed is None or n in allowed}
+        self._ctx = ToolContext(repo=repo, store=store, sandbox=sandbox)
+        self.store = store
+        self.max_result_chars = max_result_chars
+        self._timeseries_calls = 0
+
+    def schemas(self) -> list[dict]:
+        return [spec.schema() for spec in self._specs.values()]
+
+    def names(self) -> list[str]:
+        return list(self._specs)
+
+    def begin_request(self) -> None:
+        """Start of a user request: reset the per-request throttle and the chip cache."""
+        self._timeseries_calls = 0
+        self._ctx.reset()
+
+    def execute(self, name: str, raw_args: str | dict | None) -> ToolOutcome:
+        """Run a tool call; every failure becomes an outcome with ``{"error", "hint"}`` for the model."""
+        started = time.perf_counter()
+        args: dict = {}
+        try:
+            spec = self._spec(name)
+            args = parse_raw(raw_args)
+            args = validate_args(spec, args)
+            self._throttle(spec)
+            result = spec.run(self._ctx, **args)
+            return self._success(spec, args, result, started)
+        except ToolError as exc:
+            return self._failure(name, args, exc.message, exc.hint, started)
+        except InvalidArgument as exc:
+            hint = usage(self._specs[name]) if name in self._specs else ""
+            return self._failure(name, args, str(exc), hint, started)
+        except DatabaseUnavailable as exc:
+            return self._failure(name, args, f"database unavailable: {exc}", "tell the user; do not retry", started)
+        except Exception as exc:  # a bug or a hostile document: the model gets a clean message, the log the trace
+            log.exception("tool %s failed", name)
+            return self._failure(name, args, f"internal error in {name} ({type(exc).__name__})",
+                                 "try other arguments or another tool", started)
+
+    # ------------------------------------------------------------------------------------------
+
+    def _spec(self, name: str) -> ToolSpec:
+        spec = self._specs.get(name) if isinstance(name, str) else None
+        if spec is None:
+            shown = clean_text(name, 60)
+            raise ToolError(f"unknown tool {shown!r}", "available tools: " + ", ".join(self._specs))
+        return spec
+
+    def _throttle(self, spec: ToolSpec) -> None:
+        if spec.name != _THROTTLED:
+            return
+        self._timeseries_calls += 1
+        if self._timeseries_calls > TIMESERIES_CALLS_PER_REQUEST:
+            raise ToolError(
+                f"{_THROTTLED} is limited to {TIMESERIES_CALLS_PER_REQUEST} calls per request",
+                "use get_chip_parameter_timeseries(chip_id, parameter_name, qids=[...]) to fetch many qubits "
+                "in one call, then analyse data[parameter_name] with execute_python_analysis")
+
+    def _success(self, spec: ToolSpec, args: dict, result: ToolResult, started: float) -> ToolOutcome:
+        data_keys: list[str] = []
+        if spec.stored_key is not None and result.frame is not None:
+            key = spec.stored_key(args)
+            self.store.put(key, result.data, result.frame)
+            data_keys.append(key)
+            payload = stored_summary(result.data, key)
+        else:
+            payload = compact_value(result.model if result.model is not None else result.data)
+        return ToolOutcome(name=spec.name, args=args, ok=result.error is None,
+                           model_text=fit_to_budget(payload, self.max_result_chars), summary=result.summary,
+                           charts=list(result.charts), data_keys=data_keys, full=result.data, error=result.error,
+                           elapsed_s=time.perf_counter() - started)
+
+    def _failure(self, name: str, args: dict, message: str, hint: str, started: float) -> ToolOutcome:
+        shown = clean_text(name, 60) if isinstance(name, str) else "?"
+        body = {"error": message, "hint": hint} if hint else {"error": message}
+        return ToolOutcome(name=shown, args=args, ok=False, model_text=to_model_json(body),
+                           summary=f"{shown} failed: {message}", error=message,
+                           elapsed_s=time.perf_counter() - started)

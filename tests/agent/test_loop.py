@@ -1,0 +1,292 @@
+"""The tool loop through the real openai SDK over real HTTP, on both APIs, against the scripted server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from tests.agent.conftest import CHART_MARKER, HEATMAP, T1_VALUE, provider_for
+
+from copilot_core.agent import MAX_IDENTICAL_CALLS, MAX_TOOL_ROUNDS, AgentRequest, run_copilot
+from tests.fakes.scripted_openai import answer, call, calls, delay, error, null_content, reasoning, text
+
+
+def ask(server, style, toolkit, message="How is qubit 5?", **kwargs):
+    provider = provider_for(server, style, **kwargs.pop("provider", {}))
+    return run_copilot(AgentRequest(message, chip_id="64Qv3", qid=kwargs.pop("qid", None),
+                                    history=kwargs.pop("history", [])),
+                       provider=provider, toolkit=toolkit, repo=None, **kwargs)
+
+
+def offered_tools(body: dict) -> list[str]:
+    return [t.get("name") or t["function"]["name"] for t in body.get("tools") or []]
+
+
+def tool_outputs(body: dict) -> list[str]:
+    """What the model received as tool results, whichever API."""
+    if "input" in body:
+        return [i["output"] for i in body["input"] if i.get("type") == "function_call_output"]
+    return [m["content"] for m in body["messages"] if m.get("role") == "tool"]
+
+
+def test_multi_round_tool_calls(scripted_openai, style, toolkit):
+    scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}),
+                         call("generate_chip_heatmap", {"chip_id": "64Qv3", "metric_name": "t1"}),
+                         answer(f"Qubit 5 has T1 = {T1_VALUE} μs.", "good"))
+    result = ask(scripted_openai, style, toolkit)
+
+    assert result.error is None
+    assert result.answer == f"Qubit 5 has T1 = {T1_VALUE} μs."
+    assert result.assessment == "good"
+    assert [o.name for o in result.tool_calls] == ["get_qubit_params", "generate_chip_heatmap"]
+    assert result.usage["rounds"] == 3 and result.usage["input_tokens"] > 0 and result.usage["output_tokens"] > 0
+    # the heatmap reached the user as a chart block, after the text ...
+    assert result.blocks[-1] == {"type": "chart", "content": None, "chart": HEATMAP}
+    bodies = scripted_openai.bodies()
+    assert len(bodies) == 3
+    # ... but never the model: it saw the tool's text only
+    assert all(CHART_MARKER not in json.dumps(b) for b in bodies)
+    assert offered_tools(bodies[0]) == ["get_qubit_params", "generate_chip_heatmap", "explode"]
+    assert tool_outputs(bodies[1]) == [toolkit_text(toolkit, 0)]
+    assert len(tool_outputs(bodies[2])) == 2
+    assert str(T1_VALUE) in tool_outputs(bodies[2])[0]
+    assert toolkit.begun == 1
+
+
+def toolkit_text(toolkit, index):
+    name, raw = toolkit.executed[index]
+    return toolkit.execute(name, raw).model_text
+
+
+def test_parallel_calls_in_one_turn_each_get_an_output(scripted_openai, style, toolkit):
+    scripted_openai.push(calls(("get_qubit_params", {"chip_id": "64Qv3", "qid": "1"}),
+                               ("get_qubit_params", {"chip_id": "64Qv3", "qid": "2"})),
+                         answer("Both fine."))
+    result = ask(scripted_openai, style, toolkit)
+    assert result.error is None and result.answer == "Both fine."
+    outputs = tool_outputs(scripted_openai.bodies()[1])
+    assert [json.loads(o)["qid"] for o in outputs] == ["1", "2"]
+
+
+def test_reasoning_items_are_sent_back(scripted_openai, toolkit):
+    scripted_openai.push(reasoning("I need qubit 5's data.", call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"})),
+                         reasoning("Now answer.", call("get_qubit_params", {"chip_id": "64Qv3", "qid": "6"})),
+                         answer("Done.", "good"))
+    result = ask(scripted_openai, "responses", toolkit)
+    assert result.error is None, result.error  # the server answers 400 when a reasoning item is missing
+    assert result.answer == "Done."
+    last = scripted_openai.bodies()[-1]["input"]
+    kinds = [item.get("type", "message") for item in last]
+    assert kinds.count("reasoning") == 2
+    # each reasoning item precedes the function call it produced
+    assert kinds.index("reasoning") < kinds.index("function_call") < kinds.index("function_call_output")
+
+
+def test_scripted_server_rejects_dropped_reasoning(scripted_openai):
+    """The fake enforces what the real API enforces (so the test above means something)."""
+    from openai import BadRequestError, OpenAI
+
+    scripted_openai.push(reasoning("r", call("f", {})))
+    client = OpenAI(base_url=scripted_openai.base_url, api_key="x", max_retries=0)
+    first = client.responses.create(model="m", input="hi")
+    fc = next(o for o in first.output if o.type == "function_call")
+    with pytest.raises(BadRequestError, match="reasoning"):
+        client.responses.create(model="m", input=[
+            {"role": "user", "content": "hi"}, fc.model_dump(exclude_none=True),
+            {"type": "function_call_output", "call_id": fc.call_id, "output": "{}"}])
+
+
+def test_malformed_arguments_go_back_to_the_model_as_an_error(scripted_openai, style):
+    from copilot_core.tools import DataStore, Toolkit
+
+    toolkit = Toolkit(None, store=DataStore())  # validation happens before any database read
+    scripted_openai.push(call("get_qubit_params", '{"chip_id": "64Qv3", "qid": '),
+                         answer("I could not read the arguments."))
+    result = ask(scripted_openai, style, toolkit)
+    assert result.error is None
+    assert result.tool_calls[0].ok is False
+    sent = json.loads(tool_outputs(scripted_openai.bodies()[1])[0])
+    assert "error" in sent and sent["error"]
+
+
+def test_unknown_tool_gets_an_error_naming_the_real_tools(scripted_openai, style):
+    from copilot_core.tools import DataStore, Toolkit
+
+    toolkit = Toolkit(None, store=DataStore())
+    scripted_openai.push(call("drop_database", {"chip_id": "64Qv3"}), answer("That tool does not exist."))
+    result = ask(scripted_openai, style, toolkit)
+    assert result.error is None and result.answer == "That tool does not exist."
+    sent = json.loads(tool_outputs(scripted_openai.bodies()[1])[0])
+    assert "drop_database" in sent["error"]
+    assert "get_chip_summary" in json.dumps(sent)  # the hint lists what exists
+
+
+def test_a_tool_that_raises_does_not_end_the_request(scripted_openai, style, toolkit):
+    scripted_openai.push(call("explode", {}), answer("The tool failed."))
+    result = ask(scripted_openai, style, toolkit)
+    assert result.error is None and result.answer == "The tool failed."
+    assert result.tool_calls[0].ok is False
+    assert "explode" in json.loads(tool_outputs(scripted_openai.bodies()[1])[0])["error"]
+
+
+def test_rate_limit_then_success(scripted_openai, style, toolkit):
+    scripted_openai.push(error(429, "Rate limit reached"), answer("Recovered."))
+    statuses: list[str] = []
+    result = ask(scripted_openai, style, toolkit, on_status=statuses.append)
+    assert result.error is None and result.answer == "Recovered."
+    assert scripted_openai.calls_made == 2
+    assert any(s.startswith("retrying") for s in statuses)
+
+
+def test_server_errors_exhaust_retries_with_a_clear_message(scripted_openai, style, toolkit):
+    scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}),
+                         *[error(500, "upstream exploded")] * 3)
+    result = ask(scripted_openai, style, toolkit)
+    assert result.error is not None and "HTTP 500" in result.error and "3 attempts" in result.error
+    assert scripted_openai.calls_made == 4  # 1 good round + 1 try + 2 retries
+    # the partial answer keeps what the tools found
+    assert result.error in result.answer and f"t1 {T1_VALUE}" in result.answer
+    assert "Traceback" not in result.answer
+
+
+def test_bad_request_is_not_retried(scripted_openai, style, toolkit):
+    scripted_openai.push(error(400, "Invalid value for 'input'."))
+    result = ask(scripted_openai, style, toolkit)
+    assert scripted_openai.calls_made == 1
+    assert "HTTP 400" in result.error and "Invalid value" in result.error
+
+
+def test_timeout_then_success(scripted_openai, style, toolkit):
+    scripted_openai.push(delay(3.0, answer("late")), answer("On time."))
+    result = ask(scripted_openai, style, toolkit, provider={"timeout_s": 0.5, "max_retries": 1})
+    assert result.error is None and result.answer == "On time."
+
+
+def test_timeout_gives_up_with_a_clear_message(scripted_openai, style, toolkit):
+    scripted_openai.push(delay(3.0, answer("late")))
+    result = ask(scripted_openai, style, toolkit, provider={"timeout_s": 0.5, "max_retries": 0})
+    assert result.error is not None and "did not answer within 0.5 s" in result.error
+    assert result.blocks[0]["type"] == "text" and result.error in result.blocks[0]["content"]
+
+
+def test_null_content_gets_one_finalize_call(scripted_openai, style, toolkit):
+    scripted_openai.push(null_content(), answer("Second try worked."))
+    result = ask(scripted_openai, style, toolkit)
+    assert result.error is None and result.answer == "Second try worked."
+    assert offered_tools(scripted_openai.bodies()[1]) == []
+
+
+def test_null_content_twice_is_reported(scripted_openai, style, toolkit):
+    scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}), null_content(), null_content())
+    result = ask(scripted_openai, style, toolkit)
+    assert result.error == "The model returned an empty answer."
+    assert f"t1 {T1_VALUE}" in result.answer  # partial answer from the tool result
+
+
+def test_round_limit_forces_a_final_no_tools_call(scripted_openai, style, toolkit):
+    scripted_openai.push(*[call("get_qubit_params", {"chip_id": "64Qv3", "qid": str(q)})
+                           for q in range(MAX_TOOL_ROUNDS)], answer("Summary after the limit."))
+    result = ask(scripted_openai, style, toolkit)
+    assert result.error is None and result.answer == "Summary after the limit."
+    bodies = scripted_openai.bodies()
+    assert len(bodies) == MAX_TOOL_ROUNDS + 1 and result.usage["rounds"] == MAX_TOOL_ROUNDS + 1
+    assert offered_tools(bodies[-1]) == [] and all(offered_tools(b) for b in bodies[:-1])
+    assert f"all {MAX_TOOL_ROUNDS} tool rounds" in json.dumps(bodies[-1])
+    assert len(toolkit.executed) == MAX_TOOL_ROUNDS
+
+
+def test_identical_call_limit(scripted_openai, style, toolkit):
+    same = call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"})
+    scripted_openai.push(*[same] * (MAX_IDENTICAL_CALLS + 1), answer("Stopped repeating."))
+    result = ask(scripted_openai, style, toolkit)
+    assert result.answer == "Stopped repeating."
+    assert len(toolkit.executed) == MAX_IDENTICAL_CALLS  # the 4th identical call was not run
+    bodies = scripted_openai.bodies()
+    assert len(bodies) == MAX_IDENTICAL_CALLS + 2 and offered_tools(bodies[-1]) == []
+    assert "identical call" in tool_outputs(bodies[-1])[-1]
+
+
+def test_temperature_rejected_retries_without_it(scripted_openai, style, toolkit):
+    scripted_openai.reject_params = {"temperature"}
+    scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}), answer("No temperature."))
+    result = ask(scripted_openai, style, toolkit)
+    assert result.error is None and result.answer == "No temperature."
+    bodies = scripted_openai.bodies()
+    assert bodies[0]["temperature"] == 0.2
+    assert all("temperature" not in b for b in bodies[1:]) and len(bodies) == 3  # dropped once, for good
+
+
+def test_callbacks_report_progress_in_order(scripted_openai, style, toolkit):
+    events: list[tuple] = []
+    scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}), answer("ok"))
+    ask(scripted_openai, style, toolkit, on_tool_call=lambda n, a: events.append(("call", n, a)),
+        on_tool_result=lambda o: events.append(("result", o.name, o.ok)),
+        on_status=lambda s: events.append(("status", s)))
+    assert ("call", "get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}) in events
+    assert events.index(("call", "get_qubit_params", {"chip_id": "64Qv3", "qid": "5"})) < \
+        events.index(("result", "get_qubit_params", True))
+    assert [e[1] for e in events if e[0] == "status"] == ["building context", "thinking", "running tools",
+                                                          "thinking", "done"]
+
+
+def test_failing_callback_does_not_end_the_request(scripted_openai, style, toolkit):
+    scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}), answer("still fine"))
+
+    def broken(*_):
+        raise ValueError("ui went away")
+
+    result = ask(scripted_openai, style, toolkit, on_tool_call=broken, on_status=broken)
+    assert result.error is None and result.answer == "still fine"
+
+
+def test_history_is_capped_and_stripped_of_charts(scripted_openai, style, toolkit):
+    chart_turn = json.dumps({"blocks": [{"type": "text", "content": "old answer 9", "chart": None},
+                                        {"type": "chart", "content": None, "chart": HEATMAP}], "assessment": None})
+    history = []
+    for i in range(5):
+        history += [{"role": "user", "content": f"old question {i}"},
+                    {"role": "assistant", "content": chart_turn.replace("9", str(i))}]
+    scripted_openai.push(answer("fresh"))
+    ask(scripted_openai, style, toolkit, history=history)
+    body = scripted_openai.bodies()[0]
+    sent = json.dumps(body)
+    assert CHART_MARKER not in sent and '"layout"' not in sent
+    turns = body["input"] if "input" in body else body["messages"][1:]
+    contents = [t["content"] for t in turns]
+    assert contents[-1] == "How is qubit 5?"
+    assert len(contents) == 7  # 6 earlier turns + the question
+    assert contents[0] == "old question 2" and "old answer 4" in contents[-2]
+
+
+def test_input_over_the_cap_is_refused_without_calling_the_model(scripted_openai, style, toolkit):
+    result = ask(scripted_openai, style, toolkit, message="x" * 2001)
+    assert scripted_openai.calls_made == 0
+    assert "2,000" in result.error and result.answer == result.error
+
+
+def test_plain_prose_answer_becomes_one_text_block(scripted_openai, style, toolkit):
+    scripted_openai.push(text("Qubit 5 looks healthy."))
+    result = ask(scripted_openai, style, toolkit)
+    assert result.blocks == [{"type": "text", "content": "Qubit 5 looks healthy.", "chart": None}]
+    assert result.assessment is None
+
+
+def test_answer_schema_is_requested(scripted_openai, style, toolkit):
+    scripted_openai.push(answer("ok"))
+    ask(scripted_openai, style, toolkit)
+    body = scripted_openai.bodies()[0]
+    if style == "responses":
+        fmt = body["text"]["format"]
+        assert fmt["type"] == "json_schema" and fmt["strict"] is False and "blocks" in fmt["schema"]["properties"]
+        assert "Answer format" in body["instructions"]
+    else:  # local chat servers get the prompt-level emulation instead of response_format
+        assert "response_format" not in body
+        assert "starting with `{`" in body["messages"][0]["content"]
+
+
+def test_answer_schema_rejected_is_dropped(scripted_openai, toolkit):
+    scripted_openai.push(error(400, "Invalid parameter: 'text.format' json_schema is not supported."),
+                         answer("plain"))
+    result = ask(scripted_openai, "responses", toolkit)
+    assert result.error is None and result.answer == "plain"
+    assert "text" not in scripted_openai.bodies()[1]

@@ -1,0 +1,456 @@
+"""A scripted OpenAI-compatible HTTP server for tests (real sockets, driven by the real openai SDK).
+
+Why: the agent loop must be tested through the real SDK over real HTTP, deterministically, on both
+``/v1/responses`` and ``/v1/chat/completions``.  This server replies from a script (or a callable)
+and records every request body so tests can assert on what a provider would have received.
+
+API (stable; other helpers' tests use it)
+-----------------------------------------
+    from tests.fakes.scripted_openai import (ScriptedOpenAI, scripted_openai, text, answer, call, calls,
+        error, delay, reasoning, null_content, SmartRequest)
+
+    with ScriptedOpenAI(script=[call("get_chip_summary", {"chip_id": "64Qv3"}), answer("All good", "good")]) as srv:
+        srv.base_url                 # "http://127.0.0.1:PORT/v1" (pass as OPENAI_BASE_URL / base_url)
+        srv.push(step, ...)          # append steps
+        srv.requests                 # list[Recorded]: .path, .body (dict), .api ("responses"|"chat")
+        srv.bodies(api=None)         # just the JSON bodies, optionally one API
+        srv.calls_made               # how many model requests were answered (errors included)
+
+    Pytest fixture ``scripted_openai`` (import it into your conftest): a started server with an empty script,
+    stopped after the test.  Options on the server object may be set by the test before the first request.
+
+Steps (API-neutral: rendered as Responses output items or a Chat Completions message):
+    text("plain words")                 assistant message with this exact text (may be None -> null content)
+    answer("markdown", "good")          assistant message holding the blocks JSON {"blocks":[...],"assessment":..}
+    call(name, args)                    one function call; args a dict (JSON-encoded) or a raw string (malformed)
+    calls((name, args), (name, args))   several function calls in one reply
+    reasoning("summary", step)          prepend a reasoning item (Responses only) to ``step``
+    error(status, message, param=None)  an HTTP error with OpenAI's error body
+    delay(seconds, step)                sleep server-side, then reply ``step`` (for client timeouts)
+    null_content()                      a reply with no text and no tool calls (content null / empty output)
+
+Options:
+    require_reasoning=True   a later request that returns a function_call_output for a call that was emitted next to
+                             a reasoning item, without sending that reasoning item back, gets the real API's 400.
+                             (On by default, as on the real API.)  Tool results whose call was not sent back 400 too.
+    reject_params={"temperature", "top_p"}   any request carrying one of these gets a 400 naming the parameter
+                             (like reasoning models); no script step is consumed.
+    smart=callable(SmartRequest) -> step | None   used when the script is empty ("smart" mode for UI/eval tests).
+    When neither script nor smart has a step the server answers 400 "scripted server: script exhausted" so a test
+    that makes more calls than it planned fails loudly.
+
+SmartRequest fields: api, body, round (assistant tool-call turns already in the input + 1), user_text (last user
+message), system_text, tool_names (offered tools; empty on a forced no-tools call), tool_results (list of
+ToolResultSeen(name, args, output)), has_tools.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+# --------------------------------------------------------------------------------------------- steps
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str  # "text" | "calls" | "error" | "null"
+    text: str | None = None
+    calls: tuple[tuple[str, str], ...] = ()  # (name, raw JSON arguments)
+    status: int = 200
+    param: str | None = None
+    delay_s: float = 0.0
+    reasoning: str | None = None
+
+
+def text(content: str | None) -> Step:
+    """An assistant message whose text is exactly ``content`` (None -> null content)."""
+    return Step("null") if content is None else Step("text", text=content)
+
+
+def answer(markdown: str, assessment: str | None = None, charts: Iterable[dict] = ()) -> Step:
+    """An assistant message in the blocks format the copilot asks for."""
+    blocks = [{"type": "text", "content": markdown, "chart": None}]
+    blocks += [{"type": "chart", "content": None, "chart": c} for c in charts]
+    return Step("text", text=json.dumps({"blocks": blocks, "assessment": assessment}))
+
+
+def _raw(args: dict | str) -> str:
+    return args if isinstance(args, str) else json.dumps(args)
+
+
+def call(name: str, args: dict | str | None = None) -> Step:
+    """One function call; a string ``args`` is sent verbatim (use it for malformed JSON)."""
+    return Step("calls", calls=((name, _raw(args if args is not None else {})),))
+
+
+def calls(*pairs: tuple[str, dict | str]) -> Step:
+    """Several function calls in one model turn."""
+    return Step("calls", calls=tuple((n, _raw(a)) for n, a in pairs))
+
+
+def reasoning(summary: str, step: Step) -> Step:
+    """``step`` preceded by a reasoning item (Responses API); Chat Completions ignores it."""
+    return Step(step.kind, step.text, step.calls, step.status, step.param, step.delay_s, summary)
+
+
+def error(status: int, message: str, param: str | None = None) -> Step:
+    """An HTTP error with OpenAI's error body."""
+    return Step("error", text=message, status=status, param=param)
+
+
+def delay(seconds: float, step: Step) -> Step:
+    """Reply ``step`` after ``seconds`` (server-side), e.g. to trip a client timeout."""
+    return Step(step.kind, step.text, step.calls, step.status, step.param, seconds, step.reasoning)
+
+
+def null_content() -> Step:
+    """No text, no tool calls: what some local servers return on a bad generation."""
+    return Step("null")
+
+
+# ------------------------------------------------------------------------------------ smart requests
+
+
+@dataclass(frozen=True)
+class ToolResultSeen:
+    name: str
+    args: dict | str
+    output: str
+
+
+@dataclass(frozen=True)
+class SmartRequest:
+    api: str  # "responses" | "chat"
+    body: dict
+    round: int
+    user_text: str
+    system_text: str
+    tool_names: list[str]
+    tool_results: list[ToolResultSeen]
+
+    @property
+    def has_tools(self) -> bool:
+        return bool(self.tool_names)
+
+
+def _content_text(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return str(content)
+
+
+def _parse_args(raw: Any) -> dict | str:
+    try:
+        value = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        return raw
+    return value if isinstance(value, dict) else raw
+
+
+def smart_request_from(api: str, body: dict) -> SmartRequest:
+    """Normalise either API's request body into what a smart callable needs."""
+    user_text = system_text = ""
+    results: list[ToolResultSeen] = []
+    assistant_turns = 0
+    if api == "responses":
+        system_text = _content_text(body.get("instructions"))
+        items = body.get("input")
+        items = [{"role": "user", "content": items}] if isinstance(items, str) else (items or [])
+        calls_by_id: dict[str, tuple[str, Any]] = {}
+        for item in items:
+            kind = item.get("type", "message")
+            if kind == "function_call":
+                calls_by_id[item.get("call_id")] = (item.get("name"), _parse_args(item.get("arguments")))
+            elif kind == "function_call_output":
+                name, args = calls_by_id.get(item.get("call_id"), ("?", {}))
+                results.append(ToolResultSeen(name, args, _content_text(item.get("output"))))
+            elif kind == "message" and item.get("role") == "user":
+                user_text = _content_text(item.get("content"))
+            elif kind == "message" and item.get("role") in ("system", "developer"):
+                system_text += _content_text(item.get("content"))
+        tools = [t.get("name") for t in body.get("tools") or []]
+    else:
+        calls_by_id = {}
+        for msg in body.get("messages") or []:
+            role = msg.get("role")
+            if role == "system":
+                system_text += _content_text(msg.get("content"))
+            elif role == "user":
+                user_text = _content_text(msg.get("content"))
+            elif role == "assistant":
+                assistant_turns += 1 if msg.get("tool_calls") else 0
+                for tc in msg.get("tool_calls") or []:
+                    fn = tc.get("function") or {}
+                    calls_by_id[tc.get("id")] = (fn.get("name"), _parse_args(fn.get("arguments")))
+            elif role == "tool":
+                name, args = calls_by_id.get(msg.get("tool_call_id"), ("?", {}))
+                results.append(ToolResultSeen(name, args, _content_text(msg.get("content"))))
+        tools = [(t.get("function") or {}).get("name") for t in body.get("tools") or []]
+    if api == "responses":
+        assistant_turns = _responses_rounds(body)
+    return SmartRequest(api, body, assistant_turns + 1, user_text, system_text, [t for t in tools if t], results)
+
+
+def _responses_rounds(body: dict) -> int:
+    """Assistant turns in a Responses input: runs of consecutive function_call items."""
+    items = body.get("input")
+    if not isinstance(items, list):
+        return 0
+    rounds, in_calls = 0, False
+    for item in items:
+        is_call = item.get("type") in ("function_call", "reasoning")
+        if is_call and not in_calls:
+            rounds += 1
+        in_calls = is_call
+    return rounds
+
+
+# --------------------------------------------------------------------------------------------- server
+
+
+@dataclass
+class Recorded:
+    path: str
+    api: str
+    body: dict
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class ScriptedOpenAI:
+    """The server; see the module docstring for the API."""
+
+    def __init__(self, script: Iterable[Step] = (), *, smart: Callable[[SmartRequest], Step | None] | None = None,
+                 require_reasoning: bool = True, reject_params: Iterable[str] = (), model: str = "scripted-model"):
+        self._script: list[Step] = list(script)
+        self.smart = smart
+        self.require_reasoning = require_reasoning
+        self.reject_params = set(reject_params)
+        self.model = model
+        self.requests: list[Recorded] = []
+        self.calls_made = 0
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._reasoning_for_call: dict[str, str] = {}  # call_id -> reasoning id emitted with it
+        self._stop = threading.Event()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle
+    def start(self) -> ScriptedOpenAI:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:  # keep test output clean
+                return
+
+            def setup(self) -> None:
+                super().setup()  # headers and body are separate writes: without NODELAY, Nagle adds ~40 ms
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+            def do_GET(self) -> None:  # noqa: N802
+                if self.path.rstrip("/").endswith("/models"):
+                    self._send(200, {"object": "list", "data": [
+                        {"id": server.model, "object": "model", "created": 0, "owned_by": "scripted"}]})
+                else:
+                    self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body = json.loads(raw or b"{}")
+                except ValueError:
+                    self._send(400, _err("request body is not JSON", "invalid_request_error"))
+                    return
+                status, payload, wait = server._handle(self.path, body, dict(self.headers))
+                if wait and server._stop.wait(wait):
+                    return
+                try:
+                    self._send(status, payload)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
+                    pass
+
+            def _send(self, status: int, payload: dict) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        httpd = self._httpd
+        self._thread = threading.Thread(target=lambda: httpd.serve_forever(poll_interval=0.05), name="scripted-openai",
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> ScriptedOpenAI:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    @property
+    def base_url(self) -> str:
+        assert self._httpd is not None, "server not started"
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    # -- script
+    def push(self, *steps: Step) -> None:
+        with self._lock:
+            self._script.extend(steps)
+
+    @property
+    def remaining(self) -> int:
+        return len(self._script)
+
+    def bodies(self, api: str | None = None) -> list[dict]:
+        return [r.body for r in self.requests if api is None or r.api == api]
+
+    # -- request handling
+    def _handle(self, path: str, body: dict, headers: dict[str, str]) -> tuple[int, dict, float]:
+        path = path.split("?")[0].rstrip("/")
+        if path.endswith("/responses"):
+            api = "responses"
+        elif path.endswith("/chat/completions"):
+            api = "chat"
+        else:
+            return 404, _err(f"no route {path}", "not_found"), 0.0
+        with self._lock:
+            self.requests.append(Recorded(path, api, body, headers))
+            self.calls_made += 1
+            for param in sorted(self.reject_params):
+                if body.get(param) is not None:
+                    return 400, _err(f"Unsupported parameter: '{param}' is not supported with this model.",
+                                     "invalid_request_error", param, "unsupported_parameter"), 0.0
+            problem = self._check_protocol(api, body)
+            if problem:
+                return 400, _err(problem, "invalid_request_error"), 0.0
+            step = self._script.pop(0) if self._script else None
+        if step is None and self.smart is not None:
+            step = self.smart(smart_request_from(api, body))
+        if step is None:
+            return 400, _err("scripted server: script exhausted", "invalid_request_error"), 0.0
+        if step.kind == "error":
+            kind = "rate_limit_error" if step.status == 429 else (
+                "server_error" if step.status >= 500 else "invalid_request_error")
+            return step.status, _err(step.text or "error", kind, step.param), step.delay_s
+        with self._lock:
+            payload = self._render_responses(body, step) if api == "responses" else self._render_chat(body, step)
+        return 200, payload, step.delay_s
+
+    def _check_protocol(self, api: str, body: dict) -> str | None:
+        """The real APIs' 400s for conversations that were not replayed faithfully."""
+        if api == "responses":
+            items = body.get("input")
+            if not isinstance(items, list):
+                return None
+            call_ids = {i.get("call_id") for i in items if i.get("type") == "function_call"}
+            reasoning_ids = {i.get("id") for i in items if i.get("type") == "reasoning"}
+            for item in items:
+                if item.get("type") != "function_call_output":
+                    continue
+                cid = item.get("call_id")
+                if cid not in call_ids:
+                    return f"No tool call found for function call output with call_id {cid}."
+                rs = self._reasoning_for_call.get(cid)
+                if self.require_reasoning and rs and rs not in reasoning_ids:
+                    return (f"Item 'fc_{cid}' of type 'function_call' was provided without its required "
+                            f"'reasoning' item: '{rs}'.")
+            return None
+        pending: set[str] = set()
+        for msg in body.get("messages") or []:
+            if msg.get("role") == "assistant":
+                pending = {tc.get("id") for tc in msg.get("tool_calls") or []}
+            elif msg.get("role") == "tool":
+                if msg.get("tool_call_id") not in pending:
+                    return ("Invalid parameter: messages with role 'tool' must be a response to a preceeding "
+                            "message with 'tool_calls'.")
+        return None
+
+    def _usage(self, body: dict, out_text: str) -> tuple[int, int]:
+        return max(1, len(json.dumps(body)) // 4), max(1, len(out_text) // 4)
+
+    def _render_responses(self, body: dict, step: Step) -> dict:
+        n = next(self._ids)
+        output: list[dict] = []
+        rs_id = None
+        if step.reasoning is not None:
+            rs_id = f"rs_{n}"
+            output.append({"type": "reasoning", "id": rs_id, "status": "completed",
+                           "summary": [{"type": "summary_text", "text": step.reasoning}],
+                           "encrypted_content": f"enc-{n}"})
+        if step.kind == "calls":
+            for i, (name, args) in enumerate(step.calls):
+                cid = f"call_{n}_{i}"
+                if rs_id:
+                    self._reasoning_for_call[cid] = rs_id
+                output.append({"type": "function_call", "id": f"fc_{n}_{i}", "call_id": cid, "name": name,
+                               "arguments": args, "status": "completed"})
+        elif step.kind == "text":
+            output.append({"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
+                           "content": [{"type": "output_text", "text": step.text, "annotations": []}]})
+        out_text = json.dumps(output)
+        tin, tout = self._usage(body, out_text)
+        return {"id": f"resp_{n}", "object": "response", "created_at": time.time(), "model": self.model,
+                "status": "completed", "output": output, "parallel_tool_calls": True, "tool_choice": "auto",
+                "tools": [], "error": None, "incomplete_details": None,
+                "usage": {"input_tokens": tin, "output_tokens": tout, "total_tokens": tin + tout,
+                          "input_tokens_details": {"cached_tokens": 0},
+                          "output_tokens_details": {"reasoning_tokens": 0}}}
+
+    def _render_chat(self, body: dict, step: Step) -> dict:
+        n = next(self._ids)
+        message: dict[str, Any] = {"role": "assistant", "content": None}
+        finish = "stop"
+        if step.kind == "calls":
+            message["tool_calls"] = [{"id": f"call_{n}_{i}", "type": "function",
+                                      "function": {"name": name, "arguments": args}}
+                                     for i, (name, args) in enumerate(step.calls)]
+            finish = "tool_calls"
+        elif step.kind == "text":
+            message["content"] = step.text
+        tin, tout = self._usage(body, json.dumps(message))
+        return {"id": f"chatcmpl-{n}", "object": "chat.completion", "created": int(time.time()),
+                "model": self.model, "choices": [{"index": 0, "finish_reason": finish, "message": message,
+                                                  "logprobs": None}],
+                "usage": {"prompt_tokens": tin, "completion_tokens": tout, "total_tokens": tin + tout}}
+
+
+def _err(message: str, kind: str, param: str | None = None, code: str | None = None) -> dict:
+    return {"error": {"message": message, "type": kind, "param": param, "code": code}}
+
+
+@pytest.fixture
+def scripted_openai():
+    """A started ScriptedOpenAI with an empty script; push steps or set ``smart`` in the test."""
+    server = ScriptedOpenAI().start()
+    try:
+        yield server
+    finally:
+        server.stop()

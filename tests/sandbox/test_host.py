@@ -1,0 +1,97 @@
+"""The app-facing contract: threads, restarts, bad input, output caps, the CLI and figure validation."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+
+import pytest
+
+from copilot_core.sandbox import UnsafeFigure, run_analysis, sandbox_status, validate_figure
+from copilot_core.sandbox.cli import main as cli_main
+
+
+def test_concurrent_jobs_from_non_main_threads(store, planted):
+    results: dict[int, object] = {}
+
+    def job(i: int) -> None:
+        results[i] = run_analysis(f"result = {{'output': str({i} * int(data['t1']['qid'].nunique()))}}", store)
+
+    threads = [threading.Thread(target=job, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    n = store["t1"]["qid"].nunique()
+    assert {i: (r.error, r.output) for i, r in results.items()} == {i: (None, str(i * n)) for i in range(6)}
+
+
+def test_worker_restarts_after_it_dies(store, planted):
+    status = sandbox_status()
+    assert status["alive"] and status["pid"]
+    os.kill(status["pid"], signal.SIGKILL)  # the worker this test session started
+    result = run_analysis("print('back')", store)
+    assert result.error is None and result.output == "back"
+    after = sandbox_status()
+    assert after["alive"] and after["pid"] != status["pid"] and after["restarts"] == status["restarts"] + 1
+
+
+def test_bad_input_gives_a_message_not_a_traceback(planted):
+    assert "No code" in run_analysis("", {}).error
+    assert "Bad input" in run_analysis("print(1)", {"t1": 42}).error
+    assert "Bad input" in run_analysis("print(1)", ["not", "a", "dict"]).error
+    too_long = run_analysis("x = 1\n" * 5000, {})
+    assert "limit" in too_long.error
+
+
+def test_rows_as_dicts_are_accepted(planted):
+    result = run_analysis("print(data['t1']['value'].sum())", {"t1": [{"value": 1.5}, {"value": 2.0}]})
+    assert result.error is None and result.output == "3.5"
+
+
+def test_output_is_capped_at_20kb(store, planted):
+    result = run_analysis("for i in range(3000):\n    print('line', i, 'x' * 10)", store)
+    assert len(result.output) < 20_500 and "truncated" in result.output
+
+
+def test_cli_prints_json(tmp_path, capsys, planted):
+    code = tmp_path / "job.py"
+    code.write_text("print(data['t1']['value'].max())\n")
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"t1": [{"qid": "0", "value": 3.0}, {"qid": "1", "value": 7.5}]}))
+    assert cli_main(["sandbox", "--code-file", str(code), "--data-file", str(data)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["output"] == "7.5" and printed["error"] is None and "fork" in printed["layers"]
+    assert set(printed) == {"output", "charts", "error", "layers"}
+    code.write_text("import os\n")
+    assert cli_main(["--code-file", str(code)]) == 1
+    assert "not allowed" in json.loads(capsys.readouterr().out)["error"]
+
+
+FIG = {"data": [{"type": "scatter", "x": [1, 2], "y": [3, 4], "hovertemplate": "Q005<br>%{y:.2f}"}],
+       "layout": {"title": {"text": "T1"}}}
+
+
+def test_validate_figure_accepts_plain_and_data_images():
+    assert validate_figure(FIG)["layout"]["title"]["text"] == "T1"
+    png = "data:image/png;base64,iVBORw0KGgo="
+    fig = {"data": [], "layout": {"images": [{"source": png, "x": 0, "y": 0, "sizex": 1, "sizey": 1}]}}
+    assert validate_figure(fig)["layout"]["images"][0]["source"] == png
+
+
+@pytest.mark.parametrize("bad", [
+    {"data": [], "layout": {"images": [{"source": "https://evil.example/a.png"}]}},
+    {"data": [], "layout": {"images": [{"source": "data:image/svg+xml;base64,PHN2Zz4="}]}},
+    {"data": [{"type": "scatter", "text": ["<a href='x'>x</a>"]}], "layout": {}},
+    {"data": [], "layout": {"title": {"text": "JavaScript:alert(1)"}}},
+    {"data": [], "layout": {"title": {"text": "see ftp://host/x"}}},
+    {"data": [], "layout": {"__proto__": {"x": 1}}},
+    {"data": [{"type": "scatter", "notaproperty": 1}], "layout": {}},
+    {"data": [], "layout": {}, "config": {"editable": True}},
+    "not a dict",
+])
+def test_validate_figure_rejects(bad):
+    with pytest.raises(UnsafeFigure):
+        validate_figure(bad)

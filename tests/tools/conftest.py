@@ -1,0 +1,64 @@
+"""Fixtures for the tool tests: a fresh toolkit per test on the shared demo repository (root conftest)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from copilot_core.tools import DataStore, ToolOutcome, Toolkit
+
+
+def _sandbox_or_none():
+    try:
+        from copilot_core.sandbox import run_analysis
+    except ImportError:
+        return None
+    return run_analysis
+
+
+@pytest.fixture(scope="session")
+def chip_by_size(repo) -> dict[int, str]:
+    return {int(c["size"]): c["chip_id"] for c in repo.list_chips()}
+
+
+@pytest.fixture(scope="session")
+def chip144(chip_by_size) -> str:
+    return chip_by_size[144]
+
+
+@pytest.fixture(scope="session")
+def chip64(chip_by_size) -> str:
+    return chip_by_size[64]
+
+
+@pytest.fixture
+def store() -> DataStore:
+    return DataStore()
+
+
+@pytest.fixture
+def kit(repo, store) -> Toolkit:
+    toolkit = Toolkit(repo, store=store, sandbox=_sandbox_or_none())
+    toolkit.begin_request()
+    return toolkit
+
+
+@pytest.fixture
+def call(kit):
+    """``call(name, **args) -> (outcome, parsed model_text)``; asserts the model text is valid JSON."""
+
+    def run(name: str, **args) -> tuple[ToolOutcome, dict]:
+        outcome = kit.execute(name, args)
+        payload = json.loads(outcome.model_text)
+        assert len(outcome.model_text) <= kit.max_result_chars
+        return outcome, payload
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def live64(demo_db, chip64) -> list[str]:
+    """Qubits of the 64-qubit chip holding a T1 value (the demo has dead qubits), in qid order."""
+    docs = demo_db["qubit"].find({"chip_id": chip64})
+    return sorted((d["qid"] for d in docs if (d.get("data") or {}).get("t1")), key=int)

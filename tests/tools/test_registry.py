@@ -1,0 +1,97 @@
+"""The 17 tools: schemas the APIs accept, and arguments checked before any database read."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from copilot_core.tools import STORED_TOOLS, TOOLS, DataStore, Toolkit
+from copilot_core.tools.args import validate_args
+from copilot_core.tools.registry import TOOLS_BY_NAME
+from copilot_core.tools.spec import ToolError
+
+SEED_000_TOOLS = {  # the table in seed 000, verbatim
+    "get_qubit_params", "get_latest_task_result", "get_task_history", "get_parameter_timeseries",
+    "execute_python_analysis", "get_chip_summary", "get_coupling_params", "get_execution_history", "compare_qubits",
+    "get_chip_topology", "search_task_results", "get_calibration_notes", "get_parameter_lineage",
+    "get_provenance_lineage_graph", "generate_chip_heatmap", "get_chip_parameter_timeseries",
+    "list_available_parameters",
+}
+
+
+def test_exactly_the_seed_tools():
+    assert {t.name for t in TOOLS} == SEED_000_TOOLS and len(TOOLS) == 17
+    assert set(STORED_TOOLS) == {"get_chip_parameter_timeseries", "get_chip_summary"}
+
+
+@pytest.mark.parametrize("spec", TOOLS, ids=lambda s: s.name)
+def test_schema_is_strict_and_valid(spec):
+    schema = spec.schema()
+    assert set(schema) == {"name", "description", "parameters"} and len(schema["description"]) > 30
+    params = schema["parameters"]
+    Draft202012Validator.check_schema(params)
+    assert params["type"] == "object" and params["additionalProperties"] is False
+    assert set(params["required"]) <= set(params["properties"])
+    for name, prop in params["properties"].items():
+        assert prop.get("description"), f"{spec.name}.{name} has no description"
+        if "default" in prop:
+            Draft202012Validator(prop).validate(prop["default"])
+        if prop.get("type") == "integer":
+            assert "maximum" in prop, f"{spec.name}.{name} is unbounded"
+
+
+def test_allowed_subset_and_unknown_names():
+    kit = Toolkit(None, store=DataStore(), allowed={"get_qubit_params", "get_chip_topology"})
+    assert [s["name"] for s in kit.schemas()] == ["get_qubit_params", "get_chip_topology"]
+    denied = kit.execute("get_chip_summary", {"chip_id": "64Qv3"})
+    assert not denied.ok and "unknown tool" in denied.error
+    with pytest.raises(ValueError, match="not_a_tool"):
+        Toolkit(None, store=DataStore(), allowed={"not_a_tool"})
+
+
+class TestNormalisation:
+    def test_qubit_spellings(self):
+        spec = TOOLS_BY_NAME["compare_qubits"]
+        args = validate_args(spec, {"chip_id": "64Qv3", "qids": ["Q05", 7, "q011", " 3 "]})
+        assert args["qids"] == ["5", "7", "11", "3"]
+        assert validate_args(TOOLS_BY_NAME["get_qubit_params"], '{"chip_id": "64Qv3", "qid": "Q005"}')["qid"] == "5"
+
+    def test_defaults_nulls_and_quoted_numbers(self):
+        spec = TOOLS_BY_NAME["search_task_results"]
+        assert validate_args(spec, {"chip_id": "64Qv3", "qid": None})["last_n"] == 10
+        assert validate_args(spec, {"chip_id": "64Qv3", "last_n": "7"})["last_n"] == 7
+
+    @pytest.mark.parametrize("args, fragment", [
+        ({"chip_id": "64Qv3", "qid": {"$ne": ""}}, "invalid qid"),
+        ({"chip_id": {"$gt": ""}, "qid": "5"}, "invalid chip_id"),
+        ({"chip_id": "64Qv3", "qid": "5", "project_id": "other"}, "'project_id' was unexpected"),
+        ({"chip_id": "64Qv3"}, "'qid' is a required property"),
+        ({"chip_id": "64Qv3", "qid": "5; drop"}, "invalid qid"),
+        ({"chip_id": "64Q v3", "qid": "5"}, "invalid chip_id"),
+    ])
+    def test_rejected(self, args, fragment):
+        with pytest.raises(ToolError) as caught:
+            validate_args(TOOLS_BY_NAME["get_qubit_params"], args)
+        assert fragment in caught.value.message
+        assert caught.value.hint.startswith("get_qubit_params takes: chip_id")
+
+    @pytest.mark.parametrize("name, args", [
+        ("get_task_history", {"chip_id": "64Qv3", "qid": "5", "task_name": "CheckT1", "last_n": 10_000}),
+        ("get_chip_parameter_timeseries", {"chip_id": "64Qv3", "parameter_name": "t1", "last_n": 0}),
+        ("get_provenance_lineage_graph", {"chip_id": "64Qv3", "entity_id": "t1:5:20260720-003:ab", "max_depth": 50}),
+        ("generate_chip_heatmap", {"chip_id": "64Qv3", "metric_name": "t1", "selection_mode": "worst"}),
+        ("compare_qubits", {"chip_id": "64Qv3", "qids": ["5"]}),
+    ])
+    def test_bounds(self, name, args):
+        outcome = Toolkit(None, store=DataStore()).execute(name, args)
+        assert not outcome.ok and outcome.error.startswith("invalid")
+        assert json.loads(outcome.model_text)["hint"].startswith(f"{name} takes:")
+
+
+@pytest.mark.parametrize("raw", ["{not json", "[1, 2]", "\"chip\"", 42])
+def test_malformed_arguments_never_raise(raw):
+    outcome = Toolkit(None, store=DataStore()).execute("get_chip_topology", raw)
+    assert not outcome.ok and json.loads(outcome.model_text)["error"]
+    assert outcome.summary.startswith("get_chip_topology failed")

@@ -1,0 +1,179 @@
+"""Draw chat turns: text blocks as markdown, charts natively after validation, the assessment badge,
+live tool progress inside ``st.status``, and the show-work panel with its re-run button.
+
+Everything the model or the database wrote is hostile: markdown is defanged (no images), tool names are
+reduced to identifiers, arguments go through ``st.json``, code and printed output through ``st.code``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import streamlit as st
+
+from copilot_core.chat import ChatMessage, ChatState, ShowWork, rerun_analysis
+from copilot_core.chat.markdown import safe_markdown
+
+BADGES = {"good": ("Good", "green", ":material/check_circle:"),
+          "warning": ("Needs attention", "orange", ":material/warning:"),
+          "bad": ("Bad", "red", ":material/error:")}
+AI_REVIEW_PREFIX = "**AI review**"
+RERUNS_KEY = "copilot_reruns"
+
+SETUP_HELP = """**No language model is configured**, so the copilot cannot answer yet. The dashboard pages keep working.
+
+Configure one of these, in the environment or in `.streamlit/secrets.toml` (copy `.streamlit/secrets.toml.example`):
+
+- **OpenAI**: `OPENAI_API_KEY = "sk-..."` and optionally `COPILOT_MODEL = "gpt-5.4"`.
+- **A local or self-hosted OpenAI-compatible server** (Ollama, vLLM, llama.cpp): `OPENAI_BASE_URL =
+  "http://127.0.0.1:11434/v1"` and `COPILOT_MODEL = "<model name>"`; no key is needed. Such servers use
+  `COPILOT_API_STYLE = "chat_completions"` (the default for any base URL).
+
+Then reload this page."""
+
+
+def tool_label(name: Any) -> str:
+    """A tool name as shown: identifier characters only (the model may invent any string)."""
+    return re.sub(r"[^A-Za-z0-9_]", "", str(name))[:64] or "unknown_tool"
+
+
+# ------------------------------------------------------------------ blocks
+def render_chart(chart: dict, key: str) -> None:
+    """Validate again (the app never trusts a stored or model chart), then draw it natively."""
+    try:
+        from copilot_core.sandbox import validate_figure
+
+        figure = validate_figure(chart)
+    except ImportError:
+        st.warning("A chart was withheld: the figure validator is not installed.")
+        return
+    except ValueError as exc:  # UnsafeFigure is a ValueError
+        st.warning(f"A chart was withheld because it failed validation: {str(exc)[:200]}")
+        return
+    st.plotly_chart(figure, key=key, width="stretch")
+
+
+def render_badge(assessment: str | None) -> None:
+    if assessment in BADGES:
+        label, color, icon = BADGES[assessment]
+        st.badge(f"Assessment: {label}", color=color, icon=icon)
+
+
+def render_blocks(message: ChatMessage, key: str) -> None:
+    render_badge(message.assessment)
+    for i, block in enumerate(message.blocks):
+        if block["type"] == "chart":
+            render_chart(block["chart"], key=f"{key}-chart-{i}")
+        elif block["content"].lstrip().startswith(AI_REVIEW_PREFIX):
+            with st.container(border=True):
+                st.markdown(safe_markdown(block["content"]))
+        else:
+            st.markdown(safe_markdown(block["content"]))
+    if message.error:
+        st.caption(f"The model API reported a problem: {message.error[:300]}")
+
+
+def render_user(message: ChatMessage) -> None:
+    st.markdown(safe_markdown(message.text))
+    if message.flags:
+        st.warning(flag_warning(message.flags))
+
+
+def flag_warning(flags: list[str]) -> str:
+    shown = ", ".join(str(f).replace("_", " ")[:60] for f in flags[:5])
+    return (f"This message contains phrases often used for prompt injection ({shown}). It was sent as a question; "
+            "the copilot treats data and instructions inside it as data, not as orders.")
+
+
+# ------------------------------------------------------------------ show work
+def render_show_work(work: ShowWork, key: str, state: ChatState) -> None:
+    with st.expander("Show work", icon=":material/fact_check:"):
+        usage = work.usage or {}
+        st.caption(f"Model {work.model or '?'} · {work.api_style or '?'} · {usage.get('rounds', 0)} rounds · "
+                   f"{usage.get('input_tokens', 0)} input / {usage.get('output_tokens', 0)} output tokens · "
+                   f"{work.elapsed_s:.1f} s")
+        if not work.tools:
+            st.text("No tools were called for this answer.")
+        for i, tool in enumerate(work.tools, 1):
+            status = "ok" if tool.ok else "failed"
+            st.markdown(f"**{i}. `{tool_label(tool.name)}`** · {status} · {tool.elapsed_s * 1000:.0f} ms")
+            st.json(tool.args, expanded=False)
+            st.text(tool.summary or tool.error or "")
+        if work.data_keys:
+            st.text("Data keys used: " + ", ".join(work.data_keys))
+        for i, analysis in enumerate(work.analyses, 1):
+            st.markdown(f"**Sandbox code {i}**")
+            st.code(analysis.code, language="python")
+            st.code(analysis.output or "(nothing printed)", language="text")
+            if analysis.error:
+                st.error(analysis.error[:2000])
+        if work.trace:
+            st.markdown("**Trace**")
+            st.json(work.trace, expanded=False)
+        if work.analysis_code():
+            _rerun_section(work, key, state)
+
+
+def _rerun(key: str, code: str, keys: list[str], state: ChatState) -> None:
+    st.session_state.setdefault(RERUNS_KEY, {})[key] = rerun_analysis(code, state.store, needed_keys=keys)
+
+
+def _rerun_section(work: ShowWork, key: str, state: ChatState) -> None:
+    code = "\n\n".join(work.analysis_code())
+    st.button("Re-run analysis code", key=f"{key}-rerun", icon=":material/replay:",
+              help="Runs the same code again in the sandbox on this chat's data store.",
+              on_click=_rerun, args=(key, code, work.analysis_keys(), state))
+    result = st.session_state.get(RERUNS_KEY, {}).get(key)
+    if result is None:
+        return
+    if result.error:
+        st.error(result.error[:2000])
+    st.code(result.output or "(nothing printed)", language="text")
+    for i, chart in enumerate(result.charts):
+        render_chart(chart, key=f"{key}-rerun-chart-{i}")
+
+
+# ------------------------------------------------------------------ whole turns
+def render_answer(message: ChatMessage, index: int, state: ChatState) -> None:
+    """An assistant turn's body; keys depend on the session and position so reruns keep widget state."""
+    render_blocks(message, key=f"msg-{state.session_id}-{index}")
+    if message.work is not None:
+        render_show_work(message.work, key=f"work-{state.session_id}-{index}", state=state)
+
+
+def render_message(message: ChatMessage, index: int, state: ChatState) -> None:
+    with st.chat_message(message.role):
+        if message.role == "user":
+            render_user(message)
+        else:
+            render_answer(message, index, state)
+
+
+def render_history(state: ChatState) -> None:
+    for i, message in enumerate(state.messages):
+        render_message(message, i, state)
+
+
+class StatusProgress:
+    """ProgressListener drawing into an ``st.status`` container while the loop blocks the script."""
+
+    def __init__(self, status: Any) -> None:
+        self.status = status
+        self.calls = 0
+
+    def tool_call(self, name: str, args: dict) -> None:
+        self.calls += 1
+        label = tool_label(name)
+        self.status.markdown(f"**{self.calls}. `{label}`**")
+        self.status.code(json.dumps(args, ensure_ascii=False, default=str)[:2000], language="json")
+        self.status.update(label=f"Calling {label}…")
+
+    def tool_result(self, outcome: Any) -> None:
+        line = (outcome.summary or "done") if outcome.ok else f"failed: {outcome.error or outcome.summary}"
+        self.status.text(("✓ " if outcome.ok else "✗ ") + str(line)[:300])
+
+    def phase(self, text: str) -> None:
+        text = str(text)[:120]
+        self.status.update(label=text[:1].upper() + text[1:] + ("" if text == "done" else "…"))

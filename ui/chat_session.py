@@ -1,0 +1,79 @@
+"""Per-browser-session chat state for the Copilot page, the user's name, and saving to MongoDB.
+
+``st.session_state`` is per browser session, so each session gets its own ChatState (messages, data store,
+provider): one session never sees another's data.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import streamlit as st
+
+from copilot_core.chat import ChatState, analysis_request
+from copilot_core.data.chat_sessions import ChatSessionStore, InvalidChatSession
+from copilot_core.settings import ConfigError, Settings
+
+STATE_KEY = "copilot_chat"
+HANDOFF_KEY = "copilot_analysis"  # set by the Qubits page's "Analyze with copilot" button
+_NAME = re.compile(r"[^A-Za-z0-9_.@+-]")
+
+
+def current_username(settings: Settings) -> str:
+    """The logged-in user's e-mail (st.user) when auth is on, else the USERNAME setting, else "local"."""
+    name: Any = None
+    try:
+        user = st.user
+        if user.get("is_logged_in", False):
+            name = user.get("email") or user.get("name") or user.get("sub")
+    except Exception:  # no auth configured: st.user is empty or raises
+        name = None
+    name = name or settings.get("USERNAME") or "local"
+    return _NAME.sub("_", str(name))[:128] or "local"
+
+
+def provider_for(settings: Settings) -> tuple[Any, str | None]:
+    """(ProviderConfig or None, a configuration problem to show or None)."""
+    from copilot_core.agent import provider_from_settings
+
+    try:
+        return provider_from_settings(settings), None
+    except ConfigError as exc:
+        return None, f"The copilot's model settings are invalid: {exc}"
+
+
+def chat_state(settings: Settings) -> ChatState:
+    """This browser session's chat (created on first use, with the configured provider)."""
+    state = st.session_state.get(STATE_KEY)
+    if not isinstance(state, ChatState):
+        provider, _ = provider_for(settings)
+        state = ChatState(username=current_username(settings), provider=provider)
+        st.session_state[STATE_KEY] = state
+    return state
+
+
+def take_handoff(state: ChatState) -> bool:
+    """Start analysis mode when the Qubits page handed over a chip and qubit; True when it did."""
+    handoff = st.session_state.pop(HANDOFF_KEY, None)
+    if not isinstance(handoff, dict):
+        return False
+    chip_id, qid = handoff.get("chip_id"), handoff.get("qid")
+    if not (isinstance(chip_id, str) and isinstance(qid, str) and chip_id and qid):
+        return False
+    state.start_analysis(chip_id, qid, analysis_request(chip_id, qid))
+    return True
+
+
+def save_state(state: ChatState, sessions: ChatSessionStore | None) -> str | None:
+    """Store the chat; a message to show when that failed (the chat itself goes on)."""
+    if sessions is None or not state.messages:
+        return None
+    try:
+        sessions.save(state.username, state.session_id, **state.document_fields())
+    except InvalidChatSession as exc:
+        return f"This chat could not be saved: {exc}"
+    except Exception as exc:  # database errors: say so, never a traceback
+        return f"This chat could not be saved to the database ({type(exc).__name__})."
+    state.saved = True
+    return None

@@ -1,0 +1,43 @@
+"""The page boundary: every failure becomes a clear message in the page, never a traceback."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import streamlit as st
+
+from copilot_core.data.connection import DatabaseUnavailable
+
+log = logging.getLogger("calibration_copilot.ui")
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~$])")
+
+
+def plain(text: object) -> str:
+    """Escape Markdown so database or error text is shown as typed, never interpreted."""
+    return _MARKDOWN.sub(r"\\\1", str(text))
+
+
+def show_database_error(exc: BaseException) -> None:
+    st.error(f"**The calibration database cannot be reached.** {plain(exc)}", icon=":material/cloud_off:")
+    st.caption("Check MONGODB_URI (environment or .streamlit/secrets.toml), that the server is running and "
+               "reachable from this machine, then reload the page.")
+
+
+@contextmanager
+def page_guard(what: str = "this page") -> Iterator[None]:
+    """Wrap a page body: database, input and unexpected errors are shown with ``st.error``.
+
+    Streamlit's own control flow (st.stop, st.rerun, st.switch_page) derives from BaseException and passes."""
+    try:
+        yield
+    except DatabaseUnavailable as exc:
+        show_database_error(exc)
+    except ValueError as exc:  # InvalidArgument, UnknownChip, bad mode/window: the message says what to change
+        st.error(plain(exc), icon=":material/error:")
+    except Exception as exc:  # noqa: BLE001 - the boundary: log it for the operator, keep the user's page clean
+        log.exception("error while rendering %s", what)
+        st.error(f"Something went wrong while building {plain(what)} ({type(exc).__name__}). "
+                 "The details are in the server log.", icon=":material/error:")

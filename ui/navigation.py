@@ -1,0 +1,30 @@
+"""Moving between pages with context: open a qubit on the Qubits page, hand a qubit to the copilot."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.state import CHIP_KEY, FOCUS_QUBIT_KEY
+
+QUBITS_PAGE = "pages/qubits.py"
+HEATMAP_PAGE = "pages/heatmap.py"
+COPILOT_PAGE = "pages/copilot.py"
+COPILOT_ANALYSIS_KEY = "copilot_analysis"
+
+# The copilot page's author sets this to True when pages/copilot.py is the real chat page;
+# until then the "Analyze with copilot" button is disabled with a one-line explanation.
+COPILOT_PAGE_READY = False
+COPILOT_NOT_READY_HELP = "The copilot chat page is not available yet in this build."
+
+
+def open_qubit(chip_id: str, qid: str) -> None:
+    """Show one qubit on the Qubits page (its row selected, its health report open)."""
+    st.session_state[CHIP_KEY] = chip_id
+    st.session_state[FOCUS_QUBIT_KEY] = {"chip_id": chip_id, "qid": str(qid)}
+    st.switch_page(QUBITS_PAGE)
+
+
+def analyze_with_copilot(chip_id: str, qid: str) -> None:
+    """Open the copilot page in analysis mode for one qubit (call once per click: from ``if st.button``)."""
+    st.session_state[COPILOT_ANALYSIS_KEY] = {"chip_id": chip_id, "qid": str(qid)}
+    st.switch_page(COPILOT_PAGE)

@@ -1,0 +1,84 @@
+"""Widgets shared by pages: chip picker, metric/mode/window pickers, empty states."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+
+from copilot_core.analysis.chip_metrics import MODES
+from copilot_core.domain.metrics import CATALOGUE, COUPLING_METRICS, QUBIT_METRICS, metric
+from ui import data
+from ui.errors import plain
+from ui.state import CHIP_KEY
+
+WINDOWS: dict[str, float | None] = {"all time": None, "last 24 h": 24, "last 48 h": 48, "last 7 days": 168,
+                                    "last 30 days": 720}
+_PARAM_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,79}$")
+
+
+def persistent_select(label: str, options: Sequence[Any], state_key: str, *, default: Any = None,
+                      format_func: Callable[[Any], str] = str, container: Any = st, help: str | None = None) -> Any:
+    """A selectbox whose value lives in ``session_state[state_key]`` and so survives page switches
+    (Streamlit drops a widget's own state when a page without it runs)."""
+    options = list(options)
+    if not options:
+        return None
+    current = st.session_state.get(state_key)
+    if current not in options:
+        current = default if default in options else options[0]
+        st.session_state[state_key] = current
+    widget_key = f"_w_{state_key}"
+    st.session_state[widget_key] = current
+
+    def _sync() -> None:
+        st.session_state[state_key] = st.session_state[widget_key]
+
+    return container.selectbox(label, options, key=widget_key, format_func=format_func, on_change=_sync, help=help)
+
+
+def chip_selector(container: Any = None) -> dict | None:
+    """Sidebar chip picker shared by every page; None (with a message) when the database has no chips."""
+    chips = data.chips()
+    if not chips:
+        st.info("The database has no chips yet. With the embedded database, seed the demo with "
+                "`python -m copilot_core.demo`; with MongoDB, check MONGO_DB_NAME and QDASH_PROJECT_ID.")
+        return None
+    by_id = {c["chip_id"]: c for c in chips}
+    chosen = persistent_select("Chip", list(by_id), CHIP_KEY, container=container or st.sidebar,
+                               format_func=lambda c: f"{c} ({by_id[c].get('size')} qubits)")
+    return by_id[chosen]
+
+
+def metric_options(chip_id: str, kind: str = "qubit") -> list[str]:
+    """Catalogue metrics of that kind, then every other well-formed numeric parameter stored in the chip's
+    latest data (``qubit.data``/``coupling.data`` hold the newest value of every output parameter)."""
+    names = list(QUBIT_METRICS if kind == "qubit" else COUPLING_METRICS)
+    params = data.qubit_params(chip_id) if kind == "qubit" else data.coupling_params(chip_id)
+    found = {n for p in params.values() if isinstance(p, dict) for n, e in p.items()
+             if isinstance(n, str) and n not in CATALOGUE and _PARAM_NAME.fullmatch(n)
+             and isinstance(e, dict) and isinstance(e.get("value"), (int, float)) and not isinstance(e.get("value"), bool)}
+    return names + sorted(found)
+
+
+def metric_label(name: str) -> str:
+    m = metric(name)
+    unit = f" [{m.unit}]" if m.unit else ""
+    return f"{m.title}{unit}" if name in CATALOGUE else f"{name} (from data)"
+
+
+def mode_selector(key: str, container: Any = st) -> str:
+    return container.radio("Mode", MODES, horizontal=True, key=key,
+                           help="latest: newest result; best: best in the window; average: mean in the window")
+
+
+def window_selector(key: str, container: Any = st, default: str = "all time") -> float | None:
+    """Time window in hours (None = all time)."""
+    label = container.selectbox("Time window", list(WINDOWS), index=list(WINDOWS).index(default), key=key)
+    return WINDOWS[label]
+
+
+def no_data(message: str) -> None:
+    st.info(plain(message), icon=":material/info:")
