@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from copilot_core.agent import AgentRequest, ProviderConfig, run_copilot  # noqa: E402
-from copilot_core.tools.toolkit import ToolOutcome  # noqa: E402
-from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call  # noqa: E402
+from copilot_core.tools import ToolOutcome  # noqa: E402
+from tests.fakes.scripted_openai import ScriptedOpenAI, tools_then_answer  # noqa: E402
 
 TARGET_MS = 30.0
 CHIP = "64Qv3"
@@ -71,12 +71,8 @@ class NoopToolkit:
 
 
 def smart(rounds: int):
-    def reply(req: SmartRequest):
-        if req.has_tools and req.round <= rounds:
-            name, args = DIRECT_CALLS[(req.round - 1) % len(DIRECT_CALLS)]
-            return call(name, args)
-        return answer(f"Done after {len(req.tool_results)} tool results.", "good")
-    return reply
+    plan = [DIRECT_CALLS[i % len(DIRECT_CALLS)] for i in range(rounds)]
+    return tools_then_answer(plan, lambda results: f"Done after {len(results)} tool results.", "good")
 
 
 def measure(server: ScriptedOpenAI, style: str, toolkit: Any, repo: Any, requests: int, rounds: int) -> dict:

@@ -54,16 +54,18 @@ def _json(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, default=str)
 
 
-def _repository(settings: Any) -> Any:
+def _open(settings: Any) -> tuple[Any, Any]:
+    """(database, repository), or a UsageError naming what to check."""
     from copilot_core.data.connection import DatabaseUnavailable, open_database
     from copilot_core.data.repository import CalibrationRepository
 
     try:
-        repo = CalibrationRepository(open_database(settings), project_id=settings.project_id)
+        db = open_database(settings)
+        repo = CalibrationRepository(db, project_id=settings.project_id)
         repo.ping()
     except DatabaseUnavailable as exc:
         raise UsageError(f"database unavailable: {exc}") from exc
-    return repo
+    return db, repo
 
 
 def _toolkit(repo: Any) -> Any:
@@ -93,14 +95,21 @@ def cmd_ask(args: argparse.Namespace, settings: Any) -> int:
     if provider is None:
         raise UsageError("no model configured: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a local "
                          "OpenAI-compatible server) in the environment or .streamlit/secrets.toml")
-    repo = _repository(settings)
+    from copilot_core.turn import TurnExtras
+
+    db, repo = _open(settings)
     log.info("asking %s", provider.label())
     request = AgentRequest(args.question, chip_id=args.chip, qid=args.qid,
                            mode="analysis" if args.analysis else "chat",
                            context={"task_name": args.task} if args.task else {})
-    result = run_copilot(request, provider=provider, toolkit=_toolkit(repo), repo=repo,
+    extras = TurnExtras.from_settings(settings, db)  # skills, chip memory, tracing: wired as on the chat page
+    kit = extras.start(args.question, toolkit=_toolkit(repo), chip_id=args.chip or repo.default_chip_id(),
+                       provider=provider)
+    result = run_copilot(request, provider=provider, toolkit=kit.toolkit, repo=repo, tracer=kit.tracer,
+                         prompt_extras=kit.prompt_extras,
                          on_tool_call=lambda name, a: log.info("tool %s %s", name, _json(a)),
                          on_status=lambda phase: log.debug("status: %s", phase))
+    extras.finish(kit, result)
     out = {"answer": result.answer, "blocks": result.blocks, "assessment": result.assessment,
            "tool_calls": [{"tool": o.name, "args": o.args, "result": _model_view(o.model_text)}
                           for o in result.tool_calls],
@@ -119,7 +128,7 @@ def cmd_tool(args: argparse.Namespace, settings: Any) -> int:
         raise UsageError(f"--args is not valid JSON: {exc}") from exc
     if not isinstance(tool_args, dict):
         raise UsageError("--args must be a JSON object, e.g. '{\"chip_id\": \"64Qv3\"}'")
-    toolkit = _toolkit(_repository(settings))
+    toolkit = _toolkit(_open(settings)[1])
     toolkit.begin_request()
     outcome = toolkit.execute(args.name, tool_args)
     if not outcome.ok:

@@ -62,14 +62,15 @@ class TurnExtras:
         history = list(history)
         chosen = [m.skill for m in self.skills.select(message, history)]
         extras = self.skills.prompt_extras(message, history) if chosen else []
+        uses_tools = bool(toolkit.schemas())  # readiness "none": no tools, so no memory tool either
         if self.memory is not None and chip_id:
             try:
-                extras += self.memory.prompt_extras(chip_id)
+                extras += self.memory.prompt_extras(chip_id, recall_tool=uses_tools)
             except Exception:  # noqa: BLE001 - memory is a nicety; the answer must still come
                 log.exception("memory unavailable for chip %s", chip_id)
         if tracer is None:
             tracer = self._tracer(provider, chip_id=chip_id, skills=",".join(s.name for s in chosen), **trace_attrs)
-        wrapped = MemoryToolkit(toolkit, self.memory) if self.memory is not None else toolkit
+        wrapped = MemoryToolkit(toolkit, self.memory) if self.memory is not None and uses_tools else toolkit
         return TurnKit(toolkit=CachingToolkit(wrapped, tracer=tracer), tracer=tracer, prompt_extras=extras,
                        skills=[s.name for s in chosen], chip_id=chip_id)
 

@@ -10,7 +10,7 @@ import streamlit as st
 from copilot_core.settings import ConfigError, load_settings
 from ui.chat_render import SETUP_HELP, render_history
 from ui.chat_session import chat_state, provider_for, take_handoff
-from ui.chat_sidebar import render_analysis_target, render_exports, render_provider, render_sessions
+from ui.chat_sidebar import render_analysis_target, render_exports, render_provider, render_sessions, target_label
 from ui.chat_turn import chat_resources, run_turn
 from ui.errors import show_database_error
 
@@ -31,7 +31,7 @@ with st.sidebar:
     render_analysis_target(state)
 
 if state.mode == "analysis" and state.chip_id and state.qid:
-    st.caption(f"Analysis of qubit Q{state.qid} on chip {state.chip_id}. Ask follow-up questions below.")
+    st.caption(f"Analysis of qubit {target_label(state)} on chip {state.chip_id}. Ask follow-up questions below.")
 else:
     st.caption("Ask about chips, qubits, trends and calibration history. Every answer shows its work.")
 if state.provider is None:

@@ -18,7 +18,7 @@ st.caption(f"What the copilot learned from earlier sessions, per chip. Every upd
 
 with page_guard("the memory page"):
     settings = data.settings()
-    memory = CopilotMemory(MemoryStore(data.database(), project_id=settings.project_id))
+    memory = CopilotMemory(MemoryStore(data.repository().db, project_id=settings.project_id))
     chip = widgets.chip_selector()
     if chip is not None:
         chip_id = chip["chip_id"]

@@ -3,12 +3,12 @@
 import streamlit as st
 
 from copilot_core.analysis.chip_health import health_frame
-from copilot_core.analysis.overview import chips_frame, executions_frame, flag_text
+from copilot_core.analysis.overview import chips_frame, executions_frame, flags_frame
 from copilot_core.domain.metrics import BANDS
 from ui import data, navigation, widgets
 from ui.errors import page_guard, plain
 
-MAX_FLAGS = 40
+FLAGS_GENERATION_KEY = "_overview_flags_generation"
 
 st.title("Overview")
 
@@ -21,6 +21,31 @@ with page_guard("the overview"):
         st.dataframe(chips_frame(data.chips()), hide_index=True, key="overview_chips", column_config={
             "coverage": st.column_config.ProgressColumn("coverage", format="percent", min_value=0, max_value=1),
             "last execution": st.column_config.DatetimeColumn("last execution (UTC)", format="YYYY-MM-DD HH:mm")})
+
+        st.subheader("Drift flags")
+        pct = st.slider("Flag a drop larger than (% of the qubit's own 7-day median)", 5, 80, 20, step=5,
+                        key="overview_drift_pct")
+        flags = data.drift(chip_id, pct / 100)
+        drops = [f for f in flags if f.reason == "drop"]
+        failed = [f for f in flags if f.reason == "failed_task"]
+        st.caption(f"{len(drops)} drop(s) in T1, T2 echo or gate fidelity; {len(failed)} qubit(s) or coupling(s) "
+                   "with tasks that failed in the 24 h before the last execution.")
+        if not flags:
+            st.success("No drift and no failing tasks.", icon=":material/check_circle:")
+        else:
+            frame = flags_frame(flags, int(chip["size"]))
+            # a fresh widget after each jump: the selection is consumed once, so one click = one action
+            generation = st.session_state.setdefault(FLAGS_GENERATION_KEY, 0)
+            event = st.dataframe(frame, hide_index=True, key=f"overview_flags_{generation}", on_select="rerun",
+                                 selection_mode="single-row", column_config={
+                                     "qid": None,
+                                     "drop": st.column_config.NumberColumn("drop", format="percent"),
+                                     "at": st.column_config.DatetimeColumn("at (UTC)", format="MM-DD HH:mm")})
+            st.caption("Tick a flag to open that qubit on the Qubits page with its health report.")
+            rows = list(event["selection"]["rows"])
+            if rows and 0 <= rows[0] < len(frame):
+                st.session_state[FLAGS_GENERATION_KEY] = generation + 1
+                navigation.open_qubit(chip_id, str(frame.iloc[rows[0]]["qid"]))
 
         left, right = st.columns([3, 2])
         with left:
@@ -45,22 +70,3 @@ with page_guard("the overview"):
                     "started": st.column_config.DatetimeColumn("started (UTC)", format="MM-DD HH:mm"),
                     "ended": st.column_config.DatetimeColumn("ended (UTC)", format="MM-DD HH:mm"),
                     "minutes": st.column_config.NumberColumn("minutes", format="%.0f")})
-
-        st.subheader("Drift flags")
-        pct = st.slider("Flag a drop larger than (% of the qubit's own 7-day median)", 5, 80, 20, step=5,
-                        key="overview_drift_pct")
-        flags = data.drift(chip_id, pct / 100)
-        drops = [f for f in flags if f.reason == "drop"]
-        failed = [f for f in flags if f.reason == "failed_task"]
-        st.caption(f"{len(drops)} drop(s) in T1, T2 echo or gate fidelity; {len(failed)} failing task(s) in the "
-                   "24 h before the last execution. Open a qubit to see its health report.")
-        if not flags:
-            st.success("No drift and no failing tasks.", icon=":material/check_circle:")
-        for i, flag in enumerate(flags[:MAX_FLAGS]):
-            text_col, button_col = st.columns([6, 1], vertical_alignment="center")
-            icon = ":material/trending_down:" if flag.reason == "drop" else ":material/error:"
-            text_col.markdown(f"{icon} {plain(flag_text(flag, int(chip['size'])))}")
-            if button_col.button("Open", key=f"flag_{i}_{flag.target}_{flag.metric or flag.task}"):
-                navigation.open_qubit(chip_id, flag.qid)
-        if len(flags) > MAX_FLAGS:
-            st.caption(f"…and {len(flags) - MAX_FLAGS} more: raise the threshold or see the Qubits page.")

@@ -25,7 +25,7 @@ def render_provider(state: ChatState, problem: str | None) -> None:
             st.warning("No model configured. See the page for how to set one up.")
         return
     where = "OpenAI" if provider.is_openai else mask_uri(provider.base_url or "")
-    st.markdown(f"**Provider:** {where}  \n**Model:** `{provider.model}`  \n**API style:** `{provider.api_style}`")
+    st.markdown(f"**Provider:** `{where}`  \n**Model:** `{provider.model}`  \n**API style:** `{provider.api_style}`")
     from copilot_core.readiness import cached_readiness
 
     readiness = cached_readiness(provider)  # never probes here: the sidebar must not block
@@ -35,11 +35,23 @@ def render_provider(state: ChatState, problem: str | None) -> None:
         st.caption(f"Tool-calling check: **{readiness.level}** tools. {readiness.reason}")
 
 
+def target_label(state: ChatState) -> str:
+    """The analysed qubit as the dashboard labels it (``Q05`` on 64 qubits, ``Q005`` on 144)."""
+    from copilot_core.domain.topology import qubit_label
+    from ui import data
+
+    try:
+        chip = data.chip(state.chip_id or "")
+        return qubit_label(state.qid, int(chip["size"])) if chip else f"Q{state.qid}"
+    except Exception:  # the label is cosmetic: never fail the page for it
+        return f"Q{state.qid}"
+
+
 def render_analysis_target(state: ChatState) -> None:
     if state.mode != "analysis" or not (state.chip_id and state.qid):
         return
     st.subheader("Analysis")
-    st.markdown(f"**Chip:** `{state.chip_id}`  \n**Qubit:** `Q{state.qid}`")
+    st.markdown(f"**Chip:** `{state.chip_id}`  \n**Qubit:** `{target_label(state)}`")
 
 
 # ------------------------------------------------------------------ sessions

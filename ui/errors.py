@@ -12,7 +12,7 @@ import streamlit as st
 from copilot_core.data.connection import DatabaseUnavailable
 
 log = logging.getLogger("calibration_copilot.ui")
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~$])")
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]<>#|~$])")  # what can turn plain text into markup, links or HTML
 
 
 def plain(text: object) -> str:

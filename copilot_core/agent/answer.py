@@ -37,6 +37,7 @@ BLOCKS_SCHEMA: dict = {
 SCHEMA_NAME = "copilot_answer"
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.S)
+_CONTENT = re.compile(r'"content"\s*:\s*"((?:[^"\\]|\\.)*)"', re.S)
 _CHART_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?\{[^`]*?\"(?:data|layout)\"\s*:[^`]*?```", re.S)
 
 
@@ -134,7 +135,23 @@ def parse_answer(text: str | None) -> tuple[list[dict], Assessment | None]:
         blocks, assessment = legacy_to_blocks(data)
         if blocks:
             return blocks, assessment
-    return [text_block(text.strip())], None
+    salvaged = _salvage_contents(text)
+    return (salvaged or [text_block(text.strip())]), None
+
+
+def _salvage_contents(text: str) -> list[dict]:
+    """Text blocks from a blocks reply cut off mid-JSON (max tokens): better than showing raw JSON."""
+    if '"blocks"' not in text[:200]:
+        return []
+    out = []
+    for raw in _CONTENT.findall(text):
+        try:
+            content = json.loads(f'"{raw}"')
+        except ValueError:
+            continue
+        if content.strip():
+            out.append(text_block(content))
+    return out
 
 
 def _normalise_block(raw: Any) -> dict | None:

@@ -47,7 +47,7 @@ def _signature(call: ToolCall) -> str:
 def _loop_outcome(name: str, args: dict, message: str, hint: str) -> Any:
     """An outcome the loop makes itself (call not run), in the toolkit's ToolOutcome shape."""
     from copilot_core.tools.compact import to_model_json
-    from copilot_core.tools.toolkit import ToolOutcome
+    from copilot_core.tools import ToolOutcome
 
     return ToolOutcome(name=name, args=args, ok=False, model_text=to_model_json({"error": message, "hint": hint}),
                        summary=f"{name}: {message}", error=message)
@@ -56,9 +56,9 @@ def _loop_outcome(name: str, args: dict, message: str, hint: str) -> Any:
 class _Run:
     """State of one request (kept out of the public function so each step stays small)."""
 
-    def __init__(self, request: AgentRequest, provider: ProviderConfig, toolkit: Any, *, tracer: Tracer,
-                 on_tool_call: Callable | None, on_tool_result: Callable | None, on_status: Callable | None):
-        self.request, self.provider, self.toolkit, self.tracer = request, provider, toolkit, tracer
+    def __init__(self, provider: ProviderConfig, toolkit: Any, *, tracer: Tracer, on_tool_call: Callable | None,
+                 on_tool_result: Callable | None, on_status: Callable | None):
+        self.provider, self.toolkit, self.tracer = provider, toolkit, tracer
         self.on_tool_call, self.on_tool_result, self.on_status = on_tool_call, on_tool_result, on_status
         self.dropped: set[str] = set()
         self.usage = {"rounds": 0, "input_tokens": 0, "output_tokens": 0}
@@ -75,8 +75,8 @@ class _Run:
         except Exception:  # noqa: BLE001  (a UI hook must not end the request)
             log.exception("callback %r failed", callback)
 
-    def ask(self, conversation: Conversation, tools: list[dict] | None) -> ModelTurn:
-        self.notify(self.on_status, "thinking" if tools else "finalizing")
+    def ask(self, conversation: Conversation, tools: list[dict] | None, *, final: bool = False) -> ModelTurn:
+        self.notify(self.on_status, "finalizing" if final else "thinking")
         self.usage["rounds"] += 1
         with self.tracer.span("llm.call", round=self.usage["rounds"], model=self.provider.model,
                               tools=bool(tools)):
@@ -133,7 +133,7 @@ class _Run:
                 reason = f"You repeated the same tool call more than {MAX_IDENTICAL_CALLS} times."
                 break
         conversation.add_user_note(render_prompt("finalize", reason=reason))
-        return self.ask(conversation, None).text
+        return self.ask(conversation, None, final=True).text
 
     def partial_blocks(self, headline: str) -> list[dict]:
         """What we can still show when the model did not answer: the failure and the tool results."""
@@ -160,7 +160,7 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Any
         return AgentResult(answer=check.message or "", blocks=[text_block(check.message or "")],
                            error=check.message, elapsed_s=time.perf_counter() - started, **base)
     secrets = (*configured_secrets(), provider.api_key)
-    run = _Run(request, provider, toolkit, tracer=tracer, on_tool_call=on_tool_call, on_tool_result=on_tool_result,
+    run = _Run(provider, toolkit, tracer=tracer, on_tool_call=on_tool_call, on_tool_result=on_tool_result,
                on_status=on_status)
     error: str | None = None
     final_text: str | None = None
@@ -168,16 +168,16 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Any
         with tracer.span("copilot.request", mode=request.mode, chip_id=request.chip_id, qid=request.qid,
                          model=provider.model, api_style=provider.api_style, flags=",".join(check.flags)):
             run.notify(on_status, "building context")
-            with tracer.span("build_prompt"):
-                system = build_system_prompt(mode=request.mode, repo=repo, chip_id=request.chip_id, qid=request.qid,
-                                             context=request.context, api_style=provider.api_style,
-                                             extras=prompt_extras)
-            conversation = start_conversation(client or make_client(provider), provider, system,
-                                              prepare_history(request.history), check.text)
             tools: list[dict] = []
             if toolkit is not None:
                 toolkit.begin_request()
                 tools = toolkit.schemas()
+            with tracer.span("build_prompt"):
+                system = build_system_prompt(mode=request.mode, repo=repo, chip_id=request.chip_id, qid=request.qid,
+                                             context=request.context, api_style=provider.api_style,
+                                             extras=prompt_extras, tools=bool(tools))
+            conversation = start_conversation(client or make_client(provider), provider, system,
+                                              prepare_history(request.history), check.text)
             final_text = run.loop(conversation, tools)
     except ProviderError as exc:
         error = str(exc)

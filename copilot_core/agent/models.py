@@ -55,6 +55,13 @@ class Conversation(Protocol):
 # with bench/agent_overhead.py's server) and grows with every round.
 
 
+def _text_args(raw: Any) -> str:
+    """Arguments as JSON text; some local servers send an object instead of a string."""
+    if raw is None:
+        return ""
+    return raw if isinstance(raw, str) else json.dumps(raw)
+
+
 def _sampling(provider: ProviderConfig, dropped: set[str]) -> dict:
     kwargs: dict[str, Any] = {}
     if provider.temperature is not None and "temperature" not in dropped:
@@ -88,7 +95,7 @@ class ResponsesConversation:
             items.append(dumped)
             if dumped.get("type") == "function_call":
                 calls.append(ToolCall(dumped.get("call_id") or dumped.get("id") or f"call_{len(items)}",
-                                      dumped.get("name") or "", dumped.get("arguments") or ""))
+                                      dumped.get("name") or "", _text_args(dumped.get("arguments"))))
             elif dumped.get("type") == "message":
                 for part in dumped.get("content") or []:
                     texts.append(part.get("text") or part.get("refusal") or "")
@@ -137,7 +144,7 @@ class ChatConversation:
             fn = getattr(tc, "function", None)
             if fn is None:
                 continue
-            calls.append(ToolCall(tc.id or f"call_{len(self.messages)}_{i}", fn.name or "", fn.arguments or ""))
+            calls.append(ToolCall(tc.id or f"call_{len(self.messages)}_{i}", fn.name or "", _text_args(fn.arguments)))
         text = getattr(message, "content", None)
         usage = completion.usage
         replay: dict[str, Any] = {"role": "assistant", "content": text}

@@ -32,14 +32,20 @@ def executions_frame(executions: list[dict]) -> pd.DataFrame:
                                                        "tags"])
 
 
-def flag_text(flag: DriftFlag, size: int) -> str:
-    """One line per flag, e.g. ``Q005 T1 fell 34% to 41.2 μs (7-day median 62.4 μs)``."""
-    if flag.reason == "drop":
-        entry = metric(flag.metric or "")
-        return (f"{qubit_label(flag.qid, size)} {entry.title} fell {flag.drop * 100:.0f}% to "
-                f"{format_value(entry, flag.latest)} (7-day median {format_value(entry, flag.baseline)})")
-    where = qubit_label(flag.qid, size)
-    if "-" in flag.target:
-        control, target = flag.target.split("-", 1)
-        where = f"{qubit_label(control, size)}→{qubit_label(target, size)}"
-    return f"{where}: {flag.task} failed"
+def flags_frame(flags: list[DriftFlag], size: int) -> pd.DataFrame:
+    """Drift flags as a table, one row each: what to look at and by how much it fell."""
+    records = []
+    for f in flags:
+        entry = metric(f.metric) if f.metric else None
+        where = qubit_label(f.qid, size)
+        if "-" in f.target:
+            control, target = f.target.split("-", 1)
+            where = f"{qubit_label(control, size)}→{qubit_label(target, size)}"
+        records.append({"qid": f.qid, "where": where,
+                        "flag": "drop" if f.reason == "drop" else "failing task",
+                        "what": entry.title if entry else f.task,
+                        "latest": format_value(entry, f.latest) if entry else "",
+                        "7-day median": format_value(entry, f.baseline) if entry else "",
+                        "drop": f.drop, "at": f.at, "message": f.message})
+    return pd.DataFrame.from_records(
+        records, columns=["qid", "where", "flag", "what", "latest", "7-day median", "drop", "at", "message"])

@@ -21,6 +21,9 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 _CURSOR_METHODS = frozenset({"find", "aggregate", "list_indexes"})
+# pymongo Database attributes that must not silently turn into a collection of that name.
+_NOT_COLLECTIONS = frozenset({"client", "codec_options", "read_preference", "write_concern", "read_concern",
+                              "with_options", "watch", "cursor_command", "dereference", "validate_collection"})
 
 
 class SerialExecutor:
@@ -139,8 +142,8 @@ class SerialDatabase:
         return SerialCollection(self._executor, self, name)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
+        if name.startswith("_") or name in _NOT_COLLECTIONS:
+            raise AttributeError(f"{name!r} is not available on the embedded database proxy")
         if name in ("list_collection_names", "drop_collection", "create_collection", "command"):
             return lambda *a, **kw: self._executor.run(lambda: getattr(self._real_db(), name)(*a, **kw))
         return SerialCollection(self._executor, self, name)

@@ -38,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings()
         if args.data_dir is not None:  # an explicit directory always means the embedded engine
             settings = replace(settings, mongodb_uri=None, data_dir=args.data_dir.resolve())
+        elif not settings.embedded and args.if_empty:  # `make run` against a real QDash database
+            print(f"MONGODB_URI is set ({describe_target(settings)}): using it, no demo data written")
+            return 0
         elif not settings.embedded:
             print(f"refusing to write demo data into {describe_target(settings)}: unset MONGODB_URI "
                   "(or pass --data-dir) to seed the embedded database", file=sys.stderr)

@@ -70,20 +70,25 @@ def simulate(rng: np.random.Generator, topology: Topology, days: int) -> ChipPhy
     x90_infid = _clip(infid0 * np.exp(rng.normal(0, 0.12, (days, n))) * (60.0 / np.maximum(t1, 30.0)) ** 0.3,
                       5.2e-4, 9.8e-3)
 
-    # Recent drops (healthy qubits only, chosen after the dead ones).
+    # Recent drops (healthy qubits only): clearly below their own 7-day median in the last day or two.
     dead = set(rng.choice(n, size=max(2, n // 48), replace=False).tolist())
     healthy = [i for i in range(n) if i not in dead]
-    picks = rng.choice(healthy, size=4, replace=False).tolist()
-    drops = {"t1": picks[:2], "t2_echo": [picks[2]], "x90_gate_fidelity": [picks[3]]}
-    for i in drops["t1"]:
-        t1[-2:, i] = np.median(t1[-9:-2, i]) * np.array([0.5, 0.42])
-        t2_echo[-2:, i] = np.minimum(t2_echo[-2:, i], 1.5 * t1[-2:, i])
-        t2_star[-2:, i] = np.minimum(t2_star[-2:, i], 0.6 * t2_echo[-2:, i])
-    for i in drops["t2_echo"]:
-        t2_echo[-1, i] = np.median(t2_echo[-8:-1, i]) * 0.45
-        t2_star[-1, i] = min(t2_star[-1, i], 0.6 * t2_echo[-1, i])
-    for i in drops["x90_gate_fidelity"]:
-        x90_infid[-1, i] = min(max(np.median(x90_infid[-8:-1, i]) * 6, 6e-3), 9.8e-3)
+    picks = rng.choice(healthy, size=3, replace=False).tolist()
+    best_gate = min((i for i in healthy if i not in picks), key=lambda i: infid0[i])
+    drops = {"t1": picks[:2], "t2_echo": [picks[2]], "x90_gate_fidelity": [best_gate]}
+    if days >= 4:
+        base = slice(max(0, days - 9), days - 2)
+        for i in drops["t1"]:
+            t1[-2:, i] = np.median(t1[base, i]) * np.array([0.5, 0.42])
+            t2_echo[-2:, i] = np.minimum(t2_echo[-2:, i], 1.5 * t1[-2:, i])
+            t2_star[-2:, i] = np.minimum(t2_star[-2:, i], 0.6 * t2_echo[-2:, i])
+        for i in drops["t2_echo"]:
+            t2_echo[-1, i] = np.median(t2_echo[base, i]) * 0.45
+            t2_star[-1, i] = min(t2_star[-1, i], 0.6 * t2_echo[-1, i])
+        for i in drops["x90_gate_fidelity"]:
+            x90_infid[-1, i] = min(max(np.median(x90_infid[base, i]) * 6, 6e-3), 9.8e-3)
+    else:
+        drops = {}
 
     qubit = {
         "qubit_frequency": qubit_frequency, "coarse_qubit_frequency": coarse, "anharmonicity": anharmonicity,

@@ -8,6 +8,7 @@ frame lookup that would hand pandas' ``eval``/``query`` the model's own frame.
 
 from __future__ import annotations
 
+import collections
 import os
 import sys
 from collections.abc import Iterable
@@ -37,6 +38,9 @@ DENIED_EVENT_PREFIXES = (
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 
 
+_NAMEDTUPLE_CODE = collections.namedtuple.__code__
+
+
 class AuditDenied(PermissionError):
     """Raised inside the job when an audited operation is refused."""
 
@@ -55,6 +59,8 @@ def install(roots: Iterable[str], exec_allowance: int = 1) -> None:
         raise AuditDenied(f"blocked by the sandbox: {event}{' ' + detail if detail else ''}")
 
     def hook(event: str, args: tuple) -> None:
+        if event in ("compile", "exec") and sys._getframe(1).f_code is _NAMEDTUPLE_CODE:
+            return  # pandas' itertuples builds a namedtuple from a fixed, identifier-checked template
         if event == "open":
             path, mode, flags = args
             if isinstance(mode, str) and any(c in mode for c in "wax+"):

@@ -27,7 +27,10 @@ def main(argv: list[str]) -> int:
     args = list(argv)
     if args[:1] == ["sandbox"]:
         args = args[1:]
-    options = _parser().parse_args(args)
+    try:
+        options = _parser().parse_args(args)
+    except SystemExit as exc:  # argparse already printed the usage message
+        return int(exc.code or 0)
     try:
         code = options.code_file.read_text(encoding="utf-8")
         data = json.loads(options.data_file.read_text(encoding="utf-8")) if options.data_file else {}

@@ -25,6 +25,7 @@ SAFE_IMAGE_PREFIXES = ("data:image/png;", "data:image/jpeg;", "data:image/jpg;",
 # Compared after lower-casing and removing whitespace/control characters (``java\tscript:``).
 FORBIDDEN_FRAGMENTS = ("://", "javascript:", "vbscript:", "href", "src=", "<a", "<img", "<iframe", "<script",
                        "<svg", "<link", "<object", "<embed", "url(", "@import", "srcset", "xlink:")
+_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 _INVISIBLE = re.compile(r"[\s\x00-\x1f\x7f\u200b-\u200f\u2028\u2029\ufeff]+")
 
 
@@ -73,6 +74,10 @@ def _walk(node: Any, path: str, depth: int, budget: list[int], image: bool = Fal
             if not isinstance(key, str) or "__" in key:
                 raise UnsafeFigure(f"{path}: key {key!r} is not allowed")
             _check_string(key, f"{path}.<key>", False)
+            if key == "bdata":  # typed array payload: plain base64 cannot carry a URL or markup
+                if not isinstance(value, str) or not _BASE64.fullmatch(value):
+                    raise UnsafeFigure(f"{path}.bdata: typed-array data must be base64")
+                continue
             _walk(value, f"{path}.{key}", depth + 1, budget, image=key in IMAGE_KEYS)
     elif isinstance(node, list):
         for i, value in enumerate(node):

@@ -39,6 +39,10 @@ class SandboxUnavailable(RuntimeError):
     """The worker could not be started or stopped answering."""
 
 
+class WorkerGone(SandboxUnavailable):
+    """The worker had died before the request was sent (safe to retry on a fresh worker)."""
+
+
 @dataclass(frozen=True)
 class SandboxResult:
     """What a job produced: text, validated Plotly JSON figures, an error with line and hint, active layers."""
@@ -128,7 +132,10 @@ class _WorkerHandle:
         except OSError as exc:
             self.pending.pop(job_id, None)
             self.alive = False
-            raise SandboxUnavailable(f"sandbox worker is gone: {exc}") from None
+            raise WorkerGone(f"sandbox worker is gone: {exc}") from None
+        if not self.alive and slot.reply is None:  # died while we were writing
+            self.pending.pop(job_id, None)
+            raise WorkerGone("sandbox worker is gone")
         if not slot.event.wait(wait_s):
             self.pending.pop(job_id, None)
             self.close()
@@ -169,7 +176,10 @@ def _ensure_worker() -> _WorkerHandle:
             _worker.close()
             _worker, _restarts = None, _restarts + 1
         if _worker is None:
-            _worker = _WorkerHandle()
+            try:
+                _worker = _WorkerHandle()
+            except OSError as exc:
+                raise SandboxUnavailable(f"sandbox worker could not be started: {exc}") from None
         return _worker
 
 
@@ -231,10 +241,13 @@ def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float =
         timeout = min(max(float(timeout_s), 0.5), MAX_TIMEOUT_S)
     except (TypeError, ValueError) as exc:
         return _failure(f"Bad input: {exc}", started)
+    request = {"code": code, "data": frames, "timeout_s": timeout}
     with _slots:
         try:
-            reply = _ensure_worker().submit({"code": code, "data": frames, "timeout_s": timeout},
-                                            timeout + REPLY_GRACE_S)
+            try:
+                reply = _ensure_worker().submit(request, timeout + REPLY_GRACE_S)
+            except WorkerGone:  # died between jobs: one fresh worker, one retry
+                reply = _ensure_worker().submit(request, timeout + REPLY_GRACE_S)
         except SandboxUnavailable as exc:
             return _failure(f"The sandbox is unavailable: {exc}", started)
         except (pickle.PicklingError, TypeError, AttributeError) as exc:

@@ -89,7 +89,10 @@ def _shape_result(env: Mapping[str, Any], printed: str) -> tuple[str, list[Any]]
     charts: list[Any] = []
     if isinstance(result, dict):
         if result.get("output") is not None:
-            text_parts.append(str(result["output"]))
+            text = str(result["output"])
+            if printed and printed.strip() in text:  # ``result = {"output": printed}``: say it once
+                text_parts = []
+            text_parts.append(text)
         charts = _charts_from(result.get("chart")) + _charts_from(result.get("charts"))
     elif isinstance(result, BaseFigure) or (isinstance(result, list) and result
                                             and all(isinstance(r, BaseFigure) for r in result)):
@@ -116,6 +119,8 @@ def run_job(code: Any, source: str, namespaces: Mapping[str, Namespace], data: d
     output, had_links = _strip_links(output)
     if had_links:
         error = error or "Output contained links or image tags, which were removed; print plain text only."
+    elif error:
+        error = _strip_links(error)[0]  # error text is shown and echoed too
     charts = []
     if len(chart_objects) > MAX_CHARTS:
         error = error or f"Only {MAX_CHARTS} charts are returned per job; {len(chart_objects)} were produced."

@@ -132,7 +132,7 @@ _PLAIN_BUILTIN_TYPES = (int, float, complex, str, bytes, bool, list, tuple, dict
 def _is_plain_builtin(value: Any) -> bool:
     """Methods of str/list/dict and those types themselves are fine even though they live in ``builtins``."""
     if isinstance(value, type):
-        return value in _PLAIN_BUILTIN_TYPES
+        return value in _PLAIN_BUILTIN_TYPES or issubclass(value, BaseException)
     owner = getattr(value, "__self__", None)
     if owner is not None and not isinstance(owner, types.ModuleType):
         return isinstance(owner, _PLAIN_BUILTIN_TYPES) or owner in _PLAIN_BUILTIN_TYPES
@@ -186,7 +186,7 @@ def _scan_strings(value: Any, budget: list[int], depth: int = 0):
     """Yield strings inside ``value`` (and nested lists/tuples/dicts), bounded in depth and count."""
     if isinstance(value, str):
         yield value
-    elif depth < 3 and isinstance(value, (list, tuple, set, frozenset, dict)):
+    elif depth < 5 and isinstance(value, (list, tuple, set, frozenset, dict)):
         items = list(value.items()) if isinstance(value, dict) else list(value)
         for item in items:
             budget[0] -= 1
@@ -336,8 +336,8 @@ class PrintBuffer:
         self.size = 0
         self.limit = limit
 
-    def __call__(self, _getattr_: Any = None) -> "PrintBuffer":  # RP calls _print_(_getattr_)
-        return self
+    def __call__(self) -> str:  # RP compiles the ``printed`` name to ``_print()``
+        return self.text()
 
     def write(self, text: str) -> None:
         if self.size + len(text) > self.limit:
@@ -404,7 +404,7 @@ def build_globals(namespaces: Mapping[str, Namespace], data: Mapping[str, Any], 
         "_unpack_sequence_": guarded_unpack_sequence,
         "_write_": guarded_write,
         "_inplacevar_": guarded_inplacevar,
-        "_print_": printer,
+        "_print_": lambda _getattr_=None: printer,  # RP calls _print_(_getattr_) once per scope
         "_apply_": _apply,
         "data": data,
     }

@@ -57,7 +57,8 @@ def read_frame(fd: int, limit: int) -> bytes | None:
 
 
 def encode_reply(reply: dict[str, Any]) -> bytes:
-    return json.dumps(reply, ensure_ascii=False, allow_nan=True).encode("utf-8")
+    # ASCII escapes: a lone surrogate in model output must not make the reply unencodable
+    return json.dumps(reply, ensure_ascii=True, allow_nan=True).encode("ascii")
 
 
 def decode_reply(payload: bytes) -> dict[str, Any]:

@@ -42,6 +42,7 @@ class Job:
     status: int | None = None
     overflow: bool = False
     timed_out: bool = False
+    delivered: bool = False
 
 
 def _child(source: str, data: dict, namespaces: dict, result_fd: int, timeout_s: float) -> None:
@@ -193,11 +194,13 @@ class Worker:
             self.selector.unregister(entry.result_fd)
             entry.eof = True
 
-    def _finish(self, entry: Job) -> dict:
+    def _cleanup(self, entry: Job) -> None:
         os.close(entry.result_fd)
         os.close(entry.pidfd)
         del self.jobs[entry.pid]
-        elapsed = time.monotonic() - entry.started
+
+    def _reply(self, entry: Job, final: bool) -> dict | None:
+        """The reply for the app; before the job has been reaped (``final=False``) only a complete JSON one."""
         reply = None
         if entry.timed_out:
             error = (f"Time limit exceeded: the job ran longer than {entry.timeout_s:g} s and was stopped. "
@@ -211,14 +214,15 @@ class Worker:
                 reply = None
             error = None if reply is not None else _describe_exit(entry.status, entry.timeout_s)
         if reply is None:
+            if not final:
+                return None
             reply = {"output": "", "charts": [], "error": error, "layers": self.layers}
-        reply = {"output": str(reply.get("output", ""))[: job.MAX_OUTPUT_CHARS + 200],
-                 "charts": reply.get("charts") if isinstance(reply.get("charts"), list) else [],
-                 "error": reply.get("error") if isinstance(reply.get("error"), (str, type(None))) else "bad error",
-                 "layers": [str(x) for x in reply.get("layers", [])] if isinstance(reply.get("layers"), list) else [],
-                 "layers_missing": reply.get("layers_missing", []),
-                 "elapsed_s": round(elapsed, 4), "id": entry.id}
-        return reply
+        return {"output": str(reply.get("output", ""))[: job.MAX_OUTPUT_CHARS + 200],
+                "charts": reply.get("charts") if isinstance(reply.get("charts"), list) else [],
+                "error": reply.get("error") if isinstance(reply.get("error"), (str, type(None))) else "bad error",
+                "layers": [str(x) for x in reply.get("layers", [])] if isinstance(reply.get("layers"), list) else [],
+                "layers_missing": reply.get("layers_missing", []),
+                "elapsed_s": round(time.monotonic() - entry.started, 4), "id": entry.id}
 
     def poll(self, deliver) -> None:
         """Wait for the next event (or the nearest deadline) and handle it."""
@@ -238,8 +242,13 @@ class Worker:
             if entry.status is None and now >= entry.deadline and not entry.timed_out:
                 entry.timed_out = True
                 self._kill(entry)
+            if entry.eof and not entry.delivered:  # reply as soon as it is complete; reap when it exits
+                reply = self._reply(entry, final=entry.status is not None)
+                if reply is not None:
+                    entry.delivered = True
+                    deliver(reply)
             if entry.status is not None and entry.eof:
-                deliver(self._finish(entry))
+                self._cleanup(entry)
 
     # ------------------------------------------------------------------------------------ requests
     def _on_request(self, deliver) -> None:
@@ -259,7 +268,11 @@ class Worker:
             if request.get("op") == "status":
                 deliver({"id": request["id"], "pid": os.getpid(), "running": len(self.jobs)})
             else:
-                self.start_job(request["id"], request["code"], request["data"], float(request["timeout_s"]))
+                try:
+                    self.start_job(request["id"], request["code"], request["data"], float(request["timeout_s"]))
+                except (OSError, KeyError, TypeError, ValueError) as exc:
+                    deliver({"id": request.get("id"), "output": "", "charts": [], "layers": self.layers,
+                             "error": f"The sandbox could not start the job: {exc}"})
 
     def serve(self, layers: list[str]) -> None:
         self.selector.register(self.in_fd, selectors.EVENT_READ, ("request", None))

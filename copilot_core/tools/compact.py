@@ -161,19 +161,19 @@ def untrusted_data(obj: Any, max_chars: int = 200, depth: int = 0) -> Any:
 
 # ---------------------------------------------------------------------------------------------- budget
 
-def _trim(obj: Any, cap: int, path: str, dropped: dict[str, int]) -> Any:
-    """Copy of ``obj`` keeping at most ``cap`` items of every long list and mapping-sized dict."""
+def _trim(obj: Any, cap: int, path: str, dropped: dict[str, int], min_len: int = _MIN_TRIM_LEN) -> Any:
+    """Copy of ``obj`` keeping at most ``cap`` items of every list (of ``min_len`` or more) and mapping."""
     if isinstance(obj, list):
-        keep = obj if len(obj) < _MIN_TRIM_LEN else obj[:cap]
+        keep = obj if len(obj) < min_len else obj[:cap]
         if len(keep) < len(obj):
             dropped[path or "result"] = dropped.get(path or "result", 0) + len(obj) - len(keep)
-        return [_trim(v, cap, f"{path}[]", dropped) for v in keep]
+        return [_trim(v, cap, f"{path}[]", dropped, min_len) for v in keep]
     if isinstance(obj, dict):
         items = list(obj.items())
         if len(items) >= _MAPPING_KEYS and len(items) > cap:
             dropped[path or "result"] = dropped.get(path or "result", 0) + len(items) - cap
             items = items[:cap]
-        return {k: _trim(v, cap, f"{path}.{k}" if path else str(k), dropped) for k, v in items}
+        return {k: _trim(v, cap, f"{path}.{k}" if path else str(k), dropped, min_len) for k, v in items}
     return obj
 
 
@@ -202,28 +202,32 @@ def fit_to_budget(payload: Any, max_chars: int = MAX_TOOL_RESULT_CHARS) -> str:
         return text
     clean = sanitize_nan(payload)
     biggest = max((len(v) for v in _collections(clean)), default=0)
+    for text_limit in (None, 200, 40):  # rows first; long strings only when rows alone cannot make it fit
+        source = clean if text_limit is None else _shorten_strings(clean, text_limit)
+        extra = "" if text_limit is None else " Long text fields were shortened."
+        for min_len in (_MIN_TRIM_LEN, 1):  # spare short lists (tags, pairs) unless nothing else helps
+            best = _largest_cap_that_fits(source, biggest, max_chars, min_len, extra)
+            if best is not None:
+                return best
+    scalars = {k: v for k, v in clean.items() if not isinstance(v, (dict, list))} if isinstance(clean, dict) else {}
+    candidate = to_model_json(_annotated(_shorten_strings(scalars, 40), {}, " Only scalar fields kept."))
+    if len(candidate) <= max_chars:
+        return candidate
+    return to_model_json({"_truncated": {"note": "Result too large to show; narrow the query."}})
+
+
+def _largest_cap_that_fits(clean: Any, biggest: int, max_chars: int, min_len: int, extra: str) -> str | None:
+    """Binary search for the most rows per list that still fits; the JSON text, or None."""
     lo, hi, best = 0, biggest, None
-    while lo <= hi:  # largest per-list cap that fits
+    while lo <= hi:
         cap = (lo + hi) // 2
         dropped: dict[str, int] = {}
-        candidate = to_model_json(_annotated(_trim(clean, cap, "", dropped), dropped))
+        candidate = to_model_json(_annotated(_trim(clean, cap, "", dropped, min_len), dropped, extra))
         if len(candidate) <= max_chars:
             best, lo = candidate, cap + 1
         else:
             hi = cap - 1
-    if best is not None:
-        return best
-    for limit in (200, 40):
-        dropped = {}
-        candidate = to_model_json(_annotated(_shorten_strings(_trim(clean, 0, "", dropped), limit), dropped,
-                                             " Long text fields were shortened."))
-        if len(candidate) <= max_chars:
-            return candidate
-    scalars = {k: v for k, v in clean.items() if not isinstance(v, (dict, list))} if isinstance(clean, dict) else {}
-    candidate = to_model_json(_annotated(_shorten_strings(scalars, 40), {"result": 1}, " Only scalar fields kept."))
-    if len(candidate) <= max_chars:
-        return candidate
-    return to_model_json({"_truncated": {"note": "Result too large to show; narrow the query."}})
+    return best
 
 
 def _collections(obj: Any) -> list:

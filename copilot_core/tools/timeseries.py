@@ -95,6 +95,7 @@ def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id
     if frame.empty:
         raise ToolError(f"no {parameter_name} values on {chip_id}", "list names with list_available_parameters")
     unit = str(frame["unit"].iloc[0])
+    times = [r["calibrated_at"] for r in rows if r.get("calibrated_at") is not None]  # datetimes: compacted for the model
     qubits = _per_qubit(frame)
     latest = [q["latest"] for q in qubits]
     bounds = mad_bounds(latest)
@@ -102,7 +103,7 @@ def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id
     high = [q["qid"] for q in qubits if bounds and q["latest"] > bounds[1]]
     trends = {t: sum(1 for q in qubits if q["trend"] == t) for t in ("up", "down", "stable")}
     data = {"chip_id": chip_id, "parameter_name": parameter_name, "unit": unit, "num_qubits": len(qubits),
-            "num_points": len(frame), "first_at": frame["calibrated_at"].min(), "last_at": frame["calibrated_at"].max(),
+            "num_points": len(frame), "first_at": min(times), "last_at": max(times),
             "statistics": _stats(frame["value"].tolist()), "latest_statistics": _stats(latest),
             "trend_counts": trends, "outliers_low": low, "outliers_high": high,
             "qubits": qubits, "rows": frame.to_dict("records")}

@@ -95,6 +95,7 @@ class Tracer:
         self._local = threading.local()
         self._records: list[dict] = []
         self._usage: list[dict] = []
+        self._span_tokens: dict[int, tuple[int, int]] = {}  # per open span: tokens recorded while it was innermost
         self._finished: dict | None = None
         self._t0 = time.perf_counter()
         self._otel = otel.provider_for(self.otlp_endpoint).get_tracer("copilot_core.tracing")
@@ -134,14 +135,21 @@ class Tracer:
             span.end()
 
     def record_usage(self, input_tokens: int | None, output_tokens: int | None, model: str | None = None) -> None:
-        """Token counts of one model call, attached to the innermost open span and summed for the request."""
+        """Token counts of one model call: an event on the innermost open span, summed into that span's
+        ``gen_ai.usage.*`` attributes and into the request totals (the root span gets those in ``finish``)."""
         tokens_in, tokens_out = int(input_tokens or 0), int(output_tokens or 0)
         stack = self._local.__dict__.get("stack") or []
         target = stack[-1] if stack else self._root
+        key = id(target)
         with self._lock:
             self._usage.append({"input_tokens": tokens_in, "output_tokens": tokens_out, "model": model or ""})
-        target.set_attributes({"gen_ai.usage.input_tokens": tokens_in, "gen_ai.usage.output_tokens": tokens_out,
-                               "gen_ai.request.model": model or ""})
+            total_in, total_out = self._span_tokens.get(key, (0, 0))
+            total_in, total_out = total_in + tokens_in, total_out + tokens_out
+            self._span_tokens[key] = (total_in, total_out)
+        target.add_event("gen_ai.usage", {"input_tokens": tokens_in, "output_tokens": tokens_out, "model": model or ""})
+        if target is not self._root:  # the root gets the request totals in finish()
+            target.set_attributes({"gen_ai.usage.input_tokens": total_in, "gen_ai.usage.output_tokens": total_out,
+                                   "gen_ai.request.model": model or ""})
 
     def event(self, name: str, **attrs: Any) -> None:
         """A point-in-time note on the innermost open span (e.g. a tool-cache hit)."""

@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from copilot_core.agent import ProviderConfig
-from copilot_core.tools.toolkit import ToolOutcome
+from copilot_core.tools import ToolOutcome
 from tests.fakes.scripted_openai import scripted_openai  # noqa: F401  (fixture)
 
 CHART_MARKER = "CHART-MARKER-7f3a"

@@ -51,7 +51,8 @@ def test_legacy_schema_is_converted():
     blocks, assessment = parse_answer("```\n" + json.dumps(legacy) + "\n```")
     assert assessment == "bad" and len(blocks) == 1
     text = blocks[0]["content"]
-    for part in ("**T1 dropped**", "T1 fell from 80 to 20 μs.", "- TLS defect", "- Re-run CheckT1", "**Recommendations**"):
+    for part in ("**T1 dropped**", "T1 fell from 80 to 20 μs.", "- TLS defect", "- Re-run CheckT1",
+                 "**Recommendations**"):
         assert part in text
     assert legacy_to_blocks({}) == ([], None)
 
@@ -77,3 +78,11 @@ def test_chart_json_pasted_in_prose_is_removed():
     text = "Look:\n```json\n" + json.dumps(SAFE_CHART) + "\n```\nDone."
     blocks = vet_model_charts([{"type": "text", "content": text, "chart": None}])
     assert '"layout"' not in blocks[0]["content"] and "Done." in blocks[0]["content"]
+
+
+def test_reply_cut_off_mid_json_keeps_its_text():
+    cut = '{"blocks": [{"type": "text", "content": "T1 median is 58 \\u03bcs.\\nAll good.", "chart": null}, ' \
+          '{"type": "text", "content": "Outliers: Q5'
+    blocks, assessment = parse_answer(cut)
+    assert blocks == [{"type": "text", "content": "T1 median is 58 μs.\nAll good.", "chart": None}]
+    assert assessment is None

@@ -69,7 +69,7 @@ def test_parallel_calls_in_one_turn_each_get_an_output(scripted_openai, style, t
 
 
 def test_reasoning_items_are_sent_back(scripted_openai, toolkit):
-    scripted_openai.push(reasoning("I need qubit 5's data.", call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"})),
+    scripted_openai.push(reasoning("Need data.", call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"})),
                          reasoning("Now answer.", call("get_qubit_params", {"chip_id": "64Qv3", "qid": "6"})),
                          answer("Done.", "good"))
     result = ask(scripted_openai, "responses", toolkit)
@@ -290,3 +290,45 @@ def test_answer_schema_rejected_is_dropped(scripted_openai, toolkit):
     result = ask(scripted_openai, "responses", toolkit)
     assert result.error is None and result.answer == "plain"
     assert "text" not in scripted_openai.bodies()[1]
+
+
+class RecordingTracer:
+    def __init__(self):
+        self.spans: list[str] = []
+        self.usage: list[tuple[int, int, str]] = []
+
+    def span(self, name, **attrs):
+        from contextlib import nullcontext
+
+        self.spans.append(name)
+        return nullcontext()
+
+    def record_usage(self, input_tokens, output_tokens, model):
+        self.usage.append((input_tokens, output_tokens, model))
+
+
+def test_tracer_sees_request_model_and_tool_spans_with_usage(scripted_openai, style, toolkit):
+    tracer = RecordingTracer()
+    scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}), answer("ok"))
+    result = ask(scripted_openai, style, toolkit, tracer=tracer)
+    assert tracer.spans == ["copilot.request", "build_prompt", "llm.call", "tool:get_qubit_params", "llm.call"]
+    assert sum(u[0] for u in tracer.usage) == result.usage["input_tokens"] > 0
+    assert sum(u[1] for u in tracer.usage) == result.usage["output_tokens"] > 0
+    assert {u[2] for u in tracer.usage} == {"scripted-model"}
+
+
+def test_model_echoing_a_key_is_redacted(scripted_openai, style, toolkit, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "envkey-0123456789abcdef")
+    scripted_openai.push(answer("Your key is envkey-0123456789abcdef and sk-live-abcdef123456; provider key "
+                                "sk-test-provider-key-0001."))
+    result = ask(scripted_openai, style, toolkit)
+    assert result.answer == "Your key is [redacted] and [redacted]; provider key [redacted]."
+    assert "envkey-0123456789abcdef" not in json.dumps(scripted_openai.bodies())
+
+
+def test_without_a_toolkit_no_tools_are_offered(scripted_openai, style):
+    scripted_openai.push(answer("From the context only."))
+    result = ask(scripted_openai, style, None)
+    assert result.error is None and result.answer == "From the context only."
+    body = scripted_openai.bodies()[0]
+    assert "tools" not in body and "No tools in this session" in json.dumps(body)

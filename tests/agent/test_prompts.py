@@ -42,6 +42,12 @@ def test_strict_emulation_only_for_chat_completions():
     assert emulation not in build_system_prompt(mode="chat", repo=None, chip_id=CHIP, qid=None)
 
 
+def test_no_tools_path_drops_the_tool_guide():
+    prompt = build_system_prompt(mode="chat", repo=None, chip_id=CHIP, qid=None, tools=False)
+    assert "## No tools in this session" in prompt and "CRITICAL rules" not in prompt
+    assert "get_chip_parameter_timeseries" not in prompt
+
+
 def test_missing_template_value_is_a_programming_error():
     with pytest.raises(KeyError):
         render_prompt("finalize")
@@ -83,6 +89,7 @@ def test_analysis_prompt_has_review_experiment_history_neighbours_and_couplings(
         zx = (repo.coupling_params(CHIP, coupling.id) or {}).get("zx90_gate_fidelity")
         if zx and metric("zx90_gate_fidelity").to_display(zx["value"]) is not None:
             assert shown("zx90_gate_fidelity", zx, "%") in line
+    assert "CRITICAL rules" in prompt  # the tool rules hold in analysis mode too
     order = [prompt.index(s) for s in ("## AI review", "## Scoring thresholds", "## Context", "## Topology neighbours",
                                        "## Couplings", "## Experiment", "## Answer format")]
     assert order == sorted(order)

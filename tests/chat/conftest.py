@@ -1,14 +1,16 @@
 """Fixtures for the Copilot page tests: the app on a seeded embedded database, driven by the scripted
 OpenAI-compatible server (real HTTP, real openai SDK) in "smart" mode.
 
-    chat_app(smart, provider=True) -> ChatApp   # AppTest on app.py, copilot page selected, not yet run
-    ChatApp.at, .server (ScriptedOpenAI or None), .data_dir, .repo (a repository on the same data)
+    chat_app(smart, provider=True, env=None) -> ChatApp   # AppTest on app.py, copilot page selected, not yet run
+    ChatApp.at, .server (ScriptedOpenAI or None), .username (unique per test), .repo(), .sessions()
     probe_aware(smart)                          # answers the readiness probe like a capable model
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +20,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from copilot_core.data.chat_sessions import ChatSessionStore
 from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, Step, answer, call
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +46,7 @@ class ChatApp:
     at: AppTest
     server: ScriptedOpenAI | None
     data_dir: Path
+    username: str
 
     def run(self) -> AppTest:
         return self.at.run(timeout=TIMEOUT_S)
@@ -58,37 +62,38 @@ class ChatApp:
         return [b for b in self.server.bodies() if "report_number" not in str(b.get("tools"))
                 and "test harness" not in str(b.get("messages", b.get("instructions")))[:300]]
 
+    def repo(self) -> Any:
+        """The app's own cached repository (the same Database object the page uses)."""
+        from ui.data import repository
+
+        return repository()
+
+    def sessions(self) -> ChatSessionStore:
+        return ChatSessionStore(self.repo().db)
+
 
 @pytest.fixture(scope="session")
-def seeded_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo 64-qubit chip (7 days, to stay quick) seeded once into an embedded store."""
-    from copilot_core.demo.__main__ import main as seed_main
-
-    data_dir = tmp_path_factory.mktemp("chat-demo")
-    assert seed_main(["--data-dir", str(data_dir), "--chips", "64", "--days", "7"]) == 0
+def chat_data_dir(seeded_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One private copy of the root demo for these tests; each test has its own user, so its chats are its own."""
+    data_dir = tmp_path_factory.mktemp("chat") / "data"
+    shutil.copytree(seeded_data_dir, data_dir)
     return data_dir
 
 
 @pytest.fixture
-def chat_app(seeded_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., ChatApp]]:
-    """Factory: the app pointed at a private copy of the seeded data and (optionally) a scripted model."""
-    import shutil
-
+def chat_app(app_env: Any, chat_data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., ChatApp]]:
+    """Factory: the app (root ``app_env``: no MongoDB URI, no secrets file) on ``chat_data_dir`` as a user of
+    its own, with (optionally) a scripted model."""
     servers: list[ScriptedOpenAI] = []
 
     def make(smart: Callable[[SmartRequest], Step | None] | None = None, *, provider: bool = True,
              env: dict[str, str] | None = None) -> ChatApp:
-        data_dir = tmp_path / "data"
-        if not data_dir.exists():
-            shutil.copytree(seeded_data_dir, data_dir)
-        secrets = tmp_path / "secrets.toml"
-        secrets.write_text("")  # never read the developer's real secrets in tests
-        for key in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "COPILOT_MODEL", "COPILOT_API_STYLE", "MONGODB_URI",
-                    "QDASH_PROJECT_ID", "USERNAME"):
+        for key in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "COPILOT_MODEL", "COPILOT_API_STYLE"):
             monkeypatch.delenv(key, raising=False)
-        monkeypatch.setenv("DATA_DIR", str(data_dir))
-        monkeypatch.setenv("CALIBRATION_COPILOT_SECRETS", str(secrets))
-        monkeypatch.setenv("TRACE_DIR", str(tmp_path / "traces"))
+        username = f"test-{uuid.uuid4().hex[:10]}"
+        monkeypatch.setenv("USERNAME", username)
+        monkeypatch.setenv("DATA_DIR", str(chat_data_dir))
+        monkeypatch.setenv("TRACE_DIR", str(chat_data_dir.parent / "traces"))
         monkeypatch.setenv("COPILOT_MAX_RETRIES", "0")
         server = None
         if provider:
@@ -99,32 +104,11 @@ def chat_app(seeded_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPa
             monkeypatch.setenv("COPILOT_API_STYLE", "chat_completions")
         for key, value in (env or {}).items():
             monkeypatch.setenv(key, value)
-        st.cache_data.clear()
-        st.cache_resource.clear()
+        st.cache_data.clear()  # the cached database client stays: these tests share one data dir
         at = AppTest.from_file(APP, default_timeout=TIMEOUT_S)
         at.switch_page(COPILOT_PAGE)
-        return ChatApp(at=at, server=server, data_dir=data_dir)
+        return ChatApp(at=at, server=server, data_dir=chat_data_dir, username=os.environ["USERNAME"])
 
     yield make
     for server in servers:
         server.stop()
-    st.cache_data.clear()
-    st.cache_resource.clear()
-
-
-@pytest.fixture
-def repo_for() -> Callable[[Path], Any]:
-    """A repository on a data dir (opened by the test itself, to compute expectations)."""
-    from copilot_core.data.connection import open_database
-    from copilot_core.data.repository import CalibrationRepository
-    from copilot_core.settings import load_settings
-
-    opened: list[Any] = []
-
-    def make(data_dir: Path) -> Any:
-        settings = load_settings(env={**os.environ, "DATA_DIR": str(data_dir)})
-        db = open_database(settings)
-        opened.append(db)
-        return CalibrationRepository(db, project_id=settings.project_id)
-
-    return make

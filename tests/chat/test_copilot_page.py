@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from copilot_core.chat import ChatMessage, ChatState
-from copilot_core.data.chat_sessions import COLLECTION, ChatSessionStore
+from copilot_core.data.chat_sessions import COLLECTION
+from copilot_core.domain.topology import qubit_label
 from copilot_core.tools import DataStore, Toolkit
 from tests.fakes.scripted_openai import SmartRequest, answer, call
+from ui.state import CHIP_KEY, FOCUS_QUBIT_KEY
 
 CHIP = "64Qv3"
 HEATMAP_ARGS = {"chip_id": CHIP, "metric_name": "t1"}
@@ -41,7 +41,7 @@ def plotly_specs(at) -> list[dict]:
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
 
 
-def test_question_shows_tool_progress_and_a_native_chart(chat_app, repo_for):
+def test_question_shows_tool_progress_and_a_native_chart(chat_app):
     app = chat_app(heatmap_smart)
     at = app.run()
     assert not at.exception
@@ -53,7 +53,7 @@ def test_question_shows_tool_progress_and_a_native_chart(chat_app, repo_for):
     assert status.state == "complete" and "1 tool call" in status.label
     shown = " ".join(texts(status))
     assert "generate_chip_heatmap" in shown and json.dumps(HEATMAP_ARGS) in shown
-    expected = Toolkit(repo_for(app.data_dir), store=DataStore()).execute("generate_chip_heatmap", HEATMAP_ARGS)
+    expected = Toolkit(app.repo(), store=DataStore()).execute("generate_chip_heatmap", HEATMAP_ARGS)
     assert expected.ok and f"✓ {expected.summary}" in shown
 
     # The answer: text with the tool's own median, the badge, and the heatmap drawn natively.
@@ -76,12 +76,11 @@ def test_question_shows_tool_progress_and_a_native_chart(chat_app, repo_for):
     # The model got the tool schemas; the chat was saved in QDash's collection.
     bodies = app.model_requests()
     assert len(bodies) == 2 and "generate_chip_heatmap" in json.dumps(bodies[0]["tools"])
-    db = repo_for(app.data_dir).db
-    saved = list(db[COLLECTION].find({"username": "local"}, {"_id": 0}))
+    saved = list(app.repo().db[COLLECTION].find({"username": app.username}, {"_id": 0}))
     assert len(saved) == 1 and [m["role"] for m in saved[0]["messages"]] == ["user", "assistant"]
 
 
-def test_analysis_mode_from_the_qubits_page(chat_app, repo_for):
+def test_analysis_mode_from_the_qubits_page(chat_app):
     qid = "5"
 
     def smart(req: SmartRequest):
@@ -102,7 +101,8 @@ def test_analysis_mode_from_the_qubits_page(chat_app, repo_for):
     assert not at.exception
 
     sidebar = " ".join(m.value for m in at.sidebar.markdown)
-    assert f"`{CHIP}`" in sidebar and f"`Q{qid}`" in sidebar
+    label = qubit_label(qid, app.repo().get_chip(CHIP)["size"])
+    assert f"`{CHIP}`" in sidebar and f"`{label}`" in sidebar
     # The first request ran by itself, in analysis mode (the analysis prompt names the qubit and chip).
     bodies = app.model_requests()
     assert bodies, "the analysis request did not run by itself"
@@ -125,7 +125,8 @@ def test_analyze_button_on_the_qubits_page_opens_the_analysis(chat_app, monkeypa
     app = chat_app(lambda req: answer("**AI review**\n- Decision: REVIEW", "warning"))
     at = app.at
     at.switch_page("pages/qubits.py")
-    at.session_state["focus_qubit"] = {"chip_id": CHIP, "qid": "7"}  # what a drift flag or heatmap click sets
+    at.session_state[CHIP_KEY] = CHIP
+    at.session_state[FOCUS_QUBIT_KEY] = {"chip_id": CHIP, "qid": "7"}  # what a drift flag or heatmap click sets
     at = app.run()
     assert not at.exception
     at.button(key="qubits_analyze").click()
@@ -182,8 +183,8 @@ def test_injection_phrases_are_flagged_to_the_user(chat_app):
     assert len(app.model_requests()) == 1  # flagged, still answered (the model is told data is not orders)
 
 
-def _stored_session(turns: int) -> ChatState:
-    state = ChatState(username="local")
+def _stored_session(username: str, turns: int) -> ChatState:
+    state = ChatState(username=username)
     chart = {"data": [{"type": "bar", "x": ["Q0", "Q1"], "y": [1.5, 2.5], "name": "STORED-CHART-MARKER"}],
              "layout": {}}
     for i in range(turns):
@@ -194,10 +195,10 @@ def _stored_session(turns: int) -> ChatState:
     return state
 
 
-def test_chat_resumed_from_mongodb_and_only_six_turns_replayed(chat_app, repo_for):
+def test_chat_resumed_from_mongodb_and_only_six_turns_replayed(chat_app):
     app = chat_app(lambda req: answer("follow-up answered"))
-    stored = _stored_session(turns=4)
-    ChatSessionStore(repo_for(app.data_dir).db).save("local", stored.session_id, **stored.document_fields())
+    stored = _stored_session(app.username, turns=4)
+    app.sessions().save(app.username, stored.session_id, **stored.document_fields())
 
     at = app.run()
     picker = at.sidebar.selectbox(key="copilot_session_pick")
@@ -216,11 +217,11 @@ def test_chat_resumed_from_mongodb_and_only_six_turns_replayed(chat_app, repo_fo
     replayed = [m for m in body["messages"] if m["role"] in ("user", "assistant")][:-1]
     assert len(replayed) == 6 and replayed[0]["content"] == "old question 1"
     assert "STORED-CHART-MARKER" not in json.dumps(body)  # chart JSON never goes back to the model
-    doc = ChatSessionStore(repo_for(app.data_dir).db).get("local", stored.session_id)
+    doc = app.sessions().get(app.username, stored.session_id)
     assert len(doc["messages"]) == 10  # the follow-up was saved into the same session
 
 
-def test_sessions_can_be_renamed_deleted_and_new_chat_starts_clean(chat_app, repo_for):
+def test_sessions_can_be_renamed_deleted_and_new_chat_starts_clean(chat_app):
     app = chat_app(timeseries_smart)
     app.run()
     at = app.ask(f"Fetch T1 of {CHIP}")
@@ -231,8 +232,8 @@ def test_sessions_can_be_renamed_deleted_and_new_chat_starts_clean(chat_app, rep
     at.sidebar.text_input(key="copilot_session_rename").input("Heatmap check")
     at.sidebar.button(key="copilot_rename_chat").click()
     at = app.run()
-    sessions = ChatSessionStore(repo_for(app.data_dir).db)
-    assert [s["title"] for s in sessions.list("local")] == ["Heatmap check"]
+    sessions = app.sessions()
+    assert [s["title"] for s in sessions.list(app.username)] == ["Heatmap check"]
 
     at.sidebar.button(key="copilot_new_chat").click()
     at = app.run()
@@ -243,17 +244,21 @@ def test_sessions_can_be_renamed_deleted_and_new_chat_starts_clean(chat_app, rep
     at.sidebar.selectbox(key="copilot_session_pick").set_value(first_id)
     at.sidebar.button(key="copilot_delete_chat").click()
     at = app.run()
-    assert sessions.list("local") == []
+    assert sessions.list(app.username) == []
     assert not at.exception
 
 
-@pytest.mark.parametrize("username", ["lab-alice"])
-def test_username_setting_scopes_sessions(chat_app, repo_for, username):
-    app = chat_app(heatmap_smart, env={"USERNAME": username})
-    app.run()
-    app.ask("Show me the T1 heatmap")
-    sessions = ChatSessionStore(repo_for(app.data_dir).db)
-    assert len(sessions.list(username)) == 1 and sessions.list("local") == []
+def test_each_browser_session_has_its_own_data_and_chats(chat_app):
+    alice = chat_app(timeseries_smart)
+    alice.run()
+    alice_at = alice.ask(f"Fetch T1 of {CHIP}")
+    bob = chat_app(heatmap_smart)
+    bob_at = bob.run()
+    assert alice_at.session_state["copilot_chat"].store.keys() == ["t1"]
+    assert bob_at.session_state["copilot_chat"].store.keys() == []  # one session never sees another's data
+    assert len(alice.sessions().list(alice.username)) == 1
+    assert bob.sessions().list(bob.username) == []
+    assert any("No saved chats yet" in c.value for c in bob_at.sidebar.caption)
 
 
 ANALYSIS_CODE = ("import plotly.express as px\n"
@@ -271,12 +276,12 @@ def analysis_smart(req: SmartRequest):
     return answer("Analysis done: " + json.loads(req.tool_results[-1].output)["output"][:200])
 
 
-def test_show_work_rerun_and_csv_export(chat_app, repo_for):
+def test_show_work_rerun_and_csv_export(chat_app):
     app = chat_app(analysis_smart)
     app.run()
     at = app.ask(f"Analyse T1 on {CHIP} in Python")
     assert not at.exception
-    rows = repo_for(app.data_dir).chip_parameter_timeseries(CHIP, "t1", last_n=10)
+    rows = app.repo().chip_parameter_timeseries(CHIP, "t1", last_n=10)
     frame = at.session_state["copilot_chat"].store.frame("t1")
     assert len(frame) == len(rows)
     median = round(float(frame["value"].median()), 4)

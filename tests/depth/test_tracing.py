@@ -152,8 +152,9 @@ def test_a_copilot_run_is_traced_with_token_counts(scripted_openai, repo, demo_c
     chip = demo_chip_ids[0]
     scripted_openai.push(call("get_qubit_params", {"chip_id": chip, "qid": "3"}),
                          answer("Qubit 3 looks fine.", "good"))
-    tracer = Tracer(trace_dir=tmp_path, chip_id=chip)
-    result = run_copilot(AgentRequest("How is Q3?", chip_id=chip), provider=provider_for(scripted_openai, style),
+    provider = provider_for(scripted_openai, style)
+    tracer = Tracer(trace_dir=tmp_path, base_url=provider.base_url, chip_id=chip)
+    result = run_copilot(AgentRequest("How is Q3?", chip_id=chip), provider=provider,
                          toolkit=Toolkit(repo, store=DataStore()), repo=repo, tracer=tracer)
     assert result.error is None
     summary = tracer.finish()
@@ -161,8 +162,14 @@ def test_a_copilot_run_is_traced_with_token_counts(scripted_openai, repo, demo_c
     names = [r["name"] for r in lines]
     assert {"copilot.request", "build_prompt", "tool:get_qubit_params", ROOT_SPAN} <= set(names)
     assert names.count("llm.call") == result.usage["rounds"] == 2
-    llm_tokens = sum(r["attributes"]["gen_ai.usage.input_tokens"] for r in lines if r["name"] == "llm.call")
-    assert llm_tokens == result.usage["input_tokens"] == summary["input_tokens"] > 0
+    # every model call's usage is an event on the span that was open; span totals add up to the request's
+    events = [e for r in lines for e in r["events"] if e["name"] == "gen_ai.usage"]
+    assert len(events) == result.usage["rounds"]
+    assert sum(e["attributes"]["input_tokens"] for e in events) == result.usage["input_tokens"] > 0
+    span_tokens = sum(r["attributes"].get("gen_ai.usage.input_tokens", 0) for r in lines if r["name"] != ROOT_SPAN)
+    root = next(r for r in lines if r["name"] == ROOT_SPAN)
+    assert span_tokens == root["attributes"]["gen_ai.usage.input_tokens"] == summary["input_tokens"]
+    assert summary["input_tokens"] == result.usage["input_tokens"]
     assert summary["output_tokens"] == result.usage["output_tokens"] > 0
     assert summary["cost_usd"] == 0 and "local model" in summary["cost_note"]  # the scripted server is loopback
     by_id = {r["span_id"]: r for r in lines}

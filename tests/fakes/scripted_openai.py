@@ -7,7 +7,7 @@ and records every request body so tests can assert on what a provider would have
 API (stable; other helpers' tests use it)
 -----------------------------------------
     from tests.fakes.scripted_openai import (ScriptedOpenAI, scripted_openai, text, answer, call, calls,
-        error, delay, reasoning, null_content, SmartRequest)
+        error, delay, reasoning, null_content, SmartRequest, ToolResultSeen, tools_then_answer)
 
     with ScriptedOpenAI(script=[call("get_chip_summary", {"chip_id": "64Qv3"}), answer("All good", "good")]) as srv:
         srv.base_url                 # "http://127.0.0.1:PORT/v1" (pass as OPENAI_BASE_URL / base_url)
@@ -35,7 +35,8 @@ Options:
                              (On by default, as on the real API.)  Tool results whose call was not sent back 400 too.
     reject_params={"temperature", "top_p"}   any request carrying one of these gets a 400 naming the parameter
                              (like reasoning models); no script step is consumed.
-    smart=callable(SmartRequest) -> step | None   used when the script is empty ("smart" mode for UI/eval tests).
+    smart=callable(SmartRequest) -> step | None   used when the script is empty ("smart" mode for UI/eval tests);
+                             ``tools_then_answer(plan, write)`` builds the common one (call tools, then answer).
     When neither script nor smart has a step the server answers 400 "scripted server: script exhausted" so a test
     that makes more calls than it planned fails loudly.
 
@@ -217,6 +218,25 @@ def _responses_rounds(body: dict) -> int:
             rounds += 1
         in_calls = is_call
     return rounds
+
+
+def tools_then_answer(plan: Iterable[tuple[str, dict]], write: Callable[[list[ToolResultSeen]], str],
+                      assessment: str | None = None) -> Callable[[SmartRequest], Step]:
+    """A smart callable: call the planned tools one per round, then answer with ``write(tool_results)``.
+
+    On a forced no-tools (finalize) request it answers at once.  Example::
+
+        server.smart = tools_then_answer([("get_chip_summary", {"chip_id": "64Qv3"})],
+                                         lambda results: f"Saw {len(results)} results")
+    """
+    steps = list(plan)
+
+    def reply(req: SmartRequest) -> Step:
+        if req.has_tools and req.round <= len(steps):
+            return call(*steps[req.round - 1])
+        return answer(write(req.tool_results), assessment)
+
+    return reply
 
 
 # --------------------------------------------------------------------------------------------- server

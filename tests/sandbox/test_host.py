@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -36,6 +37,22 @@ def test_worker_restarts_after_it_dies(store, planted):
     assert result.error is None and result.output == "back"
     after = sandbox_status()
     assert after["alive"] and after["pid"] != status["pid"] and after["restarts"] == status["restarts"] + 1
+
+
+def test_worker_has_a_clean_environment_and_an_empty_cwd(planted):
+    pid = sandbox_status()["pid"]
+    environ = Path(f"/proc/{pid}/environ").read_bytes()  # readable by the user who started it (this test)
+    assert planted.token.encode() not in environ
+    keys = {item.split(b"=", 1)[0].decode() for item in environ.split(b"\0") if item}
+    assert keys <= {"PATH", "LANG", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"}
+    cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
+    assert cwd.is_dir() and list(cwd.iterdir()) == [] and cwd != Path.cwd()
+
+
+def test_printed_name_and_functions_share_one_buffer(store, planted):
+    result = run_analysis("def f():\n    print('inner')\nf()\nprint('outer')\nresult = {'output': printed}", store)
+    assert result.error is None
+    assert result.output.splitlines() == ["inner", "outer"]
 
 
 def test_bad_input_gives_a_message_not_a_traceback(planted):
@@ -95,3 +112,16 @@ def test_validate_figure_accepts_plain_and_data_images():
 def test_validate_figure_rejects(bad):
     with pytest.raises(UnsafeFigure):
         validate_figure(bad)
+
+
+def test_typed_arrays_are_checked_as_base64_not_as_text():
+    # nine int8 values whose base64 starts with "//" and spells "href": neither is a link here
+    fig = {"data": [{"type": "scatter", "y": {"dtype": "i1", "bdata": "//hrefsrcAAA"}}], "layout": {}}
+    assert validate_figure(fig)["data"][0]["y"]["bdata"].startswith("//")
+    with pytest.raises(UnsafeFigure):
+        validate_figure({"data": [{"type": "scatter", "y": {"dtype": "i1", "bdata": "javascript:x"}}], "layout": {}})
+
+
+def test_unencodable_output_still_returns(store, planted):
+    result = run_analysis("print('bad \\ud800 surrogate')", store)
+    assert result.error is None and "surrogate" in result.output

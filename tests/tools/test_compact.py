@@ -92,3 +92,11 @@ class TestBudget:
         assert len(text) <= 2_000
         out = json.loads(text)
         assert out["title"] == "t" and "_truncated" in out
+
+    def test_few_large_rows_are_trimmed_too(self):
+        payload = {"chip_id": "64Qv3", "notes": [{"section": {f"Q{i:02d}": {"a": i} for i in range(10)},
+                                                   "text": "z" * 3_000} for i in range(3)]}
+        text = fit_to_budget(payload, 5_000)
+        out = json.loads(text)
+        assert len(text) <= 5_000 and out["chip_id"] == "64Qv3"
+        assert len(out["notes"]) == 1 and out["_truncated"]["rows_dropped"]["notes"] == 2

@@ -1,0 +1,109 @@
+"""``python -m copilot_core`` as a subprocess: JSON on stdout, exit codes, env pointing at the scripted server."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from copilot_core.domain.metrics import metric
+from copilot_core.tools.compact import compact_number
+from tests.fakes.scripted_openai import answer, call, error
+
+SECRET = "sk-cli-secret-7b1e0c99aa"
+CHIP = "64Qv3"
+
+
+def run_cli(env: dict, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "copilot_core", *args], env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def llm_env(app_env, server) -> dict:
+    """The app env plus a model on the scripted server; traces beside the test's secrets file, no memory writes."""
+    return {**app_env.env, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": SECRET,
+            "COPILOT_RETRY_BACKOFF_S": "0.01", "COPILOT_TIMEOUT_S": "20", "COPILOT_MEMORY": "off",
+            "TRACE_DIR": str(Path(app_env.env["CALIBRATION_COPILOT_SECRETS"]).parent / "traces")}
+
+
+def test_ask_prints_one_json_object(app_env, scripted_openai, repo):
+    scripted_openai.push(call("get_qubit_params", {"chip_id": CHIP, "qid": "5"}), answer("Q05 is healthy.", "good"))
+    proc = run_cli(llm_env(app_env, scripted_openai), "ask", "How is Q05?", "--chip", CHIP, "--qid", "Q05")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert set(out) == {"answer", "blocks", "assessment", "tool_calls", "usage"}
+    assert out["answer"] == "Q05 is healthy." and out["assessment"] == "good"
+    assert out["usage"]["rounds"] == 2 and out["usage"]["input_tokens"] > 0
+    [tool] = out["tool_calls"]
+    assert tool["tool"] == "get_qubit_params" and tool["args"]["qid"] == "5"
+    t1_raw = repo.qubit_params(CHIP, "5")["t1"]["value"]
+    assert tool["result"]["parameters"]["t1"]["value"] == compact_number(metric("t1").to_display(t1_raw))
+    assert "get_qubit_params" in proc.stderr  # progress is logged to stderr, not stdout
+    bodies = json.dumps(scripted_openai.bodies())
+    assert SECRET not in bodies
+    assert "- target qubit: 5" in json.dumps(scripted_openai.bodies()[0])  # --qid reached the prompt context
+    traces = list((Path(llm_env(app_env, scripted_openai)["TRACE_DIR"])).glob("*.jsonl"))
+    assert traces and "get_qubit_params" in traces[0].read_text()  # the CLI run was traced like a chat turn
+
+
+def test_ask_api_error_exits_2_with_the_message(app_env, scripted_openai):
+    scripted_openai.push(error(401, "Incorrect API key provided"))
+    proc = run_cli(llm_env(app_env, scripted_openai), "ask", "Median T1?")
+    assert proc.returncode == 2
+    out = json.loads(proc.stdout)
+    assert "HTTP 401" in out["error"] and "OPENAI_API_KEY" in out["error"] and SECRET not in proc.stdout
+
+
+def test_ask_without_a_model_is_a_configuration_error(app_env):
+    env = {k: v for k, v in app_env.env.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+    proc = run_cli(env, "ask", "Median T1?")
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "OPENAI_API_KEY" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_usage_errors_exit_1(app_env, scripted_openai):
+    env = llm_env(app_env, scripted_openai)
+    assert run_cli(env, "ask").returncode == 1
+    proc = run_cli(env, "ask", "Review it", "--analysis")
+    assert proc.returncode == 1 and "--qid" in proc.stderr
+    assert run_cli(env, "ask", "x" * 2001).returncode == 1
+    assert scripted_openai.calls_made == 0
+
+
+def test_tool_prints_what_the_model_sees(app_env, repo):
+    qid = next(q for q, p in sorted(repo.all_qubit_params(CHIP).items(), key=lambda i: int(i[0]))
+               if int(q) > 5 and "qubit_frequency" in p)
+    proc = run_cli(app_env.env, "tool", "get_qubit_params", "--args",
+                   json.dumps({"chip_id": CHIP, "qid": f"Q{int(qid):02d}"}))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    raw = repo.qubit_params(CHIP, qid)["qubit_frequency"]["value"]
+    assert out["parameters"]["qubit_frequency"]["value"] == compact_number(metric("qubit_frequency").to_display(raw))
+
+
+def test_tool_full_prints_the_stored_data(app_env, repo):
+    args = json.dumps({"chip_id": CHIP})
+    summary = run_cli(app_env.env, "tool", "get_chip_summary", "--args", args)
+    full = run_cli(app_env.env, "tool", "get_chip_summary", "--args", args, "--full")
+    assert summary.returncode == 0 and full.returncode == 0, full.stderr
+    assert json.loads(summary.stdout)["data_key"] == "chip_summary"
+    assert len(full.stdout) > 5 * len(summary.stdout)  # the model sees a summary, --full the data
+    qids = {str(q) for q in repo.all_qubit_params(CHIP)}
+    assert all(f'"{q}"' in full.stdout for q in qids)
+
+
+def test_tool_errors_exit_1(app_env):
+    bad_json = run_cli(app_env.env, "tool", "get_qubit_params", "--args", "{chip")
+    assert bad_json.returncode == 1 and "--args is not valid JSON" in bad_json.stderr
+    unknown = run_cli(app_env.env, "tool", "drop_everything", "--args", "{}")
+    assert unknown.returncode == 1 and "unknown tool" in json.loads(unknown.stdout)["error"]
+
+
+def test_sandbox_subcommand_delegates_to_the_sandbox_cli(app_env, tmp_path):
+    code = tmp_path / "job.py"
+    code.write_text('result = {"output": str(sum(range(5)))}\n')
+    proc = run_cli(app_env.env, "sandbox", "--code-file", str(code))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["output"] == "10" and out["error"] is None
