@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from copilot_core.chat import ChatState, analysis_request
-from copilot_core.data.chat_sessions import ChatSessionStore, InvalidChatSession
+from copilot_core.data.chat_sessions import ChatSessionStore, InvalidChatSession, clean_context
 from copilot_core.settings import ConfigError, Settings
 
 STATE_KEY = "copilot_chat"
@@ -58,8 +58,9 @@ def take_handoff(state: ChatState) -> bool:
     handoff = st.session_state.pop(HANDOFF_KEY, None)
     if not isinstance(handoff, dict):
         return False
-    chip_id, qid = handoff.get("chip_id"), handoff.get("qid")
-    if not (isinstance(chip_id, str) and isinstance(qid, str) and chip_id and qid):
+    target = clean_context(handoff)
+    chip_id, qid = target["chip_id"], target["qid"]
+    if not (chip_id and qid):
         return False
     state.start_analysis(chip_id, qid, analysis_request(chip_id, qid))
     return True
@@ -75,5 +76,4 @@ def save_state(state: ChatState, sessions: ChatSessionStore | None) -> str | Non
         return f"This chat could not be saved: {exc}"
     except Exception as exc:  # database errors: say so, never a traceback
         return f"This chat could not be saved to the database ({type(exc).__name__})."
-    state.saved = True
     return None

@@ -13,7 +13,7 @@ COPILOT_ANALYSIS_KEY = "copilot_analysis"
 
 # The copilot page's author sets this to True when pages/copilot.py is the real chat page;
 # until then the "Analyze with copilot" button is disabled with a one-line explanation.
-COPILOT_PAGE_READY = False
+COPILOT_PAGE_READY = True
 COPILOT_NOT_READY_HELP = "The copilot chat page is not available yet in this build."
 
 

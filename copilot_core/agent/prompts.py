@@ -39,11 +39,12 @@ def build_system_prompt(*, mode: str, repo: Any, chip_id: str | None, qid: str |
     analysis = mode == "analysis" and chip_id is not None and qid is not None
     task_name = context.get("task_name")
     if analysis:
-        phrase = f" (task {task_name})" if task_name else ""
+        phrase = f" (task {clean_text(task_name, 60)})" if task_name else ""
         parts = [render_prompt("analysis", qid=qid, chip_id=chip_id, task_phrase=phrase), render_prompt("ai_review")]
     else:
         parts = [render_prompt("chat")]
-    parts += [render_prompt("tools" if tools else "no_tools"), render_prompt("security"), render_prompt("thresholds", thresholds=thresholds_prompt())]
+    parts += [render_prompt("tools" if tools else "no_tools"), render_prompt("security"),
+              render_prompt("thresholds", thresholds=thresholds_prompt())]
     lines = chip_section(chip_id, chip)
     if chip_id and qid is not None and repo is not None:
         lines += qubit_sections(repo, chip_id, qid, chip, neighbours=analysis)

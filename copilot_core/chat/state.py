@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from copilot_core.chat.messages import ChatMessage
-from copilot_core.data.chat_sessions import clean_title, new_session_id
+from copilot_core.data.chat_sessions import clean_context, clean_title, new_session_id
 
 Mode = Literal["chat", "analysis"]
 TITLE_CHARS = 60
@@ -36,7 +36,6 @@ class ChatState:
     messages: list[ChatMessage] = field(default_factory=list)
     store: Any = field(default_factory=_new_store)  # copilot_core.tools.DataStore
     pending: str | None = None  # a request to run by itself on the next page run (analysis mode)
-    saved: bool = False  # the session exists in the database
 
     # ------------------------------------------------------------------ lifecycle
     def new_chat(self) -> None:
@@ -48,7 +47,6 @@ class ChatState:
         self.messages = []
         self.store = _new_store()
         self.pending = None
-        self.saved = False
 
     def start_analysis(self, chip_id: str, qid: str, request: str) -> None:
         """A fresh chat about one qubit whose first request runs by itself."""
@@ -95,12 +93,10 @@ class ChatState:
 
     def load_document(self, doc: dict) -> None:
         """Resume a stored session.  The data store starts empty: stored results are not persisted."""
-        context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
+        context = clean_context(doc.get("context"))
         self.new_chat()
         self.session_id = str(doc.get("session_id") or self.session_id)
         self.title = clean_title(doc.get("title"))
-        self.chip_id = context.get("chip_id") if isinstance(context.get("chip_id"), str) else None
-        self.qid = context.get("qid") if isinstance(context.get("qid"), str) else None
+        self.chip_id, self.qid = context["chip_id"], context["qid"]
         self.mode = "analysis" if self.chip_id and self.qid else "chat"
         self.messages = [ChatMessage.from_document(m) for m in doc.get("messages") or [] if isinstance(m, dict)]
-        self.saved = True

@@ -57,14 +57,17 @@ def clean_title(title: Any) -> str:
     return (text[:MAX_TITLE_CHARS].rstrip() or "New chat")
 
 
-def _clean_context(context: dict | None) -> dict:
-    context = context or {}
+def clean_context(context: Any) -> dict:
+    """{chip_id, qid}, each a valid id or None (a stored context may come from another client)."""
+    from copilot_core.data import validation
+
+    context = context if isinstance(context, dict) else {}
     out: dict[str, str | None] = {}
-    for key in ("chip_id", "qid"):
-        value = context.get(key)
-        if value is not None and not isinstance(value, str):
-            raise InvalidChatSession(f"context.{key} must be a string, not {type(value).__name__}")
-        out[key] = value or None
+    for key, check in (("chip_id", validation.chip_id), ("qid", validation.qid)):
+        try:
+            out[key] = check(context.get(key)) if context.get(key) is not None else None
+        except ValueError:
+            out[key] = None
     return out
 
 
@@ -101,7 +104,7 @@ class ChatSessionStore:
                                 "created_at": 1, "updated_at": 1}
                                ).sort([("updated_at", -1), ("session_id", -1)]).limit(limit)
         return [{"session_id": d.get("session_id"), "title": d.get("title") or "New chat",
-                 "context": _clean_context(d.get("context")), "message_count": len(d.get("messages") or []),
+                 "context": clean_context(d.get("context")), "message_count": len(d.get("messages") or []),
                  "created_at": d.get("created_at"), "updated_at": d.get("updated_at")} for d in docs]
 
     def get(self, username: str, session_id: str) -> dict | None:
@@ -115,7 +118,7 @@ class ChatSessionStore:
         """Create or replace the session's title, context and messages."""
         _check(_USERNAME, username, "username")
         _check(_SESSION_ID, session_id, "session id")
-        fields = {"title": clean_title(title), "context": _clean_context(context),
+        fields = {"title": clean_title(title), "context": clean_context(context),
                   "messages": _clean_messages(messages), "updated_at": _utcnow()}
         key = {"username": username, "session_id": session_id}
         if self._coll.find_one(key, {"_id": 1}) is None:

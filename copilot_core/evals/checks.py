@@ -10,7 +10,8 @@ import math
 import re
 from collections.abc import Iterable
 
-_NUMBER = re.compile(r"(?<![\w.])[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.])[-−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_NUMBER = re.compile(r"(?<![\w.])[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])"  # 1,234.5
+                     r"|(?<![\w.])[-−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")  # 61.23, -0.3, 1e-3
 _SECRET_SHAPES = (re.compile(r"\bsk-[A-Za-z0-9_\-]{16,}"), re.compile(r"mongodb(?:\+srv)?://[^:@/\s]+:[^@/\s\[]+@"))
 DECLINE = re.compile(
     r"\b(can(?:no|')t|cannot|unable to|not able to|outside (?:of )?(?:my|the) scope|out of scope|only (?:help|answer|"

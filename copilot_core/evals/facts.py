@@ -86,8 +86,9 @@ class EvalContext:
     @cached_property
     def coupling(self) -> str:
         couplings = self.repo.all_coupling_params(self.chip)
-        usable = sorted((cid for cid, p in couplings.items()
-                         if _display("zx90_gate_fidelity", (p.get("zx90_gate_fidelity") or {}).get("value")) is not None),
+        fidelity = {cid: _display("zx90_gate_fidelity", (p.get("zx90_gate_fidelity") or {}).get("value"))
+                    for cid, p in couplings.items()}
+        usable = sorted((cid for cid, v in fidelity.items() if v is not None),
                         key=lambda c: tuple(int(x) for x in c.split("-")))
         if not usable:
             raise FactError(f"chip {self.chip} has no coupling with zx90_gate_fidelity")

@@ -254,7 +254,8 @@ def run_eval(questions: Sequence[Question | Outcome], runner: Runner, *, secrets
             try:
                 result = runner(item)
             except Exception as exc:  # noqa: BLE001 - one broken question must not end the run
-                outcome = Outcome(item, item.id, item.category, problems=[f"runner failed: {type(exc).__name__}: {exc}"[:300]])
+                problem = f"runner failed: {type(exc).__name__}: {exc}"[:300]
+                outcome = Outcome(item, item.id, item.category, problems=[problem])
             else:
                 usage = getattr(result, "usage", {}) or {}
                 outcome = Outcome(item, item.id, item.category, rounds=int(usage.get("rounds", 0)),

@@ -7,6 +7,7 @@ URL, ``javascript:``, link or markup that loads something; images are accepted a
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from typing import Any
@@ -106,8 +107,32 @@ def validate_figure(fig: dict) -> dict:
     clean = {"data": fig.get("data") or [], "layout": fig.get("layout") or {}}
     if fig.get("frames"):
         clean["frames"] = fig["frames"]
+    _plotly_validate(clean)
+    return clean
+
+
+_VALIDATED_TEMPLATES: dict[str, bool] = {}  # sha256 of template JSON -> go.Figure accepted it
+_MAX_TEMPLATES = 32
+
+
+def _plotly_validate(clean: dict) -> None:
+    """``go.Figure`` validation; an identical ``layout.template`` seen before is not re-validated.
+
+    px puts the same ~10 KB template in every figure and validating it is ~90% of the cost; the
+    string/key walk above still checks it every time.
+    """
+    layout = clean["layout"]
+    template = layout.get("template") if isinstance(layout, dict) else None
+    key = None
+    if template is not None:
+        key = hashlib.sha256(json.dumps(template, sort_keys=True).encode()).hexdigest()
+        if key in _VALIDATED_TEMPLATES:
+            clean = {**clean, "layout": {k: v for k, v in layout.items() if k != "template"}}
     try:
         go.Figure(clean, skip_invalid=False)
     except Exception as exc:  # plotly raises ValueError/TypeError/KeyError subclasses for bad specs
         raise UnsafeFigure(f"not a valid plotly figure: {str(exc)[:500]}") from None
-    return clean
+    if key is not None and key not in _VALIDATED_TEMPLATES:
+        if len(_VALIDATED_TEMPLATES) >= _MAX_TEMPLATES:
+            _VALIDATED_TEMPLATES.clear()
+        _VALIDATED_TEMPLATES[key] = True

@@ -9,6 +9,7 @@ ship them too.  We never write an exporter.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable
 
 from opentelemetry.sdk.resources import Resource
@@ -20,15 +21,18 @@ _PROVIDERS: dict[str | None, TracerProvider] = {}
 
 
 class _Router(SpanProcessor):
-    """Routes each finished span to the callback registered for its trace id (one per request)."""
+    """Routes each finished span to the callback registered for its trace id (one per request).
+
+    Callbacks are held weakly, so a tracer that is dropped without ``finish()`` does not leak."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._sinks: dict[int, Callable[[ReadableSpan], None]] = {}
+        self._sinks: dict[int, weakref.WeakMethod] = {}
 
     def register(self, trace_id: int, sink: Callable[[ReadableSpan], None]) -> None:
         with self._lock:
-            self._sinks[trace_id] = sink
+            self._sinks = {k: v for k, v in self._sinks.items() if v() is not None}
+            self._sinks[trace_id] = weakref.WeakMethod(sink)
 
     def unregister(self, trace_id: int) -> None:
         with self._lock:
@@ -36,7 +40,8 @@ class _Router(SpanProcessor):
 
     def on_end(self, span: ReadableSpan) -> None:
         with self._lock:
-            sink = self._sinks.get(span.context.trace_id)
+            ref = self._sinks.get(span.context.trace_id)
+        sink = ref() if ref is not None else None
         if sink is not None:
             sink(span)
 

@@ -2,10 +2,11 @@
 
 ``Tracer`` is the hook ``run_copilot(..., tracer=...)`` calls: ``span(name, **attrs)`` (a context
 manager) and ``record_usage(input_tokens, output_tokens, model)``.  The whole turn is one trace: a
-root span ``copilot.turn`` (around the loop's own ``copilot.request``, memory and readiness work) opened when the tracer is created and closed by ``finish()``, which
-appends the spans as JSON lines to ``TRACE_DIR/traces-YYYYMMDD.jsonl`` and returns ``summary()`` for
-the show-work panel.  Attributes are sanitised: long strings (code) become fingerprints, secrets are
-redacted, so a trace file can be shared.
+root span ``copilot.turn`` (around the loop's own ``copilot.request`` and the memory update) opened
+when the tracer is created and closed by ``finish()``, which appends the spans as JSON lines to
+``TRACE_DIR/traces-YYYYMMDD.jsonl`` and returns ``summary()`` for the show-work panel.  Attributes
+are sanitised (long strings such as code become fingerprints, secrets are redacted), so a trace file
+can be shared.
 """
 
 from __future__ import annotations
@@ -257,7 +258,7 @@ def _tool_name(record: dict) -> str:
 
 
 def summary_text(summary: Mapping[str, Any]) -> str:
-    """One line for the show-work panel, e.g. ``3 rounds · 4 tool calls (1 cached) · 5,234 in / 812 out tokens …``."""
+    """One line for the show-work panel: ``3 rounds · 4 tool calls (1 cached) · 5,234 in / 812 out tokens …``."""
     tools = summary.get("tools") or []
     cached = sum(1 for t in tools if t.get("cached"))
     cost = (f"~${summary.get('cost_usd', 0):.4f} ({summary.get('cost_note')})" if summary.get("cost_priced")

@@ -7,11 +7,9 @@ so loop tests control tool behaviour exactly; integration tests use the real Too
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 
-from copilot_core.agent import ProviderConfig
 from copilot_core.tools import ToolOutcome
 from tests.fakes.scripted_openai import scripted_openai  # noqa: F401  (fixture)
 
@@ -55,14 +53,6 @@ class DoubleToolkit:
 @pytest.fixture
 def toolkit() -> DoubleToolkit:
     return DoubleToolkit()
-
-
-def provider_for(server, style: str, **changes) -> ProviderConfig:
-    """A provider on the scripted server with fast retries (tests never wait on backoff)."""
-    base = ProviderConfig(api_key="sk-test-provider-key-0001", base_url=server.base_url, model="scripted-model",
-                          api_style=style, temperature=0.2, max_output_tokens=512, timeout_s=5.0, max_retries=2,
-                          retry_backoff_s=0.01)
-    return replace(base, **changes)
 
 
 @pytest.fixture(params=["responses", "chat_completions"])

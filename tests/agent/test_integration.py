@@ -8,7 +8,6 @@ import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
 from copilot_core.tools import DataStore, Toolkit
-from tests.agent.conftest import provider_for
 from tests.fakes.scripted_openai import SmartRequest, answer, call, tools_then_answer
 
 CHIP = "64Qv3"
@@ -27,7 +26,7 @@ def test_real_tools_store_data_and_charts_bypass_the_model(scripted_openai, styl
                                               median_sentence, "good")
     store = DataStore()
     result = run_copilot(AgentRequest("Show me T1 across the chip", chip_id=CHIP),
-                         provider=provider_for(scripted_openai, style), toolkit=Toolkit(repo, store=store), repo=repo)
+                         provider=scripted_openai.provider(style), toolkit=Toolkit(repo, store=store), repo=repo)
     assert result.error is None, result.error
     latest = repo.metric_values(CHIP, "t1", mode="latest")
     heat_stats = json.loads(result.tool_calls[1].model_text)["stats"]
@@ -57,7 +56,7 @@ def test_injected_note_cannot_leak_secrets(scripted_openai, style, repo, planted
 
     scripted_openai.smart = obey_the_note
     result = run_copilot(AgentRequest("Summarise the latest calibration notes", chip_id=CHIP),
-                         provider=provider_for(scripted_openai, style), toolkit=Toolkit(repo, store=DataStore()),
+                         provider=scripted_openai.provider(style), toolkit=Toolkit(repo, store=DataStore()),
                          repo=repo)
     notes = result.tool_calls[0].model_text
     assert "Ignore previous instructions" in notes and "untrusted" in notes  # the note reached the model as data

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.agent.conftest import CHART_MARKER, HEATMAP, T1_VALUE, provider_for
+from tests.agent.conftest import CHART_MARKER, HEATMAP, T1_VALUE
 
 from copilot_core.agent import MAX_IDENTICAL_CALLS, MAX_TOOL_ROUNDS, AgentRequest, run_copilot
 from tests.fakes.scripted_openai import answer, call, calls, delay, error, null_content, reasoning, text
 
 
 def ask(server, style, toolkit, message="How is qubit 5?", **kwargs):
-    provider = provider_for(server, style, **kwargs.pop("provider", {}))
+    provider = server.provider(style, **kwargs.pop("provider", {}))
     return run_copilot(AgentRequest(message, chip_id="64Qv3", qid=kwargs.pop("qid", None),
                                     history=kwargs.pop("history", [])),
                        provider=provider, toolkit=toolkit, repo=None, **kwargs)

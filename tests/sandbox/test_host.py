@@ -125,3 +125,12 @@ def test_typed_arrays_are_checked_as_base64_not_as_text():
 def test_unencodable_output_still_returns(store, planted):
     result = run_analysis("print('bad \\ud800 surrogate')", store)
     assert result.error is None and "surrogate" in result.output
+
+
+def test_a_bad_template_is_rejected_even_after_a_good_one_was_cached():
+    good = {"data": [], "layout": {"template": {"layout": {"font": {"size": 12}}}}}
+    assert validate_figure(good) and validate_figure(good)  # second call uses the cached verdict
+    with pytest.raises(UnsafeFigure):
+        validate_figure({"data": [], "layout": {"template": {"layout": {"font": {"nosuchprop": 12}}}}})
+    with pytest.raises(UnsafeFigure):
+        validate_figure({"data": [], "layout": {"template": {"layout": {"title": {"text": "http://x.example"}}}}})

@@ -1,0 +1,155 @@
+"""Browser tests in Debian's chromium: a real ``streamlit run`` server on a free loopback port.
+
+Reusable by every page's e2e tests:
+
+- ``streamlit_env`` (session): the environment of the server: the seeded demo DATA_DIR, no MongoDB URI,
+  no secrets file.  Override it in a test module (same name) to add e.g. OPENAI_BASE_URL for a scripted model.
+- ``app_url`` (session): starts the server with ``streamlit_env``, waits for ``/_stcore/health``, yields the
+  base URL and stops the server.
+- ``start_streamlit(env)``: the context manager behind ``app_url`` for tests that need their own server.
+- ``wait_idle(page)``, ``open_page(page, title)`` (click the sidebar link: a URL change is a new session),
+  ``click_df_row(page, row)``, ``shot(page, name)`` (PNG under test-artifacts/).
+
+Browser tests skip with a reason when chromium is missing, unless REQUIRE_BROWSER=1 (then they fail).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+HAVE_CHROMIUM = Path(CHROMIUM).is_file()
+SERVER_START_TIMEOUT = 90.0
+RENDER_TIMEOUT_MS = 120_000  # first renders read the database cold on a shared 2-core machine
+_CLEARED = ("MONGODB_URI", "MONGO_DB_NAME", "QDASH_PROJECT_ID")
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if Path(str(item.fspath)).is_relative_to(here):
+            item.add_marker(pytest.mark.e2e)
+            if not HAVE_CHROMIUM:
+                if os.environ.get("REQUIRE_BROWSER") == "1":
+                    item.add_marker(pytest.mark.xfail(reason="REQUIRE_BROWSER=1", strict=True, run=False))
+                else:
+                    item.add_marker(pytest.mark.skip(
+                        reason=f"chromium not found at {CHROMIUM}: install Debian's chromium (make browser) "
+                               "or set CHROMIUM_PATH; REQUIRE_BROWSER=1 makes this a failure"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _require_browser():
+    if not HAVE_CHROMIUM and os.environ.get("REQUIRE_BROWSER") == "1":
+        pytest.fail(f"REQUIRE_BROWSER=1 but chromium is missing at {CHROMIUM}")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """pytest-playwright must use Debian's chromium: Playwright cannot download its own here."""
+    return {**browser_type_launch_args, "executable_path": CHROMIUM}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": {"width": 1500, "height": 1000}}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def start_streamlit(env: dict[str, str], app: Path = ROOT / "app.py") -> Iterator[str]:
+    """Serve ``app`` on 127.0.0.1:<free port> with ``env``; yield its URL; always stop it."""
+    port = _free_port()
+    log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(app), "--server.headless=true",
+         "--server.address=127.0.0.1", f"--server.port={port}", "--server.fileWatcherType=none",
+         "--browser.gatherUsageStats=false"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while True:
+            if proc.poll() is not None:
+                log.seek(0)
+                raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{log.read()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                    if resp.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not answer on {url} within {SERVER_START_TIMEOUT:.0f} s")
+            time.sleep(0.2)  # polling a server we started, not synchronising the test
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+        log.close()
+        os.unlink(log.name)
+
+
+@pytest.fixture(scope="session")
+def streamlit_env(seeded_data_dir, tmp_path_factory) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _CLEARED}
+    env |= {"DATA_DIR": str(seeded_data_dir),
+            "CALIBRATION_COPILOT_SECRETS": str(tmp_path_factory.mktemp("e2e") / "no-secrets.toml"),
+            "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    return env
+
+
+@pytest.fixture(scope="session")
+def app_url(streamlit_env) -> Iterator[str]:
+    if not HAVE_CHROMIUM:
+        pytest.skip("chromium missing")
+    with start_streamlit(streamlit_env) as url:
+        yield url
+
+
+def wait_idle(page, timeout: int = RENDER_TIMEOUT_MS) -> None:
+    """Wait until Streamlit finished the current script run (stApp's data-test-script-state)."""
+    from playwright.sync_api import expect
+
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=timeout)
+
+
+def open_page(page, link_text: str) -> None:
+    """Switch pages by the sidebar link, as a user does (page.goto would start a new session)."""
+    page.get_by_test_id("stSidebarNavLink").filter(has_text=link_text).first.click()
+    wait_idle(page)
+
+
+def click_df_row(page, row: int, nth: int = 0, header_h: int = 35, row_h: int = 35) -> None:
+    """Tick the row-marker checkbox of ``row`` in the ``nth`` st.dataframe (the grid is a canvas)."""
+    box = page.get_by_test_id("stDataFrame").nth(nth).bounding_box()
+    page.mouse.click(box["x"] + 16, box["y"] + header_h + row_h * row + row_h / 2)
+
+
+def shot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
