@@ -12,7 +12,7 @@ from ui.chat_render import SETUP_HELP, render_history
 from ui.chat_session import chat_state, provider_for, take_handoff
 from ui.chat_sidebar import render_analysis_target, render_exports, render_provider, render_sessions, target_label
 from ui.chat_turn import chat_resources, run_turn
-from ui.errors import show_database_error
+from ui.errors import page_guard, show_database_error
 
 st.title("Copilot")
 try:
@@ -21,32 +21,33 @@ except ConfigError as exc:
     st.error(f"The configuration cannot be used: {exc}")
     st.stop()
 
-state = chat_state(settings)
-take_handoff(state)
-_, provider_problem = provider_for(settings)
-resources = chat_resources(settings)
+with page_guard("the copilot page"):
+    state = chat_state(settings)
+    take_handoff(state)
+    _, provider_problem = provider_for(settings)
+    resources = chat_resources(settings)
 
-with st.sidebar:
-    render_provider(state, provider_problem)
-    render_analysis_target(state)
+    with st.sidebar:
+        render_provider(state, provider_problem)
+        render_analysis_target(state)
 
-if state.mode == "analysis" and state.chip_id and state.qid:
-    st.caption(f"Analysis of qubit {target_label(state)} on chip {state.chip_id}. Ask follow-up questions below.")
-else:
-    st.caption("Ask about chips, qubits, trends and calibration history. Every answer shows its work.")
-if state.provider is None:
-    st.info(SETUP_HELP, icon=":material/key:")
-if resources.db_error is not None:
-    show_database_error(resources.db_error)
+    if state.mode == "analysis" and state.chip_id and state.qid:
+        st.caption(f"Analysis of qubit {target_label(state)} on chip {state.chip_id}. Ask follow-ups below.")
+    else:
+        st.caption("Ask about chips, qubits, trends and calibration history. Every answer shows its work.")
+    if state.provider is None:
+        st.info(SETUP_HELP, icon=":material/key:")
+    if resources.db_error is not None:
+        show_database_error(resources.db_error)
 
-render_history(state)
+    render_history(state)
 
-prompt = st.chat_input("Ask about the calibration data…", key="copilot_input",
-                       disabled=state.provider is None or resources.repo is None)
-request = prompt or (state.take_pending() if state.provider is not None and resources.repo is not None else None)
-if request:
-    run_turn(state, request, resources)
+    ready = state.provider is not None and resources.repo is not None
+    prompt = st.chat_input("Ask about the calibration data…", key="copilot_input", disabled=not ready)
+    request = prompt or (state.take_pending() if ready else None)  # analysis mode: the first request runs by itself
+    if request:
+        run_turn(state, request, resources)
 
-with st.sidebar:
-    render_sessions(state, resources.sessions)
-    render_exports(state)
+    with st.sidebar:
+        render_sessions(state, resources.sessions)
+        render_exports(state)

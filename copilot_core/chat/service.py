@@ -38,16 +38,11 @@ def analysis_request(chip_id: str, qid: str) -> str:
             "thresholds, its recent history, its topology neighbours and its couplings, and give the AI review.")
 
 
-
-
 def build_toolkit(repo: Any, store: Any, *, allowed: set[str] | None = None) -> Any:
     """The tool layer on this chat's data store, with the sandbox for execute_python_analysis."""
+    from copilot_core.sandbox import run_analysis
     from copilot_core.tools import Toolkit
 
-    try:
-        from copilot_core.sandbox import run_analysis
-    except ImportError:  # sandbox not installed: the analysis tool answers with a clear error
-        run_analysis = None
     return Toolkit(repo, store=store, sandbox=run_analysis, allowed=allowed)
 
 

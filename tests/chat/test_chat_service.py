@@ -1,0 +1,78 @@
+"""One chat turn without Streamlit: the real agent loop over real HTTP to the scripted server, on the demo DB."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from copilot_core.agent import provider_from_settings
+from copilot_core.chat import ChatState, ask, build_toolkit
+from copilot_core.settings import load_settings
+from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call
+
+CHIP = "64Qv3"
+
+
+class Recorder:
+    """A ProgressListener that remembers what the page would have drawn."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple] = []
+
+    def tool_call(self, name: str, args: dict) -> None:
+        self.events.append(("call", name, args))
+
+    def tool_result(self, outcome) -> None:
+        self.events.append(("result", outcome.name, outcome.summary))
+
+    def phase(self, text: str) -> None:
+        self.events.append(("phase", text))
+
+
+def smart(req: SmartRequest):
+    if not req.tool_results:
+        return call("get_qubit_params", {"chip_id": CHIP, "qid": "Q05"})
+    t1 = json.loads(req.tool_results[-1].output)
+    return answer(f"Qubit 5 parameters: {len(json.dumps(t1))} chars.", "good")
+
+
+@pytest.fixture
+def provider():
+    with ScriptedOpenAI(smart=smart) as server:
+        env = {"OPENAI_BASE_URL": server.base_url, "COPILOT_MODEL": "m", "COPILOT_MAX_RETRIES": "0"}
+        yield server, provider_from_settings(load_settings(env=env, secrets_path=None))
+
+
+def test_a_turn_reports_progress_and_records_show_work(provider, repo):
+    server, config = provider
+    state = ChatState(username="local", provider=config)
+    state.chip_id = CHIP
+    progress = Recorder()
+    result = ask(state, "What are qubit 5's parameters?", repo=repo, toolkit=build_toolkit(repo, state.store),
+                 listener=progress)
+    assert result.sent and result.answer is state.messages[-1]
+    calls = [e for e in progress.events if e[0] == "call"]
+    results = [e for e in progress.events if e[0] == "result"]
+    assert calls == [("call", "get_qubit_params", {"chip_id": CHIP, "qid": "Q05"})]
+    assert results and results[0][1] == "get_qubit_params" and results[0][2]
+    assert ("phase", "done") in progress.events
+    work = result.answer.work
+    assert [t.name for t in work.tools] == ["get_qubit_params"] and work.tools[0].args["qid"] == "5"
+    assert work.usage["rounds"] == 2 and work.usage["input_tokens"] > 0
+    assert result.answer.assessment == "good" and "Qubit 5 parameters" in result.answer.text
+
+    # The second turn carries the first as history (as text, from the agent's own preparation).
+    ask(state, "And qubit 5 again?", repo=repo, toolkit=build_toolkit(repo, state.store))
+    last = server.bodies()[-2]  # the second turn's first request
+    roles = [m["role"] for m in last["messages"]]
+    assert roles[:4] == ["system", "user", "assistant", "user"]
+    assert last["messages"][1]["content"] == "What are qubit 5's parameters?"
+
+
+def test_an_over_long_question_is_not_sent(provider, repo):
+    server, config = provider
+    state = ChatState(username="local", provider=config)
+    result = ask(state, "q" * 2001, repo=repo, toolkit=build_toolkit(repo, state.store))
+    assert not result.sent and "2,000" in result.notice
+    assert state.messages == [] and server.bodies() == []
