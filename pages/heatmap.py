@@ -8,7 +8,7 @@ from copilot_core.charts.heatmap import coupling_map, qubit_heatmap
 from copilot_core.domain.metrics import COUPLING_METRICS
 from copilot_core.domain.topology import qubit_label
 from ui import data, navigation, views, widgets
-from ui.errors import page_guard, plain
+from ui.errors import page_guard
 from ui.widgets import persistent_select
 
 DRILL_KEY = "heatmap_drill_qid"

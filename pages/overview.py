@@ -37,7 +37,7 @@ with page_guard("the overview"):
             # a fresh widget after each jump: the selection is consumed once, so one click = one action
             generation = st.session_state.setdefault(FLAGS_GENERATION_KEY, 0)
             event = st.dataframe(frame, hide_index=True, key=f"overview_flags_{generation}", on_select="rerun",
-                                 selection_mode="single-row", column_config={
+                                 selection_mode="single-row", height=min(36 + 35 * len(frame), 390), column_config={
                                      "qid": None,
                                      "drop": st.column_config.NumberColumn("drop", format="percent"),
                                      "at": st.column_config.DatetimeColumn("at (UTC)", format="MM-DD HH:mm")})

@@ -276,7 +276,7 @@ def env_lines(port: int = DEFAULT_PORT) -> list[str]:
             f"export COPILOT_MODEL={MODEL_NAME}",
             "export COPILOT_API_STYLE=chat_completions",
             "export COPILOT_TEMPERATURE=0",
-            "export COPILOT_TIMEOUT_S=300  # a CPU model needs minutes for a long first prompt",
+            "export COPILOT_TIMEOUT_S=600  # a CPU model needs minutes for a long first prompt",
             "export OPENAI_API_KEY=local  # any value: the local server checks none"]
 
 

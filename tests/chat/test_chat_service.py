@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -41,7 +42,8 @@ def smart(req: SmartRequest):
 def provider():
     with ScriptedOpenAI(smart=smart) as server:
         env = {"OPENAI_BASE_URL": server.base_url, "COPILOT_MODEL": "m", "COPILOT_MAX_RETRIES": "0"}
-        yield server, provider_from_settings(load_settings(env=env, secrets_path=None))
+        settings = load_settings(env=env, secrets_path=Path("/nonexistent/secrets.toml"))  # never the real secrets
+        yield server, provider_from_settings(settings)
 
 
 def test_a_turn_reports_progress_and_records_show_work(provider, repo):

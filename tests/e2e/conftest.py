@@ -136,9 +136,13 @@ def wait_idle(page, timeout: int = RENDER_TIMEOUT_MS) -> None:
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=timeout)
 
 
-def open_page(page, link_text: str) -> None:
-    """Switch pages by the sidebar link, as a user does (page.goto would start a new session)."""
+def open_page(page, link_text: str, heading: str | None = None) -> None:
+    """Switch pages by the sidebar link, as a user does (page.goto would start a new session), and wait
+    for the page's heading (the run state may still read "notRunning" just after the click)."""
+    from playwright.sync_api import expect
+
     page.get_by_test_id("stSidebarNavLink").filter(has_text=link_text).first.click()
+    expect(page.get_by_role("heading", name=heading or link_text).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
     wait_idle(page)
 
 
@@ -148,8 +152,11 @@ def click_df_row(page, row: int, nth: int = 0, header_h: int = 35, row_h: int = 
     page.mouse.click(box["x"] + 16, box["y"] + header_h + row_h * row + row_h / 2)
 
 
-def shot(page, name: str) -> Path:
+def shot(page, name: str, show=None) -> Path:
+    """Screenshot of the viewport (Streamlit scrolls inside its main block) after scrolling ``show`` into view."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    if show is not None:
+        show.scroll_into_view_if_needed()
+    page.screenshot(path=str(path))
     return path
