@@ -1,8 +1,10 @@
 """Dashboard page benchmark: server-side run time of the heatmap and qubits pages (Streamlit AppTest).
 
 For the 64-, 144- and 1024-qubit demo chips (embedded engine, SQLite store in a temp dir), each page is
-run cold (Streamlit caches cleared: every read goes to the database) and warm (the same session reruns,
-as after a click), and the warm/cold ratio is printed.  Wall and CPU seconds are both shown: on a shared
+run cold (``st.cache_data`` cleared: every read goes to the database) and warm (the same session reruns,
+as after a click), and the warm/cold ratio is printed.  The Qubits page runs with a qubit selected, so
+its health report is included.  The very first render after the process starts is printed on its own:
+it includes the data layer's one-time warm-up of the store (paid once per server process).  Wall and CPU seconds are both shown: on a shared
 machine wall time includes waiting for a core.  Targets: warm rerun <= 0.5 s on 144 qubits; the
 1024-qubit chip renders in <= 3 s.
 
@@ -55,14 +57,20 @@ def timed_run(at) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def measure(page: str, chip_id: str, warm_runs: int) -> dict:
-    import streamlit as st
+def page_app(page: str, chip_id: str):
     from streamlit.testing.v1 import AppTest
 
-    st.cache_data.clear()
-    st.cache_resource.clear()
     at = AppTest.from_file(str(ROOT / page), default_timeout=600)
     at.session_state["chip_id"] = chip_id
+    at.session_state[f"qubits_selected_{chip_id}"] = "5"  # the Qubits page shows Q5's health report
+    return at
+
+
+def measure(page: str, chip_id: str, warm_runs: int) -> dict:
+    import streamlit as st
+
+    st.cache_data.clear()  # the cached repository (one per process, as in the server) stays
+    at = page_app(page, chip_id)
     cold_wall, cold_cpu = timed_run(at)
     warm = [timed_run(at) for _ in range(warm_runs)]
     warm_wall = statistics.median(w for w, _ in warm)
@@ -88,6 +96,10 @@ def main() -> None:
     from copilot_core.settings import load_settings
 
     chips = {c["size"]: c["chip_id"] for c in CalibrationRepository(open_database(load_settings())).list_chips()}
+    first = min(chips)
+    wall, cpu = timed_run(page_app(PAGES[0], chips[first]))
+    print(f"first render after process start ({PAGES[0]}, {chips[first]}): {wall:.2f} s wall, {cpu:.2f} s cpu "
+          "(includes the data layer's one-time store warm-up)")
     print(f"{'page':<18}{'chip':>9}{'qubits':>7}{'cold s':>9}{'(cpu)':>8}{'warm s':>9}{'(cpu)':>8}{'warm/cold':>11}")
     results = {}
     for size in SIZES:

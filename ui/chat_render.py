@@ -110,7 +110,12 @@ def render_show_work(work: ShowWork, key: str, state: ChatState) -> None:
             if analysis.error:
                 st.error(analysis.error[:2000])
         if work.trace:
+            from copilot_core.tracing import summary_text
+
             st.markdown("**Trace**")
+            st.text(summary_text(work.trace))
+            if work.trace.get("skills"):
+                st.text("Skills used: " + ", ".join(map(str, work.trace["skills"])))
             st.json(work.trace, expanded=False)
         if work.analysis_code():
             _rerun_section(work, key, state)

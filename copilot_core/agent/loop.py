@@ -82,9 +82,9 @@ class _Run:
                               tools=bool(tools)):
             turn = call_model(conversation, tools, provider=self.provider, dropped=self.dropped,
                               on_retry=lambda phase: self.notify(self.on_status, phase))
+            self.tracer.record_usage(turn.input_tokens, turn.output_tokens, self.provider.model)
         self.usage["input_tokens"] += turn.input_tokens
         self.usage["output_tokens"] += turn.output_tokens
-        self.tracer.record_usage(turn.input_tokens, turn.output_tokens, self.provider.model)
         return turn
 
     def run_calls(self, conversation: Conversation, calls: list[ToolCall]) -> bool:

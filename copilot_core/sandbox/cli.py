@@ -23,27 +23,27 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    """Exit 0 when the job ran without error, 1 when it reported an error, 2 for unusable input."""
+    """Exit 0 when the job ran without error, 1 for unusable input (as every subcommand), 3 when the code failed."""
     args = list(argv)
     if args[:1] == ["sandbox"]:
         args = args[1:]
     try:
         options = _parser().parse_args(args)
     except SystemExit as exc:  # argparse already printed the usage message
-        return int(exc.code or 0)
+        return 1 if exc.code else 0
     try:
         code = options.code_file.read_text(encoding="utf-8")
         data = json.loads(options.data_file.read_text(encoding="utf-8")) if options.data_file else {}
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         print(json.dumps({"output": "", "charts": [], "error": f"cannot read input: {exc}", "layers": []}))
-        return 2
+        return 1
     if not isinstance(data, dict):
         print(json.dumps({"output": "", "charts": [], "error": "data file must hold a JSON object", "layers": []}))
-        return 2
+        return 1
     result = run_analysis(code, data, timeout_s=options.timeout)
     print(json.dumps({"output": result.output, "charts": result.charts, "error": result.error,
                       "layers": result.layers}, ensure_ascii=False))
-    return 0 if result.error is None else 1
+    return 0 if result.error is None else 3
 
 
 if __name__ == "__main__":

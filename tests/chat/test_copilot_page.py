@@ -72,6 +72,7 @@ def test_question_shows_tool_progress_and_a_native_chart(chat_app):
     work = [e for e in assistant.expander if e.label == "Show work"][0]
     assert "generate_chip_heatmap" in " ".join(texts(work))
     assert any("input" in c.value and "tokens" in c.value for c in work.caption)
+    assert any("1 tool calls" in t.value and "out tokens" in t.value for t in work.text)  # the trace summary
 
     # The model got the tool schemas; the chat was saved in QDash's collection.
     bodies = app.model_requests()

@@ -7,7 +7,6 @@ OpenAI-compatible server (``tests/fakes``).  Memory tests get their own empty in
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 
 import pytest
 
@@ -41,11 +40,8 @@ def memory(memory_db) -> CopilotMemory:
 
 
 def provider_for(server, style: str = "chat_completions", **changes) -> ProviderConfig:
-    """A provider on the scripted server with fast retries."""
-    base = ProviderConfig(api_key="sk-depth-test-key-0123456789", base_url=server.base_url, model="scripted-model",
-                          api_style=style, temperature=0.2, max_output_tokens=512, timeout_s=10.0, max_retries=1,
-                          retry_backoff_s=0.0)
-    return replace(base, **changes)
+    """A provider on the scripted server with fast retries (the server's own factory, one retry)."""
+    return server.provider(style, **{"max_retries": 1, "retry_backoff_s": 0.0, "timeout_s": 10.0, **changes})
 
 
 @pytest.fixture(params=["responses", "chat_completions"])

@@ -101,4 +101,7 @@ def test_analyze_with_copilot_button(open_page, demo_chip):
         assert navigation.COPILOT_NOT_READY_HELP in [c.value for c in at.caption]
     else:
         button.click().run()
-        assert at.session_state["copilot_analysis"] == {"chip_id": demo_chip["chip_id"], "qid": "2"}
+        assert not at.exception
+        assert at.title[0].value == "Copilot"  # switched, and the copilot page took over the hand-off
+        sidebar = " ".join(str(m.value) for m in at.sidebar.markdown)
+        assert demo_chip["chip_id"] in sidebar and qubit_label(2, demo_chip["size"]) in sidebar

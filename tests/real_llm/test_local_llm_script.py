@@ -16,9 +16,8 @@ import pytest
 
 from copilot_core.agent.provider import provider_from_settings
 from copilot_core.settings import load_settings
+from tests.real_llm.server import SCRIPT, parse_env_lines
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "local_llm.py"
 CHUNKS = 22
 
 
@@ -82,12 +81,10 @@ def test_serve_without_a_model_says_to_fetch(tmp_path: Path):
 def test_env_lines_configure_the_copilot_for_the_local_server():
     out = subprocess.run([sys.executable, str(SCRIPT), "env", "--port", "18089"], capture_output=True, text=True,
                          check=True).stdout
-    env = {}
-    for line in out.splitlines():
-        key, value = line.split("#", 1)[0].removeprefix("export ").strip().split("=", 1)
-        env[key] = value
+    env = parse_env_lines(out)
     provider = provider_from_settings(load_settings(env=env, secrets_path=Path("/nonexistent")))
     assert provider.base_url == "http://127.0.0.1:18089/v1"
     assert provider.api_style == "chat_completions"
     assert provider.model == "qwen2.5-coder-1.5b-instruct"
     assert provider.temperature == 0
+    assert provider.api_key == "local", "a real OpenAI key from the user's environment would reach the local server"

@@ -83,8 +83,10 @@ def test_cli_prints_json(tmp_path, capsys, planted):
     assert printed["output"] == "7.5" and printed["error"] is None and "fork" in printed["layers"]
     assert set(printed) == {"output", "charts", "error", "layers"}
     code.write_text("import os\n")
-    assert cli_main(["--code-file", str(code)]) == 1
+    assert cli_main(["--code-file", str(code)]) == 3  # the code failed
     assert "not allowed" in json.loads(capsys.readouterr().out)["error"]
+    assert cli_main(["--code-file", str(tmp_path / "missing.py")]) == 1  # unusable input, as every subcommand
+    assert "cannot read input" in json.loads(capsys.readouterr().out)["error"]
 
 
 FIG = {"data": [{"type": "scatter", "x": [1, 2], "y": [3, 4], "hovertemplate": "Q005<br>%{y:.2f}"}],

@@ -1,0 +1,176 @@
+"""One local model server per test session, however many fixture definitions ask for it.
+
+``tests/real_llm/conftest.py`` defines the ``local_llm`` fixture and other suites import it (the
+browser tests do); pytest then holds one fixture definition per importer, each "session-scoped".
+Keeping the server here, in a plain module with a reference count, means they all share one process
+(2 GB of RAM and a warm prompt cache) instead of each starting its own.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import selectors
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "scripts" / "local_llm.py"
+READY_TIMEOUT_S = 180.0
+FIGURES: dict = {}  # timings and per-question rows, printed by the conftest's terminal summary
+
+
+def load_script() -> ModuleType:
+    """Import scripts/local_llm.py by path (scripts/ is not a package), once."""
+    if "local_llm_script" in sys.modules:
+        return sys.modules["local_llm_script"]
+    spec = importlib.util.spec_from_file_location("local_llm_script", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up here
+    spec.loader.exec_module(module)
+    return module
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _skip_reason(script: ModuleType) -> str | None:
+    """The one reason this machine cannot run the tier, or None."""
+    if os.environ.get("REAL_LLM", "").strip().lower() in {"0", "no", "off", "false"}:
+        return "real_llm tier disabled by REAL_LLM=0"
+    if not script.cpu_supports_avx2():
+        return "real_llm: this CPU lacks AVX2, which xllamacpp's prebuilt wheel needs"
+    for module in ("xllamacpp", "gguf"):
+        if importlib.util.find_spec(module) is None:
+            return f"real_llm: {module} is not installed (pip install -r requirements-dev.txt)"
+    return None
+
+
+def _wait_ready(proc: subprocess.Popen, log: Path) -> str:
+    """Block until the server prints ``READY <url>``; fail with its log tail if it dies or stalls."""
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    with selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        while (left := deadline - time.monotonic()) > 0:
+            if not sel.select(timeout=left):
+                break
+            line = proc.stdout.readline()
+            if line.startswith("READY "):
+                return line.split()[1]
+            if not line:  # EOF: the server exited
+                break
+    tail = "\n".join(log.read_text(errors="replace").splitlines()[-15:])
+    pytest.fail(f"local model server did not become ready (exit code {proc.poll()}); log tail:\n{tail}",
+                pytrace=False)
+
+
+def parse_env_lines(text: str) -> dict[str, str]:
+    """``export KEY=VALUE  # comment`` lines (``local_llm.py env``) -> {KEY: VALUE}."""
+    out = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("export ") and "=" in line:
+            key, value = line[len("export "):].split("=", 1)
+            out[key.strip()] = value.strip()
+    return out
+
+
+class _Skip(Exception):
+    """A missing prerequisite: every user of the server skips with this one reason."""
+
+
+class _Shared:
+    """The one server of this test process: its info dict, its process, and how many users hold it."""
+
+    info: dict | None = None
+    proc: subprocess.Popen | None = None
+    skip: str | None = None
+    users = 0
+
+
+def _start(log_dir: Path) -> dict:
+    """Fetch within the budget, start the server and wait for it (skips with one reason when it cannot)."""
+    script = load_script()
+    reason = _skip_reason(script)
+    if reason:
+        raise _Skip(reason)
+    files = script.ModelFiles(script.cache_dir())
+    budget = float(os.environ.get("LOCAL_LLM_FETCH_BUDGET", "300"))
+    timings: dict[str, float] = {}
+    started = time.monotonic()
+    try:
+        script.fetch(files, budget_s=budget)
+        timings["fetch_s"] = time.monotonic() - started
+        started = time.monotonic()
+        script.write_template(files)
+        timings["template_s"] = time.monotonic() - started
+    except script.LocalLLMError as exc:
+        raise _Skip(f"real_llm: could not fetch the local model: {exc}") from exc
+
+    port = _free_port()
+    log = log_dir / "server.log"
+    env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE", "LOCAL_LLM_CACHE": str(files.cache)}
+    started = time.monotonic()
+    with log.open("w") as log_fh:
+        _Shared.proc = subprocess.Popen(
+            [sys.executable, str(SCRIPT), "serve", "--port", str(port), "--stop-on-eof"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log_fh, text=True, env=env, cwd=ROOT)
+    url = _wait_ready(_Shared.proc, log)
+    timings["load_s"] = time.monotonic() - started
+    with urllib.request.urlopen(f"{url}/health", timeout=10) as resp:
+        assert resp.status == 200, f"/health answered {resp.status}"
+    env_out = subprocess.run([sys.executable, str(SCRIPT), "env", "--port", str(port)],
+                             capture_output=True, text=True, check=True).stdout
+    FIGURES.update(timings=timings, report=[], started=time.monotonic())
+    return {"base_url": f"{url}/v1", "model": script.MODEL_NAME, "url": url, "env": parse_env_lines(env_out),
+            "timings": timings, "log": log, "report": FIGURES["report"]}
+
+
+def _stop() -> None:
+    proc, _Shared.proc, _Shared.info = _Shared.proc, None, None
+    if "started" in FIGURES:
+        FIGURES["tier_s"] = time.monotonic() - FIGURES["started"]
+    if proc is None:
+        return
+    proc.stdin.close()  # --stop-on-eof: the server exits when its stdin closes
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    proc.stdout.close()
+
+
+@contextmanager
+def shared_server(log_dir_factory: Callable[[], Path]) -> Iterator[dict]:
+    """Yield the server info, starting the server for the first user and stopping it after the last."""
+    if _Shared.skip:
+        pytest.skip(_Shared.skip)
+    if _Shared.info is None:
+        try:
+            _Shared.info = _start(log_dir_factory())
+        except _Skip as exc:
+            _Shared.skip = str(exc)
+            pytest.skip(_Shared.skip)
+        except BaseException:
+            _stop()
+            raise
+    _Shared.users += 1
+    try:
+        yield _Shared.info
+    finally:
+        _Shared.users -= 1
+        if _Shared.users == 0:
+            _stop()
