@@ -9,8 +9,8 @@ import streamlit as st
 
 from copilot_core.settings import ConfigError, load_settings
 from ui.chat_render import SETUP_HELP, render_history
-from ui.chat_session import chat_state, provider_for, take_handoff
-from ui.chat_sidebar import render_analysis_target, render_exports, render_provider, render_sessions, target_label
+from ui.chat_session import chat_state, provider_for, take_handoff, target_label
+from ui.chat_sidebar import render_analysis_target, render_exports, render_provider, render_sessions
 from ui.chat_turn import chat_resources, run_turn
 from ui.errors import page_guard, show_database_error
 

@@ -37,7 +37,7 @@ with page_guard("the timeseries"):
                 st.plotly_chart(timeseries_figure(shown, band, entry, title=f"{entry.title} on {chip_id}, last "
                                                   f"{days} days"), key="timeseries_chart")
                 outliers = shown[shown["outlier"]]
-                st.caption(f"{shown['qid'].nunique()} qubit(s), {len(shown)} values; grey band = chip interquartile "
+                st.caption(f"{shown['qid'].nunique()} qubit(s), {len(shown)} values; shaded band = chip interquartile "
                            f"range, dashed = chip median per day; ✕ = outlier (outside the qubit's own median ± "
                            f"{OUTLIER_K:g}·MAD).")
                 if outliers.empty:

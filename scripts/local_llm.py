@@ -255,7 +255,10 @@ def serve(port: int = DEFAULT_PORT, *, files: ModelFiles | None = None, n_ctx: i
     n = threads or int(os.environ.get("LOCAL_LLM_THREADS") or min(2, os.cpu_count() or 1))
     params.cpuparams.n_threads = params.cpuparams_batch.n_threads = n
     started = time.monotonic()
-    server = xllamacpp.Server(params)
+    try:
+        server = xllamacpp.Server(params)
+    except Exception as exc:  # the native layer reports a busy port or a bad file as a plain exception
+        raise LocalLLMError(f"llama.cpp could not start on 127.0.0.1:{port}: {exc} (is the port in use?)") from exc
     print(f"READY {server.listening_address} (model {MODEL_NAME}, n_ctx {n_ctx}, {n} threads, "
           f"loaded in {time.monotonic() - started:.1f} s)", flush=True)
 

@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from copilot_core.chat import ChatState, analysis_request
-from copilot_core.data.chat_sessions import ChatSessionStore, InvalidChatSession, clean_context
+from copilot_core.data.chat_sessions import ChatSessionStore, InvalidChatSession, clean_context, clean_title
 from copilot_core.settings import ConfigError, Settings
 
 STATE_KEY = "copilot_chat"
@@ -63,7 +63,20 @@ def take_handoff(state: ChatState) -> bool:
     if not (chip_id and qid):
         return False
     state.start_analysis(chip_id, qid, analysis_request(chip_id, qid))
+    state.title = clean_title(f"Analysis {chip_id} {target_label(state)}")
     return True
+
+
+def target_label(state: ChatState) -> str:
+    """The analysed qubit as the dashboard labels it (``Q05`` on 64 qubits, ``Q005`` on 144)."""
+    from copilot_core.domain.topology import qubit_label
+    from ui import data
+
+    try:
+        chip = data.chip(state.chip_id or "")
+        return qubit_label(state.qid, int(chip["size"])) if chip else f"Q{state.qid}"
+    except Exception:  # the label is cosmetic: never fail the page for it
+        return f"Q{state.qid}"
 
 
 def save_state(state: ChatState, sessions: ChatSessionStore | None) -> str | None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import streamlit as st
 
 from copilot_core.chat import ChatState, csv_exports
-from copilot_core.data.chat_sessions import ChatSessionStore
+from copilot_core.data.chat_sessions import ChatSessionStore, clean_title
 from copilot_core.data.connection import mask_uri
 from ui.chat_render import RERUNS_KEY
+from ui.chat_session import target_label
 
 NOTICE_KEY = "copilot_session_notice"
 PICK_KEY = "copilot_session_pick"
@@ -33,18 +34,6 @@ def render_provider(state: ChatState, problem: str | None) -> None:
         st.caption("Tool-calling check: runs before the first answer.")
     else:
         st.caption(f"Tool-calling check: **{readiness.level}** tools. {readiness.reason}")
-
-
-def target_label(state: ChatState) -> str:
-    """The analysed qubit as the dashboard labels it (``Q05`` on 64 qubits, ``Q005`` on 144)."""
-    from copilot_core.domain.topology import qubit_label
-    from ui import data
-
-    try:
-        chip = data.chip(state.chip_id or "")
-        return qubit_label(state.qid, int(chip["size"])) if chip else f"Q{state.qid}"
-    except Exception:  # the label is cosmetic: never fail the page for it
-        return f"Q{state.qid}"
 
 
 def render_analysis_target(state: ChatState) -> None:
@@ -90,8 +79,6 @@ def _rename(state: ChatState, sessions: ChatSessionStore) -> None:
         _notice(f"Could not rename that chat ({type(exc).__name__}).")
         return
     if session_id == state.session_id:
-        from copilot_core.data.chat_sessions import clean_title
-
         state.title = clean_title(title)
     st.session_state[RENAME_KEY] = ""
 

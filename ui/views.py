@@ -83,10 +83,10 @@ def health_report(report: HealthReport) -> None:
     for finding in report.findings or ["Nothing stands out: every scored metric is within its band and stable."]:
         st.markdown(f"- {plain(finding)}")
     rows = [{"metric": m.title, "value": format_value(metric(m.name), m.value), "band": m.band or "—",
-             "thresholds": m.thresholds.split(": ", 1)[-1],
              "trend": m.trend.text(m.unit),
              "vs neighbours": "—" if m.vs_neighbours is None else f"{m.vs_neighbours * 100:+.0f}%",
-             "neighbours' median": format_value(metric(m.name), m.neighbour_median)} for m in report.metrics]
+             "neighbours' median": format_value(metric(m.name), m.neighbour_median),
+             "thresholds": m.thresholds.split(": ", 1)[-1]} for m in report.metrics]
     st.dataframe(rows, hide_index=True, key="health_metrics")
     if report.couplings:
         st.dataframe([{"coupling": c.label, "role": c.role,

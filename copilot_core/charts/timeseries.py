@@ -14,20 +14,23 @@ def timeseries_figure(frame: pd.DataFrame, band: pd.DataFrame | None, entry: Met
     """``frame`` from ``analysis.timeseries.timeseries_frame``; ``band`` from ``median_band`` (None: no band)."""
     unit = f" [{entry.unit}]" if entry.unit else ""
     fig = go.Figure()
+    many = frame["qid"].nunique() > MAX_LEGEND if not frame.empty else False
+    line_type = go.Scattergl if many else go.Scatter
+    # many qubits: thin grey lines so the chip band and the outliers stay readable on top
+    style = dict(line=dict(width=0.7, color="rgba(90,110,140,0.35)"), marker=dict(size=2)) if many else \
+        dict(line=dict(width=1), marker=dict(size=4))
+    for label, part in frame.groupby("qubit", sort=True):
+        fig.add_trace(line_type(x=part["calibrated_at"], y=part["value"], mode="lines+markers", name=str(label),
+                                showlegend=not many, **style,
+                                hovertemplate=f"{label}<br>%{{x|%Y-%m-%d %H:%M}}<br>%{{y:.4g}}{unit}<extra></extra>"))
     if band is not None and not band.empty:
         fig.add_trace(go.Scatter(x=band["day"], y=band["q75"], mode="lines", line=dict(width=0), hoverinfo="skip",
                                  showlegend=False, name="q75"))
         fig.add_trace(go.Scatter(x=band["day"], y=band["q25"], mode="lines", line=dict(width=0), fill="tonexty",
-                                 fillcolor="rgba(120,120,120,0.18)", hoverinfo="skip", name="chip IQR"))
+                                 fillcolor="rgba(255,160,40,0.25)", hoverinfo="skip", name="chip IQR"))
         fig.add_trace(go.Scatter(x=band["day"], y=band["median"], mode="lines", name="chip median",
-                                 line=dict(color="#444", dash="dash", width=2),
+                                 line=dict(color="#e07000", dash="dash", width=2.5),
                                  hovertemplate="chip median %{y:.4g}<extra></extra>"))
-    many = frame["qid"].nunique() > MAX_LEGEND if not frame.empty else False
-    line_type = go.Scattergl if many else go.Scatter
-    for label, part in frame.groupby("qubit", sort=True):
-        fig.add_trace(line_type(x=part["calibrated_at"], y=part["value"], mode="lines+markers", name=str(label),
-                                marker=dict(size=4), line=dict(width=1), showlegend=not many,
-                                hovertemplate=f"{label}<br>%{{x|%Y-%m-%d %H:%M}}<br>%{{y:.4g}}{unit}<extra></extra>"))
     outliers = frame[frame["outlier"]] if not frame.empty else frame
     if not outliers.empty:
         fig.add_trace(go.Scatter(x=outliers["calibrated_at"], y=outliers["value"], mode="markers", name="outlier",

@@ -104,6 +104,7 @@ def test_analysis_mode_from_the_qubits_page(chat_app):
     sidebar = " ".join(m.value for m in at.sidebar.markdown)
     label = qubit_label(qid, app.repo().get_chip(CHIP)["size"])
     assert f"`{CHIP}`" in sidebar and f"`{label}`" in sidebar
+    assert at.session_state["copilot_chat"].title == f"Analysis {CHIP} {label}"
     # The first request ran by itself, in analysis mode (the analysis prompt names the qubit and chip).
     bodies = app.model_requests()
     assert bodies, "the analysis request did not run by itself"

@@ -57,7 +57,7 @@ def test_selecting_a_table_row_shows_the_health_report(app):
     wait_idle(app)
     expect(app.get_by_test_id("stMain")).to_contain_text("Health of Q002", timeout=RENDER_TIMEOUT_MS)
     expect(app.get_by_role("button", name="Analyze with copilot")).to_be_visible()
-    expect(app.get_by_test_id("stMain")).to_contain_text("vs neighbours", timeout=RENDER_TIMEOUT_MS)
+    expect(app.get_by_test_id("stMain")).to_contain_text("neighbours are the nearest qubits", timeout=RENDER_TIMEOUT_MS)
     wait_idle(app)
     expect(app.get_by_test_id("stException")).to_have_count(0)
     shot(app, "qubits_health_report", app.get_by_text("Health of Q002").first)
