@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run test install install-dev browser seed bench clean
+.PHONY: run test install install-dev browser seed bench eval local-llm test-real-llm clean
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -44,6 +44,25 @@ test: install-dev browser
 
 bench: install-dev
 	$(PY) bench/data_layer.py
+	$(PY) bench/pages.py
+	$(PY) bench/tokens.py
+	$(PY) bench/agent_overhead.py
+	$(PY) bench/sandbox.py
+
+# The copilot eval (>= 25 questions with required tools and facts) against the configured provider.
+eval: seed
+	$(PY) -m copilot_core.evals run
+
+# A small real model for an offline copilot: Qwen2.5-Coder-1.5B via llama.cpp (1.1 GB, cached in
+# ~/.cache/calibration-copilot/models). Prints the settings to export, then serves on 127.0.0.1.
+LLM_PORT ?= 8089
+local-llm: install-dev
+	$(PY) scripts/local_llm.py fetch
+	$(PY) scripts/local_llm.py env --port $(LLM_PORT)
+	OMP_WAIT_POLICY=PASSIVE $(PY) scripts/local_llm.py serve --port $(LLM_PORT)
+
+test-real-llm: install-dev
+	$(PY) -m pytest -rA -m real_llm
 
 clean:
 	rm -rf $(VENV) .data .pytest_cache test-artifacts

@@ -15,6 +15,7 @@ import streamlit as st
 
 from copilot_core.chat import ChatMessage, ChatState, ShowWork, rerun_analysis
 from copilot_core.chat.markdown import safe_markdown
+from ui.errors import plain
 
 BADGES = {"good": ("Good", "green", ":material/check_circle:"),
           "warning": ("Needs attention", "orange", ":material/warning:"),
@@ -71,8 +72,6 @@ def render_blocks(message: ChatMessage, key: str) -> None:
                 st.markdown(safe_markdown(block["content"]))
         else:
             st.markdown(safe_markdown(block["content"]))
-    if message.error:
-        st.caption(f"The model API reported a problem: {message.error[:300]}")
 
 
 def render_user(message: ChatMessage) -> None:
@@ -108,7 +107,7 @@ def render_show_work(work: ShowWork, key: str, state: ChatState) -> None:
             st.code(analysis.code, language="python")
             st.code(analysis.output or "(nothing printed)", language="text")
             if analysis.error:
-                st.error(analysis.error[:2000])
+                st.error(plain(analysis.error[:2000]))
         if work.trace:
             from copilot_core.tracing import summary_text
 
@@ -134,7 +133,7 @@ def _rerun_section(work: ShowWork, key: str, state: ChatState) -> None:
     if result is None:
         return
     if result.error:
-        st.error(result.error[:2000])
+        st.error(plain(result.error[:2000]))
     st.code(result.output or "(nothing printed)", language="text")
     for i, chart in enumerate(result.charts):
         render_chart(chart, key=f"{key}-rerun-chart-{i}")

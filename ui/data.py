@@ -9,6 +9,8 @@ settings: two apps (or tests) pointing at different databases never share cached
 from __future__ import annotations
 
 import hashlib
+import logging
+import threading
 from datetime import timedelta
 
 import streamlit as st
@@ -42,7 +44,17 @@ def target_description() -> str:
 
 @st.cache_resource(show_spinner=False)
 def _repository(key: str, _s: Settings) -> CalibrationRepository:
-    return CalibrationRepository(open_database(_s), project_id=_s.project_id)
+    repo = CalibrationRepository(open_database(_s), project_id=_s.project_id)
+    # Pay the embedded engine's one-off index build in the background, not on the first click.
+    threading.Thread(target=_quiet_warm_up, args=(repo,), name="db-warm-up", daemon=True).start()
+    return repo
+
+
+def _quiet_warm_up(repo: CalibrationRepository) -> None:
+    try:
+        repo.warm_up()
+    except Exception:  # noqa: BLE001 - a failed warm-up only means the first page pays the cost
+        logging.getLogger(__name__).warning("database warm-up failed", exc_info=True)
 
 
 def repository() -> CalibrationRepository:

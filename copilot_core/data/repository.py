@@ -133,6 +133,18 @@ class CalibrationRepository:
         else:
             self.db.command("ping")
 
+    def warm_up(self) -> None:
+        """Build the embedded engine's lazy in-process indexes before a person waits for them.
+
+        litemongo builds its hash indexes on the first query that uses them (seconds on the demo
+        history); a server calls this once in the background at start.  A no-op on MongoDB.
+        """
+        if not is_embedded(self.db):
+            return
+        chip_id = self.default_chip_id()
+        if chip_id:
+            self.metric_values(chip_id, "t1")
+
     # ---- chips ----------------------------------------------------------------------------
     @_guard
     def list_chips(self) -> list[dict]:
