@@ -6,6 +6,7 @@ Also gathers what a turn needs (repository, session store, issue-7 hooks) once p
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,11 +41,28 @@ def _turn_extras(key: str, _settings: Settings, _db: Any) -> Any:
     return TurnExtras.from_settings(_settings, _db)
 
 
+@st.cache_resource(show_spinner=False)
+def _sandbox_warming() -> threading.Thread:
+    """Start the sandbox worker (a few seconds of imports) in the background, once per process."""
+    from copilot_core.sandbox import warm_up
+
+    def warm() -> None:
+        try:
+            warm_up()
+        except Exception:  # noqa: BLE001 - the first analysis job then starts the worker itself
+            log.warning("sandbox warm-up failed", exc_info=True)
+
+    thread = threading.Thread(target=warm, name="sandbox-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
 def chat_resources(settings: Settings) -> ChatResources:
     """The app's cached repository, a session store on the same Database object, issue-7 extras (never raises)."""
     from copilot_core.data.connection import DatabaseUnavailable
     from ui.data import repository, target_key
 
+    _sandbox_warming()
     try:
         repo = repository()
         repo.ping()
