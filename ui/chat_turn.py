@@ -57,6 +57,20 @@ def _sandbox_warming() -> threading.Thread:
     return thread
 
 
+@st.cache_resource(show_spinner=False)
+def _own_collections_indexed(key: str, _db: Any) -> bool:
+    """Index the app's own collections (never QDash's) once per database target and process."""
+    from copilot_core.data.memory_store import MemoryStore
+
+    try:
+        ChatSessionStore(_db).ensure_indexes()
+        MemoryStore(_db).ensure_indexes()
+    except Exception:  # noqa: BLE001 - a read-mostly database user may not create indexes; queries still work
+        log.warning("cannot index copilot_chat_session / copilot_memory", exc_info=True)
+        return False
+    return True
+
+
 def chat_resources(settings: Settings) -> ChatResources:
     """The app's cached repository, a session store on the same Database object, issue-7 extras (never raises)."""
     from copilot_core.data.connection import DatabaseUnavailable
@@ -71,6 +85,7 @@ def chat_resources(settings: Settings) -> ChatResources:
     except Exception as exc:  # a broken configuration must not take the page down
         log.exception("cannot open the calibration database")
         return ChatResources(db_error=DatabaseUnavailable(f"the database cannot be opened ({type(exc).__name__})."))
+    _own_collections_indexed(target_key(settings), repo.db)
     try:
         extras = _turn_extras(target_key(settings), settings, repo.db)
     except Exception:  # skills/memory are niceties: the chat works without them

@@ -141,7 +141,7 @@ class Tracer:
         tokens_in, tokens_out = int(input_tokens or 0), int(output_tokens or 0)
         stack = self._local.__dict__.get("stack") or []
         target = stack[-1] if stack else self._root
-        key = id(target)
+        key = target.get_span_context().span_id  # not id(): a finished span's id() is reused by the next one
         with self._lock:
             self._usage.append({"input_tokens": tokens_in, "output_tokens": tokens_out, "model": model or ""})
             total_in, total_out = self._span_tokens.get(key, (0, 0))
