@@ -23,7 +23,6 @@ from copilot_core.sandbox.proxies import build_namespaces
 
 MEMORY_HEADROOM_MB = 1024
 MAX_REQUEST_BYTES = 512 * 1024 * 1024
-SPARE_READY = b"\n"  # a spare's first byte on its reply pipe: warmed up, waiting for a request
 
 
 @dataclass
@@ -73,6 +72,8 @@ def _child(source: str, data: dict, namespaces: dict, result_fd: int, timeout_s:
         view = memoryview(payload)
         while view:
             view = view[os.write(isolation.RESULT_FD, view):]
+        # EOF now: the worker relays the reply without waiting for this process's (COW-heavy) teardown
+        os.close(isolation.RESULT_FD)
         code = 0
     except BaseException as exc:  # nothing may escape a job process; report what broke if we still can
         code = 3
@@ -84,24 +85,6 @@ def _child(source: str, data: dict, namespaces: dict, result_fd: int, timeout_s:
             pass
     finally:
         os._exit(code)
-
-
-def _spare(request_fd: int, result_fd: int, namespaces: dict) -> None:
-    """A pre-forked job process: warm up (trusted code), wait for one request, then run it as ``_child``."""
-    try:
-        isolation.die_with_parent()
-        gc.disable()
-        job.compile_and_run(warmup.SPARE_SNIPPET, namespaces, warmup.spare_data())
-        os.write(result_fd, SPARE_READY)
-        payload = protocol.read_frame(request_fd, MAX_REQUEST_BYTES)
-        os.close(request_fd)
-        if payload is None:  # the worker is shutting down
-            os._exit(0)
-        request = pickle.loads(payload)  # trusted direction: built by the app, relayed by the worker
-        source, data, timeout_s = request["code"], request["data"], float(request["timeout_s"])
-    except BaseException:
-        os._exit(4)
-    _child(source, data, namespaces, result_fd, timeout_s)
 
 
 def _describe_exit(status: int | None, timeout_s: float) -> str:
@@ -128,7 +111,6 @@ class Worker:
         self.jobs: dict[int, Job] = {}
         self.inbuf = bytearray()
         self.layers: list[str] = []  # what the probe job reported; used when a job dies before replying
-        self.spare: tuple[int, int, int] | None = None  # (pid, request pipe, reply pipe) of the pre-forked job
 
     # -------------------------------------------------------------------------------------- warm-up
     def warm_up(self) -> list[str]:
@@ -155,88 +137,19 @@ class Worker:
         return replies[0]
 
     # ----------------------------------------------------------------------------------------- jobs
-    def start_job(self, job_id: int, source: str, data: dict, timeout_s: float, payload: bytes | None = None) -> None:
-        """Fork a job, or hand the request to the pre-forked spare when there is one (``payload``)."""
-        spare = self._take_spare() if payload is not None else None
-        if spare is not None:
-            pid, req_fd, read_fd = spare
-            try:
-                protocol.write_frame(req_fd, payload)
-            except OSError:  # the spare died: reap it and fork directly
-                self._discard_spare(pid, req_fd, read_fd)
-                spare = None
-            else:
-                os.close(req_fd)
-        if spare is None:
-            read_fd, write_fd = os.pipe()
-            pid = os.fork()
-            if pid == 0:
-                os.close(read_fd)
-                _child(source, data, self.namespaces, write_fd, timeout_s)
-            os.close(write_fd)
+    def start_job(self, job_id: int, source: str, data: dict, timeout_s: float) -> None:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_fd)
+            _child(source, data, self.namespaces, write_fd, timeout_s)
+        os.close(write_fd)
         os.set_blocking(read_fd, False)
         now = time.monotonic()
         entry = Job(job_id, pid, os.pidfd_open(pid), read_fd, timeout_s, now + timeout_s, now)
         self.jobs[pid] = entry
         self.selector.register(read_fd, selectors.EVENT_READ, ("result", entry))
         self.selector.register(entry.pidfd, selectors.EVENT_READ, ("exit", entry))
-
-    # -------------------------------------------------------------------------------- spare process
-    # Copy-on-write faults on the warmed heap cost a forked job ~20 ms the first time it touches
-    # pandas/plotly.  A spare is forked ahead of time, takes those faults on a trusted warm-up snippet
-    # while the worker is idle, then blocks until it is handed exactly one request.  It is forked from
-    # the worker (never from a previous job) and hardens itself only after receiving the request, so
-    # every job still starts from the same clean state and gets every layer.
-    def fork_spare(self) -> None:
-        if self.spare is not None:
-            return
-        req_r, req_w = os.pipe()
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(req_w)
-            os.close(read_fd)
-            _spare(req_r, write_fd, self.namespaces)
-        os.close(req_r)
-        os.close(write_fd)
-        self.spare = (pid, req_w, read_fd)
-
-    def _take_spare(self) -> tuple[int, int, int] | None:
-        """The spare if it has finished warming up; one still warming is discarded."""
-        spare = self.spare
-        if spare is None:
-            return None
-        os.set_blocking(spare[2], False)
-        try:
-            ready = os.read(spare[2], 1) == SPARE_READY
-        except BlockingIOError:
-            ready = False
-        self.spare = None
-        if not ready:  # still warming up (it would compete with the job for the CPU) or dead
-            self._discard_spare(*spare)
-            return None
-        if spare is not None:
-            try:
-                done, _ = os.waitpid(spare[0], os.WNOHANG)
-            except ChildProcessError:
-                done = spare[0]
-            if done:  # it died while waiting (should not happen); fork directly instead
-                self._discard_spare(*spare, reaped=True)
-                spare = None
-        return spare
-
-    def _discard_spare(self, pid: int, req_fd: int, read_fd: int, reaped: bool = False) -> None:
-        for fd in (req_fd, read_fd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        if not reaped:
-            try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
 
     def _kill(self, entry: Job) -> None:
         for target in (lambda: os.killpg(entry.pid, signal.SIGKILL), lambda: os.kill(entry.pid, signal.SIGKILL)):
@@ -358,8 +271,7 @@ class Worker:
                 deliver({"id": request["id"], "pid": os.getpid(), "running": len(self.jobs)})
             else:
                 try:
-                    self.start_job(request["id"], request["code"], request["data"], float(request["timeout_s"]),
-                                   payload)
+                    self.start_job(request["id"], request["code"], request["data"], float(request["timeout_s"]))
                 except (OSError, KeyError, TypeError, ValueError) as exc:
                     deliver({"id": request.get("id"), "output": "", "charts": [], "layers": self.layers,
                              "error": f"The sandbox could not start the job: {exc}"})
@@ -373,16 +285,12 @@ class Worker:
         deliver({"id": 0, "ready": True, "pid": os.getpid(), "layers": layers})
         try:
             while True:
-                if not self.jobs:  # warm the spare only while idle, never next to a running job
-                    self.fork_spare()
                 self.poll(deliver)
         except (EOFError, BrokenPipeError):
             pass
         finally:
             for entry in list(self.jobs.values()):
                 self._kill(entry)
-            if self.spare is not None:
-                self._discard_spare(*self.spare)
 
 
 def main() -> None:
