@@ -12,7 +12,6 @@ Return values are plain JSON-able dicts/lists (datetimes naive UTC), picklable f
 from __future__ import annotations
 
 import functools
-import math
 import statistics
 from collections import defaultdict
 from collections.abc import Callable
@@ -22,7 +21,7 @@ from typing import Any, Literal, TypeVar
 from copilot_core.data import validation as v
 from copilot_core.data.connection import DatabaseUnavailable, describe_db, is_embedded
 from copilot_core.data.validation import InvalidArgument
-from copilot_core.domain.metrics import metric as catalogue_metric
+from copilot_core.domain.metrics import metric as catalogue_metric, stored_number
 
 __all__ = ["CalibrationRepository", "DatabaseUnavailable", "InvalidArgument", "Mode", "Kind"]
 
@@ -48,17 +47,7 @@ def _utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
-def _usable(value: object) -> float | None:
-    """A stored metric value, or None for missing, non-numeric, NaN/inf and QDash's NaN-as-0."""
-    if value is None or isinstance(value, bool):
-        return None
-    try:
-        number = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return None
-    if not math.isfinite(number) or number == 0.0:
-        return None
-    return number
+_usable = stored_number  # a stored metric value, or None for missing, NaN/inf and QDash's NaN-as-0
 
 
 def _param(model: object) -> dict:

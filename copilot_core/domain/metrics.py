@@ -16,6 +16,19 @@ Band = Literal["bad", "fair", "good", "excellent"]
 BANDS: tuple[Band, ...] = ("bad", "fair", "good", "excellent")
 
 
+def stored_number(raw: object, *, zero_is_missing: bool = True) -> float | None:
+    """A stored value as a float; None for missing, non-numeric, NaN/inf and (by default) QDash's NaN-as-0."""
+    if raw is None or isinstance(raw, bool):
+        return None
+    try:
+        value = float(raw)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    if not math.isfinite(value) or (zero_is_missing and value == 0.0):
+        return None
+    return value
+
+
 @dataclass(frozen=True)
 class Metric:
     name: str
@@ -31,15 +44,8 @@ class Metric:
 
     def to_display(self, raw: float | None) -> float | None:
         """Raw stored value -> display units; NaN/inf and QDash's NaN-as-0 become None."""
-        if raw is None or isinstance(raw, bool):
-            return None
-        try:
-            value = float(raw)
-        except (TypeError, ValueError):
-            return None
-        if not math.isfinite(value) or value == 0.0:
-            return None
-        return value * self.scale
+        value = stored_number(raw)
+        return None if value is None else value * self.scale
 
     def score(self, display: float | None) -> Band | None:
         """Band of a display value against the thresholds; None when unknown or unscored."""
