@@ -17,7 +17,12 @@ import argparse
 import json
 import logging
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from copilot_core.data.repository import CalibrationRepository
+    from copilot_core.settings import Settings
+    from copilot_core.tools import ToolOutcome
 
 EXIT_OK, EXIT_USAGE, EXIT_API = 0, 1, 2
 log = logging.getLogger("copilot_core.cli")
@@ -54,25 +59,33 @@ def _json(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, default=str)
 
 
-def _open(settings: Any) -> tuple[Any, Any]:
-    """(database, repository), or a UsageError naming what to check."""
+def _open(settings: Settings) -> CalibrationRepository:
+    """The repository, or a UsageError naming what to check."""
     from copilot_core.data.connection import DatabaseUnavailable, open_database
     from copilot_core.data.repository import CalibrationRepository
 
     try:
-        db = open_database(settings)
-        repo = CalibrationRepository(db, project_id=settings.project_id)
+        repo = CalibrationRepository(open_database(settings), project_id=settings.project_id)
         repo.ping()
     except DatabaseUnavailable as exc:
         raise UsageError(f"database unavailable: {exc}") from exc
-    return db, repo
+    return repo
 
 
-def _toolkit(repo: Any) -> Any:
-    from copilot_core.chat.service import build_toolkit
-    from copilot_core.tools import DataStore
+class _LogListener:
+    """Turn progress on stderr (stdout carries only the JSON answer)."""
 
-    return build_toolkit(repo, DataStore())
+    def phase(self, text: str) -> None:
+        log.debug("status: %s", text)
+
+    def notice(self, text: str) -> None:
+        log.warning("%s", text)
+
+    def tool_call(self, name: str, args: dict) -> None:
+        log.info("tool %s %s", name, _json(args))
+
+    def tool_result(self, outcome: ToolOutcome) -> None:
+        log.debug("result %s", outcome.summary)
 
 
 def _model_view(text: str) -> Any:
@@ -82,34 +95,28 @@ def _model_view(text: str) -> Any:
         return text
 
 
-def cmd_ask(args: argparse.Namespace, settings: Any) -> int:
-    from copilot_core.agent import AgentRequest, provider_from_settings, run_copilot
-    from copilot_core.agent.guardrails import check_input
+def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    from copilot_core.agent import provider_from_settings
+    from copilot_core.chat import ChatState
+    from copilot_core.session import Copilot
 
     if args.analysis and not args.qid:
         raise UsageError("--analysis needs --qid")
-    check = check_input(args.question)
+    check = Copilot.check(args.question)
     if not check.ok:
         raise UsageError(check.message or "invalid question")
     provider = provider_from_settings(settings)
     if provider is None:
         raise UsageError("no model configured: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a local "
                          "OpenAI-compatible server) in the environment or .streamlit/secrets.toml")
-    from copilot_core.turn import TurnExtras
-
-    db, repo = _open(settings)
+    copilot = Copilot.from_settings(settings, _open(settings))
     log.info("asking %s", provider.label())
-    request = AgentRequest(args.question, chip_id=args.chip, qid=args.qid,
-                           mode="analysis" if args.analysis else "chat",
-                           context={"task_name": args.task} if args.task else {})
-    extras = TurnExtras.from_settings(settings, db)  # skills, chip memory, tracing: wired as on the chat page
-    kit = extras.start(args.question, toolkit=_toolkit(repo), chip_id=args.chip or repo.default_chip_id(),
-                       provider=provider)
-    result = run_copilot(request, provider=provider, toolkit=kit.toolkit, repo=repo, tracer=kit.tracer,
-                         prompt_extras=kit.prompt_extras,
-                         on_tool_call=lambda name, a: log.info("tool %s %s", name, _json(a)),
-                         on_status=lambda phase: log.debug("status: %s", phase))
-    extras.finish(kit, result)
+    state = ChatState(username=settings.get("USERNAME") or "local", provider=provider, chip_id=args.chip,
+                      qid=args.qid, mode="analysis" if args.analysis else "chat")
+    turn = copilot.ask(state, check, _LogListener(), context={"task_name": args.task} if args.task else None)
+    result = turn.result
+    if result is None:
+        raise UsageError(turn.notice or "the question was not sent")
     out = {"answer": result.answer, "blocks": result.blocks, "assessment": result.assessment,
            "tool_calls": [{"tool": o.name, "args": o.args, "result": _model_view(o.model_text)}
                           for o in result.tool_calls],
@@ -121,14 +128,17 @@ def cmd_ask(args: argparse.Namespace, settings: Any) -> int:
     return EXIT_API if result.error else EXIT_OK
 
 
-def cmd_tool(args: argparse.Namespace, settings: Any) -> int:
+def cmd_tool(args: argparse.Namespace, settings: Settings) -> int:
     try:
         tool_args = json.loads(args.args)
     except ValueError as exc:
         raise UsageError(f"--args is not valid JSON: {exc}") from exc
     if not isinstance(tool_args, dict):
         raise UsageError("--args must be a JSON object, e.g. '{\"chip_id\": \"64Qv3\"}'")
-    toolkit = _toolkit(_open(settings)[1])
+    from copilot_core.sandbox import run_analysis
+    from copilot_core.tools import DataStore, Toolkit
+
+    toolkit = Toolkit(_open(settings), store=DataStore(), sandbox=run_analysis)
     toolkit.begin_request()
     outcome = toolkit.execute(args.name, tool_args)
     if not outcome.ok:

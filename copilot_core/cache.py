@@ -1,11 +1,11 @@
 """Per-request tool cache: the same tool with the same arguments runs once (AXIS's per-turn cache).
 
-``CachingToolkit(toolkit)`` wraps any toolkit with the loop's interface (``schemas``,
-``begin_request``, ``execute``) so the agent loop is unchanged.  Keys are the tool name plus the
-arguments as canonical JSON; after a call, the tool's normalised arguments (``"Q05"`` -> ``"5"``) are
-registered too, so both spellings hit.  Only successful outcomes are cached (a failure may be
-transient), the sandbox is never cached (the data store can change between calls), and a hit
-carries no charts, so the answer does not get the same chart twice.
+``CachingToolkit(toolkit)`` wraps any :class:`~copilot_core.tools.toolkit.ToolLayer` so the agent loop is
+unchanged.  Keys are the tool name plus the arguments as canonical JSON; after a call, the tool's normalised
+arguments (``"Q05"`` -> ``"5"``) are registered too, so both spellings hit.  Only successful outcomes are
+cached (a failure may be transient), only tools whose ``ToolSpec.cacheable`` is set (not the sandbox: the
+data store can change between calls), and a hit carries no charts, so the answer does not get the same chart
+twice.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
-from collections.abc import Iterable
 from typing import Any
 
-NEVER_CACHED = frozenset({"execute_python_analysis"})
+from copilot_core.agent.contracts import Tracer
+from copilot_core.tools.registry import cacheable
+from copilot_core.tools.toolkit import ToolLayer, ToolOutcome
 
 
 def cache_key(name: str, args: Any) -> str | None:
@@ -39,20 +40,19 @@ def cache_key(name: str, args: Any) -> str | None:
 class CachingToolkit:
     """A toolkit whose ``execute`` answers repeated calls from memory within one request."""
 
-    def __init__(self, toolkit: Any, *, never_cached: Iterable[str] = NEVER_CACHED, tracer: Any = None) -> None:
+    def __init__(self, toolkit: ToolLayer, *, tracer: Tracer | None = None) -> None:
         self.inner = toolkit
-        self.never_cached = frozenset(never_cached)
         self.tracer = tracer
         self.hits = 0
         self.misses = 0
-        self._cache: dict[str, Any] = {}
+        self._cache: dict[str, ToolOutcome] = {}
         self._lock = threading.Lock()
-
-    def __getattr__(self, name: str) -> Any:  # store, names(), allowed ... of the wrapped toolkit
-        return getattr(self.inner, name)
 
     def schemas(self) -> list[dict]:
         return self.inner.schemas()
+
+    def names(self) -> list[str]:
+        return self.inner.names()
 
     def begin_request(self) -> None:
         """New request: forget every cached result, reset the counters, reset the wrapped toolkit."""
@@ -61,8 +61,8 @@ class CachingToolkit:
             self.hits = self.misses = 0
         self.inner.begin_request()
 
-    def execute(self, name: str, raw_args: str | dict | None) -> Any:
-        key = cache_key(name, raw_args) if name not in self.never_cached else None
+    def execute(self, name: str, raw_args: str | dict | None) -> ToolOutcome:
+        key = cache_key(name, raw_args) if cacheable(name) else None
         if key is not None:
             with self._lock:
                 cached = self._cache.get(key)
@@ -77,9 +77,9 @@ class CachingToolkit:
         if key is not None:
             with self._lock:
                 self.misses += 1
-                if getattr(outcome, "ok", False):
+                if outcome.ok:
                     self._cache[key] = outcome
-                    normalised = cache_key(name, getattr(outcome, "args", None))
+                    normalised = cache_key(name, outcome.args)
                     if normalised is not None:
                         self._cache.setdefault(normalised, outcome)
         return outcome

@@ -22,9 +22,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from copilot_core.tools.registry import REDUCED_TOOLS
+
 Level = Literal["full", "reduced", "none"]
-REDUCED_TOOLS = frozenset({"get_qubit_params", "get_chip_summary", "get_parameter_timeseries",
-                           "generate_chip_heatmap", "get_execution_history"})
 PROBE_TOOL = {
     "name": "report_number",
     "description": "Report a number to the test harness.",

@@ -161,7 +161,7 @@ def render_history(state: ChatState) -> None:
 
 
 class StatusProgress:
-    """ProgressListener drawing into an ``st.status`` container while the loop blocks the script."""
+    """A ``TurnListener`` drawing into an ``st.status`` container while the turn blocks the script."""
 
     def __init__(self, status: Any) -> None:
         self.status = status
@@ -177,6 +177,9 @@ class StatusProgress:
     def tool_result(self, outcome: Any) -> None:
         line = (outcome.summary or "done") if outcome.ok else f"failed: {outcome.error or outcome.summary}"
         self.status.text(("✓ " if outcome.ok else "✗ ") + str(line)[:300])
+
+    def notice(self, text: str) -> None:
+        self.status.caption(text)
 
     def phase(self, text: str) -> None:
         text = str(text)[:120]

@@ -1,6 +1,6 @@
 """Run one chat turn on the page: the question, live progress in ``st.status``, the answer, then save.
 
-Also gathers what a turn needs (repository, session store, issue-7 hooks) once per page run.
+Also gathers what a turn needs (repository, session store, the turn service) once per page run.
 """
 
 from __future__ import annotations
@@ -12,8 +12,11 @@ from typing import Any
 
 import streamlit as st
 
-from copilot_core.chat import ChatMessage, ChatState, ask, build_toolkit
+from copilot_core.chat import ChatMessage, ChatState
 from copilot_core.data.chat_sessions import ChatSessionStore
+from copilot_core.data.connection import DatabaseUnavailable
+from copilot_core.data.repository import CalibrationRepository
+from copilot_core.session import Copilot
 from copilot_core.settings import Settings
 from ui.chat_render import StatusProgress, render_answer, render_user
 from ui.chat_session import save_state
@@ -21,24 +24,18 @@ from ui.chat_session import save_state
 log = logging.getLogger(__name__)
 
 
-OFF = ("off", "false", "0", "no")
-
-
 @dataclass
 class ChatResources:
-    repo: Any = None  # CalibrationRepository, None when the database is unavailable
+    repo: CalibrationRepository | None = None  # None when the database is unavailable
     sessions: ChatSessionStore | None = None
-    db_error: Exception | None = None  # DatabaseUnavailable (its message is safe to show: password masked)
-    extras: Any = None  # issue 7: copilot_core.turn.TurnExtras (skills, memory, tool cache, tracing)
-    probe: bool = True  # issue 7: check the model's readiness before its first turn (COPILOT_READINESS=off skips)
+    db_error: DatabaseUnavailable | None = None  # its message is safe to show (password masked)
+    copilot: Copilot | None = None  # the turn service
 
 
 @st.cache_resource(show_spinner=False)
-def _turn_extras(key: str, _settings: Settings, _db: Any) -> Any:
-    """Skills, memory and trace settings: loaded once per database target and process."""
-    from copilot_core.turn import TurnExtras
-
-    return TurnExtras.from_settings(_settings, _db)
+def _copilot(key: str, _settings: Settings, _repo: CalibrationRepository) -> Copilot:
+    """The turn service (skills, memory, sandbox, readiness gating): built once per database target and process."""
+    return Copilot.from_settings(_settings, _repo)
 
 
 @st.cache_resource(show_spinner=False)
@@ -72,8 +69,7 @@ def _own_collections_indexed(key: str, _db: Any) -> bool:
 
 
 def chat_resources(settings: Settings) -> ChatResources:
-    """The app's cached repository, a session store on the same Database object, issue-7 extras (never raises)."""
-    from copilot_core.data.connection import DatabaseUnavailable
+    """The app's cached repository, a session store on the same Database object, the turn service (never raises)."""
     from ui.data import repository, target_key
 
     _sandbox_warming()
@@ -86,26 +82,8 @@ def chat_resources(settings: Settings) -> ChatResources:
         log.exception("cannot open the calibration database")
         return ChatResources(db_error=DatabaseUnavailable(f"the database cannot be opened ({type(exc).__name__})."))
     _own_collections_indexed(target_key(settings), repo.db)
-    try:
-        extras = _turn_extras(target_key(settings), settings, repo.db)
-    except Exception:  # skills/memory are niceties: the chat works without them
-        log.exception("copilot extras unavailable")
-        extras = None
-    probe = (settings.get("COPILOT_READINESS") or "on").lower() not in OFF
-    return ChatResources(repo=repo, sessions=ChatSessionStore(repo.db), extras=extras, probe=probe)
-
-
-def _allowed_tools(state: ChatState, res: ChatResources, status: Any) -> set[str] | None:
-    """Which tools this model gets (issue 7's readiness probe, run once per provider and process)."""
-    if not res.probe:
-        return None
-    from copilot_core.readiness import readiness_for
-
-    status.update(label="Checking the model…")
-    readiness = readiness_for(state.provider)
-    if readiness.level != "full":
-        status.caption(readiness.reason)
-    return readiness.allowed_tools()
+    return ChatResources(repo=repo, sessions=ChatSessionStore(repo.db),
+                         copilot=_copilot(target_key(settings), settings, repo))
 
 
 def _status_label(answer: ChatMessage) -> str:
@@ -118,9 +96,9 @@ def _status_label(answer: ChatMessage) -> str:
 
 def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
     """Ask, showing progress while the loop blocks; errors become messages, never tracebacks."""
-    from copilot_core.agent.guardrails import check_input
-
-    verdict = check_input(text)
+    if res.copilot is None:
+        return
+    verdict = res.copilot.check(text)
     if not verdict.ok:
         st.error(verdict.message, icon=":material/block:")
         return
@@ -129,17 +107,14 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
     with st.chat_message("assistant"):
         with st.status("Thinking…", expanded=True) as status:
             try:
-                allowed = _allowed_tools(state, res, status)
-                toolkit = build_toolkit(res.repo, state.store, allowed=allowed)
-                result = ask(state, verdict.text, repo=res.repo, toolkit=toolkit, listener=StatusProgress(status),
-                             extras=res.extras)
-            except Exception:  # the loop never raises by contract; keep the page alive if something else does
+                result = res.copilot.ask(state, verdict, StatusProgress(status))
+            except Exception:  # the turn never raises by contract; keep the page alive if something else does
                 log.exception("copilot turn failed")
                 status.update(label="The copilot failed", state="error", expanded=False)
                 st.error("The copilot failed unexpectedly. The error was logged; please try again.")
                 return
             answer = result.answer
-            if answer is None:  # input refused (already checked above; kept for safety)
+            if answer is None:
                 status.update(label="Not sent", state="error")
                 st.error(result.notice or "The question was not sent.")
                 return

@@ -1,10 +1,14 @@
-"""The agent's public values: the request, the result, and the tracer hook (no-op by default)."""
+"""The agent's public values: the request, the result, the progress listener and the tracer hook."""
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Literal, Protocol
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from copilot_core.tools.toolkit import ToolOutcome
 
 Mode = Literal["chat", "analysis"]
 
@@ -17,6 +21,7 @@ class AgentRequest:
     mode: Mode = "chat"
     history: list[dict] = field(default_factory=list)  # role/content turns; the loop keeps the last 6, no charts
     context: dict = field(default_factory=dict)  # extra prompt context, e.g. {"task_name": "CheckT1"}
+    flags: list[str] = field(default_factory=list)  # injection-like phrases the input check noticed
 
 
 @dataclass
@@ -24,7 +29,7 @@ class AgentResult:
     answer: str  # plain text of the text blocks
     blocks: list[dict]  # [{"type": "text"|"chart", "content": str|None, "chart": dict|None}]
     assessment: str | None = None  # "good" | "warning" | "bad" | None
-    tool_calls: list[Any] = field(default_factory=list)  # ToolOutcome, in call order
+    tool_calls: list[ToolOutcome] = field(default_factory=list)  # in call order
     usage: dict = field(default_factory=lambda: {"rounds": 0, "input_tokens": 0, "output_tokens": 0})
     error: str | None = None  # a clear message when the API failed; blocks then hold a partial answer
     elapsed_s: float = 0.0
@@ -33,11 +38,38 @@ class AgentResult:
     flags: list[str] = field(default_factory=list)  # injection-like phrases noticed in the question
 
 
+class TurnListener(Protocol):
+    """What a front end shows while a turn runs (called on the caller's thread; a failing listener is logged,
+    never fatal)."""
+
+    def phase(self, text: str) -> None: ...  # "checking the model", "thinking", "running tools", "done" ...
+    def notice(self, text: str) -> None: ...  # a sentence for the user, e.g. why the tool set is reduced
+    def tool_call(self, name: str, args: dict) -> None: ...
+    def tool_result(self, outcome: ToolOutcome) -> None: ...
+
+
+class SilentListener:
+    """A listener that shows nothing (subclass it to show only some events)."""
+
+    def phase(self, text: str) -> None:
+        return None
+
+    def notice(self, text: str) -> None:
+        return None
+
+    def tool_call(self, name: str, args: dict) -> None:
+        return None
+
+    def tool_result(self, outcome: ToolOutcome) -> None:
+        return None
+
+
 class Tracer(Protocol):
-    """Issue 7's hook: spans per request, model call and tool; token usage per model call."""
+    """Spans per request, model call and tool; token usage per model call."""
 
     def span(self, name: str, **attrs: Any) -> Any: ...  # a context manager
     def record_usage(self, input_tokens: int, output_tokens: int, model: str) -> None: ...
+    def event(self, name: str, **attrs: Any) -> None: ...
 
 
 class NullTracer:
@@ -48,6 +80,9 @@ class NullTracer:
         yield None
 
     def record_usage(self, input_tokens: int, output_tokens: int, model: str) -> None:
+        return None
+
+    def event(self, name: str, **attrs: Any) -> None:
         return None
 
 

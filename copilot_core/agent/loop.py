@@ -3,7 +3,8 @@
 Explicit and bounded: at most ``MAX_TOOL_ROUNDS`` tool rounds; a call repeated more than
 ``MAX_IDENTICAL_CALLS`` times, or running out of rounds, ends with one forced no-tools "finalize" call.
 Nothing raises out of :func:`run_copilot`: API failures become ``AgentResult.error`` plus a partial
-answer built from what the tools returned.  Charts from tools bypass the model and are appended to
+answer built from what the tools returned.  The question arrives checked (``copilot_core.session`` runs the
+input check once per turn).  Charts from tools bypass the model and are appended to
 the answer; every text block is passed through the output sanitizer here, whatever the model wrote.
 """
 
@@ -14,16 +15,23 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from openai import OpenAI
 
 from copilot_core.agent.answer import answer_text, chart_block, parse_answer, text_block, vet_model_charts
-from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, Tracer
-from copilot_core.agent.guardrails import check_input, configured_secrets, sanitize_output
+from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
+from copilot_core.agent.guardrails import configured_secrets, sanitize_output
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
 from copilot_core.agent.prompts import build_system_prompt, render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
 from copilot_core.errors import ProviderError
+from copilot_core.tools.compact import to_model_json
+from copilot_core.tools.toolkit import ToolLayer, ToolOutcome
+
+if TYPE_CHECKING:
+    from copilot_core.data.repository import CalibrationRepository
 
 log = logging.getLogger(__name__)
 MAX_TOOL_ROUNDS = 10
@@ -44,11 +52,8 @@ def _signature(call: ToolCall) -> str:
     return call.name + "\x00" + json.dumps(args, sort_keys=True, default=str)
 
 
-def _loop_outcome(name: str, args: dict, message: str, hint: str) -> Any:
-    """An outcome the loop makes itself (call not run), in the toolkit's ToolOutcome shape."""
-    from copilot_core.tools.compact import to_model_json
-    from copilot_core.tools import ToolOutcome
-
+def _loop_outcome(name: str, args: dict, message: str, hint: str) -> ToolOutcome:
+    """An outcome the loop makes itself (call not run)."""
     return ToolOutcome(name=name, args=args, ok=False, model_text=to_model_json({"error": message, "hint": hint}),
                        summary=f"{name}: {message}", error=message)
 
@@ -56,32 +61,29 @@ def _loop_outcome(name: str, args: dict, message: str, hint: str) -> Any:
 class _Run:
     """State of one request (kept out of the public function so each step stays small)."""
 
-    def __init__(self, provider: ProviderConfig, toolkit: Any, *, tracer: Tracer, on_tool_call: Callable | None,
-                 on_tool_result: Callable | None, on_status: Callable | None):
-        self.provider, self.toolkit, self.tracer = provider, toolkit, tracer
-        self.on_tool_call, self.on_tool_result, self.on_status = on_tool_call, on_tool_result, on_status
+    def __init__(self, provider: ProviderConfig, toolkit: ToolLayer | None, *, tracer: Tracer,
+                 listener: TurnListener):
+        self.provider, self.toolkit, self.tracer, self.listener = provider, toolkit, tracer, listener
         self.dropped: set[str] = set()
         self.usage = {"rounds": 0, "input_tokens": 0, "output_tokens": 0}
-        self.outcomes: list[Any] = []
+        self.outcomes: list[ToolOutcome] = []
         self.charts: list[dict] = []
         self.interim: list[str] = []  # text the model wrote next to its tool calls
         self.repeats: Counter[str] = Counter()
 
-    def notify(self, callback: Callable | None, *args: Any) -> None:
-        if callback is None:
-            return
+    def notify(self, callback: Callable[..., None], *args: Any) -> None:
         try:
             callback(*args)
         except Exception:  # noqa: BLE001  (a UI hook must not end the request)
-            log.exception("callback %r failed", callback)
+            log.exception("listener %r failed", callback)
 
     def ask(self, conversation: Conversation, tools: list[dict] | None, *, final: bool = False) -> ModelTurn:
-        self.notify(self.on_status, "finalizing" if final else "thinking")
+        self.notify(self.listener.phase, "finalizing" if final else "thinking")
         self.usage["rounds"] += 1
         with self.tracer.span("llm.call", round=self.usage["rounds"], model=self.provider.model,
                               tools=bool(tools)):
             turn = call_model(conversation, tools, provider=self.provider, dropped=self.dropped,
-                              on_retry=lambda phase: self.notify(self.on_status, phase))
+                              on_retry=lambda phase: self.notify(self.listener.phase, phase))
             self.tracer.record_usage(turn.input_tokens, turn.output_tokens, self.provider.model)
         self.usage["input_tokens"] += turn.input_tokens
         self.usage["output_tokens"] += turn.output_tokens
@@ -90,7 +92,7 @@ class _Run:
     def run_calls(self, conversation: Conversation, calls: list[ToolCall]) -> bool:
         """Run one turn's calls (every call gets an output); True when a call repeated too often."""
         repeated = False
-        self.notify(self.on_status, "running tools")
+        self.notify(self.listener.phase, "running tools")
         for call in calls:
             args = _parsed_args(call.arguments)
             self.repeats[_signature(call)] += 1
@@ -99,16 +101,19 @@ class _Run:
                 outcome = _loop_outcome(call.name, args, f"identical call repeated more than {MAX_IDENTICAL_CALLS} "
                                         "times; not run", "answer with the results you already have")
             else:
-                self.notify(self.on_tool_call, call.name, args)
+                self.notify(self.listener.tool_call, call.name, args)
                 outcome = self.execute(call)
             self.outcomes.append(outcome)
             self.charts.extend(outcome.charts or [])
             conversation.add_tool_result(call, outcome.model_text)
-            self.notify(self.on_tool_result, outcome)
+            self.notify(self.listener.tool_result, outcome)
         return repeated
 
-    def execute(self, call: ToolCall) -> Any:
+    def execute(self, call: ToolCall) -> ToolOutcome:
         with self.tracer.span(f"tool:{call.name}", tool=call.name):
+            if self.toolkit is None:
+                return _loop_outcome(call.name, _parsed_args(call.arguments), "no tools in this session",
+                                     "answer without tools")
             try:
                 return self.toolkit.execute(call.name, call.arguments)
             except Exception as exc:  # noqa: BLE001  (the toolkit promises not to raise; hold it to that)
@@ -146,28 +151,22 @@ class _Run:
         return [text_block("\n\n".join(lines))]
 
 
-def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Any, repo: Any,
-                on_tool_call: Callable[[str, dict], None] | None = None,
-                on_tool_result: Callable[[Any], None] | None = None,
-                on_status: Callable[[str], None] | None = None, tracer: Tracer | None = None,
-                prompt_extras: Sequence[str] = (), client: Any = None) -> AgentResult:
-    """Answer one request with the tool loop; never raises (failures are in ``AgentResult.error``)."""
+def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: ToolLayer | None,
+                repo: CalibrationRepository | None, listener: TurnListener | None = None,
+                tracer: Tracer | None = None, prompt_extras: Sequence[str] = (),
+                client: OpenAI | None = None) -> AgentResult:
+    """Answer one checked request with the tool loop; never raises (failures are in ``AgentResult.error``)."""
     started = time.perf_counter()
     tracer = tracer or NULL_TRACER
-    check = check_input(request.message)
-    base = {"model": provider.model, "api_style": provider.api_style, "flags": check.flags}
-    if not check.ok:
-        return AgentResult(answer=check.message or "", blocks=[text_block(check.message or "")],
-                           error=check.message, elapsed_s=time.perf_counter() - started, **base)
-    secrets = (*configured_secrets(), provider.api_key)
-    run = _Run(provider, toolkit, tracer=tracer, on_tool_call=on_tool_call, on_tool_result=on_tool_result,
-               on_status=on_status)
+    listener = listener or SilentListener()
+    secrets = tuple(s for s in (*configured_secrets(), provider.api_key) if s)
+    run = _Run(provider, toolkit, tracer=tracer, listener=listener)
     error: str | None = None
     final_text: str | None = None
     try:
         with tracer.span("copilot.request", mode=request.mode, chip_id=request.chip_id, qid=request.qid,
-                         model=provider.model, api_style=provider.api_style, flags=",".join(check.flags)):
-            run.notify(on_status, "building context")
+                         model=provider.model, api_style=provider.api_style, flags=",".join(request.flags)):
+            run.notify(listener.phase, "building context")
             tools: list[dict] = []
             if toolkit is not None:
                 toolkit.begin_request()
@@ -177,7 +176,7 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Any
                                              context=request.context, api_style=provider.api_style,
                                              extras=prompt_extras, tools=bool(tools))
             conversation = start_conversation(client or make_client(provider), provider, system,
-                                              prepare_history(request.history), check.text)
+                                              prepare_history(request.history), request.message)
             final_text = run.loop(conversation, tools)
     except ProviderError as exc:
         error = str(exc)
@@ -194,7 +193,8 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Any
     for block in blocks:
         if block["type"] == "text":
             block["content"] = sanitize_output(block["content"], secrets)
-    run.notify(on_status, "done")
+    run.notify(listener.phase, "done")
     return AgentResult(answer=answer_text(blocks), blocks=blocks, assessment=assessment, tool_calls=run.outcomes,
                        usage=run.usage, error=sanitize_output(error, secrets) if error else None,
-                       elapsed_s=time.perf_counter() - started, **base)
+                       elapsed_s=time.perf_counter() - started, model=provider.model,
+                       api_style=provider.api_style, flags=list(request.flags))

@@ -12,7 +12,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-ANALYSIS_TOOL = "execute_python_analysis"
+from copilot_core.tools.registry import runs_code
+
 MAX_TEXT = 20_000  # the sandbox's own text cap; longer text is cut with a note
 MAX_ARGS_CHARS = 4_000
 
@@ -140,7 +141,7 @@ def show_work_from(result: Any, *, trace: dict | None = None) -> ShowWork:
         record = tool_record(outcome)
         tools.append(record)
         keys.extend(k for k in record.data_keys if k not in keys)
-        if outcome.name == ANALYSIS_TOOL:
+        if runs_code(outcome.name):
             code = _cap((outcome.args or {}).get("code"))
             output, error = _sandbox_text(outcome)
             analyses.append(AnalysisRecord(code=code, output=output, error=error,

@@ -18,6 +18,12 @@ Mode = Literal["chat", "analysis"]
 TITLE_CHARS = 60
 
 
+def analysis_request(chip_id: str, qid: str) -> str:
+    """The first request of analysis mode (the analysis prompt carries the qubit's full context)."""
+    return (f"Analyze qubit {qid} on chip {chip_id}: review its latest calibration results against the "
+            "thresholds, its recent history, its topology neighbours and its couplings, and give the AI review.")
+
+
 def _new_store() -> Any:
     from copilot_core.tools.store import DataStore  # the tool layer owns the store
 

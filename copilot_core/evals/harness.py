@@ -12,12 +12,20 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from copilot_core.agent.contracts import AgentResult
 from copilot_core.evals import checks
 from copilot_core.evals.facts import EvalContext, FactError
+
+if TYPE_CHECKING:
+    from openai import OpenAI
+
+    from copilot_core.agent.provider import ProviderConfig
+    from copilot_core.data.repository import CalibrationRepository
+    from copilot_core.settings import Settings
 
 DEFAULT_QUESTIONS = Path(__file__).resolve().parent / "questions.yaml"
 CATEGORIES = ("lookup", "comparison", "trend", "heatmap", "summary", "sandbox", "provenance", "safety")
@@ -205,39 +213,26 @@ def score(question: Question, result: Any, secrets: Iterable[str]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------- running
-Runner = Callable[[Question], Any]  # question -> AgentResult
+Runner = Callable[[Question], AgentResult]
 
 
-def make_runner(*, repo: Any, provider: Any, settings: Any, sandbox: Any = "auto", client: Any = None,
-                gate: bool = False) -> Runner:
-    """A runner that answers each question the way the chat page does (fresh data store per question,
-    skills, per-request cache, tracing; memory off so runs stay comparable)."""
-    from copilot_core.agent import AgentRequest, run_copilot
-    from copilot_core.skills import SkillLibrary
-    from copilot_core.tools import DataStore, Toolkit
-    from copilot_core.turn import TurnExtras
+def make_runner(*, repo: CalibrationRepository, provider: ProviderConfig, settings: Settings,
+                client: OpenAI | None = None, gate: bool = False) -> Runner:
+    """A runner that answers each question through the turn service, as the chat page does (a fresh chat per
+    question; memory off so runs stay comparable; readiness gating when ``gate``)."""
+    from copilot_core.chat import ChatState
+    from copilot_core.session import Copilot
 
-    if sandbox == "auto":
-        try:
-            from copilot_core.sandbox import run_analysis as sandbox
-        except ImportError:
-            sandbox = None
-    allowed = None
-    if gate:
-        from copilot_core.readiness import readiness_for
+    copilot = Copilot.from_settings(settings, repo, memory=False, gate=gate, client=client)
 
-        allowed = readiness_for(provider, client=client).allowed_tools()
-    extras = TurnExtras(skills=SkillLibrary.from_settings(settings), memory=None, settings=settings)
-
-    def run(question: Question) -> Any:
-        toolkit = Toolkit(repo, store=DataStore(), sandbox=sandbox, allowed=allowed)
-        kit = extras.start(question.text, toolkit=toolkit, chip_id=question.chip_id, provider=provider,
-                           eval_question=question.id)
-        result = run_copilot(AgentRequest(question.text, chip_id=question.chip_id), provider=provider,
-                             toolkit=kit.toolkit, repo=repo, tracer=kit.tracer, prompt_extras=kit.prompt_extras,
-                             client=client)
-        extras.finish(kit, result)
-        return result
+    def run(question: Question) -> AgentResult:
+        state = ChatState(username="eval", provider=provider, chip_id=question.chip_id)
+        turn = copilot.ask(state, question.text, eval_question=question.id)
+        if turn.result is None:
+            notice = turn.notice or "the question was not sent"
+            return AgentResult(answer=notice, blocks=[{"type": "text", "content": notice, "chart": None}],
+                               error=notice, model=provider.model, api_style=provider.api_style, flags=turn.flags)
+        return turn.result
 
     return run
 

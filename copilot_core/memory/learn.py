@@ -14,7 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-SANDBOX_TOOL = "execute_python_analysis"
+from copilot_core.agent.guardrails import sanitize_output
+from copilot_core.tools.registry import runs_code
+
 PARAM_ARGS = ("parameter_name", "metric_name", "parameter", "metric")
 PARAM_LIST_ARGS = ("param_names", "parameters", "metrics")
 MAX_CODE_CHARS = 1500
@@ -35,11 +37,7 @@ class Observation:
 def clean_text(text: object, cap: int) -> str:
     """No control/bidi characters, secrets redacted (the agent's sanitizer when present), capped."""
     value = _CONTROL.sub("", str(text or "")).strip()
-    try:
-        from copilot_core.agent.guardrails import sanitize_output
-        value = sanitize_output(value)
-    except ImportError:  # the agent package is optional for the memory logic
-        pass
+    value = sanitize_output(value)
     return value if len(value) <= cap else value[:cap - 1].rstrip() + "…"
 
 
@@ -101,7 +99,7 @@ def observations(tool_calls: Sequence[Any]) -> list[Observation]:
         name, args, ok = _field(call, "name", ""), _args(call), bool(_field(call, "ok", False))
         for param in _params(args):
             add(Observation("parameter", param, param))
-        code = args.get("code") if name == SANDBOX_TOOL else None
+        code = args.get("code") if runs_code(name) else None
         if ok and isinstance(code, str) and code.strip():
             add(Observation("code", code_key(code), clean_text(code, MAX_CODE_CHARS)))
         if ok:
@@ -110,7 +108,7 @@ def observations(tool_calls: Sequence[Any]) -> list[Observation]:
         fixed = _first_success_after(tool_calls[index + 1:], name)
         if not error or fixed is None:
             continue
-        if name == SANDBOX_TOOL:
+        if runs_code(name):
             fix = describe_fix(str(code or ""), str(_args(fixed).get("code") or ""))
         else:
             fix = "called again with " + _one_line(json.dumps(_args(fixed), sort_keys=True, default=str), 150)

@@ -20,7 +20,7 @@ CODE_CHARS = 20_000
       "result = {'output': str, 'chart': figure or [figures]}. Charts are appended to your answer. Never paste data "
       "into the code.",
       {"code": {"type": "string", "minLength": 1, "maxLength": CODE_CHARS, "description": "Python source."}},
-      ("code",))
+      ("code",), cacheable=False, runs_code=True)
 def execute_python_analysis(ctx: ToolContext, code: str) -> ToolResult:
     if ctx.sandbox is None:
         raise ToolError("the Python sandbox is not available in this session",

@@ -38,7 +38,7 @@ def _statistics(frame: pd.DataFrame, names: list[str], units: dict[str, str], si
       "(display units, threshold band counts). Stored tool: per-qubit rows are available as data['chip_summary'] "
       "in execute_python_analysis.",
       {"chip_id": chip_id_arg(), "param_names": param_names_arg()}, ("chip_id",),
-      stored_key=lambda args: SUMMARY_KEY)
+      stored_key=lambda args: SUMMARY_KEY, reduced=True)
 def get_chip_summary(ctx: ToolContext, chip_id: str, param_names: list[str] | None = None) -> ToolResult:
     size = ctx.size(chip_id)
     params = ctx.repo.all_qubit_params(chip_id)

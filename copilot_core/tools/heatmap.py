@@ -46,7 +46,7 @@ def _ranked(cm: ChipMetric) -> tuple[list[dict], list[dict]]:
                           "description": "latest value, best value, or average over the window."},
        "within_hours": {"type": "number", "exclusiveMinimum": 0, "maximum": 24 * 365,
                         "description": "Only results from the last N hours (default: all)."}},
-      ("chip_id", "metric_name"))
+      ("chip_id", "metric_name"), reduced=True)
 def generate_chip_heatmap(ctx: ToolContext, chip_id: str, metric_name: str, selection_mode: str = "latest",
                           within_hours: float | None = None) -> ToolResult:
     ctx.chip(chip_id)

@@ -60,7 +60,7 @@ def units_of(params_by_id: dict[str, dict], names: list[str], kind: Kind = "qubi
 
 
 @tool("get_qubit_params", "Current calibrated parameters of one qubit (qubit.data), in display units with their "
-      "unit and threshold band.", {"chip_id": chip_id_arg(), "qid": qid_arg()}, ("chip_id", "qid"))
+      "unit and threshold band.", {"chip_id": chip_id_arg(), "qid": qid_arg()}, ("chip_id", "qid"), reduced=True)
 def get_qubit_params(ctx: ToolContext, chip_id: str, qid: str) -> ToolResult:
     ctx.check_qid(chip_id, qid)
     params = ctx.repo.qubit_params(chip_id, qid)

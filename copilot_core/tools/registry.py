@@ -1,8 +1,9 @@
-"""The 17 copilot tools in seed 000's order: the one list the toolkit, CLI and tests read."""
+"""Every copilot tool, in the order the model sees them: the one list the toolkit, readiness, cache, memory,
+show-work, the CLI and the tests read.  Adding a tool: declare it in its family module, add one line here."""
 
 from __future__ import annotations
 
-from copilot_core.tools import analysis, chip, heatmap, provenance, qubits, tasks, timeseries
+from copilot_core.tools import analysis, chip, heatmap, memory, provenance, qubits, tasks, timeseries
 from copilot_core.tools.spec import ToolSpec
 
 TOOLS: tuple[ToolSpec, ...] = (
@@ -23,6 +24,19 @@ TOOLS: tuple[ToolSpec, ...] = (
     heatmap.generate_chip_heatmap,
     timeseries.get_chip_parameter_timeseries,
     qubits.list_available_parameters,
+    memory.recall_memory,
 )
 TOOLS_BY_NAME: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
-STORED_TOOLS = tuple(spec.name for spec in TOOLS if spec.stored_key is not None)
+STORED_TOOLS = tuple(spec.name for spec in TOOLS if spec.stored)
+REDUCED_TOOLS = frozenset(spec.name for spec in TOOLS if spec.reduced)
+
+
+def runs_code(name: str) -> bool:
+    """True for a tool that runs model-written code (its ``code`` argument is what ran)."""
+    spec = TOOLS_BY_NAME.get(name)
+    return spec is not None and spec.runs_code
+
+
+def cacheable(name: str) -> bool:
+    spec = TOOLS_BY_NAME.get(name)
+    return spec is not None and spec.cacheable

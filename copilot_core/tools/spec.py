@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import pandas as pd
 
 from copilot_core.domain.topology import Topology, qubit_label, topology_for
 from copilot_core.tools.compact import clean_text
+
+if TYPE_CHECKING:
+    from copilot_core.data.repository import CalibrationRepository
+    from copilot_core.tools.store import DataStore
 
 
 class ToolError(Exception):
@@ -39,13 +43,39 @@ class ToolResult:
     error: str | None = None  # the tool ran but what it ran failed (sandbox code): shown with the data
 
 
+class SandboxRun(Protocol):
+    """What a sandbox job returns (``copilot_core.sandbox.SandboxResult``)."""
+
+    output: str
+    charts: list[dict]
+    error: str | None
+    layers: list[str]
+    elapsed_s: float
+
+
+class Sandbox(Protocol):
+    """``copilot_core.sandbox.run_analysis``: model-written code on named DataFrames."""
+
+    def __call__(self, code: str, frames: dict[str, pd.DataFrame]) -> SandboxRun: ...
+
+
+class MemoryReader(Protocol):
+    """The part of ``copilot_core.memory.CopilotMemory`` a tool may read."""
+
+    def recall(self, chip_id: str, *, kind: str | None = None) -> dict: ...
+
+
+Requirement = Literal["memory"]
+
+
 @dataclass
 class ToolContext:
-    """What tools may use: the repository (read-only), the session's data store and the sandbox."""
+    """What tools may use: the repository (read-only), the session's data store, the sandbox and memory."""
 
-    repo: Any
-    store: Any
-    sandbox: Callable | None = None
+    repo: CalibrationRepository
+    store: DataStore
+    sandbox: Sandbox | None = None
+    memory: MemoryReader | None = None
     _chips: dict[str, dict] = field(default_factory=dict)
 
     def chip(self, chip_id: str) -> dict:
@@ -86,25 +116,47 @@ ToolFn = Callable[..., ToolResult]
 
 
 @dataclass(frozen=True)
+class Limit:
+    """At most ``calls`` calls per user request; past that the model gets ``hint`` instead of a result."""
+
+    calls: int
+    hint: str
+
+
+@dataclass(frozen=True)
 class ToolSpec:
+    """A tool and its policy: every module that treats tools differently reads it from here."""
+
     name: str
     description: str
     parameters: dict
     run: ToolFn
     stored_key: Callable[[dict], str] | None = None  # stored tools: the data-store key for these args
+    cacheable: bool = True  # a repeated call within one request may be answered from the per-request cache
+    limit: Limit | None = None  # per-request call limit
+    reduced: bool = False  # offered to models the readiness check gives only the reduced tool set
+    runs_code: bool = False  # runs model-written code (show-work lists it as an analysis; memory keeps the code)
+    requires: Requirement | None = None  # offered only when the session has this service
+
+    @property
+    def stored(self) -> bool:
+        return self.stored_key is not None
 
     def schema(self) -> dict:
-        """The neutral schema E1's providers translate for the Responses / Chat Completions APIs."""
+        """The neutral schema the providers translate for the Responses / Chat Completions APIs."""
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
 
 
 def tool(name: str, description: str, properties: dict[str, dict], required: tuple[str, ...] = (),
-         stored_key: Callable[[dict], str] | None = None) -> Callable[[ToolFn], ToolSpec]:
-    """Declare a tool: the decorated function becomes its ``ToolSpec``."""
+         stored_key: Callable[[dict], str] | None = None, *, cacheable: bool = True, limit: Limit | None = None,
+         reduced: bool = False, runs_code: bool = False,
+         requires: Requirement | None = None) -> Callable[[ToolFn], ToolSpec]:
+    """Declare a tool: the decorated function becomes its ``ToolSpec``; ``description`` is what the model reads."""
     schema = {"type": "object", "properties": properties, "required": list(required), "additionalProperties": False}
 
     def wrap(fn: ToolFn) -> ToolSpec:
-        return ToolSpec(name, description, schema, fn, stored_key)
+        return ToolSpec(name, description, schema, fn, stored_key, cacheable=cacheable, limit=limit, reduced=reduced,
+                        runs_code=runs_code, requires=requires)
 
     return wrap
 

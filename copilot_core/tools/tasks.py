@@ -96,7 +96,7 @@ def search_task_results(ctx: ToolContext, chip_id: str, task_name: str | None = 
       {"chip_id": chip_id_arg(), "status": _status_arg(EXECUTION_STATUSES),
        "tags": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-.: ]{0,63}$"},
                 "maxItems": 10, "description": "Only executions carrying all these tags, e.g. ['daily']."},
-       "last_n": last_n_arg(10, 50, "executions")}, ("chip_id",))
+       "last_n": last_n_arg(10, 50, "executions")}, ("chip_id",), reduced=True)
 def get_execution_history(ctx: ToolContext, chip_id: str, status: str | None = None, tags: list[str] | None = None,
                           last_n: int = 10) -> ToolResult:
     ctx.chip(chip_id)

@@ -14,7 +14,7 @@ import pandas as pd
 from copilot_core.analysis.stats import describe, mad_bounds
 from copilot_core.domain.metrics import metric
 from copilot_core.tools.compact import compact_number, iso
-from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, last_n_arg, name_arg, qid_arg,
+from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, last_n_arg, name_arg, qid_arg,
                                      qids_arg, tool)
 
 FRAME_COLUMNS = ["qid", "calibrated_at", "value", "raw_value", "unit", "execution_id", "task_id"]
@@ -38,7 +38,9 @@ def _stats(values: list[float | None]) -> dict[str, Any]:
       "first. Limited to 3 calls per request: for several qubits use get_chip_parameter_timeseries.",
       {"parameter_name": name_arg("snake_case parameter name, e.g. 't1', 'qubit_frequency'."),
        "chip_id": chip_id_arg(), "qid": qid_arg(), "last_n": last_n_arg(10, 100, "points")},
-      ("parameter_name", "chip_id", "qid"))
+      ("parameter_name", "chip_id", "qid"), reduced=True,
+      limit=Limit(3, "use get_chip_parameter_timeseries(chip_id, parameter_name, qids=[...]) to fetch many qubits "
+                     "in one call, then analyse data[parameter_name] with execute_python_analysis"))
 def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str, qid: str,
                              last_n: int = 10) -> ToolResult:
     ctx.check_qid(chip_id, qid)

@@ -10,22 +10,22 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from copilot_core.data.connection import DatabaseUnavailable
 from copilot_core.data.validation import InvalidArgument
 from copilot_core.tools.args import parse_raw, usage, validate_args
 from copilot_core.tools.compact import MAX_TOOL_RESULT_CHARS, clean_text, compact_value, fit_to_budget, to_model_json
 from copilot_core.tools.registry import TOOLS_BY_NAME
-from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, ToolSpec
+from copilot_core.tools.spec import MemoryReader, Sandbox, ToolContext, ToolError, ToolResult, ToolSpec
 from copilot_core.tools.store import DataStore
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from copilot_core.data.repository import CalibrationRepository
 
-TIMESERIES_CALLS_PER_REQUEST = 3
-_THROTTLED = "get_parameter_timeseries"
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -42,6 +42,15 @@ class ToolOutcome:
     full: Any = None
     error: str | None = None
     elapsed_s: float = 0.0
+
+
+class ToolLayer(Protocol):
+    """What the agent loop calls: the toolkit, or a wrapper around it (the per-request cache)."""
+
+    def schemas(self) -> list[dict]: ...
+    def names(self) -> list[str]: ...
+    def begin_request(self) -> None: ...
+    def execute(self, name: str, raw_args: str | dict | None) -> ToolOutcome: ...
 
 
 def _summarise(value: Any) -> Any:
@@ -65,16 +74,19 @@ def stored_summary(full: dict, key: str) -> dict:
 class Toolkit:
     """The copilot's tools bound to one repository and one session's data store."""
 
-    def __init__(self, repo: Any, *, store: DataStore, sandbox: Callable | None = None,
-                 allowed: set[str] | None = None, max_result_chars: int = MAX_TOOL_RESULT_CHARS) -> None:
+    def __init__(self, repo: CalibrationRepository, *, store: DataStore, sandbox: Sandbox | None = None,
+                 memory: MemoryReader | None = None, allowed: set[str] | frozenset[str] | None = None,
+                 max_result_chars: int = MAX_TOOL_RESULT_CHARS) -> None:
         unknown = set(allowed or ()) - set(TOOLS_BY_NAME)
         if unknown:
             raise ValueError(f"unknown tools in allowed: {', '.join(sorted(unknown))}")
-        self._specs = {n: s for n, s in TOOLS_BY_NAME.items() if allowed is None or n in allowed}
-        self._ctx = ToolContext(repo=repo, store=store, sandbox=sandbox)
+        services = {"memory": memory}
+        self._specs = {n: s for n, s in TOOLS_BY_NAME.items() if (allowed is None or n in allowed)
+                       and (s.requires is None or services[s.requires] is not None)}
+        self._ctx = ToolContext(repo=repo, store=store, sandbox=sandbox, memory=memory)
         self.store = store
         self.max_result_chars = max_result_chars
-        self._timeseries_calls = 0
+        self._calls: Counter[str] = Counter()
 
     def schemas(self) -> list[dict]:
         return [spec.schema() for spec in self._specs.values()]
@@ -83,8 +95,8 @@ class Toolkit:
         return list(self._specs)
 
     def begin_request(self) -> None:
-        """Start of a user request: reset the per-request throttle and the chip cache."""
-        self._timeseries_calls = 0
+        """Start of a user request: reset the per-request call limits and the chip cache."""
+        self._calls.clear()
         self._ctx.reset()
 
     def execute(self, name: str, raw_args: str | dict | None) -> ToolOutcome:
@@ -120,14 +132,11 @@ class Toolkit:
         return spec
 
     def _throttle(self, spec: ToolSpec) -> None:
-        if spec.name != _THROTTLED:
+        if spec.limit is None:
             return
-        self._timeseries_calls += 1
-        if self._timeseries_calls > TIMESERIES_CALLS_PER_REQUEST:
-            raise ToolError(
-                f"{_THROTTLED} is limited to {TIMESERIES_CALLS_PER_REQUEST} calls per request",
-                "use get_chip_parameter_timeseries(chip_id, parameter_name, qids=[...]) to fetch many qubits "
-                "in one call, then analyse data[parameter_name] with execute_python_analysis")
+        self._calls[spec.name] += 1
+        if self._calls[spec.name] > spec.limit.calls:
+            raise ToolError(f"{spec.name} is limited to {spec.limit.calls} calls per request", spec.limit.hint)
 
     def _success(self, spec: ToolSpec, args: dict, result: ToolResult, started: float) -> ToolOutcome:
         data_keys: list[str] = []

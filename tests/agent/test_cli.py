@@ -20,11 +20,30 @@ def run_cli(env: dict, *args: str, timeout: float = 120) -> subprocess.Completed
                           timeout=timeout)
 
 
-def llm_env(app_env, server) -> dict:
-    """The app env plus a model on the scripted server; traces beside the test's secrets file, no memory writes."""
+def llm_env(app_env, server, *, readiness: str = "off") -> dict:
+    """The app env plus a model on the scripted server; traces beside the test's secrets file, no memory writes,
+    no readiness probe unless asked for (the script then starts with the probe's two answers)."""
     return {**app_env.env, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": SECRET,
             "COPILOT_RETRY_BACKOFF_S": "0.01", "COPILOT_TIMEOUT_S": "20", "COPILOT_MEMORY": "off",
+            "COPILOT_READINESS": readiness,
             "TRACE_DIR": str(Path(app_env.env["CALIBRATION_COPILOT_SECRETS"]).parent / "traces")}
+
+
+def offered(body: dict) -> list[str]:
+    return [t.get("name") or t["function"]["name"] for t in body.get("tools") or []]
+
+
+def test_ask_gates_the_tools_on_the_models_readiness_like_the_page(app_env, scripted_openai):
+    # The probe: a tool call with the wrong value, then a valid blocks answer -> the reduced tool set.
+    scripted_openai.push(call("report_number", {"value": 7}), answer("The probe worked."),
+                         answer("Median T1 is fine."))
+    proc = run_cli(llm_env(app_env, scripted_openai, readiness="on"), "ask", "Median T1?", "--chip", CHIP)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["answer"] == "Median T1 is fine."
+    assert "only five core tools" in proc.stderr  # the reason is logged, as the page shows it
+    real = scripted_openai.bodies()[-1]
+    assert sorted(offered(real)) == sorted(["get_qubit_params", "get_chip_summary", "get_parameter_timeseries",
+                                            "generate_chip_heatmap", "get_execution_history"])
 
 
 def test_ask_prints_one_json_object(app_env, scripted_openai, repo):

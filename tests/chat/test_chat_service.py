@@ -1,4 +1,5 @@
-"""One chat turn without Streamlit: the real agent loop over real HTTP to the scripted server, on the demo DB."""
+"""One chat turn through the turn service without Streamlit: the real agent loop over real HTTP to the scripted
+server, on the demo DB."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from copilot_core.agent import provider_from_settings
-from copilot_core.chat import ChatState, ask, build_toolkit
+from copilot_core.chat import ChatState
+from copilot_core.session import Copilot
 from copilot_core.settings import load_settings
 from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call
 
@@ -16,7 +18,7 @@ CHIP = "64Qv3"
 
 
 class Recorder:
-    """A ProgressListener that remembers what the page would have drawn."""
+    """A TurnListener that remembers what the page would have drawn."""
 
     def __init__(self) -> None:
         self.events: list[tuple] = []
@@ -30,6 +32,9 @@ class Recorder:
     def phase(self, text: str) -> None:
         self.events.append(("phase", text))
 
+    def notice(self, text: str) -> None:
+        self.events.append(("notice", text))
+
 
 def smart(req: SmartRequest):
     if not req.tool_results:
@@ -41,18 +46,19 @@ def smart(req: SmartRequest):
 @pytest.fixture
 def provider():
     with ScriptedOpenAI(smart=smart) as server:
-        env = {"OPENAI_BASE_URL": server.base_url, "COPILOT_MODEL": "m", "COPILOT_MAX_RETRIES": "0"}
+        env = {"OPENAI_BASE_URL": server.base_url, "COPILOT_MODEL": "m", "COPILOT_MAX_RETRIES": "0",
+               "COPILOT_MEMORY": "off", "COPILOT_READINESS": "off"}
         settings = load_settings(env=env, secrets_path=Path("/nonexistent/secrets.toml"))  # never the real secrets
-        yield server, provider_from_settings(settings)
+        yield server, provider_from_settings(settings), settings
 
 
 def test_a_turn_reports_progress_and_records_show_work(provider, repo):
-    server, config = provider
+    server, config, settings = provider
+    copilot = Copilot.from_settings(settings, repo)
     state = ChatState(username="local", provider=config)
     state.chip_id = CHIP
     progress = Recorder()
-    result = ask(state, "What are qubit 5's parameters?", repo=repo, toolkit=build_toolkit(repo, state.store),
-                 listener=progress)
+    result = copilot.ask(state, "What are qubit 5's parameters?", progress)
     assert result.sent and result.answer is state.messages[-1]
     calls = [e for e in progress.events if e[0] == "call"]
     results = [e for e in progress.events if e[0] == "result"]
@@ -65,7 +71,7 @@ def test_a_turn_reports_progress_and_records_show_work(provider, repo):
     assert result.answer.assessment == "good" and "Qubit 5 parameters" in result.answer.text
 
     # The second turn carries the first as history (as text, from the agent's own preparation).
-    ask(state, "And qubit 5 again?", repo=repo, toolkit=build_toolkit(repo, state.store))
+    copilot.ask(state, "And qubit 5 again?")
     last = server.bodies()[-2]  # the second turn's first request
     roles = [m["role"] for m in last["messages"]]
     assert roles[:4] == ["system", "user", "assistant", "user"]
@@ -73,8 +79,8 @@ def test_a_turn_reports_progress_and_records_show_work(provider, repo):
 
 
 def test_an_over_long_question_is_not_sent(provider, repo):
-    server, config = provider
+    server, config, settings = provider
     state = ChatState(username="local", provider=config)
-    result = ask(state, "q" * 2001, repo=repo, toolkit=build_toolkit(repo, state.store))
+    result = Copilot.from_settings(settings, repo).ask(state, "q" * 2001)
     assert not result.sent and "2,000" in result.notice
     assert state.messages == [] and server.bodies() == []

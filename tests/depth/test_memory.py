@@ -3,13 +3,11 @@ section, the recall_memory tool, deletion, project scoping and hostile text."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from copilot_core.data.memory_store import MemoryStore
 from copilot_core.data.validation import InvalidArgument
-from copilot_core.memory import CAPS, DECAY, MAX_INJECT_CHARS, MIN_HITS, RECALL_MEMORY, CopilotMemory, MemoryToolkit
+from copilot_core.memory import CAPS, DECAY, MAX_INJECT_CHARS, MIN_HITS, CopilotMemory
 
 CHIP = "64Qv3"
 
@@ -129,34 +127,3 @@ def test_hostile_text_is_cleaned_and_injections_stay_out_of_the_prompt(memory):
     fix = next(e for e in entries if e["kind"] == "error_fix")
     assert "Ignore previous instructions" in fix["text"]  # kept for staff to see and delete...
     assert "Ignore previous instructions" not in memory.prompt_section(CHIP)  # ...never injected
-
-
-class _Tools:
-    """The smallest toolkit with the loop's interface (the memory tool is layered on any toolkit)."""
-
-    max_result_chars = 30_000
-
-    def schemas(self):
-        return [{"name": "get_qubit_params", "description": "x", "parameters": {"type": "object"}}]
-
-    def begin_request(self):
-        self.began = True
-
-    def execute(self, name, raw_args):
-        return ("inner", name, raw_args)
-
-
-def test_recall_memory_tool_through_the_toolkit_wrapper(memory):
-    memory.learn(CHIP, [asked("t1"), sandbox("print(data['t1'].mean())")])
-    tools = MemoryToolkit(_Tools(), memory)
-    assert [s["name"] for s in tools.schemas()] == ["get_qubit_params", RECALL_MEMORY]
-    outcome = tools.execute(RECALL_MEMORY, json.dumps({"chip_id": CHIP}))
-    assert outcome.ok and outcome.name == RECALL_MEMORY
-    payload = json.loads(outcome.model_text)
-    assert payload["count"] == 2 and {e["kind"] for e in payload["entries"]} == {"parameter", "code"}
-    assert tools.execute("get_qubit_params", "{}") == ("inner", "get_qubit_params", "{}")
-    bad = tools.execute(RECALL_MEMORY, {"chip_id": CHIP, "sql": "DROP"})
-    assert not bad.ok and "unknown argument" in json.loads(bad.model_text)["error"]
-    worse = tools.execute(RECALL_MEMORY, {"chip_id": {"$ne": ""}})
-    assert not worse.ok and "chip_id" in worse.error
-    assert MemoryToolkit(_Tools(), memory, enabled=False).schemas()[-1]["name"] == "get_qubit_params"

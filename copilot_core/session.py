@@ -1,0 +1,166 @@
+"""One copilot turn, start to finish: the chat page, the CLI and the eval harness all call :meth:`Copilot.ask`.
+
+A turn is: the input check (once), readiness gating (which tools this model gets), the toolkit on the chat's
+data store, skills and memory in the prompt, the per-request tool cache, the tracer, the tool loop, the answer
+with its show-work record, learning into memory, and both messages appended to the chat state.  Progress
+reaches the front end through one :class:`~copilot_core.agent.contracts.TurnListener`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
+from copilot_core.agent.guardrails import InputCheck, check_input
+from copilot_core.agent.loop import run_copilot
+from copilot_core.agent.provider import ProviderConfig
+from copilot_core.cache import CachingToolkit
+from copilot_core.chat.messages import ChatMessage
+from copilot_core.chat.showwork import show_work_from
+from copilot_core.chat.state import ChatState
+from copilot_core.memory import CopilotMemory
+from copilot_core.readiness import Readiness, readiness_for
+from copilot_core.skills import SkillLibrary
+from copilot_core.tools import Toolkit
+from copilot_core.tools.spec import Sandbox
+from copilot_core.tracing import Tracer
+
+if TYPE_CHECKING:
+    from openai import OpenAI
+
+    from copilot_core.data.repository import CalibrationRepository
+    from copilot_core.settings import Settings
+
+log = logging.getLogger(__name__)
+OFF = ("off", "false", "0", "no")
+RECALL_TOOL = "recall_memory"
+
+
+def switched_on(settings: Settings, key: str) -> bool:
+    """A feature switch that defaults to on (``off``/``false``/``0``/``no`` turn it off)."""
+    return (settings.get(key) or "on").lower() not in OFF
+
+
+@dataclass
+class TurnResult:
+    """What happened to one question: refused (not sent), or answered (maybe with an error)."""
+
+    sent: bool
+    notice: str | None = None  # why the question was not sent
+    flags: list[str] = field(default_factory=list)  # injection-like phrases noticed in the question
+    answer: ChatMessage | None = None  # the assistant message appended to the state
+    result: AgentResult | None = None  # the tool loop's full result (tool outcomes, usage)
+    readiness: Readiness | None = None  # the model's readiness when the turn was gated
+
+
+class Copilot:
+    """The turn service: process-wide parts (repository, skills, memory, sandbox, settings) and :meth:`ask`."""
+
+    def __init__(self, repo: CalibrationRepository, *, settings: Settings, skills: SkillLibrary,
+                 memory: CopilotMemory | None = None, sandbox: Sandbox | None = None, gate: bool = True,
+                 client: OpenAI | None = None) -> None:
+        self.repo = repo
+        self.settings = settings
+        self.skills = skills
+        self.memory = memory
+        self.sandbox = sandbox
+        self.gate = gate
+        self.client = client
+
+    @classmethod
+    def from_settings(cls, settings: Settings, repo: CalibrationRepository, *, memory: bool = True,
+                      gate: bool | None = None, client: OpenAI | None = None) -> Copilot:
+        """Skills from the built-in and site folders; memory on the repository's database unless
+        ``COPILOT_MEMORY=off`` (or ``memory=False``); readiness gating unless ``COPILOT_READINESS=off``
+        (or ``gate=False``)."""
+        from copilot_core.data.memory_store import MemoryStore
+        from copilot_core.sandbox import run_analysis
+
+        store = None
+        if memory and switched_on(settings, "COPILOT_MEMORY"):
+            store = CopilotMemory(MemoryStore(repo.db, project_id=settings.project_id))
+        if gate is None:
+            gate = switched_on(settings, "COPILOT_READINESS")
+        return cls(repo, settings=settings, skills=SkillLibrary.from_settings(settings), memory=store,
+                   sandbox=run_analysis, gate=gate, client=client)
+
+    @staticmethod
+    def check(text: str) -> InputCheck:
+        """The input check (length, control characters, injection flags); pass its result to :meth:`ask` when
+        the front end shows the question before the turn starts."""
+        return check_input(text)
+
+    def ask(self, state: ChatState, question: str | InputCheck, listener: TurnListener | None = None, *,
+            context: dict | None = None, **trace_attrs: str) -> TurnResult:
+        """Check the question (unless already checked), run the turn on the state's history and append both
+        messages to ``state``.  Never raises for model, tool or memory failures: they are in the answer's
+        ``error``."""
+        listener = listener or SilentListener()
+        verdict = check_input(question) if isinstance(question, str) else question
+        flags = list(verdict.flags or [])
+        if not verdict.ok or state.provider is None:
+            notice = verdict.message if not verdict.ok else "No model is configured."
+            return TurnResult(sent=False, notice=notice, flags=flags)
+        text = verdict.text
+        provider: ProviderConfig = state.provider
+        history = state.history()
+        state.add(ChatMessage.user(text, flags))
+
+        readiness = self._readiness(provider, listener)
+        allowed = readiness.allowed_tools() if readiness is not None else None
+        toolkit = Toolkit(self.repo, store=state.store, sandbox=self.sandbox, memory=self.memory, allowed=allowed)
+        chosen = [m.skill for m in self.skills.select(text, history)]
+        extras = self.skills.prompt_extras(text, history) if chosen else []
+        extras += self._memory_section(state.chip_id, recall_tool=RECALL_TOOL in toolkit.names())
+        tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
+                                      skills=",".join(s.name for s in chosen), **trace_attrs)
+        cached = CachingToolkit(toolkit, tracer=tracer)
+        request = AgentRequest(message=text, chip_id=state.chip_id, qid=state.qid, mode=state.mode,
+                               history=history, context=dict(context or {}), flags=flags)
+        result = run_copilot(request, provider=provider, toolkit=cached, repo=self.repo, listener=listener,
+                             tracer=tracer, prompt_extras=extras, client=self.client)
+
+        self._learn(state.chip_id, result, tracer)
+        trace = tracer.finish(error=result.error)
+        trace["skills"] = [s.name for s in chosen]
+        trace["cache_hits"] = cached.hits
+        work = show_work_from(result, trace=trace)
+        answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error)
+        if not answer.blocks:
+            answer = ChatMessage.assistant([{"type": "text", "content": result.error or "The copilot gave no answer."}],
+                                           work=work, error=result.error)
+        state.add(answer)
+        return TurnResult(sent=True, flags=flags, answer=answer, result=result, readiness=readiness)
+
+    # ------------------------------------------------------------------------------------------
+
+    def _readiness(self, provider: ProviderConfig, listener: TurnListener) -> Readiness | None:
+        """Which tools this model gets (probed once per provider and process); None when gating is off."""
+        if not self.gate:
+            return None
+        listener.phase("checking the model")
+        readiness = readiness_for(provider, client=self.client)
+        if readiness.level != "full":
+            listener.notice(readiness.reason)
+        return readiness
+
+    def _memory_section(self, chip_id: str | None, *, recall_tool: bool) -> list[str]:
+        if self.memory is None or not chip_id:
+            return []
+        try:
+            return self.memory.prompt_extras(chip_id, recall_tool=recall_tool)
+        except Exception:  # noqa: BLE001 - memory is a nicety; the answer must still come
+            log.exception("memory unavailable for chip %s", chip_id)
+            return []
+
+    def _learn(self, chip_id: str | None, result: AgentResult, tracer: Tracer) -> None:
+        """Remember what this turn's tool calls teach about the chip (only after a successful turn)."""
+        if self.memory is None or not chip_id or result.error:
+            return
+        try:
+            with tracer.span("memory.learn", chip_id=chip_id):
+                self.memory.learn(chip_id, result.tool_calls)
+        except Exception:  # noqa: BLE001
+            log.exception("could not update copilot memory for chip %s", chip_id)

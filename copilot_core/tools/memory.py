@@ -1,0 +1,25 @@
+"""recall_memory: what earlier sessions on a chip learned, for when the prompt's memory section is not enough.
+
+Offered only when the session has cross-session memory (``ToolSpec.requires``); the entries are model-written
+text from earlier sessions, so they reach the model in ``untrusted_text`` fields.
+"""
+
+from __future__ import annotations
+
+from copilot_core.data.memory_store import KINDS
+from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, tool
+
+
+@tool("recall_memory", "Recall what earlier sessions on this chip learned: parameters often asked about, analysis "
+      "code that worked (reuse it with execute_python_analysis), and error→fix pairs. Read-only.",
+      {"chip_id": chip_id_arg(),
+       "kind": {"type": "string", "enum": list(KINDS), "description": "Only this kind of entry (optional)."}},
+      ("chip_id",), requires="memory")
+def recall_memory(ctx: ToolContext, chip_id: str, kind: str | None = None) -> ToolResult:
+    if ctx.memory is None:
+        raise ToolError("memory is off in this session", "answer without memory")
+    try:
+        data = ctx.memory.recall(chip_id, kind=kind)
+    except Exception as exc:  # noqa: BLE001 - a database failure is a tool error the model can work around
+        raise ToolError(f"memory is unavailable ({type(exc).__name__})", "answer without memory") from None
+    return ToolResult(data, f"memory of {chip_id}: {data['count']} entries")
