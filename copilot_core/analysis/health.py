@@ -15,8 +15,7 @@ import numpy as np
 
 from copilot_core.analysis.chip_metrics import UnknownChip, canonical_coupling_ids, chip_topology
 from copilot_core.analysis.drift import reference_time
-from copilot_core.charts.style import format_value
-from copilot_core.domain.metrics import BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band, metric
+from copilot_core.domain.metrics import BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band, format_value, metric
 from copilot_core.domain.topology import qubit_label
 
 Direction = Literal["improving", "degrading", "stable", "unknown"]

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from copilot_core.analysis.drift import DriftFlag
-from copilot_core.charts.style import format_value
-from copilot_core.domain.metrics import metric
+from copilot_core.domain.metrics import format_value, metric
 from copilot_core.domain.topology import qubit_label
 
 

@@ -13,8 +13,8 @@ from typing import Literal
 import plotly.graph_objects as go
 
 from copilot_core.analysis.chip_metrics import ChipMetric
-from copilot_core.charts.style import BAND_COLOURS, BAND_INDEX, MISSING_COLOUR, band_colourscale, format_value
-from copilot_core.domain.metrics import BANDS
+from copilot_core.charts.style import BAND_COLOURS, BAND_INDEX, MISSING_COLOUR, band_colourscale
+from copilot_core.domain.metrics import BANDS, format_value
 from copilot_core.domain.topology import Topology, qubit_label
 
 ColorBy = Literal["value", "band"]

@@ -1,8 +1,8 @@
-"""Shared look of every chart: band colours and how a display value is printed."""
+"""Shared look of every chart: band colours (values are printed with ``domain.metrics.format_value``)."""
 
 from __future__ import annotations
 
-from copilot_core.domain.metrics import BANDS, Band, Metric
+from copilot_core.domain.metrics import BANDS, Band
 
 BAND_COLOURS: dict[Band, str] = {
     "bad": "#d62728",
@@ -12,19 +12,6 @@ BAND_COLOURS: dict[Band, str] = {
 }
 MISSING_COLOUR = "#d0d0d0"
 BAND_INDEX: dict[Band, int] = {b: i for i, b in enumerate(BANDS)}
-
-_DECIMALS = {"%": 2, "GHz": 4, "MHz": 1, "μs": 1, "ns": 1}
-
-
-def format_value(metric: Metric, value: float | None, *, unit: bool = True) -> str:
-    """``99.87%``, ``48.3 μs``, ``5.0123 GHz``; "—" when there is no value (never a misleading 0)."""
-    if value is None:
-        return "—"
-    decimals = _DECIMALS.get(metric.unit)
-    text = f"{value:.{decimals}f}" if decimals is not None else f"{value:.4g}"
-    if not unit or not metric.unit:
-        return text
-    return f"{text}%" if metric.unit == "%" else f"{text} {metric.unit}"
 
 
 def band_colourscale() -> list[list]:

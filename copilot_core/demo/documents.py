@@ -139,7 +139,7 @@ class ChipBuilder:
         q_events = {name: self._events(n, days, 0.012, 0.008, 0.006) for name, _, _ in QUBIT_TASKS}
         c_events = {name: self._events(len(couplings), days, 0.015, 0.006, 0.004) for name, _, _ in COUPLING_TASKS}
         for name in q_events:  # the planted drops must be visible: completed, not excluded
-            for metric, qubits in self.phys.drops.items():
+            for qubits in self.phys.drops.values():
                 for i in qubits:
                     q_events[name][-2:, i] = 0
         failed_days = set(self.rng.choice(np.arange(1, days - 1), size=min(2, max(days - 2, 0)),

@@ -123,3 +123,17 @@ def thresholds_prompt(names: tuple[str, ...] | None = None) -> str:
     """Threshold lines for a system prompt, in display units."""
     names = names or SCORED_QUBIT_METRICS + SCORED_COUPLING_METRICS
     return "\n".join(f"- {CATALOGUE[n].threshold_text()}" for n in names)
+
+
+_DECIMALS = {"%": 2, "GHz": 4, "MHz": 1, "μs": 1, "ns": 1}
+
+
+def format_value(metric: Metric, value: float | None, *, unit: bool = True) -> str:
+    """``99.87%``, ``48.3 μs``, ``5.0123 GHz``; "—" when there is no value (never a misleading 0)."""
+    if value is None:
+        return "—"
+    decimals = _DECIMALS.get(metric.unit)
+    text = f"{value:.{decimals}f}" if decimals is not None else f"{value:.4g}"
+    if not unit or not metric.unit:
+        return text
+    return f"{text}%" if metric.unit == "%" else f"{text} {metric.unit}"

@@ -9,4 +9,5 @@ from copilot_core.tools.registry import REDUCED_TOOLS, STORED_TOOLS, TOOLS, TOOL
 from copilot_core.tools.store import DataStore
 from copilot_core.tools.toolkit import ToolOutcome, Toolkit
 
-__all__ = ["DataStore", "MAX_TOOL_RESULT_CHARS", "REDUCED_TOOLS", "STORED_TOOLS", "TOOLS", "TOOLS_BY_NAME", "ToolOutcome", "Toolkit"]
+__all__ = ["DataStore", "MAX_TOOL_RESULT_CHARS", "REDUCED_TOOLS", "STORED_TOOLS", "TOOLS", "TOOLS_BY_NAME", "ToolOutcome",
+           "Toolkit"]

@@ -80,12 +80,12 @@ def test_analysis_prompt_has_review_experiment_history_neighbours_and_couplings(
     history = prompt[prompt.index("## Recent history"):]
     assert all(run["execution_id"] in history for run in runs[1:])
     for n in topology.neighbours(5):
-        line = next(l for l in prompt.splitlines() if l.startswith(f"- qubit {n}:"))
+        line = next(x for x in prompt.splitlines() if x.startswith(f"- qubit {n}:"))
         t1 = (repo.qubit_params(CHIP, str(n)) or {}).get("t1")
         if t1 and metric("t1").to_display(t1["value"]) is not None:
             assert shown("t1", t1, "μs") in line
     for coupling in topology.couplings_of(5):
-        line = next(l for l in prompt.splitlines() if l.startswith(f"- {coupling.id}:"))
+        line = next(x for x in prompt.splitlines() if x.startswith(f"- {coupling.id}:"))
         zx = (repo.coupling_params(CHIP, coupling.id) or {}).get("zx90_gate_fidelity")
         if zx and metric("zx90_gate_fidelity").to_display(zx["value"]) is not None:
             assert shown("zx90_gate_fidelity", zx, "%") in line

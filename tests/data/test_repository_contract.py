@@ -45,7 +45,7 @@ def _usable_rows(docs, metric, *, kind="qubit", since=None, qid=None):
 
 def _expected_metric(docs, metric, mode, kind="qubit", since=None, higher=True):
     by_id: dict[str, list] = {}
-    for start, qid, value, doc in _usable_rows(docs, metric, kind=kind, since=since):
+    for _start, qid, value, _doc in _usable_rows(docs, metric, kind=kind, since=since):
         by_id.setdefault(qid, []).append(value)
     if mode == "latest":
         return {q: vals[-1] for q, vals in by_id.items()}

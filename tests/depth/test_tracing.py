@@ -74,7 +74,7 @@ def test_errors_mark_the_span_and_propagate(tmp_path):
     tracer = Tracer(trace_dir=tmp_path)
     with pytest.raises(ZeroDivisionError):
         with tracer.span("tool:broken"):
-            1 / 0
+            raise ZeroDivisionError("division by zero")
     summary = tracer.finish(error="boom")
     record = next(r for r in read_lines(summary["trace_file"]) if r["name"] == "tool:broken")
     assert record["status"] == "error" and record["attributes"]["error.type"] == "ZeroDivisionError"

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import click_df_row, open_page, shot, start_streamlit, wait_idle
 from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call
-from tests.real_llm.conftest import local_llm  # noqa: F401  (L's session fixture: the local model server)
+from tests.real_llm.conftest import local_llm  # noqa: F401  (the local model server fixture)
 
 CHIP = "64Qv3"
 TIMEOUT_MS = 120_000
@@ -124,7 +124,7 @@ def test_analyze_with_copilot_from_the_qubits_table(page: Page, copilot_app_url:
 
 @pytest.mark.real_llm
 @pytest.mark.timeout(1800)
-def test_real_local_model_answers_in_the_browser(page: Page, local_llm: dict, copilot_env: dict) -> None:
+def test_real_local_model_answers_in_the_browser(page: Page, local_llm: dict, copilot_env: dict) -> None:  # noqa: F811
     """The same chat with the local 1.5B model (loose: a small model words and picks tools its own way)."""
     with start_streamlit({**copilot_env, **local_llm["env"], "USERNAME": "e2e-real-model"}) as url:
         answer_msg = ask_on_copilot_page(page, url, f"Show the T1 heatmap of chip {CHIP}", timeout_ms=REAL_TIMEOUT_MS)

@@ -14,7 +14,7 @@ from copilot_core.analysis.stats import describe
 from copilot_core.analysis.timeseries import median_band, timeseries_frame
 from copilot_core.charts.distribution import distribution_figure
 from copilot_core.charts.heatmap import TEXT_MAX_GRID, coupling_map, qubit_heatmap
-from copilot_core.charts.style import format_value
+from copilot_core.domain.metrics import format_value
 from copilot_core.domain.metrics import BANDS, SCORED_QUBIT_METRICS, metric
 from copilot_core.domain.topology import qubit_label, topology_for
 from ui.errors import plain

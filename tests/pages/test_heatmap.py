@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from copilot_core.analysis.stats import describe
-from copilot_core.charts.style import BAND_INDEX, format_value
+from copilot_core.charts.style import BAND_INDEX
+from copilot_core.domain.metrics import format_value
 from copilot_core.domain.metrics import metric
 from copilot_core.domain.topology import qubit_label, topology_for
 from tests.pages.conftest import dataframe, decode, figures, texts
@@ -43,7 +44,8 @@ def test_heatmap_cells_equal_latest_values_in_display_units(open_page, app_repo,
     assert_grid_equal(value_trace["z"], expected_grid(app_repo, demo_chip, "t1"))
     assert fig["layout"]["yaxis"]["range"][0] > fig["layout"]["yaxis"]["range"][1]  # origin top-left
     overlay = fig["data"][-1]
-    assert overlay["type"] == "scatter" and sorted(overlay["customdata"], key=int) == [str(q) for q in range(demo_chip["size"])]
+    assert overlay["type"] == "scatter"
+    assert sorted(overlay["customdata"], key=int) == [str(q) for q in range(demo_chip["size"])]
     topo = topology_for(demo_chip["size"])
     r, c = topo.positions[5]
     assert value_trace["text"][r][c].startswith(qubit_label(5, demo_chip["size"]) + "<br>")

@@ -159,7 +159,7 @@ def test_hostile_snippet_is_contained(kind, name, code, planted, store):
 
 def test_app_process_is_unharmed_after_the_corpus(planted, store):
     before = _rss_bytes()
-    for kind, name, code in CORPUS:
+    for kind, _name, code in CORPUS:
         if kind == "dos":
             run_analysis(_materialise(code, planted), store, timeout_s=1.0)
     assert _rss_bytes() - before < 200 * 1024 * 1024, "hostile jobs grew the app's memory"
