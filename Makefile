@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run test install install-dev browser seed bench eval local-llm test-real-llm clean
+.PHONY: run test lint install install-dev browser seed bench eval local-llm test-real-llm clean
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -39,7 +39,11 @@ browser:
 	  else sudo -n sh -c 'apt-get update -qq && apt-get install -y -qq chromium'; fi; } \
 	  || echo "WARNING: chromium could not be installed; browser tests will be reported as skipped" >&2
 
-test: install-dev browser
+lint: install-dev
+	$(PY) -m ruff check .
+	$(PY) -m mypy
+
+test: install-dev browser lint
 	$(PY) -m pytest
 
 bench: install-dev

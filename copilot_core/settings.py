@@ -25,7 +25,7 @@ def _load_secrets(path: Path) -> dict:
         raise ConfigError(f"cannot read {path}: {exc}") from exc
     flat = {k: v for k, v in data.items() if not isinstance(v, dict)}
     # Also accept Streamlit-style sections: [mongo] uri = ... -> MONGO_URI is not ours, so map explicitly.
-    mongo = data.get("mongo") if isinstance(data.get("mongo"), dict) else {}
+    mongo = data["mongo"] if isinstance(data.get("mongo"), dict) else {}
     if "uri" in mongo:
         flat.setdefault("MONGODB_URI", mongo["uri"])
     return flat

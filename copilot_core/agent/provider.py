@@ -48,6 +48,10 @@ def is_openai_url(base_url: str | None) -> bool:
     return not base_url or urlparse(base_url).hostname == "api.openai.com"
 
 
+def _int_or_none(value: float | int | None) -> int | None:
+    return None if value is None else int(value)
+
+
 def _number(settings: Settings, key: str, kind: type, default: float | int | None) -> float | int | None:
     raw = settings.get(key)
     if raw is None:
@@ -84,7 +88,7 @@ def provider_from_settings(settings: Settings) -> ProviderConfig | None:
         model=settings.copilot_model or (DEFAULT_OPENAI_MODEL if openai else DEFAULT_LOCAL_MODEL),
         api_style=style,  # type: ignore[arg-type]  # validated by load_settings
         temperature=_number(settings, "COPILOT_TEMPERATURE", float, 0.2),
-        max_output_tokens=_number(settings, "COPILOT_MAX_OUTPUT_TOKENS", int, 4096),
+        max_output_tokens=_int_or_none(_number(settings, "COPILOT_MAX_OUTPUT_TOKENS", int, 4096)),
         timeout_s=_number(settings, "COPILOT_TIMEOUT_S", float, 60.0) or 60.0,
         max_retries=int(_number(settings, "COPILOT_MAX_RETRIES", int, 2) or 0),
         retry_backoff_s=float(_number(settings, "COPILOT_RETRY_BACKOFF_S", float, 0.5) or 0.0),

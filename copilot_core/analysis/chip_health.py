@@ -44,7 +44,7 @@ def chip_health(chip: dict, qubit_params: dict[str, dict], coupling_params: dict
         sources.append((coupling_params, coupling_metrics, "coupling"))
     for params, names, kind in sources:
         for name in names:
-            cm = metric_from_params(chip, params, name, kind=kind)
+            cm = metric_from_params(chip, params, name, kind=kind)  # type: ignore[arg-type]
             if cm.stats["count"]:
                 out.append(MetricHealth(cm, band_counts(cm)))
     return out
@@ -52,7 +52,7 @@ def chip_health(chip: dict, qubit_params: dict[str, dict], coupling_params: dict
 
 def health_frame(rows: list[MetricHealth]) -> pd.DataFrame:
     """Display table: metric, unit, coverage, median (display units) and the band counts."""
-    records = []
+    records: list[dict] = []
     for row in rows:
         cm = row.chip_metric
         records.append({

@@ -15,7 +15,8 @@ import numpy as np
 
 from copilot_core.analysis.chip_metrics import UnknownChip, canonical_coupling_ids, chip_topology
 from copilot_core.analysis.drift import reference_time
-from copilot_core.domain.metrics import BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band, format_value, metric
+from copilot_core.domain.metrics import (BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band, format_value,
+                                         metric)
 from copilot_core.domain.topology import qubit_label
 
 Direction = Literal["improving", "degrading", "stable", "unknown"]
@@ -150,7 +151,7 @@ def _coupling_checks(qid: int, topology, size: int, coupling_params: dict[str, d
             raw = params.get(name)
             value = entry.to_display(raw.get("value")) if isinstance(raw, dict) else None
             values[name] = (value, entry.score(value))
-        role = "control" if cpl.control == qid else "target"
+        role: Literal["control", "target"] = "control" if cpl.control == qid else "target"
         partner = cpl.target if role == "control" else cpl.control
         label = f"{qubit_label(cpl.control, size)}→{qubit_label(cpl.target, size)}"
         out.append(CouplingCheck(cpl.id, label, role, str(partner), values))
@@ -192,7 +193,7 @@ def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], cou
         if band == "bad":
             findings.insert(0, f"{entry.title} {shown} is bad ({entry.threshold_text().split(': ', 1)[1]}).")
         if tr.direction == "degrading":
-            findings.append(f"{entry.title} is degrading: {tr.change * 100:+.1f}% over {window_days} days.")
+            findings.append(f"{entry.title} is degrading: {(tr.change or 0.0) * 100:+.1f}% over {window_days} days.")
         if vs is not None and vs < -NEIGHBOUR_GAP:
             findings.append(f"{entry.title} {shown} is {abs(vs) * 100:.0f}% worse than its {len(around)} "
                             f"neighbours' median ({format_value(entry, med)}): a local problem.")

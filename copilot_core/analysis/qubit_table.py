@@ -51,8 +51,8 @@ def qubit_table(chip: dict, qubit_params: dict[str, dict], metrics: tuple[str, .
     frame = frame.drop(columns=[c for m in empty for c in (value_column(m), band_column(m)) if c in frame])
     # values first (what people scan), then the bands that score them
     values = [value_column(m) for m in entries if value_column(m) in frame]
-    bands = [band_column(m) for m in entries if band_column(m) in frame]
-    frame = frame[["qid", "qubit", "bad metrics", *values, *bands, "last calibrated"]]
+    band_columns = [band_column(m) for m in entries if band_column(m) in frame]
+    frame = frame[["qid", "qubit", "bad metrics", *values, *band_columns, "last calibrated"]]
     if "last calibrated" in frame:
         frame["last calibrated"] = pd.to_datetime(frame["last calibrated"])
     return frame

@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 from copilot_core.analysis.chip_metrics import ChipMetric
 from copilot_core.analysis.stats import finite
 from copilot_core.charts.style import BAND_COLOURS
+from copilot_core.domain.metrics import Band
 
 Kind = Literal["cdf", "histogram"]
 
@@ -30,7 +31,9 @@ def distribution_figure(cm: ChipMetric, kind: Kind = "cdf") -> go.Figure:
         fig.add_trace(go.Histogram(x=values, nbinsx=min(40, max(5, values.size // 3)), marker_color="#1f77b4",
                                    name="count"))
         fig.update_yaxes(title="count")
-    for band, threshold in (("bad", cm.metric.bad), ("good", cm.metric.good), ("excellent", cm.metric.excellent)):
+    thresholds: tuple[tuple[Band, float | None], ...] = (("bad", cm.metric.bad), ("good", cm.metric.good),
+                                                        ("excellent", cm.metric.excellent))
+    for band, threshold in thresholds:
         if threshold is not None:
             fig.add_vline(x=threshold, line=dict(color=BAND_COLOURS[band], dash="dash", width=1),
                           annotation_text=band, annotation_position="top")

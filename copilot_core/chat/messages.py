@@ -85,7 +85,8 @@ class ChatMessage:
         role = doc.get("role") if doc.get("role") in ("user", "assistant") else "assistant"
         content = doc.get("content")
         content = content if isinstance(content, str) else ""
-        created = doc.get("created_at") if isinstance(doc.get("created_at"), datetime) else utcnow()
+        stored = doc.get("created_at")
+        created = stored if isinstance(stored, datetime) else utcnow()
         if role == "user":
             return cls(role="user", text=content, created_at=created)
         payload = _json_object(content)

@@ -5,7 +5,7 @@ Lets staff check a number themselves: the same code, the same data, the same iso
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,7 @@ class RerunResult:
     elapsed_s: float = 0.0
 
 
-def rerun_analysis(code: str, store: Any, *, needed_keys: list[str] = (),
+def rerun_analysis(code: str, store: Any, *, needed_keys: Sequence[str] = (),
                    runner: Callable[..., Any] | None = None) -> RerunResult:
     """Run ``code`` in the sandbox with ``data`` = the store's frames; never raises."""
     frames = store.frames()
@@ -29,7 +29,9 @@ def rerun_analysis(code: str, store: Any, *, needed_keys: list[str] = (),
     if missing:
         return RerunResult(error=NO_DATA.format(missing=", ".join(missing)))
     if runner is None:
-        from copilot_core.sandbox import run_analysis as runner
+        from copilot_core.sandbox import run_analysis
+
+        runner = run_analysis
     try:
         result = runner(code, frames)
     except Exception as exc:  # the sandbox promises not to raise; keep the page alive if it does

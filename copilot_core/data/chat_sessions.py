@@ -12,6 +12,7 @@ Uses only the pymongo subset that runs on both MongoDB and the embedded litemong
 
 from __future__ import annotations
 
+import builtins
 import re
 import secrets
 import time
@@ -114,7 +115,7 @@ class ChatSessionStore:
         return self._coll.find_one({"username": username, "session_id": session_id}, {"_id": 0})
 
     def save(self, username: str, session_id: str, *, title: str, context: dict | None,
-             messages: list[dict]) -> None:
+             messages: builtins.list[dict]) -> None:
         """Create or replace the session's title, context and messages."""
         _check(_USERNAME, username, "username")
         _check(_SESSION_ID, session_id, "session id")

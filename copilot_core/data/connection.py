@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 from typing import Any
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from copilot_core.data.serial import SerialDatabase, SerialExecutor
@@ -66,8 +67,9 @@ def _open_mongo(settings: Settings) -> Any:
     try:
         uri = settings.mongodb_uri or ""
         # A page must not hang: 3 s unless the URI sets its own timeouts.
-        timeouts = {k: 3000 for k in ("serverSelectionTimeoutMS", "connectTimeoutMS") if k.lower() not in uri.lower()}
-        client = pymongo.MongoClient(uri, **timeouts)
+        timeouts: dict[str, Any] = {k: 3000 for k in ("serverSelectionTimeoutMS", "connectTimeoutMS")
+                                    if k.lower() not in uri.lower()}
+        client: pymongo.MongoClient = pymongo.MongoClient(uri, **timeouts)
     except (InvalidURI, ConfigurationError, ValueError) as exc:
         raise DatabaseUnavailable(
             f"MONGODB_URI for {target} is not a valid MongoDB URI ({type(exc).__name__}). "

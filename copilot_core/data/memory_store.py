@@ -13,6 +13,7 @@ by a lock, as litemongo does not make cross-process updates atomic.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import re
 import threading
@@ -70,7 +71,7 @@ class MemoryStore:
                  "created_at": d.get("created_at"), "updated_at": d.get("updated_at")}
                 for d in docs if d.get("kind") in KINDS]
 
-    def chips(self) -> list[dict]:
+    def chips(self) -> builtins.list[dict]:
         """Chips that have memory: {chip_id, entries, updated_at}, most recently updated first."""
         rows: dict[str, dict] = {}
         for d in self._coll.find(self._scope(), {"_id": 0, "chip_id": 1, "updated_at": 1}

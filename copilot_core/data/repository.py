@@ -484,7 +484,8 @@ class CalibrationRepository:
                 self._scope(source_id={"$in": frontier}),
                 {"_id": 0, "relation_type": 1, "source_id": 1, "target_id": 1, "target_type": 1}) \
                 .sort([("source_id", 1), ("target_id", 1)]).limit(MAX_LINEAGE_NODES * 4)
-            new_entities, new_activities = [], []
+            new_entities: list[str] = []
+            new_activities: list[str] = []
             for rel in relations:
                 target = rel.get("target_id")
                 if not isinstance(target, str):

@@ -33,8 +33,8 @@ def simulate(rng: np.random.Generator, topology: Topology, days: int) -> ChipPhy
     """Draw every value of a chip for ``days`` daily executions (last row = newest)."""
     n = topology.num_qubits
     q = np.arange(n)
-    rows = np.array([topology.positions[i][0] for i in q])
-    cols = np.array([topology.positions[i][1] for i in q])
+    rows = np.array([topology.positions[i][0] for i in range(n)])
+    cols = np.array([topology.positions[i][1] for i in range(n)])
     t = np.arange(days)[:, None]
 
     # Frequencies: MUX-level offset + checkerboard high/low + small per-qubit spread.

@@ -7,6 +7,7 @@ and answers fact functions by name; questions refer to both from YAML as ``{chip
 
 from __future__ import annotations
 
+import functools
 import statistics
 from collections.abc import Callable
 from functools import cached_property
@@ -112,7 +113,10 @@ class EvalContext:
     def variables(self) -> dict[str, Callable[[], str]]:
         """Template variables, computed lazily (a question only pays for what it uses)."""
         names = ("chip", "chip2", "qid", "qid2", "qid3", "coupling", "entity", "latest_execution")
-        return {n: (lambda n=n: str(getattr(self, n))) for n in names}
+        return {n: functools.partial(self._variable, n) for n in names}
+
+    def _variable(self, name: str) -> str:
+        return str(getattr(self, name))
 
     # ---- facts -------------------------------------------------------------------------------
     def qubit_value(self, param: str, qid: str, chip: str | None = None) -> float:
@@ -129,8 +133,8 @@ class EvalContext:
         return value
 
     def _chip_values(self, param: str, chip: str | None = None) -> dict[str, float]:
-        values = {q: _display(param, (p.get(param) or {}).get("value")) for q, p in self.params(chip).items()}
-        values = {q: v for q, v in values.items() if v is not None}
+        shown = {q: _display(param, (p.get(param) or {}).get("value")) for q, p in self.params(chip).items()}
+        values = {q: v for q, v in shown.items() if v is not None}
         if not values:
             raise FactError(f"no {param} values on {chip or self.chip}")
         return values
@@ -163,7 +167,7 @@ class EvalContext:
     def better_of(self, param: str, qids: list[str]) -> str:
         values = {q: self.qubit_value(param, q) for q in qids}
         pick = max if metric(param).higher_is_better else min
-        return pick(values, key=values.get)
+        return pick(values, key=lambda q: values[q])
 
     def correlation(self, a: str, b: str, chip: str | None = None) -> float:
         va, vb = self._chip_values(a, chip), self._chip_values(b, chip)

@@ -90,17 +90,19 @@ class _WorkerHandle:
             detail = (ready.reply or {}).get("error") or self.stderr_tail.decode("utf-8", "replace")[-800:]
             self.close()
             raise SandboxUnavailable(f"sandbox worker did not start: {detail or 'no reply'}")
-        self.layers = list(ready.reply.get("layers", []))
+        self.layers = list((ready.reply or {}).get("layers", []))
 
     @property
     def pid(self) -> int:
         return self.proc.pid
 
     def _drain_stderr(self) -> None:
+        assert self.proc.stderr is not None  # started with stderr=PIPE
         for line in self.proc.stderr:  # keep the tail for start-up errors; never parsed
             self.stderr_tail = (self.stderr_tail + line)[-4096:]
 
     def _read_replies(self) -> None:
+        assert self.proc.stdout is not None  # started with stdout=PIPE
         fd = self.proc.stdout.fileno()
         try:
             while True:
@@ -108,7 +110,8 @@ class _WorkerHandle:
                 if payload is None:
                     break
                 reply = protocol.decode_reply(payload)
-                slot = self.pending.pop(reply.get("id"), None) if isinstance(reply.get("id"), int) else None
+                reply_id = reply.get("id")
+                slot = self.pending.pop(reply_id, None) if isinstance(reply_id, int) else None
                 if slot is not None:
                     slot.reply = reply
                     slot.event.set()
@@ -128,6 +131,7 @@ class _WorkerHandle:
         payload = pickle.dumps({**request, "id": job_id}, protocol=pickle.HIGHEST_PROTOCOL)
         try:
             with self.write_lock:
+                assert self.proc.stdin is not None  # started with stdin=PIPE
                 protocol.write_frame(self.proc.stdin.fileno(), payload)
         except OSError as exc:
             self.pending.pop(job_id, None)
@@ -156,6 +160,8 @@ class _WorkerHandle:
         except subprocess.TimeoutExpired:
             pass
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is None:
+                continue
             try:
                 stream.close()
             except OSError:
@@ -205,7 +211,8 @@ def sandbox_status() -> dict:
     """For the UI/health check: is the worker alive, its pid, the isolation layers a job gets."""
     worker = _worker
     alive = worker is not None and worker.is_running()
-    return {"alive": alive, "pid": worker.pid if alive else None, "layers": list(worker.layers) if alive else [],
+    running = worker if alive else None
+    return {"alive": alive, "pid": running.pid if running else None, "layers": list(running.layers) if running else [],
             "max_concurrent": MAX_CONCURRENT, "restarts": _restarts}
 
 

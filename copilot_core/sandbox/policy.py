@@ -53,7 +53,7 @@ class AnalysisPolicy(RestrictingNodeTransformer):
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         self._no_decorators(node)
-        return super().visit_FunctionDef(node)
+        return super().visit_FunctionDef(node)  # type: ignore[return-value]
 
     def visit_Global(self, node: ast.Global) -> ast.AST:
         self.error(node, "'global' is not allowed; return values instead.")

@@ -133,7 +133,7 @@ def _colors_view() -> Namespace:
         lists = {n: list(v) for n, v in vars(module).items()
                  if not n.startswith("_") and isinstance(v, list) and all(isinstance(c, str) for c in v)}
         groups[group] = Namespace(f"px.colors.{group}", lists)
-    groups["DEFAULT_PLOTLY_COLORS"] = list(px.colors.DEFAULT_PLOTLY_COLORS)
+    groups["DEFAULT_PLOTLY_COLORS"] = list(px.colors.DEFAULT_PLOTLY_COLORS)  # type: ignore[assignment]
     return Namespace("px.colors", groups)
 
 

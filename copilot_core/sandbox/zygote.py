@@ -204,6 +204,7 @@ class Worker:
     def _reply(self, entry: Job, final: bool) -> dict | None:
         """The reply for the app; before the job has been reaped (``final=False``) only a complete JSON one."""
         reply = None
+        error: str | None
         if entry.timed_out:
             error = (f"Time limit exceeded: the job ran longer than {entry.timeout_s:g} s and was stopped. "
                      "Hint: vectorise loops, aggregate first, avoid catastrophic regexes.")

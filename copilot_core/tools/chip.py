@@ -75,7 +75,9 @@ def get_chip_topology(ctx: ToolContext, chip_id: str, qid: str | None = None) ->
         data = {**base, "qid": qid, "label": ctx.label(chip_id, qid), "position": list(topo.positions[q]),
                 "mux": topo.mux_of(q), "neighbours": [str(n) for n in topo.neighbours(q)],
                 "couplings": [[c.control, c.target] for c in topo.couplings_of(q)]}
-        return ToolResult(data, f"{ctx.label(chip_id, qid)} on {chip_id}: {len(data['neighbours'])} neighbours")
+        neighbours = [str(n) for n in topo.neighbours(q)]
+        return ToolResult({**data, "neighbours": neighbours},
+                          f"{ctx.label(chip_id, qid)} on {chip_id}: {len(neighbours)} neighbours")
     data = {**base, "qubit_positions": {str(q): list(rc) for q, rc in topo.positions.items()},
             "couplings": [[c.control, c.target] for c in topo.couplings]}
     return ToolResult(data, f"topology of {chip_id}: {topo.num_qubits} qubits, {len(topo.couplings)} couplings")

@@ -122,8 +122,8 @@ def get_coupling_params(ctx: ToolContext, chip_id: str, coupling_id: str | None 
         raise ToolError(f"no data for coupling {coupling_id} on {chip_id}",
                         "use get_chip_topology to list couplings, or pass qubit_id")
     data = {"chip_id": chip_id, "couplings": rows}
-    found = sum(1 for r in rows if r["stored_as"])
-    return ToolResult(data, f"{found} of {len(rows)} couplings with data on {chip_id}")
+    with_data = sum(1 for r in rows if r["stored_as"])
+    return ToolResult(data, f"{with_data} of {len(rows)} couplings with data on {chip_id}")
 
 
 @tool("list_available_parameters", "List the output parameter names recorded for a chip (or one qubit); use "

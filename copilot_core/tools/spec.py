@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import pandas as pd
 
@@ -46,17 +46,22 @@ class ToolResult:
 class SandboxRun(Protocol):
     """What a sandbox job returns (``copilot_core.sandbox.SandboxResult``)."""
 
-    output: str
-    charts: list[dict]
-    error: str | None
-    layers: list[str]
-    elapsed_s: float
+    @property
+    def output(self) -> str: ...
+    @property
+    def charts(self) -> list[dict]: ...
+    @property
+    def error(self) -> str | None: ...
+    @property
+    def layers(self) -> list[str]: ...
+    @property
+    def elapsed_s(self) -> float: ...
 
 
 class Sandbox(Protocol):
     """``copilot_core.sandbox.run_analysis``: model-written code on named DataFrames."""
 
-    def __call__(self, code: str, frames: dict[str, pd.DataFrame]) -> SandboxRun: ...
+    def __call__(self, code: str, data: dict[str, Any], /) -> SandboxRun: ...
 
 
 class MemoryReader(Protocol):
