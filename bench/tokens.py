@@ -21,20 +21,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from copilot_core.data.connection import open_database  # noqa: E402
 from copilot_core.data.repository import CalibrationRepository  # noqa: E402
 from copilot_core.demo.seed import chip_specs, seed_database  # noqa: E402
+from copilot_core.sandbox import run_analysis  # noqa: E402
 from copilot_core.settings import load_settings  # noqa: E402
 from copilot_core.tools import STORED_TOOLS, DataStore, Toolkit  # noqa: E402
 from copilot_core.tools.compact import to_model_json  # noqa: E402
 
 TARGET_STORED_RATIO = 50.0
 POINTS = 30
-
-
-def _sandbox():
-    try:
-        from copilot_core.sandbox import run_analysis
-    except ImportError:
-        return None
-    return run_analysis
 
 
 def calls(repo: CalibrationRepository, chip_id: str) -> list[tuple[str, dict]]:
@@ -73,7 +66,7 @@ def main() -> int:
         print(f"seeded demo (64 + 144 qubits, {POINTS} days) in {time.perf_counter() - t0:.1f} s")
         repo = CalibrationRepository(db)
         chip_id = next(c["chip_id"] for c in repo.list_chips() if int(c["size"]) == 144)
-        kit = Toolkit(repo, store=DataStore(), sandbox=_sandbox())
+        kit = Toolkit(repo, store=DataStore(), sandbox=run_analysis)
         kit.begin_request()
         print(f"\n{'tool':32} {'full chars':>11} {'model chars':>12} {'ratio':>8} {'ms':>7}  ok")
         stored_ratios = []

@@ -63,10 +63,7 @@ with page_guard("the qubits table"):
                 st.info("Select a row in the table (or a qubit above) to see its health report.",
                         icon=":material/touch_app:")
             else:
-                ready = navigation.COPILOT_PAGE_READY
-                if st.button("Analyze with copilot", key="qubits_analyze", type="primary", disabled=not ready,
+                if st.button("Analyze with copilot", key="qubits_analyze", type="primary",
                              icon=":material/smart_toy:"):
                     navigation.analyze_with_copilot(chip_id, qid)
-                if not ready:
-                    st.caption(navigation.COPILOT_NOT_READY_HELP)
                 views.health_report(data.cached_qubit_health(chip_id, qid, window_days=window))

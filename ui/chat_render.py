@@ -43,13 +43,10 @@ def tool_label(name: Any) -> str:
 # ------------------------------------------------------------------ blocks
 def render_chart(chart: dict, key: str) -> None:
     """Validate again (the app never trusts a stored or model chart), then draw it natively."""
-    try:
-        from copilot_core.sandbox import validate_figure
+    from copilot_core.sandbox import validate_figure
 
+    try:
         figure = validate_figure(chart)
-    except ImportError:
-        st.warning("A chart was withheld: the figure validator is not installed.")
-        return
     except ValueError as exc:  # UnsafeFigure is a ValueError
         st.warning(f"A chart was withheld because it failed validation: {str(exc)[:200]}")
         return

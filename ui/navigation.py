@@ -7,14 +7,8 @@ import streamlit as st
 from ui.state import CHIP_KEY, FOCUS_QUBIT_KEY
 
 QUBITS_PAGE = "pages/qubits.py"
-HEATMAP_PAGE = "pages/heatmap.py"
 COPILOT_PAGE = "pages/copilot.py"
 COPILOT_ANALYSIS_KEY = "copilot_analysis"
-
-# The copilot page's author sets this to True when pages/copilot.py is the real chat page;
-# until then the "Analyze with copilot" button is disabled with a one-line explanation.
-COPILOT_PAGE_READY = True
-COPILOT_NOT_READY_HELP = "The copilot chat page is not available yet in this build."
 
 
 def open_qubit(chip_id: str, qid: str) -> None:

@@ -181,12 +181,10 @@ def vet_model_charts(blocks: list[dict]) -> list[dict]:
         if block["type"] != "chart":
             out.append(text_block(strip_chart_json(block["content"])))
             continue
-        try:
-            from copilot_core.sandbox import validate_figure
+        from copilot_core.sandbox import validate_figure
 
+        try:
             out.append(chart_block(validate_figure(block["chart"])))
-        except ImportError:
-            out.append(text_block("_(A chart written by the model was dropped: chart validation is unavailable.)_"))
         except Exception as exc:  # noqa: BLE001  (UnsafeFigure or anything a hostile figure triggers)
             reason = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
             out.append(text_block(f"_(A chart written by the model was dropped: {reason})_"))

@@ -22,7 +22,6 @@ from copilot_core.errors import ProviderError
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF_S = 8.0
-DROPPABLE = ("temperature", "top_p", "format")
 
 
 @dataclass(frozen=True)

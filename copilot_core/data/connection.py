@@ -10,7 +10,6 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 from typing import Any
-from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from copilot_core.data.serial import SerialDatabase, SerialExecutor

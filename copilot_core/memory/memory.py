@@ -23,10 +23,8 @@ _DATA_KEY = re.compile(r"""data\[\s*['"]([a-z0-9_]{1,64})['"]\s*\]""")
 
 def _flagged(text: str) -> bool:
     """True when the agent's input guardrail sees a likely prompt injection in ``text``."""
-    try:
-        from copilot_core.agent.guardrails import check_input
-    except ImportError:
-        return False
+    from copilot_core.agent.guardrails import check_input
+
     try:
         return bool(check_input(text).flags)
     except Exception:  # noqa: BLE001 - a guardrail bug must not break memory

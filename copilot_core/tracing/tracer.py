@@ -41,12 +41,8 @@ def fingerprint(text: str) -> str:
 
 
 def _redact(text: str, secrets: tuple[str, ...]) -> str:
-    try:
-        from copilot_core.agent.guardrails import sanitize_output
-    except ImportError:
-        for value in secrets:
-            text = text.replace(value, "[redacted]")
-        return text
+    from copilot_core.agent.guardrails import sanitize_output
+
     return sanitize_output(text, secrets)
 
 

@@ -120,10 +120,7 @@ def test_analysis_mode_from_the_qubits_page(chat_app):
     assert len(app.model_requests()) == len(bodies) and len(at.chat_message) == 2
 
 
-def test_analyze_button_on_the_qubits_page_opens_the_analysis(chat_app, monkeypatch):
-    import ui.navigation
-
-    monkeypatch.setattr(ui.navigation, "COPILOT_PAGE_READY", True)  # the real page is in place
+def test_analyze_button_on_the_qubits_page_opens_the_analysis(chat_app):
     app = chat_app(lambda req: answer("**AI review**\n- Decision: REVIEW", "warning"))
     at = app.at
     at.switch_page("pages/qubits.py")

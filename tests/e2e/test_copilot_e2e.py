@@ -96,9 +96,6 @@ def test_typed_question_gets_a_native_chart(page: Page, copilot_app_url: str) ->
 
 
 def test_analyze_with_copilot_from_the_qubits_table(page: Page, copilot_app_url: str) -> None:
-    import ui.navigation
-
-    assert ui.navigation.COPILOT_PAGE_READY, "ui/navigation.py must set COPILOT_PAGE_READY = True (the page exists)"
     page.goto(copilot_app_url)
     wait_idle(page)
     open_page(page, "Qubits")

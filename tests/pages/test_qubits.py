@@ -91,17 +91,10 @@ def test_selection_acts_once_and_the_picker_wins_afterwards(open_page, demo_chip
 
 
 def test_analyze_with_copilot_button(open_page, demo_chip):
-    from ui import navigation
-
     at = open_page(PAGE)
     select_row(at, 2)
-    button = at.button(key="qubits_analyze")
-    if not navigation.COPILOT_PAGE_READY:
-        assert button.disabled
-        assert navigation.COPILOT_NOT_READY_HELP in [c.value for c in at.caption]
-    else:
-        button.click().run()
-        assert not at.exception
-        assert at.title[0].value == "Copilot"  # switched, and the copilot page took over the hand-off
-        sidebar = " ".join(str(m.value) for m in at.sidebar.markdown)
-        assert demo_chip["chip_id"] in sidebar and qubit_label(2, demo_chip["size"]) in sidebar
+    at.button(key="qubits_analyze").click().run()
+    assert not at.exception
+    assert at.title[0].value == "Copilot"  # switched, and the copilot page took over the hand-off
+    sidebar = " ".join(str(m.value) for m in at.sidebar.markdown)
+    assert demo_chip["chip_id"] in sidebar and qubit_label(2, demo_chip["size"]) in sidebar

@@ -6,15 +6,8 @@ import json
 
 import pytest
 
+from copilot_core.sandbox import run_analysis
 from copilot_core.tools import DataStore, ToolOutcome, Toolkit
-
-
-def _sandbox_or_none():
-    try:
-        from copilot_core.sandbox import run_analysis
-    except ImportError:
-        return None
-    return run_analysis
 
 
 @pytest.fixture(scope="session")
@@ -39,7 +32,7 @@ def store() -> DataStore:
 
 @pytest.fixture
 def kit(repo, store) -> Toolkit:
-    toolkit = Toolkit(repo, store=store, sandbox=_sandbox_or_none())
+    toolkit = Toolkit(repo, store=store, sandbox=run_analysis)
     toolkit.begin_request()
     return toolkit
 

@@ -8,6 +8,7 @@ import pytest
 
 from copilot_core.data.connection import open_database
 from copilot_core.data.repository import CalibrationRepository
+from copilot_core.sandbox import run_analysis
 from copilot_core.settings import Settings
 from copilot_core.tools import DataStore, Toolkit
 from copilot_core.tools.analysis import OUTPUT_CHARS
@@ -25,10 +26,6 @@ def test_unreachable_database_is_a_clear_error_without_the_password():
 
 @pytest.fixture
 def sandbox():
-    try:
-        from copilot_core.sandbox import run_analysis
-    except ImportError:
-        pytest.skip("copilot_core.sandbox is not importable in this tree yet")
     return run_analysis
 
 
