@@ -126,9 +126,12 @@ def test_real_local_model_answers_in_the_browser(page: Page, local_llm: dict, co
     with start_streamlit({**copilot_env, **local_llm["env"], "USERNAME": "e2e-real-model"}) as url:
         answer_msg = ask_on_copilot_page(page, url, f"Show the T1 heatmap of chip {CHIP}", timeout_ms=REAL_TIMEOUT_MS)
         work = answer_msg.get_by_test_id("stExpander").filter(has_text="Show work")
-        expect(work).to_be_visible(timeout=REAL_TIMEOUT_MS)  # an answer (or a clear API message) with show-work
+        expect(work).to_be_visible(timeout=REAL_TIMEOUT_MS)  # an answer with show-work
         wait_idle(page, REAL_TIMEOUT_MS)
         expect(page.get_by_test_id("stException")).to_have_count(0)
+        # The turn must have succeeded: a model or API error ends as "Stopped with a problem", never "Done".
+        expect(answer_msg).not_to_contain_text("Stopped with a problem")
+        expect(answer_msg).to_contain_text("Done:")
         assert answer_msg.inner_text().strip()
         work.click()
         expect(work).to_contain_text("rounds")
