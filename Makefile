@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run test lint install install-dev browser seed bench eval local-llm test-real-llm clean
+.PHONY: run test lint lock install install-dev browser seed bench eval local-llm test-real-llm clean
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -14,13 +14,24 @@ $(PY):
 	  $(PYTHON) -m venv $(VENV); }
 	@$(PY) -m pip install -q --upgrade pip
 
-$(VENV)/.runtime: requirements.txt | $(PY)
-	$(PY) -m pip install -q -r requirements.txt
+# Installs come from the hashed lock files (every package pinned, every file's sha256 checked).
+$(VENV)/.runtime: requirements.lock | $(PY)
+	$(PY) -m pip install -q --require-hashes -r requirements.lock
 	@touch $@
 
-$(VENV)/.dev: requirements.txt requirements-dev.txt | $(PY)
-	$(PY) -m pip install -q -r requirements-dev.txt
+$(VENV)/.dev: requirements.lock requirements-dev.lock | $(PY)
+	$(PY) -m pip install -q --require-hashes -r requirements-dev.lock
 	@touch $@ $(VENV)/.runtime
+
+# Regenerate the lock files from requirements.txt / requirements-dev.txt after changing a pin there (hashes of
+# the files PyPI serves, for every platform; versions already locked are kept unless a pin moves them).
+UV_VERSION ?= 0.13.9
+LOCK := $(VENV)/bin/uv pip compile --universal --generate-hashes --python-version 3.11 --quiet \
+        --custom-compile-command "make lock"
+lock: | $(PY)
+	$(PY) -m pip install -q uv==$(UV_VERSION)
+	$(LOCK) requirements.txt -o requirements.lock
+	$(LOCK) requirements-dev.txt -c requirements.lock -o requirements-dev.lock
 
 install: $(VENV)/.runtime
 install-dev: $(VENV)/.dev
