@@ -2,6 +2,8 @@
 
 import streamlit as st
 
+from ui.data import settings_reload_button
+
 st.set_page_config(page_title="Calibration Copilot", page_icon=":material/memory:", layout="wide")
 
 pages = {
@@ -16,4 +18,6 @@ pages = {
         st.Page("pages/memory.py", title="Copilot memory", icon=":material/psychology:"),
     ],
 }
-st.navigation(pages, position="sidebar").run()
+page = st.navigation(pages, position="sidebar")
+settings_reload_button()
+page.run()

@@ -19,6 +19,8 @@ import logging
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from copilot_core.errors import CopilotError
+
 if TYPE_CHECKING:
     from copilot_core.data.repository import CalibrationRepository
     from copilot_core.settings import Settings
@@ -28,7 +30,7 @@ EXIT_OK, EXIT_USAGE, EXIT_API = 0, 1, 2
 log = logging.getLogger("copilot_core.cli")
 
 
-class UsageError(Exception):
+class UsageError(CopilotError):
     """Bad command line or configuration: exit 1 with this message."""
 
 

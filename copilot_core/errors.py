@@ -1,4 +1,5 @@
-"""Small error tree for the copilot: one root the CLI and pages catch, children that carry data.
+"""The one error tree: every failure a person should read derives from :class:`CopilotError`, whose message
+is fit to show (no secrets, no traceback).  The pages' ``page_guard`` and the CLI catch the root.
 
 Most failures never raise out of the agent loop (they become a clear message in the answer); these
 exceptions travel *inside* the engine so the loop can turn each kind into the right sentence.
@@ -9,6 +10,10 @@ from __future__ import annotations
 
 class CopilotError(Exception):
     """Root of copilot failures; ``str(err)`` is a message fit for a user."""
+
+
+class InvalidRequest(CopilotError, ValueError):
+    """A request (or a stored value) the code cannot use; the message says what to change."""
 
 
 class ProviderError(CopilotError):

@@ -6,10 +6,14 @@ the same rules without importing Streamlit.  Environment wins so CI and shells c
 
 from __future__ import annotations
 
+import hashlib
 import os
+import threading
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from copilot_core.errors import CopilotError
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SECRETS = PROJECT_ROOT / ".streamlit" / "secrets.toml"
@@ -31,7 +35,7 @@ def _load_secrets(path: Path) -> dict:
     return flat
 
 
-class ConfigError(ValueError):
+class ConfigError(CopilotError, ValueError):
     """Configuration that cannot work; the message says what to change."""
 
 
@@ -90,3 +94,26 @@ def load_settings(env: dict[str, str] | None = None, secrets_path: Path | None =
         copilot_api_style=style,
         extra={k: v for k, v in merged.items() if k not in KNOWN_KEYS},
     )
+
+
+_CURRENT: dict[str, Settings] = {}
+_CURRENT_LOCK = threading.Lock()
+
+
+def current_settings() -> Settings:
+    """This process's settings: the secrets file is read once per environment, not on every cached read.
+    After editing ``.streamlit/secrets.toml``, :func:`reload_settings` (the app's "Reload settings" button)."""
+    key = hashlib.sha256(repr(sorted(os.environ.items())).encode()).hexdigest()
+    with _CURRENT_LOCK:
+        found = _CURRENT.get(key)
+    if found is None:
+        found = load_settings()
+        with _CURRENT_LOCK:
+            _CURRENT[key] = found
+    return found
+
+
+def reload_settings() -> None:
+    """Forget the settings read so far; the next :func:`current_settings` reads the secrets file again."""
+    with _CURRENT_LOCK:
+        _CURRENT.clear()

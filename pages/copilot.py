@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from copilot_core.settings import ConfigError, load_settings
+from copilot_core.settings import ConfigError
+from ui import data
 from ui.chat_render import SETUP_HELP, render_history
 from ui.chat_session import chat_state, provider_for, take_handoff, target_label
 from ui.chat_sidebar import render_analysis_target, render_exports, render_provider, render_sessions
@@ -16,7 +17,7 @@ from ui.errors import page_guard, show_database_error
 
 st.title("Copilot")
 try:
-    settings = load_settings()
+    settings = data.settings()
 except ConfigError as exc:
     st.error(f"The configuration cannot be used: {exc}")
     st.stop()

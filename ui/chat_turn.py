@@ -33,7 +33,7 @@ class ChatResources:
 
 
 @st.cache_resource(show_spinner=False)
-def _copilot(key: str, _settings: Settings, _repo: CalibrationRepository) -> Copilot:
+def _copilot(key: str, settings_id: int, _settings: Settings, _repo: CalibrationRepository) -> Copilot:
     """The turn service (skills, memory, sandbox, readiness gating): built once per database target and process."""
     return Copilot.from_settings(_settings, _repo)
 
@@ -83,7 +83,7 @@ def chat_resources(settings: Settings) -> ChatResources:
         return ChatResources(db_error=DatabaseUnavailable(f"the database cannot be opened ({type(exc).__name__})."))
     _own_collections_indexed(target_key(settings), repo.db)
     return ChatResources(repo=repo, sessions=ChatSessionStore(repo.db),
-                         copilot=_copilot(target_key(settings), settings, repo))
+                         copilot=_copilot(target_key(settings), id(settings), settings, repo))
 
 
 def _status_label(answer: ChatMessage) -> str:

@@ -22,13 +22,24 @@ from copilot_core.analysis.health import HealthReport, qubit_health
 from copilot_core.data.connection import describe_target, open_database
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.domain.metrics import Kind
-from copilot_core.settings import Settings, load_settings
+from copilot_core.settings import Settings, current_settings, reload_settings
 
 TTL = timedelta(seconds=60)
 
 
 def settings() -> Settings:
-    return load_settings()
+    """The process's settings (read once; see :func:`settings_reload_button`)."""
+    return current_settings()
+
+
+def settings_reload_button() -> None:
+    """Sidebar button: read ``.streamlit/secrets.toml`` again after it was edited (the environment is always
+    current)."""
+    if st.sidebar.button("Reload settings", key="reload_settings", icon=":material/refresh:",
+                         help="Read .streamlit/secrets.toml again after editing it."):
+        reload_settings()
+        st.cache_data.clear()
+        st.rerun()
 
 
 def target_key(s: Settings) -> str:

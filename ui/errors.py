@@ -10,6 +10,7 @@ from contextlib import contextmanager
 import streamlit as st
 
 from copilot_core.data.connection import DatabaseUnavailable
+from copilot_core.errors import CopilotError
 
 log = logging.getLogger("calibration_copilot.ui")
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]<>#|~$])")  # what can turn plain text into markup, links or HTML
@@ -28,14 +29,15 @@ def show_database_error(exc: BaseException) -> None:
 
 @contextmanager
 def page_guard(what: str = "this page") -> Iterator[None]:
-    """Wrap a page body: database, input and unexpected errors are shown with ``st.error``.
+    """Wrap a page body: the message of any ``CopilotError`` (database, input, configuration) is shown with
+    ``st.error``; anything else is logged and shown as a generic sentence.
 
     Streamlit's own control flow (st.stop, st.rerun, st.switch_page) derives from BaseException and passes."""
     try:
         yield
     except DatabaseUnavailable as exc:
         show_database_error(exc)
-    except ValueError as exc:  # InvalidArgument, UnknownChip, bad mode/window: the message says what to change
+    except CopilotError as exc:  # InvalidArgument, UnknownChip, bad mode/window: the message says what to change
         st.error(plain(exc), icon=":material/error:")
     except Exception as exc:  # noqa: BLE001 - the boundary: log it for the operator, keep the user's page clean
         log.exception("error while rendering %s", what)

@@ -11,6 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from copilot_core.settings import Settings
 
 MAX_INPUT_CHARS = 2000
 REDACTED = "[redacted]"
@@ -61,12 +65,12 @@ def check_input(text: str) -> InputCheck:
     return InputCheck(True, None, flags, cleaned)
 
 
-def configured_secrets(settings=None) -> tuple[str, ...]:  # noqa: ANN001  (Settings | None)
+def configured_secrets(settings: Settings | None = None) -> tuple[str, ...]:
     """Literal secret values from settings: API keys, DB passwords, and any *KEY/*SECRET/*TOKEN/*PASSWORD key."""
-    from copilot_core.settings import load_settings
+    from copilot_core.settings import current_settings
 
     try:
-        settings = settings or load_settings()
+        settings = settings or current_settings()
     except Exception:  # noqa: BLE001  (a broken config must not break redaction)
         return ()
     values = [settings.openai_api_key or ""]

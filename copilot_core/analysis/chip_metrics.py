@@ -17,12 +17,13 @@ import pandas as pd
 from copilot_core.analysis.stats import Stats, describe
 from copilot_core.domain.metrics import CATALOGUE, Band, Kind, Metric, metric
 from copilot_core.domain.topology import Topology, qubit_label, topology_for
+from copilot_core.errors import CopilotError, InvalidRequest
 
 Mode = Literal["latest", "best", "average"]
 MODES: tuple[Mode, ...] = ("latest", "best", "average")
 
 
-class UnknownChip(ValueError):
+class UnknownChip(CopilotError, ValueError):
     """The chip id does not exist in the database (message is safe to show)."""
 
 
@@ -149,9 +150,9 @@ def chip_metric(repo: Any, chip_id: str, metric_name: str, *, mode: Mode = "late
     repository errors (``InvalidArgument``, ``DatabaseUnavailable``) pass through unchanged.
     """
     if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        raise InvalidRequest(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     if within_hours is not None and not within_hours > 0:
-        raise ValueError(f"within_hours must be a positive number of hours, not {within_hours!r}")
+        raise InvalidRequest(f"within_hours must be a positive number of hours, not {within_hours!r}")
     chip, topology = _chip_and_topology(repo, chip_id)
     entry = metric(metric_name, kind=kind or "qubit")
     rows = repo.metric_values(chip_id, metric_name, mode=mode, kind=entry.kind, within_hours=within_hours)

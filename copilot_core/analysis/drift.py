@@ -16,6 +16,7 @@ from typing import Any, Literal
 import numpy as np
 
 from copilot_core.domain.metrics import CATALOGUE, metric
+from copilot_core.errors import InvalidRequest
 
 DRIFT_METRICS: tuple[str, ...] = tuple(
     n for n in ("t1", "t2_echo", "x90_gate_fidelity", "x180_gate_fidelity", "average_gate_fidelity") if n in CATALOGUE)
@@ -48,7 +49,7 @@ def drops(rows: list[dict], metric_name: str, *, threshold: float = 0.2,
     (at least MIN_BASELINE_POINTS); flagged when it is worse by more than ``threshold`` of the baseline.
     """
     if not 0 < threshold < 1:
-        raise ValueError(f"drop threshold must be between 0 and 1, not {threshold!r}")
+        raise InvalidRequest(f"drop threshold must be between 0 and 1, not {threshold!r}")
     entry = metric(metric_name)
     series: dict[str, list[tuple[datetime, float]]] = defaultdict(list)
     for row in rows:

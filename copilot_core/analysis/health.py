@@ -18,6 +18,7 @@ from copilot_core.analysis.drift import reference_time
 from copilot_core.domain.metrics import (BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band, format_value,
                                          metric)
 from copilot_core.domain.topology import qubit_label
+from copilot_core.errors import InvalidRequest
 
 Direction = Literal["improving", "degrading", "stable", "unknown"]
 TREND_MIN_POINTS = 3
@@ -217,9 +218,9 @@ def qubit_health(repo: Any, chip_id: str, qid: str, *, window_days: int = 7,
         raise UnknownChip(f"chip {chip_id!r} was not found in the database")
     size = int(chip.get("size") or 0)
     if not str(qid).isdigit() or not 0 <= int(qid) < size:
-        raise ValueError(f"qubit {qid!r} is not on chip {chip_id} ({size} qubits)")
+        raise InvalidRequest(f"qubit {qid!r} is not on chip {chip_id} ({size} qubits)")
     if not 1 <= window_days <= 366:
-        raise ValueError(f"window must be 1..366 days, not {window_days!r}")
+        raise InvalidRequest(f"window must be 1..366 days, not {window_days!r}")
     since = reference_time(chip) - timedelta(days=window_days)
     history = {name: repo.parameter_timeseries(chip_id, name, str(int(qid)), last_n=200, since=since)
                for name in metrics}

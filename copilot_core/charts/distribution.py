@@ -11,6 +11,7 @@ from copilot_core.analysis.chip_metrics import ChipMetric
 from copilot_core.analysis.stats import finite
 from copilot_core.charts.style import BAND_COLOURS
 from copilot_core.domain.metrics import Band
+from copilot_core.errors import InvalidRequest
 
 Kind = Literal["cdf", "histogram"]
 
@@ -18,7 +19,7 @@ Kind = Literal["cdf", "histogram"]
 def distribution_figure(cm: ChipMetric, kind: Kind = "cdf") -> go.Figure:
     """CDF (QDash's default beside each heatmap) or histogram of the chip's display values."""
     if kind not in ("cdf", "histogram"):
-        raise ValueError(f"kind must be 'cdf' or 'histogram', not {kind!r}")
+        raise InvalidRequest(f"kind must be 'cdf' or 'histogram', not {kind!r}")
     values = np.sort(finite(cm.values.values()))
     unit = f" [{cm.metric.unit}]" if cm.metric.unit else ""
     fig = go.Figure()

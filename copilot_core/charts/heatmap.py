@@ -16,6 +16,7 @@ from copilot_core.analysis.chip_metrics import ChipMetric
 from copilot_core.charts.style import BAND_COLOURS, BAND_INDEX, MISSING_COLOUR, band_colourscale
 from copilot_core.domain.metrics import BANDS, format_value
 from copilot_core.domain.topology import Topology, qubit_label
+from copilot_core.errors import InvalidRequest
 
 ColorBy = Literal["value", "band"]
 TEXT_MAX_GRID = 16  # beyond 16x16 cells are too small for labels: hover carries them instead
@@ -34,7 +35,7 @@ def _title(cm: ChipMetric, suffix: str = "") -> str:
 def _colour_mode(cm: ChipMetric, color_by: ColorBy) -> tuple[bool, str]:
     """(use bands?, title suffix): a metric without thresholds falls back to value colouring."""
     if color_by not in ("value", "band"):
-        raise ValueError(f"color_by must be 'value' or 'band', not {color_by!r}")
+        raise InvalidRequest(f"color_by must be 'value' or 'band', not {color_by!r}")
     if color_by == "band" and all(b is None for b in cm.bands.values()) and cm.metric.good is None:
         return False, " (no thresholds: coloured by value)"
     return color_by == "band", ""
@@ -57,7 +58,7 @@ def _hover(cm: ChipMetric, item_id: str) -> str:
 def qubit_heatmap(cm: ChipMetric, topology: Topology, *, color_by: ColorBy = "value") -> go.Figure:
     """Heatmap of a qubit metric on the chip grid; trace 2 (the last) is the clickable overlay."""
     if cm.kind != "qubit":
-        raise ValueError(f"{cm.metric.name} is a coupling metric: draw it with coupling_map")
+        raise InvalidRequest(f"{cm.metric.name} is a coupling metric: draw it with coupling_map")
     use_bands, suffix = _colour_mode(cm, color_by)
     n = topology.grid_size
     z: list[list[float | None]] = [[None] * n for _ in range(n)]
@@ -121,7 +122,7 @@ def coupling_map(cm: ChipMetric, topology: Topology, *, color_by: ColorBy = "val
     """Coupling metric on the topology edges: a triangle at each edge midpoint points control → target
     (y grows downwards, as on the heatmap), coloured by value or band; grey when there is no data."""
     if cm.kind != "coupling":
-        raise ValueError(f"{cm.metric.name} is a qubit metric: draw it with qubit_heatmap")
+        raise InvalidRequest(f"{cm.metric.name} is a qubit metric: draw it with qubit_heatmap")
     use_bands, suffix = _colour_mode(cm, color_by)
     n = topology.grid_size
     cell = _cell_px(n)

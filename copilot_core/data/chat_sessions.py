@@ -19,6 +19,8 @@ import time
 from datetime import datetime, timezone
 from typing import Any
 
+from copilot_core.errors import CopilotError
+
 COLLECTION = "copilot_chat_session"
 MAX_SESSIONS_LISTED = 50  # QDash's UI keeps 50 sessions too
 MAX_MESSAGES = 400
@@ -31,7 +33,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _ROLES = ("user", "assistant")
 
 
-class InvalidChatSession(ValueError):
+class InvalidChatSession(CopilotError, ValueError):
     """A username, session id, title or message that cannot be stored; the message says which."""
 
 

@@ -13,10 +13,11 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from copilot_core.data.serial import SerialDatabase, SerialExecutor
+from copilot_core.errors import CopilotError
 from copilot_core.settings import Settings
 
 
-class DatabaseUnavailable(Exception):
+class DatabaseUnavailable(CopilotError):
     """The database cannot be reached or opened; the message is safe to show (no password)."""
 
 

@@ -11,6 +11,8 @@ import math
 import re
 from datetime import datetime, timezone
 
+from copilot_core.errors import CopilotError
+
 # Free-text chip ids in QDash ("64Qv3", "144Qv2", "chip_A-1"); no "$", no dots, no spaces.
 _CHIP_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$")
 _QID = re.compile(r"^(0|[1-9][0-9]{0,4})$")
@@ -30,7 +32,7 @@ MAX_LIMIT = 1000
 MAX_HOURS = 24 * 366 * 5
 
 
-class InvalidArgument(ValueError):
+class InvalidArgument(CopilotError, ValueError):
     """A caller passed an argument the data layer refuses; the message says what is expected."""
 
 

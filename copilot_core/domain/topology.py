@@ -12,6 +12,8 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from copilot_core.errors import InvalidRequest
+
 SUPPORTED_SIZES = (16, 64, 144, 256, 1024)
 
 
@@ -82,7 +84,7 @@ def qubit_position(qid: int, size: int) -> tuple[int, int]:
 def _grid_size(size: int) -> int:
     n = math.isqrt(size)
     if size not in SUPPORTED_SIZES or n * n != size:
-        raise ValueError(f"unsupported chip size {size}; expected one of {SUPPORTED_SIZES}")
+        raise InvalidRequest(f"unsupported chip size {size}; expected one of {SUPPORTED_SIZES}")
     return n
 
 
@@ -108,7 +110,7 @@ def square_lattice_mux(size: int) -> Topology:
 def topology_for(size: int, topology_id: str | None = None) -> Topology:
     """Topology of a chip; only QDash's square-lattice MUX family is known."""
     if topology_id and not topology_id.startswith("square-lattice-mux"):
-        raise ValueError(f"unknown topology {topology_id!r}")
+        raise InvalidRequest(f"unknown topology {topology_id!r}")
     return square_lattice_mux(size)
 
 
@@ -124,5 +126,5 @@ def parse_qubit_ref(ref: str) -> str:
     if text[:1] in ("Q", "q"):
         text = text[1:]
     if not text.isdigit():
-        raise ValueError(f"not a qubit id: {ref!r} (expected e.g. '5' or 'Q05')")
+        raise InvalidRequest(f"not a qubit id: {ref!r} (expected e.g. '5' or 'Q05')")
     return str(int(text))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from copilot_core.agent.contracts import AgentResult
+from copilot_core.errors import CopilotError
 from copilot_core.evals import checks
 from copilot_core.evals.facts import EvalContext, FactError
 
@@ -31,7 +32,7 @@ DEFAULT_QUESTIONS = Path(__file__).resolve().parent / "questions.yaml"
 CATEGORIES = ("lookup", "comparison", "trend", "heatmap", "summary", "sandbox", "provenance", "safety")
 
 
-class QuestionFileError(ValueError):
+class QuestionFileError(CopilotError, ValueError):
     """The questions file cannot be used; the message names the entry and the problem."""
 
 

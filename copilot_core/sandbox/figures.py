@@ -16,6 +16,8 @@ import plotly.graph_objects as go
 from plotly.basedatatypes import BaseFigure
 from plotly.utils import PlotlyJSONEncoder
 
+from copilot_core.errors import CopilotError
+
 MAX_FIGURE_BYTES = 5_000_000
 MAX_NODES = 2_000_000
 MAX_DEPTH = 40
@@ -30,7 +32,7 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 _INVISIBLE = re.compile(r"[\s\x00-\x1f\x7f\u200b-\u200f\u2028\u2029\ufeff]+")
 
 
-class UnsafeFigure(ValueError):
+class UnsafeFigure(CopilotError, ValueError):
     """The figure is invalid or could make the viewer's browser load or open something."""
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import pandas as pd
 
+from copilot_core.errors import CopilotError
 from copilot_core.sandbox import protocol
 from copilot_core.sandbox.figures import UnsafeFigure, validate_figure
 
@@ -35,7 +36,7 @@ _BOOTSTRAP = ("import sys; sys.path.insert(0, {root!r}); "
               "from copilot_core.sandbox.zygote import main; main()")
 
 
-class SandboxUnavailable(RuntimeError):
+class SandboxUnavailable(CopilotError, RuntimeError):
     """The worker could not be started or stopped answering."""
 
 

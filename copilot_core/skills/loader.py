@@ -13,6 +13,8 @@ from pathlib import Path
 
 import yaml
 
+from copilot_core.errors import CopilotError
+
 BUILTIN_DIR = Path(__file__).resolve().parent / "builtin"
 MAX_FILE_BYTES = 64_000
 MAX_BODY_CHARS = 4_000
@@ -20,7 +22,7 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*(?:\n|\Z)(.*)\Z", re.S)
 
 
-class SkillError(ValueError):
+class SkillError(CopilotError, ValueError):
     """A SKILL.md that cannot be used; the message names the file and the problem."""
 
 

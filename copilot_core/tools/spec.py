@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import pandas as pd
 
 from copilot_core.domain.topology import Topology, qubit_label, topology_for
+from copilot_core.errors import CopilotError
 from copilot_core.tools.compact import clean_text
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from copilot_core.tools.store import DataStore
 
 
-class ToolError(Exception):
+class ToolError(CopilotError):
     """A failure the model can act on: ``message`` says what went wrong, ``hint`` what to do instead."""
 
     def __init__(self, message: str, hint: str = "") -> None:
