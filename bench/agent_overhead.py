@@ -5,7 +5,7 @@ is seeded into an in-memory embedded database; each request makes R rounds of di
 (the real Toolkit on the real repository), then a final answer.  The tracer hook measures the time
 inside model calls (SDK + HTTP + the scripted server); everything else (prompt building, argument
 validation, tool queries, compaction, answer parsing, sanitising) is the loop's overhead.
-Target (issue 4): <= 30 ms per round for direct tools.  Also printed, side by side: the same loop
+Target: <= 30 ms per round for direct tools.  Also printed, side by side: the same loop
 with a no-op tool, which isolates the loop's own cost from the tools' database time.
 """
 

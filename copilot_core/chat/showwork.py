@@ -67,7 +67,7 @@ class ShowWork:
     model: str | None = None
     api_style: str | None = None
     error: str | None = None
-    trace: dict | None = None  # the tracer's summary (issue 7) when tracing is on
+    trace: dict | None = None  # the tracer's summary when tracing is on
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
+from copilot_core.agent.provider import ProviderConfig
 from copilot_core.chat.messages import ChatMessage
 from copilot_core.data.chat_sessions import clean_context, clean_title, new_session_id
+from copilot_core.tools.store import DataStore
 
 Mode = Literal["chat", "analysis"]
 TITLE_CHARS = 60
@@ -24,23 +26,21 @@ def analysis_request(chip_id: str, qid: str) -> str:
             "thresholds, its recent history, its topology neighbours and its couplings, and give the AI review.")
 
 
-def _new_store() -> Any:
-    from copilot_core.tools.store import DataStore  # the tool layer owns the store
-
+def _new_store() -> DataStore:
     return DataStore()
 
 
 @dataclass
 class ChatState:
     username: str
-    provider: Any = None  # copilot_core.agent.ProviderConfig | None
+    provider: ProviderConfig | None = None
     session_id: str = field(default_factory=new_session_id)
     title: str = "New chat"
     chip_id: str | None = None
     qid: str | None = None
     mode: Mode = "chat"
     messages: list[ChatMessage] = field(default_factory=list)
-    store: Any = field(default_factory=_new_store)  # copilot_core.tools.DataStore
+    store: DataStore = field(default_factory=_new_store)
     pending: str | None = None  # a request to run by itself on the next page run (analysis mode)
 
     # ------------------------------------------------------------------ lifecycle

@@ -1,4 +1,4 @@
-"""Per-session data store (seed 002): big tool results stay here, the model gets a summary and a key.
+"""Per-session data store: big tool results stay here, the model gets a summary and a key.
 
 The chat page keeps one store in ``st.session_state``; the sandbox receives ``frames()`` as
 ``data``, so the model analyses full-precision data without ever echoing it back as context.

@@ -2,7 +2,7 @@
 
 The agent loop (and the CLI) hand every function call to :meth:`Toolkit.execute`; what comes back
 is a :class:`ToolOutcome` whose ``model_text`` is the only thing the model ever sees. Stored tools
-put their full result in the session's :class:`DataStore` and send seed 002's summary; charts ride
+put their full result in the session's :class:`DataStore` and send a summary; charts ride
 in ``charts`` and never in ``model_text``.
 """
 

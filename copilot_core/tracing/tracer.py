@@ -29,7 +29,7 @@ from copilot_core.tracing import otel
 from copilot_core.tracing.pricing import estimate_cost, price_table
 
 ROOT_SPAN = "copilot.turn"
-ROUND_SPANS = frozenset({"llm.call", "round"})  # one per model call (E1's loop names it llm.call)
+ROUND_SPANS = frozenset({"llm.call", "round"})  # one per model call (the agent loop names it llm.call)
 MAX_ATTR_CHARS = 300
 FINGERPRINT_KEYS = frozenset({"code", "sql", "raw_args", "arguments"})
 _WRITE_LOCK = threading.Lock()
@@ -113,7 +113,7 @@ class Tracer:
                    base_url=getattr(provider, "base_url", None), prices=price_table(settings.get("COPILOT_PRICES")),
                    secrets=configured_secrets(settings), **attributes)
 
-    # ---- the hook E1's loop calls ------------------------------------------------------------
+    # ---- the hook the agent loop calls ---------------------------------------------------------
     @contextmanager
     def span(self, name: str, **attrs: Any) -> Iterator[SpanHandle]:
         stack: list = self._local.__dict__.setdefault("stack", [])

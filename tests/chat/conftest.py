@@ -30,7 +30,7 @@ TIMEOUT_S = 90
 
 
 def probe_aware(smart: Callable[[SmartRequest], Step | None]) -> Callable[[SmartRequest], Step | None]:
-    """Answer issue 7's readiness probe (a trivial tool call, then a blocks-JSON reply) like a capable model."""
+    """Answer the readiness probe (a trivial tool call, then a blocks-JSON reply) like a capable model."""
     def wrapped(req: SmartRequest) -> Step | None:
         if req.tool_names == ["report_number"]:
             return call("report_number", {"value": 42})

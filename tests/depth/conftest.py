@@ -1,6 +1,6 @@
-"""Fixtures for issue 7 (skills, memory, tracing, cache, readiness, evals).
+"""Fixtures for skills, memory, tracing, cache, readiness and evals.
 
-Uses the root fixtures ``repo`` / ``demo_db`` / ``app_env`` (seeded demo database) and E1's scripted
+Uses the root fixtures ``repo`` / ``demo_db`` / ``app_env`` (seeded demo database) and the scripted
 OpenAI-compatible server (``tests/fakes``).  Memory tests get their own empty in-memory database.
 """
 

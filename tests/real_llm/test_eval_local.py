@@ -1,4 +1,4 @@
-"""The eval harness against the local real model: the score is printed, not asserted (issue 7).
+"""The eval harness against the local real model: the score is printed, not asserted.
 
 Two questions keep the tier's wall time bounded on two CPU cores (a full 29-question run is
 ``make eval`` with the local model configured). What is asserted is that the harness itself ran

@@ -32,7 +32,7 @@ def test_the_seed_tools_and_the_memory_tool():
 
 
 def test_policy_declared_on_the_tools():
-    """The policy table, written out by hand: what each module used to keep its own list of."""
+    """The policy table, written out by hand."""
     assert set(STORED_TOOLS) == {"get_chip_parameter_timeseries", "get_chip_summary"}
     assert REDUCED_TOOLS == {"get_qubit_params", "get_chip_summary", "get_parameter_timeseries",
                              "generate_chip_heatmap", "get_execution_history"}
