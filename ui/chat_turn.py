@@ -34,8 +34,18 @@ class ChatResources:
 
 @st.cache_resource(show_spinner=False)
 def _copilot(key: str, settings_id: int, _settings: Settings, _repo: CalibrationRepository) -> Copilot:
-    """The turn service (skills, memory, sandbox, readiness gating): built once per database target and process."""
-    return Copilot.from_settings(_settings, _repo)
+    """The turn service (skills, memory, sandbox, readiness gating): built once per database target, settings and
+    process.  Skills and memory are niceties: if they cannot be loaded the chat works without them."""
+    try:
+        return Copilot.from_settings(_settings, _repo)
+    except Exception:  # noqa: BLE001
+        log.exception("copilot skills/memory unavailable")
+        from copilot_core.sandbox import run_analysis
+        from copilot_core.session import switched_on
+        from copilot_core.skills import SkillLibrary
+
+        return Copilot(_repo, settings=_settings, skills=SkillLibrary({}), sandbox=run_analysis,
+                       gate=switched_on(_settings, "COPILOT_READINESS"))
 
 
 @st.cache_resource(show_spinner=False)
