@@ -38,18 +38,14 @@ MAX_TOOL_ROUNDS = 10
 MAX_IDENTICAL_CALLS = 3
 
 
-def _parsed_args(raw: str) -> dict:
-    """Arguments for callbacks and the repeat counter (the toolkit does the real validation)."""
+def _parse(raw: str) -> dict | None:
+    """The call's arguments as a JSON object, parsed once per call; None when they are not one (the toolkit then
+    gets the raw text and answers with its own error)."""
     try:
         value = json.loads(raw) if raw else {}
     except ValueError:
-        return {"_raw": raw[:200]}
-    return value if isinstance(value, dict) else {"_raw": raw[:200]}
-
-
-def _signature(call: ToolCall) -> str:
-    args = _parsed_args(call.arguments)
-    return call.name + "\x00" + json.dumps(args, sort_keys=True, default=str)
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _loop_outcome(name: str, args: dict, message: str, hint: str) -> ToolOutcome:
@@ -94,32 +90,33 @@ class _Run:
         repeated = False
         self.notify(self.listener.phase, "running tools")
         for call in calls:
-            args = _parsed_args(call.arguments)
-            self.repeats[_signature(call)] += 1
-            if self.repeats[_signature(call)] > MAX_IDENTICAL_CALLS:
+            parsed = _parse(call.arguments)
+            args = parsed if parsed is not None else {"_raw": call.arguments[:200]}
+            signature = call.name + "\x00" + json.dumps(args, sort_keys=True, default=str)
+            self.repeats[signature] += 1
+            if self.repeats[signature] > MAX_IDENTICAL_CALLS:
                 repeated = True
                 outcome = _loop_outcome(call.name, args, f"identical call repeated more than {MAX_IDENTICAL_CALLS} "
                                         "times; not run", "answer with the results you already have")
             else:
                 self.notify(self.listener.tool_call, call.name, args)
-                outcome = self.execute(call)
+                outcome = self.execute(call, args, parsed)
             self.outcomes.append(outcome)
             self.charts.extend(outcome.charts or [])
             conversation.add_tool_result(call, outcome.model_text)
             self.notify(self.listener.tool_result, outcome)
         return repeated
 
-    def execute(self, call: ToolCall) -> ToolOutcome:
+    def execute(self, call: ToolCall, args: dict, parsed: dict | None) -> ToolOutcome:
         with self.tracer.span(f"tool:{call.name}", tool=call.name):
             if self.toolkit is None:
-                return _loop_outcome(call.name, _parsed_args(call.arguments), "no tools in this session",
-                                     "answer without tools")
+                return _loop_outcome(call.name, args, "no tools in this session", "answer without tools")
             try:
-                return self.toolkit.execute(call.name, call.arguments)
+                return self.toolkit.execute(call.name, dict(parsed) if parsed is not None else call.arguments)
             except Exception as exc:  # noqa: BLE001  (the toolkit promises not to raise; hold it to that)
                 log.exception("toolkit raised for %s", call.name)
-                return _loop_outcome(call.name, _parsed_args(call.arguments),
-                                     f"internal error in {call.name} ({type(exc).__name__})", "try another tool")
+                return _loop_outcome(call.name, args, f"internal error in {call.name} ({type(exc).__name__})",
+                                     "try another tool")
 
     def loop(self, conversation: Conversation, tools: list[dict]) -> str | None:
         """The rounds; returns the model's final text (None when it stayed empty)."""
