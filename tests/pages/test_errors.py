@@ -21,3 +21,25 @@ def test_unreachable_database_says_so_without_the_password(app_env, monkeypatch,
     assert "cannot be reached" in shown
     assert "127.0.0.1" in shown
     assert "s3cret" not in shown and "s3cret" not in repr(at.main) and "s3cret" not in repr(at.sidebar)
+
+
+def _guarded(kind: str) -> None:
+    from copilot_core.errors import InvalidRequest
+    from ui.errors import page_guard
+
+    with page_guard("the test page"):
+        if kind == "copilot":
+            raise InvalidRequest("window must be 1..366 days, not 0")
+        raise ValueError("internal detail 7f3a")
+
+
+@pytest.mark.parametrize("kind, shown, hidden", [
+    ("copilot", "window must be 1..366 days, not 0", None),
+    ("other", "Something went wrong while building the test page (ValueError)", "internal detail 7f3a"),
+])
+def test_page_guard_shows_copilot_errors_and_hides_everything_else(kind, shown, hidden):
+    at = AppTest.from_function(_guarded, args=(kind,), default_timeout=TIMEOUT).run()
+    assert not at.exception
+    [error] = at.error
+    assert shown in error.value
+    assert hidden is None or hidden not in error.value
