@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from copilot_core.domain.topology import parse_qubit_ref, topology_for
 from copilot_core.tools.compact import clean_text, compact_output_parameters, compact_timestamp
+
+if TYPE_CHECKING:
+    from copilot_core.data.repository import CalibrationRepository
 
 log = logging.getLogger(__name__)
 HISTORY_RUNS = 5
@@ -36,7 +39,8 @@ def _safe(label: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
         return None
 
 
-def resolve_target(repo: Any, chip_id: str | None, qid: str | None) -> tuple[str | None, str | None, dict | None]:
+def resolve_target(repo: CalibrationRepository | None, chip_id: str | None,
+                   qid: str | None) -> tuple[str | None, str | None, dict | None]:
     """(chip_id, normalised qid, chip doc): the most recently installed chip when none is given."""
     if repo is None:
         return chip_id, qid, None
@@ -61,7 +65,7 @@ def chip_section(chip_id: str | None, chip: dict | None) -> list[str]:
     return lines
 
 
-def qubit_sections(repo: Any, chip_id: str, qid: str, chip: dict | None, *, neighbours: bool) -> list[str]:
+def qubit_sections(repo: CalibrationRepository, chip_id: str, qid: str, chip: dict | None, *, neighbours: bool) -> list[str]:
     """Target qubit params, and optionally topology neighbours' params and the qubit's couplings."""
     lines = [f"- target qubit: {qid}", f"- qubit {qid} current parameters: "
              f"{_params_line(_safe('qubit params', repo.qubit_params, chip_id, qid))}"]
@@ -88,7 +92,7 @@ def _run_line(run: dict) -> str:
     return f"- {when} {run.get('status', '?')}{flag}, execution {run.get('execution_id', '?')}: {outputs}"
 
 
-def experiment_sections(repo: Any, chip_id: str, qid: str, task_name: str | None) -> list[str]:
+def experiment_sections(repo: CalibrationRepository, chip_id: str, qid: str, task_name: str | None) -> list[str]:
     """Analysis mode: the reviewed task's latest result and its previous runs."""
     if not task_name:
         return []

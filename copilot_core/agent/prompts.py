@@ -12,11 +12,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from string import Template
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from copilot_core.agent.context import chip_section, experiment_sections, qubit_sections, resolve_target
 from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.tools.compact import clean_text
+
+if TYPE_CHECKING:
+    from copilot_core.data.repository import CalibrationRepository
 
 PROMPT_DIR = Path(__file__).resolve().parent / "prompts"
 
@@ -31,8 +34,9 @@ def render_prompt(name: str, **values: Any) -> str:
     return _template(name).substitute({k: str(v) for k, v in values.items()})
 
 
-def build_system_prompt(*, mode: str, repo: Any, chip_id: str | None, qid: str | None, context: dict | None = None,
-                        api_style: str = "responses", extras: Sequence[str] = (), tools: bool = True) -> str:
+def build_system_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str | None, qid: str | None,
+                        context: dict | None = None, api_style: str = "responses", extras: Sequence[str] = (),
+                        tools: bool = True) -> str:
     """The whole system prompt for one request (``tools`` False: the no-tools path for models that cannot call)."""
     context = context or {}
     chip_id, qid, chip = resolve_target(repo, chip_id, qid)
