@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from copilot_core.data.connection import ensure_indexes, open_database, open_memory_database
+from tests.mongo_engine import mongo_plan_database
 from copilot_core.settings import Settings
 
 CHIP = "16Qa"
@@ -94,7 +95,7 @@ def _build() -> dict[str, list[dict]]:
     ]
 
     def data_of(qid: str, chip: str = CHIP, project: str = P1, kind: str = "qubit") -> dict:
-        """qubit.data as QDash merges it: newest completed, non-excluded, non-zero value per parameter."""
+        """qubit.data as QDash merges it: newest completed, non-excluded value per parameter (NaN-as-0 too)."""
         data: dict = {}
         for doc in sorted(tasks, key=lambda d: d["start_at"]):
             if (doc["qid"], doc["chip_id"], doc["project_id"], doc["task_type"]) != (qid, chip, project, kind):
@@ -102,8 +103,7 @@ def _build() -> dict[str, list[dict]]:
             if doc["status"] != "completed" or doc["excluded"]:
                 continue
             for p, model in doc["output_parameters"].items():
-                if model["value"] != 0:
-                    data[p] = copy.deepcopy(model)
+                data[p] = copy.deepcopy(model)
         return data
 
     qubits = [{"project_id": P1, "username": "alice", "chip_id": CHIP, "qid": str(q), "status": "active",
@@ -163,18 +163,22 @@ def _build() -> dict[str, list[dict]]:
 DOCS = _build()
 
 
-@pytest.fixture(scope="session", params=["memory", "sqlite"])
+@pytest.fixture(scope="session", params=["memory", "sqlite", "mongomock"])
 def contract_db(request, tmp_path_factory):
-    """The hand-made fixture on each embedded engine (same pymongo calls on both)."""
+    """The hand-made fixture on each embedded engine (EmbeddedPlan) and on mongomock, an independent
+    pymongo-API engine that executes what ``MongoPlan`` sends a real server (sort, limit, aggregate)."""
     if request.param == "memory":
         db = open_memory_database(f"contract-{uuid.uuid4().hex}")
+    elif request.param == "mongomock":
+        db = mongo_plan_database()
     else:
         db = open_database(Settings(data_dir=tmp_path_factory.mktemp("contract")))
     for collection, docs in DOCS.items():
         db[collection].insert_many(copy.deepcopy(docs))
     ensure_indexes(db)
     yield db
-    db.close()
+    if request.param != "mongomock":
+        db.close()
 
 
 @pytest.fixture(scope="session")
