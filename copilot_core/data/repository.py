@@ -447,9 +447,30 @@ class CalibrationRepository:
         unit, error, version, valid_from, valid_until, task_name, execution_id, task_id}."""
         query = self._scope(chip_id=v.chip_id(chip_id), parameter_name=v.name(parameter),
                             qid=v.qid_or_coupling(qid))
-        rows = self.db["parameter_versions"].find(query, _projection(VERSION_FIELDS)) \
-            .sort([("version", -1)]).limit(v.limit(limit))
-        return [_pick(doc, VERSION_FIELDS) for doc in rows]
+        rows = [_pick(doc, VERSION_FIELDS) for doc in self.db["parameter_versions"].find(
+            query, _projection(VERSION_FIELDS)).sort([("version", -1)]).limit(v.limit(limit))]
+        return self._with_task_state(rows)
+
+    def _with_task_state(self, versions: list[dict]) -> list[dict]:
+        """Mark each version with the outcome of the task that produced it: ``task_status``,
+        ``task_excluded`` and ``usable`` (completed, not excluded, a real number: not NaN-as-0), so a
+        failed or excluded value is never read as the current one."""
+        ids = sorted({t for r in versions if isinstance(t := r.get("task_id"), str)})
+        states: dict[str, dict] = {}
+        if ids:
+            for doc in self.db["task_result_history"].find(self._scope(task_id={"$in": ids}),
+                                                           {"_id": 0, "task_id": 1, "status": 1, "excluded": 1}) \
+                    .sort([("task_id", 1)]).limit(len(ids) * 2):
+                states[doc["task_id"]] = doc
+        for row in versions:
+            state = states.get(row.get("task_id"))  # type: ignore[arg-type]
+            status = state.get("status") if state else None
+            excluded = bool(state.get("excluded")) if state else False
+            row["task_status"] = status
+            row["task_excluded"] = excluded
+            row["usable"] = (status in (None, "completed") and not excluded
+                             and _usable(row.get("value")) is not None)
+        return versions
 
     @_guard
     def lineage_graph(self, chip_id: str, entity_id: str, *, max_depth: int = 5) -> dict:
@@ -499,7 +520,8 @@ class CalibrationRepository:
         rows = self.db["parameter_versions"].find(self._scope(entity_id={"$in": ids}, chip_id=chip_id),
                                                   _projection(VERSION_FIELDS)) \
             .sort([("entity_id", 1)]).limit(len(ids))
-        return {d["entity_id"]: {"id": d["entity_id"], "type": "entity"} | _pick(d, VERSION_FIELDS) for d in rows}
+        found = self._with_task_state([_pick(d, VERSION_FIELDS) for d in rows])
+        return {d["entity_id"]: {"id": d["entity_id"], "type": "entity"} | d for d in found}
 
     def _activities(self, ids: list[str], chip_id: str) -> dict[str, dict]:
         if not ids:
