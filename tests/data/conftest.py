@@ -80,6 +80,9 @@ def _build() -> dict[str, list[dict]]:
         _task(20, 6, "CheckT1", "0", "completed", {"t1": (999.0, t1)}, project=P2, exec_n=3),
         _task(21, 6, "CheckT1", "1", "completed", {"t1": (888.0, t1)}, project=P2, exec_n=3),
     ]
+    # QDash's note fields are dicts: one with content, one empty
+    tasks[8]["user_note"] = {"content": "re-run after fridge warm-up", "updated_by": "bob", "updated_at": None}
+    tasks[7]["ai_review_note"] = {"summary": "", "issues": []}
     executions = []
     for day in range(1, 7):
         executions.append({"project_id": P1, "execution_id": _exec_id(day), "name": "daily", "chip_id": CHIP,
@@ -138,6 +141,14 @@ def _build() -> dict[str, list[dict]]:
         {"project_id": P1, "entity_id": f_in, "parameter_name": "qubit_frequency", "qid": "0", "chip_id": CHIP,
          "value": 5.0, "unit": "GHz", "error": 0.001, "version": 1, "valid_from": NOW - 5 * DAY, "valid_until": None,
          "task_name": "CheckRamsey", "execution_id": _exec_id(1), "task_id": _tid(30)},
+        # versions QDash recorded from a failed and from an excluded result: never the current value
+        {"project_id": P1, "entity_id": f"t1:0:{_exec_id(4)}:{_tid(4)}", "parameter_name": "t1", "qid": "0",
+         "chip_id": CHIP, "value": 812.512345678, "unit": "μs", "error": 0.1, "version": 3,
+         "valid_from": NOW - 2 * DAY, "valid_until": NOW - DAY, "task_name": "CheckT1", "execution_id": _exec_id(4),
+         "task_id": _tid(4)},
+        {"project_id": P1, "entity_id": f"t1:0:{_exec_id(5)}:{_tid(5)}", "parameter_name": "t1", "qid": "0",
+         "chip_id": CHIP, "value": 300.0, "unit": "μs", "error": 0.1, "version": 4, "valid_from": NOW - DAY,
+         "valid_until": None, "task_name": "CheckT1", "execution_id": _exec_id(5), "task_id": _tid(5)},
         {"project_id": P2, "entity_id": f"t1:0:{_exec_id(6, 3)}:{_tid(20)}", "parameter_name": "t1", "qid": "0",
          "chip_id": CHIP, "value": 999.0, "unit": "μs", "version": 3, "valid_from": NOW, "valid_until": None},
     ]

@@ -261,8 +261,9 @@ def test_parameter_versions_desc(repo1, docs):
 
 
 def test_lineage_graph(repo1, docs):
-    root = max((v for v in docs["parameter_versions"] if v["project_id"] == P1 and v["parameter_name"] == "t1"),
-               key=lambda v: v["version"])["entity_id"]
+    sources = {r["source_id"] for r in docs["provenance_relations"]}
+    root = max((v for v in docs["parameter_versions"] if v["project_id"] == P1 and v["parameter_name"] == "t1"
+                and v["entity_id"] in sources), key=lambda v: v["version"])["entity_id"]
     graph = repo1.lineage_graph(CHIP, root, max_depth=5)
     # every ancestor reachable through relations, computed by walking the fixture
     reach, frontier = {root}, [root]
