@@ -10,6 +10,7 @@ memory) are carried over.
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -76,7 +77,6 @@ def find_files(directory: Path) -> tuple[dict[str, Path], list[str]]:
 def read_export(path: Path) -> list[dict[str, Any]]:
     """Documents of one export file (JSON array or one document per line; Extended JSON relaxed or canonical)."""
     from bson import json_util
-    from bson.errors import InvalidId
 
     options = json_util.JSONOptions(tz_aware=False)  # QDash stores naive UTC
     try:
@@ -86,15 +86,10 @@ def read_export(path: Path) -> list[dict[str, Any]]:
     stripped = text.lstrip()
     if not stripped:
         return []
-    try:
-        if stripped.startswith("["):
-            docs = json_util.loads(stripped, json_options=options)
-        else:
-            docs = [json_util.loads(line, json_options=options) for line in text.splitlines() if line.strip()]
-    except (ValueError, TypeError, InvalidId) as exc:
-        where = f"line {exc.lineno}, column {exc.colno}" if hasattr(exc, "lineno") else "content"
-        raise ImportFailed(f"{path.name}: not valid JSON / Extended JSON at {where}: "
-                           f"{getattr(exc, 'msg', exc)}") from None
+    if stripped.startswith("["):
+        docs = _loads(path, stripped, 0, options)
+    else:  # mongoexport's default: one document per line
+        docs = [_loads(path, line, n, options) for n, line in enumerate(text.splitlines()) if line.strip()]
     if not isinstance(docs, list):
         raise ImportFailed(f"{path.name}: expected a JSON array of documents or one document per line")
     for index, doc in enumerate(docs):
@@ -102,6 +97,18 @@ def read_export(path: Path) -> list[dict[str, Any]]:
             raise ImportFailed(f"{path.name}: item {index + 1} is a {type(doc).__name__}, not a document")
         doc.pop("_id", None)  # the store assigns its own ids
     return docs
+
+
+def _loads(path: Path, text: str, line_offset: int, options: Any) -> Any:
+    from bson import json_util
+    from bson.errors import InvalidId
+
+    try:
+        return json_util.loads(text, json_options=options)
+    except (ValueError, TypeError, InvalidId) as exc:
+        detail = (f"line {exc.lineno + line_offset}, column {exc.colno}: {exc.msg}"
+                  if isinstance(exc, json.JSONDecodeError) else f"line {line_offset + 1}: {exc}")
+        raise ImportFailed(f"{path.name}: not valid JSON / Extended JSON ({detail})") from None
 
 
 def _plain_progress(collection: str, total: int) -> Iterator[int]:

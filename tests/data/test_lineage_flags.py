@@ -54,7 +54,7 @@ def test_versions_from_failed_or_excluded_tasks_are_flagged(repo, contract_db):
     full = {v["version"]: v["value"] for v in outcome.full["versions"]}
     assert full[failed["version"]] == failed["value"]
 
-    graph_outcome, graph = _run(repo, "get_provenance_lineage_graph", entity_id=failed["entity_id"], chip_id=CHIP)
+    _, graph = _run(repo, "get_provenance_lineage_graph", entity_id=failed["entity_id"], chip_id=CHIP)
     root = next(n for n in graph["nodes"] if n.get("depth") == 0)
     assert root["not_valid"] == "its task failed"
 
