@@ -104,3 +104,12 @@ def test_import_rejects_a_folder_without_collections(tmp_path):
     (empty / "notes.json").write_text("[]", encoding="utf-8")
     failed = _run(["import", str(empty)], tmp_path / "data", tmp_path)
     assert failed.returncode == 1 and "no QDash collection files" in failed.stderr
+
+
+def test_tool_help_lists_every_tool(tmp_path):
+    from copilot_core.tools.registry import TOOLS
+
+    shown = _run(["tool", "--help"], tmp_path / "data", tmp_path)
+    assert shown.returncode == 0
+    listed = {line.split()[0] for line in shown.stdout.split("tools:", 1)[1].splitlines() if line.strip()}
+    assert listed == {spec.name for spec in TOOLS}
