@@ -14,7 +14,7 @@ import math
 
 import pytest
 
-from copilot_core.analysis.chip_health import chip_health
+from copilot_core.analysis.chip_health import chip_health, health_frame
 from copilot_core.analysis.chip_metrics import chip_metric, metric_from_params
 from copilot_core.analysis.health import qubit_health
 from copilot_core.analysis.qubit_table import qubit_table
@@ -76,6 +76,8 @@ def test_every_view_agrees_on_latest(repo, expected):
 
     overview = next(h for h in chip_health(chip, repo.all_qubit_params(CHIP)) if h.chip_metric.metric.name == METRIC)
     assert overview.missing == chip["size"] - measured
+    health_row = health_frame([overview]).iloc[0]
+    assert (health_row["coverage"], health_row["NaN latest"]) == (f"{measured}/{chip['size']}", len(failed))
 
     table = qubit_table(chip, repo.all_qubit_params(CHIP)).set_index("qid")
     t1_column = next(c for c in table.columns if c.startswith("T1"))
