@@ -155,8 +155,8 @@ def cmd_import(args: argparse.Namespace, settings: Any) -> int:
 
     from copilot_core.data.importer import ImportFailed, import_export
 
-    def progress(collection: str, total: int) -> Any:
-        return tqdm(range(total), desc=collection, unit="doc", file=sys.stderr, leave=True)
+    def progress(collection: str, total: int, docs: Any) -> Any:
+        return tqdm(docs, total=total, desc=collection, unit="doc", file=sys.stderr, leave=True)
 
     try:
         summary = import_export(Path(args.directory), settings, progress=progress)

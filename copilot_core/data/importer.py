@@ -2,9 +2,9 @@
 
 The export is one file per collection named as QDash names them (``task_result_history.json``...),
 each ``mongoexport`` output (``--jsonArray`` or one document per line) or ``bson.json_util`` Extended
-JSON, relaxed or canonical.  Every file is parsed and checked before anything is written; the
-documents go into a fresh store beside the current one, which replaces it only when all loaded, so
-a broken file leaves the current data exactly as it was.  The app's own collections (saved chats,
+JSON, relaxed or canonical.  The documents go into a fresh store beside the current one, which
+replaces it only when every file has loaded, so a broken file leaves the current data exactly as it
+was.  The app's own collections (saved chats,
 memory) are carried over.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,8 @@ QDASH_COLLECTIONS: tuple[str, ...] = (
 SUFFIXES = (".json", ".jsonl", ".ndjson")
 BATCH = 2000
 
-Progress = Callable[[str, int], Iterator[int]]  # (collection, total) -> iterator the loader advances
+# (collection, document count, documents) -> the same documents, e.g. wrapped in a progress bar
+Progress = Callable[[str, int, Iterator[dict[str, Any]]], Iterable[dict[str, Any]]]
 
 
 class ImportFailed(Exception):
@@ -74,29 +75,44 @@ def find_files(directory: Path) -> tuple[dict[str, Path], list[str]]:
     return found, ignored
 
 
-def read_export(path: Path) -> list[dict[str, Any]]:
-    """Documents of one export file (JSON array or one document per line; Extended JSON relaxed or canonical)."""
+def read_export(path: Path) -> tuple[int, Iterator[dict[str, Any]]]:
+    """(document count, documents) of one export file: a JSON array (read whole) or one document per line
+    (streamed, so a year of history never sits in memory at once); Extended JSON relaxed or canonical."""
     from bson import json_util
 
     options = json_util.JSONOptions(tz_aware=False)  # QDash stores naive UTC
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8") as handle:
+            head = handle.read(4096).lstrip()
+            if head.startswith("["):
+                handle.seek(0)
+                docs = _loads(path, handle.read(), 0, options)
+                if not isinstance(docs, list):
+                    raise ImportFailed(f"{path.name}: expected a JSON array of documents or one document per line")
+                return len(docs), _checked(path, ((i, d) for i, d in enumerate(docs)), "item")
+            handle.seek(0)
+            total = sum(1 for line in handle if line.strip())
     except (OSError, UnicodeDecodeError) as exc:
         raise ImportFailed(f"{path.name}: cannot be read ({exc})") from None
-    stripped = text.lstrip()
-    if not stripped:
-        return []
-    if stripped.startswith("["):
-        docs = _loads(path, stripped, 0, options)
-    else:  # mongoexport's default: one document per line
-        docs = [_loads(path, line, n, options) for n, line in enumerate(text.splitlines()) if line.strip()]
-    if not isinstance(docs, list):
-        raise ImportFailed(f"{path.name}: expected a JSON array of documents or one document per line")
-    for index, doc in enumerate(docs):
-        if not isinstance(doc, dict):
-            raise ImportFailed(f"{path.name}: item {index + 1} is a {type(doc).__name__}, not a document")
-        doc.pop("_id", None)  # the store assigns its own ids
-    return docs
+
+    def lines() -> Iterator[tuple[int, Any]]:
+        with path.open(encoding="utf-8") as handle:
+            for n, line in enumerate(handle):
+                if line.strip():
+                    yield n, _loads(path, line, n, options)
+
+    return total, _checked(path, lines(), "line")
+
+
+def _checked(path: Path, items: Iterator[tuple[int, Any]], what: str) -> Iterator[dict[str, Any]]:
+    try:
+        for index, doc in items:
+            if not isinstance(doc, dict):
+                raise ImportFailed(f"{path.name}: {what} {index + 1} is a {type(doc).__name__}, not a document")
+            doc.pop("_id", None)  # the store assigns its own ids
+            yield doc
+    except UnicodeDecodeError as exc:
+        raise ImportFailed(f"{path.name}: cannot be read ({exc})") from None
 
 
 def _loads(path: Path, text: str, line_offset: int, options: Any) -> Any:
@@ -111,26 +127,27 @@ def _loads(path: Path, text: str, line_offset: int, options: Any) -> Any:
         raise ImportFailed(f"{path.name}: not valid JSON / Extended JSON ({detail})") from None
 
 
-def _plain_progress(collection: str, total: int) -> Iterator[int]:
-    yield from range(total)
+def _plain_progress(collection: str, total: int, docs: Iterator[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+    return docs
 
 
 def import_export(directory: Path, settings: Settings, *, progress: Progress = _plain_progress) -> ImportSummary:
     """Replace the embedded store's QDash collections with the export in ``directory``.
 
-    Raises ``ImportFailed`` (store untouched) for a missing directory, no recognised files or a
-    malformed file, and when a MongoDB server is configured (the import is for the embedded store).
+    Raises ``ImportFailed`` for a missing directory, no recognised files or a malformed file, and when
+    a MongoDB server is configured (the import is for the embedded store).  Documents go into a fresh
+    store that replaces the current one only when every file has loaded: on any failure the current
+    data is exactly as it was.
     """
     if not settings.embedded:
         raise ImportFailed("MONGODB_URI is set: the import loads the embedded store; unset MONGODB_URI "
                            "(or use mongorestore for a MongoDB server)")
     files, ignored = find_files(directory)
-    parsed = {name: read_export(path) for name, path in files.items()}  # all files checked before writing
     data_dir, name = settings.data_dir, settings.mongo_db_name
     data_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".import-", dir=data_dir))
     try:
-        summary = _load(staging, name, parsed, progress)
+        summary = _load(staging, name, files, progress)
         _carry_over_own_collections(data_dir / name, staging / name)
         _swap(data_dir / name, staging / name)
     finally:
@@ -140,7 +157,7 @@ def import_export(directory: Path, settings: Settings, *, progress: Progress = _
     return summary
 
 
-def _load(staging: Path, name: str, parsed: dict[str, list[dict]], progress: Progress) -> ImportSummary:
+def _load(staging: Path, name: str, files: dict[str, Path], progress: Progress) -> ImportSummary:
     from pymongo.errors import PyMongoError
 
     try:
@@ -149,16 +166,17 @@ def _load(staging: Path, name: str, parsed: dict[str, list[dict]], progress: Pro
         raise ImportFailed(str(exc)) from None
     summary = ImportSummary()
     try:
-        for collection, docs in parsed.items():
+        for collection, path in files.items():
+            total, docs = read_export(path)
             batch: list[dict] = []
-            for i in progress(collection, len(docs)):
-                batch.append(docs[i])
+            for doc in progress(collection, total, docs):
+                batch.append(doc)
                 if len(batch) >= BATCH:
                     db[collection].insert_many(batch)
                     batch = []
             if batch:
                 db[collection].insert_many(batch)
-            summary.counts[collection] = len(docs)
+            summary.counts[collection] = total
         ensure_indexes(db)
     except (PyMongoError, DatabaseUnavailable, ValueError, TypeError) as exc:
         raise ImportFailed(f"loading failed ({type(exc).__name__}: {exc}); the current data is unchanged") from None
