@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -106,7 +107,7 @@ for chip in repo.list_chips():
     cid, r = chip["chip_id"], {}
     vals, r["heatmap_first"] = timed(lambda: repo.metric_values(cid, "t1"))
     r["qubits"] = len(vals)
-    r["heatmap_warm"] = sorted(timed(lambda: repo.metric_values(cid, "t1"))[1] for _ in range(5))[2]
+    r["heatmap_warm"] = sorted(timed(lambda: repo.metric_values(cid, "t1"))[1] for _ in range(3))[1]
     since = chip["last_execution_at"] - timedelta(days=30)
     rows, r["timeseries_first"] = timed(lambda: repo.chip_parameter_timeseries(cid, "t1", since=since))
     r["timeseries_rows"] = len(rows)
@@ -163,16 +164,23 @@ def year_main(args: argparse.Namespace) -> int:
         export, data_dir = root / "export", root / "data"
         print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         wall = time.perf_counter()
-        counts = write_export(export, specs, args.chunk_days)
+        if args.export:
+            export = args.export
+            counts = {f.stem: sum(1 for line in f.open(encoding="utf-8") if line.strip()) for f in export.iterdir()}
+        else:
+            counts = write_export(export, specs, args.chunk_days)
         gen_s = time.perf_counter() - wall
         total = sum(counts.values())
         print(f"export: {', '.join(f'{q}Q x {d} days' for q, d in specs)}: {total:,} documents "
-              f"({counts.get('task_result_history', 0):,} task results), generated in {gen_s:.0f} s, "
+              f"({counts.get('task_result_history', 0):,} task results), "
+              f"{'counted' if args.export else 'generated'} in {gen_s:.0f} s, "
               f"{sum(f.stat().st_size for f in export.iterdir()) / 1e6:.0f} MB")
         wall = time.perf_counter()
         import_export(export, Settings(data_dir=data_dir))
         import_s = time.perf_counter() - wall
-        print(f"import (python -m copilot_core import): {import_s:.1f} s = {total / import_s:,.0f} documents/s")
+        import_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"import (python -m copilot_core import): {import_s:.1f} s = {total / import_s:,.0f} documents/s, "
+              f"peak RSS of the importing process {import_rss:.0f} MB")
         results = {}
         for plan in ("embedded", "mongodb"):
             child = subprocess.run([sys.executable, "-c", YEAR_CHILD, str(data_dir), str(ROOT), plan],
@@ -222,6 +230,7 @@ def main() -> int:
     parser.add_argument("--big-qubits", type=int, default=1024)
     parser.add_argument("--big-days", type=int, default=90, help="0 skips the big chip")
     parser.add_argument("--chunk-days", type=int, default=30, help="days generated at a time (bounds memory)")
+    parser.add_argument("--export", type=Path, help="reuse an export written by an earlier --year --keep run")
     args = parser.parse_args()
     if args.year:
         return year_main(args)
