@@ -1,10 +1,12 @@
-"""Command line: ``python -m copilot_core ask|tool|sandbox``.
+"""Command line: ``python -m copilot_core ask|tool|import|sandbox``.
 
     ask "QUESTION" [--chip C] [--qid Q] [--analysis] [--task TASK]
         one JSON object on stdout: {answer, blocks, assessment, tool_calls: [{tool, args, result}],
         usage: {rounds, input_tokens, output_tokens}} (+ "error" when the model API failed)
     tool NAME --args JSON [--full]
         runs one tool: what the model would see, or with --full the full (stored) result
+    import DIR
+        loads a QDash export (one file per collection) into the embedded store, replacing its QDash data
     sandbox --code-file F [--data-file D.json]
         delegates to copilot_core.sandbox.cli
 
@@ -49,10 +51,17 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--qid", help="qubit id, e.g. 5 or Q05")
     ask.add_argument("--analysis", action="store_true", help="analysis mode (needs --qid)")
     ask.add_argument("--task", help="analysis mode: the calibration task under review, e.g. CheckT1")
-    tool = sub.add_parser("tool", help="run one copilot tool")
-    tool.add_argument("name")
+    from copilot_core.tools.registry import TOOLS
+
+    listing = "\n".join(f"  {spec.name:<30} {spec.description.split('. ')[0][:90]}" for spec in TOOLS)
+    tool = sub.add_parser("tool", help="run one copilot tool", epilog=f"tools:\n{listing}",
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    tool.add_argument("name", help="tool name (listed below)")
     tool.add_argument("--args", default="{}", help="tool arguments as a JSON object")
     tool.add_argument("--full", action="store_true", help="print the full result instead of what the model sees")
+    load = sub.add_parser("import", help="load a QDash export (one JSON file per collection) into the embedded store")
+    load.add_argument("directory", help="folder of mongoexport / Extended JSON files named by collection, "
+                                        "e.g. task_result_history.json")
     sub.add_parser("sandbox", help="run analysis code in the sandbox", add_help=False)
     return parser
 
@@ -151,6 +160,24 @@ def cmd_tool(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK
 
 
+def cmd_import(args: argparse.Namespace, settings: Any) -> int:
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from copilot_core.data.importer import ImportFailed, import_export
+
+    def progress(collection: str, total: int, docs: Any) -> Any:
+        return tqdm(docs, total=total, desc=collection, unit="doc", file=sys.stderr, leave=True)
+
+    try:
+        summary = import_export(Path(args.directory), settings, progress=progress)
+    except ImportFailed as exc:
+        raise UsageError(f"import failed: {exc}") from exc
+    print(summary.text())
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -164,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         settings = load_settings()
-        return cmd_ask(args, settings) if args.command == "ask" else cmd_tool(args, settings)
+        commands = {"ask": cmd_ask, "tool": cmd_tool, "import": cmd_import}
+        return commands[args.command](args, settings)
     except (UsageError, ConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -36,7 +36,7 @@ with page_guard("the chip heatmap"):
         cm = data.cached_chip_metric(chip_id, metric_name, mode=mode, within_hours=hours)
         if cm.stats["count"] == 0:
             widgets.no_data(f"No {cm.metric.title} data on {chip_id} for mode '{mode}'"
-                            f"{'' if hours is None else f' in the last {hours:g} h'}. Try another metric or a "
+                            f"{'' if hours is None else f' in {cm.window}'}. Try another metric or a "
                             "wider window.")
         else:
             views.stat_cards(cm)
@@ -49,7 +49,9 @@ with page_guard("the chip heatmap"):
                 if clicked is not None and clicked != st.session_state.get(LAST_CLICK_KEY):
                     st.session_state[LAST_CLICK_KEY] = clicked  # act once per click: the selection persists
                     st.session_state[DRILL_KEY] = clicked
-                st.caption("Click a qubit to open its drill-down below. Grey cells: no usable value.")
+                st.caption(f"{cm.mode.capitalize()}, {cm.window}. Click a qubit to open its drill-down below. "
+                           "Grey cells: no usable value."
+                           + "".join(f" {cm.label(i)}: {cm.missing_reason(i)}." for i in cm.missing_since))
             with right:
                 st.plotly_chart(distribution_figure(cm, dist_kind), key="heatmap_distribution")
             st.download_button("Download CSV", chip_metric_frame(cm).to_csv(index=False).encode(),

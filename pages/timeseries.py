@@ -4,7 +4,7 @@ import streamlit as st
 
 from copilot_core.analysis.timeseries import OUTLIER_K, median_band, timeseries_frame
 from copilot_core.charts.timeseries import timeseries_figure
-from copilot_core.domain.metrics import metric
+from copilot_core.domain.metrics import metric, window_text
 from copilot_core.domain.topology import qubit_label
 from ui import data, widgets
 from ui.errors import page_guard
@@ -34,8 +34,9 @@ with page_guard("the timeseries"):
             if shown.empty:
                 widgets.no_data("The selected qubits have no values in this window.")
             else:
-                st.plotly_chart(timeseries_figure(shown, band, entry, title=f"{entry.title} on {chip_id}, last "
-                                                  f"{days} days"), key="timeseries_chart")
+                st.plotly_chart(timeseries_figure(shown, band, entry, title=f"{entry.title} on {chip_id}, "
+                                                  f"{window_text(days * 24, chip.get('last_execution_at'))}"),
+                                key="timeseries_chart")
                 outliers = shown[shown["outlier"]]
                 st.caption(f"{shown['qid'].nunique()} qubit(s), {len(shown)} values; shaded band = chip interquartile "
                            f"range, dashed = chip median per day; ✕ = outlier (outside the qubit's own median ± "

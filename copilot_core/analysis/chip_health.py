@@ -64,6 +64,8 @@ def health_frame(rows: list[MetricHealth]) -> pd.DataFrame:
             "median_text": format_value(cm.metric, cm.stats["median"]),
             **{band: row.counts[band] for band in BANDS},
             "missing": row.missing,
+            "NaN latest": len(cm.missing_since),  # of the missing: latest result failed (NaN / NaN-as-0)
         })
     return pd.DataFrame.from_records(
-        records, columns=["metric", "kind", "unit", "coverage", "median", "median_text", *BANDS, "missing"])
+        records, columns=["metric", "kind", "unit", "coverage", "median", "median_text", *BANDS, "missing",
+                          "NaN latest"])

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, Literal
 
 import pandas as pd
 
 from copilot_core.analysis.stats import Stats, describe
-from copilot_core.domain.metrics import CATALOGUE, Band, Kind, Metric, metric
+from copilot_core.domain.metrics import CATALOGUE, Band, Kind, Metric, metric, missing_since, missing_text, window_text
 from copilot_core.domain.topology import Topology, qubit_label, topology_for
 from copilot_core.errors import CopilotError, InvalidRequest
 
@@ -42,6 +43,18 @@ class ChipMetric:
     stats: Stats
     bands: dict[str, Band | None] = field(default_factory=dict)
     source: str = "task_result_history"  # or "qubit.data"/"coupling.data" (latest merged, incl. overrides)
+    missing_since: dict[str, datetime] = field(default_factory=dict)  # id -> date of a NaN/NaN-as-0 latest result
+    window_end: datetime | None = None  # the chip's last execution: windows count back from it
+
+    @property
+    def window(self) -> str:
+        """``7 days up to 2025-06-06`` or ``all time``."""
+        return window_text(self.within_hours, self.window_end)
+
+    def missing_reason(self, item_id: str) -> str | None:
+        """``no valid value since 2025-06-06`` for an id whose latest result was unusable, else None."""
+        at = self.missing_since.get(item_id)
+        return missing_text(at) if at is not None else None
 
     @property
     def missing(self) -> list[str]:
@@ -120,7 +133,7 @@ def _with_data_unit(entry: Metric, rows: dict[str, dict]) -> Metric:
 
 
 def _build(chip: dict, topology: Topology | None, entry: Metric, rows: dict[str, dict], *, mode: Mode,
-           within_hours: float | None, source: str) -> ChipMetric:
+           within_hours: float | None, source: str, window_end: datetime | None = None) -> ChipMetric:
     size = int(chip.get("size") or 0)
     entry = _with_data_unit(entry, rows)
     keyed = _key_rows(entry.kind, rows, topology)
@@ -138,6 +151,8 @@ def _build(chip: dict, topology: Topology | None, entry: Metric, rows: dict[str,
         stats=describe(values.values(), total=len(ids)),
         bands={i: entry.score(v) for i, v in values.items()},
         source=source,
+        missing_since={i: at for i in ids if values[i] is None and (at := missing_since(keyed.get(i))) is not None},
+        window_end=window_end,
     )
 
 
@@ -155,8 +170,11 @@ def chip_metric(repo: Any, chip_id: str, metric_name: str, *, mode: Mode = "late
         raise InvalidRequest(f"within_hours must be a positive number of hours, not {within_hours!r}")
     chip, topology = _chip_and_topology(repo, chip_id)
     entry = metric(metric_name, kind=kind or "qubit")
-    rows = repo.metric_values(chip_id, metric_name, mode=mode, kind=entry.kind, within_hours=within_hours)
-    return _build(chip, topology, entry, rows, mode=mode, within_hours=within_hours, source="task_result_history")
+    end = chip.get("last_execution_at") if isinstance(chip.get("last_execution_at"), datetime) else None
+    rows = repo.metric_values(chip_id, metric_name, mode=mode, kind=entry.kind, within_hours=within_hours,
+                              window_end=end)
+    return _build(chip, topology, entry, rows, mode=mode, within_hours=within_hours, source="task_result_history",
+                  window_end=end)
 
 
 def metric_from_params(chip: dict, params: dict[str, dict[str, dict]], metric_name: str,
@@ -175,11 +193,12 @@ def chip_metric_frame(cm: ChipMetric) -> pd.DataFrame:
     for item_id, value in cm.values.items():
         row = cm.raw.get(item_id) or {}
         records.append({"id": item_id, "label": cm.label(item_id), "metric": cm.metric.name, "value": value,
+                        "missing": cm.missing_reason(item_id),
                         "unit": cm.metric.unit, "band": cm.bands.get(item_id), "mode": cm.mode,
                         "count": row.get("count"),
                         "stddev": row["stddev"] * cm.metric.scale if isinstance(row.get("stddev"), (int, float))
                         else None,
                         "at": row.get("at") or row.get("calibrated_at"), "execution_id": row.get("execution_id"),
                         "task_id": row.get("task_id")})
-    return pd.DataFrame.from_records(records, columns=["id", "label", "metric", "value", "unit", "band", "mode",
-                                                       "count", "stddev", "at", "execution_id", "task_id"])
+    return pd.DataFrame.from_records(records, columns=["id", "label", "metric", "value", "missing", "unit", "band",
+                                                       "mode", "count", "stddev", "at", "execution_id", "task_id"])

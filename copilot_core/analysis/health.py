@@ -16,7 +16,7 @@ import numpy as np
 from copilot_core.analysis.chip_metrics import UnknownChip, canonical_coupling_ids, chip_topology
 from copilot_core.analysis.drift import reference_time
 from copilot_core.domain.metrics import (BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band, format_value,
-                                         metric)
+                                         metric, missing_since, missing_text, window_text)
 from copilot_core.domain.topology import qubit_label
 from copilot_core.errors import InvalidRequest
 
@@ -54,6 +54,7 @@ class MetricCheck:
     neighbour_median: float | None
     neighbour_count: int
     vs_neighbours: float | None  # relative, positive = better than the neighbours' median
+    missing: str | None = None  # "no valid value since 2025-06-06" when the latest result was NaN/NaN-as-0
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class HealthReport:
     neighbours: list[str]
     couplings: list[CouplingCheck]
     findings: list[str] = field(default_factory=list)
+    window: str = ""  # "7 days up to 2025-06-06": trends count back from the chip's last execution
 
     @property
     def neighbour_labels(self) -> list[str]:
@@ -86,13 +88,16 @@ class HealthReport:
         """The report as Markdown (numbers and fixed words only: no database text)."""
         verdict = self.verdict or "no scored data"
         lines = [f"### {self.label} on {self.chip_id}: {verdict}", ""]
+        if self.window:
+            lines += [f"Trends over {self.window}.", ""]
         lines += [f"- {f}" for f in self.findings] or ["- Nothing stands out."]
         lines += ["", "| metric | value | band | trend | vs neighbours |", "|---|---|---|---|---|"]
         for m in self.metrics:
             entry = metric(m.name)
             gap = "—" if m.vs_neighbours is None else (
                 f"{m.vs_neighbours * 100:+.0f}% (median {format_value(entry, m.neighbour_median)})")
-            lines.append(f"| {m.title} | {format_value(entry, m.value)} | {m.band or '—'} | "
+            shown = m.missing if m.value is None and m.missing else format_value(entry, m.value)
+            lines.append(f"| {m.title} | {shown} | {m.band or '—'} | "
                          f"{m.trend.text(m.unit)} | {gap} |")
         if self.couplings:
             lines += ["", "| coupling | role | " + " | ".join(metric(n).title for n in SCORED_COUPLING_METRICS) + " |",
@@ -161,7 +166,8 @@ def _coupling_checks(qid: int, topology, size: int, coupling_params: dict[str, d
 
 def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], coupling_params: dict[str, dict],
                         history: dict[str, list[dict]], *, window_days: int = 7,
-                        metrics: tuple[str, ...] = SCORED_QUBIT_METRICS) -> HealthReport:
+                        metrics: tuple[str, ...] = SCORED_QUBIT_METRICS,
+                        window_end: datetime | None = None) -> HealthReport:
     """Pure assembly from repository shapes: ``qubit_params`` {qid: qubit.data}, ``coupling_params``
     {cid: coupling.data}, ``history`` {metric: parameter_timeseries rows of this qubit}."""
     size = int(chip.get("size") or 0)
@@ -174,6 +180,9 @@ def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], cou
     for name in metrics:
         entry = metric(name)
         value, at = _value(own, name)
+        failed_at = missing_since(own.get(name))
+        if failed_at is not None:
+            findings.append(f"{entry.title}: {missing_text(failed_at)} (the latest measurement failed).")
         points = sorted(((r["calibrated_at"], v) for r in history.get(name, [])
                          if isinstance(r.get("calibrated_at"), datetime)
                          and (v := entry.to_display(r.get("value"))) is not None), key=lambda p: p[0])
@@ -189,7 +198,7 @@ def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], cou
         tr = trend(points, entry.higher_is_better)
         band = entry.score(value)
         checks.append(MetricCheck(name, entry.title, entry.unit, value, band, entry.threshold_text(), at, tr,
-                                  med, len(around), vs))
+                                  med, len(around), vs, missing_text(failed_at) if failed_at else None))
         shown = format_value(entry, value)
         if band == "bad":
             findings.insert(0, f"{entry.title} {shown} is bad ({entry.threshold_text().split(': ', 1)[1]}).")
@@ -207,7 +216,7 @@ def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], cou
     scored = [c.band for c in checks if c.band is not None]
     verdict = min(scored, key=BANDS.index) if scored else None
     return HealthReport(str(chip.get("chip_id")), str(q), qubit_label(q, size), size, window_days, verdict, checks,
-                        neighbours, couplings, findings)
+                        neighbours, couplings, findings, window_text(window_days * 24, window_end))
 
 
 def qubit_health(repo: Any, chip_id: str, qid: str, *, window_days: int = 7,
@@ -221,8 +230,9 @@ def qubit_health(repo: Any, chip_id: str, qid: str, *, window_days: int = 7,
         raise InvalidRequest(f"qubit {qid!r} is not on chip {chip_id} ({size} qubits)")
     if not 1 <= window_days <= 366:
         raise InvalidRequest(f"window must be 1..366 days, not {window_days!r}")
-    since = reference_time(chip) - timedelta(days=window_days)
+    end = reference_time(chip)
+    since = end - timedelta(days=window_days)
     history = {name: repo.parameter_timeseries(chip_id, name, str(int(qid)), last_n=200, since=since)
                for name in metrics}
     return build_health_report(chip, str(int(qid)), repo.all_qubit_params(chip_id), repo.all_coupling_params(chip_id),
-                               history, window_days=window_days, metrics=metrics)
+                               history, window_days=window_days, metrics=metrics, window_end=end)

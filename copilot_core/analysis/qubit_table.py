@@ -7,7 +7,7 @@ from datetime import datetime
 
 import pandas as pd
 
-from copilot_core.domain.metrics import CATALOGUE, Metric
+from copilot_core.domain.metrics import CATALOGUE, Metric, missing_since, missing_text
 from copilot_core.domain.topology import parse_qubit_ref, qubit_label
 
 KEY_METRICS: tuple[str, ...] = ("qubit_frequency", "anharmonicity", "t1", "t2_echo", "t2_star",
@@ -43,6 +43,9 @@ def qubit_table(chip: dict, qubit_params: dict[str, dict], metrics: tuple[str, .
                 row[band_column(m)] = band
             if isinstance(entry, dict) and isinstance(entry.get("calibrated_at"), datetime):
                 stamps.append(entry["calibrated_at"])
+        failed = [f"{m.title} {missing_text(at)}" for m in entries
+                  if (at := missing_since(params.get(m.name))) is not None]
+        row["no valid value"] = "; ".join(failed) or None
         row["bad metrics"] = sum(b == "bad" for b in bands)
         row["last calibrated"] = max(stamps) if stamps else None
         records.append(row)
@@ -52,7 +55,7 @@ def qubit_table(chip: dict, qubit_params: dict[str, dict], metrics: tuple[str, .
     # values first (what people scan), then the bands that score them
     values = [value_column(m) for m in entries if value_column(m) in frame]
     band_columns = [band_column(m) for m in entries if band_column(m) in frame]
-    frame = frame[["qid", "qubit", "bad metrics", *values, *band_columns, "last calibrated"]]
+    frame = frame[["qid", "qubit", "bad metrics", *values, *band_columns, "no valid value", "last calibrated"]]
     if "last calibrated" in frame:
         frame["last calibrated"] = pd.to_datetime(frame["last calibrated"])
     return frame

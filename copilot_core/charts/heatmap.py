@@ -28,7 +28,7 @@ def _cell_px(grid: int) -> int:
 
 def _title(cm: ChipMetric, suffix: str = "") -> str:
     unit = f" [{cm.metric.unit}]" if cm.metric.unit else ""
-    window = f", last {cm.within_hours:g} h" if cm.within_hours else ""
+    window = f", {cm.window}" if cm.within_hours else ""
     return f"{cm.metric.title}{unit} on {cm.chip_id} ({cm.mode}{window}){suffix}"
 
 
@@ -50,6 +50,9 @@ def _hover(cm: ChipMetric, item_id: str) -> str:
         lines.append(f"band: {band}")
     if row.get("stddev") is not None and value is not None:
         lines.append(f"σ: {format_value(cm.metric, row['stddev'] * cm.metric.scale)} (n={row.get('count')})")
+    reason = cm.missing_reason(item_id)
+    if reason:
+        lines.append(reason)
     if row.get("at") is not None:
         lines.append(f"at: {str(row['at'])[:16]}")
     return "<br>".join(lines)

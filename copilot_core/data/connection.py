@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from copilot_core.data.plans import EmbeddedPlan, MongoPlan, QueryPlan
 from copilot_core.data.serial import SerialDatabase, SerialExecutor
 from copilot_core.errors import CopilotError
 from copilot_core.settings import Settings
@@ -129,6 +130,11 @@ def is_embedded(db: Any) -> bool:
     return isinstance(db, SerialDatabase)
 
 
+def query_plan(db: Any) -> QueryPlan:
+    """The engine's plan, chosen once per repository: ``EmbeddedPlan`` for litemongo, else ``MongoPlan``."""
+    return EmbeddedPlan() if is_embedded(db) else MongoPlan()
+
+
 # QDash's indexes (src/qdash/dbmodel/*.py, qdash-data-model.md §1.3): collection -> [(keys, unique)].
 QDASH_INDEXES: dict[str, list[tuple[list[tuple[str, int]], bool]]] = {
     "chip": [
@@ -188,7 +194,7 @@ def ensure_indexes(db: Any) -> list[str]:
     from pymongo.errors import OperationFailure, PyMongoError
 
     specs = dict(QDASH_INDEXES)
-    if is_embedded(db):
+    if query_plan(db).embedded:
         specs = {c: QDASH_INDEXES.get(c, []) + EMBEDDED_EXTRA_INDEXES.get(c, [])
                  for c in QDASH_INDEXES.keys() | EMBEDDED_EXTRA_INDEXES.keys()}
     skipped: list[str] = []

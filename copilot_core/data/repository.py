@@ -19,7 +19,8 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Literal, TypeVar
 
 from copilot_core.data import validation as v
-from copilot_core.data.connection import DatabaseUnavailable, describe_db, is_embedded
+from copilot_core.data.connection import DatabaseUnavailable, describe_db, query_plan
+from copilot_core.data.plans import MAX_SCAN, QueryPlan
 from copilot_core.data.validation import InvalidArgument
 from copilot_core.domain.metrics import metric as catalogue_metric, stored_number
 
@@ -29,7 +30,6 @@ Mode = Literal["latest", "best", "average"]
 Kind = Literal["qubit", "coupling"]
 F = TypeVar("F", bound=Callable[..., Any])
 
-MAX_SCAN = 500_000  # upper bound on history rows one read may touch (always limit the big collection)
 MAX_LINEAGE_NODES = 400
 PARAM_FIELDS = ("value", "unit", "error", "calibrated_at", "execution_id", "task_id")
 TASK_FIELDS = ("task_id", "name", "task_type", "qid", "chip_id", "execution_id", "status", "message",
@@ -68,6 +68,14 @@ def _pick(doc: dict, fields: tuple[str, ...]) -> dict:
     return {k: doc.get(k) for k in fields}
 
 
+def _task_row(doc: dict) -> dict:
+    row = _pick(doc, TASK_FIELDS)
+    row["output_parameters"] = _params(doc.get("output_parameters"))
+    row["excluded"] = bool(doc.get("excluded"))
+    row["tags"] = list(doc.get("tags") or [])
+    return row
+
+
 def _projection(fields: tuple[str, ...]) -> dict:
     return {"_id": 0, **{f: 1 for f in fields}}
 
@@ -89,12 +97,6 @@ def _guard(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _newest_key(doc: dict) -> tuple:
-    """Sort key by start time (task id breaks ties) for sorting history rows in Python."""
-    start = doc.get("start_at")
-    return (start if isinstance(start, datetime) else datetime.min, str(doc.get("task_id")))
-
-
 def _qid_sort_key(qid: str) -> tuple:
     parts = qid.split("-")
     return tuple(int(p) if p.isdigit() else 0 for p in parts) + (qid,)
@@ -103,9 +105,11 @@ def _qid_sort_key(qid: str) -> tuple:
 class CalibrationRepository:
     """Validated, project-scoped reads over a pymongo-API ``Database`` (MongoDB or litemongo)."""
 
-    def __init__(self, db: Any, *, project_id: str | None = None) -> None:
-        """``db`` is a pymongo-compatible Database; ``project_id`` (QDASH_PROJECT_ID) scopes every query."""
+    def __init__(self, db: Any, *, project_id: str | None = None, plan: QueryPlan | None = None) -> None:
+        """``db`` is a pymongo-compatible Database; ``project_id`` (QDASH_PROJECT_ID) scopes every query;
+        ``plan`` defaults to the engine's own (tests force ``MongoPlan`` onto another engine)."""
         self.db = db
+        self.plan = plan or query_plan(db)
         self.project_id = v.project_id(project_id) if project_id is not None else None
 
     def _scope(self, **conditions: Any) -> dict:
@@ -117,10 +121,7 @@ class CalibrationRepository:
     @_guard
     def ping(self) -> None:
         """Cheap round trip; raises ``DatabaseUnavailable`` (message names the host) when unreachable."""
-        if is_embedded(self.db):
-            self.db.list_collection_names()
-        else:
-            self.db.command("ping")
+        self.plan.ping(self.db)
 
     def warm_up(self) -> None:
         """Build the embedded engine's lazy in-process indexes before a person waits for them.
@@ -128,7 +129,7 @@ class CalibrationRepository:
         litemongo builds its hash indexes on the first query that uses them (seconds on the demo
         history); a server calls this once in the background at start.  A no-op on MongoDB.
         """
-        if not is_embedded(self.db):
+        if not self.plan.embedded:
             return
         chip_id = self.default_chip_id()
         if chip_id:
@@ -234,64 +235,31 @@ class CalibrationRepository:
             execution_id=v.execution_id(execution_id) if execution_id is not None else None,
         ) | self._window("start_at", since, until)
         limit = v.limit(limit)
-        if is_embedded(self.db) and not {"name", "qid", "execution_id", "status"} & query.keys():
+        if not {"name", "qid", "execution_id", "status"} & query.keys():
             if since is None:
-                return self._recent_task_rows(query, limit)
-            query |= self._executions_since(query["chip_id"], query["start_at"]["$gte"])
+                docs = self.plan.recent_task_docs(self.db["task_result_history"], query, _projection(TASK_FIELDS),
+                                                  limit, lambda: self._recent_executions(query["chip_id"]))
+                return [_task_row(d) for d in docs]
+            query |= self._window_hint(query["chip_id"], query["start_at"]["$gte"])
         return self._task_rows(query, limit)
 
-    # litemongo plans only equality filters with its hash indexes, so chip-wide "newest N" reads
-    # would decode and sort the whole history.  Walking executions newest first (execution_id is
-    # indexed) reads a few executions instead.  Assumes, as QDash guarantees, that every result
-    # belongs to an execution and starts after it; a final unrestricted pass covers the rest.
     def _recent_executions(self, chip_id: str) -> list[str]:
         rows = self.db["execution_history"].find(self._scope(chip_id=chip_id), {"_id": 0, "execution_id": 1}) \
             .sort([("start_at", -1), ("execution_id", -1)]).limit(2000)
         return [d["execution_id"] for d in rows if isinstance(d.get("execution_id"), str)]
 
-    def _executions_since(self, chip_id: str, since: datetime) -> dict:
-        """On litemongo, an indexed ``execution_id $in`` for executions that can hold results after ``since``
-        (started up to a day before it); {} on MongoDB, whose range scans use the real index."""
-        if not is_embedded(self.db):
-            return {}
+    def _executions_since(self, chip_id: str, since: datetime) -> list[str]:
         rows = self.db["execution_history"].find(
-            self._scope(chip_id=chip_id, start_at={"$gte": since - timedelta(days=1)}),
+            self._scope(chip_id=chip_id, start_at={"$gte": since}),
             {"_id": 0, "execution_id": 1}).sort([("start_at", -1)]).limit(5000)
-        return {"execution_id": {"$in": [d["execution_id"] for d in rows if isinstance(d.get("execution_id"), str)]}}
+        return [d["execution_id"] for d in rows if isinstance(d.get("execution_id"), str)]
 
-    def _recent_task_rows(self, query: dict, limit: int) -> list[dict]:
-        """Newest ``limit`` results, reading executions newest first in doubling batches."""
-        executions = self._recent_executions(query["chip_id"])
-        rows: list[dict] = []
-        start, size = 0, 1
-        while start < len(executions) and len(rows) < limit:
-            rows += self._task_rows(query | {"execution_id": {"$in": executions[start:start + size]}}, limit)
-            start, size = start + size, size * 2
-        if len(rows) < limit:  # executions exhausted: results without an execution document, if any
-            rows = self._task_rows(query, limit)
-        rows.sort(key=lambda r: (r.get("start_at") or datetime.min, str(r.get("task_id"))), reverse=True)
-        return rows[:limit]
+    def _window_hint(self, chip_id: str, since: datetime) -> dict:
+        return self.plan.window_hint(since, lambda s: self._executions_since(chip_id, s))
 
     def _task_rows(self, query: dict, limit: int) -> list[dict]:
-        history = self.db["task_result_history"]
-        if is_embedded(self.db):
-            # litemongo sorts and projects slowly: pick the newest ids on a tiny projection, sort here,
-            # then fetch only those documents by their indexed task_id.
-            keys = history.find(query, {"_id": 0, "task_id": 1, "start_at": 1}).limit(MAX_SCAN)
-            top = [d["task_id"] for d in sorted(keys, key=_newest_key, reverse=True)[:limit]]
-            docs = sorted(history.find(query | {"task_id": {"$in": top}}, _projection(TASK_FIELDS))
-                          .limit(len(top)), key=_newest_key, reverse=True) if top else []
-        else:
-            docs = list(history.find(query, _projection(TASK_FIELDS)).sort([("start_at", -1), ("task_id", 1)])
-                        .limit(limit))
-        out = []
-        for doc in docs:
-            row = _pick(doc, TASK_FIELDS)
-            row["output_parameters"] = _params(doc.get("output_parameters"))
-            row["excluded"] = bool(doc.get("excluded"))
-            row["tags"] = list(doc.get("tags") or [])
-            out.append(row)
-        return out
+        return [_task_row(d) for d in self.plan.task_docs(self.db["task_result_history"], query,
+                                                          _projection(TASK_FIELDS), limit)]
 
     @staticmethod
     def _window(field: str, since: datetime | None, until: datetime | None) -> dict:
@@ -312,65 +280,85 @@ class CalibrationRepository:
         rows = self._task_rows(query, 1)
         return rows[0] if rows else None
 
-    def _metric_query(self, chip_id: str, parameter: str, **extra: Any) -> dict:
-        """Completed, non-excluded history rows that carry ``parameter`` with a non-zero value."""
-        return self._scope(chip_id=chip_id, output_parameter_names=parameter, status="completed", **extra) | {
-            "excluded": {"$ne": True}, f"output_parameters.{parameter}.value": {"$ne": 0}}
+    def _metric_query(self, chip_id: str, parameter: str, *, usable_only: bool = True, **extra: Any) -> dict:
+        """Completed, non-excluded history rows that carry ``parameter`` (with a non-zero value unless
+        ``usable_only`` is False: "latest" must see QDash's NaN-as-0 to report the metric missing)."""
+        query = self._scope(chip_id=chip_id, output_parameter_names=parameter, status="completed", **extra) | {
+            "excluded": {"$ne": True}}
+        return query | {f"output_parameters.{parameter}.value": {"$ne": 0}} if usable_only else query
 
-    def _metric_rows(self, query: dict, parameter: str, *, newest_first: bool, limit: int = MAX_SCAN) -> list[dict]:
-        projection = {"_id": 0, "qid": 1, "start_at": 1, "end_at": 1, "execution_id": 1, "task_id": 1,
-                      f"output_parameters.{parameter}": 1}
-        cursor = self.db["task_result_history"].find(query, projection)
-        if limit < MAX_SCAN and not is_embedded(self.db):  # a true top-N: let the server sort
-            docs = list(cursor.sort([("start_at", -1 if newest_first else 1), ("task_id", 1)]).limit(limit))
-        else:  # sorting here is ~3x faster than litemongo's generic BSON sort
-            docs = sorted(cursor.limit(MAX_SCAN), key=_newest_key, reverse=newest_first)[:limit]
-        out = []
-        for doc in docs:
-            model = (doc.get("output_parameters") or {}).get(parameter)
-            model = model if isinstance(model, dict) else {"value": model}
-            value = _usable(model.get("value"))
-            if value is None or not isinstance(doc.get("qid"), str):
-                continue
-            out.append({"qid": doc["qid"], "value": value, "unit": model.get("unit") or "",
-                        "error": model.get("error"),
-                        "calibrated_at": model.get("calibrated_at") or doc.get("end_at") or doc.get("start_at"),
-                        "at": doc.get("start_at"),
-                        "execution_id": model.get("execution_id") or doc.get("execution_id"),
-                        "task_id": model.get("task_id") or doc.get("task_id")})
-        return out
+    @staticmethod
+    def _metric_projection(parameter: str) -> dict:
+        return {"_id": 0, "qid": 1, "start_at": 1, "end_at": 1, "execution_id": 1, "task_id": 1,
+                f"output_parameters.{parameter}": 1}
 
-    def _latest_rows(self, query: dict, metric: str, kind: str) -> list[dict]:
-        """Rows enough for "latest per id": the two newest executions, then the whole history only for
-        ids they did not cover (dead qubits, failed or weekly tasks), using indexed equality filters."""
-        executions = self._recent_executions(query["chip_id"])[:2]
-        rows = self._metric_rows(query | {"execution_id": {"$in": executions}}, metric, newest_first=True)
-        known = self.db[kind].find(self._scope(chip_id=query["chip_id"]), {"_id": 0, "qid": 1}) \
-            .sort([("qid", 1)]).limit(20_000)
-        missing = sorted({d["qid"] for d in known if isinstance(d.get("qid"), str)} - {r["qid"] for r in rows})
-        if missing:
-            rows += self._metric_rows(query | {"qid": {"$in": missing}}, metric, newest_first=True)
-        return rows
+    @staticmethod
+    def _metric_row(doc: dict, parameter: str) -> dict | None:
+        """A history document reduced to one parameter; ``value`` None when it is NaN/inf/QDash's NaN-as-0."""
+        if not isinstance(doc.get("qid"), str):
+            return None
+        model = (doc.get("output_parameters") or {}).get(parameter)
+        model = model if isinstance(model, dict) else {"value": model}
+        return {"qid": doc["qid"], "value": _usable(model.get("value")), "unit": model.get("unit") or "",
+                "error": model.get("error"),
+                "calibrated_at": model.get("calibrated_at") or doc.get("end_at") or doc.get("start_at"),
+                "at": doc.get("start_at"),
+                "execution_id": model.get("execution_id") or doc.get("execution_id"),
+                "task_id": model.get("task_id") or doc.get("task_id")}
+
+    def _metric_rows(self, query: dict, parameter: str, *, limit: int = MAX_SCAN) -> list[dict]:
+        """Usable values only, newest first."""
+        docs = self.plan.history(self.db["task_result_history"], query, self._metric_projection(parameter), limit)
+        rows = (self._metric_row(doc, parameter) for doc in docs)
+        return [r for r in rows if r is not None and r["value"] is not None]
+
+    def _latest_metric_rows(self, query: dict, parameter: str, kind: str) -> list[dict]:
+        """The newest completed, non-excluded result per id, whatever its value (None when unusable)."""
+        chip_id = query["chip_id"]
+
+        def known_ids() -> set[str]:
+            rows = self.db[kind].find(self._scope(chip_id=chip_id), {"_id": 0, "qid": 1}) \
+                .sort([("qid", 1)]).limit(20_000)
+            return {d["qid"] for d in rows if isinstance(d.get("qid"), str)}
+
+        docs = self.plan.latest_per_id(self.db["task_result_history"], query, self._metric_projection(parameter),
+                                       executions=lambda: self._recent_executions(chip_id), known_ids=known_ids)
+        return [r for r in (self._metric_row(d, parameter) for d in docs) if r is not None]
+
+    @_guard
+    def last_execution_at(self, chip_id: str) -> datetime | None:
+        """Start of the chip's newest execution: the end of every "last N days" window."""
+        doc = self.db["execution_history"].find_one(self._scope(chip_id=v.chip_id(chip_id)),
+                                                    {"_id": 0, "start_at": 1}, sort=[("start_at", -1)])
+        start = doc.get("start_at") if doc else None
+        return start if isinstance(start, datetime) else None
+
+    def window_end(self, chip_id: str, window_end: datetime | None = None) -> datetime:
+        """``window_end`` if given, else the chip's last execution, else now (naive UTC)."""
+        if window_end is not None:
+            return v.when(window_end, "window_end")
+        return self.last_execution_at(chip_id) or _utcnow()
 
     @_guard
     def metric_values(self, chip_id: str, metric: str, *, mode: Mode = "latest", kind: Kind = "qubit",
-                      within_hours: float | None = None) -> dict[str, dict]:
+                      within_hours: float | None = None, window_end: datetime | None = None) -> dict[str, dict]:
         """One value per qubit (or coupling id as stored, control-target) from task_result_history:
-        {id: {value, stddev, count, at, execution_id, task_id}}.  Only completed, non-excluded results;
-        0/NaN/missing values are skipped.  latest = newest; best = catalogue's better direction;
-        average = mean with sample stddev (stddev None in other modes; at/execution_id/task_id of the
-        newest contributing result, of the best one in best mode).  ``at`` is the result's calibrated_at."""
+        {id: {value, stddev, count, at, execution_id, task_id, missing_since}}.  Completed, non-excluded
+        results only.  latest = the newest such result; when its value is NaN/inf/QDash's NaN-as-0 the
+        metric is missing (value None, ``missing_since`` = that result's date), never the result before.
+        best (catalogue's better direction) and average (mean, sample stddev) use the usable values.
+        ``within_hours`` counts back from ``window_end`` (default: the chip's last execution)."""
         chip_id, metric = v.chip_id(chip_id), v.name(metric, "metric name")
         mode = v.choice(mode, "mode", v.MODES)  # type: ignore[assignment]
         kind = v.choice(kind, "kind", v.KINDS)  # type: ignore[assignment]
-        query = self._metric_query(chip_id, metric, task_type=kind)
+        query = self._metric_query(chip_id, metric, usable_only=mode != "latest", task_type=kind)
         if within_hours is not None:
-            since = _utcnow() - timedelta(hours=v.hours(within_hours))
-            query |= {"start_at": {"$gte": since}} | self._executions_since(chip_id, since)
-        if mode == "latest" and is_embedded(self.db):
-            rows = self._latest_rows(query, metric, kind)
+            since = self.window_end(chip_id, window_end) - timedelta(hours=v.hours(within_hours))
+            query |= {"start_at": {"$gte": since}} | self._window_hint(chip_id, since)
+        if mode == "latest":
+            rows = self._latest_metric_rows(query, metric, kind)
         else:
-            rows = self._metric_rows(query, metric, newest_first=True)
+            rows = self._metric_rows(query, metric)
         groups: dict[str, list[dict]] = defaultdict(list)
         for row in rows:
             groups[row["qid"]].append(row)
@@ -381,12 +369,13 @@ class CalibrationRepository:
             chosen = rows[0]
             if mode == "best":
                 chosen = (max if higher else min)(rows, key=lambda r: r["value"])
-            values = [r["value"] for r in rows]
+            values = [r["value"] for r in rows if r["value"] is not None]
             value = statistics.fmean(values) if mode == "average" else chosen["value"]
             stddev = (statistics.stdev(values) if len(values) > 1 else 0.0) if mode == "average" else None
             out[key] = {"value": value, "stddev": stddev, "count": len(values), "unit": chosen["unit"],
                         "at": chosen["calibrated_at"], "execution_id": chosen["execution_id"],
-                        "task_id": chosen["task_id"]}
+                        "task_id": chosen["task_id"],
+                        "missing_since": chosen["calibrated_at"] if value is None else None}
         return out
 
     # ---- timeseries ----------------------------------------------------------------------------
@@ -397,7 +386,7 @@ class CalibrationRepository:
         {value, unit, error, calibrated_at, execution_id, task_id}.  Completed, non-excluded, 0/NaN skipped."""
         query = self._metric_query(v.chip_id(chip_id), v.name(parameter), qid=v.qid_or_coupling(qid)) \
             | self._window("start_at", since, None)
-        rows = self._metric_rows(query, parameter, newest_first=True, limit=v.limit(last_n, "last_n"))
+        rows = self._metric_rows(query, parameter, limit=v.limit(last_n, "last_n"))
         return [{k: r[k] for k in PARAM_FIELDS} for r in reversed(rows)]
 
     @_guard
@@ -412,8 +401,8 @@ class CalibrationRepository:
         chip_id = v.chip_id(chip_id)
         query = self._metric_query(chip_id, v.name(parameter)) | extra | self._window("start_at", since, None)
         if since is not None:
-            query |= self._executions_since(chip_id, query["start_at"]["$gte"])
-        rows = self._metric_rows(query, parameter, newest_first=True)
+            query |= self._window_hint(chip_id, query["start_at"]["$gte"])
+        rows = self._metric_rows(query, parameter)
         if per_qubit is not None:
             seen: dict[str, int] = defaultdict(int)
             kept = []
@@ -458,9 +447,30 @@ class CalibrationRepository:
         unit, error, version, valid_from, valid_until, task_name, execution_id, task_id}."""
         query = self._scope(chip_id=v.chip_id(chip_id), parameter_name=v.name(parameter),
                             qid=v.qid_or_coupling(qid))
-        rows = self.db["parameter_versions"].find(query, _projection(VERSION_FIELDS)) \
-            .sort([("version", -1)]).limit(v.limit(limit))
-        return [_pick(doc, VERSION_FIELDS) for doc in rows]
+        rows = [_pick(doc, VERSION_FIELDS) for doc in self.db["parameter_versions"].find(
+            query, _projection(VERSION_FIELDS)).sort([("version", -1)]).limit(v.limit(limit))]
+        return self._with_task_state(rows)
+
+    def _with_task_state(self, versions: list[dict]) -> list[dict]:
+        """Mark each version with the outcome of the task that produced it: ``task_status``,
+        ``task_excluded`` and ``usable`` (completed, not excluded, a real number: not NaN-as-0), so a
+        failed or excluded value is never read as the current one."""
+        ids = sorted({t for r in versions if isinstance(t := r.get("task_id"), str)})
+        states: dict[str, dict] = {}
+        if ids:
+            for doc in self.db["task_result_history"].find(self._scope(task_id={"$in": ids}),
+                                                           {"_id": 0, "task_id": 1, "status": 1, "excluded": 1}) \
+                    .sort([("task_id", 1)]).limit(len(ids) * 2):
+                states[doc["task_id"]] = doc
+        for row in versions:
+            state = states.get(row.get("task_id"))  # type: ignore[arg-type]
+            status = state.get("status") if state else None
+            excluded = bool(state.get("excluded")) if state else False
+            row["task_status"] = status
+            row["task_excluded"] = excluded
+            row["usable"] = (status in (None, "completed") and not excluded
+                             and _usable(row.get("value")) is not None)
+        return versions
 
     @_guard
     def lineage_graph(self, chip_id: str, entity_id: str, *, max_depth: int = 5) -> dict:
@@ -511,7 +521,8 @@ class CalibrationRepository:
         rows = self.db["parameter_versions"].find(self._scope(entity_id={"$in": ids}, chip_id=chip_id),
                                                   _projection(VERSION_FIELDS)) \
             .sort([("entity_id", 1)]).limit(len(ids))
-        return {d["entity_id"]: {"id": d["entity_id"], "type": "entity"} | _pick(d, VERSION_FIELDS) for d in rows}
+        found = self._with_task_state([_pick(d, VERSION_FIELDS) for d in rows])
+        return {d["entity_id"]: {"id": d["entity_id"], "type": "entity"} | d for d in found}
 
     def _activities(self, ids: list[str], chip_id: str) -> dict[str, dict]:
         if not ids:
@@ -527,12 +538,9 @@ class CalibrationRepository:
         """Distinct output parameter names recorded for a chip (optionally one qubit/coupling), sorted."""
         chip_id = v.chip_id(chip_id)
         query = self._scope(chip_id=chip_id, qid=v.qid_or_coupling(qid) if qid is not None else None)
-        history = self.db["task_result_history"]
-        if qid is not None or not is_embedded(self.db):
-            names = set(history.distinct("output_parameter_names", query))
-        else:
-            # litemongo's chip-wide distinct decodes the whole history (seconds); every usable output
-            # is merged into qubit/coupling.data, so their keys are the same list in practice.
+
+        def merged_names() -> set[str]:
             names = {p for data in self.all_qubit_params(chip_id).values() for p in data}
-            names |= {p for data in self.all_coupling_params(chip_id).values() for p in data}
-        return sorted(n for n in names if isinstance(n, str))
+            return names | {p for data in self.all_coupling_params(chip_id).values() for p in data}
+
+        return sorted(self.plan.distinct_names(self.db["task_result_history"], query, merged_names))

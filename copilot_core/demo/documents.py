@@ -231,7 +231,7 @@ class ChipBuilder:
         if excluded:
             return
         usable = {p: m for p, m in params.items() if m["value"] != 0.0}
-        for p, model in usable.items():
+        for p, model in params.items():  # QDash merges every output, NaN-as-0 included
             self.latest[qid][p] = model
         if provenance:
             self._provenance(name, task_type, qid, exec_id, task_id, t0, end, usable)

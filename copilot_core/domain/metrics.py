@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 Kind = Literal["qubit", "coupling"]
@@ -27,6 +28,38 @@ def stored_number(raw: object, *, zero_is_missing: bool = True) -> float | None:
     if not math.isfinite(value) or (zero_is_missing and value == 0.0):
         return None
     return value
+
+
+def missing_since(param: object) -> datetime | None:
+    """The date of a latest result whose value is unusable (NaN/inf/NaN-as-0), else None.
+
+    ``param`` is a stored ParameterModel ({value, calibrated_at, ...}) or a repository row with
+    ``missing_since``: the metric is then missing for that qubit, and this date says since when.
+    """
+    if not isinstance(param, dict):
+        return None
+    if "missing_since" in param:
+        at = param.get("missing_since")
+    elif stored_number(param.get("value")) is None and "value" in param:
+        at = param.get("calibrated_at")
+    else:
+        return None
+    return at if isinstance(at, datetime) else None
+
+
+def missing_text(at: datetime | None) -> str:
+    """``no valid value since 2025-06-06`` (the failed measurement's date stays visible)."""
+    return f"no valid value since {at:%Y-%m-%d}" if at is not None else "no valid value"
+
+
+def window_text(hours: float | None, end: datetime | None) -> str:
+    """``7 days up to 2025-06-06`` / ``36 h up to 2025-06-06 14:00``: windows count back from the data."""
+    if not hours:
+        return "all time"
+    span = f"{hours / 24:g} days" if hours % 24 == 0 else f"{hours:g} h"
+    if end is None:
+        return f"last {span}"
+    return f"{span} up to {end:%Y-%m-%d}" if hours % 24 == 0 else f"{span} up to {end:%Y-%m-%d %H:%M}"
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 
 from copilot_core.analysis.stats import describe
-from copilot_core.domain.metrics import BANDS, metric
+from copilot_core.domain.metrics import BANDS, metric, missing_since, missing_text
 from copilot_core.tools.compact import compact_number
 from copilot_core.tools.qubits import default_names, units_of, values_row
 from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, param_names_arg, qid_arg, tool
@@ -54,8 +54,11 @@ def get_chip_summary(ctx: ToolContext, chip_id: str, param_names: list[str] | No
         frame[name] = pd.to_numeric(frame[name], errors="coerce")
     units = units_of(params, names)
     with_data = int(frame[names].notna().any(axis=1).sum())
+    failed = {name: {ctx.label(chip_id, q): missing_text(at) for q in qids
+                     if (at := missing_since((params.get(q) or {}).get(name))) is not None} for name in names}
     data = {"chip_id": chip_id, "num_qubits": size, "qubits_with_data": with_data,
             "statistics": _statistics(frame, names, units, size),
+            "no_valid_latest": {n: f for n, f in failed.items() if f} or None,
             "other_parameters": sorted(available - set(names)) if not param_names else [],
             "qubits": frame.to_dict("records")}
     return ToolResult(data, f"summary of {chip_id}: {with_data}/{size} qubits with data, {len(names)} parameters",

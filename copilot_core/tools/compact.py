@@ -132,6 +132,15 @@ def untrusted(text: Any, max_chars: int = 500) -> dict[str, str] | None:
     return {"untrusted_text": clean_text(text, max_chars)}
 
 
+def untrusted_field(value: Any, max_chars: int = 300) -> dict[str, Any] | None:
+    """A database note that may be text or a dict (QDash's ``user_note``/``ai_review_note``): text is fenced as
+    ``untrusted_text``; a dict keeps only its non-empty fields, fenced as ``untrusted_data``; empty -> None."""
+    if isinstance(value, dict):
+        kept = {k: v for k, v in value.items() if v not in (None, "", [], {})}
+        return {"untrusted_data": untrusted_data(kept, max_chars)} if kept else None
+    return untrusted(value, max_chars)
+
+
 def _looks_like_figure(obj: dict) -> bool:
     return "data" in obj and "layout" in obj
 

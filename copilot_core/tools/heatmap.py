@@ -45,13 +45,14 @@ def _ranked(cm: ChipMetric) -> tuple[list[dict], list[dict]]:
        "selection_mode": {"type": "string", "enum": list(MODES), "default": "latest",
                           "description": "latest value, best value, or average over the window."},
        "within_hours": {"type": "number", "exclusiveMinimum": 0, "maximum": 24 * 365,
-                        "description": "Only results from the last N hours (default: all)."}},
+                        "description": "Only results from the N hours up to the chip's last execution "
+                                       "(default: all)."}},
       ("chip_id", "metric_name"), reduced=True)
 def generate_chip_heatmap(ctx: ToolContext, chip_id: str, metric_name: str, selection_mode: str = "latest",
                           within_hours: float | None = None) -> ToolResult:
     ctx.chip(chip_id)
     cm = _measure(ctx, chip_id, metric_name, selection_mode, within_hours)
-    window = f" in the last {within_hours:g} h" if within_hours else ""
+    window = f" in {cm.window}" if within_hours else ""
     if cm.stats["count"] == 0:
         raise ToolError(f"no {metric_name} data on {chip_id}{window}",
                         "list names with list_available_parameters" + (", or widen within_hours" if window else ""))
@@ -63,7 +64,9 @@ def generate_chip_heatmap(ctx: ToolContext, chip_id: str, metric_name: str, sele
     model = {"chip_id": chip_id, "metric": cm.metric.name, "kind": cm.kind, "unit": cm.metric.unit,
              "selection_mode": selection_mode, "within_hours": within_hours, "stats": {**stats, "unit": cm.metric.unit},
              "bands": bands if any(bands.values()) else None, "best": best, "worst": worst,
-             "missing": len(cm.missing), "chart": CHART_NOTE}
+             "window": cm.window, "missing": len(cm.missing),
+             "no_valid_latest": {cm.label(i): cm.missing_reason(i) for i in cm.missing_since} or None,
+             "chart": CHART_NOTE}
     data = {**model, "values": cm.values}
     summary = (f"{cm.metric.name} on {chip_id}: {stats['count']} {cm.kind}s, median "
                f"{compact_number(stats['median'])} {cm.metric.unit}".rstrip())

@@ -15,6 +15,18 @@ from copilot_core.tools.spec import ToolContext, ToolResult, chip_id_arg, last_n
 _ENTITY_ID = r"^[A-Za-z][A-Za-z0-9_]{0,79}:[0-9\-]{1,13}:[0-9]{8}-[0-9]{3,6}:[A-Za-z0-9_\-]{1,64}$"
 
 
+def _validity(item: dict) -> str | None:
+    """Why a version must not be quoted as a calibrated value, or None when it is valid."""
+    if item.get("usable", True):
+        return None
+    if item.get("task_excluded"):
+        return "its task result was excluded"
+    status = item.get("task_status")
+    if status and status != "completed":
+        return f"its task {clean_text(status, 20)}"
+    return "its value is NaN (stored as 0)"
+
+
 def _display_fields(item: dict) -> dict[str, Any]:
     """A version or graph node with its value and error in display units and without repeated ids."""
     node_id = item.get("id")
@@ -24,7 +36,12 @@ def _display_fields(item: dict) -> dict[str, Any]:
             value == node_id or (key == "task_id" and isinstance(value, str) and value in str(node_id)))
         if key.startswith("_") or repeats_id:  # graph nodes repeat their id as entity_id/activity_id/task_id
             continue
+        if key in ("usable", "task_status", "task_excluded"):
+            continue
         out[key] = clean_text(value, 120) if isinstance(value, str) else value
+    invalid = _validity(item)
+    if invalid:
+        out["not_valid"] = invalid
     name = item.get("parameter_name")
     if name and "value" in item:
         entry = metric(str(name), str(item.get("unit") or ""))
@@ -45,13 +62,15 @@ def get_parameter_lineage(ctx: ToolContext, parameter_name: str, qid: str, chip_
     for row in ctx.repo.parameter_versions(chip_id, parameter_name, qid, limit=last_n):
         view = _display_fields({k: row.get(k) for k in ("version", "parameter_name", "value", "unit", "error",
                                                         "valid_from", "valid_until", "task_name", "execution_id",
-                                                        "entity_id")})
+                                                        "entity_id", "usable", "task_status", "task_excluded")})
         view["current"] = row.get("valid_until") is None
         view.pop("parameter_name", None)
         view.pop("valid_until", None)
         versions.append(view)
     data = {"chip_id": chip_id, "qid": qid, "parameter_name": parameter_name, "count": len(versions),
             "versions": versions}
+    if any("not_valid" in v for v in versions):
+        data["note"] = "versions with not_valid came from a failed or excluded task (or NaN): never quote them as values"
     return ToolResult(data, f"{parameter_name} of {ctx.label(chip_id, qid)}: {len(versions)} versions")
 
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from copilot_core.data.validation import EXECUTION_STATUSES, TASK_STATUSES
 from copilot_core.domain.topology import qubit_label
-from copilot_core.tools.compact import (UNTRUSTED_NOTE, clean_text, display_parameters, to_model_json, untrusted,
-                                        untrusted_data)
+from copilot_core.tools.compact import (UNTRUSTED_NOTE, clean_text, display_parameters, to_model_json,
+                                        untrusted_data, untrusted_field)
 from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, execution_id_arg, last_n_arg,
                                      name_arg, qid_arg, target_arg, tool)
 
@@ -34,7 +34,7 @@ def task_view(row: dict) -> dict[str, Any]:
     if row.get("tags"):
         out["tags"] = [clean_text(t, 40) for t in list(row["tags"])[:10]]
     for name in _UNTRUSTED_FIELDS:
-        fenced = untrusted(row.get(name), 300)
+        fenced = untrusted_field(row.get(name), 300)
         if fenced:
             out[name] = fenced
     return out

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from copilot_core.data.connection import ensure_indexes, open_database, open_memory_database
+from tests.mongo_engine import mongo_plan_database
 from copilot_core.settings import Settings
 
 CHIP = "16Qa"
@@ -79,6 +80,9 @@ def _build() -> dict[str, list[dict]]:
         _task(20, 6, "CheckT1", "0", "completed", {"t1": (999.0, t1)}, project=P2, exec_n=3),
         _task(21, 6, "CheckT1", "1", "completed", {"t1": (888.0, t1)}, project=P2, exec_n=3),
     ]
+    # QDash's note fields are dicts: one with content, one empty
+    tasks[8]["user_note"] = {"content": "re-run after fridge warm-up", "updated_by": "bob", "updated_at": None}
+    tasks[7]["ai_review_note"] = {"summary": "", "issues": []}
     executions = []
     for day in range(1, 7):
         executions.append({"project_id": P1, "execution_id": _exec_id(day), "name": "daily", "chip_id": CHIP,
@@ -94,7 +98,7 @@ def _build() -> dict[str, list[dict]]:
     ]
 
     def data_of(qid: str, chip: str = CHIP, project: str = P1, kind: str = "qubit") -> dict:
-        """qubit.data as QDash merges it: newest completed, non-excluded, non-zero value per parameter."""
+        """qubit.data as QDash merges it: newest completed, non-excluded value per parameter (NaN-as-0 too)."""
         data: dict = {}
         for doc in sorted(tasks, key=lambda d: d["start_at"]):
             if (doc["qid"], doc["chip_id"], doc["project_id"], doc["task_type"]) != (qid, chip, project, kind):
@@ -102,8 +106,7 @@ def _build() -> dict[str, list[dict]]:
             if doc["status"] != "completed" or doc["excluded"]:
                 continue
             for p, model in doc["output_parameters"].items():
-                if model["value"] != 0:
-                    data[p] = copy.deepcopy(model)
+                data[p] = copy.deepcopy(model)
         return data
 
     qubits = [{"project_id": P1, "username": "alice", "chip_id": CHIP, "qid": str(q), "status": "active",
@@ -138,6 +141,14 @@ def _build() -> dict[str, list[dict]]:
         {"project_id": P1, "entity_id": f_in, "parameter_name": "qubit_frequency", "qid": "0", "chip_id": CHIP,
          "value": 5.0, "unit": "GHz", "error": 0.001, "version": 1, "valid_from": NOW - 5 * DAY, "valid_until": None,
          "task_name": "CheckRamsey", "execution_id": _exec_id(1), "task_id": _tid(30)},
+        # versions QDash recorded from a failed and from an excluded result: never the current value
+        {"project_id": P1, "entity_id": f"t1:0:{_exec_id(4)}:{_tid(4)}", "parameter_name": "t1", "qid": "0",
+         "chip_id": CHIP, "value": 812.512345678, "unit": "μs", "error": 0.1, "version": 3,
+         "valid_from": NOW - 2 * DAY, "valid_until": NOW - DAY, "task_name": "CheckT1", "execution_id": _exec_id(4),
+         "task_id": _tid(4)},
+        {"project_id": P1, "entity_id": f"t1:0:{_exec_id(5)}:{_tid(5)}", "parameter_name": "t1", "qid": "0",
+         "chip_id": CHIP, "value": 300.0, "unit": "μs", "error": 0.1, "version": 4, "valid_from": NOW - DAY,
+         "valid_until": None, "task_name": "CheckT1", "execution_id": _exec_id(5), "task_id": _tid(5)},
         {"project_id": P2, "entity_id": f"t1:0:{_exec_id(6, 3)}:{_tid(20)}", "parameter_name": "t1", "qid": "0",
          "chip_id": CHIP, "value": 999.0, "unit": "μs", "version": 3, "valid_from": NOW, "valid_until": None},
     ]
@@ -163,18 +174,22 @@ def _build() -> dict[str, list[dict]]:
 DOCS = _build()
 
 
-@pytest.fixture(scope="session", params=["memory", "sqlite"])
+@pytest.fixture(scope="session", params=["memory", "sqlite", "mongomock"])
 def contract_db(request, tmp_path_factory):
-    """The hand-made fixture on each embedded engine (same pymongo calls on both)."""
+    """The hand-made fixture on each embedded engine (EmbeddedPlan) and on mongomock, an independent
+    pymongo-API engine that executes what ``MongoPlan`` sends a real server (sort, limit, aggregate)."""
     if request.param == "memory":
         db = open_memory_database(f"contract-{uuid.uuid4().hex}")
+    elif request.param == "mongomock":
+        db = mongo_plan_database()
     else:
         db = open_database(Settings(data_dir=tmp_path_factory.mktemp("contract")))
     for collection, docs in DOCS.items():
         db[collection].insert_many(copy.deepcopy(docs))
     ensure_indexes(db)
     yield db
-    db.close()
+    if request.param != "mongomock":
+        db.close()
 
 
 @pytest.fixture(scope="session")

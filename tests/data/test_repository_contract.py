@@ -43,12 +43,27 @@ def _usable_rows(docs, metric, *, kind="qubit", since=None, qid=None):
     return sorted(rows, key=lambda r: r[0])
 
 
+def _latest_results(docs, metric, *, kind="qubit", since=None):
+    """The newest completed, non-excluded result carrying ``metric`` per id, whatever its value."""
+    latest: dict[str, dict] = {}
+    for d in sorted(_history(docs), key=lambda d: d["start_at"]):
+        if d["status"] != "completed" or d["excluded"] or d["task_type"] != kind or metric not in d["output_parameters"]:
+            continue
+        if since is None or d["start_at"] >= since:
+            latest[d["qid"]] = d
+    return latest
+
+
 def _expected_metric(docs, metric, mode, kind="qubit", since=None, higher=True):
+    if mode == "latest":  # NaN-as-0 newest result -> missing (None), never the value before it
+        out = {}
+        for qid, d in _latest_results(docs, metric, kind=kind, since=since).items():
+            value = d["output_parameters"][metric]["value"]
+            out[qid] = value if value and math.isfinite(value) else None
+        return out
     by_id: dict[str, list] = {}
     for _start, qid, value, _doc in _usable_rows(docs, metric, kind=kind, since=since):
         by_id.setdefault(qid, []).append(value)
-    if mode == "latest":
-        return {q: vals[-1] for q, vals in by_id.items()}
     if mode == "best":
         return {q: (max if higher else min)(vals) for q, vals in by_id.items()}
     return {q: statistics.fmean(vals) for q, vals in by_id.items()}
@@ -134,7 +149,7 @@ def test_metric_values_modes(repo1, docs, metric, mode):
     expected = _expected_metric(docs, metric, mode)
     assert set(got) == set(expected)
     for qid, value in expected.items():
-        assert got[qid]["value"] == pytest.approx(value)
+        assert got[qid]["value"] == (None if value is None else pytest.approx(value))
     if mode == "average":
         for qid in expected:
             vals = [r[2] for r in _usable_rows(docs, metric, qid=qid)]
@@ -142,11 +157,20 @@ def test_metric_values_modes(repo1, docs, metric, mode):
             assert got[qid]["stddev"] == pytest.approx(statistics.stdev(vals) if len(vals) > 1 else 0.0)
 
 
-def test_metric_values_skip_nan_excluded_failed_and_missing(repo1):
+def test_latest_is_missing_when_newest_result_is_nan(repo1, docs):
     t1 = repo1.metric_values(CHIP, "t1")
     assert "2" not in t1 and "3" not in t1  # only failures / no history
-    assert t1["0"]["value"] != 300.0 and t1["0"]["value"] != 0.0  # excluded outlier and NaN-as-0 skipped
-    assert "1" not in repo1.metric_values(CHIP, "t2_star")  # its only value is 0 (NaN)
+    # qid 0: newest usable-status result is NaN-as-0 (the excluded 300 and the failure are skipped)
+    nan_doc = _latest_results(docs, "t1")["0"]
+    assert nan_doc["output_parameters"]["t1"]["value"] == 0
+    assert t1["0"]["value"] is None
+    assert t1["0"]["missing_since"] == nan_doc["output_parameters"]["t1"]["calibrated_at"]
+    assert t1["1"]["missing_since"] is None
+    t2 = repo1.metric_values(CHIP, "t2_star")["1"]  # its only value is 0 (NaN)
+    assert t2["value"] is None and t2["missing_since"] is not None
+    # best and average still use the usable values
+    assert repo1.metric_values(CHIP, "t1", mode="best")["0"]["value"] == max(
+        r[2] for r in _usable_rows(docs, "t1", qid="0"))
 
 
 def test_metric_values_best_uses_better_direction(repo1, docs):
@@ -167,7 +191,7 @@ def test_coupling_metric_keyed_control_target(repo1, docs):
     got = repo1.metric_values(CHIP, "zx90_gate_fidelity", kind="coupling")
     expected = _expected_metric(docs, "zx90_gate_fidelity", "latest", kind="coupling")
     assert {k: g["value"] for k, g in got.items()} == expected
-    assert "3-2" not in got  # NaN-as-0 only
+    assert got["3-2"]["value"] is None  # NaN-as-0 only: missing, with its date
 
 
 def test_project_scope_never_leaks(repo1, contract_db, docs):
@@ -202,7 +226,8 @@ def test_chip_parameter_timeseries(repo1, docs):
     expected = [(r[1], r[2]) for r in _usable_rows(docs, "t1")]
     assert [(r["qid"], r["value"]) for r in rows] == expected
     last1 = repo1.chip_parameter_timeseries(CHIP, "t1", last_n=1)
-    assert sorted((r["qid"], r["value"]) for r in last1) == sorted(_expected_metric(docs, "t1", "latest").items())
+    newest_usable = {qid: value for _, qid, value, _ in _usable_rows(docs, "t1")}
+    assert sorted((r["qid"], r["value"]) for r in last1) == sorted(newest_usable.items())
     only1 = repo1.chip_parameter_timeseries(CHIP, "t1", qids=["1"])
     assert {r["qid"] for r in only1} == {"1"}
 
@@ -236,8 +261,9 @@ def test_parameter_versions_desc(repo1, docs):
 
 
 def test_lineage_graph(repo1, docs):
-    root = max((v for v in docs["parameter_versions"] if v["project_id"] == P1 and v["parameter_name"] == "t1"),
-               key=lambda v: v["version"])["entity_id"]
+    sources = {r["source_id"] for r in docs["provenance_relations"]}
+    root = max((v for v in docs["parameter_versions"] if v["project_id"] == P1 and v["parameter_name"] == "t1"
+                and v["entity_id"] in sources), key=lambda v: v["version"])["entity_id"]
     graph = repo1.lineage_graph(CHIP, root, max_depth=5)
     # every ancestor reachable through relations, computed by walking the fixture
     reach, frontier = {root}, [root]
@@ -263,5 +289,5 @@ def test_output_parameter_names(repo1, docs):
         {p for d in _history(docs) if d["qid"] == "1" for p in d["output_parameter_names"]})
 
 
-def test_ping_embedded(repo1):
+def test_ping(repo1):
     assert repo1.ping() is None

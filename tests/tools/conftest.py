@@ -10,6 +10,25 @@ from copilot_core.sandbox import run_analysis
 from copilot_core.tools import DataStore, ToolOutcome, Toolkit
 
 
+@pytest.fixture(scope="session", params=["embedded", "mongo_plan"])
+def repo(request, demo_db, demo_now):
+    """Every tool test runs twice: on the embedded engine (EmbeddedPlan) and with the same demo in
+    mongomock, which executes the MongoDB plan (server-side sort, limit, aggregation, distinct)."""
+    from copilot_core.data.repository import CalibrationRepository
+
+    if request.param == "embedded":
+        return CalibrationRepository(demo_db)
+    from copilot_core.demo.seed import chip_specs, seed_database
+    from tests.conftest import DEMO_SEED
+    from tests.mongo_engine import mongo_plan_database
+
+    db = mongo_plan_database(f"tools-{request.param}")
+    seed_database(db, chip_specs(), seed=DEMO_SEED, now=demo_now)
+    found = CalibrationRepository(db)
+    assert found.plan.name == "mongodb"
+    return found
+
+
 @pytest.fixture(scope="session")
 def chip_by_size(repo) -> dict[int, str]:
     return {int(c["size"]): c["chip_id"] for c in repo.list_chips()}
