@@ -22,8 +22,16 @@ import pandas as pd
 
 from copilot_core.analysis.chip_metrics import canonical_coupling_ids, chip_topology
 from copilot_core.data.runs import RunReader, RunResult
-from copilot_core.domain.metrics import BANDS, CATALOGUE, COUPLING_METRICS, QUBIT_METRICS, Kind, Metric, metric, \
-    stored_number
+from copilot_core.domain.metrics import (
+    BANDS,
+    CATALOGUE,
+    COUPLING_METRICS,
+    QUBIT_METRICS,
+    Kind,
+    Metric,
+    metric,
+    stored_number,
+)
 from copilot_core.domain.topology import Topology, qubit_label
 
 Status = Literal["ok", "failed", "excluded", "nan", "absent"]
@@ -379,6 +387,7 @@ def point_health(comp: Comparison) -> pd.DataFrame:
         if not values:
             continue
         bands = [m.score(v) for v in values]
+        counts: dict[str, int] = {band: bands.count(band) for band in BANDS}
         records.append({"metric": name, "title": m.title, "unit": m.unit, "count": len(values), "total": total,
-                        "median": float(np.median(values)), **{band: bands.count(band) for band in BANDS}})
+                        "median": float(np.median(values)), **counts})
     return pd.DataFrame.from_records(records, columns=["metric", "title", "unit", "count", "total", "median", *BANDS])

@@ -1,8 +1,8 @@
-"""The 17 copilot tools in seed 000's order: the one list the toolkit, CLI and tests read."""
+"""The copilot tools (seed 000's 17 in its order, then later ones): the one list the toolkit, CLI and tests read."""
 
 from __future__ import annotations
 
-from copilot_core.tools import analysis, chip, heatmap, provenance, qubits, tasks, timeseries
+from copilot_core.tools import analysis, chip, compare, heatmap, provenance, qubits, tasks, timeseries
 from copilot_core.tools.spec import ToolSpec
 
 TOOLS: tuple[ToolSpec, ...] = (
@@ -23,6 +23,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     heatmap.generate_chip_heatmap,
     timeseries.get_chip_parameter_timeseries,
     qubits.list_available_parameters,
+    compare.compare_calibrations,
 )
 TOOLS_BY_NAME: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
 STORED_TOOLS = tuple(spec.name for spec in TOOLS if spec.stored_key is not None)
