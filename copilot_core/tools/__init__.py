@@ -1,4 +1,4 @@
-"""The copilot's 17 read-only tools, their data store and the compaction of what the model sees.
+"""The copilot's read-only tools, their data store and the compaction of what the model sees.
 
 ``Toolkit(repo, store=DataStore(), sandbox=run_analysis).execute(name, raw_args)`` is the only entry
 point the agent loop and the CLI use; it never raises.

@@ -58,8 +58,8 @@ def test_bad_arguments_are_clear_errors(kit, args, fragment):
     assert json.loads(outcome.model_text)["hint"]
 
 
-@pytest.mark.parametrize("question", ["What changed since yesterday on 64Qv3?", "How does T1 look compared to last "
-                                      "week?", "what changed in the last run"])
+@pytest.mark.parametrize("question", ["What changed since yesterday on 64Qv3?", ("How does T1 look compared to last "
+                                      "week?"), "what changed in the last run"])
 def test_skill_is_selected(question):
     picked = [m.skill.name for m in SkillLibrary.load().select(question)]
     assert "what-changed" in picked

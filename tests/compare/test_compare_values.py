@@ -4,18 +4,29 @@ against direct queries."""
 
 from __future__ import annotations
 
-import pandas as pd
 import statistics
 from datetime import timedelta
 
+import pandas as pd
 import pytest
 
-from copilot_core.analysis.compare import (CompareError, band_crossings, compare, lost_measurements, metric_summary,
-                                           ranked_changes)
+from copilot_core.analysis.compare import (
+    CompareError,
+    band_crossings,
+    compare,
+    lost_measurements,
+    metric_summary,
+    ranked_changes,
+)
 from copilot_core.data.runs import RunReader
 from copilot_core.domain.metrics import metric
-from tests.compare.conftest import OLD_PROJECT, executions_of, expected_point, window_values
-from tests.data.conftest import CHIP, P1, _exec_id
+from tests.compare.conftest import (
+    OLD_PROJECT,
+    executions_of,
+    expected_point,
+    window_values,
+)
+from tests.data.conftest import CHIP, _exec_id
 
 
 def _row(comp, name, key):

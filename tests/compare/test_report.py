@@ -30,17 +30,17 @@ HOSTILE = '<script>window.pwned = 1</script><img src="http://198.51.100.7/x.png"
 
 def table_rows(html: str, table_id: str) -> dict[str, list[str]]:
     """{first cell: [cells]} of one report table (cells unescaped, tags stripped)."""
-    body = re.search(rf'<table id="{table_id}">(.*?)</table>', html, re.S).group(1)
+    body = re.search(rf'<table id="{table_id}">(.*?)</table>', html, re.DOTALL).group(1)
     rows = {}
-    for tr in re.findall(r"<tr>(.*?)</tr>", body, re.S)[1:]:
-        cells = [unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)]
+    for tr in re.findall(r"<tr>(.*?)</tr>", body, re.DOTALL)[1:]:
+        cells = [unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", tr, re.DOTALL)]
         rows[cells[0]] = cells
     return rows
 
 
 def run_cli(env: dict, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "copilot_core", "report", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, check=False)
 
 
 def test_cli_writes_the_report_of_the_last_run(app_env, tmp_path, demo_db):

@@ -12,7 +12,13 @@ from copilot_core.domain.metrics import CATALOGUE, metric
 from copilot_core.domain.topology import qubit_label
 from copilot_core.report import chip_report
 from tests.compare.conftest import executions_of, expected_point, window_values
-from tests.e2e.conftest import RENDER_TIMEOUT_MS, click_df_row, open_page, shot, wait_idle
+from tests.e2e.conftest import (
+    RENDER_TIMEOUT_MS,
+    click_df_row,
+    open_page,
+    shot,
+    wait_idle,
+)
 
 CHIP = "144Qv2"  # the demo's newest chip: the app's default
 
@@ -38,7 +44,7 @@ def top_change_label(db) -> str:
         values = window.get(key, [])
         if key in b and key[0] in CATALOGUE and len(values) >= 2 and statistics.stdev(values) > 0:
             scores[key] = abs(b[key] - a[key]) / statistics.stdev(values)
-    name, target = max(scores, key=scores.get)
+    _name, target = max(scores, key=scores.get)
     return qubit_label(target.split("-")[0], 144)
 
 

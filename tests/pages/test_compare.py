@@ -90,10 +90,10 @@ def test_report_shows_the_page_s_numbers(open_page, app_repo, demo_chip):
     at = open_page(PAGE)
     summary = dataframe(at, "title", "compared", "median_change").set_index("title")
     html = chip_report(app_repo, app_repo.get_chip(demo_chip["chip_id"])).html
-    table = re.search(r'<table id="changes">(.*?)</table>', html, re.S).group(1)
+    table = re.search(r'<table id="changes">(.*?)</table>', html, re.DOTALL).group(1)
     rows = {}
-    for tr in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]:
-        cells = [unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)]
+    for tr in re.findall(r"<tr>(.*?)</tr>", table, re.DOTALL)[1:]:
+        cells = [unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", tr, re.DOTALL)]
         rows[cells[0]] = cells
     assert set(rows) == set(summary.index)
     for title, row in summary.iterrows():

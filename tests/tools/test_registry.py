@@ -1,4 +1,5 @@
-"""The 17 tools: schemas the APIs accept, and arguments checked before any database read."""
+"""The tools (seed 000's 17 plus later ones): schemas the APIs accept, and arguments checked before any database
+read."""
 
 from __future__ import annotations
 
@@ -21,9 +22,13 @@ SEED_000_TOOLS = {  # the table in seed 000, verbatim
 }
 
 
-def test_exactly_the_seed_tools():
-    assert {t.name for t in TOOLS} == SEED_000_TOOLS and len(TOOLS) == 17
-    assert set(STORED_TOOLS) == {"get_chip_parameter_timeseries", "get_chip_summary"}
+LATER_TOOLS = {"compare_calibrations"}
+
+
+def test_exactly_the_seed_tools_then_later_ones():
+    assert {t.name for t in TOOLS} == SEED_000_TOOLS | LATER_TOOLS and len(TOOLS) == 18
+    assert {t.name for t in TOOLS[:17]} == SEED_000_TOOLS
+    assert set(STORED_TOOLS) == {"get_chip_parameter_timeseries", "get_chip_summary", "compare_calibrations"}
 
 
 @pytest.mark.parametrize("spec", TOOLS, ids=lambda s: s.name)
