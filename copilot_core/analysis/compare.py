@@ -15,6 +15,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -84,8 +85,13 @@ class Comparison:
     topology: Topology | None
     failed_after: tuple[RunResult, ...]  # failed tasks of the later point
 
+    @cached_property
+    def _by_metric(self) -> dict[str, pd.DataFrame]:
+        return {str(name): part for name, part in self.frame.groupby("metric", sort=False)}
+
     def metric_frame(self, name: str) -> pd.DataFrame:
-        return self.frame[self.frame["metric"] == name]
+        """The rows of one metric (split once: pages and reports ask for every metric)."""
+        return self._by_metric.get(name, self.frame.iloc[0:0])
 
 
 # ---- points -------------------------------------------------------------------------------------

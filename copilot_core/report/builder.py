@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from copilot_core.analysis.compare import (
@@ -82,10 +83,10 @@ def _plotly_js() -> str:
     return get_plotlyjs().replace("</script", "<\\/script")
 
 
-def _figures(comp: Comparison) -> list[str]:
+def _figures(comp: Comparison, summary: pd.DataFrame) -> list[str]:
     if comp.topology is None:
         return []
-    summary = metric_summary(comp).set_index("metric")
+    summary = summary.set_index("metric")
     out = []
     for i, name in enumerate(n for n in FIGURE_METRICS if n in summary.index and summary.loc[n, "compared"]):
         fig = change_figure(comp, name, comp.topology)
@@ -136,7 +137,7 @@ def build_report(repo: CalibrationRepository, chip: dict, comp: Comparison, run:
                     "at": r["start_at"]} for r in comp.failed_after],
         "notes": [{"task_id": n.get("task_id"), "version": n.get("version"), "timestamp": n.get("timestamp"),
                    "text": _note_text(n.get("note"))} for n in notes],
-        "figures": _figures(comp), "plotly_js": _plotly_js(), "signed": signed_change, "metric": metric,
+        "figures": _figures(comp, summary), "plotly_js": _plotly_js(), "signed": signed_change, "metric": metric,
         "size": size, "summary_paragraph": None,
     }
     return ChipReport(html=render(context), comparison=comp, context=context)
