@@ -1,5 +1,7 @@
 """What changed: two runs (or two days) of a chip side by side, metric by metric; a click opens the qubit."""
 
+from datetime import datetime
+
 import pandas as pd
 import streamlit as st
 
@@ -42,7 +44,7 @@ with page_guard("the comparison"):
     chip = widgets.chip_selector()
     if chip is not None:
         chip_id = chip["chip_id"]
-        runs = compare_data.runs(chip_id)
+        runs = [e for e in compare_data.runs(chip_id) if isinstance(e.get("start_at"), datetime)]
         if len(runs) < 2:
             widgets.no_data(f"{chip_id} has {len(runs)} recorded execution(s): a comparison needs two.")
             st.stop()
