@@ -12,6 +12,7 @@ pages = {
         st.Page("pages/heatmap.py", title="Chip heatmap", icon=":material/grid_on:"),
         st.Page("pages/timeseries.py", title="Timeseries", icon=":material/show_chart:"),
         st.Page("pages/qubits.py", title="Qubits", icon=":material/table_rows:"),
+        st.Page("pages/compare.py", title="What changed", icon=":material/compare_arrows:"),
     ],
     "Copilot": [
         st.Page("pages/copilot.py", title="Copilot", icon=":material/smart_toy:"),

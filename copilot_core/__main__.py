@@ -1,4 +1,4 @@
-"""Command line: ``python -m copilot_core ask|tool|import|sandbox``.
+"""Command line: ``python -m copilot_core ask|tool|import|report|sandbox``.
 
     ask "QUESTION" [--chip C] [--qid Q] [--analysis] [--task TASK]
         one JSON object on stdout: {answer, blocks, assessment, tool_calls: [{tool, args, result}],
@@ -7,6 +7,9 @@
         runs one tool: what the model would see, or with --full the full (stored) result
     import DIR
         loads a QDash export (one file per collection) into the embedded store, replacing its QDash data
+    report --chip C [--date D] --out report.html [--summary]
+        the daily chip report as one self-contained HTML file (deterministic; --summary adds a paragraph
+        from the configured model, kept only when every number in it is in the report)
     sandbox --code-file F [--data-file D.json]
         delegates to copilot_core.sandbox.cli
 
@@ -62,6 +65,11 @@ def _parser() -> argparse.ArgumentParser:
     load = sub.add_parser("import", help="load a QDash export (one JSON file per collection) into the embedded store")
     load.add_argument("directory", help="folder of mongoexport / Extended JSON files named by collection, "
                                         "e.g. task_result_history.json")
+    report = sub.add_parser("report", help="write the daily chip report (self-contained HTML)")
+    report.add_argument("--chip", help="chip id (default: the most recently installed chip)")
+    report.add_argument("--date", help="report the run of this day: YYYY-MM-DD or -Nd (default: the last run)")
+    report.add_argument("--out", required=True, help="HTML file to write")
+    report.add_argument("--summary", action="store_true", help="add a checked summary paragraph from the model")
     sub.add_parser("sandbox", help="run analysis code in the sandbox", add_help=False)
     return parser
 
@@ -178,6 +186,47 @@ def cmd_import(args: argparse.Namespace, settings: Any) -> int:
     return EXIT_OK
 
 
+def cmd_report(args: argparse.Namespace, settings: Any) -> int:
+    from pathlib import Path
+
+    from copilot_core.report import ReportError, chip_report
+
+    repo = _open(settings)[1]
+    chip_id = args.chip or repo.default_chip_id()
+    chip = repo.get_chip(chip_id) if chip_id else None
+    if chip is None:
+        known = ", ".join(c["chip_id"] for c in repo.list_chips()[:20]) or "none"
+        raise UsageError(f"chip {chip_id!r} not found; chips: {known}")
+    try:
+        report = chip_report(repo, chip, args.date)
+    except ReportError as exc:
+        raise UsageError(str(exc)) from exc
+    if args.summary:
+        from copilot_core.agent import provider_from_settings
+        from copilot_core.errors import ProviderError
+        from copilot_core.report.summary import summarise
+
+        provider = provider_from_settings(settings)
+        if provider is None:
+            log.warning("no model configured: the report has no summary paragraph")
+        else:
+            try:
+                paragraph, why = summarise(report, provider)
+            except ProviderError as exc:
+                paragraph, why = None, f"model error: {exc}"
+            log.info("summary: %s", why)
+            if paragraph:
+                report = report.with_summary(paragraph)
+    out = Path(args.out)
+    try:
+        out.write_text(report.html, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {out}: {exc.strerror}") from exc
+    comp = report.comparison
+    log.info("wrote %s (%d bytes): %s vs %s", out, len(report.html), comp.after.label, comp.before.label)
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -191,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         settings = load_settings()
-        commands = {"ask": cmd_ask, "tool": cmd_tool, "import": cmd_import}
+        commands = {"ask": cmd_ask, "tool": cmd_tool, "import": cmd_import, "report": cmd_report}
         return commands[args.command](args, settings)
     except (UsageError, ConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -5,7 +5,7 @@ import streamlit as st
 from copilot_core.analysis.chip_health import health_frame
 from copilot_core.analysis.overview import chips_frame, executions_frame, flags_frame
 from copilot_core.domain.metrics import BANDS
-from ui import data, navigation, widgets
+from ui import compare, data, navigation, widgets
 from ui.errors import page_guard, plain
 
 FLAGS_GENERATION_KEY = "_overview_flags_generation"
@@ -17,6 +17,11 @@ with page_guard("the overview"):
     chip = widgets.chip_selector()
     if chip is not None:
         chip_id = chip["chip_id"]
+        st.download_button("Daily report (HTML)", lambda: compare.report_html(chip_id).encode(),
+                           file_name=f"{chip_id}_daily_report.html", mime="text/html", on_click="ignore",
+                           key="overview_report", icon=":material/summarize:",
+                           help="The last run's health, changes since the run before, drift flags, failed tasks and "
+                                "notes in one self-contained page that opens offline.")
         st.subheader("Chips")
         st.dataframe(chips_frame(data.chips()), hide_index=True, key="overview_chips", column_config={
             "coverage": st.column_config.ProgressColumn("coverage", format="percent", min_value=0, max_value=1),

@@ -24,16 +24,16 @@ SEED_000_TOOLS = {  # the table in seed 000, verbatim
 }
 
 
-TOOL_TESTS = Path(__file__).parent
+TOOL_TESTS = Path(__file__).parents[1]
 
 
 def test_the_seed_tools_and_the_memory_tool():
-    assert {t.name for t in TOOLS} == SEED_000_TOOLS | {"recall_memory"} and len(TOOLS) == 18
+    assert {t.name for t in TOOLS} == SEED_000_TOOLS | {"recall_memory", "compare_calibrations"} and len(TOOLS) == 19
 
 
 def test_policy_declared_on_the_tools():
     """The policy table, written out by hand."""
-    assert set(STORED_TOOLS) == {"get_chip_parameter_timeseries", "get_chip_summary"}
+    assert set(STORED_TOOLS) == {"get_chip_parameter_timeseries", "get_chip_summary", "compare_calibrations"}
     assert REDUCED_TOOLS == {"get_qubit_params", "get_chip_summary", "get_parameter_timeseries",
                              "generate_chip_heatmap", "get_execution_history"}
     assert {t.name for t in TOOLS if not t.cacheable} == {"execute_python_analysis"}
@@ -46,9 +46,9 @@ def test_policy_declared_on_the_tools():
 def test_every_tool_is_documented_and_has_a_contract_test(spec):
     assert len(spec.description) > 30 and spec.description.strip() == spec.description
     called = re.compile(r"""(?:call|execute)\(\s*["']""" + re.escape(spec.name) + """["']""")
-    files = [p.name for p in TOOL_TESTS.glob("test_*.py") if p.name != Path(__file__).name
+    files = [p.name for p in TOOL_TESTS.rglob("test_*.py") if p.name != Path(__file__).name
              and called.search(p.read_text())]
-    assert files, f"no test in tests/tools runs {spec.name} (add one next to the others of its family)"
+    assert files, f"no test under tests/ runs {spec.name} (add one next to the others of its family)"
 
 
 @pytest.mark.parametrize("spec", TOOLS, ids=lambda s: s.name)

@@ -1,0 +1,181 @@
+"""Build the daily chip report of one run: health, changes since the previous run, drift, failures, notes.
+
+Deterministic: the same database gives byte-identical HTML (fixed figure ids, no wall-clock time).
+Every database string (task messages, calibration notes) is hostile and reaches the page only through
+Jinja2's autoescaping; figures are built here from catalogue titles and numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from copilot_core.analysis.compare import (
+    CompareError,
+    Comparison,
+    band_crossings,
+    compare,
+    lost_measurements,
+    metric_summary,
+    point_health,
+    ranked_changes,
+    resolve_point,
+)
+from copilot_core.analysis.drift import DRIFT_METRICS, DriftFlag, drops
+from copilot_core.charts.compare import change_figure, signed_change
+from copilot_core.charts.style import format_value
+from copilot_core.data.repository import CalibrationRepository
+from copilot_core.data.runs import RunReader
+from copilot_core.domain.metrics import BANDS, metric
+from copilot_core.domain.topology import qubit_label
+
+TEMPLATE_DIR = Path(__file__).resolve().parent
+FIGURE_METRICS = ("t1", "t2_echo", "x90_gate_fidelity", "average_readout_fidelity", "zx90_gate_fidelity")
+RANKED_ROWS = 20
+NOTE_CHARS = 4000
+DRIFT_THRESHOLD = 0.2
+
+
+class ReportError(ValueError):
+    """The report cannot be built for these arguments (message is safe to show)."""
+
+
+@dataclass
+class ChipReport:
+    """The HTML and the numbers behind it (what a summary may quote)."""
+
+    html: str
+    comparison: Comparison
+    context: dict[str, Any] = field(default_factory=dict)
+
+    def with_summary(self, paragraph: str) -> ChipReport:
+        """The same report with a summary paragraph on top (escaped like every other text)."""
+        context = self.context | {"summary_paragraph": paragraph}
+        return ChipReport(render(context), self.comparison, context)
+
+
+def fmt(value: object, spec: str = ".5g") -> str:
+    """How the report prints a number: the same format specs as the comparison page's columns."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if isinstance(value, (int, float)):
+        return format(value, spec)
+    return str(value)
+
+
+def _environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=select_autoescape(("html", "j2")),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters["fmt"] = fmt
+    return env
+
+
+def _plotly_js() -> str:
+    from plotly.offline import get_plotlyjs
+
+    return get_plotlyjs().replace("</script", "<\\/script")
+
+
+def _figures(comp: Comparison, summary: pd.DataFrame) -> list[str]:
+    if comp.topology is None:
+        return []
+    summary = summary.set_index("metric")
+    out = []
+    for i, name in enumerate(n for n in FIGURE_METRICS if n in summary.index and summary.loc[n, "compared"]):
+        fig = change_figure(comp, name, comp.topology)
+        fig.update_layout(clickmode="none")
+        out.append(fig.to_html(full_html=False, include_plotlyjs=False, div_id=f"change-{i}-{name}",
+                               config={"displaylogo": False, "displayModeBar": False}))
+    return out
+
+
+def _drift(repo: CalibrationRepository, comp: Comparison, until: datetime) -> list[DriftFlag]:
+    """Drops as on the Overview, as of the reported run: values after it are left out."""
+    flags: list[DriftFlag] = []
+    since = comp.after.start - timedelta(days=9)
+    for name in DRIFT_METRICS:
+        rows = [r for r in repo.chip_parameter_timeseries(comp.chip_id, name, since=since)
+                if isinstance(r.get("calibrated_at"), datetime) and r["calibrated_at"] <= until]
+        flags += drops(rows, name, threshold=DRIFT_THRESHOLD)
+    return sorted(flags, key=lambda f: -(f.drop or 0))
+
+
+def _note_text(note: object) -> str:
+    text = json.dumps(note, ensure_ascii=False, indent=2, default=str, sort_keys=True)
+    return text if len(text) <= NOTE_CHARS else text[:NOTE_CHARS] + "\n…"
+
+
+def build_report(repo: CalibrationRepository, chip: dict, comp: Comparison, run: dict) -> ChipReport:
+    """Render the report for an existing comparison (``run`` is the later point's execution row)."""
+    size = comp.size
+    end = run.get("end_at")
+    until = end if isinstance(end, datetime) else comp.after.start + timedelta(days=1)
+    summary = metric_summary(comp)
+    health = point_health(comp)
+    drift = _drift(repo, comp, until)
+    notes = repo.calibration_notes(comp.chip_id, execution_id=run["execution_id"], limit=20)
+
+    def display(name: str, value: object) -> str:
+        return format_value(metric(name), value if isinstance(value, (int, float)) else None)
+
+    context = {
+        "chip": chip, "comp": comp, "run": run, "bands": BANDS,
+        "health": health.to_dict("records"), "summary": summary.to_dict("records"),
+        "ranked": ranked_changes(comp, RANKED_ROWS).to_dict("records"),
+        "crossings": band_crossings(comp).to_dict("records"), "lost": lost_measurements(comp).to_dict("records"),
+        "drift": [{"metric": metric(f.metric or "").title, "qubit": qubit_label(f.qid, size),
+                   "latest": display(f.metric or "", f.latest), "baseline": display(f.metric or "", f.baseline),
+                   "drop": f"{(f.drop or 0) * 100:.1f}%"} for f in drift],
+        "failed": [{"task": r["name"], "target": r["qid"], "message": r["message"][:300],
+                    "at": r["start_at"]} for r in comp.failed_after],
+        "notes": [{"task_id": n.get("task_id"), "version": n.get("version"), "timestamp": n.get("timestamp"),
+                   "text": _note_text(n.get("note"))} for n in notes],
+        "figures": _figures(comp, summary), "plotly_js": _plotly_js(), "signed": signed_change, "metric": metric,
+        "size": size, "summary_paragraph": None,
+    }
+    return ChipReport(html=render(context), comparison=comp, context=context)
+
+
+def render(context: dict[str, Any]) -> str:
+    return _environment().get_template("template.html.j2").render(**context)
+
+
+def _report_runs(reader: RunReader, chip_id: str, day: str | None) -> tuple[dict, dict]:
+    executions = reader.executions_between(chip_id)
+    done = [e for e in executions if e.get("status") == "completed" and isinstance(e.get("start_at"), datetime)]
+    done = done or [e for e in executions if isinstance(e.get("start_at"), datetime)]
+    if not done:
+        raise ReportError(f"{chip_id} has no executions to report on")
+    if day is None:
+        index = 0
+    else:
+        try:
+            wanted = resolve_point(day, executions).start.date()
+        except CompareError as exc:
+            raise ReportError(str(exc)) from None
+        index = next((i for i, e in enumerate(done) if e["start_at"].date() == wanted), -1)
+        if index < 0:
+            raise ReportError(f"no completed execution of {chip_id} on {wanted.isoformat()}")
+    if index + 1 >= len(done):
+        raise ReportError(f"{done[index]['execution_id']} is the first run of {chip_id}: there is no previous run "
+                          "to compare with")
+    return done[index + 1], done[index]
+
+
+def chip_report(repo: CalibrationRepository, chip: dict, day: str | None = None) -> ChipReport:
+    """The report of the chip's newest completed run on ``day`` (YYYY-MM-DD or -Nd; default: its last run),
+    compared with the completed run before it."""
+    reader = RunReader(repo)
+    previous, run = _report_runs(reader, str(chip["chip_id"]), day)
+    try:
+        comp = compare(reader, chip, previous["execution_id"], run["execution_id"])
+    except CompareError as exc:
+        raise ReportError(str(exc)) from None
+    return build_report(repo, chip, comp, run)

@@ -1,0 +1,92 @@
+"""compare_calibrations: what changed on a chip between two runs or days (stored tool).
+
+The model gets per-metric counts and medians, the few largest changes, band crossings and lost
+measurements; the full per-qubit table (every metric, both values, statuses, spread) goes to the
+data store as ``data['comparison']`` for ``execute_python_analysis``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pandas as pd
+
+from copilot_core.analysis.compare import (
+    CompareError,
+    band_crossings,
+    compare,
+    lost_measurements,
+    metric_summary,
+    ranked_changes,
+)
+from copilot_core.data.runs import RunReader
+from copilot_core.tools.compact import compact_number, iso
+from copilot_core.tools.spec import (
+    ToolContext,
+    ToolError,
+    ToolResult,
+    chip_id_arg,
+    param_names_arg,
+    tool,
+)
+
+COMPARISON_KEY = "comparison"
+SHOWN = 5  # largest changes, crossings and lost measurements the model sees
+_POINT = {"type": "string", "pattern": r"^[A-Za-z0-9 \-]{1,20}$"}
+
+
+def _brief(frame: pd.DataFrame, columns: list[str]) -> list[dict]:
+    return [{k: compact_number(v) if isinstance(v, float) else v for k, v in row.items()}
+            for row in frame[columns].head(SHOWN).to_dict("records")]
+
+
+def _frame(full: pd.DataFrame) -> pd.DataFrame:
+    out = full.copy()
+    for column in ("at_before", "at_after"):
+        out[column] = [iso(v) if isinstance(v, datetime) else None for v in out[column]]
+    return out
+
+
+@tool("compare_calibrations", "What changed on a chip between two calibration runs or days: per metric the number "
+      "of qubits compared, medians before/after, how many got better/worse (by each metric's direction), threshold "
+      "band crossings, measurements that went missing or failed, and the largest changes measured in each qubit's "
+      "own 7-day spread. Stored tool: the full per-qubit table is data['comparison'] in execute_python_analysis.",
+      {"chip_id": chip_id_arg(),
+       "from": _POINT | {"default": "previous", "description":
+                         "Earlier point: 'previous' (run before the last), an execution id '20260720-003', a date "
+                         "'2026-07-19', or '-1d' / '-7d' (days before the chip's last execution)."},
+       "to": _POINT | {"default": "latest", "description": "Later point, same forms; default 'latest' (last run)."},
+       "metrics": param_names_arg(20)},
+      ("chip_id",), stored_key=lambda args: COMPARISON_KEY)
+def compare_calibrations(ctx: ToolContext, chip_id: str, to: str = "latest", metrics: list[str] | None = None,
+                         **points: str) -> ToolResult:
+    chip = ctx.chip(chip_id)
+    try:
+        comp = compare(RunReader(ctx.repo), chip, points.get("from", "previous"), to,
+                       metrics=tuple(metrics) if metrics else None)
+    except CompareError as exc:
+        raise ToolError(str(exc), "list runs with get_execution_history, then pass execution ids or dates") from None
+    summary = metric_summary(comp)
+    if comp.frame.empty:
+        raise ToolError(f"nothing to compare on {chip_id} between {comp.before.label} and {comp.after.label}",
+                        "pick other runs or metrics (list_available_parameters)")
+    per_metric = {row["metric"]: {k: compact_number(v) if isinstance(v, float) else v for k, v in row.items()
+                                  if k not in ("metric", "title", "kind")}
+                  for row in summary.to_dict("records")}
+    model = {
+        "chip_id": chip_id, "from": comp.before.label, "to": comp.after.label,
+        "spread_days": comp.spread_days, "metrics": per_metric,
+        "largest_changes": _brief(ranked_changes(comp), ["metric", "label", "before", "after", "change", "z",
+                                                          "direction"]),
+        "band_crossings": {"count": len(band_crossings(comp)),
+                           "worst": _brief(band_crossings(comp), ["metric", "label", "band_before", "band_after"])},
+        "lost_measurements": {"count": len(lost_measurements(comp)),
+                              "first": _brief(lost_measurements(comp), ["metric", "label", "before", "status_after"])},
+        "failed_tasks_in_to": len(comp.failed_after),
+        "note": "values in display units; z = change / the qubit's own standard deviation over spread_days",
+    }
+    frame = _frame(comp.frame)
+    data = {**model, "rows": frame.to_dict("records")}
+    changed = int(comp.frame["change"].notna().sum())
+    return ToolResult(data, f"compared {comp.before.label} → {comp.after.label} on {chip_id}: {changed} values in "
+                            f"{len(comp.metrics)} metrics", model=model, frame=frame)
