@@ -2,7 +2,11 @@
 
 import streamlit as st
 
-st.set_page_config(page_title="Calibration Copilot", page_icon=":material/memory:", layout="wide")
+from pathlib import Path
+
+# A local favicon: an icon name or emoji makes the browser fetch it from a font or CDN host (not offline-safe).
+ICON = Path(__file__).parent / "assets" / "favicon.png"
+st.set_page_config(page_title="Calibration Copilot", page_icon=str(ICON), layout="wide")
 
 pages = {
     "Dashboard": [

@@ -15,6 +15,7 @@ DRILL_KEY = "heatmap_drill_qid"
 LAST_CLICK_KEY = "_heatmap_last_click"
 NO_QUBIT = "—"
 
+navigation.through_app()
 st.title("Chip heatmap")
 
 with page_guard("the chip heatmap"):

@@ -5,11 +5,12 @@ import streamlit as st
 
 from copilot_core.data.memory_store import MemoryStore
 from copilot_core.memory import DECAY, MAX_INJECT_CHARS, MIN_HITS, CopilotMemory
-from ui import data, widgets
+from ui import data, navigation, widgets
 from ui.errors import page_guard, plain
 
 KIND_LABELS = {"parameter": "parameter asked about", "code": "analysis code that worked", "error_fix": "error → fix"}
 
+navigation.through_app()
 st.title("Copilot memory")
 st.caption(f"What the copilot learned from earlier sessions, per chip. Every update multiplies the hit counts by "
            f"{DECAY:g} and drops entries below {MIN_HITS:g}; at most {MAX_INJECT_CHARS} characters go into the "

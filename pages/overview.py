@@ -10,6 +10,7 @@ from ui.errors import page_guard, plain
 
 FLAGS_GENERATION_KEY = "_overview_flags_generation"
 
+navigation.through_app()
 st.title("Overview")
 
 with page_guard("the overview"):

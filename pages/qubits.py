@@ -16,6 +16,7 @@ NO_QUBIT = "—"
 LAST_ROW_KEY = "_qubits_last_row"
 DECIMALS = {"%": "%.2f", "GHz": "%.4f", "MHz": "%.1f", "μs": "%.1f"}
 
+navigation.through_app()
 st.title("Qubits")
 
 with page_guard("the qubits table"):

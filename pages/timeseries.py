@@ -6,12 +6,13 @@ from copilot_core.analysis.timeseries import OUTLIER_K, median_band, timeseries_
 from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import metric
 from copilot_core.domain.topology import qubit_label
-from ui import data, widgets
+from ui import data, navigation, widgets
 from ui.errors import page_guard
 from ui.widgets import persistent_select
 
 WINDOW_DAYS = (7, 14, 30, 90, 365)
 
+navigation.through_app()
 st.title("Timeseries")
 
 with page_guard("the timeseries"):

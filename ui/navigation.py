@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from ui.state import CHIP_KEY, FOCUS_QUBIT_KEY
 
@@ -15,6 +16,18 @@ COPILOT_ANALYSIS_KEY = "copilot_analysis"
 # until then the "Analyze with copilot" button is disabled with a one-line explanation.
 COPILOT_PAGE_READY = True
 COPILOT_NOT_READY_HELP = "The copilot chat page is not available yet in this build."
+
+
+def through_app() -> None:
+    """Call first in every page: make sure ``app.py`` (page setup, titled navigation) runs around it.
+
+    A deep link (``/heatmap``) as the very first request of a fresh server runs the page file on its own,
+    because Streamlit treats a ``pages/`` folder next to the entry point as the legacy multipage layout
+    until ``st.navigation`` has run once: the sidebar then lists file names and the layout is narrow.
+    Switching that mode off and rerunning sends the same URL through ``app.py``."""
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
 
 
 def open_qubit(chip_id: str, qid: str) -> None:
