@@ -4,6 +4,7 @@ import streamlit as st
 
 from copilot_core.analysis.chip_health import health_frame
 from copilot_core.analysis.overview import chips_frame, executions_frame, flags_frame
+from copilot_core.charts.style import NO_VALUE_HELP
 from copilot_core.domain.metrics import BANDS
 from ui import data, navigation, widgets
 from ui.errors import page_guard, plain
@@ -20,7 +21,8 @@ with page_guard("the overview"):
         chip_id = chip["chip_id"]
         st.subheader("Chips")
         st.dataframe(chips_frame(data.chips()), hide_index=True, key="overview_chips", column_config={
-            "coverage": st.column_config.ProgressColumn("coverage", format="percent", min_value=0, max_value=1),
+            "coverage": st.column_config.ProgressColumn("coverage", format="percent", min_value=0, max_value=1,
+                                                        color="green"),
             "last execution": st.column_config.DatetimeColumn("last execution (UTC)", format="YYYY-MM-DD HH:mm")})
 
         st.subheader("Drift flags")
@@ -38,25 +40,36 @@ with page_guard("the overview"):
             # a fresh widget after each jump: the selection is consumed once, so one click = one action
             generation = st.session_state.setdefault(FLAGS_GENERATION_KEY, 0)
             event = st.dataframe(frame, hide_index=True, key=f"overview_flags_{generation}", on_select="rerun",
-                                 selection_mode="single-row", height=min(36 + 35 * len(frame), 390), column_config={
+                                 selection_mode="single-row", row_height=52, height=min(38 + 52 * len(frame), 420),
+                                 column_config={
                                      "qid": None,
-                                     "drop": st.column_config.NumberColumn("drop", format="percent"),
-                                     "at": st.column_config.DatetimeColumn("at (UTC)", format="MM-DD HH:mm")})
+                                     "where": st.column_config.TextColumn("where", width=100),
+                                     "flag": st.column_config.TextColumn("flag", width=85),
+                                     "what": st.column_config.TextColumn("what", width=170),
+                                     "latest": st.column_config.TextColumn("latest", width=80, help=NO_VALUE_HELP),
+                                     "7-day median": st.column_config.TextColumn("7-day median", width=95),
+                                     "drop": st.column_config.NumberColumn("drop", format="percent", width=60),
+                                     "at": st.column_config.DatetimeColumn("at (UTC)", format="MM-DD HH:mm",
+                                                                           width=95),
+                                     "message": st.column_config.TextColumn("message", width="large")})
             st.caption("Tick a flag to open that qubit on the Qubits page with its health report.")
             rows = list(event["selection"]["rows"])
             if rows and 0 <= rows[0] < len(frame):
                 st.session_state[FLAGS_GENERATION_KEY] = generation + 1
                 navigation.open_qubit(chip_id, str(frame.iloc[rows[0]]["qid"]))
 
-        left, right = st.columns([3, 2])
+        left, right = st.columns([1, 1])
         with left:
             st.subheader(f"Health of {chip_id}")
             rows = data.health(chip_id)
             if rows:
                 frame = health_frame(rows)
-                st.dataframe(frame.drop(columns=["median"]), hide_index=True, key="overview_health",
-                             column_config={"median_text": "median",
-                                            **{b: st.column_config.NumberColumn(b, format="%d") for b in BANDS}})
+                st.dataframe(frame.drop(columns=["median", "unit", "kind"]), hide_index=True, key="overview_health",
+                             column_config={"metric": st.column_config.TextColumn("metric", width=125),
+                                            "coverage": st.column_config.TextColumn("count", width=60),
+                                            "median_text": st.column_config.TextColumn("median", width=80),
+                                            **{b: st.column_config.NumberColumn(b, format="%d", width=55)
+                                               for b in (*BANDS, "missing")}})
                 st.caption("Latest values (qubit.data / coupling.data) scored against the thresholds; "
                            "missing = no usable value (dead, never measured, or NaN stored as 0).")
             else:
@@ -68,6 +81,6 @@ with page_guard("the overview"):
                 widgets.no_data(f"No executions recorded for {chip_id}.")
             else:
                 st.dataframe(runs, hide_index=True, key="overview_runs", column_config={
-                    "started": st.column_config.DatetimeColumn("started (UTC)", format="MM-DD HH:mm"),
-                    "ended": st.column_config.DatetimeColumn("ended (UTC)", format="MM-DD HH:mm"),
-                    "minutes": st.column_config.NumberColumn("minutes", format="%.0f")})
+                    "started": st.column_config.DatetimeColumn("started (UTC)", format="MM-DD HH:mm", width=100),
+                    "ended": st.column_config.DatetimeColumn("ended (UTC)", format="MM-DD HH:mm", width=100),
+                    "minutes": st.column_config.NumberColumn("min", format="%.0f", width=45)})

@@ -30,6 +30,24 @@ def through_app() -> None:
         st.rerun()
 
 
+def copilot_problem() -> str | None:
+    """Why the copilot cannot analyse a qubit right now (shown beside the disabled button), or None."""
+    from copilot_core.agent import provider_from_settings
+    from copilot_core.settings import ConfigError, load_settings
+
+    if not COPILOT_PAGE_READY:
+        return COPILOT_NOT_READY_HELP
+    try:
+        provider = provider_from_settings(load_settings())
+    except ConfigError as exc:
+        return f"The copilot's model settings are invalid: {exc}"
+    if provider is None:
+        return ("No language model is configured, so the copilot cannot analyse this qubit. Set OPENAI_API_KEY "
+                "(or OPENAI_BASE_URL for a self-hosted server), or run `make local-llm` for a small offline model, "
+                "then restart the app.")
+    return None
+
+
 def open_qubit(chip_id: str, qid: str) -> None:
     """Show one qubit on the Qubits page (its row selected, its health report open)."""
     st.session_state[CHIP_KEY] = chip_id

@@ -49,7 +49,7 @@ def persistent_select(label: str, options: Sequence[Any], state_key: str, *, def
         value = container.selectbox(label, options, key=widget_key, format_func=format_func, on_change=_sync,
                                     help=help)
     if param:
-        url_state.publish(param, to_url(value))
+        url_state.publish(param, to_url(value) or None)
     return value
 
 
@@ -91,7 +91,7 @@ def chip_selector(container: Any = None) -> dict | None:
     return by_id[chosen]
 
 
-def metric_options(chip_id: str, kind: str = "qubit") -> list[str]:
+def metric_options(chip_id: str, kind: str = "qubit", *, catalogue_only: bool = False) -> list[str]:
     """Catalogue metrics of that kind that have a usable value on the chip, then every other well-formed
     numeric parameter stored in the chip's latest data (``qubit.data``/``coupling.data`` hold the newest
     value of every output parameter).  A metric no qubit or coupling of the chip has is not offered."""
@@ -103,7 +103,7 @@ def metric_options(chip_id: str, kind: str = "qubit") -> list[str]:
              and isinstance(e, dict) and isinstance(e.get("value"), (int, float)) and not isinstance(e.get("value"), bool)}
     with_data = [n for n in names if any(isinstance(p.get(n), dict) and CATALOGUE[n].to_display(p[n].get("value"))
                                          is not None for p in entries)]
-    return (with_data or names) + sorted(found)
+    return (with_data or names) + ([] if catalogue_only else sorted(found))
 
 
 def metric_label(name: str) -> str:

@@ -11,6 +11,15 @@ BAND_COLOURS: dict[Band, str] = {
     "excellent": "#1b7f3b",
 }
 MISSING_COLOUR = "#d0d0d0"
+# light tints of the band colours for table cells: the value stays readable on top
+BAND_TINTS: dict[Band, str] = {
+    "bad": "#f9d4d4",
+    "fair": "#ffe8c7",
+    "good": "#e3f2d3",
+    "excellent": "#c3e6cd",
+}
+NO_VALUE = "—"
+NO_VALUE_HELP = "— = no usable value: dead or never measured qubit, failed fit, or NaN stored as 0."
 BAND_INDEX: dict[Band, int] = {b: i for i, b in enumerate(BANDS)}
 
 _DECIMALS = {"%": 2, "GHz": 4, "MHz": 1, "μs": 1, "ns": 1}
@@ -25,6 +34,18 @@ def format_value(metric: Metric, value: float | None, *, unit: bool = True) -> s
     if not unit or not metric.unit:
         return text
     return f"{text}%" if metric.unit == "%" else f"{text} {metric.unit}"
+
+
+def cell_text(metric: Metric, value: float | None) -> str:
+    """A value short enough for a heatmap cell (the unit is in the title): ``51``, ``99.87``, ``5.012``."""
+    if value is None:
+        return "—"
+    if metric.unit == "%":
+        return f"{value:.2f}"
+    if metric.unit == "GHz":
+        return f"{value:.3f}"
+    size = abs(value)
+    return f"{value:.0f}" if size >= 100 else f"{value:.1f}" if size >= 1 else f"{value:.3g}"
 
 
 def band_colourscale() -> list[list]:
