@@ -46,18 +46,19 @@ with page_guard("the qubits table"):
                             "qubit": st.column_config.TextColumn("qubit", width=64, pinned=True),
                             "bad metrics": st.column_config.NumberColumn("bad", width=48,
                                                                          help="Scored metrics in the bad band"),
-                            "last calibrated": st.column_config.DatetimeColumn("last calibrated (UTC)",
-                                                                               format="MM-DD HH:mm", width=120)}
+                            "last calibrated": st.column_config.TextColumn("last calibrated (UTC)", width=120,
+                                                                           help=NO_VALUE_HELP)}
             bands = {}
             for m in metrics:
                 unit = f" [{m.unit}]" if m.unit else ""
-                config[value_column(m)] = st.column_config.NumberColumn(
-                    f"{SHORT.get(m.name, m.title)}{unit}", width=92,
+                config[value_column(m)] = st.column_config.TextColumn(
+                    f"{SHORT.get(m.name, m.title)}{unit}", width=92, alignment="right",
                     help=f"{m.title}; cell colour = band ({m.threshold_text()}). {NO_VALUE_HELP}")
                 if band_column(m) in table:
                     bands[value_column(m)] = band_column(m)
                     config[band_column(m)] = None  # shown as the value cell's colour
-            formats = {value_column(m): DECIMALS.get(m.unit, "%.4g") for m in metrics}
+            formats: dict = {value_column(m): DECIMALS.get(m.unit, "%.4g") for m in metrics}
+            formats["last calibrated"] = lambda t: t.strftime("%m-%d %H:%M")
             # a new key when the filters change, so a stale row index never selects another qubit
             view_key = hashlib.sha1(f"{chip_id}|{text}|{only_bad}".encode()).hexdigest()[:8]
             event = st.dataframe(views.band_cells(table, bands, formats), hide_index=True,

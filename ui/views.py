@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
@@ -20,9 +23,15 @@ from ui.errors import plain
 DATETIME = st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm")
 
 
-def band_cells(frame: pd.DataFrame, bands: dict[str, str], formats: dict[str, str]) -> Styler:
-    """``frame`` with each value cell tinted by its band (``bands``: value column -> band column) and "—"
-    for a missing value, so the band needs no column of its own (hide those with ``column_config``)."""
+def band_cells(frame: pd.DataFrame, bands: dict[str, str], formats: dict[str, str | Callable[[Any], str]]) -> Styler:
+    """``frame`` with the ``formats`` columns as text ("—" when missing: a grid shows a null as "None") and
+    each value cell tinted by its band (``bands``: value column -> band column), so the band needs no column
+    of its own (hide those with ``column_config``)."""
+    shown = frame.copy()
+    for col, fmt in formats.items():
+        if col in shown:
+            shown[col] = [NO_VALUE if pd.isna(v) else fmt(v) if callable(fmt) else fmt % v for v in frame[col]]
+
     def tint(part: pd.DataFrame) -> pd.DataFrame:
         css = pd.DataFrame("", index=part.index, columns=part.columns)
         for value_col, band_col in bands.items():
@@ -31,9 +40,7 @@ def band_cells(frame: pd.DataFrame, bands: dict[str, str], formats: dict[str, st
                                                     if b in BAND_TINTS else "")
         return css
 
-    return frame.style.apply(tint, axis=None).format(
-        {c: (lambda v, f=f: NO_VALUE if pd.isna(v) else f % v) for c, f in formats.items() if c in frame},
-        na_rep=NO_VALUE)
+    return shown.style.apply(tint, axis=None)
 
 
 def value_band_cells(frame: pd.DataFrame) -> Styler:

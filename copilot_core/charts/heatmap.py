@@ -28,7 +28,9 @@ def _cell_px(grid: int) -> int:
 
 def _title(cm: ChipMetric, suffix: str = "") -> str:
     unit = f" [{cm.metric.unit}]" if cm.metric.unit else ""
-    window = f", last {cm.within_hours:g} h" if cm.within_hours else ""
+    hours = cm.within_hours
+    window = "" if not hours else f", last {hours / 24:g} days" if hours > 48 and hours % 24 == 0 else \
+        f", last {hours:g} h"
     return f"{cm.metric.title}{unit} on {cm.chip_id} ({cm.mode}{window}){suffix}"
 
 

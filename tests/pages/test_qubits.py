@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pandas as pd
-import pytest
 
 from copilot_core.analysis.qubit_table import KEY_METRICS, band_column, value_column
 from copilot_core.domain.metrics import BANDS, CATALOGUE, SCORED_QUBIT_METRICS, metric
@@ -37,8 +36,9 @@ def test_table_values_equal_qubit_data_in_display_units(open_page, app_repo, dem
         if all(v is None for v in expected):
             assert value_column(m) not in shown  # a parameter nobody measures is not a column of blanks
             continue
-        for got, want in zip(shown[value_column(m)], expected, strict=True):
-            assert (got != got or got is None) if want is None else got == pytest.approx(want)
+        decimals = {"%": 2, "GHz": 4, "MHz": 1, "μs": 1}.get(m.unit)  # the lab's usual precision per unit
+        for got, want in zip(shown[value_column(m)], expected, strict=True):  # "—", never "None" or 0
+            assert got == ("—" if want is None else f"{want:.{decimals}f}" if decimals is not None else f"{want:.4g}")
         if m.good is not None:
             bands = [None if pd.isna(b) else b for b in shown[band_column(m)]]
             assert bands == [m.score(v) for v in expected]

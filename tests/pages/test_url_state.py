@@ -38,7 +38,7 @@ def test_a_heatmap_link_opens_that_exact_view(app_env, demo_chip):
     assert at.radio(key="_w_heatmap_color_by").value == "band"
     assert at.selectbox(key="_w_heatmap_drill_qid").value == "5"
     title = figures(at)["heatmap_chart"]["layout"]["title"]["text"]
-    assert title.startswith("X90 gate fidelity [%] on") and "(average, last 168 h)" in title
+    assert title.startswith("X90 gate fidelity [%] on") and "(average, last 7 days)" in title
     assert f"**Latest values of {qubit_label(5, size)}**" in texts(at)
     # the page leaves the same settings in the URL (what a reload sends back)
     assert {k: at.query_params[k] for k in link} == {**link, "qubit": "5"}
