@@ -43,44 +43,42 @@ with page_guard("the overview"):
                                  selection_mode="single-row", row_height=52, height=min(38 + 52 * len(frame), 420),
                                  column_config={
                                      "qid": None,
-                                     "where": st.column_config.TextColumn("where", width=100),
-                                     "flag": st.column_config.TextColumn("flag", width=85),
-                                     "what": st.column_config.TextColumn("what", width=170),
-                                     "latest": st.column_config.TextColumn("latest", width=80, help=NO_VALUE_HELP),
-                                     "7-day median": st.column_config.TextColumn("7-day median", width=95),
-                                     "drop": st.column_config.NumberColumn("drop", format="percent", width=60),
+                                     "where": st.column_config.TextColumn("where", width=90),
+                                     "flag": st.column_config.TextColumn("flag", width=80),
+                                     "what": st.column_config.TextColumn("what", width=140),
+                                     "latest": st.column_config.TextColumn("latest", width=75, help=NO_VALUE_HELP),
+                                     "7-day median": st.column_config.TextColumn("7-day med.", width=80,
+                                                                                  help="The qubit's own 7-day median"),
+                                     "drop": st.column_config.NumberColumn("drop", format="percent", width=55),
                                      "at": st.column_config.DatetimeColumn("at (UTC)", format="MM-DD HH:mm",
-                                                                           width=95),
-                                     "message": st.column_config.TextColumn("message", width="large")})
+                                                                           width=90),
+                                     "message": st.column_config.TextColumn("message", width=320)})
             st.caption("Tick a flag to open that qubit on the Qubits page with its health report.")
             rows = list(event["selection"]["rows"])
             if rows and 0 <= rows[0] < len(frame):
                 st.session_state[FLAGS_GENERATION_KEY] = generation + 1
                 navigation.open_qubit(chip_id, str(frame.iloc[rows[0]]["qid"]))
 
-        left, right = st.columns([1, 1])
-        with left:
-            st.subheader(f"Health of {chip_id}")
-            rows = data.health(chip_id)
-            if rows:
-                frame = health_frame(rows)
-                st.dataframe(frame.drop(columns=["median", "unit", "kind"]), hide_index=True, key="overview_health",
-                             column_config={"metric": st.column_config.TextColumn("metric", width=125),
-                                            "coverage": st.column_config.TextColumn("count", width=60),
-                                            "median_text": st.column_config.TextColumn("median", width=80),
-                                            **{b: st.column_config.NumberColumn(b, format="%d", width=55)
-                                               for b in (*BANDS, "missing")}})
-                st.caption("Latest values (qubit.data / coupling.data) scored against the thresholds; "
-                           "missing = no usable value (dead, never measured, or NaN stored as 0).")
-            else:
-                widgets.no_data(f"No scored metric has data on {chip_id} yet.")
-        with right:
-            st.subheader("Recent executions")
-            runs = executions_frame(data.executions(chip_id, limit=10))
-            if runs.empty:
-                widgets.no_data(f"No executions recorded for {chip_id}.")
-            else:
-                st.dataframe(runs, hide_index=True, key="overview_runs", column_config={
-                    "started": st.column_config.DatetimeColumn("started (UTC)", format="MM-DD HH:mm", width=100),
-                    "ended": st.column_config.DatetimeColumn("ended (UTC)", format="MM-DD HH:mm", width=100),
-                    "minutes": st.column_config.NumberColumn("min", format="%.0f", width=45)})
+        st.subheader(f"Health of {chip_id}")
+        rows = data.health(chip_id)
+        if rows:
+            frame = health_frame(rows)
+            st.dataframe(frame.drop(columns=["median", "unit", "kind"]), hide_index=True, key="overview_health",
+                         column_config={"metric": st.column_config.TextColumn("metric", width=125),
+                                        "coverage": st.column_config.TextColumn("count", width=60),
+                                        "median_text": st.column_config.TextColumn("median", width=80),
+                                        **{b: st.column_config.NumberColumn(b, format="%d", width=70)
+                                           for b in (*BANDS, "missing")}})
+            st.caption("Latest values (qubit.data / coupling.data) scored against the thresholds; "
+                       "missing = no usable value (dead, never measured, or NaN stored as 0).")
+        else:
+            widgets.no_data(f"No scored metric has data on {chip_id} yet.")
+        st.subheader("Recent executions")
+        runs = executions_frame(data.executions(chip_id, limit=10))
+        if runs.empty:
+            widgets.no_data(f"No executions recorded for {chip_id}.")
+        else:
+            st.dataframe(runs, hide_index=True, key="overview_runs", column_config={
+                "started": st.column_config.DatetimeColumn("started (UTC)", format="MM-DD HH:mm", width=100),
+                "ended": st.column_config.DatetimeColumn("ended (UTC)", format="MM-DD HH:mm", width=100),
+                "minutes": st.column_config.NumberColumn("min", format="%.0f", width=45)})

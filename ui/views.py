@@ -10,7 +10,7 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from copilot_core.analysis.chip_metrics import ChipMetric
-from copilot_core.analysis.health import HealthReport
+from copilot_core.analysis.health import HealthReport, Trend
 from copilot_core.analysis.qubit_detail import latest_values_frame, task_results_frame
 from copilot_core.analysis.timeseries import timeseries_frame
 from copilot_core.charts.style import BAND_TINTS, NO_VALUE, NO_VALUE_HELP, format_value
@@ -119,6 +119,14 @@ def drilldown(chip: dict, qid: str, metric_name: str) -> None:
             "message": st.column_config.TextColumn("message", width="medium")})
 
 
+def _trend_cell(trend: Trend) -> str:
+    """``degrading -4.2% · 8 pts``: short enough for a table cell."""
+    if trend.direction == "unknown":
+        return f"too few points ({trend.points})"
+    pct = f" {trend.change * 100:+.1f}%" if trend.change is not None else ""
+    return f"{trend.direction}{pct} · {trend.points} pts"
+
+
 def failed_tasks(report: HealthReport, key: str) -> None:
     """The failed task runs on the qubit and its couplings, with their messages (plain text cells)."""
     if not report.failures:
@@ -129,7 +137,7 @@ def failed_tasks(report: HealthReport, key: str) -> None:
                      "on": st.column_config.TextColumn("on", width=110),
                      "task": st.column_config.TextColumn("task", width=170),
                      "at": st.column_config.DatetimeColumn("at (UTC)", format="MM-DD HH:mm", width=100),
-                     "message": st.column_config.TextColumn("message", width="large")})
+                     "message": st.column_config.TextColumn("message", width=480)})
 
 
 def health_report(report: HealthReport) -> None:
@@ -141,18 +149,20 @@ def health_report(report: HealthReport) -> None:
         st.markdown(f"- {plain(finding)}")
     failed_tasks(report, "health_failures")
     rows = [{"metric": m.title, "value": format_value(metric(m.name), m.value), "band": m.band or NO_VALUE,
-             "trend": m.trend.text(m.unit),
-             "vs neighbours": NO_VALUE if m.vs_neighbours is None else f"{m.vs_neighbours * 100:+.0f}%",
-             "neighbours' median": format_value(metric(m.name), m.neighbour_median),
-             "thresholds": m.thresholds.split(": ", 1)[-1]} for m in report.metrics]
-    st.dataframe(rows, hide_index=True, key="health_metrics", row_height=44, column_config={
-        "metric": st.column_config.TextColumn("metric", width=150),
-        "value": st.column_config.TextColumn("value", width=100, help=NO_VALUE_HELP),
-        "band": st.column_config.TextColumn("band", width=80),
-        "trend": st.column_config.TextColumn("trend", width=260),
-        "vs neighbours": st.column_config.TextColumn("vs neighb.", width=80),
-        "neighbours' median": st.column_config.TextColumn("neighb. median", width=110),
-        "thresholds": st.column_config.TextColumn("thresholds", width="large")})
+             "trend": _trend_cell(m.trend),
+             "vs neighbours": NO_VALUE if m.vs_neighbours is None else
+             f"{m.vs_neighbours * 100:+.0f}% (median {format_value(metric(m.name), m.neighbour_median)})",
+             "thresholds": m.thresholds.split(": ", 1)[-1].replace(" (higher is better)", "")
+             .replace(" (lower is better)", "")} for m in report.metrics]
+    st.dataframe(rows, hide_index=True, key="health_metrics", column_config={
+        "metric": st.column_config.TextColumn("metric", width=130),
+        "value": st.column_config.TextColumn("value", width=90, help=NO_VALUE_HELP),
+        "band": st.column_config.TextColumn("band", width=70),
+        "trend": st.column_config.TextColumn("trend", width=150,
+                                             help="Change over the window (least-squares fit) and the number of points"),
+        "vs neighbours": st.column_config.TextColumn("vs neighbours", width=170,
+                                                     help="+ = better than the median of the nearest qubits"),
+        "thresholds": st.column_config.TextColumn("thresholds", width=330)})
     if report.couplings:
         failed_on: dict[frozenset[str], int] = {}
         for f in report.failures:

@@ -65,16 +65,20 @@ def _assert_first_look(page, size: str) -> None:
 
 def _assert_tables_fit(page, size: str) -> None:
     """Every table is inside the viewport and has no horizontal scrollbar hiding columns."""
+    from playwright.sync_api import expect
+
     width = SIZES[size]["width"]
     tables = page.get_by_test_id("stDataFrame")
+    expect(tables.first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
     for i in range(tables.count()):
         table = tables.nth(i)
         table.scroll_into_view_if_needed()
+        expect(table.locator(".dvn-scroller")).to_be_attached(timeout=RENDER_TIMEOUT_MS)  # the grid, not a skeleton
         box = table.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (i, box)
         overflow = table.evaluate(
             "el => { const s = el.querySelector('.dvn-scroller'); return s ? s.scrollWidth - s.clientWidth : 0; }")
-        assert overflow <= 1, f"table {i} scrolls horizontally by {overflow} px at {size}"
+        assert overflow <= 1, f"table {i} on {page.url} scrolls horizontally by {overflow} px at {size}"
 
 
 def _stat_cards_whole(page) -> list[str]:
