@@ -12,6 +12,7 @@ Screenshots go to test-artifacts/.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from urllib.parse import urlparse
 
@@ -157,10 +158,11 @@ def test_round_trip_keeps_settings_and_failed_coupling_task_shows(browser, app_u
 
     open_page(page, "Chip heatmap")
     page.get_by_test_id("stRadio").filter(has_text="Colour by").get_by_text("band", exact=True).click()
+    expect(page).to_have_url(re.compile(r"colour=band"), timeout=RENDER_TIMEOUT_MS)  # the URL follows the widget
     wait_idle(page)
     page.get_by_test_id("stRadio").filter(has_text="Mode").get_by_text("best", exact=True).click()
+    expect(page).to_have_url(re.compile(r"mode=best"), timeout=RENDER_TIMEOUT_MS)
     wait_idle(page)
-    assert "colour=band" in page.url and "mode=best" in page.url
     open_page(page, "Timeseries")
     expect(page.get_by_test_id("stMain")).to_contain_text("newest first", timeout=RENDER_TIMEOUT_MS)
     _assert_tables_fit(page, size)
