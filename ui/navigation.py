@@ -24,8 +24,9 @@ def through_app() -> None:
     A deep link (``/heatmap``) as the very first request of a fresh server runs the page file on its own,
     because Streamlit treats a ``pages/`` folder next to the entry point as the legacy multipage layout
     until ``st.navigation`` has run once: the sidebar then lists file names and the layout is narrow.
-    Switching that mode off and rerunning sends the same URL through ``app.py``."""
-    if PagesManager.uses_pages_directory:
+    Switching that mode off and rerunning sends the same URL through ``app.py``.  Only a browser session
+    (it has request headers) needs this; AppTest sessions keep Streamlit's own behaviour."""
+    if PagesManager.uses_pages_directory and st.context.headers:
         PagesManager.uses_pages_directory = False
         st.rerun()
 
