@@ -18,7 +18,13 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.e2e.conftest import RENDER_TIMEOUT_MS, open_page, shot, start_streamlit, wait_idle
+from tests.e2e.conftest import (
+    RENDER_TIMEOUT_MS,
+    open_page,
+    shot,
+    start_streamlit,
+    wait_idle,
+)
 
 NAV_TITLES = ["Overview", "Chip heatmap", "Timeseries", "Qubits", "Copilot", "Copilot memory"]
 SIZES = {"1440": {"width": 1440, "height": 900}, "1920": {"width": 1920, "height": 1080}}
@@ -174,7 +180,7 @@ def test_round_trip_keeps_settings_and_failed_coupling_task_shows(browser, app_u
     expect(checked).to_have_value("1")  # the second option, "band"
 
     # the failed coupling task from the database, on the control qubit's report
-    chip, failure = demo["chip"], demo["coupling_failure"]
+    failure = demo["coupling_failure"]
     control, target = (int(x) for x in str(failure["qid"]).split("-"))
     coupling = f"Q{control:03d}→Q{target:03d}"
     open_page(page, "Qubits")
