@@ -1,10 +1,14 @@
 """Calibration Copilot: Streamlit entry point (navigation only)."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from ui.data import settings_reload_button
 
-st.set_page_config(page_title="Calibration Copilot", page_icon=":material/memory:", layout="wide")
+# A local favicon: an icon name or emoji makes the browser fetch it from a font or CDN host (not offline-safe).
+ICON = Path(__file__).parent / "assets" / "favicon.png"
+st.set_page_config(page_title="Calibration Copilot", page_icon=str(ICON), layout="wide")
 
 pages = {
     "Dashboard": [

@@ -191,7 +191,7 @@ def cmd_report(args: argparse.Namespace, settings: Any) -> int:
 
     from copilot_core.report import ReportError, chip_report
 
-    repo = _open(settings)[1]
+    repo = _open(settings)
     chip_id = args.chip or repo.default_chip_id()
     chip = repo.get_chip(chip_id) if chip_id else None
     if chip is None:

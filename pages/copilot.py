@@ -13,8 +13,10 @@ from ui.chat_render import SETUP_HELP, render_history
 from ui.chat_session import chat_state, provider_for, take_handoff, target_label
 from ui.chat_sidebar import render_analysis_target, render_exports, render_provider, render_sessions
 from ui.chat_turn import chat_resources, run_turn
+from ui import navigation
 from ui.errors import page_guard, show_database_error
 
+navigation.through_app()
 st.title("Copilot")
 try:
     settings = data.settings()

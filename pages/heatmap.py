@@ -5,9 +5,8 @@ import streamlit as st
 from copilot_core.analysis.chip_metrics import chip_metric_frame, chip_topology
 from copilot_core.charts.distribution import distribution_figure
 from copilot_core.charts.heatmap import coupling_map, qubit_heatmap
-from copilot_core.domain.metrics import COUPLING_METRICS
 from copilot_core.domain.topology import qubit_label
-from ui import data, navigation, views, widgets
+from ui import data, navigation, url_state, views, widgets
 from ui.errors import page_guard
 from ui.widgets import persistent_select
 
@@ -15,6 +14,7 @@ DRILL_KEY = "heatmap_drill_qid"
 LAST_CLICK_KEY = "_heatmap_last_click"
 NO_QUBIT = "—"
 
+navigation.through_app()
 st.title("Chip heatmap")
 
 with page_guard("the chip heatmap"):
@@ -26,10 +26,11 @@ with page_guard("the chip heatmap"):
         chip_id, size = chip["chip_id"], int(chip["size"])
         c1, c2, c3, c4, c5 = st.columns([3, 3, 2, 2, 2])
         metric_name = persistent_select("Metric", widgets.metric_options(chip_id), "heatmap_metric", default="t1",
-                                        format_func=widgets.metric_label, container=c1)
+                                        format_func=widgets.metric_label, container=c1, param="metric")
         mode = widgets.mode_selector("heatmap_mode", container=c2)
         hours = widgets.window_selector("heatmap_window", container=c3)
-        color_by = c4.radio("Colour by", ("value", "band"), horizontal=True, key="heatmap_color_by")
+        color_by = persistent_select("Colour by", ("value", "band"), "heatmap_color_by", param="colour",
+                                     widget="radio", horizontal=True, container=c4)
         dist_kind = c5.radio("Distribution", ("cdf", "histogram"), horizontal=True, key="heatmap_dist",
                              format_func=lambda k: k.upper() if k == "cdf" else k)
 
@@ -61,8 +62,9 @@ with page_guard("the chip heatmap"):
         st.divider()
         st.subheader("Qubit drill-down")
         options = [NO_QUBIT] + [str(q) for q in range(size)]
-        qid = persistent_select("Qubit", options, DRILL_KEY, default=NO_QUBIT,
-                                format_func=lambda q: q if q == NO_QUBIT else qubit_label(q, size))
+        qid = persistent_select("Qubit", options, DRILL_KEY, default=NO_QUBIT, param="qubit",
+                                format_func=lambda q: q if q == NO_QUBIT else qubit_label(q, size),
+                                to_url=lambda q: "" if q == NO_QUBIT else q, normalize=url_state.qubit_token)
         if qid != NO_QUBIT:
             if st.button(f"Open {qubit_label(qid, size)} on the Qubits page", key="heatmap_open_qubit",
                          icon=":material/open_in_new:"):
@@ -72,8 +74,9 @@ with page_guard("the chip heatmap"):
         st.divider()
         st.subheader("Couplings")
         k1, k2 = st.columns([3, 3])
-        coupling_name = k1.selectbox("Coupling metric", COUPLING_METRICS, key="heatmap_coupling_metric",
-                                     format_func=widgets.metric_label)
+        coupling_name = persistent_select("Coupling metric",
+                                          widgets.metric_options(chip_id, kind="coupling", catalogue_only=True),
+                                          "heatmap_coupling_metric", format_func=widgets.metric_label, container=k1)
         ccm = data.cached_chip_metric(chip_id, coupling_name, mode=mode, within_hours=hours)
         if ccm.stats["count"] == 0:
             widgets.no_data(f"No {ccm.metric.title} data on the couplings of {chip_id} for mode '{mode}'.")

@@ -4,17 +4,19 @@ import pandas as pd
 import streamlit as st
 
 from copilot_core.data.memory_store import MemoryStore
-from copilot_core.memory import DECAY, MAX_INJECT_CHARS, MIN_HITS, CopilotMemory
-from ui import data, widgets
+from copilot_core.memory import CopilotMemory
+from ui import data, navigation, widgets
 from ui.errors import page_guard, plain
 
 KIND_LABELS = {"parameter": "parameter asked about", "code": "analysis code that worked", "error_fix": "error → fix"}
 
+navigation.through_app()
 st.title("Copilot memory")
-st.caption(f"What the copilot learned from earlier sessions, per chip. Every update multiplies the hit counts by "
-           f"{DECAY:g} and drops entries below {MIN_HITS:g}; at most {MAX_INJECT_CHARS} characters go into the "
-           "prompt, the rest is available to the model through its recall_memory tool. Entries were written by "
-           "the copilot itself: delete anything wrong or unwanted.")
+st.caption("What the copilot remembers from earlier conversations about each chip: the parameters people asked "
+           "about, analysis code that worked, and how it fixed its own errors. Entries that stop being useful fade "
+           "away on their own. The most useful ones are given to the copilot at the start of every conversation; "
+           "it can look up the others when a question needs them. The copilot wrote these entries itself: delete "
+           "anything wrong or unwanted.")
 
 with page_guard("the memory page"):
     settings = data.settings()
@@ -34,8 +36,15 @@ with page_guard("the memory page"):
             frame = pd.DataFrame([{"kind": KIND_LABELS.get(e["kind"], e["kind"]), "key": e["key"], "text": e["text"],
                                    "hits": round(e["hits"], 2), "updated (UTC)": e["updated_at"]} for e in entries])
             event = st.dataframe(frame, hide_index=True, key=f"memory_table_{chip_id}", on_select="rerun",
-                                 selection_mode="multi-row",
-                                 column_config={"hits": st.column_config.NumberColumn("hits", format="%.2f")})
+                                 selection_mode="multi-row", row_height=52, column_config={
+                                     "kind": st.column_config.TextColumn("what", width=170),
+                                     "key": st.column_config.TextColumn("about", width=150),
+                                     "text": st.column_config.TextColumn("remembered", width="large"),
+                                     "hits": st.column_config.NumberColumn(
+                                         "usefulness", format="%.1f", width=80,
+                                         help="Grows each time the entry helps, fades when it does not"),
+                                     "updated (UTC)": st.column_config.DatetimeColumn(
+                                         "updated (UTC)", format="YYYY-MM-DD HH:mm", width=130)})
             rows = list(event.selection.rows) if event is not None else []
             left, right = st.columns(2)
             if left.button(f"Delete {len(rows)} selected", disabled=not rows, key="memory_delete",
@@ -52,5 +61,5 @@ with page_guard("the memory page"):
                 if i < len(entries) and entries[i]["kind"] == "code":
                     st.caption(f"Code entry {plain(entries[i]['key'])}")
                     st.code(entries[i]["text"], language="python")
-            with st.expander("What the next prompt gets for this chip"):
+            with st.expander("What the copilot is told about this chip when a conversation starts"):
                 st.code(memory.prompt_section(chip_id) or "(nothing)", language=None)

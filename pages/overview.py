@@ -4,12 +4,14 @@ import streamlit as st
 
 from copilot_core.analysis.chip_health import health_frame
 from copilot_core.analysis.overview import chips_frame, executions_frame, flags_frame
+from copilot_core.charts.style import NO_VALUE_HELP
 from copilot_core.domain.metrics import BANDS
 from ui import compare, data, navigation, widgets
 from ui.errors import page_guard, plain
 
 FLAGS_GENERATION_KEY = "_overview_flags_generation"
 
+navigation.through_app()
 st.title("Overview")
 
 with page_guard("the overview"):
@@ -24,7 +26,8 @@ with page_guard("the overview"):
                                 "notes in one self-contained page that opens offline.")
         st.subheader("Chips")
         st.dataframe(chips_frame(data.chips()), hide_index=True, key="overview_chips", column_config={
-            "coverage": st.column_config.ProgressColumn("coverage", format="percent", min_value=0, max_value=1),
+            "coverage": st.column_config.ProgressColumn("coverage", format="percent", min_value=0, max_value=1,
+                                                        color="green"),
             "last execution": st.column_config.DatetimeColumn("last execution (UTC)", format="YYYY-MM-DD HH:mm")})
 
         st.subheader("Drift flags")
@@ -42,36 +45,45 @@ with page_guard("the overview"):
             # a fresh widget after each jump: the selection is consumed once, so one click = one action
             generation = st.session_state.setdefault(FLAGS_GENERATION_KEY, 0)
             event = st.dataframe(frame, hide_index=True, key=f"overview_flags_{generation}", on_select="rerun",
-                                 selection_mode="single-row", height=min(36 + 35 * len(frame), 390), column_config={
+                                 selection_mode="single-row", row_height=52, height=min(38 + 52 * len(frame), 420),
+                                 column_config={
                                      "qid": None,
-                                     "drop": st.column_config.NumberColumn("drop", format="percent"),
-                                     "at": st.column_config.DatetimeColumn("at (UTC)", format="MM-DD HH:mm")})
+                                     "where": st.column_config.TextColumn("where", width=90),
+                                     "flag": st.column_config.TextColumn("flag", width=80),
+                                     "what": st.column_config.TextColumn("what", width=140),
+                                     "latest": st.column_config.TextColumn("latest", width=75, help=NO_VALUE_HELP),
+                                     "7-day median": st.column_config.TextColumn("7-day med.", width=80,
+                                                                                  help="The qubit's own 7-day median"),
+                                     "drop": st.column_config.NumberColumn("drop", format="percent", width=55),
+                                     "at": st.column_config.DatetimeColumn("at (UTC)", format="MM-DD HH:mm",
+                                                                           width=90),
+                                     "message": st.column_config.TextColumn("message", width=320)})
             st.caption("Tick a flag to open that qubit on the Qubits page with its health report.")
             rows = list(event["selection"]["rows"])
             if rows and 0 <= rows[0] < len(frame):
                 st.session_state[FLAGS_GENERATION_KEY] = generation + 1
                 navigation.open_qubit(chip_id, str(frame.iloc[rows[0]]["qid"]))
 
-        left, right = st.columns([3, 2])
-        with left:
-            st.subheader(f"Health of {chip_id}")
-            rows = data.health(chip_id)
-            if rows:
-                frame = health_frame(rows)
-                st.dataframe(frame.drop(columns=["median"]), hide_index=True, key="overview_health",
-                             column_config={"median_text": "median",
-                                            **{b: st.column_config.NumberColumn(b, format="%d") for b in BANDS}})
-                st.caption("Latest values (qubit.data / coupling.data) scored against the thresholds; "
-                           "missing = no usable value (dead, never measured, or NaN stored as 0).")
-            else:
-                widgets.no_data(f"No scored metric has data on {chip_id} yet.")
-        with right:
-            st.subheader("Recent executions")
-            runs = executions_frame(data.executions(chip_id, limit=10))
-            if runs.empty:
-                widgets.no_data(f"No executions recorded for {chip_id}.")
-            else:
-                st.dataframe(runs, hide_index=True, key="overview_runs", column_config={
-                    "started": st.column_config.DatetimeColumn("started (UTC)", format="MM-DD HH:mm"),
-                    "ended": st.column_config.DatetimeColumn("ended (UTC)", format="MM-DD HH:mm"),
-                    "minutes": st.column_config.NumberColumn("minutes", format="%.0f")})
+        st.subheader(f"Health of {chip_id}")
+        rows = data.health(chip_id)
+        if rows:
+            frame = health_frame(rows)
+            st.dataframe(frame.drop(columns=["median", "unit", "kind"]), hide_index=True, key="overview_health",
+                         column_config={"metric": st.column_config.TextColumn("metric", width=125),
+                                        "coverage": st.column_config.TextColumn("count", width=60),
+                                        "median_text": st.column_config.TextColumn("median", width=80),
+                                        **{b: st.column_config.NumberColumn(b, format="%d", width=70)
+                                           for b in (*BANDS, "missing")}})
+            st.caption("Latest values (qubit.data / coupling.data) scored against the thresholds; "
+                       "missing = no usable value (dead, never measured, or NaN stored as 0).")
+        else:
+            widgets.no_data(f"No scored metric has data on {chip_id} yet.")
+        st.subheader("Recent executions")
+        runs = executions_frame(data.executions(chip_id, limit=10))
+        if runs.empty:
+            widgets.no_data(f"No executions recorded for {chip_id}.")
+        else:
+            st.dataframe(runs, hide_index=True, key="overview_runs", column_config={
+                "started": st.column_config.DatetimeColumn("started (UTC)", format="MM-DD HH:mm", width=100),
+                "ended": st.column_config.DatetimeColumn("ended (UTC)", format="MM-DD HH:mm", width=100),
+                "minutes": st.column_config.NumberColumn("min", format="%.0f", width=45)})

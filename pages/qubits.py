@@ -1,13 +1,15 @@
-"""Qubits: every qubit with its latest key parameters and bands; a selected row gets a health report."""
+"""Qubits: every qubit with its latest key parameters (cells tinted by band); a selected qubit gets a
+health report."""
 
 import hashlib
 
 import streamlit as st
 
-from copilot_core.analysis.qubit_table import KEY_METRICS, filter_table, qubit_table, value_column
+from copilot_core.analysis.qubit_table import KEY_METRICS, band_column, filter_table, qubit_table, value_column
+from copilot_core.charts.style import NO_VALUE_HELP
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.topology import qubit_label
-from ui import data, navigation, views, widgets
+from ui import data, navigation, url_state, views, widgets
 from ui.errors import page_guard
 from ui.state import FOCUS_QUBIT_KEY
 from ui.widgets import persistent_select
@@ -15,7 +17,10 @@ from ui.widgets import persistent_select
 NO_QUBIT = "—"
 LAST_ROW_KEY = "_qubits_last_row"
 DECIMALS = {"%": "%.2f", "GHz": "%.4f", "MHz": "%.1f", "μs": "%.1f"}
+SHORT = {"qubit_frequency": "f01", "anharmonicity": "Anharm.", "t1": "T1", "t2_echo": "T2 echo", "t2_star": "T2*",
+         "average_readout_fidelity": "Readout F", "x90_gate_fidelity": "X90 F", "x180_gate_fidelity": "X180 F"}
 
+navigation.through_app()
 st.title("Qubits")
 
 with page_guard("the qubits table"):
@@ -33,37 +38,59 @@ with page_guard("the qubits table"):
         window = f3.selectbox("Report window (days)", (3, 7, 14, 30), index=1, key="qubits_window")
 
         table = filter_table(qubit_table(chip, data.qubit_params(chip_id)), text=text, only_bad=only_bad)
-        left, right = st.columns([3, 2])
-        with left:
-            if table.empty:
-                widgets.no_data("No qubit matches these filters.")
-            else:
-                config = {"qid": None, "last calibrated": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm")}
-                for m in (CATALOGUE[n] for n in KEY_METRICS if value_column(CATALOGUE[n]) in table):
-                    config[value_column(m)] = st.column_config.NumberColumn(format=DECIMALS.get(m.unit, "%.4g"))
-                # a new key when the filters change, so a stale row index never selects another qubit
-                view_key = hashlib.sha1(f"{chip_id}|{text}|{only_bad}".encode()).hexdigest()[:8]
-                event = st.dataframe(table, hide_index=True, key=f"qubits_table_{view_key}", on_select="rerun",
-                                     selection_mode="single-row", column_config=config, height=560)
-                rows = list(event["selection"]["rows"])
-                if rows and 0 <= rows[0] < len(table):
-                    pick = (view_key, str(table.iloc[rows[0]]["qid"]))
-                    if pick != st.session_state.get(LAST_ROW_KEY):  # the selection persists: act once per click
-                        st.session_state[LAST_ROW_KEY] = pick
-                        st.session_state[selected_key] = pick[1]
-                st.caption(f"{len(table)} of {size} qubits · latest values (qubit.data) in display units, scored "
-                           "bad/fair/good/excellent against the thresholds. Tick a row to see its health report.")
-                st.download_button("Download CSV", table.to_csv(index=False).encode(), file_name=f"{chip_id}_qubits.csv",
-                                   mime="text/csv", on_click="ignore", key="qubits_csv", icon=":material/download:")
-        with right:
-            qid = persistent_select("Qubit", [NO_QUBIT] + [str(q) for q in range(size)], selected_key,
-                                    default=NO_QUBIT,
-                                    format_func=lambda q: q if q == NO_QUBIT else qubit_label(q, size))
-            if qid == NO_QUBIT:
-                st.info("Select a row in the table (or a qubit above) to see its health report.",
-                        icon=":material/touch_app:")
-            else:
-                if st.button("Analyze with copilot", key="qubits_analyze", type="primary",
-                             icon=":material/smart_toy:"):
+        if table.empty:
+            widgets.no_data("No qubit matches these filters.")
+        else:
+            metrics = [CATALOGUE[n] for n in KEY_METRICS if value_column(CATALOGUE[n]) in table]
+            config: dict = {"qid": None,
+                            "qubit": st.column_config.TextColumn("qubit", width=64, pinned=True),
+                            "bad metrics": st.column_config.NumberColumn("bad", width=48,
+                                                                         help="Scored metrics in the bad band"),
+                            "last calibrated": st.column_config.TextColumn("last calibrated (UTC)", width=120,
+                                                                           help=NO_VALUE_HELP)}
+            bands = {}
+            for m in metrics:
+                unit = f" [{m.unit}]" if m.unit else ""
+                config[value_column(m)] = st.column_config.TextColumn(
+                    f"{SHORT.get(m.name, m.title)}{unit}", width=92, alignment="right",
+                    help=f"{m.title}; cell colour = band ({m.threshold_text()}). {NO_VALUE_HELP}")
+                if band_column(m) in table:
+                    bands[value_column(m)] = band_column(m)
+                    config[band_column(m)] = None  # shown as the value cell's colour
+            formats: dict = {value_column(m): DECIMALS.get(m.unit, "%.4g") for m in metrics}
+            formats["last calibrated"] = lambda t: t.strftime("%m-%d %H:%M")
+            # a new key when the filters change, so a stale row index never selects another qubit
+            view_key = hashlib.sha1(f"{chip_id}|{text}|{only_bad}".encode()).hexdigest()[:8]
+            event = st.dataframe(views.band_cells(table, bands, formats), hide_index=True,
+                                 key=f"qubits_table_{view_key}", on_select="rerun", selection_mode="single-row",
+                                 column_config=config, height=min(36 + 35 * len(table), 460))
+            rows = list(event["selection"]["rows"])
+            if rows and 0 <= rows[0] < len(table):
+                pick = (view_key, str(table.iloc[rows[0]]["qid"]))
+                if pick != st.session_state.get(LAST_ROW_KEY):  # the selection persists: act once per click
+                    st.session_state[LAST_ROW_KEY] = pick
+                    st.session_state[selected_key] = pick[1]
+            st.caption(f"{len(table)} of {size} qubits · latest values (qubit.data) in display units; cell colour "
+                       "= band: red bad, orange fair, light green good, green excellent; — = no usable value. "
+                       "Tick a row to see its health report below.")
+            st.download_button("Download CSV", table.to_csv(index=False).encode(), file_name=f"{chip_id}_qubits.csv",
+                               mime="text/csv", on_click="ignore", key="qubits_csv", icon=":material/download:")
+
+        st.divider()
+        p1, p2 = st.columns([2, 3], vertical_alignment="bottom")
+        qid = persistent_select("Qubit", [NO_QUBIT] + [str(q) for q in range(size)], selected_key,
+                                default=NO_QUBIT, param="qubit", container=p1,
+                                format_func=lambda q: q if q == NO_QUBIT else qubit_label(q, size),
+                                to_url=lambda q: "" if q == NO_QUBIT else q, normalize=url_state.qubit_token)
+        if qid == NO_QUBIT:
+            st.info("Select a row in the table (or a qubit above) to see its health report.",
+                    icon=":material/touch_app:")
+        else:
+            problem = navigation.copilot_problem()
+            with p2:
+                if st.button("Analyze with copilot", key="qubits_analyze", type="primary", disabled=problem is not None,
+                             icon=":material/smart_toy:", help=problem):
                     navigation.analyze_with_copilot(chip_id, qid)
-                views.health_report(data.cached_qubit_health(chip_id, qid, window_days=window))
+            if problem:
+                st.caption(problem)
+            views.health_report(data.cached_qubit_health(chip_id, qid, window_days=window))

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
 import streamlit as st
+from pandas.io.formats.style import Styler
 
 from copilot_core.analysis.chip_metrics import ChipMetric
-from copilot_core.analysis.health import HealthReport
+from copilot_core.analysis.health import HealthReport, Trend
 from copilot_core.analysis.qubit_detail import latest_values_frame, task_results_frame
 from copilot_core.analysis.timeseries import timeseries_frame
+from copilot_core.charts.style import BAND_TINTS, NO_VALUE, NO_VALUE_HELP
 from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import format_value, metric
 from copilot_core.domain.topology import qubit_label
@@ -15,6 +21,31 @@ from ui import data
 from ui.errors import plain
 
 DATETIME = st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm")
+
+
+def band_cells(frame: pd.DataFrame, bands: dict[str, str], formats: dict[str, str | Callable[[Any], str]]) -> Styler:
+    """``frame`` with the ``formats`` columns as text ("—" when missing: a grid shows a null as "None") and
+    each value cell tinted by its band (``bands``: value column -> band column), so the band needs no column
+    of its own (hide those with ``column_config``)."""
+    shown = frame.copy()
+    for col, fmt in formats.items():
+        if col in shown:
+            shown[col] = [NO_VALUE if pd.isna(v) else fmt(v) if callable(fmt) else fmt % v for v in frame[col]]
+
+    def tint(part: pd.DataFrame) -> pd.DataFrame:
+        css = pd.DataFrame("", index=part.index, columns=part.columns)
+        for value_col, band_col in bands.items():
+            if value_col in part and band_col in part:
+                css[value_col] = part[band_col].map(lambda b: f"background-color: {BAND_TINTS[b]}"
+                                                    if b in BAND_TINTS else "")
+        return css
+
+    return shown.style.apply(tint, axis=None)
+
+
+def value_band_cells(frame: pd.DataFrame) -> Styler:
+    """A (metric, value, band) table with the value cell tinted by its band."""
+    return band_cells(frame, {"value": "band"}, {})
 
 
 def stat_cards(cm: ChipMetric) -> None:
@@ -53,9 +84,14 @@ def drilldown(chip: dict, qid: str, metric_name: str) -> None:
         if frame.empty:
             st.info(f"{qubit_label(qid, size)} has no calibrated parameters (dead or never calibrated).")
         else:
-            st.dataframe(frame, hide_index=True, key="drill_values",
-                         column_config={"value": st.column_config.NumberColumn(format="%.5g"),
-                                        "calibrated_at": DATETIME})
+            shown = frame.assign(value=[NO_VALUE if pd.isna(v) else f"{v:.5g} {u}".strip()
+                                        for v, u in zip(frame["value"], frame["unit"], strict=True)])
+            st.dataframe(value_band_cells(shown), hide_index=True, key="drill_values", column_config={
+                "metric": st.column_config.TextColumn("metric", width=130),
+                "parameter": None, "unit": None, "band": None, "execution_id": None,
+                "value": st.column_config.TextColumn("value", width=100, help=f"Cell colour = band. {NO_VALUE_HELP}"),
+                "calibrated_at": st.column_config.DatetimeColumn("calibrated (UTC)", format="MM-DD HH:mm",
+                                                                 width=110)})
     with right:
         entry = metric(metric_name)
         rows = [dict(r, qid=qid) for r in data.qubit_timeseries(chip_id, metric_name, qid, last_n=60)]
@@ -66,29 +102,75 @@ def drilldown(chip: dict, qid: str, metric_name: str) -> None:
             st.plotly_chart(timeseries_figure(series, None, entry,
                                               title=f"{entry.title} of {qubit_label(qid, size)}"),
                             key="drill_series")
+    failed_tasks(data.cached_qubit_health(chip_id, qid), "drill_failures")
     st.markdown("**Latest task results**")
     results = task_results_frame(data.task_results(chip_id, qid=qid, limit=15))
     if results.empty:
         st.info(f"No task results for {qubit_label(qid, size)}.")
     else:
-        st.dataframe(results, hide_index=True, key="drill_tasks", column_config={"started": DATETIME})
+        st.dataframe(results, hide_index=True, key="drill_tasks", row_height=44, column_config={
+            "task": st.column_config.TextColumn("task", width=170),
+            "status": st.column_config.TextColumn("status", width=70),
+            "excluded": st.column_config.CheckboxColumn("excl.", width=45),
+            "started": st.column_config.DatetimeColumn("started (UTC)", format="MM-DD HH:mm", width=100),
+            "execution_id": st.column_config.TextColumn("execution", width=120),
+            "elapsed_s": st.column_config.NumberColumn("s", format="%.0f", width=45),
+            "outputs": st.column_config.TextColumn("outputs", width="medium"),
+            "message": st.column_config.TextColumn("message", width="medium")})
+
+
+def _trend_cell(trend: Trend) -> str:
+    """``degrading -4.2% · 8 pts``: short enough for a table cell."""
+    if trend.direction == "unknown":
+        return f"too few points ({trend.points})"
+    pct = f" {trend.change * 100:+.1f}%" if trend.change is not None else ""
+    return f"{trend.direction}{pct} · {trend.points} pts"
+
+
+def failed_tasks(report: HealthReport, key: str) -> None:
+    """The failed task runs on the qubit and its couplings, with their messages (plain text cells)."""
+    if not report.failures:
+        return
+    st.markdown(f"**Failed tasks on {report.label} and its couplings (last {report.window_days} days)**")
+    st.dataframe([{"on": f.label, "task": f.task, "at": f.at, "message": f.message} for f in report.failures],
+                 hide_index=True, key=key, row_height=52, column_config={
+                     "on": st.column_config.TextColumn("on", width=110),
+                     "task": st.column_config.TextColumn("task", width=170),
+                     "at": st.column_config.DatetimeColumn("at (UTC)", format="MM-DD HH:mm", width=100),
+                     "message": st.column_config.TextColumn("message", width=480)})
 
 
 def health_report(report: HealthReport) -> None:
-    """The deterministic report: verdict, findings, per-metric table, couplings."""
+    """The deterministic report: verdict, findings, failed tasks, per-metric table, couplings."""
     icon = {"bad": ":material/error:", "fair": ":material/warning:", "good": ":material/check_circle:",
             "excellent": ":material/verified:"}.get(report.verdict or "", ":material/help:")
     st.markdown(f"#### {icon} Health of {report.label} on {plain(report.chip_id)}: {report.verdict or 'no scored data'}")
     for finding in report.findings or ["Nothing stands out: every scored metric is within its band and stable."]:
         st.markdown(f"- {plain(finding)}")
-    rows = [{"metric": m.title, "value": format_value(metric(m.name), m.value), "band": m.band or "—",
-             "trend": m.trend.text(m.unit),
-             "vs neighbours": "—" if m.vs_neighbours is None else f"{m.vs_neighbours * 100:+.0f}%",
-             "neighbours' median": format_value(metric(m.name), m.neighbour_median),
-             "thresholds": m.thresholds.split(": ", 1)[-1]} for m in report.metrics]
-    st.dataframe(rows, hide_index=True, key="health_metrics")
+    failed_tasks(report, "health_failures")
+    rows = [{"metric": m.title, "value": format_value(metric(m.name), m.value), "band": m.band or NO_VALUE,
+             "trend": _trend_cell(m.trend),
+             "vs neighbours": NO_VALUE if m.vs_neighbours is None else
+             f"{m.vs_neighbours * 100:+.0f}% (median {format_value(metric(m.name), m.neighbour_median)})",
+             "thresholds": m.thresholds.split(": ", 1)[-1].replace(" (higher is better)", "")
+             .replace(" (lower is better)", "")} for m in report.metrics]
+    st.dataframe(rows, hide_index=True, key="health_metrics", column_config={
+        "metric": st.column_config.TextColumn("metric", width=130),
+        "value": st.column_config.TextColumn("value", width=90, help=NO_VALUE_HELP),
+        "band": st.column_config.TextColumn("band", width=70),
+        "trend": st.column_config.TextColumn("trend", width=150,
+                                             help="Change over the window (least-squares fit) and the number of points"),
+        "vs neighbours": st.column_config.TextColumn("vs neighbours", width=170,
+                                                     help="+ = better than the median of the nearest qubits"),
+        "thresholds": st.column_config.TextColumn("thresholds", width=330)})
     if report.couplings:
+        failed_on: dict[frozenset[str], int] = {}
+        for f in report.failures:
+            if f.on_coupling:
+                ends = frozenset(str(int(e)) for e in f.target.split("-"))
+                failed_on[ends] = failed_on.get(ends, 0) + 1
         st.dataframe([{"coupling": c.label, "role": c.role,
+                       "failed tasks": failed_on.get(frozenset(c.coupling_id.split("-")), 0),
                        **{metric(n, kind="coupling").title: format_value(metric(n, kind="coupling"), v)
                           + (f" ({b})" if b else "") for n, (v, b) in c.values.items()}}
                       for c in report.couplings], hide_index=True, key="health_couplings")

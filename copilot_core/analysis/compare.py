@@ -253,7 +253,7 @@ def _label(key: str, kind: Kind, size: int) -> str:
 def _band_move(m: Metric, before: str | None, after: str | None) -> str:
     if before is None or after is None or before == after:
         return ""
-    return "better" if BANDS.index(after) > BANDS.index(before) else "worse"  # type: ignore[arg-type]
+    return "better" if BANDS.index(after) > BANDS.index(before) else "worse"
 
 
 def _row(m: Metric, key: str, size: int, a: Cell | None, b: Cell | None, spread: list[float],

@@ -67,6 +67,21 @@ class CouplingCheck:
 
 
 @dataclass(frozen=True)
+class TaskFailure:
+    """A failed task on the qubit or on one of its couplings within the report's window."""
+
+    target: str  # the stored qid ("5") or coupling id ("115-118")
+    label: str  # "Q005" or "Q115→Q118"
+    task: str
+    at: datetime | None
+    message: str  # untrusted database text: show it as plain text only
+
+    @property
+    def on_coupling(self) -> bool:
+        return "-" in self.target
+
+
+@dataclass(frozen=True)
 class HealthReport:
     chip_id: str
     qid: str
@@ -79,6 +94,7 @@ class HealthReport:
     couplings: list[CouplingCheck]
     findings: list[str] = field(default_factory=list)
     window: str = ""  # "7 days up to 2025-06-06": trends count back from the chip's last execution
+    failures: list[TaskFailure] = field(default_factory=list)  # newest first
 
     @property
     def neighbour_labels(self) -> list[str]:
@@ -164,12 +180,29 @@ def _coupling_checks(qid: int, topology, size: int, coupling_params: dict[str, d
     return out
 
 
+def task_failures(results: list[dict], qid: str, size: int) -> list[TaskFailure]:
+    """Failed task results (repository shape) on qubit ``qid`` or on a coupling it belongs to, newest first."""
+    out = []
+    for res in sorted(results, key=lambda r: r.get("start_at") or datetime.min, reverse=True):
+        target = str(res.get("qid") or "")
+        ends = target.split("-")
+        if res.get("status") != "failed" or not all(e.isdigit() for e in ends) or str(int(qid)) not in \
+                [str(int(e)) for e in ends]:
+            continue
+        label = "→".join(qubit_label(int(e), size) for e in ends)
+        at = res.get("start_at")
+        out.append(TaskFailure(target, label, str(res.get("name") or "?"), at if isinstance(at, datetime) else None,
+                               str(res.get("message") or "")[:300]))
+    return out
+
+
 def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], coupling_params: dict[str, dict],
                         history: dict[str, list[dict]], *, window_days: int = 7,
                         metrics: tuple[str, ...] = SCORED_QUBIT_METRICS,
-                        window_end: datetime | None = None) -> HealthReport:
+                        window_end: datetime | None = None, failed: list[dict] | None = None) -> HealthReport:
     """Pure assembly from repository shapes: ``qubit_params`` {qid: qubit.data}, ``coupling_params``
-    {cid: coupling.data}, ``history`` {metric: parameter_timeseries rows of this qubit}."""
+    {cid: coupling.data}, ``history`` {metric: parameter_timeseries rows of this qubit}, ``failed``
+    failed task results of the chip in the window."""
     size = int(chip.get("size") or 0)
     topology = chip_topology(chip)
     q = int(qid)
@@ -213,10 +246,16 @@ def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], cou
             if band == "bad":
                 findings.append(f"Coupling {c.label} has a bad {metric(name, kind='coupling').title} "
                                 f"({format_value(metric(name, kind='coupling'), value)}).")
+    failures = task_failures(failed or [], str(q), size)
+    for label in dict.fromkeys(f.label for f in failures):  # fixed words and computed labels: no database text
+        count = sum(f.label == label for f in failures)
+        where = f"coupling {label}" if "→" in label else label
+        findings.insert(0, f"{count} task run(s) failed on {where} in the last {window_days} days "
+                           "(see Failed tasks).")
     scored = [c.band for c in checks if c.band is not None]
     verdict = min(scored, key=BANDS.index) if scored else None
     return HealthReport(str(chip.get("chip_id")), str(q), qubit_label(q, size), size, window_days, verdict, checks,
-                        neighbours, couplings, findings, window_text(window_days * 24, window_end))
+                        neighbours, couplings, findings, window_text(window_days * 24, window_end), failures)
 
 
 def qubit_health(repo: Any, chip_id: str, qid: str, *, window_days: int = 7,
@@ -234,5 +273,6 @@ def qubit_health(repo: Any, chip_id: str, qid: str, *, window_days: int = 7,
     since = end - timedelta(days=window_days)
     history = {name: repo.parameter_timeseries(chip_id, name, str(int(qid)), last_n=200, since=since)
                for name in metrics}
+    failed = repo.task_results(chip_id, status="failed", since=since, limit=1000)
     return build_health_report(chip, str(int(qid)), repo.all_qubit_params(chip_id), repo.all_coupling_params(chip_id),
-                               history, window_days=window_days, metrics=metrics, window_end=end)
+                               history, window_days=window_days, metrics=metrics, window_end=end, failed=failed)

@@ -62,15 +62,17 @@ def qubit_table(chip: dict, qubit_params: dict[str, dict], metrics: tuple[str, .
 
 
 def filter_table(frame: pd.DataFrame, *, text: str = "", only_bad: bool = False) -> pd.DataFrame:
-    """Rows for the qubit ``text`` names ("Q05", "5") or, failing that, whose label contains it;
-    optionally only qubits with at least one bad metric."""
+    """Rows for the qubit ``text`` names ("Q5", "5") first, then every qubit whose label contains it
+    ("Q05" also finds Q050-Q059); optionally only qubits with at least one bad metric."""
     out = frame
     text = text.strip()
     if text:
         try:
-            out = out[out["qid"] == parse_qubit_ref(text)]
+            exact = out["qid"] == parse_qubit_ref(text)
         except ValueError:
-            out = out[out["qubit"].str.lower().str.contains(text.lower(), regex=False)]
+            exact = pd.Series(False, index=out.index)
+        partial = out["qubit"].str.lower().str.contains(text.lower(), regex=False)
+        out = pd.concat([out[exact], out[partial & ~exact]])
     if only_bad:
         out = out[out["bad metrics"] > 0]
     return out.reset_index(drop=True)

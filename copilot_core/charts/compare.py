@@ -14,8 +14,8 @@ import plotly.graph_objects as go
 
 from copilot_core.analysis.compare import Comparison
 from copilot_core.charts.heatmap import _ARROWS, TEXT_MAX_GRID, _cell_px, _grid_layout
-from copilot_core.charts.style import MISSING_COLOUR, format_value
-from copilot_core.domain.metrics import Metric, metric
+from copilot_core.charts.style import MISSING_COLOUR
+from copilot_core.domain.metrics import Metric, format_value, metric
 from copilot_core.domain.topology import Topology, qubit_label
 
 DIVERGING = "RdBu"  # red = worse, blue = better (after signing by direction)
@@ -148,11 +148,13 @@ def _coupling_changes(comp: Comparison, m: Metric, rows: dict[str, dict], topolo
         fig.add_trace(go.Scatter(
             x=lack["x"], y=lack["y"], mode="markers", customdata=lack["qid"], hovertext=lack["hover"],
             hovertemplate="%{hovertext}<extra></extra>", name="not compared", showlegend=False,
-            marker={"size": marker_size, "symbol": lack["sym"], "color": MISSING_COLOUR, "line": {"color": "#888", "width": 1}}))
+            marker={"size": marker_size, "symbol": lack["sym"], "color": MISSING_COLOUR,
+                    "line": {"color": "#888", "width": 1}}))
     fig.add_trace(go.Scatter(
         x=have["x"], y=have["y"], mode="markers", customdata=have["qid"], hovertext=have["hover"],
         hovertemplate="%{hovertext}<extra></extra>", name=m.name, showlegend=False,
-        marker={"size": marker_size, "symbol": have["sym"], "color": have["v"], "colorscale": DIVERGING, "cmin": -span, "cmax": span,
+        marker={"size": marker_size, "symbol": have["sym"], "color": have["v"], "colorscale": DIVERGING,
+                "cmin": -span, "cmax": span,
                     "showscale": True, "colorbar": {"title": "worse ← → better", "tickformat": ".3g"},
                     "line": {"color": "#333", "width": 0.5}}))
     _grid_layout(fig, n, cell, _title(comp, m, " · arrows point control → target"))

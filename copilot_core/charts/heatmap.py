@@ -13,7 +13,7 @@ from typing import Literal
 import plotly.graph_objects as go
 
 from copilot_core.analysis.chip_metrics import ChipMetric
-from copilot_core.charts.style import BAND_COLOURS, BAND_INDEX, MISSING_COLOUR, band_colourscale
+from copilot_core.charts.style import BAND_COLOURS, BAND_INDEX, MISSING_COLOUR, band_colourscale, cell_text
 from copilot_core.domain.metrics import BANDS, format_value
 from copilot_core.domain.topology import Topology, qubit_label
 from copilot_core.errors import InvalidRequest
@@ -78,7 +78,7 @@ def qubit_heatmap(cm: ChipMetric, topology: Topology, *, color_by: ColorBy = "va
             z[r][c] = BAND_INDEX[band] if band else None
         else:
             z[r][c] = value
-        text[r][c] = f"{qubit_label(qid, topology.num_qubits)}<br>{format_value(cm.metric, value)}"
+        text[r][c] = f"{qubit_label(qid, topology.num_qubits)}<br>{cell_text(cm.metric, value)}"
         xs.append(c)
         ys.append(r)
         qids.append(key)
@@ -86,7 +86,7 @@ def qubit_heatmap(cm: ChipMetric, topology: Topology, *, color_by: ColorBy = "va
 
     show_text = n <= TEXT_MAX_GRID
     cell = _cell_px(n)
-    font = dict(size=max(8, min(12, cell // 5)))
+    font = dict(size=max(8, min(13, cell // 4)))
     fig = go.Figure()
     fig.add_trace(go.Heatmap(  # grey underlay: qubits without data stay visible as "—"
         z=missing, x=list(range(n)), y=list(range(n)), colorscale=[[0, MISSING_COLOUR], [1, MISSING_COLOUR]],
@@ -162,7 +162,8 @@ def coupling_map(cm: ChipMetric, topology: Topology, *, color_by: ColorBy = "val
     show_text = n <= TEXT_MAX_GRID
     fig.add_trace(go.Scatter(
         x=qx, y=qy, mode="markers+text" if show_text else "markers", text=qlabels, textposition="middle center",
-        textfont=dict(size=max(7, min(10, cell // 6))), hovertext=qlabels, hovertemplate="%{hovertext}<extra></extra>",
+        textfont=dict(size=max(8, min(12, cell // 5)), color="#222"), hovertext=qlabels,
+        hovertemplate="%{hovertext}<extra></extra>",
         marker=dict(size=max(6, int(cell * 0.55)), color="#f2f2f2", line=dict(color="#999999", width=1)),
         showlegend=False, name="qubits"))
     if lack["id"]:

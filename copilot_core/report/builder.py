@@ -30,10 +30,9 @@ from copilot_core.analysis.compare import (
 )
 from copilot_core.analysis.drift import DRIFT_METRICS, DriftFlag, drops
 from copilot_core.charts.compare import change_figure, signed_change
-from copilot_core.charts.style import format_value
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.runs import RunReader
-from copilot_core.domain.metrics import BANDS, metric
+from copilot_core.domain.metrics import BANDS, format_value, metric
 from copilot_core.domain.topology import qubit_label
 
 TEMPLATE_DIR = Path(__file__).resolve().parent

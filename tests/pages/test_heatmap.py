@@ -6,10 +6,10 @@ import pytest
 
 from copilot_core.analysis.stats import describe
 from copilot_core.charts.style import BAND_INDEX
-from copilot_core.domain.metrics import format_value
-from copilot_core.domain.metrics import metric
+from copilot_core.domain.metrics import COUPLING_METRICS, format_value, metric
 from copilot_core.domain.topology import qubit_label, topology_for
 from tests.pages.conftest import dataframe, decode, figures, texts
+from ui.widgets import metric_label
 
 PAGE = "pages/heatmap.py"
 
@@ -38,7 +38,7 @@ def assert_grid_equal(actual, expected):
 def test_heatmap_cells_equal_latest_values_in_display_units(open_page, app_repo, demo_chip):
     at = open_page(PAGE)
     assert at.selectbox(key="_w_heatmap_metric").value == "t1"
-    assert at.radio(key="heatmap_mode").value == "latest"
+    assert at.radio(key="_w_heatmap_mode").value == "latest"
     fig = figures(at)["heatmap_chart"]
     value_trace = next(t for t in fig["data"] if t.get("name") == "t1")
     assert_grid_equal(value_trace["z"], expected_grid(app_repo, demo_chip, "t1"))
@@ -56,11 +56,11 @@ def test_heatmap_cells_equal_latest_values_in_display_units(open_page, app_repo,
 def test_best_average_and_band_colouring_match_the_data_layer(open_page, app_repo, demo_chip):
     at = open_page(PAGE)
     for mode in ("best", "average"):
-        at.radio(key="heatmap_mode").set_value(mode).run()
+        at.radio(key="_w_heatmap_mode").set_value(mode).run()
         assert not at.exception
         value_trace = next(t for t in figures(at)["heatmap_chart"]["data"] if t.get("name") == "t1")
         assert_grid_equal(value_trace["z"], expected_grid(app_repo, demo_chip, "t1", mode))
-    at.radio(key="heatmap_color_by").set_value("band").run()
+    at.radio(key="_w_heatmap_color_by").set_value("band").run()
     z = next(t for t in figures(at)["heatmap_chart"]["data"] if t.get("name") == "t1")["z"]
     m = metric("t1")
     expected = [[None if v is None else BAND_INDEX[m.score(v)] for v in row]
@@ -80,11 +80,10 @@ def test_clicking_a_cell_opens_the_drilldown(open_page, app_repo, demo_chip):
     assert f"**Latest values of {qubit_label(qid, size)}**" in texts(at)
     shown = dataframe(at, "parameter", "calibrated_at")
     data = app_repo.qubit_params(chip_id, qid)
-    for _, row in shown.iterrows():
-        entry = metric(row["parameter"])
+    for _, row in shown.iterrows():  # the value with its unit in one cell, so the unit is never cut off
+        entry = metric(row["parameter"], unit=str(data[row["parameter"]].get("unit") or ""))
         expected = entry.to_display(data[row["parameter"]]["value"])
-        assert (row["value"] is None or row["value"] != row["value"]) if expected is None else \
-            row["value"] == pytest.approx(expected)
+        assert row["value"] == ("—" if expected is None else f"{expected:.5g} {entry.unit}".strip())
     tasks = dataframe(at, "task", "outputs")
     assert list(tasks["task"]) == [r["name"] for r in app_repo.task_results(chip_id, qid=qid, limit=15)]
     series = figures(at)["drill_series"]
@@ -109,10 +108,12 @@ def test_stat_cards_then_a_metric_without_data(open_page, app_repo, demo_chip):
 
     empty = next(n for n in ("x180_gate_fidelity", "t1_average", "average_gate_fidelity", "readout_fidelity_0")
                  if not app_repo.metric_values(demo_chip["chip_id"], n))
-    at.selectbox(key="_w_heatmap_metric").set_value(empty).run()
-    assert not at.exception
-    assert any(f"No {metric(empty).title} data on {demo_chip['chip_id']}" in t for t in texts(at))
-    assert "heatmap_chart" not in figures(at)
+    options = at.selectbox(key="_w_heatmap_metric").options
+    assert metric_label(empty) not in options and metric_label("t1") in options  # no data: not offered
+    coupling_options = at.selectbox(key="_w_heatmap_coupling_metric").options
+    for name in COUPLING_METRICS:
+        has_data = bool(app_repo.metric_values(demo_chip["chip_id"], name, mode="latest", kind="coupling"))
+        assert (metric_label(name) in coupling_options) == has_data, name
 
 
 def test_coupling_map_draws_coupling_values_with_direction(open_page, app_repo, demo_chip):
