@@ -1,0 +1,52 @@
+"""Independent checks of rendered markdown: parsed by markdown-it-py (a different implementation from the
+one render safety uses), so a mistake in our serialiser cannot hide itself."""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+
+_PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+_CODE = re.compile(r"(`+)[^`]*?\1|^(`{3,}|~{3,}).*?^\2", re.S | re.M)
+
+
+def problems(markdown: str) -> list[str]:
+    """Everything in ``markdown`` a browser could load or follow off the app (empty list: safe)."""
+    found = []
+    for token in _PARSER.parse(markdown):
+        for child in [token, *(token.children or [])]:
+            if child.type == "image":
+                found.append(f"image {child.attrs.get('src')}")
+            if child.type in ("html_inline", "html_block"):
+                found.append(f"html {child.content[:60]}")
+            if child.type == "link_open":
+                href = str(child.attrs.get("href", ""))
+                if not href.startswith(("/", "?", "#")) or href.startswith("//"):
+                    found.append(f"link {href[:80]}")
+    prose = _CODE.sub("", markdown)
+    for literal in ("://", "www.", "javascript:", "data:"):  # GFM autolink literals and schemes
+        if literal in prose.lower():
+            found.append(f"unescaped {literal!r}")
+    if re.search(r"(?<!\\)@", prose):  # a GFM e-mail autolink literal
+        found.append("unescaped '@'")
+    return found
+
+
+def readable(markdown: str) -> str:
+    """The words a reader sees, whitespace collapsed."""
+    words = []
+    for token in _PARSER.parse(markdown):
+        for child in token.children or []:
+            if child.type in ("text", "code_inline", "text_special"):
+                words.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                words.append(" ")
+        if token.type in ("fence", "code_block"):
+            words.append(token.content)
+    return " ".join("".join(words).split())
+
+
+def app_links(markdown: str) -> list[str]:
+    return [str(c.attrs.get("href")) for t in _PARSER.parse(markdown) for c in (t.children or [])
+            if c.type == "link_open"]
