@@ -4,6 +4,10 @@ import streamlit as st
 
 st.set_page_config(page_title="Calibration Copilot", page_icon=":material/memory:", layout="wide")
 
+from ui.signin import sign_in_gate  # noqa: E402  (after set_page_config)
+
+sign_in_gate()  # stops here unless the visitor may see the app
+
 pages = {
     "Dashboard": [
         st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", default=True),

@@ -171,4 +171,5 @@ def test_table_filters(repo, chip144):
 def test_display_text_helpers():
     assert format_value(metric("x90_gate_fidelity"), 99.8712) == "99.87%"
     assert format_value(metric("t1"), None) == "—"
-    assert plain("[click](javascript:x) <b>") == "\\[click\\](javascript:x) \\<b\\>"
+    assert plain("[click](javascript:x) <b> www.x.org") == (
+        "\\[click\\]\\(javascript\\:x\\) \\<b\\> www\\.x\\.org")  # no link, tag or autolink literal
