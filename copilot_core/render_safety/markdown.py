@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from markdown_it_pyrs import MarkdownIt, Node
 
 MAX_SHOWN_URL = 200
-_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+_ESCAPES = {c: "\\" + chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()}  # all ASCII punctuation
 # Bidi overrides/isolates and zero-width characters: they disguise text, never carry meaning in an answer.
 _INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -38,7 +39,7 @@ _PARSER = MarkdownIt("commonmark").enable_many(["table", "strikethrough"])
 
 def escape(text: str) -> str:
     """Plain text that every markdown renderer shows as typed."""
-    return _PUNCTUATION.sub(r"\\\1", text)
+    return text.translate(_ESCAPES)
 
 
 def unescape(markdown: str) -> str:
@@ -115,13 +116,17 @@ def _image(node: Node) -> str:
     return f"\\[image removed: {described} — {_shown_url(src)}\\]" if src else f"\\[image removed: {described}\\]"
 
 
+def _text(node: Node) -> str:
+    return (node.meta.get("content") or "").translate(_ESCAPES)  # the input was cleaned before parsing
+
+
 _INLINE: dict[str, Callable[[Node], str]] = {
-    "text": lambda n: escape(clean_text(_meta(n, "content"))),
-    "text_special": lambda n: escape(clean_text(_meta(n, "content"))),
+    "text": _text,
+    "text_special": lambda n: escape(clean_text(_meta(n, "content"))),  # entities decode to any character
     "softbreak": lambda n: "\n",
     "hardbreak": lambda n: "\\\n",
     "code_inline": lambda n: _code_span(clean_text(_plain(n))),
-    "html_inline": lambda n: escape(clean_text(_meta(n, "content"))),
+    "html_inline": _text,
     "strong": lambda n: f"**{_inline(n.children)}**",
     "em": lambda n: f"*{_inline(n.children)}*",
     "strikethrough": lambda n: f"~~{_inline(n.children)}~~",
@@ -234,6 +239,12 @@ def _blocks(nodes: list[Node]) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=512)
+def _rebuilt(text: str) -> str:
+    return "\n".join(_blocks(_PARSER.tree(clean_text(text)).children))
+
+
 def safe_markdown(text: str) -> str:
-    """Markdown that renders the same words as ``text`` but shows no image, raw HTML or outside link."""
-    return "\n".join(_blocks(_PARSER.tree(clean_text(str(text))).children))
+    """Markdown that renders the same words as ``text`` but shows no image, raw HTML or outside link.
+    Results are remembered: Streamlit redraws every message of a chat on each rerun."""
+    return _rebuilt(str(text))

@@ -22,8 +22,7 @@ from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, ca
 IDP_DIR = Path(__file__).parent / "oidc"
 TIMEOUT_MS = 120_000
 CLIENT_ID = "calibration-copilot-e2e"
-# The provider's own dev login page links a web font; the app itself may reach nothing but 127.0.0.1.
-IDP_PAGE_ASSETS = {"fonts.googleapis.com"}
+# The provider's dev login page links a web font; the app itself may reach nothing but 127.0.0.1.
 
 
 def _missing(reason: str) -> None:
@@ -91,23 +90,23 @@ def signin_app_url(identity_provider: dict[str, str], streamlit_env: dict[str, s
             yield url
 
 
-def _guard(page: Page) -> list[str]:
-    """Abort and record every request for a host other than 127.0.0.1."""
-    outside: list[str] = []
+def _guard(page: Page) -> list[tuple[str, str]]:
+    """Abort and record (host, the page that asked) for every request to a host other than 127.0.0.1."""
+    outside: list[tuple[str, str]] = []
 
     def route(r):
         host = urlsplit(r.request.url).hostname or ""
         if host == "127.0.0.1":
             r.continue_()
         else:
-            outside.append(host)
+            outside.append((host, r.request.frame.url))
             r.abort()
 
     page.route("**/*", route)
     return outside
 
 
-def sign_in(browser: Browser, url: str, login: str) -> tuple[Page, list[str]]:
+def sign_in(browser: Browser, url: str, login: str) -> tuple[Page, list[tuple[str, str]]]:
     page = browser.new_context(viewport={"width": 1500, "height": 1000}).new_page()
     outside = _guard(page)
     page.goto(url)
@@ -180,7 +179,8 @@ def test_two_users_sign_in_see_only_their_own_chats_and_sign_out(browser: Browse
     expect(alice.get_by_text("Sign in with your lab account")).to_be_visible(timeout=TIMEOUT_MS)
     shot(alice, "signin_signed_out")
 
-    assert set(alice_outside + bob_outside) <= IDP_PAGE_ASSETS
+    app_port = urlsplit(signin_app_url).port
+    assert [(host, frame) for host, frame in alice_outside + bob_outside if urlsplit(frame).port == app_port] == []
 
 
 def test_an_account_outside_the_allow_list_is_turned_away(browser: Browser, signin_app_url: str):
