@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-st.set_page_config(page_title="Calibration Copilot", page_icon=":material/memory:", layout="wide")
+# An emoji favicon is drawn locally; a ":material/...:" favicon is fetched from fonts.gstatic.com.
+st.set_page_config(page_title="Calibration Copilot", page_icon="🔬", layout="wide")
 
 from ui.signin import sign_in_gate  # noqa: E402  (after set_page_config)
 
