@@ -17,16 +17,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from markdown_it_pyrs import MarkdownIt  # noqa: E402
+from markdown_it_pyrs import MarkdownIt
 
-from copilot_core.render_safety.markdown import _rebuilt, safe_markdown  # noqa: E402
-from copilot_core.render_safety.figures import _VERDICTS, validate_figure  # noqa: E402
+from copilot_core.render_safety.figures import _VERDICTS, validate_figure
+from copilot_core.render_safety.markdown import _rebuilt, safe_markdown
 
 TARGET_MS = 5.0
 SIZE = 20_480
 REPEATS = 40
-WORDS = ("the qubit median chip drifted relaxation coherence readout fidelity gate calibration was below "
-         "its own seven-day value and the coupling on edge").split()
+WORDS = ["the", "qubit", "median", "chip", "drifted", "relaxation", "coherence", "readout", "fidelity", "gate",
+         "calibration", "was", "below", "its", "own", "seven-day", "value", "and", "coupling", "on", "edge"]
 
 
 def _prose(rng: random.Random, n: int) -> str:

@@ -55,4 +55,4 @@ class AllowList:
             return False
         email = email.strip().lower()
         found = _EMAIL.match(email)
-        return bool(found) and (email in self.addresses or found.group(1) in self.domains)
+        return found is not None and (email in self.addresses or found.group(1) in self.domains)

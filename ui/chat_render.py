@@ -15,7 +15,12 @@ from typing import Any
 import streamlit as st
 
 from copilot_core.chat import ChatMessage, ChatState, ShowWork, rerun_analysis
-from copilot_core.render_safety import UnsafeFigure, safe_markdown, safe_text, validate_figure
+from copilot_core.render_safety import (
+    UnsafeFigure,
+    safe_markdown,
+    safe_text,
+    validate_figure,
+)
 from ui.errors import plain
 
 BADGES = {"good": ("Good", "green", ":material/check_circle:"),

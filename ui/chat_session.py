@@ -12,7 +12,12 @@ from typing import Any
 import streamlit as st
 
 from copilot_core.chat import ChatState, analysis_request
-from copilot_core.data.chat_sessions import ChatSessionStore, InvalidChatSession, clean_context, clean_title
+from copilot_core.data.chat_sessions import (
+    ChatSessionStore,
+    InvalidChatSession,
+    clean_context,
+    clean_title,
+)
 from copilot_core.settings import ConfigError, Settings
 
 STATE_KEY = "copilot_chat"

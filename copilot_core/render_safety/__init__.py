@@ -8,7 +8,13 @@ nowhere but into the app.
 """
 
 from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
-from copilot_core.render_safety.markdown import clean_text, escape, is_app_link, safe_markdown, unescape
+from copilot_core.render_safety.markdown import (
+    clean_text,
+    escape,
+    is_app_link,
+    safe_markdown,
+    unescape,
+)
 
 MAX_TEXT_CHARS = 50_000
 

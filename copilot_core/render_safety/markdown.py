@@ -17,7 +17,7 @@ markdown-it-py, ~10× faster) and written out again from its syntax tree:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -28,6 +28,8 @@ _ESCAPES = {c: "\\" + chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()}
 # Bidi overrides/isolates and zero-width characters: they disguise text, never carry meaning in an answer.
 _INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_URLISH = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]*://\S*|\b(?:mailto|javascript|data|vbscript|file|tel|sms):\S+"
+                     r"|\bwww\.\S+|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
 _FENCE_INFO = re.compile(r"[^A-Za-z0-9_+-]")
 _BACKTICKS = re.compile(r"`+")
 _TILDES = re.compile(r"~+")
@@ -78,8 +80,9 @@ def _plain(node: Node) -> str:
 
 
 def _shown_url(url: str) -> str:
+    """A URL as visible text that no renderer turns into a link: inline code."""
     url = clean_text(url).replace("\n", " ")
-    return escape(url if len(url) <= MAX_SHOWN_URL else url[:MAX_SHOWN_URL] + "…")
+    return _code_span(url if len(url) <= MAX_SHOWN_URL else url[:MAX_SHOWN_URL] + "…")
 
 
 def _code_span(content: str) -> str:
@@ -89,7 +92,7 @@ def _code_span(content: str) -> str:
     return f"{ticks}{pad}{content}{pad}{ticks}"
 
 
-def _inline(nodes: list[Node]) -> str:
+def _inline(nodes: Sequence[Node]) -> str:
     return "".join(_INLINE.get(node.name, _inline_fallback)(node) for node in nodes)
 
 
@@ -116,13 +119,26 @@ def _image(node: Node) -> str:
     return f"\\[image removed: {described} — {_shown_url(src)}\\]" if src else f"\\[image removed: {described}\\]"
 
 
+def _plain_text(text: str) -> str:
+    """Escaped text; anything a renderer would turn into a link by itself (GFM autolink literals, which
+    Streamlit's renderer finds even in escaped text) is shown as inline code instead."""
+    if not _URLISH.search(text):
+        return text.translate(_ESCAPES)
+    out, last = [], 0
+    for found in _URLISH.finditer(text):
+        out += [text[last:found.start()].translate(_ESCAPES), _code_span(found.group())]
+        last = found.end()
+    out.append(text[last:].translate(_ESCAPES))
+    return "".join(out)
+
+
 def _text(node: Node) -> str:
-    return (node.meta.get("content") or "").translate(_ESCAPES)  # the input was cleaned before parsing
+    return _plain_text(node.meta.get("content") or "")  # the input was cleaned before parsing
 
 
 _INLINE: dict[str, Callable[[Node], str]] = {
     "text": _text,
-    "text_special": lambda n: escape(clean_text(_meta(n, "content"))),  # entities decode to any character
+    "text_special": lambda n: _plain_text(clean_text(_meta(n, "content"))),  # entities decode to any character
     "softbreak": lambda n: "\n",
     "hardbreak": lambda n: "\\\n",
     "code_inline": lambda n: _code_span(clean_text(_plain(n))),
@@ -221,13 +237,13 @@ def _block(node: Node) -> list[str]:
     if kind == "definition":  # reference definitions: the links that use them already carry the URL
         return []
     if kind == "html_block":
-        return [escape(line) for line in clean_text(_meta(node, "content")).rstrip("\n").split("\n")]
+        return [_plain_text(line) for line in clean_text(_meta(node, "content")).rstrip("\n").split("\n")]
     if kind in _INLINE_TYPES:
         return _inline([node]).split("\n")
     return _blocks(node.children) if node.children else [escape(clean_text(_meta(node, "content")))]
 
 
-def _blocks(nodes: list[Node]) -> list[str]:
+def _blocks(nodes: Sequence[Node]) -> list[str]:
     out: list[str] = []
     for node in nodes:
         lines = _block(node)

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import io
 import json
+import uuid
 from types import SimpleNamespace
 
-import uuid
 import pandas as pd
 import pytest
 
 from copilot_core.chat import ChatMessage, ChatState, csv_exports, show_work_from
 from copilot_core.chat.showwork import ShowWork
+from copilot_core.data.chat_sessions import (
+    COLLECTION,
+    ChatSessionStore,
+    InvalidChatSession,
+)
 from copilot_core.data.connection import open_memory_database
-from copilot_core.data.chat_sessions import COLLECTION, ChatSessionStore, InvalidChatSession
 from copilot_core.tools.store import DataStore
 
 CHART = {"data": [{"type": "bar", "x": ["Q00", "Q01"], "y": [1, 2]}], "layout": {"title": {"text": "t1"}}}

@@ -10,7 +10,11 @@ import pytest
 
 from copilot_core.access import AllowList, owner_id
 from copilot_core.data.chat_sessions import (
-    COLLECTION, ChatSessionStore, InvalidChatSession, SessionNotOwned, new_session_id,
+    COLLECTION,
+    ChatSessionStore,
+    InvalidChatSession,
+    SessionNotOwned,
+    new_session_id,
 )
 from copilot_core.data.connection import open_memory_database
 

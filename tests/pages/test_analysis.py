@@ -6,7 +6,12 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from copilot_core.analysis.chip_metrics import UnknownChip, chip_metric, chip_metric_frame, metric_from_params
+from copilot_core.analysis.chip_metrics import (
+    UnknownChip,
+    chip_metric,
+    chip_metric_frame,
+    metric_from_params,
+)
 from copilot_core.analysis.drift import drops, failures
 from copilot_core.analysis.health import qubit_health, trend
 from copilot_core.analysis.qubit_table import filter_table, qubit_table

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.render_safety import UnsafeFigure, is_app_link, safe_markdown, safe_text, validate_figure
+from copilot_core.render_safety import (
+    UnsafeFigure,
+    is_app_link,
+    safe_markdown,
+    safe_text,
+    validate_figure,
+)
 from tests.render_safety.checks import app_links, problems, readable
 from tests.render_safety.corpus import CASES, EXFIL, SECRET, Case
 
