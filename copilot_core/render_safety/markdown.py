@@ -7,10 +7,11 @@ is parsed by markdown-it (markdown-it-pyrs: the CommonMark-compliant Rust port o
 markdown-it-py, ~10× faster) and written out again from its syntax tree:
 
 - every piece of text is re-emitted with all ASCII punctuation backslash-escaped, so it can only ever be
-  text (no autolink literals, emoji or colour directives, math, HTML or entities survive the escape);
+  text (no emoji or colour directives, math, HTML or entities survive the escape); URLs, ``www.`` hosts and
+  e-mail addresses become inline code, since Streamlit's renderer links them even when escaped;
 - images become ``[image removed: alt — url]``;
 - links are kept only when they point into the app itself (``/page``, ``?query``, ``#anchor``); any other
-  target is shown as plain text with its URL visible;
+  target is shown as its label followed by the URL as inline code;
 - raw HTML is shown as the text it is; code stays code behind a fence longer than anything inside it.
 """
 
