@@ -122,8 +122,12 @@ class ChatSessionStore:
         return {"username": username, "session_id": session_id}
 
     def get(self, username: str, session_id: str) -> dict | None:
-        """The whole session document (without ``_id``), or None."""
-        return self._coll.find_one(self._key(username, session_id), {"_id": 0})
+        """The whole session document (without ``_id``), or None (also for another user's session)."""
+        try:
+            key = self._key(username, session_id)
+        except SessionNotOwned:
+            return None
+        return self._coll.find_one(key, {"_id": 0})
 
     def save(self, username: str, session_id: str, *, title: str, context: dict | None,
              messages: list[dict]) -> None:

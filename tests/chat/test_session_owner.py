@@ -39,8 +39,7 @@ def test_another_user_can_do_nothing_with_a_session(store):
     store.save(ALICE, sid, title="Alice chat", context=None, messages=MESSAGES)
     before = raw(store)
     assert store.list(BOB) == []
-    with pytest.raises(SessionNotOwned):
-        store.get(BOB, sid)
+    assert store.get(BOB, sid) is None  # invisible, as if it did not exist
     with pytest.raises(SessionNotOwned):
         store.rename(BOB, sid, "mine now")
     with pytest.raises(SessionNotOwned):
@@ -56,7 +55,7 @@ def test_another_user_can_do_nothing_with_a_session(store):
 def test_hostile_session_ids_and_usernames_are_refused(store, hostile):
     store.save(ALICE, new_session_id(), title="t", context=None, messages=MESSAGES)
     before = raw(store)
-    for call in (lambda: store.get(BOB, hostile), lambda: store.delete(BOB, hostile),
+    for call in (lambda: store.get(BOB, hostile), lambda: store.delete(BOB, hostile),  # noqa: B023
                  lambda: store.rename(BOB, hostile, "t"),
                  lambda: store.save(BOB, hostile, title="t", context=None, messages=MESSAGES)):
         with pytest.raises(InvalidChatSession):

@@ -27,9 +27,8 @@ def problems(markdown: str) -> list[str]:
     # Streamlit's renderer turns URLs into links even when their punctuation is backslash-escaped (seen in
     # Chromium), so outside code the unescaped text must hold no URL, www. host or e-mail address at all.
     prose = _CODE.sub("", markdown).replace("\\", "")
-    for literal in ("://", "www."):  # GFM autolink literals (javascript:/data: can only act as link targets)
-        if literal in prose.lower():
-            found.append(f"unescaped {literal!r}")
+    for literal in re.findall(r"(?i)(?:https?://|www\.)[\w-]", prose):  # GFM autolink literals
+        found.append(f"autolinked {literal!r}")
     if re.search(r"\w@\w", prose):  # a GFM e-mail autolink literal
         found.append("unescaped '@'")
     return found
