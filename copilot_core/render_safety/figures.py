@@ -136,7 +136,7 @@ def _plotly_validate(clean: dict) -> None:
             clean = {**clean, "layout": {k: v for k, v in layout.items() if k != "template"}}
     try:
         go.Figure(clean, skip_invalid=False)
-    except Exception as exc:  # plotly raises ValueError/TypeError/KeyError subclasses for bad specs
+    except Exception as exc:  # noqa: BLE001  (plotly raises ValueError/TypeError/KeyError subclasses for bad specs)
         raise UnsafeFigure(f"not a valid plotly figure: {str(exc)[:500]}") from None
     if key is not None and key not in _VALIDATED_TEMPLATES:
         if len(_VALIDATED_TEMPLATES) >= _MAX_TEMPLATES:

@@ -55,7 +55,7 @@ def test_another_user_can_do_nothing_with_a_session(store):
 def test_hostile_session_ids_and_usernames_are_refused(store, hostile):
     store.save(ALICE, new_session_id(), title="t", context=None, messages=MESSAGES)
     before = raw(store)
-    for call in (lambda: store.get(BOB, hostile), lambda: store.delete(BOB, hostile),  # noqa: B023
+    for call in (lambda: store.get(BOB, hostile), lambda: store.delete(BOB, hostile),
                  lambda: store.rename(BOB, hostile, "t"),
                  lambda: store.save(BOB, hostile, title="t", context=None, messages=MESSAGES)):
         with pytest.raises(InvalidChatSession):
