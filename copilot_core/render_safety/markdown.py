@@ -29,7 +29,7 @@ _ESCAPES = {c: "\\" + chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()}
 # Bidi overrides/isolates and zero-width characters: they disguise text, never carry meaning in an answer.
 _INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_URLISH = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]*://\S*|\b(?:mailto|javascript|data|vbscript|file|tel|sms):\S+"
+_URLISH = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]{0,30}://\S*|\b(?:mailto|javascript|data|vbscript|file|tel|sms):\S+"
                      r"|\bwww\.\S+|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
 _FENCE_INFO = re.compile(r"[^A-Za-z0-9_+-]")
 _BACKTICKS = re.compile(r"`+")
@@ -123,7 +123,7 @@ def _image(node: Node) -> str:
 def _plain_text(text: str) -> str:
     """Escaped text; anything a renderer would turn into a link by itself (GFM autolink literals, which
     Streamlit's renderer finds even in escaped text) is shown as inline code instead."""
-    if not _URLISH.search(text):
+    if (":" not in text and "@" not in text and "www." not in text.lower()) or not _URLISH.search(text):
         return text.translate(_ESCAPES)
     out, last = [], 0
     for found in _URLISH.finditer(text):
