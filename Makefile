@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run test lint lock install install-dev browser seed bench eval local-llm test-real-llm clean
+.PHONY: run test lint lock install install-dev browser idp seed bench eval local-llm test-real-llm clean
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -54,7 +54,16 @@ lint: install-dev
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 
-test: install-dev browser lint
+# The sign-in browser tests' identity provider: oidc-provider from npm, pinned by package-lock.json.
+IDP_DIR := tests/e2e/oidc
+idp: $(IDP_DIR)/node_modules/.package-lock.json
+$(IDP_DIR)/node_modules/.package-lock.json: $(IDP_DIR)/package.json $(IDP_DIR)/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq nodejs npm; else sudo -n apt-get install -y -qq nodejs npm; fi; } \
+	  || echo "WARNING: npm could not be installed; the sign-in browser tests will be reported as skipped" >&2
+	@command -v npm >/dev/null 2>&1 && cd $(IDP_DIR) && npm ci --no-audit --no-fund --silent || true
+
+test: install-dev browser idp lint
 	$(PY) -m pytest
 
 bench: install-dev
@@ -80,4 +89,4 @@ test-real-llm: install-dev
 	$(PY) -m pytest -rA -m real_llm
 
 clean:
-	rm -rf $(VENV) .data .pytest_cache test-artifacts
+	rm -rf $(VENV) .data .pytest_cache test-artifacts $(IDP_DIR)/node_modules

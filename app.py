@@ -10,6 +10,10 @@ from ui.data import settings_reload_button
 ICON = Path(__file__).parent / "assets" / "favicon.png"
 st.set_page_config(page_title="Calibration Copilot", page_icon=str(ICON), layout="wide")
 
+from ui.signin import sign_in_gate  # noqa: E402  (after set_page_config)
+
+sign_in_gate()  # stops here unless the visitor may see the app
+
 pages = {
     "Dashboard": [
         st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", default=True),

@@ -1,8 +1,9 @@
 """Draw chat turns: text blocks as markdown, charts natively after validation, the assessment badge,
 live tool progress inside ``st.status``, and the show-work panel with its re-run button.
 
-Everything the model or the database wrote is hostile: markdown is defanged (no images), tool names are
-reduced to identifiers, arguments go through ``st.json``, code and printed output through ``st.code``.
+Everything the model or the database wrote is hostile and reaches the page only through
+``copilot_core.render_safety``: markdown rebuilt without images, HTML or outside links, charts validated,
+text cleaned for ``st.text``/``st.code``; tool names are reduced to identifiers, arguments go through ``st.json``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,12 @@ from typing import Any
 import streamlit as st
 
 from copilot_core.chat import ChatMessage, ChatState, ShowWork, rerun_analysis
-from copilot_core.chat.markdown import safe_markdown
+from copilot_core.render_safety import (
+    UnsafeFigure,
+    safe_markdown,
+    safe_text,
+    validate_figure,
+)
 from ui.errors import plain
 
 BADGES = {"good": ("Good", "green", ":material/check_circle:"),
@@ -42,13 +48,11 @@ def tool_label(name: Any) -> str:
 
 # ------------------------------------------------------------------ blocks
 def render_chart(chart: dict, key: str) -> None:
-    """Validate again (the app never trusts a stored or model chart), then draw it natively."""
-    from copilot_core.sandbox import validate_figure
-
+    """Draw a chart only if render safety accepts it (stored and model charts are never trusted)."""
     try:
         figure = validate_figure(chart)
-    except ValueError as exc:  # UnsafeFigure is a ValueError
-        st.warning(f"A chart was withheld because it failed validation: {str(exc)[:200]}")
+    except UnsafeFigure as exc:
+        st.warning(f"A chart was withheld because it failed validation: {safe_markdown(str(exc)[:200])}")
         return
     st.plotly_chart(figure, key=key, width="stretch")
 
@@ -96,22 +100,22 @@ def render_show_work(work: ShowWork, key: str, state: ChatState) -> None:
             status = "ok" if tool.ok else "failed"
             st.markdown(f"**{i}. `{tool_label(tool.name)}`** · {status} · {tool.elapsed_s * 1000:.0f} ms")
             st.json(tool.args, expanded=False)
-            st.text(tool.summary or tool.error or "")
+            st.text(safe_text(tool.summary or tool.error or ""))
         if work.data_keys:
-            st.text("Data keys used: " + ", ".join(work.data_keys))
+            st.text(safe_text("Data keys used: " + ", ".join(work.data_keys)))
         for i, analysis in enumerate(work.analyses, 1):
             st.markdown(f"**Sandbox code {i}**")
-            st.code(analysis.code, language="python")
-            st.code(analysis.output or "(nothing printed)", language="text")
+            st.code(safe_text(analysis.code), language="python")
+            st.code(safe_text(analysis.output or "(nothing printed)"), language="text")
             if analysis.error:
-                st.error(plain(analysis.error[:2000]))
+                st.error(plain(safe_text(analysis.error, 2000)))
         if work.trace:
             from copilot_core.tracing import summary_text
 
             st.markdown("**Trace**")
-            st.text(summary_text(work.trace))
+            st.text(safe_text(summary_text(work.trace)))
             if work.trace.get("skills"):
-                st.text("Skills used: " + ", ".join(map(str, work.trace["skills"])))
+                st.text(safe_text("Skills used: " + ", ".join(map(str, work.trace["skills"]))))
             st.json(work.trace, expanded=False)
         if work.analysis_code():
             _rerun_section(work, key, state)
@@ -130,8 +134,8 @@ def _rerun_section(work: ShowWork, key: str, state: ChatState) -> None:
     if result is None:
         return
     if result.error:
-        st.error(plain(result.error[:2000]))
-    st.code(result.output or "(nothing printed)", language="text")
+        st.error(plain(safe_text(result.error, 2000)))
+    st.code(safe_text(result.output or "(nothing printed)"), language="text")
     for i, chart in enumerate(result.charts):
         render_chart(chart, key=f"{key}-rerun-chart-{i}")
 
@@ -173,7 +177,7 @@ class StatusProgress:
 
     def tool_result(self, outcome: Any) -> None:
         line = (outcome.summary or "done") if outcome.ok else f"failed: {outcome.error or outcome.summary}"
-        self.status.text(("✓ " if outcome.ok else "✗ ") + str(line)[:300])
+        self.status.text(safe_text(("✓ " if outcome.ok else "✗ ") + str(line), 300))
 
     def notice(self, text: str) -> None:
         self.status.caption(text)

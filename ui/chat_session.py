@@ -12,7 +12,12 @@ from typing import Any
 import streamlit as st
 
 from copilot_core.chat import ChatState, analysis_request
-from copilot_core.data.chat_sessions import ChatSessionStore, InvalidChatSession, clean_context, clean_title
+from copilot_core.data.chat_sessions import (
+    ChatSessionStore,
+    InvalidChatSession,
+    clean_context,
+    clean_title,
+)
 from copilot_core.settings import ConfigError, Settings
 
 STATE_KEY = "copilot_chat"
@@ -21,15 +26,16 @@ _NAME = re.compile(r"[^A-Za-z0-9_.@+-]")
 
 
 def current_username(settings: Settings) -> str:
-    """The logged-in user's e-mail (st.user) when auth is on, else the USERNAME setting, else "local"."""
-    name: Any = None
-    try:
-        user = st.user
-        if user.get("is_logged_in", False):
-            name = user.get("email") or user.get("name") or user.get("sub")
-    except Exception:  # no auth configured: st.user is empty or raises
-        name = None
-    name = name or settings.get("USERNAME") or "local"
+    """Who owns this browser's chats: the signed-in user's stable id when sign-in is on (the gate in
+    ``app.py`` lets nobody else through), else the USERNAME setting, else "local"."""
+    from ui.signin import sign_in_enabled, signed_in_user
+
+    if sign_in_enabled():
+        user = signed_in_user()
+        if user is None:
+            raise PermissionError("sign-in is required")
+        return user.owner
+    name = settings.get("USERNAME") or "local"
     return _NAME.sub("_", str(name))[:128] or "local"
 
 
@@ -46,9 +52,10 @@ def provider_for(settings: Settings) -> tuple[Any, str | None]:
 def chat_state(settings: Settings) -> ChatState:
     """This browser session's chat (created on first use, with the configured provider)."""
     state = st.session_state.get(STATE_KEY)
-    if not isinstance(state, ChatState):
+    username = current_username(settings)
+    if not isinstance(state, ChatState) or state.username != username:  # a different user signed in here
         provider, _ = provider_for(settings)
-        state = ChatState(username=current_username(settings), provider=provider)
+        state = ChatState(username=username, provider=provider)
         st.session_state[STATE_KEY] = state
     return state
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -11,14 +10,14 @@ import streamlit as st
 
 from copilot_core.data.connection import DatabaseUnavailable
 from copilot_core.errors import CopilotError
+from copilot_core.render_safety import clean_text, escape
 
 log = logging.getLogger("calibration_copilot.ui")
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]<>#|~$])")  # what can turn plain text into markup, links or HTML
 
 
 def plain(text: object) -> str:
-    """Escape Markdown so database or error text is shown as typed, never interpreted."""
-    return _MARKDOWN.sub(r"\\\1", str(text))
+    """Database or error text inside ``st.markdown``/``st.error``: shown as typed, never markup or a link."""
+    return escape(clean_text(str(text)))
 
 
 def show_database_error(exc: BaseException) -> None:

@@ -3,7 +3,7 @@
 Models answer with ``{"blocks": [...], "assessment": ...}`` when asked well; local models wrap it in
 code fences, prepend prose, use the legacy analysis schema, or ignore the format entirely.  The
 parser accepts all of that and always returns blocks.  Charts written by the model itself are
-hostile input: each must pass ``copilot_core.sandbox.validate_figure`` or it is dropped with a note.
+hostile input: each must pass ``copilot_core.render_safety.validate_figure`` or it is dropped with a note.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 from typing import Any, Literal
+
+from copilot_core.render_safety import validate_figure
 
 Assessment = Literal["good", "warning", "bad"]
 ASSESSMENTS: tuple[str, ...] = ("good", "warning", "bad")
@@ -181,8 +183,6 @@ def vet_model_charts(blocks: list[dict]) -> list[dict]:
         if block["type"] != "chart":
             out.append(text_block(strip_chart_json(block["content"])))
             continue
-        from copilot_core.sandbox import validate_figure
-
         try:
             out.append(chart_block(validate_figure(block["chart"])))
         except Exception as exc:  # noqa: BLE001  (UnsafeFigure or anything a hostile figure triggers)

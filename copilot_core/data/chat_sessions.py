@@ -7,6 +7,8 @@ Document shape (QDash ``dbmodel/copilot_chat_session.py``)::
 
 ``content`` is markdown for user turns and a blocks JSON string for assistant turns.  Every argument is
 validated here (usernames and session ids by pattern) so no caller can smuggle query operators in.
+A session belongs to the username that created it: every read and write is checked against that owner,
+and new session ids carry 192 random bits, so an id seen or guessed opens nothing of someone else's.
 Uses only the pymongo subset that runs on both MongoDB and the embedded litemongo engine.
 """
 
@@ -15,7 +17,6 @@ from __future__ import annotations
 import builtins
 import re
 import secrets
-import time
 from datetime import datetime, timezone
 from typing import Any
 
@@ -37,9 +38,13 @@ class InvalidChatSession(CopilotError, ValueError):
     """A username, session id, title or message that cannot be stored; the message says which."""
 
 
+class SessionNotOwned(InvalidChatSession):
+    """The session id belongs to another user."""
+
+
 def new_session_id() -> str:
-    """QDash-style id: milliseconds since the epoch and a random suffix (``1721…-ab12cd``)."""
-    return f"{int(time.time() * 1000)}-{secrets.token_hex(3)}"
+    """Unguessable: 192 random bits, URL-safe (QDash's own ``<ms>-<6 hex>`` ids are still accepted)."""
+    return secrets.token_urlsafe(24)
 
 
 def _utcnow() -> datetime:
@@ -49,7 +54,7 @@ def _utcnow() -> datetime:
 
 
 def _check(pattern: re.Pattern[str], value: Any, what: str) -> str:
-    if not isinstance(value, str) or not pattern.match(value):
+    if not isinstance(value, str) or not pattern.fullmatch(value):
         raise InvalidChatSession(f"invalid {what}: expected letters, digits, '-' or '_' (got {value!r:.40})")
     return value
 
@@ -110,20 +115,29 @@ class ChatSessionStore:
                  "context": clean_context(d.get("context")), "message_count": len(d.get("messages") or []),
                  "created_at": d.get("created_at"), "updated_at": d.get("updated_at")} for d in docs]
 
-    def get(self, username: str, session_id: str) -> dict | None:
-        """The whole session document (without ``_id``), or None."""
+    def _key(self, username: str, session_id: str) -> dict:
+        """The filter for the user's own session; SessionNotOwned when the id is another user's."""
         _check(_USERNAME, username, "username")
         _check(_SESSION_ID, session_id, "session id")
-        return self._coll.find_one({"username": username, "session_id": session_id}, {"_id": 0})
+        owners = {d.get("username") for d in self._coll.find({"session_id": session_id}, {"_id": 0, "username": 1})}
+        if owners - {username}:
+            raise SessionNotOwned("that chat belongs to another user")
+        return {"username": username, "session_id": session_id}
+
+    def get(self, username: str, session_id: str) -> dict | None:
+        """The whole session document (without ``_id``), or None (also for another user's session)."""
+        try:
+            key = self._key(username, session_id)
+        except SessionNotOwned:
+            return None
+        return self._coll.find_one(key, {"_id": 0})
 
     def save(self, username: str, session_id: str, *, title: str, context: dict | None,
              messages: builtins.list[dict]) -> None:
         """Create or replace the session's title, context and messages."""
-        _check(_USERNAME, username, "username")
-        _check(_SESSION_ID, session_id, "session id")
+        key = self._key(username, session_id)
         fields = {"title": clean_title(title), "context": clean_context(context),
                   "messages": _clean_messages(messages), "updated_at": _utcnow()}
-        key = {"username": username, "session_id": session_id}
         if self._coll.find_one(key, {"_id": 1}) is None:
             self._coll.insert_one({**key, **fields, "created_at": fields["updated_at"]})
         else:
@@ -131,18 +145,15 @@ class ChatSessionStore:
 
     def rename(self, username: str, session_id: str, title: str) -> bool:
         """True when the session existed."""
-        _check(_USERNAME, username, "username")
-        _check(_SESSION_ID, session_id, "session id")
-        res = self._coll.update_one({"username": username, "session_id": session_id},
+        res = self._coll.update_one(self._key(username, session_id),
                                     {"$set": {"title": clean_title(title), "updated_at": _utcnow()}})
         return res.matched_count > 0
 
     def delete(self, username: str, session_id: str) -> bool:
         """True when something was deleted."""
-        _check(_USERNAME, username, "username")
-        _check(_SESSION_ID, session_id, "session id")
-        return self._coll.delete_one({"username": username, "session_id": session_id}).deleted_count > 0
+        return self._coll.delete_one(self._key(username, session_id)).deleted_count > 0
 
     def ensure_indexes(self) -> None:
-        """QDash's index: (username, session_id)."""
+        """QDash's index (username, session_id), and session_id alone for the owner check."""
         self._coll.create_index([("username", 1), ("session_id", 1)])
+        self._coll.create_index([("session_id", 1)])

@@ -24,8 +24,8 @@ from typing import Any
 import pandas as pd
 
 from copilot_core.errors import CopilotError
+from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
 from copilot_core.sandbox import protocol
-from copilot_core.sandbox.figures import UnsafeFigure, validate_figure
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 60.0

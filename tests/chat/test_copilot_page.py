@@ -14,6 +14,7 @@ from copilot_core.domain.metrics import metric
 from copilot_core.domain.topology import qubit_label, topology_for
 from copilot_core.tools.compact import compact_number
 from tests.fakes.scripted_openai import SmartRequest, answer, call, error
+from tests.render_safety.checks import problems, readable
 from ui.state import CHIP_KEY, FOCUS_QUBIT_KEY
 
 CHIP = "64Qv3"
@@ -36,18 +37,19 @@ def timeseries_smart(req: SmartRequest):
 
 
 def latest_t1(db, chip_id: str) -> dict[str, float]:
-    """Each qubit's newest completed, not excluded T1 straight from task_result_history, in μs (0/NaN skipped)."""
+    """Each qubit's newest completed, not excluded T1 straight from task_result_history, in μs (missing when
+    that newest value is 0 or NaN)."""
     latest: dict[str, float] = {}
     query = {"chip_id": chip_id, "task_type": "qubit", "status": "completed", "output_parameters.t1": {"$exists": True}}
     for doc in sorted(db["task_result_history"].find(query), key=lambda d: d["start_at"]):
         value = metric("t1").to_display(doc["output_parameters"]["t1"].get("value"))
-        if not doc.get("excluded") and value is not None:
-            latest[str(doc["qid"])] = value
-    return latest
+        if not doc.get("excluded"):
+            latest[str(doc["qid"])] = value  # the newest result decides: NaN or 0 there means missing
+    return {qid: v for qid, v in latest.items() if v is not None}
 
 
 def texts(block) -> list[str]:
-    return [m.value for m in block.markdown] + [t.value for t in block.text] + [c.value for c in block.code]
+    return [readable(m.value) for m in block.markdown] + [t.value for t in block.text] + [c.value for c in block.code]
 
 
 def plotly_specs(at) -> list[dict]:
@@ -72,7 +74,7 @@ def test_question_shows_tool_progress_and_a_native_chart(chat_app):
 
     # The answer: text with the median the model read from the tool, the badge, and the heatmap drawn natively.
     user, assistant = at.chat_message
-    assert user.markdown[0].value == f"Show me the T1 heatmap of {CHIP}"
+    assert readable(user.markdown[0].value) == f"Show me the T1 heatmap of {CHIP}"
     assert any(f"The median T1 on {CHIP} is {median} μs." in t for t in texts(assistant))
     assert any("Assessment: Good" in m.value for m in assistant.markdown)
     specs = plotly_specs(at)
@@ -128,8 +130,8 @@ def test_analysis_mode_from_the_qubits_page(chat_app):
     system = bodies[0]["messages"][0]["content"]
     assert f"qubit {qid} on chip {CHIP}" in system and "AI review" in system
     user, assistant = at.chat_message
-    assert f"Analyze qubit {qid} on chip {CHIP}" in user.markdown[0].value
-    review = [m.value for m in assistant.markdown if m.value.startswith("**AI review**")]
+    assert f"Analyze qubit {qid} on chip {CHIP}" in readable(user.markdown[0].value)
+    review = [readable(m.value) for m in assistant.markdown if m.value.startswith("**AI review**")]
     assert review and "Decision: PASS" in review[0]
     assert any("Assessment: Good" in m.value for m in assistant.markdown)
     # A rerun does not start the analysis again.
@@ -148,7 +150,7 @@ def test_analyze_button_on_the_qubits_page_opens_the_analysis(chat_app):
     at.button(key="qubits_analyze").click()
     at = app.run()
     assert not at.exception
-    assert "Analyze qubit 7 on chip 64Qv3" in at.chat_message[0].markdown[0].value
+    assert "Analyze qubit 7 on chip 64Qv3" in readable(at.chat_message[0].markdown[0].value)
     assert any("Assessment: Needs attention" in m.value for m in at.chat_message[1].markdown)
     assert "qubit 7 on chip 64Qv3" in app.model_requests()[0]["messages"][0]["content"]
 
@@ -224,7 +226,7 @@ def test_chat_resumed_from_mongodb_and_only_six_turns_replayed(chat_app):
     at = app.run()
     assert not at.exception
     assert len(at.chat_message) == 8
-    assert at.chat_message[0].markdown[0].value == "old question 0"
+    assert readable(at.chat_message[0].markdown[0].value) == "old question 0"
     assert len(plotly_specs(at)) == 4  # stored charts render again
 
     at = app.ask("And now?")
@@ -314,8 +316,8 @@ def test_show_work_rerun_and_csv_export(chat_app):
     assert "Data keys used: t1" in shown
     # Printed text is shown as code; an image echoed into the answer's markdown is defanged.
     assert any(HOSTILE_PRINT in c.value for c in work.code)
-    assert not any("evil.example" in m.value for m in at.markdown)
-    assert any("[image removed: pixel]" in m.value for m in assistant.markdown)
+    assert all(problems(m.value) == [] for m in at.main.markdown)
+    assert any("[image removed: pixel" in readable(m.value) for m in assistant.markdown)
     assert len(plotly_specs(at)) == 1  # the sandbox's histogram, validated and drawn natively
 
     rerun = [b for b in work.button if b.label == "Re-run analysis code"][0]
@@ -336,7 +338,7 @@ def test_answers_pass_the_output_sanitizer(chat_app):
                                       "mongodb://admin:hunter2@db.lab:27017/qdash"))
     app.run()
     at = app.ask("What is configured?")
-    shown = " ".join(m.value for m in at.chat_message[1].markdown)
+    shown = " ".join(readable(m.value) for m in at.chat_message[1].markdown)
     assert "sk-proj-ABCDEFGHIJKLMNOP1234" not in shown and "hunter2" not in shown
     assert "[redacted]" in shown
 
@@ -348,5 +350,5 @@ def test_a_failing_provider_gives_a_clear_message_not_a_traceback(chat_app):
     assert not at.exception
     [status] = at.status
     assert status.state == "error" and status.label.startswith("Stopped with a problem")
-    shown = " ".join(m.value for m in at.chat_message[1].markdown)
+    shown = " ".join(readable(m.value) for m in at.chat_message[1].markdown)
     assert "HTTP 500" in shown and "Traceback" not in shown

@@ -67,21 +67,23 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 1500, "height": 1000}}
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
 @contextmanager
-def start_streamlit(env: dict[str, str], app: Path = ROOT / "app.py") -> Iterator[str]:
-    """Serve ``app`` on 127.0.0.1:<free port> with ``env``; yield its URL; always stop it."""
-    port = _free_port()
+def start_streamlit(env: dict[str, str], app: Path = ROOT / "app.py", *, port: int | None = None,
+                    extra_args: tuple[str, ...] = ()) -> Iterator[str]:
+    """Serve ``app`` on 127.0.0.1:``port`` (default: a free one) with ``env`` and extra ``streamlit run``
+    options; yield its URL; always stop it."""
+    port = port or free_port()
     log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(app), "--server.headless=true",
          "--server.address=127.0.0.1", f"--server.port={port}", "--server.fileWatcherType=none",
-         "--browser.gatherUsageStats=false"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+         "--browser.gatherUsageStats=false", *extra_args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + SERVER_START_TIMEOUT

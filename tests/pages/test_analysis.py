@@ -6,7 +6,12 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from copilot_core.analysis.chip_metrics import UnknownChip, chip_metric, chip_metric_frame, metric_from_params
+from copilot_core.analysis.chip_metrics import (
+    UnknownChip,
+    chip_metric,
+    chip_metric_frame,
+    metric_from_params,
+)
 from copilot_core.analysis.drift import drops, failures
 from copilot_core.analysis.health import qubit_health, trend
 from copilot_core.analysis.qubit_table import filter_table, qubit_table
@@ -171,4 +176,5 @@ def test_table_filters(repo, chip144):
 def test_display_text_helpers():
     assert format_value(metric("x90_gate_fidelity"), 99.8712) == "99.87%"
     assert format_value(metric("t1"), None) == "—"
-    assert plain("[click](javascript:x) <b>") == "\\[click\\](javascript:x) \\<b\\>"
+    assert plain("[click](javascript:x) <b> www.x.org") == (
+        "\\[click\\]\\(javascript\\:x\\) \\<b\\> www\\.x\\.org")  # no link, tag or autolink literal

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from copilot_core.sandbox import UnsafeFigure, run_analysis, sandbox_status, validate_figure
+from copilot_core.render_safety import UnsafeFigure, validate_figure
+from copilot_core.sandbox import run_analysis, sandbox_status
 from copilot_core.sandbox.cli import main as cli_main
 
 

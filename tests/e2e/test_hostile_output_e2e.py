@@ -1,0 +1,76 @@
+"""Hostile answers in Chromium: the real ``streamlit run`` server, its model the scripted server answering
+with cases from the hostile corpus.  Every request the browser makes is logged; none may go to a host other
+than 127.0.0.1, no image or outside link may be in the answer, and the answer's words stay readable."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import start_streamlit, wait_idle
+from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call
+from tests.render_safety.corpus import BROWSER_CASES, CASES, EXFIL
+
+TIMEOUT_MS = 120_000
+BY_NAME = {c.name: c for c in CASES}
+
+
+def smart(req: SmartRequest):
+    """Answer the question "case: <name>" with that case's hostile answer."""
+    if req.tool_names == ["report_number"]:
+        return call("report_number", {"value": 42})
+    if not req.has_tools:
+        return answer("The probe worked.")
+    found = re.search(r"case: (.+)$", req.user_text.strip())
+    case = BY_NAME[found.group(1)] if found else None
+    return answer(case.text, charts=case.charts) if case else answer("unknown case")
+
+
+@pytest.fixture(scope="module")
+def hostile_app_url(streamlit_env: dict[str, str], tmp_path_factory) -> Iterator[str]:
+    data_dir = tmp_path_factory.mktemp("hostile-e2e") / "data"
+    shutil.copytree(streamlit_env["DATA_DIR"], data_dir)
+    with ScriptedOpenAI(smart=smart) as model:
+        env = {**streamlit_env, "DATA_DIR": str(data_dir), "TRACE_DIR": str(data_dir.parent / "traces"),
+               "OPENAI_BASE_URL": model.base_url, "COPILOT_MODEL": "scripted-model", "USERNAME": "e2e-hostile"}
+        with start_streamlit(env) as url:
+            yield url
+
+
+@pytest.mark.parametrize("name", BROWSER_CASES)
+def test_hostile_answer_in_chromium(page: Page, hostile_app_url: str, name: str) -> None:
+    case = BY_NAME[name]
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    page.goto(hostile_app_url)
+    wait_idle(page)
+    page.get_by_test_id("stSidebarNavLink").filter(has_text="Copilot").filter(has_not_text="memory").click()
+    expect(page.get_by_role("heading", name="Copilot").first).to_be_visible(timeout=TIMEOUT_MS)
+    wait_idle(page)
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(f"case: {name}")
+    box.press("Enter")
+    messages = page.get_by_test_id("stChatMessage")
+    expect(messages).to_have_count(2, timeout=TIMEOUT_MS)
+    reply = messages.nth(1)
+    for word in case.words:
+        expect(reply).to_contain_text(word, timeout=TIMEOUT_MS)
+    wait_idle(page)
+    if case.charts and not case.chart_withheld:
+        expect(reply.locator(".js-plotly-plot")).to_have_count(len(case.charts), timeout=TIMEOUT_MS)
+    if case.chart_withheld:
+        expect(reply.locator(".js-plotly-plot")).to_have_count(0)
+
+    images = reply.locator("img").evaluate_all("els => els.map(e => e.src)")
+    assert [src for src in images if urlsplit(src).hostname not in (None, "", "127.0.0.1")] == []
+    links = reply.locator("a[href]").evaluate_all("els => els.map(e => e.href)")
+    assert [h for h in links if urlsplit(h).hostname != "127.0.0.1"] == []
+    assert len(links) == len(case.app_links)
+    outside = {urlsplit(u).hostname for u in requested if urlsplit(u).scheme not in ("data", "blob")} - {"127.0.0.1"}
+    assert outside == set(), f"requests left for {outside}"
+    assert EXFIL not in " ".join(requested)

