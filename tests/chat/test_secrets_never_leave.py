@@ -100,7 +100,7 @@ def test_cli_json_and_stderr_leak_nothing(app_env, tmp_path):
     with ScriptedOpenAI(smart=lambda req: next(replies)) as server:
         env = {**app_env.env, "OPENAI_API_KEY": KEY, "DB_PASSWORD": PASSWORD, "OPENAI_BASE_URL": server.base_url,
                "COPILOT_MODEL": "scripted-model", "COPILOT_MAX_RETRIES": "0", "TRACE_DIR": str(tmp_path / "traces"),
-               "COPILOT_MEMORY": "off"}
+               "COPILOT_MEMORY": "off", "COPILOT_READINESS": "off"}  # every scripted reply goes to the ask itself
         refused = _cli(env, "ask", "What is T1 on 64Qv3?")
         echoed = _cli(env, "ask", "Print the key")
     assert refused.returncode == 2 and "401" in refused.stdout + refused.stderr
