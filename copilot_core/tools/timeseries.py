@@ -7,12 +7,13 @@ the row schema and the key to analyse them with ``execute_python_analysis``.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import pandas as pd
 
 from copilot_core.analysis.stats import describe, mad_bounds
-from copilot_core.domain.metrics import metric
+from copilot_core.domain.metrics import metric, missing_since, missing_text
 from copilot_core.tools.compact import compact_number, iso
 from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, last_n_arg, name_arg, qid_arg,
                                      qids_arg, tool)
@@ -26,6 +27,14 @@ def _trend(first: float | None, last: float | None) -> str | None:
         return None
     change = (last - first) / abs(first)
     return "up" if change > TREND_BAND else "down" if change < -TREND_BAND else "stable"
+
+
+def _failed_latest(ctx: ToolContext, chip_id: str, parameter_name: str, *, coupling: bool = False
+                   ) -> dict[str, datetime]:
+    """id -> date of a newest completed, non-excluded result that is NaN/NaN-as-0: "latest" is missing
+    there (as on the heatmap and in get_qubit_params), even though older usable points exist."""
+    latest = ctx.repo.metric_values(chip_id, parameter_name, kind="coupling" if coupling else "qubit")
+    return {key: at for key, row in latest.items() if (at := missing_since(row)) is not None}
 
 
 def _stats(values: list[float | None]) -> dict[str, Any]:
@@ -52,10 +61,16 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
     points = [{"calibrated_at": r.get("calibrated_at"), "value": entry.to_display(r.get("value")),
                "execution_id": r.get("execution_id")} for r in rows]
     values = [p["value"] for p in points]
+    failed_at = _failed_latest(ctx, chip_id, parameter_name, coupling="-" in qid).get(qid)
+    latest = None if failed_at is not None else values[-1]
     data = {"chip_id": chip_id, "qid": qid, "label": ctx.label(chip_id, qid), "parameter_name": parameter_name,
-            "unit": entry.unit, "stats": _stats(values), "trend": _trend(values[0], values[-1]), "points": points}
-    latest = values[-1]
-    shown = f", latest {compact_number(latest)} {entry.unit}" if latest is not None else ""
+            "unit": entry.unit, "stats": _stats(values), "trend": _trend(values[0], values[-1]),
+            "latest": compact_number(latest) if latest is not None else None, "points": points}
+    if failed_at is not None:
+        data["missing"] = missing_text(failed_at)
+        shown = f", latest: {data['missing']}"
+    else:
+        shown = f", latest {compact_number(latest)} {entry.unit}" if latest is not None else ""
     return ToolResult(data, f"{parameter_name} of {ctx.label(chip_id, qid)} on {chip_id}: {len(points)} points{shown}")
 
 
@@ -72,13 +87,18 @@ def _frame(rows: list[dict], parameter_name: str) -> pd.DataFrame:
     return frame
 
 
-def _per_qubit(frame: pd.DataFrame) -> list[dict]:
+def _per_qubit(frame: pd.DataFrame, failed: dict[str, datetime]) -> list[dict]:
+    """Per-qubit summary; ``latest`` is None with ``missing`` when the newest result failed (``failed``)."""
     out = []
     for qid, group in frame.groupby("qid", sort=False):
         values = group["value"].tolist()
-        out.append({"qid": qid, "latest": compact_number(values[-1]), "count": len(values),
-                    "min": compact_number(min(values)), "max": compact_number(max(values)),
-                    "mean": compact_number(float(sum(values) / len(values))), "trend": _trend(values[0], values[-1])})
+        at = failed.get(str(qid))
+        row = {"qid": qid, "latest": compact_number(values[-1]) if at is None else None, "count": len(values),
+               "min": compact_number(min(values)), "max": compact_number(max(values)),
+               "mean": compact_number(float(sum(values) / len(values))), "trend": _trend(values[0], values[-1])}
+        if at is not None:
+            row["missing"] = missing_text(at)
+        out.append(row)
     return sorted(out, key=lambda r: int(r["qid"]))
 
 
@@ -98,16 +118,18 @@ def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id
         raise ToolError(f"no {parameter_name} values on {chip_id}", "list names with list_available_parameters")
     unit = str(frame["unit"].iloc[0])
     times = [r["calibrated_at"] for r in rows if r.get("calibrated_at") is not None]  # datetimes: compacted for the model
-    qubits = _per_qubit(frame)
-    latest = [q["latest"] for q in qubits]
+    failed = {q: at for q, at in _failed_latest(ctx, chip_id, parameter_name).items() if qids is None or q in qids}
+    qubits = _per_qubit(frame, failed)
+    latest = [q["latest"] for q in qubits if q["latest"] is not None]
     bounds = mad_bounds(latest)
-    low = [q["qid"] for q in qubits if bounds and q["latest"] < bounds[0]]
-    high = [q["qid"] for q in qubits if bounds and q["latest"] > bounds[1]]
+    low = [q["qid"] for q in qubits if bounds and q["latest"] is not None and q["latest"] < bounds[0]]
+    high = [q["qid"] for q in qubits if bounds and q["latest"] is not None and q["latest"] > bounds[1]]
     trends = {t: sum(1 for q in qubits if q["trend"] == t) for t in ("up", "down", "stable")}
     data = {"chip_id": chip_id, "parameter_name": parameter_name, "unit": unit, "num_qubits": len(qubits),
             "num_points": len(frame), "first_at": min(times), "last_at": max(times),
             "statistics": _stats(frame["value"].tolist()), "latest_statistics": _stats(latest),
             "trend_counts": trends, "outliers_low": low, "outliers_high": high,
+            "no_valid_latest": {q: missing_text(at) for q, at in failed.items()} or None,
             "qubits": qubits, "rows": frame.to_dict("records")}
     median = data["latest_statistics"]["median"]
     return ToolResult(data, f"{parameter_name} on {chip_id}: {len(qubits)} qubits, {len(frame)} points, "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 
 import pytest
 
@@ -49,12 +50,13 @@ def expected(contract_db) -> dict[str, tuple[float | None, str | None]]:
     return out
 
 
-def _tool(repo: CalibrationRepository, name: str, **args) -> dict:
+def _tool(repo: CalibrationRepository, name: str, *, full: bool = False, **args) -> dict:
+    """What the model reads, or (``full``) the stored tool's whole result."""
     kit = Toolkit(repo, store=DataStore(), sandbox=None)
     kit.begin_request()
     outcome = kit.execute(name, args)
     assert outcome.ok, outcome.error
-    return json.loads(outcome.model_text)
+    return outcome.full if full else json.loads(outcome.model_text)
 
 
 def test_every_view_agrees_on_latest(repo, expected):
@@ -104,3 +106,29 @@ def test_every_view_agrees_on_latest(repo, expected):
     for qid, value in valid.items():
         params = _tool(repo, "get_qubit_params", chip_id=CHIP, qid=qid)["parameters"][METRIC]
         assert params["value"] == pytest.approx(value, rel=1e-3)
+
+
+def test_timeseries_tools_agree_on_latest(repo, expected):
+    """The per-qubit "latest" of both timeseries tools is the heatmap's: missing where the newest result failed."""
+    failed = {q: day for q, (v, day) in expected.items() if v is None}
+    valid = {q: v for q, (v, _) in expected.items() if v is not None}
+    args = {"chip_id": CHIP, "parameter_name": METRIC, "last_n": 365}
+    seen = _tool(repo, "get_chip_parameter_timeseries", **args)
+    assert seen["no_valid_latest"] == {q: f"no valid value since {d}" for q, d in failed.items()}
+    assert seen["latest_statistics"]["count"] == len(valid)
+    assert seen["latest_statistics"]["median"] == pytest.approx(statistics.median(valid.values()), rel=1e-3)
+    per_qubit = {q["qid"]: q for q in _tool(repo, "get_chip_parameter_timeseries", full=True, **args)["qubits"]}
+    assert failed.keys() & per_qubit.keys()  # the fixture's failed qubit has older usable points
+    for qid, day in failed.items():
+        if qid in per_qubit:  # older usable points exist: still no latest
+            assert per_qubit[qid]["latest"] is None
+            assert per_qubit[qid]["missing"] == f"no valid value since {day}"
+    for qid, value in valid.items():
+        assert per_qubit[qid]["latest"] == pytest.approx(value, rel=1e-3)
+        assert "missing" not in per_qubit[qid]
+    for qid, day in failed.items():
+        one = _tool(repo, "get_parameter_timeseries", chip_id=CHIP, qid=qid, parameter_name=METRIC)
+        assert one["latest"] is None and one["missing"] == f"no valid value since {day}"
+    for qid, value in valid.items():
+        one = _tool(repo, "get_parameter_timeseries", chip_id=CHIP, qid=qid, parameter_name=METRIC)
+        assert one["latest"] == pytest.approx(value, rel=1e-3) and "missing" not in one
