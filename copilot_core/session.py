@@ -95,8 +95,8 @@ class Copilot:
     def ask(self, state: ChatState, question: str | InputCheck, listener: TurnListener | None = None, *,
             context: dict | None = None, **trace_attrs: str) -> TurnResult:
         """Check the question (unless already checked), run the turn on the state's history and append both
-        messages to ``state``.  Never raises for model, tool or memory failures: they are in the answer's
-        ``error``."""
+        messages to ``state``.  Memory is the chat owner's (``state.username``) only.  Never raises for model,
+        tool or memory failures: they are in the answer's ``error``."""
         listener = listener or SilentListener()
         verdict = check_input(question) if isinstance(question, str) else question
         flags = list(verdict.flags or [])
@@ -110,10 +110,11 @@ class Copilot:
 
         readiness = self._readiness(provider, listener)
         allowed = readiness.allowed_tools() if readiness is not None else None
-        toolkit = Toolkit(self.repo, store=state.store, sandbox=self.sandbox, memory=self.memory, allowed=allowed)
+        memory = self.memory.for_owner(state.username) if self.memory is not None else None
+        toolkit = Toolkit(self.repo, store=state.store, sandbox=self.sandbox, memory=memory, allowed=allowed)
         chosen = [m.skill for m in self.skills.select(text, history)]
         extras = self.skills.prompt_extras(text, history) if chosen else []
-        extras += self._memory_section(state.chip_id, recall_tool=RECALL_TOOL in toolkit.names())
+        extras += self._memory_section(memory, state.chip_id, recall_tool=RECALL_TOOL in toolkit.names())
         tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
                                       skills=",".join(s.name for s in chosen), **trace_attrs)
         cached = CachingToolkit(toolkit, tracer=tracer)
@@ -122,7 +123,7 @@ class Copilot:
         result = run_copilot(request, provider=provider, toolkit=cached, repo=self.repo, listener=listener,
                              tracer=tracer, prompt_extras=extras, client=self.client)
 
-        self._learn(state.chip_id, result, tracer)
+        self._learn(memory, state.chip_id, result, tracer)
         trace = tracer.finish(error=result.error)
         trace["skills"] = [s.name for s in chosen]
         trace["cache_hits"] = cached.hits
@@ -146,21 +147,24 @@ class Copilot:
             listener.notice(readiness.reason)
         return readiness
 
-    def _memory_section(self, chip_id: str | None, *, recall_tool: bool) -> list[str]:
-        if self.memory is None or not chip_id:
+    @staticmethod
+    def _memory_section(memory: CopilotMemory | None, chip_id: str | None, *, recall_tool: bool) -> list[str]:
+        if memory is None or not chip_id:
             return []
         try:
-            return self.memory.prompt_extras(chip_id, recall_tool=recall_tool)
+            return memory.prompt_extras(chip_id, recall_tool=recall_tool)
         except Exception:  # noqa: BLE001 - memory is a nicety; the answer must still come
             log.exception("memory unavailable for chip %s", chip_id)
             return []
 
-    def _learn(self, chip_id: str | None, result: AgentResult, tracer: Tracer) -> None:
-        """Remember what this turn's tool calls teach about the chip (only after a successful turn)."""
-        if self.memory is None or not chip_id or result.error:
+    @staticmethod
+    def _learn(memory: CopilotMemory | None, chip_id: str | None, result: AgentResult, tracer: Tracer) -> None:
+        """Remember what this turn's tool calls teach the chat's owner about the chip (only after a successful
+        turn)."""
+        if memory is None or not chip_id or result.error:
             return
         try:
             with tracer.span("memory.learn", chip_id=chip_id):
-                self.memory.learn(chip_id, result.tool_calls)
+                memory.learn(chip_id, result.tool_calls)
         except Exception:  # noqa: BLE001
             log.exception("could not update copilot memory for chip %s", chip_id)

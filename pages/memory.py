@@ -6,6 +6,7 @@ import streamlit as st
 from copilot_core.data.memory_store import MemoryStore
 from copilot_core.memory import CopilotMemory
 from ui import data, navigation, widgets
+from ui.chat_session import current_username
 from ui.errors import page_guard, plain
 
 KIND_LABELS = {"parameter": "parameter asked about", "code": "analysis code that worked", "error_fix": "error → fix"}
@@ -20,7 +21,8 @@ st.caption("What the copilot remembers from earlier conversations about each chi
 
 with page_guard("the memory page"):
     settings = data.settings()
-    memory = CopilotMemory(MemoryStore(data.repository().db, project_id=settings.project_id))
+    memory = CopilotMemory(MemoryStore(data.repository().db, project_id=settings.project_id,
+                                       owner=current_username(settings)))
     chip = widgets.chip_selector()
     if chip is not None:
         chip_id = chip["chip_id"]

@@ -2,8 +2,12 @@
 
 Document shape::
 
-    {_id: sha1(project|chip|kind|key)[:24], project_id, chip_id, kind: "parameter"|"code"|"error_fix",
-     key, text, hits: float, created_at, updated_at}
+    {_id: sha1(owner|project|chip|kind|key)[:24], owner, project_id, chip_id,
+     kind: "parameter"|"code"|"error_fix", key, text, hits: float, created_at, updated_at}
+
+Memory belongs to an owner, like a chat session (``copilot_core.access``: the signed-in user's stable id, or
+the USERNAME setting / "local" with sign-in off): every query of a store is scoped to its owner, so no
+argument reaches another owner's entries.
 
 Decay and selection live in ``copilot_core.memory``; this module only reads and writes, with the
 pymongo subset that runs on MongoDB and the embedded litemongo engine.  Arguments are validated so no
@@ -35,9 +39,9 @@ def _utcnow() -> datetime:
     return now.replace(microsecond=now.microsecond // 1000 * 1000)
 
 
-def entry_id(project_id: str | None, chip_id: str, kind: str, key: str) -> str:
-    """Stable id, so learning the same thing twice updates one document."""
-    return hashlib.sha1(f"{project_id or ''}|{chip_id}|{kind}|{key}".encode()).hexdigest()[:24]
+def entry_id(owner: str, project_id: str | None, chip_id: str, kind: str, key: str) -> str:
+    """Stable id, so learning the same thing twice updates one document (and two owners never share one)."""
+    return hashlib.sha1(f"{owner}|{project_id or ''}|{chip_id}|{kind}|{key}".encode()).hexdigest()[:24]
 
 
 def _check_entry_id(value: object) -> str:
@@ -47,17 +51,23 @@ def _check_entry_id(value: object) -> str:
 
 
 class MemoryStore:
-    """CRUD over ``copilot_memory`` for one project (QDASH_PROJECT_ID) or for unscoped data."""
+    """CRUD over ``copilot_memory`` for one owner in one project (QDASH_PROJECT_ID) or in unscoped data."""
 
-    def __init__(self, db: Any, *, project_id: str | None = None) -> None:
+    def __init__(self, db: Any, *, project_id: str | None = None, owner: str = "local") -> None:
+        self._db = db
         self._coll = db[COLLECTION]
         self.project_id = validation.project_id(project_id) if project_id else None
+        self.owner = validation.owner(owner)
+
+    def for_owner(self, owner: str) -> MemoryStore:
+        """The same project's memory of another owner (the turn service asks for the chat's owner)."""
+        return MemoryStore(self._db, project_id=self.project_id, owner=owner)
 
     def _scope(self, **filters: Any) -> dict:
-        return {"project_id": self.project_id, **filters}
+        return {"owner": self.owner, "project_id": self.project_id, **filters}
 
     def ensure_indexes(self) -> None:
-        self._coll.create_index([("project_id", 1), ("chip_id", 1)])
+        self._coll.create_index([("owner", 1), ("project_id", 1), ("chip_id", 1)])
 
     def list(self, chip_id: str) -> list[dict]:
         """Entries of one chip, most hits first: {id, chip_id, kind, key, text, hits, created_at, updated_at}."""
@@ -91,13 +101,13 @@ class MemoryStore:
             for entry in entries:
                 kind = validation.choice(entry.get("kind"), "memory kind", KINDS)
                 key, text = str(entry.get("key", "")), str(entry.get("text", ""))
-                doc_id = entry_id(self.project_id, chip, kind, key)
+                doc_id = entry_id(self.owner, self.project_id, chip, kind, key)
                 fields = {"text": text, "hits": round(float(entry.get("hits", 0.0)), 6), "updated_at": now}
-                if self._coll.find_one({"_id": doc_id}, {"_id": 1}) is None:
+                if self._coll.find_one(self._scope(_id=doc_id), {"_id": 1}) is None:
                     self._coll.insert_one({"_id": doc_id, **self._scope(chip_id=chip), "kind": kind, "key": key,
                                            "created_at": now, **fields})
                 else:
-                    self._coll.update_one({"_id": doc_id}, {"$set": fields})
+                    self._coll.update_one(self._scope(_id=doc_id), {"$set": fields})
             ids = [_check_entry_id(i) for i in drop_ids]
             if ids:
                 self._coll.delete_many(self._scope(chip_id=chip, _id={"$in": ids}))

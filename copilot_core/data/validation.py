@@ -23,6 +23,7 @@ _TASK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$")  # uuid4, or "master
 _ENTITY_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,79}:[0-9\-]{1,13}:[0-9]{8}-[0-9]{3,6}:[A-Za-z0-9_\-]{1,64}$")
 _TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-.: ]{0,63}$")
 _PROJECT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,127}$")
+_OWNER = re.compile(r"^[A-Za-z0-9_.@+-]{1,128}$")  # a signed-in user's stable id, or the USERNAME setting
 
 TASK_STATUSES = ("completed", "failed", "running", "scheduled", "pending", "skipped", "cancelled")
 EXECUTION_STATUSES = ("scheduled", "running", "completed", "failed", "cancelled")
@@ -52,6 +53,10 @@ def chip_id(value: object) -> str:
 
 def project_id(value: object) -> str:
     return _string(value, "project_id", _PROJECT_ID, "proj-1")
+
+
+def owner(value: object) -> str:
+    return _string(value, "owner", _OWNER, "local")
 
 
 def qid(value: object) -> str:

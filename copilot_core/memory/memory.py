@@ -38,6 +38,10 @@ class CopilotMemory:
         self.store = store
         self.max_inject_chars = max_inject_chars
 
+    def for_owner(self, owner: str) -> CopilotMemory:
+        """The memory of ``owner`` (a chat's owner): what it learns, serves and deletes is that owner's only."""
+        return CopilotMemory(self.store.for_owner(owner), max_inject_chars=self.max_inject_chars)
+
     # ---- writing ---------------------------------------------------------------------
     def learn(self, chip_id: str | None, tool_calls: Sequence[Any]) -> list[dict]:
         """Apply one update: decay every entry ×0.9, add this request's observations (+1), prune < 0.5.

@@ -33,7 +33,7 @@ def test_turn_injects_skills_and_memory_and_learns(scripted_openai, repo, demo_c
     chip = demo_chip_ids[0]
     memory.learn(chip, [{"name": "get_parameter_timeseries", "ok": True,
                          "args": {"chip_id": chip, "parameter_name": "t2_echo", "qid": "1"}}])
-    state = ChatState(username="t", provider=provider_for(scripted_openai, style), chip_id=chip)
+    state = ChatState(username="local", provider=provider_for(scripted_openai, style), chip_id=chip)
     scripted_openai.push(call("recall_memory", {"chip_id": chip}),
                          call("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": chip, "qid": "4"}),
                          call("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": chip, "qid": "4"}),
@@ -63,7 +63,7 @@ def test_turn_injects_skills_and_memory_and_learns(scripted_openai, repo, demo_c
 
 def test_failed_turn_does_not_teach_memory(scripted_openai, repo, demo_chip_ids, memory, tmp_path):
     chip = demo_chip_ids[0]
-    state = ChatState(username="t", provider=provider_for(scripted_openai), chip_id=chip)
+    state = ChatState(username="local", provider=provider_for(scripted_openai), chip_id=chip)
     scripted_openai.push(call("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": chip, "qid": "2"}),
                          error(401, "bad key"))
     turn = copilot(repo, memory, tmp_path).ask(state, "T1 of Q2?")
@@ -78,7 +78,7 @@ def test_a_model_that_cannot_call_tools_gets_no_tools_and_no_memory_tool(scripte
     chip = demo_chip_ids[0]
     memory.learn(chip, [{"name": "x", "ok": True, "args": {"parameter_name": "t1"}}])
     provider = provider_for(scripted_openai, model="prose-only-model")
-    state = ChatState(username="t", provider=provider, chip_id=chip)
+    state = ChatState(username="local", provider=provider, chip_id=chip)
     # The readiness probe: prose instead of the tool call, then a valid blocks answer; then the real turn.
     scripted_openai.push(text("I would report 42."), answer("The probe worked."), answer("T1 is fine."))
     turn = copilot(repo, memory, tmp_path, gate=True).ask(state, "T1?")
