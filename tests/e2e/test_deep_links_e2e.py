@@ -26,7 +26,7 @@ from tests.e2e.conftest import (
     wait_idle,
 )
 
-NAV_TITLES = ["Overview", "Chip heatmap", "Timeseries", "Qubits", "Copilot", "Copilot memory"]
+NAV_TITLES = ["Overview", "Chip heatmap", "Timeseries", "Qubits", "What changed", "Copilot", "Copilot memory"]
 SIZES = {"1440": {"width": 1440, "height": 900}, "1920": {"width": 1920, "height": 1080}}
 
 
