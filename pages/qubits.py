@@ -46,6 +46,9 @@ with page_guard("the qubits table"):
                             "qubit": st.column_config.TextColumn("qubit", width=64, pinned=True),
                             "bad metrics": st.column_config.NumberColumn("bad", width=48,
                                                                          help="Scored metrics in the bad band"),
+                            "no valid value": st.column_config.TextColumn(
+                                "invalid", width=54,
+                                help="Metrics whose latest result was unusable (NaN, or stored as 0), since when"),
                             "last calibrated": st.column_config.TextColumn("last calibrated (UTC)", width=120,
                                                                            help=NO_VALUE_HELP)}
             bands = {}
@@ -59,6 +62,7 @@ with page_guard("the qubits table"):
                     config[band_column(m)] = None  # shown as the value cell's colour
             formats: dict = {value_column(m): DECIMALS.get(m.unit, "%.4g") for m in metrics}
             formats["last calibrated"] = lambda t: t.strftime("%m-%d %H:%M")
+            formats["no valid value"] = str
             # a new key when the filters change, so a stale row index never selects another qubit
             view_key = hashlib.sha1(f"{chip_id}|{text}|{only_bad}".encode()).hexdigest()[:8]
             event = st.dataframe(views.band_cells(table, bands, formats), hide_index=True,

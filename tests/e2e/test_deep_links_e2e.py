@@ -186,6 +186,9 @@ def test_round_trip_keeps_settings_and_failed_coupling_task_shows(browser, app_u
     open_page(page, "Qubits")
     _assert_tables_fit(page, size)
     shot(page, f"qubits_{size}")
+    cells = page.get_by_test_id("stDataFrame").first.locator("td")  # the grid's accessible copy of drawn cells
+    expect(cells.filter(has_text=re.compile(r"^—$")).first).to_be_attached(timeout=RENDER_TIMEOUT_MS)
+    assert "None" not in cells.all_inner_texts()
     finder = page.get_by_test_id("stTextInput").filter(has_text="Find qubit").locator("input")
     finder.fill(f"Q{control:03d}")
     finder.press("Enter")
