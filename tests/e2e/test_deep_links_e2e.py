@@ -103,6 +103,8 @@ def test_fresh_server_heatmap_link_opens_the_exact_view_and_survives_reload(brow
     from playwright.sync_api import expect
 
     chip_id = demo["chip"]["chip_id"]
+    # the window counts back from the chip's last execution, and the title says which 7 days
+    window = f"(average, 7 days up to {demo['chip']['last_execution_at']:%Y-%m-%d})"
     query = f"chip={chip_id}&metric=t1&mode=average&window=7d&colour=band&qubit=Q005"
     hosts: list[str] = []
     with start_streamlit(streamlit_env) as url:
@@ -115,7 +117,7 @@ def test_fresh_server_heatmap_link_opens_the_exact_view_and_survives_reload(brow
         cards = _stat_cards_whole(page)
         assert len(cards) >= 6 and all(c.endswith("μs") for c in cards[2:6]), cards  # units kept
         chart = page.get_by_test_id("stPlotlyChart").first
-        expect(chart).to_contain_text("(average, last 7 days)")
+        expect(chart).to_contain_text(window)
         expect(chart).to_contain_text("band")  # coloured by band: the band colour bar
         expect(main).to_contain_text("Latest values of Q005", timeout=RENDER_TIMEOUT_MS)
         shot(page, f"deeplink_heatmap_{size}")
@@ -123,8 +125,7 @@ def test_fresh_server_heatmap_link_opens_the_exact_view_and_survives_reload(brow
 
         page.reload()
         wait_idle(page)
-        expect(page.get_by_test_id("stPlotlyChart").first).to_contain_text("(average, last 7 days)",
-                                                                            timeout=RENDER_TIMEOUT_MS)
+        expect(page.get_by_test_id("stPlotlyChart").first).to_contain_text(window, timeout=RENDER_TIMEOUT_MS)
         expect(page.get_by_test_id("stMain")).to_contain_text("Latest values of Q005", timeout=RENDER_TIMEOUT_MS)
         for part in ("mode=average", "window=7d", "colour=band", "qubit=5", f"chip={chip_id}"):
             assert part in page.url, (part, page.url)
