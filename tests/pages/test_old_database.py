@@ -40,7 +40,7 @@ def test_week_window_on_a_year_old_database(tmp_path, monkeypatch):
     at.session_state["chip_id"] = CHIP
     at.run()
     at.switch_page("pages/heatmap.py").run()
-    at.selectbox(key="heatmap_window").select("last 7 days").run()
+    at.selectbox(key="_w_heatmap_window").select("last 7 days").run()
     assert not at.exception, [e.value for e in at.exception]
     shown = texts(at)
     assert not any(t.startswith("No ") for t in shown), shown

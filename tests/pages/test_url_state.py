@@ -26,7 +26,7 @@ def fresh(query: dict[str, str], page: str | None = None) -> AppTest:
     return at
 
 
-def test_a_heatmap_link_opens_that_exact_view(app_env, demo_chip):
+def test_a_heatmap_link_opens_that_exact_view(app_env, app_repo, demo_chip):
     chip_id, size = demo_chip["chip_id"], demo_chip["size"]
     link = {"chip": chip_id, "metric": "x90_gate_fidelity", "mode": "average", "window": "7d", "colour": "band",
             "qubit": "Q005"}
@@ -38,7 +38,8 @@ def test_a_heatmap_link_opens_that_exact_view(app_env, demo_chip):
     assert at.radio(key="_w_heatmap_color_by").value == "band"
     assert at.selectbox(key="_w_heatmap_drill_qid").value == "5"
     title = figures(at)["heatmap_chart"]["layout"]["title"]["text"]
-    assert title.startswith("X90 gate fidelity [%] on") and "(average, last 7 days)" in title
+    last = max(d["start_at"] for d in app_repo.db["execution_history"].find({"chip_id": chip_id}, {"start_at": 1}))
+    assert title.startswith("X90 gate fidelity [%] on") and f"(average, 7 days up to {last:%Y-%m-%d})" in title
     assert f"**Latest values of {qubit_label(5, size)}**" in texts(at)
     # the page leaves the same settings in the URL (what a reload sends back)
     assert {k: at.query_params[k] for k in link} == {**link, "qubit": "5"}
