@@ -2,7 +2,9 @@
 
 Started by ``host`` with ``env={PATH, LANG}`` and an empty working directory, so nothing a job can
 reach holds an API key or database URI.  Fork-per-job means no job can change state for the next:
-each gets a copy of the warmed-up interpreter.  The worker enforces the wall-clock deadline by
+each gets a copy of the warmed-up interpreter.  To take the fork and the OS hardening off a job's
+wait, the worker keeps one *spare* ready: a job process forked and hardened ahead of time that serves
+exactly one request and is then replaced.  The worker enforces the wall-clock deadline by
 killing the job's process group (the job swallows in-process timeouts; SIGALRM cannot even be used
 from Streamlit's threads), and relays each job's JSON reply; it never unpickles job output.
 """
@@ -27,7 +29,9 @@ MAX_SPARE_REQUEST_BYTES = 64 * 1024 * 1024  # larger data is loaded before a dir
 SPARE_IDLE_BEFORE_WARMUP_S = 0.25  # a spare handed a job sooner skips its warm-up instead of delaying it
 SPARE_SEND_TIMEOUT_S = 2.0  # a spare that does not take its request by then is replaced by a direct fork
 MAX_SPARE_FAILURES = 5
-SPARE_TOOK_JOB = b"+"  # a spare's first byte on its reply pipe: it has read its request
+# A spare's reply pipe carries its state before the reply: WARMING and WARM around its idle warm-up,
+# then TOOK_JOB once it has read its request.
+SPARE_WARMING, SPARE_WARM, SPARE_TOOK_JOB = b"W", b"R", b"+"
 
 
 @dataclass
@@ -73,7 +77,9 @@ def _spare(request_fd: int, result_fd: int, namespaces: dict) -> None:
         gc.disable()
         hardening = isolation.prepare(result_fd, request_fd)
         if not _readable(isolation.REQUEST_FD, SPARE_IDLE_BEFORE_WARMUP_S):
+            os.write(isolation.RESULT_FD, SPARE_WARMING)
             job.compile_and_run(warmup.SPARE_SNIPPET, namespaces, warmup.spare_data())
+            os.write(isolation.RESULT_FD, SPARE_WARM)
         payload = protocol.read_frame(isolation.REQUEST_FD, MAX_REQUEST_BYTES)
         if payload is None:  # the worker is shutting down or replaced this spare
             os._exit(0)
@@ -261,7 +267,7 @@ class Worker:
         self.selector.register(self.spare.pidfd, selectors.EVENT_READ, ("spare-exit", self.spare))
 
     def _take_spare(self) -> Spare | None:
-        """The waiting spare, unless it has died (then it is reaped and a direct fork runs the job)."""
+        """The waiting spare, unless it died or is in the middle of its warm-up (a direct fork is sooner)."""
         spare, self.spare = self.spare, None
         if spare is None:
             return None
@@ -272,6 +278,14 @@ class Worker:
             done = spare.pid
         if done:
             self._discard_spare(spare, reaped=True)
+            return None
+        os.set_blocking(spare.result_fd, False)
+        try:
+            state = os.read(spare.result_fd, 16)
+        except BlockingIOError:
+            state = b""
+        if state.endswith(SPARE_WARMING):
+            self._discard_spare(spare)
             return None
         return spare
 
@@ -328,8 +342,11 @@ class Worker:
         entry.chunks.append(chunk)
 
     def _strip_ack(self, entry: Job, chunk: bytes) -> bytes:
-        """A spare's job stream starts with SPARE_TOOK_JOB; until then the job may still be retried."""
+        """A spare's job stream starts with SPARE_TOOK_JOB (after any warm-up state); until then it may be retried."""
         if entry.acked or not chunk:
+            return chunk
+        chunk = chunk.lstrip(SPARE_WARMING + SPARE_WARM)
+        if not chunk:
             return chunk
         entry.acked, entry.request = True, None
         if chunk[:1] == SPARE_TOOK_JOB:
