@@ -205,9 +205,10 @@ def use_spare(enabled: bool) -> None:
 
 
 def worker_status(timeout_s: float = 10.0) -> dict:
-    """Ask the running worker itself: its pid, jobs running, the waiting spare's pid (None if none)."""
+    """Ask the running worker itself: its pid, jobs running, the waiting spares and the last jobs' process ids."""
     reply = _ensure_worker().submit({"op": "status"}, timeout_s)
-    return {"pid": reply.get("pid"), "running": reply.get("running"), "spare_pid": reply.get("spare_pid")}
+    return {"pid": reply.get("pid"), "running": reply.get("running"),
+            "spare_pids": list(reply.get("spare_pids") or []), "recent_job_pids": list(reply.get("recent_job_pids") or [])}
 
 
 def shutdown() -> None:

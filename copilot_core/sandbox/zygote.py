@@ -11,6 +11,7 @@ from Streamlit's threads), and relays each job's JSON reply; it never unpickles 
 
 from __future__ import annotations
 
+import collections
 import gc
 import os
 import pickle
@@ -29,6 +30,7 @@ MAX_SPARE_REQUEST_BYTES = 64 * 1024 * 1024  # larger data is loaded before a dir
 SPARE_IDLE_BEFORE_WARMUP_S = 0.25  # a spare handed a job sooner skips its warm-up instead of delaying it
 SPARE_SEND_TIMEOUT_S = 2.0  # a spare that does not take its request by then is replaced by a direct fork
 MAX_SPARE_FAILURES = 5
+SPARES = 2  # back to back, the next job takes a spare that had the whole previous job to get ready
 # A spare's reply pipe carries its state before the reply: WARMING and WARM around its idle warm-up,
 # then TOOK_JOB once it has read its request.
 SPARE_WARMING, SPARE_WARM, SPARE_TOOK_JOB = b"W", b"R", b"+"
@@ -162,6 +164,7 @@ class Spare:
     pidfd: int
     request_fd: int
     result_fd: int
+    state: bytes = b""  # what it has reported so far: SPARE_WARMING, then SPARE_WARM
 
 
 def _send(fd: int, payload: bytes, timeout_s: float) -> bool:
@@ -194,8 +197,9 @@ class Worker:
         self.inbuf = bytearray()
         self.layers: list[str] = []  # what the probe job reported; used when a job dies before replying
         self.use_spare = use_spare
-        self.spare: Spare | None = None
+        self.spares: list[Spare] = []  # oldest first: the next job takes the one that had longest to get ready
         self.spare_failures = 0  # spares that died unused in a row; spares stop after MAX_SPARE_FAILURES
+        self.recent_job_pids: collections.deque[int] = collections.deque(maxlen=8)  # for the status op
 
     # -------------------------------------------------------------------------------------- warm-up
     def warm_up(self) -> list[str]:
@@ -231,7 +235,6 @@ class Worker:
                 spare = None
             else:
                 os.close(spare.request_fd)
-        self.fork_spare()  # the next job's spare gets ready in the background
         now = time.monotonic()
         if spare is not None:
             entry = Job(job_id, spare.pid, spare.pidfd, spare.result_fd, timeout_s, now + timeout_s, now,
@@ -245,14 +248,15 @@ class Worker:
             os.close(write_fd)
             entry = Job(job_id, pid, os.pidfd_open(pid), read_fd, timeout_s, now + timeout_s, now)
         os.set_blocking(entry.result_fd, False)
+        self.recent_job_pids.append(entry.pid)
         self.jobs[entry.pid] = entry
         self.selector.register(entry.result_fd, selectors.EVENT_READ, ("result", entry))
         self.selector.register(entry.pidfd, selectors.EVENT_READ, ("exit", entry))
 
     # -------------------------------------------------------------------------------- spare process
     def fork_spare(self) -> None:
-        """Fork the next job process ahead of time (see ``_spare``); at most one waits at a time."""
-        if not self.use_spare or self.spare is not None or self.spare_failures >= MAX_SPARE_FAILURES:
+        """Fork one more job process ahead of time (see ``_spare``), up to SPARES waiting."""
+        if not self.use_spare or len(self.spares) >= SPARES or self.spare_failures >= MAX_SPARE_FAILURES:
             return
         req_r, req_w = os.pipe()
         res_r, res_w = os.pipe()
@@ -263,37 +267,45 @@ class Worker:
             _spare(req_r, res_w, self.namespaces)
         os.close(req_r)
         os.close(res_w)
-        self.spare = Spare(pid, os.pidfd_open(pid), req_w, res_r)
-        self.selector.register(self.spare.pidfd, selectors.EVENT_READ, ("spare-exit", self.spare))
+        spare = Spare(pid, os.pidfd_open(pid), req_w, res_r)
+        self.spares.append(spare)
+        self.selector.register(spare.pidfd, selectors.EVENT_READ, ("spare-exit", spare))
 
     def _take_spare(self) -> Spare | None:
-        """The waiting spare, unless it died or is in the middle of its warm-up (a direct fork is sooner)."""
-        spare, self.spare = self.spare, None
-        if spare is None:
+        """The oldest live spare that is not in its warm-up, else the oldest warming one (None: fork directly).
+
+        A warming spare finishes a short trusted job before it reads the request; a direct fork costs
+        about as much, so it is only the last choice before forking.
+        """
+        for spare in list(self.spares):
+            try:
+                done, _ = os.waitpid(spare.pid, os.WNOHANG)
+            except ChildProcessError:
+                done = spare.pid
+            if done:
+                self.spares.remove(spare)
+                self.selector.unregister(spare.pidfd)
+                self._discard_spare(spare, reaped=True)
+                continue
+            os.set_blocking(spare.result_fd, False)
+            try:
+                spare.state += os.read(spare.result_fd, 16)
+            except BlockingIOError:
+                pass
+        idle = [spare for spare in self.spares if not spare.state.endswith(SPARE_WARMING)]
+        candidates = idle or self.spares
+        if not candidates:
             return None
-        self.selector.unregister(spare.pidfd)
-        try:
-            done, _ = os.waitpid(spare.pid, os.WNOHANG)
-        except ChildProcessError:
-            done = spare.pid
-        if done:
-            self._discard_spare(spare, reaped=True)
-            return None
-        os.set_blocking(spare.result_fd, False)
-        try:
-            state = os.read(spare.result_fd, 16)
-        except BlockingIOError:
-            state = b""
-        if state.endswith(SPARE_WARMING):
-            self._discard_spare(spare)
-            return None
-        return spare
+        chosen = candidates[0]
+        self.spares.remove(chosen)
+        self.selector.unregister(chosen.pidfd)
+        return chosen
 
     def _on_spare_exit(self, spare: Spare) -> None:
         """A spare died before it was used (killed, crashed): reap it and prepare another."""
-        if self.spare is not spare:
+        if spare not in self.spares:
             return
-        self.spare = None
+        self.spares.remove(spare)
         self.selector.unregister(spare.pidfd)
         self._discard_spare(spare)
         self.spare_failures += 1
@@ -434,6 +446,7 @@ class Worker:
                 if reply is not None:
                     entry.delivered = True
                     deliver(reply)
+                    self.fork_spare()  # the next job's spare gets ready while the app reads this reply
             if entry.status is not None and entry.eof:
                 self._cleanup(entry)
 
@@ -454,7 +467,8 @@ class Worker:
             request = pickle.loads(payload)  # trusted direction: built by the app
             if request.get("op") == "status":
                 deliver({"id": request["id"], "pid": os.getpid(), "running": len(self.jobs),
-                         "spare_pid": self.spare.pid if self.spare is not None else None})
+                         "spare_pids": [spare.pid for spare in self.spares],
+                         "recent_job_pids": list(self.recent_job_pids)})
             else:
                 try:
                     self.start_job(request["id"], request["code"], request["data"], float(request["timeout_s"]),
@@ -469,7 +483,8 @@ class Worker:
         def deliver(reply: dict) -> None:
             protocol.write_frame(self.out_fd, protocol.encode_reply(reply))
 
-        self.fork_spare()
+        for _ in range(SPARES):
+            self.fork_spare()
         deliver({"id": 0, "ready": True, "pid": os.getpid(), "layers": layers})
         try:
             while True:
@@ -479,8 +494,8 @@ class Worker:
         finally:
             for entry in list(self.jobs.values()):
                 self._kill(entry)
-            if self.spare is not None:
-                self._discard_spare(self.spare)
+            for spare in self.spares:
+                self._discard_spare(spare)
 
 
 def main(use_spare: bool = True) -> None:
