@@ -33,7 +33,7 @@ def _say(progress: object) -> None:
 def prepare() -> None:
     """Open the configured database, build the embedded store's indexes and read the default page's data."""
     import ui
-    from copilot_core.data.connection import DatabaseUnavailable
+    from copilot_core.errors import CopilotError
     from ui import data
 
     for module in pkgutil.iter_modules(ui.__path__):  # the pages' helpers (plotly, pandas, jinja2...)
@@ -44,8 +44,10 @@ def prepare() -> None:
         if warm is not None:
             warm.run(report=_say)
         data.warm_first_page()
-    except DatabaseUnavailable as exc:  # the pages show it in words; the server still starts
+    except CopilotError as exc:  # a bad setting or database: the pages show it in words; the server starts
         _say(f"database: {exc}")
+    except Exception as exc:  # noqa: BLE001 - the server must still start; pages build what is missing
+        _say(f"preparing the data failed ({type(exc).__name__}: {exc}); the first page will do it instead")
 
 
 @asynccontextmanager

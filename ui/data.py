@@ -17,11 +17,12 @@ from copilot_core.analysis.chip_health import MetricHealth, chip_health
 from copilot_core.analysis.chip_metrics import ChipMetric, Mode, chip_metric
 from copilot_core.analysis.drift import DriftFlag, drift_flags, reference_time
 from copilot_core.analysis.health import HealthReport, qubit_health
-from copilot_core.data.connection import DatabaseUnavailable, describe_target, open_database
+from copilot_core.data.connection import describe_target, open_database
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.serial import SerialDatabase
 from copilot_core.data.warmup import LONG_WAIT_DOCUMENTS, IndexWarmUp
 from copilot_core.domain.metrics import Kind
+from copilot_core.errors import CopilotError
 from copilot_core.settings import Settings, current_settings, reload_settings
 
 TTL = timedelta(seconds=60)
@@ -83,7 +84,7 @@ def wait_for_store() -> None:
     rather than a blank page.  Errors are left to the page, which words them."""
     try:
         warm = index_warm_up()
-    except DatabaseUnavailable:
+    except CopilotError:  # a bad setting or an unreachable database: the page's own guard words it
         return
     if warm is None or warm.finished:
         return
