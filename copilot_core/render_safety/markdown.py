@@ -23,6 +23,7 @@ much as parsing it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -30,13 +31,15 @@ from markdown_it_pyrs import MarkdownIt
 
 MAX_SHOWN_URL = 200
 _ESCAPES = {c: "\\" + chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()}  # all ASCII punctuation
-# The same as a table indexed by code point (str.translate is faster on a list), sparing ``<`` and ``>``:
-# the parser's HTML holds none in text, so they still mark its own tags after escaping.
-_ESCAPES_BUT_TAGS = [_ESCAPES.get(c, chr(c)) if chr(c) not in "<>" else chr(c) for c in range(0x80)]
+# The same, one character at a time (a C-speed replace per character present beats ``str.translate``'s
+# per-character lookup several times over), backslash first, sparing ``<`` and ``>``: the parser's HTML
+# holds none in text, so they still mark its own tags after escaping.
+_ESCAPED_BUT_TAGS = tuple((chr(c), e) for c, e in sorted(_ESCAPES.items(), key=lambda ce: ce[0] != ord("\\"))
+                          if chr(c) not in "<>")
 # Bidi overrides/isolates and zero-width characters: they disguise text, never carry meaning in an answer.
 _INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_DISGUISE = re.compile(_INVISIBLE.pattern + "|" + _CONTROL.pattern)
+_DISGUISE = re.compile(_INVISIBLE.pattern[:-1] + _CONTROL.pattern[1:])  # either kind, one character class
 # Text a renderer links by itself (GFM autolink literals), each with a plain substring it cannot lack, so
 # the pattern only runs on answers that could hold one.  URLs end at a tag or a set-aside placeholder.
 _URL_CHARS = r"[^\s<\x00-\x03]"
@@ -59,18 +62,25 @@ _SPECIAL = re.compile(r'<pre><code(?: class="([^"]*)")?>([^<]*)</code></pre>'
                       r'|<a href="([^"]*)"[^>]*>(.*?)</a>'
                       r'|<img src="([^"]*)" alt="([^"]*)"[^>]*>', re.DOTALL)
 _WORDS = re.compile(r'<img src="[^"]*" alt="([^"]*)"[^>]*>|<[^>]*>')
+# Tags the rewrite turns into markdown; anything else (a tag written in a way this module does not expect)
+# is shown as text, never left as raw HTML.
+_OTHER_TAG = re.compile(r'<(?!(?:/?(?:p|h[1-6]|blockquote|ul|ol|li|strong|em|s|table|tbody|thead|tr)|ol start="\d+"'
+                        r'|br /|hr /)>)[^>]*>')
+_UNSAFE_IN_TARGET = re.compile(r"[\s<>]")
 _STASHED = re.compile("\x00(\\d+)\x01")
 # After escaping, the parser's own inline tags and entities in their escaped spelling.
 _INLINE_TAGS = (("\\&lt\\;", "\\<"), ("\\&gt\\;", "\\>"), ("\\&quot\\;", '\\"'), ("\\&amp\\;", "\\&"),
                 ("<strong>", "**"), ("<\\/strong>", "**"), ("<em>", "*"), ("<\\/em>", "*"), ("<s>", "~~"),
-                ("<\\/s>", "~~"), ("<br \\/>", "\\"))
+                ("<\\/s>", "~~"), ("<br \\/>", "\\"), ("\x04", "|"))
 _ALIGN = {"left": ":---", "center": ":---:", "right": "---:"}
-_TABLE_HEAD = re.compile(r"<thead>\n<tr>\n(.*?)<\\/tr>\n<\\/thead>\n", re.DOTALL)
-_ALIGNED = re.compile(r'<th(?: style\\=\\"text\\-align\\:([a-z]+)\\")?>')
-_TABLE_TAGS = (("<tbody>\n", ""), ("<\\/tbody>\n", ""), ("<tr>\n", "|"), ("<\\/th>\n", " |"), ("<\\/td>\n", " |"),
-               ("<\\/tr>\n", "\n"),
-               *((f"<{cell}>", " ") for cell in ("td", "th")),
-               *((f'<{cell} style\\=\\"text\\-align\\:{a}\\">', " ") for cell in ("td", "th") for a in _ALIGN))
+# Tables are rewritten before escaping (the escaping pass then has far less to walk); \x04 is a column rule.
+_TABLE_START, _HEAD_END, _TABLE_END = "<table>\n<thead>\n<tr>\n", "</tr>\n</thead>\n", "</table>"
+_ALIGNED = re.compile(r'<th(?: style="text-align:([a-z]+)")?>')
+_TABLE_TAGS = (("<tbody>\n", ""), ("</tbody>\n", ""), ("<tr>\n", "\x04"), ("</th>\n", " \x04"), ("</td>\n", " \x04"),
+               ("</tr>\n", "\n"), *((f"<{cell}>", " ") for cell in ("td", "th")),
+               *((f'<{cell} style="text-align:{a}">', " ") for cell in ("td", "th") for a in _ALIGN))
+# A tight list whose items hold only text: most lists an answer has, written out in one step.
+_SIMPLE_LIST = re.compile(r'<(ul|ol)(?: start\\=\\"(\d+)\\")?>\n((?:<li>[^<\x02]*<\\/li>\n)+)<\\/\1>')
 _BLOCK = re.compile(r'<(\\/)?(p|h[1-6]|blockquote|ul|ol|li|table)(?: start\\=\\"(\d+)\\")?>|<hr \\/>|\x02(\d+)\x03')
 
 
@@ -125,15 +135,16 @@ def _unhtml(text: str) -> str:
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&amp;", "&")
 
 
-def _link(href: str, label: str, words: str) -> str:
-    """An app link stays a link; any other target is its label followed by the URL as inline code."""
+def _link(href: str, label: Callable[[], str], words: str) -> str:
+    """An app link stays a link; any other target is its label followed by the URL as inline code.
+    ``label`` (the escaped label) is only worked out when it is shown."""
     if is_app_link(href):
-        target = re.sub(r"[\s<>]", lambda m: f"%{ord(m.group()):02X}", href)
-        return f"[{label or escape(href)}](<{target}>)"
+        target = _UNSAFE_IN_TARGET.sub(lambda m: f"%{ord(m.group()):02X}", href)
+        return f"[{label() or escape(href)}](<{target}>)"
     words = words.strip()
     if not words or words == href.strip() or "mailto:" + words == href:  # autolinks show their URL once
         return _shown_url(words or href)
-    return f"{label} ({_shown_url(href)})"
+    return f"{label()} ({_shown_url(href)})"
 
 
 def _image(alt: str, src: str) -> str:
@@ -150,10 +161,25 @@ def _fence(content: str, info: str) -> list[str]:
     return [fence + info, *content.split("\n"), fence]
 
 
-def _delimiter_row(head: re.Match[str]) -> str:
-    """A table's header row and the row of alignment marks under it."""
-    marks = [_ALIGN.get(align or "", "---") for align in _ALIGNED.findall(head.group(1))]
-    return "<tr>\n" + head.group(1) + "<\\/tr>\n|" + "".join(f" {mark} |" for mark in marks) + "\n"
+def _tables(text: str, stash: list[str]) -> str:
+    """Tables as markdown rows: the header, a row of alignment marks, the body (the cells' text is escaped
+    afterwards).  Found with ``str.find``: a lazy regex over every cell costs more than the table's own work."""
+    out, pos = [], 0
+    while (start := text.find(_TABLE_START, pos)) >= 0:
+        head_end = text.find(_HEAD_END, start)
+        end = text.find(_TABLE_END, head_end)
+        if head_end < 0 or end < 0:  # not a table the parser wrote: leave it to the block pass
+            break
+        head = text[start + len(_TABLE_START):head_end]
+        marks = [_ALIGN.get(align or "", "---") for align in _ALIGNED.findall(head)]
+        stash.append("|" + "".join(f" {mark} |" for mark in marks))
+        rows = (f"<tr>\n{head}</tr>\n\x00{len(stash) - 1}\x01\n" + text[head_end + len(_HEAD_END):end])
+        for tag, markdown in _TABLE_TAGS:
+            rows = rows.replace(tag, markdown)
+        out += [text[pos:start], "<table>", rows]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _inline(html: str, stash: list[str], fences: list[list[str]]) -> str:
@@ -168,13 +194,13 @@ def _inline(html: str, stash: list[str], fences: list[list[str]]) -> str:
         if code is not None:
             shown = _code_span(_unhtml(code))
         elif href is not None:
-            words = _unhtml(_WORDS.sub(r"\1", label)).replace("\n", " ")
+            words = _unhtml(_WORDS.sub(r"\1", label) if "<" in label else label).replace("\n", " ")
             plain = "<" not in label and "&" not in label and not any(c in label for c in ":@.")
-            shown = _link(_unhtml(href), label.translate(_ESCAPES) if plain else
+            shown = _link(_unhtml(href), lambda: label.translate(_ESCAPES) if plain else
                           _expanded(_inline(label, stash, fences), stash), words)
         else:
             shown = _image(_unhtml(alt), _unhtml(src))
-        stash.append(shown)
+        stash.append(shown.replace("\n", " "))  # one line: placeholders are filled in after indenting
         return f"\x00{len(stash) - 1}\x01"
 
     def url_aside(found: re.Match[str]) -> str:
@@ -183,11 +209,17 @@ def _inline(html: str, stash: list[str], fences: list[list[str]]) -> str:
 
     if "<" in html:
         html = _SPECIAL.sub(set_aside, html)
+        if "<table>" in html:
+            html = _tables(html, stash)
+        html = _OTHER_TAG.sub(lambda m: m.group().replace("<", "&lt;").replace(">", "&gt;"), html)
     lowered = html.lower()
     for needles, pattern in _URLISH:
         if any(needle in lowered for needle in needles):
             html = pattern.sub(url_aside, html)
-    text = html.translate(_ESCAPES_BUT_TAGS)
+    text = html
+    for char, escaped in _ESCAPED_BUT_TAGS:
+        if char in text:
+            text = text.replace(char, escaped)
     if "<" in text or "&" in text:
         for tag, markdown in _INLINE_TAGS:
             text = text.replace(tag, markdown)
@@ -195,7 +227,12 @@ def _inline(html: str, stash: list[str], fences: list[list[str]]) -> str:
 
 
 def _expanded(text: str, stash: list[str]) -> str:
-    return _STASHED.sub(lambda m: stash[int(m.group(1))], text) if "\x00" in text else text
+    """``text`` with its placeholders filled in."""
+    if "\x00" not in text:
+        return text
+    parts = _STASHED.split(text)
+    parts[1::2] = [stash[int(i)] for i in parts[1::2]]
+    return "".join(parts)
 
 
 def _indent(lines: list[str], first: str, rest: str) -> list[str]:
@@ -227,13 +264,24 @@ def _rewrite(html: str) -> str:
     stash: list[str] = []
     fences: list[list[str]] = []
     text = _inline(html, stash, fences)
-    if "<table>" in text:
-        text = _TABLE_HEAD.sub(_delimiter_row, text)
-        for tag, markdown in _TABLE_TAGS:
-            text = text.replace(tag, markdown)
+
+    def simple_list(found: re.Match[str]) -> str:
+        number = int(found.group(2) or 1)
+        lines: list[str] = []
+        for item in found.group(3).split("<\\/li>\n")[:-1]:
+            text = item[4:]  # after "<li>"
+            marker = f"{number}. " if found.group(1) == "ol" else "- "
+            number += 1
+            lines += _indent(text.strip("\n").split("\n") if text and not text.isspace() else [],
+                             marker, " " * len(marker))
+        fences.append(lines)
+        return f"\x02{len(fences) - 1}\x03"
+
+    if "<li>" in text:
+        text = _SIMPLE_LIST.sub(simple_list, text)
 
     def lines_of(inline: str) -> list[str]:
-        return _expanded(inline, stash).strip("\n").split("\n")
+        return inline.strip("\n").split("\n")
 
     boxes = [_Box("root")]
     pending = ""  # inline text not yet closed by a block tag (a paragraph, heading, table or tight item)
@@ -272,13 +320,17 @@ def _rewrite(html: str) -> str:
                 parent.groups.append(_joined(box.groups, box.loose))
     pending += text[last:]
     if pending and not pending.isspace():
-        boxes[0].groups.append(lines_of(pending))
-    return "\n".join(_joined(boxes[0].groups))
+        boxes[-1].groups.append(lines_of(pending))
+    while len(boxes) > 1:  # only for HTML the parser did not write: nothing is dropped
+        boxes[-2].groups.append(_joined(boxes.pop().groups))
+    return _expanded("\n".join(_joined(boxes[0].groups)), stash)
 
 
 @lru_cache(maxsize=512)
 def _rebuilt(text: str) -> str:
-    return _rewrite(clean_text(_PARSER.render(clean_text(text))))
+    text = clean_text(text)
+    html = _PARSER.render(text)
+    return _rewrite(clean_text(html) if "&" in text else html)  # an entity can name any character
 
 
 def safe_markdown(text: str) -> str:
