@@ -195,7 +195,7 @@ def _inline(html: str, stash: list[str], fences: list[list[str]]) -> str:
             shown = _code_span(_unhtml(code))
         elif href is not None:
             words = _unhtml(_WORDS.sub(r"\1", label) if "<" in label else label).replace("\n", " ")
-            plain = "<" not in label and "&" not in label and not any(c in label for c in ":@.")
+            plain = not ("<" in label or "&" in label or ":" in label or "@" in label or "." in label)
             shown = _link(_unhtml(href), lambda: label.translate(_ESCAPES) if plain else
                           _expanded(_inline(label, stash, fences), stash), words)
         else:
