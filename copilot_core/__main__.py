@@ -130,6 +130,7 @@ def _model_view(text: str) -> Any:
 
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from copilot_core.agent import provider_from_settings
+    from copilot_core.agent.blocks import blocks_to_dicts
     from copilot_core.chat import ChatState
     from copilot_core.session import Copilot
 
@@ -150,7 +151,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     result = turn.result
     if result is None:
         raise UsageError(turn.notice or "the question was not sent")
-    out = {"answer": result.answer, "blocks": result.blocks, "assessment": result.assessment,
+    out = {"answer": result.answer, "blocks": blocks_to_dicts(result.blocks), "assessment": result.assessment,
            "tool_calls": [{"tool": o.name, "args": o.args, "result": _model_view(o.model_text)}
                           for o in result.tool_calls],
            "usage": result.usage}
