@@ -11,20 +11,29 @@ The verdict picks the tool set: ``full`` (every tool), ``reduced`` (five core to
 calls tools but sloppily or cannot keep to the JSON format), or ``none`` (the no-tools path), with a
 sentence saying why.  Results are cached per provider configuration; a probe that could not reach the
 provider is not cached and leaves the tools on (the chat itself will then show the API error).
+
+:func:`model_size` says whether a model is *small*, which turns the tool router on by default: an explicit
+``COPILOT_MODEL_SIZE``, else a model the probe gave the reduced set, else a model served from this machine or
+the lab's network (loopback, private address, or a one-label host name such as a compose service).  Those are
+the setups where every prompt token is processed on local hardware, so fewer tool schemas per round pay off.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
+from urllib.parse import urlparse
 
 from copilot_core.tools.registry import REDUCED_TOOLS
 
 Level = Literal["full", "reduced", "none"]
+ModelSize = Literal["small", "large"]
+ROUTER_CHOICES = ("auto", "on", "off")
 PROBE_TOOL = {
     "name": "report_number",
     "description": "Report a number to the test harness.",
@@ -204,3 +213,40 @@ def forget(provider: Any | None = None) -> None:
             _CACHE.clear()
         else:
             _CACHE.pop(provider_key(provider), None)
+
+
+def _local_host(base_url: str | None) -> bool:
+    """True for a server on this machine or the lab's network."""
+    host = (urlparse(base_url).hostname or "") if base_url else ""
+    if not host:
+        return False
+    if host == "localhost" or host.endswith((".local", ".lan", ".internal")) or "." not in host:
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
+def model_size(provider: Any, readiness: Readiness | None, explicit: str | None = None) -> tuple[ModelSize, str]:
+    """``small`` or ``large``, and why (``explicit`` is ``COPILOT_MODEL_SIZE``)."""
+    choice = (explicit or "").strip().lower()
+    if choice in ("small", "large"):
+        return ("small" if choice == "small" else "large"), f"COPILOT_MODEL_SIZE={choice}"
+    if readiness is not None and readiness.level == "reduced":
+        return "small", "the readiness probe gave it the reduced tool set"
+    if _local_host(getattr(provider, "base_url", None)):
+        return "small", "it is served from this machine or the lab's network"
+    return "large", "a hosted model"
+
+
+def router_enabled(setting: str | None, provider: Any, readiness: Readiness | None,
+                   explicit_size: str | None = None) -> bool:
+    """``COPILOT_TOOL_ROUTER``: ``on``, ``off``, or ``auto`` (the default: on for a small model)."""
+    choice = (setting or "auto").strip().lower()
+    if choice not in ROUTER_CHOICES:
+        raise ValueError(f"COPILOT_TOOL_ROUTER must be one of {', '.join(ROUTER_CHOICES)} (got {setting!r})")
+    if choice != "auto":
+        return choice == "on"
+    return model_size(provider, readiness, explicit_size)[0] == "small"
