@@ -139,6 +139,8 @@ def cache_rounds(provider: ProviderConfig, repo: Any, question: str) -> dict[str
         else:
             result = run_copilot(AgentRequest(question, chip_id=CHIP), provider=provider,
                                  toolkit=Toolkit(repo, store=DataStore()), repo=repo, router=router)
+        if result.error:
+            print(f"{label}: {result.error}")
         runs[label] = (result, time.perf_counter() - started)
     return runs
 
@@ -189,8 +191,8 @@ def main() -> int:
     seed_database(db, chip_specs((64,), days=10))
     repo = CalibrationRepository(db, project_id=None)
     if opts.url:
-        provider = ProviderConfig(api_key="", base_url=opts.url, model=opts.model, api_style="chat_completions",
-                                  max_retries=0, timeout_s=900)
+        provider = ProviderConfig(api_key="local", base_url=opts.url, model=opts.model, api_style="chat_completions",
+                                  max_retries=0, timeout_s=900, temperature=0.0, max_output_tokens=512)
         print(f"prompt cache per round on {opts.url} ({opts.model}), question: {opts.question!r}")
         print_cache_rounds(cache_rounds(provider, repo, opts.question))
         return 0

@@ -13,21 +13,22 @@ sentence saying why.  Results are cached per provider configuration; a probe tha
 provider is not cached and leaves the tools on (the chat itself will then show the API error).
 
 :func:`model_size` says whether a model is *small*, which turns the tool router on by default: an explicit
-``COPILOT_MODEL_SIZE``, else a model the probe gave the reduced set, else a model served from this machine or
-the lab's network (loopback, private address, or a one-label host name such as a compose service).  Those are
-the setups where every prompt token is processed on local hardware, so fewer tool schemas per round pay off.
+``COPILOT_MODEL_SIZE``, else a model the probe gave the reduced set (it cannot be trusted with many tools), else
+a model whose name states at most 8B parameters ("qwen2.5-coder-1.5b-instruct", "llama3.2:3b"; how local
+servers name their GGUFs and tags).  Those are the models that run on a lab's own CPU or workstation GPU,
+where prompt processing dominates a round and fewer tool schemas pay off most.  A hosted model, or a local
+70B, is not small: the router is optional for it (``COPILOT_TOOL_ROUTER=on``).
 """
 
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
-from urllib.parse import urlparse
 
 from copilot_core.tools.registry import REDUCED_TOOLS
 
@@ -215,18 +216,14 @@ def forget(provider: Any | None = None) -> None:
             _CACHE.pop(provider_key(provider), None)
 
 
-def _local_host(base_url: str | None) -> bool:
-    """True for a server on this machine or the lab's network."""
-    host = (urlparse(base_url).hostname or "") if base_url else ""
-    if not host:
-        return False
-    if host == "localhost" or host.endswith((".local", ".lan", ".internal")) or "." not in host:
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return address.is_loopback or address.is_private or address.is_link_local
+SMALL_MAX_BILLIONS = 8.0
+_PARAMS_IN_NAME = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)b(?![a-z0-9])")
+
+
+def _billions_in_name(model: str) -> float | None:
+    """The parameter count a model name states ("qwen2.5-coder-1.5b-instruct" -> 1.5, "llama3.1:70b" -> 70)."""
+    found = [float(m) for m in _PARAMS_IN_NAME.findall((model or "").lower().replace(":", "-"))]
+    return max(found) if found else None
 
 
 def model_size(provider: Any, readiness: Readiness | None, explicit: str | None = None) -> tuple[ModelSize, str]:
@@ -236,9 +233,10 @@ def model_size(provider: Any, readiness: Readiness | None, explicit: str | None 
         return ("small" if choice == "small" else "large"), f"COPILOT_MODEL_SIZE={choice}"
     if readiness is not None and readiness.level == "reduced":
         return "small", "the readiness probe gave it the reduced tool set"
-    if _local_host(getattr(provider, "base_url", None)):
-        return "small", "it is served from this machine or the lab's network"
-    return "large", "a hosted model"
+    billions = _billions_in_name(getattr(provider, "model", "") or "")
+    if billions is not None and billions <= SMALL_MAX_BILLIONS:
+        return "small", f"its name says {billions:g}B parameters (at most {SMALL_MAX_BILLIONS:g}B counts as small)"
+    return "large", "no sign of a small model"
 
 
 def router_enabled(setting: str | None, provider: Any, readiness: Readiness | None,

@@ -8,7 +8,9 @@ import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
 from copilot_core.agent.router import DEFAULT, MORE_TOOLS, QUBIT, RULES, route
+
 from copilot_core.readiness import Readiness, model_size, router_enabled
+from copilot_core.settings import ConfigError, load_settings
 from copilot_core.tools import ToolOutcome
 from copilot_core.tools.registry import TOOLS, TOOLS_BY_NAME
 from tests.fakes.scripted_openai import answer, call
@@ -72,30 +74,38 @@ def _readiness(level: str) -> Readiness:
 
 
 class _Provider:
-    def __init__(self, base_url: str | None) -> None:
-        self.base_url = base_url
+    def __init__(self, model: str) -> None:
+        self.model = model
 
 
-@pytest.mark.parametrize(("base_url", "level", "explicit", "size"), [
-    (None, "full", None, "large"),  # OpenAI
-    ("https://api.example.com/v1", "full", None, "large"),
-    ("https://api.example.com/v1", "reduced", None, "small"),  # the probe gave it the reduced set
-    ("http://127.0.0.1:8089/v1", "full", None, "small"),  # llama.cpp on this machine
-    ("http://192.168.1.20:11434/v1", "full", None, "small"),  # a lab workstation
-    ("http://llm:8000/v1", "full", None, "small"),  # a compose service
-    ("http://127.0.0.1:8089/v1", "full", "large", "large"),  # the setting wins
-    ("https://api.example.com/v1", "full", "small", "small"),
+@pytest.mark.parametrize(("model", "level", "explicit", "size"), [
+    ("gpt-5.4", "full", None, "large"),
+    ("gpt-5.4", "reduced", None, "small"),  # the probe gave it the reduced set
+    ("qwen2.5-coder-1.5b-instruct", "full", None, "small"),  # the project's local model
+    ("llama3.2:3b", "full", None, "small"),  # an Ollama tag
+    ("Mistral-7B-Instruct-v0.3-Q4_K_M.gguf", "full", None, "small"),
+    ("llama3.1:70b", "full", None, "large"),
+    ("qwen2.5-72b-instruct", "full", None, "large"),
+    ("qwen2.5-coder-1.5b-instruct", "full", "large", "large"),  # the setting wins
+    ("gpt-5.4", "full", "small", "small"),
 ])
-def test_model_size(base_url, level, explicit, size):
-    assert model_size(_Provider(base_url), _readiness(level), explicit)[0] == size
+def test_model_size(model, level, explicit, size):
+    assert model_size(_Provider(model), _readiness(level), explicit)[0] == size
 
 
 def test_router_switch():
-    hosted, local = _Provider("https://api.example.com/v1"), _Provider("http://127.0.0.1:8089/v1")
+    hosted, local = _Provider("gpt-5.4"), _Provider("qwen2.5-coder-1.5b-instruct")
     assert router_enabled(None, local, None) and not router_enabled(None, hosted, _readiness("full"))
     assert router_enabled("on", hosted, None) and not router_enabled("off", local, None)
     with pytest.raises(ValueError, match="COPILOT_TOOL_ROUTER must be one of auto, on, off"):
         router_enabled("sometimes", local, None)
+
+
+def test_bad_switch_values_are_refused_when_settings_load(tmp_path):
+    with pytest.raises(ConfigError, match="COPILOT_TOOL_ROUTER must be one of auto, on, off, not 'sometimes'"):
+        load_settings({"COPILOT_TOOL_ROUTER": "sometimes", "DATA_DIR": str(tmp_path)})
+    with pytest.raises(ConfigError, match="COPILOT_MODEL_SIZE must be one of small, large"):
+        load_settings({"COPILOT_MODEL_SIZE": "tiny", "DATA_DIR": str(tmp_path)})
 
 
 # ------------------------------------------------------------------------------ through the server
