@@ -14,12 +14,16 @@ read from the server's usage fields (cached = prompt tokens the server reused fr
 ``tool_choice="none"``) and *after + router* (the routed tools only).  The scripted server's cache is a one-slot
 longest-common-prefix cache like llama.cpp's, in estimated tokens.  ``--url http://127.0.0.1:8089/v1`` runs the
 same comparison against a real server (``scripts/local_llm.py serve``) with its own figures; the model then
-decides the rounds, so ``--question`` picks what it is asked.
+decides the rounds, so ``--question`` picks what it is asked.  ``--url ... --quick`` checks only the final call
+on that server, with the routed tools and a short system prompt: a tool round, then the forced answer once with
+the tools kept (``tool_choice="none"``) and once with them dropped, each after the same first request; it prints
+the server's own cached / processed prompt tokens (llama.cpp: ``timings.cache_n`` / ``timings.prompt_n``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -145,6 +149,42 @@ def cache_rounds(provider: ProviderConfig, repo: Any, question: str) -> dict[str
     return runs
 
 
+def quick_final_call(url: str, model: str) -> None:
+    """The final call on a real server: prompt tokens it reused vs processed, tools kept vs dropped."""
+    import openai
+
+    from copilot_core.agent.router import offered_tools, route
+    from copilot_core.tools.registry import TOOLS
+
+    client = openai.OpenAI(api_key="local", base_url=url, timeout=1800)
+    schemas = offered_tools([s.schema() for s in TOOLS], route("What is the median T1 on 64Qv3?"))
+    tools = [{"type": "function", "function": {"name": t["name"], "description": t["description"],
+                                               "parameters": t["parameters"]}} for t in schemas]
+    first = [{"role": "system", "content": "You answer questions about a quantum chip's calibration with tools."},
+             {"role": "user", "content": "What is the median T1 on 64Qv3?"}]
+    final = first + [{"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function",
+                      "function": {"name": "get_chip_summary", "arguments": json.dumps({"chip_id": CHIP})}}]},
+                     {"role": "tool", "tool_call_id": "call_1", "content": json.dumps({"t1_median_us": 48.2})},
+                     {"role": "user", "content": "Answer now from the results you have."}]
+
+    def send(messages: list[dict], **kwargs: Any) -> tuple[int, int, int, float]:
+        started = time.perf_counter()
+        reply = client.chat.completions.create(model=model, messages=messages, max_tokens=24, temperature=0,
+                                               **kwargs)
+        timings = (reply.model_extra or {}).get("timings") or {}
+        usage = reply.usage
+        return (usage.prompt_tokens if usage else 0, int(timings.get("cache_n") or 0),
+                int(timings.get("prompt_n") or 0), time.perf_counter() - started)
+
+    print(f"final call on {url} ({model}); {len(tools)} routed tool schemas")
+    print(f"{'final call':<34}{'prompt':>9}{'cached':>9}{'processed':>11}{'seconds':>10}")
+    for label, kwargs in (("tools kept, tool_choice=none", {"tools": tools, "tool_choice": "none"}),
+                          ("tools dropped (before)", {})):
+        send(first, tools=tools)  # the tool round: the slot now holds this prompt
+        prompt, cached, processed, seconds = send(final, **kwargs)
+        print(f"{label:<34}{prompt:>9,}{cached:>9,}{processed:>11,}{seconds:>10.1f}")
+
+
 def print_cache_rounds(runs: dict[str, Any]) -> None:
     labels = list(runs)
     print(f"{'round':<7}" + "".join(f"{label + ' prompt/cached':>28}" for label in labels))
@@ -179,8 +219,12 @@ def main() -> int:
     parser.add_argument("--url", help="a real OpenAI-compatible server (e.g. llama.cpp): prompt cache figures only")
     parser.add_argument("--model", default="qwen2.5-coder-1.5b-instruct")
     parser.add_argument("--question", default="How is Q5 doing? Use the tools, then answer.")
+    parser.add_argument("--quick", action="store_true", help="with --url: only the final-call cache check")
     opts = parser.parse_args()
 
+    if opts.url and opts.quick:
+        quick_final_call(opts.url, opts.model)
+        return 0
     from copilot_core.data.connection import open_memory_database
     from copilot_core.data.repository import CalibrationRepository
     from copilot_core.demo.seed import chip_specs, seed_database
