@@ -191,8 +191,9 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                 toolkit.begin_request()
                 tools = toolkit.schemas()
                 if router and tools:
-                    run.route = route(request.message, qid=request.qid, mode=request.mode,
-                                      available=[t["name"] for t in tools])
+                    chosen = route(request.message, qid=request.qid, mode=request.mode,
+                                   available=[t["name"] for t in tools])
+                    run.route = chosen if len(chosen.names) < len(tools) else None  # nothing left out: no escape
             with tracer.span("build_prompt"):
                 system = build_system_prompt(mode=request.mode, repo=repo, chip_id=request.chip_id, qid=request.qid,
                                              context=request.context, api_style=provider.api_style,

@@ -97,7 +97,10 @@ def route(question: str, *, qid: str | None = None, mode: str = "chat",
         add(DEFAULT, "no rule matched")
     allowed = set(available) if available is not None else {spec.name for spec in TOOLS}
     picked = set(chosen)
-    return Route(tuple(spec.name for spec in TOOLS if spec.name in picked and spec.name in allowed), tuple(reasons))
+    names = tuple(spec.name for spec in TOOLS if spec.name in picked and spec.name in allowed)
+    if not names:  # none of the routed tools may be used: routing would leave only the escape tool
+        return Route(tuple(spec.name for spec in TOOLS if spec.name in allowed), ("no routed tool available",))
+    return Route(names, tuple(reasons))
 
 
 def offered_tools(schemas: Sequence[dict], chosen: Route) -> list[dict]:

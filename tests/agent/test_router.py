@@ -61,6 +61,20 @@ def test_route_keeps_to_the_tools_the_model_may_use():
         "get_qubit_params", "get_chip_summary")
 
 
+def test_no_routed_tool_available_leaves_every_available_tool():
+    assert route("Which tasks failed?", available=["get_qubit_params", "get_chip_summary"]).names == (
+        "get_qubit_params", "get_chip_summary")
+
+
+def test_a_route_that_leaves_nothing_out_sends_no_escape_tool(scripted_openai):
+    scripted_openai.push(answer("ok"))
+    toolkit = RegistryToolkit()
+    toolkit.schemas = lambda: [s for s in (spec.schema() for spec in TOOLS) if s["name"] == "get_chip_summary"]
+    result = run_copilot(AgentRequest("What is the median T1?", chip_id="64Qv3"), provider=scripted_openai.provider(),
+                         toolkit=toolkit, repo=None, router=True)
+    assert sent(scripted_openai.bodies()[0]) == ["get_chip_summary"] and result.routed_tools is None
+
+
 def test_analysis_mode_gets_the_qubit_and_lineage_tools():
     names = set(route("Is this fit good?", qid="3", mode="analysis").names)
     assert QUBIT_TOOLS | {"get_parameter_lineage", "execute_python_analysis"} <= names
