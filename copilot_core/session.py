@@ -12,6 +12,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from copilot_core.agent.blocks import TextBlock
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
 from copilot_core.agent.guardrails import InputCheck, check_input
 from copilot_core.agent.loop import run_copilot
@@ -132,7 +133,7 @@ class Copilot:
         work = show_work_from(result, trace=trace)
         answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error)
         if not answer.blocks:
-            answer = ChatMessage.assistant([{"type": "text", "content": result.error or "The copilot gave no answer."}],
+            answer = ChatMessage.assistant([TextBlock(result.error or "The copilot gave no answer.")],
                                            work=work, error=result.error)
         state.add(answer)
         return TurnResult(sent=True, flags=flags, answer=answer, result=result, readiness=readiness)
