@@ -2,7 +2,7 @@
 
 Per mode (chat, analysis), API style (responses, chat_completions) and a few typical questions, it
 prints the tokens of the system prompt and of the tool schemas exactly as the provider sends them
-(captured from ``agent/models.py``'s request with a recording client), for this tree and for the
+(``agent/budget.py: sent_tools_text`` captures ``agent/models.py``'s request), for this tree and for the
 ``main`` branch side by side in one run (main's sources are exported with ``git archive`` and
 measured by this same script in a subprocess).
 
@@ -26,7 +26,6 @@ import tarfile
 import tempfile
 import urllib.request
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,33 +38,10 @@ SCENARIOS: tuple[tuple[str, str, str | None, str, dict], ...] = (
     ("analysis: review CheckT1", "analysis", QID, "Review this result.", {"task_name": "CheckT1"}),
 )
 API_STYLES = ("responses", "chat_completions")
-TOOLS_TARGET, CHAT_PROMPT_TARGET = 1_500, 1_200
-
-
-class _Recorder:
-    """Stands in for the OpenAI client: keeps the keyword arguments of the one create() call."""
-
-    def __init__(self) -> None:
-        self.sent: dict[str, Any] = {}
-        empty = SimpleNamespace(output=[], choices=[], usage=None)
-        create = lambda **kwargs: (self.sent.update(kwargs), empty)[1]  # noqa: E731
-        self.responses = SimpleNamespace(create=create)
-        self.chat = SimpleNamespace(completions=SimpleNamespace(create=create))
-
-
-def _sent_tools(api_style: str, tools: list[dict]) -> list[dict]:
-    """The ``tools`` array of one request as ``agent/models.py`` builds it for this API style."""
-    from copilot_core.agent.models import start_conversation
-    from copilot_core.agent.provider import ProviderConfig
-
-    recorder = _Recorder()
-    provider = ProviderConfig(api_key="bench", base_url="http://127.0.0.1:9/v1", model="m", api_style=api_style)
-    start_conversation(recorder, provider, "system", [], "question").request(tools, set())
-    return list(recorder.sent["tools"])
 
 
 def dump() -> dict:
-    """System prompts and wire-format tool schemas of the tree on ``sys.path`` (this one or main's)."""
+    """System prompts and neutral tool schemas of the tree on ``sys.path`` (this one, or main's in a subprocess)."""
     import inspect
 
     from copilot_core.agent.prompts import build_system_prompt
@@ -76,7 +52,7 @@ def dump() -> dict:
     from copilot_core.tools.registry import TOOLS
 
     asks_question = "question" in inspect.signature(build_system_prompt).parameters
-    out: dict = {"prompts": {}, "tools": {}}
+    out: dict = {"prompts": {}}
     with tempfile.TemporaryDirectory(prefix="bench-prompt-") as tmp:
         settings = load_settings(env={"DATA_DIR": tmp}, secrets_path=Path(tmp) / "none.toml")
         db = open_database(settings)
@@ -88,12 +64,27 @@ def dump() -> dict:
                 out["prompts"][f"{label}|{style}"] = build_system_prompt(
                     mode=mode, repo=repo, chip_id=CHIP, qid=qid, context=context, api_style=style, **extra)
         db.close()
-    schemas = [spec.schema() for spec in TOOLS]
-    for style in API_STYLES:
-        # Chat templates (llama.cpp, Qwen) render each tool as one JSON line; hosted APIs see the same JSON.
-        out["tools"][style] = "\n".join(json.dumps(t, ensure_ascii=False) for t in _sent_tools(style, schemas))
-    out["tool_count"] = len(schemas)
+    out["schemas"] = {f"{len(TOOLS)} tools": [s.schema() for s in TOOLS],
+                      f"{sum(s.reduced for s in TOOLS)} tools, reduced set": [s.schema() for s in TOOLS if s.reduced]}
     return out
+
+
+def _bare(value: Any) -> Any:
+    """The JSON structure alone, descriptions removed: what no wording can save."""
+    if isinstance(value, dict):
+        return {k: _bare(v) for k, v in value.items() if k != "description"}
+    return [_bare(v) for v in value] if isinstance(value, list) else value
+
+
+def tool_texts(dumped: dict) -> dict[str, str]:
+    """Each tool set wrapped as this tree's ``agent/models.py`` sends it, per API style."""
+    from copilot_core.agent.budget import sent_tools_text
+
+    sets = dict(dumped["schemas"])
+    full = next(iter(sets))
+    sets[f"{full}, structure only"] = _bare(sets[full])
+    return {f"{label}|{style}": sent_tools_text(style, schemas) for label, schemas in sets.items()  # type: ignore[arg-type]
+            for style in API_STYLES}
 
 
 def dump_of(ref: str) -> dict | None:
@@ -130,9 +121,12 @@ def main() -> int:
     parser.add_argument("--base", default="main", help="git ref measured side by side (default: main)")
     args = parser.parse_args()
 
-    from copilot_core.agent.budget import ESTIMATE_RULE, estimate_tokens
+    from copilot_core.agent.budget import CHAT_PROMPT_BUDGET, ESTIMATE_RULE, TOOL_SCHEMAS_TARGET, estimate_tokens
 
     now, before = dump(), dump_of(args.base)
+    now["tools"] = tool_texts(now)
+    if before:
+        before["tools"] = tool_texts(before)
     pairs: list[tuple[int, int]] = []  # (estimate, real) over every text counted
 
     def count(text: str) -> int:
@@ -157,17 +151,19 @@ def main() -> int:
         print(f"{label + ' · ' + style:44} {old if old is not None else '-':>8} {new:>8} {ratio:>7}")
     print(f"\n{'tool schemas as sent':44} {args.base:>8} {'now':>8} {'ratio':>7}")
     worst_tools = 0
-    for style, text in now["tools"].items():
+    for key, text in now["tools"].items():
+        label, style = key.split("|")
         new = count(text)
-        old = count(before["tools"][style]) if before else None
-        worst_tools = max(worst_tools, new)
+        old_text = before["tools"].get(key) if before else None
+        old = count(old_text) if old_text else None
+        if "," not in label:
+            worst_tools = max(worst_tools, new)
         ratio = f"{old / new:6.1f}x" if old else ""
-        label = f"{now['tool_count']} tools · {style}"
-        print(f"{label:44} {old if old is not None else '-':>8} {new:>8} {ratio:>7}")
-    print(f"\nchat-mode system prompt: at most {worst_chat} tokens (target <= {CHAT_PROMPT_TARGET}: "
-          f"{'meets' if worst_chat <= CHAT_PROMPT_TARGET else 'MISSES'})")
-    print(f"full tool set: at most {worst_tools} tokens (target <= {TOOLS_TARGET}: "
-          f"{'meets' if worst_tools <= TOOLS_TARGET else 'MISSES'})")
+        print(f"{label + ' · ' + style:44} {old if old is not None else '-':>8} {new:>8} {ratio:>7}")
+    print(f"\nchat-mode system prompt: at most {worst_chat} tokens (target <= {CHAT_PROMPT_BUDGET}: "
+          f"{'meets' if worst_chat <= CHAT_PROMPT_BUDGET else 'MISSES'})")
+    print(f"full tool set: at most {worst_tools} tokens (target <= {TOOL_SCHEMAS_TARGET}: "
+          f"{'meets' if worst_tools <= TOOL_SCHEMAS_TARGET else 'MISSES'})")
     if pairs:
         errors = [(e - r) / r for e, r in pairs]
         print(f"estimate ({ESTIMATE_RULE}) vs the served tokenizer over {len(pairs)} texts: "

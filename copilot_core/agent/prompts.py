@@ -52,7 +52,7 @@ _METRIC_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"t1", ("t1", "t1_average")),
     (r"t2 ?(\*|star)|ramsey", ("t2_star",)),
     (r"t2 ?e(cho)?|echo", ("t2_echo", "t2_echo_average")),
-    (r"t2", ("t2_echo", "t2_echo_average", "t2_star")),
+    (r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))", ("t2_echo", "t2_echo_average", "t2_star")),
     (r"coherence|decoherence|lifetimes?", ("t1", "t2_echo", "t2_star")),
     (r"(qubit )?freq(uency|uencies)?", ("qubit_frequency",)),
     (r"anharmonicity", ("anharmonicity",)),
@@ -81,7 +81,7 @@ class PromptNeeds:
 
 
 def _words(pattern: str) -> re.Pattern[str]:
-    return re.compile(r"(?<![a-z0-9])(" + pattern.replace(" ", r"[\s_-]*") + r")(?![a-z0-9])", re.I)
+    return re.compile(r"(?<![a-z0-9_])(" + pattern.replace(" ", r"[\s_-]*") + r")(?![a-z0-9_])", re.I)
 
 
 _METRIC_RULES = tuple((_words(p), names) for p, names in _METRIC_WORDS) + tuple(

@@ -50,9 +50,8 @@ def _frame(full: pd.DataFrame) -> pd.DataFrame:
 @tool("compare_calibrations",
       {"chip_id": chip_id_arg(),
        "from": _POINT | {"default": "previous", "description":
-                         "Earlier point: 'previous' (default: the run before the last), an execution id, a date "
-                         "'2026-07-19', or '-1d' / '-7d' (days before the last run)."},
-       "to": _POINT | {"default": "latest", "description": "Later point, same forms (default 'latest')."},
+                         "'previous' (default), an execution id, a date '2026-07-19' or '-7d'."},
+       "to": _POINT | {"default": "latest", "description": "'latest' (default), or as from."},
        "metrics": param_names_arg(20)},
       ("chip_id",), stored_key=lambda args: COMPARISON_KEY)
 def compare_calibrations(ctx: ToolContext, chip_id: str, to: str = "latest", metrics: list[str] | None = None,

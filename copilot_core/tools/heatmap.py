@@ -41,9 +41,9 @@ def _ranked(cm: ChipMetric) -> tuple[list[dict], list[dict]]:
 @tool("generate_chip_heatmap",
       {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'zx90_gate_fidelity'."),
        "selection_mode": {"type": "string", "enum": list(MODES), "default": "latest",
-                          "description": "latest (default), best, or average over the window."},
+                          "description": "Default latest."},
        "within_hours": {"type": "number", "exclusiveMinimum": 0, "maximum": 24 * 365,
-                        "description": "Only the N hours up to the chip's last run (default: all)."}},
+                        "description": "Only the last N hours of data."}},
       ("chip_id", "metric_name"), reduced=True)
 def generate_chip_heatmap(ctx: ToolContext, chip_id: str, metric_name: str, selection_mode: str = "latest",
                           within_hours: float | None = None) -> ToolResult:

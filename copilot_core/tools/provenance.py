@@ -54,7 +54,7 @@ def _display_fields(item: dict) -> dict[str, Any]:
 
 @tool("get_parameter_lineage",
       {"parameter_name": parameter_name_arg(), "qid": qid_arg(), "chip_id": chip_id_arg(),
-       "last_n": last_n_arg(10, 50, "versions")}, ("parameter_name", "qid", "chip_id"))
+       "last_n": last_n_arg(10, 50)}, ("parameter_name", "qid", "chip_id"))
 def get_parameter_lineage(ctx: ToolContext, parameter_name: str, qid: str, chip_id: str, last_n: int = 10) -> ToolResult:
     ctx.check_qid(chip_id, qid)
     versions = []
@@ -75,10 +75,10 @@ def get_parameter_lineage(ctx: ToolContext, parameter_name: str, qid: str, chip_
 
 @tool("get_provenance_lineage_graph",
       {"entity_id": {"type": "string", "pattern": _ENTITY_ID,
-                     "description": "'{parameter}:{qid}:{execution_id}:{task_id}', from get_parameter_lineage."},
+                     "description": "From get_parameter_lineage."},
        "chip_id": chip_id_arg(),
        "max_depth": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5,
-                     "description": "Steps back (default 5, at most 20)."}},
+                     "description": "Default 5, max 20."}},
       ("entity_id", "chip_id"))
 def get_provenance_lineage_graph(ctx: ToolContext, entity_id: str, chip_id: str, max_depth: int = 5) -> ToolResult:
     ctx.chip(chip_id)

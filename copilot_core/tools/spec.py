@@ -243,9 +243,9 @@ def param_names_arg(max_items: int = 30) -> dict:
             "uniqueItems": True, "description": "Parameter names, e.g. ['t1'].", SHARED: True}
 
 
-def last_n_arg(default: int, maximum: int, what: str = "results") -> dict:
+def last_n_arg(default: int, maximum: int) -> dict:
     return {"type": "integer", "minimum": 1, "maximum": maximum, "default": default,
-            "description": f"How many {what} (default {default}, at most {maximum})."}
+            "description": f"Default {default}, max {maximum}."}
 
 
 def execution_id_arg() -> dict:

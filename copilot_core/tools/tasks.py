@@ -93,8 +93,8 @@ def search_task_results(ctx: ToolContext, chip_id: str, task_name: str | None = 
 @tool("get_execution_history",
       {"chip_id": chip_id_arg(), "status": _status_arg(EXECUTION_STATUSES),
        "tags": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-.: ]{0,63}$"},
-                "maxItems": 10, "description": "Only runs with all these tags, e.g. ['daily']."},
-       "last_n": last_n_arg(10, 50, "executions")}, ("chip_id",), reduced=True)
+                "maxItems": 10, "description": "Only runs with all these tags."},
+       "last_n": last_n_arg(10, 50)}, ("chip_id",), reduced=True)
 def get_execution_history(ctx: ToolContext, chip_id: str, status: str | None = None, tags: list[str] | None = None,
                           last_n: int = 10) -> ToolResult:
     ctx.chip(chip_id)
@@ -139,8 +139,8 @@ def _outline(note: Any) -> Any:
 @tool("get_calibration_notes",
       {"chip_id": chip_id_arg(), "execution_id": execution_id_arg(),
        "task_id": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$",
-                   "description": "Task id, or 'master' for the aggregate note."},
-       "qid": qid_arg("Only this qubit's entries."), "last_n": last_n_arg(3, 10, "notes")},
+                   "description": "Task id, or 'master'."},
+       "qid": qid_arg("Only this qubit's entries."), "last_n": last_n_arg(3, 10)},
       ("chip_id",))
 def get_calibration_notes(ctx: ToolContext, chip_id: str, execution_id: str | None = None,
                           task_id: str | None = None, qid: str | None = None, last_n: int = 3) -> ToolResult:

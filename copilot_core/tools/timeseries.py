@@ -46,7 +46,7 @@ def _stats(values: list[float | None]) -> dict[str, Any]:
 
 @tool("get_parameter_timeseries",
       {"parameter_name": parameter_name_arg(),
-       "chip_id": chip_id_arg(), "qid": qid_arg(), "last_n": last_n_arg(10, 100, "points")},
+       "chip_id": chip_id_arg(), "qid": qid_arg(), "last_n": last_n_arg(10, 100)},
       ("parameter_name", "chip_id", "qid"), reduced=True,
       limit=Limit(3, "use get_chip_parameter_timeseries(chip_id, parameter_name, qids=[...]) to fetch many qubits "
                      "in one call, then analyse data[parameter_name] with execute_python_analysis"))
@@ -104,7 +104,7 @@ def _per_qubit(frame: pd.DataFrame, failed: dict[str, datetime]) -> list[dict]:
 
 @tool("get_chip_parameter_timeseries",
       {"parameter_name": parameter_name_arg(), "chip_id": chip_id_arg(),
-       "qids": qids_arg(2048), "last_n": last_n_arg(10, 365, "points per qubit")},
+       "qids": qids_arg(2048), "last_n": last_n_arg(10, 365)},
       ("parameter_name", "chip_id"), stored_key=lambda args: args["parameter_name"])
 def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str, qids: list[str] | None = None,
                                   last_n: int = 10) -> ToolResult:
