@@ -73,6 +73,7 @@ bench: install-dev
 	$(PY) bench/pages.py
 	$(PY) bench/first_view.py
 	$(PY) bench/tokens.py
+	$(PY) bench/prompt_budget.py
 	$(PY) bench/agent_overhead.py
 	$(PY) bench/sandbox.py
 

@@ -11,6 +11,7 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
+from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.topology import parse_qubit_ref, topology_for
 from copilot_core.tools.compact import clean_text, compact_output_parameters, compact_timestamp
 
@@ -65,10 +66,16 @@ def chip_section(chip_id: str | None, chip: dict | None) -> list[str]:
     return lines
 
 
-def qubit_sections(repo: CalibrationRepository, chip_id: str, qid: str, chip: dict | None, *, neighbours: bool) -> list[str]:
-    """Target qubit params, and optionally topology neighbours' params and the qubit's couplings."""
-    lines = [f"- target qubit: {qid}", f"- qubit {qid} current parameters: "
-             f"{_params_line(_safe('qubit params', repo.qubit_params, chip_id, qid))}"]
+def qubit_sections(repo: CalibrationRepository, chip_id: str, qid: str, chip: dict | None, *, neighbours: bool,
+                   values: bool = True) -> list[str]:
+    """Target qubit (with its current params unless ``values`` is False), and optionally topology neighbours'
+    params and the qubit's couplings.  Without neighbours (chat mode) only catalogued metrics are listed; the
+    rest is one ``get_qubit_params`` call away."""
+    lines = [f"- target qubit: {qid}"]
+    if values:
+        names = None if neighbours else tuple(CATALOGUE)
+        lines.append(f"- qubit {qid} current parameters: "
+                     f"{_params_line(_safe('qubit params', repo.qubit_params, chip_id, qid), names)}")
     if not neighbours or not chip or not chip.get("size"):
         return lines
     topology = _safe("topology", topology_for, int(chip["size"]), chip.get("topology_id"))

@@ -198,7 +198,7 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
             with tracer.span("build_prompt"):
                 system = build_system_prompt(mode=request.mode, repo=repo, chip_id=request.chip_id, qid=request.qid,
                                              context=request.context, api_style=provider.api_style,
-                                             extras=prompt_extras, tools=bool(tools))
+                                             extras=prompt_extras, tools=bool(tools), question=request.message)
             conversation = start_conversation(client or make_client(provider), provider, system,
                                               prepare_history(request.history), request.message)
             final_text = run.loop(conversation, tools)

@@ -4,18 +4,28 @@ Chat mode: role -> tool rules (or the no-tools note) -> security -> thresholds -
 extras (skills, memory) -> answer format.  Analysis mode starts with the reviewer role and the AI-review
 block and adds the qubit's topology neighbours, couplings, the reviewed experiment and its history
 (QDash's ``_build_system_prompt`` order).
+
+Every round resends this prompt, so in chat mode the thresholds and the selected qubit's values go in only
+when the question needs them (:func:`prompt_needs`, a word rule; the budget is in ``agent/budget.py``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from string import Template
 from typing import TYPE_CHECKING, Any
 
 from copilot_core.agent.context import chip_section, experiment_sections, qubit_sections, resolve_target
-from copilot_core.domain.metrics import thresholds_prompt
+from copilot_core.domain.metrics import (
+    CATALOGUE,
+    SCORED_COUPLING_METRICS,
+    SCORED_QUBIT_METRICS,
+    thresholds_prompt,
+)
 from copilot_core.tools.compact import clean_text
 
 if TYPE_CHECKING:
@@ -34,12 +44,76 @@ def render_prompt(name: str, **values: Any) -> str:
     return _template(name).substitute({k: str(v) for k, v in values.items()})
 
 
+SCORED = SCORED_QUBIT_METRICS + SCORED_COUPLING_METRICS
+_FIDELITIES = tuple(name for name in SCORED if CATALOGUE[name].unit == "%")
+_GATES = ("average_gate_fidelity", "x90_gate_fidelity", "x180_gate_fidelity")
+# Words that name a metric (beside its snake_case name) -> the metrics whose thresholds the answer needs.
+_METRIC_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"t1", ("t1", "t1_average")),
+    (r"t2 ?(\*|star)|ramsey", ("t2_star",)),
+    (r"t2 ?e(cho)?|echo", ("t2_echo", "t2_echo_average")),
+    (r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))", ("t2_echo", "t2_echo_average", "t2_star")),
+    (r"coherence|decoherence|lifetimes?", ("t1", "t2_echo", "t2_star")),
+    (r"(qubit )?freq(uency|uencies)?", ("qubit_frequency",)),
+    (r"anharmonicity", ("anharmonicity",)),
+    (r"readout", ("average_readout_fidelity",)),
+    (r"x90|x180|rb|gate fidelity|gate fidelities|single.qubit gates?", _GATES),
+    (r"zx90|cr|cnot|two.qubit( gates?)?|couplings?", ("zx90_gate_fidelity", "bell_state_fidelity")),
+    (r"bell", ("bell_state_fidelity",)),
+    (r"fidelity|fidelities|忠実度", _FIDELITIES),
+)
+# Words that ask for a judgement: every threshold goes in.
+_QUALITY = re.compile(r"(?<![a-z0-9])(good|bad|health|healthy|quality|thresholds?|excellent|fair|poor|ok|okay|fine|"
+                      r"acceptable|problems?|issues?|wrong|worse|worst|best|better|outliers?|anomal\w*|suspicious|"
+                      r"normal|expected|bands?|scores?|assess\w*|judge\w*|review\w*|degrad\w*|drift\w*)(?![a-z0-9])"
+                      r"|良|悪|問題|健全|品質|閾値|しきい値|異常|評価", re.I)
+# Words that make a question chip-wide: the selected qubit's values are then left to the tools.
+_CHIP_WIDE = re.compile(r"(?<![a-z0-9])(chip|qubits|all|every|each|which|median|mean|average|distribution|heatmap|"
+                        r"map|outliers?|across|overall|summary|compare|ranking|rank)(?![a-z0-9])", re.I)
+
+
+@dataclass(frozen=True)
+class PromptNeeds:
+    """What a chat question needs in the prompt: these metrics' thresholds, and the selected qubit's values."""
+
+    thresholds: tuple[str, ...]
+    qubit_values: bool
+
+
+def _words(pattern: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![a-z0-9_])(" + pattern.replace(" ", r"[\s_-]*") + r")(?![a-z0-9_])", re.I)
+
+
+_METRIC_RULES = tuple((_words(p), names) for p, names in _METRIC_WORDS) + tuple(
+    (_words(re.escape(name)), (name,)) for name in SCORED)
+
+
+def prompt_needs(question: str | None, mode: str, qid: str | None = None) -> PromptNeeds:
+    """Thresholds: all in analysis mode, for an unknown question or one asking for a judgement (the qubit
+    metrics' only, when it names the selected qubit and no coupling metric); else those of the metrics it names
+    (none when it names none).  Qubit values: unless the question is chip-wide and does not name the selected
+    qubit."""
+    if mode == "analysis" or question is None:
+        return PromptNeeds(SCORED, True)
+    named = {name for rule, names in _METRIC_RULES if rule.search(question) for name in names}
+    names_qubit = qid is not None and re.search(rf"(?<![a-z0-9])(q|qubit\s*)0*{int(qid)}(?![0-9])|this qubit",
+                                                question, re.I) is not None
+    if _QUALITY.search(question):  # one qubit's health is judged on qubit metrics unless couplings are named
+        one_qubit = names_qubit and not named & set(SCORED_COUPLING_METRICS)
+        thresholds = SCORED_QUBIT_METRICS if one_qubit else SCORED
+    else:
+        thresholds = tuple(name for name in SCORED if name in named)
+    return PromptNeeds(thresholds, names_qubit or not _CHIP_WIDE.search(question))
+
+
 def build_system_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str | None, qid: str | None,
                         context: dict | None = None, api_style: str = "responses", extras: Sequence[str] = (),
-                        tools: bool = True) -> str:
-    """The whole system prompt for one request (``tools`` False: the no-tools path for models that cannot call)."""
+                        tools: bool = True, question: str | None = None) -> str:
+    """The whole system prompt for one request (``tools`` False: the no-tools path for models that cannot call;
+    ``question`` None: treated as needing every threshold and the qubit's values)."""
     context = context or {}
     chip_id, qid, chip = resolve_target(repo, chip_id, qid)
+    needs = prompt_needs(question, mode, qid)
     analysis = mode == "analysis" and chip_id is not None and qid is not None
     task_name = context.get("task_name")
     if analysis:
@@ -47,11 +121,12 @@ def build_system_prompt(*, mode: str, repo: CalibrationRepository | None, chip_i
         parts = [render_prompt("analysis", qid=qid, chip_id=chip_id, task_phrase=phrase), render_prompt("ai_review")]
     else:
         parts = [render_prompt("chat")]
-    parts += [render_prompt("tools" if tools else "no_tools"), render_prompt("security"),
-              render_prompt("thresholds", thresholds=thresholds_prompt())]
+    parts += [render_prompt("tools" if tools else "no_tools"), render_prompt("security")]
+    if needs.thresholds:
+        parts.append(render_prompt("thresholds", thresholds=thresholds_prompt(needs.thresholds)))
     lines = chip_section(chip_id, chip)
     if chip_id and qid is not None and repo is not None:
-        lines += qubit_sections(repo, chip_id, qid, chip, neighbours=analysis)
+        lines += qubit_sections(repo, chip_id, qid, chip, neighbours=analysis, values=needs.qubit_values)
         if analysis:
             lines += experiment_sections(repo, chip_id, qid, task_name)
     for key, value in context.items():

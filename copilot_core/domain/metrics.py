@@ -152,10 +152,21 @@ def metric(name: str, unit: str = "", kind: Kind = "qubit") -> Metric:
     return Metric(name, name.replace("_", " "), unit, 1.0, True, kind=kind)
 
 
+def _rule(m: Metric) -> str:
+    """``bad < 20, good > 50, excellent > 100 μs``: the prompt's compact form of ``threshold_text``."""
+    worse, better = ("<", ">") if m.higher_is_better else (">", "<")
+    parts = [f"{band} {sign} {value:g}" for band, sign, value in (("bad", worse, m.bad), ("good", better, m.good),
+                                                                  ("excellent", better, m.excellent))
+             if value is not None]
+    return ", ".join(parts) + f" {m.unit}" + ("" if m.higher_is_better else " (lower is better)")
+
+
 def thresholds_prompt(names: tuple[str, ...] | None = None) -> str:
-    """Threshold lines for a system prompt, in display units."""
-    names = names or SCORED_QUBIT_METRICS + SCORED_COUPLING_METRICS
-    return "\n".join(f"- {CATALOGUE[n].threshold_text()}" for n in names)
+    """Threshold lines for a system prompt, in display units; metrics with the same rule share one line."""
+    rules: dict[str, list[str]] = {}
+    for name in names or SCORED_QUBIT_METRICS + SCORED_COUPLING_METRICS:
+        rules.setdefault(_rule(CATALOGUE[name]), []).append(name)
+    return "\n".join(f"- {', '.join(group)}: {rule}" for rule, group in rules.items())
 
 
 _DECIMALS = {"%": 2, "GHz": 4, "MHz": 1, "μs": 1, "ns": 1}

@@ -14,11 +14,7 @@ OUTPUT_CHARS = 4_000  # what the model reads of the code's text output
 CODE_CHARS = 20_000
 
 
-@tool("execute_python_analysis", "Run Python (pandas as pd, numpy as np, plotly) in a sandbox on the stored "
-      "datasets: `data` is a dict of DataFrames filled by stored tools (e.g. data['t1'] from "
-      "get_chip_parameter_timeseries, data['chip_summary'] from get_chip_summary). Print results or set "
-      "result = {'output': str, 'chart': figure or [figures]}. Charts are appended to your answer. Never paste data "
-      "into the code.",
+@tool("execute_python_analysis",
       {"code": {"type": "string", "minLength": 1, "maxLength": CODE_CHARS, "description": "Python source."}},
       ("code",), cacheable=False, runs_code=True)
 def execute_python_analysis(ctx: ToolContext, code: str) -> ToolResult:

@@ -34,9 +34,7 @@ def _statistics(frame: pd.DataFrame, names: list[str], units: dict[str, str], si
     return out
 
 
-@tool("get_chip_summary", "Summary of every qubit's current parameters on a chip with per-parameter statistics "
-      "(display units, threshold band counts). Stored tool: per-qubit rows are available as data['chip_summary'] "
-      "in execute_python_analysis.",
+@tool("get_chip_summary",
       {"chip_id": chip_id_arg(), "param_names": param_names_arg()}, ("chip_id",),
       stored_key=lambda args: SUMMARY_KEY, reduced=True)
 def get_chip_summary(ctx: ToolContext, chip_id: str, param_names: list[str] | None = None) -> ToolResult:
@@ -65,8 +63,7 @@ def get_chip_summary(ctx: ToolContext, chip_id: str, param_names: list[str] | No
                       frame=frame)
 
 
-@tool("get_chip_topology", "Chip topology: grid size, qubit positions {qid: [row, col]} (origin top-left) and "
-      "couplings [control, target]; with qid, just that qubit's position, neighbours and couplings.",
+@tool("get_chip_topology",
       {"chip_id": chip_id_arg(), "qid": qid_arg()}, ("chip_id",))
 def get_chip_topology(ctx: ToolContext, chip_id: str, qid: str | None = None) -> ToolResult:
     topo = ctx.topology(chip_id)

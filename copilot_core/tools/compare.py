@@ -47,15 +47,11 @@ def _frame(full: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-@tool("compare_calibrations", "What changed on a chip between two calibration runs or days: per metric the number "
-      "of qubits compared, medians before/after, how many got better/worse (by each metric's direction), threshold "
-      "band crossings, measurements that went missing or failed, and the largest changes measured in each qubit's "
-      "own 7-day spread. Stored tool: the full per-qubit table is data['comparison'] in execute_python_analysis.",
+@tool("compare_calibrations",
       {"chip_id": chip_id_arg(),
        "from": _POINT | {"default": "previous", "description":
-                         "Earlier point: 'previous' (run before the last), an execution id '20260720-003', a date "
-                         "'2026-07-19', or '-1d' / '-7d' (days before the chip's last execution)."},
-       "to": _POINT | {"default": "latest", "description": "Later point, same forms; default 'latest' (last run)."},
+                         "'previous' (default), an execution id, a date '2026-07-19' or '-7d'."},
+       "to": _POINT | {"default": "latest", "description": "'latest' (default), or as from."},
        "metrics": param_names_arg(20)},
       ("chip_id",), stored_key=lambda args: COMPARISON_KEY)
 def compare_calibrations(ctx: ToolContext, chip_id: str, to: str = "latest", metrics: list[str] | None = None,

@@ -38,15 +38,12 @@ def _ranked(cm: ChipMetric) -> tuple[list[dict], list[dict]]:
     return rows[:RANKED], rows[::-1][:RANKED]
 
 
-@tool("generate_chip_heatmap", "Chip-wide heatmap of a qubit metric (or coupling map of a coupling metric) laid out "
-      "on the topology. The chart is appended to your answer automatically; you get its statistics "
-      "(count, coverage, median, mean, min, max, unit) and the best/worst qubits.",
-      {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'x90_gate_fidelity', 'zx90_gate_fidelity'."),
+@tool("generate_chip_heatmap",
+      {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'zx90_gate_fidelity'."),
        "selection_mode": {"type": "string", "enum": list(MODES), "default": "latest",
-                          "description": "latest value, best value, or average over the window."},
+                          "description": "Default latest."},
        "within_hours": {"type": "number", "exclusiveMinimum": 0, "maximum": 24 * 365,
-                        "description": "Only results from the N hours up to the chip's last execution "
-                                       "(default: all)."}},
+                        "description": "Only the last N hours of data."}},
       ("chip_id", "metric_name"), reduced=True)
 def generate_chip_heatmap(ctx: ToolContext, chip_id: str, metric_name: str, selection_mode: str = "latest",
                           within_hours: float | None = None) -> ToolResult:

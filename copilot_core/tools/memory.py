@@ -10,10 +10,9 @@ from copilot_core.data.memory_store import KINDS
 from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, tool
 
 
-@tool("recall_memory", "Recall what earlier sessions on this chip learned: parameters often asked about, analysis "
-      "code that worked (reuse it with execute_python_analysis), and error→fix pairs. Read-only.",
+@tool("recall_memory",
       {"chip_id": chip_id_arg(),
-       "kind": {"type": "string", "enum": list(KINDS), "description": "Only this kind of entry (optional)."}},
+       "kind": {"type": "string", "enum": list(KINDS), "description": "Only this kind of entry."}},
       ("chip_id",), requires="memory")
 def recall_memory(ctx: ToolContext, chip_id: str, kind: str | None = None) -> ToolResult:
     if ctx.memory is None:

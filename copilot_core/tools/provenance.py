@@ -10,7 +10,7 @@ from typing import Any
 
 from copilot_core.domain.metrics import metric
 from copilot_core.tools.compact import clean_text
-from copilot_core.tools.spec import ToolContext, ToolResult, chip_id_arg, last_n_arg, name_arg, qid_arg, tool
+from copilot_core.tools.spec import ToolContext, ToolResult, chip_id_arg, last_n_arg, parameter_name_arg, qid_arg, tool
 
 _ENTITY_ID = r"^[A-Za-z][A-Za-z0-9_]{0,79}:[0-9\-]{1,13}:[0-9]{8}-[0-9]{3,6}:[A-Za-z0-9_\-]{1,64}$"
 
@@ -52,10 +52,9 @@ def _display_fields(item: dict) -> dict[str, Any]:
     return out
 
 
-@tool("get_parameter_lineage", "Version history of one calibration parameter on a qubit (newest first), with "
-      "entity ids for get_provenance_lineage_graph.",
-      {"parameter_name": name_arg("snake_case parameter name, e.g. 't1'."), "qid": qid_arg(), "chip_id": chip_id_arg(),
-       "last_n": last_n_arg(10, 50, "versions")}, ("parameter_name", "qid", "chip_id"))
+@tool("get_parameter_lineage",
+      {"parameter_name": parameter_name_arg(), "qid": qid_arg(), "chip_id": chip_id_arg(),
+       "last_n": last_n_arg(10, 50)}, ("parameter_name", "qid", "chip_id"))
 def get_parameter_lineage(ctx: ToolContext, parameter_name: str, qid: str, chip_id: str, last_n: int = 10) -> ToolResult:
     ctx.check_qid(chip_id, qid)
     versions = []
@@ -74,13 +73,12 @@ def get_parameter_lineage(ctx: ToolContext, parameter_name: str, qid: str, chip_
     return ToolResult(data, f"{parameter_name} of {ctx.label(chip_id, qid)}: {len(versions)} versions")
 
 
-@tool("get_provenance_lineage_graph", "Provenance graph of a parameter version: the tasks (activities) and input "
-      "parameters it was derived from, walking back up to max_depth steps. Use entity ids from "
-      "get_parameter_lineage.",
+@tool("get_provenance_lineage_graph",
       {"entity_id": {"type": "string", "pattern": _ENTITY_ID,
-                     "description": "'{parameter}:{qid}:{execution_id}:{task_id}', from get_parameter_lineage."},
+                     "description": "From get_parameter_lineage."},
        "chip_id": chip_id_arg(),
-       "max_depth": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "Steps back (1..20)."}},
+       "max_depth": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5,
+                     "description": "Default 5, max 20."}},
       ("entity_id", "chip_id"))
 def get_provenance_lineage_graph(ctx: ToolContext, entity_id: str, chip_id: str, max_depth: int = 5) -> ToolResult:
     ctx.chip(chip_id)

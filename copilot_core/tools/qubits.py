@@ -62,8 +62,8 @@ def units_of(params_by_id: dict[str, dict], names: list[str], kind: Kind = "qubi
     return units
 
 
-@tool("get_qubit_params", "Current calibrated parameters of one qubit (qubit.data), in display units with their "
-      "unit and threshold band.", {"chip_id": chip_id_arg(), "qid": qid_arg()}, ("chip_id", "qid"), reduced=True)
+@tool("get_qubit_params",
+      {"chip_id": chip_id_arg(), "qid": qid_arg()}, ("chip_id", "qid"), reduced=True)
 def get_qubit_params(ctx: ToolContext, chip_id: str, qid: str) -> ToolResult:
     ctx.check_qid(chip_id, qid)
     params = ctx.repo.qubit_params(chip_id, qid)
@@ -74,7 +74,7 @@ def get_qubit_params(ctx: ToolContext, chip_id: str, qid: str) -> ToolResult:
     return ToolResult(data, f"{ctx.label(chip_id, qid)} on {chip_id}: {len(view)} parameters")
 
 
-@tool("compare_qubits", "Compare current parameters across several qubits (values only, display units).",
+@tool("compare_qubits",
       {"chip_id": chip_id_arg(), "qids": qids_arg(32, min_items=2), "param_names": param_names_arg()},
       ("chip_id", "qids"))
 def compare_qubits(ctx: ToolContext, chip_id: str, qids: list[str], param_names: list[str] | None = None) -> ToolResult:
@@ -98,12 +98,11 @@ def _coupling_ids(ctx: ToolContext, chip_id: str, coupling_id: str | None, qubit
     return [c.id for c in ctx.topology(chip_id).couplings_of(int(qubit_id))]
 
 
-@tool("get_coupling_params", "Calibrated parameters of coupling resonators: one coupling ('4-1', control-target) "
-      "or every coupling of a qubit (from the topology). Display units.",
+@tool("get_coupling_params",
       {"chip_id": chip_id_arg(),
        "coupling_id": {"type": "string", "pattern": r"^[0-9]{1,5}-[0-9]{1,5}$",
-                       "description": "Coupling id 'control-target', e.g. '4-1' (either direction is found)."},
-       "qubit_id": qid_arg("Qubit id: return all couplings of this qubit."),
+                       "description": "Coupling 'control-target', e.g. '4-1'."},
+       "qubit_id": qid_arg("All couplings of this qubit."),
        "param_names": param_names_arg()}, ("chip_id",))
 def get_coupling_params(ctx: ToolContext, chip_id: str, coupling_id: str | None = None,
                         qubit_id: str | None = None, param_names: list[str] | None = None) -> ToolResult:
@@ -129,8 +128,8 @@ def get_coupling_params(ctx: ToolContext, chip_id: str, coupling_id: str | None 
     return ToolResult(data, f"{with_data} of {len(rows)} couplings with data on {chip_id}")
 
 
-@tool("list_available_parameters", "List the output parameter names recorded for a chip (or one qubit); use "
-      "these exact snake_case names in other tools.", {"chip_id": chip_id_arg(), "qid": qid_arg()}, ("chip_id",))
+@tool("list_available_parameters",
+      {"chip_id": chip_id_arg(), "qid": qid_arg()}, ("chip_id",))
 def list_available_parameters(ctx: ToolContext, chip_id: str, qid: str | None = None) -> ToolResult:
     ctx.chip(chip_id)
     if qid is not None:

@@ -1,7 +1,8 @@
 """The shape of a tool: its JSON schema, the function behind it, and what it hands back.
 
-Each tool family module declares its tools with :func:`tool`; the registry lists them. Tool
-functions receive a :class:`ToolContext` plus validated keyword arguments, return a
+Each tool family module declares its tools with :func:`tool`; the registry lists them; what the model
+reads about a tool is ``descriptions/<name>.md`` (prose next to prose, so its token cost is reviewed in one
+place, ``bench/prompt_budget.py``). Tool functions receive a :class:`ToolContext` plus validated keyword arguments, return a
 :class:`ToolResult`, and signal a problem the model can fix by raising :class:`ToolError`.
 """
 
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import pandas as pd
@@ -119,6 +122,33 @@ class ToolContext:
 
 
 ToolFn = Callable[..., ToolResult]
+DESCRIPTION_DIR = Path(__file__).resolve().parent / "descriptions"
+# Validation-only keywords: args.py enforces them and answers a violation with an error and a hint, so the
+# model is not sent them (patterns and bounds on every chip_id/qid cost ~2k tokens per round).
+_MODEL_KEYS = frozenset({"type", "description", "enum", "items", "properties", "required"})
+# Marks an argument every tool shares (chip_id, qid, ...): the system prompt's tool guide describes it once,
+# so its description is not resent with each tool.
+SHARED = "x-shared"
+
+
+@lru_cache(maxsize=None)
+def tool_description(name: str) -> str:
+    """``descriptions/<name>.md``, stripped; a missing file is a packaging error, raised at first use."""
+    return (DESCRIPTION_DIR / f"{name}.md").read_text(encoding="utf-8").strip()
+
+
+def model_schema(schema: dict) -> dict:
+    """What the model is sent of a parameter schema: types, enums, descriptions and required keys."""
+    out: dict = {}
+    for key, value in schema.items():
+        if key not in _MODEL_KEYS or (key == "required" and not value) or (key == "description" and SHARED in schema):
+            continue
+        if key == "properties":
+            value = {name: model_schema(prop) for name, prop in value.items()}
+        elif key == "items":
+            value = {k: v for k, v in model_schema(value).items() if k != "description"}
+        out[key] = value
+    return out
 
 
 @dataclass(frozen=True)
@@ -134,8 +164,7 @@ class ToolSpec:
     """A tool and its policy: every module that treats tools differently reads it from here."""
 
     name: str
-    description: str
-    parameters: dict
+    parameters: dict  # the full schema arguments are validated against (args.py)
     run: ToolFn
     stored_key: Callable[[dict], str] | None = None  # stored tools: the data-store key for these args
     cacheable: bool = True  # a repeated call within one request may be answered from the per-request cache
@@ -148,59 +177,77 @@ class ToolSpec:
     def stored(self) -> bool:
         return self.stored_key is not None
 
+    @property
+    def description(self) -> str:
+        return tool_description(self.name)
+
     def schema(self) -> dict:
         """The neutral schema the providers translate for the Responses / Chat Completions APIs."""
-        return {"name": self.name, "description": self.description, "parameters": self.parameters}
+        return {"name": self.name, "description": self.description, "parameters": model_schema(self.parameters)}
 
 
-def tool(name: str, description: str, properties: dict[str, dict], required: tuple[str, ...] = (),
+def tool(name: str, properties: dict[str, dict], required: tuple[str, ...] = (),
          stored_key: Callable[[dict], str] | None = None, *, cacheable: bool = True, limit: Limit | None = None,
          reduced: bool = False, runs_code: bool = False,
          requires: Requirement | None = None) -> Callable[[ToolFn], ToolSpec]:
-    """Declare a tool: the decorated function becomes its ``ToolSpec``; ``description`` is what the model reads."""
+    """Declare a tool: the decorated function becomes its ``ToolSpec``; its description is ``descriptions/<name>.md``."""
     schema = {"type": "object", "properties": properties, "required": list(required), "additionalProperties": False}
 
     def wrap(fn: ToolFn) -> ToolSpec:
-        return ToolSpec(name, description, schema, fn, stored_key, cacheable=cacheable, limit=limit, reduced=reduced,
+        return ToolSpec(name, schema, fn, stored_key, cacheable=cacheable, limit=limit, reduced=reduced,
                         runs_code=runs_code, requires=requires)
 
     return wrap
 
 
 # ------------------------------------------------------------------------------- schema fragments
+# Shared by every tool, so each is worded once; bounds the model must know go in the description because
+# the model is sent no validation keywords (see ``model_schema``).
 
 def chip_id_arg() -> dict:
-    return {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$",
-            "description": "Chip id, e.g. '64Qv3' (the chip in context)."}
+    return {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$", "description": "Chip id, e.g. '64Qv3'.",
+            SHARED: True}
 
 
-def qid_arg(description: str = "Qubit id as a plain number string, e.g. '5' ('Q05' is accepted).") -> dict:
+def qid_arg(description: str | None = None) -> dict:
+    """A qubit id; with ``description``, one whose meaning is particular to the tool (then described there)."""
+    if description is None:
+        return {"type": "string", "pattern": r"^[0-9]{1,5}$", "description": "Qubit id, e.g. '5'.", SHARED: True}
     return {"type": "string", "pattern": r"^[0-9]{1,5}$", "description": description}
 
 
 def target_arg() -> dict:
-    return {"type": "string", "pattern": r"^[0-9]{1,5}(-[0-9]{1,5})?$",
-            "description": "Qubit id ('5') or coupling id ('4-1', control-target)."}
+    return {"type": "string", "pattern": r"^[0-9]{1,5}(-[0-9]{1,5})?$", "description": "Qubit '5' or coupling '4-1'.",
+            SHARED: True}
 
 
 def qids_arg(max_items: int, min_items: int = 1) -> dict:
     return {"type": "array", "items": qid_arg(), "minItems": min_items, "maxItems": max_items, "uniqueItems": True,
-            "description": f"Qubit ids, e.g. ['0', '5'] (at most {max_items})."}
+            "description": f"Qubit ids, e.g. ['0', '5'] ({min_items}..{max_items}).", SHARED: True}
 
 
 def name_arg(description: str) -> dict:
     return {"type": "string", "pattern": r"^[A-Za-z][A-Za-z0-9_]{0,79}$", "description": description}
 
 
+def parameter_name_arg() -> dict:
+    return name_arg("Parameter name, e.g. 't1'.") | {SHARED: True}
+
+
+def task_name_arg() -> dict:
+    return name_arg("Task name, e.g. 'CheckT1'.") | {SHARED: True}
+
+
 def param_names_arg(max_items: int = 30) -> dict:
     return {"type": "array", "items": name_arg("parameter name"), "minItems": 1, "maxItems": max_items,
-            "uniqueItems": True, "description": "snake_case parameter names, e.g. ['t1', 'x90_gate_fidelity']."}
+            "uniqueItems": True, "description": "Parameter names, e.g. ['t1'].", SHARED: True}
 
 
-def last_n_arg(default: int, maximum: int, what: str = "results") -> dict:
+def last_n_arg(default: int, maximum: int) -> dict:
     return {"type": "integer", "minimum": 1, "maximum": maximum, "default": default,
-            "description": f"How many {what} (1..{maximum}, default {default})."}
+            "description": f"Default {default}, max {maximum}."}
 
 
 def execution_id_arg() -> dict:
-    return {"type": "string", "pattern": r"^[0-9]{8}-[0-9]{3,6}$", "description": "Execution id, e.g. '20260720-003'."}
+    return {"type": "string", "pattern": r"^[0-9]{8}-[0-9]{3,6}$", "description": "Execution id, e.g. '20260720-003'.",
+            SHARED: True}

@@ -15,7 +15,8 @@ import pandas as pd
 from copilot_core.analysis.stats import describe, mad_bounds
 from copilot_core.domain.metrics import metric, missing_since, missing_text
 from copilot_core.tools.compact import compact_number, iso
-from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, last_n_arg, name_arg, qid_arg,
+from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, last_n_arg,
+                                     parameter_name_arg, qid_arg,
                                      qids_arg, tool)
 
 FRAME_COLUMNS = ["qid", "calibrated_at", "value", "raw_value", "unit", "execution_id", "task_id"]
@@ -43,10 +44,9 @@ def _stats(values: list[float | None]) -> dict[str, Any]:
     return {k: compact_number(v) for k, v in stats.items() if k not in ("total", "coverage")}
 
 
-@tool("get_parameter_timeseries", "Time series of one output parameter for ONE qubit (display units), oldest "
-      "first. Limited to 3 calls per request: for several qubits use get_chip_parameter_timeseries.",
-      {"parameter_name": name_arg("snake_case parameter name, e.g. 't1', 'qubit_frequency'."),
-       "chip_id": chip_id_arg(), "qid": qid_arg(), "last_n": last_n_arg(10, 100, "points")},
+@tool("get_parameter_timeseries",
+      {"parameter_name": parameter_name_arg(),
+       "chip_id": chip_id_arg(), "qid": qid_arg(), "last_n": last_n_arg(10, 100)},
       ("parameter_name", "chip_id", "qid"), reduced=True,
       limit=Limit(3, "use get_chip_parameter_timeseries(chip_id, parameter_name, qids=[...]) to fetch many qubits "
                      "in one call, then analyse data[parameter_name] with execute_python_analysis"))
@@ -102,11 +102,9 @@ def _per_qubit(frame: pd.DataFrame, failed: dict[str, datetime]) -> list[dict]:
     return sorted(out, key=lambda r: int(r["qid"]))
 
 
-@tool("get_chip_parameter_timeseries", "Time series of one parameter for ALL (or the given) qubits of a chip in one "
-      "call. Stored tool: you get statistics and the schema; the rows are available as data[parameter_name] in "
-      "execute_python_analysis.",
-      {"parameter_name": name_arg("snake_case parameter name, e.g. 't1'."), "chip_id": chip_id_arg(),
-       "qids": qids_arg(2048), "last_n": last_n_arg(10, 365, "points per qubit")},
+@tool("get_chip_parameter_timeseries",
+      {"parameter_name": parameter_name_arg(), "chip_id": chip_id_arg(),
+       "qids": qids_arg(2048), "last_n": last_n_arg(10, 365)},
       ("parameter_name", "chip_id"), stored_key=lambda args: args["parameter_name"])
 def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str, qids: list[str] | None = None,
                                   last_n: int = 10) -> ToolResult:

@@ -304,7 +304,7 @@ def test_answer_schema_is_requested(scripted_openai, style, toolkit):
         assert "Answer format" in body["instructions"]
     else:  # local chat servers get the prompt-level emulation instead of response_format
         assert "response_format" not in body
-        assert "starting with `{`" in body["messages"][0]["content"]
+        assert "starts with `{`" in body["messages"][0]["content"]
 
 
 def test_answer_schema_rejected_is_dropped(scripted_openai, toolkit):

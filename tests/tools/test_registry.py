@@ -25,6 +25,14 @@ SEED_000_TOOLS = {  # the table in seed 000, verbatim
 
 
 TOOL_TESTS = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
+DESCRIPTIONS = ROOT / "copilot_core" / "tools" / "descriptions"
+TOOL_GUIDE = (ROOT / "copilot_core" / "agent" / "prompts" / "tools.md").read_text(encoding="utf-8")
+# Arguments every tool words the same way -> how the tool guide describes them once (written out by hand).
+GUIDE_WORDS = {"chip_id": "`chip_id` as in the context", "qid": "qubit ids", "qids": "qubit ids",
+               "param_names": "parameter names",
+               "metrics": "parameter names", "parameter_name": "parameter names", "task_name": "tasks like",
+               "execution_id": "\"20260720-003\""}
 
 
 def test_the_seed_tools_and_the_memory_tool():
@@ -44,18 +52,24 @@ def test_policy_declared_on_the_tools():
 
 @pytest.mark.parametrize("spec", TOOLS, ids=lambda s: s.name)
 def test_every_tool_is_documented_and_has_a_contract_test(spec):
-    assert len(spec.description) > 30 and spec.description.strip() == spec.description
+    described = DESCRIPTIONS / f"{spec.name}.md"
+    assert described.is_file(), f"{spec.name} has no description file (add copilot_core/tools/descriptions/{spec.name}.md)"
+    text = described.read_text(encoding="utf-8").strip()
+    assert len(text) > 30 and spec.description == text
     called = re.compile(r"""(?:call|execute)\(\s*["']""" + re.escape(spec.name) + """["']""")
     files = [p.name for p in TOOL_TESTS.rglob("test_*.py") if p.name != Path(__file__).name
              and called.search(p.read_text())]
     assert files, f"no test under tests/ runs {spec.name} (add one next to the others of its family)"
 
 
+def test_every_description_file_belongs_to_a_tool():
+    assert {p.stem for p in DESCRIPTIONS.glob("*.md")} == {t.name for t in TOOLS}
+
+
 @pytest.mark.parametrize("spec", TOOLS, ids=lambda s: s.name)
 def test_schema_is_strict_and_valid(spec):
-    schema = spec.schema()
-    assert set(schema) == {"name", "description", "parameters"} and len(schema["description"]) > 30
-    params = schema["parameters"]
+    """The full schema (what arguments are validated against) is strict and bounded; every property is described."""
+    params = spec.parameters
     Draft202012Validator.check_schema(params)
     assert params["type"] == "object" and params["additionalProperties"] is False
     assert set(params["required"]) <= set(params["properties"])
@@ -65,6 +79,26 @@ def test_schema_is_strict_and_valid(spec):
             Draft202012Validator(prop).validate(prop["default"])
         if prop.get("type") == "integer":
             assert "maximum" in prop, f"{spec.name}.{name} is unbounded"
+
+
+@pytest.mark.parametrize("spec", TOOLS, ids=lambda s: s.name)
+def test_the_model_is_sent_types_and_words_not_validation_rules(spec):
+    """What the model reads: the same properties and required keys, each described unless it is one of the
+    shared arguments (chip_id, qid...) the tool guide describes once; no patterns or bounds."""
+    sent = spec.schema()
+    assert set(sent) == {"name", "description", "parameters"} and sent["description"] == spec.description
+    params = sent["parameters"]
+    Draft202012Validator.check_schema(params)
+    assert set(params["properties"]) == set(spec.parameters["properties"])
+    assert params["required"] == spec.parameters["required"]
+    text = json.dumps(params)
+    for keyword in ("pattern", "maxItems", "maximum", "minLength", "additionalProperties", "x-shared"):
+        assert f'"{keyword}"' not in text
+    for name, prop in params["properties"].items():
+        assert prop["type"] == spec.parameters["properties"][name]["type"]
+        if "description" not in prop:
+            words = GUIDE_WORDS.get(name)
+            assert words and words in TOOL_GUIDE, f"{spec.name}.{name} is sent without a description"
 
 
 def test_allowed_subset_and_unknown_names():
