@@ -128,7 +128,8 @@ class Copilot:
         trace["skills"] = [s.name for s in chosen]
         trace["cache_hits"] = cached.hits
         work = show_work_from(result, trace=trace)
-        answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error)
+        answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error,
+                                       unverified_numbers=result.unverified_numbers)
         if not answer.blocks:
             answer = ChatMessage.assistant([{"type": "text", "content": result.error or "The copilot gave no answer."}],
                                            work=work, error=result.error)

@@ -36,6 +36,7 @@ class AgentResult:
     model: str = ""
     api_style: str = ""
     flags: list[str] = field(default_factory=list)  # injection-like phrases noticed in the question
+    unverified_numbers: list[str] = field(default_factory=list)  # numbers in the answer no tool result backs
 
 
 class TurnListener(Protocol):

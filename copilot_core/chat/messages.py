@@ -49,6 +49,7 @@ class ChatMessage:
     work: ShowWork | None = None
     flags: list[str] = field(default_factory=list)  # user: injection phrases noticed in the question
     error: str | None = None  # assistant: the API failed; blocks hold the partial answer or the message
+    unverified_numbers: list[str] = field(default_factory=list)  # assistant: numbers no tool result backs
     created_at: datetime = field(default_factory=utcnow)
 
     @classmethod
@@ -57,11 +58,12 @@ class ChatMessage:
 
     @classmethod
     def assistant(cls, blocks: list[dict], *, assessment: str | None = None, work: ShowWork | None = None,
-                  error: str | None = None) -> ChatMessage:
+                  error: str | None = None, unverified_numbers: list[str] | None = None) -> ChatMessage:
         blocks = _clean_blocks(blocks)
         text = "\n\n".join(b["content"] for b in blocks if b["type"] == "text")
         return cls(role="assistant", text=text, blocks=blocks,
-                   assessment=assessment if assessment in ASSESSMENTS else None, work=work, error=error)
+                   assessment=assessment if assessment in ASSESSMENTS else None, work=work, error=error,
+                   unverified_numbers=list(unverified_numbers or []))
 
     def charts(self) -> list[dict]:
         return [b["chart"] for b in self.blocks if b["type"] == "chart"]
@@ -76,6 +78,8 @@ class ChatMessage:
                 payload["show_work"] = self.work.to_dict()
             if self.error:
                 payload["error"] = self.error
+            if self.unverified_numbers:
+                payload["unverified_numbers"] = self.unverified_numbers
             content = json.dumps(payload, ensure_ascii=False, default=str)
         return {"role": self.role, "content": content, "created_at": self.created_at}
 
@@ -98,7 +102,10 @@ class ChatMessage:
         else:
             work = ShowWork.from_dict(payload["show_work"]) if isinstance(payload.get("show_work"), dict) else None
             error = payload.get("error") if isinstance(payload.get("error"), str) else None
-            msg = cls.assistant(payload["blocks"], assessment=payload.get("assessment"), work=work, error=error)
+            stored = payload.get("unverified_numbers")  # absent in messages saved before the check existed
+            unverified = [str(n)[:40] for n in stored[:50]] if isinstance(stored, list) else []
+            msg = cls.assistant(payload["blocks"], assessment=payload.get("assessment"), work=work, error=error,
+                                unverified_numbers=unverified)
         msg.created_at = created
         return msg
 
