@@ -17,7 +17,7 @@ import pytest
 from copilot_core.agent import provider_from_settings
 from copilot_core.evals import format_table, load_questions, make_runner, resolve_all, run_eval
 from copilot_core.evals.facts import EvalContext
-from copilot_core.evals.harness import LOCAL_SUBSET, summary
+from copilot_core.evals.harness import LOCAL_SUBSET, Outcome, summary
 from copilot_core.readiness import readiness_for
 from copilot_core.settings import load_settings
 
@@ -35,8 +35,13 @@ def test_local_subset_reaches_the_floor(local_llm, repo, tmp_path, capsys):
     ready = readiness_for(provider)
     probe_s = time.perf_counter() - started
     specs = [s for s in load_questions() if s["id"] in LOCAL_SUBSET]
+
+    def progress(outcome: Outcome) -> None:  # a long run shows each question as it ends
+        with capsys.disabled():
+            print(f"\n{format_table([outcome]).splitlines()[2]}  (load {os.getloadavg()[0]:.1f})", flush=True)
+
     outcomes = run_eval(resolve_all(specs, EvalContext(repo)),
-                        make_runner(repo=repo, provider=provider, settings=settings, gate=True))
+                        make_runner(repo=repo, provider=provider, settings=settings, gate=True), on_result=progress)
     with capsys.disabled():
         print(f"\nlocal-model eval subset (readiness {ready.level}, probe {probe_s:.1f} s, load average "
               f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}):\n" + format_table(outcomes))
