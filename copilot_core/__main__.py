@@ -1,4 +1,4 @@
-"""Command line: ``python -m copilot_core ask|tool|import|report|sandbox``.
+"""Command line: ``python -m copilot_core ask|tool|import|report|owners|sandbox``.
 
     ask "QUESTION" [--chip C] [--qid Q] [--analysis] [--task TASK]
         one JSON object on stdout: {answer, blocks, assessment, tool_calls: [{tool, args, result}],
@@ -11,6 +11,11 @@
     report --chip C [--date D] --out report.html [--summary]
         the daily chip report as one self-contained HTML file (deterministic; --summary adds a paragraph
         from the configured model, kept only when every number in it is in the report)
+    owners
+        who owns the saved chats and copilot memory, with counts (what sign-in hides is marked)
+    owners assign (--from NAME | --unowned) --to OWNER_ID [--yes]
+        gives OWNER_ID (a signed-in user's id, shown in the app's sidebar) those chats and memory entries;
+        a dry run unless --yes
     sandbox --code-file F [--data-file D.json]
         delegates to copilot_core.sandbox.cli
 
@@ -71,6 +76,15 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--date", help="report the run of this day: YYYY-MM-DD or -Nd (default: the last run)")
     report.add_argument("--out", required=True, help="HTML file to write")
     report.add_argument("--summary", action="store_true", help="add a checked summary paragraph from the model")
+    owners = sub.add_parser("owners", help="list who owns saved chats and copilot memory; reassign them")
+    owners_sub = owners.add_subparsers(dest="owners_command", parser_class=_Parser)
+    assign = owners_sub.add_parser("assign", help="give one owner's (or the unowned) chats and memory to another")
+    source = assign.add_mutually_exclusive_group(required=True)
+    source.add_argument("--from", dest="from_owner", metavar="NAME", help="the current owner, e.g. the old USERNAME")
+    source.add_argument("--unowned", action="store_true", help="memory entries saved before memory had owners")
+    assign.add_argument("--to", required=True, metavar="OWNER_ID",
+                        help="the new owner: a signed-in user's id (shown under 'Signed in as' in the sidebar)")
+    assign.add_argument("--yes", action="store_true", help="do it (without --yes: a dry run that only counts)")
     sub.add_parser("sandbox", help="run analysis code in the sandbox", add_help=False)
     return parser
 
@@ -117,6 +131,7 @@ def _model_view(text: str) -> Any:
 
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from copilot_core.agent import provider_from_settings
+    from copilot_core.agent.blocks import blocks_to_dicts
     from copilot_core.chat import ChatState
     from copilot_core.session import Copilot
 
@@ -137,7 +152,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     result = turn.result
     if result is None:
         raise UsageError(turn.notice or "the question was not sent")
-    out = {"answer": result.answer, "blocks": result.blocks, "assessment": result.assessment,
+    out = {"answer": result.answer, "blocks": blocks_to_dicts(result.blocks), "assessment": result.assessment,
            "tool_calls": [{"tool": o.name, "args": o.args, "result": _model_view(o.model_text)}
                           for o in result.tool_calls],
            "usage": result.usage, "unverified_numbers": result.unverified_numbers}
@@ -228,6 +243,43 @@ def cmd_report(args: argparse.Namespace, settings: Any) -> int:
     return EXIT_OK
 
 
+def cmd_owners(args: argparse.Namespace, settings: Any) -> int:
+    from copilot_core.data import owners
+    from copilot_core.data.validation import InvalidArgument
+
+    db = _open(settings).db
+    if args.owners_command == "assign":
+        try:
+            moved = owners.assign(db, None if args.unowned else args.from_owner, args.to, apply=args.yes)
+        except InvalidArgument as exc:
+            raise UsageError(str(exc)) from exc
+        source = "the unowned items" if moved.from_owner is None else repr(moved.from_owner)
+        what = f"{moved.chats} chat(s) and {moved.memory_entries} memory entr{'y' if moved.memory_entries == 1 else 'ies'}"
+        dropped = (f"; {moved.memory_merged} memory entr{'y' if moved.memory_merged == 1 else 'ies'} the new owner "
+                   "already has (same chip, kind and key) dropped in favour of theirs" if moved.memory_merged else "")
+        if moved.applied:
+            print(f"Moved {what} of {source} to {moved.to_owner!r}{dropped}.")
+        else:
+            print(f"Dry run: would move {what} of {source} to {moved.to_owner!r}{dropped.replace(' dropped', ' to drop')}."
+                  "\nRun again with --yes to move them.")
+        if not owners.is_signed_in_owner(moved.to_owner):
+            log.warning("%r is not a signed-in user's id (user-<40 hex>): with sign-in on, nobody will see these",
+                        moved.to_owner)
+        return EXIT_OK
+    rows = owners.owners(db)
+    if not rows:
+        print("No saved chats and no copilot memory yet.")
+        return EXIT_OK
+    print(f"{'owner':<46} {'chats':>6} {'memory entries':>15}  note")
+    for row in rows:
+        note = "signed-in user" if row.signed_in else "hidden while sign-in is on"
+        print(f"{row.owner or '(no owner)':<46} {row.chats:>6} {row.memory_entries:>15}  {note}")
+    if any(not row.signed_in for row in rows):
+        print("\nTo give hidden items to a signed-in user: python -m copilot_core owners assign "
+              "--from NAME (or --unowned) --to OWNER_ID [--yes]")
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -241,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         settings = load_settings()
-        commands = {"ask": cmd_ask, "tool": cmd_tool, "import": cmd_import, "report": cmd_report}
+        commands = {"ask": cmd_ask, "tool": cmd_tool, "import": cmd_import, "report": cmd_report,
+                    "owners": cmd_owners}
         return commands[args.command](args, settings)
     except (UsageError, ConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -12,6 +12,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from copilot_core.agent.blocks import TextBlock
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
 from copilot_core.agent.guardrails import InputCheck, check_input
 from copilot_core.agent.loop import run_copilot
@@ -131,7 +132,7 @@ class Copilot:
         answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error,
                                        unverified_numbers=result.unverified_numbers)
         if not answer.blocks:
-            answer = ChatMessage.assistant([{"type": "text", "content": result.error or "The copilot gave no answer."}],
+            answer = ChatMessage.assistant([TextBlock(result.error or "The copilot gave no answer.")],
                                            work=work, error=result.error)
         state.add(answer)
         return TurnResult(sent=True, flags=flags, answer=answer, result=result, readiness=readiness)

@@ -14,6 +14,7 @@ from typing import Any
 
 import streamlit as st
 
+from copilot_core.agent.blocks import Block, ChartBlock, Figure, TextBlock
 from copilot_core.chat import ChatMessage, ChatState, ShowWork, rerun_analysis
 from copilot_core.render_safety import (
     UnsafeFigure,
@@ -47,7 +48,7 @@ def tool_label(name: Any) -> str:
 
 
 # ------------------------------------------------------------------ blocks
-def render_chart(chart: dict, key: str) -> None:
+def render_chart(chart: Figure, key: str) -> None:
     """Draw a chart only if render safety accepts it (stored and model charts are never trusted)."""
     try:
         figure = validate_figure(chart)
@@ -63,16 +64,21 @@ def render_badge(assessment: str | None) -> None:
         st.badge(f"Assessment: {label}", color=color, icon=icon)
 
 
+def render_block(block: Block, key: str) -> None:
+    match block:
+        case ChartBlock(figure=figure):
+            render_chart(figure, key=key)
+        case TextBlock(text=text) if text.lstrip().startswith(AI_REVIEW_PREFIX):
+            with st.container(border=True):
+                st.markdown(safe_markdown(text))
+        case TextBlock(text=text):
+            st.markdown(safe_markdown(text))
+
+
 def render_blocks(message: ChatMessage, key: str) -> None:
     render_badge(message.assessment)
     for i, block in enumerate(message.blocks):
-        if block["type"] == "chart":
-            render_chart(block["chart"], key=f"{key}-chart-{i}")
-        elif block["content"].lstrip().startswith(AI_REVIEW_PREFIX):
-            with st.container(border=True):
-                st.markdown(safe_markdown(block["content"]))
-        else:
-            st.markdown(safe_markdown(block["content"]))
+        render_block(block, key=f"{key}-chart-{i}")
 
 
 def render_unverified(numbers: list[str]) -> None:

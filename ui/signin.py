@@ -16,6 +16,7 @@ import streamlit as st
 from copilot_core.access import AllowList, owner_id
 from copilot_core.render_safety import escape, safe_text
 from copilot_core.settings import Settings, load_settings
+from ui import data
 
 
 @dataclass(frozen=True)
@@ -60,9 +61,33 @@ def sign_in_gate(settings: Settings | None = None) -> SignedIn | None:
     if user is None or not allowed.allows(user.email, verified if isinstance(verified, bool) else None):
         _only_page(_denied_view)
     with st.sidebar:
-        st.caption(f":material/account_circle: Signed in as **{escape(user.name)}**")
+        st.caption(f":material/account_circle: Signed in as **{escape(user.name)}**",
+                   help=f"Your owner id, for `python -m copilot_core owners assign --to`: {user.owner}")
         st.button("Sign out", icon=":material/logout:", on_click=st.logout, key="signin_logout")
+        hidden_items_hint()
     return user
+
+
+def hidden_items_hint() -> None:
+    """A sidebar note when chats or memory saved before sign-in exist: nobody sees them until an administrator
+    assigns them (counts only, never their content or owner names)."""
+    try:
+        chats, entries = _hidden_counts(data.target_key(data.settings()))
+    except Exception:  # noqa: BLE001 - the pages report an unreachable database themselves
+        return
+    if chats or entries:
+        parts = [f"{chats} chat{'s' if chats != 1 else ''}" if chats else "",
+                 f"{entries} memory entr{'ies' if entries != 1 else 'y'}" if entries else ""]
+        st.caption(f":material/visibility_off: {' and '.join(p for p in parts if p)} saved before sign-in "
+                   f"{'are' if chats + entries > 1 else 'is'} hidden from everyone. An administrator can assign "
+                   "them to a user with `python -m copilot_core owners`.")
+
+
+@st.cache_data(ttl=300, show_spinner=False)
+def _hidden_counts(target: str) -> tuple[int, int]:
+    from copilot_core.data.owners import hidden_by_sign_in
+
+    return hidden_by_sign_in(data.repository().db)
 
 
 def _only_page(view: Callable[[], None]) -> NoReturn:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal
+from typing import Literal
 
+from copilot_core.agent.blocks import Block, ChartBlock, TextBlock
 from copilot_core.render_safety import validate_figure
 
 Assessment = Literal["good", "warning", "bad"]
@@ -43,15 +44,7 @@ _CONTENT = re.compile(r'"content"\s*:\s*"((?:[^"\\]|\\.)*)"', re.S)
 _CHART_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?\{[^`]*?\"(?:data|layout)\"\s*:[^`]*?```", re.S)
 
 
-def text_block(content: str) -> dict:
-    return {"type": "text", "content": content, "chart": None}
-
-
-def chart_block(chart: dict) -> dict:
-    return {"type": "chart", "content": None, "chart": chart}
-
-
-def legacy_to_blocks(data: dict) -> tuple[list[dict], Assessment | None]:
+def legacy_to_blocks(data: dict) -> tuple[list[Block], Assessment | None]:
     """QDash's legacy analysis schema (summary, explanation, issues, recommendations) as blocks."""
     parts: list[str] = []
     if data.get("summary"):
@@ -64,10 +57,10 @@ def legacy_to_blocks(data: dict) -> tuple[list[dict], Assessment | None]:
             items = [items]
         if items:
             parts.append(f"**{title}**\n" + "\n".join(f"- {str(i).strip()}" for i in items))
-    return [text_block("\n\n".join(parts))] if parts else [], _assessment(data.get("assessment"))
+    return [TextBlock("\n\n".join(parts))] if parts else [], _assessment(data.get("assessment"))
 
 
-def _assessment(value: Any) -> Assessment | None:
+def _assessment(value: object) -> Assessment | None:
     text = str(value).strip().lower() if value is not None else ""
     return text if text in ASSESSMENTS else None  # type: ignore[return-value]
 
@@ -122,7 +115,7 @@ def _as_object(text: str) -> dict | None:
     return first_json_object(stripped)
 
 
-def parse_answer(text: str | None) -> tuple[list[dict], Assessment | None]:
+def parse_answer(text: str | None) -> tuple[list[Block], Assessment | None]:
     """Blocks and assessment from whatever the model wrote (blocks JSON, legacy JSON, fenced, or prose).
 
     Model-written chart blocks are returned as-is here; :func:`vet_model_charts` validates them.
@@ -138,37 +131,38 @@ def parse_answer(text: str | None) -> tuple[list[dict], Assessment | None]:
         if blocks:
             return blocks, assessment
     salvaged = _salvage_contents(text)
-    return (salvaged or [text_block(text.strip())]), None
+    return (salvaged or [TextBlock(text.strip())]), None
 
 
-def _salvage_contents(text: str) -> list[dict]:
+def _salvage_contents(text: str) -> list[Block]:
     """Text blocks from a blocks reply cut off mid-JSON (max tokens): better than showing raw JSON."""
     if '"blocks"' not in text[:200]:
         return []
-    out = []
+    out: list[Block] = []
     for raw in _CONTENT.findall(text):
         try:
             content = json.loads(f'"{raw}"')
         except ValueError:
             continue
         if content.strip():
-            out.append(text_block(content))
+            out.append(TextBlock(content))
     return out
 
 
-def _normalise_block(raw: Any) -> dict | None:
+def _normalise_block(raw: object) -> Block | None:
+    """One block as the model wrote it (lenient: bare strings, missing types, non-string content)."""
     if isinstance(raw, str):
-        return text_block(raw) if raw.strip() else None
+        return TextBlock(raw) if raw.strip() else None
     if not isinstance(raw, dict):
         return None
     kind = raw.get("type")
     if kind == "chart" or (kind is None and isinstance(raw.get("chart"), dict)):
         chart = raw.get("chart")
-        return chart_block(chart) if isinstance(chart, dict) else None
+        return ChartBlock(chart) if isinstance(chart, dict) else None
     content = raw.get("content")
     if content is None or (isinstance(content, str) and not content.strip()):
         return None
-    return text_block(content if isinstance(content, str) else json.dumps(content, default=str))
+    return TextBlock(content if isinstance(content, str) else json.dumps(content, default=str))
 
 
 def strip_chart_json(text: str) -> str:
@@ -176,21 +170,16 @@ def strip_chart_json(text: str) -> str:
     return _CHART_FENCE.sub("[chart JSON omitted]", text)
 
 
-def vet_model_charts(blocks: list[dict]) -> list[dict]:
+def vet_model_charts(blocks: list[Block]) -> list[Block]:
     """Keep model-written charts only if ``validate_figure`` accepts them; otherwise a one-line note."""
-    out: list[dict] = []
+    out: list[Block] = []
     for block in blocks:
-        if block["type"] != "chart":
-            out.append(text_block(strip_chart_json(block["content"])))
+        if isinstance(block, TextBlock):
+            out.append(TextBlock(strip_chart_json(block.text)))
             continue
         try:
-            out.append(chart_block(validate_figure(block["chart"])))
+            out.append(ChartBlock(validate_figure(block.figure)))
         except Exception as exc:  # noqa: BLE001  (UnsafeFigure or anything a hostile figure triggers)
             reason = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
-            out.append(text_block(f"_(A chart written by the model was dropped: {reason})_"))
+            out.append(TextBlock(f"_(A chart written by the model was dropped: {reason})_"))
     return out
-
-
-def answer_text(blocks: list[dict]) -> str:
-    """Plain text of the text blocks (what the CLI prints as ``answer`` and history keeps)."""
-    return "\n\n".join(b["content"] for b in blocks if b["type"] == "text" and b.get("content"))

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from copilot_core.agent.blocks import Block
+
 if TYPE_CHECKING:
     from copilot_core.tools.toolkit import ToolOutcome
 
@@ -27,7 +29,7 @@ class AgentRequest:
 @dataclass
 class AgentResult:
     answer: str  # plain text of the text blocks
-    blocks: list[dict]  # [{"type": "text"|"chart", "content": str|None, "chart": dict|None}]
+    blocks: list[Block]
     assessment: str | None = None  # "good" | "warning" | "bad" | None
     tool_calls: list[ToolOutcome] = field(default_factory=list)  # in call order
     usage: dict = field(default_factory=lambda: {"rounds": 0, "input_tokens": 0, "output_tokens": 0})

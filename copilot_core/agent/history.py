@@ -7,15 +7,15 @@ and invite the model to copy chart JSON.  Each turn is reduced to its text and c
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from copilot_core.agent.answer import answer_text, parse_answer, strip_chart_json
+from copilot_core.agent.answer import parse_answer, strip_chart_json
+from copilot_core.agent.blocks import ChartBlock, answer_text
 
 MAX_HISTORY_TURNS = 6
 MAX_TURN_CHARS = 4000
 
 
-def _turn_text(content: Any) -> str:
+def _turn_text(content: object) -> str:
     if isinstance(content, dict) and isinstance(content.get("blocks"), list):
         content = json.dumps(content, default=str)
     if isinstance(content, list):  # bare block list
@@ -23,7 +23,7 @@ def _turn_text(content: Any) -> str:
     if not isinstance(content, str):
         return ""
     blocks, _ = parse_answer(content)
-    charts = sum(1 for b in blocks if b["type"] == "chart")
+    charts = sum(1 for b in blocks if isinstance(b, ChartBlock))
     text = strip_chart_json(answer_text(blocks))
     if charts:
         text += f"\n[{charts} chart(s) shown to the user; omitted here]"

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from openai import OpenAI
 
-from copilot_core.agent.answer import answer_text, chart_block, parse_answer, text_block, vet_model_charts
+from copilot_core.agent.answer import parse_answer, vet_model_charts
+from copilot_core.agent.blocks import Block, ChartBlock, TextBlock, answer_text
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
 from copilot_core.agent.grounding import unverified_numbers
 from copilot_core.agent.guardrails import configured_secrets, sanitize_output
@@ -139,7 +140,7 @@ class _Run:
         conversation.add_user_note(render_prompt("finalize", reason=reason))
         return self.ask(conversation, None, final=True).text
 
-    def partial_blocks(self, headline: str) -> list[dict]:
+    def partial_blocks(self, headline: str) -> list[Block]:
         """What we can still show when the model did not answer: the failure and the tool results."""
         lines = [headline]
         if self.interim:
@@ -147,7 +148,7 @@ class _Run:
         if self.outcomes:
             lines.append("What the tools returned before that:\n" +
                          "\n".join(f"- {o.summary}" for o in self.outcomes if o.summary))
-        return [text_block("\n\n".join(lines))]
+        return [TextBlock("\n\n".join(lines))]
 
 
 def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: ToolLayer | None,
@@ -188,10 +189,8 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
     elif not blocks:
         error = "The model returned an empty answer."
         blocks = run.partial_blocks(error)
-    blocks = vet_model_charts(blocks) + [chart_block(chart) for chart in run.charts]
-    for block in blocks:
-        if block["type"] == "text":
-            block["content"] = sanitize_output(block["content"], secrets)
+    blocks = [TextBlock(sanitize_output(b.text, secrets)) if isinstance(b, TextBlock) else b
+              for b in vet_model_charts(blocks)] + [ChartBlock(chart) for chart in run.charts]
     run.notify(listener.phase, "done")
     answer = answer_text(blocks)
     return AgentResult(answer=answer, blocks=blocks, assessment=assessment, tool_calls=run.outcomes,

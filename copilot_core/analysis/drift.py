@@ -9,6 +9,7 @@ The reference time is the chip's last execution, so a database that is days old 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any, Literal
@@ -41,12 +42,14 @@ class DriftFlag:
     message: str = ""  # task message for failures (untrusted database text)
 
 
-def drops(rows: list[dict], metric_name: str, *, threshold: float = 0.2,
-          baseline_days: int = BASELINE_DAYS) -> list[DriftFlag]:
+def drops(rows: list[dict], metric_name: str, *, threshold: float = 0.2, baseline_days: int = BASELINE_DAYS,
+          unusable_latest: Collection[str] = ()) -> list[DriftFlag]:
     """Flags from timeseries rows ({qid, calibrated_at, value}) of one parameter.
 
     For each qubit: latest value vs the median of its values in the ``baseline_days`` before it
     (at least MIN_BASELINE_POINTS); flagged when it is worse by more than ``threshold`` of the baseline.
+    Qubits in ``unusable_latest`` (newest result NaN or NaN-as-0) are not compared: their newest usable
+    value is not their latest, and the pages already show them as "no valid value since".
     """
     if not 0 < threshold < 1:
         raise InvalidRequest(f"drop threshold must be between 0 and 1, not {threshold!r}")
@@ -59,6 +62,8 @@ def drops(rows: list[dict], metric_name: str, *, threshold: float = 0.2,
             series[str(row.get("qid"))].append((at, value))
     flags: list[DriftFlag] = []
     for qid, points in series.items():
+        if qid in unusable_latest:
+            continue
         points.sort(key=lambda p: p[0])
         latest_at, latest = points[-1]
         since = latest_at - timedelta(days=baseline_days)
@@ -91,6 +96,13 @@ def failures(results: list[dict]) -> list[DriftFlag]:
             for target, res in first.items()]
 
 
+def unusable_latest(repo: Any, chip_id: str, metric_name: str, until: datetime | None = None) -> set[str]:
+    """Qubits whose newest completed result for the metric carries no usable value (and, with ``until``, is no
+    later than it)."""
+    return {qid for qid, row in repo.metric_values(chip_id, metric_name).items()
+            if isinstance(at := row.get("missing_since"), datetime) and (until is None or at <= until)}
+
+
 def reference_time(chip: dict, now: datetime | None = None) -> datetime:
     """The chip's last execution (or ``now``): the end of every window here."""
     last = chip.get("last_execution_at")
@@ -106,7 +118,8 @@ def drift_flags(repo: Any, chip: dict, *, threshold: float = 0.2, metrics: tuple
     flags: list[DriftFlag] = []
     for name in metrics:
         flags += drops(repo.chip_parameter_timeseries(chip_id, name, since=since), name,
-                       threshold=threshold, baseline_days=baseline_days)
+                       threshold=threshold, baseline_days=baseline_days,
+                       unusable_latest=unusable_latest(repo, chip_id, name))
     flags.sort(key=lambda f: -(f.drop or 0))
     failed = repo.task_results(chip_id, status="failed", since=ref - timedelta(hours=failed_hours), limit=1000)
     return flags + failures(failed)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import Literal
 
+from copilot_core.agent.blocks import Block, Figure, answer_text, blocks_from_dicts, blocks_to_dicts, charts
 from copilot_core.chat.showwork import ShowWork
 
 Role = Literal["user", "assistant"]
@@ -24,27 +25,13 @@ def utcnow() -> datetime:
     return now.replace(microsecond=now.microsecond // 1000 * 1000)
 
 
-def _clean_blocks(blocks: Any) -> list[dict]:
-    """Keep text and chart blocks of the known shape; anything else is dropped, never rendered raw."""
-    out: list[dict] = []
-    for block in blocks if isinstance(blocks, list) else []:
-        if not isinstance(block, dict):
-            continue
-        kind = block.get("type")
-        if kind == "text" and isinstance(block.get("content"), str):
-            out.append({"type": "text", "content": block["content"]})
-        elif kind == "chart" and isinstance(block.get("chart"), dict):
-            out.append({"type": "chart", "chart": block["chart"], "content": str(block.get("content") or "")})
-    return out
-
-
 @dataclass
 class ChatMessage:
     """A user question or an assistant answer (blocks, assessment badge, show-work record)."""
 
     role: Role
     text: str = ""  # user: the question; assistant: plain text of the text blocks
-    blocks: list[dict] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
     assessment: str | None = None
     work: ShowWork | None = None
     flags: list[str] = field(default_factory=list)  # user: injection phrases noticed in the question
@@ -57,23 +44,25 @@ class ChatMessage:
         return cls(role="user", text=text, flags=list(flags or []))
 
     @classmethod
-    def assistant(cls, blocks: list[dict], *, assessment: str | None = None, work: ShowWork | None = None,
+    def assistant(cls, blocks: list[Block], *, assessment: object = None, work: ShowWork | None = None,
                   error: str | None = None, unverified_numbers: list[str] | None = None) -> ChatMessage:
-        blocks = _clean_blocks(blocks)
-        text = "\n\n".join(b["content"] for b in blocks if b["type"] == "text")
-        return cls(role="assistant", text=text, blocks=blocks,
-                   assessment=assessment if assessment in ASSESSMENTS else None, work=work, error=error,
-                   unverified_numbers=list(unverified_numbers or []))
+        return cls(role="assistant", text=answer_text(blocks), blocks=list(blocks),
+                   assessment=assessment if isinstance(assessment, str) and assessment in ASSESSMENTS else None,
+                   work=work, error=error, unverified_numbers=list(unverified_numbers or []))
 
-    def charts(self) -> list[dict]:
-        return [b["chart"] for b in self.blocks if b["type"] == "chart"]
+    def charts(self) -> list[Figure]:
+        return charts(self.blocks)
+
+    def payload(self) -> dict[str, object]:
+        """The assistant turn as blocks JSON (what is saved and what the model sees of earlier turns)."""
+        return {"blocks": blocks_to_dicts(self.blocks), "assessment": self.assessment}
 
     def to_document(self) -> dict:
         """QDash's message shape: {role, content, created_at}."""
         if self.role == "user":
             content = self.text
         else:
-            payload: dict[str, Any] = {"blocks": self.blocks, "assessment": self.assessment}
+            payload = self.payload()
             if self.work is not None:
                 payload["show_work"] = self.work.to_dict()
             if self.error:
@@ -102,10 +91,10 @@ class ChatMessage:
         else:
             work = ShowWork.from_dict(payload["show_work"]) if isinstance(payload.get("show_work"), dict) else None
             error = payload.get("error") if isinstance(payload.get("error"), str) else None
-            stored = payload.get("unverified_numbers")  # absent in messages saved before the check existed
-            unverified = [str(n)[:40] for n in stored[:50]] if isinstance(stored, list) else []
-            msg = cls.assistant(payload["blocks"], assessment=payload.get("assessment"), work=work, error=error,
-                                unverified_numbers=unverified)
+            saved = payload.get("unverified_numbers")  # absent in messages saved before the check existed
+            unverified = [str(n)[:40] for n in saved[:50]] if isinstance(saved, list) else []
+            msg = cls.assistant(blocks_from_dicts(payload["blocks"]), assessment=payload.get("assessment"), work=work,
+                                error=error, unverified_numbers=unverified)
         msg.created_at = created
         return msg
 

@@ -83,8 +83,8 @@ class ChatState:
             if msg.role == "user":
                 turns.append({"role": "user", "content": msg.text})
             else:
-                turns.append({"role": "assistant", "content": json.dumps(
-                    {"blocks": msg.blocks, "assessment": msg.assessment}, ensure_ascii=False, default=str)})
+                turns.append({"role": "assistant",
+                              "content": json.dumps(msg.payload(), ensure_ascii=False, default=str)})
         return turns
 
     @property

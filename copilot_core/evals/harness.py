@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from copilot_core.agent.blocks import TextBlock
 from copilot_core.agent.contracts import AgentResult
 from copilot_core.errors import CopilotError
 from copilot_core.evals import checks
@@ -238,7 +239,7 @@ def make_runner(*, repo: CalibrationRepository, provider: ProviderConfig, settin
         turn = copilot.ask(state, question.text, eval_question=question.id)
         if turn.result is None:
             notice = turn.notice or "the question was not sent"
-            return AgentResult(answer=notice, blocks=[{"type": "text", "content": notice, "chart": None}],
+            return AgentResult(answer=notice, blocks=[TextBlock(notice)],
                                error=notice, model=provider.model, api_style=provider.api_style, flags=turn.flags)
         return turn.result
 

@@ -2,7 +2,7 @@
 chart JSON.  Model output and database strings are hostile; what comes out loads nothing and links
 nowhere but into the app.
 
-    safe_markdown(text) -> str     markdown rebuilt from CommonMark tokens (no images, HTML, outside links)
+    safe_markdown(text) -> str     markdown rewritten from a CommonMark parse (no images, HTML, outside links)
     safe_text(text) -> str         text for st.text / st.code: no control, zero-width or bidi characters
     validate_figure(chart) -> dict the chart if a browser may draw it, else UnsafeFigure
 """

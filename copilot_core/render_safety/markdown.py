@@ -1,10 +1,11 @@
-"""Model and database markdown, rebuilt from a CommonMark token stream into markdown that loads nothing.
+"""Model and database markdown, rebuilt from a CommonMark parse into markdown that loads nothing.
 
 A compromised model (or a prompt injection planted in a calibration note) can write markdown whose images
 the viewer's browser fetches as soon as the answer renders, links that carry data away, raw HTML and
 ``javascript:`` URLs.  Regexes over markdown miss nesting, reference definitions and entities, so the text
 is parsed by markdown-it (markdown-it-pyrs: the CommonMark-compliant Rust port of the parser behind
-markdown-it-py, ~10× faster) and written out again from its syntax tree:
+markdown-it-py) with raw HTML switched off, and its HTML output, which then holds only tags the parser wrote
+itself, is written back as markdown:
 
 - every piece of text is re-emitted with all ASCII punctuation backslash-escaped, so it can only ever be
   text (no emoji or colour directives, math, HTML or entities survive the escape); URLs, ``www.`` hosts and
@@ -13,31 +14,74 @@ markdown-it-py, ~10× faster) and written out again from its syntax tree:
 - links are kept only when they point into the app itself (``/page``, ``?query``, ``#anchor``); any other
   target is shown as its label followed by the URL as inline code;
 - raw HTML is shown as the text it is; code stays code behind a fence longer than anything inside it.
+
+The escaping, inline markup and tables are rewritten over the whole document at once (C-speed string
+passes); Python only visits links, images, code, URLs and block tags, so a 20 KB answer costs about as
+much as parsing it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from markdown_it_pyrs import MarkdownIt, Node
+from markdown_it_pyrs import MarkdownIt
 
 MAX_SHOWN_URL = 200
 _ESCAPES = {c: "\\" + chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()}  # all ASCII punctuation
+# The same, one character at a time (a C-speed replace per character present beats ``str.translate``'s
+# per-character lookup several times over), backslash first, sparing ``<`` and ``>``: the parser's HTML
+# holds none in text, so they still mark its own tags after escaping.
+_ESCAPED_BUT_TAGS = tuple((chr(c), e) for c, e in sorted(_ESCAPES.items(), key=lambda ce: ce[0] != ord("\\"))
+                          if chr(c) not in "<>")
 # Bidi overrides/isolates and zero-width characters: they disguise text, never carry meaning in an answer.
 _INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_URLISH = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]{0,30}://\S*|\b(?:mailto|javascript|data|vbscript|file|tel|sms):\S+"
-                     r"|\bwww\.\S+|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
+_DISGUISE = re.compile(_INVISIBLE.pattern[:-1] + _CONTROL.pattern[1:])  # either kind, one character class
+# Text a renderer links by itself (GFM autolink literals), each with a plain substring it cannot lack, so
+# the pattern only runs on answers that could hold one.  URLs end at a tag or a set-aside placeholder.
+_URL_CHARS = r"[^\s<\x00-\x03]"
+_URLISH = ((("://",), re.compile(r"(?i)\b[a-z][a-z0-9+.\-]{0,30}://" + _URL_CHARS + "*")),
+           (("mailto:", "javascript:", "data:", "vbscript:", "file:", "tel:", "sms:"),
+            re.compile(r"(?i)\b(?:mailto|javascript|data|vbscript|file|tel|sms):" + _URL_CHARS + "+")),
+           (("www.",), re.compile(r"(?i)\bwww\." + _URL_CHARS + "+")),
+           (("@",), re.compile(r"(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")))
 _FENCE_INFO = re.compile(r"[^A-Za-z0-9_+-]")
 _BACKTICKS = re.compile(r"`+")
 _TILDES = re.compile(r"~+")
-_INLINE_TYPES = frozenset({"text", "text_special", "strong", "em", "strikethrough", "link", "autolink", "image",
-                           "code_inline", "html_inline", "softbreak", "hardbreak"})
 
-_PARSER = MarkdownIt("commonmark").enable_many(["table", "strikethrough"])
+# CommonMark with tables and strikethrough, raw HTML off: HTML in the input stays text.
+_PARSER = MarkdownIt("zero").enable_many([
+    "blockquote", "code", "fence", "heading", "hr", "lheading", "list", "paragraph", "reference", "autolink",
+    "backticks", "emphasis", "entity", "escape", "image", "link", "newline", "table", "strikethrough"])
+# What Python must look at in the parser's HTML: code blocks, code spans, links and images.
+_SPECIAL = re.compile(r'<pre><code(?: class="([^"]*)")?>([^<]*)</code></pre>'
+                      r'|<code>([^<]*)</code>'
+                      r'|<a href="([^"]*)"[^>]*>(.*?)</a>'
+                      r'|<img src="([^"]*)" alt="([^"]*)"[^>]*>', re.DOTALL)
+_WORDS = re.compile(r'<img src="[^"]*" alt="([^"]*)"[^>]*>|<[^>]*>')
+# Tags the rewrite turns into markdown; anything else (a tag written in a way this module does not expect)
+# is shown as text, never left as raw HTML.
+_OTHER_TAG = re.compile(r'<(?!(?:/?(?:p|h[1-6]|blockquote|ul|ol|li|strong|em|s|table|tbody|thead|tr)|ol start="\d+"'
+                        r'|br /|hr /)>)[^>]*>')
+_UNSAFE_IN_TARGET = re.compile(r"[\s<>]")
+_STASHED = re.compile("\x00(\\d+)\x01")
+# After escaping, the parser's own inline tags and entities in their escaped spelling.
+_INLINE_TAGS = (("\\&lt\\;", "\\<"), ("\\&gt\\;", "\\>"), ("\\&quot\\;", '\\"'), ("\\&amp\\;", "\\&"),
+                ("<strong>", "**"), ("<\\/strong>", "**"), ("<em>", "*"), ("<\\/em>", "*"), ("<s>", "~~"),
+                ("<\\/s>", "~~"), ("<br \\/>", "\\"), ("\x04", "|"))
+_ALIGN = {"left": ":---", "center": ":---:", "right": "---:"}
+# Tables are rewritten before escaping (the escaping pass then has far less to walk); \x04 is a column rule.
+_TABLE_START, _HEAD_END, _TABLE_END = "<table>\n<thead>\n<tr>\n", "</tr>\n</thead>\n", "</table>"
+_ALIGNED = re.compile(r'<th(?: style="text-align:([a-z]+)")?>')
+_TABLE_TAGS = (("<tbody>\n", ""), ("</tbody>\n", ""), ("<tr>\n", "\x04"), ("</th>\n", " \x04"), ("</td>\n", " \x04"),
+               ("</tr>\n", "\n"), *((f"<{cell}>", " ") for cell in ("td", "th")),
+               *((f'<{cell} style="text-align:{a}">', " ") for cell in ("td", "th") for a in _ALIGN))
+# A tight list whose items hold only text: most lists an answer has, written out in one step.
+_SIMPLE_LIST = re.compile(r'<(ul|ol)(?: start\\=\\"(\d+)\\")?>\n((?:<li>[^<\x02]*<\\/li>\n)+)<\\/\1>')
+_BLOCK = re.compile(r'<(\\/)?(p|h[1-6]|blockquote|ul|ol|li|table)(?: start\\=\\"(\d+)\\")?>|<hr \\/>|\x02(\d+)\x03')
 
 
 def escape(text: str) -> str:
@@ -52,9 +96,12 @@ def unescape(markdown: str) -> str:
 
 def clean_text(text: str) -> str:
     """No control, zero-width or bidi-override characters (kept: newline, tab, carriage return)."""
+    if not _DISGUISE.search(text):
+        return text
     return _INVISIBLE.sub("", _CONTROL.sub(" ", text))
 
 
+@lru_cache(maxsize=1024)
 def is_app_link(href: str) -> bool:
     """True for a link into this app: a path on the same origin, a query or an anchor; nothing else."""
     href = href.strip()
@@ -66,20 +113,6 @@ def is_app_link(href: str) -> bool:
     return not parts.scheme and not parts.netloc
 
 
-def _meta(node: Node, key: str) -> str:
-    value = node.meta.get(key)
-    return value if isinstance(value, str) else ""
-
-
-def _plain(node: Node) -> str:
-    """The words of a node as a reader sees them (alt text, link labels)."""
-    if node.name in ("text", "text_special", "html_inline"):
-        return _meta(node, "content")
-    if node.name in ("softbreak", "hardbreak"):
-        return " "
-    return "".join(_plain(child) for child in node.children)
-
-
 def _shown_url(url: str) -> str:
     """A URL as visible text that no renderer turns into a link: inline code."""
     url = clean_text(url).replace("\n", " ")
@@ -88,177 +121,216 @@ def _shown_url(url: str) -> str:
 
 def _code_span(content: str) -> str:
     content = content.replace("\n", " ")
+    if "`" not in content:
+        return f"`{content}`" if content.strip() else f"` {content} `"
     ticks = "`" * (max((len(m) for m in _BACKTICKS.findall(content)), default=0) + 1)
     pad = " " if content.startswith("`") or content.endswith("`") or not content.strip() else ""
     return f"{ticks}{pad}{content}{pad}{ticks}"
 
 
-def _inline(nodes: Sequence[Node]) -> str:
-    return "".join(_INLINE.get(node.name, _inline_fallback)(node) for node in nodes)
+def _unhtml(text: str) -> str:
+    """Text as written, from the parser's HTML (which escapes exactly these four characters)."""
+    if "&" not in text:
+        return text
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&amp;", "&")
 
 
-def _inline_fallback(node: Node) -> str:
-    return _inline(node.children) if node.children else escape(clean_text(_meta(node, "content")))
-
-
-def _link(node: Node) -> str:
-    href = _meta(node, "url")
-    label = _inline(node.children)
-    if node.name == "link" and is_app_link(href):
-        target = re.sub(r"[\s<>]", lambda m: f"%{ord(m.group()):02X}", href)
-        return f"[{label or escape(href)}](<{target}>)"
-    words = _plain(node).strip()
-    if node.name == "autolink" or not words or words == href.strip():
+def _link(href: str, label: Callable[[], str], words: str) -> str:
+    """An app link stays a link; any other target is its label followed by the URL as inline code.
+    ``label`` (the escaped label) is only worked out when it is shown."""
+    if is_app_link(href):
+        target = _UNSAFE_IN_TARGET.sub(lambda m: f"%{ord(m.group()):02X}", href)
+        return f"[{label() or escape(href)}](<{target}>)"
+    words = words.strip()
+    if not words or words == href.strip() or "mailto:" + words == href:  # autolinks show their URL once
         return _shown_url(words or href)
-    return f"{label} ({_shown_url(href)})"
+    return f"{label()} ({_shown_url(href)})"
 
 
-def _image(node: Node) -> str:
-    alt = clean_text(_plain(node)).replace("\n", " ").strip()
-    src = _meta(node, "url")
+def _image(alt: str, src: str) -> str:
+    alt = alt.replace("\n", " ").strip()
     described = escape(alt[:MAX_SHOWN_URL]) or "no description"
     return f"\\[image removed: {described} — {_shown_url(src)}\\]" if src else f"\\[image removed: {described}\\]"
 
 
-def _plain_text(text: str) -> str:
-    """Escaped text; anything a renderer would turn into a link by itself (GFM autolink literals, which
-    Streamlit's renderer finds even in escaped text) is shown as inline code instead."""
-    if (":" not in text and "@" not in text and "www." not in text.lower()) or not _URLISH.search(text):
-        return text.translate(_ESCAPES)
-    out, last = [], 0
-    for found in _URLISH.finditer(text):
-        out += [text[last:found.start()].translate(_ESCAPES), _code_span(found.group())]
-        last = found.end()
-    out.append(text[last:].translate(_ESCAPES))
+def _fence(content: str, info: str) -> list[str]:
+    content = content.rstrip("\n")
+    longest = max((len(m) for m in _BACKTICKS.findall(content) + _TILDES.findall(content)), default=0)
+    fence = "`" * max(3, longest + 1)
+    info = _FENCE_INFO.sub("", info.removeprefix("language-").split(" ")[0])[:30]
+    return [fence + info, *content.split("\n"), fence]
+
+
+def _tables(text: str, stash: list[str]) -> str:
+    """Tables as markdown rows: the header, a row of alignment marks, the body (the cells' text is escaped
+    afterwards).  Found with ``str.find``: a lazy regex over every cell costs more than the table's own work."""
+    out, pos = [], 0
+    while (start := text.find(_TABLE_START, pos)) >= 0:
+        head_end = text.find(_HEAD_END, start)
+        end = text.find(_TABLE_END, head_end)
+        if head_end < 0 or end < 0:  # not a table the parser wrote: leave it to the block pass
+            break
+        head = text[start + len(_TABLE_START):head_end]
+        marks = [_ALIGN.get(align or "", "---") for align in _ALIGNED.findall(head)]
+        stash.append("|" + "".join(f" {mark} |" for mark in marks))
+        rows = (f"<tr>\n{head}</tr>\n\x00{len(stash) - 1}\x01\n" + text[head_end + len(_HEAD_END):end])
+        for tag, markdown in _TABLE_TAGS:
+            rows = rows.replace(tag, markdown)
+        out += [text[pos:start], "<table>", rows]
+        pos = end
+    out.append(text[pos:])
     return "".join(out)
 
 
-def _text(node: Node) -> str:
-    return _plain_text(node.meta.get("content") or "")  # the input was cleaned before parsing
+def _inline(html: str, stash: list[str], fences: list[list[str]]) -> str:
+    """Escaped markdown for a stretch of the parser's HTML.  What needs Python (code, links, images, URLs) is
+    set aside as a numbered placeholder first, so the escaping pass cannot touch it."""
+
+    def set_aside(found: re.Match[str]) -> str:
+        code_block, code, href, label, src, alt = found.group(2, 3, 4, 5, 6, 7)
+        if code_block is not None:
+            fences.append(_fence(clean_text(_unhtml(code_block)), _unhtml(found.group(1) or "")))
+            return f"\x02{len(fences) - 1}\x03"
+        if code is not None:
+            shown = _code_span(_unhtml(code))
+        elif href is not None:
+            words = _unhtml(_WORDS.sub(r"\1", label) if "<" in label else label).replace("\n", " ")
+            plain = not ("<" in label or "&" in label or ":" in label or "@" in label or "." in label)
+            shown = _link(_unhtml(href), lambda: label.translate(_ESCAPES) if plain else
+                          _expanded(_inline(label, stash, fences), stash), words)
+        else:
+            shown = _image(_unhtml(alt), _unhtml(src))
+        stash.append(shown.replace("\n", " "))  # one line: placeholders are filled in after indenting
+        return f"\x00{len(stash) - 1}\x01"
+
+    def url_aside(found: re.Match[str]) -> str:
+        stash.append(_code_span(_unhtml(found.group())))
+        return f"\x00{len(stash) - 1}\x01"
+
+    if "<" in html:
+        html = _SPECIAL.sub(set_aside, html)
+        if "<table>" in html:
+            html = _tables(html, stash)
+        html = _OTHER_TAG.sub(lambda m: m.group().replace("<", "&lt;").replace(">", "&gt;"), html)
+    lowered = html.lower()
+    for needles, pattern in _URLISH:
+        if any(needle in lowered for needle in needles):
+            html = pattern.sub(url_aside, html)
+    text = html
+    for char, escaped in _ESCAPED_BUT_TAGS:
+        if char in text:
+            text = text.replace(char, escaped)
+    if "<" in text or "&" in text:
+        for tag, markdown in _INLINE_TAGS:
+            text = text.replace(tag, markdown)
+    return text
 
 
-_INLINE: dict[str, Callable[[Node], str]] = {
-    "text": _text,
-    "text_special": lambda n: _plain_text(clean_text(_meta(n, "content"))),  # entities decode to any character
-    "softbreak": lambda n: "\n",
-    "hardbreak": lambda n: "\\\n",
-    "code_inline": lambda n: _code_span(clean_text(_plain(n))),
-    "html_inline": _text,
-    "strong": lambda n: f"**{_inline(n.children)}**",
-    "em": lambda n: f"*{_inline(n.children)}*",
-    "strikethrough": lambda n: f"~~{_inline(n.children)}~~",
-    "link": _link,
-    "autolink": _link,
-    "image": _image,
-}
+def _expanded(text: str, stash: list[str]) -> str:
+    """``text`` with its placeholders filled in."""
+    if "\x00" not in text:
+        return text
+    parts = _STASHED.split(text)
+    parts[1::2] = [stash[int(i)] for i in parts[1::2]]
+    return "".join(parts)
 
 
-# ------------------------------------------------------------------ blocks
 def _indent(lines: list[str], first: str, rest: str) -> list[str]:
     return [(first if i == 0 else rest) + line if line else "" for i, line in enumerate(lines)] or [first.rstrip()]
 
 
-def _fence(node: Node) -> list[str]:
-    content = clean_text(_meta(node, "content")).rstrip("\n")
-    longest = max((len(m) for m in _BACKTICKS.findall(content) + _TILDES.findall(content)), default=0)
-    fence = "`" * max(3, longest + 1)
-    info = _FENCE_INFO.sub("", _meta(node, "info").split(" ")[0])[:30]
-    return [fence + info, *content.split("\n"), fence]
-
-
-def _item(node: Node) -> tuple[list[str], bool]:
-    """An item's lines, and whether it is loose (its paragraphs are separated by blank lines)."""
-    loose = any(child.name == "paragraph" for child in node.children)
-    groups: list[list[Node]] = []
-    for child in node.children:
-        if child.name in _INLINE_TYPES and groups and groups[-1][0].name in _INLINE_TYPES:
-            groups[-1].append(child)
-        else:
-            groups.append([child])
+def _joined(groups: list[list[str]], blank: bool = True) -> list[str]:
     out: list[str] = []
-    for group in groups:
-        lines = _inline(group).split("\n") if group[0].name in _INLINE_TYPES else _block(group[0])
-        if out and loose:
-            out.append("")
-        out += lines
-    return out, loose
-
-
-def _list(node: Node) -> list[str]:
-    ordered = node.name == "ordered_list"
-    start = node.meta.get("start")
-    number = start if isinstance(start, int) else 1
-    items = [_item(child) for child in node.children]
-    loose = any(is_loose for _, is_loose in items)
-    out: list[str] = []
-    for lines, _ in items:
-        marker = f"{number}. " if ordered else "- "
-        number += 1
-        if out and loose:
-            out.append("")
-        out += _indent(lines, marker, " " * len(marker))
-    return out
-
-
-_ALIGN = {"left": ":---", "center": ":---:", "right": "---:"}
-
-
-def _table(node: Node) -> list[str]:
-    rows = [[_inline(cell.children).replace("\n", " ") for cell in row.children]
-            for section in node.children for row in section.children]
-    if not rows:
-        return []
-    width = max(len(r) for r in rows)
-    aligns = node.meta.get("alignments")
-    marks = [_ALIGN.get(a, "---") for a in (aligns if isinstance(aligns, list) else [])][:width]
-    marks += ["---"] * (width - len(marks))
-    rows = [r + [""] * (width - len(r)) for r in rows]
-    return ["| " + " | ".join(rows[0]) + " |", "| " + " | ".join(marks) + " |",
-            *("| " + " | ".join(r) + " |" for r in rows[1:])]
-
-
-def _block(node: Node) -> list[str]:
-    kind = node.name
-    if kind in ("paragraph", "tcell"):
-        return _inline(node.children).split("\n")
-    if kind in ("heading", "lheading"):
-        level = node.meta.get("level")
-        level = max(1, min(6, level if isinstance(level, int) else 1))
-        return ["#" * level + " " + _inline(node.children).replace("\n", " ")]
-    if kind == "blockquote":
-        return _indent(_blocks(node.children), "> ", "> ")
-    if kind in ("bullet_list", "ordered_list"):
-        return _list(node)
-    if kind in ("fence", "code_block"):
-        return _fence(node)
-    if kind == "hr":
-        return ["---"]
-    if kind == "table":
-        return _table(node)
-    if kind == "definition":  # reference definitions: the links that use them already carry the URL
-        return []
-    if kind == "html_block":
-        return [_plain_text(line) for line in clean_text(_meta(node, "content")).rstrip("\n").split("\n")]
-    if kind in _INLINE_TYPES:
-        return _inline([node]).split("\n")
-    return _blocks(node.children) if node.children else [escape(clean_text(_meta(node, "content")))]
-
-
-def _blocks(nodes: Sequence[Node]) -> list[str]:
-    out: list[str] = []
-    for node in nodes:
-        lines = _block(node)
-        if not lines:
-            continue
-        if out:
+    for lines in groups:
+        if out and blank:
             out.append("")
         out += lines
     return out
+
+
+class _Box:
+    """An open container of blocks while the document is read: the root, a blockquote, a list or an item."""
+
+    __slots__ = ("groups", "kind", "loose", "number")
+
+    def __init__(self, kind: str, number: int = 1) -> None:
+        self.kind = kind
+        self.groups: list[list[str]] = []  # blocks as lines; for a list, its items
+        self.loose = False
+        self.number = number
+
+
+def _rewrite(html: str) -> str:
+    stash: list[str] = []
+    fences: list[list[str]] = []
+    text = _inline(html, stash, fences)
+
+    def simple_list(found: re.Match[str]) -> str:
+        number = int(found.group(2) or 1)
+        lines: list[str] = []
+        for item in found.group(3).split("<\\/li>\n")[:-1]:
+            text = item[4:]  # after "<li>"
+            marker = f"{number}. " if found.group(1) == "ol" else "- "
+            number += 1
+            lines += _indent(text.strip("\n").split("\n") if text and not text.isspace() else [],
+                             marker, " " * len(marker))
+        fences.append(lines)
+        return f"\x02{len(fences) - 1}\x03"
+
+    if "<li>" in text:
+        text = _SIMPLE_LIST.sub(simple_list, text)
+
+    def lines_of(inline: str) -> list[str]:
+        return inline.strip("\n").split("\n")
+
+    boxes = [_Box("root")]
+    pending = ""  # inline text not yet closed by a block tag (a paragraph, heading, table or tight item)
+    last = 0
+    for found in _BLOCK.finditer(text):
+        pending += text[last:found.start()]
+        last = found.end()
+        closing, name, start, fence = found.groups()
+        box = boxes[-1]
+        if pending and not pending.isspace():
+            if name and name[0] == "h" and closing:
+                box.groups.append(["#" * int(name[1]) + " " + " ".join(lines_of(pending))])
+            else:
+                box.groups.append(lines_of(pending))
+        pending = ""
+        if fence is not None:
+            box.groups.append(fences[int(fence)])
+        elif name is None:
+            box.groups.append(["---"])
+        elif not closing:
+            if name == "p" and box.kind == "li":
+                box.loose = True
+            elif name in ("blockquote", "ul", "ol", "li"):
+                boxes.append(_Box(name, int(start) if start else 1))
+        elif name in ("blockquote", "ul", "ol", "li"):
+            boxes.pop()
+            parent = boxes[-1]
+            if name == "li":
+                marker = f"{parent.number}. " if parent.kind == "ol" else "- "
+                parent.number += 1
+                parent.loose = parent.loose or box.loose
+                parent.groups.append(_indent(_joined(box.groups, box.loose), marker, " " * len(marker)))
+            elif name == "blockquote":
+                parent.groups.append(_indent(_joined(box.groups), "> ", "> "))
+            else:
+                parent.groups.append(_joined(box.groups, box.loose))
+    pending += text[last:]
+    if pending and not pending.isspace():
+        boxes[-1].groups.append(lines_of(pending))
+    while len(boxes) > 1:  # only for HTML the parser did not write: nothing is dropped
+        boxes[-2].groups.append(_joined(boxes.pop().groups))
+    return _expanded("\n".join(_joined(boxes[0].groups)), stash)
 
 
 @lru_cache(maxsize=512)
 def _rebuilt(text: str) -> str:
-    return "\n".join(_blocks(_PARSER.tree(clean_text(text)).children))
+    text = clean_text(text)
+    html = _PARSER.render(text)
+    return _rewrite(clean_text(html) if "&" in text else html)  # an entity can name any character
 
 
 def safe_markdown(text: str) -> str:

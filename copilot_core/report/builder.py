@@ -28,7 +28,7 @@ from copilot_core.analysis.compare import (
     ranked_changes,
     resolve_point,
 )
-from copilot_core.analysis.drift import DRIFT_METRICS, DriftFlag, drops
+from copilot_core.analysis.drift import DRIFT_METRICS, DriftFlag, drops, unusable_latest
 from copilot_core.charts.compare import change_figure, signed_change
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.runs import RunReader
@@ -102,7 +102,8 @@ def _drift(repo: CalibrationRepository, comp: Comparison, until: datetime) -> li
     for name in DRIFT_METRICS:
         rows = [r for r in repo.chip_parameter_timeseries(comp.chip_id, name, since=since)
                 if isinstance(r.get("calibrated_at"), datetime) and r["calibrated_at"] <= until]
-        flags += drops(rows, name, threshold=DRIFT_THRESHOLD)
+        flags += drops(rows, name, threshold=DRIFT_THRESHOLD,
+                       unusable_latest=unusable_latest(repo, comp.chip_id, name, until))
     return sorted(flags, key=lambda f: -(f.drop or 0))
 
 

@@ -68,6 +68,7 @@ def test_ask_prints_one_json_object(app_env, scripted_openai, repo):
     out = json.loads(proc.stdout)
     assert set(out) == {"answer", "blocks", "assessment", "tool_calls", "usage", "unverified_numbers"}
     assert out["answer"] == "Q05 is healthy." and out["assessment"] == "good"
+    assert out["blocks"] == [{"type": "text", "content": "Q05 is healthy.", "chart": None}]
     assert out["usage"]["rounds"] == 2 and out["usage"]["input_tokens"] > 0
     [tool] = out["tool_calls"]
     assert tool["tool"] == "get_qubit_params" and tool["args"]["qid"] == "5"

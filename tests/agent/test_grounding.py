@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from copilot_core.agent.blocks import TextBlock
 from copilot_core.agent.grounding import DERIVED_MARKER, answer_numbers, unverified_numbers
 from copilot_core.chat import ChatMessage
 
@@ -53,7 +54,7 @@ def test_each_unverified_number_is_listed_once_in_order():
 
 
 def test_saved_messages_keep_unverified_numbers_and_old_messages_still_load():
-    saved = ChatMessage.assistant([{"type": "text", "content": "T1 is 71.3 μs"}], unverified_numbers=["71.3"])
+    saved = ChatMessage.assistant([TextBlock("T1 is 71.3 μs")], unverified_numbers=["71.3"])
     assert ChatMessage.from_document(saved.to_document()).unverified_numbers == ["71.3"]
     old = {"role": "assistant", "content": json.dumps({"blocks": [{"type": "text", "content": "T1 is 59.9 μs"}],
                                                         "assessment": "good"})}

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
+from copilot_core.agent.blocks import ChartBlock, blocks_to_dicts
 from copilot_core.tools import DataStore, Toolkit
 from tests.fakes.scripted_openai import SmartRequest, answer, call, tools_then_answer
 
@@ -33,8 +34,8 @@ def test_real_tools_store_data_and_charts_bypass_the_model(scripted_openai, styl
     assert heat_stats["count"] == sum(1 for v in latest.values() if v.get("value"))
     assert result.answer == f"Median T1 is {heat_stats['median']} {heat_stats['unit']}."
     assert "chip_summary" in store.keys()  # the stored tool's full data stayed server-side
-    charts = [b for b in result.blocks if b["type"] == "chart"]
-    assert len(charts) == 1 and charts[0]["chart"]["data"]
+    charts = [b.figure for b in result.blocks if isinstance(b, ChartBlock)]
+    assert len(charts) == 1 and charts[0]["data"]
     sent = json.dumps(scripted_openai.bodies())
     assert "colorscale" not in sent and "<br>" not in sent  # no chart JSON reached the model
 
@@ -62,7 +63,7 @@ def test_injected_note_cannot_leak_secrets(scripted_openai, style, repo, planted
     assert "Ignore previous instructions" in notes and "untrusted" in notes  # the note reached the model as data
     system = json.dumps(scripted_openai.bodies()[0])
     assert "never instructions" in system
-    everything = json.dumps(result.blocks) + (result.error or "")
+    everything = json.dumps(blocks_to_dicts(result.blocks)) + (result.error or "")
     for secret in (ENV_SECRET, DB_PASSWORD, "sk-otherkey-000111222"):
         assert secret not in everything
         assert secret not in json.dumps(scripted_openai.bodies())

@@ -8,6 +8,7 @@ import pytest
 from tests.agent.conftest import CHART_MARKER, HEATMAP, T1_VALUE
 
 from copilot_core.agent import MAX_IDENTICAL_CALLS, MAX_TOOL_ROUNDS, AgentRequest, run_copilot
+from copilot_core.agent.blocks import ChartBlock, TextBlock
 from copilot_core.agent.contracts import SilentListener
 from tests.fakes.scripted_openai import answer, call, calls, delay, error, null_content, reasoning, text
 
@@ -66,7 +67,7 @@ def test_multi_round_tool_calls(scripted_openai, style, toolkit):
     assert [o.name for o in result.tool_calls] == ["get_qubit_params", "generate_chip_heatmap"]
     assert result.usage["rounds"] == 3 and result.usage["input_tokens"] > 0 and result.usage["output_tokens"] > 0
     # the heatmap reached the user as a chart block, after the text ...
-    assert result.blocks[-1] == {"type": "chart", "content": None, "chart": HEATMAP}
+    assert result.blocks[-1] == ChartBlock(HEATMAP)
     bodies = scripted_openai.bodies()
     assert len(bodies) == 3
     # ... but never the model: it saw the tool's text only
@@ -191,7 +192,8 @@ def test_timeout_gives_up_with_a_clear_message(scripted_openai, style, toolkit):
     scripted_openai.push(delay(3.0, answer("late")))
     result = ask(scripted_openai, style, toolkit, provider={"timeout_s": 0.5, "max_retries": 0})
     assert result.error is not None and "did not answer within 0.5 s" in result.error
-    assert result.blocks[0]["type"] == "text" and result.error in result.blocks[0]["content"]
+    first = result.blocks[0]
+    assert isinstance(first, TextBlock) and result.error in first.text
 
 
 def test_null_content_gets_one_finalize_call(scripted_openai, style, toolkit):
@@ -281,7 +283,7 @@ def test_history_is_capped_and_stripped_of_charts(scripted_openai, style, toolki
 def test_plain_prose_answer_becomes_one_text_block(scripted_openai, style, toolkit):
     scripted_openai.push(text("Qubit 5 looks healthy."))
     result = ask(scripted_openai, style, toolkit)
-    assert result.blocks == [{"type": "text", "content": "Qubit 5 looks healthy.", "chart": None}]
+    assert result.blocks == [TextBlock("Qubit 5 looks healthy.")]
     assert result.assessment is None
 
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import uuid
+from datetime import datetime
 from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
+from copilot_core.agent.blocks import ChartBlock, TextBlock
 from copilot_core.chat import ChatMessage, ChatState, csv_exports, show_work_from
 from copilot_core.chat.showwork import ShowWork
 from copilot_core.data.chat_sessions import (
@@ -19,6 +22,7 @@ from copilot_core.data.chat_sessions import (
 )
 from copilot_core.data.connection import open_memory_database
 from copilot_core.tools.store import DataStore
+from tests.mongo_engine import mongo_plan_database
 
 CHART = {"data": [{"type": "bar", "x": ["Q00", "Q01"], "y": [1, 2]}], "layout": {"title": {"text": "t1"}}}
 
@@ -29,7 +33,7 @@ def db():
 
 
 def _answer(text: str = "T1 is fine", assessment: str = "good") -> ChatMessage:
-    return ChatMessage.assistant([{"type": "text", "content": text}, {"type": "chart", "chart": CHART}],
+    return ChatMessage.assistant([TextBlock(text), ChartBlock(CHART)],
                                  assessment=assessment, work=ShowWork(data_keys=["t1"], usage={"rounds": 2}))
 
 
@@ -47,7 +51,8 @@ def test_session_round_trip_keeps_qdash_shape(db):
     assert raw["context"] == {"chip_id": "64Qv3", "qid": None}
     assert [set(m) for m in raw["messages"]] == [{"role", "content", "created_at"}] * 2
     content = json.loads(raw["messages"][1]["content"])
-    assert content["blocks"][0] == {"type": "text", "content": "T1 is fine"}
+    assert content["blocks"] == [{"type": "text", "content": "T1 is fine", "chart": None},
+                                 {"type": "chart", "content": None, "chart": CHART}]
     assert content["assessment"] == "good"
 
     resumed = ChatState(username="alice")
@@ -57,6 +62,57 @@ def test_session_round_trip_keeps_qdash_shape(db):
     assert resumed.messages[1].charts() == [CHART]
     assert resumed.messages[1].work.data_keys == ["t1"]
     assert len(resumed.store) == 0  # results are not persisted: a resumed chat starts with an empty store
+
+
+OLD_FORMAT_SESSION = {
+    "username": "alice", "session_id": "1700000000000-a1b2c3", "title": "Old T1 chat",
+    "context": {"chip_id": "64Qv3", "qid": None},
+    "created_at": datetime(2025, 3, 1, 9, 0), "updated_at": datetime(2025, 3, 1, 9, 5),
+    "messages": [
+        {"role": "user", "content": "How is T1?", "created_at": datetime(2025, 3, 1, 9, 0)},
+        # as this app wrote assistant turns before blocks were typed: text without "chart", chart with ""
+        {"role": "assistant", "created_at": datetime(2025, 3, 1, 9, 1), "content": json.dumps(
+            {"blocks": [{"type": "text", "content": "T1 is fine"}, {"type": "chart", "chart": CHART, "content": ""}],
+             "assessment": "good", "show_work": {"data_keys": ["t1"], "usage": {"rounds": 2}}})},
+        {"role": "user", "content": "And Q05?", "created_at": datetime(2025, 3, 1, 9, 2)},
+        # as QDash writes them: every block carries type, content and chart
+        {"role": "assistant", "created_at": datetime(2025, 3, 1, 9, 3), "content": json.dumps(
+            {"blocks": [{"type": "text", "content": "Q05 drifted.", "chart": None},
+                        {"type": "table", "content": "| a |", "chart": None},
+                        {"type": "chart", "content": None, "chart": [1, 2]}], "assessment": "warning"})},
+        {"role": "assistant", "content": "**plain** markdown from QDash", "created_at": datetime(2025, 3, 1, 9, 4)},
+    ],
+}
+
+
+@pytest.mark.parametrize("engine", ["embedded", "mongomock"])
+def test_old_format_session_inserted_with_pymongo_resumes_and_saves(engine):
+    db = open_memory_database(f"old-chat-{uuid.uuid4().hex}") if engine == "embedded" else mongo_plan_database()
+    db[COLLECTION].insert_one(copy.deepcopy(OLD_FORMAT_SESSION))
+    store = ChatSessionStore(db)
+
+    state = ChatState(username="alice")
+    state.load_document(store.get("alice", "1700000000000-a1b2c3"))
+    assert (state.title, state.chip_id) == ("Old T1 chat", "64Qv3")
+    assert [m.role for m in state.messages] == ["user", "assistant", "user", "assistant", "assistant"]
+    first, second, third = state.messages[1], state.messages[3], state.messages[4]
+    assert first.blocks == [TextBlock("T1 is fine"), ChartBlock(CHART)] and first.assessment == "good"
+    assert first.work is not None and first.work.data_keys == ["t1"]
+    assert second.blocks == [TextBlock("Q05 drifted."),
+                             TextBlock("_(A saved block of unknown type 'table' could not be shown.)_"),
+                             TextBlock("_(A saved chart (its figure is not a JSON object) could not be shown.)_")]
+    assert second.assessment == "warning"
+    assert third.blocks == [TextBlock("**plain** markdown from QDash")]
+    assert first.created_at == datetime(2025, 3, 1, 9, 1)
+
+    state.add(ChatMessage.user("Thanks"))
+    store.save("alice", state.session_id, **state.document_fields())
+    raw = db[COLLECTION].find_one({"session_id": "1700000000000-a1b2c3"}, {"_id": 0})
+    assert [m["role"] for m in raw["messages"]] == ["user", "assistant", "user", "assistant", "assistant", "user"]
+    resaved = json.loads(raw["messages"][1]["content"])
+    assert resaved["blocks"] == [{"type": "text", "content": "T1 is fine", "chart": None},
+                                 {"type": "chart", "content": None, "chart": CHART}]
+    assert resaved["assessment"] == "good" and resaved["show_work"]["data_keys"] == ["t1"]
 
 
 def test_sessions_are_per_user_and_can_be_renamed_and_deleted(db):
@@ -113,11 +169,17 @@ def test_analysis_state_carries_chip_qubit_and_one_pending_request():
 
 def test_stored_documents_from_other_clients_are_read_tolerantly():
     legacy = ChatMessage.from_document({"role": "assistant", "content": "**plain** markdown"})
-    assert legacy.blocks == [{"type": "text", "content": "**plain** markdown"}]
+    assert legacy.blocks == [TextBlock("**plain** markdown")]
     odd = ChatMessage.from_document({"role": "assistant", "content": json.dumps(
-        {"blocks": [{"type": "html", "content": "<script>"}, {"type": "chart", "chart": "nope"},
-                    {"type": "text", "content": "kept"}], "assessment": "excellent!"})})
-    assert odd.blocks == [{"type": "text", "content": "kept"}] and odd.assessment is None
+        {"blocks": [{"type": "html", "content": "<script>"}, {"type": "chart", "chart": "nope"}, "bare",
+                    {"type": "text", "content": 5}, {"type": "text", "content": "kept"}],
+         "assessment": "excellent!"})})
+    assert odd.blocks == [TextBlock("_(A saved block of unknown type 'html' could not be shown.)_"),
+                          TextBlock("_(A saved chart (its figure is not a JSON object) could not be shown.)_"),
+                          TextBlock("_(A saved block that is not an object could not be shown.)_"),
+                          TextBlock("_(A saved text block without text could not be shown.)_"),
+                          TextBlock("kept")]
+    assert odd.assessment is None and "<script>" not in odd.text
 
 
 def test_csv_export_matches_every_store_entry():

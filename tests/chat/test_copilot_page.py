@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import statistics
 
+from copilot_core.agent.blocks import ChartBlock, TextBlock
 from copilot_core.chat import ChatMessage, ChatState
 from copilot_core.data.chat_sessions import COLLECTION
 from copilot_core.domain.metrics import metric
@@ -207,8 +208,7 @@ def _stored_session(username: str, turns: int) -> ChatState:
              "layout": {}}
     for i in range(turns):
         state.add(ChatMessage.user(f"old question {i}"))
-        state.add(ChatMessage.assistant([{"type": "text", "content": f"old answer {i}"},
-                                         {"type": "chart", "chart": chart}], assessment="warning"))
+        state.add(ChatMessage.assistant([TextBlock(f"old answer {i}"), ChartBlock(chart)], assessment="warning"))
     state.title = "T1 trend review"
     return state
 
@@ -237,6 +237,36 @@ def test_chat_resumed_from_mongodb_and_only_six_turns_replayed(chat_app):
     assert "STORED-CHART-MARKER" not in json.dumps(body)  # chart JSON never goes back to the model
     doc = app.sessions().get(app.username, stored.session_id)
     assert len(doc["messages"]) == 10  # the follow-up was saved into the same session
+
+
+def test_saved_chat_with_unknown_and_broken_blocks_opens_with_placeholders(chat_app):
+    app = chat_app(lambda req: answer("follow-up answered"))
+    chart = {"data": [{"type": "bar", "x": ["Q0"], "y": [3.5], "name": "OLD-CHART"}], "layout": {}}
+    content = json.dumps({"blocks": [{"type": "text", "content": "Stored answer."},
+                                     {"type": "chart", "chart": chart, "content": ""},
+                                     {"type": "iframe", "content": "<iframe src='https://evil.example'>"},
+                                     {"type": "chart", "content": None, "chart": "not a figure"}],
+                          "assessment": "good"})
+    app.repo().db[COLLECTION].insert_one({
+        "username": app.username, "session_id": "1700000000000-abcdef", "title": "Written elsewhere",
+        "context": {"chip_id": CHIP, "qid": None},
+        "messages": [{"role": "user", "content": "old question"}, {"role": "assistant", "content": content}]})
+
+    at = app.run()
+    at.sidebar.selectbox(key="copilot_session_pick").set_value("1700000000000-abcdef")
+    at.sidebar.button(key="copilot_open_chat").click()
+    at = app.run()
+    assert not at.exception
+    shown = texts(at.chat_message[1])
+    assert "Stored answer." in shown
+    assert "(A saved block of unknown type 'iframe' could not be shown.)" in shown
+    assert "(A saved chart (its figure is not a JSON object) could not be shown.)" in shown
+    assert "evil.example" not in json.dumps(shown)
+    [spec] = plotly_specs(at)
+    assert spec["data"][0]["name"] == "OLD-CHART"
+
+    at = app.ask("And now?")
+    assert not at.exception and "follow-up answered" in texts(at.chat_message[3])
 
 
 def test_sessions_can_be_renamed_deleted_and_new_chat_starts_clean(chat_app):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from copilot_core.agent import AgentRequest, run_copilot
+from copilot_core.agent.blocks import ChartBlock
 from copilot_core.cache import CachingToolkit, cache_key
 from copilot_core.tools import DataStore, Toolkit
 from copilot_core.tools.toolkit import ToolOutcome
@@ -87,5 +88,5 @@ def test_repeated_call_in_a_real_run_hits_the_cache(scripted_openai, repo, demo_
     assert tools.hits == 1 and tools.misses == 2
     assert result.tool_calls[1].summary.endswith("(cached)")
     assert result.tool_calls[0].model_text == result.tool_calls[1].model_text
-    charts = [b for b in result.blocks if b["type"] == "chart"]
+    charts = [b for b in result.blocks if isinstance(b, ChartBlock)]
     assert len(charts) == 1  # one heatmap in the answer, not two

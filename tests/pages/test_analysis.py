@@ -122,6 +122,12 @@ def test_drops_compare_a_qubit_with_its_own_week():
     assert drops(rows("5", [0.999, 0.998, 0.7]), "x90_gate_fidelity")[0].latest == pytest.approx(70.0)
 
 
+def test_a_qubit_whose_newest_result_is_unusable_is_not_flagged():
+    data = rows("3", [80, 82, 78, 40]) + rows("4", [80, 82, 78, 40])
+    assert {f.qid for f in drops(data, "t1")} == {"3", "4"}
+    assert {f.qid for f in drops(data, "t1", unusable_latest={"3"})} == {"4"}
+
+
 def test_failures_are_grouped_per_qubit_or_coupling():
     results = [{"qid": "5", "name": "CheckT1", "status": "failed", "start_at": T0},
                {"qid": "5", "name": "CheckRamsey", "status": "failed", "start_at": T0 + timedelta(hours=1)},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import defaultdict
 from datetime import timedelta
@@ -13,19 +14,40 @@ from tests.pages.conftest import dataframe
 DRIFT_METRICS = ("t1", "t2_echo", "x90_gate_fidelity", "x180_gate_fidelity", "average_gate_fidelity")
 
 
+def unusable_latest(repo, chip_id, name):
+    """Qubits whose newest completed, non-excluded result for ``name`` holds NaN, inf or QDash's NaN-as-0."""
+    newest = {}
+    query = {"chip_id": chip_id, "status": "completed", "excluded": {"$ne": True},
+             f"output_parameters.{name}": {"$exists": True}}
+    for doc in repo.db["task_result_history"].find(query, {"qid": 1, "start_at": 1, "output_parameters": 1}):
+        if doc["qid"] not in newest or doc["start_at"] > newest[doc["qid"]]["start_at"]:
+            newest[doc["qid"]] = doc
+    bad = set()
+    for qid, doc in newest.items():
+        value = doc["output_parameters"][name]
+        value = value.get("value") if isinstance(value, dict) else value
+        if value is None or value == 0 or (isinstance(value, float) and not math.isfinite(value)):
+            bad.add(qid)
+    return bad
+
+
 def expected_drops(repo, chip, threshold):
     """(qubit label, metric title) of every qubit whose latest value fell more than ``threshold``
-    below the median of its own values in the 7 days before it (at least two of them)."""
+    below the median of its own values in the 7 days before it (at least two of them); a qubit whose
+    newest result is unusable has no latest value and is not flagged."""
     ref = chip["last_execution_at"]
     out = set()
     for name in DRIFT_METRICS:
         m = metric(name)
+        skip = unusable_latest(repo, chip["chip_id"], name)
         series = defaultdict(list)
         for row in repo.chip_parameter_timeseries(chip["chip_id"], name, since=ref - timedelta(days=9)):
             value = m.to_display(row["value"])
             if value is not None:
                 series[row["qid"]].append((row["calibrated_at"], value))
         for qid, points in series.items():
+            if qid in skip:
+                continue
             points.sort()
             last_at, last = points[-1]
             before = [v for t, v in points[:-1] if t >= last_at - timedelta(days=7)]

@@ -69,3 +69,26 @@ def test_app_links(href: str, ok: bool):
 def test_safe_text_removes_disguises():
     assert safe_text("ok\u202etxt.exe\u200b\x07") == "oktxt.exe "
     assert safe_text("x" * 10, limit=4) == "xxxx…"
+
+
+def test_nested_structure_survives_and_loads_nothing():
+    text = (f"> quoted [link](https://{EXFIL}/q)\n\n1. first\n   - inner ![p](https://{EXFIL}/p)\n   - `code`\n\n"
+            f"   | q | t1 |\n   |---|--:|\n   | Q05 | [x](/heatmap) |\n2. second\n\n       indented <b>code</b>\n")
+    out = safe_markdown(text)
+    assert problems(out) == [] and app_links(out) == ["/heatmap"]
+    from markdown_it import MarkdownIt
+
+    types = {t.type for t in MarkdownIt("commonmark").enable("table").parse(out)}
+    assert {"blockquote_open", "ordered_list_open", "bullet_list_open", "table_open", "fence"} <= types
+    shown = readable(out)
+    for words in ("quoted link", "first", "inner", "image removed", "Q05", "second", "indented <b>code</b>"):
+        assert words in shown, (words, shown)
+
+
+def test_a_tag_the_rewrite_does_not_expect_stays_text():
+    """Render safety reads the parser's own HTML; a tag written in any other way is shown, never kept."""
+    from copilot_core.render_safety.markdown import _rewrite
+
+    out = _rewrite(f'<p>a <img alt="x" src="https://{EXFIL}/x"> <b>bold</b> <iframe srcdoc></p>\n')
+    assert problems(out) == []
+    assert "<img" in readable(out) and "<b>bold" in readable(out) and "<iframe srcdoc>" in readable(out)
