@@ -39,8 +39,10 @@ install-dev: $(VENV)/.dev
 seed: install
 	$(PY) -m copilot_core.demo --if-empty
 
+# server.py serves app.py after building the embedded store's indexes and reading the first page's data,
+# so the first page view after the start is served from memory.
 run: seed
-	$(PY) -m streamlit run app.py --server.address=127.0.0.1 --server.port=$(PORT) \
+	$(PY) -m streamlit run server.py --server.address=127.0.0.1 --server.port=$(PORT) \
 	  --server.headless=true --browser.gatherUsageStats=false
 
 # Debian's chromium for the browser tests; without root or apt the e2e tests say why they skip.
@@ -69,6 +71,7 @@ test: install-dev browser idp lint
 bench: install-dev
 	$(PY) bench/data_layer.py
 	$(PY) bench/pages.py
+	$(PY) bench/first_view.py
 	$(PY) bench/tokens.py
 	$(PY) bench/agent_overhead.py
 	$(PY) bench/sandbox.py

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.data import settings_reload_button
+from ui.data import settings_reload_button, wait_for_store
 
 # A local favicon: an icon name or emoji makes the browser fetch it from a font or CDN host (not offline-safe).
 ICON = Path(__file__).parent / "assets" / "favicon.png"
@@ -29,4 +29,5 @@ pages = {
 }
 page = st.navigation(pages, position="sidebar")
 settings_reload_button()
+wait_for_store()  # a progress bar instead of a blank page while the embedded store is indexed
 page.run()

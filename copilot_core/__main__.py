@@ -2,8 +2,8 @@
 
     ask "QUESTION" [--chip C] [--qid Q] [--analysis] [--task TASK]
         one JSON object on stdout: {answer, blocks, assessment, tool_calls: [{tool, args, result}],
-        usage: {rounds, input_tokens, output_tokens}, unverified_numbers: [numbers in the answer that no tool
-        result backs]} (+ "error" when the model API failed)
+        usage: {rounds, input_tokens, output_tokens, cached_tokens}, unverified_numbers: [numbers in the answer
+        that no tool result backs]} (+ "error" when the model API failed)
     tool NAME --args JSON [--full]
         runs one tool: what the model would see, or with --full the full (stored) result
     import DIR

@@ -11,12 +11,20 @@ The verdict picks the tool set: ``full`` (every tool), ``reduced`` (five core to
 calls tools but sloppily or cannot keep to the JSON format), or ``none`` (the no-tools path), with a
 sentence saying why.  Results are cached per provider configuration; a probe that could not reach the
 provider is not cached and leaves the tools on (the chat itself will then show the API error).
+
+:func:`model_size` says whether a model is *small*, which turns the tool router on by default: an explicit
+``COPILOT_MODEL_SIZE``, else a model the probe gave the reduced set (it cannot be trusted with many tools), else
+a model whose name states at most 8B parameters ("qwen2.5-coder-1.5b-instruct", "llama3.2:3b"; how local
+servers name their GGUFs and tags).  Those are the models that run on a lab's own CPU or workstation GPU,
+where prompt processing dominates a round and fewer tool schemas pay off most.  A hosted model, or a local
+70B, is not small: the router is optional for it (``COPILOT_TOOL_ROUTER=on``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -25,6 +33,8 @@ from typing import Any, Literal
 from copilot_core.tools.registry import REDUCED_TOOLS
 
 Level = Literal["full", "reduced", "none"]
+ModelSize = Literal["small", "large"]
+ROUTER_CHOICES = ("auto", "on", "off")
 PROBE_TOOL = {
     "name": "report_number",
     "description": "Report a number to the test harness.",
@@ -204,3 +214,37 @@ def forget(provider: Any | None = None) -> None:
             _CACHE.clear()
         else:
             _CACHE.pop(provider_key(provider), None)
+
+
+SMALL_MAX_BILLIONS = 8.0
+_PARAMS_IN_NAME = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)b(?![a-z0-9])")
+
+
+def _billions_in_name(model: str) -> float | None:
+    """The parameter count a model name states ("qwen2.5-coder-1.5b-instruct" -> 1.5, "llama3.1:70b" -> 70)."""
+    found = [float(m) for m in _PARAMS_IN_NAME.findall((model or "").lower().replace(":", "-"))]
+    return max(found) if found else None
+
+
+def model_size(provider: Any, readiness: Readiness | None, explicit: str | None = None) -> tuple[ModelSize, str]:
+    """``small`` or ``large``, and why (``explicit`` is ``COPILOT_MODEL_SIZE``)."""
+    choice = (explicit or "").strip().lower()
+    if choice in ("small", "large"):
+        return ("small" if choice == "small" else "large"), f"COPILOT_MODEL_SIZE={choice}"
+    if readiness is not None and readiness.level == "reduced":
+        return "small", "the readiness probe gave it the reduced tool set"
+    billions = _billions_in_name(getattr(provider, "model", "") or "")
+    if billions is not None and billions <= SMALL_MAX_BILLIONS:
+        return "small", f"its name says {billions:g}B parameters (at most {SMALL_MAX_BILLIONS:g}B counts as small)"
+    return "large", "no sign of a small model"
+
+
+def router_enabled(setting: str | None, provider: Any, readiness: Readiness | None,
+                   explicit_size: str | None = None) -> bool:
+    """``COPILOT_TOOL_ROUTER``: ``on``, ``off``, or ``auto`` (the default: on for a small model)."""
+    choice = (setting or "auto").strip().lower()
+    if choice not in ROUTER_CHOICES:
+        raise ValueError(f"COPILOT_TOOL_ROUTER must be one of {', '.join(ROUTER_CHOICES)} (got {setting!r})")
+    if choice != "auto":
+        return choice == "on"
+    return model_size(provider, readiness, explicit_size)[0] == "small"

@@ -22,7 +22,7 @@ from copilot_core.chat.messages import ChatMessage
 from copilot_core.chat.showwork import show_work_from
 from copilot_core.chat.state import ChatState
 from copilot_core.memory import CopilotMemory
-from copilot_core.readiness import Readiness, readiness_for
+from copilot_core.readiness import Readiness, readiness_for, router_enabled
 from copilot_core.skills import SkillLibrary
 from copilot_core.tools import Toolkit
 from copilot_core.tools.spec import Sandbox
@@ -122,12 +122,14 @@ class Copilot:
         request = AgentRequest(message=text, chip_id=state.chip_id, qid=state.qid, mode=state.mode,
                                history=history, context=dict(context or {}), flags=flags)
         result = run_copilot(request, provider=provider, toolkit=cached, repo=self.repo, listener=listener,
-                             tracer=tracer, prompt_extras=extras, client=self.client)
+                             tracer=tracer, prompt_extras=extras, client=self.client,
+                             router=self._router(provider, readiness))
 
         self._learn(memory, state.chip_id, result, tracer)
         trace = tracer.finish(error=result.error)
         trace["skills"] = [s.name for s in chosen]
         trace["cache_hits"] = cached.hits
+        trace["routed_tools"] = result.routed_tools
         work = show_work_from(result, trace=trace)
         answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error,
                                        unverified_numbers=result.unverified_numbers)
@@ -148,6 +150,15 @@ class Copilot:
         if readiness.level != "full":
             listener.notice(readiness.reason)
         return readiness
+
+    def _router(self, provider: ProviderConfig, readiness: Readiness | None) -> bool:
+        """The tool router's switch for this model (a bad ``COPILOT_TOOL_ROUTER`` is logged and read as auto)."""
+        size = self.settings.get("COPILOT_MODEL_SIZE")
+        try:
+            return router_enabled(self.settings.get("COPILOT_TOOL_ROUTER"), provider, readiness, size)
+        except ValueError as exc:
+            log.warning("%s; using auto", exc)
+            return router_enabled("auto", provider, readiness, size)
 
     @staticmethod
     def _memory_section(memory: CopilotMemory | None, chip_id: str | None, *, recall_tool: bool) -> list[str]:

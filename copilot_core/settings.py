@@ -80,6 +80,10 @@ def load_settings(env: dict[str, str] | None = None, secrets_path: Path | None =
     style = pick("COPILOT_API_STYLE")
     if style is not None and style not in ("responses", "chat_completions"):
         raise ConfigError(f"COPILOT_API_STYLE must be 'responses' or 'chat_completions', not {style!r}")
+    for key, choices in (("COPILOT_TOOL_ROUTER", ("auto", "on", "off")), ("COPILOT_MODEL_SIZE", ("small", "large"))):
+        value = pick(key)
+        if value is not None and value.strip().lower() not in choices:
+            raise ConfigError(f"{key} must be one of {', '.join(choices)}, not {value!r}")
     data_dir = Path(pick("DATA_DIR") or PROJECT_ROOT / ".data")
     if not data_dir.is_absolute():
         data_dir = PROJECT_ROOT / data_dir

@@ -106,8 +106,9 @@ def flag_warning(flags: list[str]) -> str:
 def render_show_work(work: ShowWork, key: str, state: ChatState) -> None:
     with st.expander("Show work", icon=":material/fact_check:"):
         usage = work.usage or {}
+        cached = f" ({usage['cached_tokens']} from the prompt cache)" if usage.get("cached_tokens") else ""
         st.caption(f"Model {work.model or '?'} · {work.api_style or '?'} · {usage.get('rounds', 0)} rounds · "
-                   f"{usage.get('input_tokens', 0)} input / {usage.get('output_tokens', 0)} output tokens · "
+                   f"{usage.get('input_tokens', 0)} input{cached} / {usage.get('output_tokens', 0)} output tokens · "
                    f"{work.elapsed_s:.1f} s")
         if not work.tools:
             st.text("No tools were called for this answer.")

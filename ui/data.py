@@ -9,8 +9,6 @@ settings: two apps (or tests) pointing at different databases never share cached
 from __future__ import annotations
 
 import hashlib
-import logging
-import threading
 from datetime import timedelta
 
 import streamlit as st
@@ -21,7 +19,10 @@ from copilot_core.analysis.drift import DriftFlag, drift_flags, reference_time
 from copilot_core.analysis.health import HealthReport, qubit_health
 from copilot_core.data.connection import describe_target, open_database
 from copilot_core.data.repository import CalibrationRepository
+from copilot_core.data.serial import SerialDatabase
+from copilot_core.data.warmup import LONG_WAIT_DOCUMENTS, IndexWarmUp
 from copilot_core.domain.metrics import Kind
+from copilot_core.errors import CopilotError
 from copilot_core.settings import Settings, current_settings, reload_settings
 
 TTL = timedelta(seconds=60)
@@ -55,23 +56,64 @@ def target_description() -> str:
 
 @st.cache_resource(show_spinner=False)
 def _repository(key: str, _s: Settings) -> CalibrationRepository:
-    repo = CalibrationRepository(open_database(_s), project_id=_s.project_id)
-    # Pay the embedded engine's one-off index build in the background, not on the first click.
-    threading.Thread(target=_quiet_warm_up, args=(repo,), name="db-warm-up", daemon=True).start()
-    return repo
-
-
-def _quiet_warm_up(repo: CalibrationRepository) -> None:
-    try:
-        repo.warm_up()
-    except Exception:  # noqa: BLE001 - a failed warm-up only means the first page pays the cost
-        logging.getLogger(__name__).warning("database warm-up failed", exc_info=True)
+    return CalibrationRepository(open_database(_s), project_id=_s.project_id)
 
 
 def repository() -> CalibrationRepository:
     """The process-wide repository for the configured database (raises ``DatabaseUnavailable``)."""
     s = settings()
     return _repository(target_key(s), s)
+
+
+@st.cache_resource(show_spinner=False)
+def _index_warm_up(key: str, _s: Settings) -> IndexWarmUp | None:
+    db = _repository(key, _s).db
+    return IndexWarmUp(db) if isinstance(db, SerialDatabase) else None
+
+
+def index_warm_up() -> IndexWarmUp | None:
+    """The embedded store's index build, shared by the server's start-up hook and every session (None on
+    MongoDB, whose indexes live in the server)."""
+    s = settings()
+    return _index_warm_up(target_key(s), s)
+
+
+def wait_for_store() -> None:
+    """Before a page reads data: make sure the embedded store's indexes are built, showing a progress bar
+    while that takes long (a server started without its start-up hook, or a large imported database)
+    rather than a blank page.  Errors are left to the page, which words them."""
+    try:
+        warm = index_warm_up()
+    except CopilotError:  # a bad setting or an unreachable database: the page's own guard words it
+        return
+    if warm is None or warm.finished:
+        return
+    long_wait = warm.pending_documents() >= LONG_WAIT_DOCUMENTS
+    warm.start()
+    if not long_wait:
+        warm.wait()
+        return
+    progress = warm.progress()
+    bar = st.progress(progress.fraction, text=progress.text)
+    while not warm.wait(0.25):  # wakes as soon as the build ends; the timeout only refreshes the bar
+        progress = warm.progress()
+        bar.progress(progress.fraction, text=progress.text)
+    bar.empty()
+
+
+# The default page's reads: the Overview of the first chip with its drift slider at its default (20 %).
+FIRST_PAGE_DRIFT_THRESHOLD = 0.20
+
+
+def warm_first_page() -> None:
+    """Fill the caches the default page (Overview of the first chip) reads, so the first view after a
+    server start comes from memory (the server's start-up hook calls this; entries live ``TTL``)."""
+    listed = chips()
+    if listed:
+        chip_id = listed[0]["chip_id"]
+        health(chip_id)
+        executions(chip_id, limit=10)
+        drift(chip_id, FIRST_PAGE_DRIFT_THRESHOLD)
 
 
 def _key() -> str:

@@ -1,7 +1,10 @@
 """The copilot's tool loop: ask the model, run the tools it calls, repeat, then shape the answer.
 
 Explicit and bounded: at most ``MAX_TOOL_ROUNDS`` tool rounds; a call repeated more than
-``MAX_IDENTICAL_CALLS`` times, or running out of rounds, ends with one forced no-tools "finalize" call.
+``MAX_IDENTICAL_CALLS`` times, or running out of rounds, ends with one forced "finalize" call.  Every round of a
+request sends the same prefix (system prompt, the same tools in the same order, the earlier turns unchanged) so
+llama.cpp's slot cache and hosted prompt caches reuse it; the finalize call keeps the tools and sets
+``tool_choice="none"``.  With the router on, the tools offered are the routed few plus ``more_tools``.
 Nothing raises out of :func:`run_copilot`: API failures become ``AgentResult.error`` plus a partial
 answer built from what the tools returned.  The question arrives checked (``copilot_core.session`` runs the
 input check once per turn).  Charts from tools bypass the model and are appended to
@@ -28,6 +31,7 @@ from copilot_core.agent.history import prepare_history
 from copilot_core.agent.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
 from copilot_core.agent.prompts import build_system_prompt, render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
+from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, more_tools_reply, offered_tools, route
 from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.errors import ProviderError
 from copilot_core.tools.compact import to_model_json
@@ -64,7 +68,10 @@ class _Run:
                  listener: TurnListener):
         self.provider, self.toolkit, self.tracer, self.listener = provider, toolkit, tracer, listener
         self.dropped: set[str] = set()
-        self.usage = {"rounds": 0, "input_tokens": 0, "output_tokens": 0}
+        self.usage = {"rounds": 0, "input_tokens": 0, "output_tokens": 0, "cached_tokens": 0}
+        self.rounds: list[dict] = []  # per model call: input, cached and output tokens, tools offered
+        self.route: Route | None = None
+        self.expanded = False  # the model called more_tools: every tool from the next round
         self.outcomes: list[ToolOutcome] = []
         self.charts: list[dict] = []
         self.interim: list[str] = []  # text the model wrote next to its tool calls
@@ -82,10 +89,14 @@ class _Run:
         with self.tracer.span("llm.call", round=self.usage["rounds"], model=self.provider.model,
                               tools=bool(tools)):
             turn = call_model(conversation, tools, provider=self.provider, dropped=self.dropped,
-                              on_retry=lambda phase: self.notify(self.listener.phase, phase))
+                              on_retry=lambda phase: self.notify(self.listener.phase, phase),
+                              tool_choice="none" if final and tools else None)
             self.tracer.record_usage(turn.input_tokens, turn.output_tokens, self.provider.model)
         self.usage["input_tokens"] += turn.input_tokens
         self.usage["output_tokens"] += turn.output_tokens
+        self.usage["cached_tokens"] += turn.cached_tokens
+        self.rounds.append({"input_tokens": turn.input_tokens, "cached_tokens": turn.cached_tokens,
+                            "output_tokens": turn.output_tokens, "tools": len(tools or []), "final": final})
         return turn
 
     def run_calls(self, conversation: Conversation, calls: list[ToolCall]) -> bool:
@@ -101,6 +112,10 @@ class _Run:
                 repeated = True
                 outcome = _loop_outcome(call.name, args, f"identical call repeated more than {MAX_IDENTICAL_CALLS} "
                                         "times; not run", "answer with the results you already have")
+            elif call.name == MORE_TOOLS and self.route is not None:
+                self.expanded = True
+                outcome = ToolOutcome(name=MORE_TOOLS, args={}, ok=True, model_text=more_tools_reply(
+                    self.toolkit.schemas() if self.toolkit else [], self.route), summary="asked for every tool")
             else:
                 self.notify(self.listener.tool_call, call.name, args)
                 outcome = self.execute(call, args, parsed)
@@ -121,11 +136,17 @@ class _Run:
                 return _loop_outcome(call.name, args, f"internal error in {call.name} ({type(exc).__name__})",
                                      "try another tool")
 
+    def offered(self, tools: list[dict]) -> list[dict] | None:
+        """This round's tools: all of them, or the routed few (+ ``more_tools``) until the model asks for more."""
+        if self.route is None or not tools:
+            return tools or None
+        return all_tools(tools, self.route) if self.expanded else offered_tools(tools, self.route)
+
     def loop(self, conversation: Conversation, tools: list[dict]) -> str | None:
         """The rounds; returns the model's final text (None when it stayed empty)."""
         reason = f"You have used all {MAX_TOOL_ROUNDS} tool rounds."
         for _ in range(MAX_TOOL_ROUNDS):
-            turn = self.ask(conversation, tools or None)
+            turn = self.ask(conversation, self.offered(tools))
             if not turn.calls:
                 if turn.text:
                     return turn.text
@@ -138,7 +159,7 @@ class _Run:
                 reason = f"You repeated the same tool call more than {MAX_IDENTICAL_CALLS} times."
                 break
         conversation.add_user_note(render_prompt("finalize", reason=reason))
-        return self.ask(conversation, None, final=True).text
+        return self.ask(conversation, self.offered(tools), final=True).text
 
     def partial_blocks(self, headline: str) -> list[Block]:
         """What we can still show when the model did not answer: the failure and the tool results."""
@@ -154,8 +175,9 @@ class _Run:
 def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: ToolLayer | None,
                 repo: CalibrationRepository | None, listener: TurnListener | None = None,
                 tracer: Tracer | None = None, prompt_extras: Sequence[str] = (),
-                client: OpenAI | None = None) -> AgentResult:
-    """Answer one checked request with the tool loop; never raises (failures are in ``AgentResult.error``)."""
+                client: OpenAI | None = None, router: bool = False) -> AgentResult:
+    """Answer one checked request with the tool loop; never raises (failures are in ``AgentResult.error``).
+    ``router``: offer only the tools :func:`~copilot_core.agent.router.route` picks for the question."""
     started = time.perf_counter()
     tracer = tracer or NULL_TRACER
     listener = listener or SilentListener()
@@ -171,6 +193,10 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
             if toolkit is not None:
                 toolkit.begin_request()
                 tools = toolkit.schemas()
+                if router and tools:
+                    chosen = route(request.message, qid=request.qid, mode=request.mode,
+                                   available=[t["name"] for t in tools])
+                    run.route = chosen if len(chosen.names) < len(tools) else None  # nothing left out: no escape
             with tracer.span("build_prompt"):
                 system = build_system_prompt(mode=request.mode, repo=repo, chip_id=request.chip_id, qid=request.qid,
                                              context=request.context, api_style=provider.api_style,
@@ -196,7 +222,8 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
     return AgentResult(answer=answer, blocks=blocks, assessment=assessment, tool_calls=run.outcomes,
                        usage=run.usage, error=sanitize_output(error, secrets) if error else None,
                        elapsed_s=time.perf_counter() - started, model=provider.model,
-                       api_style=provider.api_style, flags=list(request.flags),
+                       api_style=provider.api_style, flags=list(request.flags), rounds=run.rounds,
+                       routed_tools=list(run.route.names) if run.route is not None else None,
                        unverified_numbers=_unverified(answer, request, run.outcomes))
 
 

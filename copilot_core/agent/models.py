@@ -38,12 +38,13 @@ class ModelTurn:
     input_tokens: int = 0
     output_tokens: int = 0
     items: list[dict] = field(default_factory=list)  # what to replay (Responses output items / chat message)
+    cached_tokens: int = 0  # prompt tokens the server took from its prompt cache (part of input_tokens)
 
 
 class Conversation(Protocol):
     """One request's conversation with a model, whatever the API."""
 
-    def request(self, tools: list[dict] | None, dropped: set[str]) -> ModelTurn: ...
+    def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None) -> ModelTurn: ...
     def add_turn(self, turn: ModelTurn) -> None: ...
     def add_tool_result(self, call: ToolCall, output: str) -> None: ...
     def add_user_note(self, text: str) -> None: ...
@@ -61,6 +62,29 @@ def _text_args(raw: Any) -> str:
     return raw if isinstance(raw, str) else json.dumps(raw)
 
 
+def _choice(tools: list[dict] | None, tool_choice: str | None, dropped: set[str]) -> tuple[list[dict] | None, dict]:
+    """The tools to send and the ``tool_choice`` field.  ``tool_choice="none"`` keeps the tools in the request
+    (the prompt prefix, and so the server's prompt cache, stays the same); a server that rejected the field
+    gets the old form instead: no tools at all."""
+    if not tools or tool_choice is None:
+        return tools, {}
+    if "tool_choice" in dropped:
+        return (None, {}) if tool_choice == "none" else (tools, {})
+    return tools, {"tool_choice": tool_choice}
+
+
+def _cached(usage: Any, details_field: str) -> int:
+    """Prompt tokens served from the server's cache: OpenAI's ``*_tokens_details.cached_tokens`` or
+    llama.cpp's ``timings.cache_n`` (read by the caller)."""
+    details = getattr(usage, details_field, None) if usage is not None else None
+    return int(getattr(details, "cached_tokens", 0) or 0)
+
+
+def _llama_cache_n(response: Any) -> int:
+    timings = (getattr(response, "model_extra", None) or {}).get("timings")
+    return int(timings.get("cache_n") or 0) if isinstance(timings, dict) else 0
+
+
 def _sampling(provider: ProviderConfig, dropped: set[str]) -> dict:
     kwargs: dict[str, Any] = {}
     if provider.temperature is not None and "temperature" not in dropped:
@@ -76,10 +100,12 @@ class ResponsesConversation:
         self.input: list[dict] = [{"role": t["role"], "content": t["content"]} for t in history]
         self.input.append({"role": "user", "content": message})
 
-    def request(self, tools: list[dict] | None, dropped: set[str]) -> ModelTurn:
+    def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None) -> ModelTurn:
         kwargs = _sampling(self.provider, dropped)
         if self.provider.max_output_tokens:
             kwargs["max_output_tokens"] = self.provider.max_output_tokens
+        tools, choice = _choice(tools, tool_choice, dropped)
+        kwargs.update(choice)
         if tools:
             kwargs["tools"] = [{"type": "function", "name": t["name"], "description": t.get("description", ""),
                                 "parameters": t["parameters"], "strict": False} for t in tools]
@@ -100,7 +126,8 @@ class ResponsesConversation:
                     texts.append(part.get("text") or part.get("refusal") or "")
         usage = response.usage
         return ModelTurn("".join(texts) or None, calls, getattr(usage, "input_tokens", 0) or 0,
-                         getattr(usage, "output_tokens", 0) or 0, items)
+                         getattr(usage, "output_tokens", 0) or 0, items,
+                         _cached(usage, "input_tokens_details") or _llama_cache_n(response))
 
     def add_turn(self, turn: ModelTurn) -> None:
         self.input.extend(turn.items)  # every item, reasoning included (400 otherwise)
@@ -121,8 +148,10 @@ class ChatConversation:
         self.messages += [{"role": t["role"], "content": t["content"]} for t in history]
         self.messages.append({"role": "user", "content": message})
 
-    def request(self, tools: list[dict] | None, dropped: set[str]) -> ModelTurn:
+    def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None) -> ModelTurn:
         kwargs = _sampling(self.provider, dropped)
+        tools, choice = _choice(tools, tool_choice, dropped)
+        kwargs.update(choice)
         if self.provider.max_output_tokens:
             # OpenAI renamed the field; local servers (llama.cpp, Ollama, vLLM) know max_tokens.
             key = "max_completion_tokens" if self.provider.is_openai else "max_tokens"
@@ -152,7 +181,7 @@ class ChatConversation:
                                      "function": {"name": c.name, "arguments": c.arguments}} for c in calls]
         return ModelTurn(text if isinstance(text, str) and text else None, calls,
                          getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0,
-                         [replay])
+                         [replay], _cached(usage, "prompt_tokens_details") or _llama_cache_n(completion))
 
     def add_turn(self, turn: ModelTurn) -> None:
         self.messages.extend(turn.items)
@@ -182,7 +211,7 @@ def _rejected_param(exc: Exception, dropped: set[str]) -> str | None:
     if _status(exc) not in (400, 422):
         return None
     text = f"{getattr(exc, 'param', '') or ''} {getattr(exc, 'message', '') or exc}".lower()
-    for name in ("temperature", "top_p"):
+    for name in ("temperature", "top_p", "tool_choice"):
         if name in text and name not in dropped:
             return name
     if "format" not in dropped and any(s in text for s in ("response_format", "text.format", "json_schema")):
@@ -236,12 +265,13 @@ def describe_failure(exc: Exception, provider: ProviderConfig, attempts: int) ->
 
 def call_model(conversation: Conversation, tools: list[dict] | None, *, provider: ProviderConfig,
                dropped: set[str], on_retry: Callable[[str], None] | None = None,
-               sleep: Callable[[float], None] = time.sleep) -> ModelTurn:
-    """One model turn with bounded retries; raises ProviderError with a clear message when it gives up."""
+               sleep: Callable[[float], None] = time.sleep, tool_choice: str | None = None) -> ModelTurn:
+    """One model turn with bounded retries; raises ProviderError with a clear message when it gives up.
+    ``tool_choice="none"``: the tools stay in the request but the model must answer in text."""
     attempt = 0
     while True:
         try:
-            return conversation.request(tools, dropped)
+            return conversation.request(tools, dropped, tool_choice)
         except Exception as exc:  # noqa: BLE001  (classified below; nothing escapes unexplained)
             param = _rejected_param(exc, dropped)
             if param is not None:

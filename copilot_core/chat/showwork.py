@@ -62,7 +62,7 @@ class ShowWork:
     tools: list[ToolRecord] = field(default_factory=list)
     analyses: list[AnalysisRecord] = field(default_factory=list)
     data_keys: list[str] = field(default_factory=list)
-    usage: dict = field(default_factory=dict)  # rounds, input_tokens, output_tokens
+    usage: dict = field(default_factory=dict)  # rounds, input_tokens, output_tokens, cached_tokens
     elapsed_s: float = 0.0
     model: str | None = None
     api_style: str | None = None

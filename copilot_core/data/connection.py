@@ -87,7 +87,7 @@ def _open_embedded(data_dir: Path, name: str) -> SerialDatabase:
         raise DatabaseUnavailable(
             f"cannot create the embedded database directory {data_dir}/ ({exc.strerror or exc}). "
             "Check that DATA_DIR points to a writable directory.") from None
-    return _serial(f"{data_dir}?engine=sqlite", name, where=f"{data_dir}/")
+    return _serial(f"{data_dir}?engine=sqlite", name, where=f"{data_dir}/", location=data_dir / name)
 
 
 def open_memory_database(name: str = "test") -> SerialDatabase:
@@ -95,7 +95,7 @@ def open_memory_database(name: str = "test") -> SerialDatabase:
     return _serial(f"memory://{name}?engine=memory", "qdash", where=f"memory://{name}")
 
 
-def _serial(uri: str, db_name: str, *, where: str) -> SerialDatabase:
+def _serial(uri: str, db_name: str, *, where: str, location: Path | None = None) -> SerialDatabase:
     """A litemongo database owned by its own worker thread (see ``serial.py`` for why)."""
     import litemongo
 
@@ -109,7 +109,7 @@ def _serial(uri: str, db_name: str, *, where: str) -> SerialDatabase:
                 f"cannot open the embedded database at {where} ({type(exc).__name__}: {exc}). "
                 "Check that DATA_DIR is a writable directory with free space.") from None
 
-    db = SerialDatabase(executor, open_db, db_name)
+    db = SerialDatabase(executor, open_db, db_name, location=location)
     executor.run(db._real_db)  # open now so a broken DATA_DIR fails here, not on the first page
     return db
 

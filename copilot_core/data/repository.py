@@ -21,7 +21,9 @@ from typing import Any, Literal, TypeVar
 from copilot_core.data import validation as v
 from copilot_core.data.connection import DatabaseUnavailable, describe_db, query_plan
 from copilot_core.data.plans import MAX_SCAN, QueryPlan
+from copilot_core.data.serial import SerialDatabase
 from copilot_core.data.validation import InvalidArgument
+from copilot_core.data.warmup import IndexWarmUp
 from copilot_core.domain.metrics import metric as catalogue_metric, stored_number
 
 __all__ = ["CalibrationRepository", "DatabaseUnavailable", "InvalidArgument", "Mode", "Kind"]
@@ -124,16 +126,9 @@ class CalibrationRepository:
         self.plan.ping(self.db)
 
     def warm_up(self) -> None:
-        """Build the embedded engine's lazy in-process indexes before a person waits for them.
-
-        litemongo builds its hash indexes on the first query that uses them (seconds on the demo
-        history); a server calls this once in the background at start.  A no-op on MongoDB.
-        """
-        if not self.plan.embedded:
-            return
-        chip_id = self.default_chip_id()
-        if chip_id:
-            self.metric_values(chip_id, "t1")
+        """Build the embedded engine's lazy in-process indexes now (see ``warmup.py``); a no-op on MongoDB."""
+        if isinstance(self.db, SerialDatabase):
+            IndexWarmUp(self.db).run()
 
     # ---- chips ----------------------------------------------------------------------------
     @_guard

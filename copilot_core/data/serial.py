@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -126,12 +127,14 @@ class SerialCollection:
 class SerialDatabase:
     """Database proxy over a litemongo database that lives on one worker thread."""
 
-    def __init__(self, executor: SerialExecutor, open_db: Callable[[], Any], name: str) -> None:
+    def __init__(self, executor: SerialExecutor, open_db: Callable[[], Any], name: str, *,
+                 location: Path | None = None) -> None:
         self._executor = executor
         self._open_db = open_db
         self._db: Any = None
         self.name = name
         self.embedded = True
+        self.location = location  # the directory of the collection files (None: in memory)
 
     def _real_db(self) -> Any:
         if self._db is None:

@@ -54,11 +54,16 @@ def install(roots: Iterable[str], exec_allowance: int = 1) -> None:
     """Add the hook; it cannot be removed.  ``exec_allowance``: the job's own ``exec`` of model code."""
     allowed = tuple(os.path.normpath(r) for r in roots)
     execs = [exec_allowance]
+    # Events neither special-cased below nor denied, remembered by name: pandas/plotly fire thousands of
+    # ``builtins.id`` (deepcopy) per figure, and a prefix scan for each one costs more than the job's fork.
+    passed: set[str] = set()
 
     def deny(event: str, detail: str = "") -> None:
         raise AuditDenied(f"blocked by the sandbox: {event}{' ' + detail if detail else ''}")
 
     def hook(event: str, args: tuple) -> None:
+        if event in passed:
+            return
         if event in ("compile", "exec") and sys._getframe(1).f_code is _NAMEDTUPLE_CODE:
             return  # pandas' itertuples builds a namedtuple from a fixed, identifier-checked template
         if event == "open":
@@ -92,5 +97,7 @@ def install(roots: Iterable[str], exec_allowance: int = 1) -> None:
                 deny("frame access to model code")
         elif event.startswith(DENIED_EVENT_PREFIXES):
             deny(event)
+        else:
+            passed.add(event)
 
     sys.addaudithook(hook)

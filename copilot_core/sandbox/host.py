@@ -33,7 +33,7 @@ REPLY_GRACE_S = 10.0          # worker deadline + this = the app gives up on the
 MAX_TIMEOUT_S = 120.0
 MAX_CONCURRENT = max(1, os.cpu_count() or 1)
 _BOOTSTRAP = ("import sys; sys.path.insert(0, {root!r}); "
-              "from copilot_core.sandbox.zygote import main; main()")
+              "from copilot_core.sandbox.zygote import main; main(use_spare={spare!r})")
 
 
 class SandboxUnavailable(CopilotError, RuntimeError):
@@ -72,10 +72,10 @@ def clean_environment() -> dict[str, str]:
 class _WorkerHandle:
     """A running worker process and the thread that reads its replies."""
 
-    def __init__(self) -> None:
+    def __init__(self, use_spare: bool) -> None:
         self.workdir = tempfile.TemporaryDirectory(prefix="sandbox-cwd-")
         self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", _BOOTSTRAP.format(root=str(PROJECT_ROOT))],
+            [sys.executable, "-I", "-c", _BOOTSTRAP.format(root=str(PROJECT_ROOT), spare=use_spare)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=self.workdir.name, env=clean_environment(), close_fds=True)
         self.pending: dict[int, _Pending] = {0: _Pending()}
@@ -174,6 +174,7 @@ _worker: _WorkerHandle | None = None
 _worker_lock = threading.Lock()
 _slots = threading.BoundedSemaphore(MAX_CONCURRENT)
 _restarts = 0
+_use_spare = True
 
 
 def _ensure_worker() -> _WorkerHandle:
@@ -184,7 +185,7 @@ def _ensure_worker() -> _WorkerHandle:
             _worker, _restarts = None, _restarts + 1
         if _worker is None:
             try:
-                _worker = _WorkerHandle()
+                _worker = _WorkerHandle(_use_spare)
             except OSError as exc:
                 raise SandboxUnavailable(f"sandbox worker could not be started: {exc}") from None
         return _worker
@@ -194,6 +195,20 @@ def warm_up() -> dict:
     """Start the worker now (e.g. at app start) instead of on the first job."""
     _ensure_worker()
     return sandbox_status()
+
+
+def use_spare(enabled: bool) -> None:
+    """Keep a pre-forked, hardened job process ready between jobs (default on); restarts the worker."""
+    global _use_spare
+    shutdown()
+    _use_spare = bool(enabled)
+
+
+def worker_status(timeout_s: float = 10.0) -> dict:
+    """Ask the running worker itself: its pid, jobs running, the waiting spares and the last jobs' process ids."""
+    reply = _ensure_worker().submit({"op": "status"}, timeout_s)
+    return {"pid": reply.get("pid"), "running": reply.get("running"),
+            "spare_pids": list(reply.get("spare_pids") or []), "recent_job_pids": list(reply.get("recent_job_pids") or [])}
 
 
 def shutdown() -> None:

@@ -15,10 +15,12 @@ import resource
 import signal
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 NOBODY_UID = 65534
 NOBODY_GID = 65534
 RESULT_FD = 3  # the job's reply pipe after fd cleanup
+REQUEST_FD = 4  # a pre-forked spare's request pipe (closed once the request is read)
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -104,23 +106,42 @@ def apply_landlock(roots: Iterable[str]) -> str:
     return f"landlock:abi{abi}"
 
 
-def isolate_fds(result_fd: int) -> None:
-    """stdio to /dev/null, the reply pipe on fd 3, every other inherited descriptor closed."""
+def isolate_fds(result_fd: int, request_fd: int | None = None) -> None:
+    """stdio to /dev/null, the reply pipe on fd 3 (a spare's request pipe on fd 4), every other descriptor closed."""
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
-    if result_fd != RESULT_FD:
+    keep = RESULT_FD
+    if request_fd is not None:
+        if request_fd == RESULT_FD:  # move it out of the way before the reply pipe lands on fd 3
+            request_fd = os.dup(request_fd)
+        if result_fd != RESULT_FD:
+            os.dup2(result_fd, RESULT_FD)
+        if request_fd != REQUEST_FD:
+            os.dup2(request_fd, REQUEST_FD)
+        os.set_inheritable(REQUEST_FD, False)
+        keep = REQUEST_FD
+    elif result_fd != RESULT_FD:
         os.dup2(result_fd, RESULT_FD)
     os.set_inheritable(RESULT_FD, False)
-    os.closerange(RESULT_FD + 1, 1 << 16)
+    os.closerange(keep + 1, 1 << 16)
 
 
-def apply_rlimits(timeout_s: float, memory_headroom_mb: int) -> str:
-    """Memory = size at fork + headroom, CPU ≈ deadline, no file writes, no new processes, few fds, no core."""
-    with open("/proc/self/statm", "rb") as fh:
-        vm_bytes = int(fh.read().split()[0]) * resource.getpagesize()
+def _vm_bytes(statm_fd: int) -> int:
+    """Virtual memory size from an already open ``/proc/self/statm`` (Landlock hides ``/proc`` later)."""
+    return int(os.pread(statm_fd, 256, 0).split()[0]) * resource.getpagesize()
+
+
+def apply_rlimits(timeout_s: float, memory_headroom_mb: int, statm_fd: int | None = None) -> str:
+    """Memory = size now + headroom, CPU ≈ deadline from now, no file writes, no new processes, few fds, no core."""
+    if statm_fd is None:
+        with open("/proc/self/statm", "rb") as fh:
+            vm_bytes = int(fh.read().split()[0]) * resource.getpagesize()
+    else:
+        vm_bytes = _vm_bytes(statm_fd)
     address_space = vm_bytes + memory_headroom_mb * 1024 * 1024
-    cpu = max(1, math.ceil(timeout_s)) + 1
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = math.ceil(used.ru_utime + used.ru_stime) + max(1, math.ceil(timeout_s)) + 1
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write fails with EFBIG instead of killing silently
     limits = {resource.RLIMIT_AS: address_space, resource.RLIMIT_CPU: cpu, resource.RLIMIT_FSIZE: 0,
               resource.RLIMIT_NPROC: 0, resource.RLIMIT_NOFILE: 64, resource.RLIMIT_CORE: 0}
@@ -153,14 +174,27 @@ def die_with_parent() -> None:
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
-def harden(result_fd: int, timeout_s: float, memory_headroom_mb: int) -> tuple[list[str], list[str]]:
-    """Apply every OS layer in order; returns (active layers, notes on layers that could not be applied)."""
+@dataclass
+class Hardening:
+    """What ``prepare`` applied, and the ``/proc/self/statm`` descriptor ``limit`` still needs."""
+
+    layers: list[str]
+    missing: list[str]
+    statm_fd: int | None
+
+
+def prepare(result_fd: int, request_fd: int | None = None) -> Hardening:
+    """Every layer that does not depend on the job: session, fds, netns, uid, Landlock, death signal.
+
+    A pre-forked spare runs this before it waits for its request; a directly forked job runs it
+    right before ``limit``.  Either way model code only starts after both.
+    """
     layers, missing = ["fork"], []
     os.setsid()
     layers.append("setsid")
-    isolate_fds(result_fd)
+    isolate_fds(result_fd, request_fd)
+    statm_fd: int | None = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
     steps = (
-        ("rlimits", lambda: apply_rlimits(timeout_s, memory_headroom_mb)),
         ("netns", new_network_namespace),
         ("privileges", drop_privileges),
         ("landlock", lambda: apply_landlock(read_roots())),
@@ -172,4 +206,23 @@ def harden(result_fd: int, timeout_s: float, memory_headroom_mb: int) -> tuple[l
             missing.append(f"{name}: {exc}")
         if name == "privileges":
             die_with_parent()
+    return Hardening(layers, missing, statm_fd)
+
+
+def limit(hardening: Hardening, timeout_s: float, memory_headroom_mb: int) -> tuple[list[str], list[str]]:
+    """Resource limits sized for this job (its data is loaded by now); returns (active layers, missing notes)."""
+    layers, missing = list(hardening.layers), list(hardening.missing)
+    try:
+        layers.insert(2, apply_rlimits(timeout_s, memory_headroom_mb, hardening.statm_fd))
+    except (OSError, ValueError) as exc:
+        missing.append(f"rlimits: {exc}")
+    finally:
+        if hardening.statm_fd is not None:
+            os.close(hardening.statm_fd)
+            hardening.statm_fd = None
     return layers, missing
+
+
+def harden(result_fd: int, timeout_s: float, memory_headroom_mb: int) -> tuple[list[str], list[str]]:
+    """Apply every OS layer in order; returns (active layers, notes on layers that could not be applied)."""
+    return limit(prepare(result_fd), timeout_s, memory_headroom_mb)

@@ -56,3 +56,19 @@ WARMUP_SNIPPETS = (
     "f4 = go.Figure(go.Scatter(x=pd.to_datetime(['2026-07-01', '2026-07-02']), y=[1, 2], error_y=dict(array=[0.1, 0.2])))\n"
     "result = {'output': 'ok', 'chart': [fig, f2, f3, f4]}\n",
 )
+
+
+# Run by an idle pre-forked spare (``zygote._spare``) before it receives its request: it touches what a
+# typical pandas + px job touches, so those copy-on-write faults happen while nobody waits.
+SPARE_SNIPPET = (
+    "df = data['t1'].copy()\ndf['t'] = pd.to_datetime(df['calibrated_at'])\n"
+    "m = df.groupby('t', as_index=False)['value'].agg(['median', 'mean'])\n"
+    "g = df.groupby('qid')['value'].agg(['mean', 'std']).describe().to_string()\n"
+    "fig = px.line(m, x='t', y='median', title='warm')\nfig.add_trace(go.Scatter(x=[1], y=[2]))\n"
+    "result = {'output': g, 'chart': fig}\n"
+)
+
+
+def spare_data() -> dict[str, pd.DataFrame]:
+    """A small store of the usual shape for the spare's warm-up."""
+    return synthetic_timeseries(4, 5)

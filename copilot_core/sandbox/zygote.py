@@ -2,13 +2,16 @@
 
 Started by ``host`` with ``env={PATH, LANG}`` and an empty working directory, so nothing a job can
 reach holds an API key or database URI.  Fork-per-job means no job can change state for the next:
-each gets a copy of the warmed-up interpreter.  The worker enforces the wall-clock deadline by
+each gets a copy of the warmed-up interpreter.  To take the fork and the OS hardening off a job's
+wait, the worker keeps one *spare* ready: a job process forked and hardened ahead of time that serves
+exactly one request and is then replaced.  The worker enforces the wall-clock deadline by
 killing the job's process group (the job swallows in-process timeouts; SIGALRM cannot even be used
 from Streamlit's threads), and relays each job's JSON reply; it never unpickles job output.
 """
 
 from __future__ import annotations
 
+import collections
 import gc
 import os
 import pickle
@@ -23,6 +26,14 @@ from copilot_core.sandbox.proxies import build_namespaces
 
 MEMORY_HEADROOM_MB = 1024
 MAX_REQUEST_BYTES = 512 * 1024 * 1024
+MAX_SPARE_REQUEST_BYTES = 64 * 1024 * 1024  # larger data is loaded before a direct fork (limits count it alike)
+SPARE_IDLE_BEFORE_WARMUP_S = 0.25  # a spare handed a job sooner skips its warm-up instead of delaying it
+SPARE_SEND_TIMEOUT_S = 2.0  # a spare that does not take its request by then is replaced by a direct fork
+MAX_SPARE_FAILURES = 5
+SPARES = 2  # back to back, the next job takes a spare that had the whole previous job to get ready
+# A spare's reply pipe carries its state before the reply: WARMING and WARM around its idle warm-up,
+# then TOOK_JOB once it has read its request.
+SPARE_WARMING, SPARE_WARM, SPARE_TOOK_JOB = b"W", b"R", b"+"
 
 
 @dataclass
@@ -43,14 +54,58 @@ class Job:
     overflow: bool = False
     timed_out: bool = False
     delivered: bool = False
+    request: tuple[str, dict, float] | None = None  # kept until a spare confirms it took the job
+    acked: bool = True
 
 
 def _child(source: str, data: dict, namespaces: dict, result_fd: int, timeout_s: float) -> None:
-    """Runs in the forked process; never returns."""
-    code = 1
+    """A directly forked job process; never returns."""
     try:
         gc.disable()
-        layers, missing = isolation.harden(result_fd, timeout_s, MEMORY_HEADROOM_MB)
+        hardening = isolation.prepare(result_fd)
+    except BaseException:
+        os._exit(3)
+    _run(source, data, namespaces, hardening, timeout_s)
+
+
+def _spare(request_fd: int, result_fd: int, namespaces: dict) -> None:
+    """A pre-forked job process: every layer but the job-sized limits first, then exactly one request; never returns.
+
+    Forked from the worker (never from an earlier job) and hardened before it waits, it holds nothing
+    a job process would not.  Left idle, it runs a trusted figure job on synthetic data so the
+    copy-on-write faults of pandas/plotly happen now instead of inside the user's job.
+    """
+    try:
+        gc.disable()
+        hardening = isolation.prepare(result_fd, request_fd)
+        if not _readable(isolation.REQUEST_FD, SPARE_IDLE_BEFORE_WARMUP_S):
+            os.write(isolation.RESULT_FD, SPARE_WARMING)
+            job.compile_and_run(warmup.SPARE_SNIPPET, namespaces, warmup.spare_data())
+            os.write(isolation.RESULT_FD, SPARE_WARM)
+        payload = protocol.read_frame(isolation.REQUEST_FD, MAX_REQUEST_BYTES)
+        if payload is None:  # the worker is shutting down or replaced this spare
+            os._exit(0)
+        request = pickle.loads(payload)  # trusted direction: built by the app, relayed by the worker
+        del payload
+        os.close(isolation.REQUEST_FD)
+        os.write(isolation.RESULT_FD, SPARE_TOOK_JOB)
+        source, data, timeout_s = request["code"], request["data"], float(request["timeout_s"])
+    except BaseException:
+        os._exit(4)
+    _run(source, data, namespaces, hardening, timeout_s)
+
+
+def _readable(fd: int, timeout_s: float) -> bool:
+    with selectors.DefaultSelector() as sel:
+        sel.register(fd, selectors.EVENT_READ)
+        return bool(sel.select(timeout_s))
+
+
+def _run(source: str, data: dict, namespaces: dict, hardening: isolation.Hardening, timeout_s: float) -> None:
+    """Limits, policy compile, audit hook, the job, one JSON reply on the result pipe; never returns."""
+    code = 1
+    try:
+        layers, missing = isolation.limit(hardening, timeout_s, MEMORY_HEADROOM_MB)
         layers.insert(0, "policy:restrictedpython")
         try:
             compiled = policy.compile_analysis(source)
@@ -101,16 +156,50 @@ def _describe_exit(status: int | None, timeout_s: float) -> str:
     return f"The analysis job exited unexpectedly (code {os.WEXITSTATUS(status)})."
 
 
+@dataclass
+class Spare:
+    """A pre-forked, hardened job process waiting for its one request."""
+
+    pid: int
+    pidfd: int
+    request_fd: int
+    result_fd: int
+    state: bytes = b""  # what it has reported so far: SPARE_WARMING, then SPARE_WARM
+
+
+def _send(fd: int, payload: bytes, timeout_s: float) -> bool:
+    """Write one frame to a spare; False if it is gone or does not read it within ``timeout_s``."""
+    os.set_blocking(fd, False)
+    view = memoryview(protocol.HEADER.pack(len(payload)) + payload)
+    deadline = time.monotonic() + timeout_s
+    with selectors.DefaultSelector() as sel:
+        sel.register(fd, selectors.EVENT_WRITE)
+        while view:
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                left = deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    return False
+            except OSError:
+                return False
+    return True
+
+
 class Worker:
     """Selector loop: requests on ``in_fd``, replies on ``out_fd``, one entry per running job."""
 
-    def __init__(self, in_fd: int, out_fd: int) -> None:
+    def __init__(self, in_fd: int, out_fd: int, use_spare: bool = True) -> None:
         self.in_fd, self.out_fd = in_fd, out_fd
         self.namespaces = build_namespaces()
         self.selector = selectors.DefaultSelector()
         self.jobs: dict[int, Job] = {}
         self.inbuf = bytearray()
         self.layers: list[str] = []  # what the probe job reported; used when a job dies before replying
+        self.use_spare = use_spare
+        self.spares: list[Spare] = []  # oldest first: the next job takes the one that had longest to get ready
+        self.spare_failures = 0  # spares that died unused in a row; spares stop after MAX_SPARE_FAILURES
+        self.recent_job_pids: collections.deque[int] = collections.deque(maxlen=8)  # for the status op
 
     # -------------------------------------------------------------------------------------- warm-up
     def warm_up(self) -> list[str]:
@@ -137,19 +226,103 @@ class Worker:
         return replies[0]
 
     # ----------------------------------------------------------------------------------------- jobs
-    def start_job(self, job_id: int, source: str, data: dict, timeout_s: float) -> None:
-        read_fd, write_fd = os.pipe()
+    def start_job(self, job_id: int, source: str, data: dict, timeout_s: float, payload: bytes | None = None) -> None:
+        """Hand the request to the spare when there is one (``payload``: the request as the app sent it), else fork."""
+        spare = self._take_spare() if payload is not None and len(payload) <= MAX_SPARE_REQUEST_BYTES else None
+        if spare is not None and payload is not None:
+            if not _send(spare.request_fd, payload, SPARE_SEND_TIMEOUT_S):
+                self._discard_spare(spare)
+                spare = None
+            else:
+                os.close(spare.request_fd)
+        now = time.monotonic()
+        if spare is not None:
+            entry = Job(job_id, spare.pid, spare.pidfd, spare.result_fd, timeout_s, now + timeout_s, now,
+                        request=(source, data, timeout_s), acked=False)
+        else:
+            read_fd, write_fd = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(read_fd)
+                _child(source, data, self.namespaces, write_fd, timeout_s)
+            os.close(write_fd)
+            entry = Job(job_id, pid, os.pidfd_open(pid), read_fd, timeout_s, now + timeout_s, now)
+        os.set_blocking(entry.result_fd, False)
+        self.recent_job_pids.append(entry.pid)
+        self.jobs[entry.pid] = entry
+        self.selector.register(entry.result_fd, selectors.EVENT_READ, ("result", entry))
+        self.selector.register(entry.pidfd, selectors.EVENT_READ, ("exit", entry))
+
+    # -------------------------------------------------------------------------------- spare process
+    def fork_spare(self) -> None:
+        """Fork one more job process ahead of time (see ``_spare``), up to SPARES waiting."""
+        if not self.use_spare or len(self.spares) >= SPARES or self.spare_failures >= MAX_SPARE_FAILURES:
+            return
+        req_r, req_w = os.pipe()
+        res_r, res_w = os.pipe()
         pid = os.fork()
         if pid == 0:
-            os.close(read_fd)
-            _child(source, data, self.namespaces, write_fd, timeout_s)
-        os.close(write_fd)
-        os.set_blocking(read_fd, False)
-        now = time.monotonic()
-        entry = Job(job_id, pid, os.pidfd_open(pid), read_fd, timeout_s, now + timeout_s, now)
-        self.jobs[pid] = entry
-        self.selector.register(read_fd, selectors.EVENT_READ, ("result", entry))
-        self.selector.register(entry.pidfd, selectors.EVENT_READ, ("exit", entry))
+            os.close(req_w)
+            os.close(res_r)
+            _spare(req_r, res_w, self.namespaces)
+        os.close(req_r)
+        os.close(res_w)
+        spare = Spare(pid, os.pidfd_open(pid), req_w, res_r)
+        self.spares.append(spare)
+        self.selector.register(spare.pidfd, selectors.EVENT_READ, ("spare-exit", spare))
+
+    def _take_spare(self) -> Spare | None:
+        """The oldest live spare that is not in its warm-up, else the oldest warming one (None: fork directly).
+
+        A warming spare finishes a short trusted job before it reads the request; a direct fork costs
+        about as much, so it is only the last choice before forking.
+        """
+        for spare in list(self.spares):
+            try:
+                done, _ = os.waitpid(spare.pid, os.WNOHANG)
+            except ChildProcessError:
+                done = spare.pid
+            if done:
+                self.spares.remove(spare)
+                self.selector.unregister(spare.pidfd)
+                self._discard_spare(spare, reaped=True)
+                continue
+            os.set_blocking(spare.result_fd, False)
+            try:
+                spare.state += os.read(spare.result_fd, 16)
+            except BlockingIOError:
+                pass
+        idle = [spare for spare in self.spares if not spare.state.endswith(SPARE_WARMING)]
+        candidates = idle or self.spares
+        if not candidates:
+            return None
+        chosen = candidates[0]
+        self.spares.remove(chosen)
+        self.selector.unregister(chosen.pidfd)
+        return chosen
+
+    def _on_spare_exit(self, spare: Spare) -> None:
+        """A spare died before it was used (killed, crashed): reap it and prepare another."""
+        if spare not in self.spares:
+            return
+        self.spares.remove(spare)
+        self.selector.unregister(spare.pidfd)
+        self._discard_spare(spare)
+        self.spare_failures += 1
+        self.fork_spare()
+
+    def _discard_spare(self, spare: Spare, reaped: bool = False) -> None:
+        for fd in (spare.request_fd, spare.result_fd, spare.pidfd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        if not reaped:
+            try:
+                os.kill(spare.pid, signal.SIGKILL)
+                os.waitpid(spare.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
 
     def _kill(self, entry: Job) -> None:
         for target in (lambda: os.killpg(entry.pid, signal.SIGKILL), lambda: os.kill(entry.pid, signal.SIGKILL)):
@@ -170,6 +343,7 @@ class Worker:
             entry.eof = True
             self.selector.unregister(entry.result_fd)
             return
+        chunk = self._strip_ack(entry, chunk)
         entry.size += len(chunk)
         if entry.size > protocol.MAX_REPLY_BYTES:
             entry.overflow = True
@@ -178,6 +352,19 @@ class Worker:
             self.selector.unregister(entry.result_fd)
             return
         entry.chunks.append(chunk)
+
+    def _strip_ack(self, entry: Job, chunk: bytes) -> bytes:
+        """A spare's job stream starts with SPARE_TOOK_JOB (after any warm-up state); until then it may be retried."""
+        if entry.acked or not chunk:
+            return chunk
+        chunk = chunk.lstrip(SPARE_WARMING + SPARE_WARM)
+        if not chunk:
+            return chunk
+        entry.acked, entry.request = True, None
+        if chunk[:1] == SPARE_TOOK_JOB:
+            self.spare_failures = 0
+            return chunk[1:]
+        return chunk
 
     def _on_exit(self, entry: Job) -> None:
         self.selector.unregister(entry.pidfd)
@@ -189,6 +376,7 @@ class Worker:
                     chunk = os.read(entry.result_fd, 1 << 20)
                 except BlockingIOError:
                     break
+                chunk = self._strip_ack(entry, chunk)
                 if not chunk or entry.size + len(chunk) > protocol.MAX_REPLY_BYTES:
                     break
                 entry.chunks.append(chunk)
@@ -240,8 +428,16 @@ class Worker:
                 self._on_result(entry)
             elif kind == "exit" and entry.pid in self.jobs:
                 self._on_exit(entry)
+            elif kind == "spare-exit":
+                self._on_spare_exit(entry)
         now = time.monotonic()
         for entry in list(self.jobs.values()):
+            if entry.status is not None and entry.eof and entry.request is not None and not entry.timed_out:
+                # the spare died before it read the request: the job never started, run it on a direct fork
+                self._cleanup(entry)
+                self.spare_failures += 1
+                self.start_job(entry.id, *entry.request)
+                continue
             if entry.status is None and now >= entry.deadline and not entry.timed_out:
                 entry.timed_out = True
                 self._kill(entry)
@@ -250,6 +446,7 @@ class Worker:
                 if reply is not None:
                     entry.delivered = True
                     deliver(reply)
+                    self.fork_spare()  # the next job's spare gets ready while the app reads this reply
             if entry.status is not None and entry.eof:
                 self._cleanup(entry)
 
@@ -269,10 +466,13 @@ class Worker:
             del self.inbuf[: protocol.HEADER.size + size]
             request = pickle.loads(payload)  # trusted direction: built by the app
             if request.get("op") == "status":
-                deliver({"id": request["id"], "pid": os.getpid(), "running": len(self.jobs)})
+                deliver({"id": request["id"], "pid": os.getpid(), "running": len(self.jobs),
+                         "spare_pids": [spare.pid for spare in self.spares],
+                         "recent_job_pids": list(self.recent_job_pids)})
             else:
                 try:
-                    self.start_job(request["id"], request["code"], request["data"], float(request["timeout_s"]))
+                    self.start_job(request["id"], request["code"], request["data"], float(request["timeout_s"]),
+                                   payload)
                 except (OSError, KeyError, TypeError, ValueError) as exc:
                     deliver({"id": request.get("id"), "output": "", "charts": [], "layers": self.layers,
                              "error": f"The sandbox could not start the job: {exc}"})
@@ -283,6 +483,8 @@ class Worker:
         def deliver(reply: dict) -> None:
             protocol.write_frame(self.out_fd, protocol.encode_reply(reply))
 
+        for _ in range(SPARES):
+            self.fork_spare()
         deliver({"id": 0, "ready": True, "pid": os.getpid(), "layers": layers})
         try:
             while True:
@@ -292,16 +494,18 @@ class Worker:
         finally:
             for entry in list(self.jobs.values()):
                 self._kill(entry)
+            for spare in self.spares:
+                self._discard_spare(spare)
 
 
-def main() -> None:
+def main(use_spare: bool = True) -> None:
     """Entry point of the worker process (stdin: requests, stdout: replies)."""
     in_fd, out_fd = os.dup(0), os.dup(1)
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(2, 1)  # stray prints from libraries go to stderr, never into the reply stream
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    worker = Worker(in_fd, out_fd)
+    worker = Worker(in_fd, out_fd, use_spare)
     try:
         layers = worker.warm_up()
     except Exception as exc:  # tell the app why instead of dying silently

@@ -48,6 +48,11 @@ def offered_tools(body: dict) -> list[str]:
     return [t.get("name") or t["function"]["name"] for t in body.get("tools") or []]
 
 
+def forced_answer(body: dict, first: dict) -> bool:
+    """A finalize call: the same tools as the first round (the cached prefix holds) with tool_choice none."""
+    return body.get("tool_choice") == "none" and body["tools"] == first["tools"]
+
+
 def tool_outputs(body: dict) -> list[str]:
     """What the model received as tool results, whichever API."""
     if "input" in body:
@@ -200,7 +205,8 @@ def test_null_content_gets_one_finalize_call(scripted_openai, style, toolkit):
     scripted_openai.push(null_content(), answer("Second try worked."))
     result = ask(scripted_openai, style, toolkit)
     assert result.error is None and result.answer == "Second try worked."
-    assert offered_tools(scripted_openai.bodies()[1]) == []
+    first, final = scripted_openai.bodies()
+    assert forced_answer(final, first) and "tool_choice" not in first
 
 
 def test_null_content_twice_is_reported(scripted_openai, style, toolkit):
@@ -217,7 +223,8 @@ def test_round_limit_forces_a_final_no_tools_call(scripted_openai, style, toolki
     assert result.error is None and result.answer == "Summary after the limit."
     bodies = scripted_openai.bodies()
     assert len(bodies) == MAX_TOOL_ROUNDS + 1 and result.usage["rounds"] == MAX_TOOL_ROUNDS + 1
-    assert offered_tools(bodies[-1]) == [] and all(offered_tools(b) for b in bodies[:-1])
+    assert forced_answer(bodies[-1], bodies[0]) and all(b["tools"] == bodies[0]["tools"] for b in bodies)
+    assert not any("tool_choice" in b for b in bodies[:-1])
     assert f"all {MAX_TOOL_ROUNDS} tool rounds" in json.dumps(bodies[-1])
     assert len(toolkit.executed) == MAX_TOOL_ROUNDS
 
@@ -229,7 +236,7 @@ def test_identical_call_limit(scripted_openai, style, toolkit):
     assert result.answer == "Stopped repeating."
     assert len(toolkit.executed) == MAX_IDENTICAL_CALLS  # the 4th identical call was not run
     bodies = scripted_openai.bodies()
-    assert len(bodies) == MAX_IDENTICAL_CALLS + 2 and offered_tools(bodies[-1]) == []
+    assert len(bodies) == MAX_IDENTICAL_CALLS + 2 and forced_answer(bodies[-1], bodies[0])
     assert "identical call" in tool_outputs(bodies[-1])[-1]
 
 

@@ -42,8 +42,15 @@ Options:
     that makes more calls than it planned fails loudly.
 
 SmartRequest fields: api, body, round (assistant tool-call turns already in the input + 1), user_text (last user
-message), system_text, tool_names (offered tools; empty on a forced no-tools call), tool_results (list of
-ToolResultSeen(name, args, output)), has_tools.
+message), system_text, tool_names (tools in the request), tool_results (list of ToolResultSeen(name, args, output)),
+tool_choice (the request's field, "auto" when absent), has_tools (tools offered and tool_choice is not "none": False on
+a forced answer call, whether it dropped the tools or kept them with tool_choice "none").
+
+Prompt cache, like llama.cpp's slot cache: every answer reports as cached the longest common prefix of this request's
+prompt with the previous request's prompt, in estimated tokens (4 characters each).  The prompt is the request
+rendered in the order a server puts it in front of the model: tools, system/instructions, then the conversation
+(``prompt_text``).  Chat Completions report it in ``usage.prompt_tokens_details.cached_tokens`` and llama.cpp's
+``timings.cache_n``; Responses in ``usage.input_tokens_details.cached_tokens``.
 """
 
 from __future__ import annotations
@@ -139,10 +146,11 @@ class SmartRequest:
     system_text: str
     tool_names: list[str]
     tool_results: list[ToolResultSeen]
+    tool_choice: str = "auto"
 
     @property
     def has_tools(self) -> bool:
-        return bool(self.tool_names)
+        return bool(self.tool_names) and self.tool_choice != "none"
 
 
 def _content_text(content: Any) -> str:
@@ -204,7 +212,35 @@ def smart_request_from(api: str, body: dict) -> SmartRequest:
         tools = [(t.get("function") or {}).get("name") for t in body.get("tools") or []]
     if api == "responses":
         assistant_turns = _responses_rounds(body)
-    return SmartRequest(api, body, assistant_turns + 1, user_text, system_text, [t for t in tools if t], results)
+    choice = body.get("tool_choice")
+    return SmartRequest(api, body, assistant_turns + 1, user_text, system_text, [t for t in tools if t], results,
+                        choice if isinstance(choice, str) else "auto")
+
+
+def prompt_text(api: str, body: dict) -> str:
+    """The prompt a server would feed the model for this request: tools, then system text, then the turns."""
+    tools = json.dumps(body.get("tools") or [], sort_keys=True)
+    if api == "responses":
+        turns = body.get("input")
+        return tools + json.dumps(body.get("instructions") or "") + json.dumps(turns, sort_keys=True)
+    return tools + json.dumps(body.get("messages") or [], sort_keys=True)
+
+
+def common_prefix(a: str, b: str) -> int:
+    """Length of the longest common prefix of two strings."""
+    n = min(len(a), len(b))
+    lo, hi = 0, n
+    while lo < hi:  # binary search on prefix equality: C-speed slices instead of a Python loop per character
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def estimate_tokens(chars: int) -> int:
+    return chars // 4
 
 
 def _responses_rounds(body: dict) -> int:
@@ -266,6 +302,7 @@ class ScriptedOpenAI:
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._reasoning_for_call: dict[str, str] = {}  # call_id -> reasoning id emitted with it
+        self._last_prompt = ""  # the previous request's prompt (the one-slot prompt cache)
         self._stop = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -425,8 +462,12 @@ class ScriptedOpenAI:
                             "message with 'tool_calls'.")
         return None
 
-    def _usage(self, body: dict, out_text: str) -> tuple[int, int]:
-        return max(1, len(json.dumps(body)) // 4), max(1, len(out_text) // 4)
+    def _usage(self, api: str, body: dict, out_text: str) -> tuple[int, int, int]:
+        """Prompt tokens, completion tokens, and prompt tokens reused from the previous request's prompt."""
+        prompt = prompt_text(api, body)
+        cached = estimate_tokens(common_prefix(prompt, self._last_prompt))
+        self._last_prompt = prompt
+        return max(1, estimate_tokens(len(prompt))), max(1, estimate_tokens(len(out_text))), cached
 
     def _render_responses(self, body: dict, step: Step) -> dict:
         n = next(self._ids)
@@ -448,12 +489,12 @@ class ScriptedOpenAI:
             output.append({"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
                            "content": [{"type": "output_text", "text": step.text, "annotations": []}]})
         out_text = json.dumps(output)
-        tin, tout = self._usage(body, out_text)
+        tin, tout, cached = self._usage("responses", body, out_text)
         return {"id": f"resp_{n}", "object": "response", "created_at": time.time(), "model": self.model,
                 "status": "completed", "output": output, "parallel_tool_calls": True, "tool_choice": "auto",
                 "tools": [], "error": None, "incomplete_details": None,
                 "usage": {"input_tokens": tin, "output_tokens": tout, "total_tokens": tin + tout,
-                          "input_tokens_details": {"cached_tokens": 0},
+                          "input_tokens_details": {"cached_tokens": cached},
                           "output_tokens_details": {"reasoning_tokens": 0}}}
 
     def _render_chat(self, body: dict, step: Step) -> dict:
@@ -467,11 +508,13 @@ class ScriptedOpenAI:
             finish = "tool_calls"
         elif step.kind == "text":
             message["content"] = step.text
-        tin, tout = self._usage(body, json.dumps(message))
+        tin, tout, cached = self._usage("chat", body, json.dumps(message))
         return {"id": f"chatcmpl-{n}", "object": "chat.completion", "created": int(time.time()),
                 "model": self.model, "choices": [{"index": 0, "finish_reason": finish, "message": message,
                                                   "logprobs": None}],
-                "usage": {"prompt_tokens": tin, "completion_tokens": tout, "total_tokens": tin + tout}}
+                "usage": {"prompt_tokens": tin, "completion_tokens": tout, "total_tokens": tin + tout,
+                          "prompt_tokens_details": {"cached_tokens": cached}},
+                "timings": {"cache_n": cached, "prompt_n": tin - cached}}
 
 
 def _err(message: str, kind: str, param: str | None = None, code: str | None = None) -> dict:

@@ -2,7 +2,8 @@
 still cannot read secrets, write files, reach the network, spawn processes or signal the app.
 
 Runs the real ``isolation.harden`` (and optionally the audit hook) in a fresh interpreter, with and
-without the hook, plus an unhardened control run proving the probes would notice a failure.
+without the hook, in the order a pre-forked spare applies the layers, plus an unhardened control run
+proving the probes would notice a failure.
 """
 
 from __future__ import annotations
@@ -25,11 +26,17 @@ PROBE = textwrap.dedent("""
     from copilot_core.sandbox import audit, isolation
     MODE, SECRETS, CANARY, PORT, APPPID = {mode!r}, {secrets!r}, {canary!r}, {port!r}, {apppid!r}
     read_fd, write_fd = os.pipe()
+    request_read, request_write = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read_fd)
+        os.close(request_write)
         layers = []
-        if MODE != "none":
+        if MODE == "spare":  # the order a pre-forked spare uses (OS layers only): every layer, wait, job-sized limits
+            layers, _ = isolation.limit(isolation.prepare(write_fd, request_read), 5.0, 512)
+            os.close(isolation.REQUEST_FD)
+            out = isolation.RESULT_FD
+        elif MODE != "none":
             layers, _ = isolation.harden(write_fd, 5.0, 512)
             out = isolation.RESULT_FD
         else:
@@ -75,6 +82,7 @@ PROBE = textwrap.dedent("""
             view = view[os.write(out, view):]
         os._exit(0)
     os.close(write_fd)
+    os.close(request_read)
     chunks = []
     while True:
         chunk = os.read(read_fd, 65536)
@@ -111,7 +119,7 @@ def test_unhardened_control_run_detects_every_probe(planted, tmp_path):
         path.unlink()
 
 
-@pytest.mark.parametrize("mode", ["hook", "nohook"])
+@pytest.mark.parametrize("mode", ["hook", "nohook", "spare"])
 def test_process_layer_contains_unrestricted_code(mode, planted):
     report = _probe(mode, planted, planted.port)
     results = report["results"]

@@ -1,0 +1,59 @@
+"""``make run``'s entry point: the dashboard (``app.py``) behind a start-up hook that prepares the data.
+
+Streamlit runs ``app.py`` only when the first browser session arrives, so anything slow there lands on
+the first page view: above all the embedded store's index build (seconds on the demo data).  This hook
+builds it, imports the pages' libraries and reads the default page's data before the server accepts
+connections; a browser opened meanwhile waits for the server and then gets a ready page.
+``streamlit run app.py`` still works: its first page then shows the build's progress instead.
+
+    streamlit run server.py [--server.port 8501 ...]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import pkgutil
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import streamlit as st
+
+ROOT = Path(__file__).resolve().parent
+if str(ROOT) not in sys.path:  # `streamlit run server.py` from another directory
+    sys.path.insert(0, str(ROOT))
+
+
+def _say(progress: object) -> None:
+    print(getattr(progress, "text", progress), file=sys.stderr, flush=True)
+
+
+def prepare() -> None:
+    """Open the configured database, build the embedded store's indexes and read the default page's data."""
+    import ui
+    from copilot_core.errors import CopilotError
+    from ui import data
+
+    for module in pkgutil.iter_modules(ui.__path__):  # the pages' helpers (plotly, pandas, jinja2...)
+        importlib.import_module(f"ui.{module.name}")
+
+    try:
+        warm = data.index_warm_up()
+        if warm is not None:
+            warm.run(report=_say)
+        data.warm_first_page()
+    except CopilotError as exc:  # a bad setting or database: the pages show it in words; the server starts
+        _say(f"database: {exc}")
+    except Exception as exc:  # noqa: BLE001 - the server must still start; pages build what is missing
+        _say(f"preparing the data failed ({type(exc).__name__}: {exc}); the first page will do it instead")
+
+
+@asynccontextmanager
+async def _lifespan(_app: object) -> AsyncIterator[None]:
+    await asyncio.to_thread(prepare)
+    yield
+
+
+app = st.App("app.py", lifespan=_lifespan)

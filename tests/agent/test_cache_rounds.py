@@ -1,0 +1,96 @@
+"""Rounds of one question share a byte-identical prompt prefix, so the server's prompt cache can reuse it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from copilot_core.agent import MAX_IDENTICAL_CALLS, AgentRequest, run_copilot
+from tests.fakes.scripted_openai import answer, call
+
+QUESTION = "How is qubit 5?"
+
+
+def ask(server, style, toolkit, **provider):
+    return run_copilot(AgentRequest(QUESTION, chip_id="64Qv3"), provider=server.provider(style, **provider),
+                       toolkit=toolkit, repo=None)
+
+
+def turns(body: dict) -> list:
+    return body["input"] if "input" in body else body["messages"]
+
+
+def dumped(value) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _repeat_then_forced(server):
+    """Three rounds of calls, then the identical-call limit forces the finalize call."""
+    same = call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"})
+    server.push(call("generate_chip_heatmap", {"chip_id": "64Qv3", "metric_name": "t1"}),
+                *[same] * (MAX_IDENTICAL_CALLS + 1), answer("Forced answer."))
+
+
+def test_every_round_resends_the_same_prefix_and_the_final_call_keeps_the_tools(scripted_openai, style, toolkit):
+    _repeat_then_forced(scripted_openai)
+    result = ask(scripted_openai, style, toolkit)
+    assert result.answer == "Forced answer."
+    bodies = scripted_openai.bodies()
+    assert len(bodies) == MAX_IDENTICAL_CALLS + 3
+    first = bodies[0]
+    for earlier, later in zip(bodies, bodies[1:]):
+        assert dumped(later["tools"]) == dumped(first["tools"])  # same tools, same order, same bytes
+        assert later.get("instructions") == first.get("instructions")
+        assert dumped(turns(later)[:len(turns(earlier))]) == dumped(turns(earlier))  # earlier turns unchanged
+    assert [b.get("tool_choice") for b in bodies] == [None] * (len(bodies) - 1) + ["none"]
+
+
+def test_cached_tokens_per_round_come_from_the_server(scripted_openai, style, toolkit):
+    _repeat_then_forced(scripted_openai)
+    result = ask(scripted_openai, style, toolkit)
+    bodies = scripted_openai.bodies()
+    # the scripted server's cache: the prompt (tools, system, turns) shared with the previous request, 4 chars a token
+    prompts = [dumped(b.get("tools") or []) + (json.dumps(b["instructions"]) if "instructions" in b else "")
+               + dumped(turns(b)) for b in bodies]
+    expected = [0]
+    for before, now in zip(prompts, prompts[1:]):
+        same = 0
+        while same < min(len(before), len(now)) and before[same] == now[same]:
+            same += 1
+        expected.append(same // 4)
+    assert [r["cached_tokens"] for r in result.rounds] == expected
+    assert result.usage["cached_tokens"] == sum(expected)
+    # once the conversation starts, nearly the whole previous prompt is reused, the final call included
+    assert all(e >= len(p) // 4 - 2 for e, p in zip(expected[1:], prompts))
+    assert result.rounds[-1]["final"] and result.rounds[-1]["tools"] == 3
+
+
+def test_a_server_that_rejects_tool_choice_gets_the_final_call_without_tools(scripted_openai, style, toolkit):
+    _repeat_then_forced(scripted_openai)
+    scripted_openai.reject_params = {"tool_choice"}
+    result = ask(scripted_openai, style, toolkit)
+    assert result.error is None and result.answer == "Forced answer."
+    rejected, retried = scripted_openai.bodies()[-2:]
+    assert rejected["tool_choice"] == "none" and "tools" not in retried and "tool_choice" not in retried
+
+
+@pytest.mark.parametrize("api", ["responses", "chat"])
+def test_scripted_server_reports_cached_tokens_in_each_api_field(scripted_openai, api):
+    import openai
+
+    client = openai.OpenAI(api_key="x", base_url=scripted_openai.base_url)
+    scripted_openai.push(answer("one"), answer("two"))
+    if api == "responses":
+        first = client.responses.create(model="m", input=[{"role": "user", "content": "x" * 400}])
+        second = client.responses.create(model="m", input=[{"role": "user", "content": "x" * 400},
+                                                           {"role": "user", "content": "more"}])
+        assert first.usage.input_tokens_details.cached_tokens == 0
+        assert second.usage.input_tokens_details.cached_tokens > 100
+    else:
+        msgs = [{"role": "user", "content": "x" * 400}]
+        first = client.chat.completions.create(model="m", messages=msgs)
+        second = client.chat.completions.create(model="m", messages=msgs + [{"role": "user", "content": "more"}])
+        assert first.usage.prompt_tokens_details.cached_tokens == 0
+        assert second.usage.prompt_tokens_details.cached_tokens > 100
+        assert second.model_extra["timings"]["cache_n"] == second.usage.prompt_tokens_details.cached_tokens

@@ -1,0 +1,111 @@
+"""First page after a server start: the start-up hook (server.py) leaves the first page no index to build.
+
+litemongo builds a collection's in-process hash index (decoding every document) on the first query that
+touches it; ``CollectionIndexes`` is constructed once per such build, so counting its constructions counts
+the builds.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+import streamlit as st
+from litemongo._vendor.mongomock import indexing
+from streamlit.testing.v1 import AppTest
+
+from copilot_core.data.connection import open_database
+from copilot_core.data.warmup import LONG_WAIT_DOCUMENTS, IndexWarmUp
+from copilot_core.settings import load_settings
+from tests.pages.conftest import APP, ROOT, TIMEOUT, dataframe
+
+
+def load_server_module():
+    spec = importlib.util.spec_from_file_location("copilot_server_entry", ROOT / "server.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def index_builds(monkeypatch) -> list[int]:
+    """One entry per litemongo index build in this process from now on."""
+    builds: list[int] = []
+    original = indexing.CollectionIndexes.__init__
+
+    def counting(self):
+        builds.append(1)
+        original(self)
+
+    monkeypatch.setattr(indexing.CollectionIndexes, "__init__", counting)
+    return builds
+
+
+@pytest.fixture
+def fresh_process_caches(app_env):
+    """The cached store and reads of a server process that has just started."""
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    yield
+    st.cache_resource.clear()
+    st.cache_data.clear()
+
+
+def expected_chip_ids() -> set[str]:
+    db = open_database(load_settings())
+    try:
+        return {doc["chip_id"] for doc in db["chip"].find({}, {"chip_id": 1})}
+    finally:
+        db.close()
+
+
+def test_after_the_start_up_hook_the_first_page_builds_no_index(fresh_process_caches, index_builds):
+    chip_ids = expected_chip_ids()
+    load_server_module().prepare()
+    built_by_hook = len(index_builds)
+    assert built_by_hook > 0, "the hook should have built the store's indexes"
+
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "Overview"
+    assert set(dataframe(at, "chip")["chip"]) == chip_ids
+    assert len(index_builds) == built_by_hook, "the first page built an index the hook should have built"
+    assert not at.get("progress"), "no progress bar once the store is ready"
+
+
+def test_without_the_hook_the_first_page_waits_for_the_build_and_shows_the_same_data(fresh_process_caches,
+                                                                                      index_builds):
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+
+    assert not at.exception, [e.value for e in at.exception]
+    assert index_builds, "a plain `streamlit run app.py` builds the indexes on the first page"
+    assert set(dataframe(at, "chip")["chip"]) == expected_chip_ids()
+
+
+def test_warm_up_reports_every_collection_and_document(app_env):
+    settings = load_settings()
+    counting_db = open_database(settings)
+    try:
+        names = counting_db.list_collection_names()
+        expected = {name: counting_db[name].count_documents({}) for name in names}
+    finally:
+        counting_db.close()
+
+    db = open_database(settings)
+    try:
+        warm = IndexWarmUp(db)
+        assert warm.pending_documents() == sum(expected.values())
+        assert warm.pending_documents() >= LONG_WAIT_DOCUMENTS, "the demo store is a long wait: a bar is due"
+        reports = []
+        final = warm.run(report=reports.append)
+    finally:
+        db.close()
+
+    assert [r.collection for r in reports[:-1]] == sorted(expected, key=lambda n: (expected[n], n))
+    assert [r.documents_done for r in reports[:-1]] == sorted(
+        sum(expected[n] for n in expected if (expected[n], n) < (expected[m], m)) for m in expected)
+    assert final.finished and final.fraction == 1.0 and final.error is None
+    assert (final.documents_total, final.collections_total) == (sum(expected.values()), len(expected))
+    assert warm.pending_documents() == 0
+    assert f"{sum(expected.values()):,} documents" in final.text
