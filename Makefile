@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run test lint lock install install-dev browser idp seed bench eval local-llm test-real-llm clean
+.PHONY: run test lint lock install install-dev browser idp seed bench eval eval-local local-llm test-real-llm clean
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -88,6 +88,12 @@ local-llm: install-dev
 	$(PY) scripts/local_llm.py fetch
 	$(PY) scripts/local_llm.py env --port $(LLM_PORT)
 	OMP_WAIT_POLICY=PASSIVE $(PY) scripts/local_llm.py serve --port $(LLM_PORT)
+
+# The eval's 10-question small-model subset against that local model (starts and stops its own server):
+# per question score, rounds, prompt tokens, seconds, and whether every quoted number is in a tool result.
+eval-local: install-dev seed
+	$(PY) scripts/local_llm.py fetch
+	$(PY) scripts/eval_local.py
 
 test-real-llm: install-dev
 	$(PY) -m pytest -rA -m real_llm

@@ -2,7 +2,8 @@
 
     ask "QUESTION" [--chip C] [--qid Q] [--analysis] [--task TASK]
         one JSON object on stdout: {answer, blocks, assessment, tool_calls: [{tool, args, result}],
-        usage: {rounds, input_tokens, output_tokens, cached_tokens}} (+ "error" when the model API failed)
+        usage: {rounds, input_tokens, output_tokens, cached_tokens}, unverified_numbers: [numbers in the answer
+        that no tool result backs]} (+ "error" when the model API failed)
     tool NAME --args JSON [--full]
         runs one tool: what the model would see, or with --full the full (stored) result
     import DIR
@@ -154,7 +155,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     out = {"answer": result.answer, "blocks": blocks_to_dicts(result.blocks), "assessment": result.assessment,
            "tool_calls": [{"tool": o.name, "args": o.args, "result": _model_view(o.model_text)}
                           for o in result.tool_calls],
-           "usage": result.usage}
+           "usage": result.usage, "unverified_numbers": result.unverified_numbers}
     if result.error:
         out["error"] = result.error
         log.error("%s", result.error)

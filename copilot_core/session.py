@@ -131,7 +131,8 @@ class Copilot:
         trace["cache_hits"] = cached.hits
         trace["routed_tools"] = result.routed_tools
         work = show_work_from(result, trace=trace)
-        answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error)
+        answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error,
+                                       unverified_numbers=result.unverified_numbers)
         if not answer.blocks:
             answer = ChatMessage.assistant([TextBlock(result.error or "The copilot gave no answer.")],
                                            work=work, error=result.error)

@@ -81,6 +81,15 @@ def render_blocks(message: ChatMessage, key: str) -> None:
         render_block(block, key=f"{key}-chart-{i}")
 
 
+def render_unverified(numbers: list[str]) -> None:
+    """Numbers in the answer that no tool result backs: the reader should check them before relying on them."""
+    if numbers:
+        shown = ", ".join(safe_text(n, 40) for n in numbers[:20])
+        st.caption(safe_markdown(f"Not found in any tool result: {shown}"),
+                   help="The copilot wrote these numbers but none of the tools it called returned them "
+                        "(allowing for rounding). They may be miscalculated or invented; check them before use.")
+
+
 def render_user(message: ChatMessage) -> None:
     st.markdown(safe_markdown(message.text))
     if message.flags:
@@ -151,6 +160,7 @@ def _rerun_section(work: ShowWork, key: str, state: ChatState) -> None:
 def render_answer(message: ChatMessage, index: int, state: ChatState) -> None:
     """An assistant turn's body; keys depend on the session and position so reruns keep widget state."""
     render_blocks(message, key=f"msg-{state.session_id}-{index}")
+    render_unverified(message.unverified_numbers)
     if message.work is not None:
         render_show_work(message.work, key=f"work-{state.session_id}-{index}", state=state)
 

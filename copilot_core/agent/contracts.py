@@ -41,6 +41,7 @@ class AgentResult:
     flags: list[str] = field(default_factory=list)  # injection-like phrases noticed in the question
     rounds: list[dict] = field(default_factory=list)  # per model call: input/cached/output tokens, tools offered
     routed_tools: list[str] | None = None  # the router's pick (None: router off, every tool offered)
+    unverified_numbers: list[str] = field(default_factory=list)  # numbers in the answer no tool result backs
 
 
 class TurnListener(Protocol):

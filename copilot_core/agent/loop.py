@@ -25,12 +25,14 @@ from openai import OpenAI
 from copilot_core.agent.answer import parse_answer, vet_model_charts
 from copilot_core.agent.blocks import Block, ChartBlock, TextBlock, answer_text
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
+from copilot_core.agent.grounding import unverified_numbers
 from copilot_core.agent.guardrails import configured_secrets, sanitize_output
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
 from copilot_core.agent.prompts import build_system_prompt, render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
 from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, more_tools_reply, offered_tools, route
+from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.errors import ProviderError
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.toolkit import ToolLayer, ToolOutcome
@@ -216,8 +218,17 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
     blocks = [TextBlock(sanitize_output(b.text, secrets)) if isinstance(b, TextBlock) else b
               for b in vet_model_charts(blocks)] + [ChartBlock(chart) for chart in run.charts]
     run.notify(listener.phase, "done")
-    return AgentResult(answer=answer_text(blocks), blocks=blocks, assessment=assessment, tool_calls=run.outcomes,
+    answer = answer_text(blocks)
+    return AgentResult(answer=answer, blocks=blocks, assessment=assessment, tool_calls=run.outcomes,
                        usage=run.usage, error=sanitize_output(error, secrets) if error else None,
                        elapsed_s=time.perf_counter() - started, model=provider.model,
                        api_style=provider.api_style, flags=list(request.flags), rounds=run.rounds,
-                       routed_tools=list(run.route.names) if run.route is not None else None)
+                       routed_tools=list(run.route.names) if run.route is not None else None,
+                       unverified_numbers=_unverified(answer, request, run.outcomes))
+
+
+def _unverified(answer: str, request: AgentRequest, outcomes: list[ToolOutcome]) -> list[str]:
+    """Numbers in the answer that no tool result, no user turn and no stated threshold backs."""
+    sources = [part for o in outcomes for part in (o.model_text, o.full, o.summary)]
+    said = [request.message, *(str(t.get("content") or "") for t in request.history if t.get("role") == "user")]
+    return unverified_numbers(answer, sources, allowed_text=[*said, thresholds_prompt()])

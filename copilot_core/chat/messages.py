@@ -36,6 +36,7 @@ class ChatMessage:
     work: ShowWork | None = None
     flags: list[str] = field(default_factory=list)  # user: injection phrases noticed in the question
     error: str | None = None  # assistant: the API failed; blocks hold the partial answer or the message
+    unverified_numbers: list[str] = field(default_factory=list)  # assistant: numbers no tool result backs
     created_at: datetime = field(default_factory=utcnow)
 
     @classmethod
@@ -44,10 +45,10 @@ class ChatMessage:
 
     @classmethod
     def assistant(cls, blocks: list[Block], *, assessment: object = None, work: ShowWork | None = None,
-                  error: str | None = None) -> ChatMessage:
+                  error: str | None = None, unverified_numbers: list[str] | None = None) -> ChatMessage:
         return cls(role="assistant", text=answer_text(blocks), blocks=list(blocks),
                    assessment=assessment if isinstance(assessment, str) and assessment in ASSESSMENTS else None,
-                   work=work, error=error)
+                   work=work, error=error, unverified_numbers=list(unverified_numbers or []))
 
     def charts(self) -> list[Figure]:
         return charts(self.blocks)
@@ -66,6 +67,8 @@ class ChatMessage:
                 payload["show_work"] = self.work.to_dict()
             if self.error:
                 payload["error"] = self.error
+            if self.unverified_numbers:
+                payload["unverified_numbers"] = self.unverified_numbers
             content = json.dumps(payload, ensure_ascii=False, default=str)
         return {"role": self.role, "content": content, "created_at": self.created_at}
 
@@ -88,8 +91,10 @@ class ChatMessage:
         else:
             work = ShowWork.from_dict(payload["show_work"]) if isinstance(payload.get("show_work"), dict) else None
             error = payload.get("error") if isinstance(payload.get("error"), str) else None
+            saved = payload.get("unverified_numbers")  # absent in messages saved before the check existed
+            unverified = [str(n)[:40] for n in saved[:50]] if isinstance(saved, list) else []
             msg = cls.assistant(blocks_from_dicts(payload["blocks"]), assessment=payload.get("assessment"), work=work,
-                                error=error)
+                                error=error, unverified_numbers=unverified)
         msg.created_at = created
         return msg
 

@@ -1,5 +1,5 @@
-"""``python -m copilot_core.evals run [--questions FILE] [--json] [--only IDS] [--category C] [--gate]
-[--min-score F]``: run the eval questions against whichever provider is configured.
+"""``python -m copilot_core.evals run [--questions FILE] [--json] [--only IDS | --local-subset] [--category C]
+[--gate] [--min-score F]``: run the eval questions against whichever provider is configured.
 
 Prints a table (pass/fail, rounds, tokens, seconds) and the score to stdout, progress to stderr.
 Exit 0 when the run completed (and the score reached --min-score), 1 on a usage or configuration
@@ -13,8 +13,8 @@ import json
 import logging
 import sys
 
-from copilot_core.evals.harness import (DEFAULT_QUESTIONS, QuestionFileError, format_table, load_questions,
-                                        make_runner, resolve_all, run_eval, summary)
+from copilot_core.evals.harness import (DEFAULT_QUESTIONS, LOCAL_SUBSET, QuestionFileError, format_table,
+                                        load_questions, make_runner, resolve_all, run_eval, summary)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -24,6 +24,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--questions", default=str(DEFAULT_QUESTIONS), help="YAML questions file")
     run.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     run.add_argument("--only", default="", help="comma-separated question ids")
+    run.add_argument("--local-subset", action="store_true",
+                     help=f"only the {len(LOCAL_SUBSET)} questions a small local model is measured on")
     run.add_argument("--category", default="", help="comma-separated categories")
     run.add_argument("--chip", default=None, help="chip to ask about (default: the smallest chip with data)")
     run.add_argument("--gate", action="store_true", help="apply the model-readiness tool gating, as the app does")
@@ -50,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
                   "environment or .streamlit/secrets.toml.", file=sys.stderr)
             return 1
         specs = load_questions(args.questions)
-        only = {s.strip() for s in args.only.split(",") if s.strip()}
+        only = {s.strip() for s in args.only.split(",") if s.strip()} | (set(LOCAL_SUBSET) if args.local_subset
+                                                                           else set())
         categories = {s.strip() for s in args.category.split(",") if s.strip()}
         specs = [s for s in specs if (not only or s["id"] in only)
                  and (not categories or s.get("category") in categories)]
@@ -69,6 +72,14 @@ def main(argv: list[str] | None = None) -> int:
         state = "skip" if outcome.skipped else ("pass" if outcome.passed else "FAIL")
         print(f"  {outcome.qid}: {state} ({outcome.seconds:.1f} s)", file=sys.stderr, flush=True)
 
+    if args.gate:  # probe the model once up front so its cost is not charged to the first question
+        import time
+
+        from copilot_core.readiness import readiness_for
+
+        started = time.perf_counter()
+        ready = readiness_for(provider)
+        print(f"Model readiness: {ready.level} ({time.perf_counter() - started:.1f} s)", file=sys.stderr)
     runner = make_runner(repo=repo, provider=provider, settings=settings, gate=args.gate)
     outcomes = run_eval(questions, runner, secrets=secrets, on_result=progress)
     result = summary(outcomes)

@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from copilot_core.settings import Settings
 
 DEFAULT_QUESTIONS = Path(__file__).resolve().parent / "questions.yaml"
+# What a small local model should answer with one or two tools from the readiness check's reduced set:
+# one qubit, several values of one qubit, trends, chip-wide statistics and a refusal (``make eval-local``).
+LOCAL_SUBSET = ("lookup-t1", "lookup-readout", "lookup-frequency", "compare-coherence", "trend-t1-qubit",
+                "trend-t2-stability", "heatmap-t1", "heatmap-x90", "health-summary", "out-of-scope")
 CATEGORIES = ("lookup", "comparison", "trend", "heatmap", "summary", "sandbox", "provenance", "safety")
 
 
@@ -73,14 +77,17 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
     rounds: int = 0
     tokens: int = 0
+    prompt_tokens: int = 0
     seconds: float = 0.0
     tools_called: list[str] = field(default_factory=list)
     answer: str = ""
+    unverified: list[str] = field(default_factory=list)  # numbers in the answer that no tool result backs
 
     def as_dict(self) -> dict:
         return {"id": self.qid, "category": self.category, "passed": self.passed, "skipped": self.skipped,
                 "problems": self.problems, "rounds": self.rounds, "tokens": self.tokens,
-                "seconds": round(self.seconds, 2), "tools_called": self.tools_called, "answer": self.answer[:2000]}
+                "prompt_tokens": self.prompt_tokens, "seconds": round(self.seconds, 2),
+                "tools_called": self.tools_called, "unverified_numbers": self.unverified, "answer": self.answer[:2000]}
 
 
 # ---------------------------------------------------------------------------------------- loading
@@ -257,8 +264,10 @@ def run_eval(questions: Sequence[Question | Outcome], runner: Runner, *, secrets
                 usage = getattr(result, "usage", {}) or {}
                 outcome = Outcome(item, item.id, item.category, rounds=int(usage.get("rounds", 0)),
                                   tokens=int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0)),
+                                  prompt_tokens=int(usage.get("input_tokens", 0)),
                                   tools_called=[c.name for c in getattr(result, "tool_calls", [])],
-                                  answer=getattr(result, "answer", "") or "")
+                                  answer=getattr(result, "answer", "") or "",
+                                  unverified=list(getattr(result, "unverified_numbers", []) or []))
                 outcome.problems = score(item, result, secrets)
                 outcome.passed = not outcome.problems
             outcome.seconds = time.perf_counter() - started
@@ -273,21 +282,27 @@ def summary(outcomes: Sequence[Outcome]) -> dict:
     passed = sum(o.passed for o in ran)
     return {"questions": len(outcomes), "ran": len(ran), "passed": passed, "skipped": len(outcomes) - len(ran),
             "score": round(passed / len(ran), 4) if ran else 0.0,
-            "tokens": sum(o.tokens for o in ran), "seconds": round(sum(o.seconds for o in ran), 2)}
+            "tokens": sum(o.tokens for o in ran), "prompt_tokens": sum(o.prompt_tokens for o in ran),
+            "seconds": round(sum(o.seconds for o in ran), 2),
+            "ungrounded": [o.qid for o in ran if o.unverified]}
 
 
 def format_table(outcomes: Sequence[Outcome]) -> str:
     """The printed report: one row per question, then the score line."""
-    head = f"{'id':<22} {'category':<11} {'result':<6} {'rounds':>6} {'tokens':>8} {'seconds':>8}  problems"
+    head = (f"{'id':<22} {'category':<11} {'result':<6} {'rounds':>6} {'prompt':>8} {'tokens':>8} {'seconds':>8}  "
+            "problems / numbers not found in any tool result")
     lines = [head, "-" * len(head)]
     for o in outcomes:
         result = "skip" if o.skipped else ("pass" if o.passed else "FAIL")
-        detail = o.skipped or "; ".join(o.problems)
-        lines.append(f"{o.qid:<22} {o.category:<11} {result:<6} {o.rounds:>6} {o.tokens:>8} {o.seconds:>8.1f}  "
-                     f"{detail[:160]}")
+        detail = o.skipped or "; ".join(o.problems + ([f"unverified: {', '.join(o.unverified)}"] if o.unverified
+                                                      else []))
+        lines.append(f"{o.qid:<22} {o.category:<11} {result:<6} {o.rounds:>6} {o.prompt_tokens:>8} {o.tokens:>8} "
+                     f"{o.seconds:>8.1f}  {detail[:160]}")
     s = summary(outcomes)
     lines.append("-" * len(head))
     lines.append(f"Score: {s['passed']}/{s['ran']} passed ({s['score']:.0%})"
                  + (f", {s['skipped']} skipped" if s["skipped"] else "")
-                 + f" · {s['tokens']:,} tokens · {s['seconds']:.1f} s")
+                 + f" · {s['prompt_tokens']:,} prompt / {s['tokens']:,} tokens · {s['seconds']:.1f} s")
+    lines.append("Every quoted number found in a tool result: " + (
+        "yes" if not s["ungrounded"] else f"no ({', '.join(s['ungrounded'])})"))
     return "\n".join(lines)

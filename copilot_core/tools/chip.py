@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 
 from copilot_core.analysis.stats import describe
-from copilot_core.domain.metrics import BANDS, metric, missing_since, missing_text
+from copilot_core.domain.metrics import BANDS, format_value, metric, missing_since, missing_text
 from copilot_core.tools.compact import compact_number
 from copilot_core.tools.qubits import default_names, units_of, values_row
 from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, param_names_arg, qid_arg, tool
@@ -32,6 +32,19 @@ def _statistics(frame: pd.DataFrame, names: list[str], units: dict[str, str], si
             stats["bands"] = {band: scored.count(band) for band in BANDS}
         out[name] = stats
     return out
+
+
+def _answer(chip_id: str, size: int, with_data: int, stats: dict[str, dict]) -> str:
+    """The statistics as one quotable sentence (display units, the dashboard's rounding)."""
+    parts = []
+    for name, st in stats.items():
+        if st.get("median") is None:
+            parts.append(f"{name}: no data")
+            continue
+        entry = metric(name, st["unit"])
+        parts.append(f"{name} median {format_value(entry, st['median'])} (mean {format_value(entry, st['mean'])}, "
+                     f"{st['count']} qubits)")
+    return f"{chip_id}, {with_data} of {size} qubits with data: " + "; ".join(parts) + "."
 
 
 @tool("get_chip_summary",
@@ -54,8 +67,9 @@ def get_chip_summary(ctx: ToolContext, chip_id: str, param_names: list[str] | No
     with_data = int(frame[names].notna().any(axis=1).sum())
     failed = {name: {ctx.label(chip_id, q): missing_text(at) for q in qids
                      if (at := missing_since((params.get(q) or {}).get(name))) is not None} for name in names}
-    data = {"chip_id": chip_id, "num_qubits": size, "qubits_with_data": with_data,
-            "statistics": _statistics(frame, names, units, size),
+    statistics = _statistics(frame, names, units, size)
+    data = {"answer": _answer(chip_id, size, with_data, statistics), "chip_id": chip_id, "num_qubits": size,
+            "qubits_with_data": with_data, "statistics": statistics,
             "no_valid_latest": {n: f for n, f in failed.items() if f} or None,
             "other_parameters": sorted(available - set(names)) if not param_names else [],
             "qubits": frame.to_dict("records")}

@@ -20,6 +20,7 @@ from copilot_core.analysis.compare import (
     ranked_changes,
 )
 from copilot_core.data.runs import RunReader
+from copilot_core.domain.metrics import format_value, metric
 from copilot_core.tools.compact import compact_number, iso
 from copilot_core.tools.spec import (
     ToolContext,
@@ -47,6 +48,23 @@ def _frame(full: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _answer(before: str, after: str, summary: pd.DataFrame, changes: pd.DataFrame) -> str:
+    """Medians per metric and the largest changes as one quotable sentence (display units)."""
+    def show(name: str, unit: str, kind: str, value: object) -> str:
+        number = value if isinstance(value, (int, float)) and value == value else None
+        return format_value(metric(name, unit, kind), number)  # type: ignore[arg-type]
+
+    parts = [f"{r['metric']} median {show(r['metric'], r['unit'], r['kind'], r['median_before'])} → "
+             f"{show(r['metric'], r['unit'], r['kind'], r['median_after'])} ({r['compared']} compared, "
+             f"{r['better']} better, {r['worse']} worse)" for r in summary.to_dict("records") if r["compared"]]
+    units = {r["metric"]: (r["unit"], r["kind"]) for r in summary.to_dict("records")}
+    largest = [f"{r['label']} {r['metric']} {show(r['metric'], *units.get(r['metric'], ('', 'qubit')), r['before'])} → "
+               f"{show(r['metric'], *units.get(r['metric'], ('', 'qubit')), r['after'])}"
+               for r in changes.head(3).to_dict("records")]
+    return (f"From {before} to {after}: " + "; ".join(parts)
+            + (". Largest changes: " + "; ".join(largest) if largest else "") + ".")
+
+
 @tool("compare_calibrations",
       {"chip_id": chip_id_arg(),
        "from": _POINT | {"default": "previous", "description":
@@ -70,6 +88,7 @@ def compare_calibrations(ctx: ToolContext, chip_id: str, to: str = "latest", met
                                   if k not in ("metric", "title", "kind")}
                   for row in summary.to_dict("records")}
     model = {
+        "answer": _answer(comp.before.label, comp.after.label, summary, ranked_changes(comp)),
         "chip_id": chip_id, "from": comp.before.label, "to": comp.after.label,
         "spread_days": comp.spread_days, "metrics": per_metric,
         "largest_changes": _brief(ranked_changes(comp), ["metric", "label", "before", "after", "change", "z",

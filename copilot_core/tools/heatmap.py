@@ -11,7 +11,7 @@ import json
 
 from copilot_core.analysis.chip_metrics import MODES, ChipMetric, UnknownChip, chip_metric
 from copilot_core.charts.heatmap import coupling_map, qubit_heatmap
-from copilot_core.domain.metrics import BANDS, CATALOGUE
+from copilot_core.domain.metrics import BANDS, CATALOGUE, format_value
 from copilot_core.tools.compact import compact_number
 from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, tool
 
@@ -38,6 +38,15 @@ def _ranked(cm: ChipMetric) -> tuple[list[dict], list[dict]]:
     return rows[:RANKED], rows[::-1][:RANKED]
 
 
+def _answer(cm: ChipMetric, best: list[dict], worst: list[dict]) -> str:
+    """The map's statistics and extremes as one quotable sentence (display units, the dashboard's rounding)."""
+    show = lambda v: format_value(cm.metric, v)  # noqa: E731
+    ranked = lambda rows: ", ".join(f"{r['label']} {show(r['value'])}" for r in rows)  # noqa: E731
+    return (f"{cm.metric.name} on {cm.chip_id} ({cm.window}): median {show(cm.stats['median'])}, mean "
+            f"{show(cm.stats['mean'])}, min {show(cm.stats['min'])}, max {show(cm.stats['max'])} over "
+            f"{cm.stats['count']} of {cm.stats['total']} {cm.kind}s; best {ranked(best)}; worst {ranked(worst)}.")
+
+
 @tool("generate_chip_heatmap",
       {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'zx90_gate_fidelity'."),
        "selection_mode": {"type": "string", "enum": list(MODES), "default": "latest",
@@ -58,7 +67,8 @@ def generate_chip_heatmap(ctx: ToolContext, chip_id: str, metric_name: str, sele
     best, worst = _ranked(cm)
     stats = {k: cm.stats[k] for k in ("count", "total", "coverage", "median", "mean", "min", "max")}
     bands = {b: sum(1 for v in cm.bands.values() if v == b) for b in BANDS}
-    model = {"chip_id": chip_id, "metric": cm.metric.name, "kind": cm.kind, "unit": cm.metric.unit,
+    model = {"answer": _answer(cm, best, worst), "chip_id": chip_id, "metric": cm.metric.name, "kind": cm.kind,
+             "unit": cm.metric.unit,
              "selection_mode": selection_mode, "within_hours": within_hours, "stats": {**stats, "unit": cm.metric.unit},
              "bands": bands if any(bands.values()) else None, "best": best, "worst": worst,
              "window": cm.window, "missing": len(cm.missing),

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from copilot_core.domain.metrics import (CATALOGUE, COUPLING_METRICS, QUBIT_METRICS, SCORED_COUPLING_METRICS,
-                                         SCORED_QUBIT_METRICS, Kind, metric, missing_since, missing_text)
+                                         SCORED_QUBIT_METRICS, Kind, format_value, metric, missing_since,
+                                         missing_text)
 from copilot_core.tools.compact import clean_text, display_parameters
 from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, param_names_arg,
                                      qid_arg, qids_arg, tool)
@@ -74,6 +75,20 @@ def get_qubit_params(ctx: ToolContext, chip_id: str, qid: str) -> ToolResult:
     return ToolResult(data, f"{ctx.label(chip_id, qid)} on {chip_id}: {len(view)} parameters")
 
 
+def _ranking(rows: list[dict], names: list[str], units: dict[str, str]) -> str:
+    """Per parameter, the qubits best first (by the metric's direction) as one quotable sentence."""
+    parts = []
+    for name in names:
+        entry = metric(name, units[name])
+        present = sorted((r for r in rows if r[name] is not None and r[name] == r[name]), key=lambda r: r[name],
+                         reverse=entry.higher_is_better)
+        missing = [r["label"] for r in rows if r[name] is None or r[name] != r[name]]
+        ranked = ", ".join(f"{r['label']} {format_value(entry, r[name])}" for r in present)
+        parts.append(f"{name}, best first: {ranked or 'no data'}" + (f" (no data: {', '.join(missing)})"
+                                                                      if missing and present else ""))
+    return "; ".join(parts) + "."
+
+
 @tool("compare_qubits",
       {"chip_id": chip_id_arg(), "qids": qids_arg(32, min_items=2), "param_names": param_names_arg()},
       ("chip_id", "qids"))
@@ -83,7 +98,9 @@ def compare_qubits(ctx: ToolContext, chip_id: str, qids: list[str], param_names:
     params = {q: ctx.repo.qubit_params(chip_id, q) or {} for q in qids}
     names = param_names or default_names(set().union(*(p.keys() for p in params.values())))
     rows = [{"qid": q, "label": ctx.label(chip_id, q), **values_row(params[q], names)} for q in qids]
-    data = {"chip_id": chip_id, "parameters": names, "units": units_of(params, names), "qubits": rows}
+    units = units_of(params, names)
+    data = {"answer": _ranking(rows, names, units), "chip_id": chip_id, "parameters": names, "units": units,
+            "qubits": rows}
     return ToolResult(data, f"compared {len(qids)} qubits on {chip_id} over {len(names)} parameters")
 
 

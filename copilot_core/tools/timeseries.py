@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from copilot_core.analysis.stats import describe, mad_bounds
-from copilot_core.domain.metrics import metric, missing_since, missing_text
+from copilot_core.domain.metrics import format_value, metric, missing_since, missing_text
 from copilot_core.tools.compact import compact_number, iso
 from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, last_n_arg,
                                      parameter_name_arg, qid_arg,
@@ -63,8 +63,16 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
     values = [p["value"] for p in points]
     failed_at = _failed_latest(ctx, chip_id, parameter_name, coupling="-" in qid).get(qid)
     latest = None if failed_at is not None else values[-1]
-    data = {"chip_id": chip_id, "qid": qid, "label": ctx.label(chip_id, qid), "parameter_name": parameter_name,
-            "unit": entry.unit, "stats": _stats(values), "trend": _trend(values[0], values[-1]),
+    stats = describe(values)
+    latest_text = ("no valid value (" + missing_text(failed_at) + ")" if failed_at is not None
+                   else format_value(entry, latest))
+    answer = (f"{parameter_name} of {ctx.label(chip_id, qid)} on {chip_id}, last {len(points)} points: "
+              f"latest {latest_text}, lowest {format_value(entry, stats['min'])}, highest "
+              f"{format_value(entry, stats['max'])}, mean {format_value(entry, stats['mean'])}, "
+              f"trend {_trend(values[0], values[-1]) or 'unknown'}.")
+    data = {"answer": answer, "chip_id": chip_id, "qid": qid, "label": ctx.label(chip_id, qid),
+            "parameter_name": parameter_name, "unit": entry.unit, "stats": _stats(values),
+            "trend": _trend(values[0], values[-1]),
             "latest": compact_number(latest) if latest is not None else None, "points": points}
     if failed_at is not None:
         data["missing"] = missing_text(failed_at)
@@ -123,7 +131,14 @@ def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id
     low = [q["qid"] for q in qubits if bounds and q["latest"] is not None and q["latest"] < bounds[0]]
     high = [q["qid"] for q in qubits if bounds and q["latest"] is not None and q["latest"] > bounds[1]]
     trends = {t: sum(1 for q in qubits if q["trend"] == t) for t in ("up", "down", "stable")}
-    data = {"chip_id": chip_id, "parameter_name": parameter_name, "unit": unit, "num_qubits": len(qubits),
+    entry = metric(parameter_name, unit)
+    latest_stats = describe(latest)
+    answer = (f"{parameter_name} on {chip_id}, newest value of {len(latest)} qubits: median "
+              f"{format_value(entry, latest_stats['median'])}, mean {format_value(entry, latest_stats['mean'])}, "
+              f"min {format_value(entry, latest_stats['min'])}, max {format_value(entry, latest_stats['max'])}; "
+              f"trends: {trends['up']} up, {trends['down']} down, {trends['stable']} stable.")
+    data = {"answer": answer, "chip_id": chip_id, "parameter_name": parameter_name, "unit": unit,
+            "num_qubits": len(qubits),
             "num_points": len(frame), "first_at": min(times), "last_at": max(times),
             "statistics": _stats(frame["value"].tolist()), "latest_statistics": _stats(latest),
             "trend_counts": trends, "outliers_low": low, "outliers_high": high,

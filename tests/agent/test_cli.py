@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -46,12 +47,26 @@ def test_ask_gates_the_tools_on_the_models_readiness_like_the_page(app_env, scri
     assert offered(real) == ["get_chip_summary", "generate_chip_heatmap", "more_tools"]
 
 
+def test_ask_lists_exactly_the_number_no_tool_returned(app_env, scripted_openai, repo):
+    # The median from the chip's current T1 values (qubit.data, display units), computed here, not by the tool.
+    values = [metric("t1").to_display(p["t1"]["value"]) for q, p in repo.all_qubit_params(CHIP).items()
+              if "t1" in p and q.isdigit() and str(int(q)) == q]
+    median = f"{statistics.median(v for v in values if v is not None and v == v):.1f}"
+    invented = "987.6543"
+    scripted_openai.push(call("get_chip_summary", {"chip_id": CHIP, "param_names": ["t1"]}),
+                         answer(f"Median T1 is {median} μs; last quarter it was {invented} μs."))
+    proc = run_cli(llm_env(app_env, scripted_openai), "ask", "Median T1 of the chip?", "--chip", CHIP)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert median in out["answer"] and out["unverified_numbers"] == [invented]
+
+
 def test_ask_prints_one_json_object(app_env, scripted_openai, repo):
     scripted_openai.push(call("get_qubit_params", {"chip_id": CHIP, "qid": "5"}), answer("Q05 is healthy.", "good"))
     proc = run_cli(llm_env(app_env, scripted_openai), "ask", "How is Q05?", "--chip", CHIP, "--qid", "Q05")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
-    assert set(out) == {"answer", "blocks", "assessment", "tool_calls", "usage"}
+    assert set(out) == {"answer", "blocks", "assessment", "tool_calls", "usage", "unverified_numbers"}
     assert out["answer"] == "Q05 is healthy." and out["assessment"] == "good"
     assert out["blocks"] == [{"type": "text", "content": "Q05 is healthy.", "chart": None}]
     assert out["usage"]["rounds"] == 2 and out["usage"]["input_tokens"] > 0

@@ -382,3 +382,29 @@ def test_a_failing_provider_gives_a_clear_message_not_a_traceback(chat_app):
     assert status.state == "error" and status.label.startswith("Stopped with a problem")
     shown = " ".join(readable(m.value) for m in at.chat_message[1].markdown)
     assert "HTTP 500" in shown and "Traceback" not in shown
+
+
+INVENTED = "987.6543"  # no T1 statistic of the demo can round to this (T1 values are tens of μs)
+
+
+def grounding_smart(req: SmartRequest):
+    """Round 1: draw the T1 heatmap; round 2: quote its median (real) and one number no tool returned."""
+    if not req.tool_results:
+        return call("generate_chip_heatmap", HEATMAP_ARGS)
+    median = json.loads(req.tool_results[-1].output)["stats"]["median"]
+    return answer(f"The median T1 is {median:.1f} μs; last quarter it was {INVENTED} μs.", "good")
+
+
+def test_a_number_no_tool_returned_is_named_under_the_answer(chat_app):
+    app = chat_app(grounding_smart)
+    app.run()
+    at = app.ask("Show me the T1 heatmap and its median")
+    assert not at.exception
+    median = f"{statistics.median(latest_t1(app.repo().db, CHIP).values()):.1f}"
+    _, assistant = at.chat_message
+    assert any(f"The median T1 is {median} μs" in t for t in texts(assistant))  # the real number, quoted
+    flagged = [readable(c.value) for c in assistant.caption if "tool result" in readable(c.value)]
+    assert flagged == [f"Not found in any tool result: {INVENTED}"]  # only the invented one
+    [saved] = app.sessions().list(app.username)
+    stored = [m for m in app.sessions().get(app.username, saved["session_id"])["messages"] if m["role"] == "assistant"]
+    assert json.loads(stored[-1]["content"])["unverified_numbers"] == [INVENTED]

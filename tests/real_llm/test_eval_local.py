@@ -1,12 +1,15 @@
-"""The eval harness against the local real model: the score is printed, not asserted.
+"""The eval's small-model subset (``make eval-local``) against the local real model, with a score floor.
 
-Two questions keep the tier's wall time bounded on two CPU cores (a full 29-question run is
-``make eval`` with the local model configured). What is asserted is that the harness itself ran
-each question to an outcome against a real model.
+The ten questions (``LOCAL_SUBSET``) each need one or two tools of the readiness check's reduced set; the
+turn runs gated as the app runs it for a small model.  The table printed per question (score, rounds, prompt
+tokens, seconds, numbers not found in any tool result) is the figure to compare across changes; the assert
+is the floor, so a regression in prompts, tools or the loop fails here.
 """
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -14,20 +17,37 @@ import pytest
 from copilot_core.agent import provider_from_settings
 from copilot_core.evals import format_table, load_questions, make_runner, resolve_all, run_eval
 from copilot_core.evals.facts import EvalContext
+from copilot_core.evals.harness import LOCAL_SUBSET, Outcome, summary
+from copilot_core.readiness import readiness_for
 from copilot_core.settings import load_settings
 
-pytestmark = [pytest.mark.real_llm, pytest.mark.timeout(1500)]
-SUBSET = ("lookup-t1", "out-of-scope")
+pytestmark = [pytest.mark.real_llm, pytest.mark.timeout(3600)]
+# The score reached on LOCAL_SUBSET minus one, so a single unlucky sample does not fail the tier. Measured on the
+# project's 2-core machine at load average 4-12 before the prompt budget and router: the first five questions ran
+# (lookup-t1, lookup-readout, lookup-frequency, compare-coherence pass; trend-t1-qubit fails), 4 passed, so the
+# floor is 3 until a full run of all ten sets it.
+SCORE_FLOOR = 3
 
 
-def test_eval_subset_score_is_printed(local_llm, repo, tmp_path, capsys):
-    settings = load_settings(env={**local_llm["env"], "DATA_DIR": str(tmp_path)},
+def test_local_subset_reaches_the_floor(local_llm, repo, tmp_path, capsys):
+    settings = load_settings(env={**local_llm["env"], "DATA_DIR": str(tmp_path), "COPILOT_MEMORY": "off"},
                              secrets_path=Path("/nonexistent/secrets.toml"))
     provider = provider_from_settings(settings)
-    specs = [s for s in load_questions() if s["id"] in SUBSET]
+    started = time.perf_counter()
+    ready = readiness_for(provider)
+    probe_s = time.perf_counter() - started
+    specs = [s for s in load_questions() if s["id"] in LOCAL_SUBSET]
+
+    def progress(outcome: Outcome) -> None:  # a long run shows each question as it ends
+        with capsys.disabled():
+            print(f"\n{format_table([outcome]).splitlines()[2]}  (load {os.getloadavg()[0]:.1f})", flush=True)
+
     outcomes = run_eval(resolve_all(specs, EvalContext(repo)),
-                        make_runner(repo=repo, provider=provider, settings=settings))
+                        make_runner(repo=repo, provider=provider, settings=settings, gate=True), on_result=progress)
     with capsys.disabled():
-        print("\nlocal-model eval subset:\n" + format_table(outcomes))
-    assert [o.qid for o in outcomes] == list(SUBSET)
+        print(f"\nlocal-model eval subset (readiness {ready.level}, probe {probe_s:.1f} s, load average "
+              f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}):\n" + format_table(outcomes))
+    assert [o.qid for o in outcomes] == [s["id"] for s in specs] and len(outcomes) == len(LOCAL_SUBSET)
     assert all(o.skipped is None for o in outcomes)
+    passed = summary(outcomes)["passed"]
+    assert passed >= SCORE_FLOOR, f"{passed}/{len(outcomes)} passed, below the floor of {SCORE_FLOOR}"

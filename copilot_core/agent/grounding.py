@@ -1,0 +1,115 @@
+"""Which numbers in an answer no tool result backs: a small model quotes well and invents quietly.
+
+After the tool loop every number written in the answer is looked up among the numbers the turn's tools
+returned (what the model read and the full results behind it), the numbers the user wrote, and the
+thresholds the prompt states.  A number counts as found when some source value, rounded to the number of
+decimals the answer wrote, equals it (``61.2`` is backed by ``61.234``; sign-insensitive, so "dropped by 5.2"
+is backed by ``-5.2``).  Lengths of the lists a tool returned count as sources too: "3 qubits" after a tool
+listed three is a count of what it returned, not an invention.
+
+Not checked, because they are names, not measurements: qubit and parameter labels (``Q05``, ``T1``,
+``zx90``), dates and times, ordered-list markers, and multiples of a standard deviation (``2σ``).  A number
+the model computed itself (a difference, a ratio, a unit conversion) is accepted when it is marked with
+:data:`DERIVED_MARKER` right before it, as the answer format asks; everything else is returned as unverified.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import math
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+DERIVED_MARKER = "≈"
+
+# One number as written: optional sign, digits with optional thousands separators, decimals, exponent.
+_NUMBER = re.compile(r"(?<![\w.])(?P<marker>≈\s*)?(?P<num>[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)")
+# Any digit run in a source (loose on purpose: "Q05", "20260720-003", "4-1" all lend their digits).
+_SOURCE_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_NOT_MEASUREMENTS = (
+    re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?"),  # dates
+    re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b"),  # times
+    re.compile(r"(?m)^\s*(?:[-*+]\s+)?\d+[.)](?=\s)"),  # ordered-list markers
+    re.compile(r"\b\d+(?:\.\d+)?\s*(?:σ|sigma)"),  # "2σ": a method's choice, not data
+)
+
+
+def answer_numbers(text: str) -> list[tuple[str, bool]]:
+    """``(number as written, marked as derived)`` for every checked number in ``text``, in order."""
+    for pattern in _NOT_MEASUREMENTS:
+        text = pattern.sub(" ", text)
+    return [(m.group("num"), bool(m.group("marker"))) for m in _NUMBER.finditer(text)]
+
+
+def _decimals(written: str) -> int:
+    """How many decimals ``written`` resolves (``1.2e-3`` -> 4, ``1,200`` -> 0)."""
+    mantissa, _, exponent = written.lower().partition("e")
+    places = len(mantissa.partition(".")[2])
+    return max(places - int(exponent or 0), 0)
+
+
+def _value(written: str) -> float:
+    return abs(float(written.replace(",", "").replace("−", "-")))
+
+
+def _walk(obj: Any) -> Iterator[float]:
+    """Every number in a tool result: values, numeric strings, and the length of every list."""
+    if isinstance(obj, bool) or obj is None:
+        return
+    if isinstance(obj, (int, float)):
+        if math.isfinite(obj):
+            yield abs(float(obj))
+    elif isinstance(obj, str):
+        yield from (abs(float(n)) for n in _SOURCE_NUMBER.findall(obj))
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            yield from _walk(key)
+            yield from _walk(value)
+    elif isinstance(obj, (list, tuple)):
+        yield float(len(obj))
+        for value in obj:
+            yield from _walk(value)
+    elif type(obj).__module__ == "numpy" and hasattr(obj, "item"):
+        yield from _walk(obj.item())
+    else:
+        yield from _walk(str(obj))
+
+
+def source_values(sources: Iterable[Any]) -> list[float]:
+    """Sorted numbers of the sources: JSON text is parsed (so list lengths count), other text is scanned."""
+    found: list[float] = []
+    for source in sources:
+        if isinstance(source, str):
+            try:
+                source = json.loads(source)
+            except ValueError:
+                pass
+        found.extend(_walk(source))
+    return sorted(set(found))
+
+
+def _backed(value: float, decimals: int, values: list[float]) -> bool:
+    """True when a source value rounds to ``value`` at ``decimals`` places (ties either way)."""
+    half = 0.5 * 10.0 ** -decimals
+    slack = half * 1e-9 + 1e-12 * max(value, 1.0)
+    i = bisect.bisect_left(values, value - half - slack)
+    return i < len(values) and values[i] <= value + half + slack
+
+
+def unverified_numbers(answer: str, sources: Iterable[Any], *, allowed_text: Iterable[str] = ()) -> list[str]:
+    """Numbers written in ``answer`` that neither a source nor ``allowed_text`` (the user's words, the prompt's
+    thresholds) backs and that are not marked as derived; each once, as written, in order."""
+    values = source_values([*sources, *allowed_text])
+    out: list[str] = []
+    for written, derived in answer_numbers(answer or ""):
+        if derived or written in out:
+            continue
+        try:
+            value = _value(written)
+        except ValueError:
+            continue
+        if not _backed(value, _decimals(written), values):
+            out.append(written)
+    return out
