@@ -17,7 +17,7 @@ provider is not cached and leaves the tools on (the chat itself will then show t
 a model whose name states at most 8B parameters ("qwen2.5-coder-1.5b-instruct", "llama3.2:3b"; how local
 servers name their GGUFs and tags).  Those are the models that run on a lab's own CPU or workstation GPU,
 where prompt processing dominates a round and fewer tool schemas pay off most.  A hosted model, or a local
-70B, is not small: the router is optional for it (``COPILOT_TOOL_ROUTER=on``).
+70B, is not small: ``auto`` leaves the router off for it (``COPILOT_TOOL_ROUTER=on`` forces it).
 """
 
 from __future__ import annotations
@@ -241,8 +241,11 @@ def model_size(provider: Any, readiness: Readiness | None, explicit: str | None 
 
 def router_enabled(setting: str | None, provider: Any, readiness: Readiness | None,
                    explicit_size: str | None = None) -> bool:
-    """``COPILOT_TOOL_ROUTER``: ``on``, ``off``, or ``auto`` (the default: on for a small model)."""
-    choice = (setting or "auto").strip().lower()
+    """``COPILOT_TOOL_ROUTER``: ``on``, ``off`` (the default), or ``auto`` (on for a small model).
+
+    Off by default: on the project's local 1.5B model the routed few tools made it repeat its one call and
+    miss the answer (three lookup questions of ``make eval-local`` failed with it, passed without it)."""
+    choice = (setting or "off").strip().lower()
     if choice not in ROUTER_CHOICES:
         raise ValueError(f"COPILOT_TOOL_ROUTER must be one of {', '.join(ROUTER_CHOICES)} (got {setting!r})")
     if choice != "auto":

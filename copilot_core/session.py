@@ -152,13 +152,13 @@ class Copilot:
         return readiness
 
     def _router(self, provider: ProviderConfig, readiness: Readiness | None) -> bool:
-        """The tool router's switch for this model (a bad ``COPILOT_TOOL_ROUTER`` is logged and read as auto)."""
+        """The tool router's switch for this model (a bad ``COPILOT_TOOL_ROUTER`` is logged and read as off)."""
         size = self.settings.get("COPILOT_MODEL_SIZE")
         try:
             return router_enabled(self.settings.get("COPILOT_TOOL_ROUTER"), provider, readiness, size)
         except ValueError as exc:
-            log.warning("%s; using auto", exc)
-            return router_enabled("auto", provider, readiness, size)
+            log.warning("%s; router off", exc)
+            return False
 
     @staticmethod
     def _memory_section(memory: CopilotMemory | None, chip_id: str | None, *, recall_tool: bool) -> list[str]:

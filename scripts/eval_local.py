@@ -19,25 +19,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "local_llm.py"
+sys.path.insert(0, str(SCRIPT.parent))
+
+import local_llm  # noqa: E402
 
 
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def _settings(port: int) -> dict[str, str]:
-    """``export KEY=VALUE  # comment`` lines from ``local_llm.py env`` as a dict."""
-    text = subprocess.run([sys.executable, str(SCRIPT), "env", "--port", str(port)], capture_output=True, text=True,
-                          check=True).stdout
-    out = {}
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line.startswith("export ") and "=" in line:
-            key, value = line[len("export "):].split("=", 1)
-            out[key.strip()] = value.strip()
-    return out
 
 
 def main(argv: list[str]) -> int:
@@ -54,8 +44,9 @@ def main(argv: list[str]) -> int:
                   "`python scripts/local_llm.py fetch` first", file=sys.stderr)
             return 1
         print(f"local model ready in {time.monotonic() - started:.1f} s: {line.strip()}", file=sys.stderr)
+        settings = local_llm.parse_env("\n".join(local_llm.env_lines(port)))
         run = subprocess.run([sys.executable, "-m", "copilot_core.evals", "run", "--local-subset", "--gate", *argv],
-                             env={**env, **_settings(port), "COPILOT_MEMORY": "off"}, cwd=ROOT)
+                             env={**env, **settings, "COPILOT_MEMORY": "off"}, cwd=ROOT)
         return run.returncode
     finally:
         if server.stdin:

@@ -283,6 +283,17 @@ def env_lines(port: int = DEFAULT_PORT) -> list[str]:
             "export OPENAI_API_KEY=local  # any value: the local server checks none"]
 
 
+def parse_env(text: str) -> dict[str, str]:
+    """``export KEY=VALUE  # comment`` lines, as ``env`` prints them, -> {KEY: VALUE}."""
+    out = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("export ") and "=" in line:
+            key, value = line[len("export "):].split("=", 1)
+            out[key.strip()] = value.strip()
+    return out
+
+
 # ------------------------------------------------------------------------------------------------ CLI
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,10 +29,10 @@ def turn(server, repo, chip, tmp_path, model: str, **env: str):
 
 
 @pytest.mark.parametrize(("model", "env", "expected"), [
-    (SMALL, {}, ["get_chip_summary", "generate_chip_heatmap", "more_tools"]),  # auto: small by name
-    (SMALL, {"COPILOT_TOOL_ROUTER": "off"}, EVERY_TOOL),
-    (SMALL, {"COPILOT_MODEL_SIZE": "large"}, EVERY_TOOL),
-    ("gpt-5.4", {}, EVERY_TOOL),  # auto: large
+    (SMALL, {}, EVERY_TOOL),  # off by default
+    (SMALL, {"COPILOT_TOOL_ROUTER": "auto"}, ["get_chip_summary", "generate_chip_heatmap", "more_tools"]),  # small
+    (SMALL, {"COPILOT_TOOL_ROUTER": "auto", "COPILOT_MODEL_SIZE": "large"}, EVERY_TOOL),
+    ("gpt-5.4", {"COPILOT_TOOL_ROUTER": "auto"}, EVERY_TOOL),  # auto: large
     ("gpt-5.4", {"COPILOT_TOOL_ROUTER": "on"}, ["get_chip_summary", "generate_chip_heatmap", "more_tools"]),
 ])
 def test_router_switch_decides_the_tools_sent(scripted_openai, repo, demo_chip_ids, tmp_path, model, env, expected):

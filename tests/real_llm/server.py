@@ -77,14 +77,8 @@ def _wait_ready(proc: subprocess.Popen, log: Path) -> str:
 
 
 def parse_env_lines(text: str) -> dict[str, str]:
-    """``export KEY=VALUE  # comment`` lines (``local_llm.py env``) -> {KEY: VALUE}."""
-    out = {}
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line.startswith("export ") and "=" in line:
-            key, value = line[len("export "):].split("=", 1)
-            out[key.strip()] = value.strip()
-    return out
+    """``local_llm.py env`` output -> {KEY: VALUE}, read by the script's own parser."""
+    return load_script().parse_env(text)
 
 
 class _Skip(Exception):
