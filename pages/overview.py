@@ -31,7 +31,7 @@ with page_guard("the overview"):
             "last execution": st.column_config.DatetimeColumn("last execution (UTC)", format="YYYY-MM-DD HH:mm")})
 
         st.subheader("Drift flags")
-        pct = st.slider("Flag a drop larger than (% of the qubit's own 7-day median)", 5, 80, 20, step=5,
+        pct = st.slider("Flag a drop larger than (% of the qubit's own 7-day median)", 5, 80, data.DEFAULT_DRIFT_PCT, step=5,
                         key="overview_drift_pct")
         flags = data.drift(chip_id, pct / 100)
         drops = [f for f in flags if f.reason == "drop"]
