@@ -24,13 +24,12 @@ DATETIME = st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm")
 
 
 def band_cells(frame: pd.DataFrame, bands: dict[str, str], formats: dict[str, str | Callable[[Any], str]]) -> Styler:
-    """``frame`` with the ``formats`` columns as text ("—" when missing: a grid shows a null as "None") and
-    each value cell tinted by its band (``bands``: value column -> band column), so the band needs no column
-    of its own (hide those with ``column_config``)."""
-    shown = frame.copy()
-    for col, fmt in formats.items():
-        if col in shown:
-            shown[col] = [NO_VALUE if pd.isna(v) else fmt(v) if callable(fmt) else fmt % v for v in frame[col]]
+    """``frame`` with its values kept (numbers stay numbers, so a click on a column header sorts by value,
+    not alphabetically), each ``formats`` column displayed through its format (``"%.2f"`` or a function,
+    never called on a missing value) and each value cell tinted by its band (``bands``: value column -> band
+    column), so the band needs no column of its own (hide those with ``column_config``).  The grid shows
+    the formatted text of a ``NumberColumn`` only when the column has no ``format`` of its own, and a missing
+    value as the ``placeholder`` of ``st.dataframe`` (pass ``NO_VALUE``; its default is "None")."""
 
     def tint(part: pd.DataFrame) -> pd.DataFrame:
         css = pd.DataFrame("", index=part.index, columns=part.columns)
@@ -40,7 +39,12 @@ def band_cells(frame: pd.DataFrame, bands: dict[str, str], formats: dict[str, st
                                                     if b in BAND_TINTS else "")
         return css
 
-    return shown.style.apply(tint, axis=None)
+    styler = frame.style.apply(tint, axis=None)
+    for col, fmt in formats.items():
+        if col in frame:
+            shown = fmt if callable(fmt) else lambda v, fmt=fmt: fmt % v
+            styler = styler.format(shown, subset=[col], na_rep=NO_VALUE)
+    return styler
 
 
 def value_band_cells(frame: pd.DataFrame) -> Styler:
