@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -12,10 +13,11 @@ from pandas.io.formats.style import Styler
 from copilot_core.analysis.chip_metrics import ChipMetric
 from copilot_core.analysis.health import HealthReport, Trend
 from copilot_core.analysis.qubit_detail import latest_values_frame, task_results_frame
+from copilot_core.analysis.qubit_table import band_column, value_column
 from copilot_core.analysis.timeseries import timeseries_frame
 from copilot_core.charts.style import BAND_TINTS, NO_VALUE, NO_VALUE_HELP
 from copilot_core.charts.timeseries import timeseries_figure
-from copilot_core.domain.metrics import format_value, metric
+from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, format_value, metric
 from copilot_core.domain.topology import qubit_label
 from ui import data
 from ui.errors import plain
@@ -173,10 +175,17 @@ def health_report(report: HealthReport) -> None:
             if f.on_coupling:
                 ends = frozenset(str(int(e)) for e in f.target.split("-"))
                 failed_on[ends] = failed_on.get(ends, 0) + 1
-        st.dataframe([{"coupling": c.label, "role": c.role,
-                       "failed tasks": failed_on.get(frozenset(c.coupling_id.split("-")), 0),
-                       **{metric(n, kind="coupling").title: format_value(metric(n, kind="coupling"), v)
-                          + (f" ({b})" if b else "") for n, (v, b) in c.values.items()}}
-                      for c in report.couplings], hide_index=True, key="health_couplings")
+        entries = [metric(n, kind="coupling") for n in SCORED_COUPLING_METRICS]
+        rows = pd.DataFrame([{"coupling": c.label, "role": c.role,
+                              "failed tasks": failed_on.get(frozenset(c.coupling_id.split("-")), 0),
+                              **{k: x for m in entries for k, x in
+                                 zip((value_column(m), band_column(m)), c.values.get(m.name, (None, None)))}}
+                             for c in report.couplings])
+        config: dict = {band_column(m): None for m in entries}  # shown as the value cell's colour
+        config |= {value_column(m): st.column_config.NumberColumn(  # no format: the styler's text shows
+            help=f"Cell colour = band ({m.threshold_text()}). {NO_VALUE_HELP}") for m in entries}
+        st.dataframe(band_cells(rows, {value_column(m): band_column(m) for m in entries},
+                                {value_column(m): partial(format_value, m, unit=False) for m in entries}),
+                     hide_index=True, key="health_couplings", placeholder=NO_VALUE, column_config=config)
     st.caption(f"Trend over the {report.window_days} days before the chip's last execution; neighbours are the "
                f"nearest qubits on the topology ({', '.join(report.neighbour_labels) or 'none'}).")

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from copilot_core.analysis.qubit_table import KEY_METRICS, band_column, value_column
-from copilot_core.domain.metrics import BANDS, CATALOGUE, SCORED_QUBIT_METRICS, metric
+from copilot_core.domain.metrics import BANDS, CATALOGUE, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, metric
 from copilot_core.domain.topology import qubit_label, topology_for
 from tests.pages.conftest import dataframe, displayed
 
@@ -109,8 +109,23 @@ def test_selecting_a_row_shows_the_health_report(open_page, app_repo, demo_chip)
     report = dataframe(at, "metric", "trend", "vs neighbours")
     t1 = report.set_index("metric").loc["T1"]
     assert t1["band"] == metric("t1").score(metric("t1").to_display(params["t1"]["value"]))
-    couplings = dataframe(at, "coupling", "role")
-    assert len(couplings) == len(topology_for(size).couplings_of(int(qid)))
+    couplings, shown = dataframe(at, "coupling", "role"), displayed(at, "coupling", "role")
+    edges = topology_for(size).couplings_of(int(qid))
+    assert list(couplings["coupling"]) == [f"{qubit_label(e.control, size)}→{qubit_label(e.target, size)}"
+                                           for e in edges]
+    docs = {d["qid"]: d.get("data") or {} for d in app_repo.db["coupling"].find({"chip_id": chip_id},
+                                                                              {"_id": 0, "qid": 1, "data": 1})}
+    for name in SCORED_COUPLING_METRICS:
+        m = metric(name, kind="coupling")
+        column = value_column(m)
+        assert pd.api.types.is_float_dtype(couplings[column])  # numbers, so the grid sorts by value
+        for row, e in enumerate(edges):  # the control-target document first, else the reverse one
+            entry = docs.get(f"{e.control}-{e.target}", {}).get(name) or docs.get(f"{e.target}-{e.control}", {}).get(name)
+            want = m.to_display((entry or {}).get("value"))
+            got = couplings[column].iloc[row]
+            assert (pd.isna(got) and want is None) or got == pytest.approx(want)
+            assert shown[column].iloc[row] == ("—" if want is None else f"{want:.2f}")  # the unit is in the header
+            assert (None if pd.isna(b := couplings[band_column(m)].iloc[row]) else b) == m.score(want)
 
 
 def test_selection_acts_once_and_the_picker_wins_afterwards(open_page, demo_chip):
