@@ -131,3 +131,12 @@ def test_repeated_links_code_and_urls_each_show_their_own_text():
                              "and https://lab.example/b or https://lab.example/a then heatmap.")
     assert app_links(out) == ["/timeseries", "/heatmap", "/timeseries", "/heatmap"]
     assert problems(out) == []
+
+
+def test_control_characters_go_from_plain_and_latin_text():
+    """Answers in ASCII or Latin-1 (a "µs" unit) take a quicker scan for control characters than others do."""
+    for unit in ("us", "µs", "μs"):  # ASCII, Latin-1 (micro sign), Greek mu
+        out = safe_markdown(f"T1 \x07fell\x00 to 12 {unit}\x1b[31m")
+        assert not any(c in out for c in "\x00\x07\x1b"), repr(out)
+        assert readable(out) == f"T1 fell to 12 {unit} [31m"
+    assert safe_text("ok\x7fgo\x08 µ") == "ok go  µ"
