@@ -8,8 +8,10 @@ context (the repeat view: what any page view costs on this machine, start-up asi
 engine's indexes when the first session arrives (the first page waits for them, with a progress bar);
 ``server.py`` builds them in its start-up hook before the server accepts connections, so that cost moves
 into the server start, which is printed too.  ``--baseline DIR`` adds DIR's ``server.py`` (another
-checkout, e.g. the main branch) as a third entry, so a change is compared with it in the same run.  All
-entries are measured in the same run, alternating, and the medians and their ratio are printed.
+checkout, e.g. the main branch) as a third entry, so a change is compared with it in the same run.  The
+``floor`` entry is a bare Streamlit page holding one small table: what any Streamlit page costs in a fresh
+browser on this machine, so ``after - floor`` is what the app itself adds.  All entries are measured in the
+same run, alternating, and the medians and their ratio are printed.
 
 The server's CPU seconds during each view (from /proc, Linux) separate the server's share (the script
 run, the websocket, the frontend's ~100 static files) from the browser's: the rest of the wall time is
@@ -37,6 +39,7 @@ from tests.e2e.conftest import CHROMIUM, start_streamlit  # noqa: E402  (the bro
 
 ENTRIES = (("before", ROOT / "app.py"), ("after", ROOT / "server.py"))
 TARGET_S = 1.0
+FLOOR_PAGE = "import streamlit as st\n\nst.title('Floor')\nst.dataframe({'qid': ['0', '1', '2'], 't1': [1.0, 2.0, 3.0]})\n"
 TIMEOUT_MS = 180_000
 
 
@@ -125,6 +128,9 @@ def main() -> None:
 
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="bench-first-view-"))
     seed(data_dir)
+    floor_page = Path(tempfile.mkdtemp(prefix="bench-first-view-floor-")) / "floor.py"
+    floor_page.write_text(FLOOR_PAGE, encoding="utf-8")
+    entries.append(("floor", floor_page, ROOT))
     print(f"data: {data_dir}; {args.rounds} round(s) per entry, alternating; load average "
           f"{os.getloadavg()[0]:.1f}")
     rows: dict[str, list[tuple[float, ...]]] = {label: [] for label, _, _ in entries}
@@ -168,6 +174,9 @@ def main() -> None:
           "page's own floor on this machine)")
     print(f"server start + first view: before {before[0] + before[2]:.2f} s, after {after[0] + after[2]:.2f} s "
           "(the index build moved into the start)")
+    floor = med["floor"]
+    print(f"a bare Streamlit page with one table (floor): first view {floor[2]:.2f} s; the app's first view adds "
+          f"{after[2] - floor[2]:.2f} s to it ({after[2] / floor[2]:.2f}x the floor)")
     print("the rest of each view beyond the server's CPU is the browser's: Chromium loading, compiling and rendering "
           "Streamlit's frontend, or waiting for a core")
 
