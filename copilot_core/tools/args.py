@@ -15,7 +15,7 @@ from jsonschema.exceptions import best_match
 
 from copilot_core.domain.topology import parse_qubit_ref
 from copilot_core.tools.compact import clean_text
-from copilot_core.tools.spec import ToolError, ToolSpec
+from copilot_core.tools.spec import SESSION, ToolError, ToolSpec
 
 _QUBIT_KEYS = ("qid", "qubit_id")
 _QUBIT_LIST_KEYS = ("qids",)
@@ -89,7 +89,8 @@ def usage(spec: ToolSpec) -> str:
     """One line naming the arguments, for hints."""
     props = spec.parameters.get("properties", {})
     required = set(spec.parameters.get("required", []))
-    parts = [f"{k} ({v.get('type', 'any')}{', required' if k in required else ''})" for k, v in props.items()]
+    parts = [f"{k} ({v.get('type', 'any')}{', default: the chip in view' if SESSION in v else ''}"
+             f"{', required' if k in required and SESSION not in v else ''})" for k, v in props.items()]
     return f"{spec.name} takes: " + (", ".join(parts) if parts else "no arguments")
 
 
