@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from copilot_core.data.connection import DatabaseUnavailable
 from copilot_core.data.validation import InvalidArgument
-from copilot_core.tools.args import parse_raw, usage, validate_args
+from copilot_core.tools.args import parse_raw, split_chip_prefix, usage, validate_args
 from copilot_core.tools.compact import MAX_TOOL_RESULT_CHARS, clean_text, compact_value, fit_to_budget, to_model_json
 from copilot_core.tools.registry import TOOLS_BY_NAME
 from copilot_core.tools.spec import (MemoryReader, Sandbox, ToolContext, ToolError, ToolResult, ToolSpec,
@@ -148,6 +148,7 @@ class Toolkit:
 
     def _fill_session(self, spec: ToolSpec, args: dict) -> dict:
         """Arguments with the session-filled ones (``chip_id``) added where the model left them out or null."""
+        args = split_chip_prefix(args) if "chip_id" in spec.parameters["properties"] else args
         missing = [name for name in session_arguments(spec.parameters) if args.get(name) is None]
         return {**args, **{name: self.chip_in_view() for name in missing}} if missing else args
 

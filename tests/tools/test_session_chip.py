@@ -97,3 +97,19 @@ def test_the_model_calls_without_chip_id_over_either_api(repo, demo_db, chip144,
     assert all("chip_id" not in p["properties"] and "chip_id" not in p.get("required", []) for p in params)
     seen = json.loads(result.tool_calls[0].model_text)
     assert seen["chip_id"] == chip144 and seen["parameters"]["t1"]["value"] == pytest.approx(stored, rel=1e-3)
+
+
+@pytest.mark.parametrize("written", ["{chip}-Q05", "{chip}:5", "{chip} Q005"])
+def test_a_qubit_written_with_its_chip_runs_on_that_chip(repo, demo_db, chip64, chip144, written):
+    """What the local 1.5B model sent when it was not offered chip_id: {"qid": "64Qv3-Q05"}."""
+    kit = Toolkit(repo, store=DataStore(), chip_id=chip64)
+    outcome, payload = run(kit, "get_qubit_params", {"qid": written.format(chip=chip144)})
+    stored = demo_db["qubit"].find_one({"chip_id": chip144, "qid": "5"})["data"]["t1"]["value"]
+    assert outcome.ok and outcome.args == {"chip_id": chip144, "qid": "5"}
+    assert payload["parameters"]["t1"]["value"] == pytest.approx(stored, rel=1e-3)
+
+
+def test_couplings_are_not_read_as_chip_and_qubit(repo, chip64):
+    kit = Toolkit(repo, store=DataStore(), chip_id=chip64)
+    outcome, payload = run(kit, "get_latest_task_result", {"task_name": "CheckZX90", "qid": "Q4-Q1"})
+    assert not outcome.ok and payload["error"].startswith("invalid qid")
