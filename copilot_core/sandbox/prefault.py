@@ -14,12 +14,13 @@ import array
 import ctypes
 import os
 import resource
-import struct
 from collections.abc import Callable
+
+import numpy as np
 
 MADV_POPULATE_WRITE = 23  # Linux >= 5.14
 PAGE = resource.getpagesize()
-_PRESENT, _EXCLUSIVE = 1 << 63, 1 << 56
+_PRESENT, _EXCLUSIVE = np.uint64(1 << 63), np.uint64(1 << 56)
 _SKIP_MAPPINGS = ("[stack]", "[vvar]", "[vvar_vclock]", "[vdso]", "[vsyscall]")
 MAX_RUNS = 1 << 16
 
@@ -46,19 +47,18 @@ def writable_private_ranges() -> Runs:
 
 def exclusive_runs(ranges: Runs) -> Runs:
     """The pages of ``ranges`` this process holds alone (written since the fork), merged into runs."""
-    runs: list[list[int]] = []
-    entry = struct.Struct("<Q")
+    runs: Runs = []
     with open("/proc/self/pagemap", "rb", buffering=0) as fh:
         for start, length in ranges:
-            table = os.pread(fh.fileno(), length // PAGE * entry.size, start // PAGE * entry.size)
-            for i, (flags,) in enumerate(entry.iter_unpack(table)):
-                if flags & _PRESENT and flags & _EXCLUSIVE:
-                    page = start + i * PAGE
-                    if runs and runs[-1][0] + runs[-1][1] == page:
-                        runs[-1][1] += PAGE
-                    else:
-                        runs.append([page, PAGE])
-    return [(start, length) for start, length in runs]
+            table = np.frombuffer(os.pread(fh.fileno(), length // PAGE * 8, start // PAGE * 8), dtype="<u8")
+            mine = np.flatnonzero((table & _PRESENT != 0) & (table & _EXCLUSIVE != 0))
+            if not mine.size:
+                continue
+            breaks = np.flatnonzero(np.diff(mine) != 1)  # run i ends at breaks[i], the next starts after it
+            firsts = np.concatenate(([mine[0]], mine[breaks + 1]))
+            lasts = np.concatenate((mine[breaks], [mine[-1]]))
+            runs.extend((start + int(a) * PAGE, (int(b) - int(a) + 1) * PAGE) for a, b in zip(firsts, lasts))
+    return runs
 
 
 def populate(runs: Runs) -> int:

@@ -5,9 +5,10 @@ reach holds an API key or database URI.  Fork-per-job means no job can change st
 each gets a copy of the warmed-up interpreter.  To take the fork and the OS hardening off a job's
 wait, the worker keeps *spares* ready: job processes forked and hardened ahead of time, each of which
 serves exactly one request; a replacement is forked as soon as a spare takes its job, so it gets
-ready while that job runs instead of between its reply and the next request.  The worker enforces the wall-clock deadline by
-killing the job's process group (the job swallows in-process timeouts; SIGALRM cannot even be used
-from Streamlit's threads), and relays each job's JSON reply; it never unpickles job output.
+ready while that job runs instead of between its reply and the next request.  The worker enforces
+the wall-clock deadline by killing the job's process group (the job swallows in-process timeouts;
+SIGALRM cannot even be used from Streamlit's threads), and relays each job's JSON reply; it never
+unpickles job output.
 """
 
 from __future__ import annotations
@@ -291,8 +292,8 @@ class Worker:
     def _take_spare(self) -> Spare | None:
         """The oldest live spare that is not in its warm-up, else the oldest warming one (None: fork directly).
 
-        A warming spare finishes a short trusted job before it reads the request; a direct fork costs
-        about as much, so it is only the last choice before forking.
+        A warming spare finishes its warm-up (prefaulting, or a short trusted job) before it reads the
+        request, so it is only the last choice before forking.
         """
         for spare in list(self.spares):
             try:
