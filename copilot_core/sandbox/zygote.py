@@ -32,6 +32,7 @@ MAX_SPARE_REQUEST_BYTES = 64 * 1024 * 1024  # larger data is loaded before a dir
 SPARE_IDLE_BEFORE_WARMUP_S = 0.25  # without prefaulting, a spare handed a job sooner skips its warm-up job
 SPARE_SEND_TIMEOUT_S = 2.0  # a spare that does not take its request by then is replaced by a direct fork
 MAX_SPARE_FAILURES = 5
+SPARE_NICE = 10  # a spare gets ready at low priority; the worker restores normal priority when it hands over a job
 # A spare's reply pipe carries its state before the reply: WARMING and WARM around its warm-up
 # (prefaulting, or an idle warm-up job), then TOOK_JOB once it has read its request.
 SPARE_WARMING, SPARE_WARM, SPARE_TOOK_JOB = b"W", b"R", b"+"
@@ -69,16 +70,18 @@ def _child(source: str, data: dict, namespaces: dict, result_fd: int, timeout_s:
     _run(source, data, namespaces, hardening, timeout_s)
 
 
-def _spare(request_fd: int, result_fd: int, namespaces: dict, hot_pages: prefault.Runs) -> None:
+def _spare(request_fd: int, result_fd: int, namespaces: dict, hot_pages: prefault.Runs, nice: int) -> None:
     """A pre-forked job process: every layer but the job-sized limits first, then exactly one request; never returns.
 
     Forked from the worker (never from an earlier job) and hardened before it waits, it holds nothing
     a job process would not.  It then copies the worker pages a typical job writes (``hot_pages``)
     so those copy-on-write faults happen now instead of inside the user's job; where the kernel
     cannot prefault, it runs a trusted figure job on synthetic data once it has been idle a while.
+    All of that runs at ``nice`` so it does not slow a job running meanwhile.
     """
     try:
         gc.disable()
+        os.nice(nice)
         hardening = isolation.prepare(result_fd, request_fd)
         if hot_pages:
             os.write(isolation.RESULT_FD, SPARE_WARMING)
@@ -205,6 +208,7 @@ class Worker:
         self.spare_count = max(0, min(int(spares), protocol.MAX_SPARES))
         self.spares: list[Spare] = []  # oldest first: the next job takes the one that had longest to get ready
         self.hot_pages: prefault.Runs = []  # what a typical job writes of the worker's memory (see prefault)
+        self.spare_nice = SPARE_NICE if os.geteuid() == 0 else 0  # only root may raise a priority back
         self.spare_failures = 0  # spares that died unused in a row; spares stop after MAX_SPARE_FAILURES
         self.recent_job_pids: collections.deque[int] = collections.deque(maxlen=8)  # for the status op
 
@@ -246,6 +250,11 @@ class Worker:
         """Hand the request to the spare when there is one (``payload``: the request as the app sent it), else fork."""
         spare = self._take_spare() if payload is not None and len(payload) <= MAX_SPARE_REQUEST_BYTES else None
         if spare is not None and payload is not None:
+            if self.spare_nice:
+                try:
+                    os.setpriority(os.PRIO_PROCESS, spare.pid, 0)
+                except OSError:
+                    pass
             if not _send(spare.request_fd, payload, SPARE_SEND_TIMEOUT_S):
                 self._discard_spare(spare)
                 spare = None
@@ -282,7 +291,7 @@ class Worker:
         if pid == 0:
             os.close(req_w)
             os.close(res_r)
-            _spare(req_r, res_w, self.namespaces, self.hot_pages)
+            _spare(req_r, res_w, self.namespaces, self.hot_pages, self.spare_nice)
         os.close(req_r)
         os.close(res_w)
         spare = Spare(pid, os.pidfd_open(pid), req_w, res_r)

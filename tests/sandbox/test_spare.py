@@ -25,6 +25,12 @@ INSPECT = ("result = {'output': json.dumps([px.colors.qualitative.Plotly[0], flo
            "float(np.random.rand())])}")
 
 
+def _nice(pid: int) -> int:
+    """The nice value of a process, from ``/proc/<pid>/stat`` (field 19)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[16])
+
+
 def _spares() -> list[int]:
     spares = worker_status()["spare_pids"]
     assert spares, "the worker keeps spare job processes ready between jobs"
@@ -114,6 +120,9 @@ def test_the_replacement_spare_gets_ready_while_the_job_runs(planted):
         job_pid = status["recent_job_pids"][-1]
         assert job_pid in spares and job_pid not in status["spare_pids"]
         assert len(status["spare_pids"]) == len(spares)  # already replaced, before the job's reply
+        if os.geteuid() == 0:  # the worker may raise a priority back only as root; otherwise spares keep it
+            assert _nice(job_pid) == 0  # the job runs at normal priority
+            assert {_nice(pid) for pid in status["spare_pids"]} == {10}  # its replacement gets ready below it
     finally:
         job.join(timeout=60)
     assert len(results) == 1 and "Time limit exceeded" in (results[0].error or "")
