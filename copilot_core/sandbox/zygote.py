@@ -70,18 +70,17 @@ def _child(source: str, data: dict, namespaces: dict, result_fd: int, timeout_s:
     _run(source, data, namespaces, hardening, timeout_s)
 
 
-def _spare(request_fd: int, result_fd: int, namespaces: dict, hot_pages: prefault.Runs, nice: int) -> None:
+def _spare(request_fd: int, result_fd: int, namespaces: dict, hot_pages: prefault.Runs) -> None:
     """A pre-forked job process: every layer but the job-sized limits first, then exactly one request; never returns.
 
     Forked from the worker (never from an earlier job) and hardened before it waits, it holds nothing
     a job process would not.  It then copies the worker pages a typical job writes (``hot_pages``)
     so those copy-on-write faults happen now instead of inside the user's job; where the kernel
     cannot prefault, it runs a trusted figure job on synthetic data once it has been idle a while.
-    All of that runs at ``nice`` so it does not slow a job running meanwhile.
+    The worker lowers its priority meanwhile (see ``fork_spare``) so it does not slow a running job.
     """
     try:
         gc.disable()
-        os.nice(nice)
         hardening = isolation.prepare(result_fd, request_fd)
         if hot_pages:
             os.write(isolation.RESULT_FD, SPARE_WARMING)
@@ -291,9 +290,14 @@ class Worker:
         if pid == 0:
             os.close(req_w)
             os.close(res_r)
-            _spare(req_r, res_w, self.namespaces, self.hot_pages, self.spare_nice)
+            _spare(req_r, res_w, self.namespaces, self.hot_pages)
         os.close(req_r)
         os.close(res_w)
+        if self.spare_nice:
+            try:
+                os.setpriority(os.PRIO_PROCESS, pid, self.spare_nice)
+            except OSError:
+                pass
         spare = Spare(pid, os.pidfd_open(pid), req_w, res_r)
         self.spares.append(spare)
         self.selector.register(spare.pidfd, selectors.EVENT_READ, ("spare-exit", spare))
