@@ -155,7 +155,7 @@ def test_server_gets_the_routed_tools_and_more_tools_opens_the_full_set(scripted
     scripted_openai.push(call(MORE_TOOLS, {}), call("get_chip_topology", {"chip_id": "64Qv3"}),
                          answer("Median T1 is 50 us."))
     toolkit = RegistryToolkit()
-    result = run_copilot(AgentRequest("What is the median T1 on 64Qv3?", chip_id="64Qv3"),
+    result = run_copilot(AgentRequest("Which qubit has the worst T1 on 64Qv3?", chip_id="64Qv3"),
                          provider=scripted_openai.provider(style), toolkit=toolkit, repo=None, router=True)
     assert result.error is None and result.answer == "Median T1 is 50 us."
     first, second, third = scripted_openai.bodies()
