@@ -6,7 +6,8 @@ request sends the same prefix (system prompt, the same tools in the same order, 
 llama.cpp's slot cache and hosted prompt caches reuse it; the finalize call keeps the tools and sets
 ``tool_choice="none"``.  With the router on, the tools offered are the routed few plus ``more_tools``, and a call
 the question plainly fixes is made before the first round (:mod:`~copilot_core.agent.prefetch`; a repeat of it
-gets the earlier result back with a hint).  A tool call a small model wrote as text is run like a structured one,
+gets the earlier result back with a hint and ends the tool rounds: the model answers next, tools kept but
+``tool_choice="none"``).  A tool call a small model wrote as text is run like a structured one,
 and never shown as the answer.
 Nothing raises out of :func:`run_copilot`: API failures become ``AgentResult.error`` plus a partial
 answer built from what the tools returned.  The question arrives checked (``copilot_core.session`` runs the
@@ -128,9 +129,10 @@ class _Run:
                             "output_tokens": turn.output_tokens, "tools": len(tools or []), "final": final})
         return turn
 
-    def run_calls(self, conversation: Conversation, calls: list[ToolCall]) -> bool:
-        """Run one turn's calls (every call gets an output); True when a call repeated too often."""
-        repeated = False
+    def run_calls(self, conversation: Conversation, calls: list[ToolCall]) -> str | None:
+        """Run one turn's calls (every call gets an output); why the loop should stop for the final answer (a call
+        repeated too often, or a repeat of the router's call), else None."""
+        repeated: str | None = None
         self.notify(self.listener.phase, "running tools")
         for call in calls:
             parsed = _parse(call.arguments)
@@ -139,9 +141,10 @@ class _Run:
             self.repeats[signature] += 1
             if self.prefetched is not None and _covers(self.prefetched[0], call.name, args):
                 conversation.add_tool_result(call, self.already_made(self.prefetched[1]))
+                repeated = "You asked again for a tool call that was already made; its result is above."
                 continue
             if self.repeats[signature] > MAX_IDENTICAL_CALLS:
-                repeated = True
+                repeated = f"You repeated the same tool call more than {MAX_IDENTICAL_CALLS} times."
                 outcome = _loop_outcome(call.name, args, f"identical call repeated more than {MAX_IDENTICAL_CALLS} "
                                         "times; not run", "answer with the results you already have")
             elif call.name == MORE_TOOLS and self.route is not None:
@@ -221,8 +224,9 @@ class _Run:
                 if turn.text:
                     self.interim.append(turn.text)
                 conversation.add_turn(turn)
-            if self.run_calls(conversation, calls):
-                reason = f"You repeated the same tool call more than {MAX_IDENTICAL_CALLS} times."
+            stop = self.run_calls(conversation, calls)
+            if stop:
+                reason = stop
                 break
         conversation.add_user_note(render_prompt("finalize", reason=reason))
         text = self.ask(conversation, self.offered(tools), final=True).text

@@ -141,8 +141,10 @@ def test_a_repeat_of_the_prefetched_call_gets_the_result_back_without_running_ag
                          provider=scripted_openai.provider(style), toolkit=toolkit, repo=None, router=True)
     assert result.answer == "T1 is 42.5 μs." and result.error is None
     assert [name for name, _ in toolkit.executed] == ["get_qubit_params"]  # the router's call only
-    first, second = tool_messages(scripted_openai.bodies()[1])
+    final = scripted_openai.bodies()[1]
+    first, second = tool_messages(final)
     assert "42.5" in first and "already made" in json.loads(second)["note"]
+    assert final.get("tool_choice") == "none" and final.get("tools")  # the repeat ends the tool rounds
 
 
 def test_a_tool_call_written_as_text_is_run_and_never_shown(scripted_openai, style, toolkit):
