@@ -110,7 +110,7 @@ def test_model_size(model, level, explicit, size):
 def test_router_switch():
     hosted, local = _Provider("gpt-5.4"), _Provider("qwen2.5-coder-1.5b-instruct")
     assert router_enabled("auto", local, None) and not router_enabled("auto", hosted, _readiness("full"))
-    assert not router_enabled(None, local, None)  # off unless switched on
+    assert router_enabled(None, local, None) and not router_enabled(None, hosted, None)  # auto by default
     assert router_enabled("on", hosted, None) and not router_enabled("off", local, None)
     with pytest.raises(ValueError, match="COPILOT_TOOL_ROUTER must be one of auto, on, off"):
         router_enabled("sometimes", local, None)
