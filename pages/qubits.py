@@ -2,12 +2,13 @@
 health report."""
 
 import hashlib
+from functools import partial
 
 import streamlit as st
 
 from copilot_core.analysis.qubit_table import KEY_METRICS, band_column, filter_table, qubit_table, value_column
-from copilot_core.charts.style import NO_VALUE_HELP
-from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.charts.style import NO_VALUE, NO_VALUE_HELP
+from copilot_core.domain.metrics import CATALOGUE, format_value
 from copilot_core.domain.topology import qubit_label
 from ui import data, navigation, url_state, views, widgets
 from ui.errors import page_guard
@@ -16,7 +17,6 @@ from ui.widgets import persistent_select
 
 NO_QUBIT = "—"
 LAST_ROW_KEY = "_qubits_last_row"
-DECIMALS = {"%": "%.2f", "GHz": "%.4f", "MHz": "%.1f", "μs": "%.1f"}
 SHORT = {"qubit_frequency": "f01", "anharmonicity": "Anharm.", "t1": "T1", "t2_echo": "T2 echo", "t2_star": "T2*",
          "average_readout_fidelity": "Readout F", "x90_gate_fidelity": "X90 F", "x180_gate_fidelity": "X180 F"}
 
@@ -49,23 +49,23 @@ with page_guard("the qubits table"):
                             "no valid value": st.column_config.TextColumn(
                                 "invalid", width=54,
                                 help="Metrics whose latest result was unusable (NaN, or stored as 0), since when"),
-                            "last calibrated": st.column_config.TextColumn("last calibrated (UTC)", width=120,
-                                                                           help=NO_VALUE_HELP)}
+                            "last calibrated": st.column_config.DatetimeColumn("last calibrated (UTC)", width=120,
+                                                                               help=NO_VALUE_HELP)}
             bands = {}
             for m in metrics:
                 unit = f" [{m.unit}]" if m.unit else ""
-                config[value_column(m)] = st.column_config.TextColumn(
-                    f"{SHORT.get(m.name, m.title)}{unit}", width=92, alignment="right",
+                config[value_column(m)] = st.column_config.NumberColumn(  # no format: the styler's text shows
+                    f"{SHORT.get(m.name, m.title)}{unit}", width=92,
                     help=f"{m.title}; cell colour = band ({m.threshold_text()}). {NO_VALUE_HELP}")
                 if band_column(m) in table:
                     bands[value_column(m)] = band_column(m)
                     config[band_column(m)] = None  # shown as the value cell's colour
-            formats: dict = {value_column(m): DECIMALS.get(m.unit, "%.4g") for m in metrics}
+            formats: dict = {value_column(m): partial(format_value, m, unit=False) for m in metrics}  # unit: header
             formats["last calibrated"] = lambda t: t.strftime("%m-%d %H:%M")
             formats["no valid value"] = str
             # a new key when the filters change, so a stale row index never selects another qubit
             view_key = hashlib.sha1(f"{chip_id}|{text}|{only_bad}".encode()).hexdigest()[:8]
-            event = st.dataframe(views.band_cells(table, bands, formats), hide_index=True,
+            event = st.dataframe(views.band_cells(table, bands, formats), hide_index=True, placeholder=NO_VALUE,
                                  key=f"qubits_table_{view_key}", on_select="rerun", selection_mode="single-row",
                                  column_config=config, height=min(36 + 35 * len(table), 460))
             rows = list(event["selection"]["rows"])

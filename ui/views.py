@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -12,10 +13,11 @@ from pandas.io.formats.style import Styler
 from copilot_core.analysis.chip_metrics import ChipMetric
 from copilot_core.analysis.health import HealthReport, Trend
 from copilot_core.analysis.qubit_detail import latest_values_frame, task_results_frame
+from copilot_core.analysis.qubit_table import band_column, value_column
 from copilot_core.analysis.timeseries import timeseries_frame
 from copilot_core.charts.style import BAND_TINTS, NO_VALUE, NO_VALUE_HELP
 from copilot_core.charts.timeseries import timeseries_figure
-from copilot_core.domain.metrics import format_value, metric
+from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, format_value, metric
 from copilot_core.domain.topology import qubit_label
 from ui import data
 from ui.errors import plain
@@ -24,13 +26,12 @@ DATETIME = st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm")
 
 
 def band_cells(frame: pd.DataFrame, bands: dict[str, str], formats: dict[str, str | Callable[[Any], str]]) -> Styler:
-    """``frame`` with the ``formats`` columns as text ("—" when missing: a grid shows a null as "None") and
-    each value cell tinted by its band (``bands``: value column -> band column), so the band needs no column
-    of its own (hide those with ``column_config``)."""
-    shown = frame.copy()
-    for col, fmt in formats.items():
-        if col in shown:
-            shown[col] = [NO_VALUE if pd.isna(v) else fmt(v) if callable(fmt) else fmt % v for v in frame[col]]
+    """``frame`` with its values kept (numbers stay numbers, so a click on a column header sorts by value,
+    not alphabetically), each ``formats`` column displayed through its format (``"%.2f"`` or a function,
+    never called on a missing value) and each value cell tinted by its band (``bands``: value column -> band
+    column), so the band needs no column of its own (hide those with ``column_config``).  The grid shows
+    the formatted text of a ``NumberColumn`` only when the column has no ``format`` of its own, and a missing
+    value as the ``placeholder`` of ``st.dataframe`` (pass ``NO_VALUE``; its default is "None")."""
 
     def tint(part: pd.DataFrame) -> pd.DataFrame:
         css = pd.DataFrame("", index=part.index, columns=part.columns)
@@ -40,7 +41,12 @@ def band_cells(frame: pd.DataFrame, bands: dict[str, str], formats: dict[str, st
                                                     if b in BAND_TINTS else "")
         return css
 
-    return shown.style.apply(tint, axis=None)
+    styler = frame.style.apply(tint, axis=None)
+    for col, fmt in formats.items():
+        if col in frame:
+            shown = fmt if callable(fmt) else lambda v, fmt=fmt: fmt % v
+            styler = styler.format(shown, subset=[col], na_rep=NO_VALUE)
+    return styler
 
 
 def value_band_cells(frame: pd.DataFrame) -> Styler:
@@ -169,10 +175,17 @@ def health_report(report: HealthReport) -> None:
             if f.on_coupling:
                 ends = frozenset(str(int(e)) for e in f.target.split("-"))
                 failed_on[ends] = failed_on.get(ends, 0) + 1
-        st.dataframe([{"coupling": c.label, "role": c.role,
-                       "failed tasks": failed_on.get(frozenset(c.coupling_id.split("-")), 0),
-                       **{metric(n, kind="coupling").title: format_value(metric(n, kind="coupling"), v)
-                          + (f" ({b})" if b else "") for n, (v, b) in c.values.items()}}
-                      for c in report.couplings], hide_index=True, key="health_couplings")
+        entries = [metric(n, kind="coupling") for n in SCORED_COUPLING_METRICS]
+        rows = pd.DataFrame([{"coupling": c.label, "role": c.role,
+                              "failed tasks": failed_on.get(frozenset(c.coupling_id.split("-")), 0),
+                              **{k: x for m in entries for k, x in
+                                 zip((value_column(m), band_column(m)), c.values.get(m.name, (None, None)))}}
+                             for c in report.couplings])
+        config: dict = {band_column(m): None for m in entries}  # shown as the value cell's colour
+        config |= {value_column(m): st.column_config.NumberColumn(  # no format: the styler's text shows
+            help=f"Cell colour = band ({m.threshold_text()}). {NO_VALUE_HELP}") for m in entries}
+        st.dataframe(band_cells(rows, {value_column(m): band_column(m) for m in entries},
+                                {value_column(m): partial(format_value, m, unit=False) for m in entries}),
+                     hide_index=True, key="health_couplings", placeholder=NO_VALUE, column_config=config)
     st.caption(f"Trend over the {report.window_days} days before the chip's last execution; neighbours are the "
                f"nearest qubits on the topology ({', '.join(report.neighbour_labels) or 'none'}).")

@@ -32,8 +32,6 @@ class AgentResult:
     blocks: list[Block]
     assessment: str | None = None  # "good" | "warning" | "bad" | None
     tool_calls: list[ToolOutcome] = field(default_factory=list)  # in call order
-    usage: dict = field(default_factory=lambda: {"rounds": 0, "input_tokens": 0, "output_tokens": 0,
-                                                 "cached_tokens": 0})
     error: str | None = None  # a clear message when the API failed; blocks then hold a partial answer
     elapsed_s: float = 0.0
     model: str = ""
@@ -42,6 +40,13 @@ class AgentResult:
     rounds: list[dict] = field(default_factory=list)  # per model call: input/cached/output tokens, tools offered
     routed_tools: list[str] | None = None  # the router's pick (None: router off, every tool offered)
     unverified_numbers: list[str] = field(default_factory=list)  # numbers in the answer no tool result backs
+
+    @property
+    def usage(self) -> dict[str, int]:
+        """Totals over ``rounds`` (what ``ask`` prints and show-work stores), derived so they cannot disagree."""
+        return {"rounds": len(self.rounds),
+                **{k: sum(int(r.get(k) or 0) for r in self.rounds) for k in ("input_tokens", "output_tokens",
+                                                                             "cached_tokens")}}
 
 
 class TurnListener(Protocol):

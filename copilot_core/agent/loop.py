@@ -96,7 +96,6 @@ class _Run:
                  listener: TurnListener):
         self.provider, self.toolkit, self.tracer, self.listener = provider, toolkit, tracer, listener
         self.dropped: set[str] = set()
-        self.usage = {"rounds": 0, "input_tokens": 0, "output_tokens": 0, "cached_tokens": 0}
         self.rounds: list[dict] = []  # per model call: input, cached and output tokens, tools offered
         self.route: Route | None = None
         self.expanded = False  # the model called more_tools: every tool from the next round
@@ -115,16 +114,12 @@ class _Run:
 
     def ask(self, conversation: Conversation, tools: list[dict] | None, *, final: bool = False) -> ModelTurn:
         self.notify(self.listener.phase, "finalizing" if final else "thinking")
-        self.usage["rounds"] += 1
-        with self.tracer.span("llm.call", round=self.usage["rounds"], model=self.provider.model,
+        with self.tracer.span("llm.call", round=len(self.rounds) + 1, model=self.provider.model,
                               tools=bool(tools)):
             turn = call_model(conversation, tools, provider=self.provider, dropped=self.dropped,
                               on_retry=lambda phase: self.notify(self.listener.phase, phase),
                               tool_choice="none" if final and tools else None)
             self.tracer.record_usage(turn.input_tokens, turn.output_tokens, self.provider.model)
-        self.usage["input_tokens"] += turn.input_tokens
-        self.usage["output_tokens"] += turn.output_tokens
-        self.usage["cached_tokens"] += turn.cached_tokens
         self.rounds.append({"input_tokens": turn.input_tokens, "cached_tokens": turn.cached_tokens,
                             "output_tokens": turn.output_tokens, "tools": len(tools or []), "final": final})
         return turn
@@ -309,7 +304,7 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
     run.notify(listener.phase, "done")
     answer = answer_text(blocks)
     return AgentResult(answer=answer, blocks=blocks, assessment=assessment, tool_calls=run.outcomes,
-                       usage=run.usage, error=sanitize_output(error, secrets) if error else None,
+                       error=sanitize_output(error, secrets) if error else None,
                        elapsed_s=time.perf_counter() - started, model=provider.model,
                        api_style=provider.api_style, flags=list(request.flags), rounds=run.rounds,
                        routed_tools=list(run.route.names) if run.route is not None else None,

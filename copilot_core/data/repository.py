@@ -16,7 +16,7 @@ import statistics
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from copilot_core.data import validation as v
 from copilot_core.data.connection import DatabaseUnavailable, describe_db, query_plan
@@ -26,7 +26,7 @@ from copilot_core.data.validation import InvalidArgument
 from copilot_core.data.warmup import IndexWarmUp
 from copilot_core.domain.metrics import metric as catalogue_metric, stored_number
 
-__all__ = ["CalibrationRepository", "DatabaseUnavailable", "InvalidArgument", "Mode", "Kind"]
+__all__ = ["CalibrationRepository", "DatabaseUnavailable", "InvalidArgument", "Mode", "Kind", "guarded"]
 
 Mode = Literal["latest", "best", "average"]
 Kind = Literal["qubit", "coupling"]
@@ -82,11 +82,16 @@ def _projection(fields: tuple[str, ...]) -> dict:
     return {"_id": 0, **{f: 1 for f in fields}}
 
 
-def _guard(fn: F) -> F:
-    """Turn driver errors into ``DatabaseUnavailable`` naming the host (never a traceback)."""
+class _Reader(Protocol):
+    db: Any
+
+
+def guarded(fn: F) -> F:
+    """Turn driver errors of a reader's method (a reader has the ``db`` it reads) into
+    ``DatabaseUnavailable`` naming the host (never a traceback)."""
 
     @functools.wraps(fn)
-    def wrapper(self: CalibrationRepository, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: _Reader, *args: Any, **kwargs: Any) -> Any:
         from pymongo.errors import PyMongoError
 
         try:
@@ -114,13 +119,14 @@ class CalibrationRepository:
         self.plan = plan or query_plan(db)
         self.project_id = v.project_id(project_id) if project_id is not None else None
 
-    def _scope(self, **conditions: Any) -> dict:
-        """Every filter starts here: the project scope plus validated equality conditions."""
+    def scope(self, **conditions: Any) -> dict:
+        """Every filter starts here (also those of ``runs.RunReader``): the project scope plus validated
+        equality conditions."""
         base = {"project_id": self.project_id} if self.project_id else {}
         return base | {k: c for k, c in conditions.items() if c is not None}
 
     # ---- health -------------------------------------------------------------------------
-    @_guard
+    @guarded
     def ping(self) -> None:
         """Cheap round trip; raises ``DatabaseUnavailable`` (message names the host) when unreachable."""
         self.plan.ping(self.db)
@@ -131,11 +137,11 @@ class CalibrationRepository:
             IndexWarmUp(self.db).run()
 
     # ---- chips ----------------------------------------------------------------------------
-    @_guard
+    @guarded
     def list_chips(self) -> list[dict]:
         """Chips, most recently installed first: {chip_id, size, topology_id, installed_at, qubits_total,
         qubits_with_data, last_execution_at, last_execution_status}."""
-        return self._chips(self._scope())
+        return self._chips(self.scope())
 
     def _chips(self, query: dict) -> list[dict]:
         rows = self.db["chip"].find(query, _projection(("chip_id", "size", "topology_id", "installed_at"))) \
@@ -152,14 +158,14 @@ class CalibrationRepository:
         for chip in chips.values():
             chip["qubits_with_data"] = self._qubits_with_data(chip["chip_id"])
             last = self.db["execution_history"].find_one(
-                self._scope(chip_id=chip["chip_id"]), {"_id": 0, "start_at": 1, "status": 1},
+                self.scope(chip_id=chip["chip_id"]), {"_id": 0, "start_at": 1, "status": 1},
                 sort=[("start_at", -1)])
             chip["last_execution_at"] = last.get("start_at") if last else None
             chip["last_execution_status"] = last.get("status") if last else None
         return list(chips.values())
 
     def _qubits_with_data(self, chip_id: str) -> int:
-        rows = self.db["qubit"].find(self._scope(chip_id=chip_id), {"_id": 0, "qid": 1, "data": 1}) \
+        rows = self.db["qubit"].find(self.scope(chip_id=chip_id), {"_id": 0, "qid": 1, "data": 1}) \
             .sort([("qid", 1)]).limit(10_000)
         qids = {doc.get("qid") for doc in rows
                 if isinstance(doc.get("data"), dict)
@@ -167,54 +173,54 @@ class CalibrationRepository:
                         for m in doc["data"].values())}
         return len(qids)
 
-    @_guard
+    @guarded
     def get_chip(self, chip_id: str) -> dict | None:
         """One chip in the ``list_chips`` shape, or None if it does not exist."""
-        found = self._chips(self._scope(chip_id=v.chip_id(chip_id)))
+        found = self._chips(self.scope(chip_id=v.chip_id(chip_id)))
         return found[0] if found else None
 
-    @_guard
+    @guarded
     def default_chip_id(self) -> str | None:
         """The most recently installed chip (QDash's default when no chip is given), or None."""
-        doc = self.db["chip"].find_one(self._scope(), {"_id": 0, "chip_id": 1},
+        doc = self.db["chip"].find_one(self.scope(), {"_id": 0, "chip_id": 1},
                                        sort=[("installed_at", -1), ("chip_id", 1)])
         return doc.get("chip_id") if doc else None
 
     # ---- latest merged parameters (qubit.data / coupling.data) -----------------------------
-    @_guard
+    @guarded
     def qubit_params(self, chip_id: str, qid: str) -> dict[str, dict] | None:
         """``qubit.data`` of one qubit: {param: {value, unit, error, calibrated_at, execution_id, task_id}};
         None when the qubit does not exist."""
-        doc = self.db["qubit"].find_one(self._scope(chip_id=v.chip_id(chip_id), qid=v.qid(qid)),
+        doc = self.db["qubit"].find_one(self.scope(chip_id=v.chip_id(chip_id), qid=v.qid(qid)),
                                         {"_id": 0, "data": 1}, sort=[("qid", 1)])
         return None if doc is None else _params(doc.get("data"))
 
-    @_guard
+    @guarded
     def all_qubit_params(self, chip_id: str) -> dict[str, dict[str, dict]]:
         """``qubit.data`` for every qubit of a chip: {qid: {param: {...}}} (qubits with no data map to {})."""
         return self._all_data("qubit", v.chip_id(chip_id))
 
-    @_guard
+    @guarded
     def coupling_params(self, chip_id: str, coupling_id: str) -> dict[str, dict] | None:
         """``coupling.data`` for one coupling id exactly as stored (e.g. "4-1"); None when absent."""
         doc = self.db["coupling"].find_one(
-            self._scope(chip_id=v.chip_id(chip_id), qid=v.coupling_id(coupling_id)), {"_id": 0, "data": 1},
+            self.scope(chip_id=v.chip_id(chip_id), qid=v.coupling_id(coupling_id)), {"_id": 0, "data": 1},
             sort=[("qid", 1)])
         return None if doc is None else _params(doc.get("data"))
 
-    @_guard
+    @guarded
     def all_coupling_params(self, chip_id: str) -> dict[str, dict[str, dict]]:
         """``coupling.data`` for every stored coupling id (both directions present): {cid: {param: {...}}}."""
         return self._all_data("coupling", v.chip_id(chip_id))
 
     def _all_data(self, collection: str, chip_id: str) -> dict[str, dict[str, dict]]:
-        rows = self.db[collection].find(self._scope(chip_id=chip_id), {"_id": 0, "qid": 1, "data": 1}) \
+        rows = self.db[collection].find(self.scope(chip_id=chip_id), {"_id": 0, "qid": 1, "data": 1}) \
             .sort([("qid", 1)]).limit(20_000)
         out = {str(doc["qid"]): _params(doc.get("data")) for doc in rows if isinstance(doc.get("qid"), str)}
         return dict(sorted(out.items(), key=lambda item: _qid_sort_key(item[0])))
 
     # ---- task result history ------------------------------------------------------------------
-    @_guard
+    @guarded
     def task_results(self, chip_id: str, *, task_name: str | None = None, qid: str | None = None,
                      status: str | None = None, execution_id: str | None = None,
                      since: datetime | None = None, until: datetime | None = None,
@@ -222,7 +228,7 @@ class CalibrationRepository:
         """Task results newest first (by start_at): {task_id, name, task_type, qid, execution_id, status,
         message, output_parameters, start_at, end_at, elapsed_time, excluded, tags, user_note,
         ai_review_note}.  ``limit`` 1..1000; all statuses unless ``status`` is given."""
-        query = self._scope(
+        query = self.scope(
             chip_id=v.chip_id(chip_id),
             name=v.task_name(task_name) if task_name is not None else None,
             qid=v.qid_or_coupling(qid) if qid is not None else None,
@@ -239,13 +245,13 @@ class CalibrationRepository:
         return self._task_rows(query, limit)
 
     def _recent_executions(self, chip_id: str) -> list[str]:
-        rows = self.db["execution_history"].find(self._scope(chip_id=chip_id), {"_id": 0, "execution_id": 1}) \
+        rows = self.db["execution_history"].find(self.scope(chip_id=chip_id), {"_id": 0, "execution_id": 1}) \
             .sort([("start_at", -1), ("execution_id", -1)]).limit(2000)
         return [d["execution_id"] for d in rows if isinstance(d.get("execution_id"), str)]
 
     def _executions_since(self, chip_id: str, since: datetime) -> list[str]:
         rows = self.db["execution_history"].find(
-            self._scope(chip_id=chip_id, start_at={"$gte": since}),
+            self.scope(chip_id=chip_id, start_at={"$gte": since}),
             {"_id": 0, "execution_id": 1}).sort([("start_at", -1)]).limit(5000)
         return [d["execution_id"] for d in rows if isinstance(d.get("execution_id"), str)]
 
@@ -267,10 +273,10 @@ class CalibrationRepository:
             raise InvalidArgument("since must be earlier than until")
         return {field: bounds} if bounds else {}
 
-    @_guard
+    @guarded
     def latest_task_result(self, chip_id: str, task_name: str, qid: str) -> dict | None:
         """Newest completed, non-excluded result of a task on a qubit/coupling (``task_results`` shape)."""
-        query = self._scope(chip_id=v.chip_id(chip_id), name=v.task_name(task_name), qid=v.qid_or_coupling(qid),
+        query = self.scope(chip_id=v.chip_id(chip_id), name=v.task_name(task_name), qid=v.qid_or_coupling(qid),
                             status="completed") | {"excluded": {"$ne": True}}
         rows = self._task_rows(query, 1)
         return rows[0] if rows else None
@@ -278,7 +284,7 @@ class CalibrationRepository:
     def _metric_query(self, chip_id: str, parameter: str, *, usable_only: bool = True, **extra: Any) -> dict:
         """Completed, non-excluded history rows that carry ``parameter`` (with a non-zero value unless
         ``usable_only`` is False: "latest" must see QDash's NaN-as-0 to report the metric missing)."""
-        query = self._scope(chip_id=chip_id, output_parameter_names=parameter, status="completed", **extra) | {
+        query = self.scope(chip_id=chip_id, output_parameter_names=parameter, status="completed", **extra) | {
             "excluded": {"$ne": True}}
         return query | {f"output_parameters.{parameter}.value": {"$ne": 0}} if usable_only else query
 
@@ -312,7 +318,7 @@ class CalibrationRepository:
         chip_id = query["chip_id"]
 
         def known_ids() -> set[str]:
-            rows = self.db[kind].find(self._scope(chip_id=chip_id), {"_id": 0, "qid": 1}) \
+            rows = self.db[kind].find(self.scope(chip_id=chip_id), {"_id": 0, "qid": 1}) \
                 .sort([("qid", 1)]).limit(20_000)
             return {d["qid"] for d in rows if isinstance(d.get("qid"), str)}
 
@@ -320,10 +326,10 @@ class CalibrationRepository:
                                        executions=lambda: self._recent_executions(chip_id), known_ids=known_ids)
         return [r for r in (self._metric_row(d, parameter) for d in docs) if r is not None]
 
-    @_guard
+    @guarded
     def last_execution_at(self, chip_id: str) -> datetime | None:
         """Start of the chip's newest execution: the end of every "last N days" window."""
-        doc = self.db["execution_history"].find_one(self._scope(chip_id=v.chip_id(chip_id)),
+        doc = self.db["execution_history"].find_one(self.scope(chip_id=v.chip_id(chip_id)),
                                                     {"_id": 0, "start_at": 1}, sort=[("start_at", -1)])
         start = doc.get("start_at") if doc else None
         return start if isinstance(start, datetime) else None
@@ -334,7 +340,7 @@ class CalibrationRepository:
             return v.when(window_end, "window_end")
         return self.last_execution_at(chip_id) or _utcnow()
 
-    @_guard
+    @guarded
     def metric_values(self, chip_id: str, metric: str, *, mode: Mode = "latest", kind: Kind = "qubit",
                       within_hours: float | None = None, window_end: datetime | None = None) -> dict[str, dict]:
         """One value per qubit (or coupling id as stored, control-target) from task_result_history:
@@ -374,7 +380,7 @@ class CalibrationRepository:
         return out
 
     # ---- timeseries ----------------------------------------------------------------------------
-    @_guard
+    @guarded
     def parameter_timeseries(self, chip_id: str, parameter: str, qid: str, *, last_n: int = 10,
                              since: datetime | None = None) -> list[dict]:
         """Last ``last_n`` values of one output parameter for one qubit, oldest first:
@@ -384,7 +390,7 @@ class CalibrationRepository:
         rows = self._metric_rows(query, parameter, limit=v.limit(last_n, "last_n"))
         return [{k: r[k] for k in PARAM_FIELDS} for r in reversed(rows)]
 
-    @_guard
+    @guarded
     def chip_parameter_timeseries(self, chip_id: str, parameter: str, *, qids: list[str] | None = None,
                                   since: datetime | None = None, last_n: int | None = None) -> list[dict]:
         """Rows {qid, calibrated_at, value, unit, execution_id, task_id} for all (or the given) qubits,
@@ -411,12 +417,12 @@ class CalibrationRepository:
                  "execution_id": r["execution_id"], "task_id": r["task_id"]} for r in rows]
 
     # ---- executions, notes, provenance ----------------------------------------------------------
-    @_guard
+    @guarded
     def executions(self, chip_id: str, *, status: str | None = None, tags: list[str] | None = None,
                    limit: int = 10) -> list[dict]:
         """Execution history newest first: {execution_id, name, status, tags, chip_id, start_at, end_at,
         elapsed_time, note}.  ``tags`` matches executions carrying all the given tags."""
-        query = self._scope(chip_id=v.chip_id(chip_id),
+        query = self.scope(chip_id=v.chip_id(chip_id),
                             status=v.choice(status, "status", v.EXECUTION_STATUSES) if status is not None else None)
         if tags:
             query["$and"] = [{"tags": t} for t in v.tags(tags)]
@@ -424,23 +430,23 @@ class CalibrationRepository:
             .sort([("start_at", -1), ("execution_id", -1)]).limit(v.limit(limit))
         return [_pick(doc, EXECUTION_FIELDS) | {"tags": list(doc.get("tags") or [])} for doc in rows]
 
-    @_guard
+    @guarded
     def calibration_notes(self, chip_id: str, *, execution_id: str | None = None, task_id: str | None = None,
                           limit: int = 10) -> list[dict]:
         """Calibration notes newest first: {chip_id, execution_id, task_id, note, version, timestamp}.
         ``note`` is the stored dict verbatim: treat its strings as untrusted (prompt injection)."""
-        query = self._scope(chip_id=v.chip_id(chip_id),
+        query = self.scope(chip_id=v.chip_id(chip_id),
                             execution_id=v.execution_id(execution_id) if execution_id is not None else None,
                             task_id=v.task_id(task_id) if task_id is not None else None)
         rows = self.db["calibration_note"].find(query, _projection(NOTE_FIELDS)) \
             .sort([("timestamp", -1), ("execution_id", -1)]).limit(v.limit(limit, maximum=100))
         return [_pick(doc, NOTE_FIELDS) for doc in rows]
 
-    @_guard
+    @guarded
     def parameter_versions(self, chip_id: str, parameter: str, qid: str, *, limit: int = 10) -> list[dict]:
         """Versions of one parameter on one qubit, version descending: {entity_id, parameter_name, qid, value,
         unit, error, version, valid_from, valid_until, task_name, execution_id, task_id}."""
-        query = self._scope(chip_id=v.chip_id(chip_id), parameter_name=v.name(parameter),
+        query = self.scope(chip_id=v.chip_id(chip_id), parameter_name=v.name(parameter),
                             qid=v.qid_or_coupling(qid))
         rows = [_pick(doc, VERSION_FIELDS) for doc in self.db["parameter_versions"].find(
             query, _projection(VERSION_FIELDS)).sort([("version", -1)]).limit(v.limit(limit))]
@@ -453,7 +459,7 @@ class CalibrationRepository:
         ids = sorted({t for r in versions if isinstance(t := r.get("task_id"), str)})
         states: dict[str, dict] = {}
         if ids:
-            for doc in self.db["task_result_history"].find(self._scope(task_id={"$in": ids}),
+            for doc in self.db["task_result_history"].find(self.scope(task_id={"$in": ids}),
                                                            {"_id": 0, "task_id": 1, "status": 1, "excluded": 1}) \
                     .sort([("task_id", 1)]).limit(len(ids) * 2):
                 states[doc["task_id"]] = doc
@@ -467,7 +473,7 @@ class CalibrationRepository:
                              and _usable(row.get("value")) is not None)
         return versions
 
-    @_guard
+    @guarded
     def lineage_graph(self, chip_id: str, entity_id: str, *, max_depth: int = 5) -> dict:
         """Ancestors of a parameter version through provenance relations/activities (max_depth 1..20):
         {"root": entity_id, "nodes": [{id, type: "entity"|"activity", depth, ...}], "edges": [{source, target,
@@ -486,7 +492,7 @@ class CalibrationRepository:
             if not frontier:
                 break
             relations = self.db["provenance_relations"].find(
-                self._scope(source_id={"$in": frontier}),
+                self.scope(source_id={"$in": frontier}),
                 {"_id": 0, "relation_type": 1, "source_id": 1, "target_id": 1, "target_type": 1}) \
                 .sort([("source_id", 1), ("target_id", 1)]).limit(MAX_LINEAGE_NODES * 4)
             new_entities: list[str] = []
@@ -513,7 +519,7 @@ class CalibrationRepository:
     def _entities(self, ids: list[str], chip_id: str) -> dict[str, dict]:
         if not ids:
             return {}
-        rows = self.db["parameter_versions"].find(self._scope(entity_id={"$in": ids}, chip_id=chip_id),
+        rows = self.db["parameter_versions"].find(self.scope(entity_id={"$in": ids}, chip_id=chip_id),
                                                   _projection(VERSION_FIELDS)) \
             .sort([("entity_id", 1)]).limit(len(ids))
         found = self._with_task_state([_pick(d, VERSION_FIELDS) for d in rows])
@@ -522,17 +528,17 @@ class CalibrationRepository:
     def _activities(self, ids: list[str], chip_id: str) -> dict[str, dict]:
         if not ids:
             return {}
-        rows = self.db["provenance_activities"].find(self._scope(activity_id={"$in": ids}, chip_id=chip_id),
+        rows = self.db["provenance_activities"].find(self.scope(activity_id={"$in": ids}, chip_id=chip_id),
                                                      _projection(ACTIVITY_FIELDS)) \
             .sort([("activity_id", 1)]).limit(len(ids))
         return {d["activity_id"]: {"id": d["activity_id"], "type": "activity"} | _pick(d, ACTIVITY_FIELDS)
                 for d in rows}
 
-    @_guard
+    @guarded
     def output_parameter_names(self, chip_id: str, qid: str | None = None) -> list[str]:
         """Distinct output parameter names recorded for a chip (optionally one qubit/coupling), sorted."""
         chip_id = v.chip_id(chip_id)
-        query = self._scope(chip_id=chip_id, qid=v.qid_or_coupling(qid) if qid is not None else None)
+        query = self.scope(chip_id=chip_id, qid=v.qid_or_coupling(qid) if qid is not None else None)
 
         def merged_names() -> set[str]:
             names = {p for data in self.all_qubit_params(chip_id).values() for p in data}

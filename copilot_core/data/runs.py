@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import TypedDict
 
 from copilot_core.data import validation as v
-from copilot_core.data.repository import MAX_SCAN, CalibrationRepository, _guard
+from copilot_core.data.repository import MAX_SCAN, CalibrationRepository, guarded
 
 RESULT_PROJECTION = {"_id": 0, "qid": 1, "name": 1, "task_type": 1, "status": 1, "excluded": 1, "start_at": 1,
                      "execution_id": 1, "task_id": 1, "message": 1, "output_parameters": 1}
@@ -47,12 +47,12 @@ class RunReader:
         self.repo = repo
         self.db = repo.db
 
-    @_guard
+    @guarded
     def executions_between(self, chip_id: str, since: datetime | None = None,
                            until: datetime | None = None) -> list[dict]:
         """Executions of a chip started in ``[since, until)``, newest first ({execution_id, status, start_at,
         end_at, name, tags})."""
-        query = self.repo._scope(chip_id=v.chip_id(chip_id))
+        query = self.repo.scope(chip_id=v.chip_id(chip_id))
         bounds = {}
         if since is not None:
             bounds["$gte"] = v.when(since, "since")
@@ -67,13 +67,13 @@ class RunReader:
                  "end_at": d.get("end_at"), "name": d.get("name"), "tags": list(d.get("tags") or [])}
                 for d in rows if isinstance(d.get("execution_id"), str)]
 
-    @_guard
+    @guarded
     def results(self, chip_id: str, execution_ids: list[str]) -> list[RunResult]:
         """Every task result (any status, excluded or not) of the given executions of a chip."""
         ids = sorted({v.execution_id(e) for e in execution_ids})
         if not ids:
             return []
-        query = self.repo._scope(chip_id=v.chip_id(chip_id)) | {"execution_id": {"$in": ids}}
+        query = self.repo.scope(chip_id=v.chip_id(chip_id)) | {"execution_id": {"$in": ids}}
         out: list[RunResult] = []
         for doc in self.db["task_result_history"].find(query, RESULT_PROJECTION).limit(MAX_SCAN):
             if not isinstance(doc.get("qid"), str):

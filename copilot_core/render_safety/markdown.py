@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import count, repeat
 from urllib.parse import urlsplit
 
 from markdown_it_pyrs import MarkdownIt
@@ -39,6 +40,7 @@ _ESCAPED_BUT_TAGS = tuple((chr(c), e) for c, e in sorted(_ESCAPES.items(), key=l
 # Bidi overrides/isolates and zero-width characters: they disguise text, never carry meaning in an answer.
 _INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL_BYTES = bytes(c for c in range(256) if _CONTROL.match(chr(c)))
 _DISGUISE = re.compile(_INVISIBLE.pattern[:-1] + _CONTROL.pattern[1:])  # either kind, one character class
 # Text a renderer links by itself (GFM autolink literals), each with a plain substring it cannot lack, so
 # the pattern only runs on answers that could hold one.  URLs end at a tag or a set-aside placeholder.
@@ -69,19 +71,20 @@ _OTHER_TAG = re.compile(r'<(?!(?:/?(?:p|h[1-6]|blockquote|ul|ol|li|strong|em|s|t
 _UNSAFE_IN_TARGET = re.compile(r"[\s<>]")
 _STASHED = re.compile("\x00(\\d+)\x01")
 # After escaping, the parser's own inline tags and entities in their escaped spelling.
-_INLINE_TAGS = (("\\&lt\\;", "\\<"), ("\\&gt\\;", "\\>"), ("\\&quot\\;", '\\"'), ("\\&amp\\;", "\\&"),
-                ("<strong>", "**"), ("<\\/strong>", "**"), ("<em>", "*"), ("<\\/em>", "*"), ("<s>", "~~"),
-                ("<\\/s>", "~~"), ("<br \\/>", "\\"), ("\x04", "|"))
+# Each group behind a substring all of its tags hold, so an answer without them is scanned once, not per tag.
+_INLINE_TAGS = (("&", (("\\&lt\\;", "\\<"), ("\\&gt\\;", "\\>"), ("\\&quot\\;", '\\"'), ("\\&amp\\;", "\\&"))),
+                ("strong>", (("<strong>", "**"), ("<\\/strong>", "**"))), ("em>", (("<em>", "*"), ("<\\/em>", "*"))),
+                ("s>", (("<s>", "~~"), ("<\\/s>", "~~"))), ("<br", (("<br \\/>", "\\"),)), ("\x04", (("\x04", "|"),)))
 _ALIGN = {"left": ":---", "center": ":---:", "right": "---:"}
 # Tables are rewritten before escaping (the escaping pass then has far less to walk); \x04 is a column rule.
 _TABLE_START, _HEAD_END, _TABLE_END = "<table>\n<thead>\n<tr>\n", "</tr>\n</thead>\n", "</table>"
-_ALIGNED = re.compile(r'<th(?: style="text-align:([a-z]+)")?>')
-_TABLE_TAGS = (("<tbody>\n", ""), ("</tbody>\n", ""), ("<tr>\n", "\x04"), ("</th>\n", " \x04"), ("</td>\n", " \x04"),
-               ("</tr>\n", "\n"), *((f"<{cell}>", " ") for cell in ("td", "th")),
-               *((f'<{cell} style="text-align:{a}">', " ") for cell in ("td", "th") for a in _ALIGN))
+_BODY_START, _BODY_END = "<tbody>\n<tr>\n", "</tr>\n</tbody>\n"
+_ALIGNED = re.compile(r'<th(?: style="text-align:([a-z]+)")?>')  # "" for a column without alignment
 # A tight list whose items hold only text: most lists an answer has, written out in one step.
 _SIMPLE_LIST = re.compile(r'<(ul|ol)(?: start\\=\\"(\d+)\\")?>\n((?:<li>[^<\x02]*<\\/li>\n)+)<\\/\1>')
-_BLOCK = re.compile(r'<(\\/)?(p|h[1-6]|blockquote|ul|ol|li|table)(?: start\\=\\"(\d+)\\")?>|<hr \\/>|\x02(\d+)\x03')
+# Read with every block placeholder behind a "<": a pattern that starts with one character is searched for
+# far faster than one that starts with a choice of two.
+_BLOCK = re.compile(r'<(?:(\\/)?(p|h[1-6]|blockquote|ul|ol|li|table)(?: start\\=\\"(\d+)\\")?>|hr \\/>|\x02(\d+)\x03)')
 
 
 def escape(text: str) -> str:
@@ -96,8 +99,14 @@ def unescape(markdown: str) -> str:
 
 def clean_text(text: str) -> str:
     """No control, zero-width or bidi-override characters (kept: newline, tab, carriage return)."""
-    if not _DISGUISE.search(text):
-        return text
+    try:
+        raw = text.encode("latin-1")  # every character below U+0100, so none of the invisible ones
+    except UnicodeEncodeError:
+        if not _DISGUISE.search(text):
+            return text
+    else:  # deleting bytes is a far quicker scan than a regex's character class
+        if len(raw.translate(None, _CONTROL_BYTES)) == len(raw):
+            return text
     return _INVISIBLE.sub("", _CONTROL.sub(" ", text))
 
 
@@ -135,11 +144,15 @@ def _unhtml(text: str) -> str:
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&amp;", "&")
 
 
+def _percent(found: re.Match[str]) -> str:
+    return f"%{ord(found.group()):02X}"
+
+
 def _link(href: str, label: Callable[[], str], words: str) -> str:
     """An app link stays a link; any other target is its label followed by the URL as inline code.
     ``label`` (the escaped label) is only worked out when it is shown."""
     if is_app_link(href):
-        target = _UNSAFE_IN_TARGET.sub(lambda m: f"%{ord(m.group()):02X}", href)
+        target = _UNSAFE_IN_TARGET.sub(_percent, href) if _UNSAFE_IN_TARGET.search(href) else href
         return f"[{label() or escape(href)}](<{target}>)"
     words = words.strip()
     if not words or words == href.strip() or "mailto:" + words == href:  # autolinks show their URL once
@@ -161,6 +174,15 @@ def _fence(content: str, info: str) -> list[str]:
     return [fence + info, *content.split("\n"), fence]
 
 
+def _rows(html: str, cell: str, aligns: set[str]) -> str:
+    """Table rows as markdown lines from their HTML without the first ``<tr>`` and the last ``</tr>`` (every
+    cell a ``cell``: th or td).  A handful of replaces over the rows, not one per tag kind the parser has."""
+    rows = html.replace("</tr>\n<tr>\n", "\n\x04").replace(f"</{cell}>\n", " \x04").replace(f"<{cell}>", " ")
+    for align in aligns:
+        rows = rows.replace(f'<{cell} style="text-align:{align}">', " ")
+    return "\x04" + rows + "\n"
+
+
 def _tables(text: str, stash: list[str]) -> str:
     """Tables as markdown rows: the header, a row of alignment marks, the body (the cells' text is escaped
     afterwards).  Found with ``str.find``: a lazy regex over every cell costs more than the table's own work."""
@@ -168,49 +190,60 @@ def _tables(text: str, stash: list[str]) -> str:
     while (start := text.find(_TABLE_START, pos)) >= 0:
         head_end = text.find(_HEAD_END, start)
         end = text.find(_TABLE_END, head_end)
-        if head_end < 0 or end < 0:  # not a table the parser wrote: leave it to the block pass
-            break
+        body = text[head_end + len(_HEAD_END):end]
+        if head_end < 0 or end < 0 or body and not (body.startswith(_BODY_START) and body.endswith(_BODY_END)):
+            break  # not a table the parser wrote: its tags are left to be shown as text
         head = text[start + len(_TABLE_START):head_end]
-        marks = [_ALIGN.get(align or "", "---") for align in _ALIGNED.findall(head)]
-        stash.append("|" + "".join(f" {mark} |" for mark in marks))
-        rows = (f"<tr>\n{head}</tr>\n\x00{len(stash) - 1}\x01\n" + text[head_end + len(_HEAD_END):end])
-        for tag, markdown in _TABLE_TAGS:
-            rows = rows.replace(tag, markdown)
+        aligns = _ALIGNED.findall(head)
+        stash.append("|" + "".join(f" {_ALIGN.get(align, '---')} |" for align in aligns))
+        kinds = _ALIGN.keys() & aligns
+        rows = _rows(head, "th", kinds) + f"\x00{len(stash) - 1}\x01\n"
+        if body:
+            rows += _rows(body[len(_BODY_START):-len(_BODY_END)], "td", kinds)
         out += [text[pos:start], "<table>", rows]
         pos = end
     out.append(text[pos:])
     return "".join(out)
 
 
-def _inline(html: str, stash: list[str], fences: list[list[str]]) -> str:
+def _inline(html: str, stash: list[str], fences: list[list[str]], seen: dict[str, str]) -> str:
     """Escaped markdown for a stretch of the parser's HTML.  What needs Python (code, links, images, URLs) is
-    set aside as a numbered placeholder first, so the escaping pass cannot touch it."""
+    set aside as a numbered placeholder first, so the escaping pass cannot touch it.  ``seen`` maps HTML
+    already set aside in this document to its placeholder: an answer repeats the same link or code often
+    (a row per qubit), and the same HTML always becomes the same markdown."""
 
     def set_aside(found: re.Match[str]) -> str:
+        if (known := seen.get(whole := found.group())) is not None:
+            return known
         code_block, code, href, label, src, alt = found.group(2, 3, 4, 5, 6, 7)
         if code_block is not None:
             fences.append(_fence(clean_text(_unhtml(code_block)), _unhtml(found.group(1) or "")))
-            return f"\x02{len(fences) - 1}\x03"
+            seen[whole] = placeholder = f"\x02{len(fences) - 1}\x03"
+            return placeholder
         if code is not None:
             shown = _code_span(_unhtml(code))
         elif href is not None:
             words = _unhtml(_WORDS.sub(r"\1", label) if "<" in label else label).replace("\n", " ")
             plain = not ("<" in label or "&" in label or ":" in label or "@" in label or "." in label)
             shown = _link(_unhtml(href), lambda: label.translate(_ESCAPES) if plain else
-                          _expanded(_inline(label, stash, fences), stash), words)
+                          _expanded(_inline(label, stash, fences, seen), stash), words)
         else:
             shown = _image(_unhtml(alt), _unhtml(src))
         stash.append(shown.replace("\n", " "))  # one line: placeholders are filled in after indenting
-        return f"\x00{len(stash) - 1}\x01"
+        seen[whole] = placeholder = f"\x00{len(stash) - 1}\x01"
+        return placeholder
 
-    def url_aside(found: re.Match[str]) -> str:
-        stash.append(_code_span(_unhtml(found.group())))
-        return f"\x00{len(stash) - 1}\x01"
+    def url_aside(found: re.Match[str]) -> str:  # a URL holds no "<", so it never collides with set-aside HTML
+        if (known := seen.get(url := found.group())) is not None:
+            return known
+        stash.append(_code_span(_unhtml(url)))
+        seen[url] = placeholder = f"\x00{len(stash) - 1}\x01"
+        return placeholder
 
     if "<" in html:
-        html = _SPECIAL.sub(set_aside, html)
-        if "<table>" in html:
+        if "<table>" in html:  # first: a table's many tags then no longer slow the passes below
             html = _tables(html, stash)
+        html = _SPECIAL.sub(set_aside, html)
         html = _OTHER_TAG.sub(lambda m: m.group().replace("<", "&lt;").replace(">", "&gt;"), html)
     lowered = html.lower()
     for needles, pattern in _URLISH:
@@ -220,9 +253,10 @@ def _inline(html: str, stash: list[str], fences: list[list[str]]) -> str:
     for char, escaped in _ESCAPED_BUT_TAGS:
         if char in text:
             text = text.replace(char, escaped)
-    if "<" in text or "&" in text:
-        for tag, markdown in _INLINE_TAGS:
-            text = text.replace(tag, markdown)
+    for needle, tags in _INLINE_TAGS:
+        if needle in text:
+            for tag, markdown in tags:
+                text = text.replace(tag, markdown)
     return text
 
 
@@ -263,12 +297,19 @@ class _Box:
 def _rewrite(html: str) -> str:
     stash: list[str] = []
     fences: list[list[str]] = []
-    text = _inline(html, stash, fences)
+    text = _inline(html, stash, fences, {})
 
     def simple_list(found: re.Match[str]) -> str:
         number = int(found.group(2) or 1)
+        items = found.group(3)
+        if items.count("\n") == items.count("<li>"):  # one line per item: each is its marker and its text
+            texts = items[4:-7].split("<\\/li>\n<li>")
+            markers = repeat("- ") if found.group(1) == "ul" else (f"{n}. " for n in count(number))
+            fences.append([marker + text if text and not text.isspace() else marker.rstrip()
+                           for marker, text in zip(markers, texts)])
+            return f"\x02{len(fences) - 1}\x03"
         lines: list[str] = []
-        for item in found.group(3).split("<\\/li>\n")[:-1]:
+        for item in items.split("<\\/li>\n")[:-1]:
             text = item[4:]  # after "<li>"
             marker = f"{number}. " if found.group(1) == "ol" else "- "
             number += 1
@@ -280,23 +321,17 @@ def _rewrite(html: str) -> str:
     if "<li>" in text:
         text = _SIMPLE_LIST.sub(simple_list, text)
 
-    def lines_of(inline: str) -> list[str]:
-        return inline.strip("\n").split("\n")
-
     boxes = [_Box("root")]
-    pending = ""  # inline text not yet closed by a block tag (a paragraph, heading, table or tight item)
-    last = 0
-    for found in _BLOCK.finditer(text):
-        pending += text[last:found.start()]
-        last = found.end()
-        closing, name, start, fence = found.groups()
+    # The text between block tags (inline text a paragraph, heading, table or tight item closes), then each
+    # tag's groups: five entries a tag.
+    parts = _BLOCK.split(text.replace("\x02", "<\x02"))
+    for pending, closing, name, start, fence in zip(*(parts[i::5] for i in range(5))):
         box = boxes[-1]
         if pending and not pending.isspace():
             if name and name[0] == "h" and closing:
-                box.groups.append(["#" * int(name[1]) + " " + " ".join(lines_of(pending))])
+                box.groups.append(["#" * int(name[1]) + " " + " ".join(pending.strip("\n").split("\n"))])
             else:
-                box.groups.append(lines_of(pending))
-        pending = ""
+                box.groups.append(pending.strip("\n").split("\n"))
         if fence is not None:
             box.groups.append(fences[int(fence)])
         elif name is None:
@@ -318,9 +353,8 @@ def _rewrite(html: str) -> str:
                 parent.groups.append(_indent(_joined(box.groups), "> ", "> "))
             else:
                 parent.groups.append(_joined(box.groups, box.loose))
-    pending += text[last:]
-    if pending and not pending.isspace():
-        boxes[-1].groups.append(lines_of(pending))
+    if (pending := parts[-1]) and not pending.isspace():
+        boxes[-1].groups.append(pending.strip("\n").split("\n"))
     while len(boxes) > 1:  # only for HTML the parser did not write: nothing is dropped
         boxes[-2].groups.append(_joined(boxes.pop().groups))
     return _expanded("\n".join(_joined(boxes[0].groups)), stash)

@@ -42,8 +42,9 @@ def _numbers(text: str) -> set[str]:
     return {n.replace("−", "-").lstrip("+-") for n in _NUMBER.findall(text)}
 
 
-def unverified_numbers(paragraph: str, facts: str) -> list[str]:
-    """Numbers in ``paragraph`` that the facts do not contain (empty = every number checks out)."""
+def not_quoted_verbatim(paragraph: str, facts: str) -> list[str]:
+    """Numbers in ``paragraph`` that the facts do not contain character for character (no rounding
+    allowed, unlike the copilot's ``agent.grounding.unverified_numbers``); empty = every number checks out."""
     allowed = _numbers(facts)
     return sorted(n for n in _numbers(paragraph) if n not in allowed)
 
@@ -56,7 +57,7 @@ def summarise(report: ChipReport, provider: ProviderConfig) -> tuple[str | None,
     text = " ".join((turn.text or "").split())[:MAX_CHARS]
     if not text:
         return None, "the model returned no text"
-    wrong = unverified_numbers(text, facts)
+    wrong = not_quoted_verbatim(text, facts)
     if wrong:
         return None, f"the model quoted numbers that are not in the report ({', '.join(wrong[:5])}); summary left out"
     return text, "every number was found in the report"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from copilot_core.domain.metrics import metric
 from copilot_core.tools.compact import compact_number
-from tests.fakes.scripted_openai import answer, call, error
+from tests.fakes.scripted_openai import answer, call, error, estimate_tokens, prompt_text
 
 SECRET = "sk-cli-secret-7b1e0c99aa"
 CHIP = "64Qv3"
@@ -70,7 +70,12 @@ def test_ask_prints_one_json_object(app_env, scripted_openai, repo):
     assert set(out) == {"answer", "blocks", "assessment", "tool_calls", "usage", "unverified_numbers"}
     assert out["answer"] == "Q05 is healthy." and out["assessment"] == "good"
     assert out["blocks"] == [{"type": "text", "content": "Q05 is healthy.", "chart": None}]
-    assert out["usage"]["rounds"] == 2 and out["usage"]["input_tokens"] > 0
+    # usage: one round per request the server got, tokens as the server reported them (its own count)
+    requests = scripted_openai.requests
+    assert list(out["usage"]) == ["rounds", "input_tokens", "output_tokens", "cached_tokens"]
+    assert out["usage"]["rounds"] == len(requests) == 2
+    assert out["usage"]["input_tokens"] == sum(max(1, estimate_tokens(len(prompt_text(r.api, r.body))))
+                                               for r in requests)
     [tool] = out["tool_calls"]
     assert tool["tool"] == "get_qubit_params" and tool["args"]["qid"] == "5"
     t1_raw = repo.qubit_params(CHIP, "5")["t1"]["value"]

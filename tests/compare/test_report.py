@@ -19,7 +19,7 @@ from copilot_core.data.connection import ensure_indexes, open_memory_database
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.domain.metrics import metric
 from copilot_core.report import ReportError, chip_report
-from copilot_core.report.summary import summarise, unverified_numbers
+from copilot_core.report.summary import not_quoted_verbatim, summarise
 from tests.compare.conftest import executions_of, expected_point
 from tests.data.conftest import CHIP, DOCS, NOW, P1, _exec_id
 from tests.fakes.scripted_openai import scripted_openai, text  # noqa: F401  (fixture)
@@ -129,7 +129,7 @@ def test_summary_kept_only_when_its_numbers_are_in_the_report(hostile_repo, scri
     assert "FACTS" in str(scripted_openai.bodies()[0])
 
 
-def test_unverified_numbers():
+def test_not_quoted_verbatim():
     facts = "T1 median 65.656, bad 3; run 20261123-001"
-    assert unverified_numbers("T1 sits at 65.656 with 3 bad qubits", facts) == []
-    assert unverified_numbers("T1 sits at 65.7 with 4 bad qubits", facts) == ["4", "65.7"]
+    assert not_quoted_verbatim("T1 sits at 65.656 with 3 bad qubits", facts) == []
+    assert not_quoted_verbatim("T1 sits at 65.7 with 4 bad qubits", facts) == ["4", "65.7"]

@@ -9,6 +9,7 @@ import pytest
 
 from copilot_core.data.connection import (DatabaseUnavailable, describe_target, mask_uri, open_database)
 from copilot_core.data.repository import CalibrationRepository
+from copilot_core.data.runs import RunReader
 from copilot_core.data.validation import InvalidArgument
 from copilot_core.settings import Settings
 from tests.data.conftest import CHIP, P1
@@ -133,6 +134,11 @@ def test_unreachable_mongodb_gives_clear_message():
     assert "127.0.0.1:1" in message and "topsecret" not in message
     with pytest.raises(DatabaseUnavailable):
         repo.list_chips()
+    runs = RunReader(repo)  # the comparison's whole-run reads say the same, never a driver traceback
+    for read in (lambda: runs.executions_between("64Qv3"), lambda: runs.results("64Qv3", ["20250601-001"])):
+        with pytest.raises(DatabaseUnavailable, match="127.0.0.1:1") as info:
+            read()
+        assert "topsecret" not in str(info.value)
 
 
 def test_invalid_uri_gives_clear_message():

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 import pytest
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from copilot_core.data.connection import open_database
@@ -82,6 +83,20 @@ def dataframe(at: AppTest, *columns: str):
         frame = element.value
         if all(c in frame.columns for c in columns):
             return frame
+    raise AssertionError(f"no table with columns {columns}; tables: {[list(e.value.columns) for e in at.dataframe]}")
+
+
+def displayed(at: AppTest, *columns: str):
+    """The text the grid shows in the first DataFrame with all of ``columns``, as the browser draws it: a
+    missing value as the table's ``placeholder`` ("None" unless set), any other cell as the styler's text
+    when the table is styled, else as its value."""
+    for element in at.dataframe:
+        frame = element.value
+        if all(c in frame.columns for c in columns):
+            styled = element.proto.arrow_data.styler.display_values
+            text = convert_arrow_bytes_to_pandas_df(styled) if styled else frame.astype(str)
+            missing = element.proto.placeholder if element.proto.HasField("placeholder") else "None"
+            return text.where(frame.notna(), missing)
     raise AssertionError(f"no table with columns {columns}; tables: {[list(e.value.columns) for e in at.dataframe]}")
 
 

@@ -92,3 +92,51 @@ def test_a_tag_the_rewrite_does_not_expect_stays_text():
     out = _rewrite(f'<p>a <img alt="x" src="https://{EXFIL}/x"> <b>bold</b> <iframe srcdoc></p>\n')
     assert problems(out) == []
     assert "<img" in readable(out) and "<b>bold" in readable(out) and "<iframe srcdoc>" in readable(out)
+
+
+def _tables_of(markdown: str) -> list[tuple[list[str | None], list[list[str]]]]:
+    """Each table as (column alignments, rows of cell words), read by markdown-it-py."""
+    from markdown_it import MarkdownIt
+
+    tables: list[tuple[list[str | None], list[list[str]]]] = []
+    for token in MarkdownIt("commonmark").enable("table").parse(markdown):
+        if token.type == "table_open":
+            tables.append(([], []))
+        elif token.type == "tr_open":
+            tables[-1][1].append([])
+        elif token.type == "th_open":
+            tables[-1][0].append(str(token.attrs["style"]) if "style" in token.attrs else None)
+        elif token.type == "inline" and tables and tables[-1][1]:
+            tables[-1][1][-1].append("".join(c.content for c in token.children or [] if c.type in ("text", "code_inline")))
+    return tables
+
+
+def test_tables_keep_their_rows_cells_and_alignment():
+    text = ("| qubit | T1 us | note |\n|:---|---:|:-:|\n| Q05 | 12.1 | *low* |\n| Q07 |  | [x](/heatmap) |\n\n"
+            "| only | header |\n|---|---|\n\n| a | b |\n|---|--:|\n| 1 |")
+    tables = _tables_of(safe_markdown(text))
+    assert tables == [
+        (["text-align:left", "text-align:right", "text-align:center"],
+         [["qubit", "T1 us", "note"], ["Q05", "12.1", "low"], ["Q07", "", "x"]]),
+        ([None, None], [["only", "header"]]),
+        ([None, "text-align:right"], [["a", "b"], ["1", ""]]),
+    ]
+
+
+def test_repeated_links_code_and_urls_each_show_their_own_text():
+    text = ("See [trend](/timeseries) and [heatmap](/heatmap), again [trend](/timeseries); run `q()` twice `q()`; "
+            "source https://lab.example/a and https://lab.example/b or https://lab.example/a then [heatmap](/heatmap).")
+    out = safe_markdown(text)
+    assert readable(out) == ("See trend and heatmap, again trend; run q() twice q(); source https://lab.example/a "
+                             "and https://lab.example/b or https://lab.example/a then heatmap.")
+    assert app_links(out) == ["/timeseries", "/heatmap", "/timeseries", "/heatmap"]
+    assert problems(out) == []
+
+
+def test_control_characters_go_from_plain_and_latin_text():
+    """Answers in ASCII or Latin-1 (a "µs" unit) take a quicker scan for control characters than others do."""
+    for unit in ("us", "µs", "μs"):  # ASCII, Latin-1 (micro sign), Greek mu
+        out = safe_markdown(f"T1 \x07fell\x00 to 12 {unit}\x1b[31m")
+        assert not any(c in out for c in "\x00\x07\x1b"), repr(out)
+        assert readable(out) == f"T1 fell to 12 {unit} [31m"
+    assert safe_text("ok\x7fgo\x08 µ") == "ok go  µ"
