@@ -181,7 +181,7 @@ class _Run:
 
     def text_calls(self, text: str | None) -> list[ToolCall]:
         """Tool calls the model wrote as text, as calls the loop can run."""
-        return [ToolCall(f"call_text_{self.usage['rounds']}_{i}", name, args)
+        return [ToolCall(f"call_text_{len(self.rounds)}_{i}", name, args)
                 for i, (name, args) in enumerate(text_tool_calls(text, self.known))]
 
     def execute(self, call: ToolCall, args: dict, parsed: dict | None) -> ToolOutcome:
