@@ -2,8 +2,9 @@
 
 Streamlit runs ``app.py`` only when the first browser session arrives, so anything slow there lands on
 the first page view: above all the embedded store's index build (seconds on the demo data).  This hook
-builds it, imports the pages' libraries and reads the default page's data before the server accepts
-connections; a browser opened meanwhile waits for the server and then gets a ready page.
+builds it, imports the pages' libraries, reads the default page's data and pays Streamlit's own
+once-per-process costs before the server accepts connections; a browser opened meanwhile waits for the
+server and then gets a ready page.
 ``streamlit run app.py`` still works: its first page then shows the build's progress instead.
 
     streamlit run server.py [--server.port 8501 ...]
@@ -30,8 +31,24 @@ def _say(progress: object) -> None:
     print(getattr(progress, "text", progress), file=sys.stderr, flush=True)
 
 
+def warm_streamlit() -> None:
+    """Pay here what the first session of a process would pay inside Streamlit, while the server also
+    serves that browser the frontend's files: the stack walk Streamlit makes on its first element
+    (``inspect`` maps every loaded module to its file once, about 0.5 s with the pages' libraries
+    loaded) and the favicon's decoding (PIL's format plugins, the MIME table)."""
+    import inspect
+    import mimetypes
+
+    from PIL import Image
+
+    Image.preinit()
+    mimetypes.init()
+    inspect.stack()
+
+
 def prepare() -> None:
-    """Open the configured database, build the embedded store's indexes and read the default page's data."""
+    """Open the configured database, build the embedded store's indexes, read the default page's data and
+    warm Streamlit's once-per-process work."""
     import ui
     from copilot_core.errors import CopilotError
     from ui import data
@@ -48,6 +65,7 @@ def prepare() -> None:
         _say(f"database: {exc}")
     except Exception as exc:  # noqa: BLE001 - the server must still start; pages build what is missing
         _say(f"preparing the data failed ({type(exc).__name__}: {exc}); the first page will do it instead")
+    warm_streamlit()  # last: its module walk then covers everything the data warm-up imported
 
 
 @asynccontextmanager

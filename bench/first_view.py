@@ -7,11 +7,19 @@ Chromium context (no browser cache) and times navigation -> the Overview's first
 context (the repeat view: what any page view costs on this machine, start-up aside).  ``app.py`` builds the embedded
 engine's indexes when the first session arrives (the first page waits for them, with a progress bar);
 ``server.py`` builds them in its start-up hook before the server accepts connections, so that cost moves
-into the server start, which is printed too.  Both entries are measured in the same run, alternating, and
-the medians and their ratio are printed.  Target: first view <= 1 s.  Wall times on a shared 2-core
-machine include waiting for a core: compare the two columns, not absolute figures across runs.
+into the server start, which is printed too.  ``--baseline DIR`` adds DIR's ``server.py`` (another
+checkout, e.g. the main branch) as a third entry, so a change is compared with it in the same run.  The
+``floor`` entry is a bare Streamlit page holding one small table: what any Streamlit page costs in a fresh
+browser on this machine, so ``after - floor`` is what the app itself adds.  All entries are measured in the
+same run, alternating, and the medians and their ratio are printed.
 
-    python bench/first_view.py [--data-dir DIR] [--rounds N]
+The server's CPU seconds during each view (from /proc, Linux) separate the server's share (the script
+run, the websocket, the frontend's ~100 static files) from the browser's: the rest of the wall time is
+Chromium loading, compiling and rendering Streamlit's frontend, or waiting for a core.  Target: first
+view <= 1 s.  Wall times on a shared 2-core machine include waiting for a core: compare the columns of
+one run, not absolute figures across runs.
+
+    python bench/first_view.py [--data-dir DIR] [--rounds N] [--baseline DIR]
 """
 
 from __future__ import annotations
@@ -29,8 +37,9 @@ sys.path.insert(0, str(ROOT))
 
 from tests.e2e.conftest import CHROMIUM, start_streamlit  # noqa: E402  (the browser tests' server runner)
 
-ENTRIES = (("before", "app.py"), ("after", "server.py"))
+ENTRIES = (("before", ROOT / "app.py"), ("after", ROOT / "server.py"))
 TARGET_S = 1.0
+FLOOR_PAGE = "import streamlit as st\n\nst.title('Floor')\nst.dataframe({'qid': ['0', '1', '2'], 't1': [1.0, 2.0, 3.0]})\n"
 TIMEOUT_MS = 180_000
 
 
@@ -47,21 +56,46 @@ def seed(data_dir: Path) -> None:
         db.close()
 
 
-def server_env(data_dir: Path) -> dict[str, str]:
+def server_env(data_dir: Path, root: Path = ROOT) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URI", "MONGO_DB_NAME", "QDASH_PROJECT_ID")}
     env |= {"DATA_DIR": str(data_dir), "CALIBRATION_COPILOT_SECRETS": str(data_dir / "no-secrets.toml"),
-            "PYTHONPATH": str(ROOT)}
+            "PYTHONPATH": str(root)}
     return env
 
 
-def first_view(browser, url: str) -> tuple[float, float, bool]:
+def server_pid(url: str) -> int | None:
+    """The ``streamlit run`` process serving ``url`` (None where /proc is missing)."""
+    flag = f"--server.port={url.rsplit(':', 1)[1]}".encode()
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if flag in argv and b"streamlit" in argv:
+            return int(entry.name)
+    return None
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU seconds of ``pid`` so far (nan without /proc)."""
+    if pid is None:
+        return float("nan")
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def first_view(browser, url: str, pid: int | None = None) -> tuple[float, float, bool, float]:
     """Seconds from navigation to the first data table visible and to the run finished; whether the
-    progress bar was on screen when the page first painted."""
+    progress bar was on screen when the page first painted; the server's CPU seconds meanwhile."""
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport={"width": 1500, "height": 1000})
     page = context.new_page()
     try:
+        cpu_before = cpu_seconds(pid)
         start = time.perf_counter()
         page.goto(url)
         table_locator = page.get_by_test_id("stDataFrame").first
@@ -73,7 +107,7 @@ def first_view(browser, url: str) -> tuple[float, float, bool]:
         expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning",
                                                                timeout=TIMEOUT_MS)
         done = time.perf_counter() - start
-        return table, done, progress_seen
+        return table, done, progress_seen, cpu_seconds(pid) - cpu_before
     finally:
         context.close()
 
@@ -82,38 +116,56 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", type=Path, help="reuse (or seed) this DATA_DIR instead of a temp dir")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--baseline", type=Path, help="also measure this checkout's server.py (e.g. the main branch)")
     args = parser.parse_args()
+    entries = [(label, entry, ROOT) for label, entry in ENTRIES]
+    if args.baseline:
+        baseline = args.baseline.resolve()
+        if not (baseline / "server.py").is_file():
+            parser.error(f"--baseline {baseline} has no server.py")
+        entries.insert(1, ("baseline", baseline / "server.py", baseline))
     from playwright.sync_api import sync_playwright
 
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="bench-first-view-"))
     seed(data_dir)
-    env = server_env(data_dir)
+    floor_page = Path(tempfile.mkdtemp(prefix="bench-first-view-floor-")) / "floor.py"
+    floor_page.write_text(FLOOR_PAGE, encoding="utf-8")
+    entries.append(("floor", floor_page, ROOT))
     print(f"data: {data_dir}; {args.rounds} round(s) per entry, alternating; load average "
           f"{os.getloadavg()[0]:.1f}")
-    rows: dict[str, list[tuple[float, float, float, float]]] = {label: [] for label, _ in ENTRIES}
+    rows: dict[str, list[tuple[float, ...]]] = {label: [] for label, _, _ in entries}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM)
         for _ in range(args.rounds):
-            for label, entry in ENTRIES:
+            for label, entry, root in entries:
                 spawned = time.perf_counter()
-                with start_streamlit(env, app=ROOT / entry) as url:
+                with start_streamlit(server_env(data_dir, root), app=entry) as url:
                     started = time.perf_counter() - spawned
-                    table, done, progress = first_view(browser, url)
-                    _, again, _ = first_view(browser, url)
-                rows[label].append((started, table, done, again))
-                print(f"  {label:<7}{entry:<11} server start {started:6.2f} s   first table {table:6.2f} s   "
-                      f"page done {done:6.2f} s   repeat view {again:6.2f} s   progress bar shown: "
-                      f"{'yes' if progress else 'no'}")
+                    pid = server_pid(url)
+                    table, done, progress, cpu_first = first_view(browser, url, pid)
+                    _, again, _, cpu_again = first_view(browser, url, pid)
+                rows[label].append((started, table, done, again, cpu_first, cpu_again))
+                print(f"  {label:<9}{entry.name:<10} server start {started:6.2f} s   first table {table:6.2f} s   "
+                      f"page done {done:6.2f} s (server CPU {cpu_first:4.2f} s)   repeat view {again:6.2f} s "
+                      f"(server CPU {cpu_again:4.2f} s)   progress bar shown: {'yes' if progress else 'no'}   "
+                      f"load {os.getloadavg()[0]:.1f}")
         browser.close()
     print()
-    print(f"{'':<8}{'entry':<11}{'server start s':>15}{'first table s':>15}{'first view s':>14}"
-          f"{'repeat view s':>15}{'start+view s':>14}")
+    print(f"{'':<9}{'entry':<10}{'server start s':>15}{'first table s':>15}{'first view s':>14}"
+          f"{'server CPU s':>14}{'repeat view s':>15}{'server CPU s':>14}{'start+view s':>14}")
     med = {}
-    for label, entry in ENTRIES:
-        started, table, done, again = (statistics.median(r[i] for r in rows[label]) for i in range(4))
-        med[label] = (started, table, done, again)
-        print(f"{label:<8}{entry:<11}{started:>15.2f}{table:>15.2f}{done:>14.2f}{again:>15.2f}{started + done:>14.2f}")
+    for label, entry, _ in entries:
+        started, table, done, again, cpu_first, cpu_again = (statistics.median(r[i] for r in rows[label])
+                                                             for i in range(6))
+        med[label] = (started, table, done, again, cpu_first, cpu_again)
+        print(f"{label:<9}{entry.name:<10}{started:>15.2f}{table:>15.2f}{done:>14.2f}{cpu_first:>14.2f}"
+              f"{again:>15.2f}{cpu_again:>14.2f}{started + done:>14.2f}")
     before, after = med["before"], med["after"]
+    if "baseline" in med:
+        base = med["baseline"]
+        print(f"\nthis checkout's server.py against the baseline's, first view: {base[2]:.2f} s -> {after[2]:.2f} s "
+              f"({base[2] / after[2]:.2f}x); server CPU in it {base[4]:.2f} s -> {after[4]:.2f} s; repeat view "
+              f"{base[3]:.2f} s -> {after[3]:.2f} s")
     print(f"\nfirst page view (navigation -> page done), before/after: {before[2] / after[2]:.1f}x "
           f"({before[2]:.2f} s -> {after[2]:.2f} s); target <= {TARGET_S:.0f} s: "
           f"{'OK' if after[2] <= TARGET_S else 'MISSED'}")
@@ -122,6 +174,11 @@ def main() -> None:
           "page's own floor on this machine)")
     print(f"server start + first view: before {before[0] + before[2]:.2f} s, after {after[0] + after[2]:.2f} s "
           "(the index build moved into the start)")
+    floor = med["floor"]
+    print(f"a bare Streamlit page with one table (floor): first view {floor[2]:.2f} s; the app's first view adds "
+          f"{after[2] - floor[2]:.2f} s to it ({after[2] / floor[2]:.2f}x the floor)")
+    print("the rest of each view beyond the server's CPU is the browser's: Chromium loading, compiling and rendering "
+          "Streamlit's frontend, or waiting for a core")
 
 
 if __name__ == "__main__":

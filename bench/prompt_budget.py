@@ -8,7 +8,10 @@ measured by this same script in a subprocess).
 
 Tokens come from the served model's own tokenizer when ``--server`` names a llama.cpp server
 (``POST /tokenize``), else from the estimate in ``copilot_core.agent.budget`` (its rule is printed,
-and with a server its error against the real count is printed too).
+and with a server its error against the real count is printed too).  What is counted is the tool list as
+sent, one JSON line per tool, which is what Qwen's chat template prints; with a server the bench also
+asks the server to render the full set with its own template (``POST /apply-template``, Chat Completions
+form) and prints what the tools add to the prompt, the template's fixed tool instructions included.
 
     .venv/bin/python bench/prompt_budget.py [--server http://127.0.0.1:8089] [--base main]
     (local model: python scripts/local_llm.py serve --port 8089)
@@ -115,6 +118,22 @@ def server_tokens(url: str, text: str) -> int:
         return len(json.load(response)["tokens"])
 
 
+def rendered_tool_tokens(url: str, tools_text: str) -> int:
+    """Tokens the tools add to a prompt as the server's chat template renders them (its tool preamble included)."""
+    tools = [json.loads(line) for line in tools_text.splitlines()]
+    messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "q"}]
+    base = url.rstrip("/").removesuffix("/v1")
+
+    def prompt(body: dict) -> str:
+        request = urllib.request.Request(base + "/apply-template", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return str(json.load(response)["prompt"])
+
+    return (server_tokens(url, prompt({"messages": messages, "tools": tools}))
+            - server_tokens(url, prompt({"messages": messages})))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", help="llama.cpp server URL: count with the served model's tokenizer")
@@ -160,6 +179,14 @@ def main() -> int:
             worst_tools = max(worst_tools, new)
         ratio = f"{old / new:6.1f}x" if old else ""
         print(f"{label + ' · ' + style:44} {old if old is not None else '-':>8} {new:>8} {ratio:>7}")
+    if args.server:
+        full = next(k for k in now["tools"] if k.endswith("|chat_completions"))
+        old_full = before["tools"].get(full) if before else None
+        new = rendered_tool_tokens(args.server, now["tools"][full])
+        old = rendered_tool_tokens(args.server, old_full) if old_full else None
+        ratio = f"{old / new:6.1f}x" if old else ""
+        print(f"{'rendered by the served template (+preamble)':44} {old if old is not None else '-':>8} {new:>8} "
+              f"{ratio:>7}")
     print(f"\nchat-mode system prompt: at most {worst_chat} tokens (target <= {CHAT_PROMPT_BUDGET}: "
           f"{'meets' if worst_chat <= CHAT_PROMPT_BUDGET else 'MISSES'})")
     print(f"full tool set: at most {worst_tools} tokens (target <= {TOOL_SCHEMAS_TARGET}: "

@@ -26,6 +26,7 @@ import pandas as pd
 from copilot_core.errors import CopilotError
 from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
 from copilot_core.sandbox import protocol
+from copilot_core.settings import current_settings
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 60.0
@@ -33,7 +34,8 @@ REPLY_GRACE_S = 10.0          # worker deadline + this = the app gives up on the
 MAX_TIMEOUT_S = 120.0
 MAX_CONCURRENT = max(1, os.cpu_count() or 1)
 _BOOTSTRAP = ("import sys; sys.path.insert(0, {root!r}); "
-              "from copilot_core.sandbox.zygote import main; main(use_spare={spare!r})")
+              "from copilot_core.sandbox.zygote import main; main(spares={spares!r})")
+SPARES_SETTING = "COPILOT_SANDBOX_SPARES"
 
 
 class SandboxUnavailable(CopilotError, RuntimeError):
@@ -72,10 +74,10 @@ def clean_environment() -> dict[str, str]:
 class _WorkerHandle:
     """A running worker process and the thread that reads its replies."""
 
-    def __init__(self, use_spare: bool) -> None:
+    def __init__(self, spares: int) -> None:
         self.workdir = tempfile.TemporaryDirectory(prefix="sandbox-cwd-")
         self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", _BOOTSTRAP.format(root=str(PROJECT_ROOT), spare=use_spare)],
+            [sys.executable, "-I", "-c", _BOOTSTRAP.format(root=str(PROJECT_ROOT), spares=int(spares))],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=self.workdir.name, env=clean_environment(), close_fds=True)
         self.pending: dict[int, _Pending] = {0: _Pending()}
@@ -174,7 +176,7 @@ _worker: _WorkerHandle | None = None
 _worker_lock = threading.Lock()
 _slots = threading.BoundedSemaphore(MAX_CONCURRENT)
 _restarts = 0
-_use_spare = True
+_spares: int | None = None  # None: COPILOT_SANDBOX_SPARES, else protocol.SPARES
 
 
 def _ensure_worker() -> _WorkerHandle:
@@ -185,7 +187,7 @@ def _ensure_worker() -> _WorkerHandle:
             _worker, _restarts = None, _restarts + 1
         if _worker is None:
             try:
-                _worker = _WorkerHandle(_use_spare)
+                _worker = _WorkerHandle(configured_spares() if _spares is None else _spares)
             except OSError as exc:
                 raise SandboxUnavailable(f"sandbox worker could not be started: {exc}") from None
         return _worker
@@ -197,11 +199,28 @@ def warm_up() -> dict:
     return sandbox_status()
 
 
-def use_spare(enabled: bool) -> None:
-    """Keep a pre-forked, hardened job process ready between jobs (default on); restarts the worker."""
-    global _use_spare
+def configured_spares() -> int:
+    """COPILOT_SANDBOX_SPARES: how many hardened job processes wait ready (0 = fork each job on arrival)."""
+    raw = current_settings().get(SPARES_SETTING)
+    if raw is None or not raw.strip():
+        return protocol.SPARES
+    try:
+        count = int(raw)
+    except ValueError:
+        count = -1
+    if not 0 <= count <= protocol.MAX_SPARES:
+        raise SandboxUnavailable(f"{SPARES_SETTING} must be a whole number from 0 to {protocol.MAX_SPARES}, not {raw!r}")
+    return count
+
+
+def use_spare(count: int | bool | None = None) -> None:
+    """Spare job processes kept ready between jobs (True/None: COPILOT_SANDBOX_SPARES, False: none); restarts the worker."""
+    global _spares
     shutdown()
-    _use_spare = bool(enabled)
+    if count is None or count is True:
+        _spares = None
+    else:
+        _spares = max(0, min(int(count), protocol.MAX_SPARES))
 
 
 def worker_status(timeout_s: float = 10.0) -> dict:

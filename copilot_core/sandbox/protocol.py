@@ -14,6 +14,8 @@ from typing import Any
 HEADER = struct.Struct(">I")
 MAX_REPLY_BYTES = 8 * 1024 * 1024          # one job's JSON reply
 MAX_FRAME_BYTES = MAX_REPLY_BYTES + 64 * 1024
+SPARES = 2  # pre-forked job processes the worker keeps ready; back to back, each had a whole job to get ready
+MAX_SPARES = 8
 
 
 class ProtocolError(RuntimeError):

@@ -21,6 +21,8 @@ import plotly.express as px
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from copilot_core.sandbox.figures import copy_registered_templates_unvalidated
+
 
 class Namespace:
     """An immutable bag of allowlisted names that looks like a module to model code."""
@@ -139,6 +141,7 @@ def _colors_view() -> Namespace:
 
 def build_namespaces() -> dict[str, Namespace]:
     """The importable names, keyed by the dotted module name model code writes in ``import``."""
+    copy_registered_templates_unvalidated()  # every sandbox interpreter builds px figures the same, cheaper way
     np_ns = Namespace("numpy", {
         **_pick(np, NUMPY_NAMES, "numpy"),
         "random": Namespace("numpy.random", _pick(np.random, NUMPY_RANDOM_NAMES, "numpy.random")),

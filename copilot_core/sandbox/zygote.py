@@ -3,10 +3,12 @@
 Started by ``host`` with ``env={PATH, LANG}`` and an empty working directory, so nothing a job can
 reach holds an API key or database URI.  Fork-per-job means no job can change state for the next:
 each gets a copy of the warmed-up interpreter.  To take the fork and the OS hardening off a job's
-wait, the worker keeps one *spare* ready: a job process forked and hardened ahead of time that serves
-exactly one request and is then replaced.  The worker enforces the wall-clock deadline by
-killing the job's process group (the job swallows in-process timeouts; SIGALRM cannot even be used
-from Streamlit's threads), and relays each job's JSON reply; it never unpickles job output.
+wait, the worker keeps *spares* ready: job processes forked and hardened ahead of time, each of which
+serves exactly one request; a replacement is forked as soon as a spare takes its job, so it gets
+ready while that job runs instead of between its reply and the next request.  The worker enforces
+the wall-clock deadline by killing the job's process group (the job swallows in-process timeouts;
+SIGALRM cannot even be used from Streamlit's threads), and relays each job's JSON reply; it never
+unpickles job output.
 """
 
 from __future__ import annotations
@@ -21,18 +23,18 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from copilot_core.sandbox import audit, isolation, job, policy, protocol, warmup
+from copilot_core.sandbox import audit, isolation, job, policy, prefault, protocol, warmup
 from copilot_core.sandbox.proxies import build_namespaces
 
 MEMORY_HEADROOM_MB = 1024
 MAX_REQUEST_BYTES = 512 * 1024 * 1024
 MAX_SPARE_REQUEST_BYTES = 64 * 1024 * 1024  # larger data is loaded before a direct fork (limits count it alike)
-SPARE_IDLE_BEFORE_WARMUP_S = 0.25  # a spare handed a job sooner skips its warm-up instead of delaying it
+SPARE_IDLE_BEFORE_WARMUP_S = 0.25  # without prefaulting, a spare handed a job sooner skips its warm-up job
 SPARE_SEND_TIMEOUT_S = 2.0  # a spare that does not take its request by then is replaced by a direct fork
 MAX_SPARE_FAILURES = 5
-SPARES = 2  # back to back, the next job takes a spare that had the whole previous job to get ready
-# A spare's reply pipe carries its state before the reply: WARMING and WARM around its idle warm-up,
-# then TOOK_JOB once it has read its request.
+SPARE_NICE = 10  # a spare gets ready at low priority; the worker restores normal priority when it hands over a job
+# A spare's reply pipe carries its state before the reply: WARMING and WARM around its warm-up
+# (prefaulting, or an idle warm-up job), then TOOK_JOB once it has read its request.
 SPARE_WARMING, SPARE_WARM, SPARE_TOOK_JOB = b"W", b"R", b"+"
 
 
@@ -68,17 +70,23 @@ def _child(source: str, data: dict, namespaces: dict, result_fd: int, timeout_s:
     _run(source, data, namespaces, hardening, timeout_s)
 
 
-def _spare(request_fd: int, result_fd: int, namespaces: dict) -> None:
+def _spare(request_fd: int, result_fd: int, namespaces: dict, hot_pages: prefault.Runs) -> None:
     """A pre-forked job process: every layer but the job-sized limits first, then exactly one request; never returns.
 
     Forked from the worker (never from an earlier job) and hardened before it waits, it holds nothing
-    a job process would not.  Left idle, it runs a trusted figure job on synthetic data so the
-    copy-on-write faults of pandas/plotly happen now instead of inside the user's job.
+    a job process would not.  It then copies the worker pages a typical job writes (``hot_pages``)
+    so those copy-on-write faults happen now instead of inside the user's job; where the kernel
+    cannot prefault, it runs a trusted figure job on synthetic data once it has been idle a while.
+    The worker lowers its priority meanwhile (see ``fork_spare``) so it does not slow a running job.
     """
     try:
         gc.disable()
         hardening = isolation.prepare(result_fd, request_fd)
-        if not _readable(isolation.REQUEST_FD, SPARE_IDLE_BEFORE_WARMUP_S):
+        if hot_pages:
+            os.write(isolation.RESULT_FD, SPARE_WARMING)
+            prefault.populate(hot_pages)
+            os.write(isolation.RESULT_FD, SPARE_WARM)
+        elif not _readable(isolation.REQUEST_FD, SPARE_IDLE_BEFORE_WARMUP_S):
             os.write(isolation.RESULT_FD, SPARE_WARMING)
             job.compile_and_run(warmup.SPARE_SNIPPET, namespaces, warmup.spare_data())
             os.write(isolation.RESULT_FD, SPARE_WARM)
@@ -189,15 +197,17 @@ def _send(fd: int, payload: bytes, timeout_s: float) -> bool:
 class Worker:
     """Selector loop: requests on ``in_fd``, replies on ``out_fd``, one entry per running job."""
 
-    def __init__(self, in_fd: int, out_fd: int, use_spare: bool = True) -> None:
+    def __init__(self, in_fd: int, out_fd: int, spares: int = protocol.SPARES) -> None:
         self.in_fd, self.out_fd = in_fd, out_fd
         self.namespaces = build_namespaces()
         self.selector = selectors.DefaultSelector()
         self.jobs: dict[int, Job] = {}
         self.inbuf = bytearray()
         self.layers: list[str] = []  # what the probe job reported; used when a job dies before replying
-        self.use_spare = use_spare
+        self.spare_count = max(0, min(int(spares), protocol.MAX_SPARES))
         self.spares: list[Spare] = []  # oldest first: the next job takes the one that had longest to get ready
+        self.hot_pages: prefault.Runs = []  # what a typical job writes of the worker's memory (see prefault)
+        self.spare_nice = SPARE_NICE if os.geteuid() == 0 else 0  # only root may raise a priority back
         self.spare_failures = 0  # spares that died unused in a row; spares stop after MAX_SPARE_FAILURES
         self.recent_job_pids: collections.deque[int] = collections.deque(maxlen=8)  # for the status op
 
@@ -211,11 +221,20 @@ class Worker:
                 raise RuntimeError(f"sandbox warm-up failed: {reply['error']}")
         gc.collect()
         gc.freeze()  # keep the warmed heap shared copy-on-write with every job
+        if self.spare_count:
+            self.hot_pages = prefault.learn(self._probe_typical_job)
         probe = self.run_blocking("result = {'output': 'probe'}", {}, 10.0)
         if probe.get("output") != "probe":
             raise RuntimeError(f"sandbox probe job failed: {probe.get('error')}")
         self.layers = probe.get("layers", [])
         return self.layers
+
+    def _probe_typical_job(self) -> None:
+        """What a spare's job does after its request arrives, on synthetic data (trusted; in a throwaway child)."""
+        gc.disable()
+        source = warmup.SPARE_SNIPPET
+        reply = job.run_job(policy.compile_analysis(source), source, self.namespaces, warmup.spare_data())
+        protocol.encode_reply(reply)
 
     def run_blocking(self, source: str, data: dict, timeout_s: float) -> dict:
         """Fork one job and wait for it (used for the probe before the loop starts)."""
@@ -230,6 +249,11 @@ class Worker:
         """Hand the request to the spare when there is one (``payload``: the request as the app sent it), else fork."""
         spare = self._take_spare() if payload is not None and len(payload) <= MAX_SPARE_REQUEST_BYTES else None
         if spare is not None and payload is not None:
+            if self.spare_nice:
+                try:
+                    os.setpriority(os.PRIO_PROCESS, spare.pid, 0)
+                except OSError:
+                    pass
             if not _send(spare.request_fd, payload, SPARE_SEND_TIMEOUT_S):
                 self._discard_spare(spare)
                 spare = None
@@ -252,11 +276,13 @@ class Worker:
         self.jobs[entry.pid] = entry
         self.selector.register(entry.result_fd, selectors.EVENT_READ, ("result", entry))
         self.selector.register(entry.pidfd, selectors.EVENT_READ, ("exit", entry))
+        if spare is not None:
+            self.fork_spare()  # the replacement gets ready while this job runs, not after its reply
 
     # -------------------------------------------------------------------------------- spare process
     def fork_spare(self) -> None:
-        """Fork one more job process ahead of time (see ``_spare``), up to SPARES waiting."""
-        if not self.use_spare or len(self.spares) >= SPARES or self.spare_failures >= MAX_SPARE_FAILURES:
+        """Fork one more job process ahead of time (see ``_spare``), up to ``spare_count`` waiting."""
+        if len(self.spares) >= self.spare_count or self.spare_failures >= MAX_SPARE_FAILURES:
             return
         req_r, req_w = os.pipe()
         res_r, res_w = os.pipe()
@@ -264,9 +290,14 @@ class Worker:
         if pid == 0:
             os.close(req_w)
             os.close(res_r)
-            _spare(req_r, res_w, self.namespaces)
+            _spare(req_r, res_w, self.namespaces, self.hot_pages)
         os.close(req_r)
         os.close(res_w)
+        if self.spare_nice:
+            try:
+                os.setpriority(os.PRIO_PROCESS, pid, self.spare_nice)
+            except OSError:
+                pass
         spare = Spare(pid, os.pidfd_open(pid), req_w, res_r)
         self.spares.append(spare)
         self.selector.register(spare.pidfd, selectors.EVENT_READ, ("spare-exit", spare))
@@ -274,8 +305,8 @@ class Worker:
     def _take_spare(self) -> Spare | None:
         """The oldest live spare that is not in its warm-up, else the oldest warming one (None: fork directly).
 
-        A warming spare finishes a short trusted job before it reads the request; a direct fork costs
-        about as much, so it is only the last choice before forking.
+        A warming spare finishes its warm-up (prefaulting, or a short trusted job) before it reads the
+        request, so it is only the last choice before forking.
         """
         for spare in list(self.spares):
             try:
@@ -446,7 +477,7 @@ class Worker:
                 if reply is not None:
                     entry.delivered = True
                     deliver(reply)
-                    self.fork_spare()  # the next job's spare gets ready while the app reads this reply
+                    self.fork_spare()  # tops up after a direct fork or a spare that failed
             if entry.status is not None and entry.eof:
                 self._cleanup(entry)
 
@@ -483,7 +514,7 @@ class Worker:
         def deliver(reply: dict) -> None:
             protocol.write_frame(self.out_fd, protocol.encode_reply(reply))
 
-        for _ in range(SPARES):
+        for _ in range(self.spare_count):
             self.fork_spare()
         deliver({"id": 0, "ready": True, "pid": os.getpid(), "layers": layers})
         try:
@@ -498,14 +529,14 @@ class Worker:
                 self._discard_spare(spare)
 
 
-def main(use_spare: bool = True) -> None:
+def main(spares: int = protocol.SPARES) -> None:
     """Entry point of the worker process (stdin: requests, stdout: replies)."""
     in_fd, out_fd = os.dup(0), os.dup(1)
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(2, 1)  # stray prints from libraries go to stderr, never into the reply stream
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    worker = Worker(in_fd, out_fd, use_spare)
+    worker = Worker(in_fd, out_fd, spares)
     try:
         layers = worker.warm_up()
     except Exception as exc:  # tell the app why instead of dying silently

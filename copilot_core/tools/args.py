@@ -8,6 +8,7 @@ unknown keys) is enforced by ``jsonschema`` and defaults are filled in.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -15,11 +16,14 @@ from jsonschema.exceptions import best_match
 
 from copilot_core.domain.topology import parse_qubit_ref
 from copilot_core.tools.compact import clean_text
-from copilot_core.tools.spec import ToolError, ToolSpec
+from copilot_core.tools.spec import SESSION, ToolError, ToolSpec
 
 _QUBIT_KEYS = ("qid", "qubit_id")
 _QUBIT_LIST_KEYS = ("qids",)
 _NAME_KEYS = ("parameter_name", "metric_name")
+# A qubit written with its chip, as small models do when they are not sent chip_id: "64Qv3-Q05", "64Qv3:5".
+_QUBIT_REF = re.compile(r"[Qq]?[0-9]+")
+_CHIP_QUBIT = re.compile(r"(?P<chip>[A-Za-z0-9][A-Za-z0-9_\-]*?)[\s:/@\-]+(?P<qubit>[Qq]?[0-9]{1,5})")
 _VALIDATORS: dict[str, Draft202012Validator] = {}
 
 
@@ -50,6 +54,18 @@ def _qubit(value: Any) -> Any:
         except ValueError:
             return value  # the schema pattern reports it
     return value
+
+
+def split_chip_prefix(args: dict) -> dict:
+    """``{"qid": "64Qv3-Q05"}`` -> ``{"qid": "Q05", "chip_id": "64Qv3"}`` unless another chip_id was given;
+    a coupling ("4-1", "Q4-Q1") has no chip prefix (its first part is a qubit) and is left alone."""
+    out = dict(args)
+    for key in _QUBIT_KEYS:
+        found = _CHIP_QUBIT.fullmatch(out[key].strip()) if isinstance(out.get(key), str) else None
+        if found is None or _QUBIT_REF.fullmatch(found["chip"]) or out.get("chip_id") not in (None, found["chip"]):
+            continue
+        out[key], out["chip_id"] = found["qubit"], found["chip"]
+    return out
 
 
 def _coerce(value: Any, schema: dict) -> Any:
@@ -89,7 +105,8 @@ def usage(spec: ToolSpec) -> str:
     """One line naming the arguments, for hints."""
     props = spec.parameters.get("properties", {})
     required = set(spec.parameters.get("required", []))
-    parts = [f"{k} ({v.get('type', 'any')}{', required' if k in required else ''})" for k, v in props.items()]
+    parts = [f"{k} ({v.get('type', 'any')}{', default: the chip in view' if SESSION in v else ''}"
+             f"{', required' if k in required and SESSION not in v else ''})" for k, v in props.items()]
     return f"{spec.name} takes: " + (", ".join(parts) if parts else "no arguments")
 
 

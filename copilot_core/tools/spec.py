@@ -123,12 +123,19 @@ class ToolContext:
 
 ToolFn = Callable[..., ToolResult]
 DESCRIPTION_DIR = Path(__file__).resolve().parent / "descriptions"
-# Validation-only keywords: args.py enforces them and answers a violation with an error and a hint, so the
-# model is not sent them (patterns and bounds on every chip_id/qid cost ~2k tokens per round).
-_MODEL_KEYS = frozenset({"type", "description", "enum", "items", "properties", "required"})
-# Marks an argument every tool shares (chip_id, qid, ...): the system prompt's tool guide describes it once,
-# so its description is not resent with each tool.
-SHARED = "x-shared"
+# What the model is sent of a parameter schema (see ``model_schema``): every round resends it, and on a CPU-served
+# model the JSON structure costs more than the words.  Validation keywords (patterns, bounds) stay in args.py,
+# which answers a violation with an error and a hint; a property's words stay in the full schema (the tool's
+# one-line description and the system prompt's tool guide say what the model needs, once); "string", the type
+# of every id and name, is the unsent default, so only other types are sent.
+_MODEL_KEYS = frozenset({"type", "properties", "required"})
+_PROPERTY_KEYS = frozenset({"type", "enum", "items"})
+# Marks an argument the toolkit fills from the session when the model leaves it out (the chip in view): it is
+# validated like any other but not sent, since it would cost every tool a property and a required entry.
+SESSION = "x-session"
+# Marks an enum whose values the model is not sent (a filter whose values it knows, e.g. a run's status): a
+# wrong value still fails validation, and the error lists the valid ones.
+VALUES_ON_ERROR = "x-values-on-error"
 
 
 @lru_cache(maxsize=None)
@@ -137,18 +144,29 @@ def tool_description(name: str) -> str:
     return (DESCRIPTION_DIR / f"{name}.md").read_text(encoding="utf-8").strip()
 
 
-def model_schema(schema: dict) -> dict:
-    """What the model is sent of a parameter schema: types, enums, descriptions and required keys."""
-    out: dict = {}
-    for key, value in schema.items():
-        if key not in _MODEL_KEYS or (key == "required" and not value) or (key == "description" and SHARED in schema):
-            continue
-        if key == "properties":
-            value = {name: model_schema(prop) for name, prop in value.items()}
-        elif key == "items":
-            value = {k: v for k, v in model_schema(value).items() if k != "description"}
-        out[key] = value
+def _model_property(prop: dict) -> dict:
+    out = {k: v for k, v in prop.items() if k in _PROPERTY_KEYS
+           and not (k == "type" and v == "string") and not (k == "enum" and VALUES_ON_ERROR in prop)}
+    if isinstance(out.get("items"), dict):
+        out["items"] = _model_property(out["items"])
     return out
+
+
+def model_schema(schema: dict) -> dict:
+    """What the model is sent of a tool's parameter schema: property names, types other than string, enums and
+    required keys, without the session-filled arguments and without an empty ``required``."""
+    sent = {name: prop for name, prop in schema.get("properties", {}).items() if SESSION not in prop}
+    out: dict = {k: v for k, v in schema.items() if k in _MODEL_KEYS and k not in ("properties", "required")}
+    out["properties"] = {name: _model_property(prop) for name, prop in sent.items()}
+    required = [name for name in schema.get("required", []) if name in sent]
+    if required:
+        out["required"] = required
+    return out
+
+
+def session_arguments(schema: dict) -> list[str]:
+    """The arguments of a tool schema the toolkit fills from the session (``SESSION``)."""
+    return [name for name, prop in schema.get("properties", {}).items() if SESSION in prop]
 
 
 @dataclass(frozen=True)
@@ -201,29 +219,28 @@ def tool(name: str, properties: dict[str, dict], required: tuple[str, ...] = (),
 
 
 # ------------------------------------------------------------------------------- schema fragments
-# Shared by every tool, so each is worded once; bounds the model must know go in the description because
-# the model is sent no validation keywords (see ``model_schema``).
+# Shared by every tool, so each is worded once (the full schema's words; the model reads the tool guide).
 
 def chip_id_arg() -> dict:
-    return {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$", "description": "Chip id, e.g. '64Qv3'.",
-            SHARED: True}
+    """The chip: required by validation, filled by the toolkit with the session's chip when the model omits it."""
+    return {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$",
+            "description": "Chip id, e.g. '64Qv3'; default: the chip in view.", SESSION: True}
 
 
 def qid_arg(description: str | None = None) -> dict:
     """A qubit id; with ``description``, one whose meaning is particular to the tool (then described there)."""
     if description is None:
-        return {"type": "string", "pattern": r"^[0-9]{1,5}$", "description": "Qubit id, e.g. '5'.", SHARED: True}
+        return {"type": "string", "pattern": r"^[0-9]{1,5}$", "description": "Qubit id, e.g. '5'."}
     return {"type": "string", "pattern": r"^[0-9]{1,5}$", "description": description}
 
 
 def target_arg() -> dict:
-    return {"type": "string", "pattern": r"^[0-9]{1,5}(-[0-9]{1,5})?$", "description": "Qubit '5' or coupling '4-1'.",
-            SHARED: True}
+    return {"type": "string", "pattern": r"^[0-9]{1,5}(-[0-9]{1,5})?$", "description": "Qubit '5' or coupling '4-1'."}
 
 
 def qids_arg(max_items: int, min_items: int = 1) -> dict:
     return {"type": "array", "items": qid_arg(), "minItems": min_items, "maxItems": max_items, "uniqueItems": True,
-            "description": f"Qubit ids, e.g. ['0', '5'] ({min_items}..{max_items}).", SHARED: True}
+            "description": f"Qubit ids, e.g. ['0', '5'] ({min_items}..{max_items})."}
 
 
 def name_arg(description: str) -> dict:
@@ -231,16 +248,16 @@ def name_arg(description: str) -> dict:
 
 
 def parameter_name_arg() -> dict:
-    return name_arg("Parameter name, e.g. 't1'.") | {SHARED: True}
+    return name_arg("Parameter name, e.g. 't1'.")
 
 
 def task_name_arg() -> dict:
-    return name_arg("Task name, e.g. 'CheckT1'.") | {SHARED: True}
+    return name_arg("Task name, e.g. 'CheckT1'.")
 
 
 def param_names_arg(max_items: int = 30) -> dict:
     return {"type": "array", "items": name_arg("parameter name"), "minItems": 1, "maxItems": max_items,
-            "uniqueItems": True, "description": "Parameter names, e.g. ['t1'].", SHARED: True}
+            "uniqueItems": True, "description": "Parameter names, e.g. ['t1']."}
 
 
 def last_n_arg(default: int, maximum: int) -> dict:
@@ -249,5 +266,4 @@ def last_n_arg(default: int, maximum: int) -> dict:
 
 
 def execution_id_arg() -> dict:
-    return {"type": "string", "pattern": r"^[0-9]{8}-[0-9]{3,6}$", "description": "Execution id, e.g. '20260720-003'.",
-            SHARED: True}
+    return {"type": "string", "pattern": r"^[0-9]{8}-[0-9]{3,6}$", "description": "Execution id, e.g. '20260720-003'."}

@@ -13,8 +13,8 @@ from copilot_core.data.validation import EXECUTION_STATUSES, TASK_STATUSES
 from copilot_core.domain.topology import qubit_label
 from copilot_core.tools.compact import (UNTRUSTED_NOTE, clean_text, display_parameters, to_model_json,
                                         untrusted_data, untrusted_field)
-from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, execution_id_arg, last_n_arg,
-                                     qid_arg, target_arg, task_name_arg, tool)
+from copilot_core.tools.spec import (VALUES_ON_ERROR, ToolContext, ToolError, ToolResult, chip_id_arg,
+                                     execution_id_arg, last_n_arg, qid_arg, target_arg, task_name_arg, tool)
 
 NOTE_CHARS = 4_000  # one calibration note beyond this is shown as an outline
 _UNTRUSTED_FIELDS = ("message", "user_note", "ai_review_note")
@@ -47,7 +47,7 @@ def _with_untrusted_note(data: dict, rows: list[dict]) -> dict:
 
 
 def _status_arg(allowed: tuple[str, ...]) -> dict:
-    return {"type": "string", "enum": list(allowed), "description": "Status filter."}
+    return {"type": "string", "enum": list(allowed), "description": "Status filter.", VALUES_ON_ERROR: True}
 
 
 @tool("get_latest_task_result",

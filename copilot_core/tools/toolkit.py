@@ -1,7 +1,8 @@
 """Run one tool call from a model: validate, throttle, execute, store or compact, never raise.
 
 The agent loop (and the CLI) hand every function call to :meth:`Toolkit.execute`; what comes back
-is a :class:`ToolOutcome` whose ``model_text`` is the only thing the model ever sees. Stored tools
+is a :class:`ToolOutcome` whose ``model_text`` is the only thing the model ever sees. A call without
+``chip_id`` runs on the session's chip (the model is not sent that argument), and the result names the chip. Stored tools
 put their full result in the session's :class:`DataStore` and send a summary; charts ride
 in ``charts`` and never in ``model_text``.
 """
@@ -16,10 +17,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from copilot_core.data.connection import DatabaseUnavailable
 from copilot_core.data.validation import InvalidArgument
-from copilot_core.tools.args import parse_raw, usage, validate_args
+from copilot_core.tools.args import parse_raw, split_chip_prefix, usage, validate_args
 from copilot_core.tools.compact import MAX_TOOL_RESULT_CHARS, clean_text, compact_value, fit_to_budget, to_model_json
 from copilot_core.tools.registry import TOOLS_BY_NAME
-from copilot_core.tools.spec import MemoryReader, Sandbox, ToolContext, ToolError, ToolResult, ToolSpec
+from copilot_core.tools.spec import (MemoryReader, Sandbox, ToolContext, ToolError, ToolResult, ToolSpec,
+                                     session_arguments)
 from copilot_core.tools.store import DataStore
 
 if TYPE_CHECKING:
@@ -73,11 +75,12 @@ def stored_summary(full: dict, key: str) -> dict:
 
 
 class Toolkit:
-    """The copilot's tools bound to one repository and one session's data store."""
+    """The copilot's tools bound to one repository, one session's data store and the chip in view
+    (``chip_id``; None: the most recently installed chip, as in the system prompt's context)."""
 
     def __init__(self, repo: CalibrationRepository, *, store: DataStore, sandbox: Sandbox | None = None,
                  memory: MemoryReader | None = None, allowed: set[str] | frozenset[str] | None = None,
-                 max_result_chars: int = MAX_TOOL_RESULT_CHARS) -> None:
+                 max_result_chars: int = MAX_TOOL_RESULT_CHARS, chip_id: str | None = None) -> None:
         unknown = set(allowed or ()) - set(TOOLS_BY_NAME)
         if unknown:
             raise ValueError(f"unknown tools in allowed: {', '.join(sorted(unknown))}")
@@ -88,6 +91,8 @@ class Toolkit:
         self.store = store
         self.max_result_chars = max_result_chars
         self._calls: Counter[str] = Counter()
+        self._session_chip = chip_id
+        self._default_chip: str | None = None
 
     def schemas(self) -> list[dict]:
         return [spec.schema() for spec in self._specs.values()]
@@ -99,6 +104,7 @@ class Toolkit:
         """Start of a user request: reset the per-request call limits and the chip cache."""
         self._calls.clear()
         self._ctx.reset()
+        self._default_chip = None
 
     def execute(self, name: str, raw_args: str | dict | None) -> ToolOutcome:
         """Run a tool call; every failure becomes an outcome with ``{"error", "hint"}`` for the model."""
@@ -106,7 +112,7 @@ class Toolkit:
         args: dict = {}
         try:
             spec = self._spec(name)
-            args = parse_raw(raw_args)
+            args = self._fill_session(spec, parse_raw(raw_args))
             args = validate_args(spec, args)
             self._throttle(spec)
             result = spec.run(self._ctx, **args)
@@ -132,6 +138,21 @@ class Toolkit:
             raise ToolError(f"unknown tool {shown!r}", "available tools: " + ", ".join(self._specs))
         return spec
 
+    def chip_in_view(self) -> str:
+        """The chip a call without ``chip_id`` runs on; a ToolError when there is none."""
+        chip = self._session_chip or self._default_chip
+        if chip is None and self._ctx.repo is not None:
+            chip = self._default_chip = self._ctx.repo.default_chip_id()
+        if not chip:
+            raise ToolError("no chip in view", "pass chip_id, e.g. {\"chip_id\": \"64Qv3\"}")
+        return chip
+
+    def _fill_session(self, spec: ToolSpec, args: dict) -> dict:
+        """Arguments with the session-filled ones (``chip_id``) added where the model left them out or null."""
+        args = split_chip_prefix(args) if "chip_id" in spec.parameters["properties"] else args
+        missing = [name for name in session_arguments(spec.parameters) if args.get(name) is None]
+        return {**args, **{name: self.chip_in_view() for name in missing}} if missing else args
+
     def _throttle(self, spec: ToolSpec) -> None:
         if spec.limit is None:
             return
@@ -148,6 +169,8 @@ class Toolkit:
             payload = stored_summary(result.data, key)
         else:
             payload = compact_value(result.model if result.model is not None else result.data)
+        if isinstance(payload, dict) and "chip_id" in args and "chip_id" not in payload:
+            payload = {"chip_id": args["chip_id"], **payload}  # which chip was used, when the model left it out
         return ToolOutcome(name=spec.name, args=args, ok=result.error is None,
                            model_text=fit_to_budget(payload, self.max_result_chars), summary=result.summary,
                            charts=list(result.charts), data_keys=data_keys, full=result.data, error=result.error,

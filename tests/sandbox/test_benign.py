@@ -148,3 +148,34 @@ def test_layers_report_what_is_active(store, planted):
     if isolation.landlock_abi() > 0:
         expected.add(f"landlock:abi{isolation.landlock_abi()}")
     assert expected <= set(result.layers)
+
+
+def test_px_figures_match_plotly_with_its_own_template_validation(store, planted, monkeypatch):
+    """The sandbox copies px's registered template without re-validating it; the chart must not change."""
+    import plotly.express as px
+    from _plotly_utils.basevalidators import BaseTemplateValidator
+
+    from copilot_core.sandbox import figures
+
+    out = _run("df = data['t1'].copy()\ndf['t'] = pd.to_datetime(df['calibrated_at'])\n"
+               "m = df.groupby('t', as_index=False)['value'].median()\n"
+               "a = px.line(m, x='t', y='value', title='T1')\n"
+               "b = px.scatter(data['chip_summary'], x='t1_mean', y='x90_gate_fidelity', hover_name='qid')\n"
+               "result = {'chart': [a, b]}", store)
+    monkeypatch.setattr(BaseTemplateValidator, "validate_coerce", figures._ORIGINAL_TEMPLATE_COERCE)
+    m = _frame(store).groupby("t", as_index=False)["value"].median()
+    expected = [px.line(m, x="t", y="value", title="T1"),
+                px.scatter(store["chip_summary"], x="t1_mean", y="x90_gate_fidelity", hover_name="qid")]
+    assert out["charts"] == [json.loads(fig.to_json()) for fig in expected]
+
+
+def test_each_px_figure_gets_its_own_validated_template(store, planted):
+    out = _run("m = data['chip_summary']\n"
+               "a = px.bar(m, x='qid', y='t1_mean')\na.layout.template.layout.font.size = 30\n"
+               "b = px.bar(m, x='qid', y='t1_mean')\n"
+               "try:\n    b.layout.template.layout.font.size = 'big'\n    verdict = 'accepted'\n"
+               "except ValueError:\n    verdict = 'rejected'\n"
+               "result = {'output': verdict, 'chart': [a, b]}", store)
+    assert out["output"] == "rejected"  # an edit of a figure's template is still checked by plotly
+    sizes = [chart["layout"]["template"]["layout"].get("font", {}).get("size") for chart in out["charts"]]
+    assert sizes == [30, None]  # editing one figure's template leaves the next figure's alone

@@ -16,13 +16,19 @@ import numpy as np
 import plotly.colors
 import pytest
 
-from copilot_core.sandbox import run_analysis
+from copilot_core.sandbox import host, protocol, run_analysis
 from copilot_core.sandbox.host import worker_status
 
 POISON = ("px.colors.qualitative.Plotly[0] = '#000000'\nnp.random.seed(123)\ndata['t1']['value'] = 0.0\n"
           "result = {'output': json.dumps([px.colors.qualitative.Plotly[0], float(data['t1']['value'].sum())])}")
 INSPECT = ("result = {'output': json.dumps([px.colors.qualitative.Plotly[0], float(data['t1']['value'].sum()), "
            "float(np.random.rand())])}")
+
+
+def _nice(pid: int) -> int:
+    """The nice value of a process, from ``/proc/<pid>/stat`` (field 19)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[16])
 
 
 def _spares() -> list[int]:
@@ -99,3 +105,42 @@ def test_a_spare_that_dies_before_reading_its_job_is_retried_on_a_fresh_fork(sto
     assert [(r.error, r.output) for r in results] == [(None, "42")]
     assert worker_status()["recent_job_pids"][-1] not in stopped  # it ran in a fresh process
     assert not set(_spares()) & set(stopped)
+
+
+def test_the_replacement_spare_gets_ready_while_the_job_runs(planted):
+    spares = _spares()
+    results: list = []
+    job = threading.Thread(target=lambda: results.append(run_analysis("while True:\n    pass", {}, timeout_s=2)))
+    job.start()
+    try:
+        status = worker_status()
+        while status["running"] == 0:  # until the worker has handed the job to a spare
+            assert job.is_alive()
+            status = worker_status()
+        job_pid = status["recent_job_pids"][-1]
+        assert job_pid in spares and job_pid not in status["spare_pids"]
+        assert len(status["spare_pids"]) == len(spares)  # already replaced, before the job's reply
+        if os.geteuid() == 0:  # the worker may raise a priority back only as root; otherwise spares keep it
+            assert _nice(job_pid) == 0  # the job runs at normal priority
+            assert {_nice(pid) for pid in status["spare_pids"]} == {10}  # its replacement gets ready below it
+    finally:
+        job.join(timeout=60)
+    assert len(results) == 1 and "Time limit exceeded" in (results[0].error or "")
+
+
+def test_the_number_of_spares_is_configurable(store, planted, monkeypatch):
+    try:
+        monkeypatch.setenv(host.SPARES_SETTING, "3")
+        host.use_spare()  # restarts the worker with the configured count
+        result = run_analysis("result = {'output': str(len(data['t1']))}", store)
+        assert result.error is None and result.output == str(len(store["t1"]))
+        assert len(worker_status()["spare_pids"]) == 3
+        monkeypatch.setenv(host.SPARES_SETTING, "lots")
+        host.use_spare()
+        refused = run_analysis("print(1)", {})
+        assert refused.output == "" and f"{host.SPARES_SETTING} must be a whole number from 0 to" in refused.error
+    finally:
+        monkeypatch.delenv(host.SPARES_SETTING)
+        host.use_spare()
+    assert run_analysis("print(2)", {}).output == "2"
+    assert len(worker_status()["spare_pids"]) == protocol.SPARES

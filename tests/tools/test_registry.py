@@ -27,12 +27,14 @@ SEED_000_TOOLS = {  # the table in seed 000, verbatim
 TOOL_TESTS = Path(__file__).parents[1]
 ROOT = Path(__file__).parents[2]
 DESCRIPTIONS = ROOT / "copilot_core" / "tools" / "descriptions"
-TOOL_GUIDE = (ROOT / "copilot_core" / "agent" / "prompts" / "tools.md").read_text(encoding="utf-8")
+TOOL_GUIDE = " ".join((ROOT / "copilot_core" / "agent" / "prompts" / "tools.md").read_text(encoding="utf-8").split())
 # Arguments every tool words the same way -> how the tool guide describes them once (written out by hand).
-GUIDE_WORDS = {"chip_id": "`chip_id` as in the context", "qid": "qubit ids", "qids": "qubit ids",
-               "param_names": "parameter names",
-               "metrics": "parameter names", "parameter_name": "parameter names", "task_name": "tasks like",
-               "execution_id": "\"20260720-003\""}
+GUIDE_WORDS = {"qid": "qubit ids", "qids": "qubit ids", "param_names": "parameter names", "metrics": "parameter names",
+               "parameter_name": "parameter names", "metric_name": "parameter names", "task_name": "tasks like",
+               "execution_id": "executions like"}
+# Arguments sent with neither words nor an enum, reviewed one by one: filters and limits whose name says what they
+# do (a wrong value gets an error naming the bound or the valid values), and ids the model copies from results.
+SAY_WHAT_THEY_DO = {"last_n", "status", "tags", "within_hours", "code", "task_id"}
 
 
 def test_the_seed_tools_and_the_memory_tool():
@@ -68,7 +70,8 @@ def test_every_description_file_belongs_to_a_tool():
 
 @pytest.mark.parametrize("spec", TOOLS, ids=lambda s: s.name)
 def test_schema_is_strict_and_valid(spec):
-    """The full schema (what arguments are validated against) is strict and bounded; every property is described."""
+    """The full schema (what arguments are validated against) is strict and bounded; every property is described;
+    the chip is required (the toolkit fills in the session's chip before validation)."""
     params = spec.parameters
     Draft202012Validator.check_schema(params)
     assert params["type"] == "object" and params["additionalProperties"] is False
@@ -79,26 +82,37 @@ def test_schema_is_strict_and_valid(spec):
             Draft202012Validator(prop).validate(prop["default"])
         if prop.get("type") == "integer":
             assert "maximum" in prop, f"{spec.name}.{name} is unbounded"
+        if prop.get("type") == "string" and "enum" not in prop:
+            assert "pattern" in prop or "maxLength" in prop, f"{spec.name}.{name} is unbounded"
+    if "chip_id" in params["properties"]:
+        assert "chip_id" in params["required"]
 
 
 @pytest.mark.parametrize("spec", TOOLS, ids=lambda s: s.name)
-def test_the_model_is_sent_types_and_words_not_validation_rules(spec):
-    """What the model reads: the same properties and required keys, each described unless it is one of the
-    shared arguments (chip_id, qid...) the tool guide describes once; no patterns or bounds."""
+def test_the_model_is_sent_names_and_types_not_rules_or_repeated_words(spec):
+    """What the model reads: the tool's one-line description and its arguments, without the chip (filled from
+    the session), without words (the description and the tool guide say what is needed, once), without "string"
+    (the default type) and without validation rules; every argument it is sent is explained somewhere."""
     sent = spec.schema()
     assert set(sent) == {"name", "description", "parameters"} and sent["description"] == spec.description
+    assert "\n" not in sent["description"]
     params = sent["parameters"]
     Draft202012Validator.check_schema(params)
-    assert set(params["properties"]) == set(spec.parameters["properties"])
-    assert params["required"] == spec.parameters["required"]
+    full = spec.parameters["properties"]
+    assert set(params["properties"]) == set(full) - {"chip_id"}
+    assert params.get("required", []) == [n for n in spec.parameters["required"] if n != "chip_id"]
+    assert "required" not in params or params["required"]
     text = json.dumps(params)
-    for keyword in ("pattern", "maxItems", "maximum", "minLength", "additionalProperties", "x-shared"):
-        assert f'"{keyword}"' not in text
+    for keyword in ("pattern", "maxItems", "maximum", "minLength", "additionalProperties", "description", "x-"):
+        assert f'"{keyword}' not in text
     for name, prop in params["properties"].items():
-        assert prop["type"] == spec.parameters["properties"][name]["type"]
-        if "description" not in prop:
-            words = GUIDE_WORDS.get(name)
-            assert words and words in TOOL_GUIDE, f"{spec.name}.{name} is sent without a description"
+        assert prop.get("type", "string") == full[name]["type"]
+        assert prop.get("enum") == full[name].get("enum") or "status" == name
+        explained = (prop.get("enum") or name in SAY_WHAT_THEY_DO or re.search(rf"\b{name}\b", spec.description)
+                     or (name in GUIDE_WORDS and GUIDE_WORDS[name] in TOOL_GUIDE))
+        assert explained, f"{spec.name}.{name} is sent without an explanation"
+    if "chip_id" in full:
+        assert "`chip_id` defaults to the context's chip" in TOOL_GUIDE
 
 
 def test_allowed_subset_and_unknown_names():
