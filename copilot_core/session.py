@@ -16,6 +16,7 @@ from copilot_core.agent.blocks import TextBlock
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
 from copilot_core.agent.guardrails import InputCheck, check_input
 from copilot_core.agent.loop import run_copilot
+from copilot_core.agent.scope import DECLINE_MESSAGE, out_of_scope
 from copilot_core.agent.provider import ProviderConfig
 from copilot_core.cache import CachingToolkit
 from copilot_core.chat.messages import ChatMessage
@@ -108,6 +109,8 @@ class Copilot:
         provider: ProviderConfig = state.provider
         history = state.history()
         state.add(ChatMessage.user(text, flags))
+        if out_of_scope(text):  # plainly not about the lab's data: declined without calling any model
+            return self._declined(state, provider, flags)
 
         readiness = self._readiness(provider, listener)
         allowed = readiness.allowed_tools() if readiness is not None else None
@@ -141,6 +144,14 @@ class Copilot:
         return TurnResult(sent=True, flags=flags, answer=answer, result=result, readiness=readiness)
 
     # ------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _declined(state: ChatState, provider: ProviderConfig, flags: list[str]) -> TurnResult:
+        result = AgentResult(answer=DECLINE_MESSAGE, blocks=[TextBlock(DECLINE_MESSAGE)], model=provider.model,
+                             api_style=provider.api_style, flags=flags)
+        answer = ChatMessage.assistant(result.blocks, work=show_work_from(result))
+        state.add(answer)
+        return TurnResult(sent=True, flags=flags, answer=answer, result=result)
 
     def _readiness(self, provider: ProviderConfig, listener: TurnListener) -> Readiness | None:
         """Which tools this model gets (probed once per provider and process); None when gating is off."""

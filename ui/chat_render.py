@@ -114,7 +114,8 @@ def render_show_work(work: ShowWork, key: str, state: ChatState) -> None:
             st.text("No tools were called for this answer.")
         for i, tool in enumerate(work.tools, 1):
             status = "ok" if tool.ok else "failed"
-            st.markdown(f"**{i}. `{tool_label(tool.name)}`** · {status} · {tool.elapsed_s * 1000:.0f} ms")
+            by = " · called by the tool router before the model's first round" if tool.origin == "router" else ""
+            st.markdown(f"**{i}. `{tool_label(tool.name)}`** · {status} · {tool.elapsed_s * 1000:.0f} ms{by}")
             st.json(tool.args, expanded=False)
             st.text(safe_text(tool.summary or tool.error or ""))
         if work.data_keys:

@@ -4,7 +4,11 @@ Explicit and bounded: at most ``MAX_TOOL_ROUNDS`` tool rounds; a call repeated m
 ``MAX_IDENTICAL_CALLS`` times, or running out of rounds, ends with one forced "finalize" call.  Every round of a
 request sends the same prefix (system prompt, the same tools in the same order, the earlier turns unchanged) so
 llama.cpp's slot cache and hosted prompt caches reuse it; the finalize call keeps the tools and sets
-``tool_choice="none"``.  With the router on, the tools offered are the routed few plus ``more_tools``.
+``tool_choice="none"``.  With the router on, the tools offered are the routed few plus ``more_tools``, and a call
+the question plainly fixes is made before the first round (:mod:`~copilot_core.agent.prefetch`; a repeat of it
+gets the earlier result back with a hint and ends the tool rounds: the model answers next, tools kept but
+``tool_choice="none"``).  A tool call a small model wrote as text is run like a structured one,
+and never shown as the answer.
 Nothing raises out of :func:`run_copilot`: API failures become ``AgentResult.error`` plus a partial
 answer built from what the tools returned.  The question arrives checked (``copilot_core.session`` runs the
 input check once per turn).  Charts from tools bypass the model and are appended to
@@ -17,6 +21,7 @@ import json
 import logging
 import time
 from collections import Counter
+from dataclasses import replace
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -29,9 +34,11 @@ from copilot_core.agent.grounding import unverified_numbers
 from copilot_core.agent.guardrails import configured_secrets, sanitize_output
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
+from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
 from copilot_core.agent.prompts import build_system_prompt, render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
 from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, more_tools_reply, offered_tools, route
+from copilot_core.agent.textcalls import text_tool_calls
 from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.errors import ProviderError
 from copilot_core.tools.compact import to_model_json
@@ -55,6 +62,27 @@ def _parse(raw: str) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
+def answer_line(outcome: ToolOutcome) -> str | None:
+    """The tool's quotable ``answer`` sentence, when it wrote one."""
+    for source in (outcome.model_text, outcome.full):
+        value = source
+        if isinstance(source, str):
+            try:
+                value = json.loads(source)
+            except ValueError:
+                continue
+        if isinstance(value, dict) and isinstance(value.get("answer"), str) and value["answer"].strip():
+            return value["answer"].strip()
+    return None
+
+
+def _covers(planned: PlannedCall, name: str, args: dict) -> bool:
+    """The model's call asks for nothing the planned call did not (omitted arguments take the planned values)."""
+    return name == planned.name and all(
+        key in planned.args and json.dumps(value, sort_keys=True, default=str).lower()
+        == json.dumps(planned.args[key], sort_keys=True, default=str).lower() for key, value in args.items())
+
+
 def _loop_outcome(name: str, args: dict, message: str, hint: str) -> ToolOutcome:
     """An outcome the loop makes itself (call not run)."""
     return ToolOutcome(name=name, args=args, ok=False, model_text=to_model_json({"error": message, "hint": hint}),
@@ -75,6 +103,8 @@ class _Run:
         self.charts: list[dict] = []
         self.interim: list[str] = []  # text the model wrote next to its tool calls
         self.repeats: Counter[str] = Counter()
+        self.known: set[str] = set()  # tool names a call written as text may use
+        self.prefetched: tuple[PlannedCall, ToolOutcome] | None = None
 
     def notify(self, callback: Callable[..., None], *args: Any) -> None:
         try:
@@ -94,17 +124,22 @@ class _Run:
                             "output_tokens": turn.output_tokens, "tools": len(tools or []), "final": final})
         return turn
 
-    def run_calls(self, conversation: Conversation, calls: list[ToolCall]) -> bool:
-        """Run one turn's calls (every call gets an output); True when a call repeated too often."""
-        repeated = False
+    def run_calls(self, conversation: Conversation, calls: list[ToolCall]) -> str | None:
+        """Run one turn's calls (every call gets an output); why the loop should stop for the final answer (a call
+        repeated too often, or a repeat of the router's call), else None."""
+        repeated: str | None = None
         self.notify(self.listener.phase, "running tools")
         for call in calls:
             parsed = _parse(call.arguments)
             args = parsed if parsed is not None else {"_raw": call.arguments[:200]}
             signature = call.name + "\x00" + json.dumps(args, sort_keys=True, default=str)
             self.repeats[signature] += 1
+            if self.prefetched is not None and _covers(self.prefetched[0], call.name, args):
+                conversation.add_tool_result(call, self.already_made(self.prefetched[1]))
+                repeated = "You asked again for a tool call that was already made; its result is above."
+                continue
             if self.repeats[signature] > MAX_IDENTICAL_CALLS:
-                repeated = True
+                repeated = f"You repeated the same tool call more than {MAX_IDENTICAL_CALLS} times."
                 outcome = _loop_outcome(call.name, args, f"identical call repeated more than {MAX_IDENTICAL_CALLS} "
                                         "times; not run", "answer with the results you already have")
             elif call.name == MORE_TOOLS and self.route is not None:
@@ -119,6 +154,35 @@ class _Run:
             conversation.add_tool_result(call, outcome.model_text)
             self.notify(self.listener.tool_result, outcome)
         return repeated
+
+    @staticmethod
+    def already_made(outcome: ToolOutcome) -> str:
+        """The reply to a repeat of the router's call: its answer again, and what to do next."""
+        body: dict[str, Any] = {"note": "This call was already made; its result is above. Answer the user's question "
+                                        "from it now, quoting its numbers."}
+        line = answer_line(outcome)
+        if line:
+            body = {"answer": line, **body}
+        return to_model_json(body)
+
+    def prefetch(self, conversation: Conversation, planned: PlannedCall) -> None:
+        """Make the router's call and put it in the conversation as if the model had made it."""
+        self.notify(self.listener.phase, "running tools")
+        self.notify(self.listener.tool_call, planned.name, dict(planned.args))
+        call = ToolCall("call_router_1", planned.name, json.dumps(planned.args))
+        outcome = replace(self.execute(call, dict(planned.args), dict(planned.args)), origin="router")
+        self.outcomes.append(outcome)
+        self.charts.extend(outcome.charts or [])
+        conversation.add_calls([call])
+        conversation.add_tool_result(call, outcome.model_text)
+        self.notify(self.listener.tool_result, outcome)
+        if outcome.ok:
+            self.prefetched = (planned, outcome)
+
+    def text_calls(self, text: str | None) -> list[ToolCall]:
+        """Tool calls the model wrote as text, as calls the loop can run."""
+        return [ToolCall(f"call_text_{len(self.rounds)}_{i}", name, args)
+                for i, (name, args) in enumerate(text_tool_calls(text, self.known))]
 
     def execute(self, call: ToolCall, args: dict, parsed: dict | None) -> ToolOutcome:
         with self.tracer.span(f"tool:{call.name}", tool=call.name):
@@ -142,19 +206,35 @@ class _Run:
         reason = f"You have used all {MAX_TOOL_ROUNDS} tool rounds."
         for _ in range(MAX_TOOL_ROUNDS):
             turn = self.ask(conversation, self.offered(tools))
-            if not turn.calls:
+            calls = turn.calls
+            if not calls:
+                calls = self.text_calls(turn.text)
+                if not calls:
+                    if turn.text:
+                        return turn.text
+                    reason = "Your previous reply was empty."
+                    break
+                conversation.add_calls(calls)  # replayed as a structured call, so its result has a call to answer
+            else:
                 if turn.text:
-                    return turn.text
-                reason = "Your previous reply was empty."
-                break
-            if turn.text:
-                self.interim.append(turn.text)
-            conversation.add_turn(turn)
-            if self.run_calls(conversation, turn.calls):
-                reason = f"You repeated the same tool call more than {MAX_IDENTICAL_CALLS} times."
+                    self.interim.append(turn.text)
+                conversation.add_turn(turn)
+            stop = self.run_calls(conversation, calls)
+            if stop:
+                reason = stop
                 break
         conversation.add_user_note(render_prompt("finalize", reason=reason))
-        return self.ask(conversation, self.offered(tools), final=True).text
+        text = self.ask(conversation, self.offered(tools), final=True).text
+        if self.text_calls(text):  # a call where the answer should be: never shown as the answer
+            return self.tool_answers()
+        return text
+
+    def tool_answers(self) -> str | None:
+        """The tools' own answer sentences, for a model that wrote a tool call instead of its final answer."""
+        lines = [line for o in self.outcomes if o.ok and (line := answer_line(o))]
+        if not lines:
+            return None
+        return "The model did not write a final answer; the tools found:\n\n" + "\n".join(f"- {x}" for x in lines)
 
     def partial_blocks(self, headline: str) -> list[Block]:
         """What we can still show when the model did not answer: the failure and the tool results."""
@@ -185,12 +265,19 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                          model=provider.model, api_style=provider.api_style, flags=",".join(request.flags)):
             run.notify(listener.phase, "building context")
             tools: list[dict] = []
+            planned: PlannedCall | None = None
             if toolkit is not None:
                 toolkit.begin_request()
                 tools = toolkit.schemas()
+                run.known = {t["name"] for t in tools} | ({MORE_TOOLS} if router else set())
                 if router and tools:
-                    chosen = route(request.message, qid=request.qid, mode=request.mode,
-                                   available=[t["name"] for t in tools])
+                    names = [t["name"] for t in tools]
+                    chosen = route(request.message, qid=request.qid, mode=request.mode, available=names)
+                    planned = plan_prefetch(request.message, chip_id=request.chip_id, qid=request.qid,
+                                            available=names) if request.mode == "chat" else None
+                    if planned is not None and planned.name not in chosen.names:
+                        chosen = Route(tuple(n for n in names if n in {*chosen.names, planned.name}),
+                                       (*chosen.reasons, planned.reason))
                     run.route = chosen if len(chosen.names) < len(tools) else None  # nothing left out: no escape
             with tracer.span("build_prompt"):
                 system = build_system_prompt(mode=request.mode, repo=repo, chip_id=request.chip_id, qid=request.qid,
@@ -198,6 +285,8 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                                              extras=prompt_extras, tools=bool(tools), question=request.message)
             conversation = start_conversation(client or make_client(provider), provider, system,
                                               prepare_history(request.history), request.message)
+            if planned is not None:
+                run.prefetch(conversation, planned)
             final_text = run.loop(conversation, tools)
     except ProviderError as exc:
         error = str(exc)

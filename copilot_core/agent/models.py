@@ -48,6 +48,7 @@ class Conversation(Protocol):
     def add_turn(self, turn: ModelTurn) -> None: ...
     def add_tool_result(self, call: ToolCall, output: str) -> None: ...
     def add_user_note(self, text: str) -> None: ...
+    def add_calls(self, calls: list[ToolCall]) -> None: ...  # an assistant turn of calls the loop made or parsed
 
 
 # The conversation travels in ``extra_body``: its items are already wire-format JSON (model_dump by
@@ -132,6 +133,10 @@ class ResponsesConversation:
     def add_turn(self, turn: ModelTurn) -> None:
         self.input.extend(turn.items)  # every item, reasoning included (400 otherwise)
 
+    def add_calls(self, calls: list[ToolCall]) -> None:
+        self.input.extend({"type": "function_call", "call_id": c.call_id, "name": c.name, "arguments": c.arguments}
+                          for c in calls)
+
     def add_tool_result(self, call: ToolCall, output: str) -> None:
         self.input.append({"type": "function_call_output", "call_id": call.call_id, "output": output})
 
@@ -185,6 +190,11 @@ class ChatConversation:
 
     def add_turn(self, turn: ModelTurn) -> None:
         self.messages.extend(turn.items)
+
+    def add_calls(self, calls: list[ToolCall]) -> None:
+        self.messages.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": c.call_id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in calls]})
 
     def add_tool_result(self, call: ToolCall, output: str) -> None:
         self.messages.append({"role": "tool", "tool_call_id": call.call_id, "content": output})

@@ -20,12 +20,8 @@ from string import Template
 from typing import TYPE_CHECKING, Any
 
 from copilot_core.agent.context import chip_section, experiment_sections, qubit_sections, resolve_target
-from copilot_core.domain.metrics import (
-    CATALOGUE,
-    SCORED_COUPLING_METRICS,
-    SCORED_QUBIT_METRICS,
-    thresholds_prompt,
-)
+from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, thresholds_prompt
+from copilot_core.domain.vocabulary import threshold_metrics
 from copilot_core.tools.compact import clean_text
 
 if TYPE_CHECKING:
@@ -45,23 +41,6 @@ def render_prompt(name: str, **values: Any) -> str:
 
 
 SCORED = SCORED_QUBIT_METRICS + SCORED_COUPLING_METRICS
-_FIDELITIES = tuple(name for name in SCORED if CATALOGUE[name].unit == "%")
-_GATES = ("average_gate_fidelity", "x90_gate_fidelity", "x180_gate_fidelity")
-# Words that name a metric (beside its snake_case name) -> the metrics whose thresholds the answer needs.
-_METRIC_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (r"t1", ("t1", "t1_average")),
-    (r"t2 ?(\*|star)|ramsey", ("t2_star",)),
-    (r"t2 ?e(cho)?|echo", ("t2_echo", "t2_echo_average")),
-    (r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))", ("t2_echo", "t2_echo_average", "t2_star")),
-    (r"coherence|decoherence|lifetimes?", ("t1", "t2_echo", "t2_star")),
-    (r"(qubit )?freq(uency|uencies)?", ("qubit_frequency",)),
-    (r"anharmonicity", ("anharmonicity",)),
-    (r"readout", ("average_readout_fidelity",)),
-    (r"x90|x180|rb|gate fidelity|gate fidelities|single.qubit gates?", _GATES),
-    (r"zx90|cr|cnot|two.qubit( gates?)?|couplings?", ("zx90_gate_fidelity", "bell_state_fidelity")),
-    (r"bell", ("bell_state_fidelity",)),
-    (r"fidelity|fidelities|忠実度", _FIDELITIES),
-)
 # Words that ask for a judgement: every threshold goes in.
 _QUALITY = re.compile(r"(?<![a-z0-9])(good|bad|health|healthy|quality|thresholds?|excellent|fair|poor|ok|okay|fine|"
                       r"acceptable|problems?|issues?|wrong|worse|worst|best|better|outliers?|anomal\w*|suspicious|"
@@ -80,14 +59,6 @@ class PromptNeeds:
     qubit_values: bool
 
 
-def _words(pattern: str) -> re.Pattern[str]:
-    return re.compile(r"(?<![a-z0-9_])(" + pattern.replace(" ", r"[\s_-]*") + r")(?![a-z0-9_])", re.I)
-
-
-_METRIC_RULES = tuple((_words(p), names) for p, names in _METRIC_WORDS) + tuple(
-    (_words(re.escape(name)), (name,)) for name in SCORED)
-
-
 def prompt_needs(question: str | None, mode: str, qid: str | None = None) -> PromptNeeds:
     """Thresholds: all in analysis mode, for an unknown question or one asking for a judgement (the qubit
     metrics' only, when it names the selected qubit and no coupling metric); else those of the metrics it names
@@ -95,7 +66,7 @@ def prompt_needs(question: str | None, mode: str, qid: str | None = None) -> Pro
     qubit."""
     if mode == "analysis" or question is None:
         return PromptNeeds(SCORED, True)
-    named = {name for rule, names in _METRIC_RULES if rule.search(question) for name in names}
+    named = threshold_metrics(question)
     names_qubit = qid is not None and re.search(rf"(?<![a-z0-9])(q|qubit\s*)0*{int(qid)}(?![0-9])|this qubit",
                                                 question, re.I) is not None
     if _QUALITY.search(question):  # one qubit's health is judged on qubit metrics unless couplings are named

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from copilot_core.domain.vocabulary import CHIP_STAT_WORDS, MAP_WORDS, TREND_WORDS
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.registry import TOOLS
 
@@ -31,12 +32,9 @@ DEFAULT = ("get_chip_summary", "list_available_parameters")
 
 # (pattern, tools); every rule whose pattern occurs in the lower-cased question adds its tools.
 RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (r"\b(median|mean|average|typical|worst|best|lowest|highest|top \d+|bottom \d+|how many|yield|distribution"
-     r"|spread|across|all qubits|every qubit|which qubits|outliers?|chip[- ]wide|whole chip|overview|summary"
-     r"|status|health)\b", CHIP_METRIC),
-    (r"\b(heat ?map|map|layout)\b", ("generate_chip_heatmap",)),
-    (r"\b(trend\w*|since|over time|drift\w*|history|evolution|time ?series|last \d+ days|past \d+ days"
-     r"|last (week|month)|stable|stability)\b", ("get_parameter_timeseries", "get_chip_parameter_timeseries")),
+    (rf"\b({CHIP_STAT_WORDS})\b", CHIP_METRIC),
+    (rf"\b({MAP_WORDS})\b", ("generate_chip_heatmap",)),
+    (rf"\b({TREND_WORDS})\b", ("get_parameter_timeseries", "get_chip_parameter_timeseries")),
     (r"\b(why|provenance|lineage|derived|came from|comes from|depends? on|origin)\b",
      ("get_parameter_lineage", "get_provenance_lineage_graph")),
     (r"(what changed|what has changed|\bchanged\b|since yesterday|\bdiff(erence)?s?\b|\bregress\w*"

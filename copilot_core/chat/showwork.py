@@ -45,6 +45,7 @@ class ToolRecord:
     error: str | None = None
     elapsed_s: float = 0.0
     data_keys: list[str] = field(default_factory=list)
+    origin: str = "model"  # "router": made by the tool router before the model's first round
 
 
 @dataclass
@@ -82,7 +83,8 @@ class ShowWork:
                             ok=bool(t.get("ok")), summary=_cap(t.get("summary"), 500),
                             error=t.get("error") if isinstance(t.get("error"), str) else None,
                             elapsed_s=num(t.get("elapsed_s")),
-                            data_keys=[str(k) for k in t.get("data_keys") or []])
+                            data_keys=[str(k) for k in t.get("data_keys") or []],
+                            origin="router" if t.get("origin") == "router" else "model")
                  for t in data.get("tools") or [] if isinstance(t, dict)]
         analyses = [AnalysisRecord(code=_cap(a.get("code")), output=_cap(a.get("output")),
                                    error=a.get("error") if isinstance(a.get("error"), str) else None,
@@ -129,7 +131,8 @@ def tool_record(outcome: Any) -> ToolRecord:
     """A ToolOutcome (copilot_core.tools) as a stored record."""
     return ToolRecord(name=str(outcome.name), args=_json_safe(dict(outcome.args or {})), ok=bool(outcome.ok),
                       summary=_cap(outcome.summary or (outcome.error or ""), 500), error=outcome.error,
-                      elapsed_s=round(float(outcome.elapsed_s or 0.0), 4), data_keys=list(outcome.data_keys or []))
+                      elapsed_s=round(float(outcome.elapsed_s or 0.0), 4), data_keys=list(outcome.data_keys or []),
+                      origin="router" if getattr(outcome, "origin", "model") == "router" else "model")
 
 
 def show_work_from(result: Any, *, trace: dict | None = None) -> ShowWork:

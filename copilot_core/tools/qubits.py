@@ -63,6 +63,20 @@ def units_of(params_by_id: dict[str, dict], names: list[str], kind: Kind = "qubi
     return units
 
 
+def _values_answer(label: str, chip_id: str, view: dict[str, dict]) -> str:
+    """Every current value as one quotable sentence (display units, the dashboard's rounding, band if scored)."""
+    order = [n for n in QUBIT_METRICS if n in view] + sorted(n for n in view if n not in QUBIT_METRICS)
+    parts = []
+    for name in order:
+        item = view[name]
+        if item.get("missing") or item.get("value") is None:
+            parts.append(f"{name} {item.get('missing') or 'no valid value'}")
+            continue
+        band = f" ({item['band']})" if item.get("band") else ""
+        parts.append(f"{name} {format_value(metric(name, str(item.get('unit') or '')), item['value'])}{band}")
+    return f"{label} on {chip_id}: " + (", ".join(parts) if parts else "no parameters recorded") + "."
+
+
 @tool("get_qubit_params",
       {"chip_id": chip_id_arg(), "qid": qid_arg()}, ("chip_id", "qid"), reduced=True)
 def get_qubit_params(ctx: ToolContext, chip_id: str, qid: str) -> ToolResult:
@@ -71,7 +85,8 @@ def get_qubit_params(ctx: ToolContext, chip_id: str, qid: str) -> ToolResult:
     if params is None:
         raise ToolError(f"qubit {qid} not found on {chip_id}", "check the qid with get_chip_topology")
     view = parameter_view(params)
-    data = {"chip_id": chip_id, "qid": qid, "label": ctx.label(chip_id, qid), "parameters": view}
+    data = {"answer": _values_answer(ctx.label(chip_id, qid), chip_id, view), "chip_id": chip_id, "qid": qid,
+            "label": ctx.label(chip_id, qid), "parameters": view}
     return ToolResult(data, f"{ctx.label(chip_id, qid)} on {chip_id}: {len(view)} parameters")
 
 

@@ -44,6 +44,7 @@ class ToolOutcome:
     full: Any = None
     error: str | None = None
     elapsed_s: float = 0.0
+    origin: str = "model"  # "router": the turn service made this call before the model's first round
 
 
 class ToolLayer(Protocol):

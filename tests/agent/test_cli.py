@@ -38,7 +38,8 @@ def test_ask_gates_the_tools_on_the_models_readiness_like_the_page(app_env, scri
     # The probe: a tool call with the wrong value, then a valid blocks answer -> the reduced tool set.
     scripted_openai.push(call("report_number", {"value": 7}), answer("The probe worked."),
                          answer("Median T1 is fine."))
-    proc = run_cli(llm_env(app_env, scripted_openai, readiness="on"), "ask", "Median T1?", "--chip", CHIP)
+    env = {**llm_env(app_env, scripted_openai, readiness="on"), "COPILOT_TOOL_ROUTER": "off"}  # gating alone
+    proc = run_cli(env, "ask", "Median T1?", "--chip", CHIP)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["answer"] == "Median T1 is fine."
     assert "only five core tools" in proc.stderr  # the reason is logged, as the page shows it

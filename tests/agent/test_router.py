@@ -110,7 +110,7 @@ def test_model_size(model, level, explicit, size):
 def test_router_switch():
     hosted, local = _Provider("gpt-5.4"), _Provider("qwen2.5-coder-1.5b-instruct")
     assert router_enabled("auto", local, None) and not router_enabled("auto", hosted, _readiness("full"))
-    assert not router_enabled(None, local, None)  # off unless switched on
+    assert router_enabled(None, local, None) and not router_enabled(None, hosted, None)  # auto by default
     assert router_enabled("on", hosted, None) and not router_enabled("off", local, None)
     with pytest.raises(ValueError, match="COPILOT_TOOL_ROUTER must be one of auto, on, off"):
         router_enabled("sometimes", local, None)
@@ -155,7 +155,7 @@ def test_server_gets_the_routed_tools_and_more_tools_opens_the_full_set(scripted
     scripted_openai.push(call(MORE_TOOLS, {}), call("get_chip_topology", {"chip_id": "64Qv3"}),
                          answer("Median T1 is 50 us."))
     toolkit = RegistryToolkit()
-    result = run_copilot(AgentRequest("What is the median T1 on 64Qv3?", chip_id="64Qv3"),
+    result = run_copilot(AgentRequest("Which qubit has the worst T1 on 64Qv3?", chip_id="64Qv3"),
                          provider=scripted_openai.provider(style), toolkit=toolkit, repo=None, router=True)
     assert result.error is None and result.answer == "Median T1 is 50 us."
     first, second, third = scripted_openai.bodies()

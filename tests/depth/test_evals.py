@@ -72,7 +72,10 @@ def test_harness_passes_every_question_on_the_scripted_model(scripted_openai, re
     by_id = {o.qid: o for o in outcomes}
     for q in questions:
         assert set(q.required_tools) <= set(by_id[q.id].tools_called)
-        assert by_id[q.id].rounds == len(q.calls) + 1 and by_id[q.id].tokens > 0
+        if q.id == "out-of-scope":  # the scope guard declines it before any model call
+            assert by_id[q.id].rounds == 0 and by_id[q.id].tokens == 0
+        else:
+            assert by_id[q.id].rounds == len(q.calls) + 1 and by_id[q.id].tokens > 0
     assert not by_id["out-of-scope"].tools_called
     assert CANARY not in json.dumps([o.as_dict() for o in outcomes])
 

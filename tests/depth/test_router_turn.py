@@ -29,7 +29,7 @@ def turn(server, repo, chip, tmp_path, model: str, **env: str):
 
 
 @pytest.mark.parametrize(("model", "env", "expected"), [
-    (SMALL, {}, EVERY_TOOL),  # off by default
+    (SMALL, {}, ["get_chip_summary", "generate_chip_heatmap", "more_tools"]),  # auto by default: small
     (SMALL, {"COPILOT_TOOL_ROUTER": "auto"}, ["get_chip_summary", "generate_chip_heatmap", "more_tools"]),  # small
     (SMALL, {"COPILOT_TOOL_ROUTER": "auto", "COPILOT_MODEL_SIZE": "large"}, EVERY_TOOL),
     ("gpt-5.4", {"COPILOT_TOOL_ROUTER": "auto"}, EVERY_TOOL),  # auto: large

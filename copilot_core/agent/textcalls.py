@@ -1,0 +1,47 @@
+"""Tool calls a small model wrote as text instead of a structured call.
+
+Qwen-family models sometimes answer with ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``, a
+```` ```json ```` block holding that object, or the bare object, and the server passes it through as the message
+text (always so when ``tool_choice`` is ``"none"``).  Shown to the user it reads as a broken answer; the loop runs
+it as a call instead (or, in the forced final round, never shows it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection
+
+_TAGGED = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.S)
+_FENCED = re.compile(r"```(?:json|tool_call)?\s*(.*?)\s*```", re.S)
+
+
+def _as_call(raw: str, known: Collection[str]) -> tuple[str, str] | None:
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(value, dict) or value.get("name") not in known:
+        return None
+    args = value.get("arguments", value.get("parameters", {}))
+    if isinstance(args, str):
+        try:
+            args = json.loads(args) if args.strip() else {}
+        except ValueError:
+            return None
+    if not isinstance(args, dict):
+        return None
+    return str(value["name"]), json.dumps(args)
+
+
+def text_tool_calls(text: str | None, known: Collection[str]) -> list[tuple[str, str]]:
+    """``(name, JSON arguments)`` of each call of a known tool written in ``text``; empty when the text is
+    anything else (an answer that merely contains JSON names no known tool)."""
+    if not text or "name" not in text:
+        return []
+    stripped = text.strip()
+    candidates = [m.group(1) for m in _TAGGED.finditer(stripped)] or [m.group(1) for m in _FENCED.finditer(stripped)]
+    if not candidates and stripped.startswith("{"):
+        candidates = [stripped]
+    calls = [call for raw in candidates if (call := _as_call(raw, known)) is not None]
+    return calls

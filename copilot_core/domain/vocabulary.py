@@ -1,0 +1,96 @@
+"""The words people use for metrics and intents, shared by the tool router, the prompt's threshold pick and the
+router's argument extraction, so "T2 echo", "readout fidelity" or "trend" mean the same thing everywhere.
+
+:data:`METRIC_TERMS` maps a phrase to the one catalogue metric it names (``None`` when the phrase is ambiguous,
+e.g. "T2" or "coherence") and to the metrics whose thresholds an answer about it needs.  The intent patterns
+(chip-wide statistics, maps, trends, health summaries) are plain regex alternations the router wraps in word
+boundaries.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS
+
+_SCORED = SCORED_QUBIT_METRICS + SCORED_COUPLING_METRICS
+_FIDELITIES = tuple(name for name in _SCORED if CATALOGUE[name].unit == "%")
+_GATES = ("average_gate_fidelity", "x90_gate_fidelity", "x180_gate_fidelity")
+_TWO_QUBIT = ("zx90_gate_fidelity", "bell_state_fidelity")
+
+
+@dataclass(frozen=True)
+class Term:
+    """A metric phrase (regex; a space also matches ``_``/``-``/none), the metric it names, and the metrics
+    whose thresholds a question using it needs."""
+
+    pattern: str
+    metric: str | None
+    thresholds: tuple[str, ...]
+
+
+# Most specific first: :func:`metrics_named` lets an earlier term claim the words it matched.  ``x90(?!_)``: the
+# written-out name ``x90_gate_fidelity`` names that metric alone.
+METRIC_TERMS: tuple[Term, ...] = (
+    Term(r"readout freq(uency|uencies)?", "readout_frequency", ()),
+    Term(r"(average )?readout fidelit(y|ies)|readout", "average_readout_fidelity", ("average_readout_fidelity",)),
+    Term(r"zx90(?!_)( gate)?( fidelit(y|ies))?", "zx90_gate_fidelity", _TWO_QUBIT),
+    Term(r"x90(?!_)( gate)?( fidelit(y|ies))?", "x90_gate_fidelity", _GATES),
+    Term(r"x180(?!_)( gate)?( fidelit(y|ies))?", "x180_gate_fidelity", _GATES),
+    Term(r"average gate fidelit(y|ies)|rb|randomi[sz]ed benchmarking", "average_gate_fidelity", _GATES),
+    Term(r"gate fidelity|gate fidelities|single.qubit gates?", None, _GATES),
+    Term(r"bell( state)?( fidelit(y|ies))?", "bell_state_fidelity", ("bell_state_fidelity",)),
+    Term(r"cr|cnot|two.qubit( gates?)?|couplings?", None, _TWO_QUBIT),
+    Term(r"t1", "t1", ("t1", "t1_average")),
+    Term(r"t2 ?(\*|star)|ramsey", "t2_star", ("t2_star",)),
+    Term(r"t2 ?e(cho)?|echo", "t2_echo", ("t2_echo", "t2_echo_average")),
+    Term(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))", None, ("t2_echo", "t2_echo_average", "t2_star")),
+    Term(r"coherence|decoherence|lifetimes?", None, ("t1", "t2_echo", "t2_star")),
+    Term(r"(qubit )?freq(uency|uencies)?", "qubit_frequency", ("qubit_frequency",)),
+    Term(r"anharmonicity", "anharmonicity", ("anharmonicity",)),
+    Term(r"fidelity|fidelities|忠実度", None, _FIDELITIES),
+)
+
+# Intents (regex alternations; the router wraps them in ``\b(...)\b`` on the lower-cased question).
+CHIP_STAT_WORDS = (r"median|mean|average|typical|worst|best|lowest|highest|top \d+|bottom \d+|how many|yield"
+                   r"|distribution|spread|across|all qubits|every qubit|which qubits|outliers?|chip[- ]wide"
+                   r"|whole chip|overview|summary|status|health")
+MAP_WORDS = r"heat ?map|map|layout"
+TREND_WORDS = (r"trend\w*|since|over time|drift\w*|history|evolution|time ?series|last \d+ days|past \d+ days"
+               r"|last (week|month)|stable|stability|recent(ly)?|last \d+ (measurements|points|values|calibrations)")
+SUMMARY_WORDS = r"health|summary|overview|status"
+
+
+def words(pattern: str) -> re.Pattern[str]:
+    """``pattern`` as whole words, case-insensitive, a space matching any run of spaces, ``_`` or ``-``."""
+    return re.compile(r"(?<![a-z0-9_])(" + pattern.replace(" ", r"[\s_-]*") + r")(?![a-z0-9_])", re.I)
+
+
+# Catalogue names written out ("t2_echo") come first: they are the most specific phrase of all.
+_TERMS = tuple((words(re.escape(name)), name, (name,) if name in _SCORED else ()) for name in CATALOGUE) + tuple(
+    (words(t.pattern), t.metric, t.thresholds) for t in METRIC_TERMS)
+
+
+def threshold_metrics(text: str) -> set[str]:
+    """Every scored metric a question's words point at (each phrase on its own, as a threshold needs)."""
+    return {name for rule, _, names in _TERMS if rule.search(text) for name in names}
+
+
+def metrics_named(text: str) -> list[str | None]:
+    """The metrics the question names, in the order it names them; ``None`` for an ambiguous phrase ("T2",
+    "coherence", "fidelity"), so a caller can tell "one clear metric" from "one of several"."""
+    taken: list[tuple[int, int]] = []
+    found: list[tuple[int, str | None]] = []
+    for rule, name, _ in _TERMS:
+        for match in rule.finditer(text):
+            start, end = match.span()
+            if any(start < e and s < end for s, e in taken):
+                continue
+            taken.append((start, end))
+            found.append((start, name))
+    named: list[str | None] = []
+    for _, name in sorted(found, key=lambda pair: pair[0]):
+        if name is None or name not in named:
+            named.append(name)
+    return named
