@@ -54,12 +54,12 @@ class CachingToolkit:
     def names(self) -> list[str]:
         return self.inner.names()
 
-    def begin_request(self) -> None:
+    def begin_request(self, chip_id: str | None = None) -> None:
         """New request: forget every cached result, reset the counters, reset the wrapped toolkit."""
         with self._lock:
             self._cache.clear()
             self.hits = self.misses = 0
-        self.inner.begin_request()
+        self.inner.begin_request(chip_id)
 
     def execute(self, name: str, raw_args: str | dict | None) -> ToolOutcome:
         key = cache_key(name, raw_args) if cacheable(name) else None

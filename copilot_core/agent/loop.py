@@ -40,7 +40,8 @@ from copilot_core.agent.provider import ProviderConfig, make_client
 from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, more_tools_reply, offered_tools, route
 from copilot_core.agent.textcalls import text_tool_calls
 from copilot_core.domain.metrics import thresholds_prompt
-from copilot_core.errors import ProviderError
+from copilot_core.domain.vocabulary import chip_named
+from copilot_core.errors import CopilotError, ProviderError
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.toolkit import ToolLayer, ToolOutcome
 
@@ -266,21 +267,22 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
             run.notify(listener.phase, "building context")
             tools: list[dict] = []
             planned: PlannedCall | None = None
+            chip_id = _question_chip(request, repo)
             if toolkit is not None:
-                toolkit.begin_request()
+                toolkit.begin_request(chip_id)
                 tools = toolkit.schemas()
                 run.known = {t["name"] for t in tools} | ({MORE_TOOLS} if router else set())
                 if router and tools:
                     names = [t["name"] for t in tools]
                     chosen = route(request.message, qid=request.qid, mode=request.mode, available=names)
-                    planned = plan_prefetch(request.message, chip_id=request.chip_id, qid=request.qid,
+                    planned = plan_prefetch(request.message, chip_id=chip_id, qid=request.qid,
                                             available=names) if request.mode == "chat" else None
                     if planned is not None and planned.name not in chosen.names:
                         chosen = Route(tuple(n for n in names if n in {*chosen.names, planned.name}),
                                        (*chosen.reasons, planned.reason))
                     run.route = chosen if len(chosen.names) < len(tools) else None  # nothing left out: no escape
             with tracer.span("build_prompt"):
-                system = build_system_prompt(mode=request.mode, repo=repo, chip_id=request.chip_id, qid=request.qid,
+                system = build_system_prompt(mode=request.mode, repo=repo, chip_id=chip_id, qid=request.qid,
                                              context=request.context, api_style=provider.api_style,
                                              extras=prompt_extras, tools=bool(tools), question=request.message)
             conversation = start_conversation(client or make_client(provider), provider, system,
@@ -309,6 +311,17 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                        api_style=provider.api_style, flags=list(request.flags), rounds=run.rounds,
                        routed_tools=list(run.route.names) if run.route is not None else None,
                        unverified_numbers=_unverified(answer, request, run.outcomes))
+
+
+def _question_chip(request: AgentRequest, repo: CalibrationRepository | None) -> str | None:
+    """The chip this request is about: the one installed chip its question names, else the chip in view."""
+    if repo is None:
+        return request.chip_id
+    try:
+        named = chip_named(request.message, repo.chip_ids())
+    except CopilotError:  # an unreachable database is reported by the tools themselves
+        named = None
+    return named or request.chip_id
 
 
 def _unverified(answer: str, request: AgentRequest, outcomes: list[ToolOutcome]) -> list[str]:

@@ -180,6 +180,11 @@ class CalibrationRepository:
         return found[0] if found else None
 
     @guarded
+    def chip_ids(self) -> list[str]:
+        """Every chip id in scope (for spotting a chip named in a question)."""
+        return sorted(str(c) for c in self.db["chip"].distinct("chip_id", self.scope()) if isinstance(c, str))
+
+    @guarded
     def default_chip_id(self) -> str | None:
         """The most recently installed chip (QDash's default when no chip is given), or None."""
         doc = self.db["chip"].find_one(self.scope(), {"_id": 0, "chip_id": 1},

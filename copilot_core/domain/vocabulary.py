@@ -94,3 +94,12 @@ def metrics_named(text: str) -> list[str | None]:
         if name is None or name not in named:
             named.append(name)
     return named
+
+
+def chip_named(text: str, chip_ids: list[str]) -> str | None:
+    """The one chip among ``chip_ids`` the text names as a whole word (any case), or None when it names none or
+    several: a question about one other chip is answered on that chip, a comparison of chips is the model's."""
+    lowered = text.lower()
+    named = {chip for chip in chip_ids if chip and re.search(
+        r"(?<![A-Za-z0-9_-])" + re.escape(chip.lower()) + r"(?![A-Za-z0-9_-])", lowered)}
+    return named.pop() if len(named) == 1 else None

@@ -52,7 +52,7 @@ class ToolLayer(Protocol):
 
     def schemas(self) -> list[dict]: ...
     def names(self) -> list[str]: ...
-    def begin_request(self) -> None: ...
+    def begin_request(self, chip_id: str | None = None) -> None: ...
     def execute(self, name: str, raw_args: str | dict | None) -> ToolOutcome: ...
 
 
@@ -92,6 +92,7 @@ class Toolkit:
         self.max_result_chars = max_result_chars
         self._calls: Counter[str] = Counter()
         self._session_chip = chip_id
+        self._request_chip: str | None = None
         self._default_chip: str | None = None
 
     def schemas(self) -> list[dict]:
@@ -100,10 +101,12 @@ class Toolkit:
     def names(self) -> list[str]:
         return list(self._specs)
 
-    def begin_request(self) -> None:
-        """Start of a user request: reset the per-request call limits and the chip cache."""
+    def begin_request(self, chip_id: str | None = None) -> None:
+        """Start of a user request: reset the per-request call limits and the chip cache.  ``chip_id``: the chip
+        this request is about (the one its question names, or the one in view), over the toolkit's own."""
         self._calls.clear()
         self._ctx.reset()
+        self._request_chip = chip_id
         self._default_chip = None
 
     def execute(self, name: str, raw_args: str | dict | None) -> ToolOutcome:
@@ -140,7 +143,7 @@ class Toolkit:
 
     def chip_in_view(self) -> str:
         """The chip a call without ``chip_id`` runs on; a ToolError when there is none."""
-        chip = self._session_chip or self._default_chip
+        chip = self._request_chip or self._session_chip or self._default_chip
         if chip is None and self._ctx.repo is not None:
             chip = self._default_chip = self._ctx.repo.default_chip_id()
         if not chip:

@@ -34,7 +34,7 @@ class DoubleToolkit:
                 {"name": "generate_chip_heatmap", "description": "Chip heatmap of a metric.", "parameters": heat},
                 {"name": "explode", "description": "Always fails inside.", "parameters": {"type": "object"}}]
 
-    def begin_request(self) -> None:
+    def begin_request(self, chip_id: str | None = None) -> None:
         self.begun += 1
 
     def execute(self, name: str, raw_args: str | dict) -> ToolOutcome:

@@ -174,7 +174,7 @@ class AnswerToolkit:
     def names(self) -> list[str]:
         return ["get_qubit_params"]
 
-    def begin_request(self) -> None:
+    def begin_request(self, chip_id: str | None = None) -> None:
         return None
 
     def execute(self, name, raw_args):

@@ -138,7 +138,7 @@ class RegistryToolkit:
     def names(self) -> list[str]:
         return [spec.name for spec in TOOLS]
 
-    def begin_request(self) -> None:
+    def begin_request(self, chip_id: str | None = None) -> None:
         return None
 
     def execute(self, name: str, raw_args: str | dict | None) -> ToolOutcome:

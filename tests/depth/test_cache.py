@@ -25,7 +25,7 @@ class CountingTools:
     def schemas(self):
         return []
 
-    def begin_request(self):
+    def begin_request(self, chip_id=None):
         self.began += 1
 
     def execute(self, name, raw_args):

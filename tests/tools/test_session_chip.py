@@ -113,3 +113,26 @@ def test_couplings_are_not_read_as_chip_and_qubit(repo, chip64):
     kit = Toolkit(repo, store=DataStore(), chip_id=chip64)
     outcome, payload = run(kit, "get_latest_task_result", {"task_name": "CheckZX90", "qid": "Q4-Q1"})
     assert not outcome.ok and payload["error"].startswith("invalid qid")
+
+
+@pytest.mark.parametrize("style", ["responses", "chat_completions"])
+def test_a_question_naming_another_chip_is_answered_on_that_chip(repo, demo_db, chip64, chip144, style):
+    """The chip in view is 64Qv3, the question names 144Qv2 in lower case: the call without chip_id reads 144Qv2."""
+    stored = demo_db["qubit"].find_one({"chip_id": chip144, "qid": "7"})["data"]["t1"]["value"]
+    question = f"T1 of Q07 on {chip144.lower()}?"
+    with ScriptedOpenAI(script=[call("get_qubit_params", {"qid": "Q07"}), answer("done", "good")]) as server:
+        result = run_copilot(AgentRequest(question, chip_id=chip64), provider=server.provider(style),
+                             toolkit=Toolkit(repo, store=DataStore(), chip_id=chip64), repo=repo)
+        system = json.dumps(server.bodies()[0])
+    seen = json.loads(result.tool_calls[0].model_text)
+    assert result.error is None and seen["chip_id"] == chip144
+    assert seen["parameters"]["t1"]["value"] == pytest.approx(stored, rel=1e-3)
+    assert chip144 in system  # the prompt's context is about the chip the tools read
+
+
+def test_a_question_naming_two_chips_stays_on_the_chip_in_view(repo, chip64, chip144):
+    with ScriptedOpenAI(script=[call("get_qubit_params", {"qid": "5"}), answer("done", "good")]) as server:
+        result = run_copilot(AgentRequest(f"Compare Q5 on {chip64} and {chip144}", chip_id=chip64),
+                             provider=server.provider("chat_completions"),
+                             toolkit=Toolkit(repo, store=DataStore(), chip_id=chip64), repo=repo)
+    assert json.loads(result.tool_calls[0].model_text)["chip_id"] == chip64
