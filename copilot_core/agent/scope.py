@@ -21,7 +21,7 @@ DECLINE_MESSAGE = (
 _OFF_TOPIC = re.compile(
     r"\b(recipes?|bak(e|ing)|cook(ing)?|banana bread|cakes?|cookies|poems?|poetry|haikus?|limericks?|sonnets?"
     r"|songs?|lyrics|jokes?|riddles?|(bedtime|short|fairy) (story|stories|tale)|horoscopes?|weather forecast"
-    r"|football|soccer|movies?|films?|restaurants?|vacation|holiday plans?|dating|love letter)\b", re.I)
+    r"|football|soccer|movies?|restaurants?|dating|love letter)\b", re.I)
 _LAB = re.compile(
     r"\b(q\s?\d{1,3}|qubits?\s*#?\d{1,3}|\d{1,3}-\d{1,3}|\d{1,4}q\w*|calibrat\w*|heat ?map|median|chip[- ]wide"
     r"|tasks?|check[a-z0-9]+|executions?|provenance|lineage|thresholds?|couplings?|topology|readout|gates?)\b",

@@ -30,6 +30,9 @@ SENT = [
     "Write a poem about Q5's T1",  # names a qubit and a metric: the model decides
     "What is the median T1 on 144Qv2?",
     "Which qubits failed CheckRabi today?",
+    "Which qubits drifted while I was on vacation?",
+    "Did the resonator frequencies move over the holiday?",
+    "Bake-out done: which fidelities dropped after the cool-down?",
 ]
 
 
