@@ -102,8 +102,12 @@ def get_execution_history(ctx: ToolContext, chip_id: str, status: str | None = N
              "status": clean_text(r.get("status"), 20), "tags": [clean_text(t, 40) for t in (r.get("tags") or [])[:10]],
              "start_at": r.get("start_at"), "end_at": r.get("end_at"), "elapsed_s": r.get("elapsed_time")}
             for r in ctx.repo.executions(chip_id, status=status, tags=tags, limit=last_n)]
-    data = {"chip_id": chip_id, "count": len(rows), "executions": rows}
+    data: dict[str, Any] = {"chip_id": chip_id, "count": len(rows), "executions": rows}
     latest = f", latest {rows[0]['execution_id']} {rows[0]['status']}" if rows else ""
+    if not rows and (status or tags) and ctx.repo.executions(chip_id, limit=1):
+        filters = ", ".join(f for f in (f"status {status}" if status else "", f"tags {tags}" if tags else "") if f)
+        data["hint"] = f"no execution has {filters}, but the chip has executions: call again without those filters"
+        return ToolResult(data, f"0 executions on {chip_id} with {filters} (the chip has others)")
     return ToolResult(data, f"{len(rows)} executions on {chip_id}{latest}")
 
 

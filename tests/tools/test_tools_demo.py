@@ -197,6 +197,15 @@ class TestTaskResults:
                     .sort("start_at", -1).limit(5)]
         assert [e["execution_id"] for e in payload["executions"]] == expected
 
+    def test_execution_filters_that_match_nothing_say_the_chip_has_runs(self, call, demo_db, chip64):
+        """What the local model did: it invented a tag, read "0 executions" and asked again the same way."""
+        tag = "no-such-tag"
+        assert demo_db["execution_history"].count_documents({"chip_id": chip64, "tags": tag}) == 0
+        assert demo_db["execution_history"].count_documents({"chip_id": chip64}) > 0
+        outcome, payload = call("get_execution_history", chip_id=chip64, tags=[tag])
+        assert payload["count"] == 0 and "without those filters" in payload["hint"]
+        assert outcome.summary == f"0 executions on {chip64} with tags ['{tag}'] (the chip has others)"
+
     def test_budget_degrades_to_valid_json(self, repo, store, chip144):
         from copilot_core.tools import Toolkit
         small = Toolkit(repo, store=store, max_result_chars=2_000)
