@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -150,23 +152,26 @@ def test_layers_report_what_is_active(store, planted):
     assert expected <= set(result.layers)
 
 
-def test_px_figures_match_plotly_with_its_own_template_validation(store, planted, monkeypatch):
-    """The sandbox copies px's registered template without re-validating it; the chart must not change."""
-    import plotly.express as px
-    from _plotly_utils.basevalidators import BaseTemplateValidator
-
-    from copilot_core.sandbox import figures
-
-    # Grouped by qubit, not by time: how a datetime column is written out is no business of this test.
+def test_px_figures_match_plotly_with_its_own_template_validation(store, planted, tmp_path):
+    """The sandbox copies px's registered template without re-validating it; the chart must not change.  The
+    expected charts are built by plotly in a fresh interpreter, so no state an earlier test left in this
+    process (plotly's validators, templates) can make them differ."""
     out = _run("m = data['t1'].groupby('qid', as_index=False)['value'].median()\n"
                "a = px.line(m, x='qid', y='value', title='T1')\n"
                "b = px.scatter(data['chip_summary'], x='t1_mean', y='x90_gate_fidelity', hover_name='qid')\n"
                "result = {'chart': [a, b]}", store)
-    monkeypatch.setattr(BaseTemplateValidator, "validate_coerce", figures._ORIGINAL_TEMPLATE_COERCE)
-    m = store["t1"].groupby("qid", as_index=False)["value"].median()
-    expected = [px.line(m, x="qid", y="value", title="T1"),
-                px.scatter(store["chip_summary"], x="t1_mean", y="x90_gate_fidelity", hover_name="qid")]
-    assert out["charts"] == [json.loads(fig.to_json()) for fig in expected]
+    store["t1"].to_pickle(tmp_path / "t1.pkl")
+    store["chip_summary"].to_pickle(tmp_path / "summary.pkl")
+    script = ("import json, sys, pandas as pd, plotly.express as px\n"
+              "d = sys.argv[1]\n"
+              "m = pd.read_pickle(d + '/t1.pkl').groupby('qid', as_index=False)['value'].median()\n"
+              "s = pd.read_pickle(d + '/summary.pkl')\n"
+              "figs = [px.line(m, x='qid', y='value', title='T1'),\n"
+              "        px.scatter(s, x='t1_mean', y='x90_gate_fidelity', hover_name='qid')]\n"
+              "print(json.dumps([json.loads(f.to_json()) for f in figs]))\n")
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert out["charts"] == json.loads(done.stdout)
 
 
 def test_each_px_figure_gets_its_own_validated_template(store, planted):
