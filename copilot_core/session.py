@@ -115,8 +115,7 @@ class Copilot:
         readiness = self._readiness(provider, listener)
         allowed = readiness.allowed_tools() if readiness is not None else None
         memory = self.memory.for_owner(state.username) if self.memory is not None else None
-        toolkit = Toolkit(self.repo, store=state.store, sandbox=self.sandbox, memory=memory, allowed=allowed,
-                          chip_id=state.chip_id)
+        toolkit = Toolkit(self.repo, store=state.store, sandbox=self.sandbox, memory=memory, allowed=allowed)
         chosen = [m.skill for m in self.skills.select(text, history)]
         extras = self.skills.prompt_extras(text, history) if chosen else []
         extras += self._memory_section(memory, state.chip_id, recall_tool=RECALL_TOOL in toolkit.names())
