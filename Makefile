@@ -76,6 +76,8 @@ bench: install-dev
 	$(PY) bench/prompt_budget.py
 	$(PY) bench/agent_overhead.py
 	$(PY) bench/sandbox.py
+	$(PY) bench/render_safety.py
+	$(PY) bench/compare.py
 
 # The copilot eval (>= 25 questions with required tools and facts) against the configured provider.
 eval: seed
