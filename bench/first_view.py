@@ -4,7 +4,12 @@ Each round starts a real ``streamlit run`` server on the embedded demo store, wa
 ``/_stcore/health`` as a person waits for ``make run`` to print its URL, then opens the URL in a fresh
 Chromium context (no browser cache) and times navigation -> the Overview's first data table visible, and
 -> the page finished (Streamlit's script state back to "notRunning"), then once more in another fresh
-context (the repeat view: what any page view costs on this machine, start-up aside).  ``app.py`` builds the embedded
+context (the repeat view: what any page view costs on this machine, start-up aside).  Then the server is
+restarted on the same port and the page opened in a *returning* browser: one Chromium profile kept open for the
+whole run that has opened the page before, in the previous server's life, as a lab member's browser has opened the
+dashboard before ``make run`` restarts it.  Its cache holds Streamlit's content-hashed frontend bundles (served
+``immutable``, for a year), so only the page, the websocket and the script run are left; the fresh-context view
+is what a newcomer's very first visit costs.  ``app.py`` builds the embedded
 engine's indexes when the first session arrives (the first page waits for them, with a progress bar);
 ``server.py`` builds them in its start-up hook before the server accepts connections, so that cost moves
 into the server start, which is printed too.  ``--baseline DIR`` adds DIR's ``server.py`` (another
@@ -89,10 +94,19 @@ def cpu_seconds(pid: int | None) -> float:
 
 def first_view(browser, url: str, pid: int | None = None) -> tuple[float, float, bool, float]:
     """Seconds from navigation to the first data table visible and to the run finished; whether the
-    progress bar was on screen when the page first painted; the server's CPU seconds meanwhile."""
+    progress bar was on screen when the page first painted; the server's CPU seconds meanwhile (in a fresh
+    context: no cache)."""
+    context = browser.new_context(viewport={"width": 1500, "height": 1000})
+    try:
+        return view(context, url, pid)
+    finally:
+        context.close()
+
+
+def view(context, url: str, pid: int | None = None) -> tuple[float, float, bool, float]:
+    """:func:`first_view` in a given browser context (a fresh one, or the returning browser's)."""
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport={"width": 1500, "height": 1000})
     page = context.new_page()
     try:
         cpu_before = cpu_seconds(pid)
@@ -109,7 +123,7 @@ def first_view(browser, url: str, pid: int | None = None) -> tuple[float, float,
         done = time.perf_counter() - start
         return table, done, progress_seen, cpu_seconds(pid) - cpu_before
     finally:
-        context.close()
+        page.close()
 
 
 def main() -> None:
@@ -134,41 +148,54 @@ def main() -> None:
     print(f"data: {data_dir}; {args.rounds} round(s) per entry, alternating; load average "
           f"{os.getloadavg()[0]:.1f}")
     rows: dict[str, list[tuple[float, ...]]] = {label: [] for label, _, _ in entries}
+    from tests.e2e.conftest import free_port
+
+    ports = {label: free_port() for label, _, _ in entries}  # a returning browser comes back to the same URL
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM)
+        returning = pw.chromium.launch_persistent_context(tempfile.mkdtemp(prefix="bench-first-view-profile-"),
+                                                          executable_path=CHROMIUM,
+                                                          viewport={"width": 1500, "height": 1000})
         for _ in range(args.rounds):
             for label, entry, root in entries:
                 spawned = time.perf_counter()
-                with start_streamlit(server_env(data_dir, root), app=entry) as url:
+                with start_streamlit(server_env(data_dir, root), app=entry, port=ports[label]) as url:
                     started = time.perf_counter() - spawned
                     pid = server_pid(url)
                     table, done, progress, cpu_first = first_view(browser, url, pid)
                     _, again, _, cpu_again = first_view(browser, url, pid)
-                rows[label].append((started, table, done, again, cpu_first, cpu_again))
+                    view(returning, url, pid)  # the returning browser has seen the page before the restart
+                with start_streamlit(server_env(data_dir, root), app=entry, port=ports[label]) as url:
+                    _, back, _, _ = view(returning, url, server_pid(url))
+                rows[label].append((started, table, done, again, cpu_first, cpu_again, back))
                 print(f"  {label:<9}{entry.name:<10} server start {started:6.2f} s   first table {table:6.2f} s   "
                       f"page done {done:6.2f} s (server CPU {cpu_first:4.2f} s)   repeat view {again:6.2f} s "
-                      f"(server CPU {cpu_again:4.2f} s)   progress bar shown: {'yes' if progress else 'no'}   "
-                      f"load {os.getloadavg()[0]:.1f}")
+                      f"(server CPU {cpu_again:4.2f} s)   returning browser {back:6.2f} s   progress bar shown: "
+                      f"{'yes' if progress else 'no'}   load {os.getloadavg()[0]:.1f}")
+        returning.close()
         browser.close()
     print()
     print(f"{'':<9}{'entry':<10}{'server start s':>15}{'first table s':>15}{'first view s':>14}"
-          f"{'server CPU s':>14}{'repeat view s':>15}{'server CPU s':>14}{'start+view s':>14}")
+          f"{'server CPU s':>14}{'repeat view s':>15}{'server CPU s':>14}{'start+view s':>14}{'returning s':>13}")
     med = {}
     for label, entry, _ in entries:
-        started, table, done, again, cpu_first, cpu_again = (statistics.median(r[i] for r in rows[label])
-                                                             for i in range(6))
-        med[label] = (started, table, done, again, cpu_first, cpu_again)
+        started, table, done, again, cpu_first, cpu_again, back = (statistics.median(r[i] for r in rows[label])
+                                                                   for i in range(7))
+        med[label] = (started, table, done, again, cpu_first, cpu_again, back)
         print(f"{label:<9}{entry.name:<10}{started:>15.2f}{table:>15.2f}{done:>14.2f}{cpu_first:>14.2f}"
-              f"{again:>15.2f}{cpu_again:>14.2f}{started + done:>14.2f}")
+              f"{again:>15.2f}{cpu_again:>14.2f}{started + done:>14.2f}{back:>13.2f}")
     before, after = med["before"], med["after"]
     if "baseline" in med:
         base = med["baseline"]
         print(f"\nthis checkout's server.py against the baseline's, first view: {base[2]:.2f} s -> {after[2]:.2f} s "
               f"({base[2] / after[2]:.2f}x); server CPU in it {base[4]:.2f} s -> {after[4]:.2f} s; repeat view "
               f"{base[3]:.2f} s -> {after[3]:.2f} s")
-    print(f"\nfirst page view (navigation -> page done), before/after: {before[2] / after[2]:.1f}x "
-          f"({before[2]:.2f} s -> {after[2]:.2f} s); target <= {TARGET_S:.0f} s: "
+    print(f"\nfirst page view (navigation -> page done) in a brand-new browser profile, before/after: "
+          f"{before[2] / after[2]:.1f}x ({before[2]:.2f} s -> {after[2]:.2f} s); target <= {TARGET_S:.0f} s: "
           f"{'OK' if after[2] <= TARGET_S else 'MISSED'}")
+    print(f"first page view after a restart in a browser that has opened the app before (the returning browser), "
+          f"before/after: {before[6] / after[6]:.1f}x ({before[6]:.2f} s -> {after[6]:.2f} s); target <= "
+          f"{TARGET_S:.0f} s: {'OK' if after[6] <= TARGET_S else 'MISSED'}")
     print(f"start-up cost left in the first view (first - repeat view of the same server): before "
           f"{before[2] - before[3]:.2f} s, after {after[2] - after[3]:.2f} s (the repeat view is the browser's and "
           "page's own floor on this machine)")
@@ -176,7 +203,8 @@ def main() -> None:
           "(the index build moved into the start)")
     floor = med["floor"]
     print(f"a bare Streamlit page with one table (floor): first view {floor[2]:.2f} s; the app's first view adds "
-          f"{after[2] - floor[2]:.2f} s to it ({after[2] / floor[2]:.2f}x the floor)")
+          f"{after[2] - floor[2]:.2f} s to it ({after[2] / floor[2]:.2f}x the floor); returning browser: floor "
+          f"{floor[6]:.2f} s, the app adds {after[6] - floor[6]:.2f} s")
     print("the rest of each view beyond the server's CPU is the browser's: Chromium loading, compiling and rendering "
           "Streamlit's frontend, or waiting for a core")
 

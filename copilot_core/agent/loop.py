@@ -1,14 +1,16 @@
 """The copilot's tool loop: ask the model, run the tools it calls, repeat, then shape the answer.
 
-Explicit and bounded: at most ``MAX_TOOL_ROUNDS`` tool rounds; a call repeated more than
-``MAX_IDENTICAL_CALLS`` times, or running out of rounds, ends with one forced "finalize" call.  Every round of a
-request sends the same prefix (system prompt, the same tools in the same order, the earlier turns unchanged) so
-llama.cpp's slot cache and hosted prompt caches reuse it; the finalize call keeps the tools and sets
-``tool_choice="none"``.  With the router on, the tools offered are the routed few plus ``more_tools``, and a call
-the question plainly fixes is made before the first round (:mod:`~copilot_core.agent.prefetch`; a repeat of it
-gets the earlier result back with a hint and ends the tool rounds: the model answers next, tools kept but
-``tool_choice="none"``).  A tool call a small model wrote as text is run like a structured one,
-and never shown as the answer.
+Explicit and bounded: at most ``MAX_TOOL_ROUNDS`` tool rounds.  The tools are read-only, so a call the model
+already made this turn is never run again: it gets the earlier result back with a hint, and the tool rounds end
+(small models otherwise circle between two calls until the limit).  A repeat, or running out of rounds, ends with
+one forced "finalize" call.  Every round of a request sends the same prefix (system prompt, the same tools in the
+same order, the earlier turns unchanged) so llama.cpp's slot cache and hosted prompt caches reuse it; the finalize
+call keeps the tools and sets ``tool_choice="none"``.  With the router on, the tools offered are the routed few plus
+``more_tools``, and a call the question plainly fixes is made before the first round
+(:mod:`~copilot_core.agent.prefetch`); the model then writes its answer in that round, as in a finalize call: a
+small model given a free round after the call asks for it again or wanders off to other tools, and each extra round
+costs it seconds.  A tool call a small model wrote as text is run like a structured one, and never shown as the
+answer; when the model writes no final answer at all, the tools' own answer sentences are shown, labelled so.
 Nothing raises out of :func:`run_copilot`: API failures become ``AgentResult.error`` plus a partial
 answer built from what the tools returned.  The question arrives checked (``copilot_core.session`` runs the
 input check once per turn).  Charts from tools bypass the model and are appended to
@@ -20,7 +22,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections import Counter
 from dataclasses import replace
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -50,7 +51,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MAX_TOOL_ROUNDS = 10
-MAX_IDENTICAL_CALLS = 3
 
 
 def _parse(raw: str) -> dict | None:
@@ -103,7 +103,7 @@ class _Run:
         self.outcomes: list[ToolOutcome] = []
         self.charts: list[dict] = []
         self.interim: list[str] = []  # text the model wrote next to its tool calls
-        self.repeats: Counter[str] = Counter()
+        self.made: dict[str, ToolOutcome] = {}  # call signature -> its outcome, for repeats
         self.known: set[str] = set()  # tool names a call written as text may use
         self.prefetched: tuple[PlannedCall, ToolOutcome] | None = None
 
@@ -127,29 +127,28 @@ class _Run:
 
     def run_calls(self, conversation: Conversation, calls: list[ToolCall]) -> str | None:
         """Run one turn's calls (every call gets an output); why the loop should stop for the final answer (a call
-        repeated too often, or a repeat of the router's call), else None."""
+        already made this turn), else None."""
         repeated: str | None = None
         self.notify(self.listener.phase, "running tools")
         for call in calls:
             parsed = _parse(call.arguments)
             args = parsed if parsed is not None else {"_raw": call.arguments[:200]}
             signature = call.name + "\x00" + json.dumps(args, sort_keys=True, default=str)
-            self.repeats[signature] += 1
-            if self.prefetched is not None and _covers(self.prefetched[0], call.name, args):
-                conversation.add_tool_result(call, self.already_made(self.prefetched[1]))
+            earlier = self.made.get(signature)
+            if earlier is None and self.prefetched is not None and _covers(self.prefetched[0], call.name, args):
+                earlier = self.prefetched[1]
+            if earlier is not None:
+                conversation.add_tool_result(call, self.already_made(earlier))
                 repeated = "You asked again for a tool call that was already made; its result is above."
                 continue
-            if self.repeats[signature] > MAX_IDENTICAL_CALLS:
-                repeated = f"You repeated the same tool call more than {MAX_IDENTICAL_CALLS} times."
-                outcome = _loop_outcome(call.name, args, f"identical call repeated more than {MAX_IDENTICAL_CALLS} "
-                                        "times; not run", "answer with the results you already have")
-            elif call.name == MORE_TOOLS and self.route is not None:
+            if call.name == MORE_TOOLS and self.route is not None:
                 self.expanded = True
                 outcome = ToolOutcome(name=MORE_TOOLS, args={}, ok=True, model_text=more_tools_reply(
                     self.toolkit.schemas() if self.toolkit else [], self.route), summary="asked for every tool")
             else:
                 self.notify(self.listener.tool_call, call.name, args)
                 outcome = self.execute(call, args, parsed)
+            self.made[signature] = outcome
             self.outcomes.append(outcome)
             self.charts.extend(outcome.charts or [])
             conversation.add_tool_result(call, outcome.model_text)
@@ -158,7 +157,7 @@ class _Run:
 
     @staticmethod
     def already_made(outcome: ToolOutcome) -> str:
-        """The reply to a repeat of the router's call: its answer again, and what to do next."""
+        """The reply to a repeat: the earlier call's answer sentence again, and what to do next."""
         body: dict[str, Any] = {"note": "This call was already made; its result is above. Answer the user's question "
                                         "from it now, quoting its numbers."}
         line = answer_line(outcome)
@@ -204,6 +203,8 @@ class _Run:
 
     def loop(self, conversation: Conversation, tools: list[dict]) -> str | None:
         """The rounds; returns the model's final text (None when it stayed empty)."""
+        if self.prefetched is not None:  # the call the question needs is made: the model answers from it
+            return self.final(conversation, tools)
         reason = f"You have used all {MAX_TOOL_ROUNDS} tool rounds."
         for _ in range(MAX_TOOL_ROUNDS):
             turn = self.ask(conversation, self.offered(tools))
@@ -225,13 +226,17 @@ class _Run:
                 reason = stop
                 break
         conversation.add_user_note(render_prompt("finalize", reason=reason))
+        return self.final(conversation, tools)
+
+    def final(self, conversation: Conversation, tools: list[dict]) -> str | None:
+        """The answer round: tools kept (the cached prefix holds) but not callable."""
         text = self.ask(conversation, self.offered(tools), final=True).text
-        if self.text_calls(text):  # a call where the answer should be: never shown as the answer
+        if not (text or "").strip() or self.text_calls(text):  # a call is never shown as the answer
             return self.tool_answers()
         return text
 
     def tool_answers(self) -> str | None:
-        """The tools' own answer sentences, for a model that wrote a tool call instead of its final answer."""
+        """The tools' own answer sentences, for a model that wrote no final answer or a tool call instead."""
         lines = [line for o in self.outcomes if o.ok and (line := answer_line(o))]
         if not lines:
             return None

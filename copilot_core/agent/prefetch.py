@@ -3,11 +3,12 @@ chat's state, made before the model's first round.
 
 A small model on a CPU spends most of a question's time on rounds: it reads the whole prompt, writes a call, reads
 it all again with the result, then answers.  When the question alone fixes the call ("median T1 of the chip",
-"T1 of Q5", "T2 echo trend of qubit 3 over its last 10 measurements", "health report of the chip"), the turn
-service runs it itself and puts it in the conversation as an assistant tool call plus its result; the model then
-answers in one round, quoting the tool's ``answer`` sentence, and may still call more tools.  Anything less clear
-(two qubits, another chip, couplings, tasks, provenance, an ambiguous metric such as "T2") gives no prefetch and the
-model decides as usual.  The call is shown in show-work as made by the router.
+"T1 of Q5", "T2 echo trend of qubit 3 over its last 10 measurements", "health report of the chip", "execution
+history of the chip"), the turn service runs it itself and puts it in the conversation as an assistant tool call
+plus its result; the model then answers in that round (tools kept for the cache, ``tool_choice="none"``), quoting
+the tool's ``answer`` sentence.  Anything less clear (two qubits, another chip, couplings, tasks, provenance, an
+ambiguous metric such as "T2", runs filtered by status, tag or time) gives no prefetch and the model decides as
+usual.  The call is shown in show-work as made by the router.
 """
 
 from __future__ import annotations
@@ -24,7 +25,12 @@ MAX_LAST_N = 100
 _QUBIT = re.compile(r"(?<![a-z0-9_])(?:q|qubits?)\s*#?0*(\d{1,3})(?![0-9])", re.I)
 _QUBIT_LIST = re.compile(r"qubits?\s*#?\d{1,3}(?:\s*(?:,|and|&|or)\s*(?:q\s*)?#?\d{1,3}(?![0-9]))+", re.I)
 _CHIP = re.compile(r"(?<![A-Za-z0-9_])\d{1,4}Q[A-Za-z0-9_]*")
-_LAST_N = re.compile(r"\blast (\d{1,3}) (?:measurements|points|values|results|calibrations|runs)\b", re.I)
+_LAST_N = re.compile(r"\blast (\d{1,3}) (?:measurements|points|values|results|calibrations|runs|executions)\b", re.I)
+# The chip's run list, unfiltered: the words that ask for it, and the ones that narrow it (then the model chooses).
+_HISTORY = re.compile(r"\b(?:execution history|run history|executions|calibration runs|(?:recent|latest|last)"
+                      r"(?: \d{1,3})? (?:runs|executions))\b", re.I)
+_HISTORY_FILTER = re.compile(r"\b(?:today|yesterday|week|month|days?|hours?|ago|completed|running|scheduled|status"
+                             r"|tags?|daily|weekly|named?|longest|slowest|took)\b|\d{4}-\d{2}", re.I)
 _THIS_QUBIT = re.compile(r"\bthis qubit\b", re.I)
 # Questions the plain lookups do not answer: another tool is needed, so the model chooses.
 _OTHER_TOOL = re.compile(
@@ -63,13 +69,29 @@ def _qubit_metric(names: Sequence[str | None]) -> str | None:
     return names[0] if CATALOGUE[names[0]].kind == "qubit" else None
 
 
+def _history_plan(question: str, chip_id: str, available: Sequence[str] | None) -> PlannedCall | None:
+    """The chip's latest runs, when nothing else in the question narrows or changes what is asked."""
+    rest = _HISTORY.sub(" ", question)
+    if _HISTORY_FILTER.search(question) or _OTHER_TOOL.search(rest) or _qubits(question) or any(metrics_named(rest)):
+        return None
+    if available is not None and "get_execution_history" not in available:
+        return None
+    last = _LAST_N.search(question)
+    last_n = min(50, max(1, int(last.group(1)))) if last else DEFAULT_LAST_N
+    return PlannedCall("get_execution_history", {"chip_id": chip_id, "last_n": last_n}, "the chip's latest runs")
+
+
 def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
                   available: Sequence[str] | None = None) -> PlannedCall | None:
     """The call this question plainly needs, or None when the model should choose (see the module docstring)."""
-    if not chip_id or _OTHER_TOOL.search(question):
+    if not chip_id:
         return None
     if any(chip.lower() != chip_id.lower() for chip in _CHIP.findall(question)):
         return None  # another chip (or two): comparing chips is the model's job
+    if _HISTORY.search(question):
+        return _history_plan(question, chip_id, available)
+    if _OTHER_TOOL.search(question):
+        return None
     qubits = _qubits(question)
     if not qubits and qid is not None and _THIS_QUBIT.search(question):
         qubits = {str(int(qid)) if qid.isdigit() else qid}

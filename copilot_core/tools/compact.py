@@ -34,8 +34,9 @@ def compact_number(value: Any) -> Any:
     return int(rounded) if rounded.is_integer() else rounded
 
 
-def compact_timestamp(value: Any) -> str:
-    """``"2026-02-24T02:22:04.211000"`` -> ``"02-24 02:22"`` (UTC); unparseable text is returned as is."""
+def compact_timestamp(value: Any, *, year: bool = False) -> str:
+    """``"2026-02-24T02:22:04.211000"`` -> ``"02-24 02:22"`` (UTC; ``"2026-02-24 02:22"`` with ``year``, for a
+    sentence about a lab's older runs); unparseable text is returned as is."""
     if value is None or value == "":
         return ""
     if isinstance(value, str):
@@ -46,9 +47,9 @@ def compact_timestamp(value: Any) -> str:
     if isinstance(value, datetime):
         if value.tzinfo is not None:
             value = value.astimezone(timezone.utc)
-        return value.strftime("%m-%d %H:%M")
+        return value.strftime("%Y-%m-%d %H:%M" if year else "%m-%d %H:%M")
     if isinstance(value, date):
-        return value.strftime("%m-%d")
+        return value.strftime("%Y-%m-%d" if year else "%m-%d")
     return clean_text(str(value), 40)
 
 

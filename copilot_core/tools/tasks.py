@@ -7,12 +7,13 @@ characters and capped, and calibration notes are cut down so one call cannot flo
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from copilot_core.data.validation import EXECUTION_STATUSES, TASK_STATUSES
 from copilot_core.domain.topology import qubit_label
-from copilot_core.tools.compact import (UNTRUSTED_NOTE, clean_text, display_parameters, to_model_json,
-                                        untrusted_data, untrusted_field)
+from copilot_core.tools.compact import (UNTRUSTED_NOTE, clean_text, compact_timestamp, display_parameters,
+                                        to_model_json, untrusted_data, untrusted_field)
 from copilot_core.tools.spec import (VALUES_ON_ERROR, ToolContext, ToolError, ToolResult, chip_id_arg,
                                      execution_id_arg, last_n_arg, qid_arg, target_arg, task_name_arg, tool)
 
@@ -102,13 +103,29 @@ def get_execution_history(ctx: ToolContext, chip_id: str, status: str | None = N
              "status": clean_text(r.get("status"), 20), "tags": [clean_text(t, 40) for t in (r.get("tags") or [])[:10]],
              "start_at": r.get("start_at"), "end_at": r.get("end_at"), "elapsed_s": r.get("elapsed_time")}
             for r in ctx.repo.executions(chip_id, status=status, tags=tags, limit=last_n)]
-    data: dict[str, Any] = {"chip_id": chip_id, "count": len(rows), "executions": rows}
+    data: dict[str, Any] = {"answer": _history_answer(chip_id, rows), "chip_id": chip_id, "count": len(rows),
+                            "executions": rows}
     latest = f", latest {rows[0]['execution_id']} {rows[0]['status']}" if rows else ""
     if not rows and (status or tags) and ctx.repo.executions(chip_id, limit=1):
         filters = ", ".join(f for f in (f"status {status}" if status else "", f"tags {tags}" if tags else "") if f)
+        del data["answer"]
         data["hint"] = f"no execution has {filters}, but the chip has executions: call again without those filters"
         return ToolResult(data, f"0 executions on {chip_id} with {filters} (the chip has others)")
     return ToolResult(data, f"{len(rows)} executions on {chip_id}{latest}")
+
+
+def _history_answer(chip_id: str, rows: list[dict]) -> str:
+    """The runs listed, in one sentence a small model can quote: span, statuses, newest (ids and statuses only:
+    a run's name is free database text)."""
+    if not rows:
+        return f"No executions on {chip_id}."
+    statuses = ", ".join(f"{n} {status}" for status, n in Counter(r["status"] for r in rows).most_common())
+    newest, oldest = rows[0], rows[-1]
+    first, last = (compact_timestamp(r["start_at"], year=True) for r in (oldest, newest))
+    if len(rows) == 1:
+        return f"The latest execution on {chip_id} is {newest['execution_id']}, started {last} UTC ({statuses})."
+    return (f"The {len(rows)} latest executions on {chip_id} started between {first} and {last} UTC: {statuses}; "
+            f"the newest is {newest['execution_id']} ({newest['status']}).")
 
 
 def _note_for_qubit(note: Any, qid: str, size: int) -> Any:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from copilot_core.agent import MAX_IDENTICAL_CALLS, AgentRequest, run_copilot
+from copilot_core.agent import AgentRequest, run_copilot
 from tests.fakes.scripted_openai import answer, call
 
 QUESTION = "How is qubit 5?"
@@ -26,10 +26,10 @@ def dumped(value) -> str:
 
 
 def _repeat_then_forced(server):
-    """Three rounds of calls, then the identical-call limit forces the finalize call."""
+    """Three rounds of calls, the last a repeat, which forces the finalize call."""
     same = call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"})
     server.push(call("generate_chip_heatmap", {"chip_id": "64Qv3", "metric_name": "t1"}),
-                *[same] * (MAX_IDENTICAL_CALLS + 1), answer("Forced answer."))
+                same, same, answer("Forced answer."))
 
 
 def test_every_round_resends_the_same_prefix_and_the_final_call_keeps_the_tools(scripted_openai, style, toolkit):
@@ -37,7 +37,7 @@ def test_every_round_resends_the_same_prefix_and_the_final_call_keeps_the_tools(
     result = ask(scripted_openai, style, toolkit)
     assert result.answer == "Forced answer."
     bodies = scripted_openai.bodies()
-    assert len(bodies) == MAX_IDENTICAL_CALLS + 3
+    assert len(bodies) == 4
     first = bodies[0]
     for earlier, later in zip(bodies, bodies[1:]):
         assert dumped(later["tools"]) == dumped(first["tools"])  # same tools, same order, same bytes

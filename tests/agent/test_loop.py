@@ -7,7 +7,7 @@ import json
 import pytest
 from tests.agent.conftest import CHART_MARKER, HEATMAP, T1_VALUE
 
-from copilot_core.agent import MAX_IDENTICAL_CALLS, MAX_TOOL_ROUNDS, AgentRequest, run_copilot
+from copilot_core.agent import MAX_TOOL_ROUNDS, AgentRequest, run_copilot
 from copilot_core.agent.blocks import ChartBlock, TextBlock
 from copilot_core.agent.contracts import SilentListener
 from tests.fakes.scripted_openai import answer, call, calls, delay, error, null_content, reasoning, text
@@ -229,15 +229,19 @@ def test_round_limit_forces_a_final_no_tools_call(scripted_openai, style, toolki
     assert len(toolkit.executed) == MAX_TOOL_ROUNDS
 
 
-def test_identical_call_limit(scripted_openai, style, toolkit):
-    same = call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"})
-    scripted_openai.push(*[same] * (MAX_IDENTICAL_CALLS + 1), answer("Stopped repeating."))
+def test_a_call_already_made_is_not_run_again_and_ends_the_tool_rounds(scripted_openai, style, toolkit):
+    """A small model circling between calls: the repeat gets the earlier result back and the model answers next."""
+    first = call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"})
+    other = call("generate_chip_heatmap", {"chip_id": "64Qv3", "metric_name": "t1"})
+    scripted_openai.push(first, other, first, answer("Stopped repeating."))
     result = ask(scripted_openai, style, toolkit)
-    assert result.answer == "Stopped repeating."
-    assert len(toolkit.executed) == MAX_IDENTICAL_CALLS  # the 4th identical call was not run
+    assert result.answer == "Stopped repeating." and result.error is None
+    assert [name for name, _ in toolkit.executed] == ["get_qubit_params", "generate_chip_heatmap"]
     bodies = scripted_openai.bodies()
-    assert len(bodies) == MAX_IDENTICAL_CALLS + 2 and forced_answer(bodies[-1], bodies[0])
-    assert "identical call" in tool_outputs(bodies[-1])[-1]
+    assert len(bodies) == 4 and forced_answer(bodies[-1], bodies[0])
+    reply = json.loads(tool_outputs(bodies[-1])[-1])
+    assert "already made" in reply["note"]
+    assert [o.name for o in result.tool_calls] == ["get_qubit_params", "generate_chip_heatmap"]
 
 
 def test_temperature_rejected_retries_without_it(scripted_openai, style, toolkit):

@@ -42,6 +42,11 @@ TABLE = [
     ("What is the median T1 on 64Qv3?", None, ("get_chip_summary", {"chip_id": CHIP, "param_names": ["t1"]})),
     ("What is the mean T2* across the chip?", None,
      ("get_chip_summary", {"chip_id": CHIP, "param_names": ["t2_star"]})),
+    ("Show the execution history of chip 64Qv3", None,
+     ("get_execution_history", {"chip_id": CHIP, "last_n": 10})),
+    ("List the last 5 runs on this chip.", None, ("get_execution_history", {"chip_id": CHIP, "last_n": 5})),
+    ("What were the recent executions?", None, ("get_execution_history", {"chip_id": CHIP, "last_n": 10})),
+    ("How long did the last 3 runs take?", None, ("get_execution_history", {"chip_id": CHIP, "last_n": 3})),
     # the model decides: several qubits, another chip, another tool, an ambiguous metric, a chip-wide trend
     ("Compare T1 of qubits 5, 12 and 7.", None, None),
     ("Which is better, Q3 or Q9?", None, None),
@@ -55,6 +60,12 @@ TABLE = [
     ("Show the T1 trend across the chip", None, None),
     ("What is the median fidelity?", None, None),
     ("Hello there", None, None),
+    ("Which executions failed this week?", None, None),
+    ("Show the executions tagged weekly", None, None),
+    ("Show the execution history of chip 144Qv2", None, None),
+    ("Which recent executions calibrated qubit 5?", None, None),
+    ("List the runs since 2026-11-01", None, None),
+    ("Which tasks ran in the latest executions?", None, None),
 ]
 
 
@@ -134,19 +145,6 @@ def test_router_off_makes_no_call_of_its_own(scripted_openai, toolkit):
     assert toolkit.executed == [] and result.tool_calls == [] and tool_messages(scripted_openai.bodies()[0]) == []
 
 
-def test_a_repeat_of_the_prefetched_call_gets_the_result_back_without_running_again(scripted_openai, style,
-                                                                                     toolkit):
-    scripted_openai.push(call("get_qubit_params", {"qid": "5"}), answer("T1 is 42.5 μs."))
-    result = run_copilot(AgentRequest("What is the T1 of qubit Q5?", chip_id=CHIP),
-                         provider=scripted_openai.provider(style), toolkit=toolkit, repo=None, router=True)
-    assert result.answer == "T1 is 42.5 μs." and result.error is None
-    assert [name for name, _ in toolkit.executed] == ["get_qubit_params"]  # the router's call only
-    final = scripted_openai.bodies()[1]
-    first, second = tool_messages(final)
-    assert "42.5" in first and "already made" in json.loads(second)["note"]
-    assert final.get("tool_choice") == "none" and final.get("tools")  # the repeat ends the tool rounds
-
-
 def test_a_tool_call_written_as_text_is_run_and_never_shown(scripted_openai, style, toolkit):
     written = '```json\n{"name": "get_qubit_params", "arguments": {"chip_id": "64Qv3", "qid": "5"}}\n```'
     scripted_openai.push(text(written), answer("T1 of Q5 is 42.5 μs."))
@@ -186,10 +184,32 @@ class AnswerToolkit:
 
 def test_a_tool_call_as_the_final_answer_shows_the_tools_answers_instead(scripted_openai, style):
     as_text = '<tool_call>\n{"name": "get_qubit_params", "arguments": {"qid": "5"}}\n</tool_call>'
-    scripted_openai.push(*[call("get_qubit_params", {"qid": "5"})] * 4, text(as_text))
+    scripted_openai.push(*[call("get_qubit_params", {"qid": "5"})] * 2, text(as_text))
     toolkit = AnswerToolkit()
     result = run_copilot(AgentRequest("What is the T1 of qubit Q5?"), provider=scripted_openai.provider(style),
                          toolkit=toolkit, repo=None)
-    assert toolkit.runs == 3 and result.error is None  # the fourth identical call was refused, then forced final
+    assert toolkit.runs == 1 and result.error is None  # the repeat was not run, then the final call was forced
     assert "tool_call" not in result.answer and "get_qubit_params" not in result.answer
+    assert AnswerToolkit.LINE in result.answer and "did not write a final answer" in result.answer
+
+
+def test_after_the_prefetch_the_model_answers_in_that_round_and_cannot_call_again(scripted_openai, style):
+    """A server that ignores ``tool_choice="none"`` and sends a call anyway: nothing more runs, and the page shows
+    the tool's answer sentence, labelled, instead of the call."""
+    scripted_openai.push(call("get_qubit_params", {"qid": "5"}))
+    toolkit = AnswerToolkit()
+    result = run_copilot(AgentRequest("What is the T1 of qubit Q5?", chip_id=CHIP),
+                         provider=scripted_openai.provider(style), toolkit=toolkit, repo=None, router=True)
+    assert toolkit.runs == 1 and [o.origin for o in result.tool_calls] == ["router"]
+    (body,) = scripted_openai.bodies()
+    assert body.get("tool_choice") == "none" and body.get("tools")
+    assert result.error is None and AnswerToolkit.LINE in result.answer
+    assert "did not write a final answer" in result.answer and "get_qubit_params" not in result.answer
+
+
+def test_an_empty_final_answer_shows_the_tools_answers_instead(scripted_openai, style):
+    scripted_openai.push(call("get_qubit_params", {"qid": "5"}), text(""), text(""))
+    result = run_copilot(AgentRequest("What is the T1 of qubit Q5?"), provider=scripted_openai.provider(style),
+                         toolkit=AnswerToolkit(), repo=None)
+    assert result.error is None and len(scripted_openai.bodies()) == 3
     assert AnswerToolkit.LINE in result.answer and "did not write a final answer" in result.answer

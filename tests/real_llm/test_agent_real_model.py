@@ -1,12 +1,12 @@
-"""Three demo-data questions through the real agent loop and tools, answered by the local 1.5B model.
+"""Three demo-data questions through the turn service, answered by the local 1.5B model as the chat page gets them.
 
 What a lab user would notice: the copilot calls a tool with a sensible argument and then answers,
 and a number it quotes matches the database. Assertions are loose on purpose (a small model words
 things its own way); expected values and the qubits asked about are read from the demo database.
 
-The toolkit is the readiness check's reduced set (``copilot_core.readiness.REDUCED_TOOLS``): with all
-17 schemas the first prompt is ~6.5k tokens, minutes of prompt evaluation on two shared CPU cores;
-the reduced set halves it. ``REAL_LLM_TOOLS=full`` runs the same questions with every tool.
+The turn runs as the app runs it for this model: the readiness check gives it the reduced tool set
+(``copilot_core.readiness.REDUCED_TOOLS``) and ``COPILOT_TOOL_ROUTER=auto`` turns the router and its prefetch on.
+``REAL_LLM_ROUTER=off`` runs the same questions with the model choosing every call itself.
 """
 
 from __future__ import annotations
@@ -18,38 +18,43 @@ from pathlib import Path
 
 import pytest
 
-from copilot_core.agent import AgentRequest, provider_from_settings, run_copilot
+from copilot_core.agent import provider_from_settings
+from copilot_core.chat import ChatState
 from copilot_core.domain.metrics import CATALOGUE, metric
-from copilot_core.readiness import REDUCED_TOOLS
+from copilot_core.session import Copilot
 from copilot_core.settings import load_settings
-from copilot_core.tools import DataStore, Toolkit
 
 # A CPU model on a shared 2-core box needs minutes for the first (uncached) prompt.
 pytestmark = [pytest.mark.real_llm, pytest.mark.timeout(1500)]
 
 CHIP = "64Qv3"
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-TOOLS = None if os.environ.get("REAL_LLM_TOOLS") == "full" else set(REDUCED_TOOLS)
 
 
 @pytest.fixture(scope="module")
-def provider(local_llm):
-    """Exactly what a user gets after exporting ``local_llm.py env`` (project secrets ignored)."""
-    settings = load_settings(env=local_llm["env"], secrets_path=Path("/nonexistent/secrets.toml"))
-    return provider_from_settings(settings)
+def provider(local_llm, repo, tmp_path_factory):
+    """Exactly what a user gets after exporting ``local_llm.py env`` (project secrets ignored; memory off so the
+    questions do not see each other): the provider and the turn service the chat page uses."""
+    env = {**local_llm["env"], "DATA_DIR": str(tmp_path_factory.mktemp("data")), "COPILOT_MEMORY": "off",
+           "COPILOT_TOOL_ROUTER": os.environ.get("REAL_LLM_ROUTER", "auto")}
+    settings = load_settings(env=env, secrets_path=Path("/nonexistent/secrets.toml"))
+    return provider_from_settings(settings), Copilot.from_settings(settings, repo, memory=False, gate=True)
 
 
 def ask(question: str, provider, repo, local_llm):
-    """Run one question; tolerate one llama.cpp 500 (an unparsable tool call) by asking again."""
+    """Run one question in a fresh chat; tolerate one llama.cpp 500 (an unparsable tool call) by asking again."""
+    config, copilot = provider
     for attempt in (1, 2):
         started = time.monotonic()
-        result = run_copilot(AgentRequest(message=question, chip_id=CHIP), provider=provider,
-                             toolkit=Toolkit(repo, store=DataStore(), allowed=TOOLS), repo=repo)
+        turn = copilot.ask(ChatState(username="real-llm", provider=config, chip_id=CHIP), question)
+        assert turn.result is not None, f"the question was not sent: {turn.notice}"
+        result = turn.result
         local_llm["report"].append({
             "question": question, "attempt": attempt, "seconds": round(time.monotonic() - started, 1),
             "rounds": result.usage.get("rounds"), "input_tokens": result.usage.get("input_tokens"),
             "output_tokens": result.usage.get("output_tokens"),
-            "tools": [f"{o.name}({o.args})" + ("" if o.ok else " !") for o in result.tool_calls],
+            "tools": [f"{o.name}({o.args})" + ("*" if o.origin == "router" else "") + ("" if o.ok else " !")
+                      for o in result.tool_calls],
             "error": result.error})
         if not (result.error and "500" in result.error):
             break
@@ -110,3 +115,8 @@ def test_execution_history_of_the_chip(local_llm, provider, repo):
                      if o.name == "get_execution_history"]
     assert history_calls, _explain(result)
     assert result.error is None and result.answer.strip(), _explain(result)
+    completed = sum(e["status"] == "completed" for e in executions)
+    named = [e["execution_id"] for e in executions if e["execution_id"] in result.answer]
+    counted = str(completed) in NUMBER.findall(result.answer) and "complet" in result.answer.lower()
+    assert named or counted, (f"the answer names none of the latest runs {[e['execution_id'] for e in executions]} "
+                              f"and not the {completed} completed ones\n{_explain(result)}")

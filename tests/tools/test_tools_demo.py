@@ -197,13 +197,30 @@ class TestTaskResults:
                     .sort("start_at", -1).limit(5)]
         assert [e["execution_id"] for e in payload["executions"]] == expected
 
+    def test_execution_history_answer_sentence_matches_the_database(self, call, demo_db, chip64):
+        """The sentence a small model quotes (and the page shows when the model writes nothing)."""
+        runs = list(demo_db["execution_history"].find({"chip_id": chip64}).sort("start_at", -1).limit(10))
+        assert len(runs) == 10
+        counts: dict[str, int] = {}
+        for r in runs:
+            counts[r["status"]] = counts.get(r["status"], 0) + 1
+        statuses = ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+        _, payload = call("get_execution_history", chip_id=chip64)
+        assert payload["answer"] == (
+            f"The 10 latest executions on {chip64} started between {runs[-1]['start_at']:%Y-%m-%d %H:%M} and "
+            f"{runs[0]['start_at']:%Y-%m-%d %H:%M} UTC: {statuses}; the newest is "
+            f"{runs[0]['execution_id']} ({runs[0]['status']}).")
+        _, one = call("get_execution_history", chip_id=chip64, last_n=1)
+        assert one["answer"] == (f"The latest execution on {chip64} is {runs[0]['execution_id']}, started "
+                                 f"{runs[0]['start_at']:%Y-%m-%d %H:%M} UTC (1 {runs[0]['status']}).")
+
     def test_execution_filters_that_match_nothing_say_the_chip_has_runs(self, call, demo_db, chip64):
         """What the local model did: it invented a tag, read "0 executions" and asked again the same way."""
         tag = "no-such-tag"
         assert demo_db["execution_history"].count_documents({"chip_id": chip64, "tags": tag}) == 0
         assert demo_db["execution_history"].count_documents({"chip_id": chip64}) > 0
         outcome, payload = call("get_execution_history", chip_id=chip64, tags=[tag])
-        assert payload["count"] == 0 and "without those filters" in payload["hint"]
+        assert payload["count"] == 0 and "without those filters" in payload["hint"] and "answer" not in payload
         assert outcome.summary == f"0 executions on {chip64} with tags ['{tag}'] (the chip has others)"
 
     def test_budget_degrades_to_valid_json(self, repo, store, chip144):
