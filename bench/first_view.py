@@ -92,10 +92,10 @@ def cpu_seconds(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def first_view(browser, url: str, pid: int | None = None) -> tuple[float, float, bool, float]:
+def first_view(browser, url: str, pid: int | None = None) -> tuple[float, float, bool, float, float]:
     """Seconds from navigation to the first data table visible and to the run finished; whether the
-    progress bar was on screen when the page first painted; the server's CPU seconds meanwhile (in a fresh
-    context: no cache)."""
+    progress bar was on screen when the page first painted; the server's CPU seconds meanwhile; seconds to the
+    browser's first contentful paint (the app's frame on screen) (in a fresh context: no cache)."""
     context = browser.new_context(viewport={"width": 1500, "height": 1000})
     try:
         return view(context, url, pid)
@@ -103,7 +103,7 @@ def first_view(browser, url: str, pid: int | None = None) -> tuple[float, float,
         context.close()
 
 
-def view(context, url: str, pid: int | None = None) -> tuple[float, float, bool, float]:
+def view(context, url: str, pid: int | None = None) -> tuple[float, float, bool, float, float]:
     """:func:`first_view` in a given browser context (a fresh one, or the returning browser's)."""
     from playwright.sync_api import expect
 
@@ -121,7 +121,9 @@ def view(context, url: str, pid: int | None = None) -> tuple[float, float, bool,
         expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning",
                                                                timeout=TIMEOUT_MS)
         done = time.perf_counter() - start
-        return table, done, progress_seen, cpu_seconds(pid) - cpu_before
+        cpu = cpu_seconds(pid) - cpu_before
+        paint = page.evaluate("(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || NaN")
+        return table, done, progress_seen, cpu, float(paint) / 1000
     finally:
         page.close()
 
@@ -162,12 +164,12 @@ def main() -> None:
                 with start_streamlit(server_env(data_dir, root), app=entry, port=ports[label]) as url:
                     started = time.perf_counter() - spawned
                     pid = server_pid(url)
-                    table, done, progress, cpu_first = first_view(browser, url, pid)
-                    _, again, _, cpu_again = first_view(browser, url, pid)
+                    table, done, progress, cpu_first, paint = first_view(browser, url, pid)
+                    _, again, _, cpu_again, _ = first_view(browser, url, pid)
                     view(returning, url, pid)  # the returning browser has seen the page before the restart
                 with start_streamlit(server_env(data_dir, root), app=entry, port=ports[label]) as url:
-                    _, back, _, _ = view(returning, url, server_pid(url))
-                rows[label].append((started, table, done, again, cpu_first, cpu_again, back))
+                    _, back, _, _, back_paint = view(returning, url, server_pid(url))
+                rows[label].append((started, table, done, again, cpu_first, cpu_again, back, paint, back_paint))
                 print(f"  {label:<9}{entry.name:<10} server start {started:6.2f} s   first table {table:6.2f} s   "
                       f"page done {done:6.2f} s (server CPU {cpu_first:4.2f} s)   repeat view {again:6.2f} s "
                       f"(server CPU {cpu_again:4.2f} s)   returning browser {back:6.2f} s   progress bar shown: "
@@ -176,14 +178,15 @@ def main() -> None:
         browser.close()
     print()
     print(f"{'':<9}{'entry':<10}{'server start s':>15}{'first table s':>15}{'first view s':>14}"
-          f"{'server CPU s':>14}{'repeat view s':>15}{'server CPU s':>14}{'start+view s':>14}{'returning s':>13}")
+          f"{'server CPU s':>14}{'repeat view s':>15}{'server CPU s':>14}{'start+view s':>14}{'returning s':>13}"
+          f"{'first paint s (new / returning)':>33}")
     med = {}
     for label, entry, _ in entries:
-        started, table, done, again, cpu_first, cpu_again, back = (statistics.median(r[i] for r in rows[label])
-                                                                   for i in range(7))
-        med[label] = (started, table, done, again, cpu_first, cpu_again, back)
+        started, table, done, again, cpu_first, cpu_again, back, paint, back_paint = (
+            statistics.median(r[i] for r in rows[label]) for i in range(9))
+        med[label] = (started, table, done, again, cpu_first, cpu_again, back, paint, back_paint)
         print(f"{label:<9}{entry.name:<10}{started:>15.2f}{table:>15.2f}{done:>14.2f}{cpu_first:>14.2f}"
-              f"{again:>15.2f}{cpu_again:>14.2f}{started + done:>14.2f}{back:>13.2f}")
+              f"{again:>15.2f}{cpu_again:>14.2f}{started + done:>14.2f}{back:>13.2f}{paint:>22.2f} / {back_paint:.2f}")
     before, after = med["before"], med["after"]
     if "baseline" in med:
         base = med["baseline"]
@@ -205,6 +208,8 @@ def main() -> None:
     print(f"a bare Streamlit page with one table (floor): first view {floor[2]:.2f} s; the app's first view adds "
           f"{after[2] - floor[2]:.2f} s to it ({after[2] / floor[2]:.2f}x the floor); returning browser: floor "
           f"{floor[6]:.2f} s, the app adds {after[6] - floor[6]:.2f} s")
+    print(f"the app's frame on screen (first contentful paint): {after[7]:.2f} s in a new profile, {after[8]:.2f} s in "
+          f"the returning browser")
     print("the rest of each view beyond the server's CPU is the browser's: Chromium loading, compiling and rendering "
           "Streamlit's frontend, or waiting for a core")
 
