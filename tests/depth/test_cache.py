@@ -76,8 +76,11 @@ def test_new_request_failures_and_sandbox_are_not_cached():
 def test_repeated_call_in_a_real_run_hits_the_cache(scripted_openai, repo, demo_chip_ids, style):
     chip = demo_chip_ids[0]
     args = {"chip_id": chip, "metric_name": "t1"}
+    # The repeat is spelled as the tool normalises it (the default selection mode written out): the loop sees a
+    # new call, the cache sees the same one.
+    spelled_out = {**args, "selection_mode": "latest"}
     scripted_openai.push(call("generate_chip_heatmap", args),
-                         calls(("generate_chip_heatmap", args), ("get_qubit_params", {"chip_id": chip, "qid": "2"})),
+                         calls(("generate_chip_heatmap", spelled_out), ("get_qubit_params", {"chip_id": chip, "qid": "2"})),
                          answer("Here is the T1 map.", "good"))
     tools = CachingToolkit(Toolkit(repo, store=DataStore()))
     result = run_copilot(AgentRequest("T1 heatmap", chip_id=chip), provider=provider_for(scripted_openai, style),

@@ -64,7 +64,9 @@ def test_a_prefaulted_fork_takes_far_fewer_copy_on_write_faults(warmed):
     cold = _faults_in_fork(warmed, [])
     warm = _faults_in_fork(warmed, runs)
     assert cold["error"] is None and warm["error"] is None and cold["charts"] == warm["charts"] == 1
-    assert warm["populated"] == sum(length for _, length in runs) // prefault.PAGE
+    # Nearly every learned page is copied in; a run the test process unmapped since learning is skipped, not fatal.
+    learned = sum(length for _, length in runs) // prefault.PAGE
+    assert learned * 0.95 <= warm["populated"] <= learned
     assert warm["faults"] * 3 < cold["faults"], (warm, cold)
 
 
