@@ -39,7 +39,7 @@ from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
 from copilot_core.agent.prompts import build_system_prompt, render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
 from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, more_tools_reply, offered_tools, route
-from copilot_core.agent.textcalls import text_tool_calls
+from copilot_core.agent.textcalls import is_call_shaped, text_tool_calls
 from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.domain.vocabulary import chip_named
 from copilot_core.errors import CopilotError, ProviderError
@@ -212,9 +212,10 @@ class _Run:
             if not calls:
                 calls = self.text_calls(turn.text)
                 if not calls:
-                    if turn.text:
+                    if turn.text and not is_call_shaped(turn.text):
                         return turn.text
-                    reason = "Your previous reply was empty."
+                    reason = ("Your previous reply called a tool that does not exist." if turn.text else
+                              "Your previous reply was empty.")
                     break
                 conversation.add_calls(calls)  # replayed as a structured call, so its result has a call to answer
             else:
@@ -231,7 +232,7 @@ class _Run:
     def final(self, conversation: Conversation, tools: list[dict]) -> str | None:
         """The answer round: tools kept (the cached prefix holds) but not callable."""
         text = self.ask(conversation, self.offered(tools), final=True).text
-        if not (text or "").strip() or self.text_calls(text):  # a call is never shown as the answer
+        if not (text or "").strip() or is_call_shaped(text) or self.text_calls(text):  # a call is never the answer
             return self.tool_answers()
         return text
 

@@ -3,7 +3,8 @@
 Qwen-family models sometimes answer with ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``, a
 ```` ```json ```` block holding that object, or the bare object, and the server passes it through as the message
 text (always so when ``tool_choice`` is ``"none"``).  Shown to the user it reads as a broken answer; the loop runs
-it as a call instead (or, in the forced final round, never shows it).
+it as a call instead (or, in the forced final round, never shows it).  A call to a tool that does not exist
+(``{"name": "chip-health-report", ...}``) cannot be run, and is not an answer either: ``is_call_shaped`` says so.
 """
 
 from __future__ import annotations
@@ -32,6 +33,33 @@ def _as_call(raw: str, known: Collection[str]) -> tuple[str, str] | None:
     if not isinstance(args, dict):
         return None
     return str(value["name"]), json.dumps(args)
+
+
+def _shaped(raw: str) -> bool:
+    fenced = _FENCED.fullmatch(raw.strip())
+    if fenced:
+        raw = fenced.group(1)
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and isinstance(value.get("name"), str) and \
+        ("arguments" in value or "parameters" in value)
+
+
+def is_call_shaped(text: str | None) -> bool:
+    """True when the whole text is tool calls (tagged, fenced or a bare object, of any name) and nothing else: not
+    something a person can read as an answer."""
+    if not text or "name" not in text:
+        return False
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        return _shaped(stripped)
+    for pattern in (_TAGGED, _FENCED):
+        found = [m.group(1) for m in pattern.finditer(stripped)]
+        if found:
+            return all(_shaped(raw) for raw in found) and not pattern.sub("", stripped).strip()
+    return False
 
 
 def text_tool_calls(text: str | None, known: Collection[str]) -> list[tuple[str, str]]:

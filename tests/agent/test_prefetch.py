@@ -213,3 +213,27 @@ def test_an_empty_final_answer_shows_the_tools_answers_instead(scripted_openai, 
                          toolkit=AnswerToolkit(), repo=None)
     assert result.error is None and len(scripted_openai.bodies()) == 3
     assert AnswerToolkit.LINE in result.answer and "did not write a final answer" in result.answer
+
+
+def test_a_call_to_a_tool_that_does_not_exist_is_not_shown_as_the_answer(scripted_openai, style):
+    """What the local 1.5B model wrote after the prefetched summary: a fenced call to an invented tool."""
+    invented = ('```json\n{"name": "chip-health-report", "arguments": {"chip_id": "64Qv3", "metric_name": "t1", '
+                '"selection_mode": "latest", "within_hours": null}}\n```')
+    scripted_openai.push(text(invented))
+    toolkit = AnswerToolkit()
+    result = run_copilot(AgentRequest("What is the T1 of qubit Q5?", chip_id=CHIP),
+                         provider=scripted_openai.provider(style), toolkit=toolkit, repo=None, router=True)
+    assert toolkit.runs == 1 and result.error is None
+    assert "chip-health-report" not in result.answer and "```" not in result.answer
+    assert AnswerToolkit.LINE in result.answer and "did not write a final answer" in result.answer
+
+
+def test_an_invented_call_in_a_tool_round_ends_the_rounds(scripted_openai, style):
+    invented = '<tool_call>\n{"name": "health_report", "arguments": {}}\n</tool_call>'
+    scripted_openai.push(call("get_qubit_params", {"qid": "5"}), text(invented), answer("T1 of Q5 is 42.5 μs."))
+    result = run_copilot(AgentRequest("What is the T1 of qubit Q5?"), provider=scripted_openai.provider(style),
+                         toolkit=AnswerToolkit(), repo=None)
+    assert result.error is None and result.answer == "T1 of Q5 is 42.5 μs."
+    final = scripted_openai.bodies()[2]
+    assert final.get("tool_choice") == "none"
+    assert "does not exist" in json.dumps(final)
