@@ -17,12 +17,28 @@ _TAGGED = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.S)
 _FENCED = re.compile(r"```(?:json|tool_call)?\s*(.*?)\s*```", re.S)
 
 
-def _as_call(raw: str, known: Collection[str]) -> tuple[str, str] | None:
+def _candidates(text: str) -> tuple[list[str], str]:
+    """The call-like pieces of ``text`` (tagged, else fenced, else the bare object) and the text left around them."""
+    stripped = text.strip()
+    for pattern in (_TAGGED, _FENCED):
+        found = [m.group(1) for m in pattern.finditer(stripped)]
+        if found:
+            return found, pattern.sub("", stripped).strip()
+    return ([stripped], "") if stripped.startswith("{") else ([], stripped)
+
+
+def _json_object(raw: str) -> dict | None:
+    fenced = _FENCED.fullmatch(raw.strip())  # a fence inside a <tool_call> tag
     try:
-        value = json.loads(raw)
+        value = json.loads(fenced.group(1) if fenced else raw)
     except ValueError:
         return None
-    if not isinstance(value, dict) or value.get("name") not in known:
+    return value if isinstance(value, dict) else None
+
+
+def _as_call(raw: str, known: Collection[str]) -> tuple[str, str] | None:
+    value = _json_object(raw)
+    if value is None or value.get("name") not in known:
         return None
     args = value.get("arguments", value.get("parameters", {}))
     if isinstance(args, str):
@@ -36,15 +52,8 @@ def _as_call(raw: str, known: Collection[str]) -> tuple[str, str] | None:
 
 
 def _shaped(raw: str) -> bool:
-    fenced = _FENCED.fullmatch(raw.strip())
-    if fenced:
-        raw = fenced.group(1)
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return False
-    return isinstance(value, dict) and isinstance(value.get("name"), str) and \
-        ("arguments" in value or "parameters" in value)
+    value = _json_object(raw)
+    return value is not None and isinstance(value.get("name"), str) and ("arguments" in value or "parameters" in value)
 
 
 def is_call_shaped(text: str | None) -> bool:
@@ -52,14 +61,8 @@ def is_call_shaped(text: str | None) -> bool:
     something a person can read as an answer."""
     if not text or "name" not in text:
         return False
-    stripped = text.strip()
-    if stripped.startswith("{"):
-        return _shaped(stripped)
-    for pattern in (_TAGGED, _FENCED):
-        found = [m.group(1) for m in pattern.finditer(stripped)]
-        if found:
-            return all(_shaped(raw) for raw in found) and not pattern.sub("", stripped).strip()
-    return False
+    found, rest = _candidates(text)
+    return bool(found) and not rest and all(_shaped(raw) for raw in found)
 
 
 def text_tool_calls(text: str | None, known: Collection[str]) -> list[tuple[str, str]]:
@@ -67,9 +70,4 @@ def text_tool_calls(text: str | None, known: Collection[str]) -> list[tuple[str,
     anything else (an answer that merely contains JSON names no known tool)."""
     if not text or "name" not in text:
         return []
-    stripped = text.strip()
-    candidates = [m.group(1) for m in _TAGGED.finditer(stripped)] or [m.group(1) for m in _FENCED.finditer(stripped)]
-    if not candidates and stripped.startswith("{"):
-        candidates = [stripped]
-    calls = [call for raw in candidates if (call := _as_call(raw, known)) is not None]
-    return calls
+    return [call for raw in _candidates(text)[0] if (call := _as_call(raw, known)) is not None]
