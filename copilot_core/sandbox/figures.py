@@ -1,4 +1,9 @@
-"""Figures in an analysis job: plotly's template copy made cheap, and plain JSON out within the size limit."""
+"""Figures in an analysis job: plotly's template copy made cheap, and plain, validated JSON out within the caps.
+
+A chart is checked inside the job, with the app's own validator, after its counts are capped and
+before any ``go.Figure`` work on it, so a hostile chart costs the job (which has a deadline and a
+memory limit), never the app thread.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,13 @@ from _plotly_utils.basevalidators import BaseTemplateValidator
 from plotly.basedatatypes import BaseFigure
 from plotly.utils import PlotlyJSONEncoder
 
-from copilot_core.render_safety.figures import MAX_FIGURE_BYTES, UnsafeFigure
+from copilot_core.render_safety import UnsafeFigure, validate_figure
+from copilot_core.sandbox.protocol import valid_json
+
+MAX_FIGURE_BYTES = 5_000_000  # a chart's JSON
+MAX_TRACES = 200
+MAX_NODES = 1_000_000  # dict entries and list items, at any depth
+MAX_DEPTH = 40
 
 _ORIGINAL_TEMPLATE_COERCE = BaseTemplateValidator.validate_coerce
 
@@ -44,15 +55,50 @@ def copy_registered_templates_unvalidated() -> None:
     BaseTemplateValidator.validate_coerce = _template_coerce
 
 
-def figure_to_dict(obj: Any) -> dict:
-    """A plain JSON dict for a Plotly figure or figure-like dict (job side)."""
-    if isinstance(obj, BaseFigure):
-        text = obj.to_json()
-    elif isinstance(obj, dict):
-        text = json.dumps(obj, cls=PlotlyJSONEncoder)
-    else:
-        raise UnsafeFigure(f"a chart must be a plotly figure or a dict, not {type(obj).__name__}")
+def _cap_counts(chart: Any) -> None:
+    """Refuse a chart dict that is too large or too deep before anything parses it as a figure."""
+    if not isinstance(chart, dict):
+        raise UnsafeFigure(f"a chart must be a plotly figure or a dict, not {type(chart).__name__}")
+    traces = chart.get("data")
+    if isinstance(traces, (list, tuple)) and len(traces) > MAX_TRACES:
+        raise UnsafeFigure(f"a chart may have {MAX_TRACES} traces, not {len(traces)}; combine or aggregate them")
+    stack: list[tuple[Any, int]] = [(chart, 0)]
+    nodes = 0
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise UnsafeFigure(f"the chart is nested more than {MAX_DEPTH} levels deep")
+        if isinstance(node, dict):
+            children = list(node.values())
+        elif isinstance(node, (list, tuple)):
+            children = list(node)
+        else:
+            continue
+        nodes += len(children)
+        if nodes > MAX_NODES:
+            raise UnsafeFigure(f"the chart has more than {MAX_NODES:,} values; aggregate or downsample first")
+        stack.extend((child, depth + 1) for child in children)
+
+
+def _plain_json(chart: dict) -> dict:
+    """The dict as JSON would carry it (numpy values, dates and typed arrays encoded the way plotly does)."""
+    text = json.dumps(chart, cls=PlotlyJSONEncoder)
     if len(text) > MAX_FIGURE_BYTES:
         raise UnsafeFigure(f"figure is {len(text) / 1e6:.1f} MB; the limit is {MAX_FIGURE_BYTES / 1e6:.0f} MB "
                            "(aggregate or downsample before plotting)")
     return json.loads(text)
+
+
+def figure_to_dict(obj: Any) -> dict:
+    """A chart (plotly figure or figure-like dict) as plain JSON the app's validator accepted (job side)."""
+    if isinstance(obj, BaseFigure):
+        text = obj.to_json()
+        if len(text) > MAX_FIGURE_BYTES:
+            raise UnsafeFigure(f"figure is {len(text) / 1e6:.1f} MB; the limit is {MAX_FIGURE_BYTES / 1e6:.0f} MB "
+                               "(aggregate or downsample before plotting)")
+        chart = json.loads(text)
+    else:
+        _cap_counts(obj)
+        chart = _plain_json(obj)
+    _cap_counts(chart)
+    return validate_figure(valid_json(chart))

@@ -26,6 +26,7 @@ import pandas as pd
 from copilot_core.errors import CopilotError
 from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
 from copilot_core.sandbox import protocol
+from copilot_core.sandbox.fairshare import FairShare, SandboxBusy, current_session
 from copilot_core.settings import current_settings
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -33,9 +34,11 @@ START_TIMEOUT_S = 60.0
 REPLY_GRACE_S = 10.0          # worker deadline + this = the app gives up on the worker
 MAX_TIMEOUT_S = 120.0
 MAX_CONCURRENT = max(1, os.cpu_count() or 1)
+QUEUE_WAIT_S = 5.0            # the longest a job waits for its session's turn and a slot
 _BOOTSTRAP = ("import sys; sys.path.insert(0, {root!r}); "
               "from copilot_core.sandbox.zygote import main; main(spares={spares!r})")
 SPARES_SETTING = "COPILOT_SANDBOX_SPARES"
+MALLOC_PERTURB = "165"
 
 
 class SandboxUnavailable(CopilotError, RuntimeError):
@@ -55,6 +58,7 @@ class SandboxResult:
     error: str | None = None
     layers: list[str] = field(default_factory=list)
     elapsed_s: float = 0.0
+    waited_s: float = 0.0  # of elapsed_s, the wait for this session's turn and a free slot
 
 
 class _Pending:
@@ -66,9 +70,27 @@ class _Pending:
 
 
 def clean_environment() -> dict[str, str]:
-    """The worker's whole environment: no API keys, no database URI, single-threaded BLAS."""
+    """The worker's whole environment: no API keys, no database URI, single-threaded BLAS, perturbed frees."""
     return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": os.environ.get("LANG", "C.UTF-8"),
-            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+            # freed heap memory is overwritten, so memory a job gets uninitialised never holds earlier bytes
+            "MALLOC_PERTURB_": MALLOC_PERTURB}
+
+
+def _job_reply(meta: dict[str, Any], body: bytes) -> dict[str, Any]:
+    """A job's reply as the app uses it: its JSON checked field by field, the worker's header for the rest."""
+    try:
+        job = protocol.decode_reply(body)
+    except (ValueError, protocol.ProtocolError):
+        return {**meta, "output": "", "charts": [], "error": "The analysis job's reply was not valid JSON."}
+    job = protocol.valid_json(job)  # lone surrogates would break every encoder after this point
+    error = job.get("error")
+    layers = job.get("layers")
+    return {**meta, "output": str(job.get("output", ""))[: protocol.MAX_OUTPUT_CHARS + 200],
+            "charts": job.get("charts") if isinstance(job.get("charts"), list) else [],
+            "error": error if isinstance(error, (str, type(None))) else "The analysis job sent a malformed error.",
+            "layers": [str(x) for x in layers] if isinstance(layers, list) else meta.get("layers", []),
+            "layers_missing": job.get("layers_missing", [])}
 
 
 class _WorkerHandle:
@@ -113,6 +135,10 @@ class _WorkerHandle:
                 if payload is None:
                     break
                 reply = protocol.decode_reply(payload)
+                size = reply.pop("reply", None)
+                if isinstance(size, int) and size > 0:  # the job's own JSON follows, relayed unparsed by the worker
+                    body = protocol.read_frame(fd, protocol.MAX_FRAME_BYTES)
+                    reply = _job_reply(reply, body or b"")
                 reply_id = reply.get("id")
                 slot = self.pending.pop(reply_id, None) if isinstance(reply_id, int) else None
                 if slot is not None:
@@ -131,11 +157,12 @@ class _WorkerHandle:
         slot = _Pending()
         job_id = next(self.ids)
         self.pending[job_id] = slot
-        payload = pickle.dumps({**request, "id": job_id}, protocol=pickle.HIGHEST_PROTOCOL)
+        header = {"id": job_id, **{k: v for k, v in request.items() if k in ("op", "timeout_s")}}
+        body = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL) if "code" in request else b""
         try:
             with self.write_lock:
                 assert self.proc.stdin is not None  # started with stdin=PIPE
-                protocol.write_frame(self.proc.stdin.fileno(), payload)
+                protocol.write_request(self.proc.stdin.fileno(), header, body)
         except OSError as exc:
             self.pending.pop(job_id, None)
             self.alive = False
@@ -174,7 +201,7 @@ class _WorkerHandle:
 
 _worker: _WorkerHandle | None = None
 _worker_lock = threading.Lock()
-_slots = threading.BoundedSemaphore(MAX_CONCURRENT)
+_share = FairShare(MAX_CONCURRENT)
 _restarts = 0
 _spares: int | None = None  # None: COPILOT_SANDBOX_SPARES, else protocol.SPARES
 
@@ -273,8 +300,27 @@ def _failure(message: str, started: float, layers: list[str] | None = None) -> S
                          elapsed_s=time.perf_counter() - started)
 
 
-def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float = 10.0) -> SandboxResult:
-    """Run model-written analysis code in the sandbox.  Never raises for anything the code does."""
+def _exchange(request: dict[str, Any], timeout: float, started: float) -> dict | SandboxResult:
+    """Send one job and wait for its reply (a failed result if the worker cannot take it)."""
+    try:
+        try:
+            return _ensure_worker().submit(request, timeout + REPLY_GRACE_S)
+        except WorkerGone:  # died between jobs: one fresh worker, one retry
+            return _ensure_worker().submit(request, timeout + REPLY_GRACE_S)
+    except SandboxUnavailable as exc:
+        return _failure(f"The sandbox is unavailable: {exc}", started)
+    except (pickle.PicklingError, TypeError, AttributeError) as exc:
+        return _failure(f"Bad input: the data could not be sent to the sandbox ({exc})", started)
+
+
+def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float = 10.0, session: str | None = None,
+                 wait_s: float = QUEUE_WAIT_S) -> SandboxResult:
+    """Run model-written analysis code in the sandbox.  Never raises for anything the code does.
+
+    ``session``: the chat session the job counts against (default: ``fairshare.current_session()``);
+    one job per session runs at a time, and a job that cannot start within ``wait_s`` comes back as
+    "Sandbox busy" with the wait, without running.
+    """
     started = time.perf_counter()
     if not isinstance(code, str) or not code.strip():
         return _failure("No code was given. Hint: set result = {'output': ..., 'chart': fig} or print.", started)
@@ -284,16 +330,13 @@ def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float =
     except (TypeError, ValueError) as exc:
         return _failure(f"Bad input: {exc}", started)
     request = {"code": code, "data": frames, "timeout_s": timeout}
-    with _slots:
-        try:
-            try:
-                reply = _ensure_worker().submit(request, timeout + REPLY_GRACE_S)
-            except WorkerGone:  # died between jobs: one fresh worker, one retry
-                reply = _ensure_worker().submit(request, timeout + REPLY_GRACE_S)
-        except SandboxUnavailable as exc:
-            return _failure(f"The sandbox is unavailable: {exc}", started)
-        except (pickle.PicklingError, TypeError, AttributeError) as exc:
-            return _failure(f"Bad input: the data could not be sent to the sandbox ({exc})", started)
+    try:
+        with _share.admit(session or current_session(), wait_s) as waited:
+            reply = _exchange(request, timeout, started)
+    except SandboxBusy as exc:
+        return SandboxResult(output="", error=str(exc), elapsed_s=time.perf_counter() - started, waited_s=exc.waited_s)
+    if isinstance(reply, SandboxResult):
+        return reply
     charts, problems = [], []
     for i, chart in enumerate(reply.get("charts") or []):
         try:
@@ -304,4 +347,5 @@ def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float =
     if problems:
         error = "\n".join(([error] if error else []) + problems)
     return SandboxResult(output=str(reply.get("output") or ""), charts=charts, error=error,
-                         layers=list(reply.get("layers") or []), elapsed_s=time.perf_counter() - started)
+                         layers=list(reply.get("layers") or []), elapsed_s=time.perf_counter() - started,
+                         waited_s=waited)

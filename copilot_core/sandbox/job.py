@@ -14,13 +14,25 @@ from typing import Any
 
 from plotly.basedatatypes import BaseFigure
 
-from copilot_core.sandbox import policy
+from copilot_core.sandbox import policy, protocol
 from copilot_core.sandbox.figures import UnsafeFigure, figure_to_dict
 from copilot_core.sandbox.proxies import Namespace
 
-MAX_OUTPUT_CHARS = 20_000
+MAX_OUTPUT_CHARS = protocol.MAX_OUTPUT_CHARS
 MAX_CHARTS = 8
-_URL = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]*:\s*//\S*|\bjavascript:\S*|<\s*img\b[^>]*>")
+# Every way printed text could link or load: ``scheme://`` and ``scheme:\\`` URLs, protocol-relative
+# ``//host`` and ``\\host``, ``www.`` hosts, script and data schemes, HTML tags that load or link.
+_URL = re.compile(r"""(?ix)
+      \b[a-z][a-z0-9+.\-]*:\s*[/\\]{2}\S*
+    | (?:^|(?<=[\s"'`(<\[{=,;|>]))[/\\]{2}[^\s/\\]\S*
+    | \bwww\.\S+
+    | \b(?:javascript|vbscript)\s*:\S* | \bdata\s*:\s*[a-z]+/[a-z0-9.+\-]+[;,]\S* | \b(?:file|blob):\S+
+    | </?(?:img|a|iframe|script|svg|link|object|embed|image|video|audio|source|base|meta|form)\b[^>\n]*>?
+""")
+# Markdown links and images: ``![alt](target)``, ``[label](target)``, ``[label]: target`` definitions (which
+# also serve ``[label][ref]``; ``data['a']['b']`` in an error line stays readable).
+_MARKDOWN_LINK = re.compile(r"!?\[([^\]\n]{0,500})\]\([^)\n]*\)?|^\s{0,3}\[[^\]\n]+\]:\s*\S+",
+                            re.MULTILINE)
 
 HINTS = {
     "SecurityError": "The sandbox refused this; use pandas/numpy/plotly operations on data[...] only.",
@@ -69,9 +81,10 @@ def _clip(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
 
 
 def _strip_links(text: str) -> tuple[str, bool]:
-    """Remove URLs and image tags: printed text may be shown to a browser or echoed by the model."""
-    cleaned, count = _URL.subn("[link removed]", text)
-    return cleaned, bool(count)
+    """Valid UTF-8 with every link, image and loading tag removed: job text is shown and echoed by the model."""
+    cleaned, links = _MARKDOWN_LINK.subn(lambda m: f"{m.group(1) or ''} [link removed]", protocol.valid_text(text))
+    cleaned, urls = _URL.subn("[link removed]", cleaned)
+    return cleaned, bool(links or urls)
 
 
 def _charts_from(value: Any) -> list[Any]:
@@ -117,10 +130,10 @@ def run_job(code: Any, source: str, namespaces: Mapping[str, Namespace], data: d
         output, chart_objects = printer.text(), []
         error = error or describe_error(exc, source, sorted(map(str, data)))
     output, had_links = _strip_links(output)
-    if had_links:
-        error = error or "Output contained links or image tags, which were removed; print plain text only."
-    elif error:
+    if error:
         error = _strip_links(error)[0]  # error text is shown and echoed too
+    elif had_links:
+        error = "Output contained links or image tags, which were removed; print plain text only."
     charts = []
     if len(chart_objects) > MAX_CHARTS:
         error = error or f"Only {MAX_CHARTS} charts are returned per job; {len(chart_objects)} were produced."

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import inspect
 import operator
 import re
 import types
@@ -20,10 +21,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from pandas.core.groupby.indexing import GroupByNthSelector
 from plotly.basedatatypes import BaseFigure, BasePlotlyType
 from RestrictedPython import RestrictingNodeTransformer, compile_restricted, safe_builtins
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence, safer_getattr_raise
 
+from copilot_core.sandbox import tznames
 from copilot_core.sandbox.proxies import PRELOADED, Namespace
 
 FILENAME = "<llm>"
@@ -98,7 +101,8 @@ _DENIED_BUILTINS = ("eval", "exec", "compile", "open", "getattr", "setattr", "de
                     "super", "type", "object", "memoryview", "classmethod", "staticmethod", "property",
                     "__build_class__", "print", "id")
 _DENIED_IDS = frozenset(id(getattr(builtins, n)) for n in _DENIED_BUILTINS if hasattr(builtins, n))
-_DENIED_TYPES = (types.ModuleType, types.FrameType, types.CodeType, types.TracebackType, types.CellType)
+_DENIED_TYPES = (types.ModuleType, types.FrameType, types.CodeType, types.TracebackType, types.CellType,
+                 types.MappingProxyType)
 _CALLABLE_TYPES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.WrapperDescriptorType,
                    types.MethodWrapperType, types.MethodDescriptorType, types.ClassMethodDescriptorType, type)
 
@@ -111,8 +115,41 @@ def _module_root(obj: Any) -> str:
     return module.split(".", 1)[0]
 
 
-def check_value(value: Any) -> Any:
-    """``value`` if model code may hold it; SecurityError for modules, frames, code and system functions."""
+MAX_CONTAINER_SCAN = 2_000_000
+_SCAN_DEPTH = 16  # nesting checked in values and arguments (plotly layouts nest about ten deep)
+_SCALAR_TYPES = frozenset({int, float, complex, str, bytes, bool, type(None), np.float64, np.int64, np.bool_})
+
+
+def _is_module_dict(value: dict) -> bool:
+    """A module's ``__dict__`` (or a function's globals): it holds the module's imports and builtins."""
+    return "__builtins__" in value or ("__name__" in value and ("__spec__" in value or "__loader__" in value))
+
+
+def _check_contents(value: Any, budget: list[int], depth: int = 0) -> None:
+    """Refuse a plain container that holds (at any depth) a module, frame, code, module dict or system function."""
+    if isinstance(value, dict) and _is_module_dict(value):
+        raise SecurityError("module namespaces are not available in the sandbox")
+    items = value.values() if isinstance(value, dict) else value
+    for item in items:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise SecurityError(f"a container with more than {MAX_CONTAINER_SCAN:,} items cannot be checked; "
+                                "keep large data in DataFrames or arrays")
+        if type(item) in _SCALAR_TYPES:
+            continue
+        check_value(item, depth + 1, budget)
+
+
+def check_value(value: Any, depth: int = 0, budget: list[int] | None = None) -> Any:
+    """``value`` if model code may hold it; SecurityError for modules, frames, code and system functions,
+    module namespaces, and plain containers holding any of them."""
+    if type(value) in _SCALAR_TYPES:
+        return value
+    if isinstance(value, (list, tuple, dict, set, frozenset)):
+        if depth >= _SCAN_DEPTH:
+            raise SecurityError("containers nested this deeply cannot be checked in the sandbox")
+        _check_contents(value, [MAX_CONTAINER_SCAN] if budget is None else budget, depth)
+        return value
     if isinstance(value, _DENIED_TYPES):
         raise SecurityError(f"{type(value).__name__} objects are not available in the sandbox")
     if id(value) in _DENIED_IDS:
@@ -152,7 +189,9 @@ DENIED_NAMES = frozenset({
     "trendline_functions", "basedatatypes", "validators", "subprocess", "os", "sys", "shutil", "pickle",
 })
 # ``json.loads``/``dumps`` stay usable; every other load*/dump*/save*/read_*/write_* does not.
-_DENIED_NAME_RE = re.compile(r"^(read_|write_|save|load(?!s$)|dump(?!s$)|to_pickle|from_pickle|exec|compile)")
+_DENIED_NAME_RE = re.compile(r"^(read_|write_|save|load(?!s$)|dump(?!s$)|to_pickle|from_pickle|exec|compile"
+                             # function, frame, generator and code internals (Cython functions spell them func_*)
+                             r"|func_|im_|gi_|cr_|ag_|tb_|co_|f_(back|globals|locals|code|builtins|trace|lasti|lineno)$)")
 
 WRITER_METHODS = frozenset({"to_csv", "to_json", "to_string", "to_html"})
 PATH_KWARGS = ("buf", "path_or_buf", "path", "file", "filename", "fname", "excel_writer", "con")
@@ -167,7 +206,8 @@ BY_NAME_ALLOWED = frozenset({
     "nsmallest", "unique", "value_counts", "any", "all", "mode", "ohlc", "cumcount", "ngroup", "head", "tail",
     "corr", "cov", "sqrt", "exp", "log", "log10", "square", "fillna", "len", "list", "sorted", "tuple",
 })
-_MAX_ARG_SCAN = 10_000
+MAX_ARG_SCAN = 1_000_000  # items looked at for "__" in one call's arguments (data lists included)
+MAX_NAME_SCAN = 10_000  # items looked at for method names (funcs are a handful, not data)
 
 
 def check_name(name: Any) -> str:
@@ -182,34 +222,83 @@ def check_name(name: Any) -> str:
     return name
 
 
-def _scan_strings(value: Any, budget: list[int], depth: int = 0):
-    """Yield strings inside ``value`` (and nested lists/tuples/dicts), bounded in depth and count."""
+_LIST_LIKES = (pd.Index, pd.Series, np.ndarray, pd.api.extensions.ExtensionArray)
+
+
+def _scan_strings(value: Any, budget: list[int], depth: int = 0, list_likes: bool = False):
+    """Yield strings inside ``value`` and its nested lists/tuples/sets/dicts (keys and values) and, with
+    ``list_likes``, inside Index/Series/ndarray/ExtensionArray values; SecurityError rather than stop early.
+    ``budget``: [items left, items allowed]."""
     if isinstance(value, str):
         yield value
-    elif depth < 5 and isinstance(value, (list, tuple, set, frozenset, dict)):
-        items = list(value.items()) if isinstance(value, dict) else list(value)
-        for item in items:
-            budget[0] -= 1
-            if budget[0] <= 0:
-                return
-            yield from _scan_strings(item, budget, depth + 1)
+        return
+    if isinstance(value, (list, tuple, set, frozenset, dict)):
+        items: Any = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+    elif list_likes and isinstance(value, _LIST_LIKES):
+        if isinstance(value, np.ndarray) and value.dtype.kind not in "OUS":
+            return  # numbers and dates only: no names in there
+        items = value.tolist() if not isinstance(value, pd.api.extensions.ExtensionArray) else list(value)
+    else:
+        return
+    if depth >= _SCAN_DEPTH:
+        raise SecurityError("arguments nested this deeply cannot be checked in the sandbox")
+    for item in items:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise SecurityError(f"an argument with more than {budget[1]:,} items cannot be checked; "
+                                "pass fewer values or names, or filter with DataFrame operations first")
+        yield from _scan_strings(item, budget, depth + 1, list_likes)
 
 
-def _by_name_candidates(method: str, args: tuple, kwargs: Mapping[str, Any]) -> list[Any]:
-    """Arguments pandas would resolve as method names: funcs, dict values, named-aggregation tuples."""
+# Parameters pandas resolves as method names when given strings, by method; bound by signature, so a
+# positional ``aggfunc`` (``pd.pivot_table(df, 'v', 'q', None, 'x')``) is found as well as a keyword one.
+BY_NAME_PARAMS = {"pivot_table": ("aggfunc",), "crosstab": ("aggfunc",)}
+
+
+def _bound_params(fn: Callable[..., Any] | None, args: tuple, kwargs: Mapping[str, Any],
+                  names: tuple[str, ...]) -> list[Any]:
+    if fn is None:
+        return [*args, *kwargs.values()]
+    try:
+        bound = inspect.signature(fn).bind_partial(*args, **kwargs)
+    except (TypeError, ValueError):
+        return [*args, *kwargs.values()]  # cannot tell which argument is which: check them all
+    return [bound.arguments[n] for n in names if n in bound.arguments]
+
+
+def _by_name_candidates(method: str, args: tuple, kwargs: Mapping[str, Any],
+                        fn: Callable[..., Any] | None = None) -> list[Any]:
+    """Arguments pandas would resolve as method names: funcs (positional or keyword, list-likes and
+    dict values included), named-aggregation tuples, a positional ``aggfunc``."""
     found: list[Any] = []
-    values = [*args, *(kwargs[k] for k in BY_NAME_KWARGS if k in kwargs)] if method in BY_NAME_METHODS else []
-    values += [kwargs[k] for k in BY_NAME_KWARGS if k in kwargs and method not in BY_NAME_METHODS]
-    for value in values:
-        found.append(list(value.values()) if isinstance(value, dict) else value)
-    if method in BY_NAME_METHODS:  # agg(new_col=("value", "mean"))
-        found += [v[1:] for v in kwargs.values() if isinstance(v, tuple) and len(v) == 2]
-    return found
+    if method in BY_NAME_METHODS:
+        found += [*args, *(kwargs[k] for k in BY_NAME_KWARGS if k in kwargs)]
+        found += [v[1:] for v in kwargs.values() if isinstance(v, tuple) and len(v) == 2]  # agg(c=("v", "mean"))
+        found += [[v.aggfunc, v.args, v.kwargs] for v in kwargs.values() if isinstance(v, pd.NamedAgg)]
+    elif method in BY_NAME_PARAMS:
+        found += _bound_params(fn, args, kwargs, BY_NAME_PARAMS[method])
+    found += [kwargs[k] for k in BY_NAME_KWARGS if k in kwargs and method not in BY_NAME_METHODS]
+    return [list(v.values()) if isinstance(v, dict) else v for v in found]  # {column: func}: the funcs
 
 
-def check_call(method: str, args: tuple, kwargs: Mapping[str, Any]) -> None:
-    """Refuse ``__`` strings, write destinations, and by-name dispatch to anything but reducers."""
-    for text in _scan_strings((args, dict(kwargs)), [_MAX_ARG_SCAN]):
+TZ_KWARGS = ("tz", "tzinfo")
+TZ_METHODS = frozenset({"tz_convert", "tz_localize", "now", "today", "astimezone"})
+
+
+def _check_time_zones(method: str, args: tuple, kwargs: Mapping[str, Any]) -> None:
+    names = [kwargs[k] for k in TZ_KWARGS if k in kwargs] + (list(args[:1]) if method in TZ_METHODS else [])
+    for name in names:
+        if isinstance(name, str):
+            try:
+                tznames.check_name(name.removeprefix("dateutil/"))
+            except tznames.UnsafeTimeZone as exc:
+                raise SecurityError(f"{method}(): {exc}") from None
+
+
+def check_call(method: str, args: tuple, kwargs: Mapping[str, Any], fn: Callable[..., Any] | None = None) -> None:
+    """Refuse ``__`` strings, write destinations, path-like time zones, and by-name dispatch to anything but
+    reducers; an argument too large to check is refused, never passed unchecked."""
+    for text in _scan_strings((args, dict(kwargs)), [MAX_ARG_SCAN, MAX_ARG_SCAN]):
         if "__" in text:
             raise SecurityError(f'{method}(): strings containing "__" are not allowed as arguments')
     if method in WRITER_METHODS:
@@ -218,7 +307,9 @@ def check_call(method: str, args: tuple, kwargs: Mapping[str, Any]) -> None:
         for key in PATH_KWARGS:
             if kwargs.get(key) is not None:
                 raise SecurityError(f"{method}(): the {key}= argument is not allowed (no file output)")
-    for text in _scan_strings(_by_name_candidates(method, args, kwargs), [_MAX_ARG_SCAN]):
+    _check_time_zones(method, args, kwargs)
+    candidates = _by_name_candidates(method, args, kwargs, fn)
+    for text in _scan_strings(candidates, [MAX_NAME_SCAN, MAX_NAME_SCAN], list_likes=True):
         if text not in BY_NAME_ALLOWED:
             raise SecurityError(f"{method}({text!r}): only these names may be passed as strings: "
                                 f"{', '.join(sorted(BY_NAME_ALLOWED))}")
@@ -234,8 +325,8 @@ class GuardedCall:
         self._method = method
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        check_call(self._method, args, kwargs)
-        return check_value(self._fn(*args, **kwargs))
+        check_call(self._method, args, kwargs, self._fn)
+        return guard_value(self._fn(*args, **kwargs), self._method)
 
     @property
     def __name__(self) -> str:  # pandas names aggregation columns after the function
@@ -245,17 +336,24 @@ class GuardedCall:
         return f"<sandboxed {self._method}>"
 
 
-_WRAP_TYPES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.MethodWrapperType)
+def _is_model_function(value: Any) -> bool:
+    return isinstance(value, types.FunctionType) and value.__code__.co_filename == FILENAME
+
+
+def guard_value(value: Any, name: str = "") -> Any:
+    """``check_value``, then any callable model code did not write itself and that is not a class comes back
+    as a ``GuardedCall`` (Python, builtin and Cython functions alike), so its arguments are checked too."""
+    check_value(value)
+    if callable(value) and not isinstance(value, _UNWRAPPED_CALLABLES) and not _is_model_function(value):
+        return GuardedCall(value, name or getattr(value, "__name__", "call"))
+    return value
 
 
 def guarded_getattr(obj: Any, name: str) -> Any:
     """``_getattr_``: RP's rules, then ours on the object, the name and the value."""
     check_value(obj)
     check_name(name)
-    value = check_value(safer_getattr_raise(obj, name))
-    if isinstance(value, _WRAP_TYPES) and not isinstance(value, np.ufunc):
-        return GuardedCall(value, name)
-    return value
+    return guard_value(safer_getattr_raise(obj, name), name)
 
 
 def guarded_getattr_builtin(obj: Any, name: str, *default: Any) -> Any:
@@ -279,7 +377,7 @@ def guarded_hasattr(obj: Any, name: str) -> bool:
 def guarded_getitem(obj: Any, key: Any) -> Any:
     """``_getitem_``: ordinary indexing, then the value check."""
     check_value(obj)
-    return check_value(obj[key])
+    return guard_value(obj[key])
 
 
 class _CheckedIterator:
@@ -294,7 +392,7 @@ class _CheckedIterator:
         return self
 
     def __next__(self) -> Any:
-        return check_value(next(self._it))
+        return guard_value(next(self._it))
 
 
 def guarded_iter(obj: Any) -> _CheckedIterator:
@@ -303,6 +401,10 @@ def guarded_iter(obj: Any) -> _CheckedIterator:
 
 
 _INDEXER_TYPES = tuple({type(getattr(pd.DataFrame(), n)) for n in ("loc", "iloc", "at", "iat")})
+# Callables model code gets as they are: classes (their calls build data), calls already guarded, numpy's
+# element-wise and array functions (allowlisted by name, no by-name dispatch), pandas indexers (``loc[...]``).
+_UNWRAPPED_CALLABLES = (type, GuardedCall, Namespace, np.ufunc, type(np.mean), np.poly1d, *_INDEXER_TYPES,
+                        GroupByNthSelector)
 _WRITABLE_TYPES = (dict, list, set, bytearray, pd.DataFrame, pd.Series, np.ndarray, BaseFigure, BasePlotlyType,
                    *_INDEXER_TYPES, __import__("collections").deque)
 
@@ -355,13 +457,38 @@ class PrintBuffer:
 
 
 def _checked_result(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A builtin whose callbacks (``key=``) are guarded and whose result is checked."""
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return check_value(fn(*args, **kwargs))
+        if "key" in kwargs:
+            kwargs["key"] = _callback(kwargs["key"])
+        return guard_value(fn(*args, **kwargs))
     wrapper.__name__ = fn.__name__
     return wrapper
 
 
+def _callback(fn: Any) -> Any:
+    """A callable handed to ``map``/``filter``/``sorted``/``min``/``max``: one of the sandbox's own builtins
+    (``len``, ``abs``, ...), or checked and guarded like any other value."""
+    if fn is None or id(fn) in _SANDBOX_BUILTIN_IDS:
+        return fn
+    return guard_value(fn, getattr(fn, "__name__", "callback"))
+
+
+def guarded_map(fn: Any, *iterables: Any) -> _CheckedIterator:
+    return _CheckedIterator(map(_callback(fn), *iterables))
+
+
+def guarded_filter(fn: Any, iterable: Any) -> _CheckedIterator:
+    return _CheckedIterator(filter(_callback(fn), iterable))
+
+
 def _apply(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """A call written with ``*args``/``**kwargs`` (RP routes it here): the same checks as any other call."""
+    if not _is_model_function(fn):
+        fn = guard_value(fn)
+        if not isinstance(fn, GuardedCall):  # a class or ufunc: check what goes in, and what comes out
+            check_call(getattr(fn, "__name__", "call"), args, kwargs)
+            return guard_value(fn(*args, **kwargs))
     return fn(*args, **kwargs)
 
 
@@ -382,18 +509,29 @@ def make_importer(namespaces: Mapping[str, Namespace]) -> Callable[..., Any]:
     return sandbox_import
 
 
-def build_globals(namespaces: Mapping[str, Namespace], data: Mapping[str, Any], printer: PrintBuffer) -> dict:
-    """The complete namespace model code runs in: safe builtins, guards, curated libraries, ``data``."""
-    allowed_builtins = {k: v for k, v in safe_builtins.items()
-                        if k not in ("setattr", "delattr", "__build_class__", "_getattr_", "id")}
-    allowed_builtins.update({
+def _sandbox_builtins(namespaces: Mapping[str, Namespace]) -> dict[str, Any]:
+    allowed = {k: v for k, v in safe_builtins.items()
+               if k not in ("setattr", "delattr", "__build_class__", "_getattr_", "id")}
+    allowed.update({
         "list": list, "tuple": tuple, "dict": dict, "set": set, "frozenset": frozenset, "range": range,
-        "enumerate": enumerate, "zip": zip, "map": map, "filter": filter, "sorted": sorted, "reversed": reversed,
+        "enumerate": enumerate, "zip": zip, "map": guarded_map, "filter": guarded_filter,
+        "sorted": _checked_result(sorted), "reversed": reversed,
         "sum": sum, "any": any, "all": all, "isinstance": isinstance,
         "min": _checked_result(min), "max": _checked_result(max), "next": _checked_result(next),
         "getattr": guarded_getattr_builtin, "hasattr": guarded_hasattr,
         "__import__": make_importer(namespaces),
     })
+    return allowed
+
+
+# The builtins model code is given may be passed as callbacks as they are (``sorted(words, key=len)``).
+_SANDBOX_BUILTIN_IDS = frozenset(id(v) for k, v in _sandbox_builtins({}).items()
+                                 if k != "__import__")
+
+
+def build_globals(namespaces: Mapping[str, Namespace], data: Mapping[str, Any], printer: PrintBuffer) -> dict:
+    """The complete namespace model code runs in: safe builtins, guards, curated libraries, ``data``."""
+    allowed_builtins = _sandbox_builtins(namespaces)
     env = {
         "__builtins__": allowed_builtins,
         "__name__": "__sandbox__",

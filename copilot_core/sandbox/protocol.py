@@ -1,13 +1,18 @@
 """Framing between the app and the worker: 4-byte length + payload.
 
-App → worker frames are pickles (trusted direction: the app built them).  Worker → app frames are
-JSON only and are never unpickled, so a compromised job cannot execute code in the app.
+App → worker: a JSON header frame (id, op, timeout, body size), then the body as raw bytes: the
+pickled code and data (trusted direction: the app built it).  The worker reads the body into an
+anonymous mapping it never unpickles and unmaps once the job has it, so no request's data stays in
+the long-lived worker's heap for a later job to find.  Worker → app frames are JSON only and are
+never unpickled, so a compromised job cannot execute code in the app.
 """
 
 from __future__ import annotations
 
 import json
+import mmap
 import os
+import re
 import struct
 from typing import Any
 
@@ -16,6 +21,9 @@ MAX_REPLY_BYTES = 8 * 1024 * 1024          # one job's JSON reply
 MAX_FRAME_BYTES = MAX_REPLY_BYTES + 64 * 1024
 SPARES = 2  # pre-forked job processes the worker keeps ready; back to back, each had a whole job to get ready
 MAX_SPARES = 8
+MAX_HEADER_BYTES = 4096
+MAX_OUTPUT_CHARS = 20_000  # a job's text output
+_SURROGATES = re.compile("[\ud800-\udfff]")
 
 
 class ProtocolError(RuntimeError):
@@ -67,4 +75,120 @@ def decode_reply(payload: bytes) -> dict[str, Any]:
     value = json.loads(payload.decode("utf-8"))
     if not isinstance(value, dict):
         raise ProtocolError("worker reply is not a JSON object")
+    return value
+
+
+def write_request(fd: int, header: dict[str, Any], body: bytes = b"") -> None:
+    """One request: the JSON header frame (``body`` = its size) followed by the raw body (app side)."""
+    head = json.dumps({**header, "body": len(body)}).encode("ascii")
+    view = memoryview(HEADER.pack(len(head)) + head)
+    while view:
+        view = view[os.write(fd, view):]
+    with memoryview(body) as rest:
+        while rest:
+            rest = rest[os.write(fd, rest):]
+
+
+def decode_header(payload: bytes, max_body: int) -> dict[str, Any]:
+    """The request header as sent by ``write_request``; ProtocolError if malformed."""
+    try:
+        header = json.loads(payload.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        raise ProtocolError("request header is not JSON") from None
+    body = header.get("body") if isinstance(header, dict) else None
+    if not isinstance(body, int) or not 0 <= body <= max_body:
+        raise ProtocolError("request header has no valid body size")
+    return header
+
+
+class OffHeap:
+    """Bytes of one job (its pickled request, its JSON reply) in a private anonymous mapping, off the heap.
+
+    Freed heap memory is handed out again uninitialised; an unmapped region is not (the kernel gives
+    zeroed pages).  ``hide_from_forks`` keeps later forks (spares, other jobs) from inheriting it.
+    Pages are only allocated as they are written, so a reply buffer of the reply limit costs what it holds.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.filled = 0
+        self.map: mmap.mmap | None = mmap.mmap(-1, max(size, 1), flags=mmap.MAP_PRIVATE)
+
+    def hide_from_forks(self, hidden: bool = True) -> None:
+        if self.map is not None and hasattr(mmap, "MADV_DONTFORK"):
+            self.map.madvise(mmap.MADV_DONTFORK if hidden else mmap.MADV_DOFORK)
+
+    @property
+    def complete(self) -> bool:
+        return self.filled >= self.size
+
+    def read_from(self, fd: int) -> int:
+        """Read what is available of the rest of the body from ``fd``; 0 at end of stream."""
+        assert self.map is not None
+        with memoryview(self.map) as view, view[self.filled:self.size] as rest:
+            count = os.readv(fd, [rest])
+        self.filled += count
+        return count
+
+    def write_to(self, fd: int, offset: int) -> int:
+        """Write from ``offset`` on to ``fd``; how many bytes were written."""
+        assert self.map is not None
+        with memoryview(self.map) as view, view[offset:self.size] as rest:
+            return os.write(fd, rest)
+
+    def put(self, data: bytes) -> None:
+        assert self.map is not None
+        self.map[self.filled:self.filled + len(data)] = data
+        self.filled += len(data)
+
+    def framed(self) -> bool:
+        """Whether what was read so far starts with ``{`` and ends with ``}`` (a whole JSON object, unparsed)."""
+        assert self.map is not None
+        return self.filled >= 2 and self.map[0] == 0x7B and self.map[self.filled - 1] == 0x7D
+
+    def write_all(self, fd: int) -> None:
+        """The filled part as one frame (blocking)."""
+        view = memoryview(HEADER.pack(self.filled))
+        while view:
+            view = view[os.write(fd, view):]
+        sent = 0
+        while sent < self.filled:
+            assert self.map is not None
+            with memoryview(self.map) as whole, whole[sent:self.filled] as rest:
+                sent += os.write(fd, rest)
+
+    def json(self) -> dict[str, Any]:
+        """Decode the filled part (trusted callers only: the worker's own probe job)."""
+        assert self.map is not None
+        return decode_reply(self.map[:self.filled])
+
+    def loads(self) -> Any:
+        """Unpickle the body (only ever in the job process that runs it)."""
+        import pickle
+
+        assert self.map is not None
+        with memoryview(self.map) as view, view[:self.size] as body:
+            return pickle.loads(body)
+
+    def close(self) -> None:
+        if self.map is not None:
+            self.map.close()
+            self.map = None
+
+
+def valid_text(text: str) -> str:
+    """``text`` as valid UTF-8: lone surrogates (which no encoder accepts) become U+FFFD."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
+def valid_json(value: Any, depth: int = 0) -> Any:
+    """A JSON value with every string made valid UTF-8 (keys included)."""
+    if isinstance(value, str):
+        return valid_text(value)
+    if depth > 64:
+        return value
+    if isinstance(value, dict):
+        return {valid_text(k) if isinstance(k, str) else k: valid_json(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [valid_json(v, depth + 1) for v in value]
     return value

@@ -53,6 +53,29 @@ class Namespace:
         return f"<sandbox namespace {self._label}>"
 
 
+class _TypeCheckOnly(type):
+    """Metaclass of a stand-in that answers ``isinstance``/``issubclass`` for a real type but builds nothing."""
+
+    _real: type
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return isinstance(instance, cls._real)
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        return issubclass(subclass, cls._real)
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"{cls.__name__}(...) is not available in the sandbox (it returns uninitialised memory); "
+                        "use np.zeros, np.full or np.array")
+
+
+class ndarray(metaclass=_TypeCheckOnly):  # noqa: N801 - model code writes ``isinstance(x, np.ndarray)``
+    """``np.ndarray`` for ``isinstance`` checks only: calling the real one hands out uninitialised memory."""
+
+    __module__ = "numpy"
+    _real = np.ndarray
+
+
 def _pick(module: Any, names: Iterable[str], label: str) -> dict[str, Any]:
     """The named attributes of ``module``; a missing name is a bug in this allowlist, so fail loudly."""
     missing = [n for n in names if not hasattr(module, n)]
@@ -72,8 +95,8 @@ PANDAS_NAMES = (
 
 NUMPY_NAMES = (
     # construction and shape
-    "array", "asarray", "arange", "linspace", "logspace", "geomspace", "zeros", "ones", "full", "empty",
-    "zeros_like", "ones_like", "full_like", "empty_like", "eye", "identity", "diag", "tri", "triu", "tril",
+    "array", "asarray", "arange", "linspace", "logspace", "geomspace", "zeros", "ones", "full",
+    "zeros_like", "ones_like", "full_like", "eye", "identity", "diag", "tri", "triu", "tril",
     "meshgrid", "reshape", "ravel", "transpose", "concatenate", "stack", "vstack", "hstack", "dstack",
     "column_stack", "split", "array_split", "tile", "repeat", "roll", "flip", "fliplr", "flipud",
     "squeeze", "expand_dims", "atleast_1d", "atleast_2d", "broadcast_to", "append", "insert", "delete",
@@ -95,7 +118,7 @@ NUMPY_NAMES = (
     "rad2deg", "degrees", "radians", "isnan", "isfinite", "isinf", "logical_and", "logical_or",
     "logical_not", "logical_xor", "greater", "less", "equal", "not_equal",
     # constants and types
-    "nan", "inf", "pi", "e", "newaxis", "ndarray", "float64", "float32", "int64", "int32", "bool_",
+    "nan", "inf", "pi", "e", "newaxis", "float64", "float32", "int64", "int32", "bool_",
     "datetime64", "timedelta64", "dtype",
 )
 NUMPY_RANDOM_NAMES = ("default_rng", "seed", "rand", "randn", "random", "normal", "uniform", "choice",
@@ -144,6 +167,7 @@ def build_namespaces() -> dict[str, Namespace]:
     copy_registered_templates_unvalidated()  # every sandbox interpreter builds px figures the same, cheaper way
     np_ns = Namespace("numpy", {
         **_pick(np, NUMPY_NAMES, "numpy"),
+        "ndarray": ndarray,
         "random": Namespace("numpy.random", _pick(np.random, NUMPY_RANDOM_NAMES, "numpy.random")),
         "linalg": Namespace("numpy.linalg", _pick(np.linalg, NUMPY_LINALG_NAMES, "numpy.linalg")),
         "fft": Namespace("numpy.fft", _pick(np.fft, NUMPY_FFT_NAMES, "numpy.fft")),

@@ -55,6 +55,14 @@ WARMUP_SNIPPETS = (
     "f3 = go.Figure(go.Pie(labels=['a', 'b'], values=[1, 2]))\n"
     "f4 = go.Figure(go.Scatter(x=pd.to_datetime(['2026-07-01', '2026-07-02']), y=[1, 2], error_y=dict(array=[0.1, 0.2])))\n"
     "result = {'output': 'ok', 'chart': [fig, f2, f3, f4]}\n",
+    # first use of these imports helpers lazily (marshal.loads of a .pyc), which a locked-down job may not
+    "small = data['chip_summary'].head(3)\n"
+    "print(small.to_html()[:10], len(small.to_dict(into=dict)), small.to_dict('records')[:1], np.dtype('O'))\n"
+    "print(str(small.to_numpy()), repr(small[['qid']].to_numpy()), str(np.array([1.5, 2.0])))\n"
+    "t = go.Figure(go.Table(header=dict(values=['qid', 't1']), cells=dict(values=[small['qid'], small['t1_mean']])))\n"
+    "t.update_layout(updatemenus=[dict(type='buttons', buttons=[dict(label='x', method='restyle', "
+    "args=['visible', [True]])])], sliders=[dict(steps=[dict(label='a', method='restyle', args=['visible', [True]])])])\n"
+    "result = {'output': 'ok', 'chart': [t]}\n",
 )
 
 
@@ -67,6 +75,26 @@ SPARE_SNIPPET = (
     "fig = px.line(m, x='t', y='median', title='warm')\nfig.add_trace(go.Scatter(x=[1], y=[2]))\n"
     "result = {'output': g, 'chart': fig}\n"
 )
+
+
+def warm_lazy_imports() -> None:
+    """Calls whose first use imports a helper, made here in trusted code before any job is locked down.
+
+    A job may not import (its ``__import__`` is the sandbox's, its audit hook refuses ``marshal.loads``),
+    and numpy's C code imports ``arrayprint`` through the caller's ``__import__``, so ``str()`` of an
+    array would fail in every job that did not inherit the import from the worker.
+    """
+    import plotly.graph_objects as go
+
+    small = pd.DataFrame({"qid": ["0", "1"], "value": [1.5, 2.0]})
+    for array in (small.to_numpy(), np.array([1.5, 2.0]), np.array([[1, 2]]), np.array(["a"], dtype=object)):
+        str(array), repr(array)
+    small.to_html(), small.to_dict(into=dict), small.to_dict("records"), np.dtype("O")
+    table = go.Figure(go.Table(header={"values": ["qid"]}, cells={"values": [small["qid"]]}))
+    table.update_layout(updatemenus=[{"type": "buttons", "buttons": [{"label": "x", "method": "restyle",
+                                                                      "args": ["visible", [True]]}]}],
+                        sliders=[{"steps": [{"label": "a", "method": "restyle", "args": ["visible", [True]]}]}])
+    table.to_json()
 
 
 def spare_data() -> dict[str, pd.DataFrame]:

@@ -23,7 +23,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from copilot_core.sandbox import audit, isolation, job, policy, prefault, protocol, warmup
+from copilot_core.sandbox import audit, isolation, job, policy, prefault, protocol, tznames, warmup
 from copilot_core.sandbox.proxies import build_namespaces
 
 MEMORY_HEADROOM_MB = 1024
@@ -38,6 +38,13 @@ SPARE_NICE = 10  # a spare gets ready at low priority; the worker restores norma
 SPARE_WARMING, SPARE_WARM, SPARE_TOOK_JOB = b"W", b"R", b"+"
 
 
+def _reply_buffer() -> protocol.OffHeap:
+    """Where a job's reply is collected: off the worker's heap and never inherited by a later fork."""
+    buffer = protocol.OffHeap(protocol.MAX_REPLY_BYTES + 1)
+    buffer.hide_from_forks()
+    return buffer
+
+
 @dataclass
 class Job:
     """A forked job the worker is waiting on."""
@@ -49,22 +56,24 @@ class Job:
     timeout_s: float
     deadline: float
     started: float
-    chunks: list[bytes] = field(default_factory=list)
-    size: int = 0
+    out: protocol.OffHeap = field(default_factory=lambda: _reply_buffer())
     eof: bool = False
     status: int | None = None
     overflow: bool = False
     timed_out: bool = False
     delivered: bool = False
-    request: tuple[str, dict, float] | None = None  # kept until a spare confirms it took the job
+    request: protocol.OffHeap | None = None  # kept (hidden from forks) until a spare confirms it took the job
     acked: bool = True
 
 
-def _child(source: str, data: dict, namespaces: dict, result_fd: int, timeout_s: float) -> None:
-    """A directly forked job process; never returns."""
+def _child(body: protocol.OffHeap, namespaces: dict, result_fd: int) -> None:
+    """A directly forked job process: it, not the worker, unpickles its request; never returns."""
     try:
         gc.disable()
         hardening = isolation.prepare(result_fd)
+        request = body.loads()  # trusted direction: built by the app, relayed unread by the worker
+        body.close()
+        source, data, timeout_s = request["code"], request["data"], float(request["timeout_s"])
     except BaseException:
         os._exit(3)
     _run(source, data, namespaces, hardening, timeout_s)
@@ -175,16 +184,20 @@ class Spare:
     state: bytes = b""  # what it has reported so far: SPARE_WARMING, then SPARE_WARM
 
 
-def _send(fd: int, payload: bytes, timeout_s: float) -> bool:
-    """Write one frame to a spare; False if it is gone or does not read it within ``timeout_s``."""
+def _send(fd: int, body: protocol.OffHeap, timeout_s: float) -> bool:
+    """Write the request body as one frame to a spare; False if it is gone or does not read it within ``timeout_s``."""
     os.set_blocking(fd, False)
-    view = memoryview(protocol.HEADER.pack(len(payload)) + payload)
+    header = protocol.HEADER.pack(body.size)
+    sent, total = 0, len(header) + body.size
     deadline = time.monotonic() + timeout_s
     with selectors.DefaultSelector() as sel:
         sel.register(fd, selectors.EVENT_WRITE)
-        while view:
+        while sent < total:
             try:
-                view = view[os.write(fd, view):]
+                if sent < len(header):
+                    sent += os.write(fd, header[sent:])
+                else:
+                    sent += body.write_to(fd, sent - len(header))
             except BlockingIOError:
                 left = deadline - time.monotonic()
                 if left <= 0 or not sel.select(left):
@@ -202,7 +215,8 @@ class Worker:
         self.namespaces = build_namespaces()
         self.selector = selectors.DefaultSelector()
         self.jobs: dict[int, Job] = {}
-        self.inbuf = bytearray()
+        self.head = bytearray()  # the request header being read (ids and sizes only, never data)
+        self.incoming: tuple[dict, protocol.OffHeap] | None = None  # a request whose body is being read
         self.layers: list[str] = []  # what the probe job reported; used when a job dies before replying
         self.spare_count = max(0, min(int(spares), protocol.MAX_SPARES))
         self.spares: list[Spare] = []  # oldest first: the next job takes the one that had longest to get ready
@@ -215,6 +229,8 @@ class Worker:
     def warm_up(self) -> list[str]:
         """Run the typical jobs in-process (trusted code), then one forked probe to learn the layers."""
         data = warmup.synthetic_timeseries()
+        warmup.warm_lazy_imports()
+        tznames.guard_lookups()
         for snippet in warmup.WARMUP_SNIPPETS:
             reply = job.compile_and_run(snippet, self.namespaces, data)
             if reply["error"]:
@@ -239,22 +255,37 @@ class Worker:
     def run_blocking(self, source: str, data: dict, timeout_s: float) -> dict:
         """Fork one job and wait for it (used for the probe before the loop starts)."""
         replies: list[dict] = []
-        self.start_job(-1, source, data, timeout_s)
+
+        def keep(meta: dict, body: protocol.OffHeap | None = None) -> None:
+            replies.append({**meta, **(body.json() if body is not None else {})})
+
+        payload = pickle.dumps({"code": source, "data": data, "timeout_s": timeout_s})
+        body = protocol.OffHeap(len(payload))
+        assert body.map is not None
+        body.map[:len(payload)] = payload
+        body.filled = len(payload)
+        self.start_job(-1, timeout_s, body, spare_ok=False)
         while self.jobs:
-            self.poll(replies.append)
+            self.poll(keep)
         return replies[0]
 
     # ----------------------------------------------------------------------------------------- jobs
-    def start_job(self, job_id: int, source: str, data: dict, timeout_s: float, payload: bytes | None = None) -> None:
-        """Hand the request to the spare when there is one (``payload``: the request as the app sent it), else fork."""
-        spare = self._take_spare() if payload is not None and len(payload) <= MAX_SPARE_REQUEST_BYTES else None
-        if spare is not None and payload is not None:
+    def start_job(self, job_id: int, timeout_s: float, body: protocol.OffHeap, spare_ok: bool = True) -> None:
+        """Hand the request body to a spare when there is one, else fork a job that reads it; the worker never does.
+
+        A body handed to a spare stays mapped (hidden from every later fork) until the spare confirms it
+        took the job, so a spare that dies first can be replaced by a direct fork; otherwise it is
+        unmapped as soon as the job has it.
+        """
+        spare = self._take_spare() if spare_ok and body.size <= MAX_SPARE_REQUEST_BYTES else None
+        if spare is not None:
+            body.hide_from_forks()
             if self.spare_nice:
                 try:
                     os.setpriority(os.PRIO_PROCESS, spare.pid, 0)
                 except OSError:
                     pass
-            if not _send(spare.request_fd, payload, SPARE_SEND_TIMEOUT_S):
+            if not _send(spare.request_fd, body, SPARE_SEND_TIMEOUT_S):
                 self._discard_spare(spare)
                 spare = None
             else:
@@ -262,13 +293,17 @@ class Worker:
         now = time.monotonic()
         if spare is not None:
             entry = Job(job_id, spare.pid, spare.pidfd, spare.result_fd, timeout_s, now + timeout_s, now,
-                        request=(source, data, timeout_s), acked=False)
+                        request=body, acked=False)
         else:
             read_fd, write_fd = os.pipe()
-            pid = os.fork()
-            if pid == 0:
-                os.close(read_fd)
-                _child(source, data, self.namespaces, write_fd, timeout_s)
+            body.hide_from_forks(False)
+            try:
+                pid = os.fork()
+                if pid == 0:
+                    os.close(read_fd)
+                    _child(body, self.namespaces, write_fd)
+            finally:
+                body.close()
             os.close(write_fd)
             entry = Job(job_id, pid, os.pidfd_open(pid), read_fd, timeout_s, now + timeout_s, now)
         os.set_blocking(entry.result_fd, False)
@@ -365,86 +400,81 @@ class Worker:
             except PermissionError:
                 continue
 
-    def _on_result(self, entry: Job) -> None:
+    def _on_result(self, entry: Job) -> bool:
+        """Read what the job wrote next into its off-heap reply buffer; False when nothing was there."""
         try:
-            chunk = os.read(entry.result_fd, 1 << 20)
+            if not entry.acked:  # a spare's state bytes, one at a time, until it says it took the job
+                chunk = os.read(entry.result_fd, 1)
+                if chunk:
+                    self._ack(entry, chunk)
+                count = len(chunk)
+            else:
+                count = entry.out.read_from(entry.result_fd)
         except BlockingIOError:
-            return
-        if not chunk:
+            return False
+        if not count:
             entry.eof = True
             self.selector.unregister(entry.result_fd)
-            return
-        chunk = self._strip_ack(entry, chunk)
-        entry.size += len(chunk)
-        if entry.size > protocol.MAX_REPLY_BYTES:
+            return False
+        if entry.out.filled > protocol.MAX_REPLY_BYTES:
             entry.overflow = True
             self._kill(entry)
             entry.eof = True
             self.selector.unregister(entry.result_fd)
-            return
-        entry.chunks.append(chunk)
+            return False
+        return True
 
-    def _strip_ack(self, entry: Job, chunk: bytes) -> bytes:
+    def _ack(self, entry: Job, byte: bytes) -> None:
         """A spare's job stream starts with SPARE_TOOK_JOB (after any warm-up state); until then it may be retried."""
-        if entry.acked or not chunk:
-            return chunk
-        chunk = chunk.lstrip(SPARE_WARMING + SPARE_WARM)
-        if not chunk:
-            return chunk
-        entry.acked, entry.request = True, None
-        if chunk[:1] == SPARE_TOOK_JOB:
+        if byte in (SPARE_WARMING, SPARE_WARM):
+            return
+        entry.acked = True
+        if entry.request is not None:
+            entry.request.close()
+            entry.request = None
+        if byte == SPARE_TOOK_JOB:
             self.spare_failures = 0
-            return chunk[1:]
-        return chunk
+        else:
+            entry.out.put(byte)
 
     def _on_exit(self, entry: Job) -> None:
         self.selector.unregister(entry.pidfd)
         self._kill(entry)  # its process group, in case anything outlived it
         _, entry.status = os.waitpid(entry.pid, 0)
-        if not entry.eof:  # drain whatever the job wrote before it exited
-            while True:
-                try:
-                    chunk = os.read(entry.result_fd, 1 << 20)
-                except BlockingIOError:
-                    break
-                chunk = self._strip_ack(entry, chunk)
-                if not chunk or entry.size + len(chunk) > protocol.MAX_REPLY_BYTES:
-                    break
-                entry.chunks.append(chunk)
-                entry.size += len(chunk)
+        while not entry.eof and self._on_result(entry):  # drain whatever the job wrote before it exited
+            pass
+        if not entry.eof:
             self.selector.unregister(entry.result_fd)
             entry.eof = True
 
     def _cleanup(self, entry: Job) -> None:
+        if entry.request is not None:
+            entry.request.close()
+            entry.request = None
+        entry.out.close()
         os.close(entry.result_fd)
         os.close(entry.pidfd)
         del self.jobs[entry.pid]
 
     def _reply(self, entry: Job, final: bool) -> dict | None:
-        """The reply for the app; before the job has been reaped (``final=False``) only a complete JSON one."""
-        reply = None
-        error: str | None
+        """The reply header for the app; before the job has been reaped (``final=False``) only with a whole reply.
+
+        The job's JSON itself is relayed unparsed (``deliver`` sends ``entry.out`` after this header);
+        the app decodes and checks it.  A header with ``error`` and no ``reply`` stands for the job.
+        """
+        meta: dict = {"id": entry.id, "elapsed_s": round(time.monotonic() - entry.started, 4), "layers": self.layers}
         if entry.timed_out:
-            error = (f"Time limit exceeded: the job ran longer than {entry.timeout_s:g} s and was stopped. "
-                     "Hint: vectorise loops, aggregate first, avoid catastrophic regexes.")
+            meta["error"] = (f"Time limit exceeded: the job ran longer than {entry.timeout_s:g} s and was stopped. "
+                             "Hint: vectorise loops, aggregate first, avoid catastrophic regexes.")
         elif entry.overflow:
-            error = "The job's reply exceeded 8 MiB and was discarded. Hint: return aggregates, not raw data."
+            meta["error"] = "The job's reply exceeded 8 MiB and was discarded. Hint: return aggregates, not raw data."
+        elif entry.out.framed():
+            meta["reply"] = entry.out.filled
+        elif not final:
+            return None
         else:
-            try:
-                reply = protocol.decode_reply(b"".join(entry.chunks)) if entry.chunks else None
-            except (ValueError, protocol.ProtocolError):
-                reply = None
-            error = None if reply is not None else _describe_exit(entry.status, entry.timeout_s)
-        if reply is None:
-            if not final:
-                return None
-            reply = {"output": "", "charts": [], "error": error, "layers": self.layers}
-        return {"output": str(reply.get("output", ""))[: job.MAX_OUTPUT_CHARS + 200],
-                "charts": reply.get("charts") if isinstance(reply.get("charts"), list) else [],
-                "error": reply.get("error") if isinstance(reply.get("error"), (str, type(None))) else "bad error",
-                "layers": [str(x) for x in reply.get("layers", [])] if isinstance(reply.get("layers"), list) else [],
-                "layers_missing": reply.get("layers_missing", []),
-                "elapsed_s": round(time.monotonic() - entry.started, 4), "id": entry.id}
+            meta["error"] = _describe_exit(entry.status, entry.timeout_s)
+        return meta
 
     def poll(self, deliver) -> None:
         """Wait for the next event (or the nearest deadline) and handle it."""
@@ -465,9 +495,10 @@ class Worker:
         for entry in list(self.jobs.values()):
             if entry.status is not None and entry.eof and entry.request is not None and not entry.timed_out:
                 # the spare died before it read the request: the job never started, run it on a direct fork
+                body, entry.request = entry.request, None
                 self._cleanup(entry)
                 self.spare_failures += 1
-                self.start_job(entry.id, *entry.request)
+                self.start_job(entry.id, entry.timeout_s, body, spare_ok=False)
                 continue
             if entry.status is None and now >= entry.deadline and not entry.timed_out:
                 entry.timed_out = True
@@ -476,43 +507,74 @@ class Worker:
                 reply = self._reply(entry, final=entry.status is not None)
                 if reply is not None:
                     entry.delivered = True
-                    deliver(reply)
+                    deliver(reply, entry.out if "reply" in reply else None)
                     self.fork_spare()  # tops up after a direct fork or a spare that failed
             if entry.status is not None and entry.eof:
                 self._cleanup(entry)
 
     # ------------------------------------------------------------------------------------ requests
     def _on_request(self, deliver) -> None:
-        chunk = os.read(self.in_fd, 1 << 20)
+        """Read a little more of the current request: its header (a few bytes at a time), then its body.
+
+        The body goes straight from the pipe into its own mapping (``protocol.OffHeap``); the
+        worker never unpickles it, so a request's data never lands in the heap later jobs fork from.
+        """
+        if self.incoming is not None:
+            header, body = self.incoming
+            if not body.read_from(self.in_fd):
+                raise EOFError("app closed the request stream inside a request")
+            if body.complete:
+                self.incoming = None
+                self._dispatch(header, body, deliver)
+            return
+        have = len(self.head)
+        size = protocol.HEADER.unpack_from(self.head)[0] if have >= protocol.HEADER.size else 0
+        if size > protocol.MAX_HEADER_BYTES:
+            raise protocol.ProtocolError("request header too large")
+        need = protocol.HEADER.size - have if have < protocol.HEADER.size else protocol.HEADER.size + size - have
+        chunk = os.read(self.in_fd, need)
         if not chunk:
             raise EOFError("app closed the request stream")
-        self.inbuf += chunk
-        while len(self.inbuf) >= protocol.HEADER.size:
-            (size,) = protocol.HEADER.unpack_from(self.inbuf)
-            if size > MAX_REQUEST_BYTES:
-                raise protocol.ProtocolError("request too large")
-            if len(self.inbuf) < protocol.HEADER.size + size:
-                break
-            payload = bytes(self.inbuf[protocol.HEADER.size: protocol.HEADER.size + size])
-            del self.inbuf[: protocol.HEADER.size + size]
-            request = pickle.loads(payload)  # trusted direction: built by the app
-            if request.get("op") == "status":
-                deliver({"id": request["id"], "pid": os.getpid(), "running": len(self.jobs),
-                         "spare_pids": [spare.pid for spare in self.spares],
-                         "recent_job_pids": list(self.recent_job_pids)})
-            else:
-                try:
-                    self.start_job(request["id"], request["code"], request["data"], float(request["timeout_s"]),
-                                   payload)
-                except (OSError, KeyError, TypeError, ValueError) as exc:
-                    deliver({"id": request.get("id"), "output": "", "charts": [], "layers": self.layers,
-                             "error": f"The sandbox could not start the job: {exc}"})
+        self.head += chunk
+        if len(self.head) < protocol.HEADER.size:
+            return
+        size = protocol.HEADER.unpack_from(self.head)[0]
+        if size > protocol.MAX_HEADER_BYTES:
+            raise protocol.ProtocolError("request header too large")
+        if len(self.head) < protocol.HEADER.size + size:
+            return
+        header = protocol.decode_header(bytes(self.head[protocol.HEADER.size:]), MAX_REQUEST_BYTES)
+        self.head.clear()
+        if header["body"]:
+            body = protocol.OffHeap(header["body"])
+            body.hide_from_forks()  # a spare forked while it is being read must not inherit it
+            self.incoming = (header, body)
+        else:
+            self._dispatch(header, None, deliver)
+
+    def _dispatch(self, header: dict, body: protocol.OffHeap | None, deliver) -> None:
+        if header.get("op") == "status":
+            deliver({"id": header.get("id"), "pid": os.getpid(), "running": len(self.jobs),
+                     "spare_pids": [spare.pid for spare in self.spares],
+                     "recent_job_pids": list(self.recent_job_pids)})
+            return
+        try:
+            if body is None:
+                raise ValueError("the request has no code")
+            self.start_job(int(header["id"]), float(header["timeout_s"]), body)
+        except (OSError, KeyError, TypeError, ValueError) as exc:
+            if body is not None:
+                body.close()
+            deliver({"id": header.get("id"), "output": "", "charts": [], "layers": self.layers,
+                     "error": f"The sandbox could not start the job: {exc}"})
 
     def serve(self, layers: list[str]) -> None:
         self.selector.register(self.in_fd, selectors.EVENT_READ, ("request", None))
 
-        def deliver(reply: dict) -> None:
+        def deliver(reply: dict, body: protocol.OffHeap | None = None) -> None:
             protocol.write_frame(self.out_fd, protocol.encode_reply(reply))
+            if body is not None:
+                body.write_all(self.out_fd)
 
         for _ in range(self.spare_count):
             self.fork_spare()

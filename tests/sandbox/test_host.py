@@ -45,7 +45,8 @@ def test_worker_has_a_clean_environment_and_an_empty_cwd(planted):
     environ = Path(f"/proc/{pid}/environ").read_bytes()  # readable by the user who started it (this test)
     assert planted.token.encode() not in environ
     keys = {item.split(b"=", 1)[0].decode() for item in environ.split(b"\0") if item}
-    assert keys <= {"PATH", "LANG", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"}
+    assert keys <= {"PATH", "LANG", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "MALLOC_PERTURB_"}
+    assert b"MALLOC_PERTURB_=165" in environ.split(b"\0")  # freed memory is overwritten before reuse
     cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
     assert cwd.is_dir() and list(cwd.iterdir()) == [] and cwd != Path.cwd()
 

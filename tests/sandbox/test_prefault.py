@@ -26,6 +26,7 @@ def warmed() -> dict:
     """This test process set up like the worker: namespaces built, typical jobs run, heap frozen."""
     namespaces = build_namespaces()
     data = warmup.synthetic_timeseries()
+    warmup.warm_lazy_imports()
     for snippet in warmup.WARMUP_SNIPPETS:
         assert job.compile_and_run(snippet, namespaces, data)["error"] is None
     gc.collect()

@@ -75,7 +75,7 @@ def test_spares_have_a_clean_environment(planted):
         environ = Path(f"/proc/{pid}/environ").read_bytes()
         assert planted.token.encode() not in environ
         keys = {item.split(b"=", 1)[0].decode() for item in environ.split(b"\0") if item}
-        assert keys <= {"PATH", "LANG", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"}
+        assert keys <= {"PATH", "LANG", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "MALLOC_PERTURB_"}
 
 
 def test_killed_idle_spares_are_replaced_without_an_error(store, planted):
