@@ -91,8 +91,9 @@ CORPUS: list[tuple[str, str, str]] = [
     ("tz", "tz-dateutil-dotdot", "print(pd.Timestamp('2026-01-01', tz='dateutil/../../../proc/1/status'))"),
     ("tz", "tz-convert-dotdot", f"print(pd.to_datetime({DF}['calibrated_at']).dt.tz_convert('../../etc/hostname'))"),
     ("tz", "tz-backslash", "print(pd.Timestamp.now('Asia\\\\..\\\\..\\\\etc'))"),
-    ("tz", "tz-dtype-string",
-     f"print(pd.to_datetime({DF}['calibrated_at']).astype('datetime64[ns, dateutil//proc/self/environ]'))"),
+    ("tz", "tz-dateutil-real-file", "print(pd.Timestamp('2026-01-01 12:00', tz='dateutil//etc/localtime'))"),
+    ("tz", "tz-series-localize",
+     "print(pd.Series(pd.to_datetime(['2026-01-01'])).dt.tz_localize('dateutil//etc/localtime'))"),
     ("tz", "tz-timestamp-localize", "print(pd.Timestamp('2026-01-01').tz_localize('dateutil/Asia/../../../etc/hosts'))"),
     ("tz", "tz-localize-proc", "print(pd.date_range('2026-01-01', periods=2).tz_localize('dateutil//proc/1/cmdline'))"),
     ("tz", "tz-date-range-kwarg", "print(pd.date_range('2026-01-01', periods=2, tz='/etc/localtime'))"),
@@ -151,3 +152,5 @@ def test_policy_snippet_is_refused(kind, name, code, planted, store):
     text = result.output + "\n" + result.error
     assert not LINK.search(text), f"{name}: a link survived"
     assert "\ud800" not in text and "\udfff" not in text
+    if kind == "tz":  # refused by name, before dateutil looked at the file system
+        assert re.search(r"time zone '[^']*' is not allowed|unknown time zone", result.error), result.error
