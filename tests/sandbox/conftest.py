@@ -32,6 +32,14 @@ class Planted:
     def leaked(self, text: str) -> bool:
         return self.token in text
 
+    def materialise(self, code: str) -> str:
+        """A corpus snippet with its markers filled in: CANARY (a path in a world-writable temp dir), SECRETS
+        (the planted secrets.toml), PORT (the listener), APPPID (this test process, which holds the secrets)."""
+        return (code.replace("CANARY", str(self.canary("written")))
+                    .replace("SECRETS", str(self.secrets_path))
+                    .replace("PORT", str(self.port))
+                    .replace("APPPID", str(os.getpid())))
+
 
 class _Listener:
     """A TCP listener on 127.0.0.1 that records every connection (a hit means the network layer failed)."""

@@ -123,13 +123,6 @@ CORPUS: list[tuple[str, str, str]] = [
 ]
 
 
-def _materialise(code: str, planted) -> str:
-    return (code.replace("CANARY", str(planted.canary("written")))
-                .replace("SECRETS", str(planted.secrets_path))
-                .replace("PORT", str(planted.port))
-                .replace("APPPID", str(os.getpid())))
-
-
 def _rss_bytes() -> int:
     with open("/proc/self/statm") as fh:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
@@ -145,7 +138,7 @@ def test_corpus_is_large_and_covers_every_class():
 
 @pytest.mark.parametrize(("kind", "name", "code"), CORPUS, ids=[f"{c}-{n}" for c, n, _ in CORPUS])
 def test_hostile_snippet_is_contained(kind, name, code, planted, store):
-    result = run_analysis(_materialise(code, planted), store, timeout_s=TIMEOUT_S)
+    result = run_analysis(planted.materialise(code), store, timeout_s=TIMEOUT_S)
     reply = json.dumps({"output": result.output, "charts": result.charts, "error": result.error})
     assert result.error, f"{name} ran without an error: {result.output[:300]!r}"
     assert not planted.leaked(reply), f"{name} leaked a planted secret"
@@ -161,7 +154,7 @@ def test_app_process_is_unharmed_after_the_corpus(planted, store):
     before = _rss_bytes()
     for kind, _name, code in CORPUS:
         if kind == "dos":
-            run_analysis(_materialise(code, planted), store, timeout_s=1.0)
+            run_analysis(planted.materialise(code), store, timeout_s=1.0)
     assert _rss_bytes() - before < 200 * 1024 * 1024, "hostile jobs grew the app's memory"
     ok = run_analysis("result = {'output': str(len(data['t1']))}", store)
     assert ok.error is None and ok.output == str(len(store["t1"]))

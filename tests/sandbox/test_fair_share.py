@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
-from copilot_core.sandbox import run_analysis
+from copilot_core.sandbox import SandboxResult, run_analysis
 from copilot_core.sandbox.host import worker_status
 
 LOOP = "while True:\n    pass"
@@ -23,7 +23,7 @@ def _until_running(count: int, deadline_s: float = 30.0) -> None:
 
 
 def test_runaway_loops_in_one_session_leave_a_slot_for_another_session(store, planted):
-    results: dict[str, object] = {}
+    results: dict[str, SandboxResult] = {}
 
     def runaway(name: str) -> None:
         results[name] = run_analysis(LOOP, store, timeout_s=RUNAWAY_TIMEOUT_S, session="chat-a", wait_s=WAIT_S)
@@ -40,9 +40,9 @@ def test_runaway_loops_in_one_session_leave_a_slot_for_another_session(store, pl
     second.join(timeout=60)
     first.join(timeout=60)
     busy, timed_out = results["a2"], results["a1"]
-    assert busy.error.startswith("Sandbox busy: this chat's previous analysis job is still running; waited 2.")
+    assert (busy.error or "").startswith("Sandbox busy: this chat's previous analysis job is still running; waited 2.")
     assert busy.output == "" and WAIT_S <= busy.waited_s < RUNAWAY_TIMEOUT_S
-    assert "Time limit exceeded" in timed_out.error
+    assert "Time limit exceeded" in (timed_out.error or "")
 
 
 def test_a_session_s_next_job_runs_once_its_previous_one_is_done(store, planted):

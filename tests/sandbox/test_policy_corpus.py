@@ -123,12 +123,6 @@ CORPUS: list[tuple[str, str, str]] = [
 ]
 
 
-def _materialise(code: str, planted) -> str:
-    return (code.replace("CANARY", str(planted.canary("written")))
-                .replace("SECRETS", str(planted.secrets_path))
-                .replace("PORT", str(planted.port)))
-
-
 def test_corpus_covers_every_class():
     classes = {c for c, _, _ in CORPUS}
     assert classes == {"memory", "internals", "byname", "callback", "budget", "tz", "format", "output"}
@@ -138,7 +132,7 @@ def test_corpus_covers_every_class():
 
 @pytest.mark.parametrize(("kind", "name", "code"), CORPUS, ids=[f"{c}-{n}" for c, n, _ in CORPUS])
 def test_policy_snippet_is_refused(kind, name, code, planted, store):
-    result = run_analysis(_materialise(code, planted), store, timeout_s=TIMEOUT_S)
+    result = run_analysis(planted.materialise(code), store, timeout_s=TIMEOUT_S)
     reply = json.dumps({"output": result.output, "charts": result.charts, "error": result.error}, ensure_ascii=False)
     reply.encode("utf-8")  # valid UTF-8: no lone surrogate reaches the app
     assert result.error, f"{name} ran without an error: {result.output[:300]!r}"
