@@ -143,7 +143,7 @@ def _check_contents(value: Any, budget: list[int], depth: int = 0) -> None:
 def check_value(value: Any, depth: int = 0, budget: list[int] | None = None) -> Any:
     """``value`` if model code may hold it; SecurityError for modules, frames, code and system functions,
     module namespaces, and plain containers holding any of them."""
-    if type(value) in _SCALAR_TYPES:
+    if type(value) in _SCALAR_TYPES or id(value) in _SANDBOX_BUILTIN_IDS:  # builtins model code was given
         return value
     if isinstance(value, (list, tuple, dict, set, frozenset)):
         if depth >= _SCAN_DEPTH:
@@ -343,6 +343,8 @@ def _is_model_function(value: Any) -> bool:
 def guard_value(value: Any, name: str = "") -> Any:
     """``check_value``, then any callable model code did not write itself and that is not a class comes back
     as a ``GuardedCall`` (Python, builtin and Cython functions alike), so its arguments are checked too."""
+    if id(value) in _SANDBOX_BUILTIN_IDS:  # ``for f in [min, max, len]``: as model code was given them
+        return value
     check_value(value)
     if callable(value) and not isinstance(value, _UNWRAPPED_CALLABLES) and not _is_model_function(value):
         return GuardedCall(value, name or getattr(value, "__name__", "call"))
@@ -509,29 +511,23 @@ def make_importer(namespaces: Mapping[str, Namespace]) -> Callable[..., Any]:
     return sandbox_import
 
 
-def _sandbox_builtins(namespaces: Mapping[str, Namespace]) -> dict[str, Any]:
-    allowed = {k: v for k, v in safe_builtins.items()
-               if k not in ("setattr", "delattr", "__build_class__", "_getattr_", "id")}
-    allowed.update({
-        "list": list, "tuple": tuple, "dict": dict, "set": set, "frozenset": frozenset, "range": range,
-        "enumerate": enumerate, "zip": zip, "map": guarded_map, "filter": guarded_filter,
-        "sorted": _checked_result(sorted), "reversed": reversed,
-        "sum": sum, "any": any, "all": all, "isinstance": isinstance,
-        "min": _checked_result(min), "max": _checked_result(max), "next": _checked_result(next),
-        "getattr": guarded_getattr_builtin, "hasattr": guarded_hasattr,
-        "__import__": make_importer(namespaces),
-    })
-    return allowed
-
-
-# The builtins model code is given may be passed as callbacks as they are (``sorted(words, key=len)``).
-_SANDBOX_BUILTIN_IDS = frozenset(id(v) for k, v in _sandbox_builtins({}).items()
-                                 if k != "__import__")
+# The builtins model code gets (``__import__`` is added per job); built once, so they are known by identity.
+_FIXED_BUILTINS: dict[str, Any] = {
+    **{k: v for k, v in safe_builtins.items() if k not in ("setattr", "delattr", "__build_class__", "_getattr_", "id")},
+    "list": list, "tuple": tuple, "dict": dict, "set": set, "frozenset": frozenset, "range": range,
+    "enumerate": enumerate, "zip": zip, "map": guarded_map, "filter": guarded_filter,
+    "sorted": _checked_result(sorted), "reversed": reversed,
+    "sum": sum, "any": any, "all": all, "isinstance": isinstance,
+    "min": _checked_result(min), "max": _checked_result(max), "next": _checked_result(next),
+    "getattr": guarded_getattr_builtin, "hasattr": guarded_hasattr,
+}
+# They may be passed around and called back as they are (``sorted(words, key=len)``, ``for f in [min, max]``).
+_SANDBOX_BUILTIN_IDS = frozenset(id(v) for v in _FIXED_BUILTINS.values())
 
 
 def build_globals(namespaces: Mapping[str, Namespace], data: Mapping[str, Any], printer: PrintBuffer) -> dict:
     """The complete namespace model code runs in: safe builtins, guards, curated libraries, ``data``."""
-    allowed_builtins = _sandbox_builtins(namespaces)
+    allowed_builtins = {**_FIXED_BUILTINS, "__import__": make_importer(namespaces)}
     env = {
         "__builtins__": allowed_builtins,
         "__name__": "__sandbox__",

@@ -95,10 +95,11 @@ def test_callbacks_and_star_args(store, planted):
                "lens = list(map(len, names))\nbig = list(filter(lambda q: len(q) > 1, names))\n"
                "args = (data['t1']['value'],)\nm = np.mean(*args)\n"
                "longest = max(names, key=len)\n"
-               "result = {'output': json.dumps([lens, big, round(float(m), 9), longest])}", store)
+               "picked = [f([3, 1, 2]) for f in [min, max, len, sum]]\n"
+               "result = {'output': json.dumps([lens, big, round(float(m), 9), longest, picked])}", store)
     names = sorted(_summary(store)["qid"].head(12).tolist(), key=len)
     assert json.loads(out) == [[len(n) for n in names], [n for n in names if len(n) > 1],
-                               round(float(np.mean(store["t1"]["value"])), 9), max(names, key=len)]
+                               round(float(np.mean(store["t1"]["value"])), 9), max(names, key=len), [1, 3, 3, 6]]
 
 
 def test_iana_time_zones_still_convert(store, planted):
