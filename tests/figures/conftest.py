@@ -85,5 +85,7 @@ def qdash_figures(tmp_path) -> QDashFigures:
     ]
     db = open_memory_database(f"figures-{tmp_path.name}")
     db["task_result_history"].insert_many(rows)
+    db["chip"].insert_one({"project_id": "proj-1", "username": "alice", "chip_id": CHIP, "size": 16,
+                           "topology_id": "square-lattice-mux-16", "installed_at": START - timedelta(days=30)})
     return QDashFigures(root=root, outside=outside, repo=CalibrationRepository(db), t1_y=t1_y, ramsey_y=ramsey_y,
                         png=png)
