@@ -205,6 +205,7 @@ def cmd_import(args: argparse.Namespace, settings: Any) -> int:
 def cmd_report(args: argparse.Namespace, settings: Any) -> int:
     from pathlib import Path
 
+    from copilot_core.figures import figure_root
     from copilot_core.report import ReportError, chip_report
 
     repo = _open(settings)
@@ -214,7 +215,7 @@ def cmd_report(args: argparse.Namespace, settings: Any) -> int:
         known = ", ".join(c["chip_id"] for c in repo.list_chips()[:20]) or "none"
         raise UsageError(f"chip {chip_id!r} not found; chips: {known}")
     try:
-        report = chip_report(repo, chip, args.date)
+        report = chip_report(repo, chip, args.date, figures=figure_root(settings))
     except ReportError as exc:
         raise UsageError(str(exc)) from exc
     if args.summary:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+import re
 import subprocess
 import sys
 
@@ -13,6 +15,7 @@ from copilot_core.data.connection import open_database
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.demo.figures import FIGURES
 from copilot_core.figures import figure_root, task_figure
+from copilot_core.report import chip_report
 from copilot_core.settings import Settings
 from tests.conftest import ROOT
 
@@ -21,7 +24,7 @@ from tests.conftest import ROOT
 def fresh_demo(tmp_path_factory):
     data_dir = tmp_path_factory.mktemp("fresh") / ".data"
     cmd = [sys.executable, "-m", "copilot_core.demo", "--if-empty", "--data-dir", str(data_dir), "--chips", "16",
-           "--days", "3"]
+           "--days", "9"]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "fit figures in" in done.stdout
@@ -62,3 +65,26 @@ def test_the_t1_fit_curve_is_the_stored_t1(fresh_demo):
         assert x[-1] == pytest.approx(5 * t1, rel=1e-4)
         expected = [0.95 * math.exp(-v / t1) + 0.02 for v in x]  # a single exponential with the stored T1
         assert list(fit["y"]) == pytest.approx(expected, abs=1e-5)
+
+
+def test_the_daily_report_embeds_the_fits_of_flagged_qubits(fresh_demo):
+    settings, db = fresh_demo
+    repo = CalibrationRepository(db)
+    chip = repo.get_chip("16Qv1")
+    plain = chip_report(repo, chip)
+    report = chip_report(repo, chip, figures=figure_root(settings))
+    flags = report.context["drift"]
+    t1_flags = [f for f in flags if f["metric"] == "T1"]
+    assert t1_flags, "the demo's T1 drops should be flagged"
+    assert "Fit figures of the flagged qubits" in report.html and "Fit figures" not in plain.html
+    newest = db["execution_history"].find_one({"chip_id": "16Qv1", "status": "completed"}, sort=[("start_at", -1)])
+    for flag in t1_flags:
+        qid = str(int(flag["qubit"].lstrip("Q")))
+        stored = db["task_result_history"].find_one(
+            {"chip_id": "16Qv1", "qid": qid, "name": "CheckT1", "status": "completed", "excluded": {"$ne": True},
+             "start_at": {"$lte": newest["end_at"]}}, sort=[("start_at", -1)])
+        t1 = stored["output_parameters"]["t1"]["value"]
+        assert json.dumps(f"fit: T1 = {t1:.4g} μs")[1:-1] in report.html  # as plotly writes it into the div
+    assert report.html.count('id="flag-figure-') == len(flags[:12])
+    urls = re.compile("https?://")  # the inlined plotly.js names some; the figures add none (self-contained)
+    assert len(urls.findall(report.html)) == len(urls.findall(plain.html))
