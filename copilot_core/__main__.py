@@ -170,10 +170,11 @@ def cmd_tool(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(f"--args is not valid JSON: {exc}") from exc
     if not isinstance(tool_args, dict):
         raise UsageError("--args must be a JSON object, e.g. '{\"chip_id\": \"64Qv3\"}'")
+    from copilot_core.figures import available_root
     from copilot_core.sandbox import run_analysis
     from copilot_core.tools import DataStore, Toolkit
 
-    toolkit = Toolkit(_open(settings), store=DataStore(), sandbox=run_analysis)
+    toolkit = Toolkit(_open(settings), store=DataStore(), sandbox=run_analysis, figures=available_root(settings))
     toolkit.begin_request()
     outcome = toolkit.execute(args.name, tool_args)
     if not outcome.ok:

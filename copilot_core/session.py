@@ -22,7 +22,7 @@ from copilot_core.cache import CachingToolkit
 from copilot_core.chat.messages import ChatMessage
 from copilot_core.chat.showwork import show_work_from
 from copilot_core.chat.state import ChatState
-from copilot_core.figures import FigureRoot, figure_root
+from copilot_core.figures import available_root
 from copilot_core.memory import CopilotMemory
 from copilot_core.readiness import Readiness, readiness_for, router_enabled
 from copilot_core.skills import SkillLibrary
@@ -117,7 +117,7 @@ class Copilot:
         allowed = readiness.allowed_tools() if readiness is not None else None
         memory = self.memory.for_owner(state.username) if self.memory is not None else None
         toolkit = Toolkit(self.repo, store=state.store, sandbox=self.sandbox, memory=memory, allowed=allowed,
-                          figures=self._figures())
+                          figures=available_root(self.settings))
         chosen = [m.skill for m in self.skills.select(text, history)]
         extras = self.skills.prompt_extras(text, history) if chosen else []
         extras += self._memory_section(memory, state.chip_id, recall_tool=RECALL_TOOL in toolkit.names())
@@ -153,11 +153,6 @@ class Copilot:
         answer = ChatMessage.assistant(result.blocks, work=show_work_from(result))
         state.add(answer)
         return TurnResult(sent=True, flags=flags, answer=answer, result=result)
-
-    def _figures(self) -> FigureRoot | None:
-        """The lab's figure directory when it is there (the figure tool is offered only then)."""
-        root = figure_root(self.settings)
-        return root if root.root.is_dir() else None
 
     def _readiness(self, provider: ProviderConfig, listener: TurnListener) -> Readiness | None:
         """Which tools this model gets (probed once per provider and process); None when gating is off."""

@@ -7,7 +7,7 @@ from the local ``calib_data`` directory only.
 """
 
 from copilot_core.figures.load import TaskFigure, latest_per_task, task_figure
-from copilot_core.figures.paths import FigureMissing, FigureRefused, FigureRoot, figure_root
+from copilot_core.figures.paths import FigureMissing, FigureRefused, FigureRoot, available_root, figure_root
 
-__all__ = ["FigureMissing", "FigureRefused", "FigureRoot", "TaskFigure", "figure_root", "latest_per_task",
+__all__ = ["FigureMissing", "available_root", "FigureRefused", "FigureRoot", "TaskFigure", "figure_root", "latest_per_task",
            "task_figure"]

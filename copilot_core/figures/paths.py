@@ -86,3 +86,9 @@ def figure_root(settings: Settings) -> FigureRoot:
         root = PROJECT_ROOT / root
     prefix = settings.get("CALIB_DATA_PREFIX", DEFAULT_PREFIX) or DEFAULT_PREFIX
     return FigureRoot(root=root, prefix=prefix)
+
+
+def available_root(settings: Settings) -> FigureRoot | None:
+    """The figure root when its directory is there (the copilot's figure tool is offered only then)."""
+    root = figure_root(settings)
+    return root if root.root.is_dir() else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import math
 import re
 import subprocess
@@ -88,3 +89,18 @@ def test_the_daily_report_embeds_the_fits_of_flagged_qubits(fresh_demo):
     assert report.html.count('id="flag-figure-') == len(flags[:12])
     urls = re.compile("https?://")  # the inlined plotly.js names some; the figures add none (self-contained)
     assert len(urls.findall(report.html)) == len(urls.findall(plain.html))
+
+
+def test_the_cli_tool_shows_the_fit_line_on_the_demo(fresh_demo, tmp_path):
+    settings, db = fresh_demo
+    row = CalibrationRepository(db).latest_task_result("16Qv1", "CheckT1", "3")
+    env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URI", "CALIB_DATA_DIR")}
+    env |= {"DATA_DIR": str(settings.data_dir), "CALIBRATION_COPILOT_SECRETS": str(tmp_path / "none.toml")}
+    done = subprocess.run([sys.executable, "-m", "copilot_core", "tool", "get_task_figure", "--args",
+                           '{"chip_id": "16Qv1", "qid": "3", "parameter_name": "t1"}'], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    t1 = row["output_parameters"]["t1"]
+    shown = json.loads(done.stdout)["answer"]
+    assert shown.startswith(f"CheckT1 fit of Q03 (completed, {row['end_at']:%Y-%m-%d %H:%M} UTC, execution "
+                            f"{row['execution_id']}): t1 = {t1['value']:.4g} ± {t1['error']:.4g} μs")
