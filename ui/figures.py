@@ -17,8 +17,14 @@ RECENT_RESULTS = 120  # one qubit's newest task results scanned for the latest f
 MAX_CHANGES = 20  # changes offered on the comparison
 
 
-def root() -> FigureRoot:
-    return figure_root(data.settings())
+def root() -> FigureRoot | None:
+    """The figure root, or None (said once on the page) when its directory is not there."""
+    found = figure_root(data.settings())
+    if found.root.is_dir():
+        return found
+    st.caption(plain(f"Figures are off: the figure directory {found.root} does not exist (set CALIB_DATA_DIR "
+                     "to QDash's calib_data)."))
+    return None
 
 
 def _has_figure(row: dict) -> bool:
@@ -51,6 +57,8 @@ def latest_figures(chip_id: str, qid: str, key: str) -> None:
         st.caption("No task result of this qubit has a figure stored.")
         return
     shown_root = root()
+    if shown_root is None:
+        return
     tabs = st.tabs([plain(str(r.get("name"))) for r in latest])
     for tab, row in zip(tabs, latest, strict=True):
         with tab:
@@ -64,8 +72,10 @@ def metric_figure(chip_id: str, qid: str, metric_name: str, key: str) -> None:
     if not rows:
         st.caption(plain(f"No stored figure measured {metric_name} on this qubit."))
         return
-    st.markdown(plain(f"**Latest {rows[0].get('name')} fit**"))
-    show(task_figure(root(), rows[0]), key)
+    st.markdown(f"**Latest {plain(str(rows[0].get('name')))} fit**")
+    shown_root = root()
+    if shown_root is not None:
+        show(task_figure(shown_root, rows[0]), key)
 
 
 def _in_runs(chip_id: str, qid: str, metric_name: str, execution_ids: Sequence[str]) -> dict | None:
@@ -83,6 +93,8 @@ def before_after(chip_id: str, qid: str, metric_name: str, before: Sequence[str]
                  key: str) -> None:
     """The fit behind the earlier value beside the fit behind the later one."""
     shown_root = root()
+    if shown_root is None:
+        return
     for column, ids, side in zip(st.columns(2), (before, after), ("before", "after"), strict=True):
         with column:
             row = _in_runs(chip_id, qid, metric_name, ids)
