@@ -170,10 +170,11 @@ def cmd_tool(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(f"--args is not valid JSON: {exc}") from exc
     if not isinstance(tool_args, dict):
         raise UsageError("--args must be a JSON object, e.g. '{\"chip_id\": \"64Qv3\"}'")
+    from copilot_core.figures import available_root
     from copilot_core.sandbox import run_analysis
     from copilot_core.tools import DataStore, Toolkit
 
-    toolkit = Toolkit(_open(settings), store=DataStore(), sandbox=run_analysis)
+    toolkit = Toolkit(_open(settings), store=DataStore(), sandbox=run_analysis, figures=available_root(settings))
     toolkit.begin_request()
     outcome = toolkit.execute(args.name, tool_args)
     if not outcome.ok:
@@ -205,6 +206,7 @@ def cmd_import(args: argparse.Namespace, settings: Any) -> int:
 def cmd_report(args: argparse.Namespace, settings: Any) -> int:
     from pathlib import Path
 
+    from copilot_core.figures import figure_root
     from copilot_core.report import ReportError, chip_report
 
     repo = _open(settings)
@@ -214,7 +216,7 @@ def cmd_report(args: argparse.Namespace, settings: Any) -> int:
         known = ", ".join(c["chip_id"] for c in repo.list_chips()[:20]) or "none"
         raise UsageError(f"chip {chip_id!r} not found; chips: {known}")
     try:
-        report = chip_report(repo, chip, args.date)
+        report = chip_report(repo, chip, args.date, figures=figure_root(settings))
     except ReportError as exc:
         raise UsageError(str(exc)) from exc
     if args.summary:

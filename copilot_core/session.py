@@ -22,6 +22,7 @@ from copilot_core.cache import CachingToolkit
 from copilot_core.chat.messages import ChatMessage
 from copilot_core.chat.showwork import show_work_from
 from copilot_core.chat.state import ChatState
+from copilot_core.figures import available_root
 from copilot_core.memory import CopilotMemory
 from copilot_core.readiness import Readiness, readiness_for, router_enabled
 from copilot_core.skills import SkillLibrary
@@ -115,7 +116,8 @@ class Copilot:
         readiness = self._readiness(provider, listener)
         allowed = readiness.allowed_tools() if readiness is not None else None
         memory = self.memory.for_owner(state.username) if self.memory is not None else None
-        toolkit = Toolkit(self.repo, store=state.store, sandbox=self.sandbox, memory=memory, allowed=allowed)
+        toolkit = Toolkit(self.repo, store=state.store, sandbox=self.sandbox, memory=memory, allowed=allowed,
+                          figures=available_root(self.settings))
         chosen = [m.skill for m in self.skills.select(text, history)]
         extras = self.skills.prompt_extras(text, history) if chosen else []
         extras += self._memory_section(memory, state.chip_id, recall_tool=RECALL_TOOL in toolkit.names())

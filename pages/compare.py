@@ -15,7 +15,7 @@ from copilot_core.analysis.compare import (
 )
 from copilot_core.charts.compare import change_figure
 from ui import compare as compare_data
-from ui import navigation, views, widgets
+from ui import figures, navigation, views, widgets
 from ui.errors import page_guard, plain
 from ui.widgets import persistent_select
 
@@ -112,6 +112,7 @@ with page_guard("the comparison"):
             st.caption(f"Top {len(ranked)} of {int(comp.frame['change'].notna().sum())} changes. "
                        "Tick a row to open that qubit on the Qubits page.")
             _open_selected(event, ranked, chip_id)
+            figures.changed_qubit(chip_id, ranked, comp.before.execution_ids, comp.after.execution_ids)
 
         left, right = st.columns(2)
         with left:

@@ -10,7 +10,7 @@ from copilot_core.analysis.qubit_table import KEY_METRICS, band_column, filter_t
 from copilot_core.charts.style import NO_VALUE, NO_VALUE_HELP
 from copilot_core.domain.metrics import CATALOGUE, format_value
 from copilot_core.domain.topology import qubit_label
-from ui import data, navigation, url_state, views, widgets
+from ui import data, figures, navigation, url_state, views, widgets
 from ui.errors import page_guard
 from ui.state import FOCUS_QUBIT_KEY
 from ui.widgets import persistent_select
@@ -98,3 +98,4 @@ with page_guard("the qubits table"):
             if problem:
                 st.caption(problem)
             views.health_report(data.cached_qubit_health(chip_id, qid, window_days=window))
+            figures.latest_figures(chip_id, qid, "qubit_figure")

@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
 DEMO_SEED = 7
 DEMO_CHIP_IDS = ("64Qv3", "144Qv2")
 # Settings keys that must not leak from the developer's shell into tests using the demo.
-_CLEARED_KEYS = ("MONGODB_URI", "MONGO_DB_NAME", "QDASH_PROJECT_ID")
+_CLEARED_KEYS = ("MONGODB_URI", "MONGO_DB_NAME", "QDASH_PROJECT_ID", "CALIB_DATA_DIR", "CALIB_DATA_PREFIX")
 
 
 @dataclass(frozen=True)

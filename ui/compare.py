@@ -9,6 +9,7 @@ import streamlit as st
 from copilot_core.analysis.compare import Comparison, compare
 from copilot_core.data.runs import RunReader
 from copilot_core.report import ReportError, chip_report
+from copilot_core.figures import available_root
 from ui import data
 
 
@@ -40,7 +41,7 @@ def _report(key: str, chip_id: str) -> str:
     chip = data.chip(chip_id)
     if chip is None:
         raise ValueError(f"chip {chip_id!r} was not found in the database")
-    return chip_report(data.repository(), chip).html
+    return chip_report(data.repository(), chip, figures=available_root(data.settings())).html
 
 
 def report_html(chip_id: str) -> str:

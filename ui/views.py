@@ -19,7 +19,7 @@ from copilot_core.charts.style import BAND_TINTS, NO_VALUE, NO_VALUE_HELP
 from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, format_value, metric
 from copilot_core.domain.topology import qubit_label
-from ui import data
+from ui import data, figures
 from ui.errors import plain
 
 DATETIME = st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm")
@@ -123,6 +123,7 @@ def drilldown(chip: dict, qid: str, metric_name: str) -> None:
             "elapsed_s": st.column_config.NumberColumn("s", format="%.0f", width=45),
             "outputs": st.column_config.TextColumn("outputs", width="medium"),
             "message": st.column_config.TextColumn("message", width="medium")})
+    figures.metric_figure(chip_id, qid, metric_name, "drill_figure")
 
 
 def _trend_cell(trend: Trend) -> str:

@@ -51,6 +51,7 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(parameters|metrics|what can i ask|which params)\b", ("list_available_parameters",)),
     (r"\b(remember|last time|previously|earlier|you said|memory)\b", ("recall_memory",)),
     (r"\b(tasks?|experiments?|latest result|raw result|fit result|figure)\b", ("get_latest_task_result",)),
+    (r"\b(figures?|fits?|decay curves?|fringes|rb curves?|spectr\w*)\b", ("get_task_figure",)),
 )
 _QUBIT_REF = re.compile(r"\bq ?\d{1,3}\b|\bqubits? ?#?\d{1,3}(?:\s*(?:,|and|&|or)\s*#?\d{1,3}\b)*")
 _COMPILED = tuple((re.compile(pattern), tools) for pattern, tools in RULES)

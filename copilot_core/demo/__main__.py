@@ -9,6 +9,7 @@ from pathlib import Path
 
 from copilot_core.data.connection import DatabaseUnavailable, describe_target, open_database
 from copilot_core.demo.seed import chip_specs, seed_database
+from copilot_core.figures.paths import FigureRoot
 from copilot_core.settings import ConfigError, load_settings
 
 
@@ -47,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         db = open_database(settings)
         report = seed_database(db, chip_specs(args.chips, args.days, args.stress), seed=args.seed,
-                               if_empty=args.if_empty)
+                               if_empty=args.if_empty,
+                               figures=FigureRoot(settings.data_dir / "calib_data"))  # never into CALIB_DATA_DIR
         db.close()
     except (DatabaseUnavailable, ConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -240,7 +240,8 @@ class ChipBuilder:
                   message: str, params: dict, t0: datetime, elapsed: float, *, excluded: bool = False,
                   task_id: str | None = None) -> None:
         task_id = task_id or self.ids.uuid()
-        fig = f"/app/calib_data/{self.username}/{exec_id}/fig/{name}_{qid}_{task_id[:8]}"
+        fig = (f"/app/calib_data/projects/{self.base['project_id']}/chips/{self.spec.chip_id}/executions/{exec_id}"
+               f"/fig/{name}_{qid}_{task_id[:8]}")
         self.out.add("task_result_history", {
             **self.base, "task_id": task_id, "name": name, "task_type": task_type, "qid": qid,
             "chip_id": self.spec.chip_id, "execution_id": exec_id, "tags": tags, "status": status,

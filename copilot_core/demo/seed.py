@@ -15,8 +15,10 @@ import numpy as np
 
 from copilot_core.data.connection import ensure_indexes
 from copilot_core.demo.documents import ChipBuilder, ChipSpec, _Ids
+from copilot_core.demo.figures import write_demo_figures
 from copilot_core.demo.physics import simulate
 from copilot_core.domain.topology import topology_for
+from copilot_core.figures.paths import FigureRoot
 
 DEMO_PROJECT_ID = "demo-project"
 DEMO_USERNAME = "demo"
@@ -35,6 +37,8 @@ class SeedReport:
     counts: dict[str, int] = field(default_factory=dict)
     generate_seconds: float = 0.0
     write_seconds: float = 0.0
+    figures: int = 0
+    figure_seconds: float = 0.0
     skipped: bool = False
 
     def summary(self) -> str:
@@ -44,7 +48,8 @@ class SeedReport:
         return (f"seeded chips {', '.join(self.chips)}: {total} documents "
                 f"({', '.join(f'{k} {v}' for k, v in self.counts.items())}) in "
                 f"{self.generate_seconds + self.write_seconds:.1f} s "
-                f"(generate {self.generate_seconds:.1f} s, write {self.write_seconds:.1f} s)")
+                f"(generate {self.generate_seconds:.1f} s, write {self.write_seconds:.1f} s)"
+                + (f"; {self.figures} fit figures in {self.figure_seconds:.1f} s" if self.figures else ""))
 
 
 def utc_now() -> datetime:
@@ -86,8 +91,10 @@ def is_empty(db: Any) -> bool:
 
 
 def seed_database(db: Any, specs: list[ChipSpec] | None = None, *, seed: int = 7, now: datetime | None = None,
-                  if_empty: bool = False, project_id: str = DEMO_PROJECT_ID) -> SeedReport:
-    """Write the demo chips into ``db`` (replacing earlier demo chips of the same ids) and create indexes."""
+                  if_empty: bool = False, project_id: str = DEMO_PROJECT_ID,
+                  figures: FigureRoot | None = None) -> SeedReport:
+    """Write the demo chips into ``db`` (replacing earlier demo chips of the same ids) and create indexes;
+    with ``figures``, also the fit figures of the newest results under that root (tests leave it out)."""
     specs = specs or chip_specs()
     report = SeedReport(chips=[s.chip_id for s in specs])
     if if_empty and not is_empty(db):
@@ -106,4 +113,8 @@ def seed_database(db: Any, specs: list[ChipSpec] | None = None, *, seed: int = 7
         report.counts[collection] = len(rows)
     ensure_indexes(db)
     report.write_seconds = time.perf_counter() - t1
+    if figures is not None:
+        t2 = time.perf_counter()
+        report.figures = write_demo_figures(docs["task_result_history"], figures)
+        report.figure_seconds = time.perf_counter() - t2
     return report

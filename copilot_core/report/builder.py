@@ -34,6 +34,8 @@ from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.runs import RunReader
 from copilot_core.domain.metrics import BANDS, format_value, metric
 from copilot_core.domain.topology import qubit_label
+from copilot_core.figures import FigureRoot
+from copilot_core.report.figures import flag_figures
 
 TEMPLATE_DIR = Path(__file__).resolve().parent
 FIGURE_METRICS = ("t1", "t2_echo", "x90_gate_fidelity", "average_readout_fidelity", "zx90_gate_fidelity")
@@ -112,8 +114,10 @@ def _note_text(note: object) -> str:
     return text if len(text) <= NOTE_CHARS else text[:NOTE_CHARS] + "\n…"
 
 
-def build_report(repo: CalibrationRepository, chip: dict, comp: Comparison, run: dict) -> ChipReport:
-    """Render the report for an existing comparison (``run`` is the later point's execution row)."""
+def build_report(repo: CalibrationRepository, chip: dict, comp: Comparison, run: dict,
+                 figures: FigureRoot | None = None) -> ChipReport:
+    """Render the report for an existing comparison (``run`` is the later point's execution row); with
+    ``figures``, the lab's fit figures of the flagged qubits are embedded."""
     size = comp.size
     end = run.get("end_at")
     until = end if isinstance(end, datetime) else comp.after.start + timedelta(days=1)
@@ -139,6 +143,7 @@ def build_report(repo: CalibrationRepository, chip: dict, comp: Comparison, run:
                    "text": _note_text(n.get("note"))} for n in notes],
         "figures": _figures(comp, summary), "plotly_js": _plotly_js(), "signed": signed_change, "metric": metric,
         "size": size, "summary_paragraph": None,
+        "flag_figures": flag_figures(repo, comp.chip_id, size, drift, until, figures) if figures else [],
     }
     return ChipReport(html=render(context), comparison=comp, context=context)
 
@@ -169,7 +174,8 @@ def _report_runs(reader: RunReader, chip_id: str, day: str | None) -> tuple[dict
     return done[index + 1], done[index]
 
 
-def chip_report(repo: CalibrationRepository, chip: dict, day: str | None = None) -> ChipReport:
+def chip_report(repo: CalibrationRepository, chip: dict, day: str | None = None,
+                figures: FigureRoot | None = None) -> ChipReport:
     """The report of the chip's newest completed run on ``day`` (YYYY-MM-DD or -Nd; default: its last run),
     compared with the completed run before it."""
     reader = RunReader(repo)
@@ -178,4 +184,4 @@ def chip_report(repo: CalibrationRepository, chip: dict, day: str | None = None)
         comp = compare(reader, chip, previous["execution_id"], run["execution_id"])
     except CompareError as exc:
         raise ReportError(str(exc)) from None
-    return build_report(repo, chip, comp, run)
+    return build_report(repo, chip, comp, run, figures)

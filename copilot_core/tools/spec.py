@@ -22,6 +22,7 @@ from copilot_core.tools.compact import clean_text
 
 if TYPE_CHECKING:
     from copilot_core.data.repository import CalibrationRepository
+    from copilot_core.figures import FigureRoot
     from copilot_core.tools.store import DataStore
 
 
@@ -74,7 +75,7 @@ class MemoryReader(Protocol):
     def recall(self, chip_id: str, *, kind: str | None = None) -> dict: ...
 
 
-Requirement = Literal["memory"]
+Requirement = Literal["memory", "figures"]
 
 
 @dataclass
@@ -85,6 +86,7 @@ class ToolContext:
     store: DataStore
     sandbox: Sandbox | None = None
     memory: MemoryReader | None = None
+    figures: FigureRoot | None = None  # the lab's figure directory (read-only)
     _chips: dict[str, dict] = field(default_factory=dict)
 
     def chip(self, chip_id: str) -> dict:

@@ -26,6 +26,7 @@ from copilot_core.tools.store import DataStore
 
 if TYPE_CHECKING:
     from copilot_core.data.repository import CalibrationRepository
+    from copilot_core.figures import FigureRoot
 
 log = logging.getLogger(__name__)
 
@@ -80,14 +81,15 @@ class Toolkit:
 
     def __init__(self, repo: CalibrationRepository, *, store: DataStore, sandbox: Sandbox | None = None,
                  memory: MemoryReader | None = None, allowed: set[str] | frozenset[str] | None = None,
-                 max_result_chars: int = MAX_TOOL_RESULT_CHARS, chip_id: str | None = None) -> None:
+                 max_result_chars: int = MAX_TOOL_RESULT_CHARS, chip_id: str | None = None,
+                 figures: FigureRoot | None = None) -> None:
         unknown = set(allowed or ()) - set(TOOLS_BY_NAME)
         if unknown:
             raise ValueError(f"unknown tools in allowed: {', '.join(sorted(unknown))}")
-        services = {"memory": memory}
+        services = {"memory": memory, "figures": figures}
         self._specs = {n: s for n, s in TOOLS_BY_NAME.items() if (allowed is None or n in allowed)
                        and (s.requires is None or services[s.requires] is not None)}
-        self._ctx = ToolContext(repo=repo, store=store, sandbox=sandbox, memory=memory)
+        self._ctx = ToolContext(repo=repo, store=store, sandbox=sandbox, memory=memory, figures=figures)
         self.store = store
         self.max_result_chars = max_result_chars
         self._calls: Counter[str] = Counter()

@@ -13,7 +13,7 @@ from tests.depth.conftest import provider_for
 from tests.fakes.scripted_openai import answer
 
 SMALL = "qwen2.5-coder-1.5b-instruct"
-EVERY_TOOL = [spec.name for spec in TOOLS if spec.name != "recall_memory"]  # no memory in these turns
+EVERY_TOOL = [spec.name for spec in TOOLS if spec.requires is None]  # no memory, no figure directory here
 
 
 def offered(body: dict) -> list[str]:

@@ -38,7 +38,8 @@ SAY_WHAT_THEY_DO = {"last_n", "status", "tags", "within_hours", "code", "task_id
 
 
 def test_the_seed_tools_and_the_memory_tool():
-    assert {t.name for t in TOOLS} == SEED_000_TOOLS | {"recall_memory", "compare_calibrations"} and len(TOOLS) == 19
+    assert {t.name for t in TOOLS} == SEED_000_TOOLS | {"recall_memory", "compare_calibrations",
+                                                         "get_task_figure"} and len(TOOLS) == 20
 
 
 def test_policy_declared_on_the_tools():
@@ -49,7 +50,8 @@ def test_policy_declared_on_the_tools():
     assert {t.name for t in TOOLS if not t.cacheable} == {"execute_python_analysis"}
     assert {t.name for t in TOOLS if t.runs_code} == {"execute_python_analysis"}
     assert {t.name: t.limit.calls for t in TOOLS if t.limit} == {"get_parameter_timeseries": 3}
-    assert {t.name: t.requires for t in TOOLS if t.requires} == {"recall_memory": "memory"}
+    assert {t.name: t.requires for t in TOOLS if t.requires} == {"recall_memory": "memory",
+                                                                          "get_task_figure": "figures"}
 
 
 @pytest.mark.parametrize("spec", TOOLS, ids=lambda s: s.name)

@@ -1,0 +1,156 @@
+"""The figure of one task result, read from the local figure root and checked before a page draws it.
+
+Plotly JSON is preferred (drawn natively, through the chart allowlist); a PNG is read from the local file and
+checked to be a PNG.  Nothing is fetched from anywhere else, and a figure that cannot be shown carries the
+reason (missing file, refused path, refused chart) instead.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+
+from copilot_core.errors import CopilotError
+from copilot_core.figures.paths import FigureMissing, FigureRefused, FigureRoot
+from copilot_core.render_safety import UnsafeFigure, validate_figure
+from copilot_core.render_safety.figures import MAX_FIGURE_BYTES
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+MAX_PNG_BYTES = 8_000_000
+FIGURE_KEYS = ("data", "layout", "frames")
+
+
+class FigureUnreadable(CopilotError):
+    """The file is there but is not a figure this app can draw."""
+
+
+@dataclass(frozen=True)
+class TaskFigure:
+    """A task result with its figure (``plotly`` validated chart JSON, or ``png`` bytes) or, when there is
+    none to show, ``problem`` saying why."""
+
+    task: str
+    qid: str
+    status: str
+    at: datetime | None
+    execution_id: str
+    fit: tuple[str, ...] = ()  # "t1 = 45.3 ± 0.9 μs", one per stored output parameter
+    plotly: dict | None = None
+    png: bytes | None = None
+    problem: str | None = None
+    stored_path: str = ""
+    notes: tuple[str, ...] = field(default=())  # other paths of the task that could not be read
+
+    @property
+    def shown(self) -> bool:
+        return self.plotly is not None or self.png is not None
+
+    def describe(self) -> str:
+        """One line for a caption or the model: task, qubit, status, time, fit values."""
+        when = self.at.strftime("%Y-%m-%d %H:%M UTC") if self.at else "time unknown"
+        fit = "; ".join(self.fit) if self.fit else "no fit values stored"
+        return f"{self.task} on {self.qid} ({self.status}, {when}, execution {self.execution_id}): {fit}"
+
+
+def _number(value: object) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    return f"{value:.4g}"
+
+
+def fit_values(outputs: object) -> tuple[str, ...]:
+    """``name = value ± error unit`` for each stored output parameter (rows shaped like ``task_results``)."""
+    if not isinstance(outputs, dict):
+        return ()
+    shown = []
+    for name, model in sorted(outputs.items()):
+        model = model if isinstance(model, dict) else {"value": model}
+        value = _number(model.get("value"))
+        if value is None:
+            continue
+        error = _number(model.get("error"))
+        unit = model.get("unit") if isinstance(model.get("unit"), str) else ""
+        shown.append(f"{name} = {value}{f' ± {error}' if error else ''} {unit}".rstrip())
+    return tuple(shown)
+
+
+@lru_cache(maxsize=256)
+def _read_json(path: str, mtime_ns: int, size: int) -> dict:
+    if size > MAX_FIGURE_BYTES:
+        raise FigureUnreadable(f"the figure file is {size / 1e6:.1f} MB; the limit is {MAX_FIGURE_BYTES / 1e6:.0f} MB")
+    try:
+        raw = json.loads(Path(path).read_bytes())
+    except (OSError, ValueError, RecursionError) as exc:
+        raise FigureUnreadable(f"the figure file is not readable Plotly JSON ({type(exc).__name__})") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("data"), list):
+        raise FigureUnreadable("the figure file is not a Plotly figure (no data list)")
+    figure = {k: raw[k] for k in FIGURE_KEYS if k in raw}  # write_json may add keys a chart does not need
+    try:
+        return validate_figure(figure)
+    except UnsafeFigure as exc:
+        raise FigureUnreadable(f"the chart check refused the figure: {exc}") from None
+
+
+@lru_cache(maxsize=64)
+def _read_png(path: str, mtime_ns: int, size: int) -> bytes:
+    if size > MAX_PNG_BYTES:
+        raise FigureUnreadable(f"the image is {size / 1e6:.1f} MB; the limit is {MAX_PNG_BYTES / 1e6:.0f} MB")
+    try:
+        blob = Path(path).read_bytes()
+    except OSError as exc:
+        raise FigureUnreadable(f"the image cannot be read ({type(exc).__name__})") from None
+    if not blob.startswith(PNG_MAGIC):
+        raise FigureUnreadable("the file is not a PNG image")
+    return blob
+
+
+def read_figure(root: FigureRoot, stored: object) -> dict | bytes:
+    """Validated chart JSON (``.json``) or PNG bytes (``.png``) for a stored path; FigureRefused, FigureMissing
+    or FigureUnreadable otherwise.  Reads are cached per file version (path, mtime, size)."""
+    path = root.resolve(stored)
+    stat = path.stat()
+    reader = _read_json if path.suffix.lower() == ".json" else _read_png
+    return reader(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+def _paths(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    return [p for p in value if isinstance(p, str)] if isinstance(value, list) else []
+
+
+def task_figure(root: FigureRoot, row: dict) -> TaskFigure:
+    """The first drawable figure of a task result row (JSON first, then PNG), or the reason there is none."""
+    at = row.get("end_at") or row.get("start_at")
+    empty = TaskFigure(task=str(row.get("name") or "?"), qid=str(row.get("qid") or "?"),
+                       status=str(row.get("status") or "unknown"), at=at if isinstance(at, datetime) else None,
+                       execution_id=str(row.get("execution_id") or "?"), fit=fit_values(row.get("output_parameters")))
+    candidates = _paths(row.get("json_figure_path")) + _paths(row.get("figure_path"))
+    if not candidates:
+        return replace(empty, problem="no figure stored for this task result")
+    problems: list[str] = []
+    for stored in candidates:
+        try:
+            found = read_figure(root, stored)
+        except (FigureRefused, FigureMissing, FigureUnreadable) as exc:
+            problems.append(str(exc))
+            continue
+        if isinstance(found, bytes):
+            return replace(empty, png=found, stored_path=stored, notes=tuple(problems))
+        return replace(empty, plotly=found, stored_path=stored, notes=tuple(problems))
+    return replace(empty, problem=problems[0], stored_path=candidates[0], notes=tuple(problems[1:]))
+
+
+def latest_per_task(rows: Iterable[dict]) -> list[dict]:
+    """The newest row of each task name (``rows`` newest first), keeping that order."""
+    seen: dict[str, dict] = {}
+    for row in rows:
+        name = row.get("name")
+        if isinstance(name, str) and name not in seen:
+            seen[name] = row
+    return list(seen.values())

@@ -1,0 +1,109 @@
+"""Figures from a QDash-shaped calib_data directory: both layouts, PNG and JSON, refused paths, missing files."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import plotly.io as pio
+import pytest
+from PIL import Image
+
+from copilot_core.figures import FigureMissing, FigureRefused, FigureRoot, figure_root, task_figure
+from copilot_core.settings import PROJECT_ROOT, Settings
+from tests.figures.conftest import CHIP, NEW_DIR, OLD_DIR, PREFIX
+
+
+def _figure(qdash_figures, qid: str, name: str):
+    root = FigureRoot(qdash_figures.root, PREFIX)
+    rows = qdash_figures.repo.task_results(CHIP, qid=qid, task_name=name, limit=1)
+    assert rows, f"fixture row {name} on {qid} not read back"
+    return task_figure(root, rows[0])
+
+
+def test_per_user_layout_json_is_drawn_with_the_stored_values(qdash_figures):
+    shown = _figure(qdash_figures, "0", "CheckT1")
+    assert shown.problem is None and shown.png is None
+    assert list(shown.plotly["data"][0]["y"]) == qdash_figures.t1_y
+    # the same figure as plotly itself reads the file QDash wrote
+    expected = pio.read_json(qdash_figures.root / OLD_DIR / "t1_q0.json")
+    assert list(shown.plotly["data"][0]["x"]) == list(expected.data[0].x)
+    assert shown.fit == ("t1 = 45.31 ± 0.92 μs",)
+    assert shown.describe() == ("CheckT1 on 0 (completed, 2025-06-07 09:01 UTC, execution 20250606-001): "
+                                "t1 = 45.31 ± 0.92 μs")
+
+
+def test_per_project_layout_json_and_a_png_only_result(qdash_figures):
+    ramsey = _figure(qdash_figures, "1", "CheckRamsey")
+    assert list(ramsey.plotly["data"][0]["y"]) == qdash_figures.ramsey_y
+    rb = _figure(qdash_figures, "1", "X90InterleavedRandomizedBenchmarking")
+    assert rb.plotly is None and rb.png == qdash_figures.png
+    assert Image.open(io.BytesIO(rb.png)).size == (12, 9)
+
+
+def test_a_missing_file_says_so(qdash_figures):
+    gone = _figure(qdash_figures, "1", "CheckT2Echo")
+    assert not gone.shown
+    assert gone.problem == f"figure file not found: {PREFIX}/{NEW_DIR}/gone.json"
+    assert gone.notes == (f"figure file not found: {PREFIX}/{NEW_DIR}/gone.png",)
+
+
+@pytest.mark.parametrize("qid, fragment", [("2", "leads outside the figure directory"),
+                                           ("3", "climbs out of the figure directory"),
+                                           ("4", "is outside the figure directory")])
+def test_paths_out_of_the_root_are_refused_and_never_read(qdash_figures, qid, fragment):
+    refused = _figure(qdash_figures, qid, "CheckT1")
+    assert not refused.shown and fragment in refused.problem
+    assert "42" not in repr(refused)  # the secret figure's value never arrives
+
+
+@pytest.mark.parametrize("stored, fragment", [
+    (f"{PREFIX}/projects/escape/secret.json", "leads outside"),  # a symlinked directory
+    ("/etc/passwd", "outside the figure directory"),
+    (f"{PREFIX}/{OLD_DIR}/t1_q0.py", "not a .png or .json"),
+    (f"{PREFIX}/{OLD_DIR}/t1_q0.json\n", "not a plain file path"),
+    (f"{PREFIX}/{OLD_DIR}/..\\..\\x.json", "climbs out"),
+    ("C:/calib/x.json", "outside the figure directory"),
+    ("~/x.json", "outside the figure directory"),
+    (f"{PREFIX}", "climbs out"),
+    (None, "no figure path stored"),
+    (["a.json"], "no figure path stored"),
+])
+def test_resolve_refuses(qdash_figures, stored, fragment):
+    with pytest.raises(FigureRefused, match=fragment.replace(".", r"\.")):
+        FigureRoot(qdash_figures.root, PREFIX).resolve(stored)
+
+
+def test_relative_paths_stay_under_the_root_and_a_missing_root_is_named(qdash_figures, tmp_path):
+    root = FigureRoot(qdash_figures.root, PREFIX)
+    assert root.resolve(f"{OLD_DIR}/t1_q0.json") == qdash_figures.root / OLD_DIR / "t1_q0.json"
+    with pytest.raises(FigureMissing, match="does not exist .set CALIB_DATA_DIR"):
+        FigureRoot(tmp_path / "nowhere", PREFIX).resolve(f"{PREFIX}/{OLD_DIR}/t1_q0.json")
+
+
+def test_a_different_stored_prefix(qdash_figures):
+    root = FigureRoot(qdash_figures.root, "/srv/qdash/calib_data/")
+    assert root.resolve(f"/srv/qdash/calib_data/{NEW_DIR}/ramsey_q1.json").name == "ramsey_q1.json"
+    with pytest.raises(FigureRefused):
+        root.resolve(f"{PREFIX}/{NEW_DIR}/ramsey_q1.json")  # the default prefix is now "elsewhere"
+
+
+def test_settings(tmp_path):
+    default = figure_root(Settings(data_dir=tmp_path))
+    assert default == FigureRoot(tmp_path / "calib_data", "/app/calib_data")
+    set_ = figure_root(Settings(data_dir=tmp_path, extra={"CALIB_DATA_DIR": "lab/calib", "CALIB_DATA_PREFIX": "/x"}))
+    assert set_ == FigureRoot(PROJECT_ROOT / "lab" / "calib", "/x")
+    assert figure_root(Settings(extra={"CALIB_DATA_DIR": "/srv/c"})).root == Path("/srv/c")
+
+
+def test_a_hostile_json_figure_is_refused_by_the_chart_check(qdash_figures):
+    bad = qdash_figures.root / NEW_DIR / "bad.json"
+    bad.write_text('{"data": [{"type": "scatter", "x": [1], "y": [1]}], "layout": {"images": '
+                   '[{"source": "https://evil.example/pixel.png"}]}}', encoding="utf-8")
+    row = {"name": "CheckT1", "qid": "5", "status": "completed", "json_figure_path": [f"{PREFIX}/{NEW_DIR}/bad.json"]}
+    shown = task_figure(FigureRoot(qdash_figures.root, PREFIX), row)
+    assert not shown.shown and shown.problem.startswith("the chart check refused the figure")
+    fake = qdash_figures.root / NEW_DIR / "fake.png"
+    fake.write_bytes(b"<svg onload=alert(1)>")
+    row = {"name": "CheckT1", "qid": "5", "status": "completed", "figure_path": [f"{PREFIX}/{NEW_DIR}/fake.png"]}
+    assert task_figure(FigureRoot(qdash_figures.root, PREFIX), row).problem == "the file is not a PNG image"

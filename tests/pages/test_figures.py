@@ -1,0 +1,122 @@
+"""The lab's figures on the pages (AppTest): the Qubits health report, the heatmap drill-down, the comparison."""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from copilot_core.demo.figures import write_demo_figures
+from copilot_core.figures import FigureRoot
+from tests.pages.conftest import dataframe, figures, texts
+
+CALIB = "/app/calib_data/"
+QID = "17"
+
+
+def _on_disk(calib: Path, stored: str) -> Path:
+    return calib / stored.removeprefix(CALIB)
+
+
+@pytest.fixture(scope="module")
+def chip_calib(tmp_path_factory, seeded_data_dir):
+    """A figure directory for the 144-qubit demo chip's two newest runs, written outside the shared data
+    directory; Q017's newest T2 echo result is a PNG only and its newest Ramsey figure is missing."""
+    from copilot_core.data.connection import open_database
+    from copilot_core.settings import Settings
+
+    calib = tmp_path_factory.mktemp("calib")
+    db = open_database(Settings(data_dir=seeded_data_dir))
+    try:
+        rows = list(db["task_result_history"].find({"chip_id": "144Qv2", "task_type": "qubit"}, {"_id": 0}))
+    finally:
+        db.close()
+    assert write_demo_figures(rows, FigureRoot(calib)) > 1000
+    newest = {}
+    for r in sorted((r for r in rows if r["qid"] == QID and r["status"] == "completed"), key=lambda r: r["start_at"]):
+        newest[r["name"]] = r
+    echo, ramsey = newest["CheckT2Echo"], newest["CheckRamsey"]
+    _on_disk(calib, echo["json_figure_path"][0]).unlink()
+    buf = io.BytesIO()
+    Image.new("RGB", (20, 10), (200, 30, 30)).save(buf, format="PNG")
+    _on_disk(calib, echo["figure_path"][0]).write_bytes(buf.getvalue())
+    _on_disk(calib, ramsey["json_figure_path"][0]).unlink()
+    return calib, newest
+
+
+@pytest.fixture
+def with_figures(app_env, chip_calib, monkeypatch):
+    monkeypatch.setenv("CALIB_DATA_DIR", str(chip_calib[0]))
+    return chip_calib
+
+
+def _t1_fit(spec: dict) -> dict:
+    return next(t for t in spec["data"] if t.get("mode") == "lines")
+
+
+def _check_t1_curve(spec: dict, t1: float) -> None:
+    fit = _t1_fit(spec)
+    assert fit["name"] == f"fit: T1 = {t1:.4g} μs"
+    assert list(fit["y"]) == pytest.approx([0.95 * math.exp(-x / t1) + 0.02 for x in fit["x"]], abs=1e-5)
+
+
+def test_qubits_report_shows_the_latest_figure_of_each_task(open_page, with_figures, demo_chip):
+    calib, newest = with_figures
+    at = open_page("pages/qubits.py")
+    at.session_state[f"qubits_selected_{demo_chip['chip_id']}"] = QID
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = figures(at)
+    t1 = newest["CheckT1"]["output_parameters"]["t1"]["value"]
+    _check_t1_curve(shown["qubit_figure_CheckT1"], t1)
+    assert f"CheckT1 · qubit {QID} · {newest['CheckT1']['execution_id']}" in \
+        shown["qubit_figure_CheckT1"]["layout"]["title"]["text"]
+    assert {"qubit_figure_X90InterleavedRandomizedBenchmarking", "qubit_figure_CheckQubitSpectroscopy"} <= set(shown)
+    assert "qubit_figure_CheckT2Echo" not in shown and "qubit_figure_CheckRamsey" not in shown
+    page = texts(at)
+    when = newest["CheckT1"]["end_at"].strftime("%Y-%m-%d %H:%M")
+    assert any(t.startswith(f"CheckT1 on {QID} (completed, {when} UTC") and f"t1 = {t1:.4g}" in t for t in page)
+    ramsey_path = newest["CheckRamsey"]["json_figure_path"][0]
+    assert f"No figure: figure file not found: {ramsey_path}" in page
+    images = at.get("image")
+    assert len(images) == 1  # the T2 echo PNG, served by the app itself from the file's bytes
+    url = images[0].value[0]
+    assert "/media/" in url and "://" not in url and url.endswith(".png")
+    assert any(t.startswith(f"CheckT2Echo on {QID} (completed") for t in page)
+
+
+def test_figures_off_when_the_directory_is_missing(open_page, app_env, monkeypatch, tmp_path, demo_chip):
+    monkeypatch.setenv("CALIB_DATA_DIR", str(tmp_path / "not-mounted"))
+    at = open_page("pages/qubits.py")
+    at.session_state[f"qubits_selected_{demo_chip['chip_id']}"] = QID
+    at.run()
+    assert not at.exception
+    assert not [k for k in figures(at) if k.startswith("qubit_figure")]
+    assert any("does not exist (set CALIB_DATA_DIR" in t for t in texts(at)), [t for t in texts(at) if "igure" in t]
+
+
+def test_heatmap_drilldown_shows_the_fit_of_the_metric(open_page, with_figures):
+    _, newest = with_figures
+    at = open_page("pages/heatmap.py")
+    at.session_state["heatmap_chart"] = {"selection": {"points": [{"curve_number": 2, "customdata": QID}],
+                                                       "point_indices": [], "box": [], "lasso": []}}
+    at.run()
+    assert not at.exception
+    _check_t1_curve(figures(at)["drill_figure"], newest["CheckT1"]["output_parameters"]["t1"]["value"])
+
+
+def test_compare_shows_the_fits_before_and_after_the_largest_qubit_change(open_page, with_figures, app_repo,
+                                                                          demo_chip):
+    at = open_page("pages/compare.py")
+    ranked = dataframe(at, "title", "label", "change_pct")
+    first = ranked.iloc[0]
+    assert f"{first['title']} · {first['label']}" in at.selectbox(key="compare_figure_pick").format_func(0)
+    runs = list(app_repo.db["execution_history"].find({"chip_id": demo_chip["chip_id"], "status": "completed"},
+                                                      {"_id": 0, "execution_id": 1}).sort("start_at", -1).limit(2))
+    shown = figures(at)
+    assert shown["compare_figure_before"]["layout"]["title"]["text"].endswith(runs[1]["execution_id"])
+    assert shown["compare_figure_after"]["layout"]["title"]["text"].endswith(runs[0]["execution_id"])
+    assert f"qubit {first['qid']} ·" in shown["compare_figure_after"]["layout"]["title"]["text"]

@@ -1,0 +1,126 @@
+"""The lab's fit figures where the results are: the Qubits health report, the heatmap drill-down and the
+comparison.  Files come from the local figure root only (``copilot_core.figures``); Plotly JSON is drawn
+natively after the chart check, a PNG with ``st.image`` from its bytes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from copilot_core.figures import FigureRoot, TaskFigure, figure_root, latest_per_task, task_figure
+from ui import data
+from ui.errors import plain
+
+RECENT_RESULTS = 120  # one qubit's newest task results scanned for the latest figure of each task
+MAX_CHANGES = 20  # changes offered on the comparison
+
+
+def root() -> FigureRoot | None:
+    """The figure root, or None (said once on the page) when its directory is not there."""
+    found = figure_root(data.settings())
+    if found.root.is_dir():
+        return found
+    st.caption(plain(f"Figures are off: the figure directory {found.root} does not exist (set CALIB_DATA_DIR "
+                     "to QDash's calib_data)."))
+    return None
+
+
+def _has_figure(row: dict) -> bool:
+    return bool(row.get("json_figure_path") or row.get("figure_path"))
+
+
+@st.cache_data(ttl=data.TTL, show_spinner=False)
+def _run_rows(key: str, chip_id: str, qid: str, execution_id: str) -> list[dict]:
+    return data.repository().task_results(chip_id, qid=qid, execution_id=execution_id, limit=100)
+
+
+def show(figure: TaskFigure, key: str, *, caption: bool = True) -> None:
+    """One task result's figure with its one-line description, or why it cannot be shown."""
+    if figure.plotly is not None:
+        st.plotly_chart(figure.plotly, key=key, width="stretch")
+    elif figure.png is not None:
+        st.image(figure.png, width="stretch", output_format="PNG")
+    else:
+        st.caption(plain(f"No figure: {figure.problem}"))
+    if caption:
+        st.caption(plain(figure.describe()))
+
+
+def latest_figures(chip_id: str, qid: str, key: str) -> None:
+    """The newest figure of every task run on the qubit, one tab per task, with its status and time."""
+    rows = [r for r in data.task_results(chip_id, qid=qid, limit=RECENT_RESULTS) if _has_figure(r)]
+    latest = latest_per_task(rows)
+    st.markdown("**Latest fit figures**")
+    if not latest:
+        st.caption("No task result of this qubit has a figure stored.")
+        return
+    shown_root = root()
+    if shown_root is None:
+        return
+    tabs = st.tabs([plain(str(r.get("name"))) for r in latest])
+    for tab, row in zip(tabs, latest, strict=True):
+        with tab:
+            show(task_figure(shown_root, row), f"{key}_{row.get('name')}")
+
+
+def metric_figure(chip_id: str, qid: str, metric_name: str, key: str) -> None:
+    """The figure of the newest result that measured ``metric_name`` on the qubit (the drill-down)."""
+    rows = [r for r in data.task_results(chip_id, qid=qid, limit=RECENT_RESULTS)
+            if _has_figure(r) and metric_name in (r.get("output_parameters") or {})]
+    if not rows:
+        st.caption(plain(f"No stored figure measured {metric_name} on this qubit."))
+        return
+    st.markdown(f"**Latest {plain(str(rows[0].get('name')))} fit**")
+    shown_root = root()
+    if shown_root is not None:
+        show(task_figure(shown_root, rows[0]), key)
+
+
+def _in_runs(chip_id: str, qid: str, metric_name: str, execution_ids: Sequence[str]) -> dict | None:
+    """The newest completed, non-excluded result in those runs that stored ``metric_name`` (what the comparison
+    compared)."""
+    target = data.target_key(data.settings())
+    rows = [r for e in execution_ids for r in _run_rows(target, chip_id, qid, e)
+            if r.get("status") == "completed" and not r.get("excluded")
+            and metric_name in (r.get("output_parameters") or {})]
+    rows.sort(key=lambda r: str(r.get("start_at")), reverse=True)
+    return rows[0] if rows else None
+
+
+def before_after(chip_id: str, qid: str, metric_name: str, before: Sequence[str], after: Sequence[str],
+                 key: str) -> None:
+    """The fit behind the earlier value beside the fit behind the later one."""
+    shown_root = root()
+    if shown_root is None:
+        return
+    for column, ids, side in zip(st.columns(2), (before, after), ("before", "after"), strict=True):
+        with column:
+            row = _in_runs(chip_id, qid, metric_name, ids)
+            st.markdown(f"**{side.capitalize()}**")
+            if row is None:
+                st.caption(plain(f"No completed result with {metric_name} in {', '.join(ids)}."))
+            else:
+                show(task_figure(shown_root, row), f"{key}_{side}")
+
+
+def changed_qubit(chip_id: str, ranked: pd.DataFrame, before: Sequence[str], after: Sequence[str]) -> None:
+    """Pick one of the largest qubit changes and see the fit before and after it."""
+    qubits = ranked[ranked["kind"] == "qubit"].head(MAX_CHANGES) if "kind" in ranked else ranked.iloc[0:0]
+    st.subheader("Fit figures before and after")
+    if qubits.empty:
+        st.caption("No qubit value changed between the two points.")
+        return
+    choices = list(range(len(qubits)))
+
+    def label(i: int) -> str:
+        row = qubits.iloc[i]
+        pct = row.get("change_pct")
+        change = f" ({pct:+.1f}%)" if isinstance(pct, float) and pct == pct else ""
+        return f"{row['title']} · {row['label']}{change}"
+
+    pick = st.selectbox("Change", choices, format_func=label, key="compare_figure_pick",
+                        help="The largest changes of qubit values; the figures are the fits that produced them.")
+    row = qubits.iloc[pick if pick is not None and pick < len(qubits) else 0]
+    before_after(chip_id, str(row["qid"]), str(row["metric"]), before, after, "compare_figure")
