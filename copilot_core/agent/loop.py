@@ -39,7 +39,9 @@ from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
 from copilot_core.agent.prompts import build_system_prompt, render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
 from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, more_tools_reply, offered_tools, route
+from copilot_core.agent.streaming import draft_text
 from copilot_core.agent.textcalls import is_call_shaped, text_tool_calls
+from copilot_core.cancel import CancelToken, TurnCancelled
 from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.domain.vocabulary import chip_named
 from copilot_core.errors import CopilotError, ProviderError
@@ -94,8 +96,11 @@ class _Run:
     """State of one request (kept out of the public function so each step stays small)."""
 
     def __init__(self, provider: ProviderConfig, toolkit: ToolLayer | None, *, tracer: Tracer,
-                 listener: TurnListener):
+                 listener: TurnListener, stream: Callable[[str], None] | None = None,
+                 cancel: CancelToken | None = None, secrets: tuple[str, ...] = ()):
         self.provider, self.toolkit, self.tracer, self.listener = provider, toolkit, tracer, listener
+        self.stream, self.cancel, self.secrets = stream, cancel, secrets
+        self.draft = ""  # the answer text streamed so far in the current round (kept when the user stops)
         self.dropped: set[str] = set()
         self.rounds: list[dict] = []  # per model call: input, cached and output tokens, tools offered
         self.route: Route | None = None
@@ -117,13 +122,24 @@ class _Run:
         self.notify(self.listener.phase, "finalizing" if final else "thinking")
         with self.tracer.span("llm.call", round=len(self.rounds) + 1, model=self.provider.model,
                               tools=bool(tools)):
+            self.show_draft("")
             turn = call_model(conversation, tools, provider=self.provider, dropped=self.dropped,
                               on_retry=lambda phase: self.notify(self.listener.phase, phase),
-                              tool_choice="none" if final and tools else None)
+                              tool_choice="none" if final and tools else None,
+                              on_text=self.streamed if self.stream is not None else None, cancel=self.cancel)
             self.tracer.record_usage(turn.input_tokens, turn.output_tokens, self.provider.model)
         self.rounds.append({"input_tokens": turn.input_tokens, "cached_tokens": turn.cached_tokens,
                             "output_tokens": turn.output_tokens, "tools": len(tools or []), "final": final})
         return turn
+
+    def streamed(self, raw: str) -> None:
+        """A round's text so far: its answer part, secrets redacted, to the stream listener."""
+        self.show_draft(sanitize_output(draft_text(raw), self.secrets))
+
+    def show_draft(self, text: str) -> None:
+        if self.stream is not None and text != self.draft:
+            self.draft = text
+            self.notify(self.stream, text)
 
     def run_calls(self, conversation: Conversation, calls: list[ToolCall]) -> str | None:
         """Run one turn's calls (every call gets an output); why the loop should stop for the final answer (a call
@@ -131,6 +147,8 @@ class _Run:
         repeated: str | None = None
         self.notify(self.listener.phase, "running tools")
         for call in calls:
+            if self.cancel is not None:
+                self.cancel.check()
             parsed = _parse(call.arguments)
             args = parsed if parsed is not None else {"_raw": call.arguments[:200]}
             signature = call.name + "\x00" + json.dumps(args, sort_keys=True, default=str)
@@ -209,6 +227,8 @@ class _Run:
         for _ in range(MAX_TOOL_ROUNDS):
             turn = self.ask(conversation, self.offered(tools))
             calls = turn.calls
+            if calls or self.text_calls(turn.text):
+                self.show_draft("")  # what streamed was the model's note next to its calls, not the answer
             if not calls:
                 calls = self.text_calls(turn.text)
                 if not calls:
@@ -244,8 +264,11 @@ class _Run:
         return "The model did not write a final answer; the tools found:\n\n" + "\n".join(f"- {x}" for x in lines)
 
     def partial_blocks(self, headline: str) -> list[Block]:
-        """What we can still show when the model did not answer: the failure and the tool results."""
+        """What we can still show when the model did not answer: the failure, the answer text streamed before a
+        stop, and the tool results."""
         lines = [headline]
+        if self.draft.strip():
+            lines.append(self.draft)
         if self.interim:
             lines.append("\n".join(self.interim))
         if self.outcomes:
@@ -257,15 +280,20 @@ class _Run:
 def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: ToolLayer | None,
                 repo: CalibrationRepository | None, listener: TurnListener | None = None,
                 tracer: Tracer | None = None, prompt_extras: Sequence[str] = (),
-                client: OpenAI | None = None, router: bool = False) -> AgentResult:
+                client: OpenAI | None = None, router: bool = False, stream: Callable[[str], None] | None = None,
+                cancel: CancelToken | None = None) -> AgentResult:
     """Answer one checked request with the tool loop; never raises (failures are in ``AgentResult.error``).
-    ``router``: offer only the tools :func:`~copilot_core.agent.router.route` picks for the question."""
+    ``router``: offer only the tools :func:`~copilot_core.agent.router.route` picks for the question.
+    ``stream``: every model round is streamed and ``stream`` gets its answer text so far ("" when a round turns
+    out to be tool calls).  ``cancel``: the user's stop; the result then has ``stopped`` set and keeps what was
+    streamed and what the tools returned."""
     started = time.perf_counter()
     tracer = tracer or NULL_TRACER
     listener = listener or SilentListener()
     secrets = tuple(s for s in (*configured_secrets(), provider.api_key) if s)
-    run = _Run(provider, toolkit, tracer=tracer, listener=listener)
+    run = _Run(provider, toolkit, tracer=tracer, listener=listener, stream=stream, cancel=cancel, secrets=secrets)
     error: str | None = None
+    stopped = False
     final_text: str | None = None
     try:
         with tracer.span("copilot.request", mode=request.mode, chip_id=request.chip_id, qid=request.qid,
@@ -296,6 +324,10 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
             if planned is not None:
                 run.prefetch(conversation, planned)
             final_text = run.loop(conversation, tools)
+            if cancel is not None:
+                cancel.check()
+    except TurnCancelled as exc:
+        error, stopped = str(exc), True
     except ProviderError as exc:
         error = str(exc)
     except Exception as exc:  # noqa: BLE001  (last resort: a bug must not become a traceback for the user)
@@ -316,7 +348,7 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                        elapsed_s=time.perf_counter() - started, model=provider.model,
                        api_style=provider.api_style, flags=list(request.flags), rounds=run.rounds,
                        routed_tools=list(run.route.names) if run.route is not None else None,
-                       unverified_numbers=_unverified(answer, request, run.outcomes))
+                       unverified_numbers=_unverified(answer, request, run.outcomes), stopped=stopped)
 
 
 def _question_chip(request: AgentRequest, repo: CalibrationRepository | None) -> str | None:

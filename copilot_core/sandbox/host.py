@@ -23,6 +23,7 @@ from typing import Any
 
 import pandas as pd
 
+from copilot_core.cancel import CancelToken
 from copilot_core.errors import CopilotError
 from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
 from copilot_core.sandbox import protocol
@@ -126,8 +127,17 @@ class _WorkerHandle:
                 slot.event.set()
             self.pending.clear()
 
-    def submit(self, request: dict[str, Any], wait_s: float) -> dict:
-        """Send a request and wait for its reply; SandboxUnavailable if the worker dies or hangs."""
+    def cancel_job(self, job_id: int) -> None:
+        """Ask the worker to kill a running job (its reply then says it was stopped); no reply of its own."""
+        payload = pickle.dumps({"op": "cancel", "target": job_id, "id": next(self.ids)},
+                               protocol=pickle.HIGHEST_PROTOCOL)
+        with self.write_lock:
+            assert self.proc.stdin is not None  # started with stdin=PIPE
+            protocol.write_frame(self.proc.stdin.fileno(), payload)
+
+    def submit(self, request: dict[str, Any], wait_s: float, cancel: CancelToken | None = None) -> dict:
+        """Send a request and wait for its reply; SandboxUnavailable if the worker dies or hangs.  ``cancel``: the
+        user's stop kills the job, whose reply then comes at once."""
         slot = _Pending()
         job_id = next(self.ids)
         self.pending[job_id] = slot
@@ -143,7 +153,12 @@ class _WorkerHandle:
         if not self.alive and slot.reply is None:  # died while we were writing
             self.pending.pop(job_id, None)
             raise WorkerGone("sandbox worker is gone")
-        if not slot.event.wait(wait_s):
+        if cancel is not None:
+            with cancel.hook(lambda: self.cancel_job(job_id)):
+                answered = slot.event.wait(wait_s)
+        else:
+            answered = slot.event.wait(wait_s)
+        if not answered:
             self.pending.pop(job_id, None)
             self.close()
             raise SandboxUnavailable("sandbox worker stopped answering; it will be restarted")
@@ -273,8 +288,10 @@ def _failure(message: str, started: float, layers: list[str] | None = None) -> S
                          elapsed_s=time.perf_counter() - started)
 
 
-def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float = 10.0) -> SandboxResult:
-    """Run model-written analysis code in the sandbox.  Never raises for anything the code does."""
+def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float = 10.0,
+                 cancel: CancelToken | None = None) -> SandboxResult:
+    """Run model-written analysis code in the sandbox.  Never raises for anything the code does.  ``cancel``: the
+    user's stop kills a running job (its result's error says so)."""
     started = time.perf_counter()
     if not isinstance(code, str) or not code.strip():
         return _failure("No code was given. Hint: set result = {'output': ..., 'chart': fig} or print.", started)
@@ -287,9 +304,9 @@ def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float =
     with _slots:
         try:
             try:
-                reply = _ensure_worker().submit(request, timeout + REPLY_GRACE_S)
+                reply = _ensure_worker().submit(request, timeout + REPLY_GRACE_S, cancel)
             except WorkerGone:  # died between jobs: one fresh worker, one retry
-                reply = _ensure_worker().submit(request, timeout + REPLY_GRACE_S)
+                reply = _ensure_worker().submit(request, timeout + REPLY_GRACE_S, cancel)
         except SandboxUnavailable as exc:
             return _failure(f"The sandbox is unavailable: {exc}", started)
         except (pickle.PicklingError, TypeError, AttributeError) as exc:

@@ -58,6 +58,7 @@ class Job:
     delivered: bool = False
     request: tuple[str, dict, float] | None = None  # kept until a spare confirms it took the job
     acked: bool = True
+    cancelled: bool = False  # the user stopped the turn: killed, and the reply says so
 
 
 def _child(source: str, data: dict, namespaces: dict, result_fd: int, timeout_s: float) -> None:
@@ -365,6 +366,14 @@ class Worker:
             except PermissionError:
                 continue
 
+    def cancel_job(self, job_id: object) -> None:
+        """Kill the running job the app asked about (a job that already replied is left alone)."""
+        for entry in self.jobs.values():
+            if entry.id == job_id and entry.status is None and not entry.delivered:
+                entry.cancelled = True
+                entry.request = None  # never retried on a fresh fork
+                self._kill(entry)
+
     def _on_result(self, entry: Job) -> None:
         try:
             chunk = os.read(entry.result_fd, 1 << 20)
@@ -424,7 +433,9 @@ class Worker:
         """The reply for the app; before the job has been reaped (``final=False``) only a complete JSON one."""
         reply = None
         error: str | None
-        if entry.timed_out:
+        if entry.cancelled:
+            error = "Stopped by the user: the analysis job was killed."
+        elif entry.timed_out:
             error = (f"Time limit exceeded: the job ran longer than {entry.timeout_s:g} s and was stopped. "
                      "Hint: vectorise loops, aggregate first, avoid catastrophic regexes.")
         elif entry.overflow:
@@ -496,7 +507,9 @@ class Worker:
             payload = bytes(self.inbuf[protocol.HEADER.size: protocol.HEADER.size + size])
             del self.inbuf[: protocol.HEADER.size + size]
             request = pickle.loads(payload)  # trusted direction: built by the app
-            if request.get("op") == "status":
+            if request.get("op") == "cancel":
+                self.cancel_job(request.get("target"))
+            elif request.get("op") == "status":
                 deliver({"id": request["id"], "pid": os.getpid(), "running": len(self.jobs),
                          "spare_pids": [spare.pid for spare in self.spares],
                          "recent_job_pids": list(self.recent_job_pids)})
