@@ -158,8 +158,13 @@ def _rerun_section(work: ShowWork, key: str, state: ChatState) -> None:
 
 
 # ------------------------------------------------------------------ whole turns
+STOPPED_NOTE = "Stopped by you: the answer above is incomplete (what was shown before the stop is kept)."
+
+
 def render_answer(message: ChatMessage, index: int, state: ChatState) -> None:
     """An assistant turn's body; keys depend on the session and position so reruns keep widget state."""
+    if message.stopped:
+        st.caption(safe_markdown(STOPPED_NOTE), help="The turn was stopped with the chat input's stop button.")
     render_blocks(message, key=f"msg-{state.session_id}-{index}")
     render_unverified(message.unverified_numbers)
     if message.work is not None:
@@ -177,6 +182,21 @@ def render_message(message: ChatMessage, index: int, state: ChatState) -> None:
 def render_history(state: ChatState) -> None:
     for i, message in enumerate(state.messages):
         render_message(message, i, state)
+
+
+def show_events(events: list[Any], progress: StatusProgress, draft: Any) -> None:
+    """Events from a background turn (``copilot_core.chat.background``): progress into the status box, and the
+    newest draft of the answer, rebuilt by render safety on every update, into its placeholder."""
+    drafts = [e.args[0] for e in events if e.kind == "draft"]
+    for event in events:
+        if event.kind in ("phase", "notice", "tool_call", "tool_result"):
+            getattr(progress, event.kind)(*event.args)
+    if drafts:
+        text = str(drafts[-1])
+        if text.strip():
+            draft.markdown(safe_markdown(text))
+        else:
+            draft.empty()
 
 
 class StatusProgress:

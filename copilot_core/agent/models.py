@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -229,6 +230,20 @@ class ChatConversation:
 # --------------------------------------------------------------------------------------- streams
 
 
+def _interrupt(stream: Any) -> None:
+    """End a stream another thread is blocked reading: shut its socket down (closing alone does not wake a
+    blocked read on Linux), then close it."""
+    response = getattr(stream, "response", None)
+    network = (getattr(response, "extensions", None) or {}).get("network_stream")
+    sock = network.get_extra_info("socket") if network is not None else None
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # already closed by the server
+    stream.close()
+
+
 def _drain(stream: Any, cancel: CancelToken | None) -> Any:
     """The stream's events; closing the stream is the stop button's hook, and a stop ends the read with
     TurnCancelled whether the closed connection raised or just ended."""
@@ -236,7 +251,7 @@ def _drain(stream: Any, cancel: CancelToken | None) -> Any:
         yield from stream
         return
     try:
-        with cancel.hook(stream.close):
+        with cancel.hook(lambda: _interrupt(stream)):
             for event in stream:
                 cancel.check()
                 yield event

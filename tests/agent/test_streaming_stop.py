@@ -20,9 +20,9 @@ from tests.fakes.scripted_openai import answer, call, paused
 ANSWER = "Qubit 5 has T1 42.5 μs, which is healthy."
 
 
-def run(server, style, toolkit, **kwargs):
-    return run_copilot(AgentRequest("How is qubit 5?", chip_id="64Qv3"), provider=server.provider(style),
-                       toolkit=toolkit, repo=None, **kwargs)
+def run(server, style, toolkit, timeout_s=5.0, **kwargs):
+    return run_copilot(AgentRequest("How is qubit 5?", chip_id="64Qv3"),
+                       provider=server.provider(style, timeout_s=timeout_s), toolkit=toolkit, repo=None, **kwargs)
 
 
 def test_answer_text_streams_in_order_and_matches_the_final_answer(scripted_openai, style, toolkit):
@@ -61,13 +61,14 @@ def test_stop_during_a_streamed_answer_keeps_the_partial_text(scripted_openai, s
             on_screen.set()
 
     box: dict = {}
-    worker = threading.Thread(target=lambda: box.update(result=run(scripted_openai, style, toolkit,
+    # a read timeout far beyond the join below: only the stop itself can end the blocked read in time
+    worker = threading.Thread(target=lambda: box.update(result=run(scripted_openai, style, toolkit, timeout_s=600,
                                                                    stream=show, cancel=cancel)))
     worker.start()
     assert on_screen.wait(30), "the slow model's first words never arrived"
     assert pause.reached.is_set()
     cancel.cancel()
-    worker.join(30)
+    worker.join(60)
     assert not worker.is_alive(), "stopping did not end the model call"
     result = box["result"]
     assert result.stopped and result.error == STOPPED_MESSAGE
