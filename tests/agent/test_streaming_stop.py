@@ -77,7 +77,7 @@ def test_stop_during_a_streamed_answer_keeps_the_partial_text(scripted_openai, s
     assert "matters" not in shown  # nothing the model would have written after the stop
     assert "qubit 5: t1 42.5" in shown  # the tool result shown before the stop is kept too
     assert len(scripted_openai.requests) == 2  # no retry, no finalize call after a stop
-    pause.release.set()
+    assert pause.hung_up.wait(60)  # the connection to the model was closed
 
 
 def test_stop_before_a_plain_call_returns_without_asking_the_model(scripted_openai, style, toolkit):

@@ -72,7 +72,7 @@ def test_stop_during_a_slow_answer_keeps_what_was_shown_saves_and_the_chat_goes_
     runners[-1].request_stop()  # what the chat input's stop button sends
     thread.join(120)
     assert not thread.is_alive(), "the page run did not end after the stop"
-    pause.release.set()
+    assert pause.hung_up.wait(60), "the model's stream was not closed by the stop"
 
     # saved: the question and the stopped answer, which keeps the tool result shown before the stop
     messages = saved_messages(app)
@@ -80,7 +80,6 @@ def test_stop_during_a_slow_answer_keeps_what_was_shown_saves_and_the_chat_goes_
     assert '"stopped": true' in messages[1]["content"]
     assert f"t1 on {CHIP}" in messages[1]["content"]
     assert "never ends here" not in messages[1]["content"]  # nothing after the stop was taken in
-    assert app.server is not None and app.server.disconnects >= 1  # the stream was closed, not waited out
 
     # the next page run shows it marked stopped, and the chat input takes the next question
     at = app.run()

@@ -31,6 +31,7 @@ Steps (API-neutral: rendered as Responses output items or a Chat Completions mes
     paused(step, after=n) -> (step, Pause)   a slow model: a streamed request gets ``n`` pieces, then the server
                                         sets ``pause.reached`` and waits for ``pause.release`` (or for the server to
                                         stop); a plain request waits before its reply.  No timing involved.
+                                        ``pause.hung_up`` is set when the client closes the connection meanwhile.
 
 Streaming: a request with ``"stream": true`` gets the same reply as Server-Sent Events, text split into word pieces
 (Chat Completions chunks with ``[DONE]``; Responses ``response.*`` events ending in ``response.completed``).
@@ -65,6 +66,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import select
 import socket
 import threading
 import time
@@ -85,6 +87,7 @@ class Pause:
     after: int
     reached: threading.Event = field(default_factory=threading.Event, compare=False)
     release: threading.Event = field(default_factory=threading.Event, compare=False)
+    hung_up: threading.Event = field(default_factory=threading.Event, compare=False)  # the client closed meanwhile
 
 
 @dataclass(frozen=True)
@@ -368,7 +371,7 @@ class ScriptedOpenAI:
                     if status == 200 and body.get("stream"):
                         self._stream(server._events(self.path, body, payload), pause)
                         return
-                    if pause is not None and not server._hold(pause):
+                    if pause is not None and not server._hold(pause, self.connection):
                         return
                     self._send(status, payload)
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test, stop)
@@ -382,7 +385,7 @@ class ScriptedOpenAI:
                 self.end_headers()
                 self.close_connection = True
                 for i, event in enumerate(events):
-                    if pause is not None and i == pause.after and not server._hold(pause):
+                    if pause is not None and i == pause.after and not server._hold(pause, self.connection):
                         return
                     self.wfile.write(event.encode())
                     self.wfile.flush()
@@ -445,11 +448,17 @@ class ScriptedOpenAI:
         return [r.body for r in self.requests if api is None or r.api == api]
 
     # -- request handling
-    def _hold(self, pause: Pause) -> bool:
-        """Signal the pause and wait for its release; False when the server stopped meanwhile."""
+    def _hold(self, pause: Pause, conn: socket.socket) -> bool:
+        """Signal the pause and wait for its release; False when the server stopped or the client hung up
+        meanwhile (then ``pause.hung_up`` is set and ``disconnects`` counts it)."""
         pause.reached.set()
         while not pause.release.wait(0.05):
             if self._stop.is_set():
+                return False
+            if _hung_up(conn):
+                with self._lock:
+                    self.disconnects += 1
+                pause.hung_up.set()
                 return False
         return True
 
@@ -571,6 +580,17 @@ class ScriptedOpenAI:
                 "usage": {"prompt_tokens": tin, "completion_tokens": tout, "total_tokens": tin + tout,
                           "prompt_tokens_details": {"cached_tokens": cached}},
                 "timings": {"cache_n": cached, "prompt_n": tin - cached}}
+
+
+def _hung_up(conn: socket.socket) -> bool:
+    """The client closed its end (a readable socket with nothing to read)."""
+    readable, _, _ = select.select([conn], [], [], 0)
+    if not readable:
+        return False
+    try:
+        return conn.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
+        return True
 
 
 _PIECE = re.compile(r"\S+\s*|\s+")
