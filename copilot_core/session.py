@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from copilot_core.agent.blocks import TextBlock
+from copilot_core.agent.blocks import AskBlock, TextBlock
+from copilot_core.agent.clarify import clarify_first
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
 from copilot_core.agent.guardrails import InputCheck, check_input
 from copilot_core.agent.loop import run_copilot
@@ -117,12 +118,13 @@ class Copilot:
 
     def ask(self, state: ChatState, question: str | InputCheck, listener: TurnListener | None = None, *,
             context: dict | None = None, stream: Callable[[str], None] | None = None,
-            cancel: CancelToken | None = None, **trace_attrs: str) -> TurnResult:
+            cancel: CancelToken | None = None, clarify: bool = False, **trace_attrs: str) -> TurnResult:
         """Check the question (unless already checked), run the turn on the state's history and append both
         messages to ``state``.  Memory is the chat owner's (``state.username``) only.  Never raises for model,
         tool or memory failures: they are in the answer's ``error``.  ``stream`` gets the answer text as it is
         written; ``cancel`` stops the turn (the model call and a running sandbox job) and the answer keeps what
-        was shown, marked stopped."""
+        was shown, marked stopped.  ``clarify``: ambiguous questions get a question with options (before any model
+        call for the common cases, and through the model's ``ask_user`` tool)."""
         listener = listener or SilentListener()
         verdict = check_input(question) if isinstance(question, str) else question
         flags = list(verdict.flags or [])
@@ -135,6 +137,8 @@ class Copilot:
         state.add(ChatMessage.user(text, flags))
         if out_of_scope(text):  # plainly not about the lab's data: declined without calling any model
             return self._declined(state, provider, flags)
+        if clarify and (ask := self._clarify_first(text, state, history)) is not None:
+            return self._asked(state, provider, flags, ask)
 
         readiness = self._readiness(provider, listener)
         allowed = readiness.allowed_tools() if readiness is not None else None
@@ -151,7 +155,8 @@ class Copilot:
                                history=history, context=dict(context or {}), flags=flags)
         result = run_copilot(request, provider=provider, toolkit=cached, repo=self.repo, listener=listener,
                              tracer=tracer, prompt_extras=extras, client=self.client,
-                             router=self._router(provider, readiness), stream=stream, cancel=cancel)
+                             router=self._router(provider, readiness), stream=stream, cancel=cancel,
+                             clarify=clarify)
 
         self._learn(memory, state.chip_id, result, tracer)
         trace = tracer.finish(error=result.error)
@@ -173,6 +178,20 @@ class Copilot:
     def _declined(state: ChatState, provider: ProviderConfig, flags: list[str]) -> TurnResult:
         result = AgentResult(answer=DECLINE_MESSAGE, blocks=[TextBlock(DECLINE_MESSAGE)], model=provider.model,
                              api_style=provider.api_style, flags=flags)
+        answer = ChatMessage.assistant(result.blocks, work=show_work_from(result))
+        state.add(answer)
+        return TurnResult(sent=True, flags=flags, answer=answer, result=result)
+
+    def _clarify_first(self, text: str, state: ChatState, history: list[dict]) -> AskBlock | None:
+        try:
+            chips = self.repo.chip_ids()
+        except Exception:  # noqa: BLE001 - an unreachable database is reported by the tools in the turn itself
+            chips = []
+        return clarify_first(text, chips=chips, chip_in_view=state.chip_id, history=history)
+
+    @staticmethod
+    def _asked(state: ChatState, provider: ProviderConfig, flags: list[str], ask: AskBlock) -> TurnResult:
+        result = AgentResult(answer="", blocks=[ask], model=provider.model, api_style=provider.api_style, flags=flags)
         answer = ChatMessage.assistant(result.blocks, work=show_work_from(result))
         state.add(answer)
         return TurnResult(sent=True, flags=flags, answer=answer, result=result)

@@ -14,7 +14,8 @@ from typing import Any
 
 import streamlit as st
 
-from copilot_core.agent.blocks import Block, ChartBlock, Figure, TextBlock
+from copilot_core.agent.blocks import AskBlock, Block, ChartBlock, Figure, TextBlock
+from copilot_core.agent.clarify import with_choice
 from copilot_core.chat import ChatMessage, ChatState, ShowWork, rerun_analysis
 from copilot_core.render_safety import (
     UnsafeFigure,
@@ -79,6 +80,28 @@ def render_blocks(message: ChatMessage, key: str) -> None:
     render_badge(message.assessment)
     for i, block in enumerate(message.blocks):
         render_block(block, key=f"{key}-chart-{i}")
+
+
+def _choose(state: ChatState, index: int, n: int, option: str) -> None:
+    """A click on an option: the question keeps the choice, and the question is asked again with it."""
+    message = state.messages[index]
+    block = message.blocks[n]
+    if not isinstance(block, AskBlock) or block.answer is not None:
+        return
+    message.blocks[n] = AskBlock(block.question, block.options, option)
+    asked = next((m.text for m in reversed(state.messages[:index]) if m.role == "user"), "")
+    state.pending = with_choice(asked, option)
+
+
+def render_ask(block: AskBlock, message: ChatMessage, index: int, n: int, state: ChatState) -> None:
+    """A clarifying question: its text, then one button per option (or the choice made)."""
+    st.markdown(safe_markdown(block.question))
+    if block.answer is not None:
+        st.caption(safe_markdown(f"You chose: {block.answer}"))
+        return
+    for i, (column, option) in enumerate(zip(st.columns(len(block.options)), block.options)):
+        column.button(safe_markdown(safe_text(option, 80)), key=f"ask-{state.session_id}-{index}-{n}-{i}",
+                      on_click=_choose, args=(state, index, n, option), width="stretch")
 
 
 def render_unverified(numbers: list[str]) -> None:
@@ -166,6 +189,9 @@ def render_answer(message: ChatMessage, index: int, state: ChatState) -> None:
     if message.stopped:
         st.caption(safe_markdown(STOPPED_NOTE), help="The turn was stopped with the chat input's stop button.")
     render_blocks(message, key=f"msg-{state.session_id}-{index}")
+    for n, block in enumerate(message.blocks):
+        if isinstance(block, AskBlock):
+            render_ask(block, message, index, n, state)
     render_unverified(message.unverified_numbers)
     if message.work is not None:
         render_show_work(message.work, key=f"work-{state.session_id}-{index}", state=state)

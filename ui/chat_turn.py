@@ -144,7 +144,8 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
             progress = StatusProgress(status)
         draft = st.empty()
         turn: BackgroundTurn[TurnResult] = BackgroundTurn(
-            lambda listener, stream, cancel: copilot.ask(state, verdict, listener, stream=stream, cancel=cancel),
+            lambda listener, stream, cancel: copilot.ask(state, verdict, listener, stream=stream, cancel=cancel,
+                                                    clarify=True),
             on_stopped=lambda _: save_state(state, res.sessions))
         st.session_state[TURN_KEY] = turn
         try:

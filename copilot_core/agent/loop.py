@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 from openai import OpenAI
 
 from copilot_core.agent.answer import parse_answer, vet_model_charts
-from copilot_core.agent.blocks import Block, ChartBlock, TextBlock, answer_text
+from copilot_core.agent.blocks import AskBlock, Block, ChartBlock, TextBlock, answer_text
+from copilot_core.agent.clarify import ASK_SCHEMA, ASK_TOOL, ask_from_call
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
 from copilot_core.agent.grounding import unverified_numbers
 from copilot_core.agent.guardrails import configured_secrets, sanitize_output
@@ -101,6 +102,8 @@ class _Run:
         self.provider, self.toolkit, self.tracer, self.listener = provider, toolkit, tracer, listener
         self.stream, self.cancel, self.secrets = stream, cancel, secrets
         self.draft = ""  # the answer text streamed so far in the current round (kept when the user stops)
+        self.clarify = False  # offer ask_user: the model may end the turn with a question and options
+        self.asked: AskBlock | None = None
         self.dropped: set[str] = set()
         self.rounds: list[dict] = []  # per model call: input, cached and output tokens, tools offered
         self.route: Route | None = None
@@ -155,6 +158,12 @@ class _Run:
             earlier = self.made.get(signature)
             if earlier is None and self.prefetched is not None and _covers(self.prefetched[0], call.name, args):
                 earlier = self.prefetched[1]
+            if call.name == ASK_TOOL and self.clarify:
+                self.asked = self.asked or ask_from_call(call.arguments)
+                conversation.add_tool_result(call, to_model_json(
+                    {"note": "The user will answer in their next message."} if self.asked else
+                    {"error": "ask_user needs a question and 2-4 distinct options", "hint": "answer instead"}))
+                continue
             if earlier is not None:
                 conversation.add_tool_result(call, self.already_made(earlier))
                 repeated = "You asked again for a tool call that was already made; its result is above."
@@ -215,9 +224,10 @@ class _Run:
 
     def offered(self, tools: list[dict]) -> list[dict] | None:
         """This round's tools: all of them, or the routed few (+ ``more_tools``) until the model asks for more."""
+        ask = [ASK_SCHEMA] if self.clarify and tools else []
         if self.route is None or not tools:
-            return tools or None
-        return all_tools(tools, self.route) if self.expanded else offered_tools(tools, self.route)
+            return [*tools, *ask] or None
+        return [*(all_tools(tools, self.route) if self.expanded else offered_tools(tools, self.route)), *ask]
 
     def loop(self, conversation: Conversation, tools: list[dict]) -> str | None:
         """The rounds; returns the model's final text (None when it stayed empty)."""
@@ -243,6 +253,8 @@ class _Run:
                     self.interim.append(turn.text)
                 conversation.add_turn(turn)
             stop = self.run_calls(conversation, calls)
+            if self.asked is not None:  # the model asked the user: the turn ends with the question
+                return None
             if stop:
                 reason = stop
                 break
@@ -281,17 +293,19 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                 repo: CalibrationRepository | None, listener: TurnListener | None = None,
                 tracer: Tracer | None = None, prompt_extras: Sequence[str] = (),
                 client: OpenAI | None = None, router: bool = False, stream: Callable[[str], None] | None = None,
-                cancel: CancelToken | None = None) -> AgentResult:
+                cancel: CancelToken | None = None, clarify: bool = False) -> AgentResult:
     """Answer one checked request with the tool loop; never raises (failures are in ``AgentResult.error``).
     ``router``: offer only the tools :func:`~copilot_core.agent.router.route` picks for the question.
     ``stream``: every model round is streamed and ``stream`` gets its answer text so far ("" when a round turns
     out to be tool calls).  ``cancel``: the user's stop; the result then has ``stopped`` set and keeps what was
-    streamed and what the tools returned."""
+    streamed and what the tools returned.  ``clarify``: offer ``ask_user``; a model that calls it ends the turn
+    with an :class:`AskBlock` (question and options) as the answer."""
     started = time.perf_counter()
     tracer = tracer or NULL_TRACER
     listener = listener or SilentListener()
     secrets = tuple(s for s in (*configured_secrets(), provider.api_key) if s)
     run = _Run(provider, toolkit, tracer=tracer, listener=listener, stream=stream, cancel=cancel, secrets=secrets)
+    run.clarify = clarify
     error: str | None = None
     stopped = False
     final_text: str | None = None
@@ -305,7 +319,8 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
             if toolkit is not None:
                 toolkit.begin_request(chip_id)
                 tools = toolkit.schemas()
-                run.known = {t["name"] for t in tools} | ({MORE_TOOLS} if router else set())
+                run.known = {t["name"] for t in tools} | ({MORE_TOOLS} if router else set()) | (
+                    {ASK_TOOL} if clarify else set())
                 if router and tools:
                     names = [t["name"] for t in tools]
                     chosen = route(request.message, qid=request.qid, mode=request.mode, available=names)
@@ -334,13 +349,14 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
         log.exception("agent loop failed")
         error = f"The copilot hit an internal error ({type(exc).__name__}); see the server log."
     blocks, assessment = parse_answer(final_text)
+    if run.asked is not None and error is None:
+        blocks, assessment = [run.asked], None
     if error is not None:
         blocks, assessment = run.partial_blocks(error), None
     elif not blocks:
         error = "The model returned an empty answer."
         blocks = run.partial_blocks(error)
-    blocks = [TextBlock(sanitize_output(b.text, secrets)) if isinstance(b, TextBlock) else b
-              for b in vet_model_charts(blocks)] + [ChartBlock(chart) for chart in run.charts]
+    blocks = [_sanitized(b, secrets) for b in vet_model_charts(blocks)] + [ChartBlock(chart) for chart in run.charts]
     run.notify(listener.phase, "done")
     answer = answer_text(blocks)
     return AgentResult(answer=answer, blocks=blocks, assessment=assessment, tool_calls=run.outcomes,
@@ -349,6 +365,16 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                        api_style=provider.api_style, flags=list(request.flags), rounds=run.rounds,
                        routed_tools=list(run.route.names) if run.route is not None else None,
                        unverified_numbers=_unverified(answer, request, run.outcomes), stopped=stopped)
+
+
+def _sanitized(block: Block, secrets: tuple[str, ...]) -> Block:
+    """Secrets redacted from every text the model wrote (text blocks, a question and its options)."""
+    if isinstance(block, TextBlock):
+        return TextBlock(sanitize_output(block.text, secrets))
+    if isinstance(block, AskBlock):
+        return AskBlock(sanitize_output(block.question, secrets),
+                        tuple(sanitize_output(o, secrets) for o in block.options), block.answer)
+    return block
 
 
 def _question_chip(request: AgentRequest, repo: CalibrationRepository | None) -> str | None:
