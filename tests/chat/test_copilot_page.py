@@ -398,7 +398,7 @@ def grounding_smart(req: SmartRequest):
 def test_a_number_no_tool_returned_is_named_under_the_answer(chat_app):
     app = chat_app(grounding_smart)
     app.run()
-    at = app.ask("Show me the T1 heatmap and its median")
+    at = app.ask(f"Show me the T1 heatmap of {CHIP} and its median")
     assert not at.exception
     median = f"{statistics.median(latest_t1(app.repo().db, CHIP).values()):.1f}"
     _, assistant = at.chat_message
