@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from copilot_core.agent.blocks import AskBlock, TextBlock
 from copilot_core.agent.clarify import clarify_first
+from copilot_core.agent.followups import follow_ups
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
 from copilot_core.agent.guardrails import InputCheck, check_input
 from copilot_core.agent.loop import run_copilot
@@ -169,6 +170,10 @@ class Copilot:
         if not answer.blocks:
             answer = ChatMessage.assistant([TextBlock(result.error or "The copilot gave no answer.")],
                                            work=work, error=result.error, stopped=result.stopped)
+        asked = any(isinstance(b, AskBlock) for b in answer.blocks)
+        answer.follow_ups = follow_ups(text, [(o.name, dict(o.args or {})) for o in result.tool_calls if o.ok],
+                                       chip_in_view=state.chip_id,
+                                       failed=bool(result.error) or result.stopped or asked)
         state.add(answer)
         return TurnResult(sent=True, flags=flags, answer=answer, result=result, readiness=readiness)
 

@@ -104,6 +104,18 @@ def render_ask(block: AskBlock, message: ChatMessage, index: int, n: int, state:
                       on_click=_choose, args=(state, index, n, option), width="stretch")
 
 
+def _ask_next(state: ChatState, text: str) -> None:
+    state.pending = text
+
+
+def render_follow_ups(questions: list[str], index: int, state: ChatState) -> None:
+    """Next questions as buttons under the latest answer; a click asks it."""
+    st.caption(safe_markdown("Ask next:"))
+    for i, question in enumerate(questions):
+        st.button(safe_markdown(safe_text(question, 200)), key=f"next-{state.session_id}-{index}-{i}",
+                  icon=":material/subdirectory_arrow_right:", on_click=_ask_next, args=(state, question))
+
+
 def render_unverified(numbers: list[str]) -> None:
     """Numbers in the answer that no tool result backs: the reader should check them before relying on them."""
     if numbers:
@@ -192,6 +204,8 @@ def render_answer(message: ChatMessage, index: int, state: ChatState) -> None:
     for n, block in enumerate(message.blocks):
         if isinstance(block, AskBlock):
             render_ask(block, message, index, n, state)
+    if message.follow_ups and index == len(state.messages) - 1:
+        render_follow_ups(message.follow_ups, index, state)
     render_unverified(message.unverified_numbers)
     if message.work is not None:
         render_show_work(message.work, key=f"work-{state.session_id}-{index}", state=state)

@@ -38,6 +38,7 @@ class ChatMessage:
     error: str | None = None  # assistant: the API failed; blocks hold the partial answer or the message
     unverified_numbers: list[str] = field(default_factory=list)  # assistant: numbers no tool result backs
     stopped: bool = False  # assistant: the user stopped the turn; blocks keep what was shown until then
+    follow_ups: list[str] = field(default_factory=list)  # assistant: next questions built from its tool calls
     created_at: datetime = field(default_factory=utcnow)
 
     @classmethod
@@ -73,6 +74,8 @@ class ChatMessage:
                 payload["unverified_numbers"] = self.unverified_numbers
             if self.stopped:
                 payload["stopped"] = True
+            if self.follow_ups:
+                payload["follow_ups"] = self.follow_ups
             content = json.dumps(payload, ensure_ascii=False, default=str)
         return {"role": self.role, "content": content, "created_at": self.created_at}
 
