@@ -90,6 +90,12 @@ def _answer_markdown(message: ChatMessage) -> str:
     return "\n\n".join(parts) or "_(no text)_"
 
 
+def notebook_filename(title: str) -> str:
+    """A safe file name for the chat's notebook (the title may hold anything the user typed)."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", title).strip("._")[:60] or "chat"
+    return f"copilot_{stem}.ipynb"
+
+
 def chat_notebook(messages: Sequence[ChatMessage], *, title: str, settings: Settings | None = None) -> str:
     """The chat as ``.ipynb`` JSON text (nbformat 4)."""
     cells = [new_markdown_cell(f"# {safe_markdown(title)}\n\nExported from Calibration Copilot. Run all cells to "

@@ -94,3 +94,40 @@ def test_code_shown_in_a_cell_cannot_run_outside_the_sandbox():
     executable = [line for line in lines if line.strip() and not line.startswith("#")]
     assert executable == [lines[-2], lines[-1]]  # only the code literal and the call to the sandbox tool
     assert lines[-2].startswith("code = ") and compile(source, "<cell>", "exec")
+
+
+def test_the_cli_exports_a_saved_chat(seeded_data_dir, tmp_path, monkeypatch, capsys):
+    from copilot_core.__main__ import main
+    from copilot_core.agent.blocks import TextBlock
+    from copilot_core.chat import ChatMessage, ShowWork
+    from copilot_core.chat.showwork import ToolRecord
+    from copilot_core.data.chat_sessions import ChatSessionStore
+
+    data_dir = tmp_path / "data"
+    shutil.copytree(seeded_data_dir, data_dir)
+    for key in ("MONGODB_URI", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("DATA_DIR", str(data_dir))
+    monkeypatch.setenv("OPENAI_API_KEY", CANARY_KEY)
+    monkeypatch.setenv("CALIBRATION_COPILOT_SECRETS", str(tmp_path / "none.toml"))
+    args = {"chip_id": CHIP, "metric_name": "t1"}
+    work = ShowWork(tools=[ToolRecord("generate_chip_heatmap", args, True, "heatmap drawn")])
+    messages = [ChatMessage.user("T1 heatmap please"), ChatMessage.assistant([TextBlock("Here it is.")], work=work)]
+    settings = load_settings()
+    db = open_database(settings)
+    try:
+        ChatSessionStore(db).save("alice", "1700000000000-abcdef", title="T1 chat", context={},
+                                  messages=[m.to_document() for m in messages])
+    finally:
+        db.close()
+    out = tmp_path / "chat.ipynb"
+    assert main(["export", "1700000000000-abcdef", "--user", "alice", "--out", str(out)]) == 0
+    assert json.loads(capsys.readouterr().out) == {"out": str(out), "messages": 2}
+    text = out.read_text()
+    assert CANARY_KEY not in text
+    nb = nbformat.reads(text, as_version=4)
+    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    assert code[1] == f"outcome = run_tool('generate_chip_heatmap', json.loads({json.dumps(args)!r}))"
+    assert [c.source for c in nb.cells if c.cell_type == "markdown"][1:] == ["**Question:** T1 heatmap please",
+                                                                             "**Answer:**\n\nHere it is\\."]
+    assert main(["export", "no-such-chat", "--user", "alice", "--out", str(out)]) == 1
