@@ -16,8 +16,9 @@
     owners assign (--from NAME | --unowned) --to OWNER_ID [--yes]
         gives OWNER_ID (a signed-in user's id, shown in the app's sidebar) those chats and memory entries;
         a dry run unless --yes
-    export SESSION_ID --out chat.ipynb [--user NAME]
-        a saved chat as a runnable notebook (refetches each tool's data, reruns sandbox jobs; no secrets written)
+    export SESSION_ID --out chat.ipynb|chat.html [--user NAME]
+        a saved chat as a runnable notebook (refetches each tool's data, reruns sandbox jobs; no secrets written),
+        or (--out *.html) as one self-contained HTML page
     sandbox --code-file F [--data-file D.json]
         delegates to copilot_core.sandbox.cli
 
@@ -89,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
     assign.add_argument("--yes", action="store_true", help="do it (without --yes: a dry run that only counts)")
     export = sub.add_parser("export", help="write a saved chat as a runnable Jupyter notebook")
     export.add_argument("session_id")
-    export.add_argument("--out", required=True, help="the .ipynb file to write")
+    export.add_argument("--out", required=True, help="the .ipynb (or .html) file to write")
     export.add_argument("--user", default=None, help="the chat's owner (default: USERNAME or 'local')")
     sub.add_parser("sandbox", help="run analysis code in the sandbox", add_help=False)
     return parser
@@ -289,6 +290,7 @@ def cmd_owners(args: argparse.Namespace, settings: Any) -> int:
 def cmd_export(args: argparse.Namespace, settings: Any) -> int:
     from pathlib import Path
 
+    from copilot_core.chat.html_export import chat_html
     from copilot_core.chat.messages import ChatMessage
     from copilot_core.chat.notebook import chat_notebook
     from copilot_core.data.chat_sessions import ChatSessionStore
@@ -298,8 +300,10 @@ def cmd_export(args: argparse.Namespace, settings: Any) -> int:
     if doc is None:
         raise UsageError(f"no saved chat {args.session_id!r} for user {owner!r}")
     messages = [ChatMessage.from_document(m) for m in doc.get("messages") or [] if isinstance(m, dict)]
-    Path(args.out).write_text(chat_notebook(messages, title=str(doc.get("title") or "Chat"), settings=settings),
-                              encoding="utf-8")
+    title = str(doc.get("title") or "Chat")
+    text = (chat_html(messages, title=title) if args.out.lower().endswith((".html", ".htm"))
+            else chat_notebook(messages, title=title, settings=settings))
+    Path(args.out).write_text(text, encoding="utf-8")
     print(_json({"out": args.out, "messages": len(messages)}))
     return EXIT_OK
 

@@ -143,6 +143,12 @@ def render_exports(state: ChatState) -> None:
                            key="copilot_notebook", icon=":material/download:", width="stretch",
                            help="A Jupyter notebook that fetches the same data again and reruns each analysis "
                                 "(no keys or passwords are written into it).")
+        from copilot_core.chat.html_export import chat_html
+
+        st.download_button("Download as HTML", data=chat_html(state.messages, title=state.title),
+                           file_name=notebook_filename(state.title).removesuffix(".ipynb") + ".html",
+                           mime="text/html", key="copilot_chat_html", icon=":material/download:", width="stretch",
+                           help="The chat as one self-contained page that opens offline.")
     exports = csv_exports(state.store)
     st.subheader("Data")
     if not exports:
