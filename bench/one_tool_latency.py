@@ -18,6 +18,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,21 +42,39 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+@contextmanager
+def local_model_server() -> Iterator[int | None]:
+    """``local_llm.py serve`` on a free port: yields the port, or None when the server did not start."""
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "local_llm.py"), "serve", "--port", str(port),
+                               "--stop-on-eof"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, env={**os.environ, "OMP_WAIT_POLICY": "PASSIVE"},
+                              cwd=ROOT)
+    try:
+        assert server.stdout is not None
+        if not server.stdout.readline().startswith("READY "):
+            print("the local model server did not start; run scripts/local_llm.py fetch", file=sys.stderr)
+            yield None
+        else:
+            yield port
+    finally:
+        if server.stdin:
+            server.stdin.close()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--question", default="What is the median T1 on 144Qv2?")
     parser.add_argument("--chip", default="144Qv2")
     args = parser.parse_args()
-    port = _free_port()
-    env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
-    server = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "local_llm.py"), "serve", "--port", str(port),
-                               "--stop-on-eof"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, text=True, env=env, cwd=ROOT)
     rows = []
-    try:
-        assert server.stdout is not None
-        if not server.stdout.readline().startswith("READY "):
-            print("the local model server did not start; run scripts/local_llm.py fetch", file=sys.stderr)
+    with local_model_server() as port:
+        if port is None:
             return 1
         base = {**local_llm.parse_env("\n".join(local_llm.env_lines(port))), "COPILOT_MEMORY": "off",
                 "COPILOT_READINESS": "off"}
@@ -73,14 +93,6 @@ def main() -> int:
             first = (result.answer if result else turn.notice or "").strip().splitlines()[0][:90] if result else ""
             rows.append((label, seconds, usage.get("rounds", 0), usage.get("input_tokens", 0),
                          usage.get("cached_tokens", 0), tools, load, first))
-    finally:
-        if server.stdin:
-            server.stdin.close()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
     print(f"question: {args.question!r} on {args.chip} (* = made by the router before the model's first round)")
     print(f"{'run':<18} {'seconds':>8} {'rounds':>6} {'prompt':>7} {'cached':>7} {'load':>5}  tools / answer")
     for label, seconds, rounds, prompt, cached, tools, load, first in rows:

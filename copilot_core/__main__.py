@@ -16,6 +16,9 @@
     owners assign (--from NAME | --unowned) --to OWNER_ID [--yes]
         gives OWNER_ID (a signed-in user's id, shown in the app's sidebar) those chats and memory entries;
         a dry run unless --yes
+    export SESSION_ID --out chat.ipynb|chat.html [--user NAME]
+        a saved chat as a runnable notebook (refetches each tool's data, reruns sandbox jobs; no secrets written),
+        or (--out *.html) as one self-contained HTML page
     sandbox --code-file F [--data-file D.json]
         delegates to copilot_core.sandbox.cli
 
@@ -85,6 +88,10 @@ def _parser() -> argparse.ArgumentParser:
     assign.add_argument("--to", required=True, metavar="OWNER_ID",
                         help="the new owner: a signed-in user's id (shown under 'Signed in as' in the sidebar)")
     assign.add_argument("--yes", action="store_true", help="do it (without --yes: a dry run that only counts)")
+    export = sub.add_parser("export", help="write a saved chat as a runnable Jupyter notebook")
+    export.add_argument("session_id")
+    export.add_argument("--out", required=True, help="the .ipynb (or .html) file to write")
+    export.add_argument("--user", default=None, help="the chat's owner (default: USERNAME or 'local')")
     sub.add_parser("sandbox", help="run analysis code in the sandbox", add_help=False)
     return parser
 
@@ -282,6 +289,27 @@ def cmd_owners(args: argparse.Namespace, settings: Any) -> int:
     return EXIT_OK
 
 
+def cmd_export(args: argparse.Namespace, settings: Any) -> int:
+    from pathlib import Path
+
+    from copilot_core.chat.html_export import chat_html
+    from copilot_core.chat.messages import ChatMessage
+    from copilot_core.chat.notebook import chat_notebook
+    from copilot_core.data.chat_sessions import ChatSessionStore
+
+    owner = args.user or settings.get("USERNAME") or "local"
+    doc = ChatSessionStore(_open(settings).db).get(owner, args.session_id)
+    if doc is None:
+        raise UsageError(f"no saved chat {args.session_id!r} for user {owner!r}")
+    messages = [ChatMessage.from_document(m) for m in doc.get("messages") or [] if isinstance(m, dict)]
+    title = str(doc.get("title") or "Chat")
+    text = (chat_html(messages, title=title) if args.out.lower().endswith((".html", ".htm"))
+            else chat_notebook(messages, title=title, settings=settings))
+    Path(args.out).write_text(text, encoding="utf-8")
+    print(_json({"out": args.out, "messages": len(messages)}))
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -296,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
         settings = load_settings()
         commands = {"ask": cmd_ask, "tool": cmd_tool, "import": cmd_import, "report": cmd_report,
-                    "owners": cmd_owners}
+                    "owners": cmd_owners, "export": cmd_export}
         return commands[args.command](args, settings)
     except (UsageError, ConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)

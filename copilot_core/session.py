@@ -8,17 +8,22 @@ reaches the front end through one :class:`~copilot_core.agent.contracts.TurnList
 
 from __future__ import annotations
 
+import inspect
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from copilot_core.agent.blocks import TextBlock
+from copilot_core.agent.blocks import AskBlock, TextBlock
+from copilot_core.agent.clarify import clarify_first
+from copilot_core.agent.followups import follow_ups
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
 from copilot_core.agent.guardrails import InputCheck, check_input
 from copilot_core.agent.loop import run_copilot
 from copilot_core.agent.scope import DECLINE_MESSAGE, out_of_scope
 from copilot_core.agent.provider import ProviderConfig
 from copilot_core.cache import CachingToolkit
+from copilot_core.cancel import CancelToken
 from copilot_core.chat.messages import ChatMessage
 from copilot_core.chat.showwork import show_work_from
 from copilot_core.chat.state import ChatState
@@ -39,6 +44,24 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 OFF = ("off", "false", "0", "no")
 RECALL_TOOL = "recall_memory"
+
+
+def stoppable(sandbox: Sandbox | None, cancel: CancelToken | None) -> Sandbox | None:
+    """The sandbox with the turn's stop wired in, when it takes one (``run_analysis`` does)."""
+    if sandbox is None or cancel is None:
+        return sandbox
+    try:
+        takes_cancel = "cancel" in inspect.signature(sandbox).parameters
+    except (TypeError, ValueError):
+        takes_cancel = False
+    if not takes_cancel:
+        return sandbox
+    run: Any = sandbox
+
+    def run_stoppable(code: str, data: dict[str, Any], /) -> Any:
+        return run(code, data, cancel=cancel)
+
+    return run_stoppable
 
 
 def switched_on(settings: Settings, key: str) -> bool:
@@ -96,10 +119,14 @@ class Copilot:
         return check_input(text)
 
     def ask(self, state: ChatState, question: str | InputCheck, listener: TurnListener | None = None, *,
-            context: dict | None = None, **trace_attrs: str) -> TurnResult:
+            context: dict | None = None, stream: Callable[[str], None] | None = None,
+            cancel: CancelToken | None = None, clarify: bool = False, **trace_attrs: str) -> TurnResult:
         """Check the question (unless already checked), run the turn on the state's history and append both
         messages to ``state``.  Memory is the chat owner's (``state.username``) only.  Never raises for model,
-        tool or memory failures: they are in the answer's ``error``."""
+        tool or memory failures: they are in the answer's ``error``.  ``stream`` gets the answer text as it is
+        written; ``cancel`` stops the turn (the model call and a running sandbox job) and the answer keeps what
+        was shown, marked stopped.  ``clarify``: ambiguous questions get a question with options (before any model
+        call for the common cases, and through the model's ``ask_user`` tool)."""
         listener = listener or SilentListener()
         verdict = check_input(question) if isinstance(question, str) else question
         flags = list(verdict.flags or [])
@@ -112,12 +139,14 @@ class Copilot:
         state.add(ChatMessage.user(text, flags))
         if out_of_scope(text):  # plainly not about the lab's data: declined without calling any model
             return self._declined(state, provider, flags)
+        if clarify and (ask := self._clarify_first(text, state, history)) is not None:
+            return self._asked(state, provider, flags, ask)
 
         readiness = self._readiness(provider, listener)
         allowed = readiness.allowed_tools() if readiness is not None else None
         memory = self.memory.for_owner(state.username) if self.memory is not None else None
-        toolkit = Toolkit(self.repo, store=state.store, sandbox=self.sandbox, memory=memory, allowed=allowed,
-                          figures=available_root(self.settings))
+        toolkit = Toolkit(self.repo, store=state.store, sandbox=stoppable(self.sandbox, cancel), memory=memory,
+                          allowed=allowed, figures=available_root(self.settings))
         chosen = [m.skill for m in self.skills.select(text, history)]
         extras = self.skills.prompt_extras(text, history) if chosen else []
         extras += self._memory_section(memory, state.chip_id, recall_tool=RECALL_TOOL in toolkit.names())
@@ -128,7 +157,8 @@ class Copilot:
                                history=history, context=dict(context or {}), flags=flags)
         result = run_copilot(request, provider=provider, toolkit=cached, repo=self.repo, listener=listener,
                              tracer=tracer, prompt_extras=extras, client=self.client,
-                             router=self._router(provider, readiness))
+                             router=self._router(provider, readiness), stream=stream, cancel=cancel,
+                             clarify=clarify)
 
         self._learn(memory, state.chip_id, result, tracer)
         trace = tracer.finish(error=result.error)
@@ -137,10 +167,14 @@ class Copilot:
         trace["routed_tools"] = result.routed_tools
         work = show_work_from(result, trace=trace)
         answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error,
-                                       unverified_numbers=result.unverified_numbers)
+                                       unverified_numbers=result.unverified_numbers, stopped=result.stopped)
         if not answer.blocks:
             answer = ChatMessage.assistant([TextBlock(result.error or "The copilot gave no answer.")],
-                                           work=work, error=result.error)
+                                           work=work, error=result.error, stopped=result.stopped)
+        asked = any(isinstance(b, AskBlock) for b in answer.blocks)
+        answer.follow_ups = follow_ups(text, [(o.name, dict(o.args or {})) for o in result.tool_calls if o.ok],
+                                       chip_in_view=state.chip_id,
+                                       failed=bool(result.error) or result.stopped or asked)
         state.add(answer)
         return TurnResult(sent=True, flags=flags, answer=answer, result=result, readiness=readiness)
 
@@ -150,6 +184,20 @@ class Copilot:
     def _declined(state: ChatState, provider: ProviderConfig, flags: list[str]) -> TurnResult:
         result = AgentResult(answer=DECLINE_MESSAGE, blocks=[TextBlock(DECLINE_MESSAGE)], model=provider.model,
                              api_style=provider.api_style, flags=flags)
+        answer = ChatMessage.assistant(result.blocks, work=show_work_from(result))
+        state.add(answer)
+        return TurnResult(sent=True, flags=flags, answer=answer, result=result)
+
+    def _clarify_first(self, text: str, state: ChatState, history: list[dict]) -> AskBlock | None:
+        try:
+            chips = self.repo.chip_ids()
+        except Exception:  # noqa: BLE001 - an unreachable database is reported by the tools in the turn itself
+            chips = []
+        return clarify_first(text, chips=chips, chip_in_view=state.chip_id, history=history)
+
+    @staticmethod
+    def _asked(state: ChatState, provider: ProviderConfig, flags: list[str], ask: AskBlock) -> TurnResult:
+        result = AgentResult(answer="", blocks=[ask], model=provider.model, api_style=provider.api_style, flags=flags)
         answer = ChatMessage.assistant(result.blocks, work=show_work_from(result))
         state.add(answer)
         return TurnResult(sent=True, flags=flags, answer=answer, result=result)

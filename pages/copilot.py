@@ -12,7 +12,7 @@ from ui import data
 from ui.chat_render import SETUP_HELP, render_history
 from ui.chat_session import chat_state, provider_for, take_handoff, target_label
 from ui.chat_sidebar import render_analysis_target, render_exports, render_provider, render_sessions
-from ui.chat_turn import chat_resources, run_turn
+from ui.chat_turn import chat_resources, finish_previous_turn, run_turn
 from ui import navigation
 from ui.errors import page_guard, show_database_error
 
@@ -43,10 +43,12 @@ with page_guard("the copilot page"):
     if resources.db_error is not None:
         show_database_error(resources.db_error)
 
+    finish_previous_turn()
     render_history(state)
 
     ready = state.provider is not None and resources.repo is not None
-    prompt = st.chat_input("Ask about the calibration data…", key="copilot_input", disabled=not ready)
+    prompt = st.chat_input("Ask about the calibration data…", key="copilot_input", disabled=not ready,
+                           submit_mode="stop")
     request = prompt or (state.take_pending() if ready else None)  # analysis mode: the first request runs by itself
     if request:
         run_turn(state, request, resources)

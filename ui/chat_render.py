@@ -14,7 +14,8 @@ from typing import Any
 
 import streamlit as st
 
-from copilot_core.agent.blocks import Block, ChartBlock, Figure, TextBlock
+from copilot_core.agent.blocks import AskBlock, Block, ChartBlock, Figure, TextBlock
+from copilot_core.agent.clarify import with_choice
 from copilot_core.chat import ChatMessage, ChatState, ShowWork, rerun_analysis
 from copilot_core.render_safety import (
     UnsafeFigure,
@@ -79,6 +80,40 @@ def render_blocks(message: ChatMessage, key: str) -> None:
     render_badge(message.assessment)
     for i, block in enumerate(message.blocks):
         render_block(block, key=f"{key}-chart-{i}")
+
+
+def _choose(state: ChatState, index: int, n: int, option: str) -> None:
+    """A click on an option: the question keeps the choice, and the question is asked again with it."""
+    message = state.messages[index]
+    block = message.blocks[n]
+    if not isinstance(block, AskBlock) or block.answer is not None:
+        return
+    message.blocks[n] = AskBlock(block.question, block.options, option)
+    asked = next((m.text for m in reversed(state.messages[:index]) if m.role == "user"), "")
+    state.pending = with_choice(asked, option)
+
+
+def render_ask(block: AskBlock, message: ChatMessage, index: int, n: int, state: ChatState) -> None:
+    """A clarifying question: its text, then one button per option (or the choice made)."""
+    st.markdown(safe_markdown(block.question))
+    if block.answer is not None:
+        st.caption(safe_markdown(f"You chose: {block.answer}"))
+        return
+    for i, (column, option) in enumerate(zip(st.columns(len(block.options)), block.options)):
+        column.button(safe_markdown(safe_text(option, 80)), key=f"ask-{state.session_id}-{index}-{n}-{i}",
+                      on_click=_choose, args=(state, index, n, option), width="stretch")
+
+
+def _ask_next(state: ChatState, text: str) -> None:
+    state.pending = text
+
+
+def render_follow_ups(questions: list[str], index: int, state: ChatState) -> None:
+    """Next questions as buttons under the latest answer; a click asks it."""
+    st.caption(safe_markdown("Ask next:"))
+    for i, question in enumerate(questions):
+        st.button(safe_markdown(safe_text(question, 200)), key=f"next-{state.session_id}-{index}-{i}",
+                  icon=":material/subdirectory_arrow_right:", on_click=_ask_next, args=(state, question))
 
 
 def render_unverified(numbers: list[str]) -> None:
@@ -158,9 +193,19 @@ def _rerun_section(work: ShowWork, key: str, state: ChatState) -> None:
 
 
 # ------------------------------------------------------------------ whole turns
+STOPPED_NOTE = "Stopped by you: the answer above is incomplete (what was shown before the stop is kept)."
+
+
 def render_answer(message: ChatMessage, index: int, state: ChatState) -> None:
     """An assistant turn's body; keys depend on the session and position so reruns keep widget state."""
+    if message.stopped:
+        st.caption(safe_markdown(STOPPED_NOTE), help="The turn was stopped with the chat input's stop button.")
     render_blocks(message, key=f"msg-{state.session_id}-{index}")
+    for n, block in enumerate(message.blocks):
+        if isinstance(block, AskBlock):
+            render_ask(block, message, index, n, state)
+    if message.follow_ups and index == len(state.messages) - 1:
+        render_follow_ups(message.follow_ups, index, state)
     render_unverified(message.unverified_numbers)
     if message.work is not None:
         render_show_work(message.work, key=f"work-{state.session_id}-{index}", state=state)
@@ -177,6 +222,21 @@ def render_message(message: ChatMessage, index: int, state: ChatState) -> None:
 def render_history(state: ChatState) -> None:
     for i, message in enumerate(state.messages):
         render_message(message, i, state)
+
+
+def show_events(events: list[Any], progress: StatusProgress, draft: Any) -> None:
+    """Events from a background turn (``copilot_core.chat.background``): progress into the status box, and the
+    newest draft of the answer, rebuilt by render safety on every update, into its placeholder."""
+    drafts = [e.args[0] for e in events if e.kind == "draft"]
+    for event in events:
+        if event.kind in ("phase", "notice", "tool_call", "tool_result"):
+            getattr(progress, event.kind)(*event.args)
+    if drafts:
+        text = str(drafts[-1])
+        if text.strip():
+            draft.markdown(safe_markdown(text))
+        else:
+            draft.empty()
 
 
 class StatusProgress:

@@ -7,18 +7,20 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
 from copilot_core.chat import ChatMessage, ChatState
+from copilot_core.chat.background import BackgroundTurn
 from copilot_core.data.chat_sessions import ChatSessionStore
 from copilot_core.data.connection import DatabaseUnavailable
 from copilot_core.data.repository import CalibrationRepository
-from copilot_core.session import Copilot
+from copilot_core.session import Copilot, TurnResult
 from copilot_core.settings import Settings
-from ui.chat_render import StatusProgress, render_answer, render_user
+from ui.chat_render import StatusProgress, render_answer, render_user, show_events
 from ui.chat_session import save_state
 
 log = logging.getLogger(__name__)
@@ -96,19 +98,42 @@ def chat_resources(settings: Settings) -> ChatResources:
                          copilot=_copilot(target_key(settings), id(settings), settings, repo))
 
 
+TURN_KEY = "copilot_turn"  # the running (or last) BackgroundTurn of this browser session
+STOP_GRACE_S = 5.0  # how long a stop waits for the model stream and a sandbox job to close before the run ends
+
+
 def _status_label(answer: ChatMessage) -> str:
     work = answer.work
     tools = len(work.tools) if work else 0
     rounds = (work.usage or {}).get("rounds", 0) if work else 0
-    head = "Stopped with a problem" if answer.error else "Done"
+    head = "Stopped" if answer.stopped else ("Stopped with a problem" if answer.error else "Done")
     return f"{head}: {tools} tool call{'s' if tools != 1 else ''}, {rounds} round{'s' if rounds != 1 else ''}"
 
 
+def _stop_check() -> Callable[[], None]:
+    """Raises Streamlit's stop (the chat input's stop button) or rerun; called between page updates."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.yield_check if ctx is not None else (lambda: None)
+
+
+def finish_previous_turn() -> None:
+    """A turn stopped in an earlier page run may still be closing its stream: let it end before the history is
+    drawn, so its stopped answer shows (bounded: a stuck provider cannot hold the page)."""
+    turn = st.session_state.get(TURN_KEY)
+    if isinstance(turn, BackgroundTurn) and turn.running:
+        turn.wait(STOP_GRACE_S)
+
+
 def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
-    """Ask, showing progress while the loop blocks; errors become messages, never tracebacks."""
-    if res.copilot is None:
+    """Ask on a worker thread, showing progress and the answer as it is written; the chat input's stop button
+    cancels the turn (what was shown is kept, marked stopped, and saved).  Errors become messages, never
+    tracebacks."""
+    copilot = res.copilot
+    if copilot is None:
         return
-    verdict = res.copilot.check(text)
+    verdict = copilot.check(text)
     if not verdict.ok:
         st.error(verdict.message, icon=":material/block:")
         return
@@ -116,20 +141,31 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
         render_user(ChatMessage.user(verdict.text, verdict.flags))
     with st.chat_message("assistant"):
         with st.status("Thinking…", expanded=True) as status:
-            try:
-                result = res.copilot.ask(state, verdict, StatusProgress(status))
-            except Exception:  # the turn never raises by contract; keep the page alive if something else does
-                log.exception("copilot turn failed")
-                status.update(label="The copilot failed", state="error", expanded=False)
-                st.error("The copilot failed unexpectedly. The error was logged; please try again.")
-                return
-            answer = result.answer
-            if answer is None:
-                status.update(label="Not sent", state="error")
-                st.error(result.notice or "The question was not sent.")
-                return
-            status.update(label=_status_label(answer), state="error" if answer.error else "complete",
-                          expanded=False)
+            progress = StatusProgress(status)
+        draft = st.empty()
+        turn: BackgroundTurn[TurnResult] = BackgroundTurn(
+            lambda listener, stream, cancel: copilot.ask(state, verdict, listener, stream=stream, cancel=cancel,
+                                                    clarify=True),
+            on_stopped=lambda _: save_state(state, res.sessions))
+        st.session_state[TURN_KEY] = turn
+        try:
+            result = turn.pump(lambda events: show_events(events, progress, draft), _stop_check())
+        except Exception:  # the turn never raises by contract; keep the page alive if something else does
+            log.exception("copilot turn failed")
+            status.update(label="The copilot failed", state="error", expanded=False)
+            st.error("The copilot failed unexpectedly. The error was logged; please try again.")
+            return
+        except BaseException:  # Streamlit's stop (the stop button) or a rerun: end the turn, keep what it showed
+            turn.stop(STOP_GRACE_S)
+            raise
+        answer = result.answer if result is not None else None
+        if answer is None:
+            status.update(label="Not sent", state="error")
+            st.error((result.notice if result is not None else None) or "The question was not sent.")
+            return
+        status.update(label=_status_label(answer), state="error" if answer.error and not answer.stopped
+                      else "complete", expanded=False)
+        draft.empty()
         render_answer(answer, len(state.messages) - 1, state)
     if warning := save_state(state, res.sessions):
         st.warning(warning)

@@ -177,6 +177,9 @@ def vet_model_charts(blocks: list[Block]) -> list[Block]:
         if isinstance(block, TextBlock):
             out.append(TextBlock(strip_chart_json(block.text)))
             continue
+        if not isinstance(block, ChartBlock):
+            out.append(block)
+            continue
         try:
             out.append(ChartBlock(validate_figure(block.figure)))
         except Exception as exc:  # noqa: BLE001  (UnsafeFigure or anything a hostile figure triggers)

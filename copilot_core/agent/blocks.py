@@ -37,13 +37,26 @@ class ChartBlock:
     kind: Literal["chart"] = field(default="chart", init=False)
 
 
-Block: TypeAlias = TextBlock | ChartBlock
+@dataclass(frozen=True)
+class AskBlock:
+    """A clarifying question with 2–4 options (QDash's ``ask`` block); ``answer``: the option the user picked."""
+
+    question: str
+    options: tuple[str, ...]
+    answer: str | None = None
+    kind: Literal["ask"] = field(default="ask", init=False)
+
+
+Block: TypeAlias = TextBlock | ChartBlock | AskBlock
 
 
 def block_to_dict(block: Block) -> BlockDict:
     """The QDash JSON form of one block."""
     if isinstance(block, ChartBlock):
         return {"type": "chart", "content": None, "chart": block.figure}
+    if isinstance(block, AskBlock):
+        return {"type": "ask", "content": block.question, "chart": None,
+                "ask": {"question": block.question, "options": list(block.options), "answer": block.answer}}
     return {"type": "text", "content": block.text, "chart": None}
 
 
@@ -73,7 +86,22 @@ def block_from_dict(raw: object) -> Block:
         if isinstance(chart, Mapping) and all(isinstance(k, str) for k in chart):
             return ChartBlock(dict(chart))
         return unreadable("chart (its figure is not a JSON object)")
+    if kind == "ask":
+        return _ask_from_dict(raw.get("ask"))
     return unreadable(f"block of unknown type '{_label(kind)}'")
+
+
+def _ask_from_dict(ask: object) -> Block:
+    """A stored ``ask`` block: a question and 2–4 option strings (an option may be ``{"label": ...}``)."""
+    if not isinstance(ask, Mapping) or not isinstance(ask.get("question"), str) or not isinstance(
+            ask.get("options"), list):
+        return unreadable("question with options (its shape is unknown)")
+    options = [o.get("label") if isinstance(o, Mapping) else o for o in ask["options"]]
+    labels = tuple(str(o)[:80] for o in options if isinstance(o, str) and o.strip())[:4]
+    if len(labels) < 2:
+        return unreadable("question with fewer than two options")
+    answer = ask.get("answer")
+    return AskBlock(ask["question"][:300], labels, answer[:80] if isinstance(answer, str) else None)
 
 
 def blocks_from_dicts(raw: object) -> list[Block]:

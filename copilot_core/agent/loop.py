@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 from openai import OpenAI
 
 from copilot_core.agent.answer import parse_answer, vet_model_charts
-from copilot_core.agent.blocks import Block, ChartBlock, TextBlock, answer_text
+from copilot_core.agent.blocks import AskBlock, Block, ChartBlock, TextBlock, answer_text
+from copilot_core.agent.clarify import ASK_SCHEMA, ASK_TOOL, ask_from_call
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
 from copilot_core.agent.grounding import unverified_numbers
 from copilot_core.agent.guardrails import configured_secrets, sanitize_output
@@ -39,7 +40,9 @@ from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
 from copilot_core.agent.prompts import build_system_prompt, render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
 from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, more_tools_reply, offered_tools, route
+from copilot_core.agent.streaming import draft_text
 from copilot_core.agent.textcalls import is_call_shaped, text_tool_calls
+from copilot_core.cancel import CancelToken, TurnCancelled
 from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.domain.vocabulary import chip_named
 from copilot_core.errors import CopilotError, ProviderError
@@ -94,8 +97,13 @@ class _Run:
     """State of one request (kept out of the public function so each step stays small)."""
 
     def __init__(self, provider: ProviderConfig, toolkit: ToolLayer | None, *, tracer: Tracer,
-                 listener: TurnListener):
+                 listener: TurnListener, stream: Callable[[str], None] | None = None,
+                 cancel: CancelToken | None = None, secrets: tuple[str, ...] = ()):
         self.provider, self.toolkit, self.tracer, self.listener = provider, toolkit, tracer, listener
+        self.stream, self.cancel, self.secrets = stream, cancel, secrets
+        self.draft = ""  # the answer text streamed so far in the current round (kept when the user stops)
+        self.clarify = False  # offer ask_user: the model may end the turn with a question and options
+        self.asked: AskBlock | None = None
         self.dropped: set[str] = set()
         self.rounds: list[dict] = []  # per model call: input, cached and output tokens, tools offered
         self.route: Route | None = None
@@ -117,13 +125,24 @@ class _Run:
         self.notify(self.listener.phase, "finalizing" if final else "thinking")
         with self.tracer.span("llm.call", round=len(self.rounds) + 1, model=self.provider.model,
                               tools=bool(tools)):
+            self.show_draft("")
             turn = call_model(conversation, tools, provider=self.provider, dropped=self.dropped,
                               on_retry=lambda phase: self.notify(self.listener.phase, phase),
-                              tool_choice="none" if final and tools else None)
+                              tool_choice="none" if final and tools else None,
+                              on_text=self.streamed if self.stream is not None else None, cancel=self.cancel)
             self.tracer.record_usage(turn.input_tokens, turn.output_tokens, self.provider.model)
         self.rounds.append({"input_tokens": turn.input_tokens, "cached_tokens": turn.cached_tokens,
                             "output_tokens": turn.output_tokens, "tools": len(tools or []), "final": final})
         return turn
+
+    def streamed(self, raw: str) -> None:
+        """A round's text so far: its answer part, secrets redacted, to the stream listener."""
+        self.show_draft(sanitize_output(draft_text(raw), self.secrets))
+
+    def show_draft(self, text: str) -> None:
+        if self.stream is not None and text != self.draft:
+            self.draft = text
+            self.notify(self.stream, text)
 
     def run_calls(self, conversation: Conversation, calls: list[ToolCall]) -> str | None:
         """Run one turn's calls (every call gets an output); why the loop should stop for the final answer (a call
@@ -131,12 +150,20 @@ class _Run:
         repeated: str | None = None
         self.notify(self.listener.phase, "running tools")
         for call in calls:
+            if self.cancel is not None:
+                self.cancel.check()
             parsed = _parse(call.arguments)
             args = parsed if parsed is not None else {"_raw": call.arguments[:200]}
             signature = call.name + "\x00" + json.dumps(args, sort_keys=True, default=str)
             earlier = self.made.get(signature)
             if earlier is None and self.prefetched is not None and _covers(self.prefetched[0], call.name, args):
                 earlier = self.prefetched[1]
+            if call.name == ASK_TOOL and self.clarify:
+                self.asked = self.asked or ask_from_call(call.arguments)
+                conversation.add_tool_result(call, to_model_json(
+                    {"note": "The user will answer in their next message."} if self.asked else
+                    {"error": "ask_user needs a question and 2-4 distinct options", "hint": "answer instead"}))
+                continue
             if earlier is not None:
                 conversation.add_tool_result(call, self.already_made(earlier))
                 repeated = "You asked again for a tool call that was already made; its result is above."
@@ -197,9 +224,10 @@ class _Run:
 
     def offered(self, tools: list[dict]) -> list[dict] | None:
         """This round's tools: all of them, or the routed few (+ ``more_tools``) until the model asks for more."""
+        ask = [ASK_SCHEMA] if self.clarify and tools else []
         if self.route is None or not tools:
-            return tools or None
-        return all_tools(tools, self.route) if self.expanded else offered_tools(tools, self.route)
+            return [*tools, *ask] or None
+        return [*(all_tools(tools, self.route) if self.expanded else offered_tools(tools, self.route)), *ask]
 
     def loop(self, conversation: Conversation, tools: list[dict]) -> str | None:
         """The rounds; returns the model's final text (None when it stayed empty)."""
@@ -209,6 +237,8 @@ class _Run:
         for _ in range(MAX_TOOL_ROUNDS):
             turn = self.ask(conversation, self.offered(tools))
             calls = turn.calls
+            if calls or self.text_calls(turn.text):
+                self.show_draft("")  # what streamed was the model's note next to its calls, not the answer
             if not calls:
                 calls = self.text_calls(turn.text)
                 if not calls:
@@ -223,6 +253,8 @@ class _Run:
                     self.interim.append(turn.text)
                 conversation.add_turn(turn)
             stop = self.run_calls(conversation, calls)
+            if self.asked is not None:  # the model asked the user: the turn ends with the question
+                return None
             if stop:
                 reason = stop
                 break
@@ -244,8 +276,11 @@ class _Run:
         return "The model did not write a final answer; the tools found:\n\n" + "\n".join(f"- {x}" for x in lines)
 
     def partial_blocks(self, headline: str) -> list[Block]:
-        """What we can still show when the model did not answer: the failure and the tool results."""
+        """What we can still show when the model did not answer: the failure, the answer text streamed before a
+        stop, and the tool results."""
         lines = [headline]
+        if self.draft.strip():
+            lines.append(self.draft)
         if self.interim:
             lines.append("\n".join(self.interim))
         if self.outcomes:
@@ -257,15 +292,22 @@ class _Run:
 def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: ToolLayer | None,
                 repo: CalibrationRepository | None, listener: TurnListener | None = None,
                 tracer: Tracer | None = None, prompt_extras: Sequence[str] = (),
-                client: OpenAI | None = None, router: bool = False) -> AgentResult:
+                client: OpenAI | None = None, router: bool = False, stream: Callable[[str], None] | None = None,
+                cancel: CancelToken | None = None, clarify: bool = False) -> AgentResult:
     """Answer one checked request with the tool loop; never raises (failures are in ``AgentResult.error``).
-    ``router``: offer only the tools :func:`~copilot_core.agent.router.route` picks for the question."""
+    ``router``: offer only the tools :func:`~copilot_core.agent.router.route` picks for the question.
+    ``stream``: every model round is streamed and ``stream`` gets its answer text so far ("" when a round turns
+    out to be tool calls).  ``cancel``: the user's stop; the result then has ``stopped`` set and keeps what was
+    streamed and what the tools returned.  ``clarify``: offer ``ask_user``; a model that calls it ends the turn
+    with an :class:`AskBlock` (question and options) as the answer."""
     started = time.perf_counter()
     tracer = tracer or NULL_TRACER
     listener = listener or SilentListener()
     secrets = tuple(s for s in (*configured_secrets(), provider.api_key) if s)
-    run = _Run(provider, toolkit, tracer=tracer, listener=listener)
+    run = _Run(provider, toolkit, tracer=tracer, listener=listener, stream=stream, cancel=cancel, secrets=secrets)
+    run.clarify = clarify
     error: str | None = None
+    stopped = False
     final_text: str | None = None
     try:
         with tracer.span("copilot.request", mode=request.mode, chip_id=request.chip_id, qid=request.qid,
@@ -277,7 +319,8 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
             if toolkit is not None:
                 toolkit.begin_request(chip_id)
                 tools = toolkit.schemas()
-                run.known = {t["name"] for t in tools} | ({MORE_TOOLS} if router else set())
+                run.known = {t["name"] for t in tools} | ({MORE_TOOLS} if router else set()) | (
+                    {ASK_TOOL} if clarify else set())
                 if router and tools:
                     names = [t["name"] for t in tools]
                     chosen = route(request.message, qid=request.qid, mode=request.mode, available=names)
@@ -296,19 +339,24 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
             if planned is not None:
                 run.prefetch(conversation, planned)
             final_text = run.loop(conversation, tools)
+            if cancel is not None:
+                cancel.check()
+    except TurnCancelled as exc:
+        error, stopped = str(exc), True
     except ProviderError as exc:
         error = str(exc)
     except Exception as exc:  # noqa: BLE001  (last resort: a bug must not become a traceback for the user)
         log.exception("agent loop failed")
         error = f"The copilot hit an internal error ({type(exc).__name__}); see the server log."
     blocks, assessment = parse_answer(final_text)
+    if run.asked is not None and error is None:
+        blocks, assessment = [run.asked], None
     if error is not None:
         blocks, assessment = run.partial_blocks(error), None
     elif not blocks:
         error = "The model returned an empty answer."
         blocks = run.partial_blocks(error)
-    blocks = [TextBlock(sanitize_output(b.text, secrets)) if isinstance(b, TextBlock) else b
-              for b in vet_model_charts(blocks)] + [ChartBlock(chart) for chart in run.charts]
+    blocks = [_sanitized(b, secrets) for b in vet_model_charts(blocks)] + [ChartBlock(chart) for chart in run.charts]
     run.notify(listener.phase, "done")
     answer = answer_text(blocks)
     return AgentResult(answer=answer, blocks=blocks, assessment=assessment, tool_calls=run.outcomes,
@@ -316,7 +364,17 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                        elapsed_s=time.perf_counter() - started, model=provider.model,
                        api_style=provider.api_style, flags=list(request.flags), rounds=run.rounds,
                        routed_tools=list(run.route.names) if run.route is not None else None,
-                       unverified_numbers=_unverified(answer, request, run.outcomes))
+                       unverified_numbers=_unverified(answer, request, run.outcomes), stopped=stopped)
+
+
+def _sanitized(block: Block, secrets: tuple[str, ...]) -> Block:
+    """Secrets redacted from every text the model wrote (text blocks, a question and its options)."""
+    if isinstance(block, TextBlock):
+        return TextBlock(sanitize_output(block.text, secrets))
+    if isinstance(block, AskBlock):
+        return AskBlock(sanitize_output(block.question, secrets),
+                        tuple(sanitize_output(o, secrets) for o in block.options), block.answer)
+    return block
 
 
 def _question_chip(request: AgentRequest, repo: CalibrationRepository | None) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from typing import Any, Protocol
 
 from copilot_core.agent.answer import BLOCKS_SCHEMA, SCHEMA_NAME
 from copilot_core.agent.provider import ProviderConfig
+from copilot_core.cancel import CancelToken, TurnCancelled
 from copilot_core.errors import ProviderError
 
 log = logging.getLogger(__name__)
@@ -41,10 +43,15 @@ class ModelTurn:
     cached_tokens: int = 0  # prompt tokens the server took from its prompt cache (part of input_tokens)
 
 
-class Conversation(Protocol):
-    """One request's conversation with a model, whatever the API."""
+OnText = Callable[[str], None]  # the round's text so far, called as a streamed answer grows
 
-    def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None) -> ModelTurn: ...
+
+class Conversation(Protocol):
+    """One request's conversation with a model, whatever the API.  With ``on_text`` the round is streamed and
+    ``on_text`` gets the text written so far after every piece; ``cancel`` closes the stream when the user stops."""
+
+    def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None,
+                on_text: OnText | None = None, cancel: CancelToken | None = None) -> ModelTurn: ...
     def add_turn(self, turn: ModelTurn) -> None: ...
     def add_tool_result(self, call: ToolCall, output: str) -> None: ...
     def add_user_note(self, text: str) -> None: ...
@@ -101,7 +108,8 @@ class ResponsesConversation:
         self.input: list[dict] = [{"role": t["role"], "content": t["content"]} for t in history]
         self.input.append({"role": "user", "content": message})
 
-    def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None) -> ModelTurn:
+    def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None,
+                on_text: OnText | None = None, cancel: CancelToken | None = None) -> ModelTurn:
         kwargs = _sampling(self.provider, dropped)
         if self.provider.max_output_tokens:
             kwargs["max_output_tokens"] = self.provider.max_output_tokens
@@ -113,8 +121,18 @@ class ResponsesConversation:
         if "format" not in dropped:
             kwargs["text"] = {"format": {"type": "json_schema", "name": SCHEMA_NAME, "schema": BLOCKS_SCHEMA,
                                          "strict": False}}
-        response = self.client.responses.create(model=self.provider.model, instructions=self.system,
-                                                extra_body={"input": list(self.input)}, **kwargs)
+        create = self.client.responses.create
+        if on_text is None:
+            response = create(model=self.provider.model, instructions=self.system,
+                              extra_body={"input": list(self.input)}, **kwargs)
+        else:
+            stream = create(model=self.provider.model, instructions=self.system, extra_body={"input": list(self.input)},
+                            stream=True, **kwargs)
+            response = _read_responses_stream(stream, on_text, cancel)
+        return self._turn(response)
+
+    @staticmethod
+    def _turn(response: Any) -> ModelTurn:
         calls, texts, items = [], [], []
         for item in response.output or []:
             dumped = item.model_dump(mode="json", exclude_none=True, by_alias=True)
@@ -153,7 +171,8 @@ class ChatConversation:
         self.messages += [{"role": t["role"], "content": t["content"]} for t in history]
         self.messages.append({"role": "user", "content": message})
 
-    def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None) -> ModelTurn:
+    def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None,
+                on_text: OnText | None = None, cancel: CancelToken | None = None) -> ModelTurn:
         kwargs = _sampling(self.provider, dropped)
         tools, choice = _choice(tools, tool_choice, dropped)
         kwargs.update(choice)
@@ -168,8 +187,13 @@ class ChatConversation:
         if self.provider.is_openai and "format" not in dropped:
             kwargs["response_format"] = {"type": "json_schema", "json_schema": {
                 "name": SCHEMA_NAME, "schema": BLOCKS_SCHEMA, "strict": False}}
-        completion = self.client.chat.completions.create(model=self.provider.model, messages=[],
-                                                         extra_body={"messages": list(self.messages)}, **kwargs)
+        create = self.client.chat.completions.create
+        if on_text is not None:
+            stream = create(model=self.provider.model, messages=[], extra_body={"messages": list(self.messages)},
+                            stream=True, stream_options={"include_usage": True}, **kwargs)
+            return _read_chat_stream(stream, on_text, cancel, f"call_{len(self.messages)}")
+        completion = create(model=self.provider.model, messages=[], extra_body={"messages": list(self.messages)},
+                            **kwargs)
         choices = completion.choices or []
         message = choices[0].message if choices else None
         calls = []
@@ -201,6 +225,95 @@ class ChatConversation:
 
     def add_user_note(self, text: str) -> None:
         self.messages.append({"role": "user", "content": text})
+
+
+# --------------------------------------------------------------------------------------- streams
+
+
+def _interrupt(stream: Any) -> None:
+    """End a stream another thread is blocked reading: shut its socket down (closing alone does not wake a
+    blocked read on Linux), then close it."""
+    response = getattr(stream, "response", None)
+    network = (getattr(response, "extensions", None) or {}).get("network_stream")
+    sock = network.get_extra_info("socket") if network is not None else None
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # already closed by the server
+    stream.close()
+
+
+def _drain(stream: Any, cancel: CancelToken | None) -> Any:
+    """The stream's events; closing the stream is the stop button's hook, and a stop ends the read with
+    TurnCancelled whether the closed connection raised or just ended."""
+    if cancel is None:
+        yield from stream
+        return
+    try:
+        with cancel.hook(lambda: _interrupt(stream)):
+            for event in stream:
+                cancel.check()
+                yield event
+    except TurnCancelled:
+        raise
+    except Exception:
+        if cancel.cancelled:
+            raise TurnCancelled() from None
+        raise
+    cancel.check()
+
+
+def _read_responses_stream(stream: Any, on_text: OnText, cancel: CancelToken | None) -> Any:
+    """The completed response of a streamed ``/v1/responses`` call, showing its text deltas as they come."""
+    written: list[str] = []
+    response = None
+    for event in _drain(stream, cancel):
+        kind = getattr(event, "type", "")
+        if kind == "response.output_text.delta":
+            written.append(str(getattr(event, "delta", "") or ""))
+            on_text("".join(written))
+        elif kind in ("response.completed", "response.incomplete", "response.failed"):
+            response = event.response
+    if response is None:
+        raise ProviderError("The model's streamed answer ended before it was complete.", retryable=True)
+    return response
+
+
+def _read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, call_prefix: str) -> ModelTurn:
+    """A streamed ``/v1/chat/completions`` round put back together: text deltas shown as they come, tool-call
+    pieces joined by index, usage from the last chunk."""
+    written: list[str] = []
+    pieces: dict[int, dict[str, str]] = {}
+    usage: Any = None
+    cache_n = 0
+    for chunk in _drain(stream, cancel):
+        usage = getattr(chunk, "usage", None) or usage
+        cache_n = _llama_cache_n(chunk) or cache_n
+        for choice in getattr(chunk, "choices", None) or []:
+            delta = getattr(choice, "delta", None)
+            if delta is None:
+                continue
+            if getattr(delta, "content", None):
+                written.append(delta.content)
+                on_text("".join(written))
+            for tc in getattr(delta, "tool_calls", None) or []:
+                piece = pieces.setdefault(int(getattr(tc, "index", 0) or 0), {"id": "", "name": "", "arguments": ""})
+                piece["id"] = getattr(tc, "id", None) or piece["id"]
+                fn = getattr(tc, "function", None)
+                if fn is not None:
+                    piece["name"] += getattr(fn, "name", None) or ""
+                    piece["arguments"] += _text_args(getattr(fn, "arguments", None))
+    calls = [ToolCall(p["id"] or f"{call_prefix}_{i}", p["name"], p["arguments"])
+             for i, p in sorted(pieces.items()) if p["name"]]
+    text = "".join(written)
+    replay: dict[str, Any] = {"role": "assistant", "content": text or None}
+    if calls:
+        replay["tool_calls"] = [{"id": c.call_id, "type": "function",
+                                 "function": {"name": c.name, "arguments": c.arguments}} for c in calls]
+    return ModelTurn(text or None, calls, getattr(usage, "prompt_tokens", 0) or 0,
+                     getattr(usage, "completion_tokens", 0) or 0, [replay],
+                     _cached(usage, "prompt_tokens_details") or cache_n)
 
 
 def start_conversation(client: Any, provider: ProviderConfig, system: str, history: list[dict],
@@ -275,14 +388,24 @@ def describe_failure(exc: Exception, provider: ProviderConfig, attempts: int) ->
 
 def call_model(conversation: Conversation, tools: list[dict] | None, *, provider: ProviderConfig,
                dropped: set[str], on_retry: Callable[[str], None] | None = None,
-               sleep: Callable[[float], None] = time.sleep, tool_choice: str | None = None) -> ModelTurn:
-    """One model turn with bounded retries; raises ProviderError with a clear message when it gives up.
+               sleep: Callable[[float], None] = time.sleep, tool_choice: str | None = None,
+               on_text: OnText | None = None, cancel: CancelToken | None = None) -> ModelTurn:
+    """One model turn with bounded retries; raises ProviderError with a clear message when it gives up, and
+    TurnCancelled (never retried) when the user stopped the turn.
     ``tool_choice="none"``: the tools stay in the request but the model must answer in text."""
     attempt = 0
     while True:
+        if cancel is not None:
+            cancel.check()
         try:
-            return conversation.request(tools, dropped, tool_choice)
+            if on_text is None and cancel is None:
+                return conversation.request(tools, dropped, tool_choice)
+            return conversation.request(tools, dropped, tool_choice, on_text=on_text, cancel=cancel)
+        except TurnCancelled:
+            raise
         except Exception as exc:  # noqa: BLE001  (classified below; nothing escapes unexplained)
+            if cancel is not None and cancel.cancelled:
+                raise TurnCancelled() from None
             param = _rejected_param(exc, dropped)
             if param is not None:
                 log.info("model rejected %s; retrying without it", param)

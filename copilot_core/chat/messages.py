@@ -37,6 +37,8 @@ class ChatMessage:
     flags: list[str] = field(default_factory=list)  # user: injection phrases noticed in the question
     error: str | None = None  # assistant: the API failed; blocks hold the partial answer or the message
     unverified_numbers: list[str] = field(default_factory=list)  # assistant: numbers no tool result backs
+    stopped: bool = False  # assistant: the user stopped the turn; blocks keep what was shown until then
+    follow_ups: list[str] = field(default_factory=list)  # assistant: next questions built from its tool calls
     created_at: datetime = field(default_factory=utcnow)
 
     @classmethod
@@ -45,10 +47,11 @@ class ChatMessage:
 
     @classmethod
     def assistant(cls, blocks: list[Block], *, assessment: object = None, work: ShowWork | None = None,
-                  error: str | None = None, unverified_numbers: list[str] | None = None) -> ChatMessage:
+                  error: str | None = None, unverified_numbers: list[str] | None = None,
+                  stopped: bool = False) -> ChatMessage:
         return cls(role="assistant", text=answer_text(blocks), blocks=list(blocks),
                    assessment=assessment if isinstance(assessment, str) and assessment in ASSESSMENTS else None,
-                   work=work, error=error, unverified_numbers=list(unverified_numbers or []))
+                   work=work, error=error, unverified_numbers=list(unverified_numbers or []), stopped=stopped)
 
     def charts(self) -> list[Figure]:
         return charts(self.blocks)
@@ -69,6 +72,10 @@ class ChatMessage:
                 payload["error"] = self.error
             if self.unverified_numbers:
                 payload["unverified_numbers"] = self.unverified_numbers
+            if self.stopped:
+                payload["stopped"] = True
+            if self.follow_ups:
+                payload["follow_ups"] = self.follow_ups
             content = json.dumps(payload, ensure_ascii=False, default=str)
         return {"role": self.role, "content": content, "created_at": self.created_at}
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import pandas as pd
 
+from copilot_core.cancel import CancelToken
 from copilot_core.errors import CopilotError
 from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
 from copilot_core.sandbox import protocol
@@ -152,8 +153,15 @@ class _WorkerHandle:
                 slot.event.set()
             self.pending.clear()
 
-    def submit(self, request: dict[str, Any], wait_s: float) -> dict:
-        """Send a request and wait for its reply; SandboxUnavailable if the worker dies or hangs."""
+    def cancel_job(self, job_id: int) -> None:
+        """Ask the worker to kill a running job (its reply then says it was stopped); no reply of its own."""
+        with self.write_lock:
+            assert self.proc.stdin is not None  # started with stdin=PIPE
+            protocol.write_request(self.proc.stdin.fileno(), {"op": "cancel", "target": job_id, "id": next(self.ids)})
+
+    def submit(self, request: dict[str, Any], wait_s: float, cancel: CancelToken | None = None) -> dict:
+        """Send a request and wait for its reply; SandboxUnavailable if the worker dies or hangs.  ``cancel``: the
+        user's stop kills the job, whose reply then comes at once."""
         slot = _Pending()
         job_id = next(self.ids)
         self.pending[job_id] = slot
@@ -170,7 +178,12 @@ class _WorkerHandle:
         if not self.alive and slot.reply is None:  # died while we were writing
             self.pending.pop(job_id, None)
             raise WorkerGone("sandbox worker is gone")
-        if not slot.event.wait(wait_s):
+        if cancel is not None:
+            with cancel.hook(lambda: self.cancel_job(job_id)):
+                answered = slot.event.wait(wait_s)
+        else:
+            answered = slot.event.wait(wait_s)
+        if not answered:
             self.pending.pop(job_id, None)
             self.close()
             raise SandboxUnavailable("sandbox worker stopped answering; it will be restarted")
@@ -300,13 +313,14 @@ def _failure(message: str, started: float, layers: list[str] | None = None) -> S
                          elapsed_s=time.perf_counter() - started)
 
 
-def _exchange(request: dict[str, Any], timeout: float, started: float) -> dict | SandboxResult:
+def _exchange(request: dict[str, Any], timeout: float, started: float,
+              cancel: CancelToken | None) -> dict | SandboxResult:
     """Send one job and wait for its reply (a failed result if the worker cannot take it)."""
     try:
         try:
-            return _ensure_worker().submit(request, timeout + REPLY_GRACE_S)
+            return _ensure_worker().submit(request, timeout + REPLY_GRACE_S, cancel)
         except WorkerGone:  # died between jobs: one fresh worker, one retry
-            return _ensure_worker().submit(request, timeout + REPLY_GRACE_S)
+            return _ensure_worker().submit(request, timeout + REPLY_GRACE_S, cancel)
     except SandboxUnavailable as exc:
         return _failure(f"The sandbox is unavailable: {exc}", started)
     except (pickle.PicklingError, TypeError, AttributeError) as exc:
@@ -314,12 +328,13 @@ def _exchange(request: dict[str, Any], timeout: float, started: float) -> dict |
 
 
 def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float = 10.0, session: str | None = None,
-                 wait_s: float = QUEUE_WAIT_S) -> SandboxResult:
+                 wait_s: float = QUEUE_WAIT_S, cancel: CancelToken | None = None) -> SandboxResult:
     """Run model-written analysis code in the sandbox.  Never raises for anything the code does.
 
     ``session``: the chat session the job counts against (default: ``fairshare.current_session()``);
     one job per session runs at a time, and a job that cannot start within ``wait_s`` comes back as
-    "Sandbox busy" with the wait, without running.
+    "Sandbox busy" with the wait, without running.  ``cancel``: the user's stop kills a running job (its
+    result's error says so).
     """
     started = time.perf_counter()
     if not isinstance(code, str) or not code.strip():
@@ -332,7 +347,7 @@ def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float =
     request = {"code": code, "data": frames, "timeout_s": timeout}
     try:
         with _share.admit(session or current_session(), wait_s) as waited:
-            reply = _exchange(request, timeout, started)
+            reply = _exchange(request, timeout, started, cancel)
     except SandboxBusy as exc:
         return SandboxResult(output="", error=str(exc), elapsed_s=time.perf_counter() - started, waited_s=exc.waited_s)
     if isinstance(reply, SandboxResult):

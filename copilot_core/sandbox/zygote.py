@@ -64,6 +64,7 @@ class Job:
     delivered: bool = False
     request: protocol.OffHeap | None = None  # kept (hidden from forks) until a spare confirms it took the job
     acked: bool = True
+    cancelled: bool = False  # the user stopped the turn: killed, and the reply says so
 
 
 def _child(body: protocol.OffHeap, namespaces: dict, result_fd: int) -> None:
@@ -400,6 +401,16 @@ class Worker:
             except PermissionError:
                 continue
 
+    def cancel_job(self, job_id: object) -> None:
+        """Kill the running job the app asked about (a job that already replied is left alone)."""
+        for entry in self.jobs.values():
+            if entry.id == job_id and entry.status is None and not entry.delivered:
+                entry.cancelled = True
+                if entry.request is not None:  # never retried on a fresh fork
+                    entry.request.close()
+                    entry.request = None
+                self._kill(entry)
+
     def _on_result(self, entry: Job) -> bool:
         """Read what the job wrote next into its off-heap reply buffer; False when nothing was there."""
         try:
@@ -463,7 +474,9 @@ class Worker:
         the app decodes and checks it.  A header with ``error`` and no ``reply`` stands for the job.
         """
         meta: dict = {"id": entry.id, "elapsed_s": round(time.monotonic() - entry.started, 4), "layers": self.layers}
-        if entry.timed_out:
+        if entry.cancelled:
+            meta["error"] = "Stopped by the user: the analysis job was killed."
+        elif entry.timed_out:
             meta["error"] = (f"Time limit exceeded: the job ran longer than {entry.timeout_s:g} s and was stopped. "
                              "Hint: vectorise loops, aggregate first, avoid catastrophic regexes.")
         elif entry.overflow:
@@ -553,6 +566,9 @@ class Worker:
             self._dispatch(header, None, deliver)
 
     def _dispatch(self, header: dict, body: protocol.OffHeap | None, deliver) -> None:
+        if header.get("op") == "cancel":
+            self.cancel_job(header.get("target"))
+            return
         if header.get("op") == "status":
             deliver({"id": header.get("id"), "pid": os.getpid(), "running": len(self.jobs),
                      "spare_pids": [spare.pid for spare in self.spares],

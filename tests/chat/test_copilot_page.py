@@ -359,8 +359,10 @@ def test_show_work_rerun_and_csv_export(chat_app):
     assert sum(f"median {median}" in o for o in outputs) == 2  # the original output and the re-run's
     assert len(plotly_specs(at)) == 2
 
-    [download] = at.sidebar.get("download_button")
+    downloads = at.sidebar.get("download_button")
+    [download] = [d for d in downloads if "rows)" in d.proto.label]
     assert f"t1 ({len(rows)} rows)" in download.proto.label
+    assert {"Download as notebook", "Download as HTML"} <= {d.proto.label for d in downloads}
 
 
 def test_answers_pass_the_output_sanitizer(chat_app):
@@ -398,7 +400,7 @@ def grounding_smart(req: SmartRequest):
 def test_a_number_no_tool_returned_is_named_under_the_answer(chat_app):
     app = chat_app(grounding_smart)
     app.run()
-    at = app.ask("Show me the T1 heatmap and its median")
+    at = app.ask(f"Show me the T1 heatmap of {CHIP} and its median")
     assert not at.exception
     median = f"{statistics.median(latest_t1(app.repo().db, CHIP).values()):.1f}"
     _, assistant = at.chat_message

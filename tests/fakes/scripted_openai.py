@@ -28,6 +28,14 @@ Steps (API-neutral: rendered as Responses output items or a Chat Completions mes
     reasoning("summary", step)          prepend a reasoning item (Responses only) to ``step``
     error(status, message, param=None)  an HTTP error with OpenAI's error body
     delay(seconds, step)                sleep server-side, then reply ``step`` (for client timeouts)
+    paused(step, after=n) -> (step, Pause)   a slow model: a streamed request gets ``n`` pieces, then the server
+                                        sets ``pause.reached`` and waits for ``pause.release`` (or for the server to
+                                        stop); a plain request waits before its reply.  No timing involved.
+                                        ``pause.hung_up`` is set when the client closes the connection meanwhile.
+
+Streaming: a request with ``"stream": true`` gets the same reply as Server-Sent Events, text split into word pieces
+(Chat Completions chunks with ``[DONE]``; Responses ``response.*`` events ending in ``response.completed``).
+``srv.disconnects`` counts streams the client closed before their end.
     null_content()                      a reply with no text and no tool calls (content null / empty output)
 
 Options:
@@ -57,17 +65,29 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
+import select
 import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
 # --------------------------------------------------------------------------------------------- steps
+
+
+@dataclass(frozen=True)
+class Pause:
+    """Where a slow model stops until the test releases it."""
+
+    after: int
+    reached: threading.Event = field(default_factory=threading.Event, compare=False)
+    release: threading.Event = field(default_factory=threading.Event, compare=False)
+    hung_up: threading.Event = field(default_factory=threading.Event, compare=False)  # the client closed meanwhile
 
 
 @dataclass(frozen=True)
@@ -79,6 +99,13 @@ class Step:
     param: str | None = None
     delay_s: float = 0.0
     reasoning: str | None = None
+    pause: Pause | None = None
+
+
+def paused(step: Step, after: int = 1) -> tuple[Step, Pause]:
+    """``step`` from a slow model: ``after`` streamed pieces, then a wait the test ends with ``pause.release``."""
+    pause = Pause(after)
+    return replace(step, pause=pause), pause
 
 
 def text(content: str | None) -> Step:
@@ -109,7 +136,7 @@ def calls(*pairs: tuple[str, dict | str]) -> Step:
 
 def reasoning(summary: str, step: Step) -> Step:
     """``step`` preceded by a reasoning item (Responses API); Chat Completions ignores it."""
-    return Step(step.kind, step.text, step.calls, step.status, step.param, step.delay_s, summary)
+    return replace(step, reasoning=summary)
 
 
 def error(status: int, message: str, param: str | None = None) -> Step:
@@ -119,7 +146,7 @@ def error(status: int, message: str, param: str | None = None) -> Step:
 
 def delay(seconds: float, step: Step) -> Step:
     """Reply ``step`` after ``seconds`` (server-side), e.g. to trip a client timeout."""
-    return Step(step.kind, step.text, step.calls, step.status, step.param, seconds, step.reasoning)
+    return replace(step, delay_s=seconds)
 
 
 def null_content() -> Step:
@@ -299,6 +326,7 @@ class ScriptedOpenAI:
         self.model = model
         self.requests: list[Recorded] = []
         self.calls_made = 0
+        self.disconnects = 0
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._reasoning_for_call: dict[str, str] = {}  # call_id -> reasoning id emitted with it
@@ -336,13 +364,31 @@ class ScriptedOpenAI:
                 except ValueError:
                     self._send(400, _err("request body is not JSON", "invalid_request_error"))
                     return
-                status, payload, wait = server._handle(self.path, body, dict(self.headers))
+                status, payload, wait, pause = server._handle(self.path, body, dict(self.headers))
                 if wait and server._stop.wait(wait):
                     return
                 try:
+                    if status == 200 and body.get("stream"):
+                        self._stream(server._events(self.path, body, payload), pause)
+                        return
+                    if pause is not None and not server._hold(pause, self.connection):
+                        return
                     self._send(status, payload)
-                except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
-                    pass
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test, stop)
+                    with server._lock:
+                        server.disconnects += 1
+
+            def _stream(self, events: list[str], pause: Pause | None) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                for i, event in enumerate(events):
+                    if pause is not None and i == pause.after and not server._hold(pause, self.connection):
+                        return
+                    self.wfile.write(event.encode())
+                    self.wfile.flush()
 
             def _send(self, status: int, payload: dict) -> None:
                 data = json.dumps(payload).encode()
@@ -402,36 +448,55 @@ class ScriptedOpenAI:
         return [r.body for r in self.requests if api is None or r.api == api]
 
     # -- request handling
-    def _handle(self, path: str, body: dict, headers: dict[str, str]) -> tuple[int, dict, float]:
+    def _hold(self, pause: Pause, conn: socket.socket) -> bool:
+        """Signal the pause and wait for its release; False when the server stopped or the client hung up
+        meanwhile (then ``pause.hung_up`` is set and ``disconnects`` counts it)."""
+        pause.reached.set()
+        while not pause.release.wait(0.05):
+            if self._stop.is_set():
+                return False
+            if _hung_up(conn):
+                with self._lock:
+                    self.disconnects += 1
+                pause.hung_up.set()
+                return False
+        return True
+
+    def _events(self, path: str, body: dict, payload: dict) -> list[str]:
+        """The reply as Server-Sent Events: a few header events, one per text piece or call, the end."""
+        api = "responses" if path.split("?")[0].rstrip("/").endswith("/responses") else "chat"
+        return _responses_events(payload) if api == "responses" else _chat_events(payload, body)
+
+    def _handle(self, path: str, body: dict, headers: dict[str, str]) -> tuple[int, dict, float, Pause | None]:
         path = path.split("?")[0].rstrip("/")
         if path.endswith("/responses"):
             api = "responses"
         elif path.endswith("/chat/completions"):
             api = "chat"
         else:
-            return 404, _err(f"no route {path}", "not_found"), 0.0
+            return 404, _err(f"no route {path}", "not_found"), 0.0, None
         with self._lock:
             self.requests.append(Recorded(path, api, body, headers))
             self.calls_made += 1
             for param in sorted(self.reject_params):
                 if body.get(param) is not None:
                     return 400, _err(f"Unsupported parameter: '{param}' is not supported with this model.",
-                                     "invalid_request_error", param, "unsupported_parameter"), 0.0
+                                     "invalid_request_error", param, "unsupported_parameter"), 0.0, None
             problem = self._check_protocol(api, body)
             if problem:
-                return 400, _err(problem, "invalid_request_error"), 0.0
+                return 400, _err(problem, "invalid_request_error"), 0.0, None
             step = self._script.pop(0) if self._script else None
         if step is None and self.smart is not None:
             step = self.smart(smart_request_from(api, body))
         if step is None:
-            return 400, _err("scripted server: script exhausted", "invalid_request_error"), 0.0
+            return 400, _err("scripted server: script exhausted", "invalid_request_error"), 0.0, None
         if step.kind == "error":
             kind = "rate_limit_error" if step.status == 429 else (
                 "server_error" if step.status >= 500 else "invalid_request_error")
-            return step.status, _err(step.text or "error", kind, step.param), step.delay_s
+            return step.status, _err(step.text or "error", kind, step.param), step.delay_s, None
         with self._lock:
             payload = self._render_responses(body, step) if api == "responses" else self._render_chat(body, step)
-        return 200, payload, step.delay_s
+        return 200, payload, step.delay_s, step.pause
 
     def _check_protocol(self, api: str, body: dict) -> str | None:
         """The real APIs' 400s for conversations that were not replayed faithfully."""
@@ -515,6 +580,66 @@ class ScriptedOpenAI:
                 "usage": {"prompt_tokens": tin, "completion_tokens": tout, "total_tokens": tin + tout,
                           "prompt_tokens_details": {"cached_tokens": cached}},
                 "timings": {"cache_n": cached, "prompt_n": tin - cached}}
+
+
+def _hung_up(conn: socket.socket) -> bool:
+    """The client closed its end (a readable socket with nothing to read)."""
+    readable, _, _ = select.select([conn], [], [], 0)
+    if not readable:
+        return False
+    try:
+        return conn.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
+        return True
+
+
+_PIECE = re.compile(r"\S+\s*|\s+")
+
+
+def _sse(data: dict | str, event: str | None = None) -> str:
+    head = f"event: {event}\n" if event else ""
+    return head + "data: " + (data if isinstance(data, str) else json.dumps(data)) + "\n\n"
+
+
+def _chat_events(payload: dict, body: dict) -> list[str]:
+    """A chat.completion as ``chat.completion.chunk`` events: role, text pieces, calls, finish, usage, [DONE]."""
+    choice = payload["choices"][0]
+    message = choice["message"]
+    base = {"id": payload["id"], "object": "chat.completion.chunk", "created": payload["created"],
+            "model": payload["model"]}
+
+    def chunk(delta: dict, finish: str | None = None) -> str:
+        return _sse({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}]})
+
+    events = [chunk({"role": "assistant", "content": ""})]
+    events += [chunk({"content": piece}) for piece in _PIECE.findall(message.get("content") or "")]
+    for i, tc in enumerate(message.get("tool_calls") or []):
+        events.append(chunk({"tool_calls": [{"index": i, **tc}]}))
+    events.append(chunk({}, choice["finish_reason"]))
+    if (body.get("stream_options") or {}).get("include_usage"):
+        events.append(_sse({**base, "choices": [], "usage": payload["usage"], "timings": payload.get("timings")}))
+    return [*events, _sse("[DONE]")]
+
+
+def _responses_events(payload: dict) -> list[str]:
+    """A response as ``response.*`` events: created, each item's text pieces, completed."""
+    seq = itertools.count()
+    events = [_sse({"type": "response.created", "sequence_number": next(seq),
+                    "response": {**payload, "status": "in_progress", "output": []}}, "response.created")]
+    for index, item in enumerate(payload["output"]):
+        events.append(_sse({"type": "response.output_item.added", "sequence_number": next(seq), "output_index": index,
+                            "item": item}, "response.output_item.added"))
+        if item.get("type") == "message":
+            for part in item.get("content") or []:
+                for piece in _PIECE.findall(part.get("text") or ""):
+                    events.append(_sse({"type": "response.output_text.delta", "sequence_number": next(seq),
+                                        "item_id": item["id"], "output_index": index, "content_index": 0,
+                                        "delta": piece, "logprobs": []}, "response.output_text.delta"))
+        events.append(_sse({"type": "response.output_item.done", "sequence_number": next(seq), "output_index": index,
+                            "item": item}, "response.output_item.done"))
+    events.append(_sse({"type": "response.completed", "sequence_number": next(seq), "response": payload},
+                       "response.completed"))
+    return events
 
 
 def _err(message: str, kind: str, param: str | None = None, code: str | None = None) -> dict:

@@ -1,0 +1,74 @@
+"""Clarifying choices: a question with 2–4 options instead of a guess.
+
+Two sources.  The model may call :data:`ASK_TOOL` (a strict schema) to end its round with a question; the loop
+then stops and the answer is an :class:`~copilot_core.agent.blocks.AskBlock`.  And the common ambiguities are
+caught before any model is asked (:func:`clarify_first`): a bare "T2" (echo or star?), and a first question about
+the data that names no chip while several are installed.  A click on an option sends the original question with
+the choice added (:func:`with_choice`), so the next turn is unambiguous and the choice is in the chat.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from copilot_core.agent.blocks import AskBlock
+from copilot_core.domain.vocabulary import chip_named, metrics_named, words
+
+ASK_TOOL = "ask_user"
+MAX_OPTIONS = 4
+MAX_QUESTION_CHARS = 300
+MAX_OPTION_CHARS = 80
+ASK_SCHEMA: dict = {
+    "name": ASK_TOOL,
+    "description": ("Ask the user ONE clarifying question when the request is ambiguous (which metric, which chip, "
+                    "which qubit) instead of guessing. Give 2-4 short options. The user's choice comes back as "
+                    "their next message."),
+    "parameters": {"type": "object", "additionalProperties": False, "required": ["question", "options"],
+                   "properties": {"question": {"type": "string", "description": "The question, one sentence."},
+                                  "options": {"type": "array", "minItems": 2, "maxItems": MAX_OPTIONS,
+                                              "items": {"type": "string"}}}},
+}
+T2_OPTIONS = ("T2 echo (t2_echo)", "T2* Ramsey (t2_star)")
+_BARE_T2 = words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))")
+_DATA_WORDS = words(r"q\d+|qubits?|chip|heat ?map|median|trend|worst|best")
+_MANY_CHIPS = words(r"chips|compare|comparison|every chip|all chips|which chip")
+_CLEAN = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+def _clean(value: object, limit: int) -> str:
+    return _CLEAN.sub(" ", str(value)).strip()[:limit]
+
+
+def ask_from_call(arguments: str) -> AskBlock | None:
+    """The model's ``ask_user`` call as a block; None when it is not a question with 2–4 distinct options."""
+    try:
+        raw = json.loads(arguments or "{}")
+    except ValueError:
+        return None
+    if not isinstance(raw, dict) or not isinstance(raw.get("options"), list):
+        return None
+    question = _clean(raw.get("question") or "", MAX_QUESTION_CHARS)
+    options = list(dict.fromkeys(o for o in (_clean(x, MAX_OPTION_CHARS) for x in raw["options"]
+                                             if isinstance(x, (str, int, float))) if o))
+    if not question or not 2 <= len(options) <= MAX_OPTIONS:
+        return None
+    return AskBlock(question, tuple(options))
+
+
+def clarify_first(question: str, *, chips: Sequence[str], chip_in_view: str | None,
+                  history: Sequence[dict]) -> AskBlock | None:
+    """A question to ask before the model runs, for the ambiguities that need no model to see."""
+    named = metrics_named(question)
+    if _BARE_T2.search(question) and not {"t2_echo", "t2_star"} & set(n for n in named if n):
+        return AskBlock("Which T2 do you mean?", T2_OPTIONS)
+    if (not history and chip_in_view is None and len(chips) > 1 and chip_named(question, list(chips)) is None
+            and (_DATA_WORDS.search(question) or any(named)) and not _MANY_CHIPS.search(question)):
+        return AskBlock("Which chip is this about?", tuple(sorted(chips))[:MAX_OPTIONS])
+    return None
+
+
+def with_choice(question: str, option: str) -> str:
+    """The question again with the user's choice, as the next message of the chat."""
+    return f"{question.strip()} (I mean: {_clean(option, MAX_OPTION_CHARS)})"

@@ -1,0 +1,73 @@
+"""Two or three next questions after an answer, built from what the answer touched (never by a model).
+
+The tools it called and their arguments say which chip, qubits and metrics the conversation is about; the next
+questions move one step from there (a qubit's trend, the chip's worst qubits for that metric, what changed since
+the last run).  Every name in them comes from a catalogue or an identifier pattern, so a hostile tool argument
+cannot put words in them.  A failed or stopped answer, or one without tools, gets none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from copilot_core.domain.metrics import CATALOGUE
+
+MAX_FOLLOW_UPS = 3
+_CHIP = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+_QID = re.compile(r"^\d{1,4}$")
+_METRIC_KEYS = ("metric_name", "parameter_name", "metric", "parameter")
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value if isinstance(v, (str, int))]
+    return [str(value)] if isinstance(value, (str, int)) else []
+
+
+def _touched(calls: Iterable[tuple[str, dict]]) -> tuple[list[str], list[str], list[str]]:
+    """Chips, qubit ids and catalogue metrics named in the calls' arguments, in order of first use."""
+    chips: list[str] = []
+    qids: list[str] = []
+    metrics: list[str] = []
+    for _, args in calls:
+        for chip in _strings(args.get("chip_id")):
+            if _CHIP.match(chip) and chip not in chips:
+                chips.append(chip)
+        for qid in _strings(args.get("qid")) + _strings(args.get("qids")):
+            if _QID.match(qid) and qid not in qids:
+                qids.append(qid)
+        for key in _METRIC_KEYS:
+            for name in _strings(args.get(key)):
+                if name.lower() in CATALOGUE and name.lower() not in metrics:
+                    metrics.append(name.lower())
+    return chips, qids, metrics
+
+
+def follow_ups(question: str, calls: Sequence[tuple[str, dict]], *, chip_in_view: str | None = None,
+               failed: bool = False) -> list[str]:
+    """Up to three next questions for an answer whose tool calls were ``calls`` (name, arguments)."""
+    if failed or not calls:
+        return []
+    chips, qids, metrics = _touched(calls)
+    chip = chips[0] if chips else (chip_in_view if chip_in_view and _CHIP.match(chip_in_view) else None)
+    title = CATALOGUE[metrics[0]].title if metrics else None
+    qubit = f"qubit {qids[0]}" if qids else None
+    where = f" on {chip}" if chip else ""
+    candidates: list[str] = []
+    if title and qubit:
+        candidates.append(f"{title} trend of {qubit}{where} over the last 30 days")
+    if title and chip:
+        candidates.append(f"Which qubits on {chip} have the worst {title}?")
+    if qubit and chip:
+        candidates.append(f"Show every parameter of {qubit} on {chip}")
+    if chip:
+        candidates.append(f"What changed on {chip} since the last calibration run?")
+    if title and not chip:
+        candidates.append(f"{title} trend over the last 30 days")
+    asked = question.strip().lower().rstrip("?")
+    out: list[str] = []
+    for text in candidates:
+        if text.lower().rstrip("?") != asked and text not in out:
+            out.append(text)
+    return out[:MAX_FOLLOW_UPS]

@@ -1,0 +1,139 @@
+"""One chat turn on a worker thread, so the page's own thread stays free to draw progress and to notice the stop
+button at once (Streamlit only sees a stop between two page updates, and a model call or a sandbox job may
+block for a minute).
+
+The worker's listener events, streamed text included, go into a queue; the page thread drains it with
+:meth:`BackgroundTurn.pump`.  When the user stops, :meth:`BackgroundTurn.stop` cancels the turn (the model stream
+is closed, a running sandbox job killed) and ``on_stopped`` stores the chat exactly once, whichever of the two
+threads finishes last, so the stopped answer is saved even when the page run has already ended.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from copilot_core.agent.contracts import SilentListener, TurnListener
+from copilot_core.cancel import CancelToken
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+TICK_S = 0.1  # how often the page thread looks for a stop while nothing arrives
+
+
+@dataclass(frozen=True)
+class TurnEvent:
+    """Something the page shows: ``kind`` is a TurnListener method name or ``draft`` (the answer so far)."""
+
+    kind: str
+    args: tuple[Any, ...] = ()
+
+
+class QueueListener(SilentListener):
+    """A TurnListener (and stream callback) that only queues events for the page thread."""
+
+    def __init__(self, events: queue.Queue[TurnEvent | None]) -> None:
+        self.events = events
+
+    def phase(self, text: str) -> None:
+        self.events.put(TurnEvent("phase", (text,)))
+
+    def notice(self, text: str) -> None:
+        self.events.put(TurnEvent("notice", (text,)))
+
+    def tool_call(self, name: str, args: dict) -> None:
+        self.events.put(TurnEvent("tool_call", (name, dict(args))))
+
+    def tool_result(self, outcome: Any) -> None:
+        self.events.put(TurnEvent("tool_result", (outcome,)))
+
+    def draft(self, text: str) -> None:
+        self.events.put(TurnEvent("draft", (text,)))
+
+
+class BackgroundTurn(Generic[T]):
+    """``work(listener, stream, cancel)`` on a daemon thread; see the module docstring."""
+
+    def __init__(self, work: Callable[[TurnListener, Callable[[str], None], CancelToken], T],
+                 on_stopped: Callable[[T | None], object]) -> None:
+        self.cancel = CancelToken()
+        self.events: queue.Queue[TurnEvent | None] = queue.Queue()
+        self.result: T | None = None
+        self.failure: BaseException | None = None
+        self._on_stopped = on_stopped
+        self._lock = threading.Lock()
+        self._finished = False
+        self._stop_handled = False
+        listener = QueueListener(self.events)
+        self._thread = threading.Thread(target=self._run, args=(work, listener), name="copilot-turn", daemon=True)
+        self._thread.start()
+
+    def _run(self, work: Callable[[TurnListener, Callable[[str], None], CancelToken], T],
+             listener: QueueListener) -> None:
+        try:
+            self.result = work(listener, listener.draft, self.cancel)
+        except BaseException as exc:  # noqa: BLE001  (handed to the page thread, which shows it)
+            self.failure = exc
+        finally:
+            self.events.put(None)
+            with self._lock:
+                self._finished = True
+                save = self.cancel.cancelled and not self._stop_handled
+                self._stop_handled = self._stop_handled or save
+            if save:
+                self._stopped()
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def pump(self, show: Callable[[list[TurnEvent]], None], check: Callable[[], None]) -> T | None:
+        """Show events as they come until the turn ends; ``check`` raises when the page must stop (it runs at
+        least every ``TICK_S``).  Events that arrived together are shown in one call (the page draws only the
+        newest draft).  The worker's own failure is raised here."""
+        while True:
+            check()
+            try:
+                first = self.events.get(timeout=TICK_S)
+            except queue.Empty:
+                continue
+            batch = [first]
+            while True:
+                try:
+                    batch.append(self.events.get_nowait())
+                except queue.Empty:
+                    break
+            done = None in batch
+            shown = [e for e in batch if e is not None]
+            if shown:
+                show(shown)
+            if done:
+                if self.failure is not None:
+                    raise self.failure
+                return self.result
+
+    def stop(self, grace_s: float = 5.0) -> bool:
+        """Cancel the turn and wait up to ``grace_s`` for it to end; True when it did.  The chat is stored by
+        ``on_stopped`` once the worker has finished (now, or later on the worker's thread)."""
+        self.cancel.cancel()
+        with self._lock:
+            save = self._finished and not self._stop_handled
+            self._stop_handled = self._stop_handled or save
+        if save:
+            self._stopped()
+        self._thread.join(grace_s)
+        return not self._thread.is_alive()
+
+    def wait(self, timeout_s: float) -> bool:
+        self._thread.join(timeout_s)
+        return not self._thread.is_alive()
+
+    def _stopped(self) -> None:
+        try:
+            self._on_stopped(self.result)
+        except Exception:  # noqa: BLE001  (saving is best effort; the chat stays in memory)
+            log.exception("could not store the stopped chat")

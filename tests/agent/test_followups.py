@@ -1,0 +1,42 @@
+"""Next questions are built from the answer's tool calls, by rule."""
+
+from __future__ import annotations
+
+from copilot_core.agent.followups import follow_ups
+
+
+def test_follow_ups_name_what_the_tools_touched():
+    calls = [("get_qubit_params", {"chip_id": "64Qv3", "qid": "17"}),
+             ("get_chip_parameter_timeseries", {"chip_id": "64Qv3", "parameter_name": "t1"})]
+    assert follow_ups("How is qubit 17?", calls) == [
+        "T1 trend of qubit 17 on 64Qv3 over the last 30 days",
+        "Which qubits on 64Qv3 have the worst T1?",
+        "Show every parameter of qubit 17 on 64Qv3",
+    ]
+
+
+def test_a_chip_only_answer_suggests_chip_questions():
+    calls = [("generate_chip_heatmap", {"chip_id": "144Qv2", "metric_name": "t2_echo"})]
+    assert follow_ups("T2 echo heatmap of 144Qv2", calls) == [
+        "Which qubits on 144Qv2 have the worst T2 echo?",
+        "What changed on 144Qv2 since the last calibration run?",
+    ]
+
+
+def test_none_after_a_failure_or_without_tools():
+    calls = [("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"})]
+    assert follow_ups("q", calls, failed=True) == []
+    assert follow_ups("q", []) == []
+
+
+def test_hostile_arguments_never_reach_a_follow_up():
+    calls = [("get_qubit_params", {"chip_id": "[x](https://evil.example)", "qid": "5; drop",
+                                   "metric_name": "<img src=x>"})]
+    assert follow_ups("q", calls) == []
+    assert follow_ups("q", calls, chip_in_view="64Qv3") == ["What changed on 64Qv3 since the last calibration run?"]
+
+
+def test_the_question_just_asked_is_not_suggested_again():
+    calls = [("generate_chip_heatmap", {"chip_id": "64Qv3", "metric_name": "t1"})]
+    assert "Which qubits on 64Qv3 have the worst T1?" not in follow_ups(
+        "which qubits on 64Qv3 have the worst T1", calls)

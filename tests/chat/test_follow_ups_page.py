@@ -1,0 +1,51 @@
+"""Follow-up buttons on the Copilot page: grounded in the answer's tools, a click asks, none after a failure."""
+
+from __future__ import annotations
+
+import json
+
+from tests.fakes.scripted_openai import SmartRequest, answer, call, error
+from tests.render_safety.checks import readable
+
+CHIP = "64Qv3"
+
+
+def next_buttons(at) -> list:
+    return [b for b in at.button if b.key and b.key.startswith("next-")]
+
+
+def test_follow_ups_follow_the_tools_and_a_click_asks(chat_app):
+    def smart(req: SmartRequest):
+        if "worst T1" in req.user_text:
+            return answer("The worst T1 qubits are listed.")
+        if not req.tool_results:
+            return call("generate_chip_heatmap", {"chip_id": CHIP, "metric_name": "t1"})
+        median = json.loads(req.tool_results[-1].output)["stats"]["median"]
+        return answer(f"The median T1 on {CHIP} is {median} μs.")
+
+    app = chat_app(smart, env={"COPILOT_READINESS": "off"})
+    app.run()
+    at = app.ask(f"Show me the T1 heatmap of {CHIP}")
+    assert not at.exception
+    labels = [readable(b.label) for b in next_buttons(at)]
+    assert labels == [f"Which qubits on {CHIP} have the worst T1?",
+                      f"What changed on {CHIP} since the last calibration run?"]
+    next_buttons(at)[0].click()
+    at = app.run()
+    assert not at.exception
+    assert readable(at.chat_message[2].markdown[0].value) == f"Which qubits on {CHIP} have the worst T1?"
+    assert any("The worst T1 qubits are listed." in readable(m.value) for m in at.chat_message[3].markdown)
+
+
+def test_no_follow_ups_after_a_failed_answer(chat_app):
+    def smart(req: SmartRequest):
+        if not req.tool_results:
+            return call("generate_chip_heatmap", {"chip_id": CHIP, "metric_name": "t1"})
+        return error(500, "model crashed")
+
+    app = chat_app(smart, env={"COPILOT_READINESS": "off"})
+    app.run()
+    at = app.ask(f"Show me the T1 heatmap of {CHIP}")
+    assert not at.exception
+    assert "Stopped with a problem" in at.status[0].label
+    assert next_buttons(at) == []
