@@ -9,12 +9,12 @@ import numpy as np
 from copilot_core.domain.metrics import QUBIT_METRICS, metric
 from copilot_core.domain.topology import qubit_label, topology_for
 from copilot_core.tools.compact import compact_number, compact_timestamp, to_model_json
+from tests.expected import shown as display
 
 
 def shown(name: str, param: dict | None, kind: str = "qubit"):
     """What the model should see for a stored parameter: display units, 4 significant figures."""
-    param = param or {}
-    return compact_number(metric(name, str(param.get("unit") or ""), kind).to_display(param.get("value")))
+    return compact_number(display(name, (param or {}).get("value")))
 
 
 def qubit_doc(demo_db, chip_id: str, qid: str) -> dict:
@@ -23,7 +23,27 @@ def qubit_doc(demo_db, chip_id: str, qid: str) -> dict:
 
 def completed_results(demo_db, chip_id: str, **match) -> list[dict]:
     query = {"chip_id": chip_id, "status": "completed", "excluded": {"$ne": True}, **match}
-    return list(demo_db["task_result_history"].find(query).sort("start_at", -1))
+    return list(demo_db["task_result_history"].find(query).sort([("start_at", -1), ("task_id", 1)]))
+
+
+def usable_history(demo_db, chip_id: str, name: str, **match) -> dict[str, list[tuple[object, float]]]:
+    """qid -> [(calibrated_at, display value)] newest first: the stored history of one parameter without
+    NaN/NaN-as-0 values, read with pymongo."""
+    out: dict[str, list[tuple[object, float]]] = {}
+    for doc in completed_results(demo_db, chip_id, output_parameter_names=name, **match):
+        model = doc["output_parameters"][name]
+        value = display(name, model["value"])
+        if value is not None:
+            out.setdefault(doc["qid"], []).append((model.get("calibrated_at"), value))
+    return out
+
+
+def latest_values(demo_db, chip_id: str, name: str) -> dict[str, float | None]:
+    """qid -> display value of the newest completed, non-excluded result (None when it is NaN/NaN-as-0)."""
+    out: dict[str, float | None] = {}
+    for doc in completed_results(demo_db, chip_id, output_parameter_names=name):
+        out.setdefault(doc["qid"], display(name, doc["output_parameters"][name]["value"]))
+    return out
 
 
 class TestQubitParams:
@@ -75,7 +95,7 @@ class TestChipSummary:
         outcome, payload = call("get_chip_summary", chip_id=chip144)
         docs = list(demo_db["qubit"].find({"chip_id": chip144}))
         for name in ("t1", "x90_gate_fidelity", "anharmonicity"):
-            values = [metric(name).to_display((d["data"].get(name) or {}).get("value")) for d in docs]
+            values = [display(name, (d["data"].get(name) or {}).get("value")) for d in docs]
             finite = np.array([v for v in values if v is not None])
             stats = payload["statistics"][name]
             assert stats["median"] == compact_number(float(np.median(finite)))
@@ -96,19 +116,17 @@ class TestChipSummary:
 
 
 class TestChipTimeseries:
-    def test_stored_rows_and_latest_stats(self, call, kit, repo, chip144):
+    def test_stored_rows_and_latest_stats(self, call, kit, demo_db, chip144):
         outcome, payload = call("get_chip_parameter_timeseries", chip_id=chip144, parameter_name="t1", last_n=30)
-        rows = [r for r in repo.chip_parameter_timeseries(chip144, "t1", last_n=30)
-                if metric("t1").to_display(r["value"]) is not None]
+        history = {q: points[:30] for q, points in usable_history(demo_db, chip144, "t1").items()}
         frame = kit.store.frame("t1")
+        rows = sorted((q, at.isoformat(), v) for q, points in history.items() for at, v in points)
         assert outcome.data_keys == ["t1"] and len(frame) == len(rows) == payload["rows"]["_rows"]
         assert list(frame.columns[:3]) == ["qid", "calibrated_at", "value"]
-        assert frame["calibrated_at"].iloc[0] == rows[0]["calibrated_at"].isoformat()  # full ISO, full precision
-        assert frame["value"].iloc[0] == metric("t1").to_display(rows[0]["value"])
-        latest: dict[str, float] = {}
-        for r in rows:  # oldest first: the last one per qubit wins
-            latest[r["qid"]] = metric("t1").to_display(r["value"])
-        expected = compact_number(float(np.median([compact_number(v) for v in latest.values()])))
+        # full ISO timestamps and full precision values
+        assert sorted(zip(frame["qid"], frame["calibrated_at"], frame["value"])) == rows
+        latest = [points[0][1] for points in history.values()]
+        expected = compact_number(float(np.median([compact_number(v) for v in latest])))
         assert payload["num_qubits"] == len(latest) and payload["latest_statistics"]["median"] == expected
 
     def test_summary_is_at_least_50x_smaller(self, call, chip144):
@@ -123,12 +141,12 @@ class TestChipTimeseries:
 
 
 class TestQubitTimeseries:
-    def test_points_equal_repository_history(self, call, repo, chip64, live64):
+    def test_points_equal_the_stored_history(self, call, demo_db, chip64, live64):
         outcome, payload = call("get_parameter_timeseries", chip_id=chip64, parameter_name="t1", qid=live64[6], last_n=5)
-        rows = repo.parameter_timeseries(chip64, "t1", live64[6], last_n=5)
+        rows = usable_history(demo_db, chip64, "t1", qid=live64[6])[live64[6]][:5][::-1]  # oldest first
         assert outcome.ok and len(rows) == 5
-        assert [p["value"] for p in payload["points"]] == [shown("t1", r) for r in rows]
-        assert [p["calibrated_at"] for p in payload["points"]] == [compact_timestamp(r["calibrated_at"]) for r in rows]
+        assert [p["value"] for p in payload["points"]] == [compact_number(v) for _, v in rows]
+        assert [p["calibrated_at"] for p in payload["points"]] == [compact_timestamp(at) for at, _ in rows]
         assert payload["unit"] == "μs"
 
     def test_throttled_to_three_calls_per_request(self, call, kit, chip64, live64):
@@ -142,9 +160,9 @@ class TestQubitTimeseries:
 
 
 class TestHeatmap:
-    def test_stats_equal_repository_latest_values(self, call, repo, chip144):
+    def test_stats_equal_the_newest_stored_values(self, call, demo_db, chip144):
         outcome, payload = call("generate_chip_heatmap", chip_id=chip144, metric_name="t1")
-        values = [metric("t1").to_display(v["value"]) for v in repo.metric_values(chip144, "t1").values()]
+        values = list(latest_values(demo_db, chip144, "t1").values())
         finite = np.array([v for v in values if v is not None])
         stats = payload["stats"]
         assert stats["count"] == len(finite) and stats["total"] == 144
