@@ -21,6 +21,7 @@ from typing import Any, Literal, Protocol, TypeVar
 from copilot_core.data import validation as v
 from copilot_core.data.connection import DatabaseUnavailable, describe_db, query_plan
 from copilot_core.data.plans import MAX_SCAN, QueryPlan, Run
+from copilot_core.data.scoped import scoped, unwrap
 from copilot_core.data.serial import SerialDatabase
 from copilot_core.data.validation import InvalidArgument
 from copilot_core.data.warmup import IndexWarmUp
@@ -120,13 +121,13 @@ class CalibrationRepository:
     def __init__(self, db: Any, *, project_id: str | None = None, plan: QueryPlan | None = None) -> None:
         """``db`` is a pymongo-compatible Database; ``project_id`` (QDASH_PROJECT_ID) scopes every query;
         ``plan`` defaults to the engine's own (tests force ``MongoPlan`` onto another engine)."""
-        self.db = db
-        self.plan = plan or query_plan(db)
         self.project_id = v.project_id(project_id) if project_id is not None else None
+        self.db = scoped(db, self.project_id)  # every query on a project's collections carries its id
+        self.plan = plan or query_plan(db)
 
     def scope(self, **conditions: Any) -> dict:
         """Every filter starts here (also those of ``runs.RunReader``): the project scope plus validated
-        equality conditions."""
+        equality conditions.  ``self.db`` adds the scope again by construction (``scoped.py``)."""
         base = {"project_id": self.project_id} if self.project_id else {}
         return base | {k: c for k, c in conditions.items() if c is not None}
 
@@ -138,8 +139,8 @@ class CalibrationRepository:
 
     def warm_up(self) -> None:
         """Build the embedded engine's lazy in-process indexes now (see ``warmup.py``); a no-op on MongoDB."""
-        if isinstance(self.db, SerialDatabase):
-            IndexWarmUp(self.db).run()
+        if isinstance(unwrap(self.db), SerialDatabase):
+            IndexWarmUp(unwrap(self.db)).run()
 
     # ---- chips ----------------------------------------------------------------------------
     @guarded
