@@ -18,9 +18,11 @@ DISPLAY_SCALE = {
     "average_readout_fidelity": 100.0, "readout_fidelity_0": 100.0, "readout_fidelity_1": 100.0,
     "average_gate_fidelity": 100.0, "x90_gate_fidelity": 100.0, "x180_gate_fidelity": 100.0,
     "zx90_gate_fidelity": 100.0, "bell_state_fidelity": 100.0,
+    "one_qubit_gate_coherence_limit": 100.0, "two_qubit_gate_coherence_limit": 100.0,
     "anharmonicity": 1000.0, "static_zz_interaction": 1000.0,
     "qubit_frequency": 1.0, "readout_frequency": 1.0, "t1": 1.0, "t1_average": 1.0, "t2_echo": 1.0,
     "t2_echo_average": 1.0, "t2_star": 1.0, "zx90_gate_time": 1.0,
+    "maximum_rabi_frequency": 1.0, "hpi_amplitude": 1.0, "hpi_length": 1.0,
 }
 MAD_TO_SIGMA = 1.4826
 
