@@ -42,6 +42,16 @@ TESTS = Path(__file__).resolve().parent
 MONGO_PLAN_PARAMS = {"mongo_plan", "mongomock"}
 # Modules whose tests each take seconds of CPU (measured with --durations); ``make check`` leaves them out.
 SLOW_MODULES = frozenset({
+    *(f"pages/{name}" for name in (
+        "test_analysis.py", "test_compare.py", "test_errors.py", "test_first_view.py", "test_heatmap.py",
+        "test_hidden_items_hint.py", "test_old_database.py", "test_overview.py", "test_qubits.py",
+        "test_signin_off.py", "test_timeseries.py", "test_url_state.py")),  # whole pages in AppTest
+    "chat/test_copilot_page.py", "chat/test_hostile_corpus.py", "chat/test_secrets_never_leave.py",
+    "depth/test_memory_page.py", "depth/test_evals.py", "compare/test_report.py",
+    "sandbox/test_attack_corpus.py", "sandbox/test_benign.py", "sandbox/test_spare.py", "sandbox/test_os_layers.py",
+    "sandbox/test_prefault.py",  # sandbox processes
+    "agent/test_cli.py",  # the CLI in a subprocess
+    "data/test_demo.py", "data/test_old_data.py", "data/test_import.py",  # seeded or imported databases
 })
 
 
