@@ -34,6 +34,7 @@ from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.runs import RunReader
 from copilot_core.domain.metrics import BANDS, format_value, metric
 from copilot_core.domain.topology import qubit_label
+from copilot_core.errors import CopilotError
 
 TEMPLATE_DIR = Path(__file__).resolve().parent
 FIGURE_METRICS = ("t1", "t2_echo", "x90_gate_fidelity", "average_readout_fidelity", "zx90_gate_fidelity")
@@ -42,7 +43,7 @@ NOTE_CHARS = 4000
 DRIFT_THRESHOLD = 0.2
 
 
-class ReportError(ValueError):
+class ReportError(CopilotError, ValueError):
     """The report cannot be built for these arguments (message is safe to show)."""
 
 
