@@ -1,10 +1,11 @@
-# Two commands: `make run` serves the app on the embedded demo data, `make test` runs every test.
+# `make run` serves the app on the embedded demo data, `make check` is the two-minute inner loop (lint and
+# the fast tier), `make test` runs every test (what CI runs).
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run test lint lock install install-dev browser idp seed bench eval eval-local local-llm test-real-llm clean
+.PHONY: run check test lint lock install install-dev browser idp seed bench eval eval-local local-llm test-real-llm clean
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -65,8 +66,20 @@ $(IDP_DIR)/node_modules/.package-lock.json: $(IDP_DIR)/package.json $(IDP_DIR)/p
 	  || echo "WARNING: npm could not be installed; the sign-in browser tests will be reported as skipped" >&2
 	@command -v npm >/dev/null 2>&1 && cd $(IDP_DIR) && npm ci --no-audit --no-fund --silent || true
 
+# Tiers are markers (tests/conftest.py): the fast tier leaves out browsers, the real model, slow modules and the
+# MongoDB-plan twins of the embedded-plan tests. Parallel runs split by file, so module fixtures are built once.
+FAST    := not e2e and not real_llm and not slow and not mongo_plan
+XDIST   := -n 2 --dist loadfile
+check: install-dev
+	$(PY) -m ruff check .
+	$(PY) -m mypy
+	$(PY) -m pytest -q $(XDIST) -m "$(FAST)"
+
+# Everything: the in-process tiers in parallel, then browsers and the real model one at a time (they start
+# servers and a 1.5B model that want the cores to themselves); both halves run, either failing fails.
 test: install-dev browser idp lint
-	$(PY) -m pytest
+	@rc=0; $(PY) -m pytest $(XDIST) -m "not e2e and not real_llm" || rc=$$?; \
+	  $(PY) -m pytest -m "e2e or real_llm" || rc=$$?; exit $$rc
 
 bench: install-dev
 	$(PY) bench/data_layer.py

@@ -1,5 +1,10 @@
 """Shared fixtures for every test folder (each area adds its own in tests/<area>/conftest.py).
 
+Test tiers (markers, see pyproject.toml): ``e2e`` (everything under tests/e2e), ``real_llm`` (tests/real_llm),
+``mongo_plan`` (a test parametrized onto the MongoDB plan: a fixture param ``mongo_plan``/``mongomock``) and
+``slow`` (the modules in ``SLOW_MODULES``: whole pages in AppTest, seeded databases, servers, sandbox
+processes).  ``make check`` runs the rest in parallel; ``make test`` runs everything.
+
 Demo database fixtures (seed 7, the default chips 64Qv3 and 144Qv2, 30 days ending at session start):
 
 - ``demo_db`` (session): an in-memory litemongo ``Database`` (same proxy the app uses) seeded with the
@@ -31,6 +36,39 @@ DEMO_SEED = 7
 DEMO_CHIP_IDS = ("64Qv3", "144Qv2")
 # Settings keys that must not leak from the developer's shell into tests using the demo.
 _CLEARED_KEYS = ("MONGODB_URI", "MONGO_DB_NAME", "QDASH_PROJECT_ID", "CALIB_DATA_DIR", "CALIB_DATA_PREFIX")
+
+
+TESTS = Path(__file__).resolve().parent
+MONGO_PLAN_PARAMS = {"mongo_plan", "mongomock"}
+# Modules whose tests each take seconds of CPU (measured with --durations); ``make check`` leaves them out.
+SLOW_MODULES = frozenset({
+    *(f"pages/{name}" for name in (
+        "test_analysis.py", "test_compare.py", "test_errors.py", "test_first_view.py", "test_heatmap.py",
+        "test_hidden_items_hint.py", "test_old_database.py", "test_overview.py", "test_qubits.py",
+        "test_signin_off.py", "test_timeseries.py", "test_url_state.py")),  # whole pages in AppTest
+    "chat/test_copilot_page.py", "chat/test_hostile_corpus.py", "chat/test_secrets_never_leave.py",
+    "depth/test_memory_page.py", "depth/test_evals.py", "compare/test_report.py",
+    "sandbox/test_attack_corpus.py", "sandbox/test_benign.py", "sandbox/test_spare.py", "sandbox/test_os_layers.py",
+    "sandbox/test_prefault.py",  # sandbox processes
+    "agent/test_cli.py",  # the CLI in a subprocess
+    "data/test_demo.py", "data/test_old_data.py", "data/test_import.py",  # seeded or imported databases
+})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test with its tier from where it lives and which engine it runs on."""
+    for item in items:
+        path = Path(str(item.path))
+        relative = path.relative_to(TESTS).as_posix() if path.is_relative_to(TESTS) else path.name
+        if relative.startswith("e2e/"):
+            item.add_marker(pytest.mark.e2e)
+        if relative.startswith("real_llm/"):
+            item.add_marker(pytest.mark.real_llm)
+        if relative in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and MONGO_PLAN_PARAMS & {str(p) for p in callspec.params.values()}:
+            item.add_marker(pytest.mark.mongo_plan)
 
 
 @dataclass(frozen=True)

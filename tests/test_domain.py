@@ -52,3 +52,16 @@ def test_display_scale_and_scores():
     assert metric("anharmonicity").score(-200) == "bad"
     assert CATALOGUE["zx90_gate_fidelity"].kind == "coupling"
     assert metric("mystery_param", "ns").unit == "ns" and metric("mystery_param").score(1.0) is None
+
+
+def test_qdash_metrics_yaml_metrics_with_its_units():
+    # QDash config/domain/metrics.yaml: unit and scale as written there; no thresholds, so never scored
+    expected = {"maximum_rabi_frequency": ("MHz/a.u.", "qubit", 12.5, 12.5),
+                "hpi_amplitude": ("a.u.", "qubit", 0.031, 0.031), "hpi_length": ("ns", "qubit", 32.0, 32.0),
+                "one_qubit_gate_coherence_limit": ("%", "qubit", 0.9991, 99.91),
+                "two_qubit_gate_coherence_limit": ("%", "coupling", 0.987, 98.7)}
+    for name, (unit, kind, raw, display) in expected.items():
+        entry = CATALOGUE[name]
+        assert (entry.unit, entry.kind) == (unit, kind)
+        assert entry.to_display(raw) == pytest.approx(display)
+        assert entry.score(display) is None

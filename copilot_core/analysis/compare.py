@@ -34,6 +34,7 @@ from copilot_core.domain.metrics import (
     stored_number,
 )
 from copilot_core.domain.topology import Topology, qubit_label
+from copilot_core.errors import CopilotError
 
 Status = Literal["ok", "failed", "excluded", "nan", "absent"]
 SPREAD_DAYS = 7
@@ -47,7 +48,7 @@ FRAME_COLUMNS = ["metric", "title", "kind", "id", "label", "qid", "unit", "befor
                  "status_after", "availability", "at_before", "at_after", "execution_before", "execution_after"]
 
 
-class CompareError(ValueError):
+class CompareError(CopilotError, ValueError):
     """The two points cannot be compared (message is safe to show and says what to pick instead)."""
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from copilot_core.data.plans import EmbeddedPlan, MongoPlan, QueryPlan
+from copilot_core.data.scoped import unwrap
 from copilot_core.data.serial import SerialDatabase, SerialExecutor
 from copilot_core.errors import CopilotError
 from copilot_core.settings import Settings
@@ -127,7 +128,7 @@ def describe_db(db: Any) -> str:
 
 def is_embedded(db: Any) -> bool:
     """True for the litemongo engine (used to pick embedded-only helper indexes)."""
-    return isinstance(db, SerialDatabase)
+    return isinstance(unwrap(db), SerialDatabase)
 
 
 def query_plan(db: Any) -> QueryPlan:

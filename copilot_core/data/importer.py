@@ -20,6 +20,7 @@ from typing import Any
 
 from copilot_core.data.connection import DatabaseUnavailable, ensure_indexes, open_database
 from copilot_core.settings import Settings
+from copilot_core.errors import CopilotError
 
 QDASH_COLLECTIONS: tuple[str, ...] = (
     "chip", "qubit", "coupling", "task_result_history", "execution_history", "calibration_note",
@@ -31,7 +32,7 @@ BATCH = 2000
 Progress = Callable[[str, int, Iterator[dict[str, Any]]], Iterable[dict[str, Any]]]
 
 
-class ImportFailed(Exception):
+class ImportFailed(CopilotError):
     """The export cannot be loaded; the message names the file and what is wrong. Nothing was changed."""
 
 

@@ -10,12 +10,23 @@ Both return the same documents in the same order; the contract tests run on both
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import datetime
+from typing import Any, TypedDict
 
 Doc = dict[str, Any]
 Query = dict[str, Any]
 Projection = dict[str, int]
+
+
+class Run(TypedDict):
+    """One execution of a chip as the plans need it: results of a run start between its start and end."""
+
+    execution_id: str
+    start_at: datetime | None
+    end_at: datetime | None  # None while it runs
+
+
+Runs = Callable[[], list[Run]]  # the chip's runs, newest start first
 
 MAX_SCAN = 500_000  # upper bound on history rows one read may touch (always limit the big collection)
 NEWEST_FIRST = [("start_at", -1), ("task_id", 1)]
@@ -35,6 +46,22 @@ class _Reversed(str):
 
     def __gt__(self, other: str) -> bool:
         return str.__lt__(self, other)
+
+
+def _going_at(runs: list[Run], cutoff: datetime, read: set[str]) -> list[str]:
+    """Runs not read yet that were still going at ``cutoff`` (or started after it): a run that started
+    earlier than the newest ones can still hold a result newer than ``cutoff`` (a re-run overlaps it)."""
+    return [r["execution_id"] for r in runs if r["execution_id"] not in read
+            and (not isinstance(r["end_at"], datetime) or r["end_at"] >= cutoff)]
+
+
+def _with_orphans(ids: list[str]) -> Query:
+    """``execution_id`` in ``ids`` or absent: results without an execution are never skipped."""
+    return {"execution_id": {"$in": [*ids, None]}}
+
+
+def _start(doc: Doc) -> datetime:
+    return newest_key(doc)[0]
 
 
 def _first_per_id(docs: Iterable[Doc]) -> list[Doc]:
@@ -66,21 +93,22 @@ class QueryPlan:
         raise NotImplementedError
 
     def recent_task_docs(self, coll: Any, query: Query, projection: Projection, limit: int,
-                         executions: Callable[[], list[str]]) -> list[Doc]:
+                         executions: Runs) -> list[Doc]:
         """The newest ``limit`` task documents of a chip-wide query with no selective equality filter."""
         raise NotImplementedError
 
     def latest_per_id(self, coll: Any, query: Query, projection: Projection, *,
-                      executions: Callable[[], list[str]], known_ids: Callable[[], set[str]]) -> list[Doc]:
+                      executions: Runs, known_ids: Callable[[], set[str]]) -> list[Doc]:
         """The newest matching document of every ``qid`` (one each, newest first overall)."""
         raise NotImplementedError
 
-    def window_hint(self, since: datetime, executions_since: Callable[[datetime], list[str]]) -> Query:
-        """Extra filter that lets the engine use an index for a ``start_at >= since`` window."""
+    def window_hint(self, since: datetime, executions: Runs) -> Query:
+        """Extra filter that lets the engine use an index for a ``start_at >= since`` window; it never
+        drops a document the window holds."""
         raise NotImplementedError
 
-    def distinct_names(self, coll: Any, query: Query, fallback: Callable[[], set[str]]) -> set[str]:
-        """Distinct ``output_parameter_names`` of the matching history."""
+    def distinct_names(self, coll: Any, query: Query) -> set[str]:
+        """Distinct ``output_parameter_names`` of the matching history (a selective query: one qubit)."""
         raise NotImplementedError
 
 
@@ -102,29 +130,30 @@ class MongoPlan(QueryPlan):
         return list(coll.find(query, projection).sort(NEWEST_FIRST).limit(limit))
 
     def recent_task_docs(self, coll: Any, query: Query, projection: Projection, limit: int,
-                         executions: Callable[[], list[str]]) -> list[Doc]:
+                         executions: Runs) -> list[Doc]:
         return self.task_docs(coll, query, projection, limit)
 
     def latest_per_id(self, coll: Any, query: Query, projection: Projection, *,
-                      executions: Callable[[], list[str]], known_ids: Callable[[], set[str]]) -> list[Doc]:
+                      executions: Runs, known_ids: Callable[[], set[str]]) -> list[Doc]:
         pipeline = [{"$match": query}, {"$sort": dict(NEWEST_FIRST)}, {"$project": projection},
                     {"$group": {"_id": "$qid", "doc": {"$first": "$$ROOT"}}},
                     {"$replaceRoot": {"newRoot": "$doc"}}]
         docs = list(coll.aggregate(pipeline))
         return sorted(docs, key=newest_key, reverse=True)
 
-    def window_hint(self, since: datetime, executions_since: Callable[[datetime], list[str]]) -> Query:
+    def window_hint(self, since: datetime, executions: Runs) -> Query:
         return {}  # the start_at range uses the real index
 
-    def distinct_names(self, coll: Any, query: Query, fallback: Callable[[], set[str]]) -> set[str]:
+    def distinct_names(self, coll: Any, query: Query) -> set[str]:
         return {n for n in coll.distinct("output_parameter_names", query) if isinstance(n, str)}
 
 
 class EmbeddedPlan(QueryPlan):
     """litemongo: equality filters on hash indexes, Python-side sorts, executions walked newest first.
 
-    Assumes, as QDash guarantees, that every result belongs to an execution and starts after it;
-    a final unrestricted pass covers results without an execution document.
+    Assumes, as QDash guarantees, that a result starts while its execution runs (between the execution's
+    start and end); runs overlap (a re-run starts before the previous run ends), so every shortcut
+    also reads the runs still going at its cutoff and the results without an ``execution_id``.
     """
 
     name = "embedded"
@@ -147,34 +176,43 @@ class EmbeddedPlan(QueryPlan):
         return sorted(docs, key=newest_key, reverse=True)
 
     def recent_task_docs(self, coll: Any, query: Query, projection: Projection, limit: int,
-                         executions: Callable[[], list[str]]) -> list[Doc]:
-        ids = executions()
+                         executions: Runs) -> list[Doc]:
+        runs = executions()
+        ids = [r["execution_id"] for r in runs]
+        read: set[str] = set()
         rows: list[Doc] = []
         start, size = 0, 1
         while start < len(ids) and len(rows) < limit:  # doubling batches of executions
-            rows += self.task_docs(coll, query | {"execution_id": {"$in": ids[start:start + size]}}, projection,
-                                   limit)
+            batch = ids[start:start + size]
+            read.update(batch)
+            rows += self.task_docs(coll, query | {"execution_id": {"$in": batch}}, projection, limit)
             start, size = start + size, size * 2
         if len(rows) < limit:
-            rows = self.task_docs(coll, query, projection, limit)
+            return self.task_docs(coll, query, projection, limit)
+        rows = sorted(rows, key=newest_key, reverse=True)[:limit]
+        rows += self.task_docs(coll, query | _with_orphans(_going_at(runs, _start(rows[-1]), read)), projection,
+                               limit)
         return sorted(rows, key=newest_key, reverse=True)[:limit]
 
     def latest_per_id(self, coll: Any, query: Query, projection: Projection, *,
-                      executions: Callable[[], list[str]], known_ids: Callable[[], set[str]]) -> list[Doc]:
-        # the two newest executions cover most ids; the whole history only for the rest
-        rows = self.history(coll, query | {"execution_id": {"$in": executions()[:2]}}, projection)
+                      executions: Runs, known_ids: Callable[[], set[str]]) -> list[Doc]:
+        # the two newest executions cover most ids; runs still going then and results without a run may
+        # hold newer ones; the whole history only for the ids still missing
+        runs = executions()
+        read = {r["execution_id"] for r in runs[:2]}
+        rows = self.history(coll, query | {"execution_id": {"$in": sorted(read)}}, projection)
+        found = _first_per_id(sorted(rows, key=newest_key, reverse=True))
+        if found:
+            cutoff = min(_start(d) for d in found)
+            rows += self.history(coll, query | _with_orphans(_going_at(runs, cutoff, read)), projection)
         missing = sorted(known_ids() - {r["qid"] for r in rows if isinstance(r.get("qid"), str)})
         if missing:
             rows += self.history(coll, query | {"qid": {"$in": missing}}, projection)
         return _first_per_id(sorted(rows, key=newest_key, reverse=True))
 
-    def window_hint(self, since: datetime, executions_since: Callable[[datetime], list[str]]) -> Query:
-        # executions that can hold results after ``since`` (started up to a day before it)
-        return {"execution_id": {"$in": executions_since(since - timedelta(days=1))}}
+    def window_hint(self, since: datetime, executions: Runs) -> Query:
+        # executions that can hold results after ``since``: still going then, or started later
+        return _with_orphans(_going_at(executions(), since, set()))
 
-    def distinct_names(self, coll: Any, query: Query, fallback: Callable[[], set[str]]) -> set[str]:
-        if "qid" in query:
-            return {n for n in coll.distinct("output_parameter_names", query) if isinstance(n, str)}
-        # a chip-wide distinct decodes the whole history (seconds); every usable output is merged
-        # into qubit/coupling.data, so their keys are the same list in practice
-        return fallback()
+    def distinct_names(self, coll: Any, query: Query) -> set[str]:
+        return {n for n in coll.distinct("output_parameter_names", query) if isinstance(n, str)}

@@ -20,7 +20,8 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from copilot_core.data import validation as v
 from copilot_core.data.connection import DatabaseUnavailable, describe_db, query_plan
-from copilot_core.data.plans import MAX_SCAN, QueryPlan
+from copilot_core.data.plans import MAX_SCAN, QueryPlan, Run
+from copilot_core.data.scoped import scoped, unwrap
 from copilot_core.data.serial import SerialDatabase
 from copilot_core.data.validation import InvalidArgument
 from copilot_core.data.warmup import IndexWarmUp
@@ -33,6 +34,7 @@ Kind = Literal["qubit", "coupling"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_LINEAGE_NODES = 400
+MAX_RUNS = 5000  # executions of one chip a read considers (years of daily runs)
 PARAM_FIELDS = ("value", "unit", "error", "calibrated_at", "execution_id", "task_id")
 TASK_FIELDS = ("task_id", "name", "task_type", "qid", "chip_id", "execution_id", "status", "message",
                "output_parameters", "output_parameter_names", "start_at", "end_at", "elapsed_time", "excluded",
@@ -43,6 +45,10 @@ VERSION_FIELDS = ("entity_id", "parameter_name", "qid", "value", "unit", "error"
                   "valid_until", "task_name", "execution_id", "task_id")
 ACTIVITY_FIELDS = ("activity_id", "task_name", "task_type", "qid", "execution_id", "task_id", "started_at",
                    "ended_at", "status")
+
+
+def _when(value: object) -> datetime | None:
+    return value if isinstance(value, datetime) else None
 
 
 def _utcnow() -> datetime:
@@ -115,13 +121,13 @@ class CalibrationRepository:
     def __init__(self, db: Any, *, project_id: str | None = None, plan: QueryPlan | None = None) -> None:
         """``db`` is a pymongo-compatible Database; ``project_id`` (QDASH_PROJECT_ID) scopes every query;
         ``plan`` defaults to the engine's own (tests force ``MongoPlan`` onto another engine)."""
-        self.db = db
-        self.plan = plan or query_plan(db)
         self.project_id = v.project_id(project_id) if project_id is not None else None
+        self.db = scoped(db, self.project_id)  # every query on a project's collections carries its id
+        self.plan = plan or query_plan(db)
 
     def scope(self, **conditions: Any) -> dict:
         """Every filter starts here (also those of ``runs.RunReader``): the project scope plus validated
-        equality conditions."""
+        equality conditions.  ``self.db`` adds the scope again by construction (``scoped.py``)."""
         base = {"project_id": self.project_id} if self.project_id else {}
         return base | {k: c for k, c in conditions.items() if c is not None}
 
@@ -133,8 +139,8 @@ class CalibrationRepository:
 
     def warm_up(self) -> None:
         """Build the embedded engine's lazy in-process indexes now (see ``warmup.py``); a no-op on MongoDB."""
-        if isinstance(self.db, SerialDatabase):
-            IndexWarmUp(self.db).run()
+        if isinstance(unwrap(self.db), SerialDatabase):
+            IndexWarmUp(unwrap(self.db)).run()
 
     # ---- chips ----------------------------------------------------------------------------
     @guarded
@@ -244,24 +250,21 @@ class CalibrationRepository:
         if not {"name", "qid", "execution_id", "status"} & query.keys():
             if since is None:
                 docs = self.plan.recent_task_docs(self.db["task_result_history"], query, _projection(TASK_FIELDS),
-                                                  limit, lambda: self._recent_executions(query["chip_id"]))
+                                                  limit, lambda: self._runs(query["chip_id"]))
                 return [_task_row(d) for d in docs]
             query |= self._window_hint(query["chip_id"], query["start_at"]["$gte"])
         return self._task_rows(query, limit)
 
-    def _recent_executions(self, chip_id: str) -> list[str]:
-        rows = self.db["execution_history"].find(self.scope(chip_id=chip_id), {"_id": 0, "execution_id": 1}) \
-            .sort([("start_at", -1), ("execution_id", -1)]).limit(2000)
-        return [d["execution_id"] for d in rows if isinstance(d.get("execution_id"), str)]
-
-    def _executions_since(self, chip_id: str, since: datetime) -> list[str]:
-        rows = self.db["execution_history"].find(
-            self.scope(chip_id=chip_id, start_at={"$gte": since}),
-            {"_id": 0, "execution_id": 1}).sort([("start_at", -1)]).limit(5000)
-        return [d["execution_id"] for d in rows if isinstance(d.get("execution_id"), str)]
+    def _runs(self, chip_id: str) -> list[Run]:
+        """The chip's executions, newest start first, with the interval their results fall in."""
+        rows = self.db["execution_history"].find(self.scope(chip_id=chip_id),
+                                                 {"_id": 0, "execution_id": 1, "start_at": 1, "end_at": 1}) \
+            .sort([("start_at", -1), ("execution_id", -1)]).limit(MAX_RUNS)
+        return [Run(execution_id=d["execution_id"], start_at=_when(d.get("start_at")), end_at=_when(d.get("end_at")))
+                for d in rows if isinstance(d.get("execution_id"), str)]
 
     def _window_hint(self, chip_id: str, since: datetime) -> dict:
-        return self.plan.window_hint(since, lambda s: self._executions_since(chip_id, s))
+        return self.plan.window_hint(since, lambda: self._runs(chip_id))
 
     def _task_rows(self, query: dict, limit: int) -> list[dict]:
         return [_task_row(d) for d in self.plan.task_docs(self.db["task_result_history"], query,
@@ -313,14 +316,23 @@ class CalibrationRepository:
                 "task_id": model.get("task_id") or doc.get("task_id")}
 
     def _metric_rows(self, query: dict, parameter: str, *, limit: int = MAX_SCAN) -> list[dict]:
-        """Usable values only, newest first."""
-        docs = self.plan.history(self.db["task_result_history"], query, self._metric_projection(parameter), limit)
-        rows = (self._metric_row(doc, parameter) for doc in docs)
-        return [r for r in rows if r is not None and r["value"] is not None]
+        """The newest ``limit`` usable values, newest first: NaN/inf are dropped before the limit counts."""
+        fetch = limit
+        while True:
+            docs = self.plan.history(self.db["task_result_history"], query, self._metric_projection(parameter),
+                                     fetch)
+            rows = [r for r in (self._metric_row(doc, parameter) for doc in docs)
+                    if r is not None and r["value"] is not None]
+            if len(rows) >= limit or len(docs) < fetch or fetch >= MAX_SCAN:
+                return rows[:limit]
+            fetch = min(2 * fetch + 8, MAX_SCAN)
 
     def _latest_metric_rows(self, query: dict, parameter: str, kind: str) -> list[dict]:
         """The newest completed, non-excluded result per id, whatever its value (None when unusable)."""
         chip_id = query["chip_id"]
+        if isinstance(query.get("qid"), str):  # one id: its newest document, on every plan
+            docs = self.plan.history(self.db["task_result_history"], query, self._metric_projection(parameter), 1)
+            return [r for r in (self._metric_row(d, parameter) for d in docs) if r is not None]
 
         def known_ids() -> set[str]:
             rows = self.db[kind].find(self.scope(chip_id=chip_id), {"_id": 0, "qid": 1}) \
@@ -328,7 +340,7 @@ class CalibrationRepository:
             return {d["qid"] for d in rows if isinstance(d.get("qid"), str)}
 
         docs = self.plan.latest_per_id(self.db["task_result_history"], query, self._metric_projection(parameter),
-                                       executions=lambda: self._recent_executions(chip_id), known_ids=known_ids)
+                                       executions=lambda: self._runs(chip_id), known_ids=known_ids)
         return [r for r in (self._metric_row(d, parameter) for d in docs) if r is not None]
 
     @guarded
@@ -347,17 +359,20 @@ class CalibrationRepository:
 
     @guarded
     def metric_values(self, chip_id: str, metric: str, *, mode: Mode = "latest", kind: Kind = "qubit",
-                      within_hours: float | None = None, window_end: datetime | None = None) -> dict[str, dict]:
+                      within_hours: float | None = None, window_end: datetime | None = None,
+                      qid: str | None = None) -> dict[str, dict]:
         """One value per qubit (or coupling id as stored, control-target) from task_result_history:
         {id: {value, stddev, count, at, execution_id, task_id, missing_since}}.  Completed, non-excluded
         results only.  latest = the newest such result; when its value is NaN/inf/QDash's NaN-as-0 the
         metric is missing (value None, ``missing_since`` = that result's date), never the result before.
         best (catalogue's better direction) and average (mean, sample stddev) use the usable values.
-        ``within_hours`` counts back from ``window_end`` (default: the chip's last execution)."""
+        ``within_hours`` counts back from ``window_end`` (default: the chip's last execution); ``qid`` reads
+        one qubit (or coupling id) only."""
         chip_id, metric = v.chip_id(chip_id), v.name(metric, "metric name")
         mode = v.choice(mode, "mode", v.MODES)  # type: ignore[assignment]
         kind = v.choice(kind, "kind", v.KINDS)  # type: ignore[assignment]
-        query = self._metric_query(chip_id, metric, usable_only=mode != "latest", task_type=kind)
+        query = self._metric_query(chip_id, metric, usable_only=mode != "latest", task_type=kind,
+                                   qid=v.qid_or_coupling(qid) if qid is not None else None)
         if within_hours is not None:
             since = self.window_end(chip_id, window_end) - timedelta(hours=v.hours(within_hours))
             query |= {"start_at": {"$gte": since}} | self._window_hint(chip_id, since)
@@ -541,12 +556,14 @@ class CalibrationRepository:
 
     @guarded
     def output_parameter_names(self, chip_id: str, qid: str | None = None) -> list[str]:
-        """Distinct output parameter names recorded for a chip (optionally one qubit/coupling), sorted."""
+        """Output parameter names, sorted: of one qubit/coupling's history, or (no ``qid``) every name with
+        a merged value in the chip's qubit/coupling data (the same definition on every engine)."""
         chip_id = v.chip_id(chip_id)
         query = self.scope(chip_id=chip_id, qid=v.qid_or_coupling(qid) if qid is not None else None)
 
-        def merged_names() -> set[str]:
-            names = {p for data in self.all_qubit_params(chip_id).values() for p in data}
-            return names | {p for data in self.all_coupling_params(chip_id).values() for p in data}
-
-        return sorted(self.plan.distinct_names(self.db["task_result_history"], query, merged_names))
+        if qid is not None:
+            return sorted(self.plan.distinct_names(self.db["task_result_history"], query))
+        # chip-wide: every usable output is merged into qubit/coupling.data, which is small on every engine
+        # (a chip-wide distinct over the history decodes all of it on the embedded one)
+        names = {p for data in self.all_qubit_params(chip_id).values() for p in data}
+        return sorted(names | {p for data in self.all_coupling_params(chip_id).values() for p in data})

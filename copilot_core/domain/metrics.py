@@ -135,6 +135,14 @@ CATALOGUE: dict[str, Metric] = {m.name: m for m in (
               task="CheckBellStateTomography"),
     Metric("zx90_gate_time", "ZX90 gate time", "ns", 1.0, False, kind="coupling", task="CreateZX90"),
     Metric("static_zz_interaction", "Static ZZ", "MHz", 1000.0, False, kind="coupling"),
+    # QDash's metrics.yaml: units and scales as there; it evaluates none of them against thresholds (unscored)
+    Metric("maximum_rabi_frequency", "Maximum Rabi frequency", "MHz/a.u.", 1.0, True, task="CheckRabi"),
+    Metric("hpi_amplitude", "HPI amplitude", "a.u.", 1.0, True, task="CreateHPIPulse"),
+    Metric("hpi_length", "HPI length", "ns", 1.0, False, task="CreateHPIPulse"),
+    _fidelity("one_qubit_gate_coherence_limit", "1Q gate coherence limit", None, None, None,
+              task="Check1QGateCoherenceLimit"),
+    _fidelity("two_qubit_gate_coherence_limit", "2Q gate coherence limit", None, None, None, kind="coupling",
+              task="Check2QGateCoherenceLimit"),
 )}
 
 QUBIT_METRICS = tuple(name for name, m in CATALOGUE.items() if m.kind == "qubit")

@@ -15,11 +15,12 @@ from typing import Any
 
 from copilot_core.domain.metrics import metric
 from copilot_core.domain.topology import topology_for
+from copilot_core.errors import CopilotError
 
 HEALTHY_PARAMS = ("t1", "t2_echo", "x90_gate_fidelity", "average_readout_fidelity", "qubit_frequency")
 
 
-class FactError(LookupError):
+class FactError(CopilotError, LookupError):
     """The database cannot supply a fact (e.g. a chip without coupling data): the question is skipped."""
 
 

@@ -34,6 +34,7 @@ from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.runs import RunReader
 from copilot_core.domain.metrics import BANDS, format_value, metric
 from copilot_core.domain.topology import qubit_label
+from copilot_core.errors import CopilotError
 from copilot_core.figures import FigureRoot
 from copilot_core.report.figures import flag_figures
 
@@ -44,7 +45,7 @@ NOTE_CHARS = 4000
 DRIFT_THRESHOLD = 0.2
 
 
-class ReportError(ValueError):
+class ReportError(CopilotError, ValueError):
     """The report cannot be built for these arguments (message is safe to show)."""
 
 

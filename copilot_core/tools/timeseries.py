@@ -30,11 +30,11 @@ def _trend(first: float | None, last: float | None) -> str | None:
     return "up" if change > TREND_BAND else "down" if change < -TREND_BAND else "stable"
 
 
-def _failed_latest(ctx: ToolContext, chip_id: str, parameter_name: str, *, coupling: bool = False
-                   ) -> dict[str, datetime]:
+def _failed_latest(ctx: ToolContext, chip_id: str, parameter_name: str, *, coupling: bool = False,
+                   qid: str | None = None) -> dict[str, datetime]:
     """id -> date of a newest completed, non-excluded result that is NaN/NaN-as-0: "latest" is missing
     there (as on the heatmap and in get_qubit_params), even though older usable points exist."""
-    latest = ctx.repo.metric_values(chip_id, parameter_name, kind="coupling" if coupling else "qubit")
+    latest = ctx.repo.metric_values(chip_id, parameter_name, kind="coupling" if coupling else "qubit", qid=qid)
     return {key: at for key, row in latest.items() if (at := missing_since(row)) is not None}
 
 
@@ -61,7 +61,7 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
     points = [{"calibrated_at": r.get("calibrated_at"), "value": entry.to_display(r.get("value")),
                "execution_id": r.get("execution_id")} for r in rows]
     values = [p["value"] for p in points]
-    failed_at = _failed_latest(ctx, chip_id, parameter_name, coupling="-" in qid).get(qid)
+    failed_at = _failed_latest(ctx, chip_id, parameter_name, coupling="-" in qid, qid=qid).get(qid)
     latest = None if failed_at is not None else values[-1]
     stats = describe(values)
     latest_text = ("no valid value (" + missing_text(failed_at) + ")" if failed_at is not None

@@ -122,7 +122,7 @@ def test_analyze_with_copilot_from_the_qubits_table(page: Page, copilot_app_url:
 @pytest.mark.real_llm
 @pytest.mark.timeout(1800)
 def test_real_local_model_answers_in_the_browser(page: Page, local_llm: dict, copilot_env: dict) -> None:  # noqa: F811
-    """The same chat with the local 1.5B model (loose: a small model words and picks tools its own way)."""
+    """The same chat with the local 1.5B model: it may word the answer its own way, but the heatmap is drawn."""
     with start_streamlit({**copilot_env, **local_llm["env"], "USERNAME": "e2e-real-model"}) as url:
         answer_msg = ask_on_copilot_page(page, url, f"Show the T1 heatmap of chip {CHIP}", timeout_ms=REAL_TIMEOUT_MS)
         work = answer_msg.get_by_test_id("stExpander").filter(has_text="Show work")
@@ -135,6 +135,8 @@ def test_real_local_model_answers_in_the_browser(page: Page, local_llm: dict, co
         assert answer_msg.inner_text().strip()
         work.click()
         expect(work).to_contain_text("rounds")
-        if re.search(r"generate_chip_heatmap\s*· ok", work.inner_text()):  # a heatmap was drawn: it is shown
-            expect(answer_msg.get_by_test_id("stPlotlyChart").first).to_be_visible()
+        # the question asks for a heatmap: the tool ran and its chart is in the answer, whatever the wording
+        expect(work).to_contain_text(re.compile(r"generate_chip_heatmap\s*· ok"))
+        expect(answer_msg.get_by_test_id("stPlotlyChart").first).to_be_visible()
+        expect(answer_msg).to_contain_text(re.compile(r"T1|t1"))
         shot(page, "copilot_real_model", show=answer_msg)

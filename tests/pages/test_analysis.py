@@ -15,13 +15,14 @@ from copilot_core.analysis.chip_metrics import (
 from copilot_core.analysis.drift import drops, failures
 from copilot_core.analysis.health import qubit_health, trend
 from copilot_core.analysis.qubit_table import filter_table, qubit_table
-from copilot_core.analysis.stats import describe
+from copilot_core.analysis.stats import describe, mad_bounds
 from copilot_core.analysis.timeseries import median_band, timeseries_frame
 from copilot_core.charts.distribution import distribution_figure
 from copilot_core.charts.heatmap import TEXT_MAX_GRID, coupling_map, qubit_heatmap
 from copilot_core.domain.metrics import format_value
 from copilot_core.domain.metrics import BANDS, SCORED_QUBIT_METRICS, metric
 from copilot_core.domain.topology import qubit_label, topology_for
+from tests.expected import shown, stats
 from ui.errors import plain
 
 T0 = datetime(2026, 1, 1)
@@ -39,7 +40,7 @@ def test_chip_metric_covers_every_qubit_in_display_units(repo, chip144):
     for qid, value in cm.values.items():
         raw = (rows.get(qid) or {}).get("value")
         assert value == (None if not raw else pytest.approx(raw * 100))
-    assert cm.stats == describe(cm.values.values(), total=144)
+    assert cm.stats == pytest.approx(stats(cm.values.values(), total=144))
     assert cm.bands == {q: metric("x90_gate_fidelity").score(v) for q, v in cm.values.items()}
     frame = chip_metric_frame(cm)
     assert list(frame["label"][:2]) == ["Q000", "Q001"] and frame["value"].count() == cm.stats["count"]
@@ -150,7 +151,7 @@ def test_health_report_scores_every_metric_and_couplings(repo, chip144):
     report = qubit_health(repo, chip_id, "5")
     params = repo.qubit_params(chip_id, "5")
     for check in report.metrics:
-        assert check.value == pytest.approx(metric(check.name).to_display(params[check.name]["value"]))
+        assert check.value == pytest.approx(shown(check.name, params[check.name]["value"]))
         assert check.band == metric(check.name).score(check.value)
     bands = [c.band for c in report.metrics if c.band]
     assert report.verdict == min(bands, key=BANDS.index)
@@ -184,3 +185,11 @@ def test_display_text_helpers():
     assert format_value(metric("t1"), None) == "—"
     assert plain("[click](javascript:x) <b> www.x.org") == (
         "\\[click\\]\\(javascript\\:x\\) \\<b\\> www\\.x\\.org")  # no link, tag or autolink literal
+
+
+def test_robust_band_and_statistics_by_hand():
+    # median 3, absolute deviations 2 1 0 1 97 -> MAD 1; 3 ± 3·1.4826·1
+    assert mad_bounds([1.0, 2.0, 3.0, 4.0, 100.0], 3.0) == pytest.approx((-1.4478, 7.4478))
+    assert mad_bounds([1.0, 2.0, None], 3.0) is None  # fewer than 3 values
+    assert describe([1.0, None, 3.0, float("nan"), 2.0], total=5) == pytest.approx(
+        {"count": 3, "total": 5, "coverage": 0.6, "median": 2.0, "mean": 2.0, "std": 1.0, "min": 1.0, "max": 3.0})

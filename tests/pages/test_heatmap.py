@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.analysis.stats import describe
 from copilot_core.charts.style import BAND_INDEX
 from copilot_core.domain.metrics import COUPLING_METRICS, format_value, metric
 from copilot_core.domain.topology import qubit_label, topology_for
+from tests.expected import shown as display, stats as expected_stats
 from tests.pages.conftest import dataframe, decode, figures, texts
 from ui.widgets import metric_label
 
@@ -18,11 +18,10 @@ def expected_grid(app_repo, chip, name, mode="latest"):
     """Display values laid out on the topology grid, None where the data layer has nothing usable."""
     topo = topology_for(chip["size"])
     rows = app_repo.metric_values(chip["chip_id"], name, mode=mode)
-    m = metric(name)
     grid = [[None] * topo.grid_size for _ in range(topo.grid_size)]
     for q, (r, c) in topo.positions.items():
         raw = (rows.get(str(q)) or {}).get("value")
-        grid[r][c] = m.to_display(raw)
+        grid[r][c] = display(name, raw)
     return grid
 
 
@@ -82,13 +81,13 @@ def test_clicking_a_cell_opens_the_drilldown(open_page, app_repo, demo_chip):
     data = app_repo.qubit_params(chip_id, qid)
     for _, row in shown.iterrows():  # the value with its unit in one cell, so the unit is never cut off
         entry = metric(row["parameter"], unit=str(data[row["parameter"]].get("unit") or ""))
-        expected = entry.to_display(data[row["parameter"]]["value"])
+        expected = display(row["parameter"], data[row["parameter"]]["value"])
         assert row["value"] == ("—" if expected is None else f"{expected:.5g} {entry.unit}".strip())
     tasks = dataframe(at, "task", "outputs")
     assert list(tasks["task"]) == [r["name"] for r in app_repo.task_results(chip_id, qid=qid, limit=15)]
     series = figures(at)["drill_series"]
     line = next(t for t in series["data"] if t.get("name") == qubit_label(qid, size))
-    expected_series = [metric("t1").to_display(r["value"]) for r in
+    expected_series = [display("t1", r["value"]) for r in
                        app_repo.parameter_timeseries(chip_id, "t1", qid, last_n=60)]
     assert decode(line["y"]) == pytest.approx([v for v in expected_series if v is not None])
 
@@ -98,8 +97,8 @@ def test_stat_cards_then_a_metric_without_data(open_page, app_repo, demo_chip):
     at.selectbox(key="_w_heatmap_metric").set_value("x90_gate_fidelity").run()
     m = metric("x90_gate_fidelity")
     rows = app_repo.metric_values(demo_chip["chip_id"], "x90_gate_fidelity", mode="latest")
-    values = [m.to_display((rows.get(str(q)) or {}).get("value")) for q in range(demo_chip["size"])]
-    stats = describe(values, total=demo_chip["size"])
+    values = [display(m.name, (rows.get(str(q)) or {}).get("value")) for q in range(demo_chip["size"])]
+    stats = expected_stats(values, total=demo_chip["size"])
     cards = {e.label: e.value for e in at.metric[:6]}
     assert cards["Count"] == f"{stats['count']}/{demo_chip['size']}"
     assert cards["Median"] == format_value(m, stats["median"])
@@ -126,7 +125,7 @@ def test_coupling_map_draws_coupling_values_with_direction(open_page, app_repo, 
     drawn = dict(zip(decode(valued["customdata"]), decode(valued["marker"]["color"])))
     for cpl in topo.couplings:
         row = rows.get(cpl.id) or rows.get(f"{cpl.target}-{cpl.control}") or {}
-        expected = m.to_display(row.get("value"))
+        expected = display(m.name, row.get("value"))
         if expected is None:
             assert cpl.id not in drawn
         else:

@@ -7,9 +7,9 @@ from datetime import timedelta
 import pandas as pd
 import pytest
 
-from copilot_core.analysis.stats import mad_bounds
 from copilot_core.domain.metrics import metric
 from copilot_core.domain.topology import qubit_label
+from tests.expected import robust_band, shown
 from tests.pages.conftest import decode, figures, texts
 from ui.widgets import metric_label
 
@@ -17,11 +17,10 @@ PAGE = "pages/timeseries.py"
 
 
 def history(app_repo, chip, name, days):
-    m = metric(name)
     rows = app_repo.chip_parameter_timeseries(chip["chip_id"], name,
                                               since=chip["last_execution_at"] - timedelta(days=days))
-    return [(r["qid"], r["calibrated_at"], m.to_display(r["value"])) for r in rows
-            if m.to_display(r["value"]) is not None]
+    return [(r["qid"], r["calibrated_at"], shown(name, r["value"])) for r in rows
+            if shown(name, r["value"]) is not None]
 
 
 def test_lines_band_and_outliers_equal_the_history(open_page, app_repo, demo_chip):
@@ -49,7 +48,7 @@ def test_lines_band_and_outliers_equal_the_history(open_page, app_repo, demo_chi
     expected_outliers = 0
     for qid in picked:
         values = [v for q, _, v in rows if q == qid]
-        bounds = mad_bounds(values, 3.0)
+        bounds = robust_band(values, 3.0)
         if bounds:
             expected_outliers += sum(v < bounds[0] or v > bounds[1] for v in values)
     marked = next((t for t in fig["data"] if t.get("name") == "outlier"), None)

@@ -141,6 +141,8 @@ def test_hostile_snippet_is_contained(kind, name, code, planted, store):
     result = run_analysis(planted.materialise(code), store, timeout_s=TIMEOUT_S)
     reply = json.dumps({"output": result.output, "charts": result.charts, "error": result.error})
     assert result.error, f"{name} ran without an error: {result.output[:300]!r}"
+    if kind != "dos":  # a timeout proves nothing about containment: the snippet must be refused or fail
+        assert "Time limit exceeded" not in result.error, f"{name} only timed out: {result.error[:300]!r}"
     assert not planted.leaked(reply), f"{name} leaked a planted secret"
     assert "root:x:0:0" not in reply, f"{name} read /etc/passwd"
     assert not planted.canary("written").exists() and not list(planted.canary_dir.iterdir())

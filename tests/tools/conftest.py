@@ -10,10 +10,17 @@ from copilot_core.sandbox import run_analysis
 from copilot_core.tools import DataStore, ToolOutcome, Toolkit
 
 
+# The MongoDB plan's run reads 12 days of the same demo chips: every question the tool tests ask (latest values,
+# windows, the 10 newest runs, lineage) has its answer there, and mongomock filters in Python: a month
+# of both chips (101k documents) took ~9 minutes for these tests alone.
+MONGO_PLAN_DAYS = 12
+
+
 @pytest.fixture(scope="session", params=["embedded", "mongo_plan"])
 def repo(request, demo_db, demo_now):
-    """Every tool test runs twice: on the embedded engine (EmbeddedPlan) and with the same demo in
-    mongomock, which executes the MongoDB plan (server-side sort, limit, aggregation, distinct)."""
+    """Every tool test runs twice: on the embedded engine (EmbeddedPlan) with the session's demo, and on
+    mongomock, which executes the MongoDB plan (server-side sort, limit, aggregation, distinct), with
+    12 days of the same demo chips.  Expected values read the repository's own documents (``db``)."""
     from copilot_core.data.repository import CalibrationRepository
 
     if request.param == "embedded":
@@ -23,10 +30,16 @@ def repo(request, demo_db, demo_now):
     from tests.mongo_engine import mongo_plan_database
 
     db = mongo_plan_database(f"tools-{request.param}")
-    seed_database(db, chip_specs(), seed=DEMO_SEED, now=demo_now)
+    seed_database(db, chip_specs(days=MONGO_PLAN_DAYS), seed=DEMO_SEED, now=demo_now)
     found = CalibrationRepository(db)
     assert found.plan.name == "mongodb"
     return found
+
+
+@pytest.fixture(scope="session")
+def db(repo):
+    """The raw documents behind ``repo`` (pymongo API), for expected values computed without the repository."""
+    return repo.db
 
 
 @pytest.fixture(scope="session")
@@ -70,7 +83,7 @@ def call(kit):
 
 
 @pytest.fixture(scope="session")
-def live64(demo_db, chip64) -> list[str]:
+def live64(db, chip64) -> list[str]:
     """Qubits of the 64-qubit chip holding a T1 value (the demo has dead qubits), in qid order."""
-    docs = demo_db["qubit"].find({"chip_id": chip64})
+    docs = db["qubit"].find({"chip_id": chip64})
     return sorted((d["qid"] for d in docs if (d.get("data") or {}).get("t1")), key=int)

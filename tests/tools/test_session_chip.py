@@ -14,9 +14,9 @@ from tests.fakes.scripted_openai import ScriptedOpenAI, answer, call
 from tests.mongo_engine import mongo_plan_database
 
 
-def latest_installed(demo_db) -> str:
+def latest_installed(db) -> str:
     """The most recently installed chip, straight from the chip collection (ties: lowest chip id)."""
-    docs = sorted(demo_db["chip"].find({}, {"_id": 0, "chip_id": 1, "installed_at": 1}),
+    docs = sorted(db["chip"].find({}, {"_id": 0, "chip_id": 1, "installed_at": 1}),
                   key=lambda d: d["chip_id"])
     return max(docs, key=lambda d: d["installed_at"])["chip_id"]
 
@@ -36,17 +36,17 @@ def run(kit: Toolkit, name: str, args: dict) -> tuple:
     ("generate_chip_heatmap", {"metric_name": "t1"}),
     ("get_parameter_timeseries", {"parameter_name": "t1", "qid": "5"}),
 ])
-def test_a_call_without_chip_id_runs_on_the_session_chip_and_names_it(repo, demo_db, chip144, name, args):
+def test_a_call_without_chip_id_runs_on_the_session_chip_and_names_it(repo, db, chip144, name, args):
     kit = Toolkit(repo, store=DataStore(), chip_id=chip144)
     outcome, payload = run(kit, name, args)
     assert outcome.ok, outcome.model_text
     assert outcome.args["chip_id"] == chip144 and payload["chip_id"] == chip144
 
 
-def test_the_session_chips_values_not_another_chips(repo, demo_db, chip64, chip144):
+def test_the_session_chips_values_not_another_chips(repo, db, chip64, chip144):
     qid = "5"
     for chip in (chip64, chip144):
-        stored = demo_db["qubit"].find_one({"chip_id": chip, "qid": qid})["data"]["t1"]["value"]  # μs
+        stored = db["qubit"].find_one({"chip_id": chip, "qid": qid})["data"]["t1"]["value"]  # μs
         _, payload = run(Toolkit(repo, store=DataStore(), chip_id=chip), "get_qubit_params", {"qid": qid})
         assert payload["parameters"]["t1"]["value"] == pytest.approx(stored, rel=1e-3)
 
@@ -57,9 +57,9 @@ def test_an_explicit_chip_id_wins_over_the_session_chip(repo, chip64, chip144):
     assert outcome.ok and payload["chip_id"] == chip144 and payload["num_qubits"] == 144
 
 
-def test_without_a_session_chip_the_most_recently_installed_chip_is_used(repo, demo_db):
+def test_without_a_session_chip_the_most_recently_installed_chip_is_used(repo, db):
     outcome, payload = run(Toolkit(repo, store=DataStore()), "list_available_parameters", {"chip_id": None})
-    assert outcome.ok and payload["chip_id"] == latest_installed(demo_db)
+    assert outcome.ok and payload["chip_id"] == latest_installed(db)
 
 
 @pytest.mark.parametrize("args, error, hint", [
@@ -85,9 +85,9 @@ def test_no_chip_at_all_asks_for_chip_id():
 
 
 @pytest.mark.parametrize("style", ["responses", "chat_completions"])
-def test_the_model_calls_without_chip_id_over_either_api(repo, demo_db, chip144, style):
+def test_the_model_calls_without_chip_id_over_either_api(repo, db, chip144, style):
     """Through the real SDK: the model is offered no chip_id, calls without one, and reads the session chip's data."""
-    stored = demo_db["qubit"].find_one({"chip_id": chip144, "qid": "7"})["data"]["t1"]["value"]
+    stored = db["qubit"].find_one({"chip_id": chip144, "qid": "7"})["data"]["t1"]["value"]
     with ScriptedOpenAI(script=[call("get_qubit_params", {"qid": "Q07"}), answer("done", "good")]) as server:
         result = run_copilot(AgentRequest("T1 of Q07?", chip_id=chip144), provider=server.provider(style),
                              toolkit=Toolkit(repo, store=DataStore(), chip_id=chip144), repo=repo)
@@ -100,11 +100,11 @@ def test_the_model_calls_without_chip_id_over_either_api(repo, demo_db, chip144,
 
 
 @pytest.mark.parametrize("written", ["{chip}-Q05", "{chip}:5", "{chip} Q005"])
-def test_a_qubit_written_with_its_chip_runs_on_that_chip(repo, demo_db, chip64, chip144, written):
+def test_a_qubit_written_with_its_chip_runs_on_that_chip(repo, db, chip64, chip144, written):
     """What the local 1.5B model sent when it was not offered chip_id: {"qid": "64Qv3-Q05"}."""
     kit = Toolkit(repo, store=DataStore(), chip_id=chip64)
     outcome, payload = run(kit, "get_qubit_params", {"qid": written.format(chip=chip144)})
-    stored = demo_db["qubit"].find_one({"chip_id": chip144, "qid": "5"})["data"]["t1"]["value"]
+    stored = db["qubit"].find_one({"chip_id": chip144, "qid": "5"})["data"]["t1"]["value"]
     assert outcome.ok and outcome.args == {"chip_id": chip144, "qid": "5"}
     assert payload["parameters"]["t1"]["value"] == pytest.approx(stored, rel=1e-3)
 
@@ -116,9 +116,9 @@ def test_couplings_are_not_read_as_chip_and_qubit(repo, chip64):
 
 
 @pytest.mark.parametrize("style", ["responses", "chat_completions"])
-def test_a_question_naming_another_chip_is_answered_on_that_chip(repo, demo_db, chip64, chip144, style):
+def test_a_question_naming_another_chip_is_answered_on_that_chip(repo, db, chip64, chip144, style):
     """The chip in view is 64Qv3, the question names 144Qv2 in lower case: the call without chip_id reads 144Qv2."""
-    stored = demo_db["qubit"].find_one({"chip_id": chip144, "qid": "7"})["data"]["t1"]["value"]
+    stored = db["qubit"].find_one({"chip_id": chip144, "qid": "7"})["data"]["t1"]["value"]
     question = f"T1 of Q07 on {chip144.lower()}?"
     with ScriptedOpenAI(script=[call("get_qubit_params", {"qid": "Q07"}), answer("done", "good")]) as server:
         result = run_copilot(AgentRequest(question, chip_id=chip64), provider=server.provider(style),

@@ -9,28 +9,48 @@ import numpy as np
 from copilot_core.domain.metrics import QUBIT_METRICS, metric
 from copilot_core.domain.topology import qubit_label, topology_for
 from copilot_core.tools.compact import compact_number, compact_timestamp, to_model_json
+from tests.expected import shown as display
 
 
 def shown(name: str, param: dict | None, kind: str = "qubit"):
     """What the model should see for a stored parameter: display units, 4 significant figures."""
-    param = param or {}
-    return compact_number(metric(name, str(param.get("unit") or ""), kind).to_display(param.get("value")))
+    return compact_number(display(name, (param or {}).get("value")))
 
 
-def qubit_doc(demo_db, chip_id: str, qid: str) -> dict:
-    return demo_db["qubit"].find_one({"chip_id": chip_id, "qid": qid})
+def qubit_doc(db, chip_id: str, qid: str) -> dict:
+    return db["qubit"].find_one({"chip_id": chip_id, "qid": qid})
 
 
-def completed_results(demo_db, chip_id: str, **match) -> list[dict]:
+def completed_results(db, chip_id: str, **match) -> list[dict]:
     query = {"chip_id": chip_id, "status": "completed", "excluded": {"$ne": True}, **match}
-    return list(demo_db["task_result_history"].find(query).sort("start_at", -1))
+    return list(db["task_result_history"].find(query).sort([("start_at", -1), ("task_id", 1)]))
+
+
+def usable_history(db, chip_id: str, name: str, **match) -> dict[str, list[tuple[object, float]]]:
+    """qid -> [(calibrated_at, display value)] newest first: the stored history of one parameter without
+    NaN/NaN-as-0 values, read with pymongo."""
+    out: dict[str, list[tuple[object, float]]] = {}
+    for doc in completed_results(db, chip_id, output_parameter_names=name, **match):
+        model = doc["output_parameters"][name]
+        value = display(name, model["value"])
+        if value is not None:
+            out.setdefault(doc["qid"], []).append((model.get("calibrated_at"), value))
+    return out
+
+
+def latest_values(db, chip_id: str, name: str) -> dict[str, float | None]:
+    """qid -> display value of the newest completed, non-excluded result (None when it is NaN/NaN-as-0)."""
+    out: dict[str, float | None] = {}
+    for doc in completed_results(db, chip_id, output_parameter_names=name):
+        out.setdefault(doc["qid"], display(name, doc["output_parameters"][name]["value"]))
+    return out
 
 
 class TestQubitParams:
-    def test_values_in_display_units(self, call, demo_db, chip64, live64):
+    def test_values_in_display_units(self, call, db, chip64, live64):
         qid = live64[3]
         outcome, payload = call("get_qubit_params", chip_id=chip64, qid=f"Q{int(qid):02d}")
-        data = qubit_doc(demo_db, chip64, qid)["data"]
+        data = qubit_doc(db, chip64, qid)["data"]
         assert outcome.ok and outcome.args["qid"] == qid and payload["label"] == f"Q{int(qid):02d}"
         assert set(payload["parameters"]) == set(data)
         for name, param in data.items():
@@ -39,14 +59,14 @@ class TestQubitParams:
         assert payload["parameters"]["x90_gate_fidelity"]["unit"] == "%"
         assert payload["parameters"]["anharmonicity"]["unit"] == "MHz"
 
-    def test_band_matches_thresholds(self, call, demo_db, chip64, live64):
+    def test_band_matches_thresholds(self, call, db, chip64, live64):
         def t1_band(us: float) -> str:  # the lab's T1 thresholds, written out: bad < 20, good >= 50, excellent >= 100
             return "excellent" if us >= 100 else "good" if us >= 50 else "fair" if us >= 20 else "bad"
 
         seen = set()
         for qid in live64[:12]:
             _, payload = call("get_qubit_params", chip_id=chip64, qid=qid)
-            t1_us = qubit_doc(demo_db, chip64, qid)["data"]["t1"]["value"]  # stored in μs
+            t1_us = qubit_doc(db, chip64, qid)["data"]["t1"]["value"]  # stored in μs
             assert payload["parameters"]["t1"]["band"] == t1_band(t1_us), (qid, t1_us)
             seen.add(t1_band(t1_us))
         assert len(seen) >= 2  # the check covers more than one band
@@ -59,10 +79,10 @@ class TestQubitParams:
         assert not outcome.ok and payload["hint"] == f"{chip64} has qubits 0..63"
 
 
-def test_compare_qubits_returns_qubit_data(call, demo_db, chip64):
+def test_compare_qubits_returns_qubit_data(call, db, chip64):
     qids = ["0", "1", "2", "3", "4", "5", "6", "7"]  # dead qubits included: their values are None
     outcome, payload = call("compare_qubits", chip_id=chip64, qids=qids)
-    docs = {q: qubit_doc(demo_db, chip64, q)["data"] for q in qids}
+    docs = {q: qubit_doc(db, chip64, q)["data"] for q in qids}
     present = set().union(*(d.keys() for d in docs.values()))
     assert payload["parameters"] == [n for n in QUBIT_METRICS if n in present]
     for row in payload["qubits"]:
@@ -71,11 +91,11 @@ def test_compare_qubits_returns_qubit_data(call, demo_db, chip64):
 
 
 class TestChipSummary:
-    def test_statistics_equal_numpy_over_display_values(self, call, kit, demo_db, chip144):
+    def test_statistics_equal_numpy_over_display_values(self, call, kit, db, chip144):
         outcome, payload = call("get_chip_summary", chip_id=chip144)
-        docs = list(demo_db["qubit"].find({"chip_id": chip144}))
+        docs = list(db["qubit"].find({"chip_id": chip144}))
         for name in ("t1", "x90_gate_fidelity", "anharmonicity"):
-            values = [metric(name).to_display((d["data"].get(name) or {}).get("value")) for d in docs]
+            values = [display(name, (d["data"].get(name) or {}).get("value")) for d in docs]
             finite = np.array([v for v in values if v is not None])
             stats = payload["statistics"][name]
             assert stats["median"] == compact_number(float(np.median(finite)))
@@ -96,19 +116,17 @@ class TestChipSummary:
 
 
 class TestChipTimeseries:
-    def test_stored_rows_and_latest_stats(self, call, kit, repo, chip144):
+    def test_stored_rows_and_latest_stats(self, call, kit, db, chip144):
         outcome, payload = call("get_chip_parameter_timeseries", chip_id=chip144, parameter_name="t1", last_n=30)
-        rows = [r for r in repo.chip_parameter_timeseries(chip144, "t1", last_n=30)
-                if metric("t1").to_display(r["value"]) is not None]
+        history = {q: points[:30] for q, points in usable_history(db, chip144, "t1").items()}
         frame = kit.store.frame("t1")
+        rows = sorted((q, at.isoformat(), v) for q, points in history.items() for at, v in points)
         assert outcome.data_keys == ["t1"] and len(frame) == len(rows) == payload["rows"]["_rows"]
         assert list(frame.columns[:3]) == ["qid", "calibrated_at", "value"]
-        assert frame["calibrated_at"].iloc[0] == rows[0]["calibrated_at"].isoformat()  # full ISO, full precision
-        assert frame["value"].iloc[0] == metric("t1").to_display(rows[0]["value"])
-        latest: dict[str, float] = {}
-        for r in rows:  # oldest first: the last one per qubit wins
-            latest[r["qid"]] = metric("t1").to_display(r["value"])
-        expected = compact_number(float(np.median([compact_number(v) for v in latest.values()])))
+        # full ISO timestamps and full precision values
+        assert sorted(zip(frame["qid"], frame["calibrated_at"], frame["value"])) == rows
+        latest = [points[0][1] for points in history.values()]
+        expected = compact_number(float(np.median([compact_number(v) for v in latest])))
         assert payload["num_qubits"] == len(latest) and payload["latest_statistics"]["median"] == expected
 
     def test_summary_is_at_least_50x_smaller(self, call, chip144):
@@ -123,12 +141,12 @@ class TestChipTimeseries:
 
 
 class TestQubitTimeseries:
-    def test_points_equal_repository_history(self, call, repo, chip64, live64):
+    def test_points_equal_the_stored_history(self, call, db, chip64, live64):
         outcome, payload = call("get_parameter_timeseries", chip_id=chip64, parameter_name="t1", qid=live64[6], last_n=5)
-        rows = repo.parameter_timeseries(chip64, "t1", live64[6], last_n=5)
+        rows = usable_history(db, chip64, "t1", qid=live64[6])[live64[6]][:5][::-1]  # oldest first
         assert outcome.ok and len(rows) == 5
-        assert [p["value"] for p in payload["points"]] == [shown("t1", r) for r in rows]
-        assert [p["calibrated_at"] for p in payload["points"]] == [compact_timestamp(r["calibrated_at"]) for r in rows]
+        assert [p["value"] for p in payload["points"]] == [compact_number(v) for _, v in rows]
+        assert [p["calibrated_at"] for p in payload["points"]] == [compact_timestamp(at) for at, _ in rows]
         assert payload["unit"] == "μs"
 
     def test_throttled_to_three_calls_per_request(self, call, kit, chip64, live64):
@@ -142,9 +160,9 @@ class TestQubitTimeseries:
 
 
 class TestHeatmap:
-    def test_stats_equal_repository_latest_values(self, call, repo, chip144):
+    def test_stats_equal_the_newest_stored_values(self, call, db, chip144):
         outcome, payload = call("generate_chip_heatmap", chip_id=chip144, metric_name="t1")
-        values = [metric("t1").to_display(v["value"]) for v in repo.metric_values(chip144, "t1").values()]
+        values = list(latest_values(db, chip144, "t1").values())
         finite = np.array([v for v in values if v is not None])
         stats = payload["stats"]
         assert stats["count"] == len(finite) and stats["total"] == 144
@@ -170,36 +188,36 @@ class TestHeatmap:
 
 
 class TestTaskResults:
-    def test_latest_task_result(self, call, demo_db, chip64):
+    def test_latest_task_result(self, call, db, chip64):
         outcome, payload = call("get_latest_task_result", chip_id=chip64, task_name="CheckT1", qid="5")
-        newest = completed_results(demo_db, chip64, name="CheckT1", qid="5")[0]
+        newest = completed_results(db, chip64, name="CheckT1", qid="5")[0]
         assert payload["result"]["task_id"] == newest["task_id"]
         assert payload["result"]["output_parameters"]["t1"]["value"] == shown("t1", newest["output_parameters"]["t1"])
 
-    def test_task_history_newest_first(self, call, demo_db, chip64):
+    def test_task_history_newest_first(self, call, db, chip64):
         _, payload = call("get_task_history", chip_id=chip64, task_name="CheckT2Echo", qid="9", last_n=4)
-        expected = [r["task_id"] for r in demo_db["task_result_history"].find(
+        expected = [r["task_id"] for r in db["task_result_history"].find(
             {"chip_id": chip64, "name": "CheckT2Echo", "qid": "9", "status": "completed"}).sort("start_at", -1)][:4]
         assert [r["task_id"] for r in payload["results"]] == expected and payload["count"] == len(expected)
 
-    def test_search_failed_results_fence_messages(self, call, demo_db, chip144):
+    def test_search_failed_results_fence_messages(self, call, db, chip144):
         outcome, payload = call("search_task_results", chip_id=chip144, status="failed", last_n=20)
-        failed = demo_db["task_result_history"].count_documents({"chip_id": chip144, "status": "failed"})
+        failed = db["task_result_history"].count_documents({"chip_id": chip144, "status": "failed"})
         assert payload["count"] == min(20, failed) > 0
         assert all(r["status"] == "failed" for r in payload["results"])
         with_message = [r for r in payload["results"] if "message" in r]
         assert with_message and all(set(r["message"]) == {"untrusted_text"} for r in with_message)
         assert "_untrusted" in payload
 
-    def test_execution_history(self, call, demo_db, chip64):
+    def test_execution_history(self, call, db, chip64):
         _, payload = call("get_execution_history", chip_id=chip64, last_n=5)
-        expected = [e["execution_id"] for e in demo_db["execution_history"].find({"chip_id": chip64})
+        expected = [e["execution_id"] for e in db["execution_history"].find({"chip_id": chip64})
                     .sort("start_at", -1).limit(5)]
         assert [e["execution_id"] for e in payload["executions"]] == expected
 
-    def test_execution_history_answer_sentence_matches_the_database(self, call, demo_db, chip64):
+    def test_execution_history_answer_sentence_matches_the_database(self, call, db, chip64):
         """The sentence a small model quotes (and the page shows when the model writes nothing)."""
-        runs = list(demo_db["execution_history"].find({"chip_id": chip64}).sort("start_at", -1).limit(10))
+        runs = list(db["execution_history"].find({"chip_id": chip64}).sort("start_at", -1).limit(10))
         assert len(runs) == 10
         counts: dict[str, int] = {}
         for r in runs:
@@ -214,11 +232,11 @@ class TestTaskResults:
         assert one["answer"] == (f"The latest execution on {chip64} is {runs[0]['execution_id']}, started "
                                  f"{runs[0]['start_at']:%Y-%m-%d %H:%M} UTC (1 {runs[0]['status']}).")
 
-    def test_execution_filters_that_match_nothing_say_the_chip_has_runs(self, call, demo_db, chip64):
+    def test_execution_filters_that_match_nothing_say_the_chip_has_runs(self, call, db, chip64):
         """What the local model did: it invented a tag, read "0 executions" and asked again the same way."""
         tag = "no-such-tag"
-        assert demo_db["execution_history"].count_documents({"chip_id": chip64, "tags": tag}) == 0
-        assert demo_db["execution_history"].count_documents({"chip_id": chip64}) > 0
+        assert db["execution_history"].count_documents({"chip_id": chip64, "tags": tag}) == 0
+        assert db["execution_history"].count_documents({"chip_id": chip64}) > 0
         outcome, payload = call("get_execution_history", chip_id=chip64, tags=[tag])
         assert payload["count"] == 0 and "without those filters" in payload["hint"] and "answer" not in payload
         assert outcome.summary == f"0 executions on {chip64} with tags ['{tag}'] (the chip has others)"
@@ -233,7 +251,7 @@ class TestTaskResults:
         assert payload["chip_id"] == chip144 and payload["count"] == 50
 
 
-def test_coupling_params_of_a_qubit(call, demo_db, chip64, live64):
+def test_coupling_params_of_a_qubit(call, db, chip64, live64):
     qid = int(live64[5])
     _, payload = call("get_coupling_params", chip_id=chip64, qubit_id=f"Q{qid:02d}")
     topo = topology_for(64)
@@ -241,7 +259,7 @@ def test_coupling_params_of_a_qubit(call, demo_db, chip64, live64):
     with_data = [row for row in payload["couplings"] if row["stored_as"]]
     assert with_data and all(not row["parameters"] for row in payload["couplings"] if not row["stored_as"])
     for row in with_data:
-        doc = demo_db["coupling"].find_one({"chip_id": chip64, "qid": row["stored_as"]})
+        doc = db["coupling"].find_one({"chip_id": chip64, "qid": row["stored_as"]})
         for name, param in doc["data"].items():
             assert row["parameters"][name]["value"] == shown(name, param, "coupling")
 
@@ -264,8 +282,8 @@ def test_topology(call, chip144):
 
 
 class TestCalibrationNotes:
-    def _injected(self, demo_db) -> dict:
-        for doc in demo_db["calibration_note"].find({}).sort("timestamp", -1):
+    def _injected(self, db) -> dict:
+        for doc in db["calibration_note"].find({}).sort("timestamp", -1):
             if "Ignore previous instructions" in json.dumps(doc["note"], default=str):
                 return doc
         raise AssertionError("the demo holds an injected calibration note")
@@ -281,8 +299,8 @@ class TestCalibrationNotes:
         elif isinstance(obj, str) and not inside:
             yield path, obj
 
-    def test_injection_stays_fenced_and_notes_do_not_flood(self, call, demo_db):
-        doc = self._injected(demo_db)
+    def test_injection_stays_fenced_and_notes_do_not_flood(self, call, db):
+        doc = self._injected(db)
         outcome, payload = call("get_calibration_notes", chip_id=doc["chip_id"], execution_id=doc["execution_id"])
         assert outcome.ok and "Ignore previous instructions" in outcome.model_text
         leaks = [p for p, s in self._strings_outside_untrusted(payload) if "Ignore previous" in s]
@@ -290,9 +308,9 @@ class TestCalibrationNotes:
         assert len(outcome.model_text) < 6_000  # a 64-qubit note is outlined, not dumped
         assert payload["_untrusted"].startswith("Fields named untrusted_text")
 
-    def test_one_qubit_entries(self, call, demo_db):
-        doc = self._injected(demo_db)
-        size = demo_db["chip"].find_one({"chip_id": doc["chip_id"]})["size"]
+    def test_one_qubit_entries(self, call, db):
+        doc = self._injected(db)
+        size = db["chip"].find_one({"chip_id": doc["chip_id"]})["size"]
         qid = next(int(label[1:]) for label in doc["note"]["rabi_params"])
         _, payload = call("get_calibration_notes", chip_id=doc["chip_id"], execution_id=doc["execution_id"],
                           qid=str(qid))

@@ -1,0 +1,161 @@
+"""Project scope by construction: every query a scoped repository sends carries ``project_id``.
+
+``RecordingDatabase`` sits under the repository (below ``ScopedDatabase``) and fails the test on any
+find, find_one, count, distinct, aggregate, update or delete on a project-scoped collection without the
+repository's project id, and on any insert that does not stamp it.  Every public read of the
+repository, the run reader and the chat-session store is driven through it on both plans.
+"""
+
+from __future__ import annotations
+
+import copy
+import uuid
+from typing import Any
+
+import pytest
+
+from copilot_core.data.chat_sessions import ChatSessionStore
+from copilot_core.data.connection import open_memory_database
+from copilot_core.data.plans import EmbeddedPlan, MongoPlan
+from copilot_core.data.repository import CalibrationRepository
+from copilot_core.data.runs import RunReader
+from copilot_core.data.scoped import SCOPED_COLLECTIONS, ScopeError, scoped
+from tests.data.conftest import CHIP, DOCS, P1, P2
+from tests.mongo_engine import mongo_plan_database
+
+FILTER_FIRST = {"find", "find_one", "count_documents", "update_one", "update_many", "delete_one", "delete_many",
+                "replace_one", "find_one_and_update", "find_one_and_delete"}
+
+
+class UnscopedQuery(AssertionError):
+    pass
+
+
+class RecordingCollection:
+    def __init__(self, coll: Any, name: str, project_id: str, log: list[tuple[str, str]]) -> None:
+        self._coll, self._name, self._project, self._log = coll, name, project_id, log
+
+    def _check(self, method: str, query: Any) -> None:
+        self._log.append((self._name, method))
+        if self._name in SCOPED_COLLECTIONS and (not isinstance(query, dict)
+                                                 or query.get("project_id") != self._project):
+            raise UnscopedQuery(f"{method} on {self._name} without project_id={self._project!r}: {query!r}")
+
+    def __getattr__(self, method: str) -> Any:
+        target = getattr(self._coll, method)
+        if not callable(target):
+            return target
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if method in FILTER_FIRST:
+                self._check(method, args[0] if args else kwargs.get("filter"))
+            elif method == "distinct":
+                self._check(method, args[1] if len(args) > 1 else kwargs.get("filter"))
+            elif method == "aggregate":
+                first = (args[0] if args else kwargs["pipeline"])[0]
+                self._check(method, first.get("$match"))
+            elif method == "insert_one":
+                self._check(method, args[0])
+            elif method == "insert_many":
+                for doc in args[0]:
+                    self._check(method, doc)
+            return target(*args, **kwargs)
+
+        return call
+
+
+class RecordingDatabase:
+    def __init__(self, db: Any, project_id: str) -> None:
+        self._db, self._project = db, project_id
+        self.log: list[tuple[str, str]] = []
+
+    def __getitem__(self, name: str) -> RecordingCollection:
+        return RecordingCollection(self._db[name], name, self._project, self.log)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._db, name)
+
+
+def _loaded(db: Any) -> Any:
+    for name, docs in DOCS.items():
+        db[name].insert_many(copy.deepcopy(docs))
+    return db
+
+
+@pytest.fixture(params=["embedded", "mongodb"])
+def recorded(request) -> tuple[CalibrationRepository, RecordingDatabase]:
+    if request.param == "embedded":
+        raw, plan = open_memory_database(f"scope-{uuid.uuid4().hex}"), EmbeddedPlan()
+    else:
+        raw, plan = mongo_plan_database(f"scope-{uuid.uuid4().hex}"), MongoPlan()
+    recording = RecordingDatabase(_loaded(raw), P1)
+    return CalibrationRepository(recording, project_id=P1, plan=plan), recording
+
+
+def _every_read(repo: CalibrationRepository) -> None:
+    repo.ping()
+    repo.list_chips()
+    repo.get_chip(CHIP)
+    repo.chip_ids()
+    repo.default_chip_id()
+    repo.qubit_params(CHIP, "0")
+    repo.all_qubit_params(CHIP)
+    repo.coupling_params(CHIP, "0-1")
+    repo.all_coupling_params(CHIP)
+    repo.task_results(CHIP, limit=5)
+    repo.task_results(CHIP, since=repo.last_execution_at(CHIP))
+    repo.task_results(CHIP, qid="0", status="completed")
+    repo.latest_task_result(CHIP, "CheckT1", "0")
+    for mode in ("latest", "best", "average"):
+        repo.metric_values(CHIP, "t1", mode=mode)
+        repo.metric_values(CHIP, "t1", mode=mode, within_hours=48)
+    repo.metric_values(CHIP, "t1", qid="1")
+    repo.metric_values(CHIP, "zx90_gate_fidelity", kind="coupling")
+    repo.parameter_timeseries(CHIP, "t1", "0", last_n=3)
+    repo.chip_parameter_timeseries(CHIP, "t1", last_n=2, since=repo.last_execution_at(CHIP))
+    repo.executions(CHIP, tags=["daily"])
+    repo.calibration_notes(CHIP)
+    versions = repo.parameter_versions(CHIP, "t1", "0")
+    repo.lineage_graph(CHIP, versions[-1]["entity_id"])
+    repo.output_parameter_names(CHIP)
+    repo.output_parameter_names(CHIP, "0")
+    reader = RunReader(repo)
+    runs = reader.executions_between(CHIP)
+    assert runs and reader.results(CHIP, [r["execution_id"] for r in runs][:2])
+
+
+def test_every_read_carries_the_project(recorded):
+    repo, recording = recorded
+    _every_read(repo)
+    touched = {name for name, _ in recording.log}
+    assert {"chip", "qubit", "coupling", "task_result_history", "execution_history", "calibration_note",
+            "parameter_versions", "provenance_relations"} <= touched
+
+
+def test_chat_sessions_are_the_projects_own(recorded):
+    repo, recording = recorded
+    store = ChatSessionStore(repo.db)
+    store.save("alice", "s1", title="T1 drift", context={"chip_id": CHIP}, messages=[
+        {"role": "user", "content": "hi"}])
+    assert [s["session_id"] for s in store.list("alice")] == ["s1"]
+    assert store.rename("alice", "s1", "renamed") and store.delete("alice", "s1")
+    assert ("copilot_chat_session", "insert_one") in recording.log
+    # another project's session with the same id is neither listed nor opened
+    other = ChatSessionStore(scoped(recording._db, P2))
+    other.save("alice", "s2", title="theirs", context=None, messages=[{"role": "user", "content": "x"}])
+    assert store.list("alice") == [] and store.get("alice", "s2") is None
+
+
+def test_the_recording_fake_fails_an_unscoped_query():
+    recording = RecordingDatabase(_loaded(open_memory_database(f"scope-{uuid.uuid4().hex}")), P1)
+    with pytest.raises(UnscopedQuery):
+        recording["qubit"].find_one({"chip_id": CHIP})
+    assert recording["copilot_memory"].find_one({}) is None  # not a project-scoped collection
+
+
+def test_a_scoped_collection_refuses_what_it_cannot_scope():
+    db = scoped(open_memory_database(f"scope-{uuid.uuid4().hex}"), P1)
+    with pytest.raises(ScopeError):
+        db["task_result_history"].find_one_and_delete({})
+    with pytest.raises(ScopeError, match="another project"):
+        db["qubit"].find({"project_id": P2})
