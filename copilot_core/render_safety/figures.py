@@ -178,7 +178,8 @@ class _Rebuild:
             elif key == "data":
                 if not isinstance(value, list):
                     raise UnsafeFigure(f"{where}.data must be a list of traces")
-                targets = frame.get("traces") if isinstance(frame.get("traces"), list) else list(range(len(value)))
+                listed = frame.get("traces")
+                targets: list = listed if isinstance(listed, list) else list(range(len(value)))
                 out[key] = [self.trace(t, f"{where}.data[{i}]", self.type_of(targets, i))
                             for i, t in enumerate(value)]
             else:
@@ -562,6 +563,7 @@ def validate_figure(fig: object) -> dict:
     extra = set(fig) - TOP_LEVEL_KEYS
     if extra:
         raise UnsafeFigure(f"unexpected top-level figure keys: {sorted(map(str, extra))}")
+    _caps(fig)
     _count(fig)
     try:
         text = json.dumps(fig, allow_nan=True)
@@ -575,7 +577,6 @@ def validate_figure(fig: object) -> dict:
         verdict = _VERDICTS[digest]
     else:
         try:
-            _caps(fig)
             verdict = _rebuilt(fig)
         except UnsafeFigure as exc:
             verdict = str(exc)
