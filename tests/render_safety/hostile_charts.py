@@ -182,3 +182,6 @@ CHARTS: tuple[HostileChart, ...] = (
 
 
 ACCEPTED = tuple(c for c in CHARTS if not c.refused)
+# Too big to send through a model reply in a browser test (they test the caps, not the page).
+COSTLY = frozenset({"two million nodes", "many traces", "many frames", "many annotations", "many shapes", "deep nesting",
+                    "huge string"})
