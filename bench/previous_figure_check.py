@@ -1,6 +1,5 @@
-"""The validator before issue 22, kept only so bench/render_safety.py can compare costs side by side.
-
-Chart JSON before a browser draws it: a valid ``go.Figure`` that carries nothing to load or follow.
+"""The chart check as it was before the allowlist (a scan for bad words, then go.Figure), kept only so
+bench/render_safety.py can measure both side by side in one run.
 
 A figure is a zero-click exfiltration channel: the viewer's browser fetches ``layout.images[].source``
 and follows links in hover text.  So a figure must be a valid ``go.Figure`` *and* carry no external

@@ -1,6 +1,5 @@
-"""The validator before issue 22, kept only so bench/render_safety.py can compare costs side by side.
-
-Model and database markdown, rebuilt from a CommonMark parse into markdown that loads nothing.
+"""The markdown rewrite as it was before its second look, kept only so bench/render_safety.py can measure both
+side by side in one run.
 
 A compromised model (or a prompt injection planted in a calibration note) can write markdown whose images
 the viewer's browser fetches as soon as the answer renders, links that carry data away, raw HTML and

@@ -64,31 +64,37 @@ class UnsafeFigure(CopilotError, ValueError):
 
 
 def _count(fig: dict) -> None:
-    """Refuse a figure with too many values, nested too deeply, or too much text, before any other work."""
+    """Refuse a figure with too many values, nested too deeply, or too much text, before any other work
+    (containers are walked; scalars are only counted and strings measured)."""
     budget, text = MAX_NODES, 0
-    stack: list[tuple[Json, int]] = [(fig, 0)]
+    stack: list[tuple[dict | list | tuple, int]] = [(fig, 0)]
     while stack:
         node, depth = stack.pop()
-        budget -= 1
-        if budget < 0:
-            raise UnsafeFigure(f"figure has more than {MAX_NODES} values; aggregate or downsample before plotting")
         if depth > MAX_DEPTH:
             raise UnsafeFigure("figure is nested too deeply")
         if isinstance(node, dict):
-            if len(node) > MAX_NODES:
-                raise UnsafeFigure("figure has too many keys")
-            stack.extend((v, depth + 1) for v in node.values())
-            text += sum(len(k) for k in node if isinstance(k, str))
-        elif isinstance(node, list):
-            if len(node) > budget:
-                raise UnsafeFigure(f"figure has more than {MAX_NODES} values; aggregate or downsample before "
-                                   "plotting")
-            if all(type(v) in (int, float) for v in node):
-                budget -= len(node)
-            else:
-                stack.extend((v, depth + 1) for v in node)
-        elif isinstance(node, str):
-            text += len(node)
+            values: Any = node.values()
+            try:
+                text += len("".join(node))
+            except TypeError:
+                text += sum(len(k) for k in node if isinstance(k, str))
+        else:
+            values = node
+        budget -= len(values)
+        if budget < 0:
+            raise UnsafeFigure(f"figure has more than {MAX_NODES} values; aggregate or downsample before plotting")
+        for value in values:
+            kind = type(value)
+            if kind is str:
+                text += len(value)
+            elif kind is dict or kind is list:
+                stack.append((value, depth + 1))
+            elif kind is int or kind is float or kind is bool or value is None:
+                continue
+            elif isinstance(value, str):
+                text += len(value)
+            elif isinstance(value, (dict, list, tuple)):
+                stack.append((value, depth + 1))
         if text > MAX_FIGURE_BYTES:
             raise UnsafeFigure(f"figure holds over {MAX_FIGURE_BYTES / 1e6:.0f} MB of text")
 
