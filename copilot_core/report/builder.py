@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import plotly.io as pio
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from copilot_core.analysis.compare import (
@@ -34,6 +35,7 @@ from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.runs import RunReader
 from copilot_core.domain.metrics import BANDS, format_value, metric
 from copilot_core.domain.topology import qubit_label
+from copilot_core.render_safety import UnsafeFigure, validate_figure
 
 TEMPLATE_DIR = Path(__file__).resolve().parent
 FIGURE_METRICS = ("t1", "t2_echo", "x90_gate_fidelity", "average_readout_fidelity", "zx90_gate_fidelity")
@@ -90,8 +92,12 @@ def _figures(comp: Comparison, summary: pd.DataFrame) -> list[str]:
     for i, name in enumerate(n for n in FIGURE_METRICS if n in summary.index and summary.loc[n, "compared"]):
         fig = change_figure(comp, name, comp.topology)
         fig.update_layout(clickmode="none")
-        out.append(fig.to_html(full_html=False, include_plotlyjs=False, div_id=f"change-{i}-{name}",
-                               config={"displaylogo": False, "displayModeBar": False}))
+        try:  # titles and hover text hold database strings: drawn only as render safety rebuilds them
+            drawn = validate_figure(json.loads(fig.to_json()))
+        except UnsafeFigure:
+            continue
+        out.append(pio.to_html(drawn, validate=False, full_html=False, include_plotlyjs=False,
+                               div_id=f"change-{i}-{name}", config={"displaylogo": False, "displayModeBar": False}))
     return out
 
 
