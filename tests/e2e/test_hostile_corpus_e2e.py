@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import start_streamlit, wait_idle
+from tests.e2e.test_copilot_e2e import ask_on_copilot_page
 from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, Step, answer, call
 from tests.render_safety.corpus import CASES, EXFIL, Case
 from tests.render_safety.hostile_answers import ANSWERS
@@ -57,20 +58,6 @@ def corpus_app_url(streamlit_env: dict[str, str], tmp_path_factory) -> Iterator[
             yield url
 
 
-def _ask(page: Page, url: str, question: str):
-    page.goto(url)
-    wait_idle(page)
-    page.get_by_test_id("stSidebarNavLink").filter(has_text="Copilot").filter(has_not_text="memory").click()
-    expect(page.get_by_role("heading", name="Copilot").first).to_be_visible(timeout=TIMEOUT_MS)
-    wait_idle(page)
-    box = page.get_by_test_id("stChatInputTextArea")
-    box.fill(question)
-    box.press("Enter")
-    messages = page.get_by_test_id("stChatMessage")
-    expect(messages).to_have_count(2, timeout=TIMEOUT_MS)
-    return messages.nth(1)
-
-
 def _off_app(reply, requested: list[str]) -> tuple[set[str | None], list[str]]:
     """Hosts requested other than 127.0.0.1, and links (HTML ``href`` or SVG ``xlink:href``) off the app."""
     outside = {urlsplit(u).hostname for u in requested if urlsplit(u).scheme not in ("data", "blob")} - {"127.0.0.1"}
@@ -84,7 +71,7 @@ def _off_app(reply, requested: list[str]) -> tuple[set[str | None], list[str]]:
 def test_hostile_answers_in_chromium(page: Page, corpus_app_url: str, name: str) -> None:
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
-    reply = _ask(page, corpus_app_url, f"batch: {name}")
+    reply = ask_on_copilot_page(page, corpus_app_url, f"batch: {name}")
     for case in BATCHES[name]:
         for word in case.words:
             expect(reply).to_contain_text(word, timeout=TIMEOUT_MS)
@@ -102,7 +89,7 @@ def test_hostile_answers_in_chromium(page: Page, corpus_app_url: str, name: str)
 def test_accepted_hostile_charts_in_chromium(page: Page, corpus_app_url: str) -> None:
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
-    reply = _ask(page, corpus_app_url, "batch: charts")
+    reply = ask_on_copilot_page(page, corpus_app_url, "batch: charts")
     plots = reply.locator(".js-plotly-plot")
     expect(plots).to_have_count(len(ACCEPTED), timeout=TIMEOUT_MS)
     expect(reply.get_by_text("A chart written by the model was dropped")).to_have_count(len(REFUSED_SENT))
