@@ -163,8 +163,7 @@ def main() -> None:
             previous_charts.validate_figure(c)
 
         def new_first(c: dict = chart) -> None:
-            figures._VERDICTS.clear()
-            figures._TEMPLATES.clear()
+            figures.forget()
             validate_figure(c)
 
         old, new = cpu_ms(old_first), cpu_ms(new_first)
@@ -176,13 +175,11 @@ def main() -> None:
 
     worst: list[tuple[float, float, str, str]] = []
     for name, chart in hostile_charts().items():
-        figures._VERDICTS.clear()
-        figures._TEMPLATES.clear()
+        figures.forget()
         start = time.process_time()
         verdict = _validate(validate_figure, chart)
         took = time.process_time() - start
-        figures._VERDICTS.clear()
-        figures._TEMPLATES.clear()
+        figures.forget()
         tracemalloc.start()
         _validate(validate_figure, chart)
         peak = tracemalloc.get_traced_memory()[1] / 1e6

@@ -552,8 +552,18 @@ _KINDS: dict[str, Callable[[_Rebuild, Json, Attr, str], Json]] = {
 
 _TEMPLATES: dict[str, dict] = {}  # sha256 of template JSON -> the rebuilt template (px repeats one ~10 KB template)
 _MAX_TEMPLATES = 32
-_VERDICTS: OrderedDict[str, dict | str] = OrderedDict()  # sha256 of figure JSON -> rebuilt figure or why not
+# sha256 of figure JSON -> (rebuilt figure or why not, JSON size); bounded in count and in the JSON it holds
+_VERDICTS: OrderedDict[str, tuple[dict | str, int]] = OrderedDict()
 _MAX_VERDICTS = 512
+_MAX_VERDICT_BYTES = 20_000_000
+_held = [0]  # JSON bytes of the rebuilt figures in _VERDICTS
+
+
+def forget() -> None:
+    """Drop every remembered chart and template (benchmarks measure first sight with it)."""
+    _VERDICTS.clear()
+    _TEMPLATES.clear()
+    _held[0] = 0
 
 
 def _rebuilt(fig: dict) -> dict:
@@ -580,15 +590,17 @@ def validate_figure(fig: object) -> dict:
     digest = hashlib.sha256(text.encode()).hexdigest()
     if digest in _VERDICTS:
         _VERDICTS.move_to_end(digest)
-        verdict = _VERDICTS[digest]
+        verdict = _VERDICTS[digest][0]
     else:
         try:
             verdict = _rebuilt(fig)
         except UnsafeFigure as exc:
             verdict = str(exc)
-        _VERDICTS[digest] = verdict
-        if len(_VERDICTS) > _MAX_VERDICTS:
-            _VERDICTS.popitem(last=False)
+        size = len(text) if isinstance(verdict, dict) else 0
+        _VERDICTS[digest] = (verdict, size)
+        _held[0] += size
+        while _VERDICTS and (len(_VERDICTS) > _MAX_VERDICTS or _held[0] > _MAX_VERDICT_BYTES):
+            _held[0] -= _VERDICTS.popitem(last=False)[1][1]
     if isinstance(verdict, str):
         raise UnsafeFigure(verdict)
     return {**verdict}

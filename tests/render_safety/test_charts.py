@@ -117,3 +117,16 @@ def test_every_menu_change_is_checked_against_every_trace_it_may_reach():
     with pytest.raises(UnsafeFigure, match="orientation"):
         validate_figure(fig)
 
+
+
+def test_remembered_charts_are_bounded_by_the_json_they_hold():
+    from copilot_core.render_safety import figures
+
+    figures.forget()
+    big = {"data": [{"type": "scatter", "y": [0.123456789] * 300_000}], "layout": {}}  # ~4 MB of JSON
+    for i in range(8):
+        validate_figure({**big, "layout": {"title": {"text": f"T{i}"}}})
+    held = sum(size for _, size in figures._VERDICTS.values())
+    assert held <= figures._MAX_VERDICT_BYTES and len(figures._VERDICTS) < 8
+    assert held == figures._held[0]
+    figures.forget()
