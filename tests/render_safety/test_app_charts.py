@@ -29,18 +29,17 @@ def _plain(fig: go.Figure) -> dict:
     return json.loads(fig.to_json())
 
 
-# Template sections for charts the allowlist does not draw (maps, 3D, polar, ternary, carpet, parcoords):
-# a template styles every kind of chart, and these parts can style nothing in an accepted one.
-UNDRAWN_LAYOUT = {"geo", "polar", "scene", "ternary"}
-UNDRAWN_TRACES = {"barpolar", "carpet", "choropleth", "contourcarpet", "mesh3d", "parcoords", "scatter3d",
-                  "scattercarpet", "scattergeo", "scattermap", "scatterpolar", "scatterpolargl", "scatterternary",
-                  "surface"}
+# A template styles every kind of chart; its sections for charts the allowlist does not draw (maps, 3D, polar,
+# ternary, carpet, financial, ...) can style nothing in an accepted chart and are dropped.  Written by hand.
+DRAWN_TRACES = {"scatter", "scattergl", "bar", "histogram", "histogram2d", "histogram2dcontour", "heatmap", "contour",
+                "box", "violin", "pie", "table", "indicator", "image", "waterfall", "funnel"}
+UNDRAWN_LAYOUT = {"geo", "polar", "scene", "ternary", "map", "mapbox", "smith"}
 
 
 def _without_undrawn(template: dict) -> dict:
     out = {}
     if "data" in template:
-        out["data"] = {k: v for k, v in template["data"].items() if k not in UNDRAWN_TRACES}
+        out["data"] = {k: v for k, v in template["data"].items() if k in DRAWN_TRACES}
     if "layout" in template:
         out["layout"] = {k: v for k, v in template["layout"].items() if k not in UNDRAWN_LAYOUT}
     return out
