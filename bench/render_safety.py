@@ -1,31 +1,38 @@
-"""What render safety costs per answer: ``safe_markdown`` on 20 KB answers, side by side with plain
-rendering of the same text (markdown-it's markdown → HTML, the work any renderer does): first sight (cache
-cleared before every run) and on a Streamlit rerun (the same text again: a cache hit), and chart validation
-of a 144-qubit heatmap, first sight vs a rerun (the digest is remembered).
+"""What render safety costs, side by side with the previous implementation in one run.
+
+- Answers: ``safe_markdown`` on three 20 KB answers (prose, dense markup, hostile markup) against the previous
+  rewrite (no second look) and against plain markdown-it rendering; first sight (cache cleared every run).
+- Charts: ``validate_figure`` on the app's typical charts (a 144-qubit dashboard-style heatmap, the analysis
+  jobs' px/go charts) against the previous check (bad-word scan + ``go.Figure``), first sight and rerun.
+- Hostile charts: the slowest of the hostile corpus and of charts built to sit just under every cap, with the
+  peak memory the check allocates for it (target: < 1 s and < 100 MB).
 
     .venv/bin/python bench/render_safety.py
-Target: render safety under 5 ms per 20 KB answer.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from markdown_it_pyrs import MarkdownIt
+import previous_figure_check as previous_charts  # noqa: E402
+import previous_markdown  # noqa: E402
+from markdown_it_pyrs import MarkdownIt  # noqa: E402
 
-from copilot_core.render_safety.figures import _VERDICTS, validate_figure
-from copilot_core.render_safety.markdown import _rebuilt, safe_markdown
+from copilot_core.render_safety import figures  # noqa: E402
+from copilot_core.render_safety.figures import UnsafeFigure, validate_figure  # noqa: E402
+from copilot_core.render_safety.markdown import _rebuilt, safe_markdown  # noqa: E402
 
-TARGET_MS = 5.0
 SIZE = 20_480
-REPEATS = 40
+REPEATS = 30
 WORDS = ["the", "qubit", "median", "chip", "drifted", "relaxation", "coherence", "readout", "fidelity", "gate",
          "calibration", "was", "below", "its", "own", "seven-day", "value", "and", "coupling", "on", "edge"]
 
@@ -53,57 +60,138 @@ def answers() -> dict[str, str]:
             (("prose", prose), ("dense markup", dense), ("hostile markup", hostile))}
 
 
-def timings_ms(fn: Callable[[], object]) -> tuple[float, float]:
-    """(wall p50, CPU p50).  On a shared machine the wall time also counts waiting for a core; the CPU time
-    (this process's own) is what the work costs."""
+def cpu_ms(fn: Callable[[], object], repeats: int = REPEATS) -> float:
+    """p50 CPU time of this process (on a shared machine wall time also counts waiting for a core)."""
     fn()
-    wall, cpu = [], []
-    for _ in range(REPEATS):
-        start, start_cpu = time.perf_counter(), time.process_time()
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
         fn()
-        cpu.append((time.process_time() - start_cpu) * 1000)
-        wall.append((time.perf_counter() - start) * 1000)
-    return statistics.median(wall), statistics.median(cpu)
+        times.append((time.process_time() - start) * 1000)
+    return statistics.median(times)
 
 
-def p50_ms(fn: Callable[[], object]) -> float:
-    return timings_ms(fn)[0]
-
-
-def heatmap_figure() -> object:
+def typical_charts() -> dict[str, dict]:
+    """The dashboard's heatmap shape (144 qubits, grey underlay, value layer, click targets) and the charts
+    the analysis jobs typically return (the sandbox warm-up jobs)."""
+    import numpy as np
     import plotly.express as px
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    from copilot_core.sandbox.figures import figure_to_dict
+    from copilot_core.sandbox.warmup import WARMUP_SNIPPETS, synthetic_timeseries
 
     rng = random.Random(3)
     z = [[rng.random() * 100 for _ in range(12)] for _ in range(12)]
-    return px.imshow(z, text_auto=".0f", title="T1 (us)")
+    text = [[f"Q{r * 12 + c:03d}<br>{z[r][c]:.1f}" for c in range(12)] for r in range(12)]
+    heat = go.Figure()
+    heat.add_trace(go.Heatmap(z=[[0] * 12] * 12, colorscale=[[0, "#eeeeee"], [1, "#eeeeee"]], showscale=False,
+                              hoverinfo="skip"))
+    heat.add_trace(go.Heatmap(z=z, text=text, texttemplate="%{text}", colorscale="Viridis",
+                              hovertemplate="%{text}<extra></extra>"))
+    heat.add_trace(go.Scatter(x=[c for r in range(12) for c in range(12)], y=[r for r in range(12) for c in range(12)],
+                              mode="markers", marker={"opacity": 0}, hoverinfo="skip"))
+    heat.update_layout(title="T1 [us] on 144Qv2 (latest)", height=726, margin={"l": 10, "r": 10, "t": 40, "b": 10})
+    charts = {"dashboard heatmap 144q": json.loads(heat.to_json())}
+    scope: dict = {"px": px, "go": go, "np": np, "make_subplots": make_subplots, "json": json,
+                   "statistics": statistics, "pd": __import__("pandas"), "data": synthetic_timeseries()}
+    exec(WARMUP_SNIPPETS[1], scope)  # noqa: S102  (the project's own warm-up code)
+    names = ["px.line 144 series", "px.scatter", "px.histogram", "px.box", "px.bar", "px.imshow", "px.ecdf",
+             "px.violin"]
+    charts |= {n: figure_to_dict(f) for n, f in zip(names, scope["result"]["chart"])}
+    return charts
+
+
+def _deep(depth: int) -> list:
+    node: list = []
+    for _ in range(depth):
+        node = [node]
+    return node
+
+
+def hostile_charts() -> dict[str, dict]:
+    """The hostile corpus plus charts built to sit just under each cap (the most work a chart can ask for)."""
+    from tests.render_safety.hostile_charts import CHARTS
+
+    big = {c.name: c.chart for c in CHARTS}
+    n = figures.MAX_NODES - 1_000
+    big["strings just under the node cap"] = {"data": [{"type": "bar", "x": [f"<b>{i % 100}" for i in range(n)],
+                                                        "y": [1] * 10}], "layout": {}}
+    big["text just under 5 MB"] = {"data": [{"type": "bar", "x": ["<b>" + "a < b " * 800 + "</b>"] * 1000,
+                                             "y": [1]}], "layout": {}}
+    big["200 traces x 40 attributes"] = {"data": [{"type": "scatter", "y": list(range(500)), "name": f"t{i}",
+                                                   "marker": {"color": "red", "size": 3, "line": {"width": 1}},
+                                                   "hovertemplate": "%{y}<extra></extra>", "mode": "lines+markers",
+                                                   "line": {"dash": "dot", "width": 2, "color": "#123"}}
+                                                  for i in range(200)], "layout": {}}
+    big["100 frames"] = {"data": [{"type": "bar", "y": [1, 2]}], "layout": {},
+                         "frames": [{"name": str(i), "data": [{"y": list(range(3000))}]} for i in range(100)]}
+    big["500 annotations, 500 shapes"] = {"data": [], "layout": {
+        "annotations": [{"text": f"<b>Q{i}</b>", "x": i, "y": i} for i in range(500)],
+        "shapes": [{"type": "line", "x0": 0, "x1": i, "y0": 0, "y1": 1} for i in range(500)]}}
+    big["nested 24 deep"] = {"data": [{"type": "scatter", "meta": _deep(20)}], "layout": {}}
+    return big
+
+
+def _validate(check: Callable[[object], dict], chart: dict) -> str:
+    try:
+        check(chart)
+    except (UnsafeFigure, previous_charts.UnsafeFigure):
+        return "refused"
+    return "drawn"
 
 
 def main() -> None:
     plain = MarkdownIt("commonmark").enable_many(["table", "strikethrough"])
-    print(f"ms per answer, p50 of {REPEATS}: CPU time (wall time, which adds any wait for a core); 'first' clears "
-          "the cache before every run, 'rerun' does not")
-    print(f"{'answer (20 KB)':<16} {'plain render':>15} {'safety, first':>16} {'safety/plain':>13} {'vs 5 ms':>8} "
-          f"{'safety, rerun':>14}")
+    print(f"ms CPU per call, p50 of {REPEATS}; first sight clears the caches before every call\n")
+    print(f"{'answer (20 KB)':<18} {'plain render':>12} {'previous':>9} {'now':>9} {'now/previous':>13}")
     for name, text in answers().items():
-        base_wall, base = timings_ms(lambda t=text: plain.render(t))
-        safe_wall, safe = timings_ms(lambda t=text: (_rebuilt.cache_clear(), safe_markdown(t)))
-        rerun = p50_ms(lambda t=text: safe_markdown(t))
-        print(f"{name:<16} {base:>5.2f} ({base_wall:>6.2f}) {safe:>5.2f} ({safe_wall:>7.2f}) {safe / base:>12.1f}x "
-              f"{safe / TARGET_MS:>7.2f}x {rerun:>14.4f}")
-    import json
+        base = cpu_ms(lambda t=text: plain.render(t))
+        old = cpu_ms(lambda t=text: (previous_markdown._rebuilt.cache_clear(), previous_markdown.safe_markdown(t)))
+        new = cpu_ms(lambda t=text: (_rebuilt.cache_clear(), safe_markdown(t)))
+        print(f"{name:<18} {base:>12.2f} {old:>9.2f} {new:>9.2f} {new / old:>12.2f}x")
 
-    import plotly.io as pio
+    print(f"\n{'typical chart':<24} {'previous':>9} {'now':>9} {'now/prev':>9} {'prev rerun':>11} {'now rerun':>10}")
+    ratios = []
+    for name, chart in typical_charts().items():
+        validate_figure(chart)  # accepted: the comparison is about charts the app really draws
 
-    fig = json.loads(pio.to_json(heatmap_figure()))
-    fig = {"data": fig["data"], "layout": fig["layout"]}
+        def old_first(c: dict = chart) -> None:
+            previous_charts._VERDICTS.clear()
+            previous_charts._VALIDATED_TEMPLATES.clear()
+            previous_charts.validate_figure(c)
 
-    def first_sight() -> None:
-        _VERDICTS.clear()
-        validate_figure(fig)
+        def new_first(c: dict = chart) -> None:
+            figures.forget()
+            validate_figure(c)
 
-    first, rerun = p50_ms(first_sight), p50_ms(lambda: validate_figure(fig))
-    print(f"\nchart validation (12x12 px heatmap): first sight {first:.2f} ms, rerun {rerun:.2f} ms "
-          f"({first / rerun:.1f}x)")
+        old, new = cpu_ms(old_first), cpu_ms(new_first)
+        old_rerun = cpu_ms(lambda c=chart: previous_charts.validate_figure(c))
+        new_rerun = cpu_ms(lambda c=chart: validate_figure(c))
+        ratios.append(new / old)
+        print(f"{name:<24} {old:>9.2f} {new:>9.2f} {new / old:>8.2f}x {old_rerun:>11.3f} {new_rerun:>10.3f}")
+    print(f"{'geometric mean':<24} {'':>9} {'':>9} {statistics.geometric_mean(ratios):>8.2f}x")
+
+    worst: list[tuple[float, float, str, str]] = []
+    for name, chart in hostile_charts().items():
+        figures.forget()
+        start = time.process_time()
+        verdict = _validate(validate_figure, chart)
+        took = time.process_time() - start
+        figures.forget()
+        tracemalloc.start()
+        _validate(validate_figure, chart)
+        peak = tracemalloc.get_traced_memory()[1] / 1e6
+        tracemalloc.stop()
+        worst.append((took, peak, name, verdict))
+    worst.sort(reverse=True)
+    print(f"\nhostile charts ({len(worst)}), slowest five: CPU s, peak MB allocated by the check (targets < 1 s, "
+          "< 100 MB)")
+    for took, peak, name, verdict in worst[:5]:
+        print(f"  {name:<40} {took:>6.3f} s {peak:>7.1f} MB  {verdict}")
+    most = max(worst, key=lambda w: w[1])
+    print(f"  most memory: {most[1]:.1f} MB ({most[2]})")
 
 
 if __name__ == "__main__":

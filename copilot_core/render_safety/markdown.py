@@ -26,9 +26,10 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import count, repeat
-from urllib.parse import urlsplit
 
 from markdown_it_pyrs import MarkdownIt
+
+from copilot_core.render_safety.markdown_check import is_app_link, loads_nothing, plain_text
 
 MAX_SHOWN_URL = 200
 _ESCAPES = {c: "\\" + chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()}  # all ASCII punctuation
@@ -75,6 +76,9 @@ _STASHED = re.compile("\x00(\\d+)\x01")
 _INLINE_TAGS = (("&", (("\\&lt\\;", "\\<"), ("\\&gt\\;", "\\>"), ("\\&quot\\;", '\\"'), ("\\&amp\\;", "\\&"))),
                 ("strong>", (("<strong>", "**"), ("<\\/strong>", "**"))), ("em>", (("<em>", "*"), ("<\\/em>", "*"))),
                 ("s>", (("<s>", "~~"), ("<\\/s>", "~~"))), ("<br", (("<br \\/>", "\\"),)), ("\x04", (("\x04", "|"),)))
+# A "|" inside a table: written back as "\\|" at the very end, code spans included (GFM splits a row into cells
+# on every unescaped "|", even inside a code span, before reading any inline markup).
+_PIPE = "\ue005"
 _ALIGN = {"left": ":---", "center": ":---:", "right": "---:"}
 # Tables are rewritten before escaping (the escaping pass then has far less to walk); \x04 is a column rule.
 _TABLE_START, _HEAD_END, _TABLE_END = "<table>\n<thead>\n<tr>\n", "</tr>\n</thead>\n", "</table>"
@@ -108,18 +112,6 @@ def clean_text(text: str) -> str:
         if len(raw.translate(None, _CONTROL_BYTES)) == len(raw):
             return text
     return _INVISIBLE.sub("", _CONTROL.sub(" ", text))
-
-
-@lru_cache(maxsize=1024)
-def is_app_link(href: str) -> bool:
-    """True for a link into this app: a path on the same origin, a query or an anchor; nothing else."""
-    href = href.strip()
-    if not href or any(c in href for c in "\\\n\r\t") or href.startswith("//"):
-        return False
-    if not href.startswith(("/", "?", "#")):
-        return False
-    parts = urlsplit(href)
-    return not parts.scheme and not parts.netloc
 
 
 def _shown_url(url: str) -> str:
@@ -193,7 +185,8 @@ def _tables(text: str, stash: list[str]) -> str:
         body = text[head_end + len(_HEAD_END):end]
         if head_end < 0 or end < 0 or body and not (body.startswith(_BODY_START) and body.endswith(_BODY_END)):
             break  # not a table the parser wrote: its tags are left to be shown as text
-        head = text[start + len(_TABLE_START):head_end]
+        head = text[start + len(_TABLE_START):head_end].replace("|", _PIPE)
+        body = body.replace("|", _PIPE)
         aligns = _ALIGNED.findall(head)
         stash.append("|" + "".join(f" {_ALIGN.get(align, '---')} |" for align in aligns))
         kinds = _ALIGN.keys() & aligns
@@ -270,7 +263,10 @@ def _expanded(text: str, stash: list[str]) -> str:
 
 
 def _indent(lines: list[str], first: str, rest: str) -> list[str]:
-    return [(first if i == 0 else rest) + line if line else "" for i, line in enumerate(lines)] or [first.rstrip()]
+    """``lines`` inside a container: a blank line keeps the container's marker (``>``), or a quoted fence
+    holding a blank line would end the quote there and let the rest render live."""
+    return [(first if i == 0 else rest) + line if line else (first if i == 0 else rest).rstrip()
+            for i, line in enumerate(lines)] or [first.rstrip()]
 
 
 def _joined(groups: list[list[str]], blank: bool = True) -> list[str]:
@@ -364,7 +360,14 @@ def _rewrite(html: str) -> str:
 def _rebuilt(text: str) -> str:
     text = clean_text(text)
     html = _PARSER.render(text)
-    return _rewrite(clean_text(html) if "&" in text else html)  # an entity can name any character
+    if "&" in text:  # an entity can name any character
+        html = clean_text(html)
+    if _PIPE in html:
+        html = html.replace(_PIPE, "")
+    out = _rewrite(html)
+    if _PIPE in out:
+        out = out.replace(_PIPE, "\\|")
+    return out if loads_nothing(out) else plain_text(text)
 
 
 def safe_markdown(text: str) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import plotly.io as pio
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from copilot_core.analysis.compare import (
@@ -36,6 +37,7 @@ from copilot_core.domain.metrics import BANDS, format_value, metric
 from copilot_core.domain.topology import qubit_label
 from copilot_core.errors import CopilotError
 from copilot_core.figures import FigureRoot
+from copilot_core.render_safety import UnsafeFigure, validate_figure
 from copilot_core.report.figures import flag_figures
 
 TEMPLATE_DIR = Path(__file__).resolve().parent
@@ -93,8 +95,12 @@ def _figures(comp: Comparison, summary: pd.DataFrame) -> list[str]:
     for i, name in enumerate(n for n in FIGURE_METRICS if n in summary.index and summary.loc[n, "compared"]):
         fig = change_figure(comp, name, comp.topology)
         fig.update_layout(clickmode="none")
-        out.append(fig.to_html(full_html=False, include_plotlyjs=False, div_id=f"change-{i}-{name}",
-                               config={"displaylogo": False, "displayModeBar": False}))
+        try:  # titles and hover text hold database strings: drawn only as render safety rebuilds them
+            drawn = validate_figure(json.loads(fig.to_json()))
+        except UnsafeFigure:
+            continue
+        out.append(pio.to_html(drawn, validate=False, full_html=False, include_plotlyjs=False,
+                               div_id=f"change-{i}-{name}", config={"displaylogo": False, "displayModeBar": False}))
     return out
 
 

@@ -8,7 +8,6 @@ import re
 from markdown_it import MarkdownIt
 
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
-_CODE = re.compile(r"(`+)[^`]*?\1|^(`{3,}|~{3,}).*?^\2", re.DOTALL | re.MULTILINE)
 
 
 def problems(markdown: str) -> list[str]:
@@ -26,7 +25,8 @@ def problems(markdown: str) -> list[str]:
                     found.append(f"link {href[:80]}")
     # Streamlit's renderer turns URLs into links even when their punctuation is backslash-escaped (seen in
     # Chromium), so outside code the unescaped text must hold no URL, www. host or e-mail address at all.
-    prose = _CODE.sub("", markdown).replace("\\", "")
+    prose = " ".join("".join(c.content for c in t.children or [] if c.type in ("text", "text_special"))
+                     for t in _PARSER.parse(markdown) if t.type == "inline")
     for literal in re.findall(r"(?i)(?:https?://|www\.)[\w-]", prose):  # GFM autolink literals
         found.append(f"autolinked {literal!r}")
     if re.search(r"\w@\w", prose):  # a GFM e-mail autolink literal

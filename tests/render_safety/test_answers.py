@@ -1,0 +1,68 @@
+"""Render safety on answers and database strings aimed at container blocks, checked by an independent parser."""
+
+from __future__ import annotations
+
+import pytest
+from markdown_it import MarkdownIt
+
+from copilot_core.render_safety import safe_markdown
+from copilot_core.render_safety.markdown_check import loads_nothing, plain_text
+from tests.render_safety.checks import app_links, problems, readable
+from tests.render_safety.corpus import CASES, EXFIL, Case
+from tests.render_safety.hostile_answers import ANSWERS
+
+ALL = tuple(c for c in CASES if not c.charts) + ANSWERS
+_GFM = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+
+def test_the_corpus_is_large_enough():
+    assert len(ALL) >= 60 and len(ANSWERS) >= 60
+
+
+@pytest.mark.parametrize("case", ANSWERS, ids=[c.name for c in ANSWERS])
+def test_answer_loads_nothing_and_stays_readable(case: Case):
+    out = safe_markdown(case.text)
+    assert problems(out) == [], out
+    shown = readable(out)
+    for word in case.words:
+        assert word in shown, (word, shown[:300])
+    assert sorted(app_links(out)) == sorted(case.app_links)
+
+
+def test_a_quoted_fence_with_a_blank_line_stays_one_quoted_code_block():
+    out = safe_markdown(f"> ```\n> code line\n>\n> ![x](https://{EXFIL}/a.png)\n> [Sign in](https://{EXFIL}/l)\n"
+                        "> ```\n\nT1 fine")
+    tokens = _GFM.parse(out)
+    assert [t.type for t in tokens] == ["blockquote_open", "fence", "blockquote_close", "paragraph_open", "inline",
+                                        "paragraph_close"]
+    assert tokens[1].content == f"code line\n\n![x](https://{EXFIL}/a.png)\n[Sign in](https://{EXFIL}/l)\n"
+
+
+def test_a_code_span_with_a_pipe_stays_in_its_table_cell():
+    out = safe_markdown(f"| a | b |\n|---|---|\n| `x\\|![i](https://{EXFIL}/i.png)` | c |")
+    cells = [[c.content for c in t.children or [] if c.type == "code_inline"] or [t.content]
+             for t in _GFM.parse(out) if t.type == "inline"]
+    assert cells == [["a"], ["b"], [f"x|![i](https://{EXFIL}/i.png)"], ["c"]]
+
+
+@pytest.mark.parametrize("markdown", [
+    f"![x](https://{EXFIL}/a.png)", f"[x](https://{EXFIL}/a)", "<b>raw</b>", f"see https://{EXFIL}/x",
+    f"www.{EXFIL}", f"lab@{EXFIL}", "<IMG SRC=x>", "[x](//e.x/a)", f"see https\\://{EXFIL}", "a <x-y> b"])
+def test_the_second_look_catches_what_a_rewrite_might_leave(markdown: str):
+    assert not loads_nothing(markdown)
+
+
+@pytest.mark.parametrize("markdown", [
+    "**bold** `https://x.example` [heatmap](</heatmap>)", "| a |\n| ---: |\n| `x\\|y` |", "1. a\n2. b\n\n---",
+    "```python\nprint('<img src=//x>')\n```", "line\\\nbreak", "3. three", "> q\n>\n> r"])
+def test_the_second_look_passes_plain_answers(markdown: str):
+    assert loads_nothing(markdown)
+
+
+def test_plain_text_shows_any_answer_verbatim_and_loads_nothing():
+    """The fallback for an answer that fails the second look: verbatim, in a fence no backtick run closes."""
+    for text in (f"Q05 ![x](https://{EXFIL}/a.png) ```", f"````\n<img src=//{EXFIL}>\n~~~~~", "plain"):
+        out = plain_text(text)
+        assert loads_nothing(out) and problems(out) == []
+        tokens = _GFM.parse(out)
+        assert [t.type for t in tokens] == ["fence"] and tokens[0].content == text + "\n"
