@@ -7,7 +7,7 @@ import streamlit as st
 
 from copilot_core.chat import ChatState, csv_exports
 from copilot_core.data.chat_sessions import ChatSessionStore, clean_title
-from copilot_core.data.connection import mask_uri
+from copilot_core.masking import mask_url
 from ui.chat_render import RERUNS_KEY
 from ui.chat_session import target_label
 
@@ -25,7 +25,7 @@ def render_provider(state: ChatState, problem: str | None) -> None:
         else:
             st.warning("No model configured. See the page for how to set one up.")
         return
-    where = "OpenAI" if provider.is_openai else mask_uri(provider.base_url or "")
+    where = "OpenAI" if provider.is_openai else mask_url(provider.base_url)
     st.markdown(f"**Provider:** `{where}`  \n**Model:** `{provider.model}`  \n**API style:** `{provider.api_style}`")
     from copilot_core.readiness import cached_readiness
 

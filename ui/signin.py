@@ -57,8 +57,7 @@ def sign_in_gate(settings: Settings | None = None) -> SignedIn | None:
     user = signed_in_user()
     settings = settings or load_settings()
     allowed = AllowList.parse(settings.get("COPILOT_ALLOWED_USERS"))
-    verified = st.user.get("email_verified")
-    if user is None or not allowed.allows(user.email, verified if isinstance(verified, bool) else None):
+    if user is None or not allowed.allows(user.email, st.user.get("email_verified")):
         _only_page(_denied_view)
     with st.sidebar:
         st.caption(f":material/account_circle: Signed in as **{escape(user.name)}**",
