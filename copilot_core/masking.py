@@ -72,7 +72,8 @@ def with_quoted_credentials(url: str) -> str:
     parts = _split(url)
     if parts is None or parts[1] is None:
         return url
-    scheme, creds, host, path = parts
-    query = url[len(url.split("?", 1)[0]):] if "?" in url[url.rfind("@"):] else ""
+    scheme, creds, host, path = parts[0], parts[1], parts[2], parts[3]
+    after = url[url.rfind("@"):]
+    query = after[after.index("?"):] if "?" in after else ""
     quoted = ":".join(quote(unquote(piece), safe="") for piece in creds.split(":", 1))
     return f"{scheme}://{quoted}@{host}{path}{query}"
