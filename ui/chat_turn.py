@@ -16,6 +16,7 @@ from copilot_core.chat import ChatMessage, ChatState
 from copilot_core.data.chat_sessions import ChatSessionStore
 from copilot_core.data.connection import DatabaseUnavailable
 from copilot_core.data.repository import CalibrationRepository
+from copilot_core.render_safety import escape, safe_label
 from copilot_core.session import Copilot
 from copilot_core.settings import Settings
 from ui.chat_render import StatusProgress, render_answer, render_user
@@ -110,7 +111,7 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
         return
     verdict = res.copilot.check(text)
     if not verdict.ok:
-        st.error(verdict.message, icon=":material/block:")
+        st.error(escape(verdict.message), icon=":material/block:")
         return
     with st.chat_message("user"):
         render_user(ChatMessage.user(verdict.text, verdict.flags))
@@ -126,10 +127,10 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
             answer = result.answer
             if answer is None:
                 status.update(label="Not sent", state="error")
-                st.error(result.notice or "The question was not sent.")
+                st.error(escape(result.notice or "The question was not sent."))
                 return
-            status.update(label=_status_label(answer), state="error" if answer.error else "complete",
+            status.update(label=safe_label(_status_label(answer)), state="error" if answer.error else "complete",
                           expanded=False)
         render_answer(answer, len(state.messages) - 1, state)
     if warning := save_state(state, res.sessions):
-        st.warning(warning)
+        st.warning(escape(warning))
