@@ -11,6 +11,8 @@ nowhere but into the app.
 The ui layer accepts only ``SafeMarkdown``/``SafeText`` (``types.py``) or constants written in its code.
 """
 
+import re
+
 from copilot_core.render_safety import markdown as _markdown
 from copilot_core.render_safety.csv import csv_bytes, neutral_cell
 from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
@@ -19,11 +21,21 @@ from copilot_core.render_safety.types import SafeMarkdown, SafeText
 
 MAX_TEXT_CHARS = 50_000
 MAX_LABEL_CHARS = 200
+_ICON = re.compile(r"\\:material\\/((?:[a-z0-9]|\\_){1,60})\\:")  # as the rewriter escapes ``:material/name:``
+
+
+def _icons(markdown: str) -> str:
+    """Streamlit draws ``:material/name:`` from the markdown *source* (before parsing), so the rewriter's
+    escaped ``\\:material\\/`` would show as text; the prefix is put back (an icon is a font glyph: it loads
+    nothing and links nowhere)."""
+    if "\\:material" not in markdown:
+        return markdown
+    return _ICON.sub(lambda m: f":material/{m.group(1).replace(chr(92), '')}:", markdown)
 
 
 def safe_markdown(text: object) -> SafeMarkdown:
     """Markdown that renders the same words as ``text`` but shows no image, raw HTML or outside link."""
-    return text if type(text) is SafeMarkdown else SafeMarkdown(_markdown.safe_markdown(str(text)))
+    return text if type(text) is SafeMarkdown else SafeMarkdown(_icons(_markdown.safe_markdown(str(text))))
 
 
 def escape(text: object) -> SafeMarkdown:
@@ -32,7 +44,7 @@ def escape(text: object) -> SafeMarkdown:
     Backslash escapes alone are not enough: Streamlit's renderer links bare URLs and e-mail addresses even
     when their punctuation is escaped, so the escaped text is parsed once more by ``safe_markdown``, which
     shows those as inline code."""
-    return SafeMarkdown(_markdown.safe_markdown(_markdown.escape(clean_text(str(text)))))
+    return SafeMarkdown(_icons(_markdown.safe_markdown(_markdown.escape(clean_text(str(text))))))
 
 
 def safe_label(text: object, limit: int = MAX_LABEL_CHARS) -> SafeMarkdown:
