@@ -27,8 +27,9 @@ def render_provider(state: ChatState, problem: str | None) -> None:
             st.warning("No model configured. See the page for how to set one up.")
         return
     where = "OpenAI" if provider.is_openai else mask_url(provider.base_url)
-    st.markdown(safe_markdown(f"**Provider:** {escape(where)}  \n**Model:** {escape(provider.model)}  \n"
-                              f"**API style:** {escape(provider.api_style)}"))
+    # safe_markdown rebuilds each code span, so a backtick inside a value cannot close it early
+    st.markdown(safe_markdown(f"**Provider:** `{where}`  \n**Model:** `{provider.model}`  \n"
+                              f"**API style:** `{provider.api_style}`"))
     from copilot_core.readiness import cached_readiness
 
     readiness = cached_readiness(provider)  # never probes here: the sidebar must not block
@@ -42,7 +43,7 @@ def render_analysis_target(state: ChatState) -> None:
     if state.mode != "analysis" or not (state.chip_id and state.qid):
         return
     st.subheader("Analysis")
-    st.markdown(safe_markdown(f"**Chip:** {escape(state.chip_id)}  \n**Qubit:** {escape(target_label(state))}"))
+    st.markdown(safe_markdown(f"**Chip:** `{state.chip_id}`  \n**Qubit:** `{target_label(state)}`"))
 
 
 # ------------------------------------------------------------------ sessions
