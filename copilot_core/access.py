@@ -47,11 +47,13 @@ class AllowList:
     def active(self) -> bool:
         return bool(self.addresses or self.domains)
 
-    def allows(self, email: str | None, verified: bool | None = None) -> bool:
-        """True when no list is set, or a verified ``email`` is listed or in a listed domain (exact match)."""
+    def allows(self, email: str | None, verified: object = None) -> bool:
+        """True when no list is set, or an ``email`` whose ``email_verified`` claim is exactly ``True`` is listed
+        or in a listed domain (exact match).  A missing claim, ``"true"`` or ``"false"`` strings or ``1``
+        cannot prove the provider checked the address, so they are refused."""
         if not self.active:
             return True
-        if not email or verified is False:
+        if not email or verified is not True:
             return False
         email = email.strip().lower()
         found = _EMAIL.match(email)

@@ -16,7 +16,8 @@ from copilot_core.analysis.compare import (
 from copilot_core.charts.compare import change_figure
 from ui import compare as compare_data
 from ui import figures, navigation, views, widgets
-from ui.errors import page_guard, plain
+from copilot_core.render_safety import csv_bytes, escape
+from ui.errors import page_guard
 from ui.widgets import persistent_select
 
 LAST_CLICK_KEY = "_compare_last_click"
@@ -68,9 +69,9 @@ with page_guard("the comparison"):
         try:
             comp = compare_data.comparison(chip_id, before, after)
         except CompareError as exc:
-            st.warning(plain(exc), icon=":material/warning:")
+            st.warning(escape(exc), icon=":material/warning:")
             st.stop()
-        st.caption(plain(f"{comp.before.label} → {comp.after.label}. Values: each qubit's newest completed, "
+        st.caption(escape(f"{comp.before.label} → {comp.after.label}. Values: each qubit's newest completed, "
                          f"non-excluded result in that run; spread: its standard deviation over the {comp.spread_days}"
                          " days before the later point."))
 
@@ -109,8 +110,8 @@ with page_guard("the comparison"):
         else:
             event = st.dataframe(ranked[SHOWN], hide_index=True, key=f"compare_ranked_{generation}", on_select="rerun",
                                  selection_mode="single-row", column_config=CONFIG, height=390)
-            st.caption(f"Top {len(ranked)} of {int(comp.frame['change'].notna().sum())} changes. "
-                       "Tick a row to open that qubit on the Qubits page.")
+            st.caption(escape(f"Top {len(ranked)} of {int(comp.frame['change'].notna().sum())} changes. "
+                              "Tick a row to open that qubit on the Qubits page."))
             _open_selected(event, ranked, chip_id)
             figures.changed_qubit(chip_id, ranked, comp.before.execution_ids, comp.after.execution_ids)
 
@@ -137,6 +138,6 @@ with page_guard("the comparison"):
                 st.caption("now: failed, excluded, nan (stored as 0) or absent (not measured while the task ran).")
                 _open_selected(event, lost, chip_id)
 
-        st.download_button("Download CSV", comp.frame.to_csv(index=False).encode(),
+        st.download_button("Download CSV", csv_bytes(comp.frame),
                            file_name=f"{chip_id}_{comp.before.execution_ids[0]}_{comp.after.execution_ids[0]}.csv",
                            mime="text/csv", on_click="ignore", key="compare_csv", icon=":material/download:")

@@ -14,6 +14,7 @@ from ui.chat_session import chat_state, provider_for, take_handoff, target_label
 from ui.chat_sidebar import render_analysis_target, render_exports, render_provider, render_sessions
 from ui.chat_turn import chat_resources, finish_previous_turn, run_turn
 from ui import navigation
+from copilot_core.render_safety import escape, safe_markdown
 from ui.errors import page_guard, show_database_error
 
 navigation.through_app()
@@ -21,7 +22,7 @@ st.title("Copilot")
 try:
     settings = data.settings()
 except ConfigError as exc:
-    st.error(f"The configuration cannot be used: {exc}")
+    st.error(escape(f"The configuration cannot be used: {exc}"))
     st.stop()
 
 with page_guard("the copilot page"):
@@ -35,11 +36,11 @@ with page_guard("the copilot page"):
         render_analysis_target(state)
 
     if state.mode == "analysis" and state.chip_id and state.qid:
-        st.caption(f"Analysis of qubit {target_label(state)} on chip {state.chip_id}. Ask follow-ups below.")
+        st.caption(escape(f"Analysis of qubit {target_label(state)} on chip {state.chip_id}. Ask follow-ups below."))
     else:
         st.caption("Ask about chips, qubits, trends and calibration history. Every answer shows its work.")
     if state.provider is None:
-        st.info(SETUP_HELP, icon=":material/key:")
+        st.info(safe_markdown(SETUP_HELP), icon=":material/key:")
     if resources.db_error is not None:
         show_database_error(resources.db_error)
 

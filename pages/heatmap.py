@@ -7,6 +7,7 @@ from copilot_core.charts.distribution import distribution_figure
 from copilot_core.charts.heatmap import coupling_map, qubit_heatmap
 from copilot_core.domain.topology import qubit_label
 from ui import data, navigation, url_state, views, widgets
+from copilot_core.render_safety import csv_bytes, escape, safe_label
 from ui.errors import page_guard
 from ui.widgets import persistent_select
 
@@ -50,12 +51,12 @@ with page_guard("the chip heatmap"):
                 if clicked is not None and clicked != st.session_state.get(LAST_CLICK_KEY):
                     st.session_state[LAST_CLICK_KEY] = clicked  # act once per click: the selection persists
                     st.session_state[DRILL_KEY] = clicked
-                st.caption(f"{cm.mode.capitalize()}, {cm.window}. Click a qubit to open its drill-down below. "
-                           "Grey cells: no usable value."
-                           + "".join(f" {cm.label(i)}: {cm.missing_reason(i)}." for i in cm.missing_since))
+                st.caption(escape(f"{cm.mode.capitalize()}, {cm.window}. Click a qubit to open its drill-down "
+                                  "below. Grey cells: no usable value."
+                                  + "".join(f" {cm.label(i)}: {cm.missing_reason(i)}." for i in cm.missing_since)))
             with right:
                 st.plotly_chart(distribution_figure(cm, dist_kind), key="heatmap_distribution")
-            st.download_button("Download CSV", chip_metric_frame(cm).to_csv(index=False).encode(),
+            st.download_button("Download CSV", csv_bytes(chip_metric_frame(cm)),
                                file_name=f"{chip_id}_{metric_name}_{mode}.csv", mime="text/csv",
                                on_click="ignore", key="heatmap_csv", icon=":material/download:")
 
@@ -66,7 +67,7 @@ with page_guard("the chip heatmap"):
                                 format_func=lambda q: q if q == NO_QUBIT else qubit_label(q, size),
                                 to_url=lambda q: "" if q == NO_QUBIT else q, normalize=url_state.qubit_token)
         if qid != NO_QUBIT:
-            if st.button(f"Open {qubit_label(qid, size)} on the Qubits page", key="heatmap_open_qubit",
+            if st.button(safe_label(f"Open {qubit_label(qid, size)} on the Qubits page"), key="heatmap_open_qubit",
                          icon=":material/open_in_new:"):
                 navigation.open_qubit(chip_id, qid)
             views.drilldown(chip, qid, metric_name)
@@ -84,6 +85,6 @@ with page_guard("the chip heatmap"):
             views.stat_cards(ccm)
             st.plotly_chart(coupling_map(ccm, topology, color_by=color_by), key="coupling_chart",
                             config={"displayModeBar": False})
-            st.download_button("Download coupling CSV", chip_metric_frame(ccm).to_csv(index=False).encode(),
+            st.download_button("Download coupling CSV", csv_bytes(chip_metric_frame(ccm)),
                                file_name=f"{chip_id}_{coupling_name}_{mode}.csv", mime="text/csv",
                                on_click="ignore", key="coupling_csv", icon=":material/download:")

@@ -7,7 +7,8 @@ from copilot_core.data.memory_store import MemoryStore
 from copilot_core.memory import CopilotMemory
 from ui import data, navigation, widgets
 from ui.chat_session import current_username
-from ui.errors import page_guard, plain
+from copilot_core.render_safety import escape, safe_label, safe_text
+from ui.errors import page_guard
 
 KIND_LABELS = {"parameter": "parameter asked about", "code": "analysis code that worked", "error_fix": "error → fix"}
 
@@ -28,8 +29,8 @@ with page_guard("the memory page"):
         chip_id = chip["chip_id"]
         others = [c for c in memory.store.chips() if c["chip_id"] != chip_id]
         if others:
-            st.caption("Other chips with memory: " + ", ".join(f"{plain(c['chip_id'])} ({c['entries']})"
-                                                                for c in others))
+            st.caption(escape("Other chips with memory: " + ", ".join(f"{c['chip_id']} ({c['entries']})"
+                                                                       for c in others)))
         entries = memory.entries(chip_id)
         if not entries:
             widgets.no_data(f"The copilot has no memory for {chip_id} yet. It learns from answered questions "
@@ -49,19 +50,19 @@ with page_guard("the memory page"):
                                          "updated (UTC)", format="YYYY-MM-DD HH:mm", width=130)})
             rows = list(event.selection.rows) if event is not None else []
             left, right = st.columns(2)
-            if left.button(f"Delete {len(rows)} selected", disabled=not rows, key="memory_delete",
+            if left.button(safe_label(f"Delete {len(rows)} selected"), disabled=not rows, key="memory_delete",
                            icon=":material/delete:"):
                 deleted = sum(memory.delete(chip_id, entries[i]["id"]) for i in rows if i < len(entries))
-                st.toast(f"Deleted {deleted} memory entr{'y' if deleted == 1 else 'ies'}.")
+                st.toast(escape(f"Deleted {deleted} memory entr{'y' if deleted == 1 else 'ies'}."))
                 st.rerun()
             with right.popover("Clear all memory of this chip", icon=":material/delete_forever:"):
-                st.write(f"Delete all {len(entries)} entries of {plain(chip_id)}?")
+                st.markdown(escape(f"Delete all {len(entries)} entries of {chip_id}?"))
                 if st.button("Yes, clear it", key="memory_clear", type="primary"):
                     memory.clear(chip_id)
                     st.rerun()
             for i in rows[:5]:
                 if i < len(entries) and entries[i]["kind"] == "code":
-                    st.caption(f"Code entry {plain(entries[i]['key'])}")
-                    st.code(entries[i]["text"], language="python")
+                    st.caption(escape(f"Code entry {entries[i]['key']}"))
+                    st.code(safe_text(entries[i]["text"]), language="python")
             with st.expander("What the copilot is told about this chip when a conversation starts"):
-                st.code(memory.prompt_section(chip_id) or "(nothing)", language=None)
+                st.code(safe_text(memory.prompt_section(chip_id) or "(nothing)"), language=None)

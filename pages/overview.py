@@ -7,7 +7,8 @@ from copilot_core.analysis.overview import chips_frame, executions_frame, flags_
 from copilot_core.charts.style import NO_VALUE_HELP
 from copilot_core.domain.metrics import BANDS
 from ui import compare, data, navigation, widgets
-from ui.errors import page_guard, plain
+from copilot_core.render_safety import escape, safe_markdown, safe_text
+from ui.errors import page_guard
 
 FLAGS_GENERATION_KEY = "_overview_flags_generation"
 
@@ -15,7 +16,7 @@ navigation.through_app()
 st.title("Overview")
 
 with page_guard("the overview"):
-    st.caption(f"Data: {plain(data.target_description())}")
+    st.caption(escape(f"Data: {data.target_description()}"))
     chip = widgets.chip_selector()
     if chip is not None:
         chip_id = chip["chip_id"]
@@ -36,8 +37,8 @@ with page_guard("the overview"):
         flags = data.drift(chip_id, pct / 100)
         drops = [f for f in flags if f.reason == "drop"]
         failed = [f for f in flags if f.reason == "failed_task"]
-        st.caption(f"{len(drops)} drop(s) in T1, T2 echo or gate fidelity; {len(failed)} qubit(s) or coupling(s) "
-                   "with tasks that failed in the 24 h before the last execution.")
+        st.caption(escape(f"{len(drops)} drop(s) in T1, T2 echo or gate fidelity; {len(failed)} qubit(s) or "
+                          "coupling(s) with tasks that failed in the 24 h before the last execution."))
         if not flags:
             st.success("No drift and no failing tasks.", icon=":material/check_circle:")
         else:
@@ -51,7 +52,8 @@ with page_guard("the overview"):
                                      "where": st.column_config.TextColumn("where", width=90),
                                      "flag": st.column_config.TextColumn("flag", width=80),
                                      "what": st.column_config.TextColumn("what", width=140),
-                                     "latest": st.column_config.TextColumn("latest", width=75, help=NO_VALUE_HELP),
+                                     "latest": st.column_config.TextColumn("latest", width=75,
+                                                                           help=safe_markdown(NO_VALUE_HELP)),
                                      "7-day median": st.column_config.TextColumn("7-day med.", width=80,
                                                                                   help="The qubit's own 7-day median"),
                                      "drop": st.column_config.NumberColumn("drop", format="percent", width=55),
@@ -64,7 +66,7 @@ with page_guard("the overview"):
                 st.session_state[FLAGS_GENERATION_KEY] = generation + 1
                 navigation.open_qubit(chip_id, str(frame.iloc[rows[0]]["qid"]))
 
-        st.subheader(f"Health of {chip_id}")
+        st.subheader(escape(f"Health of {chip_id}"))
         rows = data.health(chip_id)
         if rows:
             frame = health_frame(rows)
@@ -72,7 +74,7 @@ with page_guard("the overview"):
                          column_config={"metric": st.column_config.TextColumn("metric", width=125),
                                         "coverage": st.column_config.TextColumn("count", width=60),
                                         "median_text": st.column_config.TextColumn("median", width=80),
-                                        **{b: st.column_config.NumberColumn(b, format="%d", width=70)
+                                        **{b: st.column_config.NumberColumn(safe_text(b), format="%d", width=70)
                                            for b in (*BANDS, "missing")}})
             st.caption("Latest values (qubit.data / coupling.data) scored against the thresholds; "
                        "missing = no usable value (dead, never measured, or NaN stored as 0).")

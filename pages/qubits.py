@@ -11,6 +11,7 @@ from copilot_core.charts.style import NO_VALUE, NO_VALUE_HELP
 from copilot_core.domain.metrics import CATALOGUE, format_value
 from copilot_core.domain.topology import qubit_label
 from ui import data, figures, navigation, url_state, views, widgets
+from copilot_core.render_safety import csv_bytes, escape, safe_markdown, safe_text
 from ui.errors import page_guard
 from ui.state import FOCUS_QUBIT_KEY
 from ui.widgets import persistent_select
@@ -50,13 +51,13 @@ with page_guard("the qubits table"):
                                 "invalid", width=54,
                                 help="Metrics whose latest result was unusable (NaN, or stored as 0), since when"),
                             "last calibrated": st.column_config.DatetimeColumn("last calibrated (UTC)", width=120,
-                                                                               help=NO_VALUE_HELP)}
+                                                                               help=safe_markdown(NO_VALUE_HELP))}
             bands = {}
             for m in metrics:
                 unit = f" [{m.unit}]" if m.unit else ""
                 config[value_column(m)] = st.column_config.NumberColumn(  # no format: the styler's text shows
-                    f"{SHORT.get(m.name, m.title)}{unit}", width=92,
-                    help=f"{m.title}; cell colour = band ({m.threshold_text()}). {NO_VALUE_HELP}")
+                    safe_text(f"{SHORT.get(m.name, m.title)}{unit}"), width=92,
+                    help=escape(f"{m.title}; cell colour = band ({m.threshold_text()}). {NO_VALUE_HELP}"))
                 if band_column(m) in table:
                     bands[value_column(m)] = band_column(m)
                     config[band_column(m)] = None  # shown as the value cell's colour
@@ -74,10 +75,10 @@ with page_guard("the qubits table"):
                 if pick != st.session_state.get(LAST_ROW_KEY):  # the selection persists: act once per click
                     st.session_state[LAST_ROW_KEY] = pick
                     st.session_state[selected_key] = pick[1]
-            st.caption(f"{len(table)} of {size} qubits · latest values (qubit.data) in display units; cell colour "
-                       "= band: red bad, orange fair, light green good, green excellent; — = no usable value. "
-                       "Tick a row to see its health report below.")
-            st.download_button("Download CSV", table.to_csv(index=False).encode(), file_name=f"{chip_id}_qubits.csv",
+            st.caption(escape(f"{len(table)} of {size} qubits · latest values (qubit.data) in display units; cell "
+                              "colour = band: red bad, orange fair, light green good, green excellent; — = no usable "
+                              "value. Tick a row to see its health report below."))
+            st.download_button("Download CSV", csv_bytes(table), file_name=f"{chip_id}_qubits.csv",
                                mime="text/csv", on_click="ignore", key="qubits_csv", icon=":material/download:")
 
         st.divider()
@@ -93,9 +94,9 @@ with page_guard("the qubits table"):
             problem = navigation.copilot_problem()
             with p2:
                 if st.button("Analyze with copilot", key="qubits_analyze", type="primary", disabled=problem is not None,
-                             icon=":material/smart_toy:", help=problem):
+                             icon=":material/smart_toy:", help=escape(problem) if problem else None):
                     navigation.analyze_with_copilot(chip_id, qid)
             if problem:
-                st.caption(problem)
+                st.caption(escape(problem))
             views.health_report(data.cached_qubit_health(chip_id, qid, window_days=window))
             figures.latest_figures(chip_id, qid, "qubit_figure")

@@ -7,6 +7,7 @@ from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import metric, window_text
 from copilot_core.domain.topology import qubit_label
 from ui import data, navigation, url_state, widgets
+from copilot_core.render_safety import csv_bytes, escape, safe_markdown, safe_text
 from ui.errors import page_guard
 from ui.widgets import persistent_multiselect, persistent_select
 
@@ -46,21 +47,21 @@ with page_guard("the timeseries"):
                 drawn = (f"{shown['qid'].nunique()} picked qubit(s), {len(shown)} values" if picked else
                          f"all {every['qid'].nunique()} qubits with values summarised as the chip band; pick "
                          "qubits above to draw their lines")
-                st.caption(f"{drawn}. Shaded band = chip interquartile range, dashed = chip median per day; "
-                           f"✕ = outlier (outside the qubit's own median ± {OUTLIER_K:g}·MAD). Threshold lines "
-                           "appear when they fall inside the plotted range.")
+                st.caption(escape(f"{drawn}. Shaded band = chip interquartile range, dashed = chip median per day; "
+                                  f"✕ = outlier (outside the qubit's own median ± {OUTLIER_K:g}·MAD). Threshold "
+                                  "lines appear when they fall inside the plotted range."))
                 if outliers.empty:
                     st.success("No outliers in this window.", icon=":material/check_circle:")
                 else:
-                    st.markdown(f"**{len(outliers)} outlier(s), newest first**")
+                    st.markdown(safe_markdown(f"**{len(outliers)} outlier(s), newest first**"))
                     st.dataframe(outliers[["qubit", "calibrated_at", "value", "execution_id"]], hide_index=True,
                                  key="timeseries_outliers", column_config={
                                      "qubit": st.column_config.TextColumn("qubit", width="small"),
                                      "calibrated_at": st.column_config.DatetimeColumn(
                                          "calibrated (UTC)", format="YYYY-MM-DD HH:mm", width="medium"),
-                                     "value": st.column_config.NumberColumn(f"value [{entry.unit}]", format="%.5g",
-                                                                            width="small"),
+                                     "value": st.column_config.NumberColumn(
+                                         safe_text(f"value [{entry.unit}]"), format="%.5g", width="small"),
                                      "execution_id": st.column_config.TextColumn("execution", width="large")})
-                st.download_button("Download CSV", shown.to_csv(index=False).encode(),
+                st.download_button("Download CSV", csv_bytes(shown),
                                    file_name=f"{chip_id}_{name}_{days}d.csv", mime="text/csv", on_click="ignore",
                                    key="timeseries_csv", icon=":material/download:")

@@ -19,11 +19,12 @@ from copilot_core.agent.clarify import with_choice
 from copilot_core.chat import ChatMessage, ChatState, ShowWork, rerun_analysis
 from copilot_core.render_safety import (
     UnsafeFigure,
+    escape,
+    safe_label,
     safe_markdown,
     safe_text,
     validate_figure,
 )
-from ui.errors import plain
 
 BADGES = {"good": ("Good", "green", ":material/check_circle:"),
           "warning": ("Needs attention", "orange", ":material/warning:"),
@@ -54,7 +55,7 @@ def render_chart(chart: Figure, key: str) -> None:
     try:
         figure = validate_figure(chart)
     except UnsafeFigure as exc:
-        st.warning(f"A chart was withheld because it failed validation: {safe_markdown(str(exc)[:200])}")
+        st.warning(escape(f"A chart was withheld because it failed validation: {str(exc)[:200]}"))
         return
     st.plotly_chart(figure, key=key, width="stretch")
 
@@ -62,7 +63,7 @@ def render_chart(chart: Figure, key: str) -> None:
 def render_badge(assessment: str | None) -> None:
     if assessment in BADGES:
         label, color, icon = BADGES[assessment]
-        st.badge(f"Assessment: {label}", color=color, icon=icon)
+        st.badge(safe_label(f"Assessment: {label}"), color=color, icon=icon)
 
 
 def render_block(block: Block, key: str) -> None:
@@ -128,7 +129,7 @@ def render_unverified(numbers: list[str]) -> None:
 def render_user(message: ChatMessage) -> None:
     st.markdown(safe_markdown(message.text))
     if message.flags:
-        st.warning(flag_warning(message.flags))
+        st.warning(escape(flag_warning(message.flags)))
 
 
 def flag_warning(flags: list[str]) -> str:
@@ -142,25 +143,26 @@ def render_show_work(work: ShowWork, key: str, state: ChatState) -> None:
     with st.expander("Show work", icon=":material/fact_check:"):
         usage = work.usage or {}
         cached = f" ({usage['cached_tokens']} from the prompt cache)" if usage.get("cached_tokens") else ""
-        st.caption(f"Model {work.model or '?'} · {work.api_style or '?'} · {usage.get('rounds', 0)} rounds · "
-                   f"{usage.get('input_tokens', 0)} input{cached} / {usage.get('output_tokens', 0)} output tokens · "
-                   f"{work.elapsed_s:.1f} s")
+        st.caption(escape(f"Model {work.model or '?'} · {work.api_style or '?'} · {usage.get('rounds', 0)} rounds · "
+                          f"{usage.get('input_tokens', 0)} input{cached} / {usage.get('output_tokens', 0)} output "
+                          f"tokens · {work.elapsed_s:.1f} s"))
         if not work.tools:
             st.text("No tools were called for this answer.")
         for i, tool in enumerate(work.tools, 1):
             status = "ok" if tool.ok else "failed"
             by = " · called by the tool router before the model's first round" if tool.origin == "router" else ""
-            st.markdown(f"**{i}. `{tool_label(tool.name)}`** · {status} · {tool.elapsed_s * 1000:.0f} ms{by}")
+            st.markdown(safe_markdown(f"**{i}. `{tool_label(tool.name)}`** · {status} · "
+                                      f"{tool.elapsed_s * 1000:.0f} ms{by}"))
             st.json(tool.args, expanded=False)
             st.text(safe_text(tool.summary or tool.error or ""))
         if work.data_keys:
             st.text(safe_text("Data keys used: " + ", ".join(work.data_keys)))
         for i, analysis in enumerate(work.analyses, 1):
-            st.markdown(f"**Sandbox code {i}**")
+            st.markdown(safe_markdown(f"**Sandbox code {i}**"))
             st.code(safe_text(analysis.code), language="python")
             st.code(safe_text(analysis.output or "(nothing printed)"), language="text")
             if analysis.error:
-                st.error(plain(safe_text(analysis.error, 2000)))
+                st.error(escape(safe_text(analysis.error, 2000)))
         if work.trace:
             from copilot_core.tracing import summary_text
 
@@ -186,7 +188,7 @@ def _rerun_section(work: ShowWork, key: str, state: ChatState) -> None:
     if result is None:
         return
     if result.error:
-        st.error(plain(safe_text(result.error, 2000)))
+        st.error(escape(safe_text(result.error, 2000)))
     st.code(safe_text(result.output or "(nothing printed)"), language="text")
     for i, chart in enumerate(result.charts):
         render_chart(chart, key=f"{key}-rerun-chart-{i}")
@@ -249,17 +251,17 @@ class StatusProgress:
     def tool_call(self, name: str, args: dict) -> None:
         self.calls += 1
         label = tool_label(name)
-        self.status.markdown(f"**{self.calls}. `{label}`**")
-        self.status.code(json.dumps(args, ensure_ascii=False, default=str)[:2000], language="json")
-        self.status.update(label=f"Calling {label}…")
+        self.status.markdown(safe_markdown(f"**{self.calls}. `{label}`**"))
+        self.status.code(safe_text(json.dumps(args, ensure_ascii=False, default=str)[:2000]), language="json")
+        self.status.update(label=safe_label(f"Calling {label}…"))
 
     def tool_result(self, outcome: Any) -> None:
         line = (outcome.summary or "done") if outcome.ok else f"failed: {outcome.error or outcome.summary}"
         self.status.text(safe_text(("✓ " if outcome.ok else "✗ ") + str(line), 300))
 
     def notice(self, text: str) -> None:
-        self.status.caption(text)
+        self.status.caption(escape(text))
 
     def phase(self, text: str) -> None:
         text = str(text)[:120]
-        self.status.update(label=text[:1].upper() + text[1:] + ("" if text == "done" else "…"))
+        self.status.update(label=safe_label(text[:1].upper() + text[1:] + ("" if text == "done" else "…")))

@@ -7,7 +7,8 @@ import streamlit as st
 
 from copilot_core.chat import ChatState, csv_exports
 from copilot_core.data.chat_sessions import ChatSessionStore, clean_title
-from copilot_core.data.connection import mask_uri
+from copilot_core.masking import mask_url
+from copilot_core.render_safety import escape, safe_label, safe_markdown
 from ui.chat_render import RERUNS_KEY
 from ui.chat_session import target_label
 
@@ -21,26 +22,28 @@ def render_provider(state: ChatState, problem: str | None) -> None:
     provider = state.provider
     if provider is None:
         if problem:
-            st.error(problem)
+            st.error(escape(problem))
         else:
             st.warning("No model configured. See the page for how to set one up.")
         return
-    where = "OpenAI" if provider.is_openai else mask_uri(provider.base_url or "")
-    st.markdown(f"**Provider:** `{where}`  \n**Model:** `{provider.model}`  \n**API style:** `{provider.api_style}`")
+    where = "OpenAI" if provider.is_openai else mask_url(provider.base_url)
+    # safe_markdown rebuilds each code span, so a backtick inside a value cannot close it early
+    st.markdown(safe_markdown(f"**Provider:** `{where}`  \n**Model:** `{provider.model}`  \n"
+                              f"**API style:** `{provider.api_style}`"))
     from copilot_core.readiness import cached_readiness
 
     readiness = cached_readiness(provider)  # never probes here: the sidebar must not block
     if readiness is None:
         st.caption("Tool-calling check: runs before the first answer.")
     else:
-        st.caption(f"Tool-calling check: **{readiness.level}** tools. {readiness.reason}")
+        st.caption(safe_markdown(f"Tool-calling check: **{escape(readiness.level)}** tools. {escape(readiness.reason)}"))
 
 
 def render_analysis_target(state: ChatState) -> None:
     if state.mode != "analysis" or not (state.chip_id and state.qid):
         return
     st.subheader("Analysis")
-    st.markdown(f"**Chip:** `{state.chip_id}`  \n**Qubit:** `{target_label(state)}`")
+    st.markdown(safe_markdown(f"**Chip:** `{state.chip_id}`  \n**Qubit:** `{target_label(state)}`"))
 
 
 # ------------------------------------------------------------------ sessions
@@ -99,14 +102,14 @@ def render_sessions(state: ChatState, sessions: ChatSessionStore | None) -> None
     st.button("New chat", key="copilot_new_chat", icon=":material/add:", on_click=_new_chat, args=(state,),
               width="stretch")
     if notice := st.session_state.pop(NOTICE_KEY, None):
-        st.warning(notice)
+        st.warning(escape(notice))
     if sessions is None:
         st.caption("Chats are not saved: the database is unavailable.")
         return
     try:
         listed = sessions.list(state.username)
     except Exception as exc:
-        st.warning(f"Saved chats cannot be listed ({type(exc).__name__}).")
+        st.warning(escape(f"Saved chats cannot be listed ({type(exc).__name__})."))
         return
     if not listed:
         st.caption("No saved chats yet.")
@@ -155,6 +158,6 @@ def render_exports(state: ChatState) -> None:
         st.caption("Datasets the copilot fetches in this chat appear here as CSV downloads.")
         return
     for i, export in enumerate(exports):
-        st.download_button(f"{export.key} ({export.rows} rows)", data=export.data, file_name=export.filename,
+        st.download_button(safe_label(f"{export.key} ({export.rows} rows)"), data=export.data, file_name=export.filename,
                            mime="text/csv", key=f"copilot_csv_{i}_{export.filename}", icon=":material/download:",
                            width="stretch")

@@ -18,6 +18,7 @@ from copilot_core.chat.background import BackgroundTurn
 from copilot_core.data.chat_sessions import ChatSessionStore
 from copilot_core.data.connection import DatabaseUnavailable
 from copilot_core.data.repository import CalibrationRepository
+from copilot_core.render_safety import escape, safe_label
 from copilot_core.session import Copilot, TurnResult
 from copilot_core.settings import Settings
 from ui.chat_render import StatusProgress, render_answer, render_user, show_events
@@ -135,7 +136,7 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
         return
     verdict = copilot.check(text)
     if not verdict.ok:
-        st.error(verdict.message, icon=":material/block:")
+        st.error(escape(verdict.message), icon=":material/block:")
         return
     with st.chat_message("user"):
         render_user(ChatMessage.user(verdict.text, verdict.flags))
@@ -153,7 +154,7 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
         except Exception:  # the turn never raises by contract; keep the page alive if something else does
             log.exception("copilot turn failed")
             status.update(label="The copilot failed", state="error", expanded=False)
-            st.error("The copilot failed unexpectedly. The error was logged; please try again.")
+            st.error(escape("The copilot failed unexpectedly. The error was logged; please try again."))
             return
         except BaseException:  # Streamlit's stop (the stop button) or a rerun: end the turn, keep what it showed
             turn.stop(STOP_GRACE_S)
@@ -161,11 +162,11 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
         answer = result.answer if result is not None else None
         if answer is None:
             status.update(label="Not sent", state="error")
-            st.error((result.notice if result is not None else None) or "The question was not sent.")
+            st.error(escape((result.notice if result is not None else None) or "The question was not sent."))
             return
-        status.update(label=_status_label(answer), state="error" if answer.error and not answer.stopped
+        status.update(label=safe_label(_status_label(answer)), state="error" if answer.error and not answer.stopped
                       else "complete", expanded=False)
         draft.empty()
         render_answer(answer, len(state.messages) - 1, state)
     if warning := save_state(state, res.sessions):
-        st.warning(warning)
+        st.warning(escape(warning))

@@ -10,18 +10,14 @@ import streamlit as st
 
 from copilot_core.data.connection import DatabaseUnavailable
 from copilot_core.errors import CopilotError
-from copilot_core.render_safety import clean_text, escape
+from copilot_core.render_safety import escape, safe_markdown
 
 log = logging.getLogger("calibration_copilot.ui")
 
 
-def plain(text: object) -> str:
-    """Database or error text inside ``st.markdown``/``st.error``: shown as typed, never markup or a link."""
-    return escape(clean_text(str(text)))
-
-
 def show_database_error(exc: BaseException) -> None:
-    st.error(f"**The calibration database cannot be reached.** {plain(exc)}", icon=":material/cloud_off:")
+    st.error(safe_markdown(f"**The calibration database cannot be reached.** {escape(exc)}"),
+             icon=":material/cloud_off:")
     st.caption("Check MONGODB_URI (environment or .streamlit/secrets.toml), that the server is running and "
                "reachable from this machine, then reload the page.")
 
@@ -37,8 +33,8 @@ def page_guard(what: str = "this page") -> Iterator[None]:
     except DatabaseUnavailable as exc:
         show_database_error(exc)
     except CopilotError as exc:  # InvalidArgument, UnknownChip, bad mode/window: the message says what to change
-        st.error(plain(exc), icon=":material/error:")
+        st.error(escape(exc), icon=":material/error:")
     except Exception as exc:  # noqa: BLE001 - the boundary: log it for the operator, keep the user's page clean
         log.exception("error while rendering %s", what)
-        st.error(f"Something went wrong while building {plain(what)} ({type(exc).__name__}). "
-                 "The details are in the server log.", icon=":material/error:")
+        st.error(escape(f"Something went wrong while building {what} ({type(exc).__name__}). "
+                        "The details are in the server log."), icon=":material/error:")

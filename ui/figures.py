@@ -10,8 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from copilot_core.figures import FigureRoot, TaskFigure, figure_root, latest_per_task, task_figure
+from copilot_core.render_safety import escape, safe_label, safe_markdown
 from ui import data
-from ui.errors import plain
 
 RECENT_RESULTS = 120  # one qubit's newest task results scanned for the latest figure of each task
 MAX_CHANGES = 20  # changes offered on the comparison
@@ -22,7 +22,7 @@ def root() -> FigureRoot | None:
     found = figure_root(data.settings())
     if found.root.is_dir():
         return found
-    st.caption(plain(f"Figures are off: the figure directory {found.root} does not exist (set CALIB_DATA_DIR "
+    st.caption(escape(f"Figures are off: the figure directory {found.root} does not exist (set CALIB_DATA_DIR "
                      "to QDash's calib_data)."))
     return None
 
@@ -43,9 +43,9 @@ def show(figure: TaskFigure, key: str, *, caption: bool = True) -> None:
     elif figure.png is not None:
         st.image(figure.png, width="stretch", output_format="PNG")
     else:
-        st.caption(plain(f"No figure: {figure.problem}"))
+        st.caption(escape(f"No figure: {figure.problem}"))
     if caption:
-        st.caption(plain(figure.describe()))
+        st.caption(escape(figure.describe()))
 
 
 def latest_figures(chip_id: str, qid: str, key: str) -> None:
@@ -59,7 +59,7 @@ def latest_figures(chip_id: str, qid: str, key: str) -> None:
     shown_root = root()
     if shown_root is None:
         return
-    tabs = st.tabs([plain(str(r.get("name"))) for r in latest])
+    tabs = st.tabs([safe_label(str(r.get("name"))) for r in latest])
     for tab, row in zip(tabs, latest, strict=True):
         with tab:
             show(task_figure(shown_root, row), f"{key}_{row.get('name')}")
@@ -70,9 +70,9 @@ def metric_figure(chip_id: str, qid: str, metric_name: str, key: str) -> None:
     rows = [r for r in data.task_results(chip_id, qid=qid, limit=RECENT_RESULTS)
             if _has_figure(r) and metric_name in (r.get("output_parameters") or {})]
     if not rows:
-        st.caption(plain(f"No stored figure measured {metric_name} on this qubit."))
+        st.caption(escape(f"No stored figure measured {metric_name} on this qubit."))
         return
-    st.markdown(f"**Latest {plain(str(rows[0].get('name')))} fit**")
+    st.markdown(safe_markdown(f"**Latest {escape(str(rows[0].get('name')))} fit**"))
     shown_root = root()
     if shown_root is not None:
         show(task_figure(shown_root, rows[0]), key)
@@ -98,9 +98,9 @@ def before_after(chip_id: str, qid: str, metric_name: str, before: Sequence[str]
     for column, ids, side in zip(st.columns(2), (before, after), ("before", "after"), strict=True):
         with column:
             row = _in_runs(chip_id, qid, metric_name, ids)
-            st.markdown(f"**{side.capitalize()}**")
+            st.markdown(safe_markdown(f"**{side.capitalize()}**"))
             if row is None:
-                st.caption(plain(f"No completed result with {metric_name} in {', '.join(ids)}."))
+                st.caption(escape(f"No completed result with {metric_name} in {', '.join(ids)}."))
             else:
                 show(task_figure(shown_root, row), f"{key}_{side}")
 

@@ -14,7 +14,7 @@ from typing import NoReturn
 import streamlit as st
 
 from copilot_core.access import AllowList, owner_id
-from copilot_core.render_safety import escape, safe_text
+from copilot_core.render_safety import escape, safe_markdown, safe_text
 from copilot_core.settings import Settings, load_settings
 from ui import data
 
@@ -57,12 +57,12 @@ def sign_in_gate(settings: Settings | None = None) -> SignedIn | None:
     user = signed_in_user()
     settings = settings or load_settings()
     allowed = AllowList.parse(settings.get("COPILOT_ALLOWED_USERS"))
-    verified = st.user.get("email_verified")
-    if user is None or not allowed.allows(user.email, verified if isinstance(verified, bool) else None):
+    if user is None or not allowed.allows(user.email, st.user.get("email_verified")):
         _only_page(_denied_view)
     with st.sidebar:
-        st.caption(f":material/account_circle: Signed in as **{escape(user.name)}**",
-                   help=f"Your owner id, for `python -m copilot_core owners assign --to`: {user.owner}")
+        st.caption(safe_markdown(f":material/account_circle: Signed in as **{escape(user.name)}**"),
+                   help=safe_markdown(f"Your owner id, for `python -m copilot_core owners assign --to`: "
+                                      f"{escape(user.owner)}"))
         st.button("Sign out", icon=":material/logout:", on_click=st.logout, key="signin_logout")
         hidden_items_hint()
     return user
@@ -78,9 +78,9 @@ def hidden_items_hint() -> None:
     if chats or entries:
         parts = [f"{chats} chat{'s' if chats != 1 else ''}" if chats else "",
                  f"{entries} memory entr{'ies' if entries != 1 else 'y'}" if entries else ""]
-        st.caption(f":material/visibility_off: {' and '.join(p for p in parts if p)} saved before sign-in "
-                   f"{'are' if chats + entries > 1 else 'is'} hidden from everyone. An administrator can assign "
-                   "them to a user with `python -m copilot_core owners`.")
+        st.caption(safe_markdown(f":material/visibility_off: {' and '.join(p for p in parts if p)} saved before "
+                                 f"sign-in {'are' if chats + entries > 1 else 'is'} hidden from everyone. An "
+                                 "administrator can assign them to a user with `python -m copilot_core owners`."))
 
 
 @st.cache_data(ttl=300, show_spinner=False)

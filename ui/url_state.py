@@ -13,6 +13,8 @@ from typing import TypeVar
 
 import streamlit as st
 
+from copilot_core.render_safety import escape
+
 T = TypeVar("T")
 SEEN_KEY = "_url_seen"  # {param: the URL text this session last read or wrote}
 PARAMS = ("chip", "metric", "mode", "window", "colour", "qubit", "parameter")
@@ -50,8 +52,8 @@ def adopt(param: str, state_key: str, options: Sequence[T], *, to_url: Callable[
     by_text = {to_url(o): o for o in options}
     match = by_text.get(normalize(raw))
     if match is None:
-        st.warning(f"The link asks for {param} = '{raw[:40]}', which is not available here; showing the "
-                   "current setting instead.", icon=":material/link_off:")
+        st.warning(escape(f"The link asks for {param} = '{raw[:40]}', which is not available here; showing the "
+                          "current setting instead."), icon=":material/link_off:")
     else:
         st.session_state[state_key] = match
 
@@ -66,8 +68,8 @@ def adopt_many(param: str, state_key: str, options: Sequence[T], *, to_url: Call
     tokens = [normalize(t) for t in raw.split(",") if t.strip()]
     picked = [by_text[t] for t in tokens if t in by_text]
     if len(picked) < len(tokens):
-        st.warning(f"Some of the link's {param} values ('{raw[:40]}') are not available here and were left out.",
-                   icon=":material/link_off:")
+        st.warning(escape(f"Some of the link's {param} values ('{raw[:40]}') are not available here and were "
+                          "left out."), icon=":material/link_off:")
     st.session_state[state_key] = list(dict.fromkeys(picked))
 
 

@@ -19,8 +19,8 @@ from copilot_core.charts.style import BAND_TINTS, NO_VALUE, NO_VALUE_HELP
 from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, format_value, metric
 from copilot_core.domain.topology import qubit_label
+from copilot_core.render_safety import escape, safe_label, safe_markdown
 from ui import data, figures
-from ui.errors import plain
 
 DATETIME = st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm")
 
@@ -61,7 +61,7 @@ def stat_cards(cm: ChipMetric) -> None:
     cols[0].metric("Coverage", f"{s['coverage']:.0%}")
     cols[1].metric("Count", f"{s['count']}/{s['total']}")
     for col, name in zip(cols[2:], ("median", "mean", "min", "max")):
-        col.metric(name.capitalize(), format_value(cm.metric, s[name]))
+        col.metric(safe_label(name.capitalize()), format_value(cm.metric, s[name]))
 
 
 def clicked_id(event: object) -> str | None:
@@ -85,17 +85,18 @@ def drilldown(chip: dict, qid: str, metric_name: str) -> None:
     params = data.qubit_params(chip_id).get(qid)
     left, right = st.columns([2, 3])
     with left:
-        st.markdown(f"**Latest values of {qubit_label(qid, size)}**")
+        st.markdown(safe_markdown(f"**Latest values of {escape(qubit_label(qid, size))}**"))
         frame = latest_values_frame(params)
         if frame.empty:
-            st.info(f"{qubit_label(qid, size)} has no calibrated parameters (dead or never calibrated).")
+            st.info(escape(f"{qubit_label(qid, size)} has no calibrated parameters (dead or never calibrated)."))
         else:
             shown = frame.assign(value=[NO_VALUE if pd.isna(v) else f"{v:.5g} {u}".strip()
                                         for v, u in zip(frame["value"], frame["unit"], strict=True)])
             st.dataframe(value_band_cells(shown), hide_index=True, key="drill_values", column_config={
                 "metric": st.column_config.TextColumn("metric", width=130),
                 "parameter": None, "unit": None, "band": None, "execution_id": None,
-                "value": st.column_config.TextColumn("value", width=100, help=f"Cell colour = band. {NO_VALUE_HELP}"),
+                "value": st.column_config.TextColumn("value", width=100,
+                                                     help=safe_markdown(f"Cell colour = band. {NO_VALUE_HELP}")),
                 "calibrated_at": st.column_config.DatetimeColumn("calibrated (UTC)", format="MM-DD HH:mm",
                                                                  width=110)})
     with right:
@@ -103,7 +104,7 @@ def drilldown(chip: dict, qid: str, metric_name: str) -> None:
         rows = [dict(r, qid=qid) for r in data.qubit_timeseries(chip_id, metric_name, qid, last_n=60)]
         series = timeseries_frame(rows, entry, size)
         if series.empty:
-            st.info(f"No {plain(entry.title)} history for {qubit_label(qid, size)}.")
+            st.info(escape(f"No {entry.title} history for {qubit_label(qid, size)}."))
         else:
             st.plotly_chart(timeseries_figure(series, None, entry,
                                               title=f"{entry.title} of {qubit_label(qid, size)}"),
@@ -112,7 +113,7 @@ def drilldown(chip: dict, qid: str, metric_name: str) -> None:
     st.markdown("**Latest task results**")
     results = task_results_frame(data.task_results(chip_id, qid=qid, limit=15))
     if results.empty:
-        st.info(f"No task results for {qubit_label(qid, size)}.")
+        st.info(escape(f"No task results for {qubit_label(qid, size)}."))
     else:
         st.dataframe(results, hide_index=True, key="drill_tasks", row_height=44, column_config={
             "task": st.column_config.TextColumn("task", width=170),
@@ -138,7 +139,8 @@ def failed_tasks(report: HealthReport, key: str) -> None:
     """The failed task runs on the qubit and its couplings, with their messages (plain text cells)."""
     if not report.failures:
         return
-    st.markdown(f"**Failed tasks on {report.label} and its couplings (last {report.window_days} days)**")
+    st.markdown(safe_markdown(f"**Failed tasks on {escape(report.label)} and its couplings "
+                              f"(last {report.window_days} days)**"))
     st.dataframe([{"on": f.label, "task": f.task, "at": f.at, "message": f.message} for f in report.failures],
                  hide_index=True, key=key, row_height=52, column_config={
                      "on": st.column_config.TextColumn("on", width=110),
@@ -151,9 +153,10 @@ def health_report(report: HealthReport) -> None:
     """The deterministic report: verdict, findings, failed tasks, per-metric table, couplings."""
     icon = {"bad": ":material/error:", "fair": ":material/warning:", "good": ":material/check_circle:",
             "excellent": ":material/verified:"}.get(report.verdict or "", ":material/help:")
-    st.markdown(f"#### {icon} Health of {report.label} on {plain(report.chip_id)}: {report.verdict or 'no scored data'}")
+    st.markdown(safe_markdown(f"#### {icon} Health of {escape(report.label)} on {escape(report.chip_id)}: "
+                              f"{escape(report.verdict or 'no scored data')}"))
     for finding in report.findings or ["Nothing stands out: every scored metric is within its band and stable."]:
-        st.markdown(f"- {plain(finding)}")
+        st.markdown(safe_markdown(f"- {escape(finding)}"))
     failed_tasks(report, "health_failures")
     rows = [{"metric": m.title, "value": format_value(metric(m.name), m.value), "band": m.band or NO_VALUE,
              "trend": _trend_cell(m.trend),
@@ -163,7 +166,7 @@ def health_report(report: HealthReport) -> None:
              .replace(" (lower is better)", "")} for m in report.metrics]
     st.dataframe(rows, hide_index=True, key="health_metrics", column_config={
         "metric": st.column_config.TextColumn("metric", width=130),
-        "value": st.column_config.TextColumn("value", width=90, help=NO_VALUE_HELP),
+        "value": st.column_config.TextColumn("value", width=90, help=safe_markdown(NO_VALUE_HELP)),
         "band": st.column_config.TextColumn("band", width=70),
         "trend": st.column_config.TextColumn("trend", width=150,
                                              help="Change over the window (least-squares fit) and the number of points"),
@@ -184,9 +187,9 @@ def health_report(report: HealthReport) -> None:
                              for c in report.couplings])
         config: dict = {band_column(m): None for m in entries}  # shown as the value cell's colour
         config |= {value_column(m): st.column_config.NumberColumn(  # no format: the styler's text shows
-            help=f"Cell colour = band ({m.threshold_text()}). {NO_VALUE_HELP}") for m in entries}
+            help=escape(f"Cell colour = band ({m.threshold_text()}). {NO_VALUE_HELP}")) for m in entries}
         st.dataframe(band_cells(rows, {value_column(m): band_column(m) for m in entries},
                                 {value_column(m): partial(format_value, m, unit=False) for m in entries}),
                      hide_index=True, key="health_couplings", placeholder=NO_VALUE, column_config=config)
-    st.caption(f"Trend over the {report.window_days} days before the chip's last execution; neighbours are the "
-               f"nearest qubits on the topology ({', '.join(report.neighbour_labels) or 'none'}).")
+    st.caption(escape(f"Trend over the {report.window_days} days before the chip's last execution; neighbours are "
+                      f"the nearest qubits on the topology ({', '.join(report.neighbour_labels) or 'none'})."))

@@ -10,8 +10,8 @@ import streamlit as st
 
 from copilot_core.analysis.chip_metrics import MODES
 from copilot_core.domain.metrics import CATALOGUE, COUPLING_METRICS, QUBIT_METRICS, metric
+from copilot_core.render_safety import escape, safe_label, safe_markdown
 from ui import data, url_state
-from ui.errors import plain
 from ui.state import CHIP_KEY
 
 WINDOWS: dict[str, float | None] = {"all time": None, "last 24 h": 24, "last 48 h": 48, "last 7 days": 168,
@@ -43,11 +43,11 @@ def persistent_select(label: str, options: Sequence[Any], state_key: str, *, def
         st.session_state[state_key] = st.session_state[widget_key]
 
     if widget == "radio":
-        value = container.radio(label, options, key=widget_key, format_func=format_func, on_change=_sync,
-                                help=help, horizontal=horizontal)
+        value = container.radio(safe_label(label), options, key=widget_key, format_func=format_func,
+                                on_change=_sync, help=safe_markdown(help) if help else None, horizontal=horizontal)
     else:
-        value = container.selectbox(label, options, key=widget_key, format_func=format_func, on_change=_sync,
-                                    help=help)
+        value = container.selectbox(safe_label(label), options, key=widget_key, format_func=format_func,
+                                    on_change=_sync, help=safe_markdown(help) if help else None)
     if param:
         url_state.publish(param, to_url(value) or None)
     return value
@@ -70,7 +70,7 @@ def persistent_multiselect(label: str, options: Sequence[Any], state_key: str, *
     def _sync() -> None:
         st.session_state[state_key] = list(st.session_state[widget_key])
 
-    value = container.multiselect(label, options, key=widget_key, format_func=format_func, on_change=_sync,
+    value = container.multiselect(safe_label(label), options, key=widget_key, format_func=format_func, on_change=_sync,
                                   placeholder=placeholder)
     if param:
         url_state.publish(param, ",".join(to_url(v) for v in value) or None)
@@ -133,4 +133,4 @@ def window_selector(key: str, container: Any = st, default: str = "all time") ->
 
 
 def no_data(message: str) -> None:
-    st.info(plain(message), icon=":material/info:")
+    st.info(escape(message), icon=":material/info:")

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from copilot_core.masking import mask_urls_in, url_password
+
 if TYPE_CHECKING:
     from copilot_core.settings import Settings
 
@@ -39,7 +41,6 @@ _SECRET_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\b(Bearer)\s+[A-Za-z0-9_\-\.=:/+]{8,}", re.I),
     re.compile(r"\b((?:api[_-]?key|secret|password|passwd|token)\s*[=:]\s*)[\"']?[^\s\"',;]{4,}", re.I),
 )
-_MONGO_URI = re.compile(r"(mongodb(?:\+srv)?://)([^:@/\s]+):([^@/\s]+)@", re.I)
 _TRACEBACK = re.compile(
     r"Traceback \(most recent call last\):\n(?:[ \t]+[^\n]*\n?)*(?:[\w.]+(?:Error|Exception|Exit)\b[^\n]*)?"
     r"|^[ \t]*File \"[^\"\n]+\", line \d+, in [^\n]+(?:\n[ \t]{4,}[^\n]*)?", re.M)
@@ -74,11 +75,9 @@ def configured_secrets(settings: Settings | None = None) -> tuple[str, ...]:
     except Exception:  # noqa: BLE001  (a broken config must not break redaction)
         return ()
     values = [settings.openai_api_key or ""]
-    if settings.mongodb_uri:
-        match = _MONGO_URI.search(settings.mongodb_uri)
-        if match:
-            values.append(match.group(3))
-        values.append(settings.mongodb_uri)
+    for url in (settings.mongodb_uri, settings.openai_base_url):
+        if url:
+            values += [url_password(url) or "", url]
     for key, value in settings.extra.items():
         if re.search(r"(KEY|SECRET|TOKEN|PASSWORD|PASSWD)$", str(key), re.I) and isinstance(value, str):
             values.append(value)
@@ -94,7 +93,7 @@ def sanitize_output(text: str, secrets: Iterable[str] | None = None) -> str:
     for value in configured_secrets() if secrets is None else secrets:
         if value and len(value) >= 6:
             out = out.replace(value, REDACTED)
-    out = _MONGO_URI.sub(lambda m: f"{m.group(1)}{m.group(2)}:{REDACTED}@", out)
+    out = mask_urls_in(out)
     out = _SECRET_PATTERNS[0].sub(REDACTED, out)
     out = _SECRET_PATTERNS[1].sub(lambda m: f"{m.group(1)} {REDACTED}", out)
     out = _SECRET_PATTERNS[2].sub(lambda m: f"{m.group(1)}{REDACTED}", out)

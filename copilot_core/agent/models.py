@@ -21,6 +21,7 @@ from copilot_core.agent.answer import BLOCKS_SCHEMA, SCHEMA_NAME
 from copilot_core.agent.provider import ProviderConfig
 from copilot_core.cancel import CancelToken, TurnCancelled
 from copilot_core.errors import ProviderError
+from copilot_core.masking import mask_url
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF_S = 8.0
@@ -366,7 +367,7 @@ def describe_failure(exc: Exception, provider: ProviderConfig, attempts: int) ->
     if isinstance(exc, openai.APITimeoutError):
         return f"The model provider ({where}) did not answer within {provider.timeout_s:g} s{tries}."
     if isinstance(exc, openai.APIConnectionError):
-        return (f"Cannot reach the model provider at {provider.base_url or 'api.openai.com'}{tries}. "
+        return (f"Cannot reach the model provider at {mask_url(provider.base_url) or 'api.openai.com'}{tries}. "
                 "Check OPENAI_BASE_URL and that the server is running.")
     status = _status(exc)
     detail = str(getattr(exc, "message", "") or "").replace("\n", " ")[:240]

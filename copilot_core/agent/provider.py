@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Literal
 from urllib.parse import urlparse
 
+from copilot_core.masking import mask_url, masked_host, with_quoted_credentials
 from copilot_core.settings import ConfigError, Settings
 
 ApiStyle = Literal["responses", "chat_completions"]
@@ -40,7 +41,7 @@ class ProviderConfig:
 
     def label(self) -> str:
         """Sidebar text, e.g. ``OpenAI gpt-5.4 · responses`` or ``127.0.0.1:8089 local-model · chat_completions``."""
-        where = "OpenAI" if self.is_openai else (urlparse(self.base_url or "").netloc or self.base_url or "?")
+        where = "OpenAI" if self.is_openai else (masked_host(self.base_url) or "?")
         return f"{where} {self.model} · {self.api_style}"
 
 
@@ -73,11 +74,11 @@ def provider_from_settings(settings: Settings) -> ProviderConfig | None:
     Optional tuning keys (env or secrets): COPILOT_TEMPERATURE ("none" to omit), COPILOT_MAX_OUTPUT_TOKENS,
     COPILOT_TIMEOUT_S, COPILOT_MAX_RETRIES, COPILOT_RETRY_BACKOFF_S.  Raises ConfigError on bad values.
     """
-    base_url = settings.openai_base_url
+    base_url = with_quoted_credentials(settings.openai_base_url) if settings.openai_base_url else None
     if not settings.openai_api_key and not base_url:
         return None
     if base_url and not urlparse(base_url).scheme.startswith("http"):
-        raise ConfigError(f"OPENAI_BASE_URL must start with http:// or https:// (got {base_url!r})")
+        raise ConfigError(f"OPENAI_BASE_URL must start with http:// or https:// (got {mask_url(base_url)!r})")
     openai = is_openai_url(base_url)
     if openai and not settings.openai_api_key:
         raise ConfigError("OPENAI_API_KEY is required for api.openai.com")

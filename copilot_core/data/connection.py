@@ -10,12 +10,12 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from copilot_core.data.plans import EmbeddedPlan, MongoPlan, QueryPlan
 from copilot_core.data.scoped import unwrap
 from copilot_core.data.serial import SerialDatabase, SerialExecutor
 from copilot_core.errors import CopilotError
+from copilot_core.masking import mask_url
 from copilot_core.settings import Settings
 
 
@@ -23,26 +23,12 @@ class DatabaseUnavailable(CopilotError):
     """The database cannot be reached or opened; the message is safe to show (no password)."""
 
 
-def mask_uri(uri: str) -> str:
-    """``mongodb://user:secret@host/db`` -> ``mongodb://user:***@host/db`` (query string dropped)."""
-    try:
-        parts = urlsplit(uri)
-    except ValueError:
-        return "<unparseable MongoDB URI>"
-    netloc = parts.netloc
-    if "@" in netloc:
-        creds, host = netloc.rsplit("@", 1)
-        user = creds.split(":", 1)[0]
-        netloc = f"{user}:***@{host}" if ":" in creds else f"{user}@{host}"
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
 def describe_target(settings: Settings) -> str:
     """Human description of where data comes from, without secrets."""
     if settings.embedded:
         return f"embedded demo database at {_short_path(settings.data_dir)}"
-    masked = mask_uri(settings.mongodb_uri or "")
-    if not urlsplit(masked).path.strip("/"):
+    masked = mask_url(settings.mongodb_uri)
+    if "://" in masked and "/" not in masked.split("://", 1)[1].strip("/"):
         masked = masked.rstrip("/") + "/" + settings.mongo_db_name
     return masked
 

@@ -1,12 +1,15 @@
 """What a finished request teaches the copilot: parameters asked about, code that worked, error→fix pairs.
 
-Everything here comes from model output or tool errors, so it is treated as hostile text: control
-characters stripped, secrets redacted, lengths capped.  Pure functions over the request's tool calls.
+Everything here comes from model output or tool errors, so it is hostile.  Error→fix pairs keep structured
+facts only: the tool name, the error's class (``KeyError``, or ``error`` when the message names none), the
+names of the arguments the working call changed and the ``data[...]`` keys the fixed code read, each checked
+against an identifier pattern; no sentence the model or an error wrote is kept, so nothing a hostile row
+made the model write comes back in a later system prompt.  Code that worked is kept (cleaned, secrets
+redacted, capped) for ``recall_memory`` and the memory page only.  Pure functions over the request's calls.
 """
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
@@ -24,7 +27,8 @@ MAX_ERROR_CHARS = 160
 MAX_FIX_CHARS = 200
 _PARAM = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_ERROR_CLASS = re.compile(r"^\s*(?:[a-z_][a-z0-9_]*\.)*([A-Z][A-Za-z0-9]{0,40}(?:Error|Exception|Exit|Warning|Timeout))\b")
+_DATA_KEY = re.compile(r"""data\[\s*['"]([a-z0-9_]{1,64})['"]\s*\]""")
 
 
 @dataclass(frozen=True)
@@ -75,17 +79,22 @@ def code_key(code: str) -> str:
 
 
 def error_key(error: str) -> str:
-    """First line of the error with numbers masked: the same mistake on another line/qubit is one entry."""
+    """The error's class named at the start of its first line (``NameError: ...`` -> ``NameError``), else
+    ``error``: the same mistake anywhere is one entry, and no free text of the message is kept."""
     first = (str(error or "").strip().splitlines() or [""])[0]
-    return _one_line(_NUMBER.sub("N", first), MAX_ERROR_CHARS)
+    found = _ERROR_CLASS.match(first)
+    return found.group(1) if found else "error"
 
 
 def describe_fix(before: str, after: str) -> str:
-    """The first line the fixed code added, e.g. ``df = data['t1']``."""
-    added = [ln[1:].strip() for ln in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
-             if ln.startswith("+") and not ln.startswith("+++") and ln[1:].strip()
-             and not ln[1:].strip().startswith("#")]
-    return _one_line(added[0], MAX_FIX_CHARS) if added else "re-ran with a corrected call"
+    """The ``data[...]`` keys the fixed code reads that the failing code did not (identifiers only)."""
+    added = sorted(set(_DATA_KEY.findall(after)) - set(_DATA_KEY.findall(before)))
+    return "read " + ", ".join(f"data['{k}']" for k in added[:5]) if added else "changed the code"
+
+
+def _changed_arguments(before: dict, after: dict) -> str:
+    names = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k) and _PARAM.match(str(k)))
+    return "called again with changed " + ", ".join(names[:8]) if names else "called again"
 
 
 def observations(tool_calls: Sequence[Any]) -> list[Observation]:
@@ -108,12 +117,14 @@ def observations(tool_calls: Sequence[Any]) -> list[Observation]:
         fixed = _first_success_after(tool_calls[index + 1:], name)
         if not error or fixed is None:
             continue
+        if not _PARAM.match(str(name)):
+            continue
         if runs_code(name):
             fix = describe_fix(str(code or ""), str(_args(fixed).get("code") or ""))
         else:
-            fix = "called again with " + _one_line(json.dumps(_args(fixed), sort_keys=True, default=str), 150)
+            fix = _changed_arguments(args, _args(fixed))
         key = f"{name}: {error_key(error)}"
-        add(Observation("error_fix", key, _one_line(f"{key} → fix: {fix}", MAX_ERROR_CHARS + MAX_FIX_CHARS + 40)))
+        add(Observation("error_fix", key, f"{key} → fix: {fix}"))
     return list(seen.values())
 
 

@@ -2,28 +2,62 @@
 chart JSON.  Model output and database strings are hostile; what comes out loads nothing and links
 nowhere but into the app.
 
-    safe_markdown(text) -> str     markdown rewritten from a CommonMark parse (no images, HTML, outside links)
-    safe_text(text) -> str         text for st.text / st.code: no control, zero-width or bidi characters
-    validate_figure(chart) -> dict the chart if a browser may draw it, else UnsafeFigure
+    safe_markdown(text) -> SafeMarkdown  markdown rewritten from a CommonMark parse (no images, HTML, outside links)
+    escape(text) -> SafeMarkdown         plain text shown as typed inside markdown (URLs and addresses inert)
+    safe_label(text) -> SafeMarkdown     ``escape`` on one line, capped: widget, column and status labels
+    safe_text(text) -> SafeText          text for st.text / st.code: no control, zero-width or bidi characters
+    validate_figure(chart) -> dict       the chart if a browser may draw it, else UnsafeFigure
+
+The ui layer accepts only ``SafeMarkdown``/``SafeText`` (``types.py``) or constants written in its code.
 """
 
+import re
+
+from copilot_core.render_safety import markdown as _markdown
+from copilot_core.render_safety.csv import csv_bytes, neutral_cell
 from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
-from copilot_core.render_safety.markdown import (
-    clean_text,
-    escape,
-    is_app_link,
-    safe_markdown,
-    unescape,
-)
+from copilot_core.render_safety.markdown import clean_text, is_app_link, unescape
+from copilot_core.render_safety.types import SafeMarkdown, SafeText
 
 MAX_TEXT_CHARS = 50_000
+MAX_LABEL_CHARS = 200
+_ICON = re.compile(r"\\:material\\/((?:[a-z0-9]|\\_){1,60})\\:")  # as the rewriter escapes ``:material/name:``
 
 
-def safe_text(text: object, limit: int = MAX_TEXT_CHARS) -> str:
+def _icons(markdown: str) -> str:
+    """Streamlit draws ``:material/name:`` from the markdown *source* (before parsing), so the rewriter's
+    escaped ``\\:material\\/`` would show as text; the prefix is put back (an icon is a font glyph: it loads
+    nothing and links nowhere)."""
+    if "\\:material" not in markdown:
+        return markdown
+    return _ICON.sub(lambda m: f":material/{m.group(1).replace(chr(92), '')}:", markdown)
+
+
+def safe_markdown(text: object) -> SafeMarkdown:
+    """Markdown that renders the same words as ``text`` but shows no image, raw HTML or outside link."""
+    return text if type(text) is SafeMarkdown else SafeMarkdown(_icons(_markdown.safe_markdown(str(text))))
+
+
+def escape(text: object) -> SafeMarkdown:
+    """Plain text (a database value, an error, a URL parameter) shown as typed inside markdown.
+
+    Backslash escapes alone are not enough: Streamlit's renderer links bare URLs and e-mail addresses even
+    when their punctuation is escaped, so the escaped text is parsed once more by ``safe_markdown``, which
+    shows those as inline code."""
+    return SafeMarkdown(_icons(_markdown.safe_markdown(_markdown.escape(clean_text(str(text))))))
+
+
+def safe_label(text: object, limit: int = MAX_LABEL_CHARS) -> SafeMarkdown:
+    """A label (widget, column, status, expander): ``escape`` of one line, at most ``limit`` characters."""
+    line = " ".join(clean_text(str(text)).split())
+    return escape(line if len(line) <= limit else line[:limit] + "…")
+
+
+def safe_text(text: object, limit: int = MAX_TEXT_CHARS) -> SafeText:
     """Tool, sandbox and error text as shown by ``st.text``/``st.code`` (never interpreted as markdown)."""
     shown = clean_text(str(text))
-    return shown if len(shown) <= limit else shown[:limit] + "…"
+    return SafeText(shown if len(shown) <= limit else shown[:limit] + "…")
 
 
-__all__ = ["UnsafeFigure", "clean_text", "escape", "is_app_link", "safe_markdown", "safe_text", "unescape",
-           "validate_figure"]
+__all__ = ["SafeMarkdown", "SafeText", "UnsafeFigure", "clean_text", "csv_bytes", "escape", "is_app_link",
+           "neutral_cell", "safe_label", "safe_markdown", "safe_text", "unescape", "validate_figure"]

@@ -13,6 +13,7 @@ import pandas as pd
 
 from copilot_core.analysis.compare import (
     CompareError,
+    Point,
     band_crossings,
     compare,
     lost_measurements,
@@ -21,7 +22,7 @@ from copilot_core.analysis.compare import (
 )
 from copilot_core.data.runs import RunReader
 from copilot_core.domain.metrics import format_value, metric
-from copilot_core.tools.compact import compact_number, iso
+from copilot_core.tools.compact import compact_number, from_database, inline_from_database, iso
 from copilot_core.tools.spec import (
     ToolContext,
     ToolError,
@@ -46,6 +47,13 @@ def _frame(full: pd.DataFrame) -> pd.DataFrame:
     for column in ("at_before", "at_after"):
         out[column] = [iso(v) if isinstance(v, datetime) else None for v in out[column]]
     return out
+
+
+def _shown(point: Point) -> str:
+    """A run or day label for the model: it embeds execution ids from the database, so a label whose ids are
+    not plain identifiers goes through ``from_database`` whole."""
+    plain = all(isinstance(from_database(str(e)), str) for e in point.execution_ids)
+    return point.label if plain else inline_from_database(point.label, 160)
 
 
 def _answer(before: str, after: str, summary: pd.DataFrame, changes: pd.DataFrame) -> str:
@@ -84,12 +92,13 @@ def compare_calibrations(ctx: ToolContext, chip_id: str, to: str = "latest", met
     if comp.frame.empty:
         raise ToolError(f"nothing to compare on {chip_id} between {comp.before.label} and {comp.after.label}",
                         "pick other runs or metrics (list_available_parameters)")
+    before, after = _shown(comp.before), _shown(comp.after)
     per_metric = {row["metric"]: {k: compact_number(v) if isinstance(v, float) else v for k, v in row.items()
                                   if k not in ("metric", "title", "kind")}
                   for row in summary.to_dict("records")}
     model = {
-        "answer": _answer(comp.before.label, comp.after.label, summary, ranked_changes(comp)),
-        "chip_id": chip_id, "from": comp.before.label, "to": comp.after.label,
+        "answer": _answer(before, after, summary, ranked_changes(comp)),
+        "chip_id": chip_id, "from": before, "to": after,
         "spread_days": comp.spread_days, "metrics": per_metric,
         "largest_changes": _brief(ranked_changes(comp), ["metric", "label", "before", "after", "change", "z",
                                                           "direction"]),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from copilot_core.domain.metrics import metric
-from copilot_core.tools.compact import clean_text
+from copilot_core.tools.compact import from_database, inline_from_database
 from copilot_core.tools.spec import ToolContext, ToolResult, chip_id_arg, last_n_arg, parameter_name_arg, qid_arg, tool
 
 _ENTITY_ID = r"^[A-Za-z][A-Za-z0-9_]{0,79}:[0-9\-]{1,13}:[0-9]{8}-[0-9]{3,6}:[A-Za-z0-9_\-]{1,64}$"
@@ -23,7 +23,7 @@ def _validity(item: dict) -> str | None:
         return "its task result was excluded"
     status = item.get("task_status")
     if status and status != "completed":
-        return f"its task {clean_text(status, 20)}"
+        return f"its task {inline_from_database(status, 20)}"
     return "its value is NaN (stored as 0)"
 
 
@@ -38,7 +38,7 @@ def _display_fields(item: dict) -> dict[str, Any]:
             continue
         if key in ("usable", "task_status", "task_excluded"):
             continue
-        out[key] = clean_text(value, 120) if isinstance(value, str) else value
+        out[key] = from_database(value)
     invalid = _validity(item)
     if invalid:
         out["not_valid"] = invalid
@@ -84,7 +84,7 @@ def get_provenance_lineage_graph(ctx: ToolContext, entity_id: str, chip_id: str,
     ctx.chip(chip_id)
     graph = ctx.repo.lineage_graph(chip_id, entity_id, max_depth=max_depth)
     nodes = [_display_fields(n) for n in graph.get("nodes", [])]
-    edges = [{k: clean_text(v, 120) for k, v in e.items()} for e in graph.get("edges", [])]
+    edges = [{k: from_database(v) for k, v in e.items()} for e in graph.get("edges", [])]
     data = {"chip_id": chip_id, "root": entity_id, "max_depth": max_depth, "node_count": len(nodes),
             "edge_count": len(edges), "nodes": nodes, "edges": edges}
     if not nodes:

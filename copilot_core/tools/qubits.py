@@ -11,7 +11,7 @@ from typing import Any
 from copilot_core.domain.metrics import (CATALOGUE, COUPLING_METRICS, QUBIT_METRICS, SCORED_COUPLING_METRICS,
                                          SCORED_QUBIT_METRICS, Kind, format_value, metric, missing_since,
                                          missing_text)
-from copilot_core.tools.compact import clean_text, display_parameters
+from copilot_core.tools.compact import display_parameters, from_database
 from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, param_names_arg,
                                      qid_arg, qids_arg, tool)
 
@@ -31,7 +31,7 @@ def parameter_view(params: dict | None, kind: Kind = "qubit", names: list[str] |
         if failed_at is not None:  # the latest result was NaN/NaN-as-0: missing, not the value before
             item["missing"] = missing_text(failed_at)
         if raw.get("execution_id"):
-            item["execution_id"] = clean_text(raw["execution_id"], 40)
+            item["execution_id"] = from_database(raw["execution_id"])
     return shown
 
 

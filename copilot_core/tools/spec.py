@@ -18,7 +18,7 @@ import pandas as pd
 
 from copilot_core.domain.topology import Topology, qubit_label, topology_for
 from copilot_core.errors import CopilotError
-from copilot_core.tools.compact import clean_text
+from copilot_core.tools.compact import inline_from_database
 
 if TYPE_CHECKING:
     from copilot_core.data.repository import CalibrationRepository
@@ -94,7 +94,7 @@ class ToolContext:
         if chip_id not in self._chips:
             found = self.repo.get_chip(chip_id)
             if found is None:
-                known = ", ".join(clean_text(c["chip_id"], 64) for c in self.repo.list_chips()[:20]) or "none"
+                known = ", ".join(inline_from_database(c["chip_id"], 64) for c in self.repo.list_chips()[:20]) or "none"
                 raise ToolError(f"chip {chip_id!r} not found", f"available chips: {known}")
             self._chips[chip_id] = found
         return self._chips[chip_id]

@@ -14,6 +14,8 @@ from typing import Any
 
 import pandas as pd
 
+from copilot_core.render_safety.csv import csv_bytes
+
 MAX_ENTRIES = 16  # oldest results are evicted first; a chat rarely needs more datasets than this
 
 
@@ -63,7 +65,7 @@ class DataStore:
         frame = self.frame(key)
         if frame is None:
             raise KeyError(f"no dataset {key!r}; available: {', '.join(self.keys()) or 'none'}")
-        return frame.to_csv(index=False).encode("utf-8")
+        return csv_bytes(frame)
 
     def describe(self) -> list[dict[str, Any]]:
         with self._lock:

@@ -12,7 +12,7 @@ from typing import Any
 
 from copilot_core.data.validation import EXECUTION_STATUSES, TASK_STATUSES
 from copilot_core.domain.topology import qubit_label
-from copilot_core.tools.compact import (UNTRUSTED_NOTE, clean_text, compact_timestamp, display_parameters,
+from copilot_core.tools.compact import (UNTRUSTED_NOTE, compact_timestamp, display_parameters, from_database,
                                         to_model_json, untrusted_data, untrusted_field)
 from copilot_core.tools.spec import (VALUES_ON_ERROR, ToolContext, ToolError, ToolResult, chip_id_arg,
                                      execution_id_arg, last_n_arg, qid_arg, target_arg, task_name_arg, tool)
@@ -25,15 +25,15 @@ def task_view(row: dict) -> dict[str, Any]:
     """One task result for the model: identity, outcome, outputs in display units, fenced text."""
     target = str(row.get("qid") or "")
     out: dict[str, Any] = {
-        "task_id": clean_text(row.get("task_id"), 64), "name": clean_text(row.get("name"), 80), "qid": target,
-        "execution_id": clean_text(row.get("execution_id"), 40), "status": clean_text(row.get("status"), 20),
+        "task_id": from_database(row.get("task_id")), "name": from_database(row.get("name")), "qid": target,
+        "execution_id": from_database(row.get("execution_id")), "status": from_database(row.get("status")),
         "start_at": row.get("start_at"), "elapsed_s": row.get("elapsed_time"),
         "output_parameters": display_parameters(row.get("output_parameters"), "coupling" if "-" in target else "qubit"),
     }
     if row.get("excluded"):
         out["excluded"] = True
     if row.get("tags"):
-        out["tags"] = [clean_text(t, 40) for t in list(row["tags"])[:10]]
+        out["tags"] = [from_database(t, 40) for t in list(row["tags"])[:10]]
     for name in _UNTRUSTED_FIELDS:
         fenced = untrusted_field(row.get(name), 300)
         if fenced:
@@ -99,8 +99,8 @@ def search_task_results(ctx: ToolContext, chip_id: str, task_name: str | None = 
 def get_execution_history(ctx: ToolContext, chip_id: str, status: str | None = None, tags: list[str] | None = None,
                           last_n: int = 10) -> ToolResult:
     ctx.chip(chip_id)
-    rows = [{"execution_id": clean_text(r.get("execution_id"), 40), "name": clean_text(r.get("name"), 80),
-             "status": clean_text(r.get("status"), 20), "tags": [clean_text(t, 40) for t in (r.get("tags") or [])[:10]],
+    rows = [{"execution_id": from_database(r.get("execution_id")), "name": from_database(r.get("name")),
+             "status": from_database(r.get("status")), "tags": [from_database(t, 40) for t in (r.get("tags") or [])[:10]],
              "start_at": r.get("start_at"), "end_at": r.get("end_at"), "elapsed_s": r.get("elapsed_time")}
             for r in ctx.repo.executions(chip_id, status=status, tags=tags, limit=last_n)]
     data: dict[str, Any] = {"answer": _history_answer(chip_id, rows), "chip_id": chip_id, "count": len(rows),
@@ -145,15 +145,15 @@ def _note_for_qubit(note: Any, qid: str, size: int) -> Any:
 def _outline(note: Any) -> Any:
     """A note too large to show: each section's size and first keys; short text fields kept (fenced)."""
     if not isinstance(note, dict):
-        return clean_text(to_model_json(note), 300)
+        return from_database(to_model_json(note), 300)
     outline: dict[str, Any] = {}
     for key, value in note.items():
         if isinstance(value, dict):
-            outline[key] = {"entries": len(value), "first_keys": [clean_text(k, 20) for k in list(value)[:5]]}
+            outline[key] = {"entries": len(value), "first_keys": [from_database(k, 20) for k in list(value)[:5]]}
         elif isinstance(value, list):
             outline[key] = {"items": len(value)}
         else:
-            outline[key] = clean_text(value, 300) if isinstance(value, str) else value
+            outline[key] = from_database(value, 300)
     return outline
 
 
@@ -174,8 +174,8 @@ def get_calibration_notes(ctx: ToolContext, chip_id: str, execution_id: str | No
         if qid is not None:
             body = _note_for_qubit(body, qid, size)
         inert = untrusted_data(body)
-        entry: dict[str, Any] = {"execution_id": clean_text(row.get("execution_id"), 40),
-                                 "task_id": clean_text(row.get("task_id"), 64), "version": row.get("version"),
+        entry: dict[str, Any] = {"execution_id": from_database(row.get("execution_id")),
+                                 "task_id": from_database(row.get("task_id")), "version": row.get("version"),
                                  "timestamp": row.get("timestamp")}
         if len(to_model_json(inert)) > NOTE_CHARS:
             entry["untrusted_outline"] = _outline(inert)

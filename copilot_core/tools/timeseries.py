@@ -14,7 +14,7 @@ import pandas as pd
 
 from copilot_core.analysis.stats import describe, mad_bounds
 from copilot_core.domain.metrics import format_value, metric, missing_since, missing_text
-from copilot_core.tools.compact import compact_number, iso
+from copilot_core.tools.compact import compact_number, from_database, iso
 from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, last_n_arg,
                                      parameter_name_arg, qid_arg,
                                      qids_arg, tool)
@@ -59,7 +59,7 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
                         "list names with list_available_parameters(chip_id, qid)")
     entry = metric(parameter_name, str(rows[-1].get("unit") or ""))
     points = [{"calibrated_at": r.get("calibrated_at"), "value": entry.to_display(r.get("value")),
-               "execution_id": r.get("execution_id")} for r in rows]
+               "execution_id": from_database(r.get("execution_id"))} for r in rows]
     values = [p["value"] for p in points]
     failed_at = _failed_latest(ctx, chip_id, parameter_name, coupling="-" in qid, qid=qid).get(qid)
     latest = None if failed_at is not None else values[-1]

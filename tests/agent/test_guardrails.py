@@ -30,7 +30,7 @@ def test_keys_tokens_and_uri_passwords_are_redacted():
     out = sanitize_output("key sk-proj-AbCdEf123456789 auth Bearer abc.def.ghi123 "
                           "uri mongodb://qdash:s3cr3tpass@db.lab:27017/qdash", secrets=())
     assert "sk-proj-AbCdEf123456789" not in out and "abc.def.ghi123" not in out and "s3cr3tpass" not in out
-    assert "mongodb://qdash:[redacted]@db.lab:27017/qdash" in out
+    assert "mongodb://qdash:***@db.lab:27017/qdash" in out
 
 
 def test_tracebacks_are_removed():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -117,3 +118,47 @@ def test_cli_json_and_stderr_leak_nothing(app_env, tmp_path):
         assert run.returncode != 0
         assert_clean("the CLI on a database error", run.stdout + run.stderr)
     assert os.environ.get("OPENAI_API_KEY") != KEY  # the test process itself was never given the key
+
+
+BASE_PASSWORD = "Pl4ntBase/Xq7seg?Zw9seg#Kk3seg"         # unescaped / ? # inside the OPENAI_BASE_URL password
+DB_URL_PASSWORD = "Pl4ntDb/Mm5seg?Nn6seg#Pp8seg@Rr2seg"  # and / ? # @ inside the MongoDB password
+
+
+def assert_no_url_password(where: str, text: str) -> None:
+    text += "\n" + text.replace("\\", "")
+    for secret in (BASE_PASSWORD, DB_URL_PASSWORD):
+        for piece in re.split(r"[/?#@]", secret):  # each piece a URL parser could cut the password into
+            assert piece not in text, f"{piece!r} of a URL password leaked into {where}"
+
+
+def test_credentials_inside_the_base_url_never_leave_on_the_page_or_in_a_saved_chat(chat_app, caplog):
+    caplog.set_level(logging.DEBUG)
+    app = chat_app(env={"OPENAI_BASE_URL": f"http://proxyuser:{BASE_PASSWORD}@127.0.0.1:1/v1"})
+    app.run()
+    at = app.ask("What is T1 on 64Qv3?")
+    assert not at.exception
+    shown = page_text(at)
+    assert "proxyuser:***@127.0.0.1:1" in shown  # the failure names the provider, masked
+    assert_no_url_password("the page", shown)
+    assert_no_url_password("a log record", "\n".join(r.getMessage() + str(r.exc_info or "") for r in caplog.records))
+    saved = json.dumps(list(app.sessions()._coll.find({"username": app.username}, {"_id": 0})), default=str)
+    assert "What is T1 on 64Qv3?" in saved
+    assert_no_url_password("a saved chat", saved)
+    assert_no_url_password("a trace file", files_text(app.data_dir.parent / "traces"))
+
+
+def test_credentials_inside_both_urls_never_leave_the_cli(app_env, tmp_path):
+    env = {**app_env.env, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": f"http://proxyuser:{BASE_PASSWORD}@127.0.0.1:1/v1",
+           "COPILOT_MODEL": "scripted-model", "COPILOT_MAX_RETRIES": "0", "TRACE_DIR": str(tmp_path / "traces"),
+           "COPILOT_MEMORY": "off", "COPILOT_READINESS": "off"}
+    unreachable = _cli(env, "ask", "What is T1 on 64Qv3?")
+    assert unreachable.returncode == 2 and "proxyuser:***@127.0.0.1:1" in unreachable.stdout + unreachable.stderr
+    runs = {"unreachable model": unreachable}
+    for uri in (f"mongodb://qdash:{DB_URL_PASSWORD}@127.0.0.1:1/qdash?serverSelectionTimeoutMS=300",
+                f"mongodb://qdash:{DB_URL_PASSWORD}@[bad-host/qdash"):
+        runs[uri[-20:]] = _cli({**env, "MONGODB_URI": uri}, "tool", "list_chips")
+        assert runs[uri[-20:]].returncode != 0
+    for name, run in runs.items():
+        assert_no_url_password(f"the CLI's JSON ({name})", run.stdout)
+        assert_no_url_password(f"the CLI's stderr ({name})", run.stderr)
+    assert_no_url_password("a trace file", files_text(tmp_path / "traces"))

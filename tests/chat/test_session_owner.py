@@ -85,7 +85,9 @@ def test_owner_id_is_stable_and_separates_providers():
 
 
 @pytest.mark.parametrize("email,verified,ok", [
-    ("alice@lab.example", True, True), ("Bob@Lab.Example", None, True), ("carol@physics.lab.example", True, True),
+    ("alice@lab.example", True, True), ("Bob@Lab.Example", True, True), ("bob@lab.example", None, False),
+    ("bob@lab.example", "false", False), ("bob@lab.example", "true", False), ("bob@lab.example", 1, False),
+    ("carol@physics.lab.example", True, True),
     ("eve@lab.example.evil.org", True, False), ("eve@evil-lab.example", True, False),
     ("alice@lab.example", False, False), (None, True, False), ("lab.example", True, False),
     ("guest@partner.org", True, True), ("other@partner.org", True, False),

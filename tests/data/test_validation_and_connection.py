@@ -7,7 +7,8 @@ from datetime import datetime
 
 import pytest
 
-from copilot_core.data.connection import (DatabaseUnavailable, describe_target, mask_uri, open_database)
+from copilot_core.data.connection import (DatabaseUnavailable, describe_target, open_database)
+from copilot_core.masking import mask_url
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.runs import RunReader
 from copilot_core.data.validation import InvalidArgument
@@ -118,7 +119,7 @@ def test_bad_project_id_rejected(contract_db):
 # ---- connection ------------------------------------------------------------------------------------------
 def test_mask_and_describe_never_show_password(tmp_path):
     uri = "mongodb://alice:s3cr3t-pw@db.lab.example:27017/qdash?authSource=admin"
-    assert "s3cr3t" not in mask_uri(uri) and "alice:***@db.lab.example:27017" in mask_uri(uri)
+    assert "s3cr3t" not in mask_url(uri) and "alice:***@db.lab.example:27017" in mask_url(uri)
     assert describe_target(Settings(mongodb_uri=uri)) == "mongodb://alice:***@db.lab.example:27017/qdash"
     assert describe_target(Settings(mongodb_uri="mongodb://h:1", mongo_db_name="x")) == "mongodb://h:1/x"
     assert "embedded demo database" in describe_target(Settings(data_dir=tmp_path))

@@ -22,8 +22,8 @@ from copilot_core.charts.heatmap import TEXT_MAX_GRID, coupling_map, qubit_heatm
 from copilot_core.domain.metrics import format_value
 from copilot_core.domain.metrics import BANDS, SCORED_QUBIT_METRICS, metric
 from copilot_core.domain.topology import qubit_label, topology_for
+from copilot_core.render_safety import escape
 from tests.expected import shown, stats
-from ui.errors import plain
 
 T0 = datetime(2026, 1, 1)
 
@@ -183,8 +183,8 @@ def test_table_filters(repo, chip144):
 def test_display_text_helpers():
     assert format_value(metric("x90_gate_fidelity"), 99.8712) == "99.87%"
     assert format_value(metric("t1"), None) == "—"
-    assert plain("[click](javascript:x) <b> www.x.org") == (
-        "\\[click\\]\\(javascript\\:x\\) \\<b\\> www\\.x\\.org")  # no link, tag or autolink literal
+    assert escape("[click](javascript:x) <b> www.x.org") == (
+        "\\[click\\]\\(`javascript:x)` \\<b\\> `www.x.org`")  # no link, tag or autolink literal
 
 
 def test_robust_band_and_statistics_by_hand():

@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from copilot_core.access import owner_id
 from copilot_core.data.connection import open_database
+from copilot_core.render_safety import unescape
 from copilot_core.settings import Settings
 
 ALICE = owner_id("https://idp.lab", "alice-sub")
@@ -38,7 +39,7 @@ def _run(tmp_path, monkeypatch, chats: list[str], memory_owners: list[str | None
     monkeypatch.setenv("CALIBRATION_COPILOT_SECRETS", str(tmp_path / "none.toml"))
     at = AppTest.from_function(_hint, default_timeout=60).run()
     assert not at.exception
-    return [c.value for c in at.caption]
+    return [unescape(c.value) for c in at.caption]  # the words a reader sees
 
 
 @pytest.mark.parametrize("chats,memory,expected", [

@@ -8,6 +8,7 @@ import pytest
 from copilot_core.analysis.qubit_table import KEY_METRICS, band_column, value_column
 from copilot_core.domain.metrics import BANDS, CATALOGUE, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, metric
 from copilot_core.domain.topology import qubit_label, topology_for
+from copilot_core.render_safety import unescape
 from tests.pages.conftest import dataframe, displayed
 
 PAGE = "pages/qubits.py"
@@ -101,7 +102,7 @@ def test_selecting_a_row_shows_the_health_report(open_page, app_repo, demo_chip)
     row = 7
     select_row(at, row)
     qid = table(at).iloc[row]["qid"]
-    heading = next(m.value for m in at.markdown if m.value.startswith("####"))
+    heading = unescape(next(m.value for m in at.markdown if m.value.startswith("####")))  # as a reader sees it
     params = app_repo.qubit_params(chip_id, qid)
     bands = [metric(n).score(metric(n).to_display((params.get(n) or {}).get("value"))) for n in SCORED_QUBIT_METRICS]
     worst = min((b for b in bands if b), key=BANDS.index, default=None)
@@ -144,6 +145,6 @@ def test_analyze_with_copilot_is_disabled_with_the_reason_when_no_model_is_confi
     select_row(at, 2)
     button = at.button(key="qubits_analyze")
     assert button.disabled
-    reason = " ".join(c.value for c in at.caption)
+    reason = unescape(" ".join(c.value for c in at.caption))
     assert "No language model is configured" in reason and "make local-llm" in reason
     assert at.title[0].value == "Qubits"  # nothing switched to a copilot that cannot answer

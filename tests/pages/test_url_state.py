@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from copilot_core.analysis.qubit_table import filter_table, qubit_table
 from copilot_core.domain.topology import qubit_label
+from copilot_core.render_safety import unescape
 from tests.pages.conftest import APP, TIMEOUT, dataframe, figures, texts
 
 
@@ -93,7 +94,7 @@ def test_a_timeseries_link_with_several_qubits(app_env, demo_chip):
 
 def test_a_link_with_an_unknown_value_says_so_and_keeps_the_default(app_env, demo_chip):
     at = fresh({"chip": demo_chip["chip_id"], "mode": "loudest", "metric": "no_such_metric"}, "pages/heatmap.py")
-    warnings = " ".join(w.value for w in at.warning)
+    warnings = unescape(" ".join(w.value for w in at.warning))  # the words a reader sees
     assert "mode = 'loudest'" in warnings and "metric = 'no_such_metric'" in warnings
     assert at.radio(key="_w_heatmap_mode").value == "latest"
     assert at.selectbox(key="_w_heatmap_metric").value == "t1"
