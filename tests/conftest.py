@@ -67,7 +67,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if relative in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
         callspec = getattr(item, "callspec", None)
-        if callspec is not None and MONGO_PLAN_PARAMS & {str(p) for p in callspec.params.values()}:
+        if callspec is not None and MONGO_PLAN_PARAMS & {p for p in callspec.params.values() if isinstance(p, str)}:
             item.add_marker(pytest.mark.mongo_plan)
 
 

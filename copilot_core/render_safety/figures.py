@@ -339,6 +339,12 @@ class _Rebuild:
             if len(value) > 1:
                 out.append(self.animation(value[1], f"{where}[1]"))
             return out
+        if method in ("restyle", "relayout") and value and isinstance(value[0], str):  # the (name, value) form
+            if len(value) < 2:
+                raise UnsafeFigure(f"{where}: an attribute name needs its value")
+            target = "layout" if method == "relayout" else "trace"
+            named = [value[0], self.changes({value[0]: value[1]}, target, f"{where}[0]")[value[0]]]
+            return named + ([self.indices(value[2], f"{where}[2]")] if method == "restyle" and len(value) > 2 else [])
         if method == "relayout":
             return [self.changes(value[0], "layout", f"{where}[0]")] if value else []
         out = [self.changes(value[0], "trace", f"{where}[0]")] if value else []

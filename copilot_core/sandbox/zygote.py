@@ -521,6 +521,7 @@ class Worker:
                 if reply is not None:
                     entry.delivered = True
                     deliver(reply, entry.out if "reply" in reply else None)
+                    entry.out.drop()  # sent: a job still exiting must not keep its reply in the worker's memory
                     self.fork_spare()  # tops up after a direct fork or a spare that failed
             if entry.status is not None and entry.eof:
                 self._cleanup(entry)

@@ -119,6 +119,25 @@ def test_every_menu_change_is_checked_against_every_trace_it_may_reach():
 
 
 
+def test_a_menu_in_the_name_and_value_form_is_checked_like_the_object_form():
+    """plotly.js also takes ``args=['visible', [True]]`` (restyle) and ``['yaxis.type', 'log']`` (relayout)."""
+    def menu(method: str, args: list) -> dict:
+        return {"data": [{"type": "table", "header": {"values": ["qid"]}, "cells": {"values": [["0"]]}}],
+                "layout": {"updatemenus": [{"type": "buttons", "buttons": [{"label": "x", "method": method,
+                                                                              "args": args}]}]}}
+
+    shown = validate_figure(menu("restyle", ["visible", [True]]))
+    assert shown["layout"]["updatemenus"][0]["buttons"][0]["args"] == ["visible", [True]]
+    assert validate_figure(menu("relayout", ["yaxis.type", "log"]))["layout"]["updatemenus"][0]["buttons"][0][
+        "args"] == ["yaxis.type", "log"]
+    with pytest.raises(UnsafeFigure, match="images"):
+        validate_figure(menu("relayout", ["images[0].source", "https://attacker.example/x.png"]))
+    with pytest.raises(UnsafeFigure):
+        validate_figure(menu("restyle", ["header.values", ["<img src=https://attacker.example/x.png>"]]))
+    with pytest.raises(UnsafeFigure, match="needs its value"):
+        validate_figure(menu("restyle", ["visible"]))
+
+
 def test_remembered_charts_are_bounded_by_the_json_they_hold():
     from copilot_core.render_safety import figures
 
