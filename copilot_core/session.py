@@ -16,6 +16,7 @@ from copilot_core.agent.blocks import TextBlock
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
 from copilot_core.agent.guardrails import InputCheck, check_input
 from copilot_core.agent.loop import run_copilot
+from copilot_core.agent.qubit_review import run_qubit_review
 from copilot_core.agent.scope import DECLINE_MESSAGE, out_of_scope
 from copilot_core.agent.provider import ProviderConfig
 from copilot_core.cache import CachingToolkit
@@ -111,6 +112,8 @@ class Copilot:
         state.add(ChatMessage.user(text, flags))
         if out_of_scope(text):  # plainly not about the lab's data: declined without calling any model
             return self._declined(state, provider, flags)
+        if state.mode == "analysis" and state.chip_id and state.qid and not history:
+            return self._qubit_review(state, provider, flags, listener, trace_attrs)
 
         readiness = self._readiness(provider, listener)
         allowed = readiness.allowed_tools() if readiness is not None else None
@@ -143,6 +146,20 @@ class Copilot:
         return TurnResult(sent=True, flags=flags, answer=answer, result=result, readiness=readiness)
 
     # ------------------------------------------------------------------------------------------
+
+    def _qubit_review(self, state: ChatState, provider: ProviderConfig, flags: list[str], listener: TurnListener,
+                      trace_attrs: dict[str, str]) -> TurnResult:
+        """The first turn of analysis mode: the qubit's report at once, then one checked model review."""
+        tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
+                                      **trace_attrs)
+        request = AgentRequest(message=state.messages[-1].text, chip_id=state.chip_id, qid=state.qid,
+                               mode="analysis", flags=flags)
+        result = run_qubit_review(request, provider=provider, repo=self.repo, listener=listener, tracer=tracer,
+                                  client=self.client)
+        work = show_work_from(result, trace=tracer.finish(error=result.error))
+        answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error)
+        state.add(answer)
+        return TurnResult(sent=True, flags=flags, answer=answer, result=result)
 
     @staticmethod
     def _declined(state: ChatState, provider: ProviderConfig, flags: list[str]) -> TurnResult:
