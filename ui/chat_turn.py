@@ -18,7 +18,8 @@ from copilot_core.data.connection import DatabaseUnavailable
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.session import Copilot
 from copilot_core.settings import Settings
-from ui.chat_render import StatusProgress, render_answer, render_user
+from ui.analysis_progress import turn_progress
+from ui.chat_render import render_answer, render_user
 from ui.chat_session import save_state
 
 log = logging.getLogger(__name__)
@@ -115,9 +116,10 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
     with st.chat_message("user"):
         render_user(ChatMessage.user(verdict.text, verdict.flags))
     with st.chat_message("assistant"):
+        early = st.empty()  # the analysis of a qubit draws its report here before the model answers
         with st.status("Thinking…", expanded=True) as status:
             try:
-                result = res.copilot.ask(state, verdict, StatusProgress(status))
+                result = res.copilot.ask(state, verdict, turn_progress(state, status, early))
             except Exception:  # the turn never raises by contract; keep the page alive if something else does
                 log.exception("copilot turn failed")
                 status.update(label="The copilot failed", state="error", expanded=False)
@@ -130,6 +132,7 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
                 return
             status.update(label=_status_label(answer), state="error" if answer.error else "complete",
                           expanded=False)
+        early.empty()
         render_answer(answer, len(state.messages) - 1, state)
     if warning := save_state(state, res.sessions):
         st.warning(warning)
