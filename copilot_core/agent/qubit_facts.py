@@ -44,20 +44,31 @@ def report_block(report: HealthReport) -> str:
     return "\n".join(lines)
 
 
+_PRIORITY = ("failed", " is bad", "no valid value", "No ", "dropped", "Coupling")
+MAX_FINDINGS = 6
+MAX_FACT_FAILURES = 3
+
+
+def _rank(finding: str) -> int:
+    """Failures, bad bands, missing values, drops and bad couplings first; trends and neighbour gaps after."""
+    return next((i for i, word in enumerate(_PRIORITY) if word in finding), len(_PRIORITY))
+
+
+def _problem(m: MetricCheck) -> bool:
+    return m.band == "bad" or bool(m.own_drop) or bool(m.missing)
+
+
 def _metric_fact(m: MetricCheck) -> str:
     entry = metric(m.name)
     shown = m.missing if m.value is None and m.missing else format_value(entry, m.value)
-    parts = [f"{m.title}: {shown}", f"band {m.band or 'unscored'}"]
+    parts = [f"{m.title} {shown} ({m.band or 'unscored'})"]
     if m.calibrated_at is not None and hasattr(m.calibrated_at, "strftime"):
         parts.append(f"measured {m.calibrated_at:%Y-%m-%d}")
-    parts.append(f"trend {m.trend.text(m.unit)}")
     if m.own_median is not None and m.own_drop is not None:
-        parts.append(f"{m.own_drop * 100:.0f}% below its own median {format_value(entry, m.own_median)}")
-    if m.neighbour_median is not None and m.vs_neighbours is not None:
-        parts.append(f"neighbours' median {format_value(entry, m.neighbour_median)} ({m.vs_neighbours * 100:+.0f}%)")
-    if entry.task:
-        parts.append(f"re-run task {entry.task}")
-    return "- " + "; ".join(parts)
+        parts.append(f"own 7-day median {format_value(entry, m.own_median)}")
+    if m.trend.direction == "degrading":
+        parts.append(f"degrading {(m.trend.change or 0.0) * 100:+.1f}%")
+    return "- " + ", ".join(parts)
 
 
 def rerun_tasks(report: HealthReport) -> list[str]:
@@ -65,32 +76,35 @@ def rerun_tasks(report: HealthReport) -> list[str]:
     metric (identifier names only)."""
     tasks = [f.task for f in report.failures if _TASK.fullmatch(f.task)]
     for m in report.metrics:
-        if m.band == "bad" or m.own_drop or m.missing or m.trend.direction == "degrading":
+        if _problem(m) or m.trend.direction == "degrading":
             tasks += [t for t in (metric(m.name).task,) if t]
     return list(dict.fromkeys(tasks))
 
 
 def report_facts(report: HealthReport) -> str:
-    """The report as fact lines for the review prompt: this qubit only, no chip summaries."""
+    """The report as a short fact sheet for the review prompt: this qubit only, no chip summaries; the most
+    serious findings first (a small model reads the top of its prompt best, and every token costs seconds)."""
+    findings = sorted(report.findings, key=_rank)[:MAX_FINDINGS]
     lines = [f"Qubit {report.label} on chip {report.chip_id}; verdict {report.verdict or 'no scored data'}; "
-             f"window {_at(report)}.",
-             "Neighbours: " + (", ".join(report.neighbour_labels) or "none") + ".", "", "Findings:"]
-    lines += [f"- {f}" for f in report.findings] or ["- Nothing stands out."]
+             f"window {_at(report)}.", "", "Findings:"]
+    lines += [f"- {f}" for f in findings] or ["- Nothing stands out."]
     lines += ["", "Suggested re-runs: " + (", ".join(rerun_tasks(report)) or "nothing") + "."]
-    lines += ["", "Metrics:"] + [_metric_fact(m) for m in report.metrics]
+    problems = [m for m in report.metrics if _problem(m)]
+    if problems:
+        lines += ["", "Problem metrics:"] + [_metric_fact(m) for m in problems]
+    others = [m for m in report.metrics if not _problem(m) and m.value is not None]
+    if others:
+        lines += ["", "Other metrics: " + ", ".join(f"{m.title} {format_value(metric(m.name), m.value)} "
+                                                     f"({m.band or 'unscored'})" for m in others) + "."]
+    bad = [c for c in report.couplings if any(band == "bad" for _, band in c.values.values())]
     if report.couplings:
-        lines += ["", "Couplings:"]
-        for c in report.couplings:
-            cells = []
-            for name, (value, band) in c.values.items():
-                entry = metric(name, kind="coupling")
-                cells.append(f"{entry.title} {format_value(entry, value)}" + (f" ({band})" if band else ""))
-            lines.append(f"- {c.label} ({c.role}): " + ", ".join(cells))
+        lines.append(f"Couplings: {len(report.couplings)}, " + (
+            "bad: " + ", ".join(c.label for c in bad) if bad else "none bad") + ".")
     if report.failures:
         lines += ["", "Failed tasks (newest first):"]
-        for f in report.failures[:MAX_FAILURES]:
+        for f in report.failures[:MAX_FACT_FAILURES]:
             when = f"{f.at:%Y-%m-%d %H:%M}" if f.at else "unknown time"
-            message = clean_text(f.message, MESSAGE_CHARS).replace("\n", " ")
-            lines.append(f"- {clean_text(f.task, 60)} on {f.label} at {when}; re-run task {clean_text(f.task, 60)}"
+            message = clean_text(f.message, 80).replace("\n", " ")
+            lines.append(f"- {clean_text(f.task, 60)} on {f.label} at {when}"
                          + (f"; message: {message}" if message else ""))
     return "\n".join(lines)

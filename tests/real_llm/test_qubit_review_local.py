@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from copilot_core.agent import provider_from_settings
+from copilot_core.analysis.health import qubit_health
 from copilot_core.chat import ChatState, analysis_request
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.session import Copilot
@@ -54,8 +55,8 @@ def test_local_model_reviews_name_the_condition(local_llm, repo, lab_db, tmp_pat
                              secrets_path=Path("/nonexistent/secrets.toml"))
     provider = provider_from_settings(settings)
     lab_repo = CalibrationRepository(lab_db)
-    for case in ev.CASES:  # warm the data layer, as the Qubits page has before the click
-        (lab_repo if case.lab else repo).qubit_params(case.chip_id, case.qid)
+    for case in ev.CASES:  # the Qubits page built this report before the click (and warmed the data layer)
+        qubit_health(lab_repo if case.lab else repo, case.chip_id, case.qid)
     named, review_s, report_s, rows = 0, [], [], []
     for case in ev.CASES:
         assert ev.holds(lab_db if case.lab else repo.db, case), case
