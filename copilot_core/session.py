@@ -155,11 +155,24 @@ class Copilot:
         request = AgentRequest(message=state.messages[-1].text, chip_id=state.chip_id, qid=state.qid,
                                mode="analysis", flags=flags)
         result = run_qubit_review(request, provider=provider, repo=self.repo, listener=listener, tracer=tracer,
-                                  client=self.client)
+                                  client=self.client, timeout_s=self._review_timeout())
         work = show_work_from(result, trace=tracer.finish(error=result.error))
         answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error)
         state.add(answer)
         return TurnResult(sent=True, flags=flags, answer=answer, result=result)
+
+    def _review_timeout(self) -> float:
+        """``COPILOT_REVIEW_TIMEOUT_S`` (default 50 s): how long a qubit review may take before the report stands
+        alone (a bad value is logged and the default used)."""
+        from copilot_core.agent.qubit_review import REVIEW_TIMEOUT_S
+
+        raw = self.settings.get("COPILOT_REVIEW_TIMEOUT_S")
+        try:
+            value = float(raw) if raw else REVIEW_TIMEOUT_S
+        except ValueError:
+            log.warning("COPILOT_REVIEW_TIMEOUT_S=%r is not a number; using %s s", raw, REVIEW_TIMEOUT_S)
+            return REVIEW_TIMEOUT_S
+        return value if value > 0 else REVIEW_TIMEOUT_S
 
     @staticmethod
     def _declined(state: ChatState, provider: ProviderConfig, flags: list[str]) -> TurnResult:

@@ -45,9 +45,9 @@ class ReportListener(Protocol):
     def report(self, markdown: str) -> None: ...
 
 
-def review_provider(provider: ProviderConfig) -> ProviderConfig:
+def review_provider(provider: ProviderConfig, timeout_s: float = REVIEW_TIMEOUT_S) -> ProviderConfig:
     """The provider with the review's budget: one short answer, no long waits, no retries (the report stands)."""
-    timeout = min(provider.timeout_s, REVIEW_TIMEOUT_S)
+    timeout = min(provider.timeout_s, timeout_s)
     tokens = min(provider.max_output_tokens or REVIEW_TOKENS, REVIEW_TOKENS)
     return replace(provider, timeout_s=timeout, max_output_tokens=tokens, max_retries=0)
 
@@ -74,8 +74,9 @@ def _notify(listener: TurnListener, markdown: str) -> None:
 
 def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: CalibrationRepository,
                      listener: TurnListener | None = None, tracer: Tracer | None = None,
-                     client: OpenAI | None = None) -> AgentResult:
-    """Report first, then the checked review; never raises (a failed report or model is in the blocks/error)."""
+                     client: OpenAI | None = None, timeout_s: float = REVIEW_TIMEOUT_S) -> AgentResult:
+    """Report first, then the checked review; never raises (a failed report or model is in the blocks/error).
+    ``timeout_s``: how long the review may take (the provider's own timeout caps it)."""
     started = time.perf_counter()
     listener = listener or SilentListener()
     tracer = tracer or NULL_TRACER
@@ -95,7 +96,7 @@ def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: C
                        elapsed_s=time.perf_counter() - started)
     first = report_block(report)
     _notify(listener, first)
-    review = review_provider(provider)
+    review = review_provider(provider, timeout_s)
     facts = report_facts(report)
     error: str | None = None
     text: str | None = None

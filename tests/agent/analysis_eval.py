@@ -163,3 +163,14 @@ def make_lab_copy(db: Any, chip_id: str = "64Qv3", qid: str = "6") -> str:
         db["coupling"].update_one({"chip_id": chip_id, "qid": cid},
                                   {"$set": {"data.zx90_gate_fidelity.value": BAD_ZX90}})
     return doc["qid"]
+
+
+def lab_database(name: str, now: Any) -> Any:
+    """A private 64Qv3 demo whose one coupling of Q06 has a bad ZX90 fidelity (the shared demo has none)."""
+    from copilot_core.data.connection import open_memory_database
+    from copilot_core.demo.seed import chip_specs, seed_database
+
+    db = open_memory_database(name)
+    seed_database(db, chip_specs((64,)), seed=7, now=now)
+    make_lab_copy(db)
+    return db

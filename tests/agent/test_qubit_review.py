@@ -17,13 +17,8 @@ from tests.fakes.scripted_openai import SmartRequest, Step, delay, null_content,
 
 @pytest.fixture(scope="module")
 def lab_db(demo_now):
-    """A private 64Qv3 copy whose one coupling of Q06 has a bad ZX90 fidelity (the demo has no bad coupling)."""
-    from copilot_core.data.connection import open_memory_database
-    from copilot_core.demo.seed import chip_specs, seed_database
-
-    db = open_memory_database("analysis-eval-lab")
-    seed_database(db, chip_specs((64,)), seed=7, now=demo_now)
-    ev.make_lab_copy(db)
+    """The eval's lab copy (see ``analysis_eval.lab_database``)."""
+    db = ev.lab_database("analysis-eval-lab", demo_now)
     yield db
     db.close()
 
