@@ -41,7 +41,7 @@ class Case:
             "bad": r"\bbad\b|below|too low|\blow\b|poor",
             "failed": r"fail",
             "drop": r"drop|fell|decreas|declin|degrad|below",
-            "missing": r"no valid|no data|no [\w* ]{1,20} data|missing|not measured|unavailable|no value",
+            "missing": r"no valid|no data|no [\w* ]{1,20} data|missing|lack|not measured|unavailable|no value",
             "coupling": r"\bbad\b|below|\blow\b|poor",
             "healthy": r"healthy|nothing stands out|no problem|nothing is wrong",
         }[self.condition]
