@@ -160,10 +160,10 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     result = turn.result
     if result is None:
         raise UsageError(turn.notice or "the question was not sent")
-    out = {"answer": result.answer, "blocks": blocks_to_dicts(result.blocks), "assessment": result.assessment,
-           "tool_calls": [{"tool": o.name, "args": o.args, "result": _model_view(o.model_text)}
-                          for o in result.tool_calls],
-           "usage": result.usage, "unverified_numbers": result.unverified_numbers}
+    out: dict[str, object] = {
+        "answer": result.answer, "blocks": blocks_to_dicts(result.blocks), "assessment": result.assessment,
+        "tool_calls": [{"tool": o.name, "args": o.args, "result": _model_view(o.model_text)} for o in result.tool_calls],
+        "usage": result.usage, "unverified_numbers": result.unverified_numbers}
     if result.review is not None:
         out["review"] = {"status": result.review.status, "reason": result.review.reason}
     if result.error:
