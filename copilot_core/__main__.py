@@ -4,6 +4,9 @@
         one JSON object on stdout: {answer, blocks, assessment, tool_calls: [{tool, args, result}],
         usage: {rounds, input_tokens, output_tokens, cached_tokens}, unverified_numbers: [numbers in the answer
         that no tool result backs]} (+ "error" when the model API failed)
+    ask --analysis --qid Q [--chip C]
+        the page's one-click analysis: blocks = [the qubit's health report, the checked review], plus
+        review: {status: checked|trimmed|replaced|missing, reason}
     tool NAME --args JSON [--full]
         runs one tool: what the model would see, or with --full the full (stored) result
     import DIR
@@ -58,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m copilot_core", description="Calibration Copilot command line")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     ask = sub.add_parser("ask", help="ask the copilot a question (JSON answer on stdout)")
-    ask.add_argument("question")
+    ask.add_argument("question", nargs="?", help="the question (optional with --analysis)")
     ask.add_argument("--chip", help="chip id (default: the most recently installed chip)")
     ask.add_argument("--qid", help="qubit id, e.g. 5 or Q05")
     ask.add_argument("--analysis", action="store_true", help="analysis mode (needs --qid)")
@@ -139,30 +142,37 @@ def _model_view(text: str) -> Any:
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from copilot_core.agent import provider_from_settings
     from copilot_core.agent.blocks import blocks_to_dicts
-    from copilot_core.chat import ChatState
+    from copilot_core.chat import ChatState, analysis_request
     from copilot_core.session import Copilot
 
     if args.analysis and not args.qid:
         raise UsageError("--analysis needs --qid")
-    check = Copilot.check(args.question)
-    if not check.ok:
+    if not args.question and not args.analysis:
+        raise UsageError("ask needs a QUESTION (or --analysis --qid Q)")
+    check = Copilot.check(args.question) if args.question else None
+    if check is not None and not check.ok:
         raise UsageError(check.message or "invalid question")
     provider = provider_from_settings(settings)
     if provider is None:
         raise UsageError("no model configured: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a local "
                          "OpenAI-compatible server) in the environment or .streamlit/secrets.toml")
-    copilot = Copilot.from_settings(settings, _open(settings))
+    repo = _open(settings)
+    chip = args.chip or (repo.default_chip_id() if args.analysis else None)
+    check = check or Copilot.check(analysis_request(chip or "?", args.qid))
+    copilot = Copilot.from_settings(settings, repo)
     log.info("asking %s", provider.label())
-    state = ChatState(username=settings.get("USERNAME") or "local", provider=provider, chip_id=args.chip,
+    state = ChatState(username=settings.get("USERNAME") or "local", provider=provider, chip_id=chip,
                       qid=args.qid, mode="analysis" if args.analysis else "chat")
     turn = copilot.ask(state, check, _LogListener(), context={"task_name": args.task} if args.task else None)
     result = turn.result
     if result is None:
         raise UsageError(turn.notice or "the question was not sent")
-    out = {"answer": result.answer, "blocks": blocks_to_dicts(result.blocks), "assessment": result.assessment,
-           "tool_calls": [{"tool": o.name, "args": o.args, "result": _model_view(o.model_text)}
-                          for o in result.tool_calls],
-           "usage": result.usage, "unverified_numbers": result.unverified_numbers}
+    out: dict[str, object] = {
+        "answer": result.answer, "blocks": blocks_to_dicts(result.blocks), "assessment": result.assessment,
+        "tool_calls": [{"tool": o.name, "args": o.args, "result": _model_view(o.model_text)} for o in result.tool_calls],
+        "usage": result.usage, "unverified_numbers": result.unverified_numbers}
+    if result.review is not None:
+        out["review"] = {"status": result.review.status, "reason": result.review.reason}
     if result.error:
         out["error"] = result.error
         log.error("%s", result.error)

@@ -20,6 +20,7 @@ from copilot_core.agent.followups import follow_ups
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
 from copilot_core.agent.guardrails import InputCheck, check_input
 from copilot_core.agent.loop import run_copilot
+from copilot_core.agent.qubit_review import run_qubit_review
 from copilot_core.agent.scope import DECLINE_MESSAGE, out_of_scope
 from copilot_core.agent.provider import ProviderConfig
 from copilot_core.cache import CachingToolkit
@@ -139,6 +140,8 @@ class Copilot:
         state.add(ChatMessage.user(text, flags))
         if out_of_scope(text):  # plainly not about the lab's data: declined without calling any model
             return self._declined(state, provider, flags)
+        if state.mode == "analysis" and state.chip_id and state.qid and not history:
+            return self._qubit_review(state, provider, flags, listener, trace_attrs)
         if clarify and (ask := self._clarify_first(text, state, history)) is not None:
             return self._asked(state, provider, flags, ask)
 
@@ -179,6 +182,33 @@ class Copilot:
         return TurnResult(sent=True, flags=flags, answer=answer, result=result, readiness=readiness)
 
     # ------------------------------------------------------------------------------------------
+
+    def _qubit_review(self, state: ChatState, provider: ProviderConfig, flags: list[str], listener: TurnListener,
+                      trace_attrs: dict[str, str]) -> TurnResult:
+        """The first turn of analysis mode: the qubit's report at once, then one checked model review."""
+        tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
+                                      **trace_attrs)
+        request = AgentRequest(message=state.messages[-1].text, chip_id=state.chip_id, qid=state.qid,
+                               mode="analysis", flags=flags)
+        result = run_qubit_review(request, provider=provider, repo=self.repo, listener=listener, tracer=tracer,
+                                  client=self.client, timeout_s=self._review_timeout())
+        work = show_work_from(result, trace=tracer.finish(error=result.error))
+        answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error)
+        state.add(answer)
+        return TurnResult(sent=True, flags=flags, answer=answer, result=result)
+
+    def _review_timeout(self) -> float:
+        """``COPILOT_REVIEW_TIMEOUT_S`` (default 50 s): how long a qubit review may take before the report stands
+        alone (a bad value is logged and the default used)."""
+        from copilot_core.agent.qubit_review import REVIEW_TIMEOUT_S
+
+        raw = self.settings.get("COPILOT_REVIEW_TIMEOUT_S")
+        try:
+            value = float(raw) if raw else REVIEW_TIMEOUT_S
+        except ValueError:
+            log.warning("COPILOT_REVIEW_TIMEOUT_S=%r is not a number; using %s s", raw, REVIEW_TIMEOUT_S)
+            return REVIEW_TIMEOUT_S
+        return value if value > 0 else REVIEW_TIMEOUT_S
 
     @staticmethod
     def _declined(state: ChatState, provider: ProviderConfig, flags: list[str]) -> TurnResult:

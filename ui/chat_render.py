@@ -233,6 +233,8 @@ def show_events(events: list[Any], progress: StatusProgress, draft: Any) -> None
     for event in events:
         if event.kind in ("phase", "notice", "tool_call", "tool_result"):
             getattr(progress, event.kind)(*event.args)
+        elif event.kind == "report" and (report := getattr(progress, "report", None)) is not None:
+            report(*event.args)  # the analysed qubit's report, drawn before the model's review
     if drafts:
         text = str(drafts[-1])
         if text.strip():

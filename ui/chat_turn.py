@@ -21,7 +21,8 @@ from copilot_core.data.repository import CalibrationRepository
 from copilot_core.render_safety import escape, safe_label
 from copilot_core.session import Copilot, TurnResult
 from copilot_core.settings import Settings
-from ui.chat_render import StatusProgress, render_answer, render_user, show_events
+from ui.analysis_progress import turn_progress
+from ui.chat_render import render_answer, render_user, show_events
 from ui.chat_session import save_state
 
 log = logging.getLogger(__name__)
@@ -141,8 +142,9 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
     with st.chat_message("user"):
         render_user(ChatMessage.user(verdict.text, verdict.flags))
     with st.chat_message("assistant"):
+        early = st.empty()  # the analysis of a qubit draws its report here before the model answers
         with st.status("Thinking…", expanded=True) as status:
-            progress = StatusProgress(status)
+            progress = turn_progress(state, status, early)
         draft = st.empty()
         turn: BackgroundTurn[TurnResult] = BackgroundTurn(
             lambda listener, stream, cancel: copilot.ask(state, verdict, listener, stream=stream, cancel=cancel,
@@ -167,6 +169,7 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
         status.update(label=safe_label(_status_label(answer)), state="error" if answer.error and not answer.stopped
                       else "complete", expanded=False)
         draft.empty()
+        early.empty()
         render_answer(answer, len(state.messages) - 1, state)
     if warning := save_state(state, res.sessions):
         st.warning(escape(warning))

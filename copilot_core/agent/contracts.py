@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from copilot_core.agent.blocks import Block
 
 if TYPE_CHECKING:
+    from copilot_core.agent.review_check import ReviewCheck
     from copilot_core.tools.toolkit import ToolOutcome
 
 Mode = Literal["chat", "analysis"]
@@ -41,6 +42,7 @@ class AgentResult:
     routed_tools: list[str] | None = None  # the router's pick (None: router off, every tool offered)
     unverified_numbers: list[str] = field(default_factory=list)  # numbers in the answer no tool result backs
     stopped: bool = False  # the user stopped the turn; ``error`` says so and blocks keep what was shown
+    review: ReviewCheck | None = None  # analysis of one qubit: what became of the model's review of its report
 
     @property
     def usage(self) -> dict[str, int]:

@@ -7,6 +7,7 @@ qubits around it (a local problem, not a chip-wide one), and are its couplings h
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -14,7 +15,7 @@ from typing import Any, Literal
 import numpy as np
 
 from copilot_core.analysis.chip_metrics import UnknownChip, canonical_coupling_ids, chip_topology
-from copilot_core.analysis.drift import reference_time
+from copilot_core.analysis.drift import BASELINE_DAYS, DriftFlag, drops, reference_time
 from copilot_core.domain.metrics import (BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band, format_value,
                                          metric, missing_since, missing_text, window_text)
 from copilot_core.domain.topology import qubit_label
@@ -24,6 +25,8 @@ Direction = Literal["improving", "degrading", "stable", "unknown"]
 TREND_MIN_POINTS = 3
 STABLE_CHANGE = 0.05  # relative change over the window below which a metric is "stable"
 NEIGHBOUR_GAP = 0.25  # flagged when this much worse than the neighbours' median
+OWN_DROP = 0.2  # flagged when the latest value is this much worse than the qubit's own median before it
+_TASK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")  # task names shown in findings: identifiers only
 CORE_METRICS = ("t1", "t2_echo", "average_readout_fidelity", "x90_gate_fidelity")
 
 
@@ -55,6 +58,8 @@ class MetricCheck:
     neighbour_count: int
     vs_neighbours: float | None  # relative, positive = better than the neighbours' median
     missing: str | None = None  # "no valid value since 2025-06-06" when the latest result was NaN/NaN-as-0
+    own_median: float | None = None  # median of the qubit's own values in the days before its latest one
+    own_drop: float | None = None  # fraction of ``own_median`` the latest value lost (set only past OWN_DROP)
 
 
 @dataclass(frozen=True)
@@ -153,6 +158,12 @@ def _value(params: dict | None, name: str) -> tuple[float | None, Any]:
     return metric(name).to_display(entry.get("value")), entry.get("calibrated_at")
 
 
+def _own_drop(rows: list[dict], name: str) -> DriftFlag | None:
+    """The latest value against the qubit's own median of the days before it (the drift page's rule)."""
+    flags = drops([{**r, "qid": "q"} for r in rows], name, threshold=OWN_DROP)
+    return flags[0] if flags else None
+
+
 def _coupling_checks(qid: int, topology, size: int, coupling_params: dict[str, dict]) -> list[CouplingCheck]:
     canon = canonical_coupling_ids(topology)
     by_edge: dict[str, dict] = {}
@@ -230,11 +241,16 @@ def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], cou
             vs = (value - med) / abs(med) * (1 if entry.higher_is_better else -1)
         tr = trend(points, entry.higher_is_better)
         band = entry.score(value)
+        drop = _own_drop(history.get(name, []), name) if failed_at is None else None
         checks.append(MetricCheck(name, entry.title, entry.unit, value, band, entry.threshold_text(), at, tr,
-                                  med, len(around), vs, missing_text(failed_at) if failed_at else None))
+                                  med, len(around), vs, missing_text(failed_at) if failed_at else None,
+                                  drop.baseline if drop else None, drop.drop if drop else None))
         shown = format_value(entry, value)
         if band == "bad":
             findings.insert(0, f"{entry.title} {shown} is bad ({entry.threshold_text().split(': ', 1)[1]}).")
+        if drop is not None and drop.drop is not None:
+            findings.append(f"{entry.title} {format_value(entry, drop.latest)} dropped {drop.drop * 100:.0f}% below "
+                            f"its own {BASELINE_DAYS}-day median ({format_value(entry, drop.baseline)}).")
         if tr.direction == "degrading":
             findings.append(f"{entry.title} is degrading: {(tr.change or 0.0) * 100:+.1f}% over {window_days} days.")
         if vs is not None and vs < -NEIGHBOUR_GAP:
@@ -247,11 +263,12 @@ def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], cou
                 findings.append(f"Coupling {c.label} has a bad {metric(name, kind='coupling').title} "
                                 f"({format_value(metric(name, kind='coupling'), value)}).")
     failures = task_failures(failed or [], str(q), size)
-    for label in dict.fromkeys(f.label for f in failures):  # fixed words and computed labels: no database text
+    for label in dict.fromkeys(f.label for f in failures):  # fixed words, computed labels, identifier task names
         count = sum(f.label == label for f in failures)
         where = f"coupling {label}" if "→" in label else label
+        tasks = ", ".join(sorted({f.task for f in failures if f.label == label and _TASK_NAME.fullmatch(f.task)}))
         findings.insert(0, f"{count} task run(s) failed on {where} in the last {window_days} days "
-                           "(see Failed tasks).")
+                           f"({tasks + '; ' if tasks else ''}see Failed tasks).")
     scored = [c.band for c in checks if c.band is not None]
     verdict = min(scored, key=BANDS.index) if scored else None
     return HealthReport(str(chip.get("chip_id")), str(q), qubit_label(q, size), size, window_days, verdict, checks,

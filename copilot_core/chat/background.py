@@ -54,6 +54,10 @@ class QueueListener(SilentListener):
     def draft(self, text: str) -> None:
         self.events.put(TurnEvent("draft", (text,)))
 
+    def report(self, markdown: str) -> None:
+        """The analysed qubit's report, shown before the model's review (``agent.qubit_review.ReportListener``)."""
+        self.events.put(TurnEvent("report", (markdown,)))
+
 
 class BackgroundTurn(Generic[T]):
     """``work(listener, stream, cancel)`` on a daemon thread; see the module docstring."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from copilot_core.domain.metrics import metric
 from copilot_core.tools.compact import compact_number
-from tests.fakes.scripted_openai import answer, call, error, estimate_tokens, prompt_text
+from tests.fakes.scripted_openai import answer, call, error, estimate_tokens, prompt_text, text
 
 SECRET = "sk-cli-secret-7b1e0c99aa"
 CHIP = "64Qv3"
@@ -148,3 +148,31 @@ def test_sandbox_subcommand_delegates_to_the_sandbox_cli(app_env, tmp_path):
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["output"] == "10" and out["error"] is None
+
+
+def test_ask_analysis_prints_the_report_then_the_checked_review_like_the_page(app_env, scripted_openai, repo):
+    from copilot_core.agent.qubit_facts import report_block
+    from copilot_core.analysis.health import qubit_health
+
+    scripted_openai.push(text("What is wrong: T1 16.6 μs is bad.\nWhat to re-run: CheckT1"))
+    proc = run_cli(llm_env(app_env, scripted_openai), "ask", "--analysis", "--qid", "Q57", "--chip", "144Qv2")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    report, review = out["blocks"]
+    assert report["content"] == report_block(qubit_health(repo, "144Qv2", "57"))  # the page's first block
+    assert review["content"] == ("**Review of Q057** by local-model, checked against the report:\n\n"
+                                 "- What is wrong: T1 16.6 μs is bad.\n- What to re-run: CheckT1")
+    assert out["review"] == {"status": "checked", "reason": None} and out["assessment"] == "bad"
+    assert out["usage"]["rounds"] == 1 and out["tool_calls"] == []
+    [body] = scripted_openai.bodies()
+    assert not body.get("tools") and "Qubit Q057 on chip 144Qv2" in str(body["messages"])
+
+
+def test_ask_analysis_with_a_silent_model_still_prints_the_report_and_why(app_env, scripted_openai):
+    scripted_openai.push(text(""))
+    proc = run_cli(llm_env(app_env, scripted_openai), "ask", "--analysis", "--qid", "57", "--chip", "144Qv2")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["blocks"][0]["content"].startswith("### Q057 on 144Qv2: bad")
+    assert out["blocks"][1]["content"] == "**Review missing**: the model wrote nothing. The report above stands."
+    assert out["review"] == {"status": "missing", "reason": "the model wrote nothing"}

@@ -14,7 +14,7 @@ from copilot_core.data.chat_sessions import COLLECTION
 from copilot_core.domain.metrics import metric
 from copilot_core.domain.topology import qubit_label, topology_for
 from copilot_core.tools.compact import compact_number
-from tests.fakes.scripted_openai import SmartRequest, answer, call, error
+from tests.fakes.scripted_openai import SmartRequest, answer, call, error, null_content, text
 from tests.render_safety.checks import problems, readable
 from ui.state import CHIP_KEY, FOCUS_QUBIT_KEY
 
@@ -101,17 +101,10 @@ def test_question_shows_tool_progress_and_a_native_chart(chat_app):
     assert len(saved) == 1 and [m["role"] for m in saved[0]["messages"]] == ["user", "assistant"]
 
 
-def test_analysis_mode_from_the_qubits_page(chat_app):
-    qid = "5"
+REVIEW = "What is wrong: see the findings of the report.\nWhat to re-run: nothing"
 
-    def smart(req: SmartRequest):
-        if not req.tool_results:
-            return call("get_qubit_params", {"chip_id": CHIP, "qid": qid})
-        params = json.loads(req.tool_results[-1].output)
-        return answer("**AI review**\n- Decision: PASS\n- Human label: CORRECT\n"
-                      f"- Primary reason: parameters checked ({len(json.dumps(params))} chars of data)", "good")
 
-    app = chat_app(smart)
+def _open_analysis(app, qid: str):
     at = app.at
     at.switch_page("pages/qubits.py")
     at = app.run()
@@ -120,28 +113,45 @@ def test_analysis_mode_from_the_qubits_page(chat_app):
     at.switch_page("pages/copilot.py")
     at = app.run()
     assert not at.exception
+    return at
 
-    sidebar = " ".join(m.value for m in at.sidebar.markdown)
+
+def _shown(block) -> list[str]:
+    return [readable(m.value) for m in block.markdown]
+
+
+def test_analysis_mode_opens_with_the_qubit_report_then_one_model_review(chat_app):
+    qid = "5"
+    app = chat_app(lambda req: text(REVIEW))
+    at = _open_analysis(app, qid)
     label = qubit_label(qid, app.repo().get_chip(CHIP)["size"])
+    sidebar = " ".join(m.value for m in at.sidebar.markdown)
     assert f"`{CHIP}`" in sidebar and f"`{label}`" in sidebar
     assert at.session_state["copilot_chat"].title == f"Analysis {CHIP} {label}"
-    # The first request ran by itself, in analysis mode (the analysis prompt names the qubit and chip).
-    bodies = app.model_requests()
-    assert bodies, "the analysis request did not run by itself"
-    system = bodies[0]["messages"][0]["content"]
-    assert f"qubit {qid} on chip {CHIP}" in system and "AI review" in system
+    # The first request ran by itself: one model round, no tools, this qubit's facts in the prompt.
+    [body] = app.model_requests()
+    assert not body.get("tools") and f"Qubit {label} on chip {CHIP}" in body["messages"][-1]["content"]
     user, assistant = at.chat_message
     assert f"Analyze qubit {qid} on chip {CHIP}" in readable(user.markdown[0].value)
-    review = [readable(m.value) for m in assistant.markdown if m.value.startswith("**AI review**")]
-    assert review and "Decision: PASS" in review[0]
-    assert any("Assessment: Good" in readable(m.value) for m in assistant.markdown)
+    shown = _shown(assistant)
+    report = next(i for i, m in enumerate(shown) if m.startswith(f"{label} on {CHIP}"))
+    review = next(i for i, m in enumerate(shown) if m.startswith(f"Review of {label}"))
+    assert report < review and "see the findings of the report" in shown[review]
     # A rerun does not start the analysis again.
     at = app.run()
-    assert len(app.model_requests()) == len(bodies) and len(at.chat_message) == 2
+    assert len(app.model_requests()) == 1 and len(at.chat_message) == 2
+
+
+def test_analysis_with_a_silent_model_leaves_the_report_and_the_reason(chat_app):
+    app = chat_app(lambda req: null_content())
+    at = _open_analysis(app, "5")
+    shown = _shown(at.chat_message[1])
+    assert any(m.startswith("Q05 on 64Qv3") for m in shown)
+    assert "Review missing: the model wrote nothing. The report above stands." in shown
 
 
 def test_analyze_button_on_the_qubits_page_opens_the_analysis(chat_app):
-    app = chat_app(lambda req: answer("**AI review**\n- Decision: REVIEW", "warning"))
+    app = chat_app(lambda req: text(REVIEW))
     at = app.at
     at.switch_page("pages/qubits.py")
     at.session_state[CHIP_KEY] = CHIP
@@ -152,8 +162,8 @@ def test_analyze_button_on_the_qubits_page_opens_the_analysis(chat_app):
     at = app.run()
     assert not at.exception
     assert "Analyze qubit 7 on chip 64Qv3" in readable(at.chat_message[0].markdown[0].value)
-    assert any("Assessment: Needs attention" in readable(m.value) for m in at.chat_message[1].markdown)
-    assert "qubit 7 on chip 64Qv3" in app.model_requests()[0]["messages"][0]["content"]
+    assert any(m.startswith("Q07 on 64Qv3") for m in _shown(at.chat_message[1]))
+    assert "Qubit Q07 on chip 64Qv3" in app.model_requests()[0]["messages"][-1]["content"]
 
 
 def test_no_provider_explains_setup_and_the_app_keeps_working(chat_app):

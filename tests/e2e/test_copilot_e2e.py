@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import threading
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import click_df_row, open_page, shot, start_streamlit, wait_idle
-from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call
+from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call, text
 from tests.real_llm.conftest import local_llm  # noqa: F401  (the local model server fixture)
 
 CHIP = "64Qv3"
@@ -22,8 +23,15 @@ TIMEOUT_MS = 120_000
 REAL_TIMEOUT_MS = 1_500_000  # a 1.5B model on two shared cores: minutes per round
 
 
+REVIEW_GATE = threading.Event()  # a qubit review is answered only once the test has seen the report
+REVIEW_GATE.set()
+
+
 def smart(req: SmartRequest):
     """A capable model: passes the readiness probe, reviews a qubit in analysis mode, else draws a heatmap."""
+    if "Reply with exactly three short lines" in req.system_text:
+        REVIEW_GATE.wait(TIMEOUT_MS / 1000)
+        return text("What is wrong: see the findings of the report (browser test).\nWhat to re-run: nothing")
     if req.tool_names == ["report_number"]:
         return call("report_number", {"value": 42})
     if not req.has_tools:
@@ -104,14 +112,22 @@ def test_analyze_with_copilot_from_the_qubits_table(page: Page, copilot_app_url:
     wait_idle(page)
     button = page.get_by_role("button", name="Analyze with copilot")
     expect(button).to_be_enabled(timeout=TIMEOUT_MS)
-    button.click()
-    messages = page.get_by_test_id("stChatMessage")
-    expect(messages).to_have_count(2, timeout=TIMEOUT_MS)
-    expect(messages.nth(0)).to_contain_text("Analyze qubit")
-    expect(messages.nth(1)).to_contain_text("AI review", timeout=TIMEOUT_MS)
-    expect(messages.nth(1)).to_contain_text("Decision: PASS")
-    asked = re.search(r"Analyze qubit (\d+) on chip (\S+?):", messages.nth(0).inner_text())
-    assert asked, messages.nth(0).inner_text()
+    REVIEW_GATE.clear()  # the model holds its review until the report has been seen
+    try:
+        button.click()
+        messages = page.get_by_test_id("stChatMessage")
+        expect(messages).to_have_count(2, timeout=TIMEOUT_MS)
+        expect(messages.nth(0)).to_contain_text("Analyze qubit")
+        asked = re.search(r"Analyze qubit (\d+) on chip (\S+?):", messages.nth(0).inner_text())
+        assert asked, messages.nth(0).inner_text()
+        label = re.compile(rf"Q0*{asked.group(1)} on {asked.group(2)}")
+        expect(messages.nth(1).get_by_role("heading", name=label)).to_be_visible(timeout=TIMEOUT_MS)
+        expect(messages.nth(1)).to_contain_text("The model's review of this report follows.")
+        expect(messages.nth(1)).not_to_contain_text("Review of")  # the model has not answered yet
+    finally:
+        REVIEW_GATE.set()
+    expect(messages.nth(1)).to_contain_text("see the findings of the report (browser test)", timeout=TIMEOUT_MS)
+    expect(messages.nth(1).get_by_role("heading", name=label)).to_be_visible()  # the report stays first
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar).to_contain_text(re.compile(rf"Qubit:\s*Q0*{asked.group(1)}(?!\d)"))  # Q03 / Q003 by chip size
     expect(sidebar).to_contain_text(asked.group(2))

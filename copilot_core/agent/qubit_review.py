@@ -1,0 +1,129 @@
+"""One-click qubit analysis: the deterministic health report at once, then one model round that reviews it.
+
+The report is the floor: it is built without the model, handed to the front end before the model is asked
+(:class:`ReportListener`), and is the answer's first block whatever the model does.  The model gets the
+report's facts for this qubit only, in the prompt (no tools, so one round), with a short timeout and a small
+output budget; its review is checked against the report (:mod:`~copilot_core.agent.review_check`) and shown
+after it, or replaced by the report's summary line, or said to be missing with the reason.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from copilot_core.agent.answer import parse_answer
+from copilot_core.agent.blocks import Block, TextBlock, answer_text
+from copilot_core.agent.context import resolve_target
+from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
+from copilot_core.agent.guardrails import configured_secrets, sanitize_output
+from copilot_core.agent.models import call_model, start_conversation
+from copilot_core.agent.prompts import render_prompt
+from copilot_core.agent.provider import ProviderConfig, make_client
+from copilot_core.agent.qubit_facts import report_block, report_facts, summary_line
+from copilot_core.agent.review_check import ReviewCheck, check_review
+from copilot_core.analysis.health import HealthReport, qubit_health
+from copilot_core.errors import CopilotError, ProviderError
+
+if TYPE_CHECKING:
+    from openai import OpenAI
+
+    from copilot_core.data.repository import CalibrationRepository
+
+log = logging.getLogger(__name__)
+REVIEW_TIMEOUT_S = 50.0  # the report is already on screen; a review later than this is not worth the wait
+REVIEW_TOKENS = 200  # three short lines; a small model on a shared CPU writes a few tokens a second
+ASSESSMENT = {"bad": "bad", "fair": "warning", "good": "good", "excellent": "good"}
+
+
+@runtime_checkable
+class ReportListener(Protocol):
+    """A front end that shows the report as soon as it exists (before the model is asked)."""
+
+    def report(self, markdown: str) -> None: ...
+
+
+def review_provider(provider: ProviderConfig, timeout_s: float = REVIEW_TIMEOUT_S) -> ProviderConfig:
+    """The provider with the review's budget: one short answer, no long waits, no retries (the report stands)."""
+    timeout = min(provider.timeout_s, timeout_s)
+    tokens = min(provider.max_output_tokens or REVIEW_TOKENS, REVIEW_TOKENS)
+    return replace(provider, timeout_s=timeout, max_output_tokens=tokens, max_retries=0)
+
+
+def review_block(report: HealthReport, check: ReviewCheck, model: str) -> str:
+    """The review as shown after the report: checked lines as a list, else the summary line and the reason."""
+    head = f"**Review of {report.label}** by {model or 'the model'}"
+    if check.status == "missing":
+        return f"**Review missing**: {(check.reason or 'no review').rstrip('.')}. The report above stands."
+    body = "\n".join(f"- {line.strip().lstrip('-*• ').strip()}" for line in (check.text or "").splitlines()
+                     if line.strip())
+    if check.status == "checked":
+        return f"{head}, checked against the report:\n\n{body}"
+    return f"{head}:\n\n{body}\n\n_{(check.reason or '').rstrip('.')}._"
+
+
+def _notify(listener: TurnListener, markdown: str) -> None:
+    if isinstance(listener, ReportListener):
+        try:
+            listener.report(markdown)
+        except Exception:  # noqa: BLE001  (a UI hook must not end the request)
+            log.exception("report listener failed")
+
+
+def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: CalibrationRepository,
+                     listener: TurnListener | None = None, tracer: Tracer | None = None,
+                     client: OpenAI | None = None, timeout_s: float = REVIEW_TIMEOUT_S) -> AgentResult:
+    """Report first, then the checked review; never raises (a failed report or model is in the blocks/error).
+    ``timeout_s``: how long the review may take (the provider's own timeout caps it)."""
+    started = time.perf_counter()
+    listener = listener or SilentListener()
+    tracer = tracer or NULL_TRACER
+    secrets = tuple(s for s in (*configured_secrets(), provider.api_key) if s)
+    base = AgentResult(answer="", blocks=[], model=provider.model, api_style=provider.api_style,
+                       flags=list(request.flags))
+    listener.phase("building the health report")
+    try:
+        chip_id, qid, _ = resolve_target(repo, request.chip_id, request.qid)
+        if chip_id is None or qid is None:
+            raise CopilotError("analysis needs a chip and a qubit")
+        with tracer.span("health_report", chip_id=chip_id, qid=qid):
+            report = qubit_health(repo, chip_id, qid)
+    except CopilotError as exc:
+        message = f"The health report could not be built: {exc}"
+        return replace(base, answer=message, blocks=[TextBlock(message)], error=message,
+                       elapsed_s=time.perf_counter() - started)
+    first = report_block(report)
+    _notify(listener, first)
+    review = review_provider(provider, timeout_s)
+    facts = report_facts(report)
+    error: str | None = None
+    text: str | None = None
+    rounds: list[dict] = []
+    listener.phase("reviewing")
+    try:
+        chat = (client.with_options(timeout=review.timeout_s) if client is not None else make_client(review))
+        system = render_prompt("qubit_review", label=report.label, chip_id=report.chip_id)
+        conversation = start_conversation(chat, review, system, [], f"{facts}\n\nReview {report.label}.")
+        with tracer.span("llm.call", round=1, model=review.model, tools=False):
+            turn = call_model(conversation, None, provider=review, dropped=set(),
+                              on_retry=lambda phase: listener.phase(phase))
+            tracer.record_usage(turn.input_tokens, turn.output_tokens, review.model)
+        rounds.append({"input_tokens": turn.input_tokens, "cached_tokens": turn.cached_tokens,
+                       "output_tokens": turn.output_tokens, "tools": 0, "final": True})
+        blocks, _ = parse_answer(turn.text)
+        text = answer_text(blocks) if blocks else None
+    except ProviderError as exc:
+        error = str(exc)
+    except Exception as exc:  # noqa: BLE001  (the report stands; a bug in the review must not hide it)
+        log.exception("qubit review failed")
+        error = f"the review hit an internal error ({type(exc).__name__})"
+    check = (ReviewCheck(None, "missing", f"the model call failed: {error}") if error is not None
+             else check_review(text, report, facts, summary_line(report)))
+    shown: list[Block] = [TextBlock(first), TextBlock(sanitize_output(review_block(report, check, review.model),
+                                                                      secrets))]
+    listener.phase("done")
+    return replace(base, answer=answer_text(shown), blocks=shown, assessment=ASSESSMENT.get(report.verdict or ""),
+                   error=sanitize_output(error, secrets) if error else None, rounds=rounds,
+                   elapsed_s=time.perf_counter() - started, review=check)

@@ -1,0 +1,132 @@
+"""Check a model's qubit review against the qubit's health report before it is shown.
+
+The report is the ground truth.  A review that names a qubit the report does not (not the qubit itself, a
+neighbour or a coupling partner), another chip, or talks about the chip as a whole is not about the qubit: it
+is replaced by the report's summary line.  In a review about the qubit, a line is dropped when it writes a
+number or a date the report's facts do not hold (allowing for rounding), gives a metric a band the report
+does not give it, or says a task failed when none did.  What survives is shown; if nothing does, the summary
+line stands in.  When the check cannot tell, the line goes: a review may say less, never something false.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from copilot_core.analysis.health import HealthReport
+from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
+
+_COUPLING_TITLES = tuple(metric(n, kind="coupling").title for n in SCORED_COUPLING_METRICS)
+Status = Literal["checked", "trimmed", "replaced", "missing"]
+
+_LABEL = re.compile(r"(?<![A-Za-z0-9])(?:Q|qubit\s*#?\s*)0*(\d{1,4})(?![0-9])", re.I)
+_CHIP_ID = re.compile(r"(?<![A-Za-z0-9])(\d{1,4}Qv?\d*)(?![A-Za-z0-9])")
+_CHIP_TALK = re.compile(r"(?<![a-z])(chip[- ]wide|whole chip|entire chip|across the chip|(?:the |this )?chip'?s? "
+                        r"(?:median|mean|average|summary|overall|health)|all (?:the )?qubits|every qubit|other qubits|"
+                        r"most qubits|many qubits)(?![a-z])", re.I)
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2})?\b")
+_NUMBER = re.compile(r"(?<![\w.])[-−+]?\d+(?:\.\d+)?")
+_BANDS = {"bad": "bad", "poor": "bad", "fair": "fair", "good": "good", "excellent": "excellent"}
+_BAND_WORD = re.compile(r"(?<![a-z])(bad|poor|fair|good|excellent)(?![a-z])", re.I)
+_FAILED = re.compile(r"(?<![a-z])fail(?:ed|s|ing|ure|ures)?(?![a-z])", re.I)
+_MISSING = re.compile(r"no valid value|no data|missing", re.I)
+_HEALTHY = re.compile(r"(?<![a-z])(?:healthy|nothing stands out|no problems?|nothing is wrong)(?![a-z])", re.I)
+
+
+@dataclass(frozen=True)
+class ReviewCheck:
+    """What to show of a review: ``text`` (None: nothing usable), why it was changed, what was dropped."""
+
+    text: str | None
+    status: Status
+    reason: str | None = None
+    dropped: tuple[str, ...] = ()
+
+
+def _metric_names(report: HealthReport) -> dict[str, str]:
+    """Lower-case titles (longest first, so "t2 echo" wins over "t2") -> parameter name of the report's metrics."""
+    titles = {CATALOGUE[m.name].title.lower(): m.name for m in report.metrics if m.name in CATALOGUE}
+    return dict(sorted(titles.items(), key=lambda item: -len(item[0])))
+
+
+def _allowed_qubits(report: HealthReport) -> set[int]:
+    ends = {int(report.qid), *(int(n) for n in report.neighbours)}
+    ends |= {int(c.partner) for c in report.couplings if c.partner.isdigit()}
+    ends |= {int(e) for f in report.failures for e in f.target.split("-") if e.isdigit()}
+    return ends
+
+
+def _off_topic(text: str, report: HealthReport) -> str | None:
+    """Why the review is not about this qubit, or None."""
+    others = sorted({int(n) for n in _LABEL.findall(text)} - _allowed_qubits(report))
+    if others:
+        return f"it named another qubit, not {report.label}"
+    chips = {c for c in _CHIP_ID.findall(text) if c.lower() != report.chip_id.lower()}
+    if chips:
+        return "it named another chip"
+    if _CHIP_TALK.search(text):
+        return f"it talked about the chip, not {report.label}"
+    return None
+
+
+def _backed(written: str, facts: list[str]) -> bool:
+    """``written`` equals some number of the facts rounded to the decimals it shows (sign-insensitive)."""
+    value = abs(float(written.replace("−", "-")))
+    places = len(written.partition(".")[2])
+    return any(abs(round(abs(float(f)), places) - value) < 0.5 * 10 ** -places + 1e-9 for f in facts)
+
+
+def _line_problem(line: str, report: HealthReport, facts_text: str, fact_numbers: list[str]) -> str | None:
+    """Why this line of the review cannot be shown, or None."""
+    for date in _DATE.findall(line):
+        if date not in facts_text:
+            return f"the date {date} is not in the report"
+    bare = _LABEL.sub(" ", _DATE.sub(" ", _CHIP_ID.sub(" ", line)))
+    bare = re.sub(r"(?i)\b(?:T[12]\*?|X90|X180|ZX90|CZ)\b", " ", bare)
+    for number in _NUMBER.findall(bare):
+        if not _backed(number, fact_numbers):
+            return f"the number {number} is not in the report"
+    lower = line.lower()
+    named = [name for title, name in _metric_names(report).items()
+             if re.search(rf"(?<![a-z0-9]){re.escape(title)}(?![a-z0-9])", lower)]
+    if "coupling" in lower or any(t.lower() in lower for t in _COUPLING_TITLES):
+        named = []  # a coupling's band is not the qubit metric's band
+    bands = {_BANDS[b.lower()] for b in _BAND_WORD.findall(line)}
+    if len(named) == 1 and len(bands) == 1:
+        check = next(m for m in report.metrics if m.name == named[0])
+        band = next(iter(bands))
+        if check.band is not None and band != check.band:
+            return f"it called {check.title} {band}; the report says {check.band}"
+    if _HEALTHY.search(line) and not re.search(r"(?i)\b(?:not|un)\s*healthy", line) and (
+            report.verdict == "bad" or report.failures):
+        return f"it called {report.label} healthy; the report says {report.verdict or 'no scored data'}"
+    if _FAILED.search(line) and not report.failures and not _MISSING.search(line) \
+            and not any(m.missing for m in report.metrics):
+        return "it reported a failure; the report has none"
+    return None
+
+
+def check_review(text: str | None, report: HealthReport, facts_text: str, summary: str) -> ReviewCheck:
+    """The review as it may be shown (see the module docstring); ``summary`` replaces an unusable one."""
+    if text is None or not text.strip():
+        return ReviewCheck(None, "missing", "the model wrote nothing")
+    problem = _off_topic(text, report)
+    if problem:
+        return ReviewCheck(summary, "replaced", f"the model's review was replaced by the report's summary: {problem}")
+    fact_numbers = _NUMBER.findall(facts_text)
+    kept, dropped = [], []
+    for line in text.strip().splitlines():
+        why = _line_problem(line, report, facts_text, fact_numbers) if line.strip() else None
+        if why:
+            dropped.append(why)
+        else:
+            kept.append(line)
+    if not dropped:
+        return ReviewCheck(text.strip(), "checked")
+    if not any(line.strip() for line in kept):
+        return ReviewCheck(summary, "replaced", "the model's review was replaced by the report's summary: the "
+                           "report does not back it", tuple(dropped))
+    return ReviewCheck("\n".join(kept).strip(), "trimmed",
+                       f"{len(dropped)} line(s) of the review were left out: the report does not back them",
+                       tuple(dropped))

@@ -1,0 +1,149 @@
+"""One-click qubit analysis on the scripted OpenAI-compatible server: the report first, one model round with
+this qubit's facts, the review checked against the report, and the eval of 12 demo qubits."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from copilot_core.agent.contracts import AgentRequest, SilentListener
+from copilot_core.agent.qubit_review import run_qubit_review
+from copilot_core.data.repository import CalibrationRepository
+from tests.agent import analysis_eval as ev
+from tests.fakes.scripted_openai import SmartRequest, Step, delay, null_content, text
+
+
+@pytest.fixture(scope="module")
+def lab_db(demo_now):
+    """The eval's lab copy (see ``analysis_eval.lab_database``)."""
+    db = ev.lab_database("analysis-eval-lab", demo_now)
+    yield db
+    db.close()
+
+
+def facts_review(req: SmartRequest) -> Step:
+    """A model that reviews from the facts it was given: the findings, the window and the first re-run task."""
+    user = req.user_text
+    findings = re.findall(r"(?m)^- (.+)$", user.split("Findings:", 1)[1].split("\n\n", 1)[0])
+    window = re.search(r"window ([^;\n]+?)\.\n", user)
+    task = re.search(r"Suggested re-runs: ([^\n]+)\.\n", user)
+    wrong = " ".join(findings[:4]) if findings and findings != ["Nothing stands out."] else \
+        "it is healthy: nothing stands out."
+    return text(f"What is wrong: {wrong}\nSince when: {window.group(1) if window else 'the window'}\n"
+                f"What to re-run: {task.group(1) if task else 'nothing'}")
+
+
+class Recorder(SilentListener):
+    def __init__(self, server) -> None:
+        self.server = server
+        self.reports: list[tuple[str, int]] = []  # (markdown, requests the server had seen then)
+
+    def report(self, markdown: str) -> None:
+        self.reports.append((markdown, len(self.server.requests)))
+        self.at = time.perf_counter()
+
+
+def review(server, repo, chip_id: str, qid: str, listener=None, **provider):
+    request = AgentRequest(message=f"Analyze qubit {qid}", chip_id=chip_id, qid=qid, mode="analysis")
+    return run_qubit_review(request, provider=server.provider(**provider), repo=repo, listener=listener)
+
+
+def test_every_eval_condition_holds_in_the_raw_documents(demo_db, lab_db):
+    for case in ev.CASES:
+        assert ev.holds(lab_db if case.lab else demo_db, case), case
+    assert not ev.holds(demo_db, ev.Case("64Qv3", "6", "coupling", "ZX90"))  # the edit made the coupling case
+
+
+@pytest.mark.parametrize("case", ev.CASES, ids=lambda c: f"{c.chip_id}-{c.label}-{c.condition}")
+def test_report_then_review_name_the_condition_of_that_qubit(case, repo, lab_db, scripted_openai):
+    scripted_openai.smart = facts_review
+    listener = Recorder(scripted_openai)
+    result = review(scripted_openai, CalibrationRepository(lab_db) if case.lab else repo, case.chip_id, case.qid,
+                    listener)
+    report, answer = (b.text for b in result.blocks)
+    assert listener.reports == [(report, 0)]  # shown before the model was asked
+    assert report.startswith(f"### {case.label} on {case.chip_id}")
+    assert case.named(report), report
+    assert result.review is not None and result.review.status == "checked", result.review
+    assert answer.startswith(f"**Review of {case.label}**") and case.named(answer), answer
+    [body] = scripted_openai.bodies()
+    assert not body.get("tools") and len(result.rounds) == 1  # one round, facts in the prompt
+    sent = str(body["messages"])
+    assert f"Qubit {case.label} on chip {case.chip_id}" in sent and "median of the chip" not in sent
+
+
+Q57 = ("144Qv2", "57")  # T1 16.6 μs, bad; the chip's lowest
+
+
+def summary_of(result) -> str:
+    report = result.blocks[0].text
+    first = re.search(r"(?m)^- (.+)$", report).group(1)
+    verdict = re.match(r"### \S+ on \S+: (\w+)", report).group(1)
+    return f"Q057 on 144Qv2 is {verdict}: {first}"
+
+
+@pytest.mark.parametrize("step, reason", [
+    (null_content(), "the model wrote nothing"),
+    (text("   "), "the model wrote nothing"),
+])
+def test_a_model_that_writes_nothing_leaves_the_report_and_says_why(step, reason, repo, scripted_openai):
+    scripted_openai.push(step)
+    result = review(scripted_openai, repo, *Q57)
+    report, note = (b.text for b in result.blocks)
+    assert report.startswith("### Q057 on 144Qv2: bad") and "T1 16.6 μs is bad" in report
+    assert note == f"**Review missing**: {reason}. The report above stands."
+    assert result.error is None and result.assessment == "bad"
+
+
+def test_a_model_that_times_out_leaves_the_report_within_the_budget(repo, scripted_openai):
+    scripted_openai.push(delay(5.0, text("What is wrong: too late")))
+    listener = Recorder(scripted_openai)
+    result = review(scripted_openai, repo, *Q57, listener, timeout_s=0.5, max_retries=0)
+    finished = time.perf_counter()
+    assert finished - listener.at < 4.5  # the client gave up at its timeout, not when the late reply came
+    report, note = (b.text for b in result.blocks)
+    assert report.startswith("### Q057 on 144Qv2: bad")
+    assert note.startswith("**Review missing**: the model call failed: ")
+    assert "did not answer within 0.5 s. The report above stands." in note
+    assert result.error and result.review is not None and result.review.status == "missing"
+
+
+@pytest.mark.parametrize("reply, why", [
+    ("What is wrong: the chip's median T1 is low across the chip.\nWhat to re-run: CheckT1", "talked about the chip"),
+    ("What is wrong: Q012 has a bad T1.\nWhat to re-run: CheckT1", "named another qubit, not Q057"),
+    ("What is wrong: T1 is fine.\nOn chip 64Qv3 all is well.", "named another chip"),
+])
+def test_a_review_about_something_else_is_replaced_by_the_report_summary(reply, why, repo, scripted_openai):
+    scripted_openai.push(text(reply))
+    result = review(scripted_openai, repo, *Q57)
+    note = result.blocks[1].text
+    assert result.review.status == "replaced" and why in result.review.reason
+    assert summary_of(result) in note and "Q012" not in note and "64Qv3" not in note
+
+
+def test_lines_with_numbers_or_claims_the_report_lacks_are_left_out(repo, scripted_openai):
+    scripted_openai.push(text("What is wrong: T1 16.6 μs is bad.\n"
+                              "T1 was 48.2 μs last month.\n"  # a number the report does not hold
+                              "T2 echo is excellent.\n"  # the report scores it bad
+                              "Q057 is healthy.\n"  # the verdict is bad
+                              "What to re-run: CheckT1"))
+    result = review(scripted_openai, repo, *Q57)
+    shown = result.blocks[1].text
+    assert result.review.status == "trimmed"
+    assert "T1 16.6 μs is bad" in shown and "CheckT1" in shown
+    assert "48.2" not in shown and "excellent" not in shown.split("_")[0] and "healthy" not in shown.split("_")[0]
+    assert len(result.review.dropped) == 3 and "48.2" in result.review.dropped[0]
+
+
+def test_a_review_with_nothing_true_left_is_replaced_by_the_summary(repo, scripted_openai):
+    scripted_openai.push(text("T1 is 99.9 μs."))
+    result = review(scripted_openai, repo, *Q57)
+    assert result.review.status == "replaced" and summary_of(result) in result.blocks[1].text
+
+
+def test_an_unknown_qubit_gets_a_clear_message_and_no_model_call(repo, scripted_openai):
+    result = review(scripted_openai, repo, "144Qv2", "999")
+    assert [b.text for b in result.blocks] == [result.error] and "not on chip 144Qv2" in result.error
+    assert scripted_openai.requests == []
