@@ -106,3 +106,17 @@ def test_run_failures_of_a_named_execution_and_an_unknown_one(call, demo_db, chi
     assert payload["count_failed"] == failed
     outcome, payload = call("get_run_failures", chip_id=chip64, execution_id="19990101-001")
     assert not outcome.ok and "no task results" in payload["error"]
+
+
+def test_last_n_values_are_spelled_out_newest_first_with_dates(call, demo_db, chip64, live64):
+    qid = live64[3]
+    docs = [d for d in demo_db["task_result_history"].find({"chip_id": chip64, "qid": qid, "status": "completed",
+                                                             "excluded": {"$ne": True}, "output_parameters.t1":
+                                                             {"$exists": True}})
+            if d["output_parameters"]["t1"]["value"] not in (0, None)
+            and math.isfinite(d["output_parameters"]["t1"]["value"])]
+    docs.sort(key=lambda d: d["start_at"], reverse=True)
+    outcome, payload = call("get_parameter_timeseries", chip_id=chip64, qid=qid, parameter_name="t1", last_n=2)
+    expected = ", ".join(f"{d['output_parameters']['t1']['value']:.1f} μs "
+                         f"({d['output_parameters']['t1']['calibrated_at']:%Y-%m-%d %H:%M})" for d in docs[:2])
+    assert payload["answer"].endswith(f"; values, newest first: {expected}.")
