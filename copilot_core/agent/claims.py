@@ -251,7 +251,7 @@ _SUBJECT_MENTION = re.compile(
     r"(?<![\w.])(?:[Qq]0*(?P<a>\d{1,5})\s*(?:-|→|->|–|—)\s*[Qq]0*(?P<b>\d{1,5})"
     r"|(?:coupling|pair)\s+[Qq]?0*(?P<c>\d{1,5})\s*(?:-|→|->|–|—)\s*[Qq]?0*(?P<d>\d{1,5})"
     r"|(?<![\w.-])0*(?P<e>\d{1,3})\s*(?:→|->)\s*0*(?P<f>\d{1,3})(?!\w|\.\d)"
-    r"|[Qq]\s?0*(?P<q>\d{1,5})(?!\w|\.\d)|qubit\s*#?\s*0*(?P<r>\d{1,5})(?!\w|\.\d))")
+    r"|[Qq]\s?0*(?P<q>\d{1,5})(?!\w|\.\d)|qubit\s*#?\s*0*(?P<r>\d{1,5})(?!\w|\.\d))", re.I)
 _CHIP_ID = re.compile(r"(?<![\w.])\d+Q[A-Za-z0-9_]*")  # "64Qv3": a name, not a measurement
 _CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")
 _ROLE_WORDS: tuple[tuple[Role, re.Pattern[str]], ...] = (
@@ -419,8 +419,10 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
             return claim("ok", "in a tool result's text")
         return claim("unbacked", "no tool result has this number")
     if role == "threshold":
-        return claim("ok", "a threshold") if candidates else claim("unbacked", "not a stated threshold")
-    pool = [f for f in candidates if f.role != "threshold"] or candidates
+        return claim("ok", "a threshold")
+    pool = [f for f in candidates if f.role != "threshold"]
+    if not pool:  # only a threshold has this value: no data gives it
+        return claim("unbacked", "only a threshold has this number")
     if claimed is not None:
         same_metric = [f for f in pool if f.metric in (None, claimed)]
         if not same_metric:
@@ -429,11 +431,8 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
                          _correction(facts, role, claimed, subject, qualifier, reading.written))
         pool = same_metric
     if role == "count":
-        fitting = [f for f in pool if f.role in ("count", "total") and (qualifier is None or f.qualifier == qualifier
-                                                                          or f.qualifier is None and f.role == "total"
-                                                                          and qualifier is None)]
-        if qualifier is not None:
-            fitting = [f for f in pool if f.role == "count" and f.qualifier == qualifier]
+        fitting = [f for f in pool if f.role == "count" and f.qualifier == qualifier] if qualifier is not None \
+            else [f for f in pool if f.role in ("count", "total")]
         if not fitting:
             return claim("wrong", f"{reading.written} is {pool[0].describe()}, not a count of "
                                   f"{qualifier or 'items'}", _correction(facts, role, claimed, None, qualifier,

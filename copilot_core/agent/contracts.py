@@ -40,6 +40,7 @@ class AgentResult:
     rounds: list[dict] = field(default_factory=list)  # per model call: input/cached/output tokens, tools offered
     routed_tools: list[str] | None = None  # the router's pick (None: router off, every tool offered)
     unverified_numbers: list[str] = field(default_factory=list)  # numbers in the answer no tool result backs
+    claims: str = "kept"  # the claim check: "kept", or "corrected"/"replaced" (the answer then says so)
 
     @property
     def usage(self) -> dict[str, int]:

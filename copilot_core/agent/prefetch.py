@@ -176,6 +176,23 @@ def _qubit_history_plot(question: str, qubits: set[str], chip_id: str) -> Planne
                                                     "last_n": last_n}, f"plot of one metric of Q{q}")
 
 
+_PROVENANCE = re.compile(r"\b(provenance|lineage|come from|comes from|came from|which (?:task|execution|run) "
+                         r"(?:produced|measured|set)|where did|where does)\b", re.I)
+
+
+def _lineage_plan(question: str, qubits: set[str], chip_id: str) -> PlannedCall | None:
+    """"Where does Q5's T1 come from?": one qubit, one clear metric, a provenance word (not "why": a root cause
+    needs more than the versions, so the model chooses)."""
+    if len(qubits) != 1 or not _PROVENANCE.search(question) or re.search(r"\bwhy\b", question, re.I):
+        return None
+    metric = _qubit_metric(metrics_named(question))
+    if metric is None:
+        return None
+    q = next(iter(qubits))
+    return PlannedCall("get_parameter_lineage", {"parameter_name": metric, "qid": q, "chip_id": chip_id},
+                       f"provenance of {metric} of Q{q}")
+
+
 def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
                   available: Sequence[str] | None = None) -> PlannedCall | None:
     """The call this question plainly needs, or None when the model should choose (see the module docstring)."""
@@ -189,7 +206,7 @@ def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
     if _HISTORY.search(question):
         return _history_plan(question, chip_id, available)
     qubits = _qubits(question)
-    plotted = _qubit_history_plot(question, qubits, chip_id)
+    plotted = _qubit_history_plot(question, qubits, chip_id) or _lineage_plan(question, qubits, chip_id)
     if plotted is not None:
         return plotted if available is None or plotted.name in available else None
     if _OTHER_TOOL.search(question):

@@ -111,6 +111,10 @@ def get_execution_history(ctx: ToolContext, chip_id: str, status: str | None = N
         filters = ", ".join(f for f in (f"status {status}" if status else "", f"tags {tags}" if tags else "") if f)
         del data["answer"]
         data["hint"] = f"no execution has {filters}, but the chip has executions: call again without those filters"
+        alone = {"status": bool(status) and not ctx.repo.executions(chip_id, status=status, limit=1),
+                 "tags": bool(tags) and not ctx.repo.executions(chip_id, tags=tags, limit=1)}
+        data["retry_without"] = [k for k, empty in alone.items() if empty] or [k for k, v in (("status", status),
+                                                                                                ("tags", tags)) if v]
         return ToolResult(data, f"0 executions on {chip_id} with {filters} (the chip has others)")
     return ToolResult(data, f"{len(rows)} executions on {chip_id}{latest}")
 
@@ -217,7 +221,7 @@ def get_run_failures(ctx: ToolContext, chip_id: str, execution_id: str | None = 
         raise ToolError(f"no task results for execution {execution_id} on {chip_id}",
                         "list runs with get_execution_history")
     started = started or min((r["start_at"] for r in rows if r.get("start_at") is not None), default=None)
-    failed = [r for r in rows if r.get("status") == "failed"]
+    failed = ctx.repo.task_results(chip_id, execution_id=execution_id, status="failed", limit=_RUN_SCAN)
     by_task: dict[str, list[str]] = {}
     for r in sorted(failed, key=lambda r: (str(r.get("name")), _sort_target(r.get("qid")))):
         name = str(r.get("name") or "")

@@ -261,6 +261,8 @@ SHAPES = [
      ("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": CHIP, "qid": "17", "last_n": 2})),
     ("Plot the T1 history of qubit 5.",
      ("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": CHIP, "qid": "5", "last_n": 10})),
+    ("Where does the T1 of Q5 come from?",
+     ("get_parameter_lineage", {"parameter_name": "t1", "qid": "5", "chip_id": CHIP})),
     ("Is the T1 of Q5 below 50?", ("get_qubit_params", {"chip_id": CHIP, "qid": "5"})),  # one qubit: its values
     ("Which qubit has the lowest T2?", None),  # T2 is ambiguous: the model chooses
 ]
