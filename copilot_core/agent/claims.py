@@ -264,8 +264,6 @@ _ROLE_WORDS: tuple[tuple[Role, re.Pattern[str]], ...] = (
 )
 _THRESHOLD_BEFORE = re.compile(r"(?:\b(?:below|under|above|over|less than|more than|greater than|lower than|"
                                r"higher than|at least|at most|exceeds?|threshold(?: of)?)|[<>≤≥])\s*$", re.I)
-_DIRECTION = re.compile(r"(?:\b(?P<below>below|under|less than|lower than|at most)|(?P<above>above|over|more than|"
-                        r"greater than|higher than|at least|exceeds?)|(?P<lt>[<≤])|(?P<gt>[>≥]))\s*$", re.I)
 _COUNT_AFTER = re.compile(r"^\s*(?:of\s+(?:the\s+)?\d+\s+)?(?:\w+\s+)?(qubits?|couplings?|pairs?|tasks?|failures?|"
                           r"runs?|executions?|results?|points?|values?|measurements?)\b", re.I)
 _COUNT_BEFORE = re.compile(r"\b(how many|count(?:ed)?|number of|total of)\b[^\d]*$", re.I)

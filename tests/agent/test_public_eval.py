@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import pytest
 
@@ -48,6 +48,9 @@ def silent(request: SmartRequest):
     return text("")
 
 
+SWAPPED: list[str] = []  # what the confabulator wrote when it swapped numbers (cleared per question)
+
+
 def confabulator(request: SmartRequest):
     said = " ".join(_sentences(request))
     found = _NUM.findall(said)
@@ -55,6 +58,7 @@ def confabulator(request: SmartRequest):
     if len(distinct) >= 2:  # swap the first two decimals: both are in the result, each now in the other's place
         a, b = distinct[:2]
         said = said.replace(a, "\0").replace(b, a).replace("\0", b)
+        SWAPPED.append(said)
     return text(said or "I could not find that.")
 
 
@@ -81,11 +85,17 @@ def test_scripted_models_reach_the_floor_on_every_shape(model, questions, repo, 
     scores: dict[tuple[str, str], list[bool]] = defaultdict(list)
     failed: list[str] = []
     started = time.perf_counter()
+    actions: Counter[str] = Counter()
+    let_through: list[str] = []
     for question in questions:
+        SWAPPED.clear()
         result = run_copilot(AgentRequest(question.text, chip_id=CHIP), provider=provider,
                              toolkit=Toolkit(repo, store=DataStore()), repo=repo, router=True)
         charts = sum(1 for b in result.blocks if isinstance(b, ChartBlock))
         ok = passed(question, result.answer, charts)
+        actions[result.claims] += 1
+        if any(swapped in result.answer for swapped in SWAPPED):  # a wrong answer shown as the model wrote it
+            let_through.append(question.id)
         scores[(question.shape, question.split)].append(ok)
         if not ok:
             failed.append(f"{question.id} [{question.split}]: {question.text} -> {result.answer[:300]!r}")
@@ -94,7 +104,8 @@ def test_scripted_models_reach_the_floor_on_every_shape(model, questions, repo, 
     rows = [f"{shape:22s} dev {sum(scores[(shape, 'dev')])}/{len(scores[(shape, 'dev')])}  held-out "
             f"{sum(scores[(shape, 'held-out')])}/{len(scores[(shape, 'held-out')])}" for shape in shapes]
     with capsys.disabled():
-        print(f"\npublic eval, scripted {model} ({len(questions)} questions, {elapsed:.1f} s):\n" + "\n".join(rows)
+        print(f"\npublic eval, scripted {model} ({len(questions)} questions, {elapsed:.1f} s; claim check "
+              f"{dict(actions)}; wrong answers let through: {len(let_through)} {let_through}):\n" + "\n".join(rows)
               + ("\nfailed:\n" + "\n".join(failed) if failed else ""))
     low = [shape for shape in shapes if sum(scores[(shape, "held-out")]) < FLOOR * len(scores[(shape, "held-out")])]
     assert not low, f"{model} below {FLOOR:.0%} on held-out: {low}; failures: {failed}"
