@@ -176,14 +176,15 @@ def _qubit_history_plot(question: str, qubits: set[str], chip_id: str) -> Planne
                                                     "last_n": last_n}, f"plot of one metric of Q{q}")
 
 
-_PROVENANCE = re.compile(r"\b(provenance|lineage|come from|comes from|came from|which (?:task|execution|run) "
+_PROVENANCE = re.compile(r"\b(come from|comes from|came from|which (?:task|execution|run) "
                          r"(?:produced|measured|set)|where did|where does)\b", re.I)
 
 
 def _lineage_plan(question: str, qubits: set[str], chip_id: str) -> PlannedCall | None:
     """"Where does Q5's T1 come from?": one qubit, one clear metric, a provenance word (not "why": a root cause
     needs more than the versions, so the model chooses)."""
-    if len(qubits) != 1 or not _PROVENANCE.search(question) or re.search(r"\bwhy\b", question, re.I):
+    if len(qubits) != 1 or not _PROVENANCE.search(question) or \
+            re.search(r"\b(why|trace|graph|lineage|provenance)\b", question, re.I):  # the graph too: the model's
         return None
     metric = _qubit_metric(metrics_named(question))
     if metric is None:

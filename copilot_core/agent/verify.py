@@ -21,6 +21,7 @@ from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import metric
 from copilot_core.render_safety import validate_figure
 from copilot_core.tools.compact import to_model_json
+from copilot_core.tools.registry import runs_code
 from copilot_core.tools.toolkit import ToolOutcome
 
 log = logging.getLogger(__name__)
@@ -61,11 +62,12 @@ def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
     """The answer's text blocks with wrong claims corrected from the data, or replaced by the deterministic
     answer, plus a visible note saying which; the report and the action ("kept", "corrected", "replaced")."""
     texts = [b for b in blocks if isinstance(b, TextBlock)]
-    if not texts or not outcomes:
-        return blocks, ClaimReport(), "kept"
+    if not texts or not outcomes or any(runs_code(o.name) for o in outcomes):
+        return blocks, ClaimReport(), "kept"  # numbers computed by model code have no field to bind them to
     joined = "\n\n".join(b.text for b in texts)
     report = check_claims(joined, outcomes, question=question)
-    fallback = deterministic_answer(outcomes)
+    # only the router's call is known to answer this question: otherwise the wrong claim is flagged, not replaced
+    fallback = deterministic_answer([o for o in outcomes if o.origin == "router"])
     repair = repair_answer(joined, report, fallback)
     if repair.action == "kept" and not repair.note:
         return blocks, report, "kept"
