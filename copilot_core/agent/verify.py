@@ -69,8 +69,9 @@ def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
     # only the router's call is known to answer this question: otherwise the wrong claim is flagged, not replaced
     fallback = deterministic_answer([o for o in outcomes if o.origin == "router"])
     repair = repair_answer(joined, report, fallback)
-    if repair.action == "kept" and not repair.note:
-        return blocks, report, "kept"
+    if (repair.action == "kept" and not repair.note) or (repair.action == "replaced"
+                                                         and repair.text.strip() == joined.strip()):
+        return blocks, report, "kept"  # nothing wrong, or the model quoted the very answer that would replace it
     charts = [b for b in blocks if not isinstance(b, TextBlock)]
     note = TextBlock(f"_{repair.note}_")
     if repair.action == "kept":
