@@ -36,11 +36,17 @@ _NOT_MEASUREMENTS = (
 )
 
 
+def number_spans(text: str) -> list[tuple[int, int, str, bool]]:
+    """``(start, end, number as written, marked as derived)`` for every checked number in ``text``, in order;
+    positions are those of ``text`` (names, dates and list markers are blanked, not removed)."""
+    for pattern in _NOT_MEASUREMENTS:
+        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return [(m.start("num"), m.end("num"), m.group("num"), bool(m.group("marker"))) for m in _NUMBER.finditer(text)]
+
+
 def answer_numbers(text: str) -> list[tuple[str, bool]]:
     """``(number as written, marked as derived)`` for every checked number in ``text``, in order."""
-    for pattern in _NOT_MEASUREMENTS:
-        text = pattern.sub(" ", text)
-    return [(m.group("num"), bool(m.group("marker"))) for m in _NUMBER.finditer(text)]
+    return [(written, derived) for _, _, written, derived in number_spans(text)]
 
 
 def _decimals(written: str) -> int:

@@ -23,6 +23,7 @@ import json
 import logging
 import time
 from dataclasses import replace
+from functools import partial
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,8 @@ from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, more_tools_r
 from copilot_core.agent.streaming import draft_text
 from copilot_core.agent.textcalls import is_call_shaped, text_tool_calls
 from copilot_core.cancel import CancelToken, TurnCancelled
+from copilot_core.agent.verify import (NO_ANSWER, answer_line, asked_chart, checked_blocks, deterministic_answer,
+                                       retry_invented)
 from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.domain.vocabulary import chip_named
 from copilot_core.errors import CopilotError, ProviderError
@@ -64,20 +67,6 @@ def _parse(raw: str) -> dict | None:
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
-
-
-def answer_line(outcome: ToolOutcome) -> str | None:
-    """The tool's quotable ``answer`` sentence, when it wrote one."""
-    for source in (outcome.model_text, outcome.full):
-        value = source
-        if isinstance(source, str):
-            try:
-                value = json.loads(source)
-            except ValueError:
-                continue
-        if isinstance(value, dict) and isinstance(value.get("answer"), str) and value["answer"].strip():
-            return value["answer"].strip()
-    return None
 
 
 def _covers(planned: PlannedCall, name: str, args: dict) -> bool:
@@ -175,6 +164,8 @@ class _Run:
             else:
                 self.notify(self.listener.tool_call, call.name, args)
                 outcome = self.execute(call, args, parsed)
+                if parsed is not None:
+                    outcome = retry_invented(partial(self.execute_args, call), call.name, args, outcome)
             self.made[signature] = outcome
             self.outcomes.append(outcome)
             self.charts.extend(outcome.charts or [])
@@ -210,6 +201,10 @@ class _Run:
         """Tool calls the model wrote as text, as calls the loop can run."""
         return [ToolCall(f"call_text_{len(self.rounds)}_{i}", name, args)
                 for i, (name, args) in enumerate(text_tool_calls(text, self.known))]
+
+    def execute_args(self, call: ToolCall, args: dict) -> ToolOutcome:
+        """``call`` run with other arguments (the corrected retry of invented ones)."""
+        return self.execute(call, args, args)
 
     def execute(self, call: ToolCall, args: dict, parsed: dict | None) -> ToolOutcome:
         with self.tracer.span(f"tool:{call.name}", tool=call.name):
@@ -270,10 +265,8 @@ class _Run:
 
     def tool_answers(self) -> str | None:
         """The tools' own answer sentences, for a model that wrote no final answer or a tool call instead."""
-        lines = [line for o in self.outcomes if o.ok and (line := answer_line(o))]
-        if not lines:
-            return None
-        return "The model did not write a final answer; the tools found:\n\n" + "\n".join(f"- {x}" for x in lines)
+        found = deterministic_answer(self.outcomes)
+        return f"{NO_ANSWER}\n\n{found}" if found else None
 
     def partial_blocks(self, headline: str) -> list[Block]:
         """What we can still show when the model did not answer: the failure, the answer text streamed before a
@@ -309,6 +302,7 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
     error: str | None = None
     stopped = False
     final_text: str | None = None
+    claims = "kept"
     try:
         with tracer.span("copilot.request", mode=request.mode, chip_id=request.chip_id, qid=request.qid,
                          model=provider.model, api_style=provider.api_style, flags=",".join(request.flags)):
@@ -356,6 +350,10 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
     elif not blocks:
         error = "The model returned an empty answer."
         blocks = run.partial_blocks(error)
+    elif run.asked is None:
+        blocks, _, claims = checked_blocks(blocks, request.message, run.outcomes)
+    if run.asked is None:
+        run.charts.extend(asked_chart(request.message, run.outcomes, run.charts))
     blocks = [_sanitized(b, secrets) for b in vet_model_charts(blocks)] + [ChartBlock(chart) for chart in run.charts]
     run.notify(listener.phase, "done")
     answer = answer_text(blocks)
@@ -364,7 +362,8 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                        elapsed_s=time.perf_counter() - started, model=provider.model,
                        api_style=provider.api_style, flags=list(request.flags), rounds=run.rounds,
                        routed_tools=list(run.route.names) if run.route is not None else None,
-                       unverified_numbers=_unverified(answer, request, run.outcomes), stopped=stopped)
+                       unverified_numbers=_unverified(answer, request, run.outcomes), stopped=stopped,
+                       claims=claims)
 
 
 def _sanitized(block: Block, secrets: tuple[str, ...]) -> Block:

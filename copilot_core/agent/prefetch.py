@@ -46,6 +46,87 @@ _SUMMARY = re.compile(rf"\b({SUMMARY_WORDS})\b", re.I)
 _STAT = re.compile(r"\b(median|mean|average|typical)\b", re.I)
 
 
+# Question shapes the question-shape tools answer (which qubit/coupling, past a threshold, without a value, a run's
+# failures, when last calibrated, the last N values, a plot of one qubit's history).
+_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10}
+_COUNT = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
+_EXTREME = re.compile(r"\b(?:(?P<low>lowest|worst|smallest|minimum|shortest|bottom)|(?P<high>highest|best|largest"
+                      r"|maximum|longest|top))\b", re.I)
+_EXTREME_N = re.compile(rf"\b(?:(?:lowest|worst|smallest|highest|best|largest|top|bottom)\s+{_COUNT}|{_COUNT}\s+"
+                        r"(?:lowest|worst|smallest|highest|best|largest|weakest|strongest)"
+                        rf"|(?:which|the|list)\s+{_COUNT}\s+(?:\w+\s+)?(?:qubits|couplings|pairs))\b", re.I)
+_PLURAL = re.compile(r"\b(?:which|what|list)\s+(?:\w+\s+)?(?:qubits|couplings|pairs)\b", re.I)
+_LIMIT = re.compile(r"(?:\b(?P<word>below|under|less than|lower than|above|over|greater than|more than|higher than"
+                    r"|exceeding)|(?P<sign>[<>]))\s*(?P<num>-?\d+(?:\.\d+)?)", re.I)
+_MISSING = re.compile(r"\b(no valid|not valid|invalid|missing|without (?:a )?valid|no (?:usable )?data|no value"
+                      r"|never measured)\b", re.I)
+_RUN_FAILURES = re.compile(r"\bfail\w*\b", re.I)
+_RUN_WORDS = re.compile(r"\b(run|execution|calibration|latest|last|recent|most recent|today)\b", re.I)
+_EXECUTION_ID = re.compile(r"\b\d{8}-\d{3,6}\b")
+_LAST_CALIBRATED = re.compile(r"\bwhen\b.*\b(last )?(calibrat\w*|run|measured|executed)\b|\blast calibrat\w*",
+                              re.I)
+_PLOT = re.compile(r"\b(plot\w*|graph\w*|chart\w*|draw|visuali[sz]e\w*)\b", re.I)
+_RECENT_N = re.compile(rf"\b(?:last|latest|most recent|{_COUNT} most recent|{_COUNT} latest)\s+{_COUNT}?\s*"
+                       r"(?:[\w*]+\s+){0,2}(?:values|measurements|points|results|calibrations)\b", re.I)
+_SUBJECT_WORDS = re.compile(r"\b(couplings?|pairs?)\b", re.I)  # what is ranked, not an (ambiguous) metric
+
+
+def _count(text: str | None) -> int | None:
+    if not text:
+        return None
+    text = text.lower()
+    return _WORD_NUMBERS.get(text) or (int(text) if text.isdigit() else None)
+
+
+def _shape_plan(question: str, chip_id: str, qubits: set[str], named: list[str | None]) -> PlannedCall | None:
+    """The question-shape tool a chip-wide question plainly needs (one clear metric where one is needed)."""
+    clear = [n for n in named if n is not None]
+    metric_name = clear[0] if len(clear) == 1 and len(named) == 1 else None
+    if _RUN_FAILURES.search(question) and (_RUN_WORDS.search(question) or _EXECUTION_ID.search(question)) \
+            and not qubits and metric_name is None:
+        args: dict = {"chip_id": chip_id}
+        if (ex := _EXECUTION_ID.search(question)) is not None:
+            args["execution_id"] = ex.group(0)
+        return PlannedCall("get_run_failures", args, "a run's failed tasks")
+    if _LAST_CALIBRATED.search(question) and not qubits and metric_name is None and not _TREND.search(question):
+        return PlannedCall("get_execution_history", {"chip_id": chip_id, "last_n": 1}, "when last calibrated")
+    if qubits or metric_name is None:
+        return None
+    if _MISSING.search(question):
+        return PlannedCall("missing_metric", {"chip_id": chip_id, "metric_name": metric_name},
+                           f"which have no valid {metric_name}")
+    limits = list(_LIMIT.finditer(question))
+    if limits and not _TREND.search(question):
+        args = {"chip_id": chip_id, "metric_name": metric_name}
+        for m in limits:
+            below = (m.group("word") or "").lower() in ("below", "under", "less than", "lower than") or \
+                m.group("sign") == "<"
+            args["below" if below else "above"] = float(m.group("num"))
+        return PlannedCall("filter_metric", args, f"{metric_name} past a threshold")
+    extreme = _EXTREME.search(question)
+    if extreme and not _TREND.search(question) and not _MAP.search(question):
+        entry = CATALOGUE[metric_name]
+        low_word = extreme.group("low") is not None
+        if extreme.group(0).lower() in ("worst", "best"):
+            low_word = (extreme.group(0).lower() == "worst") == entry.higher_is_better
+        counted = _EXTREME_N.search(question)
+        n = next((c for g in (counted.groups() if counted else ()) if (c := _count(g))), None)
+        n = n or (5 if _PLURAL.search(question) else 1)
+        return PlannedCall("rank_metric", {"chip_id": chip_id, "metric_name": metric_name,
+                                           "order": "lowest" if low_word else "highest", "n": min(n, 50)},
+                           f"{'lowest' if low_word else 'highest'} {metric_name}")
+    return None
+
+
+def _recent_n(question: str) -> int | None:
+    """N of "the last 5 values", "the two most recent values", "last three measurements"."""
+    found = _RECENT_N.search(question)
+    if not found:
+        return None
+    return next((c for g in found.groups() if (c := _count(g))), None)
+
+
 @dataclass(frozen=True)
 class PlannedCall:
     """A tool call the router makes itself, and the words that decided it (for show-work and tests)."""
@@ -81,6 +162,38 @@ def _history_plan(question: str, chip_id: str, available: Sequence[str] | None) 
     return PlannedCall("get_execution_history", {"chip_id": chip_id, "last_n": last_n}, "the chip's latest runs")
 
 
+def _qubit_history_plot(question: str, qubits: set[str], chip_id: str) -> PlannedCall | None:
+    """"Plot the T1 history of qubit 5": one qubit, one clear metric, a plot word; the loop draws the points."""
+    if len(qubits) != 1 or not _PLOT.search(question):
+        return None
+    metric = _qubit_metric(metrics_named(question))
+    if metric is None:
+        return None
+    last = _LAST_N.search(question)
+    last_n = min(MAX_LAST_N, max(1, int(last.group(1)) if last else _recent_n(question) or DEFAULT_LAST_N))
+    q = next(iter(qubits))
+    return PlannedCall("get_parameter_timeseries", {"parameter_name": metric, "chip_id": chip_id, "qid": q,
+                                                    "last_n": last_n}, f"plot of one metric of Q{q}")
+
+
+_PROVENANCE = re.compile(r"\b(come from|comes from|came from|which (?:task|execution|run) "
+                         r"(?:produced|measured|set)|where did|where does)\b", re.I)
+
+
+def _lineage_plan(question: str, qubits: set[str], chip_id: str) -> PlannedCall | None:
+    """"Where does Q5's T1 come from?": one qubit, one clear metric, a provenance word (not "why": a root cause
+    needs more than the versions, so the model chooses)."""
+    if len(qubits) != 1 or not _PROVENANCE.search(question) or \
+            re.search(r"\b(why|trace|graph|lineage|provenance)\b", question, re.I):  # the graph too: the model's
+        return None
+    metric = _qubit_metric(metrics_named(question))
+    if metric is None:
+        return None
+    q = next(iter(qubits))
+    return PlannedCall("get_parameter_lineage", {"parameter_name": metric, "qid": q, "chip_id": chip_id},
+                       f"provenance of {metric} of Q{q}")
+
+
 def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
                   available: Sequence[str] | None = None) -> PlannedCall | None:
     """The call this question plainly needs, or None when the model should choose (see the module docstring)."""
@@ -88,11 +201,17 @@ def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
         return None
     if any(chip.lower() != chip_id.lower() for chip in _CHIP.findall(question)):
         return None  # another chip (or two): comparing chips is the model's job
+    shaped = _shape_plan(question, chip_id, _qubits(question), metrics_named(_SUBJECT_WORDS.sub(" ", question)))
+    if shaped is not None:
+        return shaped if available is None or shaped.name in available else None
     if _HISTORY.search(question):
         return _history_plan(question, chip_id, available)
+    qubits = _qubits(question)
+    plotted = _qubit_history_plot(question, qubits, chip_id) or _lineage_plan(question, qubits, chip_id)
+    if plotted is not None:
+        return plotted if available is None or plotted.name in available else None
     if _OTHER_TOOL.search(question):
         return None
-    qubits = _qubits(question)
     if not qubits and qid is not None and _THIS_QUBIT.search(question):
         qubits = {str(int(qid)) if qid.isdigit() else qid}
     if len(qubits) > 1:
@@ -101,11 +220,12 @@ def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
     plan: PlannedCall | None = None
     if qubits:
         q = next(iter(qubits))
-        if _TREND.search(question):
+        if _TREND.search(question) or _recent_n(question):
             metric = _qubit_metric(named)
             if metric is not None:
                 last = _LAST_N.search(question)
-                last_n = min(MAX_LAST_N, max(1, int(last.group(1)))) if last else DEFAULT_LAST_N
+                last_n = min(MAX_LAST_N, max(1, int(last.group(1)) if last else _recent_n(question)
+                                             or DEFAULT_LAST_N))
                 plan = PlannedCall("get_parameter_timeseries", {"parameter_name": metric, "chip_id": chip_id,
                                                                 "qid": q, "last_n": last_n}, f"trend of one metric of Q{q}")
         elif not _MAP.search(question) and all(n is None or CATALOGUE[n].kind == "qubit" for n in named):

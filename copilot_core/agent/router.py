@@ -52,6 +52,11 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(remember|last time|previously|earlier|you said|memory)\b", ("recall_memory",)),
     (r"\b(tasks?|experiments?|latest result|raw result|fit result|figure)\b", ("get_latest_task_result",)),
     (r"\b(figures?|fits?|decay curves?|fringes|rb curves?|spectr\w*)\b", ("get_task_figure",)),
+    (r"\b(lowest|highest|worst|best|smallest|largest|minimum|maximum|top \d+|bottom \d+)\b", ("rank_metric",)),
+    (r"\b(below|under|above|over|less than|greater than|more than|lower than|higher than) ?-?\d|[<>] ?\d",
+     ("filter_metric",)),
+    (r"\b(no valid|invalid|missing|no data|never measured)\b", ("missing_metric",)),
+    (r"\bfail\w*", ("get_run_failures",)),
 )
 _QUBIT_REF = re.compile(r"\bq ?\d{1,3}\b|\bqubits? ?#?\d{1,3}(?:\s*(?:,|and|&|or)\s*#?\d{1,3}\b)*")
 _COMPILED = tuple((re.compile(pattern), tools) for pattern, tools in RULES)

@@ -6,9 +6,10 @@ the graph walks back through the tasks and inputs that produced a version.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from copilot_core.domain.metrics import metric
+from copilot_core.domain.metrics import format_value, metric
 from copilot_core.tools.compact import from_database, inline_from_database
 from copilot_core.tools.spec import ToolContext, ToolResult, chip_id_arg, last_n_arg, parameter_name_arg, qid_arg, tool
 
@@ -52,6 +53,22 @@ def _display_fields(item: dict) -> dict[str, Any]:
     return out
 
 
+def _lineage_answer(label: str, chip_id: str, name: str, versions: list[dict]) -> str:
+    """Where the current value came from, in one quotable sentence (ids and task names matching their patterns
+    only: both are database text)."""
+    current = next((v for v in versions if v.get("current")), versions[0] if versions else None)
+    if current is None:
+        return f"No recorded versions of {name} for {label} on {chip_id}."
+    task = str(current.get("task_name") or "")
+    execution = str(current.get("execution_id") or "")
+    source = " by " + task if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,79}", task) else ""
+    source += f" in execution {execution}" if re.fullmatch(r"[0-9]{8}-[0-9]{3,6}", execution) else ""
+    value = current.get("value")
+    shown = format_value(metric(name), value) if isinstance(value, (int, float)) else "no valid value"
+    return (f"The current {name} of {label} on {chip_id} is {shown}, produced{source or ' by an unrecorded task'}"
+            f" (version {current.get('version')}; {len(versions)} versions listed).")
+
+
 @tool("get_parameter_lineage",
       {"parameter_name": parameter_name_arg(), "qid": qid_arg(), "chip_id": chip_id_arg(),
        "last_n": last_n_arg(10, 50)}, ("parameter_name", "qid", "chip_id"))
@@ -66,7 +83,8 @@ def get_parameter_lineage(ctx: ToolContext, parameter_name: str, qid: str, chip_
         view.pop("parameter_name", None)
         view.pop("valid_until", None)
         versions.append(view)
-    data = {"chip_id": chip_id, "qid": qid, "parameter_name": parameter_name, "count": len(versions),
+    data = {"answer": _lineage_answer(ctx.label(chip_id, qid), chip_id, parameter_name, versions),
+            "chip_id": chip_id, "qid": qid, "parameter_name": parameter_name, "count": len(versions),
             "versions": versions}
     if any("not_valid" in v for v in versions):
         data["note"] = "versions with not_valid came from a failed or excluded task (or NaN): never quote them as values"

@@ -3,7 +3,8 @@ show-work, the CLI and the tests read.  Adding a tool: declare it in its family 
 
 from __future__ import annotations
 
-from copilot_core.tools import analysis, chip, compare, figures, heatmap, memory, provenance, qubits, tasks, timeseries
+from copilot_core.tools import (analysis, chip, compare, figures, heatmap, memory, provenance, qubits, ranking,
+                                tasks, timeseries)
 from copilot_core.tools.spec import ToolSpec
 
 TOOLS: tuple[ToolSpec, ...] = (
@@ -27,6 +28,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     memory.recall_memory,
     compare.compare_calibrations,
     figures.get_task_figure,
+    ranking.rank_metric,
+    ranking.filter_metric,
+    ranking.missing_metric,
+    tasks.get_run_failures,
 )
 TOOLS_BY_NAME: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
 STORED_TOOLS = tuple(spec.name for spec in TOOLS if spec.stored)

@@ -7,13 +7,14 @@ characters and capped, and calibration notes are cut down so one call cannot flo
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
 from copilot_core.data.validation import EXECUTION_STATUSES, TASK_STATUSES
 from copilot_core.domain.topology import qubit_label
 from copilot_core.tools.compact import (UNTRUSTED_NOTE, compact_timestamp, display_parameters, from_database,
-                                        to_model_json, untrusted_data, untrusted_field)
+                                        inline_from_database, to_model_json, untrusted_data, untrusted_field)
 from copilot_core.tools.spec import (VALUES_ON_ERROR, ToolContext, ToolError, ToolResult, chip_id_arg,
                                      execution_id_arg, last_n_arg, qid_arg, target_arg, task_name_arg, tool)
 
@@ -110,6 +111,10 @@ def get_execution_history(ctx: ToolContext, chip_id: str, status: str | None = N
         filters = ", ".join(f for f in (f"status {status}" if status else "", f"tags {tags}" if tags else "") if f)
         del data["answer"]
         data["hint"] = f"no execution has {filters}, but the chip has executions: call again without those filters"
+        alone = {"status": bool(status) and not ctx.repo.executions(chip_id, status=status, limit=1),
+                 "tags": bool(tags) and not ctx.repo.executions(chip_id, tags=tags, limit=1)}
+        data["retry_without"] = [k for k, empty in alone.items() if empty] or [k for k, v in (("status", status),
+                                                                                                ("tags", tags)) if v]
         return ToolResult(data, f"0 executions on {chip_id} with {filters} (the chip has others)")
     return ToolResult(data, f"{len(rows)} executions on {chip_id}{latest}")
 
@@ -185,3 +190,58 @@ def get_calibration_notes(ctx: ToolContext, chip_id: str, execution_id: str | No
         notes.append(entry)
     data = {"chip_id": chip_id, "count": len(notes), "notes": notes, "_untrusted": UNTRUSTED_NOTE}
     return ToolResult(data, f"{len(notes)} calibration notes on {chip_id}" + (f" for qubit {qid}" if qid else ""))
+
+
+_TASK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,79}")
+_TARGET = re.compile(r"[0-9]{1,5}(?:-[0-9]{1,5})?")
+_RUN_SCAN = 1000  # task results read for one run (a 144-qubit day is ~1,200: the count then says "at least")
+
+
+def _target_label(qid: str, size: int) -> str:
+    if "-" in qid:
+        a, b = qid.split("-")
+        return f"{qubit_label(a, size)}-{qubit_label(b, size)}"
+    return qubit_label(qid, size)
+
+
+@tool("get_run_failures",
+      {"chip_id": chip_id_arg(), "execution_id": execution_id_arg()}, ("chip_id",))
+def get_run_failures(ctx: ToolContext, chip_id: str, execution_id: str | None = None) -> ToolResult:
+    size = ctx.size(chip_id) or 64
+    if execution_id is None:
+        latest = ctx.repo.executions(chip_id, limit=1)
+        if not latest:
+            raise ToolError(f"no executions on {chip_id}", "check the chip id")
+        execution_id = str(latest[0].get("execution_id"))
+        started = latest[0].get("start_at")
+    else:
+        started = None
+    rows = ctx.repo.task_results(chip_id, execution_id=execution_id, limit=_RUN_SCAN)
+    if not rows:
+        raise ToolError(f"no task results for execution {execution_id} on {chip_id}",
+                        "list runs with get_execution_history")
+    started = started or min((r["start_at"] for r in rows if r.get("start_at") is not None), default=None)
+    failed = ctx.repo.task_results(chip_id, execution_id=execution_id, status="failed", limit=_RUN_SCAN)
+    by_task: dict[str, list[str]] = {}
+    for r in sorted(failed, key=lambda r: (str(r.get("name")), _sort_target(r.get("qid")))):
+        name = str(r.get("name") or "")
+        name = name if _TASK_NAME.fullmatch(name) else "(unnamed task)"
+        qid = str(r.get("qid") or "")
+        by_task.setdefault(name, []).append(qid if _TARGET.fullmatch(qid) else "?")
+    total = f"at least {len(rows)}" if len(rows) >= _RUN_SCAN else str(len(rows))
+    when = f" (started {compact_timestamp(started, year=True)} UTC)" if started else ""
+    per_task = "; ".join(f"{name} {len(ids)} ({', '.join(_target_label(q, size) if q != '?' else q for q in ids)})"
+                         for name, ids in sorted(by_task.items(), key=lambda kv: (-len(kv[1]), kv[0])))
+    shown = inline_from_database(execution_id, 64)
+    answer = (f"{len(failed)} of {total} tasks failed in execution {shown} on {chip_id}{when}"
+              + (f": {per_task}." if failed else "."))
+    data = {"answer": answer, "chip_id": chip_id, "execution_id": from_database(execution_id), "start_at": started,
+            "tasks_in_run": len(rows), "count_failed": len(failed),
+            "by_task": {name: len(ids) for name, ids in by_task.items()},
+            "failed": [{"task": name, "qid": q} for name, ids in by_task.items() for q in ids]}
+    return ToolResult(data, f"{len(failed)} failed tasks in {shown} on {chip_id}")
+
+
+def _sort_target(qid: object) -> tuple[int, ...]:
+    text = str(qid or "")
+    return tuple(int(p) for p in text.split("-")) if _TARGET.fullmatch(text) else (1 << 30,)

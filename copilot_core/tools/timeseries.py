@@ -13,14 +13,15 @@ from typing import Any
 import pandas as pd
 
 from copilot_core.analysis.stats import describe, mad_bounds
-from copilot_core.domain.metrics import format_value, metric, missing_since, missing_text
-from copilot_core.tools.compact import compact_number, from_database, iso
+from copilot_core.domain.metrics import Metric, format_value, metric, missing_since, missing_text
+from copilot_core.tools.compact import compact_number, compact_timestamp, from_database, iso
 from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, last_n_arg,
                                      parameter_name_arg, qid_arg,
                                      qids_arg, tool)
 
 FRAME_COLUMNS = ["qid", "calibrated_at", "value", "raw_value", "unit", "execution_id", "task_id"]
 TREND_BAND = 0.01  # latest vs first within ±1 % is "stable"
+SPELLED_OUT = 10  # a history this short has every value, with its date, in the answer sentence
 
 
 def _trend(first: float | None, last: float | None) -> str | None:
@@ -69,7 +70,7 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
     answer = (f"{parameter_name} of {ctx.label(chip_id, qid)} on {chip_id}, last {len(points)} points: "
               f"latest {latest_text}, lowest {format_value(entry, stats['min'])}, highest "
               f"{format_value(entry, stats['max'])}, mean {format_value(entry, stats['mean'])}, "
-              f"trend {_trend(values[0], values[-1]) or 'unknown'}.")
+              f"trend {_trend(values[0], values[-1]) or 'unknown'}" + _newest_first(entry, points) + ".")
     data = {"answer": answer, "chip_id": chip_id, "qid": qid, "label": ctx.label(chip_id, qid),
             "parameter_name": parameter_name, "unit": entry.unit, "stats": _stats(values),
             "trend": _trend(values[0], values[-1]),
@@ -80,6 +81,15 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
     else:
         shown = f", latest {compact_number(latest)} {entry.unit}" if latest is not None else ""
     return ToolResult(data, f"{parameter_name} of {ctx.label(chip_id, qid)} on {chip_id}: {len(points)} points{shown}")
+
+
+def _newest_first(entry: Metric, points: list[dict]) -> str:
+    """The values with their dates, newest first, when few enough to quote ("the two most recent values")."""
+    if len(points) > SPELLED_OUT:
+        return ""
+    shown = ", ".join(f"{format_value(entry, p['value'])} ({compact_timestamp(p['calibrated_at'], year=True)})"
+                      for p in reversed(points))
+    return f"; values, newest first: {shown}"
 
 
 def _frame(rows: list[dict], parameter_name: str) -> pd.DataFrame:

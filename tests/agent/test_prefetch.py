@@ -237,3 +237,38 @@ def test_an_invented_call_in_a_tool_round_ends_the_rounds(scripted_openai, style
     final = scripted_openai.bodies()[2]
     assert final.get("tool_choice") == "none"
     assert "does not exist" in json.dumps(final)
+
+
+# The question shapes the local model got wrong (issue 20), and their neighbours, each with the call it needs.
+SHAPES = [
+    ("Which qubit has the lowest T1?", ("rank_metric", {"chip_id": CHIP, "metric_name": "t1", "order": "lowest",
+                                                        "n": 1})),
+    ("Which qubits have the worst T2 echo?", ("rank_metric", {"chip_id": CHIP, "metric_name": "t2_echo",
+                                                              "order": "lowest", "n": 5})),
+    ("What are the 3 best qubits by readout fidelity?",
+     ("rank_metric", {"chip_id": CHIP, "metric_name": "average_readout_fidelity", "order": "highest", "n": 3})),
+    ("Which coupling has the lowest ZX90 fidelity?",
+     ("rank_metric", {"chip_id": CHIP, "metric_name": "zx90_gate_fidelity", "order": "lowest", "n": 1})),
+    ("Which qubits have T1 below 50 μs?", ("filter_metric", {"chip_id": CHIP, "metric_name": "t1", "below": 50.0})),
+    ("How many qubits have x90 gate fidelity above 99.9%?",
+     ("filter_metric", {"chip_id": CHIP, "metric_name": "x90_gate_fidelity", "above": 99.9})),
+    ("How many qubits have no valid T1?", ("missing_metric", {"chip_id": CHIP, "metric_name": "t1"})),
+    ("How many tasks failed in the most recent run?", ("get_run_failures", {"chip_id": CHIP})),
+    ("Which tasks failed in execution 20261120-001?",
+     ("get_run_failures", {"chip_id": CHIP, "execution_id": "20261120-001"})),
+    ("When was the chip last calibrated?", ("get_execution_history", {"chip_id": CHIP, "last_n": 1})),
+    ("What were Q017's two most recent T1 values?",
+     ("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": CHIP, "qid": "17", "last_n": 2})),
+    ("Plot the T1 history of qubit 5.",
+     ("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": CHIP, "qid": "5", "last_n": 10})),
+    ("Where does the T1 of Q5 come from?",
+     ("get_parameter_lineage", {"parameter_name": "t1", "qid": "5", "chip_id": CHIP})),
+    ("Is the T1 of Q5 below 50?", ("get_qubit_params", {"chip_id": CHIP, "qid": "5"})),  # one qubit: its values
+    ("Which qubit has the lowest T2?", None),  # T2 is ambiguous: the model chooses
+]
+
+
+@pytest.mark.parametrize(("question", "expected"), SHAPES, ids=[q for q, _ in SHAPES])
+def test_the_call_each_question_shape_needs(question, expected):
+    planned = plan_prefetch(question, chip_id=CHIP)
+    assert (None if planned is None else (planned.name, planned.args)) == expected

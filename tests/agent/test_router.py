@@ -18,7 +18,10 @@ from tests.fakes.scripted_openai import answer, call
 QUBIT_TOOLS = {"get_qubit_params", "get_task_history", "get_latest_task_result"}
 TABLE = [
     ("What is the median T1 on 144Qv2?", None, {"generate_chip_heatmap", "get_chip_summary"}),
-    ("Which qubits have the worst readout fidelity?", None, {"generate_chip_heatmap", "get_chip_summary"}),
+    ("Which qubits have the worst readout fidelity?", None, {"generate_chip_heatmap", "get_chip_summary",
+                                                              "rank_metric"}),
+    ("Which qubits have T1 below 50 μs?", None, {"generate_chip_heatmap", "get_chip_summary", "filter_metric"}),
+    ("How many qubits have no valid T1?", None, {"generate_chip_heatmap", "get_chip_summary", "missing_metric"}),
     ("Show the T1 heatmap", None, {"generate_chip_heatmap"}),
     ("How is Q5 doing?", None, QUBIT_TOOLS),
     ("How is this qubit doing?", "12", QUBIT_TOOLS),
@@ -34,7 +37,7 @@ TABLE = [
     ("Compare qubits 3 and 7", None, QUBIT_TOOLS | {"compare_qubits"}),
     ("Correlate T1 with the qubit frequency", None, {"execute_python_analysis"}),
     ("Which couplings does Q4 have?", None, QUBIT_TOOLS | {"get_coupling_params"}),
-    ("Which tasks failed?", None, {"search_task_results", "get_latest_task_result"}),
+    ("Which tasks failed?", None, {"search_task_results", "get_latest_task_result", "get_run_failures"}),
     ("Any notes from the operators?", None, {"get_calibration_notes"}),
     ("Who are the neighbours of Q9 in the topology?", None, QUBIT_TOOLS | {"get_chip_topology"}),
     ("Which parameters can I ask about?", None, {"list_available_parameters"}),
@@ -155,7 +158,7 @@ def test_server_gets_the_routed_tools_and_more_tools_opens_the_full_set(scripted
     scripted_openai.push(call(MORE_TOOLS, {}), call("get_chip_topology", {"chip_id": "64Qv3"}),
                          answer("Median T1 is 50 us."))
     toolkit = RegistryToolkit()
-    result = run_copilot(AgentRequest("Which qubit has the worst T1 on 64Qv3?", chip_id="64Qv3"),
+    result = run_copilot(AgentRequest("How is the T1 distribution across 64Qv3?", chip_id="64Qv3"),
                          provider=scripted_openai.provider(style), toolkit=toolkit, repo=None, router=True)
     assert result.error is None and result.answer == "Median T1 is 50 us."
     first, second, third = scripted_openai.bodies()

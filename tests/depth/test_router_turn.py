@@ -24,7 +24,7 @@ def turn(server, repo, chip, tmp_path, model: str, **env: str):
     settings = load_settings({"DATA_DIR": str(tmp_path), **env})
     copilot = Copilot(repo, settings=settings, skills=SkillLibrary.load(), memory=None, gate=False)
     state = ChatState(username="local", provider=provider_for(server, model=model), chip_id=chip)
-    server.push(answer("Median T1 is 50 us."))
+    server.push(answer("Median T1 is in the summary."))
     return copilot.ask(state, f"What is the median T1 on {chip}?")
 
 
@@ -37,7 +37,7 @@ def turn(server, repo, chip, tmp_path, model: str, **env: str):
 ])
 def test_router_switch_decides_the_tools_sent(scripted_openai, repo, demo_chip_ids, tmp_path, model, env, expected):
     result = turn(scripted_openai, repo, demo_chip_ids[0], tmp_path, model, **env)
-    assert result.answer is not None and result.answer.text == "Median T1 is 50 us."
+    assert result.answer is not None and result.answer.text == "Median T1 is in the summary."
     assert offered(scripted_openai.bodies()[0]) == expected
     routed = result.answer.work.trace["routed_tools"]
     assert routed == (None if expected == EVERY_TOOL else expected[:-1])

@@ -34,12 +34,14 @@ GUIDE_WORDS = {"qid": "qubit ids", "qids": "qubit ids", "param_names": "paramete
                "execution_id": "executions like"}
 # Arguments sent with neither words nor an enum, reviewed one by one: filters and limits whose name says what they
 # do (a wrong value gets an error naming the bound or the valid values), and ids the model copies from results.
-SAY_WHAT_THEY_DO = {"last_n", "status", "tags", "within_hours", "code", "task_id"}
+SAY_WHAT_THEY_DO = {"last_n", "status", "tags", "within_hours", "code", "task_id", "below", "above", "n"}
 
 
 def test_the_seed_tools_and_the_memory_tool():
+    answers = {"rank_metric", "filter_metric", "missing_metric", "get_run_failures"}  # one per question shape
     assert {t.name for t in TOOLS} == SEED_000_TOOLS | {"recall_memory", "compare_calibrations",
-                                                         "get_task_figure"} and len(TOOLS) == 20
+                                                         "get_task_figure"} | answers
+    assert len(TOOLS) == 24
 
 
 def test_policy_declared_on_the_tools():

@@ -1,0 +1,547 @@
+"""Whether each number in an answer says what the tool results say: the value, its role and its qubit.
+
+:mod:`~copilot_core.agent.grounding` asks "does this number appear in some tool result?"; a small model passes that
+while quoting the median as the lowest value, a count of qubits *with* data as the count *below* a threshold, or a
+value next to a qubit that does not hold it.  Here every numeric field of the tool results becomes a :class:`Fact`
+(its value in display units, its role: min, max, median, mean, latest, count, total, threshold or a qubit's value,
+the metric and the qubit or coupling it belongs to), and every number in the answer a :class:`Claim` read from the
+words of its clause (lowest, highest, median, average, latest, how many, below/above, a band word, the qubit or
+coupling named next to it).  A claim is *wrong* when no fact has its value in the role, metric and subject the
+words give it, or when a band word or a below/above comparison disagrees with the value.
+
+Public entry points (also used by the qubit-analysis mode):
+
+- :func:`check_claims` ``(answer_text, tool_results, *, question="") -> ClaimReport``;
+- :func:`repair_answer` ``(answer_text, report, fallback) -> Repair``: the answer with wrong numbers corrected from
+  the data, or replaced by ``fallback`` (the deterministic answer) when a claim cannot be corrected in place, and
+  the note that tells the person which happened.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from copilot_core.agent.grounding import number_spans, source_values
+from copilot_core.domain.metrics import CATALOGUE, metric
+from copilot_core.domain.vocabulary import metrics_named
+
+Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "other"]
+Verdict = Literal["ok", "wrong", "unbacked"]
+
+# Field name -> (role, count qualifier).  Count qualifiers say *which* items were counted.
+_ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
+    "min": ("min", None), "minimum": ("min", None), "lowest_value": ("min", None),
+    "max": ("max", None), "maximum": ("max", None), "highest_value": ("max", None),
+    "median": ("median", None), "mean": ("mean", None), "average": ("mean", None),
+    "latest": ("latest", None), "value": ("value", None),
+    "count": ("count", None), "qubits_with_data": ("count", None), "with_data": ("count", None),
+    "num_points": ("count", None), "num_qubits": ("total", None), "num_couplings": ("total", None),
+    "tasks_in_run": ("total", None), "total": ("total", None),
+    "considered": ("total", None),
+    "count_below": ("count", "below"), "count_above": ("count", "above"), "count_missing": ("count", "missing"),
+    "count_failed": ("count", "failed"), "threshold": ("threshold", None),
+}
+# A list under one of these keys ranks its items: each item's value is a lowest/highest value.
+_RANKED_KEYS: dict[str, Role] = {"lowest": "min", "highest": "max"}
+_SUBJECT_KEYS = ("qid", "coupling_id", "id")
+_METRIC_KEYS = ("metric", "parameter_name", "metric_name")
+_QUALIFIER_KEYS = {"below": "below", "above": "above", "missing": "missing", "failed": "failed"}
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One number a tool returned, with what it is."""
+
+    value: float  # display units, absolute (answers drop signs: "dropped by 5.2")
+    role: Role
+    metric: str | None = None
+    subject: str | None = None  # "5" for a qubit, "4-1" for a coupling
+    qualifier: str | None = None  # for counts: below / above / missing / failed / band:<name>
+    tool: str = ""
+
+    def describe(self) -> str:
+        what = {"min": "the lowest", "max": "the highest", "median": "the median", "mean": "the mean",
+                "latest": "the latest value", "count": "a count", "total": "a total", "threshold": "a threshold",
+                "value": "the value", "other": "a number"}[self.role]
+        if self.role == "count" and self.qualifier:
+            what = f"the count of {self.qualifier.replace('band:', '')} items"
+        owner = f" of {subject_label(self.subject)}" if self.subject else ""
+        return f"{what}{' ' + self.metric if self.metric else ''}{owner}"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One number of the answer, what its words claim, and whether the facts bear it out."""
+
+    written: str
+    clause: str
+    role: Role | None
+    metric: str | None
+    subject: str | None
+    qualifier: str | None
+    band: str | None
+    verdict: Verdict
+    reason: str = ""
+    correction: str | None = None  # the value the data gives for this claim, written like ``written``
+    start: int = 0  # where ``written`` is in the answer
+    end: int = 0
+
+
+@dataclass(frozen=True)
+class ClaimReport:
+    """Every checked number of an answer (in order) and the verdicts."""
+
+    claims: tuple[Claim, ...] = ()
+
+    @property
+    def wrong(self) -> list[Claim]:
+        return [c for c in self.claims if c.verdict == "wrong"]
+
+    @property
+    def unbacked(self) -> list[Claim]:
+        return [c for c in self.claims if c.verdict == "unbacked"]
+
+    @property
+    def ok(self) -> bool:
+        """True when no claim is wrong and every number is backed."""
+        return not self.wrong and not self.unbacked
+
+
+@dataclass(frozen=True)
+class Repair:
+    """What the person is shown: ``text``, and ``action`` with its ``note`` (empty when the answer was kept)."""
+
+    text: str
+    action: Literal["kept", "corrected", "replaced"]
+    note: str = ""
+    report: ClaimReport = field(default_factory=ClaimReport)
+
+
+# ------------------------------------------------------------------------------------------- facts
+
+def _canonical_subject(value: object) -> str | None:
+    """``"5"``, ``"Q05"`` -> ``"5"``; ``"4-1"``, ``"Q004→Q001"`` -> ``"4-1"``; anything else None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    text = str(value).strip()
+    found = _COUPLING_TEXT.fullmatch(text)
+    if found:
+        return f"{int(found.group(1))}-{int(found.group(2))}"
+    found = re.fullmatch(r"[Qq]?0*(\d{1,5})", text)
+    return str(int(found.group(1))) if found else None
+
+
+def subject_label(subject: str) -> str:
+    """How a subject is named back to the person: ``Q5``, ``Q4-Q1``."""
+    if "-" in subject:
+        a, b = subject.split("-")
+        return f"Q{a}-Q{b}"
+    return f"Q{subject}"
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if type(value).__module__ == "numpy" and hasattr(value, "item"):
+            return _number(value.item())
+        return None
+    return abs(float(value)) if math.isfinite(value) else None
+
+
+@dataclass(frozen=True)
+class _Context:
+    tool: str
+    metric: str | None = None
+    subject: str | None = None
+    qualifier: str | None = None
+    ranked: Role | None = None
+
+
+def _walk(obj: Any, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
+    number = _number(obj)
+    if number is not None:
+        yield from _leaf(number, ctx, key)
+    elif isinstance(obj, dict):
+        yield from _walk_dict(obj, ctx)
+    elif isinstance(obj, (list, tuple)):
+        role, qualifier = _ROLE_KEYS.get(f"count_{key}", ("count", ctx.qualifier))
+        yield Fact(float(len(obj)), "count", ctx.metric, None, qualifier if key in _QUALIFIER_KEYS else ctx.qualifier,
+                   ctx.tool)
+        inner = ctx
+        if key in _RANKED_KEYS:
+            inner = _Context(ctx.tool, ctx.metric, ctx.subject, ctx.qualifier, _RANKED_KEYS[key])
+        elif key in ("best", "worst") and ctx.metric:
+            higher = metric(ctx.metric).higher_is_better
+            inner = _Context(ctx.tool, ctx.metric, ctx.subject, ctx.qualifier,
+                             "max" if (key == "best") == higher else "min")
+        elif key in _QUALIFIER_KEYS:
+            inner = _Context(ctx.tool, ctx.metric, ctx.subject, _QUALIFIER_KEYS[key])
+        for item in obj:
+            yield from _walk(item, inner)
+
+
+def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
+    subject = next((s for k in _SUBJECT_KEYS if (s := _canonical_subject(obj.get(k))) is not None), ctx.subject)
+    named = next((str(obj[k]) for k in _METRIC_KEYS if isinstance(obj.get(k), str)), None)
+    here = _Context(ctx.tool, named or ctx.metric, subject, ctx.qualifier, ctx.ranked)
+    for k, value in obj.items():
+        k = str(k)
+        if k in CATALOGUE or (k.isidentifier() and k in _ALL_METRIC_NAMES):
+            yield from _walk(value, _Context(here.tool, k, here.subject, here.qualifier, here.ranked), "value")
+        elif k == "bands" and isinstance(value, dict):
+            for band, n in value.items():
+                if (count := _number(n)) is not None:
+                    yield Fact(count, "count", here.metric, None, f"band:{band}", here.tool)
+        elif (keyed := _canonical_subject(k)) is not None and k not in _ROLE_KEYS:
+            yield from _walk(value, _Context(here.tool, here.metric, keyed, here.qualifier, here.ranked), "value")
+        else:
+            yield from _walk(value, here, k)
+
+
+def _leaf(number: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
+    role, qualifier = _ROLE_KEYS.get(key or "", ("other", None))
+    if key in CATALOGUE or key == "value":
+        role = "value" if ctx.subject is not None else "other"
+    if role == "value" and ctx.ranked is not None:
+        yield Fact(number, ctx.ranked, ctx.metric, ctx.subject, None, ctx.tool)
+    if role == "count" and qualifier is None:
+        qualifier = ctx.qualifier
+    yield Fact(number, role, ctx.metric, ctx.subject if role in ("value", "latest", "other") else None,
+               qualifier, ctx.tool)
+
+
+_ALL_METRIC_NAMES = frozenset(CATALOGUE)
+
+
+def _as_object(source: Any) -> Any:
+    if isinstance(source, str):
+        try:
+            return json.loads(source)
+        except ValueError:
+            return None
+    return source
+
+
+def tool_facts(tool_results: Iterable[Any]) -> list[Fact]:
+    """Every numeric field of the results (dicts, JSON text, or outcomes with ``name``/``full``/``model_text``),
+    plus the catalogue's thresholds."""
+    facts: list[Fact] = []
+    for result in tool_results:
+        name = str(getattr(result, "name", "") or "")
+        parts = [getattr(result, "full", None), getattr(result, "model_text", None)] if name else [result]
+        for part in parts:
+            obj = _as_object(part)
+            if obj is not None:
+                facts.extend(_walk(obj, _Context(name)))
+    for entry in CATALOGUE.values():
+        for limit in (entry.bad, entry.good, entry.excellent):
+            if limit is not None:
+                facts.append(Fact(abs(float(limit)), "threshold", entry.name))
+    return facts
+
+
+# ------------------------------------------------------------------------------------------- claims
+
+_COUPLING_TEXT = re.compile(r"[Qq]?0*(\d{1,5})\s*(?:-|→|->|–|—)\s*[Qq]?0*(\d{1,5})")
+_SUBJECT_MENTION = re.compile(
+    r"(?<![\w.])(?:[Qq]0*(?P<a>\d{1,5})\s*(?:-|→|->|–|—)\s*[Qq]0*(?P<b>\d{1,5})"
+    r"|(?:coupling|pair)\s+[Qq]?0*(?P<c>\d{1,5})\s*(?:-|→|->|–|—)\s*[Qq]?0*(?P<d>\d{1,5})"
+    r"|(?<![\w.-])0*(?P<e>\d{1,3})\s*(?:→|->)\s*0*(?P<f>\d{1,3})(?!\w|\.\d)"
+    r"|[Qq]\s?0*(?P<q>\d{1,5})(?!\w|\.\d)|qubit\s*#?\s*0*(?P<r>\d{1,5})(?!\w|\.\d))", re.I)
+_CHIP_ID = re.compile(r"(?<![\w.])\d+Q[A-Za-z0-9_]*")  # "64Qv3": a name, not a measurement
+_CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")
+_ROLE_WORDS: tuple[tuple[Role, re.Pattern[str]], ...] = (
+    ("min", re.compile(r"\b(lowest|minimum|min|smallest|shortest|least)\b", re.I)),
+    ("max", re.compile(r"\b(highest|maximum|max|largest|longest|greatest|best)\b", re.I)),
+    ("median", re.compile(r"\bmedian\b", re.I)),
+    ("mean", re.compile(r"\b(mean|average|avg)\b", re.I)),
+    ("latest", re.compile(r"\b(latest|most recent|newest|current(ly)?)\b"  # "the most recent values": several
+                          r"(?!(?:\s+[\w*]+){0,2}\s+(?:values|points|measurements|results|calibrations)\b)", re.I)),
+)
+_THRESHOLD_BEFORE = re.compile(r"(?:\b(?:below|under|above|over|less than|more than|greater than|lower than|"
+                               r"higher than|at least|at most|exceeds?|threshold(?: of)?)|[<>≤≥])\s*$", re.I)
+_COUNT_AFTER = re.compile(r"^\s*(?:of\s+(?:the\s+)?\d+\s+)?(?:\w+\s+)?(qubits?|couplings?|pairs?|tasks?|failures?|"
+                          r"runs?|executions?|results?|points?|values?|measurements?)\b", re.I)
+_COUNT_BEFORE = re.compile(r"\b(how many|count(?:ed)?|number of|total of)\b[^\d]*$", re.I)
+_OF_BEFORE = re.compile(r"\b(of|out of)\s*$", re.I)
+_QUALIFIER_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("missing", re.compile(r"\b(no valid|not valid|invalid|missing|without (?:a )?(?:valid )?(?:value|data)|no data"
+                           r"|no value|lack)\w*", re.I)),
+    ("failed", re.compile(r"\bfail\w*|\berrors?\b", re.I)),
+    ("below", re.compile(r"\b(below|under|less than|lower than|at most)\b|<", re.I)),
+    ("above", re.compile(r"\b(above|over|more than|greater than|higher than|at least|exceed\w*)\b|>", re.I)),
+)
+_BAND_WORD = re.compile(r"(?<!not )(?<!than )\b(excellent|good|fair|bad|poor)\b", re.I)
+_BAND_ALIASES = {"poor": "bad"}
+
+
+def _mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        for i in range(start, end):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
+def _mentions(text: str) -> list[tuple[int, int, str]]:
+    out = []
+    for m in _SUBJECT_MENTION.finditer(text):
+        g = m.groupdict()
+        pair = next(((g[a], g[b]) for a, b in (("a", "b"), ("c", "d"), ("e", "f")) if g[a] is not None), None)
+        subject = f"{int(pair[0])}-{int(pair[1])}" if pair else str(int(g["q"] or g["r"]))
+        out.append((m.start(), m.end(), subject))
+    return out
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    bounds, start = [], 0
+    for m in _CLAUSE_END.finditer(text):
+        bounds.append((start, m.start()))
+        start = m.end()
+    bounds.append((start, len(text)))
+    return bounds
+
+
+def _role_from_words(before: str, after: str, clause: str) -> Role | None:
+    """The role the nearest claim word gives a number: the last one before it in its clause, else one after."""
+    best: tuple[int, Role] | None = None
+    for role, pattern in _ROLE_WORDS:
+        for m in pattern.finditer(before):
+            if best is None or m.start() > best[0]:
+                best = (m.start(), role)
+    if best is not None:
+        return best[1]
+    for role, pattern in _ROLE_WORDS:
+        if pattern.search(after[:40]):
+            return role
+    return None
+
+
+def _qualifier(clause: str) -> str | None:
+    return next((name for name, pattern in _QUALIFIER_WORDS if pattern.search(clause)), None)
+
+
+def _decimals(written: str) -> int:
+    mantissa, _, exponent = written.lower().partition("e")
+    return max(len(mantissa.partition(".")[2]) - int(exponent or 0), 0)
+
+
+def _matches(value: float, decimals: int, fact: Fact) -> bool:
+    half = 0.5 * 10.0 ** -decimals
+    return abs(fact.value - value) <= half * (1 + 1e-9) + 1e-12 * max(value, 1.0)
+
+
+def _written_like(value: float, written: str) -> str:
+    decimals = _decimals(written)
+    return f"{value:.{decimals}f}"
+
+
+@dataclass
+class _Reading:
+    written: str
+    value: float
+    decimals: int
+    start: int
+    end: int
+    clause: str
+    before: str
+    after: str
+    derived: bool
+
+
+def _readings(answer: str) -> tuple[list[_Reading], list[tuple[int, int, str]]]:
+    mentions = _mentions(answer)
+    masked = _mask(answer, [(s, e) for s, e, _ in mentions] + [m.span() for m in _CHIP_ID.finditer(answer)])
+    out = []
+    for cstart, cend in _clauses(masked):
+        for start, end, written, derived in number_spans(masked[cstart:cend]):
+            try:
+                value = abs(float(written.replace(",", "").replace("−", "-")))
+            except ValueError:
+                continue
+            s, e = cstart + start, cstart + end
+            out.append(_Reading(written, value, _decimals(written), s, e, answer[cstart:cend].strip(),
+                                answer[cstart:s], answer[e:cend], derived))
+    return out, mentions
+
+
+def _subject_for(reading: _Reading, mentions: list[tuple[int, int, str]], answer: str) -> str | None:
+    """The qubit or coupling named nearest to the number within its clause."""
+    clause_start = reading.start - len(reading.before)
+    clause_end = reading.end + len(reading.after)
+    near = [(min(abs(reading.start - e), abs(s - reading.end)), subject) for s, e, subject in mentions
+            if s >= clause_start and e <= clause_end]
+    return min(near)[1] if near else None
+
+
+def _claimed_metric(clause: str, candidates: Sequence[Fact]) -> str | None:
+    named = [n for n in metrics_named(clause) if n is not None]
+    if len(named) == 1:
+        return named[0]
+    metrics = {f.metric for f in candidates if f.metric}
+    return metrics.pop() if len(metrics) == 1 else None
+
+
+def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_values: list[float],
+           loose_values: list[float]) -> Claim:
+    clause = reading.clause
+    before_text = reading.before
+    threshold = bool(_THRESHOLD_BEFORE.search(before_text))
+    of_total = bool(_OF_BEFORE.search(before_text))
+    is_count = not threshold and (bool(_COUNT_AFTER.match(reading.after)) or bool(_COUNT_BEFORE.search(before_text)))
+    role: Role | None = "threshold" if threshold else "total" if (of_total and is_count) else \
+        "count" if is_count else _role_from_words(before_text, reading.after, clause)
+    qualifier = _qualifier(clause) if role == "count" else None
+    candidates = [f for f in facts if _matches(reading.value, reading.decimals, f)]
+    claimed = _claimed_metric(clause, candidates)
+    band_match = _BAND_WORD.search(clause)
+    band = _BAND_ALIASES.get(band_match.group(1).lower(), band_match.group(1).lower()) if band_match else None
+
+    def claim(verdict: Verdict, reason: str = "", correction: str | None = None) -> Claim:
+        return Claim(reading.written, clause, role, claimed, subject, qualifier, band, verdict, reason, correction,
+                     reading.start, reading.end)
+
+    if reading.derived:
+        return claim("ok", "marked as derived")
+    if any(abs(u - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for u in user_values) and \
+            role in (None, "threshold", "count", "total") and subject is None:
+        return claim("ok", "the question's own number")
+    if not candidates:
+        if any(abs(v - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for v in loose_values) \
+                and role is None:
+            return claim("ok", "in a tool result's text")
+        return claim("unbacked", "no tool result has this number")
+    if role == "threshold":
+        return claim("ok", "a threshold")
+    pool = [f for f in candidates if f.role != "threshold"]
+    if not pool:  # only a threshold has this value: no data gives it
+        return claim("unbacked", "only a threshold has this number")
+    if claimed is not None:
+        same_metric = [f for f in pool if f.metric in (None, claimed)]
+        if not same_metric:
+            other = pool[0]
+            return claim("wrong", f"{reading.written} is {other.describe()}, not {claimed}",
+                         _correction(facts, role, claimed, subject, qualifier, reading.written))
+        pool = same_metric
+    if role == "count":
+        fitting = [f for f in pool if f.role == "count" and f.qualifier == qualifier] if qualifier is not None \
+            else [f for f in pool if f.role in ("count", "total")]
+        if not fitting:
+            return claim("wrong", f"{reading.written} is {pool[0].describe()}, not a count of "
+                                  f"{qualifier or 'items'}", _correction(facts, role, claimed, None, qualifier,
+                                                                          reading.written))
+        return claim("ok")
+    if role == "total":
+        return claim("ok") if any(f.role in ("total", "count") for f in pool) else \
+            claim("wrong", f"{reading.written} is {pool[0].describe()}, not a total")
+    if role in ("min", "max", "median", "mean", "latest"):
+        fitting = [f for f in pool if f.role == role or (role == "latest" and f.role == "value")]
+        if role == "latest":
+            newest = [f for f in facts if f.role == "latest" and f.subject in (None, subject)
+                      and f.metric in (None, claimed)]
+            if newest:  # a history's older points are values too, but not the latest one
+                fitting = [f for f in fitting if f.role == "latest"]
+        if subject is not None:
+            fitting = [f for f in fitting if f.subject in (None, subject)] if role != "latest" else \
+                [f for f in fitting if f.subject == subject or f.subject is None]
+        if not fitting:
+            return claim("wrong", f"{reading.written} is {pool[0].describe()}, not the {_ROLE_NAMES[role]}",
+                         _correction(facts, role, claimed, subject, None, reading.written))
+        if subject is not None and role in ("min", "max"):
+            held = [f for f in facts if f.subject == subject and f.role in ("value", "latest", "min", "max")
+                    and f.metric in (None, claimed or fitting[0].metric)]
+            if held and not any(_matches(reading.value, reading.decimals, f) for f in held):
+                return claim("wrong", f"{subject_label(subject)} does not have {reading.written}")
+            if not held and not any(f.subject == subject for f in fitting):
+                return claim("wrong", f"no tool result ties {reading.written} to {subject_label(subject)}")
+    elif subject is not None:
+        if not any(f.subject == subject for f in pool):
+            owners = sorted({subject_label(f.subject) for f in pool if f.subject})
+            whose = f" (it is {', '.join(owners[:3])}'s)" if owners else ""
+            return claim("wrong", f"no tool result gives {subject_label(subject)} {reading.written}{whose}",
+                         _correction(facts, "value", claimed, subject, None, reading.written))
+    problem = _band_problem(reading, band, claimed or next((f.metric for f in pool if f.metric), None), pool)
+    if problem:
+        return claim("wrong", problem)
+    return claim("ok")
+
+
+_ROLE_NAMES = {"min": "lowest value", "max": "highest value", "median": "median", "mean": "mean",
+               "latest": "latest value"}
+
+
+def _band_problem(reading: _Reading, band: str | None, name: str | None, pool: list[Fact]) -> str | None:
+    """A band word or a below/above comparison in the clause that the value contradicts."""
+    if name is None or not any(f.role in ("value", "latest", "min", "max", "median", "mean") for f in pool):
+        return None
+    entry = metric(name)
+    if band is not None and entry.good is not None:
+        actual = entry.score(reading.value if entry.higher_is_better or entry.unit != "MHz" else -reading.value)
+        if actual is not None and actual != band:
+            return f"{reading.written} {entry.unit} is {actual} for {name}, not {band}"
+    after = reading.after
+    for m in re.finditer(r"(?P<word>below|under|less than|lower than|above|over|more than|greater than|higher than)"
+                         r"\s+(?P<num>\d+(?:\.\d+)?)", after, re.I):
+        limit = float(m.group("num"))
+        below = m.group("word").lower() in ("below", "under", "less than", "lower than")
+        if (below and not reading.value < limit) or (not below and not reading.value > limit):
+            return f"{reading.written} is not {m.group('word').lower()} {m.group('num')}"
+    return None
+
+
+def _correction(facts: list[Fact], role: Role | None, name: str | None, subject: str | None, qualifier: str | None,
+                written: str) -> str | None:
+    """The one value the data gives for this claim (role, metric, subject, count qualifier), else None."""
+    if role in (None, "threshold", "other", "total") or (role in ("min", "max") and subject is not None):
+        return None  # a wrong extreme named with a qubit: the qubit is wrong too, so no in-place fix
+    wanted_roles = ("value", "latest") if role == "value" else (role,)
+    found = {f.value for f in facts if f.role in wanted_roles and (name is None or f.metric == name)
+             and (role not in ("value", "latest") or f.subject == subject)
+             and (role != "count" or f.qualifier == qualifier)
+             and (role in ("value", "latest", "count") or f.subject is None)}
+    if role == "latest" and not found and subject is not None:
+        found = {f.value for f in facts if f.role == "value" and f.subject == subject and f.metric == name}
+    return _written_like(found.pop(), written) if len(found) == 1 else None
+
+
+def check_claims(answer_text: str, tool_results: Iterable[Any], *, question: str = "") -> ClaimReport:
+    """Judge every number of ``answer_text`` against ``tool_results`` (result dicts, their JSON text, or
+    ``ToolOutcome`` objects).  Numbers the ``question`` itself states are accepted as thresholds or counts."""
+    results = list(tool_results)
+    facts = tool_facts(results)
+    user_values = [abs(float(w.replace(",", ""))) for _, _, w, _ in number_spans(_mask(question, [
+        (s, e) for s, e, _ in _mentions(question)]))]
+    loose = source_values([getattr(r, "summary", None) or "" for r in results] +
+                          [r for r in results if isinstance(r, str)])
+    readings, mentions = _readings(answer_text or "")
+    claims = [_judge(r, _subject_for(r, mentions, answer_text), facts, user_values, loose) for r in readings]
+    return ClaimReport(tuple(claims))
+
+
+def _note_claim(claim: Claim) -> str:
+    return f"“{claim.clause[:80]}”: {claim.reason}"
+
+
+def repair_answer(answer_text: str, report: ClaimReport, fallback: str | None) -> Repair:
+    """The answer to show: unchanged when no claim is wrong; wrong numbers replaced in place when the data gives
+    each one its right value; otherwise ``fallback`` (the deterministic answer).  The note says which."""
+    wrong = report.wrong
+    if not wrong:
+        return Repair(answer_text, "kept", report=report)
+    if all(c.correction is not None and c.role in ("min", "max", "median", "mean", "latest", "count")
+           for c in wrong):
+        text = answer_text
+        for c in sorted(wrong, key=lambda c: c.start, reverse=True):
+            text = text[:c.start] + str(c.correction) + text[c.end:]
+        fixes = "; ".join(f"{c.written} → {c.correction} ({c.reason})" for c in wrong)
+        return Repair(text, "corrected", f"Corrected from the data: {fixes}.", report)
+    reasons = "; ".join(_note_claim(c) for c in wrong[:3])
+    if fallback:
+        return Repair(fallback, "replaced", "The model's answer was replaced by one computed from the tool results, "
+                                            f"because the data does not support it: {reasons}.", report)
+    return Repair(answer_text, "kept", f"Not supported by the data: {reasons}.", report)

@@ -1,0 +1,163 @@
+"""What the loop does after a model speaks and before the person reads it: check the claims, answer deterministically
+when the model could not, retry a call whose invented filters matched nothing, and draw the chart a question asked for.
+
+Each step is one function the loop calls; none raises.  The claim check itself is :mod:`copilot_core.agent.claims`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import pandas as pd
+
+from copilot_core.agent.blocks import Block, TextBlock
+from copilot_core.agent.claims import ClaimReport, check_claims, repair_answer
+from copilot_core.charts.timeseries import timeseries_figure
+from copilot_core.domain.metrics import metric
+from copilot_core.render_safety import validate_figure
+from copilot_core.tools.compact import to_model_json
+from copilot_core.tools.registry import runs_code
+from copilot_core.tools.toolkit import ToolOutcome
+
+log = logging.getLogger(__name__)
+
+NO_ANSWER = "The model did not write a final answer; the tools found:"
+# Optional filters a model invents (a chip id as a tag, a status executions do not have): dropped on the retry.
+RETRYABLE_FILTERS = ("status", "tags")
+_INVALID_ARG = re.compile(r"^invalid (?P<key>[a-z_]+)(?:\.\d+)?:")
+_PLOT_WORDS = re.compile(r"\b(plot\w*|graph\w*|chart\w*|show|draw|visuali[sz]e\w*)\b", re.I)
+
+
+def answer_line(outcome: ToolOutcome) -> str | None:
+    """The tool's quotable ``answer`` sentence, when it wrote one."""
+    for source in (outcome.model_text, outcome.full):
+        value = source
+        if isinstance(source, str):
+            try:
+                value = json.loads(source)
+            except ValueError:
+                continue
+        if isinstance(value, dict) and isinstance(value.get("answer"), str) and value["answer"].strip():
+            return value["answer"].strip()
+    return None
+
+
+def deterministic_answer(outcomes: Sequence[ToolOutcome]) -> str | None:
+    """The question answered from the tools' own sentences: the router's call first (it is the one the question
+    plainly needed), then the others in call order; None when no tool wrote one."""
+    ordered = sorted((o for o in outcomes if o.ok), key=lambda o: o.origin != "router")
+    lines = list(dict.fromkeys(line for o in ordered if (line := answer_line(o))))
+    if not lines:
+        return None
+    return lines[0] if len(lines) == 1 else "\n".join(f"- {line}" for line in lines)
+
+
+def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOutcome]
+                   ) -> tuple[list[Block], ClaimReport, str]:
+    """The answer's text blocks with wrong claims corrected from the data, or replaced by the deterministic
+    answer, plus a visible note saying which; the report and the action ("kept", "corrected", "replaced")."""
+    texts = [b for b in blocks if isinstance(b, TextBlock)]
+    if not texts or not outcomes or any(runs_code(o.name) for o in outcomes):
+        return blocks, ClaimReport(), "kept"  # numbers computed by model code have no field to bind them to
+    joined = "\n\n".join(b.text for b in texts)
+    report = check_claims(joined, outcomes, question=question)
+    # only the router's call is known to answer this question: otherwise the wrong claim is flagged, not replaced
+    fallback = deterministic_answer([o for o in outcomes if o.origin == "router"])
+    repair = repair_answer(joined, report, fallback)
+    if (repair.action == "kept" and not repair.note) or (repair.action == "replaced"
+                                                         and repair.text.strip() == joined.strip()):
+        return blocks, report, "kept"  # nothing wrong, or the model quoted the very answer that would replace it
+    charts = [b for b in blocks if not isinstance(b, TextBlock)]
+    note = TextBlock(f"_{repair.note}_")
+    if repair.action == "kept":
+        return [*blocks, note], report, "kept"
+    return [TextBlock(repair.text), note, *charts], report, repair.action
+
+
+def corrected_args(name: str, args: dict, outcome: ToolOutcome) -> dict | None:
+    """Arguments for one retry of a call whose invented filters matched nothing (the tool says so with
+    ``retry_without``) or failed validation (``invalid status: ...``); None when no retry would help."""
+    drop: set[str] = set()
+    if isinstance(outcome.full, dict) and isinstance(outcome.full.get("retry_without"), list):
+        drop = {k for k in outcome.full["retry_without"] if k in RETRYABLE_FILTERS}
+    elif not outcome.ok and outcome.error and (found := _INVALID_ARG.match(outcome.error)):
+        drop = {found["key"]} & set(RETRYABLE_FILTERS)
+    drop &= set(args)
+    if not drop:
+        return None
+    log.info("retrying %s without %s", name, sorted(drop))
+    return {k: v for k, v in args.items() if k not in drop}
+
+
+def retry_invented(execute: Callable[[dict], ToolOutcome], name: str, args: dict, outcome: ToolOutcome
+                   ) -> ToolOutcome:
+    """``outcome``, or the outcome of one retry without the invented filters, telling the model what was dropped."""
+    fixed = corrected_args(name, args, outcome)
+    if fixed is None:
+        return outcome
+    retried = execute(fixed)
+    dropped = sorted(set(args) - set(fixed))
+    note = f"no result matched {', '.join(dropped)}; this is the result without {'them' if len(dropped) > 1 else 'it'}"
+    try:
+        body = json.loads(retried.model_text)
+    except ValueError:
+        return retried
+    text = to_model_json({"note": note, **body}) if isinstance(body, dict) else retried.model_text
+    return replace(retried, model_text=text, summary=f"{retried.summary} (retried without {', '.join(dropped)})")
+
+
+def asked_chart(question: str, outcomes: Sequence[ToolOutcome], charts: Sequence[dict]) -> list[dict]:
+    """A chart for a question that asks to plot, show, graph or chart something when no tool drew one: one qubit's
+    history as a line, a ranked or filtered list of qubits as bars.  Empty when nothing drawable was fetched."""
+    if charts or not _PLOT_WORDS.search(question):
+        return []
+    for outcome in outcomes:
+        full = outcome.full if outcome.ok and isinstance(outcome.full, dict) else None
+        if full is None:
+            continue
+        try:
+            figure = _history_figure(full) or _ranked_figure(full)
+            if figure is not None:
+                return [validate_figure(figure)]
+        except Exception:  # noqa: BLE001  (a chart that cannot be drawn leaves the answer as it is)
+            log.exception("could not draw the asked-for chart from %s", outcome.name)
+    return []
+
+
+def _history_figure(full: dict) -> dict | None:
+    points = full.get("points")
+    name = full.get("parameter_name")
+    if not isinstance(points, list) or not points or not isinstance(name, str):
+        return None
+    label = str(full.get("label") or f"Q{full.get('qid')}")
+    frame = pd.DataFrame({"qid": str(full.get("qid")), "qubit": label,
+                          "calibrated_at": pd.to_datetime([p.get("calibrated_at") for p in points], errors="coerce"),
+                          "value": pd.to_numeric([p.get("value") for p in points], errors="coerce"), "outlier": False})
+    frame = frame.dropna(subset=["calibrated_at", "value"])
+    if frame.empty:
+        return None
+    entry = metric(name)
+    fig = timeseries_figure(frame, None, entry, title=f"{entry.title} of {label}")
+    return json.loads(fig.to_json())
+
+
+def _ranked_figure(full: dict) -> dict | None:
+    name = full.get("metric")
+    rows = next((full[k] for k in ("lowest", "highest", "below", "above", "matching")
+                 if isinstance(full.get(k), list) and full[k]), None)
+    if rows is None or not isinstance(name, str):
+        return None
+    entry = metric(name)
+    unit = f" [{entry.unit}]" if entry.unit else ""
+    labels = [str(r.get("label")) for r in rows]
+    values = [r.get("value") for r in rows]
+    figure: dict[str, Any] = {
+        "data": [{"type": "bar", "x": labels, "y": values, "name": entry.title}],
+        "layout": {"title": {"text": f"{entry.title} on {full.get('chip_id')}", "x": 0},
+                   "yaxis": {"title": {"text": f"{entry.title}{unit}"}}, "height": 420}}
+    return figure

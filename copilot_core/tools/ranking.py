@@ -1,0 +1,124 @@
+"""Which qubits or couplings: the lowest/highest N of a metric, those past a threshold, those with no valid value.
+
+A chip summary gives the minimum but not who holds it, and the count of qubits *with* data but not the count below a
+threshold; a small model then quotes the number it has for the question it was asked.  These tools answer those
+question shapes directly, each with ids, counts and a one-line ``answer`` that states exactly what was asked.
+Values are the heatmap's (``analysis.chip_metrics.chip_metric``: the newest completed, non-excluded result per
+qubit or coupling, in display units), so the copilot and the dashboard agree.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from copilot_core.analysis.chip_metrics import ChipMetric, UnknownChip, chip_metric
+from copilot_core.domain.metrics import CATALOGUE, format_value
+from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, tool
+
+LISTED = 40  # ids written out in an answer sentence; the full list is in the result
+Order = Literal["lowest", "highest"]
+
+
+def _measure(ctx: ToolContext, chip_id: str, metric_name: str) -> ChipMetric:
+    ctx.chip(chip_id)
+    entry = CATALOGUE.get(metric_name)
+    try:
+        found = chip_metric(ctx.repo, chip_id, metric_name, kind=entry.kind if entry else None)
+        if entry is None and found.stats["count"] == 0:
+            coupling = chip_metric(ctx.repo, chip_id, metric_name, kind="coupling")
+            found = coupling if coupling.stats["count"] else found
+    except UnknownChip as exc:
+        raise ToolError(str(exc), "list chips in the app's overview") from None
+    if found.stats["count"] == 0:
+        raise ToolError(f"no {metric_name} data on {chip_id}", "list names with list_available_parameters")
+    return found
+
+
+def _item(cm: ChipMetric, item_id: str) -> dict[str, Any]:
+    key = "coupling_id" if cm.kind == "coupling" else "qid"
+    row: dict[str, Any] = {key: item_id, "label": cm.label(item_id), "value": cm.values[item_id]}
+    if cm.bands.get(item_id):
+        row["band"] = cm.bands[item_id]
+    return row
+
+
+def _listed(cm: ChipMetric, rows: list[dict], *, values: bool = True) -> str:
+    shown = ", ".join(f"{r['label']} {format_value(cm.metric, r['value'])}" if values else r["label"]
+                      for r in rows[:LISTED])
+    return shown + (f" and {len(rows) - LISTED} more" if len(rows) > LISTED else "")
+
+
+def _base(cm: ChipMetric) -> dict[str, Any]:
+    return {"chip_id": cm.chip_id, "metric": cm.metric.name, "kind": cm.kind, "unit": cm.metric.unit,
+            "with_data": cm.stats["count"], "num_" + ("couplings" if cm.kind == "coupling" else "qubits"):
+            cm.stats["total"]}
+
+
+@tool("rank_metric",
+      {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'zx90_gate_fidelity'."),
+       "order": {"type": "string", "enum": ["lowest", "highest"], "default": "lowest", "description": "Which end."},
+       "n": {"type": "integer", "minimum": 1, "maximum": 50, "default": 5, "description": "How many, default 5."}},
+      ("chip_id", "metric_name"))
+def rank_metric(ctx: ToolContext, chip_id: str, metric_name: str, order: Order = "lowest", n: int = 5) -> ToolResult:
+    cm = _measure(ctx, chip_id, metric_name)
+    present = sorted((i for i, v in cm.values.items() if v is not None), key=lambda i: (cm.values[i], _order_key(i)),
+                     reverse=order == "highest")
+    rows = [_item(cm, i) for i in present[:n]]
+    kind = "couplings" if cm.kind == "coupling" else "qubits"
+    head = rows[0]
+    answer = (f"The {order} {cm.metric.name} on {chip_id} is {head['label']} with "
+              f"{format_value(cm.metric, head['value'])}")
+    if len(rows) > 1:
+        answer += f"; the {order} {len(rows)}: {_listed(cm, rows)}"
+    answer += f" (latest values of {cm.stats['count']} of {cm.stats['total']} {kind})."
+    data = {"answer": answer, **_base(cm), "order": order, order: rows}
+    return ToolResult(data, f"{order} {len(rows)} {cm.metric.name} on {chip_id}: {head['label']}")
+
+
+def _order_key(item_id: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in item_id.split("-"))
+
+
+@tool("filter_metric",
+      {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'zx90_gate_fidelity'."),
+       "below": {"type": "number", "description": "Only values below this (display units)."},
+       "above": {"type": "number", "description": "Only values above this (display units)."}},
+      ("chip_id", "metric_name"))
+def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float | None = None,
+                  above: float | None = None) -> ToolResult:
+    if below is None and above is None:
+        raise ToolError("give below or above", "e.g. {\"metric_name\": \"t1\", \"below\": 50}")
+    cm = _measure(ctx, chip_id, metric_name)
+    matched = [i for i, v in cm.values.items() if v is not None and (below is None or v < below)
+               and (above is None or v > above)]
+    matched.sort(key=_order_key)
+    rows = [_item(cm, i) for i in matched]
+    kind = "couplings" if cm.kind == "coupling" else "qubits"
+    unit = f" {cm.metric.unit}" if cm.metric.unit and cm.metric.unit != "%" else cm.metric.unit
+    bounds = " and ".join(b for b in (f"below {below:g}{unit}" if below is not None else "",
+                                      f"above {above:g}{unit}" if above is not None else "") if b)
+    answer = (f"{len(rows)} of {cm.stats['count']} {kind} with {cm.metric.name} data on {chip_id} have "
+              f"{cm.metric.name} {bounds}" + (f": {_listed(cm, rows)}." if rows else "."))
+    key = "below" if above is None else "above" if below is None else "matching"
+    data = {"answer": answer, **_base(cm), "below_limit": below, "above_limit": above,
+            f"count_{key}": len(rows), key: rows}
+    return ToolResult(data, f"{len(rows)} {kind} with {cm.metric.name} {bounds} on {chip_id}")
+
+
+@tool("missing_metric",
+      {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'zx90_gate_fidelity'.")},
+      ("chip_id", "metric_name"))
+def missing_metric(ctx: ToolContext, chip_id: str, metric_name: str) -> ToolResult:
+    cm = _measure(ctx, chip_id, metric_name)
+    rows = []
+    for item_id in sorted(cm.missing, key=_order_key):
+        key = "coupling_id" if cm.kind == "coupling" else "qid"
+        rows.append({key: item_id, "label": cm.label(item_id),
+                     "reason": cm.missing_reason(item_id) or "no usable result"})
+    kind = "couplings" if cm.kind == "coupling" else "qubits"
+    listed = ", ".join(f"{r['label']} ({r['reason']})" for r in rows[:LISTED])
+    more = f" and {len(rows) - LISTED} more" if len(rows) > LISTED else ""
+    answer = (f"{len(rows)} of {cm.stats['total']} {kind} on {chip_id} have no valid {cm.metric.name}"
+              + (f": {listed}{more}." if rows else "."))
+    data = {"answer": answer, **_base(cm), "count_missing": len(rows), "missing": rows}
+    return ToolResult(data, f"{len(rows)} {kind} without a valid {cm.metric.name} on {chip_id}")

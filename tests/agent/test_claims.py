@@ -1,0 +1,146 @@
+"""The claim checker on hand-written answers against hand-written tool results: a right answer for every role
+passes, and each wrong answer seen from the local model on unrehearsed questions is caught, with its reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from copilot_core.agent.claims import check_claims, repair_answer
+
+# A chip summary as get_chip_summary returns it (display units); the minimum belongs to Q12, no row holds 77.8.
+SUMMARY = {"answer": "64Qv3, 141 of 144 qubits with data: t1 median 77.8 μs (mean 80.1 μs, 141 qubits).",
+           "chip_id": "64Qv3", "num_qubits": 144, "qubits_with_data": 141,
+           "statistics": {"t1": {"unit": "μs", "count": 141, "median": 77.8, "mean": 80.1, "min": 21.2, "max": 140.3,
+                                 "bands": {"bad": 0, "fair": 30, "good": 90, "excellent": 21}}},
+           "qubits": [{"qid": "12", "label": "Q012", "t1": 21.2}, {"qid": "62", "label": "Q062", "t1": 95.4},
+                      {"qid": "7", "label": "Q007", "t1": 140.3}]}
+# The ranked tool: lowest three with ids.
+RANKED = {"answer": "Lowest t1 on 64Qv3: Q012 21.2 μs, Q040 23.5 μs, Q003 30.1 μs.", "metric": "t1",
+          "lowest": [{"qid": "12", "label": "Q012", "value": 21.2}, {"qid": "40", "label": "Q040", "value": 23.5},
+                     {"qid": "3", "label": "Q003", "value": 30.1}], "considered": 141}
+FILTERED = {"answer": "7 of 141 qubits have t1 below 50 μs.", "metric": "t1", "threshold": 50, "count_below": 7,
+            "below": [{"qid": str(q), "value": 21.2 + q} for q in range(7)], "considered": 141, "num_qubits": 144}
+MISSING = {"answer": "3 of 144 qubits have no valid t1.", "metric": "t1", "count_missing": 3,
+           "missing": [{"qid": "9"}, {"qid": "10"}, {"qid": "11"}], "num_qubits": 144}
+SERIES = {"answer": "t1 of Q017, last 2 points: 45.1 μs, 47.0 μs", "qid": "17", "parameter_name": "t1",
+          "latest": 47.0, "stats": {"min": 45.1, "max": 47.0, "mean": 46.05},
+          "points": [{"calibrated_at": "2026-11-24T05:00:00", "value": 45.1},
+                     {"calibrated_at": "2026-11-25T05:00:00", "value": 47.0}]}
+QUBIT5 = {"qid": "5", "label": "Q05", "parameters": {"t1": {"value": 38.2, "unit": "μs", "band": "fair"},
+                                                     "t2_echo": {"value": 61.0, "unit": "μs"}}}
+FAILURES = {"execution_id": "20261126-001", "count_failed": 4, "by_task": {"CheckRamsey": 2, "CheckT1": 2},
+            "failed": [{"qid": "3", "task": "CheckRamsey"}, {"qid": "8", "task": "CheckRamsey"},
+                       {"qid": "1", "task": "CheckT1"}, {"qid": "2", "task": "CheckT1"}], "total": 500}
+COUPLINGS = {"metric": "zx90_gate_fidelity", "lowest": [{"coupling_id": "4-1", "label": "Q04-Q01", "value": 88.42}],
+             "considered": 100}
+
+
+def verdicts(answer: str, results: list, question: str = "") -> list[tuple[str, str]]:
+    return [(c.written, c.verdict) for c in check_claims(answer, results, question=question).claims]
+
+
+@pytest.mark.parametrize("answer, results", [
+    ("The lowest T1 on 64Qv3 is 21.2 μs.", [SUMMARY]),  # min
+    ("The highest T1 is 140.3 μs, on Q007.", [SUMMARY]),  # max with its qubit
+    ("The median T1 is 77.8 μs and the average is 80.1 μs.", [SUMMARY]),  # median, mean
+    ("Q012 has the lowest T1 (21.2 μs), then Q040 with 23.5 μs.", [RANKED]),  # ranked with ids
+    ("7 qubits have T1 below 50 μs.", [FILTERED]),  # count with its filter, threshold
+    ("3 of 144 qubits have no valid T1.", [MISSING]),  # missing count and total
+    ("The two most recent T1 values of Q017 are 45.1 μs and 47.0 μs; the latest is 47.0 μs.", [SERIES]),  # latest
+    ("Q05 has T1 38.2 μs (fair).", [QUBIT5]),  # a qubit's value with its band
+    ("4 tasks failed in the latest run: 2 CheckRamsey and 2 CheckT1.", [FAILURES]),  # failed count
+    ("The lowest ZX90 fidelity is 88.42% on coupling Q4-Q1.", [COUPLINGS]),  # coupling extreme
+    ("141 qubits have T1 data.", [SUMMARY]),  # a plain count
+])
+def test_right_answers_pass(answer, results):
+    report = check_claims(answer, results)
+    assert report.ok, [(c.written, c.reason) for c in report.claims if c.verdict != "ok"]
+
+
+def test_the_median_quoted_as_the_lowest_on_an_invented_qubit_is_wrong_and_corrected():
+    answer = "The qubit with the lowest T1 is Q62 with 77.8 μs."
+    report = check_claims(answer, [SUMMARY])
+    [claim] = report.wrong
+    assert claim.written == "77.8" and claim.role == "min" and claim.subject == "62"
+    assert "median" in claim.reason
+    repaired = repair_answer(answer, report, "The lowest t1 on 64Qv3 is Q012 with 21.2 μs.")
+    assert repaired.action == "replaced" and repaired.text.startswith("The lowest t1 on 64Qv3 is Q012")
+    assert "replaced" in repaired.note and "median" in repaired.note
+
+
+def test_a_right_value_on_the_wrong_qubit_is_wrong():
+    report = check_claims("The lowest T1 is 21.2 μs on Q62.", [SUMMARY])
+    assert [c.written for c in report.wrong] == ["21.2"] and "Q62" in report.wrong[0].reason
+
+
+def test_the_count_of_qubits_with_data_is_not_the_count_below_a_threshold():
+    report = check_claims("141 qubits have T1 below 50 μs.", [SUMMARY], question="Which qubits have T1 below 50 μs?")
+    assert [(c.written, c.verdict) for c in report.claims] == [("141", "wrong"), ("50", "ok")]
+    assert report.wrong[0].qualifier == "below"
+
+
+def test_the_count_of_qubits_with_data_is_not_the_count_without_valid_data():
+    report = check_claims("141 qubits have no valid T1.", [SUMMARY])
+    assert [c.written for c in report.wrong] == ["141"] and report.wrong[0].qualifier == "missing"
+    # with the missing-values tool in the turn, the wrong count is corrected in place
+    report = check_claims("141 qubits have no valid T1.", [SUMMARY, MISSING])
+    repaired = repair_answer("141 qubits have no valid T1.", report, None)
+    assert repaired.action == "corrected" and repaired.text == "3 qubits have no valid T1."
+    assert "141 → 3" in repaired.note
+
+
+def test_a_band_word_that_contradicts_the_value_is_wrong():
+    report = check_claims("The latest T1 of Q5 is 38.2 μs (good: above 50 μs).", [QUBIT5])
+    assert [c.written for c in report.wrong] == ["38.2"]
+    assert "fair" in report.wrong[0].reason
+
+
+def test_a_comparison_the_value_fails_is_wrong():
+    report = check_claims("Q05's T1 of 38.2 μs is above 50 μs.", [QUBIT5])
+    assert [c.written for c in report.wrong] == ["38.2"] and "above 50" in report.wrong[0].reason
+
+
+def test_a_value_of_another_metric_is_wrong():
+    report = check_claims("The T1 of Q05 is 61.0 μs.", [QUBIT5])
+    assert [c.written for c in report.wrong] == ["61.0"]
+    assert repair_answer("The T1 of Q05 is 61.0 μs.", report, None).action == "kept"
+
+
+@pytest.mark.parametrize("answer, wrong", [
+    ("The median T1 is 80.1 μs.", "80.1"),  # the mean as the median
+    ("The average T1 is 77.8 μs.", "77.8"),  # the median as the mean
+    ("The highest T1 is 21.2 μs.", "21.2"),  # the minimum as the maximum
+    ("The latest T1 of Q017 is 45.1 μs.", "45.1"),  # an older point as the latest
+    ("2 tasks failed in the latest run.", "2"),  # a per-task count as the run's failures
+])
+def test_each_role_swapped_is_wrong(answer, wrong):
+    report = check_claims(answer, [SUMMARY, SERIES, FAILURES])
+    assert [c.written for c in report.wrong] == [wrong]
+
+
+def test_a_swapped_statistic_is_corrected_in_place_and_the_note_says_so():
+    answer = "The median T1 is 80.1 μs."
+    repaired = repair_answer(answer, check_claims(answer, [SUMMARY]), "fallback")
+    assert repaired.action == "corrected" and repaired.text == "The median T1 is 77.8 μs."
+    assert repaired.note.startswith("Corrected from the data")
+
+
+def test_numbers_from_the_question_and_derived_numbers_are_accepted_but_invented_ones_are_not():
+    report = check_claims("Below 45 μs there are 7 qubits; the spread is ≈119.1 μs, and 12.3 μs is typical.",
+                          [FILTERED, SUMMARY], question="How many qubits have T1 below 45 μs?")
+    assert verdicts_of(report) == [("45", "ok"), ("7", "ok"), ("119.1", "ok"), ("12.3", "unbacked")]
+
+
+def verdicts_of(report) -> list[tuple[str, str]]:
+    return [(c.written, c.verdict) for c in report.claims]
+
+
+def test_works_on_json_text_and_on_outcome_objects():
+    import json
+
+    from copilot_core.tools import ToolOutcome
+
+    outcome = ToolOutcome(name="get_chip_summary", args={}, ok=True, model_text=json.dumps(SUMMARY), summary="s",
+                          full=SUMMARY)
+    assert verdicts("The lowest T1 is 77.8 μs.", [outcome]) == [("77.8", "wrong")]
+    assert verdicts("The lowest T1 is 21.2 μs.", [json.dumps(SUMMARY)]) == [("21.2", "ok")]

@@ -1,0 +1,255 @@
+"""The public eval: questions lab staff ask, in 13 shapes, with truths computed here from the raw demo documents.
+
+Nothing here calls the tools or the repository: each truth is a pymongo query on ``task_result_history``,
+``qubit``, ``execution_history`` written for this file, with the thresholds written out by hand.  A fixed hash of a
+question's id puts it in *dev* (tune on these) or *held-out* (report only).  ``run_question`` asks one question
+through the real loop (router on, as for a small model) and ``passed`` scores the answer against its truth.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import statistics
+from dataclasses import dataclass, field
+
+CHIP = "64Qv3"
+OTHER = "144Qv2"
+TITLES = {"t1": "T1", "t2_echo": "T2 echo", "x90_gate_fidelity": "X90 gate fidelity",
+          "average_readout_fidelity": "readout fidelity", "zx90_gate_fidelity": "ZX90 gate fidelity",
+          "bell_state_fidelity": "Bell state fidelity", "qubit_frequency": "qubit frequency"}
+SCALE = {"t1": 1.0, "t2_echo": 1.0, "qubit_frequency": 1.0}  # everything else: a fraction shown in %
+UNIT_TOL = {"t1": 0.051, "t2_echo": 0.051, "qubit_frequency": 0.00006}  # display rounding; % values: 0.0051
+T1_BANDS = ((100.0, "excellent"), (50.0, "good"), (20.0, "fair"))  # written out: t1 >= 100 excellent, ...
+WORDS = {2: "two", 3: "three"}
+TREND_WORDS = {"up": ("up", "increas", "rising", "rose"), "down": ("down", "decreas", "drop", "falling", "fell"),
+               "stable": ("stable", "flat", "steady")}
+
+
+@dataclass(frozen=True)
+class Truth:
+    numbers: tuple[tuple[float, float], ...] = ()  # (value, absolute tolerance): each must be written
+    patterns: tuple[str, ...] = ()  # regexes that must match (qubit ids, dates, words)
+    any_words: tuple[str, ...] = ()  # at least one must appear (case-insensitive)
+    chart: bool = False
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    shape: str
+    text: str
+    truth: Truth = field(default_factory=Truth)
+
+    @property
+    def split(self) -> str:
+        """``dev`` or ``held-out``, fixed by the hash of the question's words (not by anything a tuner controls)."""
+        return "held-out" if hashlib.sha256(self.text.encode()).digest()[0] % 2 else "dev"
+
+
+def scale(name: str) -> float:
+    return SCALE.get(name, 100.0)
+
+
+def tol(name: str) -> float:
+    return UNIT_TOL.get(name, 0.0051)
+
+
+def _usable(raw: object) -> bool:
+    return isinstance(raw, (int, float)) and math.isfinite(raw) and raw != 0
+
+
+_LATEST: dict[tuple[int, str, str, str], dict[str, float | None]] = {}
+
+
+def latest_values(db, chip: str, name: str, kind: str = "qubit") -> dict[str, float | None]:
+    """Newest completed, non-excluded result per stored id; None when its value is NaN or QDash's 0."""
+    key = (id(db), chip, name, kind)
+    if key not in _LATEST:
+        _LATEST[key] = _latest_values(db, chip, name, kind)
+    return _LATEST[key]
+
+
+def _latest_values(db, chip: str, name: str, kind: str) -> dict[str, float | None]:
+    newest: dict[str, dict] = {}
+    for doc in db["task_result_history"].find({"chip_id": chip, "status": "completed", "task_type": kind,
+                                               "excluded": {"$ne": True}, f"output_parameters.{name}":
+                                               {"$exists": True}}):
+        if doc["qid"] not in newest or doc["start_at"] > newest[doc["qid"]]["start_at"]:
+            newest[doc["qid"]] = doc
+    return {q: (d["output_parameters"][name]["value"] * scale(name)
+                if _usable(d["output_parameters"][name]["value"]) else None) for q, d in newest.items()}
+
+
+def history(db, chip: str, qid: str, name: str) -> list[dict]:
+    """Usable completed, non-excluded results of one qubit, newest first."""
+    docs = [d for d in db["task_result_history"].find({"chip_id": chip, "qid": qid, "status": "completed",
+                                                       "excluded": {"$ne": True},
+                                                       f"output_parameters.{name}": {"$exists": True}})
+            if _usable(d["output_parameters"][name]["value"])]
+    return sorted(docs, key=lambda d: d["start_at"], reverse=True)
+
+
+def merged(db, chip: str, qid: str, name: str) -> dict | None:
+    doc = db["qubit"].find_one({"chip_id": chip, "qid": qid})
+    param = ((doc or {}).get("data") or {}).get(name)
+    return param if isinstance(param, dict) and _usable(param.get("value")) else None
+
+
+def size(db, chip: str) -> int:
+    return int(db["chip"].find_one({"chip_id": chip})["size"])
+
+
+def label(qid: str, chip_size: int) -> str:
+    return rf"Q0*{int(qid)}(?!\d)"
+
+
+def latest_execution(db, chip: str) -> dict:
+    return list(db["execution_history"].find({"chip_id": chip}).sort([("start_at", -1)]).limit(1))[0]
+
+
+def build(db) -> list[Question]:
+    """Every question with its truth (83, in 13 shapes)."""
+    qs: list[Question] = []
+    n64 = size(db, CHIP)
+    live = sorted((q for q, v in latest_values(db, CHIP, "t1").items() if v is not None), key=int)
+    picks = [live[i] for i in (1, 7, 15, 22, 30, 41)]
+
+    for i, (name, q) in enumerate([("t1", picks[0]), ("t2_echo", picks[1]), ("x90_gate_fidelity", picks[2]),
+                                   ("average_readout_fidelity", picks[3]), ("t1", picks[4]), ("t2_echo", picks[5]),
+                                   ("qubit_frequency", picks[0]), ("x90_gate_fidelity", picks[4]),
+                                   ("average_readout_fidelity", picks[1]), ("t1", picks[2])]):
+        param = merged(db, CHIP, q, name)
+        if param is None:
+            continue
+        qs.append(Question(f"lookup-{i}", "lookup", f"What is the {TITLES[name]} of Q{int(q):02d}?",
+                           Truth(((param["value"] * scale(name), tol(name)),))))
+
+    for name in ("t1", "t2_echo", "x90_gate_fidelity", "average_readout_fidelity"):
+        values = {q: v for q, v in latest_values(db, CHIP, name).items() if v is not None}
+        for order, pick in (("lowest", min), ("highest", max)):
+            q = pick(values, key=lambda k: values[k])
+            qs.append(Question(f"extreme-{name}-{order}", "extreme qubit",
+                               f"Which qubit has the {order} {TITLES[name]}?",
+                               Truth(((values[q], tol(name)),), (label(q, n64),))))
+
+    topology_pairs = latest_values(db, CHIP, "zx90_gate_fidelity", "coupling")
+    for name in ("zx90_gate_fidelity", "bell_state_fidelity"):
+        values = {q: v for q, v in latest_values(db, CHIP, name, "coupling").items() if v is not None
+                  and q in topology_pairs}
+        for order, pick in (("lowest", min), ("highest", max)):
+            pair = pick(values, key=lambda k: values[k])
+            a, b = pair.split("-")
+            qs.append(Question(f"coupling-{name}-{order}", "extreme coupling",
+                               f"Which coupling has the {order} {TITLES[name]}?",
+                               Truth(((values[pair], tol(name)),), (label(a, n64), label(b, n64)))))
+
+    for i, (chip, name, word, limit) in enumerate([(CHIP, "t1", "below", 50), (CHIP, "t1", "above", 100),
+                                                   (CHIP, "t2_echo", "below", 80), (CHIP, "x90_gate_fidelity",
+                                                                                    "above", 99.9),
+                                                   (OTHER, "t1", "below", 40), (OTHER, "t2_echo", "above", 150),
+                                                   (CHIP, "average_readout_fidelity", "below", 95),
+                                                   (OTHER, "x90_gate_fidelity", "below", 99.5)]):
+        values = [v for v in latest_values(db, chip, name).values() if v is not None]
+        count = sum(1 for v in values if (v < limit if word == "below" else v > limit))
+        unit = "%" if scale(name) == 100.0 else " μs"
+        where = "" if chip == CHIP else f" on {chip}"
+        qs.append(Question(f"threshold-{i}", "threshold", f"How many qubits{where} have {TITLES[name]} {word} "
+                                                          f"{limit:g}{unit}?", Truth(((count, 0),))))
+
+    for chip in (CHIP, OTHER):
+        total = size(db, chip)
+        for name in ("t1", "t2_echo", "x90_gate_fidelity"):
+            values = latest_values(db, chip, name)
+            missing = sum(1 for q in range(total) if values.get(str(q)) is None)
+            where = "" if chip == CHIP else f" on {chip}"
+            qs.append(Question(f"missing-{chip}-{name}", "missing", f"How many qubits{where} have no valid "
+                                                                    f"{TITLES[name]}?", Truth(((missing, 0),))))
+
+    for chip in (CHIP, OTHER):
+        run = latest_execution(db, chip)
+        failed = list(db["task_result_history"].find({"chip_id": chip, "execution_id": run["execution_id"],
+                                                      "status": "failed"}))
+        where = "" if chip == CHIP else f" on {chip}"
+        qs.append(Question(f"failures-count-{chip}", "run failures",
+                           f"How many tasks failed in the most recent run{where}?", Truth(((len(failed), 0),))))
+        task = sorted(d["name"] for d in failed)[0]
+        qs.append(Question(f"failures-which-{chip}", "run failures",
+                           f"Which tasks failed in the latest execution{where}?",
+                           Truth(((len(failed), 0),), (re.escape(task),))))
+
+    for i, (q, name, n) in enumerate([(picks[0], "t1", 2), (picks[1], "t1", 3), (picks[2], "t2_echo", 2),
+                                      (picks[3], "x90_gate_fidelity", 2), (picks[4], "t1", 3),
+                                      (picks[5], "average_readout_fidelity", 2), (picks[1], "t2_echo", 3),
+                                      (picks[3], "t1", 2)]):
+        docs = history(db, CHIP, q, name)[:n]
+        numbers = tuple((d["output_parameters"][name]["value"] * scale(name), tol(name)) for d in docs)
+        dates = tuple(f"{d['output_parameters'][name]['calibrated_at']:%Y-%m-%d}" for d in docs)
+        qs.append(Question(f"last-{i}", "last N values", f"What were Q{int(q):02d}'s {WORDS[n]} most recent "
+                                                         f"{TITLES[name]} values?", Truth(numbers, dates)))
+
+    for i, (q, name) in enumerate([(picks[0], "t1"), (picks[2], "t1"), (picks[4], "t2_echo"), (picks[1], "t2_echo"),
+                                   (picks[5], "t1"), (picks[3], "x90_gate_fidelity")]):
+        docs = history(db, CHIP, q, name)[:10]
+        first, last = (docs[-1]["output_parameters"][name]["value"], docs[0]["output_parameters"][name]["value"])
+        change = (last - first) / abs(first)
+        direction = "up" if change > 0.01 else "down" if change < -0.01 else "stable"
+        qs.append(Question(f"trend-{i}", "trend", f"What is the {TITLES[name]} trend of qubit {int(q)}?",
+                           Truth(((last * scale(name), tol(name)),), (), TREND_WORDS[direction])))
+
+    for chip, text in ((CHIP, "When was the chip last calibrated?"), (OTHER, f"When was {OTHER} last calibrated?"),
+                       (CHIP, f"When was {CHIP} last calibrated?"), (OTHER, f"When did {OTHER} last run a "
+                                                                            "calibration?")):
+        run = latest_execution(db, chip)
+        qs.append(Question(f"when-{len(qs)}", "when last calibrated", text,
+                           Truth((), (f"{run['start_at']:%Y-%m-%d}",))))
+
+    for i, (q, name, verb) in enumerate([(picks[0], "t1", "Plot"), (picks[1], "t2_echo", "Show"),
+                                         (picks[2], "t1", "Graph"), (picks[3], "x90_gate_fidelity", "Chart"),
+                                         (picks[4], "t1", "Show"), (picks[5], "t2_echo", "Plot")]):
+        qs.append(Question(f"plot-{i}", "plot", f"{verb} the {TITLES[name]} history of qubit {int(q)}.",
+                           Truth(chart=True)))
+
+    for i, q in enumerate(picks):
+        param = merged(db, CHIP, q, "t1")
+        if param is None:
+            continue
+        band = next((b for limit, b in T1_BANDS if param["value"] >= limit), "bad")
+        qs.append(Question(f"health-{i}", "health of one qubit", f"How healthy is Q{int(q):02d}?",
+                           Truth(((param["value"], 0.051),), (rf"(?i)\b{band}\b",))))
+
+    for i, (chip, name) in enumerate([(CHIP, "t1"), (CHIP, "t2_echo"), (CHIP, "x90_gate_fidelity"),
+                                      (OTHER, "t1"), (OTHER, "average_readout_fidelity"), (OTHER, "t2_echo")]):
+        values = [merged(db, chip, str(q), name) for q in range(size(db, chip))]
+        median = statistics.median(p["value"] * scale(name) for p in values if p is not None)
+        where = "the chip" if chip == CHIP else chip
+        qs.append(Question(f"median-{i}", "chip statistic", f"What is the median {TITLES[name]} on {where}?",
+                           Truth(((median, tol(name)),))))
+
+    for i, (q, name) in enumerate([(picks[0], "t1"), (picks[2], "t2_echo"), (picks[4], "x90_gate_fidelity"),
+                                   (picks[5], "average_readout_fidelity"), (picks[1], "t1"), (picks[3], "t2_echo"),
+                                   (picks[5], "t1")]):
+        param = merged(db, CHIP, q, name)
+        if param is None:
+            continue
+        qs.append(Question(f"provenance-{i}", "provenance", f"Where does the {TITLES[name]} of Q{int(q):02d} "
+                                                            "come from?",
+                           Truth((), (re.escape(str(param["execution_id"])),))))
+    return qs
+
+
+_NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def passed(question: Question, answer: str, charts: int) -> bool:
+    """Every truth number written (within the display rounding), every pattern found, a chart when asked."""
+    numbers = [float(n.replace(",", "").replace("−", "-")) for n in _NUMBER.findall(answer)]
+    for value, slack in question.truth.numbers:
+        if not any(abs(abs(n) - abs(value)) <= slack + 1e-9 for n in numbers):
+            return False
+    if not all(re.search(p, answer) for p in question.truth.patterns):
+        return False
+    if question.truth.any_words and not any(w in answer.lower() for w in question.truth.any_words):
+        return False
+    return charts > 0 if question.truth.chart else True
