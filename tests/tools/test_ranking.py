@@ -33,8 +33,8 @@ def chip_size(db, chip: str) -> int:
 
 @pytest.mark.parametrize("order", ["lowest", "highest"])
 @pytest.mark.parametrize("name", ["t1", "x90_gate_fidelity"])
-def test_rank_metric_names_the_qubits_holding_the_extremes(call, demo_db, chip64, order, name):
-    truth = {q: v for q, v in latest_values(demo_db, chip64, name).items() if v is not None}
+def test_rank_metric_names_the_qubits_holding_the_extremes(call, db, chip64, order, name):
+    truth = {q: v for q, v in latest_values(db, chip64, name).items() if v is not None}
     ranked = sorted(truth, key=lambda q: truth[q], reverse=order == "highest")[:3]
     outcome, payload = call("rank_metric", chip_id=chip64, metric_name=name, order=order, n=3)
     assert outcome.ok
@@ -42,11 +42,11 @@ def test_rank_metric_names_the_qubits_holding_the_extremes(call, demo_db, chip64
     assert [r["value"] for r in payload[order]] == pytest.approx([truth[q] for q in ranked], rel=1e-3)
     head = int(ranked[0])
     assert re.search(rf"The {order} {name} on {chip64} is Q0*{head} with ", payload["answer"])
-    assert f"of {len(truth)} of {chip_size(demo_db, chip64)} qubits" in payload["answer"]
+    assert f"of {len(truth)} of {chip_size(db, chip64)} qubits" in payload["answer"]
 
 
-def test_rank_metric_on_a_coupling_metric_names_the_pair(call, demo_db, chip64):
-    truth = {q: v for q, v in latest_values(demo_db, chip64, "zx90_gate_fidelity", "coupling").items()
+def test_rank_metric_on_a_coupling_metric_names_the_pair(call, db, chip64):
+    truth = {q: v for q, v in latest_values(db, chip64, "zx90_gate_fidelity", "coupling").items()
              if v is not None}
     worst = min(truth, key=lambda q: truth[q])
     outcome, payload = call("rank_metric", chip_id=chip64, metric_name="zx90_gate_fidelity", n=1)
@@ -57,8 +57,8 @@ def test_rank_metric_on_a_coupling_metric_names_the_pair(call, demo_db, chip64):
 
 
 @pytest.mark.parametrize("bounds", [{"below": 50.0}, {"above": 100.0}, {"below": 80.0, "above": 40.0}])
-def test_filter_metric_lists_and_counts_the_qubits_past_a_threshold(call, demo_db, chip144, bounds):
-    truth = latest_values(demo_db, chip144, "t1")
+def test_filter_metric_lists_and_counts_the_qubits_past_a_threshold(call, db, chip144, bounds):
+    truth = latest_values(db, chip144, "t1")
     expected = sorted((q for q, v in truth.items() if v is not None and v < bounds.get("below", math.inf)
                        and v > bounds.get("above", -math.inf)), key=int)
     outcome, payload = call("filter_metric", chip_id=chip144, metric_name="t1", **bounds)
@@ -74,20 +74,20 @@ def test_filter_metric_needs_a_bound(call, chip64):
     assert not outcome.ok and payload["error"] == "give below or above"
 
 
-def test_missing_metric_counts_dead_and_failed_qubits(call, demo_db, chip64):
-    truth = latest_values(demo_db, chip64, "t1")
-    expected = sorted((str(q) for q in range(chip_size(demo_db, chip64)) if truth.get(str(q)) is None), key=int)
+def test_missing_metric_counts_dead_and_failed_qubits(call, db, chip64):
+    truth = latest_values(db, chip64, "t1")
+    expected = sorted((str(q) for q in range(chip_size(db, chip64)) if truth.get(str(q)) is None), key=int)
     assert expected  # the demo has dead qubits
     outcome, payload = call("missing_metric", chip_id=chip64, metric_name="t1")
     assert payload["count_missing"] == len(expected)
     assert [r["qid"] for r in payload["missing"]] == expected
-    assert payload["answer"].startswith(f"{len(expected)} of {chip_size(demo_db, chip64)} qubits on {chip64} have "
+    assert payload["answer"].startswith(f"{len(expected)} of {chip_size(db, chip64)} qubits on {chip64} have "
                                         "no valid t1")
 
 
-def test_run_failures_of_the_latest_execution(call, demo_db, chip64):
-    latest = list(demo_db["execution_history"].find({"chip_id": chip64}).sort([("start_at", -1)]).limit(1))[0]
-    docs = list(demo_db["task_result_history"].find({"chip_id": chip64, "execution_id": latest["execution_id"]}))
+def test_run_failures_of_the_latest_execution(call, db, chip64):
+    latest = list(db["execution_history"].find({"chip_id": chip64}).sort([("start_at", -1)]).limit(1))[0]
+    docs = list(db["task_result_history"].find({"chip_id": chip64, "execution_id": latest["execution_id"]}))
     failed = [d for d in docs if d["status"] == "failed"]
     assert failed  # the demo's last run has failures
     outcome, payload = call("get_run_failures", chip_id=chip64)
@@ -98,9 +98,9 @@ def test_run_failures_of_the_latest_execution(call, demo_db, chip64):
                                         f"{latest['execution_id']} on {chip64}")
 
 
-def test_run_failures_of_a_named_execution_and_an_unknown_one(call, demo_db, chip64):
-    older = list(demo_db["execution_history"].find({"chip_id": chip64}).sort([("start_at", -1)]).limit(3))[2]
-    failed = demo_db["task_result_history"].count_documents({"chip_id": chip64, "status": "failed",
+def test_run_failures_of_a_named_execution_and_an_unknown_one(call, db, chip64):
+    older = list(db["execution_history"].find({"chip_id": chip64}).sort([("start_at", -1)]).limit(3))[2]
+    failed = db["task_result_history"].count_documents({"chip_id": chip64, "status": "failed",
                                                              "execution_id": older["execution_id"]})
     outcome, payload = call("get_run_failures", chip_id=chip64, execution_id=older["execution_id"])
     assert payload["count_failed"] == failed
@@ -108,9 +108,9 @@ def test_run_failures_of_a_named_execution_and_an_unknown_one(call, demo_db, chi
     assert not outcome.ok and "no task results" in payload["error"]
 
 
-def test_last_n_values_are_spelled_out_newest_first_with_dates(call, demo_db, chip64, live64):
+def test_last_n_values_are_spelled_out_newest_first_with_dates(call, db, chip64, live64):
     qid = live64[3]
-    docs = [d for d in demo_db["task_result_history"].find({"chip_id": chip64, "qid": qid, "status": "completed",
+    docs = [d for d in db["task_result_history"].find({"chip_id": chip64, "qid": qid, "status": "completed",
                                                              "excluded": {"$ne": True}, "output_parameters.t1":
                                                              {"$exists": True}})
             if d["output_parameters"]["t1"]["value"] not in (0, None)
