@@ -357,7 +357,7 @@ def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float =
         try:
             charts.append(validate_figure(chart))
         except UnsafeFigure as exc:
-            problems.append(f"Chart {i + 1} rejected: {exc}")
+            problems.append(protocol.strip_links(f"Chart {i + 1} rejected: {exc}")[0])
     error = reply.get("error")
     if problems:
         error = "\n".join(([error] if error else []) + problems)

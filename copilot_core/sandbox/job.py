@@ -7,7 +7,6 @@ again in the app.
 
 from __future__ import annotations
 
-import re
 import traceback
 from collections.abc import Mapping
 from typing import Any
@@ -22,18 +21,6 @@ MAX_OUTPUT_CHARS = protocol.MAX_OUTPUT_CHARS
 MAX_CHARTS = 8
 # Every way printed text could link or load: ``scheme://`` and ``scheme:\\`` URLs, protocol-relative
 # ``//host`` and ``\\host``, ``www.`` hosts, script and data schemes, HTML tags that load or link.
-_URL = re.compile(r"""(?ix)
-      \b[a-z][a-z0-9+.\-]*:\s*[/\\]{2}\S*
-    | (?:^|(?<=[\s"'`(<\[{=,;|>]))[/\\]{2}[^\s/\\]\S*
-    | \bwww\.\S+
-    | \b(?:javascript|vbscript)\s*:\S* | \bdata\s*:\s*[a-z]+/[a-z0-9.+\-]+[;,]\S* | \b(?:file|blob):\S+
-    | </?(?:img|a|iframe|script|svg|link|object|embed|image|video|audio|source|base|meta|form)\b[^>\n]*>?
-""")
-# Markdown links and images: ``![alt](target)``, ``[label](target)``, ``[label]: target`` definitions (which
-# also serve ``[label][ref]``; ``data['a']['b']`` in an error line stays readable).
-_MARKDOWN_LINK = re.compile(r"!?\[([^\]\n]{0,500})\]\([^)\n]*\)?|^\s{0,3}\[[^\]\n]+\]:\s*\S+",
-                            re.MULTILINE)
-
 HINTS = {
     "SecurityError": "The sandbox refused this; use pandas/numpy/plotly operations on data[...] only.",
     "PrintLimitExceeded": "Print a summary (describe(), head(), aggregates) instead of every row.",
@@ -80,13 +67,6 @@ def _clip(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
     return text[:limit] + f"\n... [output truncated at {limit // 1000} KB of {len(text)} characters]"
 
 
-def _strip_links(text: str) -> tuple[str, bool]:
-    """Valid UTF-8 with every link, image and loading tag removed: job text is shown and echoed by the model."""
-    cleaned, links = _MARKDOWN_LINK.subn(lambda m: f"{m.group(1) or ''} [link removed]", protocol.valid_text(text))
-    cleaned, urls = _URL.subn("[link removed]", cleaned)
-    return cleaned, bool(links or urls)
-
-
 def _charts_from(value: Any) -> list[Any]:
     if value is None:
         return []
@@ -129,10 +109,8 @@ def run_job(code: Any, source: str, namespaces: Mapping[str, Namespace], data: d
     except BaseException as exc:  # a hostile __str__ is model code too
         output, chart_objects = printer.text(), []
         error = error or describe_error(exc, source, sorted(map(str, data)))
-    output, had_links = _strip_links(output)
-    if error:
-        error = _strip_links(error)[0]  # error text is shown and echoed too
-    elif had_links:
+    output, had_links = protocol.strip_links(output)
+    if had_links and not error:
         error = "Output contained links or image tags, which were removed; print plain text only."
     charts = []
     if len(chart_objects) > MAX_CHARTS:
@@ -144,6 +122,8 @@ def run_job(code: Any, source: str, namespaces: Mapping[str, Namespace], data: d
             error = error or f"Chart rejected: {exc}"
         except BaseException as exc:
             error = error or f"Chart could not be serialised: {type(exc).__name__}: {str(exc)[:300]}"
+    if error:
+        error = protocol.strip_links(error)[0]  # error text (a chart's refusal quotes the chart) is shown and echoed too
     return {"output": _clip(output), "charts": charts, "error": error}
 
 

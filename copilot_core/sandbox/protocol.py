@@ -197,3 +197,23 @@ def valid_json(value: Any, depth: int = 0) -> Any:
     if isinstance(value, list):
         return [valid_json(v, depth + 1) for v in value]
     return value
+
+
+_URL = re.compile(r"""(?ix)
+      \b[a-z][a-z0-9+.\-]*:\s*[/\\]{2}\S*
+    | (?:^|(?<=[\s"'`(<\[{=,;|>]))[/\\]{2}[^\s/\\]\S*
+    | \bwww\.\S+
+    | \b(?:javascript|vbscript)\s*:\S* | \bdata\s*:\s*[a-z]+/[a-z0-9.+\-]+[;,]\S* | \b(?:file|blob):\S+
+    | </?(?:img|a|iframe|script|svg|link|object|embed|image|video|audio|source|base|meta|form)\b[^>\n]*>?
+""")
+# Markdown links and images: ``![alt](target)``, ``[label](target)``, ``[label]: target`` definitions (which
+# also serve ``[label][ref]``; ``data['a']['b']`` in an error line stays readable).
+_MARKDOWN_LINK = re.compile(r"!?\[([^\]\n]{0,500})\]\([^)\n]*\)?|^\s{0,3}\[[^\]\n]+\]:\s*\S+",
+                            re.MULTILINE)
+
+
+def strip_links(text: str) -> tuple[str, bool]:
+    """Valid UTF-8 with every link, image and loading tag removed: job text is shown and echoed by the model."""
+    cleaned, links = _MARKDOWN_LINK.subn(lambda m: f"{m.group(1) or ''} [link removed]", valid_text(text))
+    cleaned, urls = _URL.subn("[link removed]", cleaned)
+    return cleaned, bool(links or urls)

@@ -475,6 +475,8 @@ class Worker:
         """
         meta: dict = {"id": entry.id, "elapsed_s": round(time.monotonic() - entry.started, 4), "layers": self.layers}
         if entry.cancelled:
+            if not final:  # said once the job is reaped: a stopped job is gone when the app hears of it
+                return None
             meta["error"] = "Stopped by the user: the analysis job was killed."
         elif entry.timed_out:
             meta["error"] = (f"Time limit exceeded: the job ran longer than {entry.timeout_s:g} s and was stopped. "

@@ -42,6 +42,13 @@ def demo_chip(app_repo) -> dict:
     return next((c for c in chips if c["size"] == 144), max(chips, key=lambda c: c["size"]))
 
 
+@pytest.fixture(autouse=True)
+def no_model_configured(monkeypatch):
+    """Page tests run with no model: a key another test module planted in this process must not configure one."""
+    for key in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "COPILOT_MODEL", "COPILOT_API_STYLE"):
+        monkeypatch.delenv(key, raising=False)
+
+
 @pytest.fixture
 def open_page(app_env, demo_chip):
     """``open_page("pages/heatmap.py")`` -> an AppTest on that page with the demo chip selected."""

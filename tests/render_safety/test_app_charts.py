@@ -96,7 +96,8 @@ def test_dashboard_compare(repo, chip):
 
 
 def test_typical_analysis_job_charts():
-    """The warm-up jobs (px line/scatter/histogram/box/bar/imshow/ecdf/violin, subplots, pie, error bars)."""
+    """The warm-up jobs (px line/scatter/histogram/box/bar/imshow/ecdf/violin, subplots, pie, error bars, a table
+    with a menu and a slider)."""
     namespace = {"px": px, "go": go, "np": np, "make_subplots": make_subplots, "data": synthetic_timeseries(12, 5),
                  "json": json, "statistics": __import__("statistics"), "pd": __import__("pandas")}
     charts = []
@@ -104,7 +105,7 @@ def test_typical_analysis_job_charts():
         scope = dict(namespace)
         exec(snippet, scope)  # noqa: S102  (our own warm-up code, not model code)
         charts += scope["result"]["chart"]
-    assert len(charts) == 12
+    assert len(charts) == 13
     for chart in charts:
         _unchanged(figure_to_dict(chart))
 
