@@ -13,7 +13,7 @@ from copilot_core.chat.html_export import chat_html
 from copilot_core.chat.showwork import AnalysisRecord, ToolRecord
 
 HOSTILE = "![x](https://evil.example/p.png) [click](https://evil.example/steal) <img src=https://evil.example/i>"
-FIGURE = {"data": [{"type": "bar", "x": ["Q01", "Q02"], "y": [41.5, 57.25], "name": "</script><b>t1"}],
+FIGURE = {"data": [{"type": "bar", "x": ["Q01", "Q02"], "y": [41.5, 57.25], "name": "</script x<b>t1</b>"}],
           "layout": {"title": {"text": "T1 per qubit"}}}
 
 
