@@ -149,7 +149,7 @@ def test_two_users_sign_in_see_only_their_own_chats_and_sign_out(browser: Browse
     alice, alice_outside = sign_in(browser, signin_app_url, "alice")
     sidebar = alice.get_by_test_id("stSidebar")
     expect(sidebar).to_contain_text("Signed in as Alice Andersson", timeout=TIMEOUT_MS)
-    ask(alice, "Alice asks about T1 drift")
+    ask(alice, "Alice asks about T1 drift on 64Qv3")
     assert "Alice asks about T1 drift" in saved_chats(alice)
     shot(alice, "signin_alice")
 
@@ -158,7 +158,7 @@ def test_two_users_sign_in_see_only_their_own_chats_and_sign_out(browser: Browse
     expect(bob_sidebar).to_contain_text("Signed in as Bob Brennan", timeout=TIMEOUT_MS)
     bob.get_by_test_id("stSidebarNavLink").filter(has_text="Copilot").filter(has_not_text="memory").click()
     expect(bob_sidebar).to_contain_text("No saved chats yet.", timeout=TIMEOUT_MS)
-    ask(bob, "Bob asks about readout fidelity")
+    ask(bob, "Bob asks about readout fidelity on 64Qv3")
     bob_chats = saved_chats(bob)
     assert "Bob asks about readout fidelity" in bob_chats and "Alice" not in bob_chats
 
