@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run check test lint lock install install-dev browser idp seed bench eval eval-local local-llm test-real-llm clean
+.PHONY: run check test test-model-evals lint lock install install-dev browser idp seed bench eval eval-local local-llm test-real-llm clean
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -79,7 +79,7 @@ check: install-dev
 # servers and a 1.5B model that want the cores to themselves); both halves run, either failing fails.
 test: install-dev browser idp lint
 	@rc=0; $(PY) -m pytest $(XDIST) -m "not e2e and not real_llm" || rc=$$?; \
-	  $(PY) -m pytest -m "e2e or real_llm" || rc=$$?; exit $$rc
+	  $(PY) -m pytest -m "(e2e or real_llm) and not model_eval" || rc=$$?; exit $$rc
 
 bench: install-dev
 	$(PY) bench/data_layer.py
@@ -111,7 +111,11 @@ eval-local: install-dev seed
 	$(PY) scripts/eval_local.py
 
 test-real-llm: install-dev
-	$(PY) -m pytest -rA -m real_llm
+	$(PY) -m pytest -rA -m "real_llm and not model_eval"
+
+# The long real-model evals (public eval held-out, one-click analysis), each with its asserted floor; not in CI.
+test-model-evals: install-dev
+	$(PY) -m pytest -rA -s -m model_eval
 
 clean:
 	rm -rf $(VENV) .data .pytest_cache test-artifacts $(IDP_DIR)/node_modules

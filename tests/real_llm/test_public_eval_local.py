@@ -21,7 +21,7 @@ from copilot_core.settings import load_settings
 from copilot_core.tools import DataStore, Toolkit
 from tests.public_eval import CHIP, build, passed
 
-pytestmark = [pytest.mark.real_llm, pytest.mark.timeout(7200)]
+pytestmark = [pytest.mark.real_llm, pytest.mark.model_eval, pytest.mark.timeout(7200)]
 FLOOR = 0.8  # per shape on held-out (the 8/10)
 
 

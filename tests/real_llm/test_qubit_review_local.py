@@ -20,7 +20,7 @@ from copilot_core.settings import load_settings
 from copilot_core.skills import SkillLibrary
 from tests.agent import analysis_eval as ev
 
-pytestmark = [pytest.mark.real_llm, pytest.mark.timeout(3600)]
+pytestmark = [pytest.mark.real_llm, pytest.mark.model_eval, pytest.mark.timeout(3600)]
 SCORE_FLOOR = 10
 REVIEW_BUDGET_S = 60.0
 
