@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -25,8 +24,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import local_llm  # noqa: E402
+from one_tool_latency import local_model_server  # noqa: E402
 
 # The eval's qubits (tests/agent/analysis_eval.py), on the shared demo: bad T1, bad T2 echo, failed tasks, drops,
 # missing values, healthy.
@@ -72,12 +73,6 @@ for chip, qid in json.loads(sys.argv[1]):
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _export(base: str, into: Path) -> Path:
     archive = into / "base.tar"
     subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), base], check=True)
@@ -101,30 +96,15 @@ def main() -> int:
     parser.add_argument("--qubits", type=int, default=4, help="how many of the eval's qubits (default 4)")
     args = parser.parse_args()
     pairs = list(QUBITS[:args.qubits])
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "local_llm.py"), "serve", "--port", str(port),
-                               "--stop-on-eof"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, text=True, env={**os.environ, "OMP_WAIT_POLICY": "PASSIVE"},
-                              cwd=ROOT)
     results: dict[str, list[dict]] = {}
-    try:
-        assert server.stdout is not None
-        if not server.stdout.readline().startswith("READY "):
-            print("the local model server did not start; run scripts/local_llm.py fetch", file=sys.stderr)
+    with local_model_server() as port:
+        if port is None:
             return 1
         env = {**os.environ, **local_llm.parse_env("\n".join(local_llm.env_lines(port))), "COPILOT_MEMORY": "off",
                "COPILOT_READINESS": "off"}
         with tempfile.TemporaryDirectory() as tmp:
             results["before"] = _run(_export(args.base, Path(tmp)), env, pairs)
         results["after"] = _run(ROOT, env, pairs)
-    finally:
-        if server.stdin:
-            server.stdin.close()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
     print(f"{'run':<7} {'qubit':<11} {'report s':>8} {'review s':>8} {'rounds':>6} {'tools':>5}  status | last line")
     for run, rows in results.items():
         for r in rows:
