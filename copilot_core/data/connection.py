@@ -14,6 +14,7 @@ from typing import Any
 from copilot_core.data.plans import EmbeddedPlan, MongoPlan, QueryPlan
 from copilot_core.data.scoped import unwrap
 from copilot_core.data.serial import SerialDatabase, SerialExecutor
+from copilot_core.data.unique_keys import PROJECT_KEYS, ensure_unique_key, index_spec
 from copilot_core.errors import CopilotError
 from copilot_core.masking import mask_url
 from copilot_core.settings import Settings
@@ -123,18 +124,34 @@ def query_plan(db: Any) -> QueryPlan:
 
 
 # QDash's indexes (src/qdash/dbmodel/*.py, qdash-data-model.md §1.3): collection -> [(keys, unique)].
+# The unique keys of calibration state are the project-scoped ones (``unique_keys.PROJECT_KEYS``).
 QDASH_INDEXES: dict[str, list[tuple[list[tuple[str, int]], bool]]] = {
     "chip": [
-        ([("project_id", 1), ("chip_id", 1), ("username", 1)], True),
+        (index_spec(PROJECT_KEYS["chip"]), True),
         ([("project_id", 1), ("username", 1), ("installed_at", -1)], False),
     ],
     "qubit": [
-        ([("project_id", 1), ("chip_id", 1), ("qid", 1), ("username", 1)], True),
+        (index_spec(PROJECT_KEYS["qubit"]), True),
         ([("project_id", 1), ("chip_id", 1)], False),
     ],
     "coupling": [
-        ([("project_id", 1), ("chip_id", 1), ("qid", 1), ("username", 1)], True),
+        (index_spec(PROJECT_KEYS["coupling"]), True),
         ([("project_id", 1), ("chip_id", 1)], False),
+    ],
+    "chip_history": [
+        (index_spec(PROJECT_KEYS["chip_history"]), True),
+        ([("project_id", 1), ("chip_id", 1), ("recorded_date", -1)], False),
+    ],
+    "qubit_history": [
+        (index_spec(PROJECT_KEYS["qubit_history"]), True),
+        ([("project_id", 1), ("chip_id", 1), ("recorded_date", -1)], False),
+    ],
+    "coupling_history": [
+        (index_spec(PROJECT_KEYS["coupling_history"]), True),
+        ([("project_id", 1), ("chip_id", 1), ("recorded_date", -1)], False),
+    ],
+    "execution_counter": [
+        (index_spec(PROJECT_KEYS["execution_counter"]), True),
     ],
     "task_result_history": [
         ([("project_id", 1), ("task_id", 1)], True),
@@ -147,7 +164,7 @@ QDASH_INDEXES: dict[str, list[tuple[list[tuple[str, int]], bool]]] = {
         ([("project_id", 1), ("chip_id", 1), ("start_at", -1)], False),
     ],
     "calibration_note": [
-        ([("project_id", 1), ("execution_id", 1), ("task_id", 1), ("username", 1), ("chip_id", 1)], True),
+        (index_spec(PROJECT_KEYS["calibration_note"]), True),
     ],
     "parameter_versions": [
         ([("entity_id", 1)], True),
@@ -176,7 +193,9 @@ def ensure_indexes(db: Any) -> list[str]:
     """Create QDash's indexes (idempotent; same ``create_index`` calls on MongoDB and litemongo).
 
     An index that already exists under another name/options on a real QDash database is left
-    alone (QDash created it); the returned list says which were skipped and why.
+    alone (QDash created it); a collection from before QDash's project-scoped migration keeps its
+    username-keyed unique index (``unique_keys``).  The returned list says which were skipped or kept
+    and why; ``DuplicateDocuments`` when documents repeat a unique key under either layout.
     """
     from pymongo.errors import OperationFailure, PyMongoError
 
@@ -188,7 +207,11 @@ def ensure_indexes(db: Any) -> list[str]:
     for collection, indexes in specs.items():
         for keys, unique in indexes:
             try:
-                db[collection].create_index(keys, unique=unique)
+                if unique and collection in PROJECT_KEYS and keys == index_spec(PROJECT_KEYS[collection]):
+                    note = ensure_unique_key(db, collection)
+                    skipped.extend([note] if note else [])
+                else:
+                    db[collection].create_index(keys, unique=unique)
             except OperationFailure as exc:  # existing equivalent index with another name/options
                 skipped.append(f"{collection} {keys}: {exc.code}")
             except PyMongoError as exc:

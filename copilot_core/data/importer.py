@@ -19,12 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from copilot_core.data.connection import DatabaseUnavailable, ensure_indexes, open_database
+from copilot_core.data.unique_keys import KEPT_LEGACY, DuplicateDocuments
 from copilot_core.settings import Settings
 from copilot_core.errors import CopilotError
 
 QDASH_COLLECTIONS: tuple[str, ...] = (
     "chip", "qubit", "coupling", "task_result_history", "execution_history", "calibration_note",
-    "parameter_versions", "provenance_relations", "provenance_activities", "provenance_entities")
+    "parameter_versions", "provenance_relations", "provenance_activities", "provenance_entities",
+    "chip_history", "qubit_history", "coupling_history", "execution_counter")
 SUFFIXES = (".json", ".jsonl", ".ndjson")
 BATCH = 2000
 
@@ -43,6 +45,7 @@ class ImportSummary:
     counts: dict[str, int] = field(default_factory=dict)
     ignored: list[str] = field(default_factory=list)
     store: str = ""
+    notes: list[str] = field(default_factory=list)
 
     def text(self) -> str:
         lines = [f"loaded into {self.store}:"]
@@ -50,6 +53,7 @@ class ImportSummary:
         lines.append(f"  {'total':<24} {sum(self.counts.values()):>9,} documents")
         if self.ignored:
             lines.append("ignored (not a QDash collection): " + ", ".join(self.ignored))
+        lines += [f"note: {note}" for note in self.notes]
         return "\n".join(lines)
 
 
@@ -178,7 +182,10 @@ def _load(staging: Path, name: str, files: dict[str, Path], progress: Progress) 
             if batch:
                 db[collection].insert_many(batch)
             summary.counts[collection] = total
-        ensure_indexes(db)
+        summary.notes = [n for n in ensure_indexes(db) if KEPT_LEGACY in n]
+    except DuplicateDocuments as exc:
+        raise ImportFailed(f"{exc}; QDash keeps one such document per key, so the export is inconsistent. "
+                           "The current data is unchanged") from None
     except (PyMongoError, DatabaseUnavailable, ValueError, TypeError) as exc:
         raise ImportFailed(f"loading failed ({type(exc).__name__}: {exc}); the current data is unchanged") from None
     finally:
