@@ -230,8 +230,11 @@ def cmd_report(args: argparse.Namespace, settings: Any) -> int:
     chip_id = args.chip or repo.default_chip_id()
     chip = repo.get_chip(chip_id) if chip_id else None
     if chip is None:
-        known = ", ".join(c["chip_id"] for c in repo.list_chips()[:20]) or "none"
-        raise UsageError(f"chip {chip_id!r} not found; chips: {known}")
+        from copilot_core.analysis.overview import chip_name
+
+        known = ", ".join(chip_name(c) for c in repo.list_chips()[:20]) or "none"
+        missing = f"chip {chip_id!r} not found" if chip_id else "no active chip: name one with --chip"
+        raise UsageError(f"{missing}; chips: {known}")
     try:
         report = chip_report(repo, chip, args.date, figures=figure_root(settings))
     except ReportError as exc:

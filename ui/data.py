@@ -17,6 +17,7 @@ from copilot_core.analysis.chip_health import MetricHealth, chip_health
 from copilot_core.analysis.chip_metrics import ChipMetric, Mode, chip_metric
 from copilot_core.analysis.drift import DriftFlag, drift_flags, reference_time
 from copilot_core.analysis.health import HealthReport, qubit_health
+from copilot_core.analysis.overview import default_chip
 from copilot_core.data.connection import describe_target, open_database
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.serial import SerialDatabase
@@ -107,9 +108,9 @@ DEFAULT_DRIFT_PCT = 20  # the Overview's drift slider starts here (the start-up 
 def warm_first_page() -> None:
     """Fill the caches the default page (Overview of the first chip) reads, so the first view after a
     server start comes from memory (the server's start-up hook calls this; entries live ``TTL``)."""
-    listed = chips()
-    if listed:
-        chip_id = listed[0]["chip_id"]
+    first = default_chip(chips())
+    if first:
+        chip_id = first["chip_id"]
         health(chip_id)
         executions(chip_id, limit=10)
         drift(chip_id, DEFAULT_DRIFT_PCT / 100)  # the key the page's slider asks for

@@ -9,8 +9,9 @@ from typing import Any
 import streamlit as st
 
 from copilot_core.analysis.chip_metrics import MODES
+from copilot_core.analysis.overview import chip_label, default_chip
 from copilot_core.domain.metrics import CATALOGUE, COUPLING_METRICS, QUBIT_METRICS, metric
-from copilot_core.render_safety import escape, safe_label, safe_markdown
+from copilot_core.render_safety import escape, safe_label, safe_markdown, safe_text
 from ui import data, url_state
 from ui.state import CHIP_KEY
 
@@ -23,10 +24,11 @@ def persistent_select(label: str, options: Sequence[Any], state_key: str, *, def
                       format_func: Callable[[Any], str] = str, container: Any = st, help: str | None = None,
                       param: str | None = None, to_url: Callable[[Any], str] = str,
                       normalize: Callable[[str], str] = str.strip, widget: str = "selectbox",
-                      horizontal: bool = False) -> Any:
+                      horizontal: bool = False, placeholder: str | None = None) -> Any:
     """A selectbox (or radio) whose value lives in ``session_state[state_key]`` and so survives page
     switches (Streamlit drops a widget's own state when a page without it runs); with ``param`` the value
-    is also read from and shown in the URL (``ui.url_state``)."""
+    is also read from and shown in the URL (``ui.url_state``).  With a ``placeholder`` and no ``default``
+    among the options, nothing is chosen until the user picks (the value is None)."""
     options = list(options)
     if not options:
         return None
@@ -34,7 +36,8 @@ def persistent_select(label: str, options: Sequence[Any], state_key: str, *, def
         url_state.adopt(param, state_key, options, to_url=to_url, normalize=normalize)
     current = st.session_state.get(state_key)
     if current not in options:
-        current = default if default in options else options[0]
+        no_choice = placeholder is not None and widget == "selectbox"
+        current = default if default in options else (None if no_choice else options[0])
         st.session_state[state_key] = current
     widget_key = f"_w_{state_key}"
     st.session_state[widget_key] = current
@@ -47,9 +50,10 @@ def persistent_select(label: str, options: Sequence[Any], state_key: str, *, def
                                 on_change=_sync, help=safe_markdown(help) if help else None, horizontal=horizontal)
     else:
         value = container.selectbox(safe_label(label), options, key=widget_key, format_func=format_func,
-                                    on_change=_sync, help=safe_markdown(help) if help else None)
+                                    on_change=_sync, help=safe_markdown(help) if help else None,
+                                    placeholder=safe_label(placeholder) if placeholder else None)
     if param:
-        url_state.publish(param, to_url(value) or None)
+        url_state.publish(param, None if value is None else (to_url(value) or None))
     return value
 
 
@@ -86,8 +90,14 @@ def chip_selector(container: Any = None) -> dict | None:
                 "`python -m copilot_core.demo`; with MongoDB, check MONGO_DB_NAME and QDASH_PROJECT_ID.")
         return None
     by_id = {c["chip_id"]: c for c in chips}
+    default = default_chip(chips)
     chosen = persistent_select("Chip", list(by_id), CHIP_KEY, container=container or st.sidebar, param="chip",
-                               format_func=lambda c: f"{c} ({by_id[c].get('size')} qubits)")
+                               default=default["chip_id"] if default else None,
+                               placeholder=None if default else "Choose a chip",
+                               format_func=lambda c: safe_text(chip_label(by_id[c])))
+    if chosen is None:
+        st.info("Every chip is marked inactive in QDash, so none is opened by default: choose one in the sidebar.")
+        return None
     return by_id[chosen]
 
 

@@ -9,13 +9,32 @@ from copilot_core.domain.metrics import format_value, metric
 from copilot_core.domain.topology import qubit_label
 
 
+INACTIVE_MARK = " (inactive)"
+
+
+def default_chip(chips: list[dict]) -> dict | None:
+    """The chip a page opens on: the first listed (most recently installed) active one.  A chip QDash marks
+    inactive is never opened by default; None when every chip is inactive."""
+    return next((c for c in chips if c.get("active", True)), None)
+
+
+def chip_name(chip: dict) -> str:
+    """The chip id, marked when QDash says the chip is inactive."""
+    return f"{chip.get('chip_id')}{'' if chip.get('active', True) else INACTIVE_MARK}"
+
+
+def chip_label(chip: dict) -> str:
+    """How a chip is offered in a picker: id, size and the inactive mark."""
+    return f"{chip.get('chip_id')} ({chip.get('size')} qubits){'' if chip.get('active', True) else INACTIVE_MARK}"
+
+
 def chips_frame(chips: list[dict]) -> pd.DataFrame:
-    """Chip, size, qubits with data, coverage and the last execution."""
+    """Chip (marked when inactive), size, qubits with data, coverage and the last execution."""
     records = []
     for c in chips:
         size = int(c.get("size") or 0)
         with_data = int(c.get("qubits_with_data") or 0)
-        records.append({"chip": c.get("chip_id"), "qubits": size, "with data": with_data,
+        records.append({"chip": chip_name(c), "qubits": size, "with data": with_data,
                         "coverage": with_data / size if size else 0.0,
                         "last execution": c.get("last_execution_at"), "status": c.get("last_execution_status")})
     return pd.DataFrame.from_records(

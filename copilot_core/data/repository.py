@@ -47,6 +47,9 @@ ACTIVITY_FIELDS = ("activity_id", "task_name", "task_type", "qid", "execution_id
                    "ended_at", "status")
 
 
+INACTIVE = "inactive"  # QDash's chip.activity_status for a chip no longer in use (the default is "active")
+
+
 def _when(value: object) -> datetime | None:
     return value if isinstance(value, datetime) else None
 
@@ -145,12 +148,14 @@ class CalibrationRepository:
     # ---- chips ----------------------------------------------------------------------------
     @guarded
     def list_chips(self) -> list[dict]:
-        """Chips, most recently installed first: {chip_id, size, topology_id, installed_at, qubits_total,
-        qubits_with_data, last_execution_at, last_execution_status}."""
+        """Chips, most recently installed first: {chip_id, size, topology_id, installed_at, active, qubits_total,
+        qubits_with_data, last_execution_at, last_execution_status}.  ``active`` is False only for a chip
+        QDash marks ``activity_status: "inactive"`` (a chip without the field is active)."""
         return self._chips(self.scope())
 
     def _chips(self, query: dict) -> list[dict]:
-        rows = self.db["chip"].find(query, _projection(("chip_id", "size", "topology_id", "installed_at"))) \
+        rows = self.db["chip"].find(query, _projection(("chip_id", "size", "topology_id", "installed_at",
+                                                        "activity_status"))) \
             .sort([("installed_at", -1), ("chip_id", 1)]).limit(1000)
         chips: dict[str, dict] = {}
         for doc in rows:
@@ -160,7 +165,8 @@ class CalibrationRepository:
             size = doc.get("size") if isinstance(doc.get("size"), int) else 64
             chips[chip_id] = {"chip_id": chip_id, "size": size,
                               "topology_id": doc.get("topology_id") or f"square-lattice-mux-{size}",
-                              "installed_at": doc.get("installed_at"), "qubits_total": size}
+                              "installed_at": doc.get("installed_at"),
+                              "active": doc.get("activity_status") != INACTIVE, "qubits_total": size}
         for chip in chips.values():
             chip["qubits_with_data"] = self._qubits_with_data(chip["chip_id"])
             last = self.db["execution_history"].find_one(
@@ -192,8 +198,9 @@ class CalibrationRepository:
 
     @guarded
     def default_chip_id(self) -> str | None:
-        """The most recently installed chip (QDash's default when no chip is given), or None."""
-        doc = self.db["chip"].find_one(self.scope(), {"_id": 0, "chip_id": 1},
+        """The most recently installed active chip (QDash's default when no chip is given), or None.  A chip
+        QDash marks inactive is never the default; it is still read when named."""
+        doc = self.db["chip"].find_one(self.scope() | {"activity_status": {"$ne": INACTIVE}}, {"_id": 0, "chip_id": 1},
                                        sort=[("installed_at", -1), ("chip_id", 1)])
         return doc.get("chip_id") if doc else None
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import pandas as pd
 
+from copilot_core.analysis.overview import INACTIVE_MARK
 from copilot_core.domain.topology import Topology, qubit_label, topology_for
 from copilot_core.errors import CopilotError
 from copilot_core.tools.compact import inline_from_database
@@ -94,7 +95,8 @@ class ToolContext:
         if chip_id not in self._chips:
             found = self.repo.get_chip(chip_id)
             if found is None:
-                known = ", ".join(inline_from_database(c["chip_id"], 64) for c in self.repo.list_chips()[:20]) or "none"
+                known = ", ".join(inline_from_database(c["chip_id"], 64) + ("" if c.get("active", True) else INACTIVE_MARK)
+                                  for c in self.repo.list_chips()[:20]) or "none"
                 raise ToolError(f"chip {chip_id!r} not found", f"available chips: {known}")
             self._chips[chip_id] = found
         return self._chips[chip_id]
