@@ -13,7 +13,7 @@ import pytest
 from copilot_core.agent.context import resolve_target
 from copilot_core.analysis.overview import chip_label, chips_frame, default_chip
 from copilot_core.data.connection import open_memory_database
-from copilot_core.data.plans import EmbeddedPlan, MongoPlan
+from copilot_core.data.plans import EmbeddedPlan, MongoPlan, QueryPlan
 from copilot_core.data.repository import CalibrationRepository
 from tests.mongo_engine import mongo_plan_database
 
@@ -29,10 +29,9 @@ def chip(chip_id: str, day: int, status: str | None, project: str = P1) -> dict[
 @pytest.fixture(params=["embedded", "mongomock"])
 def make_repo(request):
     def _make(chips: list[dict[str, Any]]) -> CalibrationRepository:
-        if request.param == "embedded":
-            db, plan = open_memory_database(f"inactive-{uuid.uuid4().hex}"), EmbeddedPlan()
-        else:
-            db, plan = mongo_plan_database(f"inactive-{uuid.uuid4().hex}"), MongoPlan()
+        plan: QueryPlan = EmbeddedPlan() if request.param == "embedded" else MongoPlan()
+        name = f"inactive-{uuid.uuid4().hex}"
+        db = open_memory_database(name) if request.param == "embedded" else mongo_plan_database(name)
         db["chip"].insert_many(chips)
         return CalibrationRepository(db, project_id=P1, plan=plan)
 
