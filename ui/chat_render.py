@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Literal
 
 import streamlit as st
 
-from copilot_core.agent.blocks import AskBlock, Block, ChartBlock, Figure, TextBlock
+from copilot_core.agent.blocks import ApprovalBlock, AskBlock, Block, ChartBlock, Figure, TextBlock
 from copilot_core.agent.clarify import with_choice
 from copilot_core.chat import ChatMessage, ChatState, ShowWork, rerun_analysis
 from copilot_core.render_safety import (
@@ -26,7 +26,8 @@ from copilot_core.render_safety import (
     validate_figure,
 )
 
-BADGES = {"good": ("Good", "green", ":material/check_circle:"),
+BadgeColour = Literal["green", "gray", "orange", "red"]
+BADGES: dict[str, tuple[str, BadgeColour, str]] = {"good": ("Good", "green", ":material/check_circle:"),
           "warning": ("Needs attention", "orange", ":material/warning:"),
           "bad": ("Bad", "red", ":material/error:")}
 AI_REVIEW_PREFIX = "**AI review**"
@@ -75,6 +76,44 @@ def render_block(block: Block, key: str) -> None:
                 st.markdown(safe_markdown(text))
         case TextBlock(text=text):
             st.markdown(safe_markdown(text))
+        case AskBlock(read_only=True):
+            render_qdash_ask(block)
+        case ApprovalBlock():
+            render_approval(block)
+
+
+APPROVAL_STATUS: dict[str, tuple[str, BadgeColour, str, str]] = {  # status -> (badge, colour, icon, meaning)
+    "approved": ("Approved", "green", ":material/check_circle:", "Approved in QDash."),
+    "declined": ("Declined", "gray", ":material/cancel:", "Declined in QDash."),
+    "undecided": ("No decision", "gray", ":material/remove_circle:", "No decision was made."),
+    "pending": ("Awaiting approval", "orange", ":material/hourglass_empty:",
+                "Waiting for a decision in QDash; it cannot be approved from here."),
+}
+
+
+def render_approval(block: ApprovalBlock) -> None:
+    """QDash's approval request, read-only: the operation, its tool and exact arguments, and the decision."""
+    badge, colour, icon, meaning = APPROVAL_STATUS[block.status]
+    with st.container(border=True):
+        st.markdown(safe_markdown(f"**Approval request:** {escape(block.label)}"))
+        st.badge(safe_label(badge), color=colour, icon=icon)
+        st.caption(escape(f"Tool {tool_label(block.tool)} · {meaning}"))
+        if block.args:
+            st.code(safe_text(json.dumps(block.args, ensure_ascii=False, indent=1, default=str), 4000),
+                    language="json")
+
+
+def render_qdash_ask(block: AskBlock) -> None:
+    """A question QDash's copilot asked, read-only: the question, its options with their descriptions, the pick."""
+    descriptions = block.descriptions or ("",) * len(block.options)
+    lines = [f"{i}. {escape(option)}" + (f" — {escape(about)}" if about else "")
+             + (" **(chosen)**" if option == block.answer else "")
+             for i, (option, about) in enumerate(zip(block.options, descriptions), 1)]
+    with st.container(border=True):
+        st.markdown(safe_markdown(f"**Question:** {escape(block.question)}"))
+        st.markdown(safe_markdown("\n".join(lines)))
+        st.caption(escape("Asked in QDash; read-only here." if block.answer else
+                          "Asked in QDash; no option was picked. Read-only here."))
 
 
 def render_blocks(message: ChatMessage, key: str) -> None:
@@ -204,7 +243,7 @@ def render_answer(message: ChatMessage, index: int, state: ChatState) -> None:
         st.caption(safe_markdown(STOPPED_NOTE), help="The turn was stopped with the chat input's stop button.")
     render_blocks(message, key=f"msg-{state.session_id}-{index}")
     for n, block in enumerate(message.blocks):
-        if isinstance(block, AskBlock):
+        if isinstance(block, AskBlock) and not block.read_only:
             render_ask(block, message, index, n, state)
     if message.follow_ups and index == len(state.messages) - 1:
         render_follow_ups(message.follow_ups, index, state)

@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from copilot_core.agent.blocks import AskBlock, ChartBlock, TextBlock
+from copilot_core.agent.blocks import ApprovalBlock, AskBlock, ChartBlock, TextBlock
 from copilot_core.chat.messages import ChatMessage
 from copilot_core.render_safety import UnsafeFigure, validate_figure
 from copilot_core.report.builder import _environment, _plotly_js
@@ -35,6 +35,9 @@ def _message_context(message: ChatMessage, index: int) -> dict:
         elif isinstance(block, AskBlock):
             parts.append({"kind": "ask", "text": block.question, "options": list(block.options),
                           "answer": block.answer})
+        elif isinstance(block, ApprovalBlock):
+            parts.append({"kind": "text", "text": f"Approval request ({block.status}): {block.label} · tool "
+                                                  f"{block.tool} · {json.dumps(block.args, default=str)[:2000]}"})
         elif isinstance(block, ChartBlock):
             figure = _figure_json(block.figure)
             parts.append({"kind": "chart", "id": f"chart-{index}-{n}", "json": figure} if figure else

@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Literal
 
-from copilot_core.agent.blocks import Block, Figure, answer_text, blocks_from_dicts, blocks_to_dicts, charts
+from copilot_core.agent.blocks import (
+    Block,
+    Figure,
+    answer_text,
+    blocks_from_dicts,
+    blocks_to_dicts,
+    charts,
+    settle_card,
+)
 from copilot_core.chat.showwork import ShowWork
 
 Role = Literal["user", "assistant"]
@@ -104,6 +112,18 @@ class ChatMessage:
                                 error=error, unverified_numbers=unverified)
         msg.created_at = created
         return msg
+
+
+def settle_cards(messages: list[ChatMessage]) -> list[ChatMessage]:
+    """QDash's ask and approval cards with their outcome: QDash saves the pick or the decision as the next
+    user turn, so each card is settled by the turn after its answer (None for the last answer: still open)."""
+    for i, message in enumerate(messages):
+        if message.role != "assistant":
+            continue
+        after = messages[i + 1] if i + 1 < len(messages) else None
+        reply = None if after is None else (after.text if after.role == "user" else "")
+        message.blocks = [settle_card(b, reply) for b in message.blocks]
+    return messages
 
 
 def _json_object(text: str) -> dict | None:

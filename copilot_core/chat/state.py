@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from copilot_core.agent.provider import ProviderConfig
-from copilot_core.chat.messages import ChatMessage
+from copilot_core.chat.messages import ChatMessage, settle_cards
 from copilot_core.data.chat_sessions import clean_context, clean_title, new_session_id
 from copilot_core.tools.store import DataStore
 
@@ -105,4 +105,5 @@ class ChatState:
         self.title = clean_title(doc.get("title"))
         self.chip_id, self.qid = context["chip_id"], context["qid"]
         self.mode = "analysis" if self.chip_id and self.qid else "chat"
-        self.messages = [ChatMessage.from_document(m) for m in doc.get("messages") or [] if isinstance(m, dict)]
+        self.messages = settle_cards([ChatMessage.from_document(m) for m in doc.get("messages") or []
+                                      if isinstance(m, dict)])

@@ -73,7 +73,8 @@ def test_ask_blocks_keep_qdash_shape_and_reject_bad_ones():
     assert stored["type"] == "ask" and stored["ask"] == {"question": "Which T2?", "options": list(T2_OPTIONS),
                                                          "answer": T2_OPTIONS[0]}
     assert block_from_dict(stored) == block
+    # QDash's own shape (no ``answer`` key): its question, shown read-only
     assert block_from_dict({"type": "ask", "ask": {"question": "Q", "options": [{"label": "a"}, {"label": "b"}]}}) \
-        == AskBlock("Q", ("a", "b"))
+        == AskBlock("Q", ("a", "b"), read_only=True, descriptions=("", ""))
     bad = block_from_dict({"type": "ask", "ask": {"question": "Q", "options": ["one"]}})
     assert not isinstance(bad, AskBlock)
