@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from copilot_core.data import validation
+from copilot_core.data.scoped import scoped
 
 COLLECTION = "copilot_memory"
 KINDS = ("parameter", "code", "error_fix")
@@ -55,8 +56,8 @@ class MemoryStore:
 
     def __init__(self, db: Any, *, project_id: str | None = None, owner: str = "local") -> None:
         self._db = db
-        self._coll = db[COLLECTION]
         self.project_id = validation.project_id(project_id) if project_id else None
+        self._coll = scoped(db, self.project_id)[COLLECTION]  # the project is added to every call by construction
         self.owner = validation.owner(owner)
 
     def for_owner(self, owner: str) -> MemoryStore:
@@ -64,7 +65,8 @@ class MemoryStore:
         return MemoryStore(self._db, project_id=self.project_id, owner=owner)
 
     def _scope(self, **filters: Any) -> dict:
-        return {"owner": self.owner, "project_id": self.project_id, **filters}
+        """The owner's entries; without a project, the entries that have none (the wrapper adds a project)."""
+        return {"owner": self.owner, **({} if self.project_id else {"project_id": None}), **filters}
 
     def ensure_indexes(self) -> None:
         self._coll.create_index([("owner", 1), ("project_id", 1), ("chip_id", 1)])

@@ -3,8 +3,8 @@
 QDash keys its calibration data by ``project_id``; a repository opened for one project must never read
 another's documents.  Instead of trusting every filter to start with the scope, the repository reads
 through this wrapper: ``find``, ``find_one``, ``count_documents``, ``distinct`` and ``aggregate`` (a leading
-``$match``) on a scoped collection always carry ``project_id``; writes (chat sessions) stamp it and only
-touch the project's own documents.  Anything else a caller asks of a scoped collection is refused.
+``$match``) on a scoped collection always carry ``project_id``; writes (chat sessions, memory) stamp it and
+only touch the project's own documents.  Anything else a caller asks of a scoped collection is refused.
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-# QDash collections whose documents belong to one project (its project-scoped unique keys).
+# QDash collections whose documents belong to one project (its project-scoped unique keys), and this app's
+# chats (shared with QDash) and memory.
 SCOPED_COLLECTIONS = frozenset({
     "chip", "qubit", "coupling", "task_result_history", "execution_history", "calibration_note",
     "parameter_versions", "provenance_activities", "provenance_relations", "chip_history", "qubit_history",
-    "coupling_history", "execution_counter", "copilot_chat_session",
+    "coupling_history", "execution_counter", "copilot_chat_session", "copilot_memory",
 })
 # Index management passes through unchanged (it reads no documents).
 _PASS_THROUGH = frozenset({"create_index", "create_indexes", "index_information", "list_indexes", "name",
@@ -67,6 +68,9 @@ class ScopedCollection:
 
     def delete_one(self, filter: Mapping[str, Any], **kwargs: Any) -> Any:  # noqa: A002
         return self._coll.delete_one(_scoped_filter(filter, self.project_id), **kwargs)
+
+    def delete_many(self, filter: Mapping[str, Any], **kwargs: Any) -> Any:  # noqa: A002
+        return self._coll.delete_many(_scoped_filter(filter, self.project_id), **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         if name in _PASS_THROUGH:

@@ -16,6 +16,7 @@ import pytest
 
 from copilot_core.data.chat_sessions import ChatSessionStore
 from copilot_core.data.connection import open_memory_database
+from copilot_core.data.memory_store import MemoryStore
 from copilot_core.data.plans import EmbeddedPlan, MongoPlan
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.runs import RunReader
@@ -150,7 +151,7 @@ def test_the_recording_fake_fails_an_unscoped_query():
     recording = RecordingDatabase(_loaded(open_memory_database(f"scope-{uuid.uuid4().hex}")), P1)
     with pytest.raises(UnscopedQuery):
         recording["qubit"].find_one({"chip_id": CHIP})
-    assert recording["copilot_memory"].find_one({}) is None  # not a project-scoped collection
+    assert recording["migration_ledger"].find_one({}) is None  # not a project-scoped collection
 
 
 def test_a_scoped_collection_refuses_what_it_cannot_scope():
@@ -159,3 +160,42 @@ def test_a_scoped_collection_refuses_what_it_cannot_scope():
         db["task_result_history"].find_one_and_delete({})
     with pytest.raises(ScopeError, match="another project"):
         db["qubit"].find({"project_id": P2})
+
+
+def test_memory_is_the_projects_own(recorded):
+    _, recording = recorded
+    store = MemoryStore(recording, project_id=P1, owner="alice")  # the raw database: the store scopes itself
+    store.save(CHIP, [{"kind": "parameter", "key": "t1", "text": "T1 asked", "hits": 1.0},
+                      {"kind": "code", "key": "median", "text": "median()", "hits": 0.5}])
+    store.save(CHIP, [{"kind": "parameter", "key": "t1", "text": "T1 asked", "hits": 2.0}])  # an update
+    listed = store.list(CHIP)
+    assert [(e["key"], e["hits"]) for e in listed] == [("t1", 2.0), ("median", 0.5)]
+    assert store.delete(CHIP, listed[1]["id"]) and store.clear(CHIP) == 1
+    calls = {method for name, method in recording.log if name == "copilot_memory"}
+    assert {"find", "find_one", "insert_one", "update_one", "delete_one", "delete_many"} <= calls
+    # another project's entry for the same owner and chip is never listed
+    theirs = MemoryStore(recording._db, project_id=P2, owner="alice")
+    theirs.save(CHIP, [{"kind": "parameter", "key": "t2_echo", "text": "theirs", "hits": 1.0}])
+    assert store.list(CHIP) == [] and store.chips() == []
+    assert [d["project_id"] for d in recording._db["copilot_memory"].find({}, {"_id": 0})] == [P2]
+
+
+@pytest.mark.parametrize("write", ["insert_one", "update_one", "delete_one", "delete_many"])
+def test_the_recording_fake_fails_an_unscoped_chat_or_memory_write(write):
+    recording = RecordingDatabase(open_memory_database(f"scope-{uuid.uuid4().hex}"), P1)
+    for name in ("copilot_chat_session", "copilot_memory"):
+        args: tuple[Any, ...] = ({"username": "alice", "session_id": "s1"},)
+        if write == "update_one":
+            args += ({"$set": {"title": "x"}},)
+        with pytest.raises(UnscopedQuery):
+            getattr(recording[name], write)(*args)
+
+
+def test_a_chat_store_that_bypasses_the_wrapper_is_caught():
+    recording = RecordingDatabase(open_memory_database(f"scope-{uuid.uuid4().hex}"), P1)
+    with pytest.raises(UnscopedQuery):  # the raw database: no project added, so the fake refuses the query
+        ChatSessionStore(recording).save("alice", "s1", title="t", context=None,
+                                         messages=[{"role": "user", "content": "hi"}])
+    ChatSessionStore(scoped(recording, P1)).save("alice", "s1", title="t", context=None,
+                                                 messages=[{"role": "user", "content": "hi"}])
+    assert ("copilot_chat_session", "insert_one") in recording.log
