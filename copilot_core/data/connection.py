@@ -189,13 +189,13 @@ EMBEDDED_EXTRA_INDEXES: dict[str, list[tuple[list[tuple[str, int]], bool]]] = {
 }
 
 
-def ensure_indexes(db: Any) -> list[str]:
+def ensure_indexes(db: Any, *, legacy_keys: bool = True) -> list[str]:
     """Create QDash's indexes (idempotent; same ``create_index`` calls on MongoDB and litemongo).
 
     An index that already exists under another name/options on a real QDash database is left
     alone (QDash created it); a collection from before QDash's project-scoped migration keeps its
-    username-keyed unique index (``unique_keys``).  The returned list says which were skipped or kept
-    and why; ``DuplicateDocuments`` when documents repeat a unique key under either layout.
+    username-keyed unique index (``unique_keys``) unless ``legacy_keys`` is False.  The returned list says
+    which were skipped or kept and why; ``DuplicateDocuments`` when documents repeat a unique key.
     """
     from pymongo.errors import OperationFailure, PyMongoError
 
@@ -208,7 +208,7 @@ def ensure_indexes(db: Any) -> list[str]:
         for keys, unique in indexes:
             try:
                 if unique and collection in PROJECT_KEYS and keys == index_spec(PROJECT_KEYS[collection]):
-                    note = ensure_unique_key(db, collection)
+                    note = ensure_unique_key(db, collection, legacy=legacy_keys)
                     skipped.extend([note] if note else [])
                 else:
                     db[collection].create_index(keys, unique=unique)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from copilot_core.data.connection import DatabaseUnavailable, ensure_indexes, open_database
-from copilot_core.data.unique_keys import KEPT_LEGACY, DuplicateDocuments
+from copilot_core.data.unique_keys import KEPT_LEGACY, DuplicateDocuments, migrated
 from copilot_core.settings import Settings
 from copilot_core.errors import CopilotError
 
@@ -28,6 +28,7 @@ QDASH_COLLECTIONS: tuple[str, ...] = (
     "parameter_versions", "provenance_relations", "provenance_activities", "provenance_entities",
     "chip_history", "qubit_history", "coupling_history", "execution_counter")
 SUFFIXES = (".json", ".jsonl", ".ndjson")
+LEDGER = "migration_ledger"  # QDash's record of its migrations: read, never loaded
 BATCH = 2000
 
 # (collection, document count, documents) -> the same documents, e.g. wrapped in a progress bar
@@ -152,7 +153,7 @@ def import_export(directory: Path, settings: Settings, *, progress: Progress = _
     data_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".import-", dir=data_dir))
     try:
-        summary = _load(staging, name, files, progress)
+        summary = _load(staging, name, files, progress, legacy_keys=not _migrated(directory))
         _carry_over_own_collections(data_dir / name, staging / name)
         _swap(data_dir / name, staging / name)
     finally:
@@ -162,7 +163,16 @@ def import_export(directory: Path, settings: Settings, *, progress: Progress = _
     return summary
 
 
-def _load(staging: Path, name: str, files: dict[str, Path], progress: Progress) -> ImportSummary:
+def _migrated(directory: Path) -> bool:
+    """The export says QDash ran its project-scoped migration (its ``migration_ledger``), so every unique key
+    must hold without ``username``."""
+    path = next((directory / f"{LEDGER}{suffix}" for suffix in SUFFIXES if (directory / f"{LEDGER}{suffix}").is_file()),
+                None)
+    return path is not None and migrated(read_export(path)[1])
+
+
+def _load(staging: Path, name: str, files: dict[str, Path], progress: Progress, *,
+          legacy_keys: bool = True) -> ImportSummary:
     from pymongo.errors import PyMongoError
 
     try:
@@ -182,7 +192,7 @@ def _load(staging: Path, name: str, files: dict[str, Path], progress: Progress) 
             if batch:
                 db[collection].insert_many(batch)
             summary.counts[collection] = total
-        summary.notes = [n for n in ensure_indexes(db) if KEPT_LEGACY in n]
+        summary.notes = [n for n in ensure_indexes(db, legacy_keys=legacy_keys) if KEPT_LEGACY in n]
     except DuplicateDocuments as exc:
         raise ImportFailed(f"{exc}; QDash keeps one such document per key, so the export is inconsistent. "
                            "The current data is unchanged") from None

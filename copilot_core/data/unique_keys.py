@@ -9,6 +9,7 @@ username-keyed index instead, so both layouts load and are read the same way.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from copilot_core.errors import CopilotError
@@ -37,6 +38,7 @@ LEGACY_KEYS: dict[str, tuple[str, ...]] = {
     "execution_counter": ("project_id", "date", "username", "chip_id"),
 }
 
+MIGRATION_ID = "project-scoped-calibration-v1"  # QDash's migration_ledger entry once the keys are project-scoped
 MAX_SCAN = 1_000_000
 KEPT_LEGACY = "kept the username-keyed unique index"
 
@@ -72,10 +74,11 @@ def describe_duplicate(name: str, collection: Any, keys: tuple[str, ...]) -> str
     return f"{name}: {count} documents share the unique key ({shown})"
 
 
-def ensure_unique_key(db: Any, name: str) -> str | None:
+def ensure_unique_key(db: Any, name: str, *, legacy: bool = True) -> str | None:
     """Create QDash's project-scoped unique index on ``name``; on a pre-migration collection (per-user
     copies under one project key) create the username-keyed one instead and say so.  Raises
-    ``DuplicateDocuments`` when the documents repeat even the username-keyed key."""
+    ``DuplicateDocuments`` when the documents repeat even the username-keyed key, or repeat the project key
+    at all when ``legacy`` is False (data QDash says it has migrated)."""
     from pymongo.errors import DuplicateKeyError
 
     collection = db[name]
@@ -83,10 +86,16 @@ def ensure_unique_key(db: Any, name: str) -> str | None:
         collection.create_index(index_spec(PROJECT_KEYS[name]), unique=True)
         return None
     except DuplicateKeyError:
-        pass
+        if not legacy:
+            raise DuplicateDocuments(describe_duplicate(name, collection, PROJECT_KEYS[name])) from None
     try:
         collection.create_index(index_spec(LEGACY_KEYS[name]), unique=True)
     except DuplicateKeyError:
         raise DuplicateDocuments(describe_duplicate(name, collection, LEGACY_KEYS[name])) from None
     return (f"{name}: one copy per user under the same project key (QDash before its project-scoped "
             f"migration); {KEPT_LEGACY}")
+
+
+def migrated(ledger: Iterable[Mapping[str, Any]]) -> bool:
+    """True when QDash's ``migration_ledger`` records the project-scoped migration as completed."""
+    return any(e.get("migration_id") == MIGRATION_ID and e.get("status") == "completed" for e in ledger)

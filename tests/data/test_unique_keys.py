@@ -178,3 +178,13 @@ def test_import_refuses_a_dump_with_duplicate_keys_and_keeps_the_current_data(tm
         assert db["calibration_note"].count_documents({}) == 0
     finally:
         db.close()
+
+
+def test_a_migrated_dump_must_hold_the_project_keys(tmp_path):
+    """QDash's ledger says the migration ran, so two users' copies of one qubit are an inconsistent export."""
+    docs = {"qubit": [_doc("qubit", P1, "alice", 40.0), _doc("qubit", P1, "bob", 45.0)],
+            "migration_ledger": [{"migration_id": "project-scoped-calibration-v1", "status": "completed"}]}
+    with pytest.raises(ImportFailed) as caught:
+        import_export(_dump(tmp_path / "dump", docs), Settings(data_dir=tmp_path / "data"))
+    assert str(caught.value).startswith("qubit: 2 documents share the unique key (project_id='lab-a', "
+                                        "chip_id='64Qshared', qid='5');")
