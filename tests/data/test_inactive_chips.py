@@ -4,8 +4,10 @@ Expected chips are named by hand from the fixture's install dates."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from copilot_core.analysis.overview import chip_label, chips_frame, default_chip
 from copilot_core.data.connection import open_memory_database
 from copilot_core.data.plans import EmbeddedPlan, MongoPlan, QueryPlan
 from copilot_core.data.repository import CalibrationRepository
+from copilot_core.tools import DataStore, Toolkit
 from tests.mongo_engine import mongo_plan_database
 
 P1, P2 = "lab-a", "lab-b"
@@ -28,11 +31,13 @@ def chip(chip_id: str, day: int, status: str | None, project: str = P1) -> dict[
 
 @pytest.fixture(params=["embedded", "mongomock"])
 def make_repo(request):
-    def _make(chips: list[dict[str, Any]]) -> CalibrationRepository:
+    def _make(chips: list[dict[str, Any]], qubits: Sequence[dict[str, Any]] = ()) -> CalibrationRepository:
         plan: QueryPlan = EmbeddedPlan() if request.param == "embedded" else MongoPlan()
         name = f"inactive-{uuid.uuid4().hex}"
         db = open_memory_database(name) if request.param == "embedded" else mongo_plan_database(name)
         db["chip"].insert_many(chips)
+        if qubits:
+            db["qubit"].insert_many(list(qubits))
         return CalibrationRepository(db, project_id=P1, plan=plan)
 
     return _make
@@ -71,3 +76,15 @@ def test_no_default_when_every_chip_is_inactive(make_repo):
     assert repo.default_chip_id() is None
     assert default_chip(repo.list_chips()) is None
     assert resolve_target(repo, None, None)[0] is None
+
+
+def test_the_copilot_s_tools_run_on_the_newest_active_chip(make_repo):
+    qubits = [{"project_id": P1, "chip_id": c, "qid": "5", "data": {"t1": {"value": t1, "unit": "μs"}}}
+              for c, t1 in (("64Qnew", 11.0), ("64Qmid", 22.0), ("64Qold", 33.0))]
+    kit = Toolkit(make_repo(MIXED, qubits), store=DataStore())
+    kit.begin_request()
+    outcome = kit.execute("get_qubit_params", {"qid": "5"})  # no chip_id: the default chip
+    payload = json.loads(outcome.model_text)
+    assert outcome.ok and payload["chip_id"] == "64Qmid" and payload["parameters"]["t1"]["value"] == 22.0
+    missing = kit.execute("get_qubit_params", {"qid": "5", "chip_id": "nochip"})
+    assert not missing.ok and "available chips: 64Qnew (inactive), 64Qmid, 64Qold" in missing.model_text
