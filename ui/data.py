@@ -19,7 +19,6 @@ from copilot_core.analysis.drift import DriftFlag, drift_flags, reference_time
 from copilot_core.analysis.health import HealthReport, qubit_health
 from copilot_core.data.connection import describe_target, open_database
 from copilot_core.data.repository import CalibrationRepository
-from copilot_core.data.serial import SerialDatabase
 from copilot_core.data.warmup import LONG_WAIT_DOCUMENTS, IndexWarmUp
 from copilot_core.domain.metrics import Kind
 from copilot_core.errors import CopilotError
@@ -67,8 +66,8 @@ def repository() -> CalibrationRepository:
 
 @st.cache_resource(show_spinner=False)
 def _index_warm_up(key: str, _s: Settings) -> IndexWarmUp | None:
-    db = _repository(key, _s).db
-    return IndexWarmUp(db) if isinstance(db, SerialDatabase) else None
+    repo = _repository(key, _s)
+    return repo.plan.index_warm_up(repo.db)
 
 
 def index_warm_up() -> IndexWarmUp | None:

@@ -11,8 +11,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from copilot_core.data.plans import EmbeddedPlan, MongoPlan, QueryPlan
-from copilot_core.data.scoped import unwrap
+from copilot_core.data.engine import Database
+from copilot_core.data.plans import QueryPlan, plan_for
 from copilot_core.data.serial import SerialDatabase, SerialExecutor
 from copilot_core.errors import CopilotError
 from copilot_core.masking import mask_url
@@ -40,14 +40,19 @@ def _short_path(path: Path) -> str:
         return str(path) + "/"
 
 
-def open_database(settings: Settings) -> Any:
+def open_database(settings: Settings) -> Database:
     """The configured ``Database``: pymongo when ``MONGODB_URI`` is set, else litemongo under DATA_DIR."""
     if settings.embedded:
-        return _open_embedded(settings.data_dir, settings.mongo_db_name)
+        return open_embedded(settings)
     return _open_mongo(settings)
 
 
-def _open_mongo(settings: Settings) -> Any:
+def open_embedded(settings: Settings) -> SerialDatabase:
+    """The embedded litemongo store under DATA_DIR (seeding and imports, which write only there; close it after)."""
+    return _open_embedded(settings.data_dir, settings.mongo_db_name)
+
+
+def _open_mongo(settings: Settings) -> Database:
     import pymongo
     from pymongo.errors import ConfigurationError, InvalidURI, PyMongoError
 
@@ -88,7 +93,7 @@ def _serial(uri: str, db_name: str, *, where: str, location: Path | None = None)
 
     executor = SerialExecutor()
 
-    def open_db() -> Any:
+    def open_db() -> Database:
         try:
             return litemongo.connect(uri)[db_name]
         except (OSError, ValueError, sqlite3.Error) as exc:
@@ -101,25 +106,9 @@ def _serial(uri: str, db_name: str, *, where: str, location: Path | None = None)
     return db
 
 
-def describe_db(db: Any) -> str:
-    """Where a ``Database`` points, for error messages: host:port list and name, never credentials."""
-    if is_embedded(db):
-        return f"the embedded database ({db.name})"
-    try:
-        hosts = ",".join(f"{h}:{p}" for h, p in db.client.topology_description.server_descriptions())
-    except Exception:  # noqa: BLE001 - only used to word an error message
-        hosts = "the configured host"
-    return f"MongoDB at {hosts}/{db.name}"
-
-
-def is_embedded(db: Any) -> bool:
-    """True for the litemongo engine (used to pick embedded-only helper indexes)."""
-    return isinstance(unwrap(db), SerialDatabase)
-
-
-def query_plan(db: Any) -> QueryPlan:
-    """The engine's plan, chosen once per repository: ``EmbeddedPlan`` for litemongo, else ``MongoPlan``."""
-    return EmbeddedPlan() if is_embedded(db) else MongoPlan()
+def query_plan(db: Database) -> QueryPlan:
+    """The engine's plan (``plans.plan_for``): every engine-specific read and helper lives there."""
+    return plan_for(db)
 
 
 # QDash's indexes (src/qdash/dbmodel/*.py, qdash-data-model.md §1.3): collection -> [(keys, unique)].
@@ -172,7 +161,7 @@ EMBEDDED_EXTRA_INDEXES: dict[str, list[tuple[list[tuple[str, int]], bool]]] = {
 }
 
 
-def ensure_indexes(db: Any) -> list[str]:
+def ensure_indexes(db: Database) -> list[str]:
     """Create QDash's indexes (idempotent; same ``create_index`` calls on MongoDB and litemongo).
 
     An index that already exists under another name/options on a real QDash database is left

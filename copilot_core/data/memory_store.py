@@ -23,9 +23,8 @@ import re
 import threading
 from collections.abc import Iterable
 from datetime import datetime, timezone
-from typing import Any
-
 from copilot_core.data import validation
+from copilot_core.data.engine import Database
 
 COLLECTION = "copilot_memory"
 KINDS = ("parameter", "code", "error_fix")
@@ -53,7 +52,7 @@ def _check_entry_id(value: object) -> str:
 class MemoryStore:
     """CRUD over ``copilot_memory`` for one owner in one project (QDASH_PROJECT_ID) or in unscoped data."""
 
-    def __init__(self, db: Any, *, project_id: str | None = None, owner: str = "local") -> None:
+    def __init__(self, db: Database, *, project_id: str | None = None, owner: str = "local") -> None:
         self._db = db
         self._coll = db[COLLECTION]
         self.project_id = validation.project_id(project_id) if project_id else None
@@ -63,7 +62,7 @@ class MemoryStore:
         """The same project's memory of another owner (the turn service asks for the chat's owner)."""
         return MemoryStore(self._db, project_id=self.project_id, owner=owner)
 
-    def _scope(self, **filters: Any) -> dict:
+    def _scope(self, **filters: object) -> dict[str, object]:
         return {"owner": self.owner, "project_id": self.project_id, **filters}
 
     def ensure_indexes(self) -> None:
@@ -83,7 +82,7 @@ class MemoryStore:
 
     def chips(self) -> builtins.list[dict]:
         """Chips that have memory: {chip_id, entries, updated_at}, most recently updated first."""
-        rows: dict[str, dict] = {}
+        rows: dict[str | None, dict] = {}
         for d in self._coll.find(self._scope(), {"_id": 0, "chip_id": 1, "updated_at": 1}
                                  ).sort([("chip_id", 1)]).limit(100_000):
             row = rows.setdefault(d.get("chip_id"), {"chip_id": d.get("chip_id"), "entries": 0, "updated_at": None})

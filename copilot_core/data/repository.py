@@ -16,22 +16,22 @@ import statistics
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Concatenate, Literal, ParamSpec, Protocol, TypeVar
 
 from copilot_core.data import validation as v
-from copilot_core.data.connection import DatabaseUnavailable, describe_db, query_plan
-from copilot_core.data.plans import MAX_SCAN, QueryPlan, Run
-from copilot_core.data.scoped import scoped, unwrap
-from copilot_core.data.serial import SerialDatabase
+from copilot_core.data.connection import DatabaseUnavailable
+from copilot_core.data.engine import Database
+from copilot_core.data.plans import MAX_SCAN, QueryPlan, Query, Run, plan_for
+from copilot_core.data.scoped import scoped
 from copilot_core.data.validation import InvalidArgument
-from copilot_core.data.warmup import IndexWarmUp
 from copilot_core.domain.metrics import metric as catalogue_metric, stored_number
 
 __all__ = ["CalibrationRepository", "DatabaseUnavailable", "InvalidArgument", "Mode", "Kind", "guarded"]
 
 Mode = Literal["latest", "best", "average"]
 Kind = Literal["qubit", "coupling"]
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 MAX_LINEAGE_NODES = 400
 MAX_RUNS = 5000  # executions of one chip a read considers (years of daily runs)
@@ -89,25 +89,29 @@ def _projection(fields: tuple[str, ...]) -> dict:
 
 
 class _Reader(Protocol):
-    db: Any
+    db: Database
+    plan: QueryPlan
 
 
-def guarded(fn: F) -> F:
-    """Turn driver errors of a reader's method (a reader has the ``db`` it reads) into
-    ``DatabaseUnavailable`` naming the host (never a traceback)."""
+S = TypeVar("S", bound=_Reader)
+
+
+def guarded(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]:
+    """Turn driver errors of a reader's method (a reader has the ``db`` it reads and its engine's ``plan``)
+    into ``DatabaseUnavailable`` naming the host (never a traceback)."""
 
     @functools.wraps(fn)
-    def wrapper(self: _Reader, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
         from pymongo.errors import PyMongoError
 
         try:
             return fn(self, *args, **kwargs)
         except PyMongoError as exc:
             raise DatabaseUnavailable(
-                f"cannot read from {describe_db(self.db)} ({type(exc).__name__}). Check that the server is "
-                "running and reachable, and the MONGODB_URI user, password and database name.") from None
+                f"cannot read from {self.plan.describe(self.db)} ({type(exc).__name__}). Check that the server "
+                "is running and reachable, and the MONGODB_URI user, password and database name.") from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 def _qid_sort_key(qid: str) -> tuple:
@@ -118,14 +122,14 @@ def _qid_sort_key(qid: str) -> tuple:
 class CalibrationRepository:
     """Validated, project-scoped reads over a pymongo-API ``Database`` (MongoDB or litemongo)."""
 
-    def __init__(self, db: Any, *, project_id: str | None = None, plan: QueryPlan | None = None) -> None:
+    def __init__(self, db: Database, *, project_id: str | None = None, plan: QueryPlan | None = None) -> None:
         """``db`` is a pymongo-compatible Database; ``project_id`` (QDASH_PROJECT_ID) scopes every query;
         ``plan`` defaults to the engine's own (tests force ``MongoPlan`` onto another engine)."""
         self.project_id = v.project_id(project_id) if project_id is not None else None
         self.db = scoped(db, self.project_id)  # every query on a project's collections carries its id
-        self.plan = plan or query_plan(db)
+        self.plan = plan or plan_for(db)
 
-    def scope(self, **conditions: Any) -> dict:
+    def scope(self, **conditions: object) -> Query:
         """Every filter starts here (also those of ``runs.RunReader``): the project scope plus validated
         equality conditions.  ``self.db`` adds the scope again by construction (``scoped.py``)."""
         base = {"project_id": self.project_id} if self.project_id else {}
@@ -139,8 +143,9 @@ class CalibrationRepository:
 
     def warm_up(self) -> None:
         """Build the embedded engine's lazy in-process indexes now (see ``warmup.py``); a no-op on MongoDB."""
-        if isinstance(unwrap(self.db), SerialDatabase):
-            IndexWarmUp(unwrap(self.db)).run()
+        warm = self.plan.index_warm_up(self.db)
+        if warm is not None:
+            warm.run()
 
     # ---- chips ----------------------------------------------------------------------------
     @guarded
@@ -289,7 +294,7 @@ class CalibrationRepository:
         rows = self._task_rows(query, 1)
         return rows[0] if rows else None
 
-    def _metric_query(self, chip_id: str, parameter: str, *, usable_only: bool = True, **extra: Any) -> dict:
+    def _metric_query(self, chip_id: str, parameter: str, *, usable_only: bool = True, **extra: object) -> Query:
         """Completed, non-excluded history rows that carry ``parameter`` (with a non-zero value unless
         ``usable_only`` is False: "latest" must see QDash's NaN-as-0 to report the metric missing)."""
         query = self.scope(chip_id=chip_id, output_parameter_names=parameter, status="completed", **extra) | {
@@ -415,7 +420,7 @@ class CalibrationRepository:
                                   since: datetime | None = None, last_n: int | None = None) -> list[dict]:
         """Rows {qid, calibrated_at, value, unit, execution_id, task_id} for all (or the given) qubits,
         oldest first, in one query; ``last_n`` applies per qubit.  Same filters as ``parameter_timeseries``."""
-        extra: dict[str, Any] = {}
+        extra: Query = {}
         if qids is not None:
             extra["qid"] = {"$in": v.qid_list(qids)}
         per_qubit = v.limit(last_n, "last_n") if last_n is not None else None
