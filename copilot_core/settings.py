@@ -38,6 +38,8 @@ def _load_secrets(path: Path) -> dict:
 class ConfigError(CopilotError, ValueError):
     """Configuration that cannot work; the message says what to change."""
 
+    headline = "The configuration cannot be used:"
+
 
 @dataclass(frozen=True)
 class Settings:

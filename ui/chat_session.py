@@ -18,6 +18,7 @@ from copilot_core.data.chat_sessions import (
     clean_context,
     clean_title,
 )
+from copilot_core.errors import user_message
 from copilot_core.settings import ConfigError, Settings
 
 STATE_KEY = "copilot_chat"
@@ -46,7 +47,7 @@ def provider_for(settings: Settings) -> tuple[Any, str | None]:
     try:
         return provider_from_settings(settings), None
     except ConfigError as exc:
-        return None, f"The copilot's model settings are invalid: {exc}"
+        return None, user_message(exc)
 
 
 def chat_state(settings: Settings) -> ChatState:

@@ -22,6 +22,8 @@ from copilot_core.settings import Settings
 class DatabaseUnavailable(CopilotError):
     """The database cannot be reached or opened; the message is safe to show (no password)."""
 
+    headline = "The calibration database cannot be reached:"
+
 
 def describe_target(settings: Settings) -> str:
     """Human description of where data comes from, without secrets."""
