@@ -59,7 +59,7 @@ class Settings:
         return not self.mongodb_uri
 
     def get(self, key: str, default: str | None = None) -> str | None:
-        """Any other configuration key (env var name), with the same precedence."""
+        """Another configuration key (env var name), read with the same precedence."""
         value = self.extra.get(key)
         return default if value in (None, "") else str(value)
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.topology import parse_qubit_ref, topology_for
@@ -33,7 +34,11 @@ def _params_line(params: dict | None, names: tuple[str, ...] | None = None, kind
     return ", ".join(parts) if parts else "no data"
 
 
-def _safe(label: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _safe(label: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:
     try:
         return fn(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001  (context is best effort; the tools can still fetch it)

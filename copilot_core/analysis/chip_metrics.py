@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import pandas as pd
 
@@ -19,6 +19,9 @@ from copilot_core.analysis.stats import Stats, describe
 from copilot_core.domain.metrics import CATALOGUE, Band, Kind, Metric, metric, missing_since, missing_text, window_text
 from copilot_core.domain.topology import Topology, qubit_label, topology_for
 from copilot_core.errors import CopilotError, InvalidRequest
+
+if TYPE_CHECKING:
+    from copilot_core.data.repository import CalibrationRepository
 
 Mode = Literal["latest", "best", "average"]
 MODES: tuple[Mode, ...] = ("latest", "best", "average")
@@ -103,7 +106,7 @@ def _key_rows(kind: Kind, rows: dict[str, dict], topology: Topology | None) -> d
     return keyed
 
 
-def _chip_and_topology(repo: Any, chip_id: str) -> tuple[dict, Topology | None]:
+def _chip_and_topology(repo: CalibrationRepository, chip_id: str) -> tuple[dict, Topology | None]:
     chip = repo.get_chip(chip_id)
     if chip is None:
         raise UnknownChip(f"chip {chip_id!r} was not found in the database")
@@ -156,7 +159,7 @@ def _build(chip: dict, topology: Topology | None, entry: Metric, rows: dict[str,
     )
 
 
-def chip_metric(repo: Any, chip_id: str, metric_name: str, *, mode: Mode = "latest",
+def chip_metric(repo: CalibrationRepository, chip_id: str, metric_name: str, *, mode: Mode = "latest",
                 within_hours: float | None = None, kind: Kind | None = None) -> ChipMetric:
     """Aggregate ``metric_name`` over ``chip_id`` from task history (``repo`` is a ``CalibrationRepository``).
 

@@ -12,12 +12,15 @@ from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from copilot_core.domain.metrics import CATALOGUE, metric
 from copilot_core.errors import InvalidRequest
+
+if TYPE_CHECKING:
+    from copilot_core.data.repository import CalibrationRepository
 
 DRIFT_METRICS: tuple[str, ...] = tuple(
     n for n in ("t1", "t2_echo", "x90_gate_fidelity", "x180_gate_fidelity", "average_gate_fidelity") if n in CATALOGUE)
@@ -96,7 +99,7 @@ def failures(results: list[dict]) -> list[DriftFlag]:
             for target, res in first.items()]
 
 
-def unusable_latest(repo: Any, chip_id: str, metric_name: str, until: datetime | None = None) -> set[str]:
+def unusable_latest(repo: CalibrationRepository, chip_id: str, metric_name: str, until: datetime | None = None) -> set[str]:
     """Qubits whose newest completed result for the metric carries no usable value (and, with ``until``, is no
     later than it)."""
     return {qid for qid, row in repo.metric_values(chip_id, metric_name).items()
@@ -109,7 +112,7 @@ def reference_time(chip: dict, now: datetime | None = None) -> datetime:
     return last if isinstance(last, datetime) else (now or datetime.now(timezone.utc).replace(tzinfo=None))
 
 
-def drift_flags(repo: Any, chip: dict, *, threshold: float = 0.2, metrics: tuple[str, ...] = DRIFT_METRICS,
+def drift_flags(repo: CalibrationRepository, chip: dict, *, threshold: float = 0.2, metrics: tuple[str, ...] = DRIFT_METRICS,
                 baseline_days: int = BASELINE_DAYS, failed_hours: int = FAILED_WINDOW_HOURS) -> list[DriftFlag]:
     """Drops (largest first) then failing tasks for a chip, read through a ``CalibrationRepository``."""
     ref = reference_time(chip)

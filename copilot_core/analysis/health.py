@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -20,6 +20,9 @@ from copilot_core.domain.metrics import (BANDS, SCORED_COUPLING_METRICS, SCORED_
                                          metric, missing_since, missing_text, window_text)
 from copilot_core.domain.topology import qubit_label
 from copilot_core.errors import InvalidRequest
+
+if TYPE_CHECKING:
+    from copilot_core.data.repository import CalibrationRepository
 
 Direction = Literal["improving", "degrading", "stable", "unknown"]
 TREND_MIN_POINTS = 3
@@ -275,7 +278,7 @@ def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], cou
                         neighbours, couplings, findings, window_text(window_days * 24, window_end), failures)
 
 
-def qubit_health(repo: Any, chip_id: str, qid: str, *, window_days: int = 7,
+def qubit_health(repo: CalibrationRepository, chip_id: str, qid: str, *, window_days: int = 7,
                  metrics: tuple[str, ...] = SCORED_QUBIT_METRICS) -> HealthReport:
     """Read what the report needs through a ``CalibrationRepository`` and build it."""
     chip = repo.get_chip(chip_id)

@@ -11,11 +11,14 @@ import functools
 import statistics
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from copilot_core.domain.metrics import metric
+from copilot_core.domain.metrics import Kind, metric
 from copilot_core.domain.topology import topology_for
 from copilot_core.errors import CopilotError
+
+if TYPE_CHECKING:
+    from copilot_core.data.repository import CalibrationRepository
 
 HEALTHY_PARAMS = ("t1", "t2_echo", "x90_gate_fidelity", "average_readout_fidelity", "qubit_frequency")
 
@@ -24,14 +27,14 @@ class FactError(CopilotError, LookupError):
     """The database cannot supply a fact (e.g. a chip without coupling data): the question is skipped."""
 
 
-def _display(name: str, raw: Any) -> float | None:
-    return metric(name).to_display(raw)
+def _display(name: str, raw: object) -> float | None:
+    return metric(name).to_display(raw if isinstance(raw, (int, float)) else None)
 
 
 class EvalContext:
     """Subjects and facts for one evaluation run over one repository."""
 
-    def __init__(self, repo: Any, *, chip_id: str | None = None) -> None:
+    def __init__(self, repo: CalibrationRepository, *, chip_id: str | None = None) -> None:
         self.repo = repo
         self._chip_override = chip_id
 
@@ -144,7 +147,7 @@ class EvalContext:
         """Median over the qubits' current values (qubit.data), as get_chip_summary reports."""
         return statistics.median(self._chip_values(param, chip).values())
 
-    def heatmap_median(self, param: str, kind: str = "qubit", chip: str | None = None) -> float:
+    def heatmap_median(self, param: str, kind: Kind = "qubit", chip: str | None = None) -> float:
         """Median of the latest values from the history aggregation, as generate_chip_heatmap reports."""
         rows = self.repo.metric_values(chip or self.chip, param, mode="latest", kind=kind)
         values = [v for v in (_display(param, r.get("value")) for r in rows.values()) if v is not None]

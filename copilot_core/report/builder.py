@@ -12,7 +12,6 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 import plotly.io as pio
@@ -57,7 +56,7 @@ class ChipReport:
 
     html: str
     comparison: Comparison
-    context: dict[str, Any] = field(default_factory=dict)
+    context: dict = field(default_factory=dict)  # the template's context (rendered by ``render``)
 
     def with_summary(self, paragraph: str) -> ChipReport:
         """The same report with a summary paragraph on top (escaped like every other text)."""
@@ -155,7 +154,7 @@ def build_report(repo: CalibrationRepository, chip: dict, comp: Comparison, run:
     return ChipReport(html=render(context), comparison=comp, context=context)
 
 
-def render(context: dict[str, Any]) -> str:
+def render(context: dict) -> str:
     return _environment().get_template("template.html.j2").render(**context)
 
 

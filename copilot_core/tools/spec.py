@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import pandas as pd
 
@@ -66,7 +66,7 @@ class SandboxRun(Protocol):
 class Sandbox(Protocol):
     """``copilot_core.sandbox.run_analysis``: model-written code on named DataFrames."""
 
-    def __call__(self, code: str, data: dict[str, Any], /) -> SandboxRun: ...
+    def __call__(self, code: str, data: dict[str, object], /) -> SandboxRun: ...
 
 
 class MemoryReader(Protocol):

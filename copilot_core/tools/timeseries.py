@@ -8,7 +8,6 @@ the row schema and the key to analyse them with ``execute_python_analysis``.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 import pandas as pd
 
@@ -39,7 +38,7 @@ def _failed_latest(ctx: ToolContext, chip_id: str, parameter_name: str, *, coupl
     return {key: at for key, row in latest.items() if (at := missing_since(row)) is not None}
 
 
-def _stats(values: list[float | None]) -> dict[str, Any]:
+def _stats(values: list[float | None]) -> dict[str, object]:
     """Chip-wide or per-series statistics, compacted because the model reads them."""
     stats = describe(values)
     return {k: compact_number(v) for k, v in stats.items() if k not in ("total", "coverage")}
@@ -59,9 +58,9 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
         raise ToolError(f"no {parameter_name} values for qubit {qid} on {chip_id}",
                         "list names with list_available_parameters(chip_id, qid)")
     entry = metric(parameter_name, str(rows[-1].get("unit") or ""))
-    points = [{"calibrated_at": r.get("calibrated_at"), "value": entry.to_display(r.get("value")),
-               "execution_id": from_database(r.get("execution_id"))} for r in rows]
-    values = [p["value"] for p in points]
+    values = [entry.to_display(r.get("value")) for r in rows]
+    points = [{"calibrated_at": r.get("calibrated_at"), "value": value,
+               "execution_id": from_database(r.get("execution_id"))} for r, value in zip(rows, values)]
     failed_at = _failed_latest(ctx, chip_id, parameter_name, coupling="-" in qid, qid=qid).get(qid)
     latest = None if failed_at is not None else values[-1]
     stats = describe(values)
