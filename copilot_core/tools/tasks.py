@@ -8,8 +8,10 @@ characters and capped, and calibration notes are cut down so one call cannot flo
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from collections import Counter
 
+from copilot_core.data.rows import TaskRow
 from copilot_core.data.validation import EXECUTION_STATUSES, TASK_STATUSES
 from copilot_core.domain.topology import qubit_label
 from copilot_core.tools.compact import (UNTRUSTED_NOTE, compact_timestamp, display_parameters, from_database,
@@ -21,7 +23,7 @@ NOTE_CHARS = 4_000  # one calibration note beyond this is shown as an outline
 _UNTRUSTED_FIELDS = ("message", "user_note", "ai_review_note")
 
 
-def task_view(row: dict) -> dict[str, object]:
+def task_view(row: TaskRow) -> dict[str, object]:
     """One task result for the model: identity, outcome, outputs in display units, fenced text."""
     target = str(row.get("qid") or "")
     out: dict[str, object] = {
@@ -219,7 +221,7 @@ def get_run_failures(ctx: ToolContext, chip_id: str, execution_id: str | None = 
     if not rows:
         raise ToolError(f"no task results for execution {execution_id} on {chip_id}",
                         "list runs with get_execution_history")
-    started = started or min((r["start_at"] for r in rows if r.get("start_at") is not None), default=None)
+    started = started or min((r["start_at"] for r in rows if isinstance(r["start_at"], datetime)), default=None)
     failed = ctx.repo.task_results(chip_id, execution_id=execution_id, status="failed", limit=_RUN_SCAN)
     by_task: dict[str, list[str]] = {}
     for r in sorted(failed, key=lambda r: (str(r.get("name")), _sort_target(r.get("qid")))):

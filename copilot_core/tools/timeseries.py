@@ -12,6 +12,7 @@ from datetime import datetime
 import pandas as pd
 
 from copilot_core.analysis.stats import describe, mad_bounds
+from copilot_core.data.rows import ChipSeriesRow
 from copilot_core.domain.metrics import Metric, format_value, metric, missing_since, missing_text
 from copilot_core.tools.compact import compact_number, compact_timestamp, from_database, iso
 from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, last_n_arg,
@@ -91,7 +92,7 @@ def _newest_first(entry: Metric, points: list[dict]) -> str:
     return f"; values, newest first: {shown}"
 
 
-def _frame(rows: list[dict], parameter_name: str) -> pd.DataFrame:
+def _frame(rows: list[ChipSeriesRow], parameter_name: str) -> pd.DataFrame:
     """The long table the sandbox gets as ``data[parameter_name]`` (display units, full precision)."""
     records = []
     for r in rows:
@@ -132,7 +133,7 @@ def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id
     if frame.empty:
         raise ToolError(f"no {parameter_name} values on {chip_id}", "list names with list_available_parameters")
     unit = str(frame["unit"].iloc[0])
-    times = [r["calibrated_at"] for r in rows if r.get("calibrated_at") is not None]  # datetimes: compacted for the model
+    times = [at for r in rows if isinstance(at := r["calibrated_at"], datetime)]  # datetimes: compacted for the model
     failed = {q: at for q, at in _failed_latest(ctx, chip_id, parameter_name).items() if qids is None or q in qids}
     qubits = _per_qubit(frame, failed)
     latest = [q["latest"] for q in qubits if q["latest"] is not None]
