@@ -7,10 +7,10 @@ provider): one session never sees another's data.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import streamlit as st
 
+from copilot_core.agent.provider import ProviderConfig
 from copilot_core.chat import ChatState, analysis_request
 from copilot_core.data.chat_sessions import (
     ChatSessionStore,
@@ -40,7 +40,7 @@ def current_username(settings: Settings) -> str:
     return _NAME.sub("_", str(name))[:128] or "local"
 
 
-def provider_for(settings: Settings) -> tuple[Any, str | None]:
+def provider_for(settings: Settings) -> tuple[ProviderConfig | None, str | None]:
     """(ProviderConfig or None, a configuration problem to show or None)."""
     from copilot_core.agent import provider_from_settings
 

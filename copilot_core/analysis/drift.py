@@ -115,7 +115,8 @@ def reference_time(chip: ChipRow | dict, now: datetime | None = None) -> datetim
     return last if isinstance(last, datetime) else (now or datetime.now(timezone.utc).replace(tzinfo=None))
 
 
-def drift_flags(repo: CalibrationRepository, chip: dict, *, threshold: float = 0.2, metrics: tuple[str, ...] = DRIFT_METRICS,
+def drift_flags(repo: CalibrationRepository, chip: ChipRow | dict, *, threshold: float = 0.2,
+                metrics: tuple[str, ...] = DRIFT_METRICS,
                 baseline_days: int = BASELINE_DAYS, failed_hours: int = FAILED_WINDOW_HOURS) -> list[DriftFlag]:
     """Drops (largest first) then failing tasks for a chip, read through a ``CalibrationRepository``."""
     ref = reference_time(chip)
