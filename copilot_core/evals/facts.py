@@ -35,7 +35,7 @@ def _stored(params: Params | None, name: str) -> object:
 
 
 def _display(name: str, raw: object) -> float | None:
-    return metric(name).to_display(raw if isinstance(raw, (int, float)) else None)
+    return metric(name).to_display(raw)
 
 
 class EvalContext:
