@@ -18,18 +18,18 @@ log = logging.getLogger("calibration_copilot.ui")
 def show_error(exc: BaseException, what: str = "this page") -> None:
     """Show an error as its one message (``copilot_core.errors.user_message``): a ``CopilotError`` says what
     failed and why; anything else is logged for the operator and named only by its class."""
-    message = escape(user_message(exc, what))
+    message = user_message(exc, what)
     if isinstance(exc, DatabaseUnavailable):
-        st.error(message, icon=":material/cloud_off:")
+        st.error(escape(message), icon=":material/cloud_off:")
         st.caption("Check MONGODB_URI (environment or .streamlit/secrets.toml), that the server is running and "
                    "reachable from this machine, then reload the page.")
     elif isinstance(exc, CopilotError) and exc.level == "warning":
-        st.warning(message, icon=":material/warning:")
+        st.warning(escape(message), icon=":material/warning:")
     elif isinstance(exc, CopilotError):
-        st.error(message, icon=":material/error:")
+        st.error(escape(message), icon=":material/error:")
     else:
         log.error("error while rendering %s", what, exc_info=exc)
-        st.error(message, icon=":material/error:")
+        st.error(escape(message), icon=":material/error:")
 
 
 @contextmanager
