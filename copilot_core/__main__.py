@@ -39,6 +39,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from copilot_core.errors import CopilotError
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
     from copilot_core.data.repository import CalibrationRepository
     from copilot_core.settings import Settings
     from copilot_core.tools import ToolOutcome
@@ -99,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _json(obj: Any) -> str:
+def _json(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, default=str)
 
 
@@ -132,7 +134,7 @@ class _LogListener:
         log.debug("result %s", outcome.summary)
 
 
-def _model_view(text: str) -> Any:
+def _model_view(text: str) -> object:
     try:
         return json.loads(text)
     except ValueError:
@@ -208,8 +210,9 @@ def cmd_import(args: argparse.Namespace, settings: Any) -> int:
     from tqdm import tqdm
 
     from copilot_core.data.importer import ImportFailed, import_export
+    from copilot_core.data.engine import Document
 
-    def progress(collection: str, total: int, docs: Any) -> Any:
+    def progress(collection: str, total: int, docs: Iterator[Document]) -> Iterable[Document]:
         return tqdm(docs, total=total, desc=collection, unit="doc", file=sys.stderr, leave=True)
 
     try:
@@ -220,7 +223,7 @@ def cmd_import(args: argparse.Namespace, settings: Any) -> int:
     return EXIT_OK
 
 
-def cmd_report(args: argparse.Namespace, settings: Any) -> int:
+def cmd_report(args: argparse.Namespace, settings: Settings) -> int:
     from pathlib import Path
 
     from copilot_core.figures import figure_root
@@ -265,7 +268,7 @@ def cmd_report(args: argparse.Namespace, settings: Any) -> int:
     return EXIT_OK
 
 
-def cmd_owners(args: argparse.Namespace, settings: Any) -> int:
+def cmd_owners(args: argparse.Namespace, settings: Settings) -> int:
     from copilot_core.data import owners
     from copilot_core.data.validation import InvalidArgument
 
@@ -302,7 +305,7 @@ def cmd_owners(args: argparse.Namespace, settings: Any) -> int:
     return EXIT_OK
 
 
-def cmd_export(args: argparse.Namespace, settings: Any) -> int:
+def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from pathlib import Path
 
     from copilot_core.chat.html_export import chat_html

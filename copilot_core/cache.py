@@ -13,14 +13,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
-from typing import Any
 
 from copilot_core.agent.contracts import Tracer
 from copilot_core.tools.registry import cacheable
 from copilot_core.tools.toolkit import ToolLayer, ToolOutcome
 
 
-def cache_key(name: str, args: Any) -> str | None:
+def cache_key(name: str, args: object) -> str | None:
     """``name`` + canonical JSON of the arguments; None when the arguments are not a JSON object."""
     if isinstance(args, str):
         try:

@@ -7,9 +7,24 @@ exceptions travel *inside* the engine so the loop can turn each kind into the ri
 
 from __future__ import annotations
 
+from typing import Literal
+
 
 class CopilotError(Exception):
     """Root of copilot failures; ``str(err)`` is a message fit for a user."""
+
+    headline = ""  # what failed, said before the message (which says why and what to change)
+    level: Literal["error", "warning"] = "error"  # a warning: the request cannot be answered, nothing is broken
+
+
+def user_message(exc: BaseException, what: str = "this page") -> str:
+    """The one translation of an error into the words a person reads (plain text: the caller escapes it).
+
+    A ``CopilotError`` says what failed and why; anything else is a bug whose details belong in the server log,
+    so a person reads only which part of the app failed and the error's class."""
+    if isinstance(exc, CopilotError):
+        return f"{exc.headline} {exc}".strip()
+    return f"Something went wrong while building {what} ({type(exc).__name__}). The details are in the server log."
 
 
 class InvalidRequest(CopilotError, ValueError):

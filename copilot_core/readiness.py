@@ -28,9 +28,14 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from copilot_core.tools.registry import REDUCED_TOOLS
+
+if TYPE_CHECKING:
+    from openai import OpenAI
+
+    from copilot_core.agent.provider import ProviderConfig
 
 Level = Literal["full", "reduced", "none"]
 ModelSize = Literal["small", "large"]
@@ -74,13 +79,13 @@ class Readiness:
                 "elapsed_s": round(self.elapsed_s, 2), "details": self.details}
 
 
-def provider_key(provider: Any) -> str:
+def provider_key(provider: ProviderConfig | None) -> str:
     """Cache key: everything that changes the model's behaviour, with the API key hashed."""
     secret = hashlib.sha256((getattr(provider, "api_key", "") or "").encode()).hexdigest()[:12]
     return "|".join(str(getattr(provider, f, "")) for f in ("base_url", "model", "api_style")) + "|" + secret
 
 
-def _probe_provider(provider: Any) -> Any:
+def _probe_provider(provider: ProviderConfig) -> ProviderConfig:
     """The provider with a short timeout and at most one retry: a probe must not keep the user waiting."""
     import dataclasses
 
@@ -88,7 +93,7 @@ def _probe_provider(provider: Any) -> Any:
                                max_retries=min(provider.max_retries, 1), max_output_tokens=512)
 
 
-def _tool_probe(client: Any, provider: Any) -> tuple[str, dict]:
+def _tool_probe(client: OpenAI, provider: ProviderConfig) -> tuple[str, dict]:
     from copilot_core.agent.models import call_model, start_conversation
 
     conversation = start_conversation(
@@ -108,7 +113,7 @@ def _tool_probe(client: Any, provider: Any) -> tuple[str, dict]:
     return "ok", {}
 
 
-def _json_probe(client: Any, provider: Any) -> tuple[str, dict]:
+def _json_probe(client: OpenAI, provider: ProviderConfig) -> tuple[str, dict]:
     from copilot_core.agent.answer import first_json_object
     from copilot_core.agent.models import call_model, start_conversation
     from copilot_core.agent.prompts import render_prompt
@@ -119,7 +124,7 @@ def _json_probe(client: Any, provider: Any) -> tuple[str, dict]:
     conversation = start_conversation(client, provider, system, [], "Say that the probe worked. Informational only.")
     text = (call_model(conversation, None, provider=provider, dropped=set()).text or "").strip()
 
-    def blocks_ok(obj: Any) -> bool:
+    def blocks_ok(obj: object) -> bool:
         return (isinstance(obj, dict) and isinstance(obj.get("blocks"), list) and bool(obj["blocks"])
                 and all(isinstance(b, dict) and b.get("type") in ("text", "chart") for b in obj["blocks"]))
 
@@ -150,7 +155,7 @@ def verdict(tool_call: str, json_answer: str) -> tuple[Level, str]:
     return "full", f"The model called a test tool correctly and answered in the required format{note}: all tools on."
 
 
-def probe_model(provider: Any, *, client: Any = None) -> Readiness:
+def probe_model(provider: ProviderConfig, *, client: OpenAI | None = None) -> Readiness:
     """Run the two probes now (no cache).  Never raises."""
     from copilot_core.agent.provider import make_client
     from copilot_core.errors import ProviderError
@@ -177,13 +182,13 @@ def probe_model(provider: Any, *, client: Any = None) -> Readiness:
                      time.perf_counter() - started, details)
 
 
-def _unprobed(provider: Any, error: str, started: float) -> Readiness:
+def _unprobed(provider: ProviderConfig, error: str, started: float) -> Readiness:
     return Readiness("full", f"The readiness check could not reach the model ({error}); tools stay on and any "
                              "error will show in the answer.", "not_probed", "not_probed", False, provider.model,
                      time.perf_counter() - started, {"error": error[:300]})
 
 
-def readiness_for(provider: Any, *, client: Any = None, refresh: bool = False) -> Readiness:
+def readiness_for(provider: ProviderConfig, *, client: OpenAI | None = None, refresh: bool = False) -> Readiness:
     """Cached readiness of this provider configuration; probes on first use (one probe at a time per key)."""
     key = provider_key(provider)
     with _CACHE_LOCK:
@@ -201,13 +206,13 @@ def readiness_for(provider: Any, *, client: Any = None, refresh: bool = False) -
         return result
 
 
-def cached_readiness(provider: Any) -> Readiness | None:
+def cached_readiness(provider: ProviderConfig | None) -> Readiness | None:
     """The cached result without probing (for a sidebar that must not block)."""
     with _CACHE_LOCK:
         return _CACHE.get(provider_key(provider))
 
 
-def forget(provider: Any | None = None) -> None:
+def forget(provider: ProviderConfig | None = None) -> None:
     """Drop one cached result (or all): after the user changes the model server."""
     with _CACHE_LOCK:
         if provider is None:
@@ -226,7 +231,8 @@ def _billions_in_name(model: str) -> float | None:
     return max(found) if found else None
 
 
-def model_size(provider: Any, readiness: Readiness | None, explicit: str | None = None) -> tuple[ModelSize, str]:
+def model_size(provider: ProviderConfig | None, readiness: Readiness | None,
+               explicit: str | None = None) -> tuple[ModelSize, str]:
     """``small`` or ``large``, and why (``explicit`` is ``COPILOT_MODEL_SIZE``)."""
     choice = (explicit or "").strip().lower()
     if choice in ("small", "large"):
@@ -239,7 +245,7 @@ def model_size(provider: Any, readiness: Readiness | None, explicit: str | None 
     return "large", "no sign of a small model"
 
 
-def router_enabled(setting: str | None, provider: Any, readiness: Readiness | None,
+def router_enabled(setting: str | None, provider: ProviderConfig | None, readiness: Readiness | None,
                    explicit_size: str | None = None) -> bool:
     """``COPILOT_TOOL_ROUTER``: ``on``, ``off``, or ``auto`` (the default: on for a small model, with its router
     prefetch; measured with ``make eval-local`` on the project's local 1.5B model, it scores above the router off)."""

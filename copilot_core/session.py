@@ -12,7 +12,7 @@ import inspect
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, cast
 
 from copilot_core.agent.blocks import AskBlock, TextBlock
 from copilot_core.agent.clarify import clarify_first
@@ -33,7 +33,7 @@ from copilot_core.memory import CopilotMemory
 from copilot_core.readiness import Readiness, readiness_for, router_enabled
 from copilot_core.skills import SkillLibrary
 from copilot_core.tools import Toolkit
-from copilot_core.tools.spec import Sandbox
+from copilot_core.tools.spec import Sandbox, SandboxRun
 from copilot_core.tracing import Tracer
 
 if TYPE_CHECKING:
@@ -47,6 +47,10 @@ OFF = ("off", "false", "0", "no")
 RECALL_TOOL = "recall_memory"
 
 
+class _StoppableSandbox(Protocol):
+    def __call__(self, code: str, data: dict[str, object], /, *, cancel: CancelToken) -> SandboxRun: ...
+
+
 def stoppable(sandbox: Sandbox | None, cancel: CancelToken | None) -> Sandbox | None:
     """The sandbox with the turn's stop wired in, when it takes one (``run_analysis`` does)."""
     if sandbox is None or cancel is None:
@@ -57,9 +61,9 @@ def stoppable(sandbox: Sandbox | None, cancel: CancelToken | None) -> Sandbox | 
         takes_cancel = False
     if not takes_cancel:
         return sandbox
-    run: Any = sandbox
+    run = cast(_StoppableSandbox, sandbox)  # its signature takes ``cancel`` (checked above)
 
-    def run_stoppable(code: str, data: dict[str, Any], /) -> Any:
+    def run_stoppable(code: str, data: dict[str, object], /) -> SandboxRun:
         return run(code, data, cancel=cancel)
 
     return run_stoppable

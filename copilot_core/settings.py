@@ -38,6 +38,8 @@ def _load_secrets(path: Path) -> dict:
 class ConfigError(CopilotError, ValueError):
     """Configuration that cannot work; the message says what to change."""
 
+    headline = "The configuration cannot be used:"
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -57,7 +59,7 @@ class Settings:
         return not self.mongodb_uri
 
     def get(self, key: str, default: str | None = None) -> str | None:
-        """Any other configuration key (env var name), with the same precedence."""
+        """Another configuration key (env var name), read with the same precedence."""
         value = self.extra.get(key)
         return default if value in (None, "") else str(value)
 

@@ -6,7 +6,6 @@ import pandas as pd
 import streamlit as st
 
 from copilot_core.analysis.compare import (
-    CompareError,
     band_crossings,
     lost_measurements,
     metric_summary,
@@ -66,11 +65,7 @@ with page_guard("the comparison"):
             before = persistent_select("From day", days, f"compare_from_day_{chip_id}", container=c1,
                                        default=days[1] if len(days) > 1 else days[0])
             after = persistent_select("To day", days, f"compare_to_day_{chip_id}", container=c2, default=days[0])
-        try:
-            comp = compare_data.comparison(chip_id, before, after)
-        except CompareError as exc:
-            st.warning(escape(exc), icon=":material/warning:")
-            st.stop()
+        comp = compare_data.comparison(chip_id, before, after)  # a CompareError is the guard's warning
         st.caption(escape(f"{comp.before.label} → {comp.after.label}. Values: each qubit's newest completed, "
                          f"non-excluded result in that run; spread: its standard deviation over the {comp.spread_days}"
                          " days before the later point."))

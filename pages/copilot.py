@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from copilot_core.settings import ConfigError
 from ui import data
 from ui.chat_render import SETUP_HELP, render_history
 from ui.chat_session import chat_state, provider_for, take_handoff, target_label
@@ -15,17 +14,12 @@ from ui.chat_sidebar import render_analysis_target, render_exports, render_provi
 from ui.chat_turn import chat_resources, finish_previous_turn, run_turn
 from ui import navigation
 from copilot_core.render_safety import escape, safe_markdown
-from ui.errors import page_guard, show_database_error
+from ui.errors import page_guard, show_error
 
 navigation.through_app()
 st.title("Copilot")
-try:
-    settings = data.settings()
-except ConfigError as exc:
-    st.error(escape(f"The configuration cannot be used: {exc}"))
-    st.stop()
-
 with page_guard("the copilot page"):
+    settings = data.settings()
     state = chat_state(settings)
     take_handoff(state)
     _, provider_problem = provider_for(settings)
@@ -42,7 +36,7 @@ with page_guard("the copilot page"):
     if state.provider is None:
         st.info(safe_markdown(SETUP_HELP), icon=":material/key:")
     if resources.db_error is not None:
-        show_database_error(resources.db_error)
+        show_error(resources.db_error)
 
     finish_previous_turn()
     render_history(state)

@@ -17,6 +17,8 @@ import streamlit as st
 from copilot_core.agent.blocks import ApprovalBlock, AskBlock, Block, ChartBlock, Figure, TextBlock
 from copilot_core.agent.clarify import with_choice
 from copilot_core.chat import ChatMessage, ChatState, ShowWork, rerun_analysis
+from copilot_core.chat.background import TurnEvent
+from copilot_core.tools.toolkit import ToolOutcome
 from copilot_core.render_safety import (
     UnsafeFigure,
     escape,
@@ -45,7 +47,7 @@ Configure one of these, in the environment or in `.streamlit/secrets.toml` (copy
 Then reload this page."""
 
 
-def tool_label(name: Any) -> str:
+def tool_label(name: object) -> str:
     """A tool name as shown: identifier characters only (the model may invent any string)."""
     return re.sub(r"[^A-Za-z0-9_]", "", str(name))[:64] or "unknown_tool"
 
@@ -265,7 +267,7 @@ def render_history(state: ChatState) -> None:
         render_message(message, i, state)
 
 
-def show_events(events: list[Any], progress: StatusProgress, draft: Any) -> None:
+def show_events(events: list[TurnEvent], progress: StatusProgress, draft: Any) -> None:
     """Events from a background turn (``copilot_core.chat.background``): progress into the status box, and the
     newest draft of the answer, rebuilt by render safety on every update, into its placeholder."""
     drafts = [e.args[0] for e in events if e.kind == "draft"]
@@ -296,7 +298,7 @@ class StatusProgress:
         self.status.code(safe_text(json.dumps(args, ensure_ascii=False, default=str)[:2000]), language="json")
         self.status.update(label=safe_label(f"Calling {label}…"))
 
-    def tool_result(self, outcome: Any) -> None:
+    def tool_result(self, outcome: ToolOutcome) -> None:
         line = (outcome.summary or "done") if outcome.ok else f"failed: {outcome.error or outcome.summary}"
         self.status.text(safe_text(("✓ " if outcome.ok else "✗ ") + str(line), 300))
 

@@ -7,10 +7,10 @@ provider): one session never sees another's data.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import streamlit as st
 
+from copilot_core.agent.provider import ProviderConfig
 from copilot_core.chat import ChatState, analysis_request
 from copilot_core.data.chat_sessions import (
     ChatSessionStore,
@@ -18,6 +18,7 @@ from copilot_core.data.chat_sessions import (
     clean_context,
     clean_title,
 )
+from copilot_core.errors import user_message
 from copilot_core.settings import ConfigError, Settings
 
 STATE_KEY = "copilot_chat"
@@ -39,14 +40,14 @@ def current_username(settings: Settings) -> str:
     return _NAME.sub("_", str(name))[:128] or "local"
 
 
-def provider_for(settings: Settings) -> tuple[Any, str | None]:
+def provider_for(settings: Settings) -> tuple[ProviderConfig | None, str | None]:
     """(ProviderConfig or None, a configuration problem to show or None)."""
     from copilot_core.agent import provider_from_settings
 
     try:
         return provider_from_settings(settings), None
     except ConfigError as exc:
-        return None, f"The copilot's model settings are invalid: {exc}"
+        return None, user_message(exc)
 
 
 def chat_state(settings: Settings) -> ChatState:

@@ -9,7 +9,6 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import streamlit as st
 
@@ -17,6 +16,7 @@ from copilot_core.chat import ChatMessage, ChatState
 from copilot_core.chat.background import BackgroundTurn
 from copilot_core.data.chat_sessions import ChatSessionStore
 from copilot_core.data.connection import DatabaseUnavailable
+from copilot_core.data.engine import Database
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.render_safety import escape, safe_label
 from copilot_core.session import Copilot, TurnResult
@@ -69,7 +69,7 @@ def _sandbox_warming() -> threading.Thread:
 
 
 @st.cache_resource(show_spinner=False)
-def _own_collections_indexed(key: str, _db: Any) -> bool:
+def _own_collections_indexed(key: str, _db: Database) -> bool:
     """Index the app's own collections (never QDash's) once per database target and process."""
     from copilot_core.data.memory_store import MemoryStore
 

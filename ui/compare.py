@@ -9,6 +9,7 @@ import streamlit as st
 from copilot_core.analysis.compare import Comparison, compare
 from copilot_core.data.runs import RunReader
 from copilot_core.report import ReportError, chip_report
+from copilot_core.errors import user_message
 from copilot_core.figures import available_root
 from ui import data
 
@@ -50,4 +51,4 @@ def report_html(chip_id: str) -> str:
     try:
         return _report(data.target_key(data.settings()), chip_id)
     except ReportError as exc:
-        return f"<!DOCTYPE html><meta charset='utf-8'><title>No report</title><p>{html.escape(str(exc))}</p>"
+        return f"<!DOCTYPE html><meta charset='utf-8'><title>No report</title><p>{html.escape(user_message(exc))}</p>"

@@ -20,7 +20,7 @@ from copilot_core.analysis.health import HealthReport, qubit_health
 from copilot_core.analysis.overview import default_chip
 from copilot_core.data.connection import describe_target, open_database
 from copilot_core.data.repository import CalibrationRepository
-from copilot_core.data.serial import SerialDatabase
+from copilot_core.data.rows import ChipRow, ChipSeriesRow, ExecutionRow, Params, SeriesPoint, TaskRow
 from copilot_core.data.warmup import LONG_WAIT_DOCUMENTS, IndexWarmUp
 from copilot_core.domain.metrics import Kind
 from copilot_core.errors import CopilotError
@@ -68,8 +68,8 @@ def repository() -> CalibrationRepository:
 
 @st.cache_resource(show_spinner=False)
 def _index_warm_up(key: str, _s: Settings) -> IndexWarmUp | None:
-    db = _repository(key, _s).db
-    return IndexWarmUp(db) if isinstance(db, SerialDatabase) else None
+    repo = _repository(key, _s)
+    return repo.plan.index_warm_up(repo.db)
 
 
 def index_warm_up() -> IndexWarmUp | None:
@@ -122,35 +122,35 @@ def _key() -> str:
 
 # ---- cached reads: the first argument is the target key so results never cross databases ----------
 @st.cache_data(ttl=TTL, show_spinner=False)
-def _chips(key: str) -> list[dict]:
+def _chips(key: str) -> list[ChipRow]:
     return repository().list_chips()
 
 
-def chips() -> list[dict]:
+def chips() -> list[ChipRow]:
     """Every chip, most recently installed first."""
     return _chips(_key())
 
 
-def chip(chip_id: str) -> dict | None:
+def chip(chip_id: str) -> ChipRow | None:
     return next((c for c in chips() if c["chip_id"] == chip_id), None)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def _qubit_params(key: str, chip_id: str) -> dict[str, dict]:
+def _qubit_params(key: str, chip_id: str) -> dict[str, Params]:
     return repository().all_qubit_params(chip_id)
 
 
-def qubit_params(chip_id: str) -> dict[str, dict]:
+def qubit_params(chip_id: str) -> dict[str, Params]:
     """``qubit.data`` of every qubit: {qid: {param: {...}}}."""
     return _qubit_params(_key(), chip_id)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def _coupling_params(key: str, chip_id: str) -> dict[str, dict]:
+def _coupling_params(key: str, chip_id: str) -> dict[str, Params]:
     return repository().all_coupling_params(chip_id)
 
 
-def coupling_params(chip_id: str) -> dict[str, dict]:
+def coupling_params(chip_id: str) -> dict[str, Params]:
     return _coupling_params(_key(), chip_id)
 
 
@@ -167,40 +167,40 @@ def cached_chip_metric(chip_id: str, metric_name: str, *, mode: Mode = "latest",
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def _chip_timeseries(key: str, chip_id: str, parameter: str, qids: tuple[str, ...] | None, days: int) -> list[dict]:
+def _chip_timeseries(key: str, chip_id: str, parameter: str, qids: tuple[str, ...] | None, days: int) -> list[ChipSeriesRow]:
     since = reference_time(chip(chip_id) or {}) - timedelta(days=days)
     return repository().chip_parameter_timeseries(chip_id, parameter, qids=list(qids) if qids else None, since=since)
 
 
-def chip_timeseries(chip_id: str, parameter: str, *, qids: tuple[str, ...] | None, days: int) -> list[dict]:
+def chip_timeseries(chip_id: str, parameter: str, *, qids: tuple[str, ...] | None, days: int) -> list[ChipSeriesRow]:
     """Rows of one parameter for some/all qubits over the ``days`` before the chip's last execution."""
     return _chip_timeseries(_key(), chip_id, parameter, qids, days)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def _qubit_timeseries(key: str, chip_id: str, parameter: str, qid: str, last_n: int) -> list[dict]:
+def _qubit_timeseries(key: str, chip_id: str, parameter: str, qid: str, last_n: int) -> list[SeriesPoint]:
     return repository().parameter_timeseries(chip_id, parameter, qid, last_n=last_n)
 
 
-def qubit_timeseries(chip_id: str, parameter: str, qid: str, *, last_n: int = 30) -> list[dict]:
+def qubit_timeseries(chip_id: str, parameter: str, qid: str, *, last_n: int = 30) -> list[SeriesPoint]:
     return _qubit_timeseries(_key(), chip_id, parameter, qid, last_n)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def _task_results(key: str, chip_id: str, qid: str | None, limit: int) -> list[dict]:
+def _task_results(key: str, chip_id: str, qid: str | None, limit: int) -> list[TaskRow]:
     return repository().task_results(chip_id, qid=qid, limit=limit)
 
 
-def task_results(chip_id: str, *, qid: str | None = None, limit: int = 20) -> list[dict]:
+def task_results(chip_id: str, *, qid: str | None = None, limit: int = 20) -> list[TaskRow]:
     return _task_results(_key(), chip_id, qid, limit)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def _executions(key: str, chip_id: str, limit: int) -> list[dict]:
+def _executions(key: str, chip_id: str, limit: int) -> list[ExecutionRow]:
     return repository().executions(chip_id, limit=limit)
 
 
-def executions(chip_id: str, *, limit: int = 10) -> list[dict]:
+def executions(chip_id: str, *, limit: int = 10) -> list[ExecutionRow]:
     return _executions(_key(), chip_id, limit)
 
 

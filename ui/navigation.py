@@ -28,12 +28,13 @@ def through_app() -> None:
 def copilot_problem() -> str | None:
     """Why the copilot cannot analyse a qubit right now (shown beside the disabled button), or None."""
     from copilot_core.agent import provider_from_settings
+    from copilot_core.errors import user_message
     from copilot_core.settings import ConfigError, current_settings
 
     try:
         provider = provider_from_settings(current_settings())
     except ConfigError as exc:
-        return f"The copilot's model settings are invalid: {exc}"
+        return user_message(exc)
     if provider is None:
         return ("No language model is configured, so the copilot cannot analyse this qubit. Set OPENAI_API_KEY "
                 "(or OPENAI_BASE_URL for a self-hosted server), or run `make local-llm` for a small offline model, "

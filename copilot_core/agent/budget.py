@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 from types import SimpleNamespace
-from typing import Any
 
 from copilot_core.agent.models import start_conversation
 from copilot_core.agent.provider import ApiStyle, ProviderConfig
@@ -30,10 +29,10 @@ class _Recorder:
     """Stands in for the OpenAI client: keeps the keyword arguments of the one create() call."""
 
     def __init__(self) -> None:
-        self.sent: dict[str, Any] = {}
+        self.sent: dict[str, object] = {}
         empty = SimpleNamespace(output=[], choices=[], usage=None)
 
-        def create(**kwargs: Any) -> SimpleNamespace:
+        def create(**kwargs: object) -> SimpleNamespace:
             self.sent.update(kwargs)
             return empty
 
@@ -47,4 +46,5 @@ def sent_tools_text(api_style: ApiStyle, schemas: list[dict]) -> str:
     recorder = _Recorder()
     provider = ProviderConfig(api_key="budget", base_url="http://127.0.0.1:9/v1", model="m", api_style=api_style)
     start_conversation(recorder, provider, "system", [], "question").request(schemas, set())
-    return "\n".join(json.dumps(tool, ensure_ascii=False) for tool in recorder.sent["tools"])
+    tools = recorder.sent["tools"]
+    return "\n".join(json.dumps(tool, ensure_ascii=False) for tool in (tools if isinstance(tools, list) else []))

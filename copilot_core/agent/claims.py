@@ -24,7 +24,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from copilot_core.agent.grounding import number_spans, source_values
 from copilot_core.domain.metrics import CATALOGUE, metric
@@ -161,7 +161,7 @@ class _Context:
     ranked: Role | None = None
 
 
-def _walk(obj: Any, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
+def _walk(obj: object, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
     number = _number(obj)
     if number is not None:
         yield from _leaf(number, ctx, key)
@@ -217,7 +217,7 @@ def _leaf(number: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
 _ALL_METRIC_NAMES = frozenset(CATALOGUE)
 
 
-def _as_object(source: Any) -> Any:
+def _as_object(source: object) -> object:
     if isinstance(source, str):
         try:
             return json.loads(source)
@@ -226,7 +226,7 @@ def _as_object(source: Any) -> Any:
     return source
 
 
-def tool_facts(tool_results: Iterable[Any]) -> list[Fact]:
+def tool_facts(tool_results: Iterable[object]) -> list[Fact]:
     """Every numeric field of the results (dicts, JSON text, or outcomes with ``name``/``full``/``model_text``),
     plus the catalogue's thresholds."""
     facts: list[Fact] = []
@@ -509,7 +509,7 @@ def _correction(facts: list[Fact], role: Role | None, name: str | None, subject:
     return _written_like(found.pop(), written) if len(found) == 1 else None
 
 
-def check_claims(answer_text: str, tool_results: Iterable[Any], *, question: str = "") -> ClaimReport:
+def check_claims(answer_text: str, tool_results: Iterable[object], *, question: str = "") -> ClaimReport:
     """Judge every number of ``answer_text`` against ``tool_results`` (result dicts, their JSON text, or
     ``ToolOutcome`` objects).  Numbers the ``question`` itself states are accepted as thresholds or counts."""
     results = list(tool_results)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.topology import parse_qubit_ref, topology_for
@@ -17,6 +18,7 @@ from copilot_core.tools.compact import (compact_output_parameters, compact_times
                                         untrusted_data)
 
 if TYPE_CHECKING:
+    from copilot_core.data.rows import ChipRow, TaskRow
     from copilot_core.data.repository import CalibrationRepository
 
 log = logging.getLogger(__name__)
@@ -33,7 +35,11 @@ def _params_line(params: dict | None, names: tuple[str, ...] | None = None, kind
     return ", ".join(parts) if parts else "no data"
 
 
-def _safe(label: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _safe(label: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:
     try:
         return fn(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001  (context is best effort; the tools can still fetch it)
@@ -42,7 +48,7 @@ def _safe(label: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def resolve_target(repo: CalibrationRepository | None, chip_id: str | None,
-                   qid: str | None) -> tuple[str | None, str | None, dict | None]:
+                   qid: str | None) -> tuple[str | None, str | None, ChipRow | None]:
     """(chip_id, normalised qid, chip doc): the most recently installed chip when none is given."""
     if repo is None:
         return chip_id, qid, None
@@ -56,7 +62,7 @@ def resolve_target(repo: CalibrationRepository | None, chip_id: str | None,
     return chip_id, qid, chip
 
 
-def chip_section(chip_id: str | None, chip: dict | None) -> list[str]:
+def chip_section(chip_id: str | None, chip: ChipRow | None) -> list[str]:
     if not chip_id:
         return ["## Context", "No chip is selected and the database has none; ask the user which chip they mean."]
     lines = ["## Context", f"- chip_id: {inline_from_database(chip_id)}"]
@@ -68,7 +74,7 @@ def chip_section(chip_id: str | None, chip: dict | None) -> list[str]:
     return lines
 
 
-def qubit_sections(repo: CalibrationRepository, chip_id: str, qid: str, chip: dict | None, *, neighbours: bool,
+def qubit_sections(repo: CalibrationRepository, chip_id: str, qid: str, chip: ChipRow | None, *, neighbours: bool,
                    values: bool = True) -> list[str]:
     """Target qubit (with its current params unless ``values`` is False), and optionally topology neighbours'
     params and the qubit's couplings.  Without neighbours (chat mode) only catalogued metrics are listed; the
@@ -80,7 +86,8 @@ def qubit_sections(repo: CalibrationRepository, chip_id: str, qid: str, chip: di
                      f"{_params_line(_safe('qubit params', repo.qubit_params, chip_id, qid), names)}")
     if not neighbours or not chip or not chip.get("size"):
         return lines
-    topology = _safe("topology", topology_for, int(chip["size"]), chip.get("topology_id"))
+    topology_id = chip["topology_id"]
+    topology = _safe("topology", topology_for, int(chip["size"]), None if topology_id is None else str(topology_id))
     if topology is None or int(qid) >= topology.num_qubits:
         return lines
     lines.append(f"\n## Topology neighbours of qubit {qid}")
@@ -94,7 +101,7 @@ def qubit_sections(repo: CalibrationRepository, chip_id: str, qid: str, chip: di
     return lines
 
 
-def _run_line(run: dict) -> str:
+def _run_line(run: TaskRow) -> str:
     when = compact_timestamp(run.get("start_at") or run.get("end_at"))
     outputs = _params_line(run.get("output_parameters"))
     flag = " (excluded)" if run.get("excluded") else ""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from copilot_core.agent.blocks import Block
 
@@ -82,22 +82,22 @@ class SilentListener:
 class Tracer(Protocol):
     """Spans per request, model call and tool; token usage per model call."""
 
-    def span(self, name: str, **attrs: Any) -> Any: ...  # a context manager
+    def span(self, name: str, **attrs: object) -> AbstractContextManager[object]: ...
     def record_usage(self, input_tokens: int, output_tokens: int, model: str) -> None: ...
-    def event(self, name: str, **attrs: Any) -> None: ...
+    def event(self, name: str, **attrs: object) -> None: ...
 
 
 class NullTracer:
     """The default tracer: records nothing."""
 
     @contextmanager
-    def span(self, name: str, **attrs: Any) -> Iterator[None]:
+    def span(self, name: str, **attrs: object) -> Iterator[None]:
         yield None
 
     def record_usage(self, input_tokens: int, output_tokens: int, model: str) -> None:
         return None
 
-    def event(self, name: str, **attrs: Any) -> None:
+    def event(self, name: str, **attrs: object) -> None:
         return None
 
 

@@ -20,13 +20,12 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 DERIVED_MARKER = "≈"
 
 # One number as written: optional sign, digits with optional thousands separators, decimals, exponent.
 _NUMBER = re.compile(r"(?<![\w.])(?P<marker>≈\s*)?(?P<num>[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)")
-# Any digit run in a source (loose on purpose: "Q05", "20260720-003", "4-1" all lend their digits).
+# Every digit run in a source (loose on purpose: "Q05", "20260720-003", "4-1" all lend their digits).
 _SOURCE_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _NOT_MEASUREMENTS = (
     re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?"),  # dates
@@ -60,7 +59,7 @@ def _value(written: str) -> float:
     return abs(float(written.replace(",", "").replace("−", "-")))
 
 
-def _walk(obj: Any) -> Iterator[float]:
+def _walk(obj: object) -> Iterator[float]:
     """Every number in a tool result: values, numeric strings, and the length of every list."""
     if isinstance(obj, bool) or obj is None:
         return
@@ -83,7 +82,7 @@ def _walk(obj: Any) -> Iterator[float]:
         yield from _walk(str(obj))
 
 
-def source_values(sources: Iterable[Any]) -> list[float]:
+def source_values(sources: Iterable[object]) -> list[float]:
     """Sorted numbers of the sources: JSON text is parsed (so list lengths count), other text is scanned."""
     found: list[float] = []
     for source in sources:
@@ -104,7 +103,7 @@ def _backed(value: float, decimals: int, values: list[float]) -> bool:
     return i < len(values) and values[i] <= value + half + slack
 
 
-def unverified_numbers(answer: str, sources: Iterable[Any], *, allowed_text: Iterable[str] = ()) -> list[str]:
+def unverified_numbers(answer: str, sources: Iterable[object], *, allowed_text: Iterable[str] = ()) -> list[str]:
     """Numbers written in ``answer`` that neither a source nor ``allowed_text`` (the user's words, the prompt's
     thresholds) backs and that are not marked as derived; each once, as written, in order."""
     values = source_values([*sources, *allowed_text])

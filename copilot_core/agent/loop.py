@@ -25,7 +25,7 @@ import time
 from dataclasses import replace
 from functools import partial
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from openai import OpenAI
 
@@ -104,7 +104,7 @@ class _Run:
         self.known: set[str] = set()  # tool names a call written as text may use
         self.prefetched: tuple[PlannedCall, ToolOutcome] | None = None
 
-    def notify(self, callback: Callable[..., None], *args: Any) -> None:
+    def notify(self, callback: Callable[..., None], *args: object) -> None:
         try:
             callback(*args)
         except Exception:  # noqa: BLE001  (a UI hook must not end the request)
@@ -176,7 +176,7 @@ class _Run:
     @staticmethod
     def already_made(outcome: ToolOutcome) -> str:
         """The reply to a repeat: the earlier call's answer sentence again, and what to do next."""
-        body: dict[str, Any] = {"note": "This call was already made; its result is above. Answer the user's question "
+        body: dict[str, object] = {"note": "This call was already made; its result is above. Answer the user's question "
                                         "from it now, quoting its numbers."}
         line = answer_line(outcome)
         if line:

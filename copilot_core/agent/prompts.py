@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from string import Template
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from copilot_core.agent.context import chip_section, experiment_sections, qubit_sections, resolve_target
 from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, thresholds_prompt
@@ -35,7 +35,7 @@ def _template(name: str) -> Template:
     return Template((PROMPT_DIR / f"{name}.md").read_text(encoding="utf-8").strip())
 
 
-def render_prompt(name: str, **values: Any) -> str:
+def render_prompt(name: str, **values: object) -> str:
     """``prompts/<name>.md`` with ``$placeholders`` filled (a missing value is a programming error)."""
     return _template(name).substitute({k: str(v) for k, v in values.items()})
 

@@ -11,7 +11,6 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 import pandas as pd
 
@@ -156,7 +155,7 @@ def _ranked_figure(full: dict) -> dict | None:
     unit = f" [{entry.unit}]" if entry.unit else ""
     labels = [str(r.get("label")) for r in rows]
     values = [r.get("value") for r in rows]
-    figure: dict[str, Any] = {
+    figure: dict[str, object] = {
         "data": [{"type": "bar", "x": labels, "y": values, "name": entry.title}],
         "layout": {"title": {"text": f"{entry.title} on {full.get('chip_id')}", "x": 0},
                    "yaxis": {"title": {"text": f"{entry.title}{unit}"}}, "height": 420}}

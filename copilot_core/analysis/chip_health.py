@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from copilot_core.analysis.chip_metrics import ChipMetric, metric_from_params
+from copilot_core.data.rows import ChipRow, Params
 from copilot_core.domain.metrics import BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band, format_value
 
 
@@ -34,7 +35,7 @@ def band_counts(cm: ChipMetric) -> dict[Band, int]:
     return counts
 
 
-def chip_health(chip: dict, qubit_params: dict[str, dict], coupling_params: dict[str, dict] | None = None,
+def chip_health(chip: ChipRow | dict, qubit_params: dict[str, Params], coupling_params: dict[str, Params] | None = None,
                 *, qubit_metrics: tuple[str, ...] = SCORED_QUBIT_METRICS,
                 coupling_metrics: tuple[str, ...] = SCORED_COUPLING_METRICS) -> list[MetricHealth]:
     """Health of every scored metric that has at least one value on the chip, qubit metrics first."""

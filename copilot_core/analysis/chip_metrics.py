@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import pandas as pd
 
@@ -19,6 +19,10 @@ from copilot_core.analysis.stats import Stats, describe
 from copilot_core.domain.metrics import CATALOGUE, Band, Kind, Metric, metric, missing_since, missing_text, window_text
 from copilot_core.domain.topology import Topology, qubit_label, topology_for
 from copilot_core.errors import CopilotError, InvalidRequest
+
+if TYPE_CHECKING:
+    from copilot_core.data.rows import ChipRow
+    from copilot_core.data.repository import CalibrationRepository
 
 Mode = Literal["latest", "best", "average"]
 MODES: tuple[Mode, ...] = ("latest", "best", "average")
@@ -103,17 +107,18 @@ def _key_rows(kind: Kind, rows: dict[str, dict], topology: Topology | None) -> d
     return keyed
 
 
-def _chip_and_topology(repo: Any, chip_id: str) -> tuple[dict, Topology | None]:
+def _chip_and_topology(repo: CalibrationRepository, chip_id: str) -> tuple[ChipRow, Topology | None]:
     chip = repo.get_chip(chip_id)
     if chip is None:
         raise UnknownChip(f"chip {chip_id!r} was not found in the database")
     return chip, chip_topology(chip)
 
 
-def chip_topology(chip: dict) -> Topology | None:
+def chip_topology(chip: ChipRow | dict) -> Topology | None:
     """The chip's topology, or None for a layout we do not know (qubit values still work)."""
     try:
-        return topology_for(int(chip.get("size") or 0), chip.get("topology_id"))
+        topology_id = chip.get("topology_id")
+        return topology_for(int(chip.get("size") or 0), topology_id if isinstance(topology_id, str) else None)
     except ValueError:
         return None
 
@@ -156,7 +161,7 @@ def _build(chip: dict, topology: Topology | None, entry: Metric, rows: dict[str,
     )
 
 
-def chip_metric(repo: Any, chip_id: str, metric_name: str, *, mode: Mode = "latest",
+def chip_metric(repo: CalibrationRepository, chip_id: str, metric_name: str, *, mode: Mode = "latest",
                 within_hours: float | None = None, kind: Kind | None = None) -> ChipMetric:
     """Aggregate ``metric_name`` over ``chip_id`` from task history (``repo`` is a ``CalibrationRepository``).
 
@@ -170,10 +175,12 @@ def chip_metric(repo: Any, chip_id: str, metric_name: str, *, mode: Mode = "late
         raise InvalidRequest(f"within_hours must be a positive number of hours, not {within_hours!r}")
     chip, topology = _chip_and_topology(repo, chip_id)
     entry = metric(metric_name, kind=kind or "qubit")
-    end = chip.get("last_execution_at") if isinstance(chip.get("last_execution_at"), datetime) else None
+    last = chip["last_execution_at"]
+    end = last if isinstance(last, datetime) else None
     rows = repo.metric_values(chip_id, metric_name, mode=mode, kind=entry.kind, within_hours=within_hours,
                               window_end=end)
-    return _build(chip, topology, entry, rows, mode=mode, within_hours=within_hours, source="task_result_history",
+    return _build(dict(chip), topology, entry, {k: dict(r) for k, r in rows.items()}, mode=mode,
+                  within_hours=within_hours, source="task_result_history",
                   window_end=end)
 
 

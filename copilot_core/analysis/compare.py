@@ -51,6 +51,8 @@ FRAME_COLUMNS = ["metric", "title", "kind", "id", "label", "qid", "unit", "befor
 class CompareError(CopilotError, ValueError):
     """The two points cannot be compared (message is safe to show and says what to pick instead)."""
 
+    level = "warning"
+
 
 @dataclass(frozen=True)
 class Point:

@@ -9,15 +9,19 @@ The reference time is the chip's last execution, so a database that is days old 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from copilot_core.domain.metrics import CATALOGUE, metric
 from copilot_core.errors import InvalidRequest
+
+if TYPE_CHECKING:
+    from copilot_core.data.rows import ChipRow, ChipSeriesRow, TaskRow
+    from copilot_core.data.repository import CalibrationRepository
 
 DRIFT_METRICS: tuple[str, ...] = tuple(
     n for n in ("t1", "t2_echo", "x90_gate_fidelity", "x180_gate_fidelity", "average_gate_fidelity") if n in CATALOGUE)
@@ -42,7 +46,7 @@ class DriftFlag:
     message: str = ""  # task message for failures (untrusted database text)
 
 
-def drops(rows: list[dict], metric_name: str, *, threshold: float = 0.2, baseline_days: int = BASELINE_DAYS,
+def drops(rows: Sequence[ChipSeriesRow], metric_name: str, *, threshold: float = 0.2, baseline_days: int = BASELINE_DAYS,
           unusable_latest: Collection[str] = ()) -> list[DriftFlag]:
     """Flags from timeseries rows ({qid, calibrated_at, value}) of one parameter.
 
@@ -80,11 +84,12 @@ def drops(rows: list[dict], metric_name: str, *, threshold: float = 0.2, baselin
     return flags
 
 
-def failures(results: list[dict]) -> list[DriftFlag]:
+def failures(results: list[TaskRow]) -> list[DriftFlag]:
     """One flag per failing qubit or coupling (its failed task names joined), newest first."""
     tasks: dict[str, list[str]] = {}
-    first: dict[str, dict] = {}
-    for res in sorted(results, key=lambda r: r.get("start_at") or datetime.min, reverse=True):
+    first: dict[str, TaskRow] = {}
+    for res in sorted(results, key=lambda r: r["start_at"] if isinstance(r["start_at"], datetime) else datetime.min,
+                      reverse=True):
         target, task = str(res.get("qid") or ""), str(res.get("name") or "")
         if not target or res.get("status") != "failed":
             continue
@@ -92,24 +97,26 @@ def failures(results: list[dict]) -> list[DriftFlag]:
         if task not in tasks.setdefault(target, []):
             tasks[target].append(task)
     return [DriftFlag(target.split("-", 1)[0], "failed_task", None, ", ".join(tasks[target]), None, None, None,
-                      res.get("start_at"), target, str(res.get("message") or "")[:200])
+                      at if isinstance(at := res["start_at"], datetime) else None, target,
+                      str(res.get("message") or "")[:200])
             for target, res in first.items()]
 
 
-def unusable_latest(repo: Any, chip_id: str, metric_name: str, until: datetime | None = None) -> set[str]:
+def unusable_latest(repo: CalibrationRepository, chip_id: str, metric_name: str, until: datetime | None = None) -> set[str]:
     """Qubits whose newest completed result for the metric carries no usable value (and, with ``until``, is no
     later than it)."""
     return {qid for qid, row in repo.metric_values(chip_id, metric_name).items()
             if isinstance(at := row.get("missing_since"), datetime) and (until is None or at <= until)}
 
 
-def reference_time(chip: dict, now: datetime | None = None) -> datetime:
+def reference_time(chip: ChipRow | dict, now: datetime | None = None) -> datetime:
     """The chip's last execution (or ``now``): the end of every window here."""
     last = chip.get("last_execution_at")
     return last if isinstance(last, datetime) else (now or datetime.now(timezone.utc).replace(tzinfo=None))
 
 
-def drift_flags(repo: Any, chip: dict, *, threshold: float = 0.2, metrics: tuple[str, ...] = DRIFT_METRICS,
+def drift_flags(repo: CalibrationRepository, chip: ChipRow | dict, *, threshold: float = 0.2,
+                metrics: tuple[str, ...] = DRIFT_METRICS,
                 baseline_days: int = BASELINE_DAYS, failed_hours: int = FAILED_WINDOW_HOURS) -> list[DriftFlag]:
     """Drops (largest first) then failing tasks for a chip, read through a ``CalibrationRepository``."""
     ref = reference_time(chip)

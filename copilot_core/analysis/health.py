@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -18,8 +18,13 @@ from copilot_core.analysis.chip_metrics import UnknownChip, canonical_coupling_i
 from copilot_core.analysis.drift import BASELINE_DAYS, DriftFlag, drops, reference_time
 from copilot_core.domain.metrics import (BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band, format_value,
                                          metric, missing_since, missing_text, window_text)
+from copilot_core.data.rows import ChipSeriesRow
 from copilot_core.domain.topology import qubit_label
 from copilot_core.errors import InvalidRequest
+
+if TYPE_CHECKING:
+    from copilot_core.data.rows import ChipRow, Params, SeriesPoint, TaskRow
+    from copilot_core.data.repository import CalibrationRepository
 
 Direction = Literal["improving", "degrading", "stable", "unknown"]
 TREND_MIN_POINTS = 3
@@ -158,9 +163,11 @@ def _value(params: dict | None, name: str) -> tuple[float | None, Any]:
     return metric(name).to_display(entry.get("value")), entry.get("calibrated_at")
 
 
-def _own_drop(rows: list[dict], name: str) -> DriftFlag | None:
+def _own_drop(rows: list[SeriesPoint], name: str) -> DriftFlag | None:
     """The latest value against the qubit's own median of the days before it (the drift page's rule)."""
-    flags = drops([{**r, "qid": "q"} for r in rows], name, threshold=OWN_DROP)
+    flags = drops([ChipSeriesRow(qid="q", calibrated_at=r["calibrated_at"], value=r["value"], unit=r["unit"],
+                                 execution_id=r["execution_id"], task_id=r["task_id"]) for r in rows],
+                  name, threshold=OWN_DROP)
     return flags[0] if flags else None
 
 
@@ -191,10 +198,11 @@ def _coupling_checks(qid: int, topology, size: int, coupling_params: dict[str, d
     return out
 
 
-def task_failures(results: list[dict], qid: str, size: int) -> list[TaskFailure]:
+def task_failures(results: list[TaskRow], qid: str, size: int) -> list[TaskFailure]:
     """Failed task results (repository shape) on qubit ``qid`` or on a coupling it belongs to, newest first."""
     out = []
-    for res in sorted(results, key=lambda r: r.get("start_at") or datetime.min, reverse=True):
+    for res in sorted(results, key=lambda r: r["start_at"] if isinstance(r["start_at"], datetime) else datetime.min,
+                      reverse=True):
         target = str(res.get("qid") or "")
         ends = target.split("-")
         if res.get("status") != "failed" or not all(e.isdigit() for e in ends) or str(int(qid)) not in \
@@ -207,10 +215,10 @@ def task_failures(results: list[dict], qid: str, size: int) -> list[TaskFailure]
     return out
 
 
-def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], coupling_params: dict[str, dict],
-                        history: dict[str, list[dict]], *, window_days: int = 7,
+def build_health_report(chip: ChipRow | dict, qid: str, qubit_params: dict[str, Params],
+                        coupling_params: dict[str, Params], history: dict[str, list[SeriesPoint]], *, window_days: int = 7,
                         metrics: tuple[str, ...] = SCORED_QUBIT_METRICS,
-                        window_end: datetime | None = None, failed: list[dict] | None = None) -> HealthReport:
+                        window_end: datetime | None = None, failed: list[TaskRow] | None = None) -> HealthReport:
     """Pure assembly from repository shapes: ``qubit_params`` {qid: qubit.data}, ``coupling_params``
     {cid: coupling.data}, ``history`` {metric: parameter_timeseries rows of this qubit}, ``failed``
     failed task results of the chip in the window."""
@@ -227,9 +235,9 @@ def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], cou
         failed_at = missing_since(own.get(name))
         if failed_at is not None:
             findings.append(f"{entry.title}: {missing_text(failed_at)} (the latest measurement failed).")
-        points = sorted(((r["calibrated_at"], v) for r in history.get(name, [])
-                         if isinstance(r.get("calibrated_at"), datetime)
-                         and (v := entry.to_display(r.get("value"))) is not None), key=lambda p: p[0])
+        points = sorted(((at, v) for r in history.get(name, [])
+                         if isinstance(at := r["calibrated_at"], datetime)
+                         and (v := entry.to_display(r["value"])) is not None), key=lambda p: p[0])
         if value is None and not points:
             if name in CORE_METRICS:
                 findings.append(f"No {entry.title} data.")
@@ -275,7 +283,7 @@ def build_health_report(chip: dict, qid: str, qubit_params: dict[str, dict], cou
                         neighbours, couplings, findings, window_text(window_days * 24, window_end), failures)
 
 
-def qubit_health(repo: Any, chip_id: str, qid: str, *, window_days: int = 7,
+def qubit_health(repo: CalibrationRepository, chip_id: str, qid: str, *, window_days: int = 7,
                  metrics: tuple[str, ...] = SCORED_QUBIT_METRICS) -> HealthReport:
     """Read what the report needs through a ``CalibrationRepository`` and build it."""
     chip = repo.get_chip(chip_id)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TypeVar
+
 import pandas as pd
 
 from copilot_core.analysis.drift import DriftFlag
@@ -10,20 +13,21 @@ from copilot_core.domain.topology import qubit_label
 
 
 INACTIVE_MARK = " (inactive)"
+ChipT = TypeVar("ChipT", bound=Mapping[str, object])
 
 
-def default_chip(chips: list[dict]) -> dict | None:
+def default_chip(chips: Sequence[ChipT]) -> ChipT | None:
     """The chip a page opens on: the first listed (most recently installed) active one.  A chip QDash marks
     inactive is never opened by default; None when every chip is inactive."""
     return next((c for c in chips if c.get("active", True)), None)
 
 
-def chip_name(chip: dict) -> str:
+def chip_name(chip: Mapping[str, object]) -> str:
     """The chip id, marked when QDash says the chip is inactive."""
     return f"{chip.get('chip_id')}{'' if chip.get('active', True) else INACTIVE_MARK}"
 
 
-def chip_label(chip: dict) -> str:
+def chip_label(chip: Mapping[str, object]) -> str:
     """How a chip is offered in a picker: id, size and the inactive mark."""
     return f"{chip.get('chip_id')} ({chip.get('size')} qubits){'' if chip.get('active', True) else INACTIVE_MARK}"
 

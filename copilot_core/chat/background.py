@@ -48,7 +48,7 @@ class QueueListener(SilentListener):
     def tool_call(self, name: str, args: dict) -> None:
         self.events.put(TurnEvent("tool_call", (name, dict(args))))
 
-    def tool_result(self, outcome: Any) -> None:
+    def tool_result(self, outcome: object) -> None:
         self.events.put(TurnEvent("tool_result", (outcome,)))
 
     def draft(self, text: str) -> None:

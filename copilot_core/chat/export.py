@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from copilot_core.tools.store import DataStore
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
@@ -24,7 +27,7 @@ def csv_filename(key: str, prefix: str = "copilot") -> str:
     return f"{prefix}_{stem}.csv"
 
 
-def csv_exports(store: Any) -> list[CsvExport]:
+def csv_exports(store: DataStore) -> list[CsvExport]:
     """One CSV per data-store entry, in the store's order (DataStore.describe / to_csv)."""
     out = []
     for entry in store.describe():

@@ -5,9 +5,13 @@ Lets staff check a number themselves: the same code, the same data, the same iso
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from copilot_core.tools.spec import Sandbox
+    from copilot_core.tools.store import DataStore
 
 NO_DATA = ("This code reads data keys that are no longer in this chat's data store ({missing}); stored results "
            "are kept only while the chat is open. Ask the question again to fetch them.")
@@ -21,8 +25,8 @@ class RerunResult:
     elapsed_s: float = 0.0
 
 
-def rerun_analysis(code: str, store: Any, *, needed_keys: Sequence[str] = (),
-                   runner: Callable[..., Any] | None = None) -> RerunResult:
+def rerun_analysis(code: str, store: DataStore, *, needed_keys: Sequence[str] = (),
+                   runner: Sandbox | None = None) -> RerunResult:
     """Run ``code`` in the sandbox with ``data`` = the store's frames; never raises."""
     frames = store.frames()
     missing = [k for k in needed_keys if k not in frames]

@@ -10,20 +10,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from copilot_core.tools.registry import runs_code
+
+if TYPE_CHECKING:
+    from copilot_core.agent.contracts import AgentResult
+    from copilot_core.tools.toolkit import ToolOutcome
 
 MAX_TEXT = 20_000  # the sandbox's own text cap; longer text is cut with a note
 MAX_ARGS_CHARS = 4_000
 
 
-def _cap(text: Any, limit: int = MAX_TEXT) -> str:
+def _cap(text: object, limit: int = MAX_TEXT) -> str:
     text = "" if text is None else str(text)
     return text if len(text) <= limit else text[:limit] + f"\n… ({len(text) - limit} more characters not shown)"
 
 
-def _json_safe(value: Any, depth: int = 0) -> Any:
+def _json_safe(value: object, depth: int = 0) -> object:
     """Arguments as plain JSON values (model-written: bounded in depth and size)."""
     if depth > 6:
         return "…"
@@ -34,6 +38,12 @@ def _json_safe(value: Any, depth: int = 0) -> Any:
     if isinstance(value, (int, float, bool)) or value is None:
         return value
     return _cap(value, MAX_ARGS_CHARS)
+
+
+def _json_args(value: object) -> dict:
+    """Tool arguments as a JSON object (``{}`` when they are not one)."""
+    safe = _json_safe(value)
+    return safe if isinstance(safe, dict) else {}
 
 
 @dataclass
@@ -76,10 +86,10 @@ class ShowWork:
     @classmethod
     def from_dict(cls, data: dict) -> ShowWork:
         """Tolerant of missing or odd fields (the document may come from another QDash client)."""
-        def num(value: Any) -> float:
+        def num(value: object) -> float:
             return float(value) if isinstance(value, (int, float)) else 0.0
 
-        tools = [ToolRecord(name=str(t.get("name", "?")), args=_json_safe(t.get("args") or {}),
+        tools = [ToolRecord(name=str(t.get("name", "?")), args=_json_args(t.get("args") or {}),
                             ok=bool(t.get("ok")), summary=_cap(t.get("summary"), 500),
                             error=t.get("error") if isinstance(t.get("error"), str) else None,
                             elapsed_s=num(t.get("elapsed_s")),
@@ -108,7 +118,7 @@ class ShowWork:
         return keys
 
 
-def _sandbox_text(outcome: Any) -> tuple[str, str | None]:
+def _sandbox_text(outcome: ToolOutcome) -> tuple[str, str | None]:
     """Printed output and error of an execute_python_analysis outcome (its full result is a dict)."""
     full = outcome.full if isinstance(outcome.full, dict) else {}
     error = full.get("error") if isinstance(full.get("error"), str) else None
@@ -127,15 +137,15 @@ def data_keys_in(code: str) -> list[str]:
     return keys
 
 
-def tool_record(outcome: Any) -> ToolRecord:
+def tool_record(outcome: ToolOutcome) -> ToolRecord:
     """A ToolOutcome (copilot_core.tools) as a stored record."""
-    return ToolRecord(name=str(outcome.name), args=_json_safe(dict(outcome.args or {})), ok=bool(outcome.ok),
+    return ToolRecord(name=str(outcome.name), args=_json_args(dict(outcome.args or {})), ok=bool(outcome.ok),
                       summary=_cap(outcome.summary or (outcome.error or ""), 500), error=outcome.error,
                       elapsed_s=round(float(outcome.elapsed_s or 0.0), 4), data_keys=list(outcome.data_keys or []),
                       origin="router" if getattr(outcome, "origin", "model") == "router" else "model")
 
 
-def show_work_from(result: Any, *, trace: dict | None = None) -> ShowWork:
+def show_work_from(result: AgentResult, *, trace: dict | None = None) -> ShowWork:
     """The record of one AgentResult (copilot_core.agent)."""
     tools: list[ToolRecord] = []
     analyses: list[AnalysisRecord] = []

@@ -11,8 +11,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from copilot_core.data.plans import EmbeddedPlan, MongoPlan, QueryPlan
-from copilot_core.data.scoped import unwrap
+from copilot_core.data.engine import Database
+from copilot_core.data.plans import QueryPlan, plan_for
 from copilot_core.data.serial import SerialDatabase, SerialExecutor
 from copilot_core.data.unique_keys import PROJECT_KEYS, ensure_unique_key, index_spec
 from copilot_core.errors import CopilotError
@@ -22,6 +22,8 @@ from copilot_core.settings import Settings
 
 class DatabaseUnavailable(CopilotError):
     """The database cannot be reached or opened; the message is safe to show (no password)."""
+
+    headline = "The calibration database cannot be reached:"
 
 
 def describe_target(settings: Settings) -> str:
@@ -41,14 +43,19 @@ def _short_path(path: Path) -> str:
         return str(path) + "/"
 
 
-def open_database(settings: Settings) -> Any:
+def open_database(settings: Settings) -> Database:
     """The configured ``Database``: pymongo when ``MONGODB_URI`` is set, else litemongo under DATA_DIR."""
     if settings.embedded:
-        return _open_embedded(settings.data_dir, settings.mongo_db_name)
+        return open_embedded(settings)
     return _open_mongo(settings)
 
 
-def _open_mongo(settings: Settings) -> Any:
+def open_embedded(settings: Settings) -> SerialDatabase:
+    """The embedded litemongo store under DATA_DIR (seeding and imports, which write only there; close it after)."""
+    return _open_embedded(settings.data_dir, settings.mongo_db_name)
+
+
+def _open_mongo(settings: Settings) -> Database:
     import pymongo
     from pymongo.errors import ConfigurationError, InvalidURI, PyMongoError
 
@@ -89,7 +96,7 @@ def _serial(uri: str, db_name: str, *, where: str, location: Path | None = None)
 
     executor = SerialExecutor()
 
-    def open_db() -> Any:
+    def open_db() -> Database:
         try:
             return litemongo.connect(uri)[db_name]
         except (OSError, ValueError, sqlite3.Error) as exc:
@@ -102,25 +109,9 @@ def _serial(uri: str, db_name: str, *, where: str, location: Path | None = None)
     return db
 
 
-def describe_db(db: Any) -> str:
-    """Where a ``Database`` points, for error messages: host:port list and name, never credentials."""
-    if is_embedded(db):
-        return f"the embedded database ({db.name})"
-    try:
-        hosts = ",".join(f"{h}:{p}" for h, p in db.client.topology_description.server_descriptions())
-    except Exception:  # noqa: BLE001 - only used to word an error message
-        hosts = "the configured host"
-    return f"MongoDB at {hosts}/{db.name}"
-
-
-def is_embedded(db: Any) -> bool:
-    """True for the litemongo engine (used to pick embedded-only helper indexes)."""
-    return isinstance(unwrap(db), SerialDatabase)
-
-
-def query_plan(db: Any) -> QueryPlan:
-    """The engine's plan, chosen once per repository: ``EmbeddedPlan`` for litemongo, else ``MongoPlan``."""
-    return EmbeddedPlan() if is_embedded(db) else MongoPlan()
+def query_plan(db: Database) -> QueryPlan:
+    """The engine's plan (``plans.plan_for``): every engine-specific read and helper lives there."""
+    return plan_for(db)
 
 
 # QDash's indexes (src/qdash/dbmodel/*.py, qdash-data-model.md §1.3): collection -> [(keys, unique)].
@@ -189,7 +180,7 @@ EMBEDDED_EXTRA_INDEXES: dict[str, list[tuple[list[tuple[str, int]], bool]]] = {
 }
 
 
-def ensure_indexes(db: Any, *, legacy_keys: bool = True) -> list[str]:
+def ensure_indexes(db: Database, *, legacy_keys: bool = True) -> list[str]:
     """Create QDash's indexes (idempotent; same ``create_index`` calls on MongoDB and litemongo).
 
     An index that already exists under another name/options on a real QDash database is left

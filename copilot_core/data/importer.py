@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from copilot_core.data.connection import DatabaseUnavailable, ensure_indexes, open_database
+from copilot_core.data.connection import DatabaseUnavailable, ensure_indexes, open_embedded
 from copilot_core.data.unique_keys import KEPT_LEGACY, DuplicateDocuments, migrated
 from copilot_core.settings import Settings
 from copilot_core.errors import CopilotError
@@ -176,7 +176,7 @@ def _load(staging: Path, name: str, files: dict[str, Path], progress: Progress, 
     from pymongo.errors import PyMongoError
 
     try:
-        db = open_database(Settings(data_dir=staging, mongo_db_name=name))
+        db = open_embedded(Settings(data_dir=staging, mongo_db_name=name))
     except DatabaseUnavailable as exc:
         raise ImportFailed(str(exc)) from None
     summary = ImportSummary()

@@ -23,10 +23,9 @@ import re
 import threading
 from collections.abc import Iterable
 from datetime import datetime, timezone
-from typing import Any
-
 from copilot_core.data import validation
 from copilot_core.data.scoped import scoped
+from copilot_core.data.engine import Database
 
 COLLECTION = "copilot_memory"
 KINDS = ("parameter", "code", "error_fix")
@@ -54,7 +53,7 @@ def _check_entry_id(value: object) -> str:
 class MemoryStore:
     """CRUD over ``copilot_memory`` for one owner in one project (QDASH_PROJECT_ID) or in unscoped data."""
 
-    def __init__(self, db: Any, *, project_id: str | None = None, owner: str = "local") -> None:
+    def __init__(self, db: Database, *, project_id: str | None = None, owner: str = "local") -> None:
         self._db = db
         self.project_id = validation.project_id(project_id) if project_id else None
         self._coll = scoped(db, self.project_id)[COLLECTION]  # the project is added to every call by construction
@@ -64,7 +63,7 @@ class MemoryStore:
         """The same project's memory of another owner (the turn service asks for the chat's owner)."""
         return MemoryStore(self._db, project_id=self.project_id, owner=owner)
 
-    def _scope(self, **filters: Any) -> dict:
+    def _scope(self, **filters: object) -> dict[str, object]:
         """The owner's entries; without a project, the entries that have none (the wrapper adds a project)."""
         return {"owner": self.owner, **({} if self.project_id else {"project_id": None}), **filters}
 
@@ -85,7 +84,7 @@ class MemoryStore:
 
     def chips(self) -> builtins.list[dict]:
         """Chips that have memory: {chip_id, entries, updated_at}, most recently updated first."""
-        rows: dict[str, dict] = {}
+        rows: dict[str | None, dict] = {}
         for d in self._coll.find(self._scope(), {"_id": 0, "chip_id": 1, "updated_at": 1}
                                  ).sort([("chip_id", 1)]).limit(100_000):
             row = rows.setdefault(d.get("chip_id"), {"chip_id": d.get("chip_id"), "entries": 0, "updated_at": None})

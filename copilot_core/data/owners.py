@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from copilot_core.data import chat_sessions, memory_store, validation
+from copilot_core.data.engine import Database
 
 _SIGNED_IN = re.compile(r"^user-[0-9a-f]{40}$")  # copilot_core.access.owner_id
-_UNOWNED: dict[str, Any] = {"$in": [None, ""]}  # also matches a missing field
+_UNOWNED: dict[str, list[str | None]] = {"$in": [None, ""]}  # also matches a missing field
 
 
 def is_signed_in_owner(owner: str | None) -> bool:
@@ -48,11 +48,11 @@ class Reassignment:
     applied: bool
 
 
-def _owner_of(value: Any) -> str | None:
+def _owner_of(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def owners(db: Any) -> list[OwnerRow]:
+def owners(db: Database) -> list[OwnerRow]:
     """Every owner of a chat or a memory entry, with counts; unowned items as ``owner=None``, listed last."""
     chats: dict[str | None, int] = {}
     for doc in db[chat_sessions.COLLECTION].find({}, {"_id": 0, "username": 1}):
@@ -66,7 +66,7 @@ def owners(db: Any) -> list[OwnerRow]:
     return [OwnerRow(o, chats.get(o, 0), memory.get(o, 0)) for o in names]
 
 
-def hidden_by_sign_in(db: Any) -> tuple[int, int]:
+def hidden_by_sign_in(db: Database) -> tuple[int, int]:
     """(chats, memory entries) that no signed-in user owns, so nobody sees them while sign-in is on."""
     rows = [r for r in owners(db) if not r.signed_in]
     return sum(r.chats for r in rows), sum(r.memory_entries for r in rows)
@@ -76,7 +76,7 @@ def _from_filter(field: str, from_owner: str | None) -> dict:
     return {field: _UNOWNED if from_owner is None else from_owner}
 
 
-def assign(db: Any, from_owner: str | None, to_owner: str, *, apply: bool = False) -> Reassignment:
+def assign(db: Database, from_owner: str | None, to_owner: str, *, apply: bool = False) -> Reassignment:
     """Give ``to_owner`` every chat and memory entry of ``from_owner`` (None: the unowned ones).  Without
     ``apply`` nothing is written: the counts say what would move."""
     to_owner = validation.owner(to_owner)

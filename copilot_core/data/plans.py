@@ -11,10 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
-Doc = dict[str, Any]
-Query = dict[str, Any]
+from copilot_core.data.engine import Collection, Database, Document as Doc
+from copilot_core.data.scoped import unwrap
+from copilot_core.data.serial import SerialDatabase
+
+if TYPE_CHECKING:
+    from copilot_core.data.warmup import IndexWarmUp
+
+Query = dict[str, Any]  # a filter the repository builds (and narrows again, e.g. ``query["start_at"]["$gte"]``)
 Projection = dict[str, int]
 
 
@@ -81,23 +87,31 @@ class QueryPlan:
     name = "abstract"
     embedded = False
 
-    def ping(self, db: Any) -> None:
+    def ping(self, db: Database) -> None:
         raise NotImplementedError
 
-    def history(self, coll: Any, query: Query, projection: Projection, limit: int = MAX_SCAN) -> list[Doc]:
+    def describe(self, db: Database) -> str:
+        """Where ``db`` points, for error messages: host:port list and name, never credentials."""
+        raise NotImplementedError
+
+    def index_warm_up(self, db: Database) -> IndexWarmUp | None:
+        """The engine's in-process index build to run before a person waits for it (None: the server has them)."""
+        return None
+
+    def history(self, coll: Collection, query: Query, projection: Projection, limit: int = MAX_SCAN) -> list[Doc]:
         """Up to ``limit`` documents, newest first (start_at descending, task_id ascending on ties)."""
         raise NotImplementedError
 
-    def task_docs(self, coll: Any, query: Query, projection: Projection, limit: int) -> list[Doc]:
+    def task_docs(self, coll: Collection, query: Query, projection: Projection, limit: int) -> list[Doc]:
         """The newest ``limit`` whole task documents (projection applied)."""
         raise NotImplementedError
 
-    def recent_task_docs(self, coll: Any, query: Query, projection: Projection, limit: int,
+    def recent_task_docs(self, coll: Collection, query: Query, projection: Projection, limit: int,
                          executions: Runs) -> list[Doc]:
         """The newest ``limit`` task documents of a chip-wide query with no selective equality filter."""
         raise NotImplementedError
 
-    def latest_per_id(self, coll: Any, query: Query, projection: Projection, *,
+    def latest_per_id(self, coll: Collection, query: Query, projection: Projection, *,
                       executions: Runs, known_ids: Callable[[], set[str]]) -> list[Doc]:
         """The newest matching document of every ``qid`` (one each, newest first overall)."""
         raise NotImplementedError
@@ -107,7 +121,7 @@ class QueryPlan:
         drops a document the window holds."""
         raise NotImplementedError
 
-    def distinct_names(self, coll: Any, query: Query) -> set[str]:
+    def distinct_names(self, coll: Collection, query: Query) -> set[str]:
         """Distinct ``output_parameter_names`` of the matching history (a selective query: one qubit)."""
         raise NotImplementedError
 
@@ -117,23 +131,34 @@ class MongoPlan(QueryPlan):
 
     name = "mongodb"
 
-    def ping(self, db: Any) -> None:
+    def ping(self, db: Database) -> None:
         db.command("ping")
 
-    def history(self, coll: Any, query: Query, projection: Projection, limit: int = MAX_SCAN) -> list[Doc]:
+    def describe(self, db: Database) -> str:
+        from pymongo.database import Database as MongoDatabase
+
+        raw, hosts = unwrap(db), "the configured host"
+        try:
+            if isinstance(raw, MongoDatabase):
+                hosts = ",".join(f"{h}:{p}" for h, p in raw.client.topology_description.server_descriptions())
+        except Exception:  # noqa: BLE001 - only used to word an error message
+            pass
+        return f"MongoDB at {hosts}/{db.name}"
+
+    def history(self, coll: Collection, query: Query, projection: Projection, limit: int = MAX_SCAN) -> list[Doc]:
         if limit < MAX_SCAN:  # a true top-N on the (chip_id, name, qid, start_at) index
             return list(coll.find(query, projection).sort(NEWEST_FIRST).limit(limit))
         # whole-window reads: no server sort (it would need an in-memory sort of the window)
         return sorted(coll.find(query, projection).limit(MAX_SCAN), key=newest_key, reverse=True)
 
-    def task_docs(self, coll: Any, query: Query, projection: Projection, limit: int) -> list[Doc]:
+    def task_docs(self, coll: Collection, query: Query, projection: Projection, limit: int) -> list[Doc]:
         return list(coll.find(query, projection).sort(NEWEST_FIRST).limit(limit))
 
-    def recent_task_docs(self, coll: Any, query: Query, projection: Projection, limit: int,
+    def recent_task_docs(self, coll: Collection, query: Query, projection: Projection, limit: int,
                          executions: Runs) -> list[Doc]:
         return self.task_docs(coll, query, projection, limit)
 
-    def latest_per_id(self, coll: Any, query: Query, projection: Projection, *,
+    def latest_per_id(self, coll: Collection, query: Query, projection: Projection, *,
                       executions: Runs, known_ids: Callable[[], set[str]]) -> list[Doc]:
         pipeline = [{"$match": query}, {"$sort": dict(NEWEST_FIRST)}, {"$project": projection},
                     {"$group": {"_id": "$qid", "doc": {"$first": "$$ROOT"}}},
@@ -144,7 +169,7 @@ class MongoPlan(QueryPlan):
     def window_hint(self, since: datetime, executions: Runs) -> Query:
         return {}  # the start_at range uses the real index
 
-    def distinct_names(self, coll: Any, query: Query) -> set[str]:
+    def distinct_names(self, coll: Collection, query: Query) -> set[str]:
         return {n for n in coll.distinct("output_parameter_names", query) if isinstance(n, str)}
 
 
@@ -159,14 +184,23 @@ class EmbeddedPlan(QueryPlan):
     name = "embedded"
     embedded = True
 
-    def ping(self, db: Any) -> None:
+    def ping(self, db: Database) -> None:
         db.list_collection_names()
 
-    def history(self, coll: Any, query: Query, projection: Projection, limit: int = MAX_SCAN) -> list[Doc]:
+    def describe(self, db: Database) -> str:
+        return f"the embedded database ({db.name})"
+
+    def index_warm_up(self, db: Database) -> IndexWarmUp | None:
+        from copilot_core.data.warmup import IndexWarmUp
+
+        raw = unwrap(db)
+        return IndexWarmUp(raw) if isinstance(raw, SerialDatabase) else None
+
+    def history(self, coll: Collection, query: Query, projection: Projection, limit: int = MAX_SCAN) -> list[Doc]:
         # sorting here is ~3x faster than litemongo's generic BSON sort
         return sorted(coll.find(query, projection).limit(MAX_SCAN), key=newest_key, reverse=True)[:limit]
 
-    def task_docs(self, coll: Any, query: Query, projection: Projection, limit: int) -> list[Doc]:
+    def task_docs(self, coll: Collection, query: Query, projection: Projection, limit: int) -> list[Doc]:
         # pick the newest ids on a tiny projection, then fetch only those documents by indexed task_id
         keys = coll.find(query, {"_id": 0, "task_id": 1, "start_at": 1}).limit(MAX_SCAN)
         top = [d["task_id"] for d in sorted(keys, key=newest_key, reverse=True)[:limit]]
@@ -175,7 +209,7 @@ class EmbeddedPlan(QueryPlan):
         docs = coll.find(query | {"task_id": {"$in": top}}, projection).limit(len(top))
         return sorted(docs, key=newest_key, reverse=True)
 
-    def recent_task_docs(self, coll: Any, query: Query, projection: Projection, limit: int,
+    def recent_task_docs(self, coll: Collection, query: Query, projection: Projection, limit: int,
                          executions: Runs) -> list[Doc]:
         runs = executions()
         ids = [r["execution_id"] for r in runs]
@@ -194,7 +228,7 @@ class EmbeddedPlan(QueryPlan):
                                limit)
         return sorted(rows, key=newest_key, reverse=True)[:limit]
 
-    def latest_per_id(self, coll: Any, query: Query, projection: Projection, *,
+    def latest_per_id(self, coll: Collection, query: Query, projection: Projection, *,
                       executions: Runs, known_ids: Callable[[], set[str]]) -> list[Doc]:
         # the two newest executions cover most ids; runs still going then and results without a run may
         # hold newer ones; the whole history only for the ids still missing
@@ -214,5 +248,10 @@ class EmbeddedPlan(QueryPlan):
         # executions that can hold results after ``since``: still going then, or started later
         return _with_orphans(_going_at(executions(), since, set()))
 
-    def distinct_names(self, coll: Any, query: Query) -> set[str]:
+    def distinct_names(self, coll: Collection, query: Query) -> set[str]:
         return {n for n in coll.distinct("output_parameter_names", query) if isinstance(n, str)}
+
+
+def plan_for(db: Database) -> QueryPlan:
+    """The engine's plan, chosen once per repository: ``EmbeddedPlan`` for litemongo, else ``MongoPlan``."""
+    return EmbeddedPlan() if isinstance(unwrap(db), SerialDatabase) else MongoPlan()

@@ -16,22 +16,24 @@ import statistics
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Concatenate, Literal, ParamSpec, Protocol, TypeVar, cast
 
 from copilot_core.data import validation as v
-from copilot_core.data.connection import DatabaseUnavailable, describe_db, query_plan
-from copilot_core.data.plans import MAX_SCAN, QueryPlan, Run
-from copilot_core.data.scoped import scoped, unwrap
-from copilot_core.data.serial import SerialDatabase
+from copilot_core.data.connection import DatabaseUnavailable
+from copilot_core.data.engine import Database
+from copilot_core.data.plans import MAX_SCAN, QueryPlan, Query, Run, plan_for
+from copilot_core.data.rows import (ChipRow, ChipSeriesRow, ExecutionRow, LineageGraph, MetricValue, NoteRow, Param,
+                                    Params, SeriesPoint, TaskRow)
+from copilot_core.data.scoped import scoped
 from copilot_core.data.validation import InvalidArgument
-from copilot_core.data.warmup import IndexWarmUp
 from copilot_core.domain.metrics import metric as catalogue_metric, stored_number
 
 __all__ = ["CalibrationRepository", "DatabaseUnavailable", "InvalidArgument", "Mode", "Kind", "guarded"]
 
 Mode = Literal["latest", "best", "average"]
 Kind = Literal["qubit", "coupling"]
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 MAX_LINEAGE_NODES = 400
 MAX_RUNS = 5000  # executions of one chip a read considers (years of daily runs)
@@ -61,15 +63,16 @@ def _utcnow() -> datetime:
 _usable = stored_number  # a stored metric value, or None for missing, NaN/inf and QDash's NaN-as-0
 
 
-def _param(model: object) -> dict:
+def _param(model: object) -> Param:
     """A ParameterModel reduced to {value, unit, error, calibrated_at, execution_id, task_id}."""
     if not isinstance(model, dict):
-        return {"value": model, "unit": "", "error": None, "calibrated_at": None, "execution_id": None,
-                "task_id": None}
-    return {k: model.get(k) for k in PARAM_FIELDS} | {"unit": model.get("unit") or ""}
+        return Param(value=model, unit="", error=None, calibrated_at=None, execution_id=None, task_id=None)
+    return Param(value=model.get("value"), unit=str(model.get("unit") or ""), error=model.get("error"),
+                 calibrated_at=model.get("calibrated_at"), execution_id=model.get("execution_id"),
+                 task_id=model.get("task_id"))
 
 
-def _params(data: object) -> dict[str, dict]:
+def _params(data: object) -> Params:
     if not isinstance(data, dict):
         return {}
     return {str(k): _param(m) for k, m in sorted(data.items())}
@@ -79,12 +82,12 @@ def _pick(doc: dict, fields: tuple[str, ...]) -> dict:
     return {k: doc.get(k) for k in fields}
 
 
-def _task_row(doc: dict) -> dict:
-    row = _pick(doc, TASK_FIELDS)
+def _task_row(doc: dict) -> TaskRow:
+    row = _pick(doc, TASK_FIELDS)  # every TaskRow field, as stored but for the three below
     row["output_parameters"] = _params(doc.get("output_parameters"))
     row["excluded"] = bool(doc.get("excluded"))
     row["tags"] = list(doc.get("tags") or [])
-    return row
+    return cast(TaskRow, row)
 
 
 def _projection(fields: tuple[str, ...]) -> dict:
@@ -92,25 +95,29 @@ def _projection(fields: tuple[str, ...]) -> dict:
 
 
 class _Reader(Protocol):
-    db: Any
+    db: Database
+    plan: QueryPlan
 
 
-def guarded(fn: F) -> F:
-    """Turn driver errors of a reader's method (a reader has the ``db`` it reads) into
-    ``DatabaseUnavailable`` naming the host (never a traceback)."""
+S = TypeVar("S", bound=_Reader)
+
+
+def guarded(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]:
+    """Turn driver errors of a reader's method (a reader has the ``db`` it reads and its engine's ``plan``)
+    into ``DatabaseUnavailable`` naming the host (never a traceback)."""
 
     @functools.wraps(fn)
-    def wrapper(self: _Reader, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
         from pymongo.errors import PyMongoError
 
         try:
             return fn(self, *args, **kwargs)
         except PyMongoError as exc:
             raise DatabaseUnavailable(
-                f"cannot read from {describe_db(self.db)} ({type(exc).__name__}). Check that the server is "
-                "running and reachable, and the MONGODB_URI user, password and database name.") from None
+                f"cannot read from {self.plan.describe(self.db)} ({type(exc).__name__}). Check that the server "
+                "is running and reachable, and the MONGODB_URI user, password and database name.") from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 def _qid_sort_key(qid: str) -> tuple:
@@ -121,14 +128,14 @@ def _qid_sort_key(qid: str) -> tuple:
 class CalibrationRepository:
     """Validated, project-scoped reads over a pymongo-API ``Database`` (MongoDB or litemongo)."""
 
-    def __init__(self, db: Any, *, project_id: str | None = None, plan: QueryPlan | None = None) -> None:
+    def __init__(self, db: Database, *, project_id: str | None = None, plan: QueryPlan | None = None) -> None:
         """``db`` is a pymongo-compatible Database; ``project_id`` (QDASH_PROJECT_ID) scopes every query;
         ``plan`` defaults to the engine's own (tests force ``MongoPlan`` onto another engine)."""
         self.project_id = v.project_id(project_id) if project_id is not None else None
         self.db = scoped(db, self.project_id)  # every query on a project's collections carries its id
-        self.plan = plan or query_plan(db)
+        self.plan = plan or plan_for(db)
 
-    def scope(self, **conditions: Any) -> dict:
+    def scope(self, **conditions: object) -> Query:
         """Every filter starts here (also those of ``runs.RunReader``): the project scope plus validated
         equality conditions.  ``self.db`` adds the scope again by construction (``scoped.py``)."""
         base = {"project_id": self.project_id} if self.project_id else {}
@@ -142,39 +149,41 @@ class CalibrationRepository:
 
     def warm_up(self) -> None:
         """Build the embedded engine's lazy in-process indexes now (see ``warmup.py``); a no-op on MongoDB."""
-        if isinstance(unwrap(self.db), SerialDatabase):
-            IndexWarmUp(unwrap(self.db)).run()
+        warm = self.plan.index_warm_up(self.db)
+        if warm is not None:
+            warm.run()
 
     # ---- chips ----------------------------------------------------------------------------
     @guarded
-    def list_chips(self) -> list[dict]:
+    def list_chips(self) -> list[ChipRow]:
         """Chips, most recently installed first: {chip_id, size, topology_id, installed_at, active, qubits_total,
         qubits_with_data, last_execution_at, last_execution_status}.  ``active`` is False only for a chip
         QDash marks ``activity_status: "inactive"`` (a chip without the field is active)."""
         return self._chips(self.scope())
 
-    def _chips(self, query: dict) -> list[dict]:
+    def _chips(self, query: Query) -> list[ChipRow]:
         rows = self.db["chip"].find(query, _projection(("chip_id", "size", "topology_id", "installed_at",
                                                         "activity_status"))) \
             .sort([("installed_at", -1), ("chip_id", 1)]).limit(1000)
-        chips: dict[str, dict] = {}
+        found: dict[str, dict] = {}
         for doc in rows:
             chip_id = doc.get("chip_id")
-            if not isinstance(chip_id, str) or chip_id in chips:
+            if not isinstance(chip_id, str) or chip_id in found:
                 continue  # same chip under another username: keep the newest
-            size = doc.get("size") if isinstance(doc.get("size"), int) else 64
-            chips[chip_id] = {"chip_id": chip_id, "size": size,
-                              "topology_id": doc.get("topology_id") or f"square-lattice-mux-{size}",
-                              "installed_at": doc.get("installed_at"),
-                              "active": doc.get("activity_status") != INACTIVE, "qubits_total": size}
-        for chip in chips.values():
-            chip["qubits_with_data"] = self._qubits_with_data(chip["chip_id"])
+            found[chip_id] = doc
+        chips = []
+        for chip_id, doc in found.items():
+            size = doc["size"] if isinstance(doc.get("size"), int) else 64
             last = self.db["execution_history"].find_one(
-                self.scope(chip_id=chip["chip_id"]), {"_id": 0, "start_at": 1, "status": 1},
-                sort=[("start_at", -1)])
-            chip["last_execution_at"] = last.get("start_at") if last else None
-            chip["last_execution_status"] = last.get("status") if last else None
-        return list(chips.values())
+                self.scope(chip_id=chip_id), {"_id": 0, "start_at": 1, "status": 1}, sort=[("start_at", -1)])
+            chips.append(ChipRow(chip_id=chip_id, size=size,
+                                 topology_id=doc.get("topology_id") or f"square-lattice-mux-{size}",
+                                 installed_at=doc.get("installed_at"),
+                                 active=doc.get("activity_status") != INACTIVE, qubits_total=size,
+                                 qubits_with_data=self._qubits_with_data(chip_id),
+                                 last_execution_at=last.get("start_at") if last else None,
+                                 last_execution_status=last.get("status") if last else None))
+        return chips
 
     def _qubits_with_data(self, chip_id: str) -> int:
         rows = self.db["qubit"].find(self.scope(chip_id=chip_id), {"_id": 0, "qid": 1, "data": 1}) \
@@ -186,7 +195,7 @@ class CalibrationRepository:
         return len(qids)
 
     @guarded
-    def get_chip(self, chip_id: str) -> dict | None:
+    def get_chip(self, chip_id: str) -> ChipRow | None:
         """One chip in the ``list_chips`` shape, or None if it does not exist."""
         found = self._chips(self.scope(chip_id=v.chip_id(chip_id)))
         return found[0] if found else None
@@ -206,7 +215,7 @@ class CalibrationRepository:
 
     # ---- latest merged parameters (qubit.data / coupling.data) -----------------------------
     @guarded
-    def qubit_params(self, chip_id: str, qid: str) -> dict[str, dict] | None:
+    def qubit_params(self, chip_id: str, qid: str) -> Params | None:
         """``qubit.data`` of one qubit: {param: {value, unit, error, calibrated_at, execution_id, task_id}};
         None when the qubit does not exist."""
         doc = self.db["qubit"].find_one(self.scope(chip_id=v.chip_id(chip_id), qid=v.qid(qid)),
@@ -214,12 +223,12 @@ class CalibrationRepository:
         return None if doc is None else _params(doc.get("data"))
 
     @guarded
-    def all_qubit_params(self, chip_id: str) -> dict[str, dict[str, dict]]:
+    def all_qubit_params(self, chip_id: str) -> dict[str, Params]:
         """``qubit.data`` for every qubit of a chip: {qid: {param: {...}}} (qubits with no data map to {})."""
         return self._all_data("qubit", v.chip_id(chip_id))
 
     @guarded
-    def coupling_params(self, chip_id: str, coupling_id: str) -> dict[str, dict] | None:
+    def coupling_params(self, chip_id: str, coupling_id: str) -> Params | None:
         """``coupling.data`` for one coupling id exactly as stored (e.g. "4-1"); None when absent."""
         doc = self.db["coupling"].find_one(
             self.scope(chip_id=v.chip_id(chip_id), qid=v.coupling_id(coupling_id)), {"_id": 0, "data": 1},
@@ -227,11 +236,11 @@ class CalibrationRepository:
         return None if doc is None else _params(doc.get("data"))
 
     @guarded
-    def all_coupling_params(self, chip_id: str) -> dict[str, dict[str, dict]]:
+    def all_coupling_params(self, chip_id: str) -> dict[str, Params]:
         """``coupling.data`` for every stored coupling id (both directions present): {cid: {param: {...}}}."""
         return self._all_data("coupling", v.chip_id(chip_id))
 
-    def _all_data(self, collection: str, chip_id: str) -> dict[str, dict[str, dict]]:
+    def _all_data(self, collection: str, chip_id: str) -> dict[str, Params]:
         rows = self.db[collection].find(self.scope(chip_id=chip_id), {"_id": 0, "qid": 1, "data": 1}) \
             .sort([("qid", 1)]).limit(20_000)
         out = {str(doc["qid"]): _params(doc.get("data")) for doc in rows if isinstance(doc.get("qid"), str)}
@@ -242,7 +251,7 @@ class CalibrationRepository:
     def task_results(self, chip_id: str, *, task_name: str | None = None, qid: str | None = None,
                      status: str | None = None, execution_id: str | None = None,
                      since: datetime | None = None, until: datetime | None = None,
-                     limit: int = 10) -> list[dict]:
+                     limit: int = 10) -> list[TaskRow]:
         """Task results newest first (by start_at): {task_id, name, task_type, qid, execution_id, status,
         message, output_parameters, start_at, end_at, elapsed_time, excluded, tags, user_note,
         ai_review_note}.  ``limit`` 1..1000; all statuses unless ``status`` is given."""
@@ -273,7 +282,7 @@ class CalibrationRepository:
     def _window_hint(self, chip_id: str, since: datetime) -> dict:
         return self.plan.window_hint(since, lambda: self._runs(chip_id))
 
-    def _task_rows(self, query: dict, limit: int) -> list[dict]:
+    def _task_rows(self, query: Query, limit: int) -> list[TaskRow]:
         return [_task_row(d) for d in self.plan.task_docs(self.db["task_result_history"], query,
                                                           _projection(TASK_FIELDS), limit)]
 
@@ -289,14 +298,14 @@ class CalibrationRepository:
         return {field: bounds} if bounds else {}
 
     @guarded
-    def latest_task_result(self, chip_id: str, task_name: str, qid: str) -> dict | None:
+    def latest_task_result(self, chip_id: str, task_name: str, qid: str) -> TaskRow | None:
         """Newest completed, non-excluded result of a task on a qubit/coupling (``task_results`` shape)."""
         query = self.scope(chip_id=v.chip_id(chip_id), name=v.task_name(task_name), qid=v.qid_or_coupling(qid),
                             status="completed") | {"excluded": {"$ne": True}}
         rows = self._task_rows(query, 1)
         return rows[0] if rows else None
 
-    def _metric_query(self, chip_id: str, parameter: str, *, usable_only: bool = True, **extra: Any) -> dict:
+    def _metric_query(self, chip_id: str, parameter: str, *, usable_only: bool = True, **extra: object) -> Query:
         """Completed, non-excluded history rows that carry ``parameter`` (with a non-zero value unless
         ``usable_only`` is False: "latest" must see QDash's NaN-as-0 to report the metric missing)."""
         query = self.scope(chip_id=chip_id, output_parameter_names=parameter, status="completed", **extra) | {
@@ -367,7 +376,7 @@ class CalibrationRepository:
     @guarded
     def metric_values(self, chip_id: str, metric: str, *, mode: Mode = "latest", kind: Kind = "qubit",
                       within_hours: float | None = None, window_end: datetime | None = None,
-                      qid: str | None = None) -> dict[str, dict]:
+                      qid: str | None = None) -> dict[str, MetricValue]:
         """One value per qubit (or coupling id as stored, control-target) from task_result_history:
         {id: {value, stddev, count, at, execution_id, task_id, missing_since}}.  Completed, non-excluded
         results only.  latest = the newest such result; when its value is NaN/inf/QDash's NaN-as-0 the
@@ -391,7 +400,7 @@ class CalibrationRepository:
         for row in rows:
             groups[row["qid"]].append(row)
         higher = catalogue_metric(metric, kind=kind).higher_is_better
-        out: dict[str, dict] = {}
+        out: dict[str, MetricValue] = {}
         for key in sorted(groups, key=_qid_sort_key):
             rows = groups[key]  # newest first
             chosen = rows[0]
@@ -400,29 +409,30 @@ class CalibrationRepository:
             values = [r["value"] for r in rows if r["value"] is not None]
             value = statistics.fmean(values) if mode == "average" else chosen["value"]
             stddev = (statistics.stdev(values) if len(values) > 1 else 0.0) if mode == "average" else None
-            out[key] = {"value": value, "stddev": stddev, "count": len(values), "unit": chosen["unit"],
-                        "at": chosen["calibrated_at"], "execution_id": chosen["execution_id"],
-                        "task_id": chosen["task_id"],
-                        "missing_since": chosen["calibrated_at"] if value is None else None}
+            out[key] = MetricValue(value=value, stddev=stddev, count=len(values), unit=chosen["unit"],
+                                   at=chosen["calibrated_at"], execution_id=chosen["execution_id"],
+                                   task_id=chosen["task_id"],
+                                   missing_since=chosen["calibrated_at"] if value is None else None)
         return out
 
     # ---- timeseries ----------------------------------------------------------------------------
     @guarded
     def parameter_timeseries(self, chip_id: str, parameter: str, qid: str, *, last_n: int = 10,
-                             since: datetime | None = None) -> list[dict]:
+                             since: datetime | None = None) -> list[SeriesPoint]:
         """Last ``last_n`` values of one output parameter for one qubit, oldest first:
         {value, unit, error, calibrated_at, execution_id, task_id}.  Completed, non-excluded, 0/NaN skipped."""
         query = self._metric_query(v.chip_id(chip_id), v.name(parameter), qid=v.qid_or_coupling(qid)) \
             | self._window("start_at", since, None)
         rows = self._metric_rows(query, parameter, limit=v.limit(last_n, "last_n"))
-        return [{k: r[k] for k in PARAM_FIELDS} for r in reversed(rows)]
+        return [SeriesPoint(value=r["value"], unit=r["unit"], error=r["error"], calibrated_at=r["calibrated_at"],
+                            execution_id=r["execution_id"], task_id=r["task_id"]) for r in reversed(rows)]
 
     @guarded
     def chip_parameter_timeseries(self, chip_id: str, parameter: str, *, qids: list[str] | None = None,
-                                  since: datetime | None = None, last_n: int | None = None) -> list[dict]:
+                                  since: datetime | None = None, last_n: int | None = None) -> list[ChipSeriesRow]:
         """Rows {qid, calibrated_at, value, unit, execution_id, task_id} for all (or the given) qubits,
         oldest first, in one query; ``last_n`` applies per qubit.  Same filters as ``parameter_timeseries``."""
-        extra: dict[str, Any] = {}
+        extra: Query = {}
         if qids is not None:
             extra["qid"] = {"$in": v.qid_list(qids)}
         per_qubit = v.limit(last_n, "last_n") if last_n is not None else None
@@ -440,13 +450,13 @@ class CalibrationRepository:
                     kept.append(row)
             rows = kept
         rows.reverse()
-        return [{"qid": r["qid"], "calibrated_at": r["calibrated_at"], "value": r["value"], "unit": r["unit"],
-                 "execution_id": r["execution_id"], "task_id": r["task_id"]} for r in rows]
+        return [ChipSeriesRow(qid=r["qid"], calibrated_at=r["calibrated_at"], value=r["value"], unit=r["unit"],
+                              execution_id=r["execution_id"], task_id=r["task_id"]) for r in rows]
 
     # ---- executions, notes, provenance ----------------------------------------------------------
     @guarded
     def executions(self, chip_id: str, *, status: str | None = None, tags: list[str] | None = None,
-                   limit: int = 10) -> list[dict]:
+                   limit: int = 10) -> list[ExecutionRow]:
         """Execution history newest first: {execution_id, name, status, tags, chip_id, start_at, end_at,
         elapsed_time, note}.  ``tags`` matches executions carrying all the given tags."""
         query = self.scope(chip_id=v.chip_id(chip_id),
@@ -455,11 +465,11 @@ class CalibrationRepository:
             query["$and"] = [{"tags": t} for t in v.tags(tags)]
         rows = self.db["execution_history"].find(query, _projection(EXECUTION_FIELDS)) \
             .sort([("start_at", -1), ("execution_id", -1)]).limit(v.limit(limit))
-        return [_pick(doc, EXECUTION_FIELDS) | {"tags": list(doc.get("tags") or [])} for doc in rows]
+        return [cast(ExecutionRow, _pick(doc, EXECUTION_FIELDS) | {"tags": list(doc.get("tags") or [])}) for doc in rows]
 
     @guarded
     def calibration_notes(self, chip_id: str, *, execution_id: str | None = None, task_id: str | None = None,
-                          limit: int = 10) -> list[dict]:
+                          limit: int = 10) -> list[NoteRow]:
         """Calibration notes newest first: {chip_id, execution_id, task_id, note, version, timestamp}.
         ``note`` is the stored dict verbatim: treat its strings as untrusted (prompt injection)."""
         query = self.scope(chip_id=v.chip_id(chip_id),
@@ -467,7 +477,7 @@ class CalibrationRepository:
                             task_id=v.task_id(task_id) if task_id is not None else None)
         rows = self.db["calibration_note"].find(query, _projection(NOTE_FIELDS)) \
             .sort([("timestamp", -1), ("execution_id", -1)]).limit(v.limit(limit, maximum=100))
-        return [_pick(doc, NOTE_FIELDS) for doc in rows]
+        return [cast(NoteRow, _pick(doc, NOTE_FIELDS)) for doc in rows]
 
     @guarded
     def parameter_versions(self, chip_id: str, parameter: str, qid: str, *, limit: int = 10) -> list[dict]:
@@ -501,7 +511,7 @@ class CalibrationRepository:
         return versions
 
     @guarded
-    def lineage_graph(self, chip_id: str, entity_id: str, *, max_depth: int = 5) -> dict:
+    def lineage_graph(self, chip_id: str, entity_id: str, *, max_depth: int = 5) -> LineageGraph:
         """Ancestors of a parameter version through provenance relations/activities (max_depth 1..20):
         {"root": entity_id, "nodes": [{id, type: "entity"|"activity", depth, ...}], "edges": [{source, target,
         relation}], "truncated": bool}.  Unknown entity -> {"root": entity_id, "nodes": [], "edges": []}.
@@ -512,7 +522,7 @@ class CalibrationRepository:
         edges: list[dict] = []
         root = self._entities([entity_id], chip_id)
         if not root:
-            return {"root": entity_id, "nodes": [], "edges": [], "truncated": False}
+            return LineageGraph(root=entity_id, nodes=[], edges=[], truncated=False)
         nodes[entity_id] = root[entity_id] | {"depth": 0}
         frontier, truncated = [entity_id], False
         for depth in range(1, depth_limit + 1):
@@ -541,7 +551,7 @@ class CalibrationRepository:
                 nodes[node_id] = found.get(node_id, {"id": node_id, "type": "unknown"}) | {"depth": depth}
                 frontier.append(node_id)
         edges = [e for e in edges if e["source"] in nodes and e["target"] in nodes]
-        return {"root": entity_id, "nodes": list(nodes.values()), "edges": edges, "truncated": truncated}
+        return LineageGraph(root=entity_id, nodes=list(nodes.values()), edges=edges, truncated=truncated)
 
     def _entities(self, ids: list[str], chip_id: str) -> dict[str, dict]:
         if not ids:

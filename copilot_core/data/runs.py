@@ -46,6 +46,7 @@ class RunReader:
     def __init__(self, repo: CalibrationRepository) -> None:
         self.repo = repo
         self.db = repo.db
+        self.plan = repo.plan
 
     @guarded
     def executions_between(self, chip_id: str, since: datetime | None = None,

@@ -9,8 +9,10 @@ only touch the project's own documents.  Anything else a caller asks of a scoped
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+
+from copilot_core.data.engine import Collection, Cursor, Database, Deleted, Document, Filter, Projection, SortSpec, \
+    Updated
 
 # QDash collections whose documents belong to one project (its project-scoped unique keys), and this app's
 # chats (shared with QDash) and memory.
@@ -28,7 +30,7 @@ class ScopeError(RuntimeError):
     """A caller asked a scoped collection for something the wrapper cannot scope (a programming error)."""
 
 
-def _scoped_filter(query: Mapping[str, Any] | None, project_id: str) -> dict[str, Any]:
+def _scoped_filter(query: Mapping[str, object] | None, project_id: str) -> Document:
     query = dict(query or {})
     if "project_id" in query and query["project_id"] != project_id:
         raise ScopeError(f"query names another project ({query['project_id']!r})")
@@ -38,41 +40,52 @@ def _scoped_filter(query: Mapping[str, Any] | None, project_id: str) -> dict[str
 class ScopedCollection:
     """One project-scoped collection: the pymongo calls the app makes, each with the project added."""
 
-    def __init__(self, collection: Any, project_id: str) -> None:
+    def __init__(self, collection: Collection, project_id: str) -> None:
         self._coll = collection
         self.project_id = project_id
 
-    def find(self, filter: Mapping[str, Any] | None = None, *args: Any, **kwargs: Any) -> Any:  # noqa: A002
-        return self._coll.find(_scoped_filter(filter, self.project_id), *args, **kwargs)
+    @property
+    def name(self) -> str:
+        return self._coll.name
 
-    def find_one(self, filter: Mapping[str, Any] | None = None, *args: Any, **kwargs: Any) -> Any:  # noqa: A002
-        return self._coll.find_one(_scoped_filter(filter, self.project_id), *args, **kwargs)
+    def find(self, filter: Filter | None = None, projection: Projection | None = None, /) -> Cursor:  # noqa: A002
+        return self._coll.find(_scoped_filter(filter, self.project_id), projection)
 
-    def count_documents(self, filter: Mapping[str, Any], **kwargs: Any) -> int:  # noqa: A002
-        return int(self._coll.count_documents(_scoped_filter(filter, self.project_id), **kwargs))
+    def find_one(self, filter: Filter | None = None, projection: Projection | None = None, /, *,  # noqa: A002
+                 sort: SortSpec | None = None) -> Document | None:
+        return self._coll.find_one(_scoped_filter(filter, self.project_id), projection, sort=sort)
 
-    def distinct(self, key: str, filter: Mapping[str, Any] | None = None, **kwargs: Any) -> list[Any]:  # noqa: A002
-        return list(self._coll.distinct(key, _scoped_filter(filter, self.project_id), **kwargs))
+    def count_documents(self, filter: Filter, /) -> int:  # noqa: A002
+        return int(self._coll.count_documents(_scoped_filter(filter, self.project_id)))
 
-    def aggregate(self, pipeline: Sequence[Mapping[str, Any]], **kwargs: Any) -> Any:
-        return self._coll.aggregate([{"$match": {"project_id": self.project_id}}, *pipeline], **kwargs)
+    def distinct(self, key: str, filter: Filter | None = None, /) -> list[object]:  # noqa: A002
+        return list(self._coll.distinct(key, _scoped_filter(filter, self.project_id)))
 
-    def insert_one(self, document: Mapping[str, Any], **kwargs: Any) -> Any:
-        return self._coll.insert_one(_scoped_filter(document, self.project_id), **kwargs)
+    def aggregate(self, pipeline: Sequence[Filter], /) -> Iterator[Document]:
+        return self._coll.aggregate([{"$match": {"project_id": self.project_id}}, *pipeline])
 
-    def insert_many(self, documents: Sequence[Mapping[str, Any]], **kwargs: Any) -> Any:
-        return self._coll.insert_many([_scoped_filter(d, self.project_id) for d in documents], **kwargs)
+    def insert_one(self, document: Document, /) -> object:
+        return self._coll.insert_one(_scoped_filter(document, self.project_id))
 
-    def update_one(self, filter: Mapping[str, Any], update: Any, **kwargs: Any) -> Any:  # noqa: A002
-        return self._coll.update_one(_scoped_filter(filter, self.project_id), update, **kwargs)
+    def insert_many(self, documents: list[Document], /, *, ordered: bool = True) -> object:
+        return self._coll.insert_many([_scoped_filter(d, self.project_id) for d in documents], ordered=ordered)
 
-    def delete_one(self, filter: Mapping[str, Any], **kwargs: Any) -> Any:  # noqa: A002
-        return self._coll.delete_one(_scoped_filter(filter, self.project_id), **kwargs)
+    def update_one(self, filter: Filter, update: Filter, /) -> Updated:  # noqa: A002
+        return self._coll.update_one(_scoped_filter(filter, self.project_id), update)
 
-    def delete_many(self, filter: Mapping[str, Any], **kwargs: Any) -> Any:  # noqa: A002
-        return self._coll.delete_many(_scoped_filter(filter, self.project_id), **kwargs)
+    def update_many(self, filter: Filter, update: Filter, /) -> Updated:  # noqa: A002
+        return self._coll.update_many(_scoped_filter(filter, self.project_id), update)
 
-    def __getattr__(self, name: str) -> Any:
+    def delete_one(self, filter: Filter, /) -> Deleted:  # noqa: A002
+        return self._coll.delete_one(_scoped_filter(filter, self.project_id))
+
+    def delete_many(self, filter: Filter, /) -> Deleted:  # noqa: A002
+        return self._coll.delete_many(_scoped_filter(filter, self.project_id))
+
+    def create_index(self, keys: SortSpec, /, *, unique: bool = False) -> str:
+        return self._coll.create_index(keys, unique=unique)
+
+    def __getattr__(self, name: str) -> object:
         if name in _PASS_THROUGH:
             return getattr(self._coll, name)
         raise ScopeError(f"{name} is not available on the project-scoped collection {self._coll.name!r}")
@@ -82,28 +95,38 @@ class ScopedDatabase:
     """``db[name]`` is scoped for QDash's project-scoped collections; other collections and database-level
     calls (``command``, ``list_collection_names``, ``close``) go to the wrapped ``Database``."""
 
-    def __init__(self, db: Any, project_id: str) -> None:
+    def __init__(self, db: Database, project_id: str) -> None:
         self.raw = db
         self.project_id = project_id
 
-    def __getitem__(self, name: str) -> Any:
+    @property
+    def name(self) -> str:
+        return self.raw.name
+
+    def __getitem__(self, name: str, /) -> Collection:
         collection = self.raw[name]
         return ScopedCollection(collection, self.project_id) if name in SCOPED_COLLECTIONS else collection
 
-    def get_collection(self, name: str) -> Any:
+    def get_collection(self, name: str) -> Collection:
         return self[name]
 
-    def __getattr__(self, name: str) -> Any:
+    def list_collection_names(self) -> list[str]:
+        return self.raw.list_collection_names()
+
+    def command(self, command: str, /) -> Document:
+        return self.raw.command(command)
+
+    def __getattr__(self, name: str) -> object:
         return getattr(self.raw, name)
 
 
-def scoped(db: Any, project_id: str | None) -> Any:
+def scoped(db: Database, project_id: str | None) -> Database:
     """``db`` scoped to ``project_id``; unchanged when there is no project (every project is visible)."""
     if project_id is None or isinstance(db, ScopedDatabase):
         return db
     return ScopedDatabase(db, project_id)
 
 
-def unwrap(db: Any) -> Any:
+def unwrap(db: Database) -> Database:
     """The engine's own ``Database`` behind a scoped one (for engine checks and messages)."""
     return db.raw if isinstance(db, ScopedDatabase) else db

@@ -7,7 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from copilot_core.data.connection import DatabaseUnavailable, describe_target, open_database
+from copilot_core.data.connection import DatabaseUnavailable, describe_target, open_embedded
 from copilot_core.demo.seed import chip_specs, seed_database
 from copilot_core.figures.paths import FigureRoot
 from copilot_core.settings import ConfigError, load_settings
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"refusing to write demo data into {describe_target(settings)}: unset MONGODB_URI "
                   "(or pass --data-dir) to seed the embedded database", file=sys.stderr)
             return 2
-        db = open_database(settings)
+        db = open_embedded(settings)
         report = seed_database(db, chip_specs(args.chips, args.days, args.stress), seed=args.seed,
                                if_empty=args.if_empty,
                                figures=FigureRoot(settings.data_dir / "calib_data"))  # never into CALIB_DATA_DIR

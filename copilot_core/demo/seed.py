@@ -9,11 +9,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
-
 import numpy as np
 
 from copilot_core.data.connection import ensure_indexes
+from copilot_core.data.engine import Database
 from copilot_core.demo.documents import ChipBuilder, ChipSpec, _Ids
 from copilot_core.demo.figures import write_demo_figures
 from copilot_core.demo.physics import simulate
@@ -85,12 +84,12 @@ def generate(specs: list[ChipSpec], *, seed: int = 7, now: datetime | None = Non
     return out
 
 
-def is_empty(db: Any) -> bool:
+def is_empty(db: Database) -> bool:
     """No chip documents at all (any project)."""
     return db["chip"].find_one({}, {"_id": 1}) is None
 
 
-def seed_database(db: Any, specs: list[ChipSpec] | None = None, *, seed: int = 7, now: datetime | None = None,
+def seed_database(db: Database, specs: list[ChipSpec] | None = None, *, seed: int = 7, now: datetime | None = None,
                   if_empty: bool = False, project_id: str = DEMO_PROJECT_ID,
                   figures: FigureRoot | None = None) -> SeedReport:
     """Write the demo chips into ``db`` (replacing earlier demo chips of the same ids) and create indexes;

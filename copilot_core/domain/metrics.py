@@ -75,7 +75,7 @@ class Metric:
     kind: Kind = "qubit"
     task: str | None = None  # the QDash task that produces it
 
-    def to_display(self, raw: float | None) -> float | None:
+    def to_display(self, raw: object) -> float | None:
         """Raw stored value -> display units; NaN/inf and QDash's NaN-as-0 become None."""
         value = stored_number(raw)
         return None if value is None else value * self.scale

@@ -11,11 +11,15 @@ import functools
 import statistics
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from copilot_core.domain.metrics import metric
+from copilot_core.domain.metrics import Kind, metric
 from copilot_core.domain.topology import topology_for
 from copilot_core.errors import CopilotError
+
+if TYPE_CHECKING:
+    from copilot_core.data.rows import ChipRow, Params
+    from copilot_core.data.repository import CalibrationRepository
 
 HEALTHY_PARAMS = ("t1", "t2_echo", "x90_gate_fidelity", "average_readout_fidelity", "qubit_frequency")
 
@@ -24,24 +28,30 @@ class FactError(CopilotError, LookupError):
     """The database cannot supply a fact (e.g. a chip without coupling data): the question is skipped."""
 
 
-def _display(name: str, raw: Any) -> float | None:
+def _stored(params: Params | None, name: str) -> object:
+    """The stored value of one parameter (None when the parameter is absent)."""
+    param = (params or {}).get(name)
+    return param["value"] if param is not None else None
+
+
+def _display(name: str, raw: object) -> float | None:
     return metric(name).to_display(raw)
 
 
 class EvalContext:
     """Subjects and facts for one evaluation run over one repository."""
 
-    def __init__(self, repo: Any, *, chip_id: str | None = None) -> None:
+    def __init__(self, repo: CalibrationRepository, *, chip_id: str | None = None) -> None:
         self.repo = repo
         self._chip_override = chip_id
 
     # ---- subjects (template variables) ---------------------------------------------------------
     @cached_property
-    def chips(self) -> list[dict]:
+    def chips(self) -> list[ChipRow]:
         chips = [c for c in self.repo.list_chips() if c.get("qubits_with_data")]
         if not chips:
             raise FactError("the database has no chip with data; seed the demo (python -m copilot_core.demo)")
-        return sorted(chips, key=lambda c: (int(c.get("size") or 0), c["chip_id"]))
+        return sorted(chips, key=lambda c: (c["size"], c["chip_id"]))
 
     @cached_property
     def chip(self) -> str:
@@ -88,7 +98,7 @@ class EvalContext:
     @cached_property
     def coupling(self) -> str:
         couplings = self.repo.all_coupling_params(self.chip)
-        fidelity = {cid: _display("zx90_gate_fidelity", (p.get("zx90_gate_fidelity") or {}).get("value"))
+        fidelity = {cid: _display("zx90_gate_fidelity", _stored(p, "zx90_gate_fidelity"))
                     for cid, p in couplings.items()}
         usable = sorted((cid for cid, v in fidelity.items() if v is not None),
                         key=lambda c: tuple(int(x) for x in c.split("-")))
@@ -109,7 +119,7 @@ class EvalContext:
         runs = self.repo.executions(self.chip, limit=1)
         if not runs:
             raise FactError(f"chip {self.chip} has no executions")
-        return runs[0]["execution_id"]
+        return str(runs[0]["execution_id"])
 
     def variables(self) -> dict[str, Callable[[], str]]:
         """Template variables, computed lazily (a question only pays for what it uses)."""
@@ -127,8 +137,7 @@ class EvalContext:
         return value
 
     def coupling_value(self, param: str, coupling: str, chip: str | None = None) -> float:
-        value = _display(param, ((self.repo.coupling_params(chip or self.chip, coupling) or {}).get(param) or {})
-                         .get("value"))
+        value = _display(param, _stored(self.repo.coupling_params(chip or self.chip, coupling), param))
         if value is None:
             raise FactError(f"coupling {coupling} has no {param}")
         return value
@@ -144,7 +153,7 @@ class EvalContext:
         """Median over the qubits' current values (qubit.data), as get_chip_summary reports."""
         return statistics.median(self._chip_values(param, chip).values())
 
-    def heatmap_median(self, param: str, kind: str = "qubit", chip: str | None = None) -> float:
+    def heatmap_median(self, param: str, kind: Kind = "qubit", chip: str | None = None) -> float:
         """Median of the latest values from the history aggregation, as generate_chip_heatmap reports."""
         rows = self.repo.metric_values(chip or self.chip, param, mode="latest", kind=kind)
         values = [v for v in (_display(param, r.get("value")) for r in rows.values()) if v is not None]
@@ -226,16 +235,17 @@ class EvalContext:
         rows = self.repo.task_results(self.chip, status="failed", execution_id=execution_id, limit=50)
         if not rows:
             raise FactError(f"no failed task in execution {execution_id}")
-        return [rows[0]["name"], str(rows[0]["qid"])]
+        return [str(rows[0]["name"]), str(rows[0]["qid"])]
 
     def latest_note_execution(self) -> str:
         notes = self.repo.calibration_notes(self.chip, limit=1)
         if not notes:
             raise FactError(f"chip {self.chip} has no calibration notes")
-        return notes[0]["execution_id"]
+        return str(notes[0]["execution_id"])
 
     def neighbours(self, qid: str) -> list[str]:
-        size = int(next(c for c in self.chips if c["chip_id"] == self.chip).get("size") or 0)
-        chip = self.repo.get_chip(self.chip) or {}
-        topo = topology_for(size, chip.get("topology_id"))
+        size = next(c for c in self.chips if c["chip_id"] == self.chip)["size"]
+        chip = self.repo.get_chip(self.chip)
+        topology_id = chip["topology_id"] if chip is not None else None
+        topo = topology_for(size, topology_id if isinstance(topology_id, str) else None)
         return [str(n) for n in sorted(topo.neighbours(int(qid)))]

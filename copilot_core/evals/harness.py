@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -141,7 +141,7 @@ class _Vars(dict):
         return _TEMPLATE.sub(lambda m: self[m.group(1)] if m.group(1) in self._lazy else m.group(0), text)
 
 
-def _fill(value: Any, variables: _Vars) -> Any:
+def _fill(value: object, variables: _Vars) -> object:
     if isinstance(value, str):
         return variables.substitute(value)
     if isinstance(value, list):
@@ -160,15 +160,17 @@ def resolve(spec: dict, ctx: EvalContext, variables: _Vars | None = None) -> Que
             method = getattr(ctx, str(raw["fn"]), None)
             if method is None or str(raw["fn"]).startswith("_"):
                 raise QuestionFileError(f"{spec['id']}: unknown fact function {raw['fn']!r}")
-            value = method(*_fill(list(raw.get("args") or []), variables))
+            value = method(*[_fill(a, variables) for a in raw.get("args") or []])
         else:
             value = _fill(raw["value"], variables)
         values = tuple(value) if isinstance(value, (list, tuple)) else (value,)
         facts.append(Fact(raw["kind"], values, float(raw.get("rel_tol", 0.01)), float(raw.get("abs_tol", 0.0)),
                           str(raw.get("match", "all"))))
-    calls = tuple((str(name), _fill(dict(args or {}), variables)) for name, args in (spec.get("calls") or []))
+    calls = tuple((str(name), {k: _fill(v, variables) for k, v in dict(args or {}).items()})
+                  for name, args in (spec.get("calls") or []))
     return Question(id=spec["id"], category=str(spec.get("category", "other")),
-                    text=_fill(spec["question"], variables), chip_id=_fill(spec.get("chip", "{chip}"), variables),
+                    text=variables.substitute(str(spec["question"])),
+                    chip_id=variables.substitute(str(spec.get("chip", "{chip}"))),
                     required_tools=tuple(spec.get("required_tools") or ()), calls=calls, facts=tuple(facts),
                     decline=bool(spec.get("decline")), forbid_args=spec.get("forbid_args"))
 
@@ -186,15 +188,16 @@ def resolve_all(specs: Sequence[dict], ctx: EvalContext) -> list[Question | Outc
 
 
 # ---------------------------------------------------------------------------------------- scoring
-def _fact_ok(fact: Fact, answer: str, value: Any) -> bool:
+def _fact_ok(fact: Fact, answer: str, value: object) -> bool:
     if fact.kind == "number":
-        return checks.has_number(answer, float(value), rel_tol=fact.rel_tol, abs_tol=fact.abs_tol)
+        number = float(value if isinstance(value, (int, float)) else str(value))
+        return checks.has_number(answer, number, rel_tol=fact.rel_tol, abs_tol=fact.abs_tol)
     if fact.kind == "qubit":
         return checks.has_qubit(answer, str(value))
     return checks.has_text(answer, str(value))
 
 
-def score(question: Question, result: Any, secrets: Iterable[str]) -> list[str]:
+def score(question: Question, result: AgentResult, secrets: Iterable[str]) -> list[str]:
     """Problems with one answer (empty = pass)."""
     problems: list[str] = []
     answer = getattr(result, "answer", "") or ""

@@ -15,6 +15,7 @@ from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 
+from copilot_core.data.rows import TaskRow
 from copilot_core.errors import CopilotError
 from copilot_core.figures.paths import FigureMissing, FigureRefused, FigureRoot
 from copilot_core.render_safety import UnsafeFigure, validate_figure
@@ -124,7 +125,7 @@ def _paths(value: object) -> list[str]:
     return [p for p in value if isinstance(p, str)] if isinstance(value, list) else []
 
 
-def task_figure(root: FigureRoot, row: dict) -> TaskFigure:
+def task_figure(root: FigureRoot, row: TaskRow | dict) -> TaskFigure:
     """The first drawable figure of a task result row (JSON first, then PNG), or the reason there is none."""
     at = row.get("end_at") or row.get("start_at")
     empty = TaskFigure(task=str(row.get("name") or "?"), qid=str(row.get("qid") or "?"),

@@ -15,7 +15,6 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from copilot_core.agent.guardrails import sanitize_output
 from copilot_core.tools.registry import runs_code
@@ -49,11 +48,11 @@ def _one_line(text: object, cap: int) -> str:
     return clean_text(" ".join(str(text or "").split()), cap)
 
 
-def _field(call: Any, name: str, default: Any = None) -> Any:
+def _field(call: object, name: str, default: object = None) -> object:
     return call.get(name, default) if isinstance(call, dict) else getattr(call, name, default)
 
 
-def _args(call: Any) -> dict:
+def _args(call: object) -> dict:
     args = _field(call, "args") or {}
     if isinstance(args, str):
         try:
@@ -97,7 +96,7 @@ def _changed_arguments(before: dict, after: dict) -> str:
     return "called again with changed " + ", ".join(names[:8]) if names else "called again"
 
 
-def observations(tool_calls: Sequence[Any]) -> list[Observation]:
+def observations(tool_calls: Sequence[object]) -> list[Observation]:
     """Observations of one request, de-duplicated (each counts once per request)."""
     seen: dict[tuple[str, str], Observation] = {}
 
@@ -105,7 +104,7 @@ def observations(tool_calls: Sequence[Any]) -> list[Observation]:
         seen.setdefault((obs.kind, obs.key), obs)
 
     for index, call in enumerate(tool_calls):
-        name, args, ok = _field(call, "name", ""), _args(call), bool(_field(call, "ok", False))
+        name, args, ok = str(_field(call, "name", "")), _args(call), bool(_field(call, "ok", False))
         for param in _params(args):
             add(Observation("parameter", param, param))
         code = args.get("code") if runs_code(name) else None
@@ -123,12 +122,12 @@ def observations(tool_calls: Sequence[Any]) -> list[Observation]:
             fix = describe_fix(str(code or ""), str(_args(fixed).get("code") or ""))
         else:
             fix = _changed_arguments(args, _args(fixed))
-        key = f"{name}: {error_key(error)}"
+        key = f"{name}: {error_key(str(error))}"
         add(Observation("error_fix", key, f"{key} → fix: {fix}"))
     return list(seen.values())
 
 
-def _first_success_after(later: Iterable[Any], name: str) -> Any | None:
+def _first_success_after(later: Iterable[object], name: str) -> object | None:
     for call in later:
         if _field(call, "name") == name and _field(call, "ok"):
             return call

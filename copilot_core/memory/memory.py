@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from copilot_core.data.memory_store import KINDS, MemoryStore
 from copilot_core.memory.learn import observations
@@ -50,7 +49,7 @@ class CopilotMemory:
         return CopilotMemory(self.store.for_owner(owner), max_inject_chars=self.max_inject_chars)
 
     # ---- writing ---------------------------------------------------------------------
-    def learn(self, chip_id: str | None, tool_calls: Sequence[Any]) -> list[dict]:
+    def learn(self, chip_id: str | None, tool_calls: Sequence[object]) -> list[dict]:
         """Apply one update: decay every entry ×0.9, add this request's observations (+1), prune < 0.5.
 
         Returns the chip's entries after the update.  A request that taught nothing changes nothing.

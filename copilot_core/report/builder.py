@@ -12,12 +12,12 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 import plotly.io as pio
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from copilot_core.data.rows import ChipRow
 from copilot_core.analysis.compare import (
     CompareError,
     Comparison,
@@ -57,7 +57,7 @@ class ChipReport:
 
     html: str
     comparison: Comparison
-    context: dict[str, Any] = field(default_factory=dict)
+    context: dict = field(default_factory=dict)  # the template's context (rendered by ``render``)
 
     def with_summary(self, paragraph: str) -> ChipReport:
         """The same report with a summary paragraph on top (escaped like every other text)."""
@@ -110,7 +110,7 @@ def _drift(repo: CalibrationRepository, comp: Comparison, until: datetime) -> li
     since = comp.after.start - timedelta(days=9)
     for name in DRIFT_METRICS:
         rows = [r for r in repo.chip_parameter_timeseries(comp.chip_id, name, since=since)
-                if isinstance(r.get("calibrated_at"), datetime) and r["calibrated_at"] <= until]
+                if isinstance(at := r["calibrated_at"], datetime) and at <= until]
         flags += drops(rows, name, threshold=DRIFT_THRESHOLD,
                        unusable_latest=unusable_latest(repo, comp.chip_id, name, until))
     return sorted(flags, key=lambda f: -(f.drop or 0))
@@ -155,7 +155,7 @@ def build_report(repo: CalibrationRepository, chip: dict, comp: Comparison, run:
     return ChipReport(html=render(context), comparison=comp, context=context)
 
 
-def render(context: dict[str, Any]) -> str:
+def render(context: dict) -> str:
     return _environment().get_template("template.html.j2").render(**context)
 
 
@@ -181,14 +181,14 @@ def _report_runs(reader: RunReader, chip_id: str, day: str | None) -> tuple[dict
     return done[index + 1], done[index]
 
 
-def chip_report(repo: CalibrationRepository, chip: dict, day: str | None = None,
+def chip_report(repo: CalibrationRepository, chip: ChipRow | dict, day: str | None = None,
                 figures: FigureRoot | None = None) -> ChipReport:
     """The report of the chip's newest completed run on ``day`` (YYYY-MM-DD or -Nd; default: its last run),
     compared with the completed run before it."""
     reader = RunReader(repo)
     previous, run = _report_runs(reader, str(chip["chip_id"]), day)
     try:
-        comp = compare(reader, chip, previous["execution_id"], run["execution_id"])
+        comp = compare(reader, dict(chip), previous["execution_id"], run["execution_id"])
     except CompareError as exc:
         raise ReportError(str(exc)) from None
-    return build_report(repo, chip, comp, run, figures)
+    return build_report(repo, dict(chip), comp, run, figures)

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 import plotly.graph_objects as go
 
 from copilot_core.analysis.drift import DriftFlag
+from copilot_core.data.rows import TaskRow
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.domain.metrics import metric
 from copilot_core.domain.topology import qubit_label
@@ -21,7 +22,7 @@ MAX_FLAG_FIGURES = 12  # the report stays a few MB at most
 SCANNED = 120
 
 
-def _result(repo: CalibrationRepository, chip_id: str, flag: DriftFlag, until: datetime) -> dict | None:
+def _result(repo: CalibrationRepository, chip_id: str, flag: DriftFlag, until: datetime) -> TaskRow | None:
     """The newest completed, non-excluded result up to the report's run that stored the flagged metric."""
     rows = repo.task_results(chip_id, qid=flag.target, status="completed", until=until + timedelta(seconds=1),
                              limit=SCANNED)

@@ -8,11 +8,11 @@ memory limit), never the app thread.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import plotly.io as pio
 from _plotly_utils.basevalidators import BaseTemplateValidator
-from plotly.basedatatypes import BaseFigure
+from plotly.basedatatypes import BaseFigure, BasePlotlyType
 from plotly.utils import PlotlyJSONEncoder
 
 from copilot_core.render_safety import UnsafeFigure, validate_figure
@@ -26,14 +26,15 @@ MAX_DEPTH = 40
 _ORIGINAL_TEMPLATE_COERCE = BaseTemplateValidator.validate_coerce
 
 
-def _registered_template(value: Any) -> Any:
+def _registered_template(value: object) -> BasePlotlyType | None:
     """``value`` if it is a registered template object (what ``px`` passes), else None."""
-    if any(value is template for _, template in pio.templates.items()):
-        return value
+    for _, template in pio.templates.items():
+        if value is template:
+            return template
     return None
 
 
-def _template_coerce(self: BaseTemplateValidator, v: Any, skip_invalid: bool = False) -> Any:
+def _template_coerce(self: BaseTemplateValidator, v: object, skip_invalid: bool = False) -> object:
     template = _registered_template(v)
     props = template.to_plotly_json() if template is not None else {}
     if not props:  # not registered, or the empty-template special case: plotly's own path
@@ -55,7 +56,7 @@ def copy_registered_templates_unvalidated() -> None:
     BaseTemplateValidator.validate_coerce = _template_coerce
 
 
-def _cap_counts(chart: Any) -> None:
+def _cap_counts(chart: object) -> None:
     """Refuse a chart dict that is too large or too deep before anything parses it as a figure."""
     if not isinstance(chart, dict):
         raise UnsafeFigure(f"a chart must be a plotly figure or a dict, not {type(chart).__name__}")
@@ -89,7 +90,7 @@ def _plain_json(chart: dict) -> dict:
     return json.loads(text)
 
 
-def figure_to_dict(obj: Any) -> dict:
+def figure_to_dict(obj: object) -> dict:
     """A chart (plotly figure or figure-like dict) as plain JSON the app's validator accepted (job side)."""
     if isinstance(obj, BaseFigure):
         text = obj.to_json()
@@ -99,6 +100,6 @@ def figure_to_dict(obj: Any) -> dict:
         chart = json.loads(text)
     else:
         _cap_counts(obj)
-        chart = _plain_json(obj)
+        chart = _plain_json(cast(dict, obj))  # a figure-like dict; anything else is refused by validate_figure
     _cap_counts(chart)
     return validate_figure(valid_json(chart))

@@ -19,7 +19,6 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -78,13 +77,14 @@ def clean_environment() -> dict[str, str]:
             "MALLOC_PERTURB_": MALLOC_PERTURB}
 
 
-def _job_reply(meta: dict[str, Any], body: bytes) -> dict[str, Any]:
+def _job_reply(meta: dict[str, object], body: bytes) -> dict[str, object]:
     """A job's reply as the app uses it: its JSON checked field by field, the worker's header for the rest."""
     try:
         job = protocol.decode_reply(body)
     except (ValueError, protocol.ProtocolError):
         return {**meta, "output": "", "charts": [], "error": "The analysis job's reply was not valid JSON."}
-    job = protocol.valid_json(job)  # lone surrogates would break every encoder after this point
+    checked = protocol.valid_json(job)  # lone surrogates would break every encoder after this point
+    job = checked if isinstance(checked, dict) else {}  # (a dict stays a dict)
     error = job.get("error")
     layers = job.get("layers")
     return {**meta, "output": str(job.get("output", ""))[: protocol.MAX_OUTPUT_CHARS + 200],
@@ -159,7 +159,7 @@ class _WorkerHandle:
             assert self.proc.stdin is not None  # started with stdin=PIPE
             protocol.write_request(self.proc.stdin.fileno(), {"op": "cancel", "target": job_id, "id": next(self.ids)})
 
-    def submit(self, request: dict[str, Any], wait_s: float, cancel: CancelToken | None = None) -> dict:
+    def submit(self, request: dict[str, object], wait_s: float, cancel: CancelToken | None = None) -> dict:
         """Send a request and wait for its reply; SandboxUnavailable if the worker dies or hangs.  ``cancel``: the
         user's stop kills the job, whose reply then comes at once."""
         slot = _Pending()
@@ -291,7 +291,7 @@ def sandbox_status() -> dict:
             "max_concurrent": MAX_CONCURRENT, "restarts": _restarts}
 
 
-def _as_frames(data: Any) -> dict[str, pd.DataFrame]:
+def _as_frames(data: object) -> dict[str, pd.DataFrame]:
     """The data store as DataFrames (lists of row dicts are converted); ValueError names a bad entry."""
     if data is None:
         return {}
@@ -313,7 +313,7 @@ def _failure(message: str, started: float, layers: list[str] | None = None) -> S
                          elapsed_s=time.perf_counter() - started)
 
 
-def _exchange(request: dict[str, Any], timeout: float, started: float,
+def _exchange(request: dict[str, object], timeout: float, started: float,
               cancel: CancelToken | None) -> dict | SandboxResult:
     """Send one job and wait for its reply (a failed result if the worker cannot take it)."""
     try:

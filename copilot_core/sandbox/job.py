@@ -8,8 +8,8 @@ again in the app.
 from __future__ import annotations
 
 import traceback
+import types
 from collections.abc import Mapping
-from typing import Any
 
 from plotly.basedatatypes import BaseFigure
 
@@ -67,7 +67,7 @@ def _clip(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
     return text[:limit] + f"\n... [output truncated at {limit // 1000} KB of {len(text)} characters]"
 
 
-def _charts_from(value: Any) -> list[Any]:
+def _charts_from(value: object) -> list[object]:
     if value is None:
         return []
     if isinstance(value, (list, tuple)):
@@ -75,11 +75,11 @@ def _charts_from(value: Any) -> list[Any]:
     return [value]
 
 
-def _shape_result(env: Mapping[str, Any], printed: str) -> tuple[str, list[Any]]:
+def _shape_result(env: Mapping[str, object], printed: str) -> tuple[str, list[object]]:
     """(text, chart objects) from ``result`` (dict, figure or anything printable) and printed text."""
     result = env.get("result")
     text_parts = [printed] if printed else []
-    charts: list[Any] = []
+    charts: list[object] = []
     if isinstance(result, dict):
         if result.get("output") is not None:
             text = str(result["output"])
@@ -95,7 +95,7 @@ def _shape_result(env: Mapping[str, Any], printed: str) -> tuple[str, list[Any]]
     return "\n".join(p.rstrip("\n") for p in text_parts), charts
 
 
-def run_job(code: Any, source: str, namespaces: Mapping[str, Namespace], data: dict) -> dict:
+def run_job(code: types.CodeType, source: str, namespaces: Mapping[str, Namespace], data: dict) -> dict:
     """Execute compiled model code; always returns ``{output, charts, error}`` with JSON-safe values."""
     printer = policy.PrintBuffer()
     env = policy.build_globals(namespaces, data, printer)

@@ -16,8 +16,8 @@ import operator
 import re
 import types
 import warnings
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol, cast
 
 import numpy as np
 import pandas as pd
@@ -107,7 +107,7 @@ _CALLABLE_TYPES = (types.FunctionType, types.BuiltinFunctionType, types.MethodTy
                    types.MethodWrapperType, types.MethodDescriptorType, types.ClassMethodDescriptorType, type)
 
 
-def _module_root(obj: Any) -> str:
+def _module_root(obj: object) -> str:
     module = getattr(obj, "__module__", None)
     if not isinstance(module, str):
         owner = getattr(obj, "__self__", None)
@@ -125,7 +125,7 @@ def _is_module_dict(value: dict) -> bool:
     return "__builtins__" in value or ("__name__" in value and ("__spec__" in value or "__loader__" in value))
 
 
-def _check_contents(value: Any, budget: list[int], depth: int = 0) -> None:
+def _check_contents(value: Iterable[object], budget: list[int], depth: int = 0) -> None:
     """Refuse a plain container that holds (at any depth) a module, frame, code, module dict or system function."""
     if isinstance(value, dict) and _is_module_dict(value):
         raise SecurityError("module namespaces are not available in the sandbox")
@@ -140,7 +140,7 @@ def _check_contents(value: Any, budget: list[int], depth: int = 0) -> None:
         check_value(item, depth + 1, budget)
 
 
-def check_value(value: Any, depth: int = 0, budget: list[int] | None = None) -> Any:
+def check_value(value: object, depth: int = 0, budget: list[int] | None = None) -> object:
     """``value`` if model code may hold it; SecurityError for modules, frames, code and system functions,
     module namespaces, and plain containers holding any of them."""
     if type(value) in _SCALAR_TYPES or id(value) in _SANDBOX_BUILTIN_IDS:  # builtins model code was given
@@ -166,7 +166,7 @@ def check_value(value: Any, depth: int = 0, budget: list[int] | None = None) -> 
 _PLAIN_BUILTIN_TYPES = (int, float, complex, str, bytes, bool, list, tuple, dict, set, frozenset, slice, range)
 
 
-def _is_plain_builtin(value: Any) -> bool:
+def _is_plain_builtin(value: object) -> bool:
     """Methods of str/list/dict and those types themselves are fine even though they live in ``builtins``."""
     if isinstance(value, type):
         return value in _PLAIN_BUILTIN_TYPES or issubclass(value, BaseException)
@@ -210,7 +210,7 @@ MAX_ARG_SCAN = 1_000_000  # items looked at for "__" in one call's arguments (da
 MAX_NAME_SCAN = 10_000  # items looked at for method names (funcs are a handful, not data)
 
 
-def check_name(name: Any) -> str:
+def check_name(name: object) -> str:
     """The attribute name if allowed; refuses evaluators, readers/writers, pickling, options, internals."""
     if type(name) is not str:
         raise SecurityError("attribute names must be plain strings")
@@ -225,7 +225,7 @@ def check_name(name: Any) -> str:
 _LIST_LIKES = (pd.Index, pd.Series, np.ndarray, pd.api.extensions.ExtensionArray)
 
 
-def _scan_strings(value: Any, budget: list[int], depth: int = 0, list_likes: bool = False):
+def _scan_strings(value: object, budget: list[int], depth: int = 0, list_likes: bool = False):
     """Yield strings inside ``value`` and its nested lists/tuples/sets/dicts (keys and values) and, with
     ``list_likes``, inside Index/Series/ndarray/ExtensionArray values; SecurityError rather than stop early.
     ``budget``: [items left, items allowed]."""
@@ -233,7 +233,7 @@ def _scan_strings(value: Any, budget: list[int], depth: int = 0, list_likes: boo
         yield value
         return
     if isinstance(value, (list, tuple, set, frozenset, dict)):
-        items: Any = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+        items: Iterable[object] = [*value.keys(), *value.values()] if isinstance(value, dict) else value
     elif list_likes and isinstance(value, _LIST_LIKES):
         if isinstance(value, np.ndarray) and value.dtype.kind not in "OUS":
             return  # numbers and dates only: no names in there
@@ -255,8 +255,8 @@ def _scan_strings(value: Any, budget: list[int], depth: int = 0, list_likes: boo
 BY_NAME_PARAMS = {"pivot_table": ("aggfunc",), "crosstab": ("aggfunc",)}
 
 
-def _bound_params(fn: Callable[..., Any] | None, args: tuple, kwargs: Mapping[str, Any],
-                  names: tuple[str, ...]) -> list[Any]:
+def _bound_params(fn: Callable[..., object] | None, args: tuple, kwargs: Mapping[str, object],
+                  names: tuple[str, ...]) -> list[object]:
     if fn is None:
         return [*args, *kwargs.values()]
     try:
@@ -266,11 +266,11 @@ def _bound_params(fn: Callable[..., Any] | None, args: tuple, kwargs: Mapping[st
     return [bound.arguments[n] for n in names if n in bound.arguments]
 
 
-def _by_name_candidates(method: str, args: tuple, kwargs: Mapping[str, Any],
-                        fn: Callable[..., Any] | None = None) -> list[Any]:
+def _by_name_candidates(method: str, args: tuple, kwargs: Mapping[str, object],
+                        fn: Callable[..., object] | None = None) -> list[object]:
     """Arguments pandas would resolve as method names: funcs (positional or keyword, list-likes and
     dict values included), named-aggregation tuples, a positional ``aggfunc``."""
-    found: list[Any] = []
+    found: list[object] = []
     if method in BY_NAME_METHODS:
         found += [*args, *(kwargs[k] for k in BY_NAME_KWARGS if k in kwargs)]
         found += [v[1:] for v in kwargs.values() if isinstance(v, tuple) and len(v) == 2]  # agg(c=("v", "mean"))
@@ -285,7 +285,7 @@ TZ_KWARGS = ("tz", "tzinfo")
 TZ_METHODS = frozenset({"tz_convert", "tz_localize", "now", "today", "astimezone"})
 
 
-def _check_time_zones(method: str, args: tuple, kwargs: Mapping[str, Any]) -> None:
+def _check_time_zones(method: str, args: tuple, kwargs: Mapping[str, object]) -> None:
     names = [kwargs[k] for k in TZ_KWARGS if k in kwargs] + (list(args[:1]) if method in TZ_METHODS else [])
     for name in names:
         if isinstance(name, str):
@@ -295,7 +295,7 @@ def _check_time_zones(method: str, args: tuple, kwargs: Mapping[str, Any]) -> No
                 raise SecurityError(f"{method}(): {exc}") from None
 
 
-def check_call(method: str, args: tuple, kwargs: Mapping[str, Any], fn: Callable[..., Any] | None = None) -> None:
+def check_call(method: str, args: tuple, kwargs: Mapping[str, object], fn: Callable[..., object] | None = None) -> None:
     """Refuse ``__`` strings, write destinations, path-like time zones, and by-name dispatch to anything but
     reducers; an argument too large to check is refused, never passed unchecked."""
     for text in _scan_strings((args, dict(kwargs)), [MAX_ARG_SCAN, MAX_ARG_SCAN]):
@@ -320,11 +320,11 @@ class GuardedCall:
 
     __slots__ = ("_fn", "_method")
 
-    def __init__(self, fn: Callable[..., Any], method: str) -> None:
+    def __init__(self, fn: Callable[..., object], method: str) -> None:
         self._fn = fn
         self._method = method
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, *args: object, **kwargs: object) -> object:
         check_call(self._method, args, kwargs, self._fn)
         return guard_value(self._fn(*args, **kwargs), self._method)
 
@@ -336,11 +336,11 @@ class GuardedCall:
         return f"<sandboxed {self._method}>"
 
 
-def _is_model_function(value: Any) -> bool:
+def _is_model_function(value: object) -> bool:
     return isinstance(value, types.FunctionType) and value.__code__.co_filename == FILENAME
 
 
-def guard_value(value: Any, name: str = "") -> Any:
+def guard_value(value: object, name: str = "") -> object:
     """``check_value``, then any callable model code did not write itself and that is not a class comes back
     as a ``GuardedCall`` (Python, builtin and Cython functions alike), so its arguments are checked too."""
     if id(value) in _SANDBOX_BUILTIN_IDS:  # ``for f in [min, max, len]``: as model code was given them
@@ -351,14 +351,14 @@ def guard_value(value: Any, name: str = "") -> Any:
     return value
 
 
-def guarded_getattr(obj: Any, name: str) -> Any:
+def guarded_getattr(obj: object, name: str) -> object:
     """``_getattr_``: RP's rules, then ours on the object, the name and the value."""
     check_value(obj)
     check_name(name)
     return guard_value(safer_getattr_raise(obj, name), name)
 
 
-def guarded_getattr_builtin(obj: Any, name: str, *default: Any) -> Any:
+def guarded_getattr_builtin(obj: object, name: str, *default: object) -> object:
     """``getattr()`` for model code: same checks as attribute syntax, with an optional default."""
     if default:
         try:
@@ -368,7 +368,7 @@ def guarded_getattr_builtin(obj: Any, name: str, *default: Any) -> Any:
     return guarded_getattr(obj, name)
 
 
-def guarded_hasattr(obj: Any, name: str) -> bool:
+def guarded_hasattr(obj: object, name: str) -> bool:
     try:
         guarded_getattr(obj, name)
     except (AttributeError, SecurityError):
@@ -376,10 +376,14 @@ def guarded_hasattr(obj: Any, name: str) -> bool:
     return True
 
 
-def guarded_getitem(obj: Any, key: Any) -> Any:
+class _Subscriptable(Protocol):
+    def __getitem__(self, key: object, /) -> object: ...
+
+
+def guarded_getitem(obj: object, key: object) -> object:
     """``_getitem_``: ordinary indexing, then the value check."""
     check_value(obj)
-    return guard_value(obj[key])
+    return guard_value(cast(_Subscriptable, obj)[key])  # Python raises TypeError for what is not
 
 
 class _CheckedIterator:
@@ -387,19 +391,19 @@ class _CheckedIterator:
 
     __slots__ = ("_it",)
 
-    def __init__(self, iterable: Any) -> None:
+    def __init__(self, iterable: Iterable[object]) -> None:
         self._it = iter(iterable)
 
     def __iter__(self) -> "_CheckedIterator":
         return self
 
-    def __next__(self) -> Any:
+    def __next__(self) -> object:
         return guard_value(next(self._it))
 
 
-def guarded_iter(obj: Any) -> _CheckedIterator:
+def guarded_iter(obj: object) -> _CheckedIterator:
     check_value(obj)
-    return _CheckedIterator(obj)
+    return _CheckedIterator(cast(Iterable[object], obj))  # iter() raises TypeError for what is not
 
 
 _INDEXER_TYPES = tuple({type(getattr(pd.DataFrame(), n)) for n in ("loc", "iloc", "at", "iat")})
@@ -411,7 +415,7 @@ _WRITABLE_TYPES = (dict, list, set, bytearray, pd.DataFrame, pd.Series, np.ndarr
                    *_INDEXER_TYPES, __import__("collections").deque)
 
 
-def guarded_write(obj: Any) -> Any:
+def guarded_write(obj: object) -> object:
     """``_write_``: attribute/item assignment only on data containers, never on modules, classes or functions."""
     if isinstance(obj, type) or not isinstance(obj, _WRITABLE_TYPES):
         raise SecurityError(f"cannot modify {type(obj).__name__} objects in the sandbox")
@@ -424,7 +428,7 @@ _INPLACE_OPS = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul, "
                 "@=": operator.imatmul}
 
 
-def guarded_inplacevar(op: str, target: Any, value: Any) -> Any:
+def guarded_inplacevar(op: str, target: object, value: object) -> object:
     try:
         fn = _INPLACE_OPS[op]
     except KeyError:
@@ -449,7 +453,7 @@ class PrintBuffer:
         self.parts.append(text)
         self.size += len(text)
 
-    def _call_print(self, *objects: Any, **kwargs: Any) -> None:
+    def _call_print(self, *objects: object, **kwargs: Any) -> None:  # print's own keywords (sep, end, flush)
         if kwargs.pop("file", None) is not None:
             raise SecurityError("print(file=...) is not allowed")
         builtins.print(*objects, **kwargs, file=self)
@@ -458,9 +462,9 @@ class PrintBuffer:
         return "".join(self.parts)
 
 
-def _checked_result(fn: Callable[..., Any]) -> Callable[..., Any]:
+def _checked_result(fn: Callable[..., object]) -> Callable[..., object]:
     """A builtin whose callbacks (``key=``) are guarded and whose result is checked."""
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: object, **kwargs: object) -> object:
         if "key" in kwargs:
             kwargs["key"] = _callback(kwargs["key"])
         return guard_value(fn(*args, **kwargs))
@@ -468,26 +472,26 @@ def _checked_result(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _callback(fn: Any) -> Any:
+def _callback(fn: object) -> Callable[..., object] | None:
     """A callable handed to ``map``/``filter``/``sorted``/``min``/``max``: one of the sandbox's own builtins
     (``len``, ``abs``, ...), or checked and guarded like any other value."""
     if fn is None or id(fn) in _SANDBOX_BUILTIN_IDS:
-        return fn
-    return guard_value(fn, getattr(fn, "__name__", "callback"))
+        return cast(Callable[..., object] | None, fn)
+    return cast(Callable[..., object], guard_value(fn, getattr(fn, "__name__", "callback")))
 
 
-def guarded_map(fn: Any, *iterables: Any) -> _CheckedIterator:
-    return _CheckedIterator(map(_callback(fn), *iterables))
+def guarded_map(fn: object, *iterables: Iterable[object]) -> _CheckedIterator:
+    return _CheckedIterator(map(cast(Callable[..., object], _callback(fn)), *iterables))
 
 
-def guarded_filter(fn: Any, iterable: Any) -> _CheckedIterator:
+def guarded_filter(fn: object, iterable: Iterable[object]) -> _CheckedIterator:
     return _CheckedIterator(filter(_callback(fn), iterable))
 
 
-def _apply(fn: Any, *args: Any, **kwargs: Any) -> Any:
+def _apply(fn: Callable[..., object], *args: object, **kwargs: object) -> object:
     """A call written with ``*args``/``**kwargs`` (RP routes it here): the same checks as any other call."""
     if not _is_model_function(fn):
-        fn = guard_value(fn)
+        fn = cast(Callable[..., object], guard_value(fn))
         if not isinstance(fn, GuardedCall):  # a class or ufunc: check what goes in, and what comes out
             check_call(getattr(fn, "__name__", "call"), args, kwargs)
             return guard_value(fn(*args, **kwargs))
@@ -512,7 +516,7 @@ def make_importer(namespaces: Mapping[str, Namespace]) -> Callable[..., Any]:
 
 
 # The builtins model code gets (``__import__`` is added per job); built once, so they are known by identity.
-_FIXED_BUILTINS: dict[str, Any] = {
+_FIXED_BUILTINS: dict[str, object] = {
     **{k: v for k, v in safe_builtins.items() if k not in ("setattr", "delattr", "__build_class__", "_getattr_", "id")},
     "list": list, "tuple": tuple, "dict": dict, "set": set, "frozenset": frozenset, "range": range,
     "enumerate": enumerate, "zip": zip, "map": guarded_map, "filter": guarded_filter,
@@ -525,7 +529,7 @@ _FIXED_BUILTINS: dict[str, Any] = {
 _SANDBOX_BUILTIN_IDS = frozenset(id(v) for v in _FIXED_BUILTINS.values())
 
 
-def build_globals(namespaces: Mapping[str, Namespace], data: Mapping[str, Any], printer: PrintBuffer) -> dict:
+def build_globals(namespaces: Mapping[str, Namespace], data: Mapping[str, object], printer: PrintBuffer) -> dict:
     """The complete namespace model code runs in: safe builtins, guards, curated libraries, ``data``."""
     allowed_builtins = {**_FIXED_BUILTINS, "__import__": make_importer(namespaces)}
     env = {

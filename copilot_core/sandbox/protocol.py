@@ -14,6 +14,7 @@ import mmap
 import os
 import re
 import struct
+from collections.abc import Mapping
 from typing import Any
 
 HEADER = struct.Struct(">I")
@@ -66,19 +67,19 @@ def read_frame(fd: int, limit: int) -> bytes | None:
     return payload
 
 
-def encode_reply(reply: dict[str, Any]) -> bytes:
+def encode_reply(reply: Mapping[str, object]) -> bytes:
     # ASCII escapes: a lone surrogate in model output must not make the reply unencodable
     return json.dumps(reply, ensure_ascii=True, allow_nan=True).encode("ascii")
 
 
-def decode_reply(payload: bytes) -> dict[str, Any]:
+def decode_reply(payload: bytes) -> dict[str, object]:
     value = json.loads(payload.decode("utf-8"))
     if not isinstance(value, dict):
         raise ProtocolError("worker reply is not a JSON object")
     return value
 
 
-def write_request(fd: int, header: dict[str, Any], body: bytes = b"") -> None:
+def write_request(fd: int, header: dict[str, object], body: bytes = b"") -> None:
     """One request: the JSON header frame (``body`` = its size) followed by the raw body (app side)."""
     head = json.dumps({**header, "body": len(body)}).encode("ascii")
     view = memoryview(HEADER.pack(len(head)) + head)
@@ -157,12 +158,12 @@ class OffHeap:
             with memoryview(self.map) as whole, whole[sent:self.filled] as rest:
                 sent += os.write(fd, rest)
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> dict[str, object]:
         """Decode the filled part (trusted callers only: the worker's own probe job)."""
         assert self.map is not None
         return decode_reply(self.map[:self.filled])
 
-    def loads(self) -> Any:
+    def loads(self) -> Any:  # the app's own request (trusted direction): its fields are read as sent
         """Unpickle the body (only ever in the job process that runs it)."""
         import pickle
 
@@ -186,7 +187,7 @@ def valid_text(text: str) -> str:
     return _SURROGATES.sub("\ufffd", text)
 
 
-def valid_json(value: Any, depth: int = 0) -> Any:
+def valid_json(value: object, depth: int = 0) -> object:
     """A JSON value with every string made valid UTF-8 (keys included)."""
     if isinstance(value, str):
         return valid_text(value)

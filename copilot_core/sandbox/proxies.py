@@ -13,7 +13,6 @@ import json
 import math
 import statistics
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -28,12 +27,14 @@ class Namespace:
     """An immutable bag of allowlisted names that looks like a module to model code."""
 
     __slots__ = ("_label", "_items")
+    _label: str
+    _items: dict[str, object]
 
-    def __init__(self, label: str, items: Mapping[str, Any]) -> None:
+    def __init__(self, label: str, items: Mapping[str, object]) -> None:
         object.__setattr__(self, "_label", label)
         object.__setattr__(self, "_items", dict(items))
 
-    def __getattr__(self, attr: str) -> Any:
+    def __getattr__(self, attr: str) -> object:
         try:
             return self._items[attr]
         except KeyError:
@@ -41,7 +42,7 @@ class Namespace:
                 f"{self._label}.{attr} is not available in the sandbox "
                 f"(available: {', '.join(sorted(self._items)[:40])}...)") from None
 
-    def __setattr__(self, attr: str, value: Any) -> None:
+    def __setattr__(self, attr: str, value: object) -> None:
         raise AttributeError(f"{self._label} is read-only in the sandbox")
 
     __delattr__ = __setattr__  # type: ignore[assignment]
@@ -58,13 +59,13 @@ class _TypeCheckOnly(type):
 
     _real: type
 
-    def __instancecheck__(cls, instance: Any) -> bool:
+    def __instancecheck__(cls, instance: object) -> bool:
         return isinstance(instance, cls._real)
 
     def __subclasscheck__(cls, subclass: type) -> bool:
         return issubclass(subclass, cls._real)
 
-    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+    def __call__(cls, *args: object, **kwargs: object) -> object:
         raise TypeError(f"{cls.__name__}(...) is not available in the sandbox (it returns uninitialised memory); "
                         "use np.zeros, np.full or np.array")
 
@@ -76,7 +77,7 @@ class ndarray(metaclass=_TypeCheckOnly):  # noqa: N801 - model code writes ``isi
     _real = np.ndarray
 
 
-def _pick(module: Any, names: Iterable[str], label: str) -> dict[str, Any]:
+def _pick(module: object, names: Iterable[str], label: str) -> dict[str, object]:
     """The named attributes of ``module``; a missing name is a bug in this allowlist, so fail loudly."""
     missing = [n for n in names if not hasattr(module, n)]
     if missing:
@@ -165,11 +166,13 @@ def _colors_view() -> Namespace:
 def build_namespaces() -> dict[str, Namespace]:
     """The importable names, keyed by the dotted module name model code writes in ``import``."""
     copy_registered_templates_unvalidated()  # every sandbox interpreter builds px figures the same, cheaper way
+    random_ns = Namespace("numpy.random", _pick(np.random, NUMPY_RANDOM_NAMES, "numpy.random"))
+    linalg_ns = Namespace("numpy.linalg", _pick(np.linalg, NUMPY_LINALG_NAMES, "numpy.linalg"))
     np_ns = Namespace("numpy", {
         **_pick(np, NUMPY_NAMES, "numpy"),
         "ndarray": ndarray,
-        "random": Namespace("numpy.random", _pick(np.random, NUMPY_RANDOM_NAMES, "numpy.random")),
-        "linalg": Namespace("numpy.linalg", _pick(np.linalg, NUMPY_LINALG_NAMES, "numpy.linalg")),
+        "random": random_ns,
+        "linalg": linalg_ns,
         "fft": Namespace("numpy.fft", _pick(np.fft, NUMPY_FFT_NAMES, "numpy.fft")),
     })
     go_ns = Namespace("plotly.graph_objects", {
@@ -182,8 +185,8 @@ def build_namespaces() -> dict[str, Namespace]:
     return {
         "pandas": Namespace("pandas", _pick(pd, PANDAS_NAMES, "pandas")),
         "numpy": np_ns,
-        "numpy.random": np_ns.random,
-        "numpy.linalg": np_ns.linalg,
+        "numpy.random": random_ns,
+        "numpy.linalg": linalg_ns,
         "plotly": plotly_ns,
         "plotly.graph_objects": go_ns,
         "plotly.graph_objs": go_ns,

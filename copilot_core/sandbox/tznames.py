@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import zoneinfo
 from collections.abc import Callable
-from typing import Any
 
 _SEGMENT = re.compile(r"[A-Za-z0-9_+\-]+(?:/[A-Za-z0-9_+\-]+)*")
 _UTC_NAMES = frozenset({"UTC", "utc", "Z", "GMT", "Etc/UTC", "Etc/GMT"})
@@ -40,8 +39,8 @@ def check_name(name: str) -> str:
     return name
 
 
-def _guarded(lookup: Callable[..., Any]) -> Callable[..., Any]:
-    def gettz(name: Any = None) -> Any:
+def _guarded(lookup: Callable[..., object]) -> Callable[..., object]:
+    def gettz(name: object = None) -> object:
         if name is None or name == "":  # dateutil's "local zone" (reads TZ / /etc/localtime): not for jobs
             raise UnsafeTimeZone("the local time zone is not available in the sandbox; name one, e.g. 'UTC'")
         if isinstance(name, str):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
@@ -43,7 +42,7 @@ def parse_raw(raw: str | dict | None) -> dict:
     return dict(raw)
 
 
-def _qubit(value: Any) -> Any:
+def _qubit(value: object) -> object:
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
@@ -68,7 +67,7 @@ def split_chip_prefix(args: dict) -> dict:
     return out
 
 
-def _coerce(value: Any, schema: dict) -> Any:
+def _coerce(value: object, schema: dict) -> object:
     """Digit strings for integer/number parameters (local models quote numbers)."""
     kind = schema.get("type")
     if isinstance(value, str) and kind in ("integer", "number"):

@@ -7,7 +7,6 @@ same definition of "median" the dashboard uses.
 
 from __future__ import annotations
 
-from typing import Any
 
 import pandas as pd
 
@@ -24,7 +23,7 @@ def _statistics(frame: pd.DataFrame, names: list[str], units: dict[str, str], si
     out: dict[str, dict] = {}
     for name in names:
         values = frame[name].tolist()
-        stats: dict[str, Any] = {"unit": units[name], **{k: compact_number(v) for k, v in
+        stats: dict[str, object] = {"unit": units[name], **{k: compact_number(v) for k, v in
                                                          describe(values, total=size).items() if k != "total"}}
         entry = metric(name, units[name])
         scored = [entry.score(v) for v in values if v is not None and v == v]

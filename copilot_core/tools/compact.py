@@ -11,8 +11,8 @@ import json
 import math
 import re
 import unicodedata
+from collections.abc import Mapping
 from datetime import date, datetime, timezone
-from typing import Any
 
 from copilot_core.domain.metrics import metric, stored_number
 
@@ -24,7 +24,7 @@ _MAPPING_KEYS = 20  # dicts with at least this many keys are mappings (qid -> ..
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,63}$")
 
 
-def compact_number(value: Any) -> Any:
+def compact_number(value: object) -> object:
     """Floats to 4 significant figures, ``int`` when whole; everything else unchanged."""
     if isinstance(value, bool) or not isinstance(value, float):
         if type(value).__module__ == "numpy" and hasattr(value, "item"):
@@ -36,7 +36,7 @@ def compact_number(value: Any) -> Any:
     return int(rounded) if rounded.is_integer() else rounded
 
 
-def compact_timestamp(value: Any, *, year: bool = False) -> str:
+def compact_timestamp(value: object, *, year: bool = False) -> str:
     """``"2026-02-24T02:22:04.211000"`` -> ``"02-24 02:22"`` (UTC; ``"2026-02-24 02:22"`` with ``year``, for a
     sentence about a lab's older runs); unparseable text is returned as is."""
     if value is None or value == "":
@@ -55,7 +55,7 @@ def compact_timestamp(value: Any, *, year: bool = False) -> str:
     return clean_text(str(value), 40)
 
 
-def iso(value: Any) -> str | None:
+def iso(value: object) -> str | None:
     """Full ISO timestamp for stored data (the sandbox parses it); None stays None."""
     if value is None:
         return None
@@ -66,7 +66,7 @@ def iso(value: Any) -> str | None:
     return str(value)
 
 
-def sanitize_nan(obj: Any) -> Any:
+def sanitize_nan(obj: object) -> object:
     """NaN/Inf -> None and numpy scalars -> Python, recursively, so the JSON is valid everywhere."""
     if isinstance(obj, float):
         return obj if math.isfinite(obj) else None
@@ -79,12 +79,12 @@ def sanitize_nan(obj: Any) -> Any:
     return obj
 
 
-def to_model_json(obj: Any) -> str:
+def to_model_json(obj: object) -> str:
     """The one serialisation of tool results (compact separators save characters, not meaning)."""
     return json.dumps(sanitize_nan(obj), default=str, ensure_ascii=False, separators=(",", ":"))
 
 
-def compact_value(obj: Any) -> Any:
+def compact_value(obj: object) -> object:
     """Recursively compact numbers and timestamps of a direct tool's payload."""
     if isinstance(obj, datetime):
         return compact_timestamp(obj)
@@ -95,7 +95,7 @@ def compact_value(obj: Any) -> Any:
     return compact_number(obj)
 
 
-def _scaled(value: Any, scale: float) -> float | None:
+def _scaled(value: object, scale: float) -> float | None:
     number = stored_number(value, zero_is_missing=False)  # an error of 0 is a value, not NaN
     return None if number is None else number * scale
 
@@ -106,7 +106,7 @@ def display_parameters(params: dict | None, kind: str = "qubit") -> dict[str, di
     for name, param in (params or {}).items():
         param = param if isinstance(param, dict) else {"value": param}
         entry = metric(str(name), str(param.get("unit") or ""), kind)  # type: ignore[arg-type]
-        item: dict[str, Any] = {"value": entry.to_display(param.get("value")), "unit": entry.unit}
+        item: dict[str, object] = {"value": entry.to_display(param.get("value")), "unit": entry.unit}
         error = _scaled(param.get("error"), entry.scale)
         if error:
             item["error"] = error
@@ -116,10 +116,11 @@ def display_parameters(params: dict | None, kind: str = "qubit") -> dict[str, di
 
 def compact_output_parameters(params: dict | None, kind: str = "qubit") -> dict[str, dict]:
     """Seed 002's reduction (10 fields -> value, unit, error), in display units, 4 significant figures."""
-    return compact_value(display_parameters(params, kind))
+    compacted = compact_value(display_parameters(params, kind))
+    return compacted if isinstance(compacted, dict) else {}
 
 
-def clean_text(text: Any, max_chars: int = 500) -> str:
+def clean_text(text: object, max_chars: int = 500) -> str:
     """Strip control and format characters (bidi overrides, zero-width) and cap the length."""
     raw = "" if text is None else str(text)
     kept = "".join(ch for ch in raw if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cf"))
@@ -128,20 +129,20 @@ def clean_text(text: Any, max_chars: int = 500) -> str:
     return kept
 
 
-def one_line(text: Any, max_chars: int = 500) -> str:
+def one_line(text: object, max_chars: int = 500) -> str:
     """``clean_text`` with every run of whitespace (newlines included) turned into one space: database text
     cannot open a section, a list item or a fake role line wherever it is placed."""
     return clean_text(" ".join(("" if text is None else str(text)).split()), max_chars)
 
 
-def untrusted(text: Any, max_chars: int = 500) -> dict[str, str] | None:
+def untrusted(text: object, max_chars: int = 500) -> dict[str, str] | None:
     """A database string handed to the model as data, on one line, in a field that says so."""
     if text is None or text == "":
         return None
     return {"untrusted_text": one_line(text, max_chars)}
 
 
-def from_database(value: Any, max_chars: int = 120) -> Any:
+def from_database(value: object, max_chars: int = 120) -> object:
     """THE path of every database string to the model (tool results and the system prompt): an identifier
     token (``64Qv3``, ``20260224-001``, ``CheckT1``, ``completed``: letters, digits and ``_ - . :``, no space,
     at most 64 characters) passes as itself, so the model can pass it back as an argument; any other text
@@ -153,13 +154,13 @@ def from_database(value: Any, max_chars: int = 120) -> Any:
     return value if _TOKEN.match(value) else untrusted(value, max_chars)
 
 
-def inline_from_database(value: Any, max_chars: int = 120) -> str:
+def inline_from_database(value: object, max_chars: int = 120) -> str:
     """``from_database`` written into prompt text: the token itself or the marked JSON object."""
     marked = from_database("" if value is None else str(value), max_chars)
     return marked if isinstance(marked, str) else json.dumps(marked, ensure_ascii=False) if marked else '""'
 
 
-def untrusted_field(value: Any, max_chars: int = 300) -> dict[str, Any] | None:
+def untrusted_field(value: object, max_chars: int = 300) -> Mapping[str, object] | None:
     """A database note that may be text or a dict (QDash's ``user_note``/``ai_review_note``): text is fenced as
     ``untrusted_text``; a dict keeps only its non-empty fields, fenced as ``untrusted_data``; empty -> None."""
     if isinstance(value, dict):
@@ -172,7 +173,7 @@ def _looks_like_figure(obj: dict) -> bool:
     return "data" in obj and "layout" in obj
 
 
-def untrusted_data(obj: Any, max_chars: int = 200, depth: int = 0) -> Any:
+def untrusted_data(obj: object, max_chars: int = 200, depth: int = 0) -> object:
     """A database structure (a calibration note) made inert: text cleaned and capped, numbers compacted,
     anything shaped like a chart removed so it can never be echoed into an answer as one."""
     if depth > 8:
@@ -192,7 +193,7 @@ def untrusted_data(obj: Any, max_chars: int = 200, depth: int = 0) -> Any:
 
 # ---------------------------------------------------------------------------------------------- budget
 
-def _trim(obj: Any, cap: int, path: str, dropped: dict[str, int], min_len: int = _MIN_TRIM_LEN) -> Any:
+def _trim(obj: object, cap: int, path: str, dropped: dict[str, int], min_len: int = _MIN_TRIM_LEN) -> object:
     """Copy of ``obj`` keeping at most ``cap`` items of every list (of ``min_len`` or more) and mapping."""
     if isinstance(obj, list):
         keep = obj if len(obj) < min_len else obj[:cap]
@@ -208,7 +209,7 @@ def _trim(obj: Any, cap: int, path: str, dropped: dict[str, int], min_len: int =
     return obj
 
 
-def _shorten_strings(obj: Any, max_chars: int) -> Any:
+def _shorten_strings(obj: object, max_chars: int) -> object:
     if isinstance(obj, str):
         return obj if len(obj) <= max_chars else obj[:max_chars] + "…"
     if isinstance(obj, dict):
@@ -218,7 +219,7 @@ def _shorten_strings(obj: Any, max_chars: int) -> Any:
     return obj
 
 
-def _annotated(obj: Any, dropped: dict[str, int], extra: str = "") -> Any:
+def _annotated(obj: object, dropped: dict[str, int], extra: str = "") -> object:
     note = {"rows_dropped": dropped, "note": "Result exceeded the size budget; rows were dropped. "
             "Narrow the query (fewer qubits, smaller last_n) or use a stored tool." + extra}
     if isinstance(obj, dict):
@@ -226,7 +227,7 @@ def _annotated(obj: Any, dropped: dict[str, int], extra: str = "") -> Any:
     return {"items": obj, "_truncated": note}
 
 
-def fit_to_budget(payload: Any, max_chars: int = MAX_TOOL_RESULT_CHARS) -> str:
+def fit_to_budget(payload: object, max_chars: int = MAX_TOOL_RESULT_CHARS) -> str:
     """JSON text of ``payload`` no longer than ``max_chars``; degrades by dropping rows, never by cutting text."""
     text = to_model_json(payload)
     if len(text) <= max_chars:
@@ -247,7 +248,7 @@ def fit_to_budget(payload: Any, max_chars: int = MAX_TOOL_RESULT_CHARS) -> str:
     return to_model_json({"_truncated": {"note": "Result too large to show; narrow the query."}})
 
 
-def _largest_cap_that_fits(clean: Any, biggest: int, max_chars: int, min_len: int, extra: str) -> str | None:
+def _largest_cap_that_fits(clean: object, biggest: int, max_chars: int, min_len: int, extra: str) -> str | None:
     """Binary search for the most rows per list that still fits; the JSON text, or None."""
     lo, hi, best = 0, biggest, None
     while lo <= hi:
@@ -261,7 +262,7 @@ def _largest_cap_that_fits(clean: Any, biggest: int, max_chars: int, min_len: in
     return best
 
 
-def _collections(obj: Any) -> list:
+def _collections(obj: object) -> list:
     """Every list and dict inside ``obj`` (to bound the per-list cap search)."""
     found: list = []
     stack = [obj]

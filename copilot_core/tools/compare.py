@@ -84,7 +84,7 @@ def compare_calibrations(ctx: ToolContext, chip_id: str, to: str = "latest", met
                          **points: str) -> ToolResult:
     chip = ctx.chip(chip_id)
     try:
-        comp = compare(RunReader(ctx.repo), chip, points.get("from", "previous"), to,
+        comp = compare(RunReader(ctx.repo), dict(chip), points.get("from", "previous"), to,
                        metrics=tuple(metrics) if metrics else None)
     except CompareError as exc:
         raise ToolError(str(exc), "list runs with get_execution_history, then pass execution ids or dates") from None

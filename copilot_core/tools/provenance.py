@@ -7,7 +7,6 @@ the graph walks back through the tasks and inputs that produced a version.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from copilot_core.domain.metrics import format_value, metric
 from copilot_core.tools.compact import from_database, inline_from_database
@@ -28,10 +27,10 @@ def _validity(item: dict) -> str | None:
     return "its value is NaN (stored as 0)"
 
 
-def _display_fields(item: dict) -> dict[str, Any]:
+def _display_fields(item: dict) -> dict[str, object]:
     """A version or graph node with its value and error in display units and without repeated ids."""
     node_id = item.get("id")
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for key, value in item.items():
         repeats_id = key != "id" and node_id is not None and (
             value == node_id or (key == "task_id" and isinstance(value, str) and value in str(node_id)))

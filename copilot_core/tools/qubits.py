@@ -6,7 +6,6 @@ with like against the thresholds in its prompt (QDash sent raw fractions and GHz
 
 from __future__ import annotations
 
-from typing import Any
 
 from copilot_core.domain.metrics import (CATALOGUE, COUPLING_METRICS, QUBIT_METRICS, SCORED_COUPLING_METRICS,
                                          SCORED_QUBIT_METRICS, Kind, format_value, metric, missing_since,
@@ -44,9 +43,9 @@ def default_names(available: set[str], kind: Kind = "qubit", *, scored_only: boo
     return [n for n in order if n in available]
 
 
-def values_row(params: dict | None, names: list[str], kind: Kind = "qubit") -> dict[str, Any]:
+def values_row(params: dict | None, names: list[str], kind: Kind = "qubit") -> dict[str, object]:
     """``{name: display value}`` for the given names (None where missing)."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for name in names:
         param = (params or {}).get(name)
         param = param if isinstance(param, dict) else {}

@@ -9,7 +9,7 @@ qubit or coupling, in display units), so the copilot and the dashboard agree.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from copilot_core.analysis.chip_metrics import ChipMetric, UnknownChip, chip_metric
 from copilot_core.domain.metrics import CATALOGUE, format_value
@@ -34,9 +34,9 @@ def _measure(ctx: ToolContext, chip_id: str, metric_name: str) -> ChipMetric:
     return found
 
 
-def _item(cm: ChipMetric, item_id: str) -> dict[str, Any]:
+def _item(cm: ChipMetric, item_id: str) -> dict[str, object]:
     key = "coupling_id" if cm.kind == "coupling" else "qid"
-    row: dict[str, Any] = {key: item_id, "label": cm.label(item_id), "value": cm.values[item_id]}
+    row: dict[str, object] = {key: item_id, "label": cm.label(item_id), "value": cm.values[item_id]}
     if cm.bands.get(item_id):
         row["band"] = cm.bands[item_id]
     return row
@@ -48,7 +48,7 @@ def _listed(cm: ChipMetric, rows: list[dict], *, values: bool = True) -> str:
     return shown + (f" and {len(rows) - LISTED} more" if len(rows) > LISTED else "")
 
 
-def _base(cm: ChipMetric) -> dict[str, Any]:
+def _base(cm: ChipMetric) -> dict[str, object]:
     return {"chip_id": cm.chip_id, "metric": cm.metric.name, "kind": cm.kind, "unit": cm.metric.unit,
             "with_data": cm.stats["count"], "num_" + ("couplings" if cm.kind == "coupling" else "qubits"):
             cm.stats["total"]}
@@ -67,7 +67,7 @@ def rank_metric(ctx: ToolContext, chip_id: str, metric_name: str, order: Order =
     kind = "couplings" if cm.kind == "coupling" else "qubits"
     head = rows[0]
     answer = (f"The {order} {cm.metric.name} on {chip_id} is {head['label']} with "
-              f"{format_value(cm.metric, head['value'])}")
+              f"{format_value(cm.metric, cm.values[present[0]])}")
     if len(rows) > 1:
         answer += f"; the {order} {len(rows)}: {_listed(cm, rows)}"
     answer += f" (latest values of {cm.stats['count']} of {cm.stats['total']} {kind})."

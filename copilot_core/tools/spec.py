@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import pandas as pd
 
@@ -22,6 +22,7 @@ from copilot_core.errors import CopilotError
 from copilot_core.tools.compact import inline_from_database
 
 if TYPE_CHECKING:
+    from copilot_core.data.rows import ChipRow
     from copilot_core.data.repository import CalibrationRepository
     from copilot_core.figures import FigureRoot
     from copilot_core.tools.store import DataStore
@@ -67,7 +68,7 @@ class SandboxRun(Protocol):
 class Sandbox(Protocol):
     """``copilot_core.sandbox.run_analysis``: model-written code on named DataFrames."""
 
-    def __call__(self, code: str, data: dict[str, Any], /) -> SandboxRun: ...
+    def __call__(self, code: str, data: dict[str, object], /) -> SandboxRun: ...
 
 
 class MemoryReader(Protocol):
@@ -88,9 +89,9 @@ class ToolContext:
     sandbox: Sandbox | None = None
     memory: MemoryReader | None = None
     figures: FigureRoot | None = None  # the lab's figure directory (read-only)
-    _chips: dict[str, dict] = field(default_factory=dict)
+    _chips: dict[str, ChipRow] = field(default_factory=dict)
 
-    def chip(self, chip_id: str) -> dict:
+    def chip(self, chip_id: str) -> ChipRow:
         """The chip document, or a ToolError listing the chips that exist."""
         if chip_id not in self._chips:
             found = self.repo.get_chip(chip_id)
@@ -107,7 +108,8 @@ class ToolContext:
     def topology(self, chip_id: str) -> Topology:
         chip = self.chip(chip_id)
         try:
-            return topology_for(int(chip.get("size") or 0), chip.get("topology_id"))
+            topology_id = chip["topology_id"]
+            return topology_for(int(chip["size"] or 0), None if topology_id is None else str(topology_id))
         except ValueError as exc:
             raise ToolError(f"chip {chip_id!r} has no known topology: {exc}") from None
 

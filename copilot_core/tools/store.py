@@ -10,13 +10,22 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import TypedDict
 
 import pandas as pd
 
 from copilot_core.render_safety.csv import csv_bytes
 
 MAX_ENTRIES = 16  # oldest results are evicted first; a chat rarely needs more datasets than this
+
+
+class StoredFrame(TypedDict):
+    """One entry of the store as the chat's export and the model's listing describe it."""
+
+    key: str
+    rows: int
+    columns: list[str]
+    created_at: datetime
 
 
 @dataclass
@@ -67,7 +76,7 @@ class DataStore:
             raise KeyError(f"no dataset {key!r}; available: {', '.join(self.keys()) or 'none'}")
         return csv_bytes(frame)
 
-    def describe(self) -> list[dict[str, Any]]:
+    def describe(self) -> list[StoredFrame]:
         with self._lock:
             return [{"key": key, "rows": len(e.frame), "columns": [str(c) for c in e.frame.columns],
                      "created_at": e.created_at} for key, e in self._entries.items()]

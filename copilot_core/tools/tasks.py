@@ -8,9 +8,10 @@ characters and capped, and calibration notes are cut down so one call cannot flo
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from collections import Counter
-from typing import Any
 
+from copilot_core.data.rows import TaskRow
 from copilot_core.data.validation import EXECUTION_STATUSES, TASK_STATUSES
 from copilot_core.domain.topology import qubit_label
 from copilot_core.tools.compact import (UNTRUSTED_NOTE, compact_timestamp, display_parameters, from_database,
@@ -22,10 +23,10 @@ NOTE_CHARS = 4_000  # one calibration note beyond this is shown as an outline
 _UNTRUSTED_FIELDS = ("message", "user_note", "ai_review_note")
 
 
-def task_view(row: dict) -> dict[str, Any]:
+def task_view(row: TaskRow) -> dict[str, object]:
     """One task result for the model: identity, outcome, outputs in display units, fenced text."""
     target = str(row.get("qid") or "")
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "task_id": from_database(row.get("task_id")), "name": from_database(row.get("name")), "qid": target,
         "execution_id": from_database(row.get("execution_id")), "status": from_database(row.get("status")),
         "start_at": row.get("start_at"), "elapsed_s": row.get("elapsed_time"),
@@ -104,7 +105,7 @@ def get_execution_history(ctx: ToolContext, chip_id: str, status: str | None = N
              "status": from_database(r.get("status")), "tags": [from_database(t, 40) for t in (r.get("tags") or [])[:10]],
              "start_at": r.get("start_at"), "end_at": r.get("end_at"), "elapsed_s": r.get("elapsed_time")}
             for r in ctx.repo.executions(chip_id, status=status, tags=tags, limit=last_n)]
-    data: dict[str, Any] = {"answer": _history_answer(chip_id, rows), "chip_id": chip_id, "count": len(rows),
+    data: dict[str, object] = {"answer": _history_answer(chip_id, rows), "chip_id": chip_id, "count": len(rows),
                             "executions": rows}
     latest = f", latest {rows[0]['execution_id']} {rows[0]['status']}" if rows else ""
     if not rows and (status or tags) and ctx.repo.executions(chip_id, limit=1):
@@ -133,7 +134,7 @@ def _history_answer(chip_id: str, rows: list[dict]) -> str:
             f"the newest is {newest['execution_id']} ({newest['status']}).")
 
 
-def _note_for_qubit(note: Any, qid: str, size: int) -> Any:
+def _note_for_qubit(note: object, qid: str, size: int) -> object:
     """Keep only the entries of one qubit in each section (keys like 'Q05', 'Q005' or '5')."""
     if not isinstance(note, dict):
         return note
@@ -147,11 +148,11 @@ def _note_for_qubit(note: Any, qid: str, size: int) -> Any:
     return out
 
 
-def _outline(note: Any) -> Any:
+def _outline(note: object) -> object:
     """A note too large to show: each section's size and first keys; short text fields kept (fenced)."""
     if not isinstance(note, dict):
         return from_database(to_model_json(note), 300)
-    outline: dict[str, Any] = {}
+    outline: dict[str, object] = {}
     for key, value in note.items():
         if isinstance(value, dict):
             outline[key] = {"entries": len(value), "first_keys": [from_database(k, 20) for k in list(value)[:5]]}
@@ -179,7 +180,7 @@ def get_calibration_notes(ctx: ToolContext, chip_id: str, execution_id: str | No
         if qid is not None:
             body = _note_for_qubit(body, qid, size)
         inert = untrusted_data(body)
-        entry: dict[str, Any] = {"execution_id": from_database(row.get("execution_id")),
+        entry: dict[str, object] = {"execution_id": from_database(row.get("execution_id")),
                                  "task_id": from_database(row.get("task_id")), "version": row.get("version"),
                                  "timestamp": row.get("timestamp")}
         if len(to_model_json(inert)) > NOTE_CHARS:
@@ -220,7 +221,7 @@ def get_run_failures(ctx: ToolContext, chip_id: str, execution_id: str | None = 
     if not rows:
         raise ToolError(f"no task results for execution {execution_id} on {chip_id}",
                         "list runs with get_execution_history")
-    started = started or min((r["start_at"] for r in rows if r.get("start_at") is not None), default=None)
+    started = started or min((r["start_at"] for r in rows if isinstance(r["start_at"], datetime)), default=None)
     failed = ctx.repo.task_results(chip_id, execution_id=execution_id, status="failed", limit=_RUN_SCAN)
     by_task: dict[str, list[str]] = {}
     for r in sorted(failed, key=lambda r: (str(r.get("name")), _sort_target(r.get("qid")))):

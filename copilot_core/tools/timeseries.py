@@ -8,11 +8,11 @@ the row schema and the key to analyse them with ``execute_python_analysis``.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 import pandas as pd
 
 from copilot_core.analysis.stats import describe, mad_bounds
+from copilot_core.data.rows import ChipSeriesRow
 from copilot_core.domain.metrics import Metric, format_value, metric, missing_since, missing_text
 from copilot_core.tools.compact import compact_number, compact_timestamp, from_database, iso
 from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, last_n_arg,
@@ -39,7 +39,7 @@ def _failed_latest(ctx: ToolContext, chip_id: str, parameter_name: str, *, coupl
     return {key: at for key, row in latest.items() if (at := missing_since(row)) is not None}
 
 
-def _stats(values: list[float | None]) -> dict[str, Any]:
+def _stats(values: list[float | None]) -> dict[str, object]:
     """Chip-wide or per-series statistics, compacted because the model reads them."""
     stats = describe(values)
     return {k: compact_number(v) for k, v in stats.items() if k not in ("total", "coverage")}
@@ -59,9 +59,9 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
         raise ToolError(f"no {parameter_name} values for qubit {qid} on {chip_id}",
                         "list names with list_available_parameters(chip_id, qid)")
     entry = metric(parameter_name, str(rows[-1].get("unit") or ""))
-    points = [{"calibrated_at": r.get("calibrated_at"), "value": entry.to_display(r.get("value")),
-               "execution_id": from_database(r.get("execution_id"))} for r in rows]
-    values = [p["value"] for p in points]
+    values = [entry.to_display(r.get("value")) for r in rows]
+    points = [{"calibrated_at": r.get("calibrated_at"), "value": value,
+               "execution_id": from_database(r.get("execution_id"))} for r, value in zip(rows, values)]
     failed_at = _failed_latest(ctx, chip_id, parameter_name, coupling="-" in qid, qid=qid).get(qid)
     latest = None if failed_at is not None else values[-1]
     stats = describe(values)
@@ -92,7 +92,7 @@ def _newest_first(entry: Metric, points: list[dict]) -> str:
     return f"; values, newest first: {shown}"
 
 
-def _frame(rows: list[dict], parameter_name: str) -> pd.DataFrame:
+def _frame(rows: list[ChipSeriesRow], parameter_name: str) -> pd.DataFrame:
     """The long table the sandbox gets as ``data[parameter_name]`` (display units, full precision)."""
     records = []
     for r in rows:
@@ -133,7 +133,7 @@ def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id
     if frame.empty:
         raise ToolError(f"no {parameter_name} values on {chip_id}", "list names with list_available_parameters")
     unit = str(frame["unit"].iloc[0])
-    times = [r["calibrated_at"] for r in rows if r.get("calibrated_at") is not None]  # datetimes: compacted for the model
+    times = [at for r in rows if isinstance(at := r["calibrated_at"], datetime)]  # datetimes: compacted for the model
     failed = {q: at for q, at in _failed_latest(ctx, chip_id, parameter_name).items() if qids is None or q in qids}
     qubits = _per_qubit(frame, failed)
     latest = [q["latest"] for q in qubits if q["latest"] is not None]

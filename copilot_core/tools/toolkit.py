@@ -13,7 +13,7 @@ import logging
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from copilot_core.data.connection import DatabaseUnavailable
 from copilot_core.data.validation import InvalidArgument
@@ -42,7 +42,7 @@ class ToolOutcome:
     summary: str
     charts: list[dict] = field(default_factory=list)
     data_keys: list[str] = field(default_factory=list)
-    full: Any = None
+    full: object = None
     error: str | None = None
     elapsed_s: float = 0.0
     origin: str = "model"  # "router": the turn service made this call before the model's first round
@@ -57,7 +57,7 @@ class ToolLayer(Protocol):
     def execute(self, name: str, raw_args: str | dict | None) -> ToolOutcome: ...
 
 
-def _summarise(value: Any) -> Any:
+def _summarise(value: object) -> object:
     """Seed 002's ``_build_llm_summary``: lists of dicts become ``{_schema, _rows}``, the rest is compacted."""
     if isinstance(value, list) and value and all(isinstance(row, dict) for row in value):
         return {"_schema": list(dict.fromkeys(k for row in value[:100] for k in row)), "_rows": len(value)}
@@ -167,6 +167,7 @@ class Toolkit:
 
     def _success(self, spec: ToolSpec, args: dict, result: ToolResult, started: float) -> ToolOutcome:
         data_keys: list[str] = []
+        payload: object
         if spec.stored_key is not None and result.frame is not None:
             key = spec.stored_key(args)
             self.store.put(key, result.data, result.frame)

@@ -19,14 +19,19 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from opentelemetry import trace as otel_trace
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.trace import Status, StatusCode
+from opentelemetry.util.types import AttributeValue
 
 from copilot_core.tracing import otel
 from copilot_core.tracing.pricing import estimate_cost, price_table
+
+if TYPE_CHECKING:
+    from copilot_core.agent.provider import ProviderConfig
+    from copilot_core.settings import Settings
 
 ROOT_SPAN = "copilot.turn"
 ROUND_SPANS = frozenset({"llm.call", "round"})  # one per model call (the agent loop names it llm.call)
@@ -46,9 +51,9 @@ def _redact(text: str, secrets: tuple[str, ...]) -> str:
     return sanitize_output(text, secrets)
 
 
-def clean_attributes(attrs: Mapping[str, Any], secrets: tuple[str, ...] = ()) -> dict[str, Any]:
+def clean_attributes(attrs: Mapping[str, object], secrets: tuple[str, ...] = ()) -> dict[str, AttributeValue]:
     """OTel-legal attribute values: scalars kept, containers as JSON, long or code-like text fingerprinted."""
-    out: dict[str, Any] = {}
+    out: dict[str, AttributeValue] = {}
     for key, value in attrs.items():
         if value is None:
             continue
@@ -70,10 +75,10 @@ class SpanHandle:
     def __init__(self, tracer: Tracer, span: otel_trace.Span) -> None:
         self._tracer, self._span = tracer, span
 
-    def set(self, **attrs: Any) -> None:
+    def set(self, **attrs: object) -> None:
         self._span.set_attributes(clean_attributes(attrs, self._tracer.secrets))
 
-    def set_attribute(self, key: str, value: Any) -> None:
+    def set_attribute(self, key: str, value: object) -> None:
         self.set(**{key: value})
 
 
@@ -82,7 +87,7 @@ class Tracer:
 
     def __init__(self, *, trace_dir: Path | str | None = None, otlp_endpoint: str | None = None,
                  base_url: str | None = None, prices: dict[str, tuple[float, float]] | None = None,
-                 secrets: tuple[str, ...] = (), **attributes: Any) -> None:
+                 secrets: tuple[str, ...] = (), **attributes: object) -> None:
         self.trace_dir = Path(trace_dir) if trace_dir else None
         self.otlp_endpoint = otlp_endpoint or None
         self.base_url = base_url
@@ -101,7 +106,7 @@ class Tracer:
         otel.ROUTER.register(self.trace_id, self._collect)
 
     @classmethod
-    def from_settings(cls, settings: Any, *, provider: Any = None, **attributes: Any) -> Tracer:
+    def from_settings(cls, settings: Settings, *, provider: ProviderConfig | None = None, **attributes: object) -> Tracer:
         """TRACE_DIR (default DATA_DIR/traces), OTEL_EXPORTER_OTLP_ENDPOINT, COPILOT_PRICES; model from the provider."""
         from copilot_core.agent.guardrails import configured_secrets
 
@@ -115,7 +120,7 @@ class Tracer:
 
     # ---- the hook the agent loop calls ---------------------------------------------------------
     @contextmanager
-    def span(self, name: str, **attrs: Any) -> Iterator[SpanHandle]:
+    def span(self, name: str, **attrs: object) -> Iterator[SpanHandle]:
         stack: list = self._local.__dict__.setdefault("stack", [])
         parent = stack[-1] if stack else self._root
         span = self._otel.start_span(str(name), context=otel_trace.set_span_in_context(parent),
@@ -148,7 +153,7 @@ class Tracer:
             target.set_attributes({"gen_ai.usage.input_tokens": total_in, "gen_ai.usage.output_tokens": total_out,
                                    "gen_ai.request.model": model or ""})
 
-    def event(self, name: str, **attrs: Any) -> None:
+    def event(self, name: str, **attrs: object) -> None:
         """A point-in-time note on the innermost open span (e.g. a tool-cache hit)."""
         stack = self._local.__dict__.get("stack") or []
         (stack[-1] if stack else self._root).add_event(name, clean_attributes(attrs, self.secrets))
@@ -253,7 +258,7 @@ def _tool_name(record: dict) -> str:
     return record["name"].split(":", 1)[-1]
 
 
-def summary_text(summary: Mapping[str, Any]) -> str:
+def summary_text(summary: dict) -> str:
     """One line for the show-work panel: ``3 rounds · 4 tool calls (1 cached) · 5,234 in / 812 out tokens …``."""
     tools = summary.get("tools") or []
     cached = sum(1 for t in tools if t.get("cached"))
