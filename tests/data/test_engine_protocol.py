@@ -90,7 +90,8 @@ def test_aggregate_groups_latest_per_qubit_on_the_mongodb_plan_engines():
 def test_scoped_collections_wrap_exactly_the_project_scoped_ones():
     db = scoped(mongo_plan_database(), "p1")
     assert isinstance(db["task_result_history"], ScopedCollection)
-    assert not isinstance(db["copilot_memory"], ScopedCollection)  # the app's own, scoped by its store
+    assert isinstance(db["copilot_memory"], ScopedCollection)  # the app's own memory belongs to a project too
+    assert not isinstance(db["user"], ScopedCollection)  # QDash's accounts are not per project
 
 
 def test_the_engine_choice_and_its_helpers_live_in_the_plan():
