@@ -100,7 +100,7 @@ def typical_charts() -> dict[str, dict]:
     exec(WARMUP_SNIPPETS[1], scope)  # noqa: S102  (the project's own warm-up code)
     names = ["px.line 144 series", "px.scatter", "px.histogram", "px.box", "px.bar", "px.imshow", "px.ecdf",
              "px.violin"]
-    charts |= {n: figure_to_dict(f) for n, f in zip(names, scope["result"]["chart"])}
+    charts |= {n: json.loads(json.dumps(figure_to_dict(f))) for n, f in zip(names, scope["result"]["chart"])}
     return charts
 
 
