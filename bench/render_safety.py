@@ -29,6 +29,7 @@ from markdown_it_pyrs import MarkdownIt  # noqa: E402
 
 from copilot_core.render_safety import figures  # noqa: E402
 from copilot_core.render_safety.figures import UnsafeFigure, validate_figure  # noqa: E402
+from copilot_core.render_safety.frozen import plotly_input  # noqa: E402
 from copilot_core.render_safety.markdown import _rebuilt, safe_markdown  # noqa: E402
 
 SIZE = 20_480
@@ -99,7 +100,7 @@ def typical_charts() -> dict[str, dict]:
     exec(WARMUP_SNIPPETS[1], scope)  # noqa: S102  (the project's own warm-up code)
     names = ["px.line 144 series", "px.scatter", "px.histogram", "px.box", "px.bar", "px.imshow", "px.ecdf",
              "px.violin"]
-    charts |= {n: figure_to_dict(f) for n, f in zip(names, scope["result"]["chart"])}
+    charts |= {n: json.loads(json.dumps(figure_to_dict(f))) for n, f in zip(names, scope["result"]["chart"])}
     return charts
 
 
@@ -153,7 +154,7 @@ def main() -> None:
         print(f"{name:<18} {base:>12.2f} {old:>9.2f} {new:>9.2f} {new / old:>12.2f}x")
 
     print(f"\n{'typical chart':<24} {'previous':>9} {'now':>9} {'now/prev':>9} {'prev rerun':>11} {'now rerun':>10}")
-    ratios = []
+    ratios, rerun_ratios = [], []
     for name, chart in typical_charts().items():
         validate_figure(chart)  # accepted: the comparison is about charts the app really draws
 
@@ -167,11 +168,16 @@ def main() -> None:
             validate_figure(c)
 
         old, new = cpu_ms(old_first), cpu_ms(new_first)
-        old_rerun = cpu_ms(lambda c=chart: previous_charts.validate_figure(c))
-        new_rerun = cpu_ms(lambda c=chart: validate_figure(c))
+        # A rerun checks what the chat holds: before, the plain dict the check returned (hashed again); now,
+        # the read-only figure the check returned (handed back as it is), plus the per-trace copies plotly needs.
+        old_kept, new_kept = previous_charts.validate_figure(chart), validate_figure(chart)
+        old_rerun = cpu_ms(lambda c=old_kept: previous_charts.validate_figure(c))
+        new_rerun = cpu_ms(lambda c=new_kept: plotly_input(validate_figure(c)))
+        rerun_ratios.append(new_rerun / old_rerun)
         ratios.append(new / old)
         print(f"{name:<24} {old:>9.2f} {new:>9.2f} {new / old:>8.2f}x {old_rerun:>11.3f} {new_rerun:>10.3f}")
-    print(f"{'geometric mean':<24} {'':>9} {'':>9} {statistics.geometric_mean(ratios):>8.2f}x")
+    print(f"{'geometric mean':<24} {'':>9} {'':>9} {statistics.geometric_mean(ratios):>8.2f}x "
+          f"{'rerun now/prev':>11} {statistics.geometric_mean(rerun_ratios):>9.2f}x")
 
     worst: list[tuple[float, float, str, str]] = []
     for name, chart in hostile_charts().items():

@@ -33,7 +33,7 @@ with page_guard("the chip heatmap"):
         color_by = persistent_select("Colour by", ("value", "band"), "heatmap_color_by", param="colour",
                                      widget="radio", horizontal=True, container=c4)
         dist_kind = c5.radio("Distribution", ("cdf", "histogram"), horizontal=True, key="heatmap_dist",
-                             format_func=lambda k: k.upper() if k == "cdf" else k)
+                             format_func=lambda k: safe_label(k.upper() if k == "cdf" else k))
 
         cm = data.cached_chip_metric(chip_id, metric_name, mode=mode, within_hours=hours)
         if cm.stats["count"] == 0:

@@ -22,6 +22,7 @@ from copilot_core.tools.toolkit import ToolOutcome
 from copilot_core.render_safety import (
     UnsafeFigure,
     escape,
+    plotly_input,
     safe_label,
     safe_markdown,
     safe_text,
@@ -60,7 +61,7 @@ def render_chart(chart: Figure, key: str) -> None:
     except UnsafeFigure as exc:
         st.warning(escape(f"A chart was withheld because it failed validation: {str(exc)[:200]}"))
         return
-    st.plotly_chart(figure, key=key, width="stretch")
+    st.plotly_chart(plotly_input(figure), key=key, width="stretch")
 
 
 def render_badge(assessment: str | None) -> None:

@@ -8,7 +8,7 @@ import streamlit as st
 from copilot_core.chat import ChatState, csv_exports
 from copilot_core.data.chat_sessions import ChatSessionStore, clean_title
 from copilot_core.masking import mask_url
-from copilot_core.render_safety import escape, safe_label, safe_markdown
+from copilot_core.render_safety import escape, safe_label, safe_markdown, safe_text
 from ui.chat_render import RERUNS_KEY
 from ui.chat_session import target_label
 
@@ -117,7 +117,7 @@ def render_sessions(state: ChatState, sessions: ChatSessionStore | None) -> None
     titles = {s["session_id"]: _option_label(s) for s in listed}
     if st.session_state.get(PICK_KEY) not in titles:
         st.session_state[PICK_KEY] = state.session_id if state.session_id in titles else listed[0]["session_id"]
-    st.selectbox("Saved chats", options=list(titles), format_func=titles.__getitem__, key=PICK_KEY)
+    st.selectbox("Saved chats", options=list(titles), format_func=lambda key: safe_text(titles[key]), key=PICK_KEY)
     left, right = st.columns(2)
     left.button("Open", key="copilot_open_chat", icon=":material/history:", on_click=_resume,
                 args=(state, sessions), width="stretch")

@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from copilot_core.figures import FigureRoot, TaskFigure, figure_root, latest_per_task, task_figure
-from copilot_core.render_safety import escape, safe_label, safe_markdown
+from copilot_core.render_safety import escape, plotly_input, safe_label, safe_markdown, safe_text
 from ui import data
 
 RECENT_RESULTS = 120  # one qubit's newest task results scanned for the latest figure of each task
@@ -39,7 +39,7 @@ def _run_rows(key: str, chip_id: str, qid: str, execution_id: str) -> list[dict]
 def show(figure: TaskFigure, key: str, *, caption: bool = True) -> None:
     """One task result's figure with its one-line description, or why it cannot be shown."""
     if figure.plotly is not None:
-        st.plotly_chart(figure.plotly, key=key, width="stretch")
+        st.plotly_chart(plotly_input(figure.plotly), key=key, width="stretch")
     elif figure.png is not None:
         st.image(figure.png, width="stretch", output_format="PNG")
     else:
@@ -118,7 +118,7 @@ def changed_qubit(chip_id: str, ranked: pd.DataFrame, before: Sequence[str], aft
         row = qubits.iloc[i]
         pct = row.get("change_pct")
         change = f" ({pct:+.1f}%)" if isinstance(pct, float) and pct == pct else ""
-        return f"{row['title']} · {row['label']}{change}"
+        return safe_text(f"{row['title']} · {row['label']}{change}")
 
     pick = st.selectbox("Change", choices, format_func=label, key="compare_figure_pick",
                         help="The largest changes of qubit values; the figures are the fits that produced them.")

@@ -46,12 +46,14 @@ def persistent_select(label: str, options: Sequence[Any], state_key: str, *, def
         st.session_state[state_key] = st.session_state[widget_key]
 
     if widget == "radio":
-        value = container.radio(safe_label(label), options, key=widget_key, format_func=format_func,
+        value = container.radio(safe_label(label), options, key=widget_key,
+                                format_func=lambda option: safe_label(format_func(option)),
                                 on_change=_sync, help=safe_markdown(help) if help else None, horizontal=horizontal)
     else:
-        value = container.selectbox(safe_label(label), options, key=widget_key, format_func=format_func,
+        value = container.selectbox(safe_label(label), options, key=widget_key,
+                                    format_func=lambda option: safe_text(format_func(option)),
                                     on_change=_sync, help=safe_markdown(help) if help else None,
-                                    placeholder=safe_label(placeholder) if placeholder else None)
+                                    placeholder=safe_text(placeholder) if placeholder else None)
     if param:
         url_state.publish(param, None if value is None else (to_url(value) or None))
     return value
@@ -74,7 +76,8 @@ def persistent_multiselect(label: str, options: Sequence[Any], state_key: str, *
     def _sync() -> None:
         st.session_state[state_key] = list(st.session_state[widget_key])
 
-    value = container.multiselect(safe_label(label), options, key=widget_key, format_func=format_func, on_change=_sync,
+    value = container.multiselect(safe_label(label), options, key=widget_key,
+                                  format_func=lambda option: safe_text(format_func(option)), on_change=_sync,
                                   placeholder=placeholder)
     if param:
         url_state.publish(param, ",".join(to_url(v) for v in value) or None)

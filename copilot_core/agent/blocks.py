@@ -22,6 +22,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeAlias
 
+from copilot_core.render_safety import UnsafeFigure, validate_figure
+
 Figure: TypeAlias = dict[str, object]  # Plotly figure JSON ({"data": [...], "layout": {...}})
 BlockDict: TypeAlias = dict[str, object]  # {"type", "content", "chart"}, the QDash schema
 
@@ -121,7 +123,10 @@ def block_from_dict(raw: object) -> Block:
     if kind == "chart":
         chart = raw.get("chart")
         if isinstance(chart, Mapping) and all(isinstance(k, str) for k in chart):
-            return ChartBlock(dict(chart))
+            try:  # checked once here, so every rerun that draws the saved chat hands back the checked figure
+                return ChartBlock(validate_figure(dict(chart)))
+            except UnsafeFigure:
+                return ChartBlock(dict(chart))  # drawn as "withheld", with the check's reason
         return unreadable("chart (its figure is not a JSON object)")
     if kind == "ask":
         return _ask_from_dict(raw.get("ask"))

@@ -6,7 +6,8 @@ nowhere but into the app.
     escape(text) -> SafeMarkdown         plain text shown as typed inside markdown (URLs and addresses inert)
     safe_label(text) -> SafeMarkdown     ``escape`` on one line, capped: widget, column and status labels
     safe_text(text) -> SafeText          text for st.text / st.code: no control, zero-width or bidi characters
-    validate_figure(chart) -> dict       the chart if a browser may draw it, else UnsafeFigure
+    validate_figure(chart) -> dict       the chart if a browser may draw it (a read-only SafeFigure), else UnsafeFigure
+    plotly_input(figure) -> dict         a checked chart as plotly.py may take it (it edits traces in place)
 
 The ui layer accepts only ``SafeMarkdown``/``SafeText`` (``types.py``) or constants written in its code.
 """
@@ -16,6 +17,7 @@ import re
 from copilot_core.render_safety import markdown as _markdown
 from copilot_core.render_safety.csv import csv_bytes, neutral_cell
 from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
+from copilot_core.render_safety.frozen import SafeFigure, plotly_input
 from copilot_core.render_safety.markdown import clean_text, is_app_link, unescape
 from copilot_core.render_safety.types import SafeMarkdown, SafeText
 
@@ -59,5 +61,6 @@ def safe_text(text: object, limit: int = MAX_TEXT_CHARS) -> SafeText:
     return SafeText(shown if len(shown) <= limit else shown[:limit] + "…")
 
 
-__all__ = ["SafeMarkdown", "SafeText", "UnsafeFigure", "clean_text", "csv_bytes", "escape", "is_app_link",
-           "neutral_cell", "safe_label", "safe_markdown", "safe_text", "unescape", "validate_figure"]
+__all__ = ["SafeFigure", "SafeMarkdown", "SafeText", "UnsafeFigure", "clean_text", "csv_bytes", "escape",
+           "is_app_link", "neutral_cell", "plotly_input", "safe_label", "safe_markdown", "safe_text", "unescape",
+           "validate_figure"]

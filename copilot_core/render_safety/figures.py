@@ -10,7 +10,8 @@ allow.  Anything else is refused with a message the model can act on.  Sizes are
 that work, so a hostile chart costs well under a second.
 
 Charts come from tools, the sandbox, the model and stored chats; each distinct chart is rebuilt once (a
-digest of its JSON is remembered), so Streamlit's reruns of a long chat redraw without re-walking.
+digest of its JSON is remembered), and what comes out is a read-only ``SafeFigure`` (``frozen.py``) that the
+check hands back as it is, so Streamlit's reruns of a long chat redraw without re-walking or re-hashing.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from copilot_core.render_safety.chart_schema import (
     schema,
 )
 from copilot_core.render_safety.chart_text import ChartTextError, chart_text, font_family, image_source, svg_path
+from copilot_core.render_safety.frozen import SafeFigure, freeze, safe_figure
 
 MAX_FIGURE_BYTES = 5_000_000
 MAX_NODES = 400_000  # JSON values in the whole figure
@@ -218,8 +220,8 @@ class _Rebuild:
                 raise UnsafeFigure(f"{where}.{part}: a template holds only data and layout")
         if len(_TEMPLATES) >= _MAX_TEMPLATES:
             _TEMPLATES.clear()
-        _TEMPLATES[key] = out
-        return out
+        _TEMPLATES[key] = frozen = freeze(out)  # shared by every figure that repeats it, so read-only
+        return frozen
 
     # ---------------------------------------------------------------- attribute values
     def compound(self, value: Json, path: str, where: str) -> dict:
@@ -559,7 +561,7 @@ _KINDS: dict[str, Callable[[_Rebuild, Json, Attr, str], Json]] = {
 _TEMPLATES: dict[str, dict] = {}  # sha256 of template JSON -> the rebuilt template (px repeats one ~10 KB template)
 _MAX_TEMPLATES = 32
 # sha256 of figure JSON -> (rebuilt figure or why not, JSON size); bounded in count and in the JSON it holds
-_VERDICTS: OrderedDict[str, tuple[dict | str, int]] = OrderedDict()
+_VERDICTS: OrderedDict[str, tuple[SafeFigure | str, int]] = OrderedDict()
 _MAX_VERDICTS = 512
 _MAX_VERDICT_BYTES = 20_000_000
 _held = [0]  # JSON bytes of the rebuilt figures in _VERDICTS
@@ -579,7 +581,10 @@ def _rebuilt(fig: dict) -> dict:
 
 
 def validate_figure(fig: object) -> dict:
-    """The figure (``{"data", "layout"[, "frames"]}``) rebuilt from what may be drawn; UnsafeFigure otherwise."""
+    """The figure (``{"data", "layout"[, "frames"]}``) rebuilt from what may be drawn, read-only; UnsafeFigure
+    otherwise.  A figure this function returned is returned as it is (it cannot have changed since)."""
+    if type(fig) is SafeFigure:
+        return fig
     if not isinstance(fig, dict):
         raise UnsafeFigure(f"a figure must be a JSON object, not {type(fig).__name__}")
     extra = set(fig) - TOP_LEVEL_KEYS
@@ -599,7 +604,7 @@ def validate_figure(fig: object) -> dict:
         verdict = _VERDICTS[digest][0]
     else:
         try:
-            verdict = _rebuilt(fig)
+            verdict = safe_figure(_rebuilt(fig))
         except UnsafeFigure as exc:
             verdict = str(exc)
         size = len(text) if isinstance(verdict, dict) else 0
@@ -609,4 +614,4 @@ def validate_figure(fig: object) -> dict:
             _held[0] -= _VERDICTS.popitem(last=False)[1][1]
     if isinstance(verdict, str):
         raise UnsafeFigure(verdict)
-    return {**verdict}
+    return verdict

@@ -16,14 +16,27 @@ from urllib.parse import urlsplit
 from markdown_it_pyrs import MarkdownIt
 
 _RENDERER = MarkdownIt("commonmark").enable_many(["table", "strikethrough"])
-# Every tag the renderer writes for markdown without a link; any other "<" in its output is raw HTML or an image.
-_PLAIN_TAG = re.compile(r'</?(?:p|h[1-6]|blockquote|ul|ol|li|strong|em|s|del|table|thead|tbody|tr|th|td|code|pre)>'
-                        r'|<(?:br|hr) />|<ol start="\d+">|<t[hd] style="text-align:(?:left|center|right)">'
-                        r'|<code class="language-[^"<>]*">|</a>')
 _LINK = re.compile(r'<a href="([^"<>]*)">')
 _CODE = re.compile(r"<pre><code[^>]*>.*?</code></pre>|<code>.*?</code>", re.DOTALL)
-# What GFM (and Streamlit's renderer, even when the punctuation is escaped) links by itself.
-_AUTOLINKED = re.compile(r"(?i)[a-z][a-z0-9+.\-]*://|\bwww\.|[\w.+\-]@[\w\-]+\.[\w\-]")
+# Every tag the renderer writes for markdown without a link: exact strings, and the few with a variable attribute.
+_EXACT_TAGS = frozenset(("<td>", "</td>", "<tr>", "</tr>", "<p>", "</p>", "<li>", "</li>", "<code>", "</code>",
+                         "<strong>", "</strong>", "<em>", "</em>", "<th>", "</th>", "</a>", "<br />", "<hr />")
+                        + tuple(f'<t{c} style="text-align:{a}">' for c in "dh" for a in ("right", "left", "center"))
+                        + tuple(f"<{c}{t}>" for t in ("table", "thead", "tbody", "ul", "ol", "pre", "blockquote",
+                                                      "s", "del", "h1", "h2", "h3", "h4", "h5", "h6")
+                                for c in ("", "/")))
+# The tags of table cells and paragraphs, most of the tags in an answer.
+_FREQUENT_TAGS = ("<td>", "</td>", '<td style="text-align:right">', "<tr>", "</tr>", "<p>", "</p>", "<li>", "</li>")
+# From each "<" to the ">" that closes it, or to just before the next "<" (then it is no tag at all).
+_FROM_EACH_LT = re.compile(r"<[^<>]*>?")
+_VARIABLE_TAGS = re.compile(r'<ol start="\d+">|<code class="language-[^"<>]*">')
+# What GFM (and Streamlit's renderer, even when the punctuation is escaped) links by itself: a scheme before
+# "://" (searched from each "://", read backwards: the run of scheme characters before it holds a letter),
+# a "www." host, an e-mail address (searched from each "@").
+_SCHEME_RUN_BACKWARDS = re.compile(r"(?i)[a-z0-9+.\-]*?[a-z]")
+_WWW = re.compile(r"(?i)\bwww\.")
+_EMAIL_AFTER_AT = re.compile(r"@[\w\-]+\.[\w\-]")
+_EMAIL_BEFORE_AT = re.compile(r"[\w.+\-]")
 _FENCE_CHARS = re.compile(r"`+|~+")
 
 
@@ -43,22 +56,48 @@ def _unhtml(text: str) -> str:
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&amp;", "&")
 
 
+def autolinkable(text: str) -> bool:
+    """True if a renderer could turn some of ``text`` into a link by itself (a URL, ``www.`` host or e-mail
+    address): the same as searching ``(?i)[a-z][a-z0-9+.-]*://|\\bwww\\.|[\\w.+-]@[\\w-]+\\.[\\w-]``, but
+    started only where such text can be, so a long answer costs a few C-speed scans."""
+    if "://" in text and any(_SCHEME_RUN_BACKWARDS.match(part[::-1]) for part in text.split("://")[:-1]):
+        return True
+    if "www." in text.lower() and _WWW.search(text):
+        return True
+    if "@" in text:
+        for found in _EMAIL_AFTER_AT.finditer(text):
+            if found.start() and _EMAIL_BEFORE_AT.match(text, found.start() - 1):
+                return True
+    return False
+
+
+def _only_plain_tags(html: str) -> bool:
+    """True if every "<" in the renderer's ``html`` starts a tag it writes for plain markdown or a link into
+    the app (the renderer writes "<" in text, code and attributes as an entity).  The distinct tags are
+    checked once each: an answer repeats a handful of them thousands of times."""
+    for tag in _FREQUENT_TAGS:  # C-speed first: each replaced by a character no tag holds, so none can join
+        if tag in html:
+            html = html.replace(tag, "\x00")
+    for tag in set(_FROM_EACH_LT.findall(html)) - _EXACT_TAGS:
+        if _VARIABLE_TAGS.fullmatch(tag):
+            continue
+        link = _LINK.fullmatch(tag)
+        if link is None or not is_app_link(_unhtml(link.group(1))):
+            return False
+    return True
+
+
 def loads_nothing(markdown: str) -> bool:
     """True if ``markdown``, rendered, holds no image, raw HTML, outside link or auto-linkable text."""
     html = _RENDERER.render(markdown)
-    rest = _PLAIN_TAG.sub("", html)
-    if "<a" in rest:
-        if not all(is_app_link(_unhtml(href)) for href in _LINK.findall(rest)):
-            return False
-        rest = _LINK.sub("", rest)
-    if "<" in rest:
-        return False  # raw HTML, an image, or a tag written in a way the renderer does not write
+    if not _only_plain_tags(html):
+        return False  # raw HTML, an image, an outside link, or a tag written in a way the renderer does not
     if "://" not in html and "@" not in html and "www." not in html.lower():
         return True
     prose = _CODE.sub(" ", html)
     if "&" in prose:
         prose = _unhtml(prose)
-    return not _AUTOLINKED.search(re.sub(r"<[^>]*>", "", prose))  # "https:/<em>/</em>x" reads as a URL too
+    return not autolinkable(re.sub(r"<[^>]*>", "", prose))  # "https:/<em>/</em>x" reads as a URL too
 
 
 def plain_text(text: str) -> str:

@@ -37,7 +37,7 @@ from copilot_core.domain.metrics import BANDS, format_value, metric
 from copilot_core.domain.topology import qubit_label
 from copilot_core.errors import CopilotError
 from copilot_core.figures import FigureRoot
-from copilot_core.render_safety import UnsafeFigure, validate_figure
+from copilot_core.render_safety import UnsafeFigure, plotly_input, validate_figure
 from copilot_core.report.figures import flag_figures
 
 TEMPLATE_DIR = Path(__file__).resolve().parent
@@ -99,7 +99,7 @@ def _figures(comp: Comparison, summary: pd.DataFrame) -> list[str]:
             drawn = validate_figure(json.loads(fig.to_json()))
         except UnsafeFigure:
             continue
-        out.append(pio.to_html(drawn, validate=False, full_html=False, include_plotlyjs=False,
+        out.append(pio.to_html(plotly_input(drawn), validate=False, full_html=False, include_plotlyjs=False,
                                div_id=f"change-{i}-{name}", config={"displaylogo": False, "displayModeBar": False}))
     return out
 

@@ -17,6 +17,7 @@ from copilot_core.data.repository import CalibrationRepository
 from copilot_core.domain.metrics import metric
 from copilot_core.domain.topology import qubit_label
 from copilot_core.figures import FigureRoot, task_figure
+from copilot_core.render_safety import plotly_input
 
 MAX_FLAG_FIGURES = 12  # the report stays a few MB at most
 SCANNED = 120
@@ -43,7 +44,7 @@ def flag_figures(repo: CalibrationRepository, chip_id: str, size: int, flags: li
         shown = task_figure(root, row)
         entry = {"caption": f"{title}: {shown.describe()}"}
         if shown.plotly is not None:
-            fig = go.Figure(shown.plotly)
+            fig = go.Figure(plotly_input(shown.plotly))
             fig.update_layout(clickmode="none")
             entry["html"] = fig.to_html(full_html=False, include_plotlyjs=False, div_id=f"flag-figure-{i}",
                                         config={"displaylogo": False, "displayModeBar": False})

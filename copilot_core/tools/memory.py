@@ -1,7 +1,7 @@
 """recall_memory: what earlier sessions on a chip learned, for when the prompt's memory section is not enough.
 
-Offered only when the session has cross-session memory (``ToolSpec.requires``); the entries are model-written
-text from earlier sessions, so they reach the model in ``untrusted_text`` fields.
+Offered only when the session has cross-session memory (``ToolSpec.requires``); it returns structured facts
+only (``CopilotMemory.recall``): no text an earlier model wrote, no code.
 """
 
 from __future__ import annotations

@@ -84,7 +84,9 @@ def test_prompt_section_is_capped_and_points_to_recall(memory):
     assert "recall_memory" in section and "data, not instructions" in section
     assert "a" * 100 not in section  # the code body stays out of the prompt...
     recalled = memory.recall(CHIP)
-    assert any("a" * 100 in e["untrusted_text"] for e in recalled["entries"])  # ...and is recallable
+    assert "a" * 100 not in str(recalled)  # ...and out of recall_memory: only the data keys it read
+    assert {"kind": "code", "reads": ["t1"], "hits": 1.0} in recalled["entries"]
+    assert any("a" * 100 in e["text"] for e in memory.entries(CHIP) if e["kind"] == "code")  # kept for staff
 
 
 def test_prompt_section_empty_without_memory(memory):

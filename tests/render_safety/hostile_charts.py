@@ -152,6 +152,79 @@ CHARTS: tuple[HostileChart, ...] = (
     HostileChart("slider animates frames", {**_slider("animate", [["f1"], {"frame": {"duration": 0, "redraw": False},
                                                                             "mode": "immediate"}]),
                                             "frames": [{"name": "f1", "data": [{"y": [30.0, 31.0]}]}]}, False),
+    # the (name, value) form of button and slider args, drawn and clicked in Chromium
+    HostileChart("button (name, value) sets image source", _menu("relayout", ["images[0].source", URL]), True),
+    HostileChart("button (name, value) sets images list", _menu("relayout", ["images", [{"source": URL}]]), True),
+    HostileChart("button (name, value) builds link title", _menu("relayout", ["title.text",
+                                                                              f"<a href='{URL}'>click</a>"]), True),
+    HostileChart("button (name, value) sets map style", _menu("relayout", ["map.style", URL]), True),
+    HostileChart("button (name, value) sets mapbox style", _menu("relayout", ["mapbox.style", URL]), True),
+    HostileChart("button (name, value) restyles to a map", _menu("restyle", ["type", "scattermap"]), True),
+    HostileChart("button (name, value) restyles hovertemplate link", _menu("restyle", [
+        "hovertemplate", f"<a href='{URL}'>%{{y}}</a>", [0]]), True),
+    HostileChart("slider (name, value) sets image source", _slider("relayout", ["images[0].source", URL]), True),
+    HostileChart("button args2 (name, value) sets image", _bar(updatemenus=[{"type": "buttons", "buttons": [
+        {"label": "go", "method": "relayout", "args": ["title.text", "T1"], "args2": ["images[0].source", URL]}]}]),
+                 True),
+    HostileChart("button (name, value) sets a bold title and a colour", {**_bar(updatemenus=[{"type": "buttons", "buttons": [
+        {"label": "bold", "method": "relayout", "args": ["title.text", "<b>T1</b> &lt;a href='//x'&gt;"]},
+        {"label": "red", "method": "restyle", "args": ["marker.color", "red", [0]]}]}])}, False),
+    # an outside attacker's reading of plotly.js's attribute reference: every other text that takes markup
+    HostileChart("legend title link", _bar(legend={"title": {"text": f"<a href='{URL}'>L</a>"}}), True),
+    HostileChart("legendgrouptitle link", _bar({"legendgroup": "g", "legendgrouptitle": {
+        "text": f"<a href='{URL}'>g</a>"}}), True),
+    HostileChart("shape label link", _bar(shapes=[{"type": "line", "x0": 0, "x1": 1, "y0": 0, "y1": 1,
+                                                   "label": {"text": f"<a href='{URL}'>s</a>"}}]), True),
+    HostileChart("shape label texttemplate link", _bar(shapes=[{"type": "line", "x0": 0, "x1": 1, "y0": 0, "y1": 1,
+                                                                "label": {"texttemplate": f"<a href='{URL}'>%{{x0}}</a>"}}]),
+                 True),
+    HostileChart("newshape label link", _bar(newshape={"label": {"text": f"<a href='{URL}'>n</a>"}}), True),
+    HostileChart("selections key", _bar(selections=[{"type": "rect", "x0": 0, "x1": 1, "y0": 0, "y1": 1}]), True),
+    HostileChart("title subtitle link", _bar(title={"text": "T1", "subtitle": {"text": f"<a href='{URL}'>s</a>"}}),
+                 True),
+    HostileChart("colorbar title link", {"data": [{"type": "heatmap", "z": [[1, 2]], "colorbar": {"title": {
+        "text": f"<a href='{URL}'>c</a>"}}}], "layout": {}}, True),
+    HostileChart("colorbar tickprefix link", {"data": [{"type": "heatmap", "z": [[1, 2]], "colorbar": {
+        "tickprefix": f"<a href='{URL}'>"}}], "layout": {}}, True),
+    HostileChart("annotation hovertext link", _bar(annotations=[{"text": "a", "x": 0, "y": 0,
+                                                                 "hovertext": f"<a href='{URL}'>h</a>"}]), True),
+    HostileChart("slider currentvalue prefix link", {**_slider("animate", [["f1"]]), "frames": [{"name": "f1"}],
+                                                     "layout": {**_slider("animate", [["f1"]])["layout"],
+                                                                "sliders": [{"currentvalue": {
+                                                                    "prefix": f"<a href='{URL}'>"},
+                                                                    "steps": [{"label": "s", "method": "skip"}]}]}},
+                 True),
+    HostileChart("button label link", _bar(updatemenus=[{"buttons": [{"label": f"<a href='{URL}'>b</a>",
+                                                                       "method": "skip"}]}]), True),
+    HostileChart("table header link", {"data": [{"type": "table", "header": {"values": [f"<a href='{URL}'>q</a>"]},
+                                                 "cells": {"values": [["Q00"]]}}], "layout": {}}, True),
+    HostileChart("table cell prefix link", {"data": [{"type": "table", "header": {"values": ["q"]}, "cells": {
+        "values": [["Q00"]], "prefix": f"<a href='{URL}'>"}}], "layout": {}}, True),
+    HostileChart("indicator title link", {"data": [{"type": "indicator", "value": 1, "title": {
+        "text": f"<a href='{URL}'>i</a>"}}], "layout": {}}, True),
+    HostileChart("upper-case link tag", _bar(title={"text": f"<A HREF='{URL}'>T1</A>"}), True),
+    HostileChart("br with attributes", _bar(title={"text": "T1<br style='background:red'>"}), True),
+    HostileChart("link inside extra", _bar({"hovertemplate": f"%{{y}}<extra><a href='{URL}'>x</a></extra>"}), True),
+    HostileChart("template layout annotation link", _bar(template={"layout": {"annotations": [
+        {"text": f"<a href='{URL}'>t</a>", "x": 0, "y": 0}]}}), True),
+    HostileChart("font family css escape", _bar(font={"family": f"\\75rl(//{EXFIL}/f)"}), True),
+    HostileChart("hoverlabel font family url", _bar({"hoverlabel": {"font": {"family": f"a,url({URL})"}}}), True),
+    # pieces that only become markup once plotly.js fills the template: each escaped, none opens a tag
+    HostileChart("tag assembled from meta object keys", _bar({"meta": {"a": "<a href='/", "b": f"/{EXFIL}/m'>"},
+                                                              "hovertemplate": "%{meta.a}%{meta.b}open<extra></extra>"}),
+                 False),
+    HostileChart("tag assembled from trace name and category", _bar({"name": "<img src='/", "x": [
+        f"/{EXFIL}/n.png'>", "Q01"], "hovertemplate": "%{fullData.name}%{x}<extra></extra>"}), False),
+    HostileChart("tag assembled in pie labels", {"data": [{"type": "pie", "labels": ["<a href='/", f"/{EXFIL}/p'>"],
+                                                          "values": [1, 1], "texttemplate": "%{label}%{label}",
+                                                          "hovertemplate": "%{label}<extra></extra>"}], "layout": {}},
+                 False),
+    HostileChart("entity-written link shown as text", _bar(title={"text": f"&lt;a href='//{EXFIL}/e'&gt;T1&lt;/a&gt;"},
+                                                           annotations=[{"text": f"&#60;img src='//{EXFIL}/e.png'&#62;",
+                                                                         "x": 0, "y": 40}]), False),
+    HostileChart("shape label template from data", _bar(shapes=[{"type": "rect", "x0": 0, "x1": 1, "y0": 0, "y1": 30,
+                                                                 "label": {"texttemplate": "%{x0}<b>%{y1}</b>"}}],
+                                                         meta=["<a href='/"]), False),
     # CSS-bearing values
     HostileChart("font family url", _bar(font={"family": f"x; background:url({URL})"}), True),
     HostileChart("font family image-set", _bar(font={"family": f"-webkit-image-set('{URL}' 1x)"}), True),

@@ -66,3 +66,21 @@ def test_plain_text_shows_any_answer_verbatim_and_loads_nothing():
         assert loads_nothing(out) and problems(out) == []
         tokens = _GFM.parse(out)
         assert [t.type for t in tokens] == ["fence"] and tokens[0].content == text + "\n"
+
+
+def test_autolinkable_finds_what_the_search_pattern_finds():
+    """The second look starts its search for linkable text only at "://", "www." and "@"; on random text
+    over the characters that matter it answers as the plain pattern search does."""
+    import random
+    import re
+
+    from copilot_core.render_safety.markdown_check import autolinkable
+
+    pattern = re.compile(r"(?i)[a-z][a-z0-9+.\-]*://|\bwww\.|[\w.+\-]@[\w\-]+\.[\w\-]")
+    alphabet = "aZ9+.-:/@wW_ .é\u017f\u212a<>"
+    rng = random.Random(5)
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 14))) for _ in range(40_000)]
+    texts += ["see https://e.x", "HTTPS://E.X", "1+a.b-c://", "9://", "-://", "xwww.e", "a www.e", "a@b.c", "@b.c",
+              "a@b", "mail me: a.b+c@d-e.f", "\u212a://", "x" * 5000 + "://"]
+    assert [t for t in texts if bool(pattern.search(t)) != autolinkable(t)] == []
+    assert autolinkable("see https://e.x") and not autolinkable("9://") and autolinkable("\u212a://")

@@ -149,3 +149,31 @@ def test_remembered_charts_are_bounded_by_the_json_they_hold():
     assert held <= figures._MAX_VERDICT_BYTES and len(figures._VERDICTS) < 8
     assert held == figures._held[0]
     figures.forget()
+
+
+def test_a_checked_chart_is_read_only_and_handed_back_as_it_is():
+    """A rerun draws what the chat holds: the checked figure comes back untouched, without a second check;
+    a copy or a stored (pickled, JSON) form of it is a plain dict that is checked again."""
+    import copy
+    import json
+    import pickle
+
+    import plotly.graph_objects as go
+
+    from copilot_core.render_safety import SafeFigure, plotly_input
+
+    chart = {"data": [{"type": "bar", "x": ["Q00", "Q01"], "y": [41.5, 38.2]}], "layout": {"title": {"text": "T1"}}}
+    checked = validate_figure(chart)
+    assert type(checked) is SafeFigure and validate_figure(checked) is checked
+    for change in (lambda: checked["layout"].update(images=[]), lambda: checked["data"].append({}),
+                   lambda: checked["data"][0].__setitem__("x", ["<a href='//e.x'>"]), lambda: checked.pop("data")):
+        with pytest.raises(TypeError, match="read-only"):
+            change()
+    for plain in (copy.deepcopy(checked), pickle.loads(pickle.dumps(checked)), json.loads(json.dumps(checked))):
+        assert type(plain) is dict and plain == chart
+        plain["layout"]["images"] = [{"source": "https://e.x/i.png"}]
+        with pytest.raises(UnsafeFigure, match="images must be embedded"):
+            validate_figure(plain)
+    drawn = go.Figure(plotly_input(checked))  # plotly.py takes each trace's type out and back: on copies
+    assert drawn.data[0].type == "bar" and list(drawn.data[0].y) == [41.5, 38.2]
+    assert checked == chart and checked["data"][0]["type"] == "bar"

@@ -8,6 +8,12 @@ The rule, checked on the AST of every ``.py`` file under ``pages/`` and ``ui/``:
 * A *label call* is a method call with ``m`` in ``LABEL_METHODS`` (widgets, expanders, statuses,
   ``st.column_config.*``, ``status.update``).  Its first positional argument or ``label=`` keyword is checked.
 * The ``help=`` keyword of every call is checked.
+* ``st.tabs`` takes a list written in the code: each of its labels is checked.
+* An *options call* shows its options as labels: ``radio``, ``pills`` and ``segmented_control`` as markdown,
+  ``selectbox``, ``multiselect`` and ``select_slider`` as plain text.  It either has a ``format_func=`` whose
+  label is checked (a ``lambda`` whose body is allowed, or a function defined in the same file whose every
+  ``return`` is allowed; for the plain-text ones only ``safe_text``, since escaped markdown would show its
+  backslashes there), or its options are a list or tuple of constants written in the code.
 * ``DataFrame.to_csv`` is not called at all: every CSV download is ``render_safety.csv_bytes(frame)``, which
   neutralises formula cells.
 
@@ -42,6 +48,8 @@ LABEL_METHODS = {"button", "download_button", "selectbox", "multiselect", "radio
                  "Column", "TextColumn", "NumberColumn", "CheckboxColumn", "SelectboxColumn", "DatetimeColumn",
                  "DateColumn", "TimeColumn", "ListColumn", "LinkColumn", "ImageColumn", "LineChartColumn",
                  "BarChartColumn", "ProgressColumn", "AreaChartColumn", "JsonColumn", "MultiselectColumn"}
+MARKDOWN_OPTIONS = {"radio", "pills", "segmented_control"}
+PLAIN_OPTIONS = {"selectbox", "multiselect", "select_slider"}
 NOT_THE_PAGE = {"log", "logger", "logging", "re", "str", "pd", "np"}
 SAFE_CALLS = {"safe_markdown", "escape", "safe_label", "safe_text"}
 
@@ -52,28 +60,61 @@ def _root(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
-def _allowed(node: ast.expr) -> bool:
+def _allowed(node: ast.expr, calls: frozenset[str] | set[str] = SAFE_CALLS) -> bool:
     if isinstance(node, ast.Constant):
         return node.value is None or isinstance(node.value, str)
     if isinstance(node, ast.Call):
         func = node.func
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        return name in SAFE_CALLS
+        return name in calls
     if isinstance(node, ast.IfExp):
-        return _allowed(node.body) and _allowed(node.orelse)
+        return _allowed(node.body, calls) and _allowed(node.orelse, calls)
     return False
 
 
-def _checked(call: ast.Call) -> list[tuple[str, ast.expr]]:
+def _labeller_allowed(node: ast.expr, defs: dict[str, ast.FunctionDef], calls: set[str]) -> bool:
+    """A ``format_func``: a lambda whose body is allowed, or a function of this file whose returns all are."""
+    if isinstance(node, ast.Lambda):
+        return _allowed(node.body, calls)
+    if isinstance(node, ast.Name) and node.id in defs:
+        returns = [n.value for n in ast.walk(defs[node.id]) if isinstance(n, ast.Return)]
+        return bool(returns) and all(r is not None and _allowed(r, calls) for r in returns)
+    return False
+
+
+def _constants(node: ast.expr | None) -> bool:
+    return isinstance(node, (ast.List, ast.Tuple)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)) for e in node.elts)
+
+
+def _checked(call: ast.Call, defs: dict[str, ast.FunctionDef]) -> list[tuple[str, ast.expr]]:
+    """The arguments of ``call`` that reach the page as text; an argument that breaks a rule outright is
+    returned as ``ast.Starred`` of itself (never allowed)."""
     func = call.func
     if not isinstance(func, ast.Attribute) or _root(func.value) in NOT_THE_PAGE:
         return []
     keywords = {k.arg: k.value for k in call.keywords if k.arg}
     out = [("help", keywords["help"])] if "help" in keywords else []
+    if func.attr == "tabs":  # its labels are a list written here, or a comprehension of allowed labels
+        labels = call.args[0] if call.args else keywords.get("tabs")
+        if isinstance(labels, (ast.ListComp, ast.GeneratorExp)):
+            return out + [("tabs", labels.elt)]
+        if isinstance(labels, (ast.List, ast.Tuple)):
+            return out + [("tabs", e) for e in labels.elts]
+        return out + [("tabs", ast.Starred(labels or call, lineno=call.lineno))]
+    if func.attr in MARKDOWN_OPTIONS | PLAIN_OPTIONS:
+        calls = SAFE_CALLS - {"safe_text"} if func.attr in MARKDOWN_OPTIONS else {"safe_text"}
+        if "format_func" in keywords:
+            if not _labeller_allowed(keywords["format_func"], defs, calls):
+                out.append(("format_func", ast.Starred(keywords["format_func"], lineno=call.lineno)))
+        else:
+            options = call.args[1] if len(call.args) > 1 else keywords.get("options")
+            if not _constants(options):
+                out.append(("options", ast.Starred(options or call, lineno=call.lineno)))
     if func.attr in TEXT_METHODS:
         first = call.args[0] if call.args else keywords.get("body")
     elif func.attr in LABEL_METHODS:
-        first = call.args[0] if call.args and func.attr != "tabs" else keywords.get("label")
+        first = call.args[0] if call.args else keywords.get("label")
     else:
         return out
     return out + ([(func.attr, first)] if first is not None else [])
@@ -81,13 +122,16 @@ def _checked(call: ast.Call) -> list[tuple[str, ast.expr]]:
 
 def violations(source: str, filename: str) -> list[str]:
     found = []
-    for node in ast.walk(ast.parse(source, filename)):
+    tree = ast.parse(source, filename)
+    defs = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "to_csv":
             found.append(f"{filename}:{node.lineno}: to_csv (CSV downloads go through render_safety.csv_bytes)")
         if isinstance(node, ast.Call):
-            for what, arg in _checked(node):
+            for what, arg in _checked(node, defs):
                 if not _allowed(arg):
-                    found.append(f"{filename}:{arg.lineno}: {what}({ast.unparse(arg)[:90]})")
+                    shown = arg.value if isinstance(arg, ast.Starred) else arg
+                    found.append(f"{filename}:{arg.lineno}: {what}({ast.unparse(shown)[:90]})")
     return found
 
 
@@ -112,14 +156,33 @@ def test_the_allowed_calls_return_the_safe_types(name, kind):
     ('st.sidebar.caption(escape(f"model {m}"))', False),
     ('st.caption("a" + name)', True),
     ('col.selectbox(label, options)', True),
-    ('col.selectbox(safe_label(label), options)', False),
+    ('col.selectbox(safe_label(label), options)', True),
+    ('col.selectbox(safe_label(label), options, format_func=lambda o: safe_text(o))', False),
     ('st.button("Go", help=f"id {x}")', True),
     ('status.update(label=f"Calling {name}")', True),
     ('st.column_config.NumberColumn(title)', True),
     ('st.error(plain(exc))', True),
     ('st.info("a" if x else escape(y))', False),
     ('log.error("failed %s", exc)', False),
-    ('st.tabs([name])', False),
+    ('st.tabs([name])', True),
+    ('st.tabs(["Overview", safe_label(name)])', False),
+    ('st.tabs([safe_label(r["name"]) for r in rows])', False),
+    ('st.tabs(names)', True),
+    ('st.radio(escape(x), chips)', True),
+    ('st.radio("Chip", chips, format_func=lambda c: safe_label(c))', False),
+    ('st.radio("Chip", chips, format_func=lambda c: safe_text(c))', True),
+    ('st.radio("Chip", chips, format_func=str)', True),
+    ('st.radio("Chip", ("a", "b"))', False),
+    ('st.selectbox("Chip", chips, format_func=lambda c: safe_text(titles[c]))', False),
+    ('st.selectbox("Chip", chips, format_func=lambda c: escape(c))', True),
+    ('st.multiselect("Chips", chips)', True),
+    ('st.pills("Chip", (3, 7), format_func=lambda c: f"{c} days")', True),
+    ('def lab(c):\n    return safe_label(c)\nst.pills("Chip", chips, format_func=lab)', False),
+    ('def lab(c):\n    return c\nst.pills("Chip", chips, format_func=lab)', True),
+    ('st.metric(name, 3)', True),
+    ('st.column_config.TextColumn(f"{name}")', True),
+    ('st.download_button(name, data)', True),
+    ('st.expander(title)', True),
     ('st.download_button("CSV", frame.to_csv(index=False).encode())', True),
 ])
 def test_the_rule_on_small_examples(code, bad):
