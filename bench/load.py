@@ -142,7 +142,7 @@ class CpuMeter:
         me = psutil.Process()
         t = me.cpu_times()
         browser = _tree_cpu(psutil.Process(self.browser_pid)) if self.browser_pid else 0.0
-        driver = sum(_own_cpu(p) for p in me.children(recursive=True) if p.name() == "node")
+        driver = sum(_own_cpu(p) for p in me.children() if "playwright" in " ".join(p.cmdline()))
         return {"server": _own_cpu(psutil.Process(self.server_pid)), "script runs": self.script_cpu(),
                 "chromium": browser, "bench": t.user + t.system + driver, "machine": _machine_busy()}
 
@@ -220,8 +220,8 @@ async def run_phases(url: str, user_counts: list[int], cycles: int, think: float
     phases = []
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--disable-gpu", "--no-sandbox"])
-        drivers = [p for p in psutil.Process().children() if p.name() == "node"]  # Playwright's driver
-        meter.browser_pid = next((c.pid for d in drivers for c in d.children() if "chrom" in c.name()), None)
+        meter.browser_pid = next((p.pid for p in psutil.Process().children(recursive=True)
+                                  if "chrom" in p.name() and "chrom" not in psutil.Process(p.ppid()).name()), None)
         try:
             await person(browser, url, 1, think, random.Random(0), None)  # warm the caches and the browser, untimed
             for users in user_counts:
