@@ -2,22 +2,25 @@
 
 Starts ``server.py`` (real ``streamlit run``) on the embedded demo with its fit figures and the scripted
 OpenAI-compatible model (tests/fakes: answers at once, so the copilot's own cost is measured, not a model's).
-One Chromium process serves every person, each in their own browser context.  A person browses as lab staff
-do: the Chip heatmap, Timeseries, Qubits (a qubit selected: health report and fit figures) and What changed
-pages by URL, then one Copilot question (a heatmap tool call and an answer), with a think time between views
-(uniform in 0.5-1.5x ``--think`` seconds, seeded; people start spread over one think time), ``--cycles``
-times.  A view is timed from navigation until the page's script has finished and its first chart or table
-is visible (the copilot view: until the answer's chart is drawn).  The same loop runs for one person alone,
-then for N at once, in the same run against the same server.
+One Chromium process serves every person, each in their own browser context.  A person arrives (within one
+think time of the others) by opening a bookmark, the Qubits page of the 144-qubit chip with Q017 picked, in a
+fresh context ("open", reported apart: a once-a-day cost).  Once everyone is in, each browses as lab staff do,
+from the sidebar in the same session: Chip heatmap, Timeseries, Qubits (Q017's health report and fit
+figures), What changed, then one Copilot question (a heatmap tool call and an answer), ``--cycles`` times,
+with a think time before every view (uniform in 0.5-1.5x ``--think`` seconds, seeded).  A view is timed from
+the click until the new page's script has finished and its first chart or table is visible (the copilot
+view: until the answer's chart is drawn).  The same loop runs for one person alone, then for N at once, in
+the same run against the same server.
 
 It prints p50/p95 per phase and per page kind, the p95 ratio (target: 8 users with p95 <= 3x one user
-alone), the server's RSS, the machine's load average during each phase, and where the CPU went: the server
-(its script runs, counted per run in the script thread, and the rest: websocket, protobuf, static files),
-the Chromium processes (they run on the same cores as the server here), this process (Playwright client and
-the scripted model) and everything else on the machine.  ``--profile`` adds cProfile of every script run
-(``server.pstats`` in the data directory; summary printed).
+alone), the server's RSS, the machine's load average during each phase, and where the CPU went while
+browsing: the server (its script runs, counted per run in the script thread, and the rest: websocket,
+protobuf, static files), the Chromium processes (they run on the same cores as the server here, which a
+lab's browsers do not), this process (Playwright client and the scripted model) and everything else on the
+machine.  ``--profile`` adds cProfile of every script run (``server.pstats`` in the data directory; summary
+printed; it slows the script runs about 2x).
 
-    python -m bench.load [--users 1,8] [--cycles 2] [--think 5] [--profile] [--data-dir DIR]
+    python -m bench.load [--users 1,8] [--cycles 2] [--think 4] [--profile] [--data-dir DIR]
 """
 
 from __future__ import annotations
@@ -211,35 +214,35 @@ async def _view(page, kind: str) -> None:
         await _drawn(page, title)
 
 
-async def person(browser, url: str, cycles: int, think: float, rng: random.Random,
-                 views: list[tuple[str, float]] | None) -> None:
-    """One member of staff: opens a bookmark (the Qubits page of the chip with a qubit picked: chip and qubit
-    stay chosen on every page), then ``cycles`` rounds of the four pages and one question from the sidebar,
-    thinking between views."""
+async def open_app(browser, url: str, delay: float, views: list[tuple[str, float]] | None):
+    """A member of staff opens a bookmark in a fresh browser context: the Qubits page of the chip with a qubit
+    picked (chip and qubit then stay chosen on every page)."""
+    await asyncio.sleep(delay)  # people do not all arrive at the same instant
     context = await browser.new_context(viewport={"width": 1440, "height": 900})
     page = await context.new_page()
-    try:
-        if views is not None:
-            await asyncio.sleep(rng.uniform(0, think))  # people do not all click at the same instant
-        start = time.perf_counter()
-        await page.goto(f"{url}/{BOOKMARK}")
-        await _drawn(page, TITLES["qubits"])
-        if views is not None:
-            views.append(("open", time.perf_counter() - start))
-        for _ in range(cycles):
-            for kind in KINDS:
-                if views is not None:
-                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-                start = time.perf_counter()
-                await _view(page, kind)
-                if views is not None:
-                    views.append((kind, time.perf_counter() - start))
-    finally:
-        await context.close()
+    start = time.perf_counter()
+    await page.goto(f"{url}/{BOOKMARK}")
+    await _drawn(page, TITLES["qubits"])
+    if views is not None:
+        views.append(("open", time.perf_counter() - start))
+    return context, page
+
+
+async def browse(page, cycles: int, think: float, rng: random.Random, views: list[tuple[str, float]] | None) -> None:
+    """``cycles`` rounds of the four pages and one question from the sidebar, thinking before each view."""
+    for _ in range(cycles):
+        for kind in KINDS:
+            if views is not None:
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            start = time.perf_counter()
+            await _view(page, kind)
+            if views is not None:
+                views.append((kind, time.perf_counter() - start))
 
 
 async def run_phases(url: str, user_counts: list[int], cycles: int, think: float, meter: CpuMeter,
                      sampler: RssSampler) -> list[Phase]:
+    """Per phase: everyone opens the app (timed as 'open'), then all browse at once (the measured part)."""
     from playwright.async_api import async_playwright
 
     phases = []
@@ -248,19 +251,26 @@ async def run_phases(url: str, user_counts: list[int], cycles: int, think: float
         meter.browser_pid = next((p.pid for p in psutil.Process().children(recursive=True)
                                   if "chrom" in p.name() and "chrom" not in psutil.Process(p.ppid()).name()), None)
         try:
-            await person(browser, url, 1, think, random.Random(0), None)  # warm the caches and the browser, untimed
+            context, page = await open_app(browser, url, 0.0, None)  # warm the caches and the browser, untimed
+            await browse(page, 1, think, random.Random(0), None)
+            await context.close()
             for users in user_counts:
                 phase = Phase(users)
+                rngs = [random.Random(users * 100 + i) for i in range(users)]
+                opened = await asyncio.gather(*(open_app(browser, url, rng.uniform(0, think), phase.views)
+                                                for rng in rngs))
                 sampler.reset()
                 phase.load = (os.getloadavg()[0], 0.0)
                 before, start = meter.read(), time.perf_counter()
-                await asyncio.gather(*(person(browser, url, cycles, think, random.Random(users * 100 + i),
-                                              phase.views) for i in range(users)))
+                await asyncio.gather(*(browse(page, cycles, think, rng, phase.views)
+                                       for (_, page), rng in zip(opened, rngs, strict=True)))
                 phase.wall = time.perf_counter() - start
                 after = meter.read()
                 phase.cpu = {k: after[k] - before[k] for k in after}
                 phase.load, phase.peak_mb = (phase.load[0], sampler.peak_load), sampler.peak_mb
                 phases.append(phase)
+                for context, _ in opened:
+                    await context.close()
         finally:
             await browser.close()
     return phases
@@ -273,8 +283,9 @@ def pct(values: list[float], q: float) -> float:
 
 def report(phases: list[Phase], think: float, cycles: int, idle_mb: float) -> float:
     """Print the tables; return the p95 ratio of the largest phase to one user."""
-    print(f"each person: opens {BOOKMARK} (a fresh browser context: 'open'), then {cycles} x "
-          f"({', '.join(KINDS)}) from the sidebar in the same session, think time {0.5 * think:g}-{1.5 * think:g} s "
+    print(f"each person: opens {BOOKMARK} in a fresh browser context ('open', arrivals spread over one think "
+          f"time); once all are in, {cycles} x ({', '.join(KINDS)}) from the sidebar in the same session "
+          f"(the measured part), think time {0.5 * think:g}-{1.5 * think:g} s "
           f"(mean {think:g} s) between views; one Chromium process, one context per person; "
           f"{os.cpu_count()} cores shared by the server, Chromium and whatever else runs")
     print("page views (sidebar navigation):")
@@ -289,7 +300,7 @@ def report(phases: list[Phase], think: float, cycles: int, idle_mb: float) -> fl
         cells = ", ".join(f"{k} {statistics.median(ph.times(k)):.2f} / {pct(ph.times(k), .95):.2f}"
                           for k in ("open", *KINDS) if ph.times(k))
         print(f"  {ph.users} user(s): {cells}")
-    print("CPU seconds during each phase (share of the machine's busy time):")
+    print("CPU seconds while browsing (share of the machine's busy time):")
     for ph in phases:
         c = ph.cpu
         other = c["machine"] - c["server"] - c["chromium"] - c["bench"]
@@ -328,7 +339,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", default="1,8", help="comma-separated phases; the first is the baseline")
     parser.add_argument("--cycles", type=int, default=2, help="rounds of the four pages + one question per person")
-    parser.add_argument("--think", type=float, default=5.0, help="mean think time between views, seconds")
+    parser.add_argument("--think", type=float, default=4.0, help="mean think time between views, seconds")
     parser.add_argument("--profile", action="store_true", help="cProfile every script run in the server")
     parser.add_argument("--data-dir", type=Path)
     args = parser.parse_args()

@@ -1,5 +1,7 @@
 """Timeseries: one parameter over time: the chip median band, the qubits the user picks, outliers flagged."""
 
+from functools import partial
+
 import streamlit as st
 
 from copilot_core.analysis.timeseries import OUTLIER_K
@@ -61,6 +63,6 @@ with page_guard("the timeseries"):
                                      "value": st.column_config.NumberColumn(
                                          safe_text(f"value [{entry.unit}]"), format="%.5g", width="small"),
                                      "execution_id": st.column_config.TextColumn("execution", width="large")})
-                st.download_button("Download CSV", csv_bytes(shown),
+                st.download_button("Download CSV", partial(csv_bytes, shown),
                                    file_name=f"{chip_id}_{name}_{days}d.csv", mime="text/csv", on_click="ignore",
                                    key="timeseries_csv", icon=":material/download:")
