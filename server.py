@@ -3,9 +3,8 @@
 Streamlit runs ``app.py`` only when the first browser session arrives, so anything slow there lands on
 the first page view: above all the embedded store's index build (seconds on the demo data).  This hook
 builds it, imports the pages' libraries, reads the default page's data, pays Streamlit's own
-once-per-process costs and takes that long-lived heap out of the garbage collector's walks before the server
-accepts connections; a browser opened meanwhile waits for the
-server and then gets a ready page.
+once-per-process costs and takes that long-lived heap out of the garbage collector's walks before the
+server accepts connections; a browser opened meanwhile waits for the server and then gets a ready page.
 ``streamlit run app.py`` still works: its first page then shows the build's progress instead.
 
     streamlit run server.py [--server.port 8501 ...]

@@ -168,16 +168,16 @@ def cached_chip_metric(chip_id: str, metric_name: str, *, mode: Mode = "latest",
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def _chip_timeseries(key: str, chip_id: str, parameter: str, qids: tuple[str, ...] | None, days: int) -> list[dict]:
-    """Rows of one parameter for some/all qubits over the ``days`` before the chip's last execution."""
+def _chip_timeseries(key: str, chip_id: str, parameter: str, days: int) -> list[dict]:
+    """Rows of one parameter for every qubit over the ``days`` before the chip's last execution."""
     since = reference_time(chip(chip_id) or {}) - timedelta(days=days)
-    return repository().chip_parameter_timeseries(chip_id, parameter, qids=list(qids) if qids else None, since=since)
+    return repository().chip_parameter_timeseries(chip_id, parameter, since=since)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def _chip_timeseries_frame(key: str, chip_id: str, parameter: str, days: int,
                            size: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    frame = timeseries_frame(_chip_timeseries(key, chip_id, parameter, None, days), metric(parameter), size)
+    frame = timeseries_frame(_chip_timeseries(key, chip_id, parameter, days), metric(parameter), size)
     return frame, median_band(frame)
 
 
