@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run check test test-model-evals lint lock install install-dev browser idp seed bench eval eval-local local-llm test-real-llm clean
+.PHONY: run check test test-model-evals lint lock install install-dev browser idp seed bench bench-load eval eval-local local-llm test-real-llm clean
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -91,6 +91,10 @@ bench: install-dev
 	$(PY) bench/sandbox.py
 	$(PY) bench/render_safety.py
 	$(PY) bench/compare.py
+
+# How many lab staff one server holds: one person alone, then 8 browsing at once (< 6 min; see README).
+bench-load: install-dev browser
+	$(PY) -m bench.load --users 1,8
 
 # The copilot eval (>= 25 questions with required tools and facts) against the configured provider.
 eval: seed

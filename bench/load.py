@@ -1,15 +1,26 @@
-"""How many lab staff one server holds: N concurrent Chromium sessions against one real server.
+"""How many lab staff one server holds: N people browsing at once against one real server.
 
 Starts ``server.py`` (real ``streamlit run``) on the embedded demo with its fit figures and the scripted
 OpenAI-compatible model (tests/fakes: answers at once, so the copilot's own cost is measured, not a model's).
-Each simulated person opens, in their own browser context, the Chip heatmap, Timeseries, Qubits (a qubit
-selected: health report and fit figures) and What changed pages by URL, then asks the Copilot one question
-(a heatmap tool call and an answer).  A view is timed from navigation until the page's script has finished
-and its first chart or table is visible.  First one person alone, then N at once, in the same run; it prints
-p50/p95 per phase, the p95 ratio (target: 8 users with p95 <= 3x one user alone) and the server's peak RSS.
-Wall times on a shared machine include waiting for a core: the load average is printed with the result.
+One Chromium process serves every person, each in their own browser context.  A person arrives (within one
+think time of the others) by opening a bookmark, the Qubits page of the 144-qubit chip with Q017 picked, in a
+fresh context ("open", reported apart: a once-a-day cost).  Once everyone is in, each browses as lab staff do,
+from the sidebar in the same session: Chip heatmap, Timeseries, Qubits (Q017's health report and fit
+figures), What changed, then one Copilot question (a heatmap tool call and an answer), ``--cycles`` times,
+with a think time before every view (uniform in 0.5-1.5x ``--think`` seconds, seeded).  A view is timed from
+the click until the new page's script has finished and its first chart or table is visible (the copilot
+view: until the answer's chart is drawn).  The same loop runs for one person alone, then for N at once, in
+the same run against the same server.
 
-    python bench/load.py [--users 8] [--cycles 1] [--data-dir DIR]
+It prints p50/p95 per phase and per page kind, the p95 ratio (target: 8 users with p95 <= 3x one user
+alone), the server's RSS, the machine's load average during each phase, and where the CPU went while
+browsing: the server (its script runs, counted per run in the script thread, and the rest: websocket,
+protobuf, static files), the Chromium processes (they run on the same cores as the server here, which a
+lab's browsers do not), this process (Playwright client and the scripted model) and everything else on the
+machine.  ``--profile`` adds cProfile of every script run (``server.pstats`` in the data directory; summary
+printed; it slows the script runs about 2x).
+
+    python -m bench.load [--users 1,8] [--cycles 2] [--think 4] [--profile] [--data-dir DIR]
 """
 
 from __future__ import annotations
@@ -18,12 +29,16 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+
+import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -33,10 +48,13 @@ from tests.e2e.conftest import CHROMIUM, start_streamlit  # noqa: E402
 from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call  # noqa: E402
 
 CHIP = "144Qv2"
-PAGES = (f"heatmap?chip={CHIP}&metric=t1", f"timeseries?chip={CHIP}&parameter=t1",
-         f"qubits?chip={CHIP}&qubit=17", f"compare?chip={CHIP}")
+BOOKMARK = f"qubits?chip={CHIP}&qubit=17"
+TITLES = {"heatmap": "Chip heatmap", "timeseries": "Timeseries", "qubits": "Qubits", "compare": "What changed",
+          "copilot": "Copilot"}
+KINDS = tuple(TITLES)
 TIMEOUT_MS = 300_000
 TARGET_RATIO = 3.0
+PROFILE_SITE = Path(__file__).resolve().parent / "profile_site"
 
 
 def smart(req: SmartRequest):
@@ -66,11 +84,13 @@ def seed(data_dir: Path) -> None:
 
 
 class RssSampler(threading.Thread):
-    """The server's resident memory, sampled every 0.5 s (peak kept)."""
+    """The server's resident memory and the machine's 1-minute load average, sampled every 0.5 s (peaks kept
+    until :meth:`reset`)."""
 
     def __init__(self, pid: int | None) -> None:
         super().__init__(daemon=True)
-        self.pid, self.peak_mb, self.stopped = pid, 0.0, threading.Event()
+        self.pid, self.stopped = pid, threading.Event()
+        self.peak_mb, self.peak_load = 0.0, 0.0
 
     def rss_mb(self) -> float:
         try:
@@ -81,58 +101,179 @@ class RssSampler(threading.Thread):
             pass
         return float("nan")
 
+    def reset(self) -> None:
+        self.peak_mb, self.peak_load = self.rss_mb(), os.getloadavg()[0]
+
     def run(self) -> None:
         while not self.stopped.wait(0.5):
             self.peak_mb = max(self.peak_mb, self.rss_mb())
+            self.peak_load = max(self.peak_load, os.getloadavg()[0])
 
 
-async def _drawn(page) -> None:
+def _tree_cpu(root: psutil.Process) -> float:
+    """CPU seconds of a process, its live descendants and the children they have reaped."""
+    total = 0.0
+    for proc in [root, *root.children(recursive=True)]:
+        try:
+            t = proc.cpu_times()
+        except psutil.Error:
+            continue
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
+
+
+def _machine_busy() -> float:
+    """CPU seconds every core of the machine spent on anything but idle and iowait since boot."""
+    fields = [float(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class CpuMeter:
+    """CPU seconds by owner: the server (all, and its script runs), Chromium, this process, the machine."""
+
+    server_pid: int
+    counters: Path
+    browser_pid: int | None = None
+
+    def script_cpu(self) -> float:
+        try:
+            return float(json.loads(self.counters.read_text())["script_cpu_s"])
+        except (OSError, ValueError, KeyError):
+            return float("nan")
+
+    def read(self) -> dict[str, float]:
+        me = psutil.Process()
+        t = me.cpu_times()
+        browser = _tree_cpu(psutil.Process(self.browser_pid)) if self.browser_pid else 0.0
+        driver = sum(_own_cpu(p) for p in me.children() if "playwright" in " ".join(p.cmdline()))
+        return {"server": _own_cpu(psutil.Process(self.server_pid)), "script runs": self.script_cpu(),
+                "chromium": browser, "bench": t.user + t.system + driver, "machine": _machine_busy()}
+
+
+def _own_cpu(proc: psutil.Process) -> float:
+    try:
+        t = proc.cpu_times()
+    except psutil.Error:
+        return 0.0
+    return t.user + t.system
+
+
+@dataclass
+class Phase:
+    users: int
+    views: list[tuple[str, float]] = field(default_factory=list)
+    wall: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)
+    load: tuple[float, float] = (0.0, 0.0)  # 1-min load average: at the start, peak during
+    peak_mb: float = 0.0
+
+    def times(self, kind: str | None = None) -> list[float]:
+        """Seconds of the views of one kind, or of every page view (the bookmark's first open left out)."""
+        return [t for k, t in self.views if k == kind or (kind is None and k in KINDS)]
+
+
+async def _drawn(page, title: str) -> None:
+    """The page titled ``title`` has run to the end and shows its first chart or table."""
     from playwright.async_api import expect
 
+    await expect(page.locator("h1", has_text=title).first).to_be_visible(timeout=TIMEOUT_MS)  # the new page's run
     await expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning",
                                                                   timeout=TIMEOUT_MS)
     content = page.get_by_test_id("stPlotlyChart").or_(page.get_by_test_id("stDataFrame")).first
     await expect(content).to_be_visible(timeout=TIMEOUT_MS)
 
 
-async def person(browser, url: str, cycles: int, views: list[tuple[str, float]]) -> None:
+async def _ask(page) -> None:
+    """One question in the Copilot's chat; done when its answer's chart is drawn."""
     from playwright.async_api import expect
 
+    box = page.get_by_test_id("stChatInputTextArea")
+    await expect(box).to_be_visible(timeout=TIMEOUT_MS)
+    await expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning",
+                                                                  timeout=TIMEOUT_MS)
+    asked = await page.get_by_test_id("stChatMessage").count()
+    await box.fill(f"Show the T1 heatmap of {CHIP}")
+    await box.press("Enter")
+    answer_msg = page.get_by_test_id("stChatMessage").nth(asked + 1)
+    await expect(answer_msg.get_by_test_id("stPlotlyChart")).to_be_visible(timeout=TIMEOUT_MS)
+
+
+async def _view(page, kind: str) -> None:
+    """Open a page from the sidebar, as staff move around the dashboard (one session, no reload)."""
+    from playwright.async_api import expect
+
+    title = TITLES[kind]
+    link = page.get_by_test_id("stSidebarNavLink").filter(has=page.get_by_text(title, exact=True))
+    await expect(link).to_be_visible(timeout=TIMEOUT_MS)
+    await link.click()
+    if kind == "copilot":
+        await expect(page.locator("h1", has_text=title).first).to_be_visible(timeout=TIMEOUT_MS)
+        await _ask(page)
+    else:
+        await _drawn(page, title)
+
+
+async def open_app(browser, url: str, delay: float, views: list[tuple[str, float]] | None):
+    """A member of staff opens a bookmark in a fresh browser context: the Qubits page of the chip with a qubit
+    picked (chip and qubit then stay chosen on every page)."""
+    await asyncio.sleep(delay)  # people do not all arrive at the same instant
     context = await browser.new_context(viewport={"width": 1440, "height": 900})
     page = await context.new_page()
-    try:
-        for _ in range(cycles):
-            for path in PAGES:
-                start = time.perf_counter()
-                await page.goto(f"{url}/{path}")
-                await _drawn(page)
-                views.append((path.split("?")[0], time.perf_counter() - start))
+    start = time.perf_counter()
+    await page.goto(f"{url}/{BOOKMARK}")
+    await _drawn(page, TITLES["qubits"])
+    if views is not None:
+        views.append(("open", time.perf_counter() - start))
+    return context, page
+
+
+async def browse(page, cycles: int, think: float, rng: random.Random, views: list[tuple[str, float]] | None) -> None:
+    """``cycles`` rounds of the four pages and one question from the sidebar, thinking before each view."""
+    for _ in range(cycles):
+        for kind in KINDS:
+            if views is not None:
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
             start = time.perf_counter()
-            await page.goto(f"{url}/copilot")
-            box = page.get_by_test_id("stChatInputTextArea")
-            await expect(box).to_be_visible(timeout=TIMEOUT_MS)
-            await box.fill(f"Show the T1 heatmap of {CHIP}")
-            await box.press("Enter")
-            answer_msg = page.get_by_test_id("stChatMessage").nth(1)
-            await expect(answer_msg.get_by_test_id("stPlotlyChart")).to_be_visible(timeout=TIMEOUT_MS)
-            views.append(("copilot", time.perf_counter() - start))
-    finally:
-        await context.close()
+            await _view(page, kind)
+            if views is not None:
+                views.append((kind, time.perf_counter() - start))
 
 
-async def phase(url: str, users: int, cycles: int) -> tuple[list[tuple[str, float]], float]:
+async def run_phases(url: str, user_counts: list[int], cycles: int, think: float, meter: CpuMeter,
+                     sampler: RssSampler) -> list[Phase]:
+    """Per phase: everyone opens the app (timed as 'open'), then all browse at once (the measured part)."""
     from playwright.async_api import async_playwright
 
-    views: list[tuple[str, float]] = []
+    phases = []
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--disable-gpu", "--no-sandbox"])
+        meter.browser_pid = next((p.pid for p in psutil.Process().children(recursive=True)
+                                  if "chrom" in p.name() and "chrom" not in psutil.Process(p.ppid()).name()), None)
         try:
-            await person(browser, url, 1, [])  # warm the server's caches and the browser once, untimed
-            start = time.perf_counter()
-            await asyncio.gather(*(person(browser, url, cycles, views) for _ in range(users)))
-            return views, time.perf_counter() - start
+            context, page = await open_app(browser, url, 0.0, None)  # warm the caches and the browser, untimed
+            await browse(page, 1, think, random.Random(0), None)
+            await context.close()
+            for users in user_counts:
+                phase = Phase(users)
+                rngs = [random.Random(users * 100 + i) for i in range(users)]
+                opened = await asyncio.gather(*(open_app(browser, url, rng.uniform(0, think), phase.views)
+                                                for rng in rngs))
+                sampler.reset()
+                phase.load = (os.getloadavg()[0], 0.0)
+                before, start = meter.read(), time.perf_counter()
+                await asyncio.gather(*(browse(page, cycles, think, rng, phase.views)
+                                       for (_, page), rng in zip(opened, rngs, strict=True)))
+                phase.wall = time.perf_counter() - start
+                after = meter.read()
+                phase.cpu = {k: after[k] - before[k] for k in after}
+                phase.load, phase.peak_mb = (phase.load[0], sampler.peak_load), sampler.peak_mb
+                phases.append(phase)
+                for context, _ in opened:
+                    await context.close()
         finally:
             await browser.close()
+    return phases
 
 
 def pct(values: list[float], q: float) -> float:
@@ -140,42 +281,90 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
+def report(phases: list[Phase], think: float, cycles: int, idle_mb: float) -> float:
+    """Print the tables; return the p95 ratio of the largest phase to one user."""
+    print(f"each person: opens {BOOKMARK} in a fresh browser context ('open', arrivals spread over one think "
+          f"time); once all are in, {cycles} x ({', '.join(KINDS)}) from the sidebar in the same session "
+          f"(the measured part), think time {0.5 * think:g}-{1.5 * think:g} s "
+          f"(mean {think:g} s) between views; one Chromium process, one context per person; "
+          f"{os.cpu_count()} cores shared by the server, Chromium and whatever else runs")
+    print("page views (sidebar navigation):")
+    print(f"{'users':>5} {'views':>5} {'p50 s':>6} {'p95 s':>6} {'max s':>6} {'wall s':>6} {'load start/peak':>15} "
+          f"{'RSS MB':>6}")
+    for ph in phases:
+        t = ph.times()
+        print(f"{ph.users:>5} {len(t):>5} {pct(t, .5):>6.2f} {pct(t, .95):>6.2f} {max(t):>6.2f} {ph.wall:>6.1f} "
+              f"{ph.load[0]:>7.1f} / {ph.load[1]:<5.1f} {ph.peak_mb:>6.0f}")
+    print("per page kind, p50 / p95 s:")
+    for ph in phases:
+        cells = ", ".join(f"{k} {statistics.median(ph.times(k)):.2f} / {pct(ph.times(k), .95):.2f}"
+                          for k in ("open", *KINDS) if ph.times(k))
+        print(f"  {ph.users} user(s): {cells}")
+    print("CPU seconds while browsing (share of the machine's busy time):")
+    for ph in phases:
+        c = ph.cpu
+        other = c["machine"] - c["server"] - c["chromium"] - c["bench"]
+        parts = [("server", c["server"]), ("  script runs", c["script runs"]),
+                 ("  websocket/protobuf/files", c["server"] - c["script runs"]), ("chromium", c["chromium"]),
+                 ("bench+playwright+model", c["bench"]), ("rest of the machine", other)]
+        cells = ", ".join(f"{name.strip()} {s:.1f} ({s / c['machine']:.0%})" for name, s in parts)
+        views = len(ph.times())
+        print(f"  {ph.users} user(s), {ph.wall:.0f} s wall, machine busy {c['machine']:.0f} s "
+              f"({c['machine'] / ph.wall:.2f} cores): {cells}; per view: server {c['server'] / views:.2f} s, "
+              f"chromium {c['chromium'] / views:.2f} s")
+    one, many = phases[0], phases[-1]
+    ratio = pct(many.times(), .95) / pct(one.times(), .95)
+    opens = [t for ph in (one, many) for t in ph.times("open")]
+    if opens:
+        print(f"first open of the app in a fresh browser context (not in the ratio): alone {one.times('open')[0]:.2f} s,"
+              f" with {many.users} users p50 {statistics.median(many.times('open')):.2f} s")
+    print(f"p95 with {many.users} users / p95 alone: {ratio:.2f} (target <= {TARGET_RATIO:g}: "
+          f"{'met' if ratio <= TARGET_RATIO else 'MISSED'}); server RSS idle {idle_mb:.0f} MB, "
+          f"peak {max(p.peak_mb for p in phases):.0f} MB")
+    return ratio
+
+
+def print_profile(path: Path, top: int = 25) -> None:
+    """Cumulative time of the script runs by what they did (cProfile; profiler overhead included)."""
+    import pstats
+
+    stats = pstats.Stats(str(path))
+    raw = stats.stats  # type: ignore[attr-defined]
+    total = sum(tt for (_f, _l, name), (_cc, _nc, tt, _ct, _c) in raw.items())
+    print(f"script runs under cProfile: {total:.1f} s of own time; top functions by cumulative time:")
+    stats.sort_stats("cumulative").print_stats(top)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", type=int, default=8)
-    parser.add_argument("--cycles", type=int, default=1, help="rounds of the four pages + one question per person")
+    parser.add_argument("--users", default="1,8", help="comma-separated phases; the first is the baseline")
+    parser.add_argument("--cycles", type=int, default=2, help="rounds of the four pages + one question per person")
+    parser.add_argument("--think", type=float, default=4.0, help="mean think time between views, seconds")
+    parser.add_argument("--profile", action="store_true", help="cProfile every script run in the server")
     parser.add_argument("--data-dir", type=Path)
     args = parser.parse_args()
+    user_counts = [int(u) for u in args.users.split(",")]
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="bench-load-"))
     seed(data_dir)
-    env = server_env(data_dir) | {"USERNAME": "load", "TRACE_DIR": str(data_dir / "traces")}
+    counters = data_dir / "server_cpu.json"
+    counters.unlink(missing_ok=True)
+    env = server_env(data_dir) | {"USERNAME": "load", "TRACE_DIR": str(data_dir / "traces"),
+                                  "LOAD_BENCH_DIR": str(data_dir), "LOAD_BENCH_CPROFILE": "1" if args.profile else "0"}
+    env["PYTHONPATH"] = os.pathsep.join((str(PROFILE_SITE), env["PYTHONPATH"]))
     with ScriptedOpenAI(smart=smart) as model, \
             start_streamlit(env | {"OPENAI_BASE_URL": model.base_url, "COPILOT_MODEL": "scripted-model"},
                             ROOT / "server.py") as url:
-        sampler = RssSampler(server_pid(url))
+        pid = server_pid(url)
+        if pid is None:
+            raise SystemExit("cannot find the server process in /proc")
+        sampler = RssSampler(pid)
         idle_mb = sampler.rss_mb()
         sampler.start()
-        results = {}
-        for users in (1, args.users):
-            views, wall = asyncio.run(phase(url, users, args.cycles))
-            results[users] = (views, wall)
+        phases = asyncio.run(run_phases(url, user_counts, args.cycles, args.think, CpuMeter(pid, counters), sampler))
         sampler.stopped.set()
-    load = os.getloadavg()
-    print(f"load average during the run (1/5/15 min): {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on "
-          f"{os.cpu_count()} cores")
-    print(f"{'users':>5} {'views':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'wall s':>7}   per page p50 s")
-    for users, (views, wall) in results.items():
-        times = [t for _, t in views]
-        per_page = {name: statistics.median([t for n, t in views if n == name]) for name in dict(views)}
-        pages = ", ".join(f"{n} {t:.2f}" for n, t in per_page.items())
-        print(f"{users:>5} {len(times):>6} {pct(times, 0.5):>7.2f} {pct(times, 0.95):>7.2f} {max(times):>7.2f} "
-              f"{wall:>7.1f}   {pages}")
-    one = [t for _, t in results[1][0]]
-    many = [t for _, t in results[args.users][0]]
-    ratio = pct(many, 0.95) / pct(one, 0.95)
-    print(f"p95 with {args.users} users / p95 alone: {ratio:.2f} (target <= {TARGET_RATIO:.0f}: "
-          f"{'met' if ratio <= TARGET_RATIO else 'MISSED'}); server RSS idle {idle_mb:.0f} MB, "
-          f"peak {sampler.peak_mb:.0f} MB")
+    report(phases, args.think, args.cycles, idle_mb)
+    if args.profile and (data_dir / "server.pstats").exists():
+        print_profile(data_dir / "server.pstats")
     return 0
 
 

@@ -1,6 +1,7 @@
 """What changed: two runs (or two days) of a chip side by side, metric by metric; a click opens the qubit."""
 
 from datetime import datetime
+from functools import partial
 
 import pandas as pd
 import streamlit as st
@@ -133,6 +134,6 @@ with page_guard("the comparison"):
                 st.caption("now: failed, excluded, nan (stored as 0) or absent (not measured while the task ran).")
                 _open_selected(event, lost, chip_id)
 
-        st.download_button("Download CSV", csv_bytes(comp.frame),
+        st.download_button("Download CSV", partial(csv_bytes, comp.frame),
                            file_name=f"{chip_id}_{comp.before.execution_ids[0]}_{comp.after.execution_ids[0]}.csv",
                            mime="text/csv", on_click="ignore", key="compare_csv", icon=":material/download:")

@@ -1,5 +1,7 @@
 """Chip heatmap: one metric on the topology, its distribution, couplings, and a click-to-drill-down."""
 
+from functools import partial
+
 import streamlit as st
 
 from copilot_core.analysis.chip_metrics import chip_metric_frame, chip_topology
@@ -56,7 +58,7 @@ with page_guard("the chip heatmap"):
                                   + "".join(f" {cm.label(i)}: {cm.missing_reason(i)}." for i in cm.missing_since)))
             with right:
                 st.plotly_chart(distribution_figure(cm, dist_kind), key="heatmap_distribution")
-            st.download_button("Download CSV", csv_bytes(chip_metric_frame(cm)),
+            st.download_button("Download CSV", partial(csv_bytes, chip_metric_frame(cm)),
                                file_name=f"{chip_id}_{metric_name}_{mode}.csv", mime="text/csv",
                                on_click="ignore", key="heatmap_csv", icon=":material/download:")
 
@@ -85,6 +87,6 @@ with page_guard("the chip heatmap"):
             views.stat_cards(ccm)
             st.plotly_chart(coupling_map(ccm, topology, color_by=color_by), key="coupling_chart",
                             config={"displayModeBar": False})
-            st.download_button("Download coupling CSV", csv_bytes(chip_metric_frame(ccm)),
+            st.download_button("Download coupling CSV", partial(csv_bytes, chip_metric_frame(ccm)),
                                file_name=f"{chip_id}_{coupling_name}_{mode}.csv", mime="text/csv",
                                on_click="ignore", key="coupling_csv", icon=":material/download:")

@@ -78,7 +78,7 @@ with page_guard("the qubits table"):
             st.caption(escape(f"{len(table)} of {size} qubits · latest values (qubit.data) in display units; cell "
                               "colour = band: red bad, orange fair, light green good, green excellent; — = no usable "
                               "value. Tick a row to see its health report below."))
-            st.download_button("Download CSV", csv_bytes(table), file_name=f"{chip_id}_qubits.csv",
+            st.download_button("Download CSV", partial(csv_bytes, table), file_name=f"{chip_id}_qubits.csv",
                                mime="text/csv", on_click="ignore", key="qubits_csv", icon=":material/download:")
 
         st.divider()

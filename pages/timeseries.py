@@ -1,8 +1,10 @@
 """Timeseries: one parameter over time: the chip median band, the qubits the user picks, outliers flagged."""
 
+from functools import partial
+
 import streamlit as st
 
-from copilot_core.analysis.timeseries import OUTLIER_K, median_band, timeseries_frame
+from copilot_core.analysis.timeseries import OUTLIER_K
 from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import metric, window_text
 from copilot_core.domain.topology import qubit_label
@@ -30,11 +32,10 @@ with page_guard("the timeseries"):
         days = persistent_select("Window (days)", WINDOW_DAYS, "timeseries_days", default=30, param="window",
                                  to_url=lambda d: f"{d}d", container=c3)
         entry = metric(name)
-        every = timeseries_frame(data.chip_timeseries(chip_id, name, qids=None, days=days), entry, size)
+        every, band = data.chip_timeseries_frame(chip_id, name, days=days, size=size)  # band: every qubit
         if every.empty:
             widgets.no_data(f"No {entry.title} values on {chip_id} in the {days} days before its last execution.")
         else:
-            band = median_band(every)  # the chip's band: every qubit, whichever are drawn
             shown = every[every["qid"].isin(picked)] if picked else every
             if shown.empty:
                 widgets.no_data("The selected qubits have no values in this window.")
@@ -62,6 +63,6 @@ with page_guard("the timeseries"):
                                      "value": st.column_config.NumberColumn(
                                          safe_text(f"value [{entry.unit}]"), format="%.5g", width="small"),
                                      "execution_id": st.column_config.TextColumn("execution", width="large")})
-                st.download_button("Download CSV", csv_bytes(shown),
+                st.download_button("Download CSV", partial(csv_bytes, shown),
                                    file_name=f"{chip_id}_{name}_{days}d.csv", mime="text/csv", on_click="ignore",
                                    key="timeseries_csv", icon=":material/download:")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from datetime import timedelta
 
+import pandas as pd
 import streamlit as st
 
 from copilot_core.analysis.chip_health import MetricHealth, chip_health
@@ -18,11 +19,12 @@ from copilot_core.analysis.chip_metrics import ChipMetric, Mode, chip_metric
 from copilot_core.analysis.drift import DriftFlag, drift_flags, reference_time
 from copilot_core.analysis.health import HealthReport, qubit_health
 from copilot_core.analysis.overview import default_chip
+from copilot_core.analysis.timeseries import median_band, timeseries_frame
 from copilot_core.data.connection import describe_target, open_database
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.rows import ChipRow, ChipSeriesRow, ExecutionRow, Params, SeriesPoint, TaskRow
 from copilot_core.data.warmup import LONG_WAIT_DOCUMENTS, IndexWarmUp
-from copilot_core.domain.metrics import Kind
+from copilot_core.domain.metrics import Kind, metric
 from copilot_core.errors import CopilotError
 from copilot_core.settings import Settings, current_settings, reload_settings
 
@@ -167,14 +169,23 @@ def cached_chip_metric(chip_id: str, metric_name: str, *, mode: Mode = "latest",
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def _chip_timeseries(key: str, chip_id: str, parameter: str, qids: tuple[str, ...] | None, days: int) -> list[ChipSeriesRow]:
+def _chip_timeseries(key: str, chip_id: str, parameter: str, days: int) -> list[ChipSeriesRow]:
+    """Rows of one parameter for every qubit over the ``days`` before the chip's last execution."""
     since = reference_time(chip(chip_id) or {}) - timedelta(days=days)
-    return repository().chip_parameter_timeseries(chip_id, parameter, qids=list(qids) if qids else None, since=since)
+    return repository().chip_parameter_timeseries(chip_id, parameter, since=since)
 
 
-def chip_timeseries(chip_id: str, parameter: str, *, qids: tuple[str, ...] | None, days: int) -> list[ChipSeriesRow]:
-    """Rows of one parameter for some/all qubits over the ``days`` before the chip's last execution."""
-    return _chip_timeseries(_key(), chip_id, parameter, qids, days)
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _chip_timeseries_frame(key: str, chip_id: str, parameter: str, days: int,
+                           size: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    frame = timeseries_frame(_chip_timeseries(key, chip_id, parameter, days), metric(parameter), size)
+    return frame, median_band(frame)
+
+
+def chip_timeseries_frame(chip_id: str, parameter: str, *, days: int, size: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every qubit's values of one parameter in display units with outlier flags, and the chip's daily median
+    band: the same for every person viewing that chip, so built once per cache period, not per view."""
+    return _chip_timeseries_frame(_key(), chip_id, parameter, days, size)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)

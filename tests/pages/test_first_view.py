@@ -10,6 +10,7 @@ which makes ``inspect`` map every loaded module to its file (``getabsfile`` once
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import inspect
 
@@ -124,6 +125,28 @@ def test_the_start_up_hook_leaves_streamlits_first_element_no_module_walk(fresh_
     env_util.is_repl()  # what Streamlit runs before the first element of a process
 
     assert modules_walked == [], "the first session would walk every loaded module"
+
+
+@pytest.fixture
+def unfrozen_after():
+    yield
+    gc.unfreeze()
+
+
+def test_the_start_up_hook_takes_the_store_out_of_the_collectors_walk(fresh_process_caches, unfrozen_after):
+    """Streamlit collects garbage after every script run; the store's index (at least one tracked object per
+    document) must not be walked each time."""
+    settings = load_settings()
+    db = open_database(settings)
+    try:
+        documents = sum(db[name].count_documents({}) for name in db.list_collection_names())
+    finally:
+        db.close()
+
+    load_server_module().prepare()
+
+    assert gc.get_freeze_count() >= documents, "the store's indexes should be out of the collector's walk"
+    assert len(gc.get_objects()) < documents / 10, "a post-run collection would walk the store's heap"
 
 
 def test_without_the_hook_the_first_page_waits_for_the_build_and_shows_the_same_data(fresh_process_caches,

@@ -67,3 +67,26 @@ def test_parameter_without_history_says_so(open_page, app_repo, demo_chip):
         assert any(f"No {metric(empty).title} values on {demo_chip['chip_id']}" in t for t in texts(at))
     else:  # no value on the chip at all: not offered
         assert not app_repo.metric_values(demo_chip["chip_id"], empty)
+
+
+def test_two_people_share_the_chip_frame_but_never_their_picks(open_page, app_repo, demo_chip):
+    """The chip's frame is built once for everyone (one process cache); what one person picks and sees stays
+    theirs, whatever the other does in between."""
+    size = demo_chip["size"]
+    alice = open_page(PAGE)
+    alice.multiselect(key="_w_timeseries_qubits").set_value(["3"]).run()
+    bob = open_page(PAGE)
+    bob.multiselect(key="_w_timeseries_qubits").set_value(["70"]).run()
+    alice.run()
+    assert not alice.exception and not bob.exception
+
+    frame = pd.DataFrame(history(app_repo, demo_chip, "t1", 30), columns=["qid", "at", "value"])
+    medians = list(frame.groupby(frame["at"].dt.floor("D"))["value"].median())
+    for at, own, other in ((alice, "3", "70"), (bob, "70", "3")):
+        fig = figures(at)["timeseries_chart"]
+        names = {t.get("name") for t in fig["data"]}
+        assert qubit_label(own, size) in names and qubit_label(other, size) not in names
+        line = next(t for t in fig["data"] if t.get("name") == qubit_label(own, size))
+        assert decode(line["y"]) == pytest.approx(list(frame[frame["qid"] == own].sort_values("at")["value"]))
+        median_line = next(t for t in fig["data"] if t.get("name") == "chip median")
+        assert decode(median_line["y"]) == pytest.approx(medians)  # the whole chip's band for both
