@@ -18,7 +18,7 @@ from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
 
 _COUPLING_TITLES = tuple(metric(n, kind="coupling").title for n in SCORED_COUPLING_METRICS)
-Status = Literal["checked", "trimmed", "replaced", "missing"]
+Status = Literal["checked", "trimmed", "replaced", "missing", "stopped"]
 
 _LABEL = re.compile(r"(?<![A-Za-z0-9])(?:Q|qubit\s*#?\s*)0*(\d{1,4})(?![0-9])", re.I)
 _CHIP_ID = re.compile(r"(?<![A-Za-z0-9])(\d{1,4}Qv?\d*)(?![A-Za-z0-9])")

@@ -10,9 +10,15 @@ import pytest
 
 from copilot_core.agent.contracts import AgentRequest, SilentListener
 from copilot_core.agent.qubit_review import run_qubit_review
+from copilot_core.cancel import STOPPED_MESSAGE
+from copilot_core.chat import ChatState, analysis_request
+from copilot_core.chat.background import BackgroundTurn
 from copilot_core.data.repository import CalibrationRepository
+from copilot_core.session import Copilot
+from copilot_core.settings import load_settings
+from copilot_core.skills import SkillLibrary
 from tests.agent import analysis_eval as ev
-from tests.fakes.scripted_openai import SmartRequest, Step, delay, null_content, text
+from tests.fakes.scripted_openai import SmartRequest, Step, delay, null_content, paused, text
 
 
 @pytest.fixture(scope="module")
@@ -147,3 +153,30 @@ def test_an_unknown_qubit_gets_a_clear_message_and_no_model_call(repo, scripted_
     result = review(scripted_openai, repo, "144Qv2", "999")
     assert [b.text for b in result.blocks] == [result.error] and "not on chip 144Qv2" in result.error
     assert scripted_openai.requests == []
+
+
+def test_the_stop_button_ends_a_review_at_once_and_leaves_the_report(repo, scripted_openai, tmp_path):
+    # The page's path: Copilot.ask on a BackgroundTurn, stopped while the model holds its stream open.
+    slow, pause = paused(text("What is wrong: T1 16.6 μs is bad and this line never ends"), after=3)
+    scripted_openai.push(slow)
+    copilot = Copilot(repo, settings=load_settings({"DATA_DIR": str(tmp_path)}), skills=SkillLibrary({}),
+                      memory=None, gate=False)
+    state = ChatState(username="lab", provider=scripted_openai.provider(timeout_s=600), chip_id=Q57[0], qid=Q57[1],
+                      mode="analysis")
+    saved: list[list[str]] = []
+    turn = BackgroundTurn(lambda listener, stream, cancel: copilot.ask(state, analysis_request(*Q57), listener,
+                                                                       stream=stream, cancel=cancel),
+                          on_stopped=lambda _: saved.append([m.text for m in state.messages]))
+    assert pause.reached.wait(60), "the review never started"
+    assert turn.stop(grace_s=30), "stopping did not end the review"  # the read timeout is 600 s
+    assert pause.hung_up.wait(30), "the model's stream was not closed by the stop"
+    result = turn.result.result
+    report, note = (b.text for b in result.blocks)
+    assert report.startswith("### Q057 on 144Qv2: bad") and "T1 16.6 μs is bad" in report
+    assert note == "**Review stopped** by the user. The report above stands."
+    assert "never ends" not in result.answer
+    assert result.stopped and result.review.status == "stopped" and result.error == STOPPED_MESSAGE
+    answer = state.messages[-1]
+    assert answer.stopped and [b.text for b in answer.blocks] == [report, note]
+    assert saved == [[analysis_request(*Q57), answer.text]]  # stored once, with the report
+    assert len(scripted_openai.requests) == 1 and scripted_openai.bodies()[0].get("stream") is True
