@@ -22,7 +22,7 @@ from copilot_core.agent.guardrails import configured_secrets, sanitize_output
 from copilot_core.agent.models import call_model, start_conversation
 from copilot_core.agent.prompts import render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
-from copilot_core.agent.qubit_facts import report_block, report_facts, summary_line
+from copilot_core.agent.qubit_facts import problem_lines, report_block, report_facts, summary_line
 from copilot_core.agent.review_check import ReviewCheck, check_review
 from copilot_core.analysis.health import HealthReport, qubit_health
 from copilot_core.cancel import STOPPED_MESSAGE, CancelToken, TurnCancelled
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 REVIEW_TIMEOUT_S = 50.0  # the report is already on screen; a review later than this is not worth the wait
-REVIEW_TOKENS = 200  # three short lines; a small model on a shared CPU writes a few tokens a second
+REVIEW_TOKENS = 160  # three short lines; a small model on a shared CPU writes a few tokens a second
 ASSESSMENT = {"bad": "bad", "fair": "warning", "good": "good", "excellent": "good"}
 
 
@@ -65,6 +65,16 @@ def review_block(report: HealthReport, check: ReviewCheck, model: str) -> str:
     if check.status == "checked":
         return f"{head}, checked against the report:\n\n{body}"
     return f"{head}:\n\n{body}\n\n_{(check.reason or '').rstrip('.')}._"
+
+
+def review_ask(report: HealthReport) -> str:
+    """The three asks (what is wrong, since when, what to re-run) as a form to fill in from the facts."""
+    if not problem_lines(report):
+        return (f"Review {report.label} in exactly these three lines:\nWhat is wrong: {report.label} is healthy: "
+                f"nothing stands out.\nSince when: {report.window or 'the window'}\nWhat to re-run: nothing")
+    return (f"Review {report.label} in exactly these three lines:\nWhat is wrong: copy problem 1 word for word, "
+            "then problem 2 if there is one\nSince when: the date(s) in those problem lines\n"
+            "What to re-run: the tasks after \"Re-run:\"")
 
 
 def _notify(listener: TurnListener, markdown: str) -> None:
@@ -114,7 +124,7 @@ def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: C
             cancel.check()
         chat = (client.with_options(timeout=review.timeout_s) if client is not None else make_client(review))
         system = render_prompt("qubit_review", label=report.label, chip_id=report.chip_id)
-        conversation = start_conversation(chat, review, system, [], f"{facts}\n\nReview {report.label}.")
+        conversation = start_conversation(chat, review, system, [], f"{facts}\n\n{review_ask(report)}")
         with tracer.span("llm.call", round=1, model=review.model, tools=False):
             turn = call_model(conversation, None, provider=review, dropped=set(),
                               on_retry=lambda phase: listener.phase(phase),

@@ -1,5 +1,5 @@
 """One-click qubit analysis on the scripted OpenAI-compatible server: the report first, one model round with
-this qubit's facts, the review checked against the report, and the eval of 12 demo qubits."""
+this qubit's facts, the review checked against the report, and the eval of 24 demo qubits."""
 
 from __future__ import annotations
 
@@ -30,14 +30,13 @@ def lab_db(demo_now):
 
 
 def facts_review(req: SmartRequest) -> Step:
-    """A model that reviews from the facts it was given: the findings, the window and the first re-run task."""
+    """A model that reviews from the facts it was given: the first two problems, their dates, the re-runs."""
     user = req.user_text
-    findings = re.findall(r"(?m)^- (.+)$", user.split("Findings:", 1)[1].split("\n\n", 1)[0])
-    window = re.search(r"window ([^;\n]+?)\.\n", user)
-    task = re.search(r"Suggested re-runs: ([^\n]+)\.\n", user)
-    wrong = " ".join(findings[:4]) if findings and findings != ["Nothing stands out."] else \
-        "it is healthy: nothing stands out."
-    return text(f"What is wrong: {wrong}\nSince when: {window.group(1) if window else 'the window'}\n"
+    problems = re.findall(r"(?m)^\d\. (.+)$", user)
+    dates = sorted(set(re.findall(r"\d{4}-\d{2}-\d{2}", " ".join(problems[:2]))))
+    task = re.search(r"(?m)^Re-run: (.+)\.$", user)
+    wrong = " ".join(problems[:2]) if problems else "it is healthy: nothing stands out."
+    return text(f"What is wrong: {wrong}\nSince when: {', '.join(dates) or 'the window'}\n"
                 f"What to re-run: {task.group(1) if task else 'nothing'}")
 
 
@@ -59,7 +58,13 @@ def review(server, repo, chip_id: str, qid: str, listener=None, **provider):
 def test_every_eval_condition_holds_in_the_raw_documents(demo_db, lab_db):
     for case in ev.CASES:
         assert ev.holds(lab_db if case.lab else demo_db, case), case
-    assert not ev.holds(demo_db, ev.Case("64Qv3", "6", "coupling", "ZX90"))  # the edit made the coupling case
+    for case in ev.CASES:
+        if case.lab:  # the edit made the coupling cases
+            assert not ev.holds(demo_db, case), case
+    assert len(ev.CASES) >= 24 and {ev.split(c) for c in ev.CASES} == {"dev", "held-out"}
+    assert (ev.floor(12), ev.floor(11), ev.floor(6)) == (10, 10, 5)
+    for condition in ("bad", "failed", "drop", "missing", "coupling", "healthy"):
+        assert sum(c.condition == condition for c in ev.CASES) >= 4, condition
 
 
 @pytest.mark.parametrize("case", ev.CASES, ids=lambda c: f"{c.chip_id}-{c.label}-{c.condition}")
