@@ -185,3 +185,26 @@ def test_the_stop_button_ends_a_review_at_once_and_leaves_the_report(repo, scrip
     assert answer.stopped and [b.text for b in answer.blocks] == [report, note]
     assert saved == [[analysis_request(*Q57), answer.text]]  # stored once, with the report
     assert len(scripted_openai.requests) == 1 and scripted_openai.bodies()[0].get("stream") is True
+
+
+def test_a_healthy_claim_about_a_qubit_with_a_drop_is_left_out(repo, demo_db, scripted_openai):
+    drop = ev.own_drop(demo_db, "64Qv3", "27", "t1")
+    assert drop is not None and drop > ev.DROP  # from the raw documents: T1 fell against its own 7-day median
+    scripted_openai.push(text("What is wrong: Q27 is healthy: nothing stands out.\nWhat to re-run: CheckT1"))
+    result = review(scripted_openai, repo, "64Qv3", "27")
+    shown = result.blocks[1].text
+    assert result.review.status == "trimmed" and "healthy" not in shown.split("_")[0]
+    assert result.review.dropped == ("it called Q27 healthy; the report lists problems",)
+
+
+def test_the_prompt_puts_the_qubits_conditions_first_and_no_database_text(repo, demo_db, scripted_openai):
+    scripted_openai.smart = facts_review
+    review(scripted_openai, repo, "64Qv3", "3")
+    user = scripted_openai.bodies()[0]["messages"][-1]["content"]
+    problems = re.findall(r"(?m)^(\d)\. (.+)$", user)
+    assert problems[0] == ("1", "No data for T1, T2 echo, Readout fidelity, X90 gate fidelity.")
+    failed = ev.failed_tasks(demo_db, "64Qv3", "3")  # from the raw documents
+    assert failed and all(any(line.startswith(f"{task} failed on Q03") for _, line in problems) for task in failed)
+    messages = {d["message"] for d in demo_db["task_result_history"].find({"chip_id": "64Qv3", "qid": "3",
+                                                                            "status": "failed"}) if d.get("message")}
+    assert messages and not any(m in user for m in messages)  # task messages are database text: kept out
