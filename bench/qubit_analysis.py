@@ -104,7 +104,8 @@ def main() -> int:
         if port is None:
             return 1
         env = {**os.environ, **local_llm.parse_env("\n".join(local_llm.env_lines(port))), "COPILOT_MEMORY": "off",
-               "COPILOT_READINESS": "off"}
+               "COPILOT_READINESS": "off",  # both trees read this tree's store (the exported one has no .data)
+               "DATA_DIR": str(Path(os.environ.get("DATA_DIR") or ROOT / ".data").resolve())}
         with tempfile.TemporaryDirectory() as tmp:
             results["before"] = _run(_export(args.base, Path(tmp)), env, pairs)
         results["after"] = _run(ROOT, env, pairs)
