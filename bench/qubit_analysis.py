@@ -1,10 +1,11 @@
 """Click-to-report and click-to-review seconds of the one-click qubit analysis on the local model, before and after.
 
-Run: ``.venv/bin/python bench/qubit_analysis.py [--base main] [--qubits 4]`` (the model fetched:
+Run: ``.venv/bin/python bench/qubit_analysis.py [--base REV] [--qubits 6]`` (the model fetched:
 ``scripts/local_llm.py fetch``; the demo seeded: ``make seed``).  Starts ``local_llm.py serve`` on a free port, then
 runs the first analysis turn of each qubit through the turn service, as the Copilot page does after "Analyze with
 copilot" (readiness probe off, the data layer warmed by the qubit's health report as the Qubits page warms it),
-twice per qubit: with the code of ``--base`` (exported with ``git archive`` into a temporary folder) and with this
+twice per qubit: with the code of ``--base`` (exported with ``git archive`` into a temporary folder; by default the
+last revision before report-first, where "Analyze qubit X" ran the full agent loop with tools) and with this
 tree.  *report*: seconds from the click until the qubit's report is on the page (before: the answer had no report,
 so the first thing shown was the whole answer); *review*: seconds until the finished answer.  Prints one row per
 qubit and run, then the medians side by side.  Compare the columns of one run, not runs on different days.
@@ -29,10 +30,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 import local_llm  # noqa: E402
 from one_tool_latency import local_model_server  # noqa: E402
 
-# The eval's qubits (tests/agent/analysis_eval.py), on the shared demo: bad T1, bad T2 echo, failed tasks, drops,
-# missing values, healthy.
-QUBITS = (("144Qv2", "57"), ("64Qv3", "10"), ("64Qv3", "27"), ("64Qv3", "3"), ("64Qv3", "41"), ("144Qv2", "6"),
-          ("144Qv2", "22"), ("64Qv3", "60"), ("144Qv2", "8"), ("64Qv3", "6"), ("144Qv2", "29"))
+# The eval's qubits (tests/agent/analysis_eval.py) on the shared demo, one per condition first: bad T1, failed task,
+# drop against its own median, missing values, healthy, bad T2 echo; then more of each.
+QUBITS = (("144Qv2", "57"), ("64Qv3", "10"), ("64Qv3", "27"), ("64Qv3", "3"), ("64Qv3", "6"), ("64Qv3", "41"),
+          ("144Qv2", "6"), ("144Qv2", "22"), ("144Qv2", "8"), ("144Qv2", "29"), ("64Qv3", "60"), ("64Qv3", "47"))
+BEFORE_REPORT_FIRST = "666d9d0~1"  # the last revision where "Analyze qubit X" was the full agent loop with tools
 
 WORKER = r"""
 import json, sys, time
@@ -92,8 +94,9 @@ def _run(tree: Path, env: dict[str, str], pairs: list[tuple[str, str]]) -> list[
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", default="main", help="the git revision to compare with (default: main)")
-    parser.add_argument("--qubits", type=int, default=4, help="how many of the eval's qubits (default 4)")
+    parser.add_argument("--base", default=BEFORE_REPORT_FIRST,
+                        help=f"the git revision to compare with (default: {BEFORE_REPORT_FIRST}, before report-first)")
+    parser.add_argument("--qubits", type=int, default=6, help="how many of the eval's qubits (default 6)")
     args = parser.parse_args()
     pairs = list(QUBITS[:args.qubits])
     results: dict[str, list[dict]] = {}
@@ -101,7 +104,8 @@ def main() -> int:
         if port is None:
             return 1
         env = {**os.environ, **local_llm.parse_env("\n".join(local_llm.env_lines(port))), "COPILOT_MEMORY": "off",
-               "COPILOT_READINESS": "off"}
+               "COPILOT_READINESS": "off",  # both trees read this tree's store (the exported one has no .data)
+               "DATA_DIR": str(Path(os.environ.get("DATA_DIR") or ROOT / ".data").resolve())}
         with tempfile.TemporaryDirectory() as tmp:
             results["before"] = _run(_export(args.base, Path(tmp)), env, pairs)
         results["after"] = _run(ROOT, env, pairs)
@@ -118,6 +122,8 @@ def main() -> int:
         print(f"median over {len(pairs)} qubits   before   after")
         print(f"click-to-report s    {b_rep:8.2f} {a_rep:7.2f}   (before: no report; the whole answer)")
         print(f"click-to-review s    {b_rev:8.1f} {a_rev:7.1f}   ({b_rev / a_rev:.1f}x faster)")
+        worst = max(r["review_s"] for r in results["after"])
+        print(f"after: click-to-review max {worst:.1f} s (the first qubit runs on a freshly started model)")
     return 0
 
 

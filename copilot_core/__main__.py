@@ -6,7 +6,7 @@
         that no tool result backs]} (+ "error" when the model API failed)
     ask --analysis --qid Q [--chip C]
         the page's one-click analysis: blocks = [the qubit's health report, the checked review], plus
-        review: {status: checked|trimmed|replaced|missing, reason}
+        review: {status: checked|trimmed|replaced|missing|stopped, reason}
     tool NAME --args JSON [--full]
         runs one tool: what the model would see, or with --full the full (stored) result
     import DIR

@@ -145,7 +145,7 @@ class Copilot:
         if out_of_scope(text):  # plainly not about the lab's data: declined without calling any model
             return self._declined(state, provider, flags)
         if state.mode == "analysis" and state.chip_id and state.qid and not history:
-            return self._qubit_review(state, provider, flags, listener, trace_attrs)
+            return self._qubit_review(state, provider, flags, listener, trace_attrs, cancel)
         if clarify and (ask := self._clarify_first(text, state, history)) is not None:
             return self._asked(state, provider, flags, ask)
 
@@ -188,16 +188,18 @@ class Copilot:
     # ------------------------------------------------------------------------------------------
 
     def _qubit_review(self, state: ChatState, provider: ProviderConfig, flags: list[str], listener: TurnListener,
-                      trace_attrs: dict[str, str]) -> TurnResult:
-        """The first turn of analysis mode: the qubit's report at once, then one checked model review."""
+                      trace_attrs: dict[str, str], cancel: CancelToken | None = None) -> TurnResult:
+        """The first turn of analysis mode: the qubit's report at once, then one checked model review (a stop
+        ends the review and keeps the report)."""
         tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
                                       **trace_attrs)
         request = AgentRequest(message=state.messages[-1].text, chip_id=state.chip_id, qid=state.qid,
                                mode="analysis", flags=flags)
         result = run_qubit_review(request, provider=provider, repo=self.repo, listener=listener, tracer=tracer,
-                                  client=self.client, timeout_s=self._review_timeout())
+                                  client=self.client, timeout_s=self._review_timeout(), cancel=cancel)
         work = show_work_from(result, trace=tracer.finish(error=result.error))
-        answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error)
+        answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error,
+                                       stopped=result.stopped)
         state.add(answer)
         return TurnResult(sent=True, flags=flags, answer=answer, result=result)
 

@@ -2,7 +2,7 @@
 
 The block is what the Qubits page shows (verdict, findings, metric table, couplings, failed tasks); the facts
 are the same report as short lines a small model can quote, with the task that re-measures each metric.
-Database text (task messages) is marked as such and markdown-escaped in the block.
+Database text (task messages) is markdown-escaped in the block and kept out of the facts.
 """
 
 from __future__ import annotations
@@ -44,31 +44,62 @@ def report_block(report: HealthReport) -> str:
     return "\n".join(lines)
 
 
-_PRIORITY = ("failed", " is bad", "no valid value", "No ", "dropped", "Coupling")
-MAX_FINDINGS = 6
-MAX_FACT_FAILURES = 3
+MAX_PROBLEMS = 4
+MAX_NOTED = 2
 
 
-def _rank(finding: str) -> int:
-    """Failures, bad bands, missing values, drops and bad couplings first; trends and neighbour gaps after."""
-    return next((i for i, word in enumerate(_PRIORITY) if word in finding), len(_PRIORITY))
+def _day(at: object) -> str | None:
+    return f"{at:%Y-%m-%d}" if hasattr(at, "strftime") else None
 
 
 def _problem(m: MetricCheck) -> bool:
     return m.band == "bad" or bool(m.own_drop) or bool(m.missing)
 
 
-def _metric_fact(m: MetricCheck) -> str:
+def _failure_lines(report: HealthReport) -> list[str]:
+    """One line per failed task and target, newest first: what failed, where, how often, when.  The task's
+    message stays in the report block: a small model copies it instead of naming the task, and it is database
+    text."""
+    lines = []
+    groups: dict[tuple[str, str], list] = {}
+    for f in report.failures:
+        groups.setdefault((f.task if _TASK.fullmatch(f.task) else "A task", f.label), []).append(f)
+    for (task, label), runs in groups.items():
+        times = f"{len(runs)} times, last" if len(runs) > 1 else "at"
+        when = f" {times} {runs[0].at:%Y-%m-%d %H:%M}" if runs[0].at else ""
+        lines.append(f"{task} failed on {label}{when}.")
+    return lines
+
+
+def _metric_lines(m: MetricCheck) -> list[str]:
     entry = metric(m.name)
-    shown = m.missing if m.value is None and m.missing else format_value(entry, m.value)
-    parts = [f"{m.title} {shown} ({m.band or 'unscored'})"]
-    if m.calibrated_at is not None and hasattr(m.calibrated_at, "strftime"):
-        parts.append(f"measured {m.calibrated_at:%Y-%m-%d}")
-    if m.own_median is not None and m.own_drop is not None:
-        parts.append(f"own 7-day median {format_value(entry, m.own_median)}")
-    if m.trend.direction == "degrading":
-        parts.append(f"degrading {(m.trend.change or 0.0) * 100:+.1f}%")
-    return "- " + ", ".join(parts)
+    day = _day(m.calibrated_at)
+    lines = []
+    if m.missing:
+        lines.append(f"{m.title} has {m.missing}: the latest measurement failed.")
+    if m.band == "bad" and m.value is not None:
+        lines.append(f"{m.title} {format_value(entry, m.value)} is bad" + (f", measured {day}." if day else "."))
+    if m.own_drop and m.own_median is not None and m.value is not None:
+        lines.append(f"{m.title} dropped {m.own_drop * 100:.0f}% below its own 7-day median: "
+                     f"{format_value(entry, m.value)}" + (f" on {day}" if day else "")
+                     + f", median before {format_value(entry, m.own_median)}.")
+    return lines
+
+
+def problem_lines(report: HealthReport) -> list[str]:
+    """The qubit's conditions as short plain sentences, most serious first: bad bands and missing values, failed
+    tasks on the qubit, drops against its own median, then failures and bad values of its couplings."""
+    failures = _failure_lines(report)
+    own = [f for f in failures if f" on {report.label} " in f or f" on {report.label}." in f]
+    no_data = [f[3:-len(" data.")] for f in report.findings if f.startswith("No ") and f.endswith(" data.")]
+    lines = [line for m in report.metrics if m.band == "bad" or m.missing for line in _metric_lines(m)
+             if " is bad" in line or " has no valid value" in line]
+    lines += ["No data for " + ", ".join(no_data) + "."] if no_data else []
+    lines += own
+    lines += [line for m in report.metrics if m.own_drop for line in _metric_lines(m) if " dropped " in line]
+    lines += [f for f in failures if f not in own]
+    lines += [f for f in report.findings if f.startswith("Coupling ")]
+    return lines
 
 
 def rerun_tasks(report: HealthReport) -> list[str]:
@@ -82,29 +113,19 @@ def rerun_tasks(report: HealthReport) -> list[str]:
 
 
 def report_facts(report: HealthReport) -> str:
-    """The report as a short fact sheet for the review prompt: this qubit only, no chip summaries; the most
-    serious findings first (a small model reads the top of its prompt best, and every token costs seconds)."""
-    findings = sorted(report.findings, key=_rank)[:MAX_FINDINGS]
-    lines = [f"Qubit {report.label} on chip {report.chip_id}; verdict {report.verdict or 'no scored data'}; "
-             f"window {_at(report)}.", "", "Findings:"]
-    lines += [f"- {f}" for f in findings] or ["- Nothing stands out."]
-    lines += ["", "Suggested re-runs: " + (", ".join(rerun_tasks(report)) or "nothing") + "."]
-    problems = [m for m in report.metrics if _problem(m)]
+    """The report as a short fact sheet for the review prompt: this qubit only, no chip summaries; its problems
+    first, each a plain sentence a small model can copy (a small model reads the top of its prompt best, and
+    every token costs seconds on a CPU)."""
+    problems = problem_lines(report)
+    lines = [f"Qubit {report.label} on chip {report.chip_id}, {_at(report)}: verdict "
+             f"{report.verdict or 'no scored data'}."]
     if problems:
-        lines += ["", "Problem metrics:"] + [_metric_fact(m) for m in problems]
-    others = [m for m in report.metrics if not _problem(m) and m.value is not None]
-    if others:
-        lines += ["", "Other metrics: " + ", ".join(f"{m.title} {format_value(metric(m.name), m.value)} "
-                                                     f"({m.band or 'unscored'})" for m in others) + "."]
-    bad = [c for c in report.couplings if any(band == "bad" for _, band in c.values.values())]
-    if report.couplings:
-        lines.append(f"Couplings: {len(report.couplings)}, " + (
-            "bad: " + ", ".join(c.label for c in bad) if bad else "none bad") + ".")
-    if report.failures:
-        lines += ["", "Failed tasks (newest first):"]
-        for f in report.failures[:MAX_FACT_FAILURES]:
-            when = f"{f.at:%Y-%m-%d %H:%M}" if f.at else "unknown time"
-            message = clean_text(f.message, 80).replace("\n", " ")
-            lines.append(f"- {clean_text(f.task, 60)} on {f.label} at {when}"
-                         + (f"; message: {message}" if message else ""))
+        lines += ["Problems of " + report.label + ", most serious first:"]
+        lines += [f"{i}. {line}" for i, line in enumerate(problems[:MAX_PROBLEMS], 1)]
+    else:
+        lines += [f"Problems of {report.label}: none. {report.label} is healthy: nothing stands out."]
+    noted = [f for f in report.findings if "degrading" in f or "neighbours'" in f][:MAX_NOTED]
+    if noted:
+        lines += ["Less serious: " + " ".join(noted)]
+    lines += ["Re-run: " + (", ".join(rerun_tasks(report)) or "nothing") + "."]
     return "\n".join(lines)

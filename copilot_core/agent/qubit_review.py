@@ -22,9 +22,10 @@ from copilot_core.agent.guardrails import configured_secrets, sanitize_output
 from copilot_core.agent.models import call_model, start_conversation
 from copilot_core.agent.prompts import render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
-from copilot_core.agent.qubit_facts import report_block, report_facts, summary_line
+from copilot_core.agent.qubit_facts import problem_lines, report_block, report_facts, summary_line
 from copilot_core.agent.review_check import ReviewCheck, check_review
 from copilot_core.analysis.health import HealthReport, qubit_health
+from copilot_core.cancel import STOPPED_MESSAGE, CancelToken, TurnCancelled
 from copilot_core.errors import CopilotError, ProviderError
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 REVIEW_TIMEOUT_S = 50.0  # the report is already on screen; a review later than this is not worth the wait
-REVIEW_TOKENS = 200  # three short lines; a small model on a shared CPU writes a few tokens a second
+REVIEW_TOKENS = 160  # three short lines; a small model on a shared CPU writes a few tokens a second
 ASSESSMENT = {"bad": "bad", "fair": "warning", "good": "good", "excellent": "good"}
 
 
@@ -57,11 +58,23 @@ def review_block(report: HealthReport, check: ReviewCheck, model: str) -> str:
     head = f"**Review of {report.label}** by {model or 'the model'}"
     if check.status == "missing":
         return f"**Review missing**: {(check.reason or 'no review').rstrip('.')}. The report above stands."
+    if check.status == "stopped":
+        return "**Review stopped** by the user. The report above stands."
     body = "\n".join(f"- {line.strip().lstrip('-*• ').strip()}" for line in (check.text or "").splitlines()
                      if line.strip())
     if check.status == "checked":
         return f"{head}, checked against the report:\n\n{body}"
     return f"{head}:\n\n{body}\n\n_{(check.reason or '').rstrip('.')}._"
+
+
+def review_ask(report: HealthReport) -> str:
+    """The three asks (what is wrong, since when, what to re-run) as a form to fill in from the facts."""
+    if not problem_lines(report):
+        return (f"Review {report.label} in exactly these three lines:\nWhat is wrong: {report.label} is healthy: "
+                f"nothing stands out.\nSince when: {report.window or 'the window'}\nWhat to re-run: nothing")
+    return (f"Review {report.label} in exactly these three lines:\nWhat is wrong: copy problem 1 word for word, "
+            "then problem 2 if there is one\nSince when: the date(s) in those problem lines\n"
+            "What to re-run: the tasks after \"Re-run:\"")
 
 
 def _notify(listener: TurnListener, markdown: str) -> None:
@@ -74,9 +87,12 @@ def _notify(listener: TurnListener, markdown: str) -> None:
 
 def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: CalibrationRepository,
                      listener: TurnListener | None = None, tracer: Tracer | None = None,
-                     client: OpenAI | None = None, timeout_s: float = REVIEW_TIMEOUT_S) -> AgentResult:
+                     client: OpenAI | None = None, timeout_s: float = REVIEW_TIMEOUT_S,
+                     cancel: CancelToken | None = None) -> AgentResult:
     """Report first, then the checked review; never raises (a failed report or model is in the blocks/error).
-    ``timeout_s``: how long the review may take (the provider's own timeout caps it)."""
+    ``timeout_s``: how long the review may take (the provider's own timeout caps it).  ``cancel``: the user's
+    stop; the model call is streamed so a stop closes it at once, and the answer is the report plus "Review
+    stopped"."""
     started = time.perf_counter()
     listener = listener or SilentListener()
     tracer = tracer or NULL_TRACER
@@ -100,30 +116,40 @@ def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: C
     facts = report_facts(report)
     error: str | None = None
     text: str | None = None
+    stopped = False
     rounds: list[dict] = []
     listener.phase("reviewing")
     try:
+        if cancel is not None:
+            cancel.check()
         chat = (client.with_options(timeout=review.timeout_s) if client is not None else make_client(review))
         system = render_prompt("qubit_review", label=report.label, chip_id=report.chip_id)
-        conversation = start_conversation(chat, review, system, [], f"{facts}\n\nReview {report.label}.")
+        conversation = start_conversation(chat, review, system, [], f"{facts}\n\n{review_ask(report)}")
         with tracer.span("llm.call", round=1, model=review.model, tools=False):
             turn = call_model(conversation, None, provider=review, dropped=set(),
-                              on_retry=lambda phase: listener.phase(phase))
+                              on_retry=lambda phase: listener.phase(phase),
+                              on_text=(lambda _: None) if cancel is not None else None, cancel=cancel)
             tracer.record_usage(turn.input_tokens, turn.output_tokens, review.model)
         rounds.append({"input_tokens": turn.input_tokens, "cached_tokens": turn.cached_tokens,
                        "output_tokens": turn.output_tokens, "tools": 0, "final": True})
         blocks, _ = parse_answer(turn.text)
         text = answer_text(blocks) if blocks else None
+    except TurnCancelled:
+        stopped, error = True, STOPPED_MESSAGE
     except ProviderError as exc:
         error = str(exc)
     except Exception as exc:  # noqa: BLE001  (the report stands; a bug in the review must not hide it)
         log.exception("qubit review failed")
         error = f"the review hit an internal error ({type(exc).__name__})"
-    check = (ReviewCheck(None, "missing", f"the model call failed: {error}") if error is not None
-             else check_review(text, report, facts, summary_line(report)))
+    if stopped:
+        check = ReviewCheck(None, "stopped", STOPPED_MESSAGE)
+    elif error is not None:
+        check = ReviewCheck(None, "missing", f"the model call failed: {error}")
+    else:
+        check = check_review(text, report, facts, summary_line(report))
     shown: list[Block] = [TextBlock(first), TextBlock(sanitize_output(review_block(report, check, review.model),
                                                                       secrets))]
     listener.phase("done")
     return replace(base, answer=answer_text(shown), blocks=shown, assessment=ASSESSMENT.get(report.verdict or ""),
                    error=sanitize_output(error, secrets) if error else None, rounds=rounds,
-                   elapsed_s=time.perf_counter() - started, review=check)
+                   elapsed_s=time.perf_counter() - started, review=check, stopped=stopped)

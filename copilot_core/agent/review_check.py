@@ -14,11 +14,12 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from copilot_core.agent.qubit_facts import problem_lines
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
 
 _COUPLING_TITLES = tuple(metric(n, kind="coupling").title for n in SCORED_COUPLING_METRICS)
-Status = Literal["checked", "trimmed", "replaced", "missing"]
+Status = Literal["checked", "trimmed", "replaced", "missing", "stopped"]
 
 _LABEL = re.compile(r"(?<![A-Za-z0-9])(?:Q|qubit\s*#?\s*)0*(\d{1,4})(?![0-9])", re.I)
 _CHIP_ID = re.compile(r"(?<![A-Za-z0-9])(\d{1,4}Qv?\d*)(?![A-Za-z0-9])")
@@ -99,8 +100,8 @@ def _line_problem(line: str, report: HealthReport, facts_text: str, fact_numbers
         if check.band is not None and band != check.band:
             return f"it called {check.title} {band}; the report says {check.band}"
     if _HEALTHY.search(line) and not re.search(r"(?i)\b(?:not|un)\s*healthy", line) and (
-            report.verdict == "bad" or report.failures):
-        return f"it called {report.label} healthy; the report says {report.verdict or 'no scored data'}"
+            report.verdict == "bad" or problem_lines(report)):
+        return f"it called {report.label} healthy; the report lists problems"
     if _FAILED.search(line) and not report.failures and not _MISSING.search(line) \
             and not any(m.missing for m in report.metrics):
         return "it reported a failure; the report has none"

@@ -1,12 +1,16 @@
 """The qubit-analysis eval: demo qubits chosen for one known condition each, the condition computed here from
 the raw documents with pymongo (never by the report code), and the words an answer must use to name it.
 
+The 24 cases (four per condition) are split into a development half and a held-out half by a fixed hash of the
+case id (:func:`split`): prompts and facts are tuned on ``dev`` only, the floor is asserted on ``held-out``.
+
 Shared by the scripted tier (tests/agent/test_qubit_review.py) and the local-model tier
 (tests/real_llm/test_qubit_review_local.py).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import statistics
@@ -32,6 +36,10 @@ class Case:
     @property
     def label(self) -> str:
         return f"Q{int(self.qid):02d}" if self.chip_id == "64Qv3" else f"Q{int(self.qid):03d}"
+
+    @property
+    def case_id(self) -> str:
+        return f"{self.chip_id}-{self.label}-{self.condition}"
 
     def named(self, text: str) -> bool:
         """The text names this case's condition (the words a lab person would use)."""
@@ -104,9 +112,17 @@ def missing(db: Any, chip_id: str, qid: str, name: str) -> bool:
     return _display(name, (data.get(name) or {}).get("value")) is None
 
 
+def failed_near(db: Any, chip_id: str, qid: str, days: int = WINDOW_DAYS + 2) -> list[str]:
+    """Failed tasks on the qubit or on one of its couplings, with a margin past the window's edge."""
+    since = chip_end(db, chip_id) - timedelta(days=days)
+    return [d["name"] for d in db["task_result_history"].find({"chip_id": chip_id, "status": "failed",
+                                                               "start_at": {"$gte": since}})
+            if qid in str(d.get("qid")).split("-")]
+
+
 def healthy(db: Any, chip_id: str, qid: str) -> bool:
     return (not any(bad_band(db, chip_id, qid, n) for n in SCORED_QUBIT_METRICS)
-            and not failed_tasks(db, chip_id, qid)
+            and not failed_near(db, chip_id, qid)
             and not any((own_drop(db, chip_id, qid, n) or 0) > DROP for n in ("t1", "t2_echo", "t2_star"))
             and not any(missing(db, chip_id, qid, n) for n in ("t1", "t2_echo", "average_readout_fidelity")))
 
@@ -125,17 +141,46 @@ def bad_coupling(db: Any, chip_id: str, qid: str) -> list[str]:
 CASES = (
     Case("144Qv2", "57", "bad", "T1"),
     Case("64Qv3", "41", "bad", "T2 echo"),
+    Case("64Qv3", "59", "bad", "T2 echo"),
+    Case("144Qv2", "67", "bad", "T2 echo"),
     Case("64Qv3", "10", "failed", "CheckT1"),
     Case("144Qv2", "6", "failed", "CheckT1"),
+    Case("64Qv3", "47", "failed", "CheckT2Echo"),
+    Case("64Qv3", "9", "failed", "ReadoutClassification"),
     Case("64Qv3", "27", "drop", "T1"),
     Case("144Qv2", "22", "drop", "T1"),
     Case("64Qv3", "60", "drop", "T2 echo"),
+    Case("144Qv2", "124", "drop", "T1"),
     Case("64Qv3", "3", "missing", "T1"),
     Case("144Qv2", "8", "missing", "T1"),
+    Case("64Qv3", "7", "missing", "T1"),
+    Case("144Qv2", "109", "missing", "T1"),
     Case("64Qv3", "6", "coupling", "ZX90", lab=True),
+    Case("64Qv3", "31", "coupling", "ZX90", lab=True),
+    Case("64Qv3", "45", "coupling", "ZX90", lab=True),
+    Case("64Qv3", "54", "coupling", "ZX90", lab=True),
     Case("64Qv3", "6", "healthy", ""),
     Case("144Qv2", "29", "healthy", ""),
+    Case("64Qv3", "2", "healthy", ""),
+    Case("64Qv3", "5", "healthy", ""),
 )
+LAB_QUBITS = tuple(c.qid for c in CASES if c.lab)
+
+
+def floor(cases: int) -> int:
+    """The least number of cases that must be named: 5/6 of them rounded up (10 of 12, 10 of 11)."""
+    return -(-5 * cases // 6)
+
+
+def split(case: Case) -> str:
+    """``dev`` or ``held-out``, fixed by the SHA-256 of the case id (never by how a model did on it)."""
+    return "dev" if int(hashlib.sha256(case.case_id.encode()).hexdigest(), 16) % 2 == 0 else "held-out"
+
+
+def part(name: str) -> tuple[Case, ...]:
+    return tuple(c for c in CASES if split(c) == name)
+
+
 METRIC_OF = {"T1": "t1", "T2 echo": "t2_echo"}
 
 
@@ -154,19 +199,24 @@ def holds(db: Any, case: Case) -> bool:
     return healthy(db, case.chip_id, case.qid)
 
 
-def make_lab_copy(db: Any, chip_id: str = "64Qv3", qid: str = "6") -> str:
-    """Give one coupling of ``qid`` (both stored directions) a bad ZX90 fidelity; returns the edited edge."""
-    doc = next(d for d in db["coupling"].find({"chip_id": chip_id}).sort([("qid", 1)])
-               if qid in str(d["qid"]).split("-"))
-    a, b = doc["qid"].split("-")
-    for cid in (f"{a}-{b}", f"{b}-{a}"):
-        db["coupling"].update_one({"chip_id": chip_id, "qid": cid},
-                                  {"$set": {"data.zx90_gate_fidelity.value": BAD_ZX90}})
-    return doc["qid"]
+def make_lab_copy(db: Any, chip_id: str = "64Qv3", qids: tuple[str, ...] = LAB_QUBITS) -> list[str]:
+    """Give the first stored coupling of each of ``qids`` (both stored directions) a bad ZX90 fidelity; returns
+    the edited edges."""
+    edited = []
+    for qid in qids:
+        doc = next(d for d in db["coupling"].find({"chip_id": chip_id}).sort([("qid", 1)])
+                   if qid in str(d["qid"]).split("-"))
+        a, b = doc["qid"].split("-")
+        for cid in (f"{a}-{b}", f"{b}-{a}"):
+            db["coupling"].update_one({"chip_id": chip_id, "qid": cid},
+                                      {"$set": {"data.zx90_gate_fidelity.value": BAD_ZX90}})
+        edited.append(doc["qid"])
+    return edited
 
 
 def lab_database(name: str, now: Any) -> Any:
-    """A private 64Qv3 demo whose one coupling of Q06 has a bad ZX90 fidelity (the shared demo has none)."""
+    """A private 64Qv3 demo where one coupling of each coupling case's qubit has a bad ZX90 fidelity (the shared
+    demo has none)."""
     from copilot_core.data.connection import open_memory_database
     from copilot_core.demo.seed import chip_specs, seed_database
 

@@ -1,5 +1,5 @@
 """One-click qubit analysis on the scripted OpenAI-compatible server: the report first, one model round with
-this qubit's facts, the review checked against the report, and the eval of 12 demo qubits."""
+this qubit's facts, the review checked against the report, and the eval of 24 demo qubits."""
 
 from __future__ import annotations
 
@@ -10,9 +10,15 @@ import pytest
 
 from copilot_core.agent.contracts import AgentRequest, SilentListener
 from copilot_core.agent.qubit_review import run_qubit_review
+from copilot_core.cancel import STOPPED_MESSAGE
+from copilot_core.chat import ChatState, analysis_request
+from copilot_core.chat.background import BackgroundTurn
 from copilot_core.data.repository import CalibrationRepository
+from copilot_core.session import Copilot
+from copilot_core.settings import load_settings
+from copilot_core.skills import SkillLibrary
 from tests.agent import analysis_eval as ev
-from tests.fakes.scripted_openai import SmartRequest, Step, delay, null_content, text
+from tests.fakes.scripted_openai import SmartRequest, Step, delay, null_content, paused, text
 
 
 @pytest.fixture(scope="module")
@@ -24,14 +30,13 @@ def lab_db(demo_now):
 
 
 def facts_review(req: SmartRequest) -> Step:
-    """A model that reviews from the facts it was given: the findings, the window and the first re-run task."""
+    """A model that reviews from the facts it was given: the first two problems, their dates, the re-runs."""
     user = req.user_text
-    findings = re.findall(r"(?m)^- (.+)$", user.split("Findings:", 1)[1].split("\n\n", 1)[0])
-    window = re.search(r"window ([^;\n]+?)\.\n", user)
-    task = re.search(r"Suggested re-runs: ([^\n]+)\.\n", user)
-    wrong = " ".join(findings[:4]) if findings and findings != ["Nothing stands out."] else \
-        "it is healthy: nothing stands out."
-    return text(f"What is wrong: {wrong}\nSince when: {window.group(1) if window else 'the window'}\n"
+    problems = re.findall(r"(?m)^\d\. (.+)$", user)
+    dates = sorted(set(re.findall(r"\d{4}-\d{2}-\d{2}", " ".join(problems[:2]))))
+    task = re.search(r"(?m)^Re-run: (.+)\.$", user)
+    wrong = " ".join(problems[:2]) if problems else "it is healthy: nothing stands out."
+    return text(f"What is wrong: {wrong}\nSince when: {', '.join(dates) or 'the window'}\n"
                 f"What to re-run: {task.group(1) if task else 'nothing'}")
 
 
@@ -53,7 +58,13 @@ def review(server, repo, chip_id: str, qid: str, listener=None, **provider):
 def test_every_eval_condition_holds_in_the_raw_documents(demo_db, lab_db):
     for case in ev.CASES:
         assert ev.holds(lab_db if case.lab else demo_db, case), case
-    assert not ev.holds(demo_db, ev.Case("64Qv3", "6", "coupling", "ZX90"))  # the edit made the coupling case
+    for case in ev.CASES:
+        if case.lab:  # the edit made the coupling cases
+            assert not ev.holds(demo_db, case), case
+    assert len(ev.CASES) >= 24 and {ev.split(c) for c in ev.CASES} == {"dev", "held-out"}
+    assert (ev.floor(12), ev.floor(11), ev.floor(6)) == (10, 10, 5)
+    for condition in ("bad", "failed", "drop", "missing", "coupling", "healthy"):
+        assert sum(c.condition == condition for c in ev.CASES) >= 4, condition
 
 
 @pytest.mark.parametrize("case", ev.CASES, ids=lambda c: f"{c.chip_id}-{c.label}-{c.condition}")
@@ -147,3 +158,53 @@ def test_an_unknown_qubit_gets_a_clear_message_and_no_model_call(repo, scripted_
     result = review(scripted_openai, repo, "144Qv2", "999")
     assert [b.text for b in result.blocks] == [result.error] and "not on chip 144Qv2" in result.error
     assert scripted_openai.requests == []
+
+
+def test_the_stop_button_ends_a_review_at_once_and_leaves_the_report(repo, scripted_openai, tmp_path):
+    # The page's path: Copilot.ask on a BackgroundTurn, stopped while the model holds its stream open.
+    slow, pause = paused(text("What is wrong: T1 16.6 μs is bad and this line never ends"), after=3)
+    scripted_openai.push(slow)
+    copilot = Copilot(repo, settings=load_settings({"DATA_DIR": str(tmp_path)}), skills=SkillLibrary({}),
+                      memory=None, gate=False)
+    state = ChatState(username="lab", provider=scripted_openai.provider(timeout_s=600), chip_id=Q57[0], qid=Q57[1],
+                      mode="analysis")
+    saved: list[list[str]] = []
+    turn = BackgroundTurn(lambda listener, stream, cancel: copilot.ask(state, analysis_request(*Q57), listener,
+                                                                       stream=stream, cancel=cancel),
+                          on_stopped=lambda _: saved.append([m.text for m in state.messages]))
+    assert pause.reached.wait(60), "the review never started"
+    assert turn.stop(grace_s=30), "stopping did not end the review"  # the read timeout is 600 s
+    assert pause.hung_up.wait(30), "the model's stream was not closed by the stop"
+    result = turn.result.result
+    report, note = (b.text for b in result.blocks)
+    assert report.startswith("### Q057 on 144Qv2: bad") and "T1 16.6 μs is bad" in report
+    assert note == "**Review stopped** by the user. The report above stands."
+    assert "never ends" not in result.answer
+    assert result.stopped and result.review.status == "stopped" and result.error == STOPPED_MESSAGE
+    answer = state.messages[-1]
+    assert answer.stopped and [b.text for b in answer.blocks] == [report, note]
+    assert saved == [[analysis_request(*Q57), answer.text]]  # stored once, with the report
+    assert len(scripted_openai.requests) == 1 and scripted_openai.bodies()[0].get("stream") is True
+
+
+def test_a_healthy_claim_about_a_qubit_with_a_drop_is_left_out(repo, demo_db, scripted_openai):
+    drop = ev.own_drop(demo_db, "64Qv3", "27", "t1")
+    assert drop is not None and drop > ev.DROP  # from the raw documents: T1 fell against its own 7-day median
+    scripted_openai.push(text("What is wrong: Q27 is healthy: nothing stands out.\nWhat to re-run: CheckT1"))
+    result = review(scripted_openai, repo, "64Qv3", "27")
+    shown = result.blocks[1].text
+    assert result.review.status == "trimmed" and "healthy" not in shown.split("_")[0]
+    assert result.review.dropped == ("it called Q27 healthy; the report lists problems",)
+
+
+def test_the_prompt_puts_the_qubits_conditions_first_and_no_database_text(repo, demo_db, scripted_openai):
+    scripted_openai.smart = facts_review
+    review(scripted_openai, repo, "64Qv3", "3")
+    user = scripted_openai.bodies()[0]["messages"][-1]["content"]
+    problems = re.findall(r"(?m)^(\d)\. (.+)$", user)
+    assert problems[0] == ("1", "No data for T1, T2 echo, Readout fidelity, X90 gate fidelity.")
+    failed = ev.failed_tasks(demo_db, "64Qv3", "3")  # from the raw documents
+    assert failed and all(any(line.startswith(f"{task} failed on Q03") for _, line in problems) for task in failed)
+    messages = {d["message"] for d in demo_db["task_result_history"].find({"chip_id": "64Qv3", "qid": "3",
+                                                                            "status": "failed"}) if d.get("message")}
+    assert messages and not any(m in user for m in messages)  # task messages are database text: kept out

@@ -1,6 +1,7 @@
 """The qubit-analysis eval on the project's local model (Qwen2.5 1.5B): the review must name each qubit's
-known condition (computed from the raw documents in tests/agent/analysis_eval.py), with a floor of 10/12, in one
-round, within the click-to-review budget."""
+known condition (computed from the raw documents in tests/agent/analysis_eval.py), in one round, within the
+click-to-review budget.  The facts and prompt were tuned on the ``dev`` half of the cases; the floor (5/6 of the
+cases, i.e. 10 of 12) is asserted on the ``held-out`` half, and the ``dev`` score is only printed."""
 
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ from copilot_core.skills import SkillLibrary
 from tests.agent import analysis_eval as ev
 
 pytestmark = [pytest.mark.real_llm, pytest.mark.model_eval, pytest.mark.timeout(3600)]
-SCORE_FLOOR = 10
 REVIEW_BUDGET_S = 60.0
 
 
@@ -46,7 +46,8 @@ class Clock:
         self.report_at = time.perf_counter()
 
 
-def test_local_model_reviews_name_the_condition(local_llm, repo, lab_db, tmp_path, capsys):
+@pytest.mark.parametrize("part", ["held-out", "dev"])
+def test_local_model_reviews_name_the_condition(part, local_llm, repo, lab_db, tmp_path, capsys):
     # The review's own timeout is lifted here so the score measures what the model writes; the 60 s budget is
     # asserted on the measured times below.
     settings = load_settings(env={**local_llm["env"], "DATA_DIR": str(tmp_path), "COPILOT_MEMORY": "off",
@@ -54,10 +55,11 @@ def test_local_model_reviews_name_the_condition(local_llm, repo, lab_db, tmp_pat
                              secrets_path=Path("/nonexistent/secrets.toml"))
     provider = provider_from_settings(settings)
     lab_repo = CalibrationRepository(lab_db)
-    for case in ev.CASES:  # the Qubits page built this report before the click (and warmed the data layer)
+    cases = ev.part(part)
+    for case in cases:  # the Qubits page built this report before the click (and warmed the data layer)
         qubit_health(lab_repo if case.lab else repo, case.chip_id, case.qid)
     named, review_s, report_s, rows = 0, [], [], []
-    for case in ev.CASES:
+    for case in cases:
         assert ev.holds(lab_db if case.lab else repo.db, case), case
         copilot = Copilot((lab_repo if case.lab else repo), settings=settings, skills=SkillLibrary({}), gate=False)
         state = ChatState(username="eval", provider=provider, chip_id=case.chip_id, qid=case.qid, mode="analysis")
@@ -71,13 +73,14 @@ def test_local_model_reviews_name_the_condition(local_llm, repo, lab_db, tmp_pat
         review = result.blocks[1].text
         ok = result.review.status in ("checked", "trimmed") and case.named(review)
         named += ok
-        rows.append(f"{case.chip_id} {case.label} {case.condition:<8} {'named' if ok else 'MISSED':<6} "
+        rows.append(f"{part} {case.chip_id} {case.label} {case.condition:<8} {'named' if ok else 'MISSED':<6} "
                     f"{result.review.status:<8} report {report_s[-1]:.2f} s review {review_s[-1]:5.1f} s "
                     f"load {os.getloadavg()[0]:.1f} | {review.splitlines()[-1][:100]}")
         with capsys.disabled():
             print("\n" + rows[-1], flush=True)
     with capsys.disabled():
-        print(f"\nnamed {named}/{len(ev.CASES)}; median click-to-report {statistics.median(report_s):.2f} s, "
-              f"click-to-review {statistics.median(review_s):.1f} s")
-    assert named >= SCORE_FLOOR, "\n".join(rows)
+        print(f"\n{part}: named {named}/{len(cases)}; click-to-report median {statistics.median(report_s):.2f} s; "
+              f"click-to-review median {statistics.median(review_s):.1f} s, max {max(review_s):.1f} s")
+    if part == "held-out":
+        assert named >= ev.floor(len(cases)), "\n".join(rows)
     assert statistics.median(report_s) < 1.0 and statistics.median(review_s) <= REVIEW_BUDGET_S
