@@ -1,4 +1,6 @@
-"""The public eval's held-out questions against the local real model, with a floor of 8/10 per shape.
+"""The public eval against the local real model: held-out with a floor of 8/10 per shape, dev measured only.
+
+``EVAL_SPLIT=dev`` runs the dev questions instead (the ones to tune on); their score is printed, never asserted.
 
 The same questions and truths as ``tests/agent/test_public_eval.py`` (pymongo on the raw demo documents), asked
 through the real loop with the router on (the default for this model).  Prints per shape the held-out score, and
@@ -25,11 +27,15 @@ pytestmark = [pytest.mark.real_llm, pytest.mark.model_eval, pytest.mark.timeout(
 FLOOR = 0.8  # per shape on held-out (the issue's 8/10)
 
 
+SPLIT = os.environ.get("EVAL_SPLIT", "held-out")
+
+
 def test_held_out_questions_reach_the_floor_per_shape(local_llm, repo, demo_db, tmp_path, capsys):
+    assert SPLIT in ("dev", "held-out"), f"EVAL_SPLIT must be dev or held-out, not {SPLIT!r}"
     settings = load_settings(env={**local_llm["env"], "DATA_DIR": str(tmp_path), "COPILOT_MEMORY": "off"},
                              secrets_path=Path("/nonexistent/secrets.toml"))
     provider = provider_from_settings(settings)
-    held_out = [q for q in build(demo_db) if q.split == "held-out"]
+    held_out = [q for q in build(demo_db) if q.split == SPLIT]
     scores: dict[str, list[bool]] = defaultdict(list)
     let_through = 0
     for question in held_out:
@@ -45,8 +51,10 @@ def test_held_out_questions_reach_the_floor_per_shape(local_llm, repo, demo_db, 
                   f"rounds={len(result.rounds)} claims={result.claims} load={os.getloadavg()[0]:.1f} "
                   f"{result.answer[:160]!r}", flush=True)
     with capsys.disabled():
-        print("\npublic eval, held-out, local model:\n" + "\n".join(
+        print(f"\npublic eval, {SPLIT}, local model:\n" + "\n".join(
             f"{shape:22s} {sum(v)}/{len(v)}" for shape, v in sorted(scores.items()))
               + f"\nwrong answers the claim check kept: {let_through}")
+    if SPLIT == "dev":
+        return  # dev is for tuning: measured and printed, never a gate
     low = [shape for shape, v in scores.items() if sum(v) < FLOOR * len(v)]
     assert not low, f"below {FLOOR:.0%} on held-out: {low}"
