@@ -38,7 +38,9 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(why|provenance|lineage|derived|came from|comes from|depends? on|origin)\b",
      ("get_parameter_lineage", "get_provenance_lineage_graph")),
     (r"(what changed|what has changed|\bchanged\b|since yesterday|\bdiff(erence)?s?\b|\bregress\w*"
-     r"|compared? (to|with) (the )?(previous|last|yesterday)|\bvs\.? (the )?(previous|last)\b)",
+     r"|compared? (to|with) (the )?(previous|last|yesterday)|\bvs\.? (the )?(previous|last)\b"
+     r"|\b(last|latest|most recent) two (runs|executions|calibrations)\b|\btwo (most recent|latest|last) (runs|executions)\b"
+     r"|\b(since|from) the (previous|prior|preceding) (run|execution|calibration)\b)",
      ("compare_calibrations",)),
     (r"\b(analy[sz]\w*|correlat\w*|regression|fit\w*|comput\w*|calculat\w*|percentile|std|standard deviation"
      r"|statistic\w*|histogram|scatter|plot|python)\b", ("execute_python_analysis",)),
