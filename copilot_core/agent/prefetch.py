@@ -18,7 +18,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from copilot_core.domain.metrics import CATALOGUE
-from copilot_core.domain.vocabulary import MAP_WORDS, SUMMARY_WORDS, TREND_WORDS, metrics_named
+from copilot_core.domain.vocabulary import (
+    LIMIT_WORDS,
+    MAP_WORDS,
+    MISSING_WORDS,
+    SUMMARY_WORDS,
+    TREND_WORDS,
+    is_below,
+    metrics_named,
+)
 
 DEFAULT_LAST_N = 10
 MAX_LAST_N = 100
@@ -57,10 +65,8 @@ _EXTREME_N = re.compile(rf"\b(?:(?:lowest|worst|smallest|highest|best|largest|to
                         r"(?:lowest|worst|smallest|highest|best|largest|weakest|strongest)"
                         rf"|(?:which|the|list)\s+{_COUNT}\s+(?:\w+\s+)?(?:qubits|couplings|pairs))\b", re.I)
 _PLURAL = re.compile(r"\b(?:which|what|list)\s+(?:\w+\s+)?(?:qubits|couplings|pairs)\b", re.I)
-_LIMIT = re.compile(r"(?:\b(?P<word>below|under|less than|lower than|above|over|greater than|more than|higher than"
-                    r"|exceeding)|(?P<sign>[<>]))\s*(?P<num>-?\d+(?:\.\d+)?)", re.I)
-_MISSING = re.compile(r"\b(no valid|not valid|invalid|missing|without (?:a )?valid|no (?:usable )?data|no value"
-                      r"|never measured)\b", re.I)
+_LIMIT = re.compile(rf"(?:\b(?P<word>{LIMIT_WORDS})|(?P<sign>[<>]))\s*(?P<num>-?\d+(?:\.\d+)?)", re.I)
+_MISSING = re.compile(rf"\b({MISSING_WORDS})\b", re.I)
 _RUN_FAILURES = re.compile(r"\bfail\w*\b", re.I)
 _RUN_WORDS = re.compile(r"\b(run|execution|calibration|latest|last|recent|most recent|today)\b", re.I)
 _EXECUTION_ID = re.compile(r"\b\d{8}-\d{3,6}\b")
@@ -120,8 +126,7 @@ def _shape_plan(question: str, chip_id: str, qubits: set[str], named: list[str |
     if limits and not _TREND.search(question):
         args = {"chip_id": chip_id, "metric_name": metric_name}
         for m in limits:
-            below = (m.group("word") or "").lower() in ("below", "under", "less than", "lower than") or \
-                m.group("sign") == "<"
+            below = is_below(m.group("word") or "") or m.group("sign") == "<"
             args["below" if below else "above"] = float(m.group("num"))
         return PlannedCall("filter_metric", args, f"{metric_name} past a threshold")
     extreme = _EXTREME.search(question)
