@@ -14,7 +14,8 @@ import jsonschema
 import pytest
 
 from copilot_core.agent import provider_from_settings
-from copilot_core.agent.models import ChatConversation, call_model, make_client
+from copilot_core.agent.models import ChatConversation, call_model
+from copilot_core.agent.provider import make_client
 from copilot_core.agent.router import offered_tools, route
 from copilot_core.settings import load_settings
 from copilot_core.tools import DataStore, Toolkit
