@@ -1,4 +1,4 @@
-"""The public eval: questions lab staff ask, in 13 shapes, with truths computed here from the raw demo documents.
+"""The public eval: questions lab staff ask, in 14 shapes, with truths computed here from the raw demo documents.
 
 Nothing here calls the tools or the repository: each truth is a pymongo query on ``task_result_history``,
 ``qubit``, ``execution_history`` written for this file, with the thresholds written out by hand.  A fixed hash of a
@@ -109,8 +109,30 @@ def latest_execution(db, chip: str) -> dict:
     return list(db["execution_history"].find({"chip_id": chip}).sort([("start_at", -1)]).limit(1))[0]
 
 
+def recent_executions(db, chip: str, n: int = 2) -> list[dict]:
+    return list(db["execution_history"].find({"chip_id": chip}).sort([("start_at", -1)]).limit(n))
+
+
+def run_values(db, chip: str, execution_id: str, name: str) -> dict[str, float]:
+    """Each qubit's newest usable completed, non-excluded value of ``name`` in one execution (display units)."""
+    newest: dict[str, dict] = {}
+    for doc in db["task_result_history"].find({"chip_id": chip, "execution_id": execution_id, "status": "completed",
+                                               "task_type": "qubit", "excluded": {"$ne": True},
+                                               f"output_parameters.{name}": {"$exists": True}}):
+        if _usable(doc["output_parameters"][name]["value"]) and (
+                doc["qid"] not in newest or doc["start_at"] > newest[doc["qid"]]["start_at"]):
+            newest[doc["qid"]] = doc
+    return {q: d["output_parameters"][name]["value"] * scale(name) for q, d in newest.items()}
+
+
+def two_runs(db, chip: str, name: str) -> tuple[dict[str, float], dict[str, float]]:
+    """The values in the chip's previous and latest executions."""
+    latest, previous = recent_executions(db, chip)
+    return run_values(db, chip, previous["execution_id"], name), run_values(db, chip, latest["execution_id"], name)
+
+
 def build(db) -> list[Question]:
-    """Every question with its truth (83, in 13 shapes)."""
+    """Every question with its truth (92, in 14 shapes)."""
     qs: list[Question] = []
     n64 = size(db, CHIP)
     live = sorted((q for q, v in latest_values(db, CHIP, "t1").items() if v is not None), key=int)
@@ -218,6 +240,32 @@ def build(db) -> list[Question]:
         band = next((b for limit, b in T1_BANDS if param["value"] >= limit), "bad")
         qs.append(Question(f"health-{i}", "health of one qubit", f"How healthy is Q{int(q):02d}?",
                            Truth(((param["value"], 0.051),), (rf"(?i)\b{band}\b",))))
+
+    for i, (q, name, words) in enumerate([(picks[0], "t1", "between the last two runs"),
+                                          (picks[1], "t2_echo", "between the two most recent runs"),
+                                          (picks[2], "x90_gate_fidelity", "since the previous run"),
+                                          (picks[3], "average_readout_fidelity", "between the last two executions"),
+                                          (picks[4], "t1", "between the two latest runs"),
+                                          (picks[5], "t2_echo", "since the previous execution")]):
+        before, after = two_runs(db, CHIP, name)
+        if q not in before or q not in after:
+            continue
+        qs.append(Question(f"compare-qubit-{i}", "compare two runs", f"How did Q{int(q):02d}'s {TITLES[name]} "
+                                                                      f"change {words}?",
+                           Truth(((before[q], tol(name)), (after[q], tol(name))))))
+    for i, (chip, name, way, text) in enumerate([
+            (CHIP, "x90_gate_fidelity", "fell", "Which qubits' X90 gate fidelity dropped between the two most recent "
+                                                "executions?"),
+            (CHIP, "t1", "fell", "How many qubits' T1 dropped between the last two runs?"),
+            (OTHER, "t2_echo", "rose", f"Which qubits on {OTHER} had their T2 echo rise between the last two runs?"),
+            (OTHER, "t1", "fell", f"How many qubits' T1 fell since the previous run on {OTHER}?")]):
+        before, after = two_runs(db, chip, name)
+        moved = {q: after[q] - before[q] for q in before if q in after and after[q] != before[q]}
+        chosen = [q for q, d in moved.items() if (d < 0 if way == "fell" else d > 0)]
+        extreme = (min if way == "fell" else max)(chosen, key=lambda k: moved[k])
+        qs.append(Question(f"compare-chip-{i}", "compare two runs", text,
+                           Truth(((len(chosen), 0),), (label(extreme, size(db, chip)),) if text.startswith("Which")
+                                 else ())))
 
     for i, (chip, name) in enumerate([(CHIP, "t1"), (CHIP, "t2_echo"), (CHIP, "x90_gate_fidelity"),
                                       (OTHER, "t1"), (OTHER, "average_readout_fidelity"), (OTHER, "t2_echo")]):

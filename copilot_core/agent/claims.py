@@ -28,7 +28,7 @@ from typing import Literal
 
 from copilot_core.agent.grounding import number_spans, source_values
 from copilot_core.domain.metrics import CATALOGUE, metric
-from copilot_core.domain.vocabulary import metrics_named
+from copilot_core.domain.vocabulary import ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, is_below, metrics_named
 
 Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "other"]
 Verdict = Literal["ok", "wrong", "unbacked"]
@@ -262,19 +262,18 @@ _ROLE_WORDS: tuple[tuple[Role, re.Pattern[str]], ...] = (
     ("latest", re.compile(r"\b(latest|most recent|newest|current(ly)?)\b"  # "the most recent values": several
                           r"(?!(?:\s+[\w*]+){0,2}\s+(?:values|points|measurements|results|calibrations)\b)", re.I)),
 )
-_THRESHOLD_BEFORE = re.compile(r"(?:\b(?:below|under|above|over|less than|more than|greater than|lower than|"
-                               r"higher than|at least|at most|exceeds?|threshold(?: of)?)|[<>≤≥])\s*$", re.I)
+_THRESHOLD_BEFORE = re.compile(rf"(?:\b(?:{LIMIT_WORDS}|at least|at most|threshold(?: of)?)|[<>≤≥])\s*$", re.I)
 _COUNT_AFTER = re.compile(r"^\s*(?:of\s+(?:the\s+)?\d+\s+)?(?:\w+\s+)?(qubits?|couplings?|pairs?|tasks?|failures?|"
                           r"runs?|executions?|results?|points?|values?|measurements?)\b", re.I)
 _COUNT_BEFORE = re.compile(r"\b(how many|count(?:ed)?|number of|total of)\b[^\d]*$", re.I)
 _OF_BEFORE = re.compile(r"\b(of|out of)\s*$", re.I)
 _QUALIFIER_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("missing", re.compile(r"\b(no valid|not valid|invalid|missing|without (?:a )?(?:valid )?(?:value|data)|no data"
-                           r"|no value|lack)\w*", re.I)),
+    ("missing", re.compile(rf"\b({MISSING_WORDS}|lack)\w*", re.I)),
     ("failed", re.compile(r"\bfail\w*|\berrors?\b", re.I)),
-    ("below", re.compile(r"\b(below|under|less than|lower than|at most)\b|<", re.I)),
-    ("above", re.compile(r"\b(above|over|more than|greater than|higher than|at least|exceed\w*)\b|>", re.I)),
+    ("below", re.compile(rf"\b({BELOW_WORDS}|at most)\b|<", re.I)),
+    ("above", re.compile(rf"\b({ABOVE_WORDS}|at least)\b|>", re.I)),
 )
+_LIMIT_AFTER = re.compile(rf"\b(?P<word>{LIMIT_WORDS})\s+(?P<num>\d+(?:\.\d+)?)", re.I)
 _BAND_WORD = re.compile(r"(?<!not )(?<!than )\b(excellent|good|fair|bad|poor)\b", re.I)
 _BAND_ALIASES = {"poor": "bad"}
 
@@ -485,10 +484,9 @@ def _band_problem(reading: _Reading, band: str | None, name: str | None, pool: l
         if actual is not None and actual != band:
             return f"{reading.written} {entry.unit} is {actual} for {name}, not {band}"
     after = reading.after
-    for m in re.finditer(r"(?P<word>below|under|less than|lower than|above|over|more than|greater than|higher than)"
-                         r"\s+(?P<num>\d+(?:\.\d+)?)", after, re.I):
+    for m in _LIMIT_AFTER.finditer(after):
         limit = float(m.group("num"))
-        below = m.group("word").lower() in ("below", "under", "less than", "lower than")
+        below = is_below(m.group("word"))
         if (below and not reading.value < limit) or (not below and not reading.value > limit):
             return f"{reading.written} is not {m.group('word').lower()} {m.group('num')}"
     return None

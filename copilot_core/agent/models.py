@@ -22,6 +22,8 @@ from copilot_core.agent.provider import ProviderConfig
 from copilot_core.cancel import CancelToken, TurnCancelled
 from copilot_core.errors import ProviderError
 from copilot_core.masking import mask_url
+from copilot_core.tools.registry import TOOLS
+from copilot_core.tools.spec import constrained_schema
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF_S = 8.0
@@ -163,6 +165,20 @@ class ResponsesConversation:
         self.input.append({"role": "user", "content": text})
 
 
+_FULL_SCHEMAS = {spec.name: spec.parameters for spec in TOOLS}
+
+
+def _chat_function(tool: dict, constrained: bool) -> dict:
+    """A chat-completions tool; ``constrained``: with the full closed schema (the server's call grammar) and
+    ``strict``, for a tool the registry knows; any other (``more_tools``) is closed as sent."""
+    function = {"name": tool["name"], "description": tool.get("description", ""), "parameters": tool["parameters"]}
+    if constrained:
+        full = _FULL_SCHEMAS.get(tool["name"])
+        function["parameters"] = constrained_schema(full if full is not None else tool["parameters"])
+        function["strict"] = True
+    return {"type": "function", "function": function}
+
+
 class ChatConversation:
     """``/v1/chat/completions``: the same loop with an assistant ``tool_calls`` message and ``role=tool`` replies."""
 
@@ -182,9 +198,9 @@ class ChatConversation:
             key = "max_completion_tokens" if self.provider.is_openai else "max_tokens"
             kwargs[key] = self.provider.max_output_tokens
         if tools:
-            kwargs["tools"] = [{"type": "function", "function": {"name": t["name"],
-                                                                 "description": t.get("description", ""),
-                                                                 "parameters": t["parameters"]}} for t in tools]
+            kwargs["tools"] = [_chat_function(t, self.provider.constrain_tool_calls) for t in tools]
+            if self.provider.constrain_tool_calls:
+                kwargs["parallel_tool_calls"] = False
         if self.provider.is_openai and "format" not in dropped:
             kwargs["response_format"] = {"type": "json_schema", "json_schema": {
                 "name": SCHEMA_NAME, "schema": BLOCKS_SCHEMA, "strict": False}}

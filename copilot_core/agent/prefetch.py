@@ -18,7 +18,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from copilot_core.domain.metrics import CATALOGUE
-from copilot_core.domain.vocabulary import MAP_WORDS, SUMMARY_WORDS, TREND_WORDS, metrics_named
+from copilot_core.domain.vocabulary import (
+    LIMIT_WORDS,
+    MAP_WORDS,
+    MISSING_WORDS,
+    SUMMARY_WORDS,
+    TREND_WORDS,
+    is_below,
+    metrics_named,
+)
 
 DEFAULT_LAST_N = 10
 MAX_LAST_N = 100
@@ -47,7 +55,7 @@ _STAT = re.compile(r"\b(median|mean|average|typical)\b", re.I)
 
 
 # Question shapes the question-shape tools answer (which qubit/coupling, past a threshold, without a value, a run's
-# failures, when last calibrated, the last N values, a plot of one qubit's history).
+# failures, when last calibrated, the last N values, a plot of one qubit's history, a change between the last two runs).
 _WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10}
 _COUNT = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
@@ -57,10 +65,8 @@ _EXTREME_N = re.compile(rf"\b(?:(?:lowest|worst|smallest|highest|best|largest|to
                         r"(?:lowest|worst|smallest|highest|best|largest|weakest|strongest)"
                         rf"|(?:which|the|list)\s+{_COUNT}\s+(?:\w+\s+)?(?:qubits|couplings|pairs))\b", re.I)
 _PLURAL = re.compile(r"\b(?:which|what|list)\s+(?:\w+\s+)?(?:qubits|couplings|pairs)\b", re.I)
-_LIMIT = re.compile(r"(?:\b(?P<word>below|under|less than|lower than|above|over|greater than|more than|higher than"
-                    r"|exceeding)|(?P<sign>[<>]))\s*(?P<num>-?\d+(?:\.\d+)?)", re.I)
-_MISSING = re.compile(r"\b(no valid|not valid|invalid|missing|without (?:a )?valid|no (?:usable )?data|no value"
-                      r"|never measured)\b", re.I)
+_LIMIT = re.compile(rf"(?:\b(?P<word>{LIMIT_WORDS})|(?P<sign>[<>]))\s*(?P<num>-?\d+(?:\.\d+)?)", re.I)
+_MISSING = re.compile(rf"\b({MISSING_WORDS})\b", re.I)
 _RUN_FAILURES = re.compile(r"\bfail\w*\b", re.I)
 _RUN_WORDS = re.compile(r"\b(run|execution|calibration|latest|last|recent|most recent|today)\b", re.I)
 _EXECUTION_ID = re.compile(r"\b\d{8}-\d{3,6}\b")
@@ -69,6 +75,11 @@ _LAST_CALIBRATED = re.compile(r"\bwhen\b.*\b(last )?(calibrat\w*|run|measured|ex
 _PLOT = re.compile(r"\b(plot\w*|graph\w*|chart\w*|draw|visuali[sz]e\w*)\b", re.I)
 _RECENT_N = re.compile(rf"\b(?:last|latest|most recent|{_COUNT} most recent|{_COUNT} latest)\s+{_COUNT}?\s*"
                        r"(?:[\w*]+\s+){0,2}(?:values|measurements|points|results|calibrations)\b", re.I)
+# "between the last two runs", "since the previous execution", "the two most recent calibrations"
+_TWO_RUNS = re.compile(r"\b(?:(?:last|latest|two most recent|most recent) two|two (?:most recent|latest|last)"
+                       r"|previous|prior|preceding) (?:runs|executions|calibrations|run|execution|calibration)\b", re.I)
+_CHANGE = re.compile(r"\b(chang\w*|drop\w*|fell|fall\w*|rose|ris\w*|increas\w*|decreas\w*|improv\w*|worsen\w*"
+                     r"|degrad\w*|went (?:up|down)|moved?|differ\w*|compare\w*)\b", re.I)
 _SUBJECT_WORDS = re.compile(r"\b(couplings?|pairs?)\b", re.I)  # what is ranked, not an (ambiguous) metric
 
 
@@ -79,10 +90,25 @@ def _count(text: str | None) -> int | None:
     return _WORD_NUMBERS.get(text) or (int(text) if text.isdigit() else None)
 
 
+def _two_runs_plan(question: str, chip_id: str, qubits: set[str], metric_name: str | None) -> PlannedCall | None:
+    """"How did Q12's T1 change between the last two runs?", "Which qubits' X90 fidelity dropped since the previous
+    run?": the latest run against the one before it, for the one metric named and the qubits named."""
+    if not (_TWO_RUNS.search(question) and _CHANGE.search(question)) or metric_name is None or len(qubits) > 10:
+        return None
+    args: dict = {"chip_id": chip_id, "metrics": [metric_name]}
+    if qubits:
+        if CATALOGUE[metric_name].kind != "qubit":
+            return None
+        args["qids"] = sorted(qubits, key=int)
+    return PlannedCall("compare_calibrations", args, f"{metric_name} between the last two runs")
+
+
 def _shape_plan(question: str, chip_id: str, qubits: set[str], named: list[str | None]) -> PlannedCall | None:
     """The question-shape tool a chip-wide question plainly needs (one clear metric where one is needed)."""
     clear = [n for n in named if n is not None]
     metric_name = clear[0] if len(clear) == 1 and len(named) == 1 else None
+    if (compared := _two_runs_plan(question, chip_id, qubits, metric_name)) is not None:
+        return compared
     if _RUN_FAILURES.search(question) and (_RUN_WORDS.search(question) or _EXECUTION_ID.search(question)) \
             and not qubits and metric_name is None:
         args: dict = {"chip_id": chip_id}
@@ -100,8 +126,7 @@ def _shape_plan(question: str, chip_id: str, qubits: set[str], named: list[str |
     if limits and not _TREND.search(question):
         args = {"chip_id": chip_id, "metric_name": metric_name}
         for m in limits:
-            below = (m.group("word") or "").lower() in ("below", "under", "less than", "lower than") or \
-                m.group("sign") == "<"
+            below = is_below(m.group("word") or "") or m.group("sign") == "<"
             args["below" if below else "above"] = float(m.group("num"))
         return PlannedCall("filter_metric", args, f"{metric_name} past a threshold")
     extreme = _EXTREME.search(question)

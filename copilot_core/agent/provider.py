@@ -34,6 +34,9 @@ class ProviderConfig:
     timeout_s: float = 60.0
     max_retries: int = 2  # extra attempts on 429 / 5xx / timeouts
     retry_backoff_s: float = 0.5  # first backoff; doubles per attempt, capped at 8 s
+    # The server compiles each tool's JSON schema into a decoding grammar (llama.cpp with --jinja): send the full,
+    # closed schemas so a small model cannot write a malformed or off-schema call (chat completions, not OpenAI).
+    constrain_tool_calls: bool = False
 
     @property
     def is_openai(self) -> bool:
@@ -68,11 +71,21 @@ def _number(settings: Settings, key: str, kind: type, default: float | int | Non
     return value
 
 
+def _switch(settings: Settings, key: str) -> bool:
+    raw = (settings.get(key) or "off").strip().lower()
+    if raw in ("on", "true", "1", "yes"):
+        return True
+    if raw in ("off", "false", "0", "no", ""):
+        return False
+    raise ConfigError(f"{key} must be 'on' or 'off', not {raw!r}")
+
+
 def provider_from_settings(settings: Settings) -> ProviderConfig | None:
     """The configured provider, or None when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set.
 
     Optional tuning keys (env or secrets): COPILOT_TEMPERATURE ("none" to omit), COPILOT_MAX_OUTPUT_TOKENS,
-    COPILOT_TIMEOUT_S, COPILOT_MAX_RETRIES, COPILOT_RETRY_BACKOFF_S.  Raises ConfigError on bad values.
+    COPILOT_TIMEOUT_S, COPILOT_MAX_RETRIES, COPILOT_RETRY_BACKOFF_S, COPILOT_CONSTRAIN_TOOL_CALLS ("on" for a
+    llama.cpp server; ignored for OpenAI).  Raises ConfigError on bad values.
     """
     base_url = with_quoted_credentials(settings.openai_base_url) if settings.openai_base_url else None
     if not settings.openai_api_key and not base_url:
@@ -93,6 +106,7 @@ def provider_from_settings(settings: Settings) -> ProviderConfig | None:
         timeout_s=_number(settings, "COPILOT_TIMEOUT_S", float, 60.0) or 60.0,
         max_retries=int(_number(settings, "COPILOT_MAX_RETRIES", int, 2) or 0),
         retry_backoff_s=float(_number(settings, "COPILOT_RETRY_BACKOFF_S", float, 0.5) or 0.0),
+        constrain_tool_calls=_switch(settings, "COPILOT_CONSTRAIN_TOOL_CALLS") and not openai,
     )
 
 

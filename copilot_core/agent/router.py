@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from copilot_core.domain.vocabulary import CHIP_STAT_WORDS, MAP_WORDS, TREND_WORDS
+from copilot_core.domain.vocabulary import CHIP_STAT_WORDS, LIMIT_WORDS, MAP_WORDS, MISSING_WORDS, TREND_WORDS
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.registry import TOOLS
 
@@ -38,7 +38,9 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(why|provenance|lineage|derived|came from|comes from|depends? on|origin)\b",
      ("get_parameter_lineage", "get_provenance_lineage_graph")),
     (r"(what changed|what has changed|\bchanged\b|since yesterday|\bdiff(erence)?s?\b|\bregress\w*"
-     r"|compared? (to|with) (the )?(previous|last|yesterday)|\bvs\.? (the )?(previous|last)\b)",
+     r"|compared? (to|with) (the )?(previous|last|yesterday)|\bvs\.? (the )?(previous|last)\b"
+     r"|\b(last|latest|most recent) two (runs|executions|calibrations)\b|\btwo (most recent|latest|last) (runs|executions)\b"
+     r"|\b(since|from) the (previous|prior|preceding) (run|execution|calibration)\b)",
      ("compare_calibrations",)),
     (r"\b(analy[sz]\w*|correlat\w*|regression|fit\w*|comput\w*|calculat\w*|percentile|std|standard deviation"
      r"|statistic\w*|histogram|scatter|plot|python)\b", ("execute_python_analysis",)),
@@ -53,9 +55,9 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(tasks?|experiments?|latest result|raw result|fit result|figure)\b", ("get_latest_task_result",)),
     (r"\b(figures?|fits?|decay curves?|fringes|rb curves?|spectr\w*)\b", ("get_task_figure",)),
     (r"\b(lowest|highest|worst|best|smallest|largest|minimum|maximum|top \d+|bottom \d+)\b", ("rank_metric",)),
-    (r"\b(below|under|above|over|less than|greater than|more than|lower than|higher than) ?-?\d|[<>] ?\d",
+    (rf"\b({LIMIT_WORDS}) ?-?\d|[<>] ?\d",
      ("filter_metric",)),
-    (r"\b(no valid|invalid|missing|no data|never measured)\b", ("missing_metric",)),
+    (rf"\b({MISSING_WORDS})\b", ("missing_metric",)),
     (r"\bfail\w*", ("get_run_failures",)),
 )
 _QUBIT_REF = re.compile(r"\bq ?\d{1,3}\b|\bqubits? ?#?\d{1,3}(?:\s*(?:,|and|&|or)\s*#?\d{1,3}\b)*")

@@ -61,6 +61,20 @@ TREND_WORDS = (r"trend\w*|since|over time|drift\w*|history|evolution|time ?serie
                r"|last (week|month)|stable|stability|recent(ly)?|last \d+ (measurements|points|values|calibrations)")
 SUMMARY_WORDS = r"health|summary|overview|status"
 
+# Comparison and absence words, shared by the router (which tool), the prefetch (the threshold's side) and the claim
+# check (what a number in an answer claims), so "under 50", "exceeding 99.9" or "without a valid T1" is read alike.
+BELOW_WORDS = r"below|under|less than|lower than"
+ABOVE_WORDS = r"above|over|greater than|more than|higher than|exceed(?:s|ing|ed)?"
+LIMIT_WORDS = f"{BELOW_WORDS}|{ABOVE_WORDS}"
+MISSING_WORDS = (r"no valid|not valid|invalid|missing|without (?:a )?(?:valid|usable|value|data)|no (?:usable )?data"
+                 r"|no value|never measured")
+_BELOW = re.compile(f"(?:{BELOW_WORDS})", re.I)
+
+
+def is_below(word: str) -> bool:
+    """Whether a comparison word (one of :data:`LIMIT_WORDS`) means "below"."""
+    return _BELOW.fullmatch(" ".join(word.split())) is not None
+
 
 def words(pattern: str) -> re.Pattern[str]:
     """``pattern`` as whole words, case-insensitive, a space matching any run of spaces, ``_`` or ``-``."""

@@ -170,6 +170,34 @@ def model_schema(schema: dict) -> dict:
     return out
 
 
+# What a server that turns each tool's schema into a decoding grammar (llama.cpp with ``--jinja``) is sent instead:
+# every keyword its schema-to-grammar converter enforces, so the call a small model writes is one validation accepts
+# (right names, no extra keys, ids matching their pattern, enums and bounds kept).  Words and defaults stay out.
+_GRAMMAR_KEYS = frozenset({"type", "enum", "pattern", "minimum", "maximum", "minItems", "maxItems", "minLength",
+                           "maxLength"})
+
+
+def _constrained_property(prop: dict) -> dict:
+    if prop.get("type") == "object" and isinstance(prop.get("properties"), dict):
+        return constrained_schema(prop)
+    out = {k: v for k, v in prop.items() if k in _GRAMMAR_KEYS}
+    if isinstance(prop.get("items"), dict):
+        out["items"] = _constrained_property(prop["items"])
+    return out
+
+
+def constrained_schema(schema: dict) -> dict:
+    """A tool's full parameter schema as a grammar-constrained server needs it: closed objects, typed and patterned
+    properties; the session-filled arguments (the chip) stay allowed but optional, as in ``model_schema``."""
+    properties = schema.get("properties", {})
+    out: dict = {"type": "object", "properties": {name: _constrained_property(prop) for name, prop in properties.items()},
+                 "additionalProperties": False}
+    required = [name for name in schema.get("required", []) if name in properties and SESSION not in properties[name]]
+    if required:
+        out["required"] = required
+    return out
+
+
 def session_arguments(schema: dict) -> list[str]:
     """The arguments of a tool schema the toolkit fills from the session (``SESSION``)."""
     return [name for name, prop in schema.get("properties", {}).items() if SESSION in prop]

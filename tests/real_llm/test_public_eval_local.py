@@ -1,4 +1,6 @@
-"""The public eval's held-out questions against the local real model, with a floor of 8/10 per shape.
+"""The public eval against the local real model: held-out with a floor of 8/10 per shape, dev measured only.
+
+``EVAL_SPLIT=dev`` runs the dev questions instead (the ones to tune on); their score is printed, never asserted.
 
 The same questions and truths as ``tests/agent/test_public_eval.py`` (pymongo on the raw demo documents), asked
 through the real loop with the router on (the default for this model).  Prints per shape the held-out score, and
@@ -19,17 +21,30 @@ from copilot_core.agent import AgentRequest, provider_from_settings, run_copilot
 from copilot_core.agent.blocks import ChartBlock
 from copilot_core.settings import load_settings
 from copilot_core.tools import DataStore, Toolkit
-from tests.public_eval import CHIP, build, passed
+from tests.public_eval import CHIP, Question, build, passed
 
 pytestmark = [pytest.mark.real_llm, pytest.mark.model_eval, pytest.mark.timeout(7200)]
 FLOOR = 0.8  # per shape on held-out (the issue's 8/10)
 
 
+SPLIT = os.environ.get("EVAL_SPLIT", "held-out")
+
+
+def round_robin(questions: list[Question]) -> list[Question]:
+    """One question of each shape in turn, so the per-question lines of a run cut short still cover every shape."""
+    by_shape: dict[str, list[Question]] = defaultdict(list)
+    for q in questions:
+        by_shape[q.shape].append(q)
+    queues = list(by_shape.values())
+    return [queue[i] for i in range(max(map(len, queues), default=0)) for queue in queues if i < len(queue)]
+
+
 def test_held_out_questions_reach_the_floor_per_shape(local_llm, repo, demo_db, tmp_path, capsys):
+    assert SPLIT in ("dev", "held-out"), f"EVAL_SPLIT must be dev or held-out, not {SPLIT!r}"
     settings = load_settings(env={**local_llm["env"], "DATA_DIR": str(tmp_path), "COPILOT_MEMORY": "off"},
                              secrets_path=Path("/nonexistent/secrets.toml"))
     provider = provider_from_settings(settings)
-    held_out = [q for q in build(demo_db) if q.split == "held-out"]
+    held_out = round_robin([q for q in build(demo_db) if q.split == SPLIT])
     scores: dict[str, list[bool]] = defaultdict(list)
     let_through = 0
     for question in held_out:
@@ -45,8 +60,10 @@ def test_held_out_questions_reach_the_floor_per_shape(local_llm, repo, demo_db, 
                   f"rounds={len(result.rounds)} claims={result.claims} load={os.getloadavg()[0]:.1f} "
                   f"{result.answer[:160]!r}", flush=True)
     with capsys.disabled():
-        print("\npublic eval, held-out, local model:\n" + "\n".join(
+        print(f"\npublic eval, {SPLIT}, local model:\n" + "\n".join(
             f"{shape:22s} {sum(v)}/{len(v)}" for shape, v in sorted(scores.items()))
               + f"\nwrong answers the claim check kept: {let_through}")
+    if SPLIT == "dev":
+        return  # dev is for tuning: measured and printed, never a gate
     low = [shape for shape, v in scores.items() if sum(v) < FLOOR * len(v)]
     assert not low, f"below {FLOOR:.0%} on held-out: {low}"
