@@ -21,7 +21,7 @@ from copilot_core.settings import load_settings
 from copilot_core.tools import DataStore, Toolkit
 from copilot_core.tools.registry import TOOLS
 
-pytestmark = [pytest.mark.real_llm, pytest.mark.timeout(3600)]
+pytestmark = [pytest.mark.real_llm, pytest.mark.model_eval, pytest.mark.timeout(3600)]
 QUESTIONS = ("What is the T1 of Q05 on chip 64Qv3?", "Which qubit has the lowest T2 echo on 64Qv3?",
              "How many qubits on 64Qv3 have T1 below 50 us?", "Show the execution history of chip 64Qv3.",
              "Which tasks failed in the latest execution of 64Qv3?", "Where does the T1 of Q12 on 64Qv3 come from?",
