@@ -106,7 +106,7 @@ def test_turns_learn_inject_and_recall_only_the_chat_owners_memory(scripted_open
     turn = service.ask(again, "What do you remember?")
     assert f"## Memory for chip {chip}" in system_text(scripted_openai.bodies()[-2])
     recalled = json.loads(turn.result.tool_calls[0].model_text)["entries"]
-    assert [e["key"] for e in recalled] == [d["key"] for d in raw(memory_db) if d["owner"] == ALICE] == ["t1"]
+    assert [e["parameter"] for e in recalled] == [d["key"] for d in raw(memory_db) if d["owner"] == ALICE] == ["t1"]
 
 
 @pytest.fixture

@@ -53,7 +53,7 @@ def test_turn_injects_skills_and_memory_and_learns(scripted_openai, repo, demo_c
 
     recall = result.tool_calls[0]
     assert recall.name == "recall_memory" and recall.ok
-    assert json.loads(recall.model_text)["entries"][0]["key"] == "t2_echo"
+    assert json.loads(recall.model_text)["entries"][0]["parameter"] == "t2_echo"
 
     summary = turn.answer.work.trace
     assert set(summary["skills"]) == {"coherence-trends", "provenance-root-cause"} and summary["cache_hits"] == 1

@@ -65,7 +65,7 @@ def qdash_figures(tmp_path) -> QDashFigures:
     (root / NEW_DIR / "rb_q1.png").write_bytes(png)  # a PNG only (no JSON stored)
     outside = tmp_path / "outside"
     outside.mkdir()
-    go.Figure(go.Scatter(x=[0], y=[42])).write_json(outside / "secret.json")
+    go.Figure(go.Scatter(x=[0], y=[918273645])).write_json(outside / "secret.json")
     os.symlink(outside / "secret.json", root / NEW_DIR / "link.json")
     os.symlink(outside, root / "projects" / "escape")
 

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 import pytest
 
 from copilot_core.render_safety import validate_figure
+from copilot_core.render_safety.frozen import plotly_input
 from copilot_core.sandbox import run_analysis
 
 
@@ -95,7 +96,7 @@ def test_px_line_figure_is_returned_and_valid(store, planted):
                "fig = px.line(m, x='t', y='value', title='Median T1')\n"
                "result = {'output': 'median T1 per day', 'chart': fig}", store)
     assert out["output"] == "median T1 per day" and len(out["charts"]) == 1
-    fig = go.Figure(out["charts"][0])
+    fig = go.Figure(plotly_input(out["charts"][0]))
     assert fig.layout.title.text == "Median T1"
     expected = _frame(store).groupby("t")["value"].median()
     assert len(fig.data[0].x) == len(expected)
@@ -110,7 +111,7 @@ def test_go_figures_and_make_subplots(store, planted):
                "heat = go.Figure(go.Heatmap(z=np.array(s['t1_mean']).reshape(12, 12), colorscale='Viridis'))\n"
                "heat.update_yaxes(autorange='reversed')\n"
                "result = {'chart': [fig, heat]}", store)
-    sub, heat = (go.Figure(c) for c in out["charts"])
+    sub, heat = (go.Figure(plotly_input(c)) for c in out["charts"])
     assert [t.type for t in sub.data] == ["bar", "histogram"]
     assert [a.text for a in sub.layout.annotations] == ["T1", "X90"]
     assert len(sub.data[0].x) == len(store["chip_summary"])

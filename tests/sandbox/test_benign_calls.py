@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
+from copilot_core.render_safety.frozen import plotly_input
 from copilot_core.sandbox import run_analysis
 
 
@@ -58,7 +59,7 @@ def test_go_table(store, planted):
                           "fig = go.Figure(go.Table(header=dict(values=['qid', 'T1']), "
                           "cells=dict(values=[s['qid'], s['t1_mean'].round(2)])))\nresult = {'chart': fig}", store)
     assert result.error is None, result.error
-    table = go.Figure(result.charts[0]).data[0]
+    table = go.Figure(plotly_input(result.charts[0])).data[0]
     assert table.type == "table" and list(table.header.values) == ["qid", "T1"]
     assert list(table.cells.values[0]) == list(_summary(store)["qid"].head(4))
 
@@ -71,7 +72,7 @@ def test_update_layout_updatemenus(store, planted):
                           "dict(label='Log', method='relayout', args=[{'yaxis.type': 'log'}])])])\n"
                           "result = {'chart': fig}", store)
     assert result.error is None, result.error
-    menu = go.Figure(result.charts[0]).layout.updatemenus[0]
+    menu = go.Figure(plotly_input(result.charts[0])).layout.updatemenus[0]
     assert [b.label for b in menu.buttons] == ["Linear", "Log"]
     assert menu.buttons[1].args[0] == {"yaxis.type": "log"}
 
