@@ -52,6 +52,9 @@ SLOW_MODULES = frozenset({
     "sandbox/test_prefault.py",  # sandbox processes
     "agent/test_cli.py",  # the CLI in a subprocess
     "data/test_demo.py", "data/test_old_data.py", "data/test_import.py",  # seeded or imported databases
+    "agent/test_public_eval.py", "agent/test_qubit_review.py",  # the scripted evals: every question, three models
+    "chat/test_notebook_export.py", "pages/test_hostile_links.py", "pages/test_figures.py",  # kernels, Chromium
+    "depth/test_memory_owner.py",  # whole pages in AppTest
 })
 
 
