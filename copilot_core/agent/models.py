@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from copilot_core.agent.answer import BLOCKS_SCHEMA, SCHEMA_NAME
+from copilot_core.agent.answer import BLOCKS_SCHEMA, SCHEMA_NAME, holds_complete_answer
 from copilot_core.agent.provider import ProviderConfig
 from copilot_core.cancel import CancelToken, TurnCancelled
 from copilot_core.errors import ProviderError
@@ -204,30 +204,11 @@ class ChatConversation:
         if self.provider.is_openai and "format" not in dropped:
             kwargs["response_format"] = {"type": "json_schema", "json_schema": {
                 "name": SCHEMA_NAME, "schema": BLOCKS_SCHEMA, "strict": False}}
-        create = self.client.chat.completions.create
-        if on_text is not None:
-            stream = create(model=self.provider.model, messages=[], extra_body={"messages": list(self.messages)},
-                            stream=True, stream_options={"include_usage": True}, **kwargs)
-            return _read_chat_stream(stream, on_text, cancel, f"call_{len(self.messages)}")
-        completion = create(model=self.provider.model, messages=[], extra_body={"messages": list(self.messages)},
-                            **kwargs)
-        choices = completion.choices or []
-        message = choices[0].message if choices else None
-        calls = []
-        for i, tc in enumerate(getattr(message, "tool_calls", None) or []):
-            fn = getattr(tc, "function", None)
-            if fn is None:
-                continue
-            calls.append(ToolCall(tc.id or f"call_{len(self.messages)}_{i}", fn.name or "", _text_args(fn.arguments)))
-        text = getattr(message, "content", None)
-        usage = completion.usage
-        replay: dict[str, Any] = {"role": "assistant", "content": text}
-        if calls:
-            replay["tool_calls"] = [{"id": c.call_id, "type": "function",
-                                     "function": {"name": c.name, "arguments": c.arguments}} for c in calls]
-        return ModelTurn(text if isinstance(text, str) and text else None, calls,
-                         getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0,
-                         [replay], _cached(usage, "prompt_tokens_details") or _llama_cache_n(completion))
+        # Always streamed: a reply that goes on after a complete answer is cut there, not at max tokens.
+        stream = self.client.chat.completions.create(
+            model=self.provider.model, messages=[], extra_body={"messages": list(self.messages)}, stream=True,
+            stream_options={"include_usage": True}, **kwargs)
+        return _read_chat_stream(stream, on_text or _unshown, cancel, f"call_{len(self.messages)}")
 
     def add_turn(self, turn: ModelTurn) -> None:
         self.messages.extend(turn.items)
@@ -297,14 +278,27 @@ def _read_responses_stream(stream: Any, on_text: OnText, cancel: CancelToken | N
     return response
 
 
+RAMBLE_PIECES = 48  # a closing fence and end of turn take a few; a small local model once wrote 4,000
+
+
+def _unshown(text: str) -> None:
+    """``on_text`` for a round nobody watches."""
+
+
 def _read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, call_prefix: str) -> ModelTurn:
     """A streamed ``/v1/chat/completions`` round put back together: text deltas shown as they come, tool-call
-    pieces joined by index, usage from the last chunk."""
+    pieces joined by index, usage from the last chunk.  When the model writes on for more than ``RAMBLE_PIECES``
+    pieces after a complete blocks answer (and no tool call), the stream is closed there and the server stops
+    generating; that round's usage counts the pieces read as output tokens and the prompt's tokens as unknown
+    (0)."""
     written: list[str] = []
     pieces: dict[int, dict[str, str]] = {}
     usage: Any = None
     cache_n = 0
-    for chunk in _drain(stream, cancel):
+    deltas = after = 0
+    complete = False
+    events = _drain(stream, cancel)
+    for chunk in events:
         usage = getattr(chunk, "usage", None) or usage
         cache_n = _llama_cache_n(chunk) or cache_n
         for choice in getattr(chunk, "choices", None) or []:
@@ -313,7 +307,12 @@ def _read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, 
                 continue
             if getattr(delta, "content", None):
                 written.append(delta.content)
+                deltas += 1
                 on_text("".join(written))
+                if complete:
+                    after += 1
+                else:
+                    complete = "}" in delta.content and not pieces and holds_complete_answer("".join(written))
             for tc in getattr(delta, "tool_calls", None) or []:
                 piece = pieces.setdefault(int(getattr(tc, "index", 0) or 0), {"id": "", "name": "", "arguments": ""})
                 piece["id"] = getattr(tc, "id", None) or piece["id"]
@@ -321,6 +320,10 @@ def _read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, 
                 if fn is not None:
                     piece["name"] += getattr(fn, "name", None) or ""
                     piece["arguments"] += _text_args(getattr(fn, "arguments", None))
+        if after > RAMBLE_PIECES and not pieces:
+            events.close()
+            stream.close()
+            break
     calls = [ToolCall(p["id"] or f"{call_prefix}_{i}", p["name"], p["arguments"])
              for i, p in sorted(pieces.items()) if p["name"]]
     text = "".join(written)
@@ -328,8 +331,8 @@ def _read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, 
     if calls:
         replay["tool_calls"] = [{"id": c.call_id, "type": "function",
                                  "function": {"name": c.name, "arguments": c.arguments}} for c in calls]
-    return ModelTurn(text or None, calls, getattr(usage, "prompt_tokens", 0) or 0,
-                     getattr(usage, "completion_tokens", 0) or 0, [replay],
+    output_tokens = getattr(usage, "completion_tokens", 0) or (deltas if after else 0)
+    return ModelTurn(text or None, calls, getattr(usage, "prompt_tokens", 0) or 0, output_tokens, [replay],
                      _cached(usage, "prompt_tokens_details") or cache_n)
 
 
