@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 
+from tests.agent.conftest import CHART_MARKER
+
 from copilot_core.agent import AgentRequest, run_copilot
+from copilot_core.agent.blocks import ChartBlock, TextBlock, answer_text
 from copilot_core.agent.models import RAMBLE_PIECES
-from tests.fakes.scripted_openai import paused, text
+from tests.fakes.scripted_openai import answer, call, paused, text
 
 ANSWER = "The median T1 of 64Qv3 is 59.9 μs."
 BLOCKS = json.dumps({"blocks": [{"type": "text", "content": ANSWER, "chart": None}], "assessment": "good"})
@@ -44,3 +47,31 @@ def test_a_reply_that_ends_soon_after_its_answer_is_read_whole(scripted_openai, 
     assert result.answer == ANSWER
     assert scripted_openai.disconnects == 0
     assert result.usage["output_tokens"] > 0  # the server's own count arrived with the last chunk
+
+
+FAKE_CHART = json.dumps({"data": [[i, 0] for i in range(3000)]})  # what the small model wrote: invented points
+
+
+def test_a_chart_the_model_starts_after_a_tool_drew_one_is_cut_where_it_begins(scripted_openai, toolkit):
+    reply = json.dumps({"blocks": [{"type": "text", "content": ANSWER},
+                                   {"type": "chart", "content": None, "chart": json.loads(FAKE_CHART)}]})
+    step, pause = paused(text(f"```json\n{reply}\n```"), after=1000)  # the server waits long before the chart ends
+    scripted_openai.push(call("generate_chip_heatmap", {"chip_id": "64Qv3", "metric_name": "t1"}), step)
+    try:
+        result = ask(scripted_openai, toolkit)
+        assert pause.hung_up.wait(timeout=30), "the client kept reading the model's chart"
+    finally:
+        pause.release.set()
+    assert result.error is None
+    assert answer_text([b for b in result.blocks if isinstance(b, TextBlock)]) == ANSWER
+    charts = [b.figure for b in result.blocks if isinstance(b, ChartBlock)]
+    assert len(charts) == 1 and charts[0]["data"][0]["name"] == CHART_MARKER  # the tool's chart, drawn once
+
+
+def test_a_chart_the_model_writes_when_no_tool_drew_one_is_read_whole(scripted_openai, toolkit):
+    chart = {"data": [{"type": "bar", "x": ["Q1", "Q2"], "y": [1, 2]}]}
+    scripted_openai.push(answer(ANSWER, "good", charts=[chart]))
+    result = ask(scripted_openai, toolkit)
+    assert scripted_openai.disconnects == 0
+    charts = [b.figure for b in result.blocks if isinstance(b, ChartBlock)]
+    assert len(charts) == 1 and list(charts[0]["data"][0]["y"]) == [1, 2]
