@@ -26,15 +26,21 @@ def ask(server, toolkit, **kwargs):
                        **kwargs)
 
 
+def ask_until_hung_up(server, toolkit, pause):
+    """The turn's result, once the client has closed the paused stream (the server never ends it by itself)."""
+    try:
+        result = ask(server, toolkit)
+        assert pause.hung_up.wait(timeout=30), "the client kept reading the stream"
+    finally:
+        pause.release.set()
+    return result
+
+
 def test_a_reply_that_rambles_after_a_complete_answer_is_cut_and_the_answer_kept(scripted_openai, toolkit):
     tail = " and" * 2000  # the tail alone is 2,000 pieces; the server waits after 400 until the client hangs up
     step, pause = paused(text(f"```json\n{BLOCKS}\n```{tail}"), after=400)
     scripted_openai.push(step)
-    try:
-        result = ask(scripted_openai, toolkit)
-        assert pause.hung_up.wait(timeout=30), "the client kept reading after the answer was complete"
-    finally:
-        pause.release.set()
+    result = ask_until_hung_up(scripted_openai, toolkit, pause)
     assert result.error is None
     assert result.answer == ANSWER
     # the output tokens the round counted are the pieces read: the answer's and at most RAMBLE_PIECES + 1 after it
@@ -57,11 +63,7 @@ def test_a_chart_the_model_starts_after_a_tool_drew_one_is_cut_where_it_begins(s
                                    {"type": "chart", "content": None, "chart": json.loads(FAKE_CHART)}]})
     step, pause = paused(text(f"```json\n{reply}\n```"), after=1000)  # the server waits long before the chart ends
     scripted_openai.push(call("generate_chip_heatmap", {"chip_id": "64Qv3", "metric_name": "t1"}), step)
-    try:
-        result = ask(scripted_openai, toolkit)
-        assert pause.hung_up.wait(timeout=30), "the client kept reading the model's chart"
-    finally:
-        pause.release.set()
+    result = ask_until_hung_up(scripted_openai, toolkit, pause)
     assert result.error is None
     assert answer_text([b for b in result.blocks if isinstance(b, TextBlock)]) == ANSWER
     charts = [b.figure for b in result.blocks if isinstance(b, ChartBlock)]
