@@ -97,6 +97,15 @@ def first_json_object(text: str) -> dict | None:
     return None
 
 
+def holds_complete_answer(text: str) -> bool:
+    """Whether ``text`` already holds a whole blocks answer.  Small local models sometimes write on for thousands
+    of tokens after the closing brace; nothing after it is read, so a stream can end there."""
+    if '"blocks"' not in text:
+        return False
+    data = first_json_object(text)
+    return isinstance(data, dict) and isinstance(data.get("blocks"), list)
+
+
 def _as_object(text: str) -> dict | None:
     stripped = text.strip()
     try:

@@ -86,13 +86,14 @@ def block_to_dict(block: Block) -> BlockDict:
     if isinstance(block, ChartBlock):
         return {"type": "chart", "content": None, "chart": block.figure}
     if isinstance(block, AskBlock):
-        if block.read_only:  # QDash's own shape, so QDash keeps showing it as it wrote it
-            options = [{"label": o} | ({"description": d} if d else {})
-                       for o, d in zip(block.options, block.descriptions or ("",) * len(block.options))]
+        # Options in QDash's shape either way, so QDash's chat view can show this app's questions too.
+        options = [{"label": o} | ({"description": d} if d else {})
+                   for o, d in zip(block.options, block.descriptions or ("",) * len(block.options))]
+        if block.read_only:  # QDash's own question, kept as it wrote it
             return {"type": "ask", "content": None, "chart": None,
                     "ask": {"question": block.question, "options": options}}
         return {"type": "ask", "content": block.question, "chart": None,
-                "ask": {"question": block.question, "options": list(block.options), "answer": block.answer}}
+                "ask": {"question": block.question, "options": options, "answer": block.answer}}
     if isinstance(block, ApprovalBlock):
         return {"type": "approval", "content": None, "chart": None,
                 "approval": {"id": block.approval_id, "tool": block.tool, "label": block.label, "args": block.args}}

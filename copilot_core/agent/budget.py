@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from types import SimpleNamespace
 
 from copilot_core.agent.models import start_conversation
@@ -25,12 +26,22 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
+class _EmptyReply(SimpleNamespace):
+    """A reply with nothing in it, read whole or as an (empty) stream."""
+
+    def __iter__(self) -> Iterator[object]:
+        return iter(())
+
+    def close(self) -> None:
+        pass
+
+
 class _Recorder:
     """Stands in for the OpenAI client: keeps the keyword arguments of the one create() call."""
 
     def __init__(self) -> None:
         self.sent: dict[str, object] = {}
-        empty = SimpleNamespace(output=[], choices=[], usage=None)
+        empty = _EmptyReply(output=[], choices=[], usage=None)
 
         def create(**kwargs: object) -> SimpleNamespace:
             self.sent.update(kwargs)

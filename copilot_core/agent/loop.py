@@ -115,6 +115,7 @@ class _Run:
         with self.tracer.span("llm.call", round=len(self.rounds) + 1, model=self.provider.model,
                               tools=bool(tools)):
             self.show_draft("")
+            conversation.charts_drawn = bool(self.charts)
             turn = call_model(conversation, tools, provider=self.provider, dropped=self.dropped,
                               on_retry=lambda phase: self.notify(self.listener.phase, phase),
                               tool_choice="none" if final and tools else None,

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from copilot_core.agent.answer import BLOCKS_SCHEMA, SCHEMA_NAME
+from copilot_core.agent.answer import BLOCKS_SCHEMA, SCHEMA_NAME, holds_complete_answer
 from copilot_core.agent.provider import ProviderConfig
 from copilot_core.cancel import CancelToken, TurnCancelled
 from copilot_core.errors import ProviderError
@@ -51,7 +52,11 @@ OnText = Callable[[str], None]  # the round's text so far, called as a streamed 
 
 class Conversation(Protocol):
     """One request's conversation with a model, whatever the API.  With ``on_text`` the round is streamed and
-    ``on_text`` gets the text written so far after every piece; ``cancel`` closes the stream when the user stops."""
+    ``on_text`` gets the text written so far after every piece; ``cancel`` closes the stream when the user stops.
+    ``charts_drawn``: a tool has drawn this turn's chart, so a chart the model starts to write is a copy (Chat
+    Completions: the stream is cut where it begins and the answer's text is kept)."""
+
+    charts_drawn: bool
 
     def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None,
                 on_text: OnText | None = None, cancel: CancelToken | None = None) -> ModelTurn: ...
@@ -108,6 +113,7 @@ class ResponsesConversation:
 
     def __init__(self, client: Any, provider: ProviderConfig, system: str, history: list[dict], message: str):
         self.client, self.provider, self.system = client, provider, system
+        self.charts_drawn = False
         self.input: list[dict] = [{"role": t["role"], "content": t["content"]} for t in history]
         self.input.append({"role": "user", "content": message})
 
@@ -184,6 +190,7 @@ class ChatConversation:
 
     def __init__(self, client: Any, provider: ProviderConfig, system: str, history: list[dict], message: str):
         self.client, self.provider = client, provider
+        self.charts_drawn = False
         self.messages: list[dict] = [{"role": "system", "content": system}]
         self.messages += [{"role": t["role"], "content": t["content"]} for t in history]
         self.messages.append({"role": "user", "content": message})
@@ -204,30 +211,12 @@ class ChatConversation:
         if self.provider.is_openai and "format" not in dropped:
             kwargs["response_format"] = {"type": "json_schema", "json_schema": {
                 "name": SCHEMA_NAME, "schema": BLOCKS_SCHEMA, "strict": False}}
-        create = self.client.chat.completions.create
-        if on_text is not None:
-            stream = create(model=self.provider.model, messages=[], extra_body={"messages": list(self.messages)},
-                            stream=True, stream_options={"include_usage": True}, **kwargs)
-            return _read_chat_stream(stream, on_text, cancel, f"call_{len(self.messages)}")
-        completion = create(model=self.provider.model, messages=[], extra_body={"messages": list(self.messages)},
-                            **kwargs)
-        choices = completion.choices or []
-        message = choices[0].message if choices else None
-        calls = []
-        for i, tc in enumerate(getattr(message, "tool_calls", None) or []):
-            fn = getattr(tc, "function", None)
-            if fn is None:
-                continue
-            calls.append(ToolCall(tc.id or f"call_{len(self.messages)}_{i}", fn.name or "", _text_args(fn.arguments)))
-        text = getattr(message, "content", None)
-        usage = completion.usage
-        replay: dict[str, Any] = {"role": "assistant", "content": text}
-        if calls:
-            replay["tool_calls"] = [{"id": c.call_id, "type": "function",
-                                     "function": {"name": c.name, "arguments": c.arguments}} for c in calls]
-        return ModelTurn(text if isinstance(text, str) and text else None, calls,
-                         getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0,
-                         [replay], _cached(usage, "prompt_tokens_details") or _llama_cache_n(completion))
+        # Always streamed: a reply that goes on after a complete answer is cut there, not at max tokens.
+        stream = self.client.chat.completions.create(
+            model=self.provider.model, messages=[], extra_body={"messages": list(self.messages)}, stream=True,
+            stream_options={"include_usage": True}, **kwargs)
+        return _read_chat_stream(stream, on_text or _unshown, cancel, f"call_{len(self.messages)}",
+                                 cut_charts=self.charts_drawn)
 
     def add_turn(self, turn: ModelTurn) -> None:
         self.messages.extend(turn.items)
@@ -297,14 +286,30 @@ def _read_responses_stream(stream: Any, on_text: OnText, cancel: CancelToken | N
     return response
 
 
-def _read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, call_prefix: str) -> ModelTurn:
+RAMBLE_PIECES = 48  # a closing fence and end of turn take a few; a small local model once wrote 4,000
+_CHART_OBJECT = re.compile(r'"chart"\s*:\s*\{')
+
+
+def _unshown(text: str) -> None:
+    """``on_text`` for a round nobody watches."""
+
+
+def _read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, call_prefix: str,
+                      cut_charts: bool = False) -> ModelTurn:
     """A streamed ``/v1/chat/completions`` round put back together: text deltas shown as they come, tool-call
-    pieces joined by index, usage from the last chunk."""
+    pieces joined by index, usage from the last chunk.  The stream is closed early (the server stops generating)
+    when the model writes on for more than ``RAMBLE_PIECES`` pieces after a complete blocks answer, or, with
+    ``cut_charts``, where it begins a chart object (a small model once wrote 4,000 tokens of invented chart data
+    after a tool had drawn the chart); the round's usage then counts the pieces read as output tokens and the
+    prompt's tokens as unknown (0)."""
     written: list[str] = []
     pieces: dict[int, dict[str, str]] = {}
     usage: Any = None
     cache_n = 0
-    for chunk in _drain(stream, cancel):
+    deltas = after = 0
+    complete = cut = False
+    events = _drain(stream, cancel)
+    for chunk in events:
         usage = getattr(chunk, "usage", None) or usage
         cache_n = _llama_cache_n(chunk) or cache_n
         for choice in getattr(chunk, "choices", None) or []:
@@ -313,7 +318,14 @@ def _read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, 
                 continue
             if getattr(delta, "content", None):
                 written.append(delta.content)
+                deltas += 1
                 on_text("".join(written))
+                if complete:
+                    after += 1
+                else:
+                    complete = "}" in delta.content and not pieces and holds_complete_answer("".join(written))
+                cut = cut or (cut_charts and "{" in delta.content and not pieces
+                              and _CHART_OBJECT.search("".join(written)) is not None)
             for tc in getattr(delta, "tool_calls", None) or []:
                 piece = pieces.setdefault(int(getattr(tc, "index", 0) or 0), {"id": "", "name": "", "arguments": ""})
                 piece["id"] = getattr(tc, "id", None) or piece["id"]
@@ -321,6 +333,10 @@ def _read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, 
                 if fn is not None:
                     piece["name"] += getattr(fn, "name", None) or ""
                     piece["arguments"] += _text_args(getattr(fn, "arguments", None))
+        if (cut or after > RAMBLE_PIECES) and not pieces:
+            events.close()
+            stream.close()
+            break
     calls = [ToolCall(p["id"] or f"{call_prefix}_{i}", p["name"], p["arguments"])
              for i, p in sorted(pieces.items()) if p["name"]]
     text = "".join(written)
@@ -328,8 +344,8 @@ def _read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, 
     if calls:
         replay["tool_calls"] = [{"id": c.call_id, "type": "function",
                                  "function": {"name": c.name, "arguments": c.arguments}} for c in calls]
-    return ModelTurn(text or None, calls, getattr(usage, "prompt_tokens", 0) or 0,
-                     getattr(usage, "completion_tokens", 0) or 0, [replay],
+    output_tokens = getattr(usage, "completion_tokens", 0) or (deltas if cut or after else 0)
+    return ModelTurn(text or None, calls, getattr(usage, "prompt_tokens", 0) or 0, output_tokens, [replay],
                      _cached(usage, "prompt_tokens_details") or cache_n)
 
 

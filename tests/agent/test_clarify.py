@@ -70,9 +70,13 @@ def test_a_data_question_without_a_chip_asks_which_chip_once():
 def test_ask_blocks_keep_qdash_shape_and_reject_bad_ones():
     block = AskBlock("Which T2?", T2_OPTIONS, answer=T2_OPTIONS[0])
     stored = block_to_dict(block)
-    assert stored["type"] == "ask" and stored["ask"] == {"question": "Which T2?", "options": list(T2_OPTIONS),
+    assert stored["type"] == "ask" and stored["ask"] == {"question": "Which T2?",
+                                                         "options": [{"label": o} for o in T2_OPTIONS],
                                                          "answer": T2_OPTIONS[0]}
     assert block_from_dict(stored) == block
+    # an ask saved with plain-string options (older chats) still loads as this app's question
+    assert block_from_dict({"type": "ask", "content": "Which T2?", "ask": {
+        "question": "Which T2?", "options": list(T2_OPTIONS), "answer": T2_OPTIONS[0]}}) == block
     # QDash's own shape (no ``answer`` key): its question, shown read-only
     assert block_from_dict({"type": "ask", "ask": {"question": "Q", "options": [{"label": "a"}, {"label": "b"}]}}) \
         == AskBlock("Q", ("a", "b"), read_only=True, descriptions=("", ""))

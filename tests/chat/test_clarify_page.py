@@ -46,7 +46,8 @@ def test_the_model_asks_and_a_click_continues(chat_app, api_style):
     assert option_buttons(at) == []  # answered: the choice is shown instead of the buttons
     first, second = stored_blocks(app)
     assert first == [{"type": "ask", "content": "Which qubit do you mean?", "chart": None,
-                      "ask": {"question": "Which qubit do you mean?", "options": ["Q05", "Q17"], "answer": "Q17"}}]
+                      "ask": {"question": "Which qubit do you mean?", "options": [{"label": "Q05"}, {"label": "Q17"}],
+                              "answer": "Q17"}}]
     assert second[0]["type"] == "text"
     api = "responses" if api_style == "responses" else "chat"
     assert app.server is not None and {r.api for r in app.server.requests} == {api}
