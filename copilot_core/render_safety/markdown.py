@@ -29,7 +29,7 @@ from itertools import count, repeat
 
 from markdown_it_pyrs import MarkdownIt
 
-from copilot_core.render_safety.markdown_check import is_app_link, loads_nothing, plain_text
+from copilot_core.render_safety.markdown_check import is_app_link, loads_nothing, plain_text, unhtml
 
 MAX_SHOWN_URL = 200
 _ESCAPES = {c: "\\" + chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()}  # all ASCII punctuation
@@ -129,13 +129,6 @@ def _code_span(content: str) -> str:
     return f"{ticks}{pad}{content}{pad}{ticks}"
 
 
-def _unhtml(text: str) -> str:
-    """Text as written, from the parser's HTML (which escapes exactly these four characters)."""
-    if "&" not in text:
-        return text
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&amp;", "&")
-
-
 def _percent(found: re.Match[str]) -> str:
     return f"%{ord(found.group()):02X}"
 
@@ -210,18 +203,18 @@ def _inline(html: str, stash: list[str], fences: list[list[str]], seen: dict[str
             return known
         code_block, code, href, label, src, alt = found.group(2, 3, 4, 5, 6, 7)
         if code_block is not None:
-            fences.append(_fence(clean_text(_unhtml(code_block)), _unhtml(found.group(1) or "")))
+            fences.append(_fence(clean_text(unhtml(code_block)), unhtml(found.group(1) or "")))
             seen[whole] = placeholder = f"\x02{len(fences) - 1}\x03"
             return placeholder
         if code is not None:
-            shown = _code_span(_unhtml(code))
+            shown = _code_span(unhtml(code))
         elif href is not None:
-            words = _unhtml(_WORDS.sub(r"\1", label) if "<" in label else label).replace("\n", " ")
+            words = unhtml(_WORDS.sub(r"\1", label) if "<" in label else label).replace("\n", " ")
             plain = not ("<" in label or "&" in label or ":" in label or "@" in label or "." in label)
-            shown = _link(_unhtml(href), lambda: label.translate(_ESCAPES) if plain else
+            shown = _link(unhtml(href), lambda: label.translate(_ESCAPES) if plain else
                           _expanded(_inline(label, stash, fences, seen), stash), words)
         else:
-            shown = _image(_unhtml(alt), _unhtml(src))
+            shown = _image(unhtml(alt), unhtml(src))
         stash.append(shown.replace("\n", " "))  # one line: placeholders are filled in after indenting
         seen[whole] = placeholder = f"\x00{len(stash) - 1}\x01"
         return placeholder
@@ -229,7 +222,7 @@ def _inline(html: str, stash: list[str], fences: list[list[str]], seen: dict[str
     def url_aside(found: re.Match[str]) -> str:  # a URL holds no "<", so it never collides with set-aside HTML
         if (known := seen.get(url := found.group())) is not None:
             return known
-        stash.append(_code_span(_unhtml(url)))
+        stash.append(_code_span(unhtml(url)))
         seen[url] = placeholder = f"\x00{len(stash) - 1}\x01"
         return placeholder
 
