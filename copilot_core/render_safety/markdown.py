@@ -43,14 +43,15 @@ _INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CONTROL_BYTES = bytes(c for c in range(256) if _CONTROL.match(chr(c)))
 _DISGUISE = re.compile(_INVISIBLE.pattern[:-1] + _CONTROL.pattern[1:])  # either kind, one character class
-# Text a renderer links by itself (GFM autolink literals), each with a plain substring it cannot lack, so
-# the pattern only runs on answers that could hold one.  URLs end at a tag or a set-aside placeholder.
+# Text a renderer links by itself (GFM autolink literals), each behind a case-sensitive substring it cannot lack
+# (found at C speed, before any lowering) and the substrings it cannot lack in any case, so the pattern only runs
+# on answers that could hold one.  URLs end at a tag or a set-aside placeholder.
 _URL_CHARS = r"[^\s<\x00-\x03]"
-_URLISH = ((("://",), re.compile(r"(?i)\b[a-z][a-z0-9+.\-]{0,30}://" + _URL_CHARS + "*")),
-           (("mailto:", "javascript:", "data:", "vbscript:", "file:", "tel:", "sms:"),
+_URLISH = (((":",), ("://",), re.compile(r"(?i)\b[a-z][a-z0-9+.\-]{0,30}://" + _URL_CHARS + "*")),
+           ((":",), ("mailto:", "javascript:", "data:", "vbscript:", "file:", "tel:", "sms:"),
             re.compile(r"(?i)\b(?:mailto|javascript|data|vbscript|file|tel|sms):" + _URL_CHARS + "+")),
-           (("www.",), re.compile(r"(?i)\bwww\." + _URL_CHARS + "+")),
-           (("@",), re.compile(r"(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")))
+           (("w.", "W."), ("www.",), re.compile(r"(?i)\bwww\." + _URL_CHARS + "+")),
+           (("@",), ("@",), re.compile(r"(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")))
 _FENCE_INFO = re.compile(r"[^A-Za-z0-9_+-]")
 _BACKTICKS = re.compile(r"`+")
 _TILDES = re.compile(r"~+")
@@ -231,10 +232,12 @@ def _inline(html: str, stash: list[str], fences: list[list[str]], seen: dict[str
             html = _tables(html, stash)
         html = _SPECIAL.sub(set_aside, html)
         html = _OTHER_TAG.sub(lambda m: m.group().replace("<", "&lt;").replace(">", "&gt;"), html)
-    lowered = html.lower()
-    for needles, pattern in _URLISH:
-        if any(needle in lowered for needle in needles):
-            html = pattern.sub(url_aside, html)
+    lowered = ""
+    for gates, needles, pattern in _URLISH:
+        if any(gate in html for gate in gates):
+            lowered = lowered or html.lower()
+            if any(needle in lowered for needle in needles):
+                html = pattern.sub(url_aside, html)
     text = html
     for char, escaped in _ESCAPED_BUT_TAGS:
         if char in text:

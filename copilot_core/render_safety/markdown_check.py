@@ -17,7 +17,8 @@ from markdown_it_pyrs import MarkdownIt
 
 _RENDERER = MarkdownIt("commonmark").enable_many(["table", "strikethrough"])
 _LINK = re.compile(r'<a href="([^"<>]*)">')
-_CODE = re.compile(r"<pre><code[^>]*>.*?</code></pre>|<code>.*?</code>", re.DOTALL)
+# Code as the renderer writes it (its text holds no "<"; anything else stays in the prose that is searched).
+_CODE = re.compile(r"<pre><code[^>]*>[^<]*</code></pre>|<code>[^<]*</code>")
 # A "<" that opens no tag the renderer writes for plain markdown (the renderer writes "<" in text, code and
 # attributes as an entity, so every "<" opens a tag): searched for in one C-speed pass, most frequent tags first.
 # A link whose target plainly stays in the app (a path, query or anchor without whitespace, backslash or entity)
@@ -61,7 +62,7 @@ def autolinkable(text: str) -> bool:
     started only where such text can be, so a long answer costs a few C-speed scans."""
     if "://" in text and any(_SCHEME_RUN_BACKWARDS.match(part[::-1]) for part in text.split("://")[:-1]):
         return True
-    if "www." in text.lower() and _WWW.search(text):
+    if _has_www(text) and _WWW.search(text):
         return True
     if "@" in text:
         for found in _EMAIL_AFTER_AT.finditer(text):
@@ -88,8 +89,9 @@ def _only_plain_tags(html: str) -> bool:
 
 
 def _has_www(text: str) -> bool:
-    """``"www." in text.lower()``, lowering only text that holds a "w." in either case."""
-    return ("w." in text or "W." in text) and "www." in text.lower()
+    """``"www." in text.lower()``, lowering only text that holds a "w." in either case, as UTF-8 bytes (ASCII
+    only: no other character lowers to "w" or ".")."""
+    return ("w." in text or "W." in text) and b"www." in text.encode("utf-8", "surrogatepass").lower()
 
 
 def loads_nothing(markdown: str) -> bool:
