@@ -29,7 +29,7 @@ from itertools import count, repeat
 
 from markdown_it_pyrs import MarkdownIt
 
-from copilot_core.render_safety.markdown_check import is_app_link, loads_nothing, plain_text
+from copilot_core.render_safety.markdown_check import is_app_link, loads_nothing, plain_text, unhtml
 
 MAX_SHOWN_URL = 200
 _ESCAPES = {c: "\\" + chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()}  # all ASCII punctuation
@@ -43,14 +43,15 @@ _INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CONTROL_BYTES = bytes(c for c in range(256) if _CONTROL.match(chr(c)))
 _DISGUISE = re.compile(_INVISIBLE.pattern[:-1] + _CONTROL.pattern[1:])  # either kind, one character class
-# Text a renderer links by itself (GFM autolink literals), each with a plain substring it cannot lack, so
-# the pattern only runs on answers that could hold one.  URLs end at a tag or a set-aside placeholder.
+# Text a renderer links by itself (GFM autolink literals), each behind a case-sensitive substring it cannot lack
+# (found at C speed, before any lowering) and the substrings it cannot lack in any case, so the pattern only runs
+# on answers that could hold one.  URLs end at a tag or a set-aside placeholder.
 _URL_CHARS = r"[^\s<\x00-\x03]"
-_URLISH = ((("://",), re.compile(r"(?i)\b[a-z][a-z0-9+.\-]{0,30}://" + _URL_CHARS + "*")),
-           (("mailto:", "javascript:", "data:", "vbscript:", "file:", "tel:", "sms:"),
+_URLISH = (((":",), ("://",), re.compile(r"(?i)\b[a-z][a-z0-9+.\-]{0,30}://" + _URL_CHARS + "*")),
+           ((":",), ("mailto:", "javascript:", "data:", "vbscript:", "file:", "tel:", "sms:"),
             re.compile(r"(?i)\b(?:mailto|javascript|data|vbscript|file|tel|sms):" + _URL_CHARS + "+")),
-           (("www.",), re.compile(r"(?i)\bwww\." + _URL_CHARS + "+")),
-           (("@",), re.compile(r"(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")))
+           (("w.", "W."), ("www.",), re.compile(r"(?i)\bwww\." + _URL_CHARS + "+")),
+           (("@",), ("@",), re.compile(r"(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")))
 _FENCE_INFO = re.compile(r"[^A-Za-z0-9_+-]")
 _BACKTICKS = re.compile(r"`+")
 _TILDES = re.compile(r"~+")
@@ -129,13 +130,6 @@ def _code_span(content: str) -> str:
     return f"{ticks}{pad}{content}{pad}{ticks}"
 
 
-def _unhtml(text: str) -> str:
-    """Text as written, from the parser's HTML (which escapes exactly these four characters)."""
-    if "&" not in text:
-        return text
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&amp;", "&")
-
-
 def _percent(found: re.Match[str]) -> str:
     return f"%{ord(found.group()):02X}"
 
@@ -210,18 +204,18 @@ def _inline(html: str, stash: list[str], fences: list[list[str]], seen: dict[str
             return known
         code_block, code, href, label, src, alt = found.group(2, 3, 4, 5, 6, 7)
         if code_block is not None:
-            fences.append(_fence(clean_text(_unhtml(code_block)), _unhtml(found.group(1) or "")))
+            fences.append(_fence(clean_text(unhtml(code_block)), unhtml(found.group(1) or "")))
             seen[whole] = placeholder = f"\x02{len(fences) - 1}\x03"
             return placeholder
         if code is not None:
-            shown = _code_span(_unhtml(code))
+            shown = _code_span(unhtml(code))
         elif href is not None:
-            words = _unhtml(_WORDS.sub(r"\1", label) if "<" in label else label).replace("\n", " ")
+            words = unhtml(_WORDS.sub(r"\1", label) if "<" in label else label).replace("\n", " ")
             plain = not ("<" in label or "&" in label or ":" in label or "@" in label or "." in label)
-            shown = _link(_unhtml(href), lambda: label.translate(_ESCAPES) if plain else
+            shown = _link(unhtml(href), lambda: label.translate(_ESCAPES) if plain else
                           _expanded(_inline(label, stash, fences, seen), stash), words)
         else:
-            shown = _image(_unhtml(alt), _unhtml(src))
+            shown = _image(unhtml(alt), unhtml(src))
         stash.append(shown.replace("\n", " "))  # one line: placeholders are filled in after indenting
         seen[whole] = placeholder = f"\x00{len(stash) - 1}\x01"
         return placeholder
@@ -229,7 +223,7 @@ def _inline(html: str, stash: list[str], fences: list[list[str]], seen: dict[str
     def url_aside(found: re.Match[str]) -> str:  # a URL holds no "<", so it never collides with set-aside HTML
         if (known := seen.get(url := found.group())) is not None:
             return known
-        stash.append(_code_span(_unhtml(url)))
+        stash.append(_code_span(unhtml(url)))
         seen[url] = placeholder = f"\x00{len(stash) - 1}\x01"
         return placeholder
 
@@ -238,10 +232,12 @@ def _inline(html: str, stash: list[str], fences: list[list[str]], seen: dict[str
             html = _tables(html, stash)
         html = _SPECIAL.sub(set_aside, html)
         html = _OTHER_TAG.sub(lambda m: m.group().replace("<", "&lt;").replace(">", "&gt;"), html)
-    lowered = html.lower()
-    for needles, pattern in _URLISH:
-        if any(needle in lowered for needle in needles):
-            html = pattern.sub(url_aside, html)
+    lowered = ""
+    for gates, needles, pattern in _URLISH:
+        if any(gate in html for gate in gates):
+            lowered = lowered or html.lower()
+            if any(needle in lowered for needle in needles):
+                html = pattern.sub(url_aside, html)
     text = html
     for char, escaped in _ESCAPED_BUT_TAGS:
         if char in text:

@@ -17,19 +17,16 @@ from markdown_it_pyrs import MarkdownIt
 
 _RENDERER = MarkdownIt("commonmark").enable_many(["table", "strikethrough"])
 _LINK = re.compile(r'<a href="([^"<>]*)">')
-_CODE = re.compile(r"<pre><code[^>]*>.*?</code></pre>|<code>.*?</code>", re.DOTALL)
-# Every tag the renderer writes for markdown without a link: exact strings, and the few with a variable attribute.
-_EXACT_TAGS = frozenset(("<td>", "</td>", "<tr>", "</tr>", "<p>", "</p>", "<li>", "</li>", "<code>", "</code>",
-                         "<strong>", "</strong>", "<em>", "</em>", "<th>", "</th>", "</a>", "<br />", "<hr />")
-                        + tuple(f'<t{c} style="text-align:{a}">' for c in "dh" for a in ("right", "left", "center"))
-                        + tuple(f"<{c}{t}>" for t in ("table", "thead", "tbody", "ul", "ol", "pre", "blockquote",
-                                                      "s", "del", "h1", "h2", "h3", "h4", "h5", "h6")
-                                for c in ("", "/")))
-# The tags of table cells and paragraphs, most of the tags in an answer.
-_FREQUENT_TAGS = ("<td>", "</td>", '<td style="text-align:right">', "<tr>", "</tr>", "<p>", "</p>", "<li>", "</li>")
-# From each "<" to the ">" that closes it, or to just before the next "<" (then it is no tag at all).
-_FROM_EACH_LT = re.compile(r"<[^<>]*>?")
-_VARIABLE_TAGS = re.compile(r'<ol start="\d+">|<code class="language-[^"<>]*">')
+# Code as the renderer writes it (its text holds no "<"; anything else stays in the prose that is searched).
+_CODE = re.compile(r"<pre><code[^>]*>[^<]*</code></pre>|<code>[^<]*</code>")
+# A "<" that opens no tag the renderer writes for plain markdown (the renderer writes "<" in text, code and
+# attributes as an entity, so every "<" opens a tag): searched for in one C-speed pass, most frequent tags first.
+# A link whose target plainly stays in the app (a path, query or anchor without whitespace, backslash or entity)
+# passes inside the search; any other link stops it and is judged by ``is_app_link``.
+_NOT_PLAIN_TAG = re.compile(
+    r'<(?!(?:/?(?:td|tr|p|li|th|code|strong|em|table|thead|tbody|ul|ol|pre|blockquote|s|del|h[1-6])'
+    r'|/a|br /|hr /|t[dh] style="text-align:(?:right|left|center)"|ol start="\d+"|code class="language-[^"<>]*"'
+    r'|a href="(?:/(?!/)|[?#])[^"<>\\\s&]*")>)')
 # What GFM (and Streamlit's renderer, even when the punctuation is escaped) links by itself: a scheme before
 # "://" (searched from each "://", read backwards: the run of scheme characters before it holds a letter),
 # a "www." host, an e-mail address (searched from each "@").
@@ -52,7 +49,10 @@ def is_app_link(href: str) -> bool:
     return not parts.scheme and not parts.netloc
 
 
-def _unhtml(text: str) -> str:
+def unhtml(text: str) -> str:
+    """Text as written, from the renderer's HTML (which escapes exactly these four characters)."""
+    if "&" not in text:
+        return text
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&amp;", "&")
 
 
@@ -62,7 +62,7 @@ def autolinkable(text: str) -> bool:
     started only where such text can be, so a long answer costs a few C-speed scans."""
     if "://" in text and any(_SCHEME_RUN_BACKWARDS.match(part[::-1]) for part in text.split("://")[:-1]):
         return True
-    if "www." in text.lower() and _WWW.search(text):
+    if _has_www(text) and _WWW.search(text):
         return True
     if "@" in text:
         for found in _EMAIL_AFTER_AT.finditer(text):
@@ -72,19 +72,26 @@ def autolinkable(text: str) -> bool:
 
 
 def _only_plain_tags(html: str) -> bool:
-    """True if every "<" in the renderer's ``html`` starts a tag it writes for plain markdown or a link into
-    the app (the renderer writes "<" in text, code and attributes as an entity).  The distinct tags are
-    checked once each: an answer repeats a handful of them thousands of times."""
-    for tag in _FREQUENT_TAGS:  # C-speed first: each replaced by a character no tag holds, so none can join
-        if tag in html:
-            html = html.replace(tag, "\x00")
-    for tag in set(_FROM_EACH_LT.findall(html)) - _EXACT_TAGS:
-        if _VARIABLE_TAGS.fullmatch(tag):
-            continue
-        link = _LINK.fullmatch(tag)
-        if link is None or not is_app_link(_unhtml(link.group(1))):
+    """True if every "<" in the renderer's ``html`` opens a tag it writes for plain markdown or a link into the
+    app.  Each distinct link is judged once: an answer repeats the same few many times."""
+    seen: set[str] = set()
+    pos = 0
+    while (found := _NOT_PLAIN_TAG.search(html, pos)) is not None:
+        link = _LINK.match(html, found.start())
+        if link is None:
             return False
+        if (href := link.group(1)) not in seen:
+            if not is_app_link(unhtml(href)):
+                return False
+            seen.add(href)
+        pos = link.end()
     return True
+
+
+def _has_www(text: str) -> bool:
+    """``"www." in text.lower()``, lowering only text that holds a "w." in either case, as UTF-8 bytes (ASCII
+    only: no other character lowers to "w" or ".")."""
+    return ("w." in text or "W." in text) and b"www." in text.encode("utf-8", "surrogatepass").lower()
 
 
 def loads_nothing(markdown: str) -> bool:
@@ -92,11 +99,10 @@ def loads_nothing(markdown: str) -> bool:
     html = _RENDERER.render(markdown)
     if not _only_plain_tags(html):
         return False  # raw HTML, an image, an outside link, or a tag written in a way the renderer does not
-    if "://" not in html and "@" not in html and "www." not in html.lower():
+    if "://" not in html and "@" not in html and not _has_www(html):
         return True
     prose = _CODE.sub(" ", html)
-    if "&" in prose:
-        prose = _unhtml(prose)
+    prose = unhtml(prose)
     return not autolinkable(re.sub(r"<[^>]*>", "", prose))  # "https:/<em>/</em>x" reads as a URL too
 
 
