@@ -76,9 +76,8 @@ check: install-dev
 	$(PY) -m pytest -q $(XDIST) -m "$(FAST)"
 
 # Everything, in three runs that all run (any failing fails): the in-process tiers in parallel; the browser
-# tests in parallel too (each worker has its own servers, ports and data copies; while one worker's Chromium
-# waits for a Streamlit rerun the other's computes); then the real model's tests one at a time, the browser
-# chat with it included, with the 1.5B model given both cores.
+# tests in parallel too (each worker has its own Chromium, servers, ports and data copies); then the real
+# model's tests one at a time, the browser chat with it included, with the 1.5B model given both cores.
 E2E     := e2e and not real_llm
 REAL    := real_llm and not model_eval
 test: install-dev browser idp lint
