@@ -75,11 +75,15 @@ check: install-dev
 	$(PY) -m mypy
 	$(PY) -m pytest -q $(XDIST) -m "$(FAST)"
 
-# Everything: the in-process tiers in parallel, then browsers and the real model one at a time (they start
-# servers and a 1.5B model that want the cores to themselves); both halves run, either failing fails.
+# Everything, in three runs that all run (any failing fails): the in-process tiers in parallel; the browser
+# tests in parallel too (each worker has its own Chromium, servers, ports and data copies); then the real
+# model's tests one at a time, the browser chat with it included, with the 1.5B model given both cores.
+E2E     := e2e and not real_llm
+REAL    := real_llm and not model_eval
 test: install-dev browser idp lint
 	@rc=0; $(PY) -m pytest $(XDIST) -m "not e2e and not real_llm" || rc=$$?; \
-	  $(PY) -m pytest -m "(e2e or real_llm) and not model_eval" || rc=$$?; exit $$rc
+	  $(PY) -m pytest $(XDIST) -m "$(E2E)" || rc=$$?; \
+	  $(PY) -m pytest -m "$(REAL)" || rc=$$?; exit $$rc
 
 bench: install-dev
 	$(PY) bench/data_layer.py

@@ -5,6 +5,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui.data import settings_reload_button, wait_for_store
+from ui import shutdown  # noqa: F401  (the process stops without walking its heap at exit)
 
 # A local favicon: an icon name or emoji makes the browser fetch it from a font or CDN host (not offline-safe).
 ICON = Path(__file__).parent / "assets" / "favicon.png"

@@ -73,41 +73,61 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def _spawn(app: Path, env: dict[str, str], port: int, extra_args: tuple[str, ...], log) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(app), "--server.headless=true",
+         "--server.address=127.0.0.1", f"--server.port={port}", "--server.fileWatcherType=none",
+         "--browser.gatherUsageStats=false", *extra_args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def _wait_healthy(proc: subprocess.Popen, url: str, log) -> str | None:
+    """None once ``url`` answers its health check; the log tail if the server exited first."""
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while True:
+        if proc.poll() is not None:
+            log.seek(0)
+            return log.read()[-3000:]
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                if resp.read().strip() == b"ok":
+                    return None
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"streamlit did not answer on {url} within {SERVER_START_TIMEOUT:.0f} s")
+        time.sleep(0.2)  # polling a server we started, not synchronising the test
+
+
 @contextmanager
 def start_streamlit(env: dict[str, str], app: Path = ROOT / "app.py", *, port: int | None = None,
                     extra_args: tuple[str, ...] = ()) -> Iterator[str]:
     """Serve ``app`` on 127.0.0.1:``port`` (default: a free one) with ``env`` and extra ``streamlit run``
-    options; yield its URL; always stop it."""
-    port = port or free_port()
+    options; yield its URL; always stop it.  A free port taken by a parallel test worker between the pick and
+    the bind gets a new pick (a port the caller chose does not)."""
     log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(app), "--server.headless=true",
-         "--server.address=127.0.0.1", f"--server.port={port}", "--server.fileWatcherType=none",
-         "--browser.gatherUsageStats=false", *extra_args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    proc: subprocess.Popen | None = None
     try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{log.read()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                    if resp.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not answer on {url} within {SERVER_START_TIMEOUT:.0f} s")
-            time.sleep(0.2)  # polling a server we started, not synchronising the test
+        for attempt in range(3 if port is None else 1):
+            chosen = port or free_port()
+            url = f"http://127.0.0.1:{chosen}"
+            log.seek(0)
+            log.truncate()
+            proc = _spawn(app, env, chosen, extra_args, log)
+            died = _wait_healthy(proc, url, log)
+            if died is None:
+                break
+            if port is None and f"Port {chosen} is not available" in died and attempt < 2:
+                continue
+            raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{died}")
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
         log.close()
         os.unlink(log.name)
 

@@ -156,3 +156,4 @@ def test_real_local_model_answers_in_the_browser(page: Page, local_llm: dict, co
         expect(answer_msg.get_by_test_id("stPlotlyChart").first).to_be_visible()
         expect(answer_msg).to_contain_text(re.compile(r"T1|t1"))
         shot(page, "copilot_real_model", show=answer_msg)
+        page.close()  # the session ends before the server stops (an open one holds its shutdown)

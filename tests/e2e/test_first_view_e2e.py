@@ -26,6 +26,7 @@ def test_a_plain_start_shows_the_index_build_progress_then_the_overview(page: Pa
         expect(page.get_by_test_id("stDataFrame").first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
         wait_idle(page)
         expect(bar).to_have_count(0)
+        page.close()  # the session ends before the server stops (an open one holds its shutdown)
 
 
 def test_the_make_run_entry_serves_a_ready_first_page(page: Page, streamlit_env):
@@ -37,3 +38,4 @@ def test_the_make_run_entry_serves_a_ready_first_page(page: Page, streamlit_env)
         wait_idle(page)
         expect(page.get_by_test_id("stException")).to_have_count(0)
         expect(page.get_by_test_id("stProgress")).to_have_count(0)
+        page.close()
