@@ -67,6 +67,15 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 1500, "height": 1000}}
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _patient_expectations() -> None:
+    """Every ``expect`` waits as long as a first render may take on a loaded 2-core machine (the default 5 s does
+    not), so a slow machine is never mistaken for a missing element."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=RENDER_TIMEOUT_MS)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -38,9 +38,9 @@ def test_clicking_a_heatmap_cell_opens_the_drilldown(app):
 
     open_page(app, "Chip heatmap")
     chart = app.get_by_test_id("stPlotlyChart").first
-    expect(chart).to_be_visible()
+    expect(chart).to_be_visible(timeout=RENDER_TIMEOUT_MS)
     points = chart.locator("g.points path.point")  # the invisible overlay: one point per qubit, qid order
-    expect(points.nth(5)).to_be_attached()
+    expect(points.nth(5)).to_be_attached(timeout=RENDER_TIMEOUT_MS)
     box = points.nth(5).bounding_box()
     app.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     wait_idle(app)
