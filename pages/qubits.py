@@ -98,5 +98,6 @@ with page_guard("the qubits table"):
                     navigation.analyze_with_copilot(chip_id, qid)
             if problem:
                 st.caption(escape(problem))
-            views.health_report(data.cached_qubit_health(chip_id, qid, window_days=window))
-            figures.latest_figures(chip_id, qid, "qubit_figure")
+            report = data.cached_qubit_health(chip_id, qid, window_days=window)
+            views.health_report(report)
+            figures.latest_figures(chip_id, qid, "qubit_figure", views.flagged_metrics(report))

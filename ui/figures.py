@@ -9,9 +9,10 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from copilot_core.figures import FigureRoot, TaskFigure, figure_root, latest_per_task, task_figure
+from copilot_core.figures import FigureRoot, TaskFigure, figure_root, latest_per_task, most_relevant, task_figure
 from copilot_core.render_safety import escape, plotly_input, safe_label, safe_markdown, safe_text
 from ui import data
+from ui.errors import page_guard
 
 RECENT_RESULTS = 120  # one qubit's newest task results scanned for the latest figure of each task
 MAX_CHANGES = 20  # changes offered on the comparison
@@ -48,21 +49,28 @@ def show(figure: TaskFigure, key: str, *, caption: bool = True) -> None:
         st.caption(escape(figure.describe()))
 
 
-def latest_figures(chip_id: str, qid: str, key: str) -> None:
-    """The newest figure of every task run on the qubit, one tab per task, with its status and time."""
-    rows = [r for r in data.task_results(chip_id, qid=qid, limit=RECENT_RESULTS) if _has_figure(r)]
-    latest = latest_per_task(rows)
-    st.markdown("**Latest fit figures**")
-    if not latest:
-        st.caption("No task result of this qubit has a figure stored.")
-        return
-    shown_root = root()
-    if shown_root is None:
-        return
-    tabs = st.tabs([safe_label(str(r.get("name"))) for r in latest])
-    for tab, row in zip(tabs, latest, strict=True):
-        with tab:
-            show(task_figure(shown_root, row), f"{key}_{row.get('name')}")
+@st.fragment
+def latest_figures(chip_id: str, qid: str, key: str, flagged: Sequence[str] = ()) -> None:
+    """The newest figure of every task run on the qubit, one tab per task, with its status and time.  Only the
+    open tab's figure is sent and drawn (a browser draws one chart per view, not one per task); it opens on the
+    most relevant task (``most_relevant``), and another tab's figure comes with a rerun of this section only."""
+    with page_guard("the fit figures"):  # a rerun of this section alone runs outside the page's guard
+        rows = [r for r in data.task_results(chip_id, qid=qid, limit=RECENT_RESULTS) if _has_figure(r)]
+        latest = latest_per_task(rows)
+        st.markdown("**Latest fit figures**")
+        if not latest:
+            st.caption("No task result of this qubit has a figure stored.")
+            return
+        shown_root = root()
+        if shown_root is None:
+            return
+        labels = [safe_label(str(r.get("name"))) for r in latest]
+        tabs = st.tabs(labels, default=labels[most_relevant(latest, flagged)], on_change="rerun",
+                       key=f"{key}_tab_{chip_id}_{qid}")
+        for tab, row in zip(tabs, latest, strict=True):
+            if tab.open:
+                with tab:
+                    show(task_figure(shown_root, row), f"{key}_{row.get('name')}")
 
 
 def metric_figure(chip_id: str, qid: str, metric_name: str, key: str) -> None:

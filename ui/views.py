@@ -149,6 +149,11 @@ def failed_tasks(report: HealthReport, key: str) -> None:
                      "message": st.column_config.TextColumn("message", width=480)})
 
 
+def flagged_metrics(report: HealthReport) -> list[str]:
+    """The report's metrics in the bad band or degrading: the fits a person looks at first."""
+    return [m.name for m in report.metrics if m.band == "bad" or m.trend.direction == "degrading"]
+
+
 def health_report(report: HealthReport) -> None:
     """The deterministic report: verdict, findings, failed tasks, per-metric table, couplings."""
     icon = {"bad": ":material/error:", "fair": ":material/warning:", "good": ":material/check_circle:",

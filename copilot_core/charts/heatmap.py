@@ -88,10 +88,14 @@ def qubit_heatmap(cm: ChipMetric, topology: Topology, *, color_by: ColorBy = "va
     cell = _cell_px(n)
     font = dict(size=max(8, min(13, cell // 4)))
     fig = go.Figure()
+    # the underlay labels only its own (missing) cells: the value trace labels the rest, and a label drawn twice
+    # on the same cell is twice the browser's work for nothing a person can see
+    underlay_text = [[t if m else "" for t, m in zip(trow, mrow, strict=True)] for trow, mrow in zip(text, missing,
+                                                                                                    strict=True)]
     fig.add_trace(go.Heatmap(  # grey underlay: qubits without data stay visible as "—"
         z=missing, x=list(range(n)), y=list(range(n)), colorscale=[[0, MISSING_COLOUR], [1, MISSING_COLOUR]],
         showscale=False, hoverinfo="skip", xgap=2, ygap=2, name="no data",
-        text=text if show_text else None, texttemplate="%{text}" if show_text else None, textfont=font))
+        text=underlay_text if show_text else None, texttemplate="%{text}" if show_text else None, textfont=font))
     if use_bands:
         colour = dict(colorscale=band_colourscale(), zmin=-0.5, zmax=len(BANDS) - 0.5,
                       colorbar=dict(title="band", tickvals=list(range(len(BANDS))), ticktext=list(BANDS)))

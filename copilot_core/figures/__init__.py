@@ -4,10 +4,11 @@ from the local ``calib_data`` directory only.
     figure_root(settings) -> FigureRoot     where the files are and the prefix QDash stored
     FigureRoot.resolve(stored) -> Path      a stored path mapped under the root, or FigureRefused/FigureMissing
     task_figure(root, task_row) -> TaskFigure   the figure of one task result, ready for a page
+    most_relevant(latest, flagged) -> int   the task figure to open first (failed, flagged, else newest)
 """
 
-from copilot_core.figures.load import TaskFigure, latest_per_task, task_figure
+from copilot_core.figures.load import TaskFigure, latest_per_task, most_relevant, task_figure
 from copilot_core.figures.paths import FigureMissing, FigureRefused, FigureRoot, available_root, figure_root
 
 __all__ = ["FigureMissing", "available_root", "FigureRefused", "FigureRoot", "TaskFigure", "figure_root", "latest_per_task",
-           "task_figure"]
+           "most_relevant", "task_figure"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
@@ -155,3 +155,14 @@ def latest_per_task(rows: Iterable[dict]) -> list[dict]:
         if isinstance(name, str) and name not in seen:
             seen[name] = row
     return list(seen.values())
+
+
+def most_relevant(latest: Sequence[dict], flagged: Collection[str] = ()) -> int:
+    """Which of ``latest`` (one row per task) a person wants to see first: a failed task's figure, else one of a
+    task that measured a ``flagged`` metric (bad or degrading on the report), else the newest (index 0)."""
+    for wanted in (lambda r: r.get("status") == "failed",
+                   lambda r: bool(set(flagged) & set(r.get("output_parameters") or {}))):
+        found = next((i for i, row in enumerate(latest) if wanted(row)), None)
+        if found is not None:
+            return found
+    return 0

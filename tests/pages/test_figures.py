@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from copilot_core.demo.figures import write_demo_figures
+from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.figures import FigureRoot
 from tests.pages.conftest import dataframe, figures, texts
 
@@ -63,29 +64,69 @@ def _check_t1_curve(spec: dict, t1: float) -> None:
     assert list(fit["y"]) == pytest.approx([0.95 * math.exp(-x / t1) + 0.02 for x in fit["x"]], abs=1e-5)
 
 
-def test_qubits_report_shows_the_latest_figure_of_each_task(open_page, with_figures, demo_chip):
+def _newest_per_task_with_figure(db, chip_id: str) -> list[dict]:
+    """Q017's newest result of each task that stored a figure, newest first (pymongo on the raw documents)."""
+    seen: dict[str, dict] = {}
+    for row in db["task_result_history"].find({"chip_id": chip_id, "qid": QID}).sort("start_at", -1).limit(120):
+        if (row.get("json_figure_path") or row.get("figure_path")) and row["name"] not in seen:
+            seen[row["name"]] = row
+    return list(seen.values())
+
+
+def _fit_figures(at) -> dict[str, dict]:
+    return {k: v for k, v in figures(at).items() if k.startswith("qubit_figure_")}
+
+
+def test_qubits_report_draws_one_fit_at_a_time_and_every_task_has_its_tab(open_page, with_figures, demo_chip,
+                                                                            app_repo):
     calib, newest = with_figures
+    chip_id = demo_chip["chip_id"]
+    latest = _newest_per_task_with_figure(app_repo.db, chip_id)
     at = open_page("pages/qubits.py")
-    at.session_state[f"qubits_selected_{demo_chip['chip_id']}"] = QID
+    at.session_state[f"qubits_selected_{chip_id}"] = QID
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    shown = figures(at)
+    assert [t.label for t in at.tabs] == [r["name"] for r in latest]  # every task's figure is one click away
+    # opened first: a failed task's, else the fit of a metric the report shows as bad or degrading, else the newest
+    report = dataframe(at, "metric", "band", "trend")
+    flagged_titles = set(report[(report["band"] == "bad") | report["trend"].str.startswith("degrading")]["metric"])
+    flagged = {m.name for m in CATALOGUE.values() if m.title in flagged_titles}
+    expected = next((r for r in latest if r["status"] == "failed"), None) or \
+        next((r for r in latest if flagged & set(r.get("output_parameters") or {})), latest[0])
+    assert list(_fit_figures(at)) == [f"qubit_figure_{expected['name']}"]  # one chart sent, not one per task
+
+    tab_key = f"qubit_figure_tab_{chip_id}_{QID}"
+    at.session_state[tab_key] = "CheckT1"
+    at.run()
+    shown = _fit_figures(at)
+    assert list(shown) == ["qubit_figure_CheckT1"]
     t1 = newest["CheckT1"]["output_parameters"]["t1"]["value"]
     _check_t1_curve(shown["qubit_figure_CheckT1"], t1)
     assert f"CheckT1 · qubit {QID} · {newest['CheckT1']['execution_id']}" in \
         shown["qubit_figure_CheckT1"]["layout"]["title"]["text"]
-    assert {"qubit_figure_X90InterleavedRandomizedBenchmarking", "qubit_figure_CheckQubitSpectroscopy"} <= set(shown)
-    assert "qubit_figure_CheckT2Echo" not in shown and "qubit_figure_CheckRamsey" not in shown
     page = texts(at)
     when = newest["CheckT1"]["end_at"].strftime("%Y-%m-%d %H:%M")
     assert any(t.startswith(f"CheckT1 on {QID} (completed, {when} UTC") and f"t1 = {t1:.4g}" in t for t in page)
+
+    for task in ("X90InterleavedRandomizedBenchmarking", "CheckQubitSpectroscopy"):
+        at.session_state[tab_key] = task
+        at.run()
+        assert list(_fit_figures(at)) == [f"qubit_figure_{task}"]
+
+    at.session_state[tab_key] = "CheckRamsey"
+    at.run()
+    assert not _fit_figures(at)
     ramsey_path = newest["CheckRamsey"]["json_figure_path"][0]
-    assert f"No figure: figure file not found: {ramsey_path}" in page
+    assert f"No figure: figure file not found: {ramsey_path}" in texts(at)
+
+    at.session_state[tab_key] = "CheckT2Echo"
+    at.run()
+    assert not _fit_figures(at)
     images = at.get("image")
     assert len(images) == 1  # the T2 echo PNG, served by the app itself from the file's bytes
     url = images[0].value[0]
     assert "/media/" in url and "://" not in url and url.endswith(".png")
-    assert any(t.startswith(f"CheckT2Echo on {QID} (completed") for t in page)
+    assert any(t.startswith(f"CheckT2Echo on {QID} (completed") for t in texts(at))
 
 
 def test_figures_off_when_the_directory_is_missing(open_page, app_env, monkeypatch, tmp_path, demo_chip):
