@@ -152,6 +152,14 @@ def _recent_n(question: str) -> int | None:
     return next((c for g in found.groups() if (c := _count(g))), None)
 
 
+def recent_values_asked(question: str) -> int | None:
+    """How many of the most recent values the question asks for ("the two most recent T1 values": 2, "the latest
+    values": 0, meaning every value fetched); None when it does not ask for recent values."""
+    if not _RECENT_N.search(question):
+        return None
+    return _recent_n(question) or 0
+
+
 @dataclass(frozen=True)
 class PlannedCall:
     """A tool call the router makes itself, and the words that decided it (for show-work and tests)."""
