@@ -74,7 +74,7 @@ _LAST_CALIBRATED = re.compile(r"\bwhen\b.*\b(last )?(calibrat\w*|run|measured|ex
                               re.I)
 _PLOT = re.compile(r"\b(plot\w*|graph\w*|chart\w*|draw|visuali[sz]e\w*)\b", re.I)
 _RECENT_N = re.compile(rf"\b(?:last|latest|most recent|{_COUNT} most recent|{_COUNT} latest)\s+{_COUNT}?\s*"
-                       r"(?:[\w*]+\s+){0,2}(?:values|measurements|points|results|calibrations)\b", re.I)
+                       r"(?:[\w*]+\s+){0,3}(?:values|measurements|points|results|calibrations)\b", re.I)
 # "between the last two runs", "since the previous execution", "the two most recent calibrations"
 _TWO_RUNS = re.compile(r"\b(?:(?:last|latest|two most recent|most recent) two|two (?:most recent|latest|last)"
                        r"|previous|prior|preceding) (?:runs|executions|calibrations|run|execution|calibration)\b", re.I)
