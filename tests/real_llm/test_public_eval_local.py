@@ -3,7 +3,7 @@
 ``EVAL_SPLIT=dev`` runs the dev questions instead (the ones to tune on); their score is printed, never asserted;
 ``EVAL_SPLIT=all`` runs both (the floor applies to the held-out ones).  ``EVAL_SHAPES`` (comma-separated shape
 names) and ``EVAL_IDS`` (a regular expression searched in question ids, e.g. ``^last-|fresh``) narrow the run; a
-narrowed run goes group by group (dev, held-out, fresh dev, fresh held-out) and prints each group's score per shape.
+narrowed run goes group by group (fresh held-out, held-out, dev, fresh dev) and prints each group's score per shape.
 
 The same questions and truths as ``tests/agent/test_public_eval.py`` (pymongo on the raw demo documents), asked
 through the real loop with the router on (the default for this model).  Prints per shape the held-out score, and
@@ -46,7 +46,7 @@ def chosen(questions: list[Question]) -> list[Question]:
     picked = [q for q in questions if SPLIT in ("all", q.split) and (not SHAPES or q.shape in SHAPES)
               and (not IDS or re.search(IDS, q.id))]
     if SHAPES or IDS:
-        order = ["dev", "held-out", "fresh dev", "fresh held-out"]
+        order = ["fresh held-out", "held-out", "dev", "fresh dev"]  # what is measured first, if a run is cut
         return sorted(picked, key=lambda q: order.index(group(q)))
     return round_robin(picked)
 
