@@ -22,7 +22,7 @@ TITLES = {"t1": "T1", "t2_echo": "T2 echo", "x90_gate_fidelity": "X90 gate fidel
 SCALE = {"t1": 1.0, "t2_echo": 1.0, "qubit_frequency": 1.0}  # everything else: a fraction shown in %
 UNIT_TOL = {"t1": 0.051, "t2_echo": 0.051, "qubit_frequency": 0.00006}  # display rounding; % values: 0.0051
 T1_BANDS = ((100.0, "excellent"), (50.0, "good"), (20.0, "fair"))  # written out: t1 >= 100 excellent, ...
-WORDS = {2: "two", 3: "three"}
+WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 TREND_WORDS = {"up": ("up", "increas", "rising", "rose"), "down": ("down", "decreas", "drop", "falling", "fell"),
                "stable": ("stable", "flat", "steady")}
 
@@ -41,6 +41,7 @@ class Question:
     shape: str
     text: str
     truth: Truth = field(default_factory=Truth)
+    fresh: bool = False  # written after the first local-model runs: no result of the model has been seen on it
 
     @property
     def split(self) -> str:
@@ -132,7 +133,7 @@ def two_runs(db, chip: str, name: str) -> tuple[dict[str, float], dict[str, floa
 
 
 def build(db) -> list[Question]:
-    """Every question with its truth (92, in 14 shapes)."""
+    """Every question with its truth (92 in 14 shapes, then the fresh ones of :func:`fresh`)."""
     qs: list[Question] = []
     n64 = size(db, CHIP)
     live = sorted((q for q, v in latest_values(db, CHIP, "t1").items() if v is not None), key=int)
@@ -284,6 +285,67 @@ def build(db) -> list[Question]:
         qs.append(Question(f"provenance-{i}", "provenance", f"Where does the {TITLES[name]} of Q{int(q):02d} "
                                                             "come from?",
                            Truth((), (re.escape(str(param["execution_id"])),))))
+    return qs + fresh(db, live)
+
+
+def _last_values(db, chip: str, q: str, name: str, n: int, text: str, qid: str) -> Question:
+    docs = history(db, chip, q, name)[:n]
+    numbers = tuple((d["output_parameters"][name]["value"] * scale(name), tol(name)) for d in docs)
+    dates = tuple(f"{d['output_parameters'][name]['calibrated_at']:%Y-%m-%d}" for d in docs)
+    return Question(qid, "last N values", text, Truth(numbers, dates), fresh=True)
+
+
+def fresh(db, live: list[str]) -> list[Question]:
+    """Questions added after the held-out set had been seen by the local model: new qubits, metrics, N and wording
+    for "the last N values" on both chips, and one more for each shape with fewer than three held-out questions."""
+    qs: list[Question] = []
+    other = sorted((q for q, v in latest_values(db, OTHER, "t1").items() if v is not None), key=int)
+    for i, (chip, q, name, n, form) in enumerate([
+            (CHIP, live[4], "t1", 4, "What were Q{q:02d}'s {w} most recent {t} values{on}?"),
+            (CHIP, live[12], "x90_gate_fidelity", 3, "What were Q{q:02d}'s {w} most recent {t} values{on}?"),
+            (CHIP, live[27], "average_readout_fidelity", 2, "List the last {n} {t} values of qubit {q}{on}."),
+            (CHIP, live[48], "t2_echo", 5, "What were the {w} latest {t} values of qubit {q}{on}?"),
+            (OTHER, other[6], "t1", 2, "What were Q{q:02d}'s {w} most recent {t} values{on}?"),
+            (OTHER, other[59], "t2_echo", 3, "List the last {n} {t} values of qubit {q}{on}."),
+            (OTHER, other[100], "x90_gate_fidelity", 4, "What were the {w} latest {t} values of Q{q:02d}{on}?"),
+            (CHIP, live[35], "t1", 3, "List the last {n} {t} values of qubit {q}{on}."),
+            (OTHER, other[20], "average_readout_fidelity", 2, "What were the {w} latest {t} values of qubit {q}{on}?"),
+            (OTHER, other[120], "t1", 5, "What were Q{q:02d}'s {w} most recent {t} values{on}?")]):
+        text = form.format(q=int(q), w=WORDS[n], n=n, t=TITLES[name], on="" if chip == CHIP else f" on {chip}")
+        qs.append(_last_values(db, chip, q, name, n, text, f"last-fresh-{i}"))
+
+    values = latest_values(db, CHIP, "average_readout_fidelity")
+    missing = sum(1 for q in range(size(db, CHIP)) if values.get(str(q)) is None)
+    qs.append(Question("missing-fresh-0", "missing", "How many qubits have no valid readout fidelity?",
+                       Truth(((missing, 0),)), fresh=True))
+
+    run = latest_execution(db, CHIP)
+    failed = db["task_result_history"].count_documents({"chip_id": CHIP, "execution_id": run["execution_id"],
+                                                        "status": "failed"})
+    qs.append(Question("failures-fresh-0", "run failures", "How many failed tasks were in the last execution?",
+                       Truth(((failed, 0),)), fresh=True))
+
+    docs = history(db, CHIP, live[18], "t1")[:10]
+    first, last = docs[-1]["output_parameters"]["t1"]["value"], docs[0]["output_parameters"]["t1"]["value"]
+    change = (last - first) / abs(first)
+    direction = "up" if change > 0.01 else "down" if change < -0.01 else "stable"
+    qs.append(Question("trend-fresh-0", "trend", f"What is the T1 trend of qubit {int(live[18])}?",
+                       Truth(((last, 0.051),), (), TREND_WORDS[direction]), fresh=True))
+
+    pairs = {k: v for k, v in latest_values(db, OTHER, "zx90_gate_fidelity", "coupling").items() if v is not None}
+    pair = min(pairs, key=lambda k: pairs[k])
+    a, b = pair.split("-")
+    qs.append(Question("coupling-fresh-0", "extreme coupling",
+                       f"Which coupling on {OTHER} has the lowest ZX90 gate fidelity?",
+                       Truth(((pairs[pair], tol("zx90_gate_fidelity")),), (label(a, 0), label(b, 0))), fresh=True))
+
+    t2 = [v for v in latest_values(db, CHIP, "t2_echo").values() if v is not None]
+    qs.append(Question("threshold-fresh-0", "threshold", "How many qubits have T2 echo above 100 μs?",
+                       Truth(((sum(1 for v in t2 if v > 100), 0),)), fresh=True))
+
+    run = latest_execution(db, OTHER)
+    qs.append(Question("when-fresh-0", "when last calibrated", f"When was the last calibration run on {OTHER}?",
+                       Truth((), (f"{run['start_at']:%Y-%m-%d}",)), fresh=True))
     return qs
 
 

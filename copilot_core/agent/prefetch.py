@@ -74,7 +74,7 @@ _LAST_CALIBRATED = re.compile(r"\bwhen\b.*\b(last )?(calibrat\w*|run|measured|ex
                               re.I)
 _PLOT = re.compile(r"\b(plot\w*|graph\w*|chart\w*|draw|visuali[sz]e\w*)\b", re.I)
 _RECENT_N = re.compile(rf"\b(?:last|latest|most recent|{_COUNT} most recent|{_COUNT} latest)\s+{_COUNT}?\s*"
-                       r"(?:[\w*]+\s+){0,2}(?:values|measurements|points|results|calibrations)\b", re.I)
+                       r"(?:[\w*]+\s+){0,3}(?:values|measurements|points|results|calibrations)\b", re.I)
 # "between the last two runs", "since the previous execution", "the two most recent calibrations"
 _TWO_RUNS = re.compile(r"\b(?:(?:last|latest|two most recent|most recent) two|two (?:most recent|latest|last)"
                        r"|previous|prior|preceding) (?:runs|executions|calibrations|run|execution|calibration)\b", re.I)
@@ -150,6 +150,14 @@ def _recent_n(question: str) -> int | None:
     if not found:
         return None
     return next((c for g in found.groups() if (c := _count(g))), None)
+
+
+def recent_values_asked(question: str) -> int | None:
+    """How many of the most recent values the question asks for ("the two most recent T1 values": 2, "the latest
+    values": 0, meaning every value fetched); None when it does not ask for recent values."""
+    if not _RECENT_N.search(question):
+        return None
+    return _recent_n(question) or 0
 
 
 @dataclass(frozen=True)

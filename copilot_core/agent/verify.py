@@ -16,6 +16,7 @@ import pandas as pd
 
 from copilot_core.agent.blocks import Block, TextBlock
 from copilot_core.agent.claims import ClaimReport, check_claims, repair_answer
+from copilot_core.agent.dated_values import complete_dates
 from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import metric
 from copilot_core.render_safety import validate_figure
@@ -59,7 +60,8 @@ def deterministic_answer(outcomes: Sequence[ToolOutcome]) -> str | None:
 def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOutcome]
                    ) -> tuple[list[Block], ClaimReport, str]:
     """The answer's text blocks with wrong claims corrected from the data, or replaced by the deterministic
-    answer, plus a visible note saying which; the report and the action ("kept", "corrected", "replaced")."""
+    answer, plus a visible note saying which; the report and the action ("kept", "corrected", "replaced").
+    An answer to "the last N values" also gets each value's date (:mod:`~copilot_core.agent.dated_values`)."""
     texts = [b for b in blocks if isinstance(b, TextBlock)]
     if not texts or not outcomes or any(runs_code(o.name) for o in outcomes):
         return blocks, ClaimReport(), "kept"  # numbers computed by model code have no field to bind them to
@@ -67,7 +69,7 @@ def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
     report = check_claims(joined, outcomes, question=question)
     # only the router's call is known to answer this question: otherwise the wrong claim is flagged, not replaced
     fallback = deterministic_answer([o for o in outcomes if o.origin == "router"])
-    repair = repair_answer(joined, report, fallback)
+    repair = complete_dates(repair_answer(joined, report, fallback), question, outcomes, fallback)
     if (repair.action == "kept" and not repair.note) or (repair.action == "replaced"
                                                          and repair.text.strip() == joined.strip()):
         return blocks, report, "kept"  # nothing wrong, or the model quoted the very answer that would replace it

@@ -1,0 +1,240 @@
+"""Whether an answer to "What were Q17's two most recent T1 values?" gives each value with its date.
+
+The claim check binds numbers to fields; a date is not a number it checks, so a small model that writes both values
+right and drops their dates passes it, and the person cannot tell which run each value came from.  When the question
+asks for the most recent values (the router's shape, :func:`~copilot_core.agent.prefetch.recent_values_asked`),
+each of the newest points of the fetched history must be written with the date the tool result holds for it, in any
+common written form (``2026-11-20``, ``11-20``, ``Nov 20``, ``20 Nov``, ``November 20th, 2026``, ``20.11.2026``).
+A value written without a date gets its date added after it ("corrected"); a value written with another date, or
+left out, makes the answer replaced by the deterministic one, the tool's sentence that lists the values with their
+dates ("replaced").  The labels and notes are the claim check's (:class:`~copilot_core.agent.claims.Repair`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timezone
+from typing import Literal
+
+from copilot_core.agent.claims import Repair
+from copilot_core.agent.grounding import number_spans
+from copilot_core.agent.prefetch import recent_values_asked
+from copilot_core.tools.compact import compact_timestamp
+from copilot_core.tools.toolkit import ToolOutcome
+
+Verdict = Literal["dated", "undated", "wrong date", "absent"]
+
+_MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10,
+           "nov": 11, "dec": 12}
+_MON = (r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+        r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_DAY = r"(?P<d>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(?P<y>\d{4}))?"
+_TIME = r"(?:(?:[T ]|,?\s+at\s+)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s?UTC|Z)?)?"
+# Each written form of a date, most specific first (a later form never takes text an earlier one took).
+_DATE_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("ymd", re.compile(rf"(?<![\w.])(?P<y>\d{{4}})[-/.](?P<m>\d{{1,2}})[-/.](?P<d>\d{{1,2}}){_TIME}(?![\w]|\.\d)",
+                       re.I)),
+    ("mon-d", re.compile(rf"\b{_MON}\s+{_DAY}{_YEAR}{_TIME}\b", re.I)),
+    ("d-mon", re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MON}{_YEAR}{_TIME}(?![\w])", re.I)),
+    ("a-b-y", re.compile(rf"(?<![\w.])(?P<a>\d{{1,2}})[./](?P<b>\d{{1,2}})[./](?P<y>\d{{4}}){_TIME}(?![\w]|\.\d)")),
+    ("m-d", re.compile(rf"(?<![\w.\-/])(?P<m>\d{{1,2}})-(?P<d>\d{{1,2}}){_TIME}(?![\w\-/]|\.\d)")),
+    ("a/b", re.compile(rf"(?<![\w.\-/])(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}}){_TIME}(?![\w\-/]|\.\d)")),
+)
+# Names and ids whose digits are not values: qubits, chips, execution ids.
+_NOT_VALUES = re.compile(r"\bqubits?\s*#?\s*\d+|\b[Qq]\d+(?:\s*[-→]\s*[Qq]?\d+)?\b|\b\d+Q\w*|\b\d{8}-\d+\b", re.I)
+# Where one value's part of the answer ends: a new clause, list item, line or sentence (dates are masked first).
+_SEGMENT_END = re.compile(r"[;\n]|,\s|\.(?:\s|$)|\s+(?:and|but|while|whereas|then|vs\.?|versus)\s+", re.I)
+_UNIT_AFTER = re.compile(r"^\s?(?:μs|µs|us|ns|ms|%|[kMG]?Hz)(?![\w])")
+
+
+@dataclass(frozen=True)
+class Point:
+    """One value of the fetched history (display units) and when it was calibrated (UTC)."""
+
+    value: float
+    day: date
+    stamp: str  # as the tool's sentence writes it: "2026-11-26 12:22"
+
+
+@dataclass(frozen=True)
+class DateMention:
+    """A date written in the answer: every (year or None, month, day) it can mean ("3/5": March 5 or May 3)."""
+
+    start: int
+    end: int
+    means: frozenset[tuple[int | None, int, int]]
+
+    def names(self, day: date) -> bool:
+        return any((y is None or y == day.year) and m == day.month and d == day.day for y, m, d in self.means)
+
+
+@dataclass(frozen=True)
+class DatedValue:
+    """One asked-for point and how the answer writes it."""
+
+    point: Point
+    verdict: Verdict
+    written: str = ""
+    insert_at: int = 0  # after the value and its unit, where its date goes when it has none
+    clause: str = ""
+
+
+def _valid(y: int | None, m: int, d: int) -> bool:
+    try:
+        date(y or 2000, m, d)  # a leap year, so "Feb 29" without a year is a date
+    except ValueError:
+        return False
+    return True
+
+
+def date_mentions(text: str) -> list[DateMention]:
+    """Every date written in ``text``, in order."""
+    taken: list[tuple[int, int]] = []
+    found: list[DateMention] = []
+    for form, pattern in _DATE_FORMS:
+        for m in pattern.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            g = m.groupdict()
+            year = int(g["y"]) if g.get("y") else None
+            if form in ("a-b-y", "a/b"):
+                a, b = int(g["a"]), int(g["b"])
+                means = {(year, a, b), (year, b, a)}
+            else:
+                month = _MONTHS[g["mon"].lower()[:3]] if g.get("mon") else int(g["m"])
+                means = {(year, month, int(g["d"]))}
+            means = {t for t in means if _valid(*t)}
+            if means:
+                taken.append(m.span())
+                found.append(DateMention(m.start(), m.end(), frozenset(means)))
+    return sorted(found, key=lambda mention: mention.start)
+
+
+def _moment(value: object) -> datetime | None:
+    """A point's ``calibrated_at`` (datetime, ISO text or date) as a naive UTC datetime."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.strip())
+        except ValueError:
+            return None
+    if isinstance(value, datetime):
+        return value.astimezone(timezone.utc).replace(tzinfo=None) if value.tzinfo is not None else value
+    return datetime(value.year, value.month, value.day) if isinstance(value, date) else None
+
+
+def _points(outcome: ToolOutcome) -> list[Point]:
+    """The history's points, newest first; [] when the result holds none with a value and a date."""
+    full = outcome.full if outcome.ok and isinstance(outcome.full, dict) else {}
+    raw = full.get("points")
+    dated: list[tuple[datetime, Point]] = []
+    for p in raw if isinstance(raw, list) else ():
+        value, at = (p.get("value"), p.get("calibrated_at")) if isinstance(p, dict) else (None, None)
+        moment = _moment(at)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and moment is not None:
+            dated.append((moment, Point(abs(float(value)), moment.date(), compact_timestamp(moment, year=True))))
+    return [p for _, p in sorted(dated, key=lambda pair: pair[0], reverse=True)]
+
+
+def asked_points(question: str, outcomes: Sequence[ToolOutcome]) -> tuple[list[Point], ToolOutcome | None]:
+    """The newest points the question asks for, from the router's history call first; ([], None) when the
+    question does not ask for recent values or no history was fetched."""
+    asked = recent_values_asked(question)
+    if asked is None:
+        return [], None
+    for outcome in sorted(outcomes, key=lambda o: o.origin != "router"):
+        points = _points(outcome)
+        if points:
+            return (points[:asked] if asked else points), outcome
+    return [], None
+
+
+def _matches(value: float, written: str) -> bool:
+    decimals = len(written.partition(".")[2])
+    return abs(value - abs(float(written.replace(",", "")))) <= 0.5 * 10.0 ** -decimals * (1 + 1e-9) + 1e-12
+
+
+def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = "#" * (end - start)
+    return "".join(chars)
+
+
+def _segments(masked: str) -> list[tuple[int, int]]:
+    bounds, start = [], 0
+    for m in _SEGMENT_END.finditer(masked):
+        bounds.append((start, m.start()))
+        start = m.end()
+    bounds.append((start, len(masked)))
+    return bounds
+
+
+def judge_dates(answer: str, points: Sequence[Point]) -> list[DatedValue]:
+    """For each point: is it written, and with its own date?"""
+    mentions = date_mentions(answer)
+    masked = _blank(answer, [(m.start, m.end) for m in mentions] + [m.span() for m in _NOT_VALUES.finditer(answer)])
+    numbers = [(s, e, w) for s, e, w, _ in number_spans(masked)]
+    segments = _segments(masked)
+    out: list[DatedValue] = []
+    for point in points:
+        places = [(s, e, w) for s, e, w in numbers if _matches(point.value, w)]
+        if not places:
+            out.append(DatedValue(point, "absent"))
+            continue
+        verdict: Verdict = "undated"
+        clause = ""
+        for s, _, _ in places:
+            seg = next((a, b) for a, b in segments if a <= s <= b)
+            near = [m for m in mentions if seg[0] <= m.start and m.end <= seg[1] + 1]
+            if any(m.names(point.day) for m in near):
+                verdict, clause = "dated", ""
+                break
+            if near and verdict == "undated":
+                verdict, clause = "wrong date", answer[seg[0]:seg[1]].strip()
+        s, e, w = places[0]
+        unit = _UNIT_AFTER.match(answer[e:])
+        out.append(DatedValue(point, verdict, w, e + (unit.end() if unit else 0), clause))
+    if all(v.verdict in ("dated", "undated") for v in out) and any(v.verdict == "undated" for v in out):
+        # "93.8 μs and 94.9 μs, on Nov 26 and Nov 25": every date written, in the values' order
+        order = sorted(out, key=lambda v: next(s for s, _, w in numbers if w == v.written))
+        if len(mentions) == len(order) and all(m.names(v.point.day) for m, v in zip(mentions, order)):
+            out = [replace(v, verdict="dated") for v in out]
+    return out
+
+
+def _value_text(v: DatedValue) -> str:
+    return v.written or f"{v.point.value:g}"
+
+
+def complete_dates(repair: Repair, question: str, outcomes: Sequence[ToolOutcome], fallback: str | None) -> Repair:
+    """``repair`` with the dates of the asked-for values added, or replaced by the deterministic answer (the router's
+    ``fallback``, else the history's own sentence) when a value is left out or has another date."""
+    points, source = asked_points(question, outcomes)
+    if not points or repair.action == "replaced":
+        return repair
+    judged = judge_dates(repair.text, points)
+    if all(v.verdict == "dated" for v in judged):
+        return repair
+    wrong = [v for v in judged if v.verdict in ("wrong date", "absent")]
+    if wrong:
+        reasons = "; ".join(
+            f"“{v.clause[:80]}”: the tool result dates {_value_text(v)} {v.point.stamp}" if v.verdict == "wrong date"
+            else f"the answer leaves out {v.point.value:g} ({v.point.stamp})" for v in wrong[:3])
+        sentence = (source.full.get("answer") if source is not None and isinstance(source.full, dict) else None)
+        replacement = fallback or (sentence if isinstance(sentence, str) and sentence.strip() else None)
+        if replacement:
+            return Repair(replacement, "replaced", "The model's answer was replaced by one computed from the tool "
+                                                   f"results, because the data does not support it: {reasons}.",
+                          repair.report)
+        note = f"Not supported by the data: {reasons}."
+        return Repair(repair.text, repair.action, f"{repair.note} {note}".strip(), repair.report)
+    text = repair.text
+    undated = [v for v in judged if v.verdict == "undated"]
+    for v in sorted(undated, key=lambda v: v.insert_at, reverse=True):
+        text = f"{text[:v.insert_at]} ({v.point.stamp}){text[v.insert_at:]}"
+    added = ", ".join(f"{v.written} → {v.point.stamp}" for v in undated)
+    note = f"Completed from the data: the answer gave these values without their dates; added {added}."
+    return Repair(text, "corrected", f"{repair.note} {note}".strip(), repair.report)
