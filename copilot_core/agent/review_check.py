@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from copilot_core.agent.qubit_facts import problem_lines
+from copilot_core.agent.review_problems import QUBIT_LABEL as _LABEL
 from copilot_core.agent.review_problems import invented, unnamed
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
@@ -25,7 +26,6 @@ from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metr
 _COUPLING_TITLES = tuple(metric(n, kind="coupling").title for n in SCORED_COUPLING_METRICS)
 Status = Literal["checked", "trimmed", "replaced", "missing", "stopped"]
 
-_LABEL = re.compile(r"(?<![A-Za-z0-9])(?:Q|qubit\s*#?\s*)0*(\d{1,4})(?![0-9])", re.I)
 _CHIP_ID = re.compile(r"(?<![A-Za-z0-9])(\d{1,4}Qv?\d*)(?![A-Za-z0-9])")
 _CHIP_TALK = re.compile(r"(?<![a-z])(chip[- ]wide|whole chip|entire chip|across the chip|(?:the |this )?chip'?s? "
                         r"(?:median|mean|average|summary|overall|health)|all (?:the )?qubits|every qubit|other qubits|"

@@ -33,7 +33,7 @@ _NEGATED = re.compile(r"(?:\b(?:not|never|no longer|nothing|none|no)|n't)\s+(?:\
 _NONE = re.compile(r"(?<![a-z])problems? of [^:.]{1,20}:\s*none", re.I)
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n")
 _CLAUSE = re.compile(r",|;|\band\b|\bbut\b|\bwhile\b|\bwhereas\b", re.I)
-_LABEL = re.compile(r"(?<![A-Za-z0-9])(?:Q|qubit\s*#?\s*)0*(\d{1,4})(?![0-9])", re.I)
+QUBIT_LABEL = re.compile(r"(?<![A-Za-z0-9])(?:Q|qubit\s*#?\s*)0*(\d{1,4})(?![0-9])", re.I)
 _TASK = re.compile(r"(?<![A-Za-z0-9])[A-Z][a-z]+(?:[A-Z0-9][A-Za-z0-9]*)+(?![A-Za-z0-9])")
 _TITLES = sorted({e.title for e in CATALOGUE.values()} | {metric(n, kind="coupling").title
                                                          for n in SCORED_COUPLING_METRICS}, key=len, reverse=True)
@@ -72,7 +72,7 @@ def _says(pattern: re.Pattern[str], text: str) -> bool:
 
 
 def _qubits_in(text: str) -> set[int]:
-    return {int(n) for n in _LABEL.findall(text)}
+    return {int(n) for n in QUBIT_LABEL.findall(text)}
 
 
 def _names(problem: Problem, sentence: str) -> bool:
