@@ -174,7 +174,8 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
         "tool_calls": [{"tool": o.name, "args": o.args, "result": _model_view(o.model_text)} for o in result.tool_calls],
         "usage": result.usage, "unverified_numbers": result.unverified_numbers}
     if result.review is not None:
-        out["review"] = {"status": result.review.status, "reason": result.review.reason}
+        out["review"] = {"status": result.review.status, "reason": result.review.reason,
+                         "added": list(result.review.added)}
     if result.error:
         out["error"] = result.error
         log.error("%s", result.error)

@@ -8,15 +8,18 @@ Database text (task messages) is markdown-escaped in the block and kept out of t
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Literal
 
-from copilot_core.analysis.health import HealthReport, MetricCheck
-from copilot_core.domain.metrics import format_value, metric
+from copilot_core.analysis.health import HealthReport, MetricCheck, TaskFailure
+from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, format_value, metric
 from copilot_core.render_safety import escape
 from copilot_core.tools.compact import clean_text
 
 MAX_FAILURES = 8
 _TASK = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
 MESSAGE_CHARS = 120
+ProblemKind = Literal["bad", "missing", "failed", "drop", "coupling"]
 
 
 def summary_line(report: HealthReport) -> str:
@@ -56,19 +59,32 @@ def _problem(m: MetricCheck) -> bool:
     return m.band == "bad" or bool(m.own_drop) or bool(m.missing)
 
 
-def _failure_lines(report: HealthReport) -> list[str]:
-    """One line per failed task and target, newest first: what failed, where, how often, when.  The task's
-    message stays in the report block: a small model copies it instead of naming the task, and it is database
-    text."""
-    lines = []
-    groups: dict[tuple[str, str], list] = {}
+@dataclass(frozen=True)
+class Problem:
+    """One condition the report lists for the qubit: its own sentence (``line``) and what a review must say to
+    name it: every one of ``subjects`` (metric titles, a task name), the ``kind``'s condition word, and the
+    other end of the coupling (``partner``, a qid) when the problem is on one."""
+
+    kind: ProblemKind
+    subjects: tuple[str, ...]
+    line: str
+    partner: str | None = None
+
+
+def _failure_problems(report: HealthReport) -> list[Problem]:
+    """One per failed task and target, newest first: what failed, where, how often, when.  The task's message
+    stays in the report block: a small model copies it instead of naming the task, and it is database text."""
+    out = []
+    groups: dict[tuple[str, str], list[TaskFailure]] = {}
     for f in report.failures:
         groups.setdefault((f.task if _TASK.fullmatch(f.task) else "A task", f.label), []).append(f)
     for (task, label), runs in groups.items():
         times = f"{len(runs)} times, last" if len(runs) > 1 else "at"
         when = f" {times} {runs[0].at:%Y-%m-%d %H:%M}" if runs[0].at else ""
-        lines.append(f"{task} failed on {label}{when}.")
-    return lines
+        ends = [e for e in runs[0].target.split("-") if e.isdigit() and int(e) != int(report.qid)]
+        out.append(Problem("failed", (task,) if task != "A task" else (), f"{task} failed on {label}{when}.",
+                           str(int(ends[0])) if runs[0].on_coupling and ends else None))
+    return out
 
 
 def _metric_lines(m: MetricCheck) -> list[str]:
@@ -86,20 +102,36 @@ def _metric_lines(m: MetricCheck) -> list[str]:
     return lines
 
 
-def problem_lines(report: HealthReport) -> list[str]:
-    """The qubit's conditions as short plain sentences, most serious first: bad bands and missing values, failed
-    tasks on the qubit, drops against its own median, then failures and bad values of its couplings."""
-    failures = _failure_lines(report)
-    own = [f for f in failures if f" on {report.label} " in f or f" on {report.label}." in f]
+def _coupling_problems(report: HealthReport) -> list[Problem]:
+    out = []
+    for c in report.couplings:
+        for name in SCORED_COUPLING_METRICS:
+            title = metric(name, kind="coupling").title
+            head = f"Coupling {c.label} has a bad {title} ("
+            out += [Problem("coupling", (title,), f, c.partner) for f in report.findings if f.startswith(head)]
+    return out
+
+
+def problems(report: HealthReport) -> list[Problem]:
+    """The qubit's conditions, most serious first: bad bands and missing values, failed tasks on the qubit,
+    drops against its own median, then failures and bad values of its couplings."""
+    failures = _failure_problems(report)
+    own = [f for f in failures if f.partner is None]
     no_data = [f[3:-len(" data.")] for f in report.findings if f.startswith("No ") and f.endswith(" data.")]
-    lines = [line for m in report.metrics if m.band == "bad" or m.missing for line in _metric_lines(m)
-             if " is bad" in line or " has no valid value" in line]
-    lines += ["No data for " + ", ".join(no_data) + "."] if no_data else []
-    lines += own
-    lines += [line for m in report.metrics if m.own_drop for line in _metric_lines(m) if " dropped " in line]
-    lines += [f for f in failures if f not in own]
-    lines += [f for f in report.findings if f.startswith("Coupling ")]
-    return lines
+    out = [Problem("missing" if " has no valid value" in line else "bad", (m.title,), line)
+           for m in report.metrics if m.band == "bad" or m.missing for line in _metric_lines(m)
+           if " is bad" in line or " has no valid value" in line]
+    out += [Problem("missing", tuple(no_data), "No data for " + ", ".join(no_data) + ".")] if no_data else []
+    out += own
+    out += [Problem("drop", (m.title,), line) for m in report.metrics if m.own_drop for line in _metric_lines(m)
+            if " dropped " in line]
+    out += [f for f in failures if f.partner is not None]
+    return out + _coupling_problems(report)
+
+
+def problem_lines(report: HealthReport) -> list[str]:
+    """The qubit's conditions as short plain sentences, most serious first (see :func:`problems`)."""
+    return [p.line for p in problems(report)]
 
 
 def rerun_tasks(report: HealthReport) -> list[str]:

@@ -54,7 +54,8 @@ def review_provider(provider: ProviderConfig, timeout_s: float = REVIEW_TIMEOUT_
 
 
 def review_block(report: HealthReport, check: ReviewCheck, model: str) -> str:
-    """The review as shown after the report: checked lines as a list, else the summary line and the reason."""
+    """The review as shown after the report: checked lines as a list (else the summary line), the report's lines
+    the check added, and the reason for every change."""
     head = f"**Review of {report.label}** by {model or 'the model'}"
     if check.status == "missing":
         return f"**Review missing**: {(check.reason or 'no review').rstrip('.')}. The report above stands."
@@ -62,7 +63,10 @@ def review_block(report: HealthReport, check: ReviewCheck, model: str) -> str:
         return "**Review stopped** by the user. The report above stands."
     body = "\n".join(f"- {line.strip().lstrip('-*• ').strip()}" for line in (check.text or "").splitlines()
                      if line.strip())
-    if check.status == "checked":
+    if check.added:
+        body += "\n\n_Added by the check, from the report (the review did not name them):_\n" + "\n".join(
+            f"- {line}" for line in check.added)
+    if check.status == "checked" and not check.added:
         return f"{head}, checked against the report:\n\n{body}"
     return f"{head}:\n\n{body}\n\n_{(check.reason or '').rstrip('.')}._"
 

@@ -4,24 +4,28 @@ The report is the ground truth.  A review that names a qubit the report does not
 neighbour or a coupling partner), another chip, or talks about the chip as a whole is not about the qubit: it
 is replaced by the report's summary line.  In a review about the qubit, a line is dropped when it writes a
 number or a date the report's facts do not hold (allowing for rounding), gives a metric a band the report
-does not give it, or says a task failed when none did.  What survives is shown; if nothing does, the summary
-line stands in.  When the check cannot tell, the line goes: a review may say less, never something false.
+does not give it, says a task failed when none did, or names a problem the report does not list
+(:mod:`~copilot_core.agent.review_problems`).  What survives is shown; if nothing does, the summary line stands
+in.  When the check cannot tell, the line goes: a review may say less, never something false.  Then every
+problem the report lists that the shown text does not name in the report's words (left out, or named vaguely) is
+added in the report's own sentence, and the review says the check added it.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from copilot_core.agent.qubit_facts import problem_lines
+from copilot_core.agent.review_problems import QUBIT_LABEL as _LABEL
+from copilot_core.agent.review_problems import invented, unnamed
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
 
 _COUPLING_TITLES = tuple(metric(n, kind="coupling").title for n in SCORED_COUPLING_METRICS)
 Status = Literal["checked", "trimmed", "replaced", "missing", "stopped"]
 
-_LABEL = re.compile(r"(?<![A-Za-z0-9])(?:Q|qubit\s*#?\s*)0*(\d{1,4})(?![0-9])", re.I)
 _CHIP_ID = re.compile(r"(?<![A-Za-z0-9])(\d{1,4}Qv?\d*)(?![A-Za-z0-9])")
 _CHIP_TALK = re.compile(r"(?<![a-z])(chip[- ]wide|whole chip|entire chip|across the chip|(?:the |this )?chip'?s? "
                         r"(?:median|mean|average|summary|overall|health)|all (?:the )?qubits|every qubit|other qubits|"
@@ -37,12 +41,14 @@ _HEALTHY = re.compile(r"(?<![a-z])(?:healthy|nothing stands out|no problems?|not
 
 @dataclass(frozen=True)
 class ReviewCheck:
-    """What to show of a review: ``text`` (None: nothing usable), why it was changed, what was dropped."""
+    """What to show of a review: ``text`` (None: nothing usable; else the model's lines that passed, or the
+    summary line), why it was changed, what was dropped, and the report's lines the check ``added`` after it."""
 
     text: str | None
     status: Status
     reason: str | None = None
     dropped: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
 
 
 def _metric_names(report: HealthReport) -> dict[str, str]:
@@ -105,13 +111,26 @@ def _line_problem(line: str, report: HealthReport, facts_text: str, fact_numbers
     if _FAILED.search(line) and not report.failures and not _MISSING.search(line) \
             and not any(m.missing for m in report.metrics):
         return "it reported a failure; the report has none"
-    return None
+    return invented(line, report)
+
+
+def _completed(check: ReviewCheck, report: HealthReport) -> ReviewCheck:
+    """``check`` plus the report's line for every problem its text does not name, and a reason that says so."""
+    added = tuple(p.line for p in unnamed(check.text or "", report))
+    if not added:
+        return check
+    note = f"the check added {len(added)} problem(s) from the report that the review did not name"
+    return replace(check, added=added, reason=f"{check.reason.rstrip('.')}; {note}" if check.reason else note)
 
 
 def check_review(text: str | None, report: HealthReport, facts_text: str, summary: str) -> ReviewCheck:
     """The review as it may be shown (see the module docstring); ``summary`` replaces an unusable one."""
     if text is None or not text.strip():
         return ReviewCheck(None, "missing", "the model wrote nothing")
+    return _completed(_checked(text, report, facts_text, summary), report)
+
+
+def _checked(text: str, report: HealthReport, facts_text: str, summary: str) -> ReviewCheck:
     problem = _off_topic(text, report)
     if problem:
         return ReviewCheck(summary, "replaced", f"the model's review was replaced by the report's summary: {problem}")

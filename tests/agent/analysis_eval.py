@@ -1,8 +1,9 @@
 """The qubit-analysis eval: demo qubits chosen for one known condition each, the condition computed here from
 the raw documents with pymongo (never by the report code), and the words an answer must use to name it.
 
-The 24 cases (four per condition) are split into a development half and a held-out half by a fixed hash of the
-case id (:func:`split`): prompts and facts are tuned on ``dev`` only, the floor is asserted on ``held-out``.
+The cases (the first 24, four per condition, then 12 ``FRESH`` ones on other qubits) are split into a
+development half and a held-out half by a fixed hash of the case id (:func:`split`): prompts and facts are
+tuned on ``dev`` only, the floor is asserted on ``held-out``.
 
 Shared by the scripted tier (tests/agent/test_qubit_review.py) and the local-model tier
 (tests/real_llm/test_qubit_review_local.py).
@@ -164,6 +165,21 @@ CASES = (
     Case("64Qv3", "2", "healthy", ""),
     Case("64Qv3", "5", "healthy", ""),
 )
+FRESH = (  # added after the held-out half above had been scored: new qubits, chosen from the raw documents
+    Case("64Qv3", "49", "bad", "T2 echo"),
+    Case("144Qv2", "69", "bad", "T2 echo"),
+    Case("144Qv2", "77", "bad", "T2 echo"),
+    Case("64Qv3", "17", "failed", "CheckT1"),
+    Case("64Qv3", "52", "failed", "CheckT1"),
+    Case("64Qv3", "21", "drop", "T1"),
+    Case("64Qv3", "12", "drop", "T1"),
+    Case("144Qv2", "33", "missing", "T1"),
+    Case("64Qv3", "0", "coupling", "ZX90", lab=True),
+    Case("64Qv3", "11", "coupling", "ZX90", lab=True),
+    Case("64Qv3", "53", "healthy", ""),
+    Case("64Qv3", "37", "healthy", ""),
+)
+CASES = CASES + FRESH
 LAB_QUBITS = tuple(c.qid for c in CASES if c.lab)
 
 

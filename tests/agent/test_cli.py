@@ -160,9 +160,17 @@ def test_ask_analysis_prints_the_report_then_the_checked_review_like_the_page(ap
     out = json.loads(proc.stdout)
     report, review = out["blocks"]
     assert report["content"] == report_block(qubit_health(repo, "144Qv2", "57"))  # the page's first block
-    assert review["content"] == ("**Review of Q057** by local-model, checked against the report:\n\n"
-                                 "- What is wrong: T1 16.6 μs is bad.\n- What to re-run: CheckT1")
-    assert out["review"] == {"status": "checked", "reason": None} and out["assessment"] == "bad"
+    # Q057's T2 echo 24.9 μs is bad too: the review left it (and the rest of the report's problems) out, so the
+    # check added the report's own lines after the review's and says so.
+    added = out["review"]["added"]
+    assert added[0].startswith("T2 echo 24.9 μs is bad, measured ") and not any("T1 16.6" in a for a in added)
+    assert review["content"] == ("**Review of Q057** by local-model:\n\n"
+                                 "- What is wrong: T1 16.6 μs is bad.\n- What to re-run: CheckT1\n\n"
+                                 "_Added by the check, from the report (the review did not name them):_\n"
+                                 + "".join(f"- {a}\n" for a in added)
+                                 + f"\n_the check added {len(added)} problem(s) from the report that the review "
+                                   "did not name._")
+    assert out["review"]["status"] == "checked" and out["assessment"] == "bad"
     assert out["usage"]["rounds"] == 1 and out["tool_calls"] == []
     [body] = scripted_openai.bodies()
     assert not body.get("tools") and "Qubit Q057 on chip 144Qv2" in str(body["messages"])
@@ -175,4 +183,4 @@ def test_ask_analysis_with_a_silent_model_still_prints_the_report_and_why(app_en
     out = json.loads(proc.stdout)
     assert out["blocks"][0]["content"].startswith("### Q057 on 144Qv2: bad")
     assert out["blocks"][1]["content"] == "**Review missing**: the model wrote nothing. The report above stands."
-    assert out["review"] == {"status": "missing", "reason": "the model wrote nothing"}
+    assert out["review"] == {"status": "missing", "reason": "the model wrote nothing", "added": []}

@@ -76,7 +76,11 @@ def test_report_then_review_name_the_condition_of_that_qubit(case, repo, lab_db,
     report, answer = (b.text for b in result.blocks)
     assert listener.reports == [(report, 0)]  # shown before the model was asked
     assert report.startswith(f"### {case.label} on {case.chip_id}")
-    assert case.named(report), report
+    if case.condition == "healthy":  # no bad band, no failure; a neighbour gap may be listed
+        assert re.match(rf"### {case.label} on {case.chip_id}: (fair|good|excellent)\n", report), report
+        assert not re.search(r"\bbad\b|fail", report.lower()), report
+    else:
+        assert case.named(report), report
     assert result.review is not None and result.review.status == "checked", result.review
     assert answer.startswith(f"**Review of {case.label}**") and case.named(answer), answer
     [body] = scripted_openai.bodies()
