@@ -64,9 +64,9 @@ def latest_figures(chip_id: str, qid: str, key: str, flagged: Sequence[str] = ()
         shown_root = root()
         if shown_root is None:
             return
-        labels = [safe_label(str(r.get("name"))) for r in latest]
-        tabs = st.tabs(labels, default=labels[most_relevant(latest, flagged)], on_change="rerun",
-                       key=f"{key}_tab_{chip_id}_{qid}")
+        opened = latest[most_relevant(latest, flagged)]
+        tabs = st.tabs([safe_label(str(r.get("name"))) for r in latest], default=safe_label(str(opened.get("name"))),
+                       on_change="rerun", key=f"{key}_tab_{chip_id}_{qid}")
         for tab, row in zip(tabs, latest, strict=True):
             if tab.open:
                 with tab:

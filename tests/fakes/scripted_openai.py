@@ -31,7 +31,8 @@ Steps (API-neutral: rendered as Responses output items or a Chat Completions mes
     paused(step, after=n) -> (step, Pause)   a slow model: a streamed request gets ``n`` pieces, then the server
                                         sets ``pause.reached`` and waits for ``pause.release`` (or for the server to
                                         stop); a plain request waits before its reply.  No timing involved.
-                                        ``pause.hung_up`` is set when the client closes the connection meanwhile.
+                                        ``pause.hung_up`` is set when the client closes the connection meanwhile
+                                        (or before the pause point: a write then fails).
 
 Streaming: a request with ``"stream": true`` gets the same reply as Server-Sent Events, text split into word pieces
 (Chat Completions chunks with ``[DONE]``; Responses ``response.*`` events ending in ``response.completed``).
@@ -377,6 +378,8 @@ class ScriptedOpenAI:
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test, stop)
                     with server._lock:
                         server.disconnects += 1
+                    if pause is not None:  # it hung up before the pause point was even reached
+                        pause.hung_up.set()
 
             def _stream(self, events: list[str], pause: Pause | None) -> None:
                 self.send_response(200)
