@@ -106,6 +106,22 @@ def holds_complete_answer(text: str) -> bool:
     return isinstance(data, dict) and isinstance(data.get("blocks"), list)
 
 
+_FENCE_MARKS = re.compile(r"```[A-Za-z]*")
+
+
+def holds_no_answer(text: str) -> bool:
+    """Whether the reply is only a JSON object with nothing to show (``{"assessment": "good"}``, ``{"blocks": []}``):
+    a small model writes that now and then, and the person should get the tools' answer, not the JSON."""
+    try:
+        data = json.loads(_FENCE_MARKS.sub("", text).strip())
+    except ValueError:
+        return False
+    if not isinstance(data, dict) or not set(data) <= {"blocks", "assessment"}:
+        return False
+    blocks = data.get("blocks", [])
+    return isinstance(blocks, list) and not [b for b in (_normalise_block(raw) for raw in blocks) if b is not None]
+
+
 def _as_object(text: str) -> dict | None:
     stripped = text.strip()
     try:

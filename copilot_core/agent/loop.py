@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from openai import OpenAI
 
-from copilot_core.agent.answer import parse_answer, vet_model_charts
+from copilot_core.agent.answer import holds_no_answer, parse_answer, vet_model_charts
 from copilot_core.agent.blocks import AskBlock, Block, ChartBlock, TextBlock, answer_text
 from copilot_core.agent.clarify import ASK_SCHEMA, ASK_TOOL, ask_from_call
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
@@ -238,10 +238,11 @@ class _Run:
             if not calls:
                 calls = self.text_calls(turn.text)
                 if not calls:
-                    if turn.text and not is_call_shaped(turn.text):
+                    empty = not turn.text or holds_no_answer(turn.text)
+                    if not empty and not is_call_shaped(turn.text or ""):
                         return turn.text
-                    reason = ("Your previous reply called a tool that does not exist." if turn.text else
-                              "Your previous reply was empty.")
+                    reason = ("Your previous reply was empty." if empty else
+                              "Your previous reply called a tool that does not exist.")
                     break
                 conversation.add_calls(calls)  # replayed as a structured call, so its result has a call to answer
             else:
@@ -260,7 +261,8 @@ class _Run:
     def final(self, conversation: Conversation, tools: list[dict]) -> str | None:
         """The answer round: tools kept (the cached prefix holds) but not callable."""
         text = self.ask(conversation, self.offered(tools), final=True).text
-        if not (text or "").strip() or is_call_shaped(text) or self.text_calls(text):  # a call is never the answer
+        if (not (text or "").strip() or is_call_shaped(text) or self.text_calls(text)  # a call is never the answer
+                or holds_no_answer(text or "")):
             return self.tool_answers()
         return text
 

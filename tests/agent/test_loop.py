@@ -216,6 +216,18 @@ def test_null_content_twice_is_reported(scripted_openai, style, toolkit):
     assert f"t1 {T1_VALUE}" in result.answer  # partial answer from the tool result
 
 
+def test_a_reply_that_is_only_json_with_nothing_to_show_counts_as_empty(scripted_openai, style, toolkit):
+    """A small model's ``{"assessment": "good"}`` was shown as the answer, raw JSON and all."""
+    scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}),
+                         text('```json\n{"assessment": "good"}\n```'), text('{"blocks": [], "assessment": "good"}'))
+    result = ask(scripted_openai, style, toolkit)
+    assert result.error == "The model returned an empty answer."
+    assert "assessment" not in result.answer and "{" not in result.answer
+    assert f"t1 {T1_VALUE}" in result.answer  # what the tool returned stands instead
+    *_, last = scripted_openai.bodies()
+    assert "empty" in json.dumps(last)  # the model was told its reply was empty, then asked for the answer
+
+
 def test_round_limit_forces_a_final_no_tools_call(scripted_openai, style, toolkit):
     scripted_openai.push(*[call("get_qubit_params", {"chip_id": "64Qv3", "qid": str(q)})
                            for q in range(MAX_TOOL_ROUNDS)], answer("Summary after the limit."))
