@@ -39,7 +39,8 @@ _ESCAPES = {c: "\\" + chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()}
 _ESCAPED_BUT_TAGS = tuple((chr(c), e) for c, e in sorted(_ESCAPES.items(), key=lambda ce: ce[0] != ord("\\"))
                           if chr(c) not in "<>")
 # Bidi overrides/isolates and zero-width characters: they disguise text, never carry meaning in an answer.
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Lone surrogates (JSON's "\\ud800" decodes to one) are no text at all, and no parser can encode them.
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CONTROL_BYTES = bytes(c for c in range(256) if _CONTROL.match(chr(c)))
 _DISGUISE = re.compile(_INVISIBLE.pattern[:-1] + _CONTROL.pattern[1:])  # either kind, one character class

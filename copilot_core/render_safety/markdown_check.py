@@ -1,32 +1,32 @@
 """The second look at rewritten markdown: parsed again as a browser's renderer will read it.
 
 The rewrite in ``markdown.py`` is meant to produce markdown that loads nothing; this module does not trust
-that.  The output is rendered once more (CommonMark + GFM tables and strikethrough, raw HTML *on*, as
-Streamlit's renderer reads it) and must hold no image, no raw HTML, no link off the app and no text a
-renderer would turn into a link by itself (a URL, ``www.`` host or e-mail address outside code).  When it
-does, the answer is shown as plain text in a code block instead.
+that.  The output is rendered once more, by another implementation (cmark-gfm: CommonMark + GFM tables,
+strikethrough and footnotes, as Streamlit's renderer reads them; raw HTML written as a marker), and must hold
+no image, no raw HTML, no link off the app and no text a renderer would turn into a link by itself (a URL,
+``www.`` host or e-mail address outside code): every tag must be one on the short list plain markdown
+produces.  When it is not, the answer is shown as plain text in a code block instead.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
-from markdown_it_pyrs import MarkdownIt
+from copilot_core.render_safety.gfm_html import render
 
-_RENDERER = MarkdownIt("commonmark").enable_many(["table", "strikethrough"])
 _LINK = re.compile(r'<a href="([^"<>]*)">')
 # Code as the renderer writes it (its text holds no "<"; anything else stays in the prose that is searched).
 _CODE = re.compile(r"<pre><code[^>]*>[^<]*</code></pre>|<code>[^<]*</code>")
-# A "<" that opens no tag the renderer writes for plain markdown (the renderer writes "<" in text, code and
-# attributes as an entity, so every "<" opens a tag): searched for in one C-speed pass, most frequent tags first.
-# A link whose target plainly stays in the app (a path, query or anchor without whitespace, backslash or entity)
-# passes inside the search; any other link stops it and is judged by ``is_app_link``.
+# A "<" that opens no tag cmark-gfm writes for plain markdown (it writes "<" in text, code and attributes as an
+# entity, so every "<" opens a tag): searched for in one C-speed pass, most frequent tags first.  A link whose
+# target plainly stays in the app (a path, query or anchor without whitespace, backslash, entity or percent
+# escape) passes inside the search; any other link stops it and is judged by ``is_app_link``.
 _NOT_PLAIN_TAG = re.compile(
-    r'<(?!(?:/?(?:td|tr|p|li|th|code|strong|em|table|thead|tbody|ul|ol|pre|blockquote|s|del|h[1-6])'
-    r'|/a|br /|hr /|t[dh] style="text-align:(?:right|left|center)"|ol start="\d+"|code class="language-[^"<>]*"'
-    r'|a href="(?:/(?!/)|[?#])[^"<>\\\s&]*")>)')
+    r'<(?!(?:/?(?:td|tr|p|li|th|code|strong|em|table|thead|tbody|ul|ol|pre|blockquote|del|h[1-6])'
+    r'|/a|br /|hr /|t[dh] align="(?:right|left|center)"|ol start="\d+"|code class="language-[^"<>]*"'
+    r'|a href="(?:/(?!/)|[?#])[^"<>\\\s&%]*")>)')
 # What GFM (and Streamlit's renderer, even when the punctuation is escaped) links by itself: a scheme before
 # "://" (searched from each "://", read backwards: the run of scheme characters before it holds a letter),
 # a "www." host, an e-mail address (searched from each "@").
@@ -39,7 +39,12 @@ _FENCE_CHARS = re.compile(r"`+|~+")
 
 @lru_cache(maxsize=1024)
 def is_app_link(href: str) -> bool:
-    """True for a link into this app: a path on the same origin, a query or an anchor; nothing else."""
+    """True for a link into this app: a path on the same origin, a query or an anchor; nothing else.  The
+    target must be one as written and once percent-decoded (``/%2F%2Fhost``, ``/%5Chost`` are refused)."""
+    return _plain_app_link(href) and ("%" not in href or _plain_app_link(unquote(href)))
+
+
+def _plain_app_link(href: str) -> bool:
     href = href.strip()
     if not href or any(c in href for c in "\\\n\r\t") or href.startswith("//"):
         return False
@@ -50,10 +55,11 @@ def is_app_link(href: str) -> bool:
 
 
 def unhtml(text: str) -> str:
-    """Text as written, from the renderer's HTML (which escapes exactly these four characters)."""
+    """Text as written, from the renderers' HTML (which escape exactly these characters; ``'`` only in a link)."""
     if "&" not in text:
         return text
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&amp;", "&")
+    return (text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&#x27;", "'")
+            .replace("&amp;", "&"))
 
 
 def autolinkable(text: str) -> bool:
@@ -96,7 +102,7 @@ def _has_www(text: str) -> bool:
 
 def loads_nothing(markdown: str) -> bool:
     """True if ``markdown``, rendered, holds no image, raw HTML, outside link or auto-linkable text."""
-    html = _RENDERER.render(markdown)
+    html = render(markdown)
     if not _only_plain_tags(html):
         return False  # raw HTML, an image, an outside link, or a tag written in a way the renderer does not
     if "://" not in html and "@" not in html and not _has_www(html):
