@@ -29,9 +29,9 @@ _NOT_PLAIN_TAG = re.compile(
     r'|a href="(?:/(?!/)|[?#])[^"<>\\\s&%]*")>)')
 # What GFM (and Streamlit's renderer, even when the punctuation is escaped) links by itself: a scheme before
 # "://" (searched from each "://", read backwards: the run of scheme characters before it holds a letter),
-# a "www." host, an e-mail address (searched from each "@").
+# a "www." host after anything but a letter or digit ("a_www." too), an e-mail address (searched from each "@").
 _SCHEME_RUN_BACKWARDS = re.compile(r"(?i)[a-z0-9+.\-]*?[a-z]")
-_WWW = re.compile(r"(?i)\bwww\.")
+_WWW = re.compile(r"(?i)(?<![a-z0-9])www\.")
 _EMAIL_AFTER_AT = re.compile(r"@[\w\-]+\.[\w\-]")
 _EMAIL_BEFORE_AT = re.compile(r"[\w.+\-]")
 _FENCE_CHARS = re.compile(r"`+|~+")
@@ -64,7 +64,7 @@ def unhtml(text: str) -> str:
 
 def autolinkable(text: str) -> bool:
     """True if a renderer could turn some of ``text`` into a link by itself (a URL, ``www.`` host or e-mail
-    address): the same as searching ``(?i)[a-z][a-z0-9+.-]*://|\\bwww\\.|[\\w.+-]@[\\w-]+\\.[\\w-]``, but
+    address): the same as searching ``(?i)[a-z][a-z0-9+.-]*://|(?<![a-z0-9])www\\.|[\\w.+-]@[\\w-]+\\.[\\w-]``, but
     started only where such text can be, so a long answer costs a few C-speed scans."""
     if "://" in text and any(_SCHEME_RUN_BACKWARDS.match(part[::-1]) for part in text.split("://")[:-1]):
         return True

@@ -10,6 +10,7 @@ from copilot_core.render_safety.markdown_check import loads_nothing, plain_text
 from tests.render_safety.checks import app_links, problems, readable
 from tests.render_safety.corpus import CASES, EXFIL, Case
 from tests.render_safety.hostile_answers import ANSWERS
+from tests.render_safety.shortcut_answers import SHORTCUT_ANSWERS
 
 ALL = tuple(c for c in CASES if not c.charts) + ANSWERS
 _GFM = MarkdownIt("commonmark").enable(["table", "strikethrough"])
@@ -19,7 +20,7 @@ def test_the_corpus_is_large_enough():
     assert len(ALL) >= 60 and len(ANSWERS) >= 60
 
 
-@pytest.mark.parametrize("case", ANSWERS, ids=[c.name for c in ANSWERS])
+@pytest.mark.parametrize("case", ANSWERS + SHORTCUT_ANSWERS, ids=[c.name for c in ANSWERS + SHORTCUT_ANSWERS])
 def test_answer_loads_nothing_and_stays_readable(case: Case):
     out = safe_markdown(case.text)
     assert problems(out) == [], out
@@ -82,12 +83,12 @@ def test_autolinkable_finds_what_the_search_pattern_finds():
 
     from copilot_core.render_safety.markdown_check import autolinkable
 
-    pattern = re.compile(r"(?i)[a-z][a-z0-9+.\-]*://|\bwww\.|[\w.+\-]@[\w\-]+\.[\w\-]")
+    pattern = re.compile(r"(?i)[a-z][a-z0-9+.\-]*://|(?<![a-z0-9])www\.|[\w.+\-]@[\w\-]+\.[\w\-]")
     alphabet = "aZ9+.-:/@wW_ .é\u017f\u212a<>"
     rng = random.Random(5)
     texts = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 14))) for _ in range(40_000)]
     texts += ["see https://e.x", "HTTPS://E.X", "1+a.b-c://", "9://", "-://", "xwww.e", "a www.e", "a@b.c", "@b.c",
-              "a@b", "mail me: a.b+c@d-e.f", "\u212a://", "x" * 5000 + "://"]
+              "a@b", "mail me: a.b+c@d-e.f", "\u212a://", "x" * 5000 + "://", "a_www.e", "9www.e"]
     assert [t for t in texts if bool(pattern.search(t)) != autolinkable(t)] == []
     assert autolinkable("see https://e.x") and not autolinkable("9://") and autolinkable("\u212a://")
 
