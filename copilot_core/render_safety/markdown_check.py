@@ -36,6 +36,7 @@ _SCHEME_RUN_BACKWARDS = re.compile(r"(?i)[a-z0-9+.\-]*?[a-z]")
 _WWW = re.compile(r"(?i)(?<![a-z0-9])www\.")
 _EMAIL_AFTER_AT = re.compile(r"@[\w\-]+\.[\w\-]")
 _EMAIL_BEFORE_AT = re.compile(r"[\w.+\-]")
+_TAG = re.compile(r"<[^>]*>")
 _FENCE_CHARS = re.compile(r"`+|~+")
 
 
@@ -109,9 +110,9 @@ def loads_nothing(markdown: str) -> bool:
         return False  # raw HTML, an image, an outside link, or a tag written in a way the renderer does not
     if "://" not in html and "@" not in html and not _has_www(html):
         return True
-    prose = _CODE.sub(" ", html)
-    prose = unhtml(prose)
-    return not autolinkable(re.sub(r"<[^>]*>", "", prose))  # "https:/<em>/</em>x" reads as a URL too
+    # Tags out first ("https:/<em>/</em>x" reads as a URL too), entities after: a "<" the text holds must not
+    # swallow what follows it ("\\<https://host\\>" shows a URL a renderer links).
+    return not autolinkable(unhtml(_TAG.sub("", _CODE.sub(" ", html))))
 
 
 def plain_text(text: str) -> str:

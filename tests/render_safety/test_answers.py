@@ -54,6 +54,8 @@ def test_a_code_span_with_a_pipe_stays_in_its_table_cell():
     f"Q05[^1]\n\n[^1]: ![x](https://{EXFIL}/a.png)",
     # an image in any shape: even one on the app's own origin is a request the answer makes
     "![x](/app.png)", f"![x][r]\n\n[r]: https://{EXFIL}/r.png", f"| a |\n|---|\n| ![x](//{EXFIL}/t.png) |",
+    # a URL, www. host or address between escaped angle brackets: shown as text, linked by the renderer
+    f"\\<https://{EXFIL}\\>", f"a \\<b www.{EXFIL} c\\> d", f"\\<x lab@{EXFIL}\\>",
     # in-app only as written: percent-decoded they start "//" or hold a backslash (which a browser reads as "/")
     f"[x](/%2F%2F{EXFIL})", f"[x](/%5C{EXFIL})", f"[x](/\\{EXFIL})", '[x](/a "title")', "<a href=\"/x\">x</a>"])
 def test_the_second_look_catches_what_a_rewrite_might_leave(markdown: str):
