@@ -14,6 +14,7 @@ link definition whose "URL" can be a whole image).
 from __future__ import annotations
 
 import ctypes
+import threading
 from importlib.util import find_spec
 
 from cmarkgfm.cmark import Options
@@ -51,11 +52,19 @@ if not all(_FOUND):
     raise ImportError("cmark-gfm lacks the table or strikethrough extension")
 _FREE = ctypes.CDLL(None).free  # cmark's default allocator is the C library's
 _FREE.restype, _FREE.argtypes = None, [ctypes.c_void_p]
+# ctypes lets go of the GIL during a call, and cmark-gfm's extensions switch characters in one table shared by
+# every parser while they parse (github/cmark-gfm#176): one parse at a time, as Streamlit runs sessions in threads.
+_ONE_AT_A_TIME = threading.Lock()
 
 
 def render(markdown: str) -> str:
     """``markdown`` as the HTML cmark-gfm writes for it (tables, strikethrough, footnotes, raw HTML marked)."""
     data = markdown.encode("utf-8", "surrogatepass")  # invalid UTF-8 is replaced by cmark (VALIDATE_UTF8)
+    with _ONE_AT_A_TIME:
+        return _render(data)
+
+
+def _render(data: bytes) -> str:
     parser = _LIB.cmark_parser_new(_OPTIONS)
     if not parser:
         raise MemoryError("cmark-gfm could not start a parser")
