@@ -39,7 +39,8 @@ _ESCAPES = {c: "\\" + chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()}
 _ESCAPED_BUT_TAGS = tuple((chr(c), e) for c, e in sorted(_ESCAPES.items(), key=lambda ce: ce[0] != ord("\\"))
                           if chr(c) not in "<>")
 # Bidi overrides/isolates and zero-width characters: they disguise text, never carry meaning in an answer.
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Lone surrogates (JSON's "\\ud800" decodes to one) are no text at all, and no parser can encode them.
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CONTROL_BYTES = bytes(c for c in range(256) if _CONTROL.match(chr(c)))
 _DISGUISE = re.compile(_INVISIBLE.pattern[:-1] + _CONTROL.pattern[1:])  # either kind, one character class
@@ -47,10 +48,12 @@ _DISGUISE = re.compile(_INVISIBLE.pattern[:-1] + _CONTROL.pattern[1:])  # either
 # (found at C speed, before any lowering) and the substrings it cannot lack in any case, so the pattern only runs
 # on answers that could hold one.  URLs end at a tag or a set-aside placeholder.
 _URL_CHARS = r"[^\s<\x00-\x03]"
-_URLISH = (((":",), ("://",), re.compile(r"(?i)\b[a-z][a-z0-9+.\-]{0,30}://" + _URL_CHARS + "*")),
+# GFM links a scheme after anything but a letter and "www." after anything but a letter or digit ("Q5_https://",
+# "a_www." included), so neither starts at a word boundary only.
+_URLISH = (((":",), ("://",), re.compile(r"(?i)(?<![a-z])[a-z][a-z0-9+.\-]{0,30}://" + _URL_CHARS + "*")),
            ((":",), ("mailto:", "javascript:", "data:", "vbscript:", "file:", "tel:", "sms:"),
             re.compile(r"(?i)\b(?:mailto|javascript|data|vbscript|file|tel|sms):" + _URL_CHARS + "+")),
-           (("w.", "W."), ("www.",), re.compile(r"(?i)\bwww\." + _URL_CHARS + "+")),
+           (("w.", "W."), ("www.",), re.compile(r"(?i)(?<![a-z0-9])www\." + _URL_CHARS + "+")),
            (("@",), ("@",), re.compile(r"(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")))
 _FENCE_INFO = re.compile(r"[^A-Za-z0-9_+-]")
 _BACKTICKS = re.compile(r"`+")

@@ -23,12 +23,15 @@ from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, Step, answ
 from tests.render_safety.corpus import CASES, EXFIL, Case
 from tests.render_safety.hostile_answers import ANSWERS
 from tests.render_safety.hostile_charts import ACCEPTED, CHARTS, COSTLY
+from tests.render_safety.shortcut_answers import SHORTCUT_ANSWERS
 
 TIMEOUT_MS = 120_000
 PER_BATCH = 16
 TEXTS: tuple[Case, ...] = tuple(c for c in CASES if not c.charts) + ANSWERS
 BATCHES: dict[str, tuple[Case, ...]] = {f"answers {i // PER_BATCH}": TEXTS[i:i + PER_BATCH]
                                         for i in range(0, len(TEXTS), PER_BATCH)}
+BATCHES |= {f"shortcuts {i // PER_BATCH}": SHORTCUT_ANSWERS[i:i + PER_BATCH]
+            for i in range(0, len(SHORTCUT_ANSWERS), PER_BATCH)}
 # Refused charts small enough to send: the page shows a note for each instead of a chart.
 REFUSED_SENT = tuple(c for c in CHARTS if c.refused and c.name not in COSTLY)
 
@@ -80,7 +83,7 @@ def test_hostile_answers_in_chromium(page: Page, corpus_app_url: str, name: str)
     assert [src for src in images if urlsplit(src).hostname not in (None, "", "127.0.0.1")] == []
     outside, off = _off_app(reply, requested)
     assert outside == set() and off == [], (outside, off)
-    expected_links = sorted(h for c in BATCHES[name] for h in c.app_links)
+    expected_links = sorted(h for c in BATCHES[name] for h in c.app_links if not h.startswith("#"))
     hrefs = reply.locator("a[href]").evaluate_all("els => els.map(e => e.getAttribute('href'))")
     assert sorted(h for h in hrefs if not h.startswith("#")) == expected_links  # "#": Streamlit's heading anchors
     assert EXFIL not in " ".join(requested)

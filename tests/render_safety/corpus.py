@@ -59,8 +59,9 @@ CASES: tuple[Case, ...] = (
     Case("bare e-mail", f"Write to lab@{EXFIL} soon", ("Write to", "soon")),
     Case("app link kept", "See the [heatmap](/heatmap) and [timeseries](/timeseries?chip=64Qv3)",
          ("See the", "heatmap", "timeseries"), app_links=("/heatmap", "/timeseries?chip=64Qv3")),
-    Case("backslash-host link", f"Open [p](/\\{EXFIL}/x) now", ("Open", "now"),
-         app_links=(f"/%5C{EXFIL}/x",)),  # the backslash is percent-encoded: a path on the app's own origin
+    # the parser percent-encodes the backslash (/%5C...): a path on the app's own origin, but once decoded it
+    # is "/\\host", which a browser reads as "//host": refused, shown as text
+    Case("backslash-host link", f"Open [p](/\\{EXFIL}/x) now", ("Open", "now", f"%5C{EXFIL}/x")),
     Case("link with mixed-case scheme", f"Open [p](HtTpS://{EXFIL}/x) now", ("Open", "now", EXFIL)),
     # raw HTML and entities
     Case("raw img tag", f'Chip ok <img src="{URL}"> done', ("Chip ok", "done")),

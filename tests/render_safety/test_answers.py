@@ -10,6 +10,7 @@ from copilot_core.render_safety.markdown_check import loads_nothing, plain_text
 from tests.render_safety.checks import app_links, problems, readable
 from tests.render_safety.corpus import CASES, EXFIL, Case
 from tests.render_safety.hostile_answers import ANSWERS
+from tests.render_safety.shortcut_answers import SHORTCUT_ANSWERS
 
 ALL = tuple(c for c in CASES if not c.charts) + ANSWERS
 _GFM = MarkdownIt("commonmark").enable(["table", "strikethrough"])
@@ -19,7 +20,7 @@ def test_the_corpus_is_large_enough():
     assert len(ALL) >= 60 and len(ANSWERS) >= 60
 
 
-@pytest.mark.parametrize("case", ANSWERS, ids=[c.name for c in ANSWERS])
+@pytest.mark.parametrize("case", ANSWERS + SHORTCUT_ANSWERS, ids=[c.name for c in ANSWERS + SHORTCUT_ANSWERS])
 def test_answer_loads_nothing_and_stays_readable(case: Case):
     out = safe_markdown(case.text)
     assert problems(out) == [], out
@@ -47,14 +48,24 @@ def test_a_code_span_with_a_pipe_stays_in_its_table_cell():
 
 @pytest.mark.parametrize("markdown", [
     f"![x](https://{EXFIL}/a.png)", f"[x](https://{EXFIL}/a)", "<b>raw</b>", f"see https://{EXFIL}/x",
-    f"www.{EXFIL}", f"lab@{EXFIL}", "<IMG SRC=x>", "[x](//e.x/a)", f"see https\\://{EXFIL}", "a <x-y> b"])
+    f"www.{EXFIL}", f"lab@{EXFIL}", "<IMG SRC=x>", "[x](//e.x/a)", f"see https\\://{EXFIL}", "a <x-y> b",
+    # a referenced GFM footnote's definition renders its markdown (here an image) at the foot of the answer; a
+    # parser without footnotes reads it as a link definition and sees no image
+    f"Q05[^1]\n\n[^1]: ![x](https://{EXFIL}/a.png)",
+    # an image in any shape: even one on the app's own origin is a request the answer makes
+    "![x](/app.png)", f"![x][r]\n\n[r]: https://{EXFIL}/r.png", f"| a |\n|---|\n| ![x](//{EXFIL}/t.png) |",
+    # a URL, www. host or address between escaped angle brackets: shown as text, linked by the renderer
+    f"\\<https://{EXFIL}\\>", f"a \\<b www.{EXFIL} c\\> d", f"\\<x lab@{EXFIL}\\>",
+    # in-app only as written: percent-decoded they start "//" or hold a backslash (which a browser reads as "/")
+    f"[x](/%2F%2F{EXFIL})", f"[x](/%5C{EXFIL})", f"[x](/\\{EXFIL})", '[x](/a "title")', "<a href=\"/x\">x</a>"])
 def test_the_second_look_catches_what_a_rewrite_might_leave(markdown: str):
     assert not loads_nothing(markdown)
 
 
 @pytest.mark.parametrize("markdown", [
     "**bold** `https://x.example` [heatmap](</heatmap>)", "| a |\n| ---: |\n| `x\\|y` |", "1. a\n2. b\n\n---",
-    "```python\nprint('<img src=//x>')\n```", "line\\\nbreak", "3. three", "> q\n>\n> r"])
+    "```python\nprint('<img src=//x>')\n```", "line\\\nbreak", "3. three", "> q\n>\n> r",
+    "~~gone~~ and [chip](</timeseries?chip=64Qv3&qid=Q%2005>)", "| a | b |\n| :-: | --- |\n| 1 | 2 |"])
 def test_the_second_look_passes_plain_answers(markdown: str):
     assert loads_nothing(markdown)
 
@@ -76,11 +87,16 @@ def test_autolinkable_finds_what_the_search_pattern_finds():
 
     from copilot_core.render_safety.markdown_check import autolinkable
 
-    pattern = re.compile(r"(?i)[a-z][a-z0-9+.\-]*://|\bwww\.|[\w.+\-]@[\w\-]+\.[\w\-]")
+    pattern = re.compile(r"(?i)[a-z][a-z0-9+.\-]*://|(?<![a-z0-9])www\.|[\w.+\-]@[\w\-]+\.[\w\-]")
     alphabet = "aZ9+.-:/@wW_ .é\u017f\u212a<>"
     rng = random.Random(5)
     texts = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 14))) for _ in range(40_000)]
     texts += ["see https://e.x", "HTTPS://E.X", "1+a.b-c://", "9://", "-://", "xwww.e", "a www.e", "a@b.c", "@b.c",
-              "a@b", "mail me: a.b+c@d-e.f", "\u212a://", "x" * 5000 + "://"]
+              "a@b", "mail me: a.b+c@d-e.f", "\u212a://", "x" * 5000 + "://", "a_www.e", "9www.e"]
     assert [t for t in texts if bool(pattern.search(t)) != autolinkable(t)] == []
     assert autolinkable("see https://e.x") and not autolinkable("9://") and autolinkable("\u212a://")
+
+
+def test_a_lone_surrogate_is_dropped_not_a_crash():
+    """JSON's "\\ud800" decodes to a lone surrogate, which no parser can encode: it is dropped as invisible."""
+    assert readable(safe_markdown("Q05 \ud800drifted \udfff**now**")) == "Q05 drifted now"
