@@ -15,7 +15,7 @@ from copilot_core.analysis.compare import (
 )
 from copilot_core.charts.compare import change_figure
 from ui import compare as compare_data
-from ui import figures, navigation, views, widgets
+from ui import figures, navigation, plot, views, widgets
 from copilot_core.render_safety import csv_bytes, escape
 from ui.errors import page_guard
 from ui.widgets import persistent_select
@@ -89,8 +89,8 @@ with page_guard("the comparison"):
         else:
             name = persistent_select("Metric", compared, "compare_metric", default="t1",
                                      format_func=widgets.metric_label)
-            event = st.plotly_chart(change_figure(comp, name, topology), key="compare_chart", on_select="rerun",
-                                    selection_mode="points", config={"displayModeBar": False})
+            event = plot.chart(change_figure(comp, name, topology), key="compare_chart", on_select="rerun",
+                                selection_mode="points", config={"displayModeBar": False})
             clicked = views.clicked_id(event)
             if clicked is not None and clicked != st.session_state.get(LAST_CLICK_KEY):
                 st.session_state[LAST_CLICK_KEY] = clicked

@@ -8,7 +8,7 @@ from copilot_core.analysis.chip_metrics import chip_metric_frame, chip_topology
 from copilot_core.charts.distribution import distribution_figure
 from copilot_core.charts.heatmap import coupling_map, qubit_heatmap
 from copilot_core.domain.topology import qubit_label
-from ui import data, navigation, url_state, views, widgets
+from ui import data, navigation, plot, url_state, views, widgets
 from copilot_core.render_safety import csv_bytes, escape, safe_label
 from ui.errors import page_guard
 from ui.widgets import persistent_select
@@ -46,9 +46,9 @@ with page_guard("the chip heatmap"):
             views.stat_cards(cm)
             left, right = st.columns([2, 1])
             with left:
-                event = st.plotly_chart(qubit_heatmap(cm, topology, color_by=color_by), key="heatmap_chart",
-                                        on_select="rerun", selection_mode="points",
-                                        config={"displayModeBar": False})
+                event = plot.chart(qubit_heatmap(cm, topology, color_by=color_by), key="heatmap_chart",
+                                    on_select="rerun", selection_mode="points",
+                                    config={"displayModeBar": False})
                 clicked = views.clicked_id(event)
                 if clicked is not None and clicked != st.session_state.get(LAST_CLICK_KEY):
                     st.session_state[LAST_CLICK_KEY] = clicked  # act once per click: the selection persists
@@ -57,7 +57,7 @@ with page_guard("the chip heatmap"):
                                   "below. Grey cells: no usable value."
                                   + "".join(f" {cm.label(i)}: {cm.missing_reason(i)}." for i in cm.missing_since)))
             with right:
-                st.plotly_chart(distribution_figure(cm, dist_kind), key="heatmap_distribution")
+                plot.chart(distribution_figure(cm, dist_kind), key="heatmap_distribution")
             st.download_button("Download CSV", partial(csv_bytes, chip_metric_frame(cm)),
                                file_name=f"{chip_id}_{metric_name}_{mode}.csv", mime="text/csv",
                                on_click="ignore", key="heatmap_csv", icon=":material/download:")
@@ -85,8 +85,8 @@ with page_guard("the chip heatmap"):
             widgets.no_data(f"No {ccm.metric.title} data on the couplings of {chip_id} for mode '{mode}'.")
         else:
             views.stat_cards(ccm)
-            st.plotly_chart(coupling_map(ccm, topology, color_by=color_by), key="coupling_chart",
-                            config={"displayModeBar": False})
+            plot.chart(coupling_map(ccm, topology, color_by=color_by), key="coupling_chart",
+                       config={"displayModeBar": False})
             st.download_button("Download coupling CSV", partial(csv_bytes, chip_metric_frame(ccm)),
                                file_name=f"{chip_id}_{coupling_name}_{mode}.csv", mime="text/csv",
                                on_click="ignore", key="coupling_csv", icon=":material/download:")

@@ -8,7 +8,7 @@ from copilot_core.analysis.timeseries import OUTLIER_K
 from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import metric, window_text
 from copilot_core.domain.topology import qubit_label
-from ui import data, navigation, url_state, widgets
+from ui import data, navigation, plot, url_state, widgets
 from copilot_core.render_safety import csv_bytes, escape, safe_markdown, safe_text
 from ui.errors import page_guard
 from ui.widgets import persistent_multiselect, persistent_select
@@ -40,10 +40,10 @@ with page_guard("the timeseries"):
             if shown.empty:
                 widgets.no_data("The selected qubits have no values in this window.")
             else:
-                st.plotly_chart(timeseries_figure(shown, band, entry, lines=bool(picked),
-                                                  title=f"{entry.title} on {chip_id}, "
-                                                        f"{window_text(days * 24, chip.get('last_execution_at'))}"),
-                                key="timeseries_chart")
+                plot.chart(timeseries_figure(shown, band, entry, lines=bool(picked),
+                                           title=f"{entry.title} on {chip_id}, "
+                                                 f"{window_text(days * 24, chip.get('last_execution_at'))}"),
+                         key="timeseries_chart")
                 outliers = shown[shown["outlier"]].sort_values("calibrated_at", ascending=False)
                 drawn = (f"{shown['qid'].nunique()} picked qubit(s), {len(shown)} values" if picked else
                          f"all {every['qid'].nunique()} qubits with values summarised as the chip band; pick "

@@ -19,15 +19,8 @@ from copilot_core.agent.clarify import with_choice
 from copilot_core.chat import ChatMessage, ChatState, ShowWork, rerun_analysis
 from copilot_core.chat.background import TurnEvent
 from copilot_core.tools.toolkit import ToolOutcome
-from copilot_core.render_safety import (
-    UnsafeFigure,
-    escape,
-    plotly_input,
-    safe_label,
-    safe_markdown,
-    safe_text,
-    validate_figure,
-)
+from copilot_core.render_safety import escape, safe_label, safe_markdown, safe_text
+from ui.plot import checked_chart
 
 BadgeColour = Literal["green", "gray", "orange", "red"]
 BADGES: dict[str, tuple[str, BadgeColour, str]] = {"good": ("Good", "green", ":material/check_circle:"),
@@ -56,12 +49,7 @@ def tool_label(name: object) -> str:
 # ------------------------------------------------------------------ blocks
 def render_chart(chart: Figure, key: str) -> None:
     """Draw a chart only if render safety accepts it (stored and model charts are never trusted)."""
-    try:
-        figure = validate_figure(chart)
-    except UnsafeFigure as exc:
-        st.warning(escape(f"A chart was withheld because it failed validation: {str(exc)[:200]}"))
-        return
-    st.plotly_chart(plotly_input(figure), key=key, width="stretch")
+    checked_chart(chart, key)
 
 
 def render_badge(assessment: str | None) -> None:

@@ -10,8 +10,9 @@ import pandas as pd
 import streamlit as st
 
 from copilot_core.figures import FigureRoot, TaskFigure, figure_root, latest_per_task, most_relevant, task_figure
-from copilot_core.render_safety import escape, plotly_input, safe_label, safe_markdown, safe_text
+from copilot_core.render_safety import escape, safe_label, safe_markdown, safe_text
 from ui import data
+from ui.plot import checked_chart
 from ui.errors import page_guard
 
 RECENT_RESULTS = 120  # one qubit's newest task results scanned for the latest figure of each task
@@ -40,7 +41,7 @@ def _run_rows(key: str, chip_id: str, qid: str, execution_id: str) -> list[dict]
 def show(figure: TaskFigure, key: str, *, caption: bool = True) -> None:
     """One task result's figure with its one-line description, or why it cannot be shown."""
     if figure.plotly is not None:
-        st.plotly_chart(plotly_input(figure.plotly), key=key, width="stretch")
+        checked_chart(figure.plotly, key)
     elif figure.png is not None:
         st.image(figure.png, width="stretch", output_format="PNG")
     else:

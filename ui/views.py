@@ -20,7 +20,7 @@ from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, format_value, metric
 from copilot_core.domain.topology import qubit_label
 from copilot_core.render_safety import escape, safe_label, safe_markdown
-from ui import data, figures
+from ui import data, figures, plot
 
 DATETIME = st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm")
 
@@ -106,9 +106,9 @@ def drilldown(chip: dict, qid: str, metric_name: str) -> None:
         if series.empty:
             st.info(escape(f"No {entry.title} history for {qubit_label(qid, size)}."))
         else:
-            st.plotly_chart(timeseries_figure(series, None, entry,
-                                              title=f"{entry.title} of {qubit_label(qid, size)}"),
-                            key="drill_series")
+            plot.chart(timeseries_figure(series, None, entry,
+                                       title=f"{entry.title} of {qubit_label(qid, size)}"),
+                       key="drill_series")
     failed_tasks(data.cached_qubit_health(chip_id, qid), "drill_failures")
     st.markdown("**Latest task results**")
     results = task_results_frame(data.task_results(chip_id, qid=qid, limit=15))
