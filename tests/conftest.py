@@ -13,7 +13,8 @@ Demo database fixtures (seed 7, the default chips 64Qv3 and 144Qv2, 30 days endi
 - ``repo`` (session): ``CalibrationRepository(demo_db)``.
 - ``demo_chip_ids`` (session): ``("64Qv3", "144Qv2")``; ``demo_now``: the naive-UTC "now" the demo ends at.
 - ``seeded_data_dir`` (session): a temporary DATA_DIR holding the same demo in the embedded SQLite store
-  (seeded once per session, lazily).
+  (seeded once per run, lazily, by whichever parallel worker asks first; every worker gets its own copy).
+- ``small_seeded_data_dir`` (session): the same kind of store with only the 64-qubit chip over 4 days.
 - ``app_env`` (function): points this process (``monkeypatch``) at ``seeded_data_dir`` with no MONGODB_URI,
   no project scope and no secrets file; returns ``AppEnv(data_dir, env)`` where ``env`` is a full
   environment dict for ``subprocess`` (e.g. ``streamlit run``).  Use it for AppTest and servers.
@@ -21,8 +22,11 @@ Demo database fixtures (seed 7, the default chips 64Qv3 and 144Qv2, 30 days endi
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,11 +84,38 @@ class AppEnv:
     env: dict[str, str]
 
 
+def _run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary directory every parallel worker of this run shares (each worker's own is under it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def _built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
+    """``root/name`` built by ``build`` once per run: the first worker builds it under a lock, the others wait
+    for it and read it (seeding the demo store takes seconds of CPU per copy)."""
+    root = _run_root(tmp_path_factory)
+    target = root / name
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / f"{name}.done").exists():
+            shutil.rmtree(target, ignore_errors=True)
+            target.mkdir()
+            build(target)
+            (root / f"{name}.done").touch()
+    return target
+
+
 @pytest.fixture(scope="session")
-def demo_now():
+def demo_now(tmp_path_factory):
+    """One "now" for the whole run, so every worker's demo documents (and their copies) are the same."""
+    from datetime import datetime
+
     from copilot_core.demo.seed import utc_now
 
-    return utc_now()
+    def write(folder: Path) -> None:
+        (folder / "now").write_text(utc_now().isoformat())
+
+    return datetime.fromisoformat((_built_once(tmp_path_factory, "demo-now", write) / "now").read_text())
 
 
 @pytest.fixture(scope="session")
@@ -110,19 +141,35 @@ def repo(demo_db):
     return CalibrationRepository(demo_db)
 
 
-@pytest.fixture(scope="session")
-def seeded_data_dir(tmp_path_factory, demo_now) -> Path:
+def _seeded_copy(tmp_path_factory: pytest.TempPathFactory, name: str, now, **specs) -> Path:
+    """This worker's own copy of an embedded SQLite store seeded with the demo chips ``chip_specs(**specs)``
+    (seeded once per run; tests may write to their copy)."""
     from copilot_core.data.connection import open_database
     from copilot_core.demo.seed import chip_specs, seed_database
     from copilot_core.settings import Settings
 
-    data_dir = tmp_path_factory.mktemp("demo-data")
-    db = open_database(Settings(data_dir=data_dir))
-    try:
-        seed_database(db, chip_specs(), seed=DEMO_SEED, now=demo_now)
-    finally:
-        db.close()
+    def seed(folder: Path) -> None:
+        db = open_database(Settings(data_dir=folder))
+        try:
+            seed_database(db, chip_specs(**specs), seed=DEMO_SEED, now=now)
+        finally:
+            db.close()
+
+    data_dir = tmp_path_factory.mktemp(name) / "store"
+    shutil.copytree(_built_once(tmp_path_factory, name, seed), data_dir)
     return data_dir
+
+
+@pytest.fixture(scope="session")
+def seeded_data_dir(tmp_path_factory, demo_now) -> Path:
+    return _seeded_copy(tmp_path_factory, "demo-data", demo_now)
+
+
+@pytest.fixture(scope="session")
+def small_seeded_data_dir(tmp_path_factory, demo_now) -> Path:
+    """The 64-qubit demo chip over 4 days (about 14k documents, still past ``LONG_WAIT_DOCUMENTS``): for tests
+    that ask how the store starts up, not what the demo's data says."""
+    return _seeded_copy(tmp_path_factory, "small-demo-data", demo_now, sizes=(64,), days=4)
 
 
 @pytest.fixture

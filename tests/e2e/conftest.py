@@ -4,6 +4,7 @@ Reusable by every page's e2e tests:
 
 - ``streamlit_env`` (session): the environment of the server: the seeded demo DATA_DIR, no MongoDB URI,
   no secrets file.  Override it in a test module (same name) to add e.g. OPENAI_BASE_URL for a scripted model.
+- ``small_streamlit_env`` (session): the same on the small store (one 64-qubit chip over 4 days).
 - ``app_url`` (session): starts the server with ``streamlit_env``, waits for ``/_stcore/health``, yields the
   base URL and stops the server.
 - ``start_streamlit(env)``: the context manager behind ``app_url`` for tests that need their own server.
@@ -148,6 +149,13 @@ def streamlit_env(seeded_data_dir, tmp_path_factory) -> dict[str, str]:
             "CALIBRATION_COPILOT_SECRETS": str(tmp_path_factory.mktemp("e2e") / "no-secrets.toml"),
             "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
     return env
+
+
+@pytest.fixture(scope="session")
+def small_streamlit_env(streamlit_env, small_seeded_data_dir) -> dict[str, str]:
+    """``streamlit_env`` on the root's small store (one 64-qubit chip, 4 days): for a fresh server whose test
+    asks how it starts, not what the demo's data says (the start-up index build reads a seventh as much)."""
+    return streamlit_env | {"DATA_DIR": str(small_seeded_data_dir)}
 
 
 @pytest.fixture(scope="session")

@@ -34,6 +34,13 @@ def load_server_module():
     return module
 
 
+@pytest.fixture(scope="module")
+def seeded_data_dir(small_seeded_data_dir):
+    """These tests ask how the store starts up (index builds, reads, the collector), not what the data says:
+    the 64-qubit chip over 4 days is still a long wait (past ``LONG_WAIT_DOCUMENTS``) at a seventh of the demo."""
+    return small_seeded_data_dir
+
+
 @pytest.fixture
 def index_builds(monkeypatch) -> list[int]:
     """One entry per litemongo index build in this process from now on."""

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
+from datetime import datetime
+from typing import Any
 
 import pytest
 
@@ -25,15 +28,23 @@ def repo(request, demo_db, demo_now):
 
     if request.param == "embedded":
         return CalibrationRepository(demo_db)
+    found = CalibrationRepository(_mongo_plan_demo(demo_now))
+    assert found.plan.name == "mongodb"
+    return found
+
+
+@functools.cache
+def _mongo_plan_demo(now: datetime) -> Any:
+    """The MongoDB plan's demo, seeded once per process: a parallel worker runs each test file's embedded tests
+    and then its MongoDB-plan tests, so the session fixture above switches engine once per file; the tools only
+    read it, so every switch may reuse the same documents."""
     from copilot_core.demo.seed import chip_specs, seed_database
     from tests.conftest import DEMO_SEED
     from tests.mongo_engine import mongo_plan_database
 
-    db = mongo_plan_database(f"tools-{request.param}")
-    seed_database(db, chip_specs(days=MONGO_PLAN_DAYS), seed=DEMO_SEED, now=demo_now)
-    found = CalibrationRepository(db)
-    assert found.plan.name == "mongodb"
-    return found
+    db = mongo_plan_database("tools-mongo_plan")
+    seed_database(db, chip_specs(days=MONGO_PLAN_DAYS), seed=DEMO_SEED, now=now)
+    return db
 
 
 @pytest.fixture(scope="session")
