@@ -38,7 +38,7 @@ from copilot_core.agent.guardrails import configured_secrets, sanitize_output
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
 from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
-from copilot_core.agent.prompts import build_system_prompt, render_prompt
+from copilot_core.agent.prompts import build_prompt, render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
 from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, more_tools_reply, offered_tools, route
 from copilot_core.agent.streaming import draft_text
@@ -328,11 +328,11 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                                        (*chosen.reasons, planned.reason))
                     run.route = chosen if len(chosen.names) < len(tools) else None  # nothing left out: no escape
             with tracer.span("build_prompt"):
-                system = build_system_prompt(mode=request.mode, repo=repo, chip_id=chip_id, qid=request.qid,
-                                             context=request.context, api_style=provider.api_style,
-                                             extras=prompt_extras, tools=bool(tools), question=request.message)
-            conversation = start_conversation(client or make_client(provider), provider, system,
-                                              prepare_history(request.history), request.message)
+                prompt = build_prompt(mode=request.mode, repo=repo, chip_id=chip_id, qid=request.qid,
+                                      context=request.context, api_style=provider.api_style,
+                                      extras=prompt_extras, tools=bool(tools), question=request.message)
+            conversation = start_conversation(client or make_client(provider), provider, prompt.system,
+                                              prepare_history(request.history), request.message, prompt.context)
             if planned is not None:
                 run.prefetch(conversation, planned)
             final_text = run.loop(conversation, tools)
