@@ -9,8 +9,10 @@ call keeps the tools and sets ``tool_choice="none"``.  With the router on, the t
 ``more_tools``, and a call the question plainly fixes is made before the first round
 (:mod:`~copilot_core.agent.prefetch`); the model then writes its answer in that round, as in a finalize call: a
 small model given a free round after the call asks for it again or wanders off to other tools, and each extra round
-costs it seconds.  A tool call a small model wrote as text is run like a structured one, and never shown as the
-answer; when the model writes no final answer at all, the tools' own answer sentences are shown, labelled so.
+costs it seconds.  That round offers every tool (not callable), the same list for every question, so the prompt
+cache keeps the tools across questions too.  A tool call a small model wrote as text is run like a structured one,
+and never shown as the answer; when the model writes no final answer at all, the tools' own answer sentences are
+shown, labelled so.
 Nothing raises out of :func:`run_copilot`: API failures become ``AgentResult.error`` plus a partial
 answer built from what the tools returned.  The question arrives checked (``copilot_core.session`` runs the
 input check once per turn).  Charts from tools bypass the model and are appended to
@@ -38,7 +40,7 @@ from copilot_core.agent.guardrails import configured_secrets, sanitize_output
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
 from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
-from copilot_core.agent.prompts import build_system_prompt, render_prompt
+from copilot_core.agent.prompts import build_prompt, render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
 from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, more_tools_reply, offered_tools, route
 from copilot_core.agent.streaming import draft_text
@@ -228,7 +230,7 @@ class _Run:
     def loop(self, conversation: Conversation, tools: list[dict]) -> str | None:
         """The rounds; returns the model's final text (None when it stayed empty)."""
         if self.prefetched is not None:  # the call the question needs is made: the model answers from it
-            return self.final(conversation, tools)
+            return self.final(conversation, tools, shared=True)
         reason = f"You have used all {MAX_TOOL_ROUNDS} tool rounds."
         for _ in range(MAX_TOOL_ROUNDS):
             turn = self.ask(conversation, self.offered(tools))
@@ -258,9 +260,14 @@ class _Run:
         conversation.add_user_note(render_prompt("finalize", reason=reason))
         return self.final(conversation, tools)
 
-    def final(self, conversation: Conversation, tools: list[dict]) -> str | None:
-        """The answer round: tools kept (the cached prefix holds) but not callable."""
-        text = self.ask(conversation, self.offered(tools), final=True).text
+    def final(self, conversation: Conversation, tools: list[dict], *, shared: bool = False) -> str | None:
+        """The answer round: tools kept (the cached prefix holds) but not callable.  ``shared``: it is the turn's
+        only model call (the router made the call), so no earlier round's prefix needs the routed few, and it offers
+        every tool in the toolkit's order instead: the same list for every such question, so a prompt cache keeps
+        the system text and the tools from one question to the next."""
+        offered = ([*tools, *([ASK_SCHEMA] if self.clarify and tools else [])] or None) if shared \
+            else self.offered(tools)
+        text = self.ask(conversation, offered, final=True).text
         if (not (text or "").strip() or is_call_shaped(text) or self.text_calls(text)  # a call is never the answer
                 or holds_no_answer(text or "")):
             return self.tool_answers()
@@ -328,11 +335,11 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                                        (*chosen.reasons, planned.reason))
                     run.route = chosen if len(chosen.names) < len(tools) else None  # nothing left out: no escape
             with tracer.span("build_prompt"):
-                system = build_system_prompt(mode=request.mode, repo=repo, chip_id=chip_id, qid=request.qid,
-                                             context=request.context, api_style=provider.api_style,
-                                             extras=prompt_extras, tools=bool(tools), question=request.message)
-            conversation = start_conversation(client or make_client(provider), provider, system,
-                                              prepare_history(request.history), request.message)
+                prompt = build_prompt(mode=request.mode, repo=repo, chip_id=chip_id, qid=request.qid,
+                                      context=request.context, api_style=provider.api_style,
+                                      extras=prompt_extras, tools=bool(tools), question=request.message)
+            conversation = start_conversation(client or make_client(provider), provider, prompt.system,
+                                              prepare_history(request.history), request.message, prompt.context)
             if planned is not None:
                 run.prefetch(conversation, planned)
             final_text = run.loop(conversation, tools)

@@ -111,11 +111,23 @@ def _sampling(provider: ProviderConfig, dropped: set[str]) -> dict:
 class ResponsesConversation:
     """``/v1/responses``: instructions + input items; output items replayed verbatim."""
 
-    def __init__(self, client: Any, provider: ProviderConfig, system: str, history: list[dict], message: str):
+    def __init__(self, client: Any, provider: ProviderConfig, system: str, history: list[dict], message: str,
+                 context: str = ""):
         self.client, self.provider, self.system = client, provider, system
         self.charts_drawn = False
         self.input: list[dict] = [{"role": t["role"], "content": t["content"]} for t in history]
+        self.context_at = len(self.input) if context else None
+        if context:
+            self.input.append({"role": "developer", "content": context})
         self.input.append({"role": "user", "content": message})
+
+    def wire(self, dropped: set[str]) -> tuple[str, list[dict]]:
+        """Instructions and input items to send (the context joined to the instructions for a server that takes
+        no developer message after the first turn)."""
+        if self.context_at is None or CONTEXT_MESSAGE not in dropped:
+            return self.system, list(self.input)
+        context = self.input[self.context_at]["content"]
+        return f"{self.system}\n\n{context}", [*self.input[:self.context_at], *self.input[self.context_at + 1:]]
 
     def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None,
                 on_text: OnText | None = None, cancel: CancelToken | None = None) -> ModelTurn:
@@ -131,11 +143,12 @@ class ResponsesConversation:
             kwargs["text"] = {"format": {"type": "json_schema", "name": SCHEMA_NAME, "schema": BLOCKS_SCHEMA,
                                          "strict": False}}
         create = self.client.responses.create
+        instructions, items = self.wire(dropped)
         if on_text is None:
-            response = create(model=self.provider.model, instructions=self.system,
-                              extra_body={"input": list(self.input)}, **kwargs)
+            response = create(model=self.provider.model, instructions=instructions, extra_body={"input": items},
+                              **kwargs)
         else:
-            stream = create(model=self.provider.model, instructions=self.system, extra_body={"input": list(self.input)},
+            stream = create(model=self.provider.model, instructions=instructions, extra_body={"input": items},
                             stream=True, **kwargs)
             response = _read_responses_stream(stream, on_text, cancel)
         return self._turn(response)
@@ -188,12 +201,25 @@ def _chat_function(tool: dict, constrained: bool) -> dict:
 class ChatConversation:
     """``/v1/chat/completions``: the same loop with an assistant ``tool_calls`` message and ``role=tool`` replies."""
 
-    def __init__(self, client: Any, provider: ProviderConfig, system: str, history: list[dict], message: str):
+    def __init__(self, client: Any, provider: ProviderConfig, system: str, history: list[dict], message: str,
+                 context: str = ""):
         self.client, self.provider = client, provider
         self.charts_drawn = False
         self.messages: list[dict] = [{"role": "system", "content": system}]
         self.messages += [{"role": t["role"], "content": t["content"]} for t in history]
+        self.context_at = len(self.messages) if context else None  # where the context message sits
+        if context:
+            self.messages.append({"role": "system", "content": context})
         self.messages.append({"role": "user", "content": message})
+
+    def wire(self, dropped: set[str]) -> list[dict]:
+        """The messages to send: as kept, or, for a server whose chat template takes one system message only,
+        with the context joined to the first (the shared prefix is then lost, the answer is not)."""
+        if self.context_at is None or CONTEXT_MESSAGE not in dropped:
+            return list(self.messages)
+        context = self.messages[self.context_at]["content"]
+        first = {"role": "system", "content": f"{self.messages[0]['content']}\n\n{context}"}
+        return [first, *self.messages[1:self.context_at], *self.messages[self.context_at + 1:]]
 
     def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None,
                 on_text: OnText | None = None, cancel: CancelToken | None = None) -> ModelTurn:
@@ -213,7 +239,7 @@ class ChatConversation:
                 "name": SCHEMA_NAME, "schema": BLOCKS_SCHEMA, "strict": False}}
         # Always streamed: a reply that goes on after a complete answer is cut there, not at max tokens.
         stream = self.client.chat.completions.create(
-            model=self.provider.model, messages=[], extra_body={"messages": list(self.messages)}, stream=True,
+            model=self.provider.model, messages=[], extra_body={"messages": self.wire(dropped)}, stream=True,
             stream_options={"include_usage": True}, **kwargs)
         return _read_chat_stream(stream, on_text or _unshown, cancel, f"call_{len(self.messages)}",
                                  cut_charts=self.charts_drawn)
@@ -350,12 +376,20 @@ def _read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, 
 
 
 def start_conversation(client: Any, provider: ProviderConfig, system: str, history: list[dict],
-                       message: str) -> Conversation:
+                       message: str, context: str = "") -> Conversation:
+    """A conversation: ``system`` first, the earlier turns, ``context`` (this question's part of the prompt, as a
+    system/developer message) and the question."""
     cls = ResponsesConversation if provider.api_style == "responses" else ChatConversation
-    return cls(client, provider, system, history, message)
+    return cls(client, provider, system, history, message, context)
 
 
 # --------------------------------------------------------------------------------------- retries
+
+
+CONTEXT_MESSAGE = "context_message"  # in ``dropped``: the context goes in the first system message
+# How chat templates refuse a system message after the first (Mistral's, Gemma's, Llama 2's ...).
+_ONE_SYSTEM_MESSAGE = re.compile(r"roles? must alternate|system (message|role)s? (is|are)? ?(only|not)"
+                                 r"|system message must be (at the beginning|first)|only .{0,20}first .{0,20}system")
 
 
 def _status(exc: Exception) -> int | None:
@@ -363,10 +397,15 @@ def _status(exc: Exception) -> int | None:
 
 
 def _rejected_param(exc: Exception, dropped: set[str]) -> str | None:
-    """The parameter a 400/422 complains about, if it is one we can simply stop sending."""
+    """The parameter a 400/422 complains about, if it is one we can simply stop sending; a chat template that
+    takes no second system message (it raises, and llama.cpp answers 400 or 500) gets the context joined to the
+    first."""
+    text = f"{getattr(exc, 'param', '') or ''} {getattr(exc, 'message', '') or exc}".lower()
+    if (_status(exc) in (400, 422, 500) and CONTEXT_MESSAGE not in dropped
+            and _ONE_SYSTEM_MESSAGE.search(text) is not None):
+        return CONTEXT_MESSAGE
     if _status(exc) not in (400, 422):
         return None
-    text = f"{getattr(exc, 'param', '') or ''} {getattr(exc, 'message', '') or exc}".lower()
     for name in ("temperature", "top_p", "tool_choice"):
         if name in text and name not in dropped:
             return name

@@ -1,12 +1,15 @@
 """System prompts, assembled from the markdown files in ``prompts/`` by one renderer.
 
-Chat mode: role -> tool rules (or the no-tools note) -> security -> thresholds -> chip/qubit context ->
-extras (skills, memory) -> answer format.  Analysis mode starts with the reviewer role and the AI-review
-block and adds the qubit's topology neighbours, couplings, the reviewed experiment and its history
-(QDash's ``_build_system_prompt`` order).
+A prompt has two parts.  ``system``: role -> tool rules (or the no-tools note) -> security -> answer format,
+the same text for every question of a mode, so the server's prompt cache (llama.cpp's slot and RAM caches,
+vLLM's prefix cache, OpenAI's prompt caching) keeps it, and the tool list a chat template renders right after it
+(Qwen's does), from one question to the next.  ``context``: thresholds -> chip/qubit context -> extras (skills,
+memory), what changes per question; it travels as a later message, just before the question.  Analysis mode
+starts with the reviewer role and the AI-review block and adds the qubit's topology neighbours, couplings, the
+reviewed experiment and its history to the context (QDash's ``_build_system_prompt`` order).
 
-Every round resends this prompt, so in chat mode the thresholds and the selected qubit's values go in only
-when the question needs them (:func:`prompt_needs`, a word rule; the budget is in ``agent/budget.py``).
+Every round resends both, so in chat mode the thresholds and the selected qubit's values go in only when the
+question needs them (:func:`prompt_needs`, a word rule; the budget is in ``agent/budget.py``).
 """
 
 from __future__ import annotations
@@ -77,10 +80,24 @@ def prompt_needs(question: str | None, mode: str, qid: str | None = None) -> Pro
     return PromptNeeds(thresholds, names_qubit or not _CHIP_WIDE.search(question))
 
 
-def build_system_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str | None, qid: str | None,
-                        context: dict | None = None, api_style: str = "responses", extras: Sequence[str] = (),
-                        tools: bool = True, question: str | None = None) -> str:
-    """The whole system prompt for one request (``tools`` False: the no-tools path for models that cannot call;
+@dataclass(frozen=True)
+class Prompt:
+    """``system``: the part every question of a mode shares (first in the request); ``context``: this question's
+    thresholds, chip/qubit context and extras (sent as a message right before the question)."""
+
+    system: str
+    context: str
+
+    @property
+    def text(self) -> str:
+        """Both parts, in the order the model reads them."""
+        return f"{self.system}\n\n{self.context}"
+
+
+def build_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str | None, qid: str | None,
+                 context: dict | None = None, api_style: str = "responses", extras: Sequence[str] = (),
+                 tools: bool = True, question: str | None = None) -> Prompt:
+    """The prompt for one request (``tools`` False: the no-tools path for models that cannot call;
     ``question`` None: treated as needing every threshold and the qubit's values)."""
     context = context or {}
     chip_id, qid, chip = resolve_target(repo, chip_id, qid)
@@ -89,10 +106,13 @@ def build_system_prompt(*, mode: str, repo: CalibrationRepository | None, chip_i
     task_name = context.get("task_name")
     if analysis:
         phrase = f" (task {clean_text(task_name, 60)})" if task_name else ""
-        parts = [render_prompt("analysis", qid=qid, chip_id=chip_id, task_phrase=phrase), render_prompt("ai_review")]
+        fixed = [render_prompt("analysis", qid=qid, chip_id=chip_id, task_phrase=phrase), render_prompt("ai_review")]
     else:
-        parts = [render_prompt("chat")]
-    parts += [render_prompt("tools" if tools else "no_tools"), render_prompt("security")]
+        fixed = [render_prompt("chat")]
+    fixed += [render_prompt("tools" if tools else "no_tools"), render_prompt("security"), render_prompt("format")]
+    if api_style == "chat_completions":
+        fixed.append(render_prompt("strict_emulation"))
+    parts = []
     if needs.thresholds:
         parts.append(render_prompt("thresholds", thresholds=thresholds_prompt(needs.thresholds)))
     lines = chip_section(chip_id, chip)
@@ -105,7 +125,12 @@ def build_system_prompt(*, mode: str, repo: CalibrationRepository | None, chip_i
             lines.append(f"- {clean_text(key, 40)}: {clean_text(value, 200)}")
     parts.append("\n".join(lines))
     parts += [extra.strip() for extra in extras if extra and extra.strip()]
-    parts.append(render_prompt("format"))
-    if api_style == "chat_completions":
-        parts.append(render_prompt("strict_emulation"))
-    return "\n\n".join(parts)
+    return Prompt("\n\n".join(fixed), "\n\n".join(parts))
+
+
+def build_system_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str | None, qid: str | None,
+                        context: dict | None = None, api_style: str = "responses", extras: Sequence[str] = (),
+                        tools: bool = True, question: str | None = None) -> str:
+    """The whole prompt of :func:`build_prompt` as one text (the shared part, then this question's)."""
+    return build_prompt(mode=mode, repo=repo, chip_id=chip_id, qid=qid, context=context, api_style=api_style,
+                        extras=extras, tools=tools, question=question).text

@@ -297,7 +297,8 @@ def test_history_is_capped_and_stripped_of_charts(scripted_openai, style, toolki
     sent = json.dumps(body)
     assert CHART_MARKER not in sent and '"layout"' not in sent
     turns = body["input"] if "input" in body else body["messages"][1:]
-    contents = [t["content"] for t in turns]
+    assert turns[-2]["role"] in ("system", "developer") and "## Context" in turns[-2]["content"]  # this question's
+    contents = [t["content"] for t in turns if t["role"] in ("user", "assistant")]
     assert contents[-1] == "How is qubit 5?"
     assert len(contents) == 7  # 6 earlier turns + the question
     assert contents[0] == "old question 2" and "old answer 4" in contents[-2]

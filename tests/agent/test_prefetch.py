@@ -272,3 +272,31 @@ SHAPES = [
 def test_the_call_each_question_shape_needs(question, expected):
     planned = plan_prefetch(question, chip_id=CHIP)
     assert (None if planned is None else (planned.name, planned.args)) == expected
+
+
+def test_prefetched_questions_offer_the_same_tools_so_a_prompt_cache_keeps_them(scripted_openai, style, repo):
+    """A T1 lookup (routed: the qubit tools) and a T1 map (routed: heatmap and summary), both prefetched: their one
+    model round offers every tool of the toolkit in its order, not callable, so the second question's prompt
+    shares the system text and the whole tool list with the first.  A question without a prefetch still gets the
+    routed few plus ``more_tools``."""
+    toolkit = Toolkit(repo, store=DataStore())
+    every = [s["name"] for s in toolkit.schemas()]
+    scripted_openai.push(answer("T1 answer."), answer("Map answer."), call("get_qubit_params", {"qid": "3"}),
+                         answer("Compared."))
+    for question in ("What is the T1 of qubit Q5?", f"Show a T1 heatmap of chip {CHIP}",
+                     "How do qubits 3 and 7 compare?"):
+        run_copilot(AgentRequest(question, chip_id=CHIP), provider=scripted_openai.provider(style),
+                    toolkit=toolkit, repo=repo, router=True)
+    lookup, heatmap, free_round = scripted_openai.bodies()[:3]
+    assert assistant_calls(lookup) == [("get_qubit_params", {"chip_id": CHIP, "qid": "5"})]
+    assert [name for name, _ in assistant_calls(heatmap)] == ["generate_chip_heatmap"]
+    for body in (lookup, heatmap):
+        assert offered_names(body) == every and body.get("tool_choice") == "none"
+    assert json.dumps(lookup["tools"]) == json.dumps(heatmap["tools"])
+    assert assistant_calls(free_round) == [] and free_round.get("tool_choice") is None
+    assert offered_names(free_round)[-1] == "more_tools" and len(offered_names(free_round)) < len(every)
+    assert {"get_qubit_params", "compare_qubits"} <= set(offered_names(free_round))
+
+
+def offered_names(body: dict) -> list[str]:
+    return [t.get("name") or t["function"]["name"] for t in body.get("tools") or []]

@@ -74,8 +74,9 @@ def test_a_turn_reports_progress_and_records_show_work(provider, repo):
     copilot.ask(state, "And qubit 5 again?")
     last = server.bodies()[-2]  # the second turn's first request
     roles = [m["role"] for m in last["messages"]]
-    assert roles[:4] == ["system", "user", "assistant", "user"]
+    assert roles == ["system", "user", "assistant", "system", "user"]  # the context message sits before the question
     assert last["messages"][1]["content"] == "What are qubit 5's parameters?"
+    assert "- chip_id: 64Qv3" in last["messages"][3]["content"] and last["messages"][4]["content"] == "And qubit 5 again?"
 
 
 def test_an_over_long_question_is_not_sent(provider, repo):

@@ -78,9 +78,11 @@ def copilot(repo, memory: CopilotMemory, tmp_path) -> Copilot:
 
 
 def system_text(body: dict) -> str:
+    """The prompt the app wrote: the shared system part and this question's context message after it."""
     if "instructions" in body:
-        return body["instructions"]
-    return next(m["content"] for m in body["messages"] if m["role"] == "system")
+        return "\n\n".join([body["instructions"], *(m["content"] for m in body["input"]
+                                                     if m.get("role") == "developer")])
+    return "\n\n".join(m["content"] for m in body["messages"] if m["role"] == "system")
 
 
 def test_turns_learn_inject_and_recall_only_the_chat_owners_memory(scripted_openai, repo, demo_chip_ids,

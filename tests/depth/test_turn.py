@@ -15,9 +15,11 @@ from tests.fakes.scripted_openai import answer, call, error, text
 
 
 def system_text(body: dict) -> str:
+    """The prompt the app wrote: the shared system part and this question's context message after it."""
     if "instructions" in body:
-        return body["instructions"]
-    return next(m["content"] for m in body["messages"] if m["role"] == "system")
+        return "\n\n".join([body["instructions"], *(m["content"] for m in body["input"]
+                                                     if m.get("role") == "developer")])
+    return "\n\n".join(m["content"] for m in body["messages"] if m["role"] == "system")
 
 
 def offered(body: dict) -> list[str]:
