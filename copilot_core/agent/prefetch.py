@@ -70,8 +70,10 @@ _MISSING = re.compile(rf"\b({MISSING_WORDS})\b", re.I)
 _RUN_FAILURES = re.compile(r"\bfail\w*\b", re.I)
 _RUN_WORDS = re.compile(r"\b(run|execution|calibration|latest|last|recent|most recent|today)\b", re.I)
 _EXECUTION_ID = re.compile(r"\b\d{8}-\d{3,6}\b")
-_LAST_CALIBRATED = re.compile(r"\bwhen\b.*\b(last )?(calibrat\w*|run|measured|executed)\b|\blast calibrat\w*",
+_LAST_CALIBRATED = re.compile(r"\bwhen\b.*\b(last )?(calibrat\w*|run|measured|executed|execution|start(ed)?)\b"
+                              r"|\blast calibrat\w*",
                               re.I)
+_RECENT_RUN = re.compile(r"\b(?:most )?recent (?:run|execution|calibration)s?\b", re.I)  # which run, not a trend
 _PLOT = re.compile(r"\b(plot\w*|graph\w*|chart\w*|draw|visuali[sz]e\w*)\b", re.I)
 _RECENT_N = re.compile(rf"\b(?:last|latest|most recent|{_COUNT} most recent|{_COUNT} latest)\s+{_COUNT}?\s*"
                        r"(?:[\w*]+\s+){0,3}(?:values|measurements|points|results|calibrations)\b", re.I)
@@ -115,7 +117,8 @@ def _shape_plan(question: str, chip_id: str, qubits: set[str], named: list[str |
         if (ex := _EXECUTION_ID.search(question)) is not None:
             args["execution_id"] = ex.group(0)
         return PlannedCall("get_run_failures", args, "a run's failed tasks")
-    if _LAST_CALIBRATED.search(question) and not qubits and metric_name is None and not _TREND.search(question):
+    if _LAST_CALIBRATED.search(question) and not qubits and metric_name is None and \
+            not _TREND.search(_RECENT_RUN.sub(" ", question)):
         return PlannedCall("get_execution_history", {"chip_id": chip_id, "last_n": 1}, "when last calibrated")
     if qubits or metric_name is None:
         return None
