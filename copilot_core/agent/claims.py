@@ -23,6 +23,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -273,6 +274,17 @@ _QUALIFIER_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("below", re.compile(rf"\b({BELOW_WORDS}|at most)\b|<", re.I)),
     ("above", re.compile(rf"\b({ABOVE_WORDS}|at least)\b|>", re.I)),
 )
+# "the last 3 values", "the 3 most recent": the number sizes a selection of results, it is not a measured value.
+_SELECTION_BEFORE = re.compile(r"\b(?:last|latest|most recent|newest|recent|past|previous|first|top|bottom)\s+$", re.I)
+_SELECTION_AFTER = re.compile(r"^\s+(?:most recent|latest|newest|last|recent|previous)\b", re.I)
+# A count the question states: "last 3", "two most recent", "3 T2 echo values", "which 5 qubits".
+_COUNT_NOUNS = {"qubit": "qubits", "coupling": "couplings", "pair": "couplings", "task": "tasks", "failure": "tasks",
+                "run": "runs", "execution": "runs", "calibration": "runs", "result": "values", "point": "values",
+                "value": "values", "measurement": "values"}
+_NOUN_AFTER = re.compile(rf"^\s+(?:[\w*-]+\s+){{0,3}}?({'|'.join(_COUNT_NOUNS)})s?\b", re.I)
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "twelve": 12, "twenty": 20}
+_STATED_NUMBER = re.compile(rf"(?<![\w.])(\d+|{'|'.join(_NUMBER_WORDS)})(?![\w.])", re.I)
 _LIMIT_AFTER = re.compile(rf"\b(?P<word>{LIMIT_WORDS})\s+(?P<num>\d+(?:\.\d+)?)", re.I)
 _BAND_WORD = re.compile(r"(?<!not )(?<!than )\b(excellent|good|fair|bad|poor)\b", re.I)
 _BAND_ALIASES = {"poor": "bad"}
@@ -297,9 +309,10 @@ def _mentions(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def _clauses(text: str) -> list[tuple[int, int]]:
+def clauses(text: str, ends: re.Pattern[str] = _CLAUSE_END) -> list[tuple[int, int]]:
+    """``(start, end)`` of each clause of ``text``, cut at every match of ``ends`` (the match belongs to neither)."""
     bounds, start = [], 0
-    for m in _CLAUSE_END.finditer(text):
+    for m in ends.finditer(text):
         bounds.append((start, m.start()))
         start = m.end()
     bounds.append((start, len(text)))
@@ -357,7 +370,7 @@ def _readings(answer: str) -> tuple[list[_Reading], list[tuple[int, int, str]]]:
     mentions = _mentions(answer)
     masked = _mask(answer, [(s, e) for s, e, _ in mentions] + [m.span() for m in _CHIP_ID.finditer(answer)])
     out = []
-    for cstart, cend in _clauses(masked):
+    for cstart, cend in clauses(masked):
         for start, end, written, derived in number_spans(masked[cstart:cend]):
             try:
                 value = abs(float(written.replace(",", "").replace("−", "-")))
@@ -386,8 +399,50 @@ def _claimed_metric(clause: str, candidates: Sequence[Fact]) -> str | None:
     return metrics.pop() if len(metrics) == 1 else None
 
 
+def _noun(after: str) -> str | None:
+    """What a count counts, from the words after it: ``qubits``, ``couplings``, ``tasks``, ``runs``, ``values``."""
+    found = _NOUN_AFTER.match(after)
+    return _COUNT_NOUNS[found.group(1).lower()] if found else None
+
+
+def _selects(before: str, after: str) -> bool:
+    return bool(_SELECTION_BEFORE.search(before) or _SELECTION_AFTER.match(after))
+
+
+def stated_counts(question: str) -> set[tuple[int, str]]:
+    """The counts a question states, each with what it counts: ``(3, "values")`` for "the last 3 T2 echo values",
+    ``(2, "selection")`` for "the two most recent", ``(5, "qubits")`` for "which 5 qubits"."""
+    masked = _mask(question, [(s, e) for s, e, _ in _mentions(question)] +
+                   [m.span() for m in _CHIP_ID.finditer(question)])
+    out: set[tuple[int, str]] = set()
+    for m in _STATED_NUMBER.finditer(masked):
+        word = m.group(1).lower()
+        n = int(word) if word.isdigit() else _NUMBER_WORDS[word]
+        before, after = masked[:m.start()], masked[m.end():]
+        if _selects(before, after):
+            out.add((n, "selection"))
+        if (noun := _noun(after)) is not None:
+            out.add((n, noun))
+    return out
+
+
+def _asked_count(reading: _Reading, stated: AbstractSet[tuple[int, str]]) -> bool:
+    """True when the number sizes a selection ("last 3", "3 most recent") or counts what the question itself
+    asked for ("the 3 values" after "the last 3 values"): it is not a claimed value.  A count of something else
+    ("3 qubits" after "the last 3 values") and a selection of failed, missing, below or above items stay claims."""
+    if reading.decimals or reading.value != int(reading.value):
+        return False
+    n = int(reading.value)
+    noun = _noun(reading.after)
+    if _selects(reading.before, reading.after):
+        if any(count == n for count, _ in stated):
+            return True
+        return noun in (None, "values") and _qualifier(reading.clause) is None
+    return noun is not None and ((n, noun) in stated or (noun == "values" and (n, "selection") in stated))
+
+
 def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_values: list[float],
-           loose_values: list[float]) -> Claim:
+           loose_values: list[float], stated: AbstractSet[tuple[int, str]]) -> Claim:
     clause = reading.clause
     before_text = reading.before
     threshold = bool(_THRESHOLD_BEFORE.search(before_text))
@@ -407,8 +462,10 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
 
     if reading.derived:
         return claim("ok", "marked as derived")
+    if _asked_count(reading, stated):
+        return claim("ok", "how many were asked for, not a measured value")
     if any(abs(u - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for u in user_values) and \
-            role in (None, "threshold", "count", "total") and subject is None:
+            role in (None, "threshold") and subject is None:
         return claim("ok", "the question's own number")
     if not candidates:
         if any(abs(v - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for v in loose_values) \
@@ -517,7 +574,8 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
     loose = source_values([getattr(r, "summary", None) or "" for r in results] +
                           [r for r in results if isinstance(r, str)])
     readings, mentions = _readings(answer_text or "")
-    claims = [_judge(r, _subject_for(r, mentions, answer_text), facts, user_values, loose) for r in readings]
+    stated = stated_counts(question)
+    claims = [_judge(r, _subject_for(r, mentions, answer_text), facts, user_values, loose, stated) for r in readings]
     return ClaimReport(tuple(claims))
 
 

@@ -144,3 +144,46 @@ def test_works_on_json_text_and_on_outcome_objects():
                           full=SUMMARY)
     assert verdicts("The lowest T1 is 77.8 μs.", [outcome]) == [("77.8", "wrong")]
     assert verdicts("The lowest T1 is 21.2 μs.", [json.dumps(SUMMARY)]) == [("21.2", "ok")]
+
+
+# Q61's T2 echo history as get_parameter_timeseries returns it (display units, newest last); 10 points fetched.
+SERIES61 = {"answer": "t2_echo of Q061, last 3 points: 111.0 μs, 81.5 μs, 102.4 μs", "qid": "61",
+            "parameter_name": "t2_echo", "latest": 102.4, "num_points": 10,
+            "stats": {"min": 81.5, "max": 111.0, "mean": 98.3},
+            "points": [{"calibrated_at": "2026-11-24T05:00:00", "value": 111.0},
+                       {"calibrated_at": "2026-11-25T05:00:00", "value": 81.5},
+                       {"calibrated_at": "2026-11-26T05:00:00", "value": 102.4}]}
+LAST3 = "List the last 3 T2 echo values of qubit 61 on 144Qv2."
+
+
+@pytest.mark.parametrize("answer, question", [
+    # the held-out false positive: "no tool result gives Q61 3"
+    ("The last 3 T2 echo values of qubit 61 are 102.4 μs (2026-11-26), 81.5 μs (2026-11-25) and 111.0 μs "
+     "(2026-11-24).", LAST3),
+    ("Q61's 3 most recent T2 echo values: 102.4 μs, 81.5 μs, 111.0 μs.", LAST3),
+    ("Here are the 3 values for qubit 61: 102.4 μs, 81.5 μs and 111.0 μs.", LAST3),
+    ("Q61's two latest T2 echo values are 102.4 μs and 81.5 μs; the 2 values were measured a day apart.",
+     "What were the two latest T2 echo values of Q61?"),
+    ("The last 3 T2 echo values of Q61 are 102.4 μs, 81.5 μs and 111.0 μs.",  # a selection the question did not size
+     "What are Q61's recent T2 echo values?"),
+])
+def test_the_count_of_values_asked_for_is_not_a_claimed_value(answer, question):
+    report = check_claims(answer, [SERIES61], question=question)
+    assert report.ok, [(c.written, c.reason) for c in report.claims if c.verdict != "ok"]
+
+
+def test_a_wrong_count_is_still_caught_when_the_question_states_the_same_number():
+    report = check_claims("3 qubits have T2 echo below 90 μs.", [SERIES61], question=LAST3)
+    assert [c.written for c in report.claims if c.verdict != "ok"] == ["3"]
+
+
+def test_a_selection_of_failed_items_is_a_count_claim():
+    report = check_claims("The last 3 tasks failed.", [FAILURES], question="How many tasks failed in the latest run?")
+    [claim] = report.claims
+    assert claim.verdict == "unbacked" and claim.role == "count" and claim.qualifier == "failed"
+
+
+def test_the_questions_threshold_claimed_as_a_count_is_caught():
+    report = check_claims("45 qubits have T1 below 45 μs.", [FILTERED, SUMMARY],
+                          question="How many qubits have T1 below 45 μs?")
+    assert verdicts_of(report) == [("45", "unbacked"), ("45", "ok")]
