@@ -46,6 +46,7 @@ _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
     "considered": ("total", None),
     "count_below": ("count", "below"), "count_above": ("count", "above"), "count_missing": ("count", "missing"),
     "count_failed": ("count", "failed"), "threshold": ("threshold", None),
+    "below_limit": ("threshold", None), "above_limit": ("threshold", None),
 }
 # A list under one of these keys ranks its items: each item's value is a lowest/highest value.
 _RANKED_KEYS: dict[str, Role] = {"lowest": "min", "highest": "max"}
@@ -472,9 +473,12 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
                 and role is None:
             return claim("ok", "in a tool result's text")
         return claim("unbacked", "no tool result has this number")
-    if role == "threshold":
-        return claim("ok", "a threshold")
     pool = [f for f in candidates if f.role != "threshold"]
+    if role == "threshold":  # a limit the tools or the catalogue use, or "at least 3 qubits" (a count)
+        if len(pool) < len(candidates) or _COUNT_AFTER.match(reading.after):
+            return claim("ok", "a threshold")
+        return claim("wrong", f"{reading.written} is {pool[0].describe()}, not a threshold the question or the "
+                              "tools use")
     if not pool:  # only a threshold has this value: no data gives it
         return claim("unbacked", "only a threshold has this number")
     if claimed is not None:

@@ -187,3 +187,27 @@ def test_the_questions_threshold_claimed_as_a_count_is_caught():
     report = check_claims("45 qubits have T1 below 45 μs.", [FILTERED, SUMMARY],
                           question="How many qubits have T1 below 45 μs?")
     assert verdicts_of(report) == [("45", "unbacked"), ("45", "ok")]
+
+
+# filter_metric's result for "above 99.9%" (display units): 99.92 is a qubit's value, not a limit.
+ABOVE = {"answer": "3 of 62 qubits with x90_gate_fidelity data on 64Qv3 have x90_gate_fidelity above 99.9%: Q02 "
+                   "99.92%, Q09 99.93%, Q15 99.90%.", "metric": "x90_gate_fidelity", "with_data": 62,
+         "num_qubits": 64, "below_limit": None, "above_limit": 99.9, "count_above": 3,
+         "above": [{"qid": "2", "value": 99.92}, {"qid": "9", "value": 99.93}, {"qid": "15", "value": 99.9}]}
+
+
+@pytest.mark.parametrize("question", ["How many qubits have X90 gate fidelity above 99.9%?",
+                                      "Which qubits have a very good X90 gate fidelity?"])
+def test_a_threshold_is_a_limit_the_question_or_the_tool_used(question):
+    right = "3 of 62 qubits have X90 gate fidelity above 99.9%: Q02 99.92%, Q09 99.93%, Q15 99.90%."
+    assert check_claims(right, [ABOVE], question=question).ok
+    wrong = "3 of 62 qubits have X90 gate fidelity above 99.92%: Q02 99.92%, Q09 99.93%, Q15 99.90%."
+    report = check_claims(wrong, [ABOVE], question=question)
+    [claim] = report.wrong
+    assert claim.written == "99.92" and claim.start == wrong.index("99.92%:") and "not a threshold" in claim.reason
+    repaired = repair_answer(wrong, report, ABOVE["answer"])
+    assert repaired.action == "replaced" and repaired.text == ABOVE["answer"]
+
+
+def test_at_least_n_items_is_a_count_not_a_limit():
+    assert check_claims("At least 3 qubits have X90 gate fidelity above 99.9%.", [ABOVE]).ok
