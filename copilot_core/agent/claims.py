@@ -29,7 +29,8 @@ from typing import Literal
 
 from copilot_core.agent.grounding import number_spans, source_values
 from copilot_core.domain.metrics import CATALOGUE, metric
-from copilot_core.domain.vocabulary import ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, is_below, metrics_named
+from copilot_core.domain.vocabulary import (ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, NUMBER_WORDS, is_below,
+                                           metrics_named)
 
 Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "other"]
 Verdict = Literal["ok", "wrong", "unbacked"]
@@ -283,9 +284,7 @@ _COUNT_NOUNS = {"qubit": "qubits", "coupling": "couplings", "pair": "couplings",
                 "run": "runs", "execution": "runs", "calibration": "runs", "result": "values", "point": "values",
                 "value": "values", "measurement": "values"}
 _NOUN_AFTER = re.compile(rf"^\s+(?:[\w*-]+\s+){{0,3}}?({'|'.join(_COUNT_NOUNS)})s?\b", re.I)
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                 "ten": 10, "twelve": 12, "twenty": 20}
-_STATED_NUMBER = re.compile(rf"(?<![\w.])(\d+|{'|'.join(_NUMBER_WORDS)})(?![\w.])", re.I)
+_STATED_NUMBER = re.compile(rf"(?<![\w.])(\d+|{'|'.join(NUMBER_WORDS)})(?![\w.])", re.I)
 _LIMIT_AFTER = re.compile(rf"\b(?P<word>{LIMIT_WORDS})\s+(?P<num>\d+(?:\.\d+)?)", re.I)
 _BAND_WORD = re.compile(r"(?<!not )(?<!than )\b(excellent|good|fair|bad|poor)\b", re.I)
 _BAND_ALIASES = {"poor": "bad"}
@@ -418,7 +417,7 @@ def stated_counts(question: str) -> set[tuple[int, str]]:
     out: set[tuple[int, str]] = set()
     for m in _STATED_NUMBER.finditer(masked):
         word = m.group(1).lower()
-        n = int(word) if word.isdigit() else _NUMBER_WORDS[word]
+        n = int(word) if word.isdigit() else NUMBER_WORDS[word]
         before, after = masked[:m.start()], masked[m.end():]
         if _selects(before, after):
             out.add((n, "selection"))

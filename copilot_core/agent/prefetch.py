@@ -22,6 +22,7 @@ from copilot_core.domain.vocabulary import (
     LIMIT_WORDS,
     MAP_WORDS,
     MISSING_WORDS,
+    NUMBER_WORDS,
     SUMMARY_WORDS,
     TREND_WORDS,
     is_below,
@@ -56,8 +57,6 @@ _STAT = re.compile(r"\b(median|mean|average|typical)\b", re.I)
 
 # Question shapes the question-shape tools answer (which qubit/coupling, past a threshold, without a value, a run's
 # failures, when last calibrated, the last N values, a plot of one qubit's history, a change between the last two runs).
-_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                 "ten": 10}
 _COUNT = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
 _EXTREME = re.compile(r"\b(?:(?P<low>lowest|worst|smallest|minimum|shortest|bottom)|(?P<high>highest|best|largest"
                       r"|maximum|longest|top))\b", re.I)
@@ -89,7 +88,7 @@ def _count(text: str | None) -> int | None:
     if not text:
         return None
     text = text.lower()
-    return _WORD_NUMBERS.get(text) or (int(text) if text.isdigit() else None)
+    return NUMBER_WORDS.get(text) or (int(text) if text.isdigit() else None)
 
 
 def _two_runs_plan(question: str, chip_id: str, qubits: set[str], metric_name: str | None) -> PlannedCall | None:
