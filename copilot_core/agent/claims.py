@@ -40,6 +40,8 @@ _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
     "min": ("min", None), "minimum": ("min", None), "lowest_value": ("min", None),
     "max": ("max", None), "maximum": ("max", None), "highest_value": ("max", None),
     "median": ("median", None), "mean": ("mean", None), "average": ("mean", None),
+    "median_before": ("median", None), "median_after": ("median", None),
+    "compared": ("count", None), "better": ("count", None), "worse": ("count", None),
     "latest": ("latest", None), "value": ("value", None),
     "count": ("count", None), "qubits_with_data": ("count", None), "with_data": ("count", None),
     "num_points": ("count", None), "num_qubits": ("total", None), "num_couplings": ("total", None),
@@ -255,10 +257,10 @@ _SUBJECT_MENTION = re.compile(
     r"|(?:coupling|pair)\s+[Qq]?0*(?P<c>\d{1,5})\s*(?:-|→|->|–|—)\s*[Qq]?0*(?P<d>\d{1,5})"
     r"|(?<![\w.-])0*(?P<e>\d{1,3})\s*(?:→|->)\s*0*(?P<f>\d{1,3})(?!\w|\.\d)"
     r"|[Qq]\s?0*(?P<q>\d{1,5})(?!\w|\.\d)|qubit\s*#?\s*0*(?P<r>\d{1,5})(?!\w|\.\d))", re.I)
-_CHIP_ID = re.compile(r"(?<![\w.])\d+Q[A-Za-z0-9_]*")  # "64Qv3": a name, not a measurement
+_CHIP_ID = re.compile(r"(?<![\w.])\d+Q[A-Za-z0-9_]*|\b\d{8}-\d{3,6}\b")  # "64Qv3", "20261126-001": names
 _CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")
 _ROLE_WORDS: tuple[tuple[Role, re.Pattern[str]], ...] = (
-    ("min", re.compile(r"\b(lowest|minimum|min|smallest|shortest|least)\b", re.I)),
+    ("min", re.compile(r"\b(lowest|minimum|min|smallest|shortest|(?<!at )least)\b", re.I)),
     ("max", re.compile(r"\b(highest|maximum|max|largest|longest|greatest|best)\b", re.I)),
     ("median", re.compile(r"\bmedian\b", re.I)),
     ("mean", re.compile(r"\b(mean|average|avg)\b", re.I)),
@@ -268,6 +270,7 @@ _ROLE_WORDS: tuple[tuple[Role, re.Pattern[str]], ...] = (
 _THRESHOLD_BEFORE = re.compile(rf"(?:\b(?:{LIMIT_WORDS}|at least|at most|threshold(?: of)?)|[<>≤≥])\s*$", re.I)
 _COUNT_AFTER = re.compile(r"^\s*(?:of\s+(?:the\s+)?\d+\s+)?(?:\w+\s+)?(qubits?|couplings?|pairs?|tasks?|failures?|"
                           r"runs?|executions?|results?|points?|values?|measurements?)\b", re.I)
+_COMPARED_AFTER = re.compile(r"^\s+(?:compared|better|worse)\b", re.I)  # "(60 compared, 27 better, 33 worse)"
 _COUNT_BEFORE = re.compile(r"\b(how many|count(?:ed)?|number of|total of)\b[^\d]*$", re.I)
 _OF_BEFORE = re.compile(r"\b(of|out of)\s*$", re.I)
 _QUALIFIER_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -328,8 +331,9 @@ def _role_from_words(before: str, after: str, clause: str) -> Role | None:
                 best = (m.start(), role)
     if best is not None:
         return best[1]
+    after = after[:40].partition("(")[0]  # "36 of the 59 compared (largest drop first": the aside has its own words
     for role, pattern in _ROLE_WORDS:
-        if pattern.search(after[:40]):
+        if pattern.search(after):
             return role
     return None
 
@@ -364,6 +368,7 @@ class _Reading:
     before: str
     after: str
     derived: bool
+    listed: int | None = None  # "CheckRamsey 2 (Q03, Q07)": how many qubits/couplings the brackets after it name
 
 
 def _readings(answer: str) -> tuple[list[_Reading], list[tuple[int, int, str]]]:
@@ -378,8 +383,21 @@ def _readings(answer: str) -> tuple[list[_Reading], list[tuple[int, int, str]]]:
                 continue
             s, e = cstart + start, cstart + end
             out.append(_Reading(written, value, _decimals(written), s, e, answer[cstart:cend].strip(),
-                                answer[cstart:s], answer[e:cend], derived))
+                                answer[cstart:s], answer[e:cend], derived, _listed(answer, e, mentions)))
     return out, mentions
+
+
+_BRACKETED = re.compile(r"\s*\(([^()]*)\)")
+
+
+def _listed(answer: str, end: int, mentions: list[tuple[int, int, str]]) -> int | None:
+    """How many qubits or couplings the brackets right after a number name, when they name nothing else."""
+    found = _BRACKETED.match(answer, end)
+    if found is None:
+        return None
+    inside = [m for m in mentions if found.start(1) <= m[0] and m[1] <= found.end(1)]
+    rest = _mask(answer[found.start(1):found.end(1)], [(s - found.start(1), e - found.start(1)) for s, e, _ in inside])
+    return len(inside) if inside and not re.sub(r"[\s,;&]|\band\b", "", rest) else None
 
 
 def _subject_for(reading: _Reading, mentions: list[tuple[int, int, str]], answer: str) -> str | None:
@@ -447,7 +465,8 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
     before_text = reading.before
     threshold = bool(_THRESHOLD_BEFORE.search(before_text))
     of_total = bool(_OF_BEFORE.search(before_text))
-    is_count = not threshold and (bool(_COUNT_AFTER.match(reading.after)) or bool(_COUNT_BEFORE.search(before_text)))
+    is_count = not threshold and (bool(_COUNT_AFTER.match(reading.after)) or bool(_COUNT_BEFORE.search(before_text))
+                                  or (not reading.decimals and bool(_COMPARED_AFTER.match(reading.after))))
     role: Role | None = "threshold" if threshold else "total" if (of_total and is_count) else \
         "count" if is_count else _role_from_words(before_text, reading.after, clause)
     qualifier = _qualifier(clause) if role == "count" else None
@@ -464,6 +483,8 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
         return claim("ok", "marked as derived")
     if _asked_count(reading, stated):
         return claim("ok", "how many were asked for, not a measured value")
+    if role is None and reading.listed == reading.value:
+        return claim("ok", "how many are listed right after it")
     if any(abs(u - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for u in user_values) and \
             role in (None, "threshold") and subject is None:
         return claim("ok", "the question's own number")

@@ -211,3 +211,36 @@ def test_a_threshold_is_a_limit_the_question_or_the_tool_used(question):
 
 def test_at_least_n_items_is_a_count_not_a_limit():
     assert check_claims("At least 3 qubits have X90 gate fidelity above 99.9%.", [ABOVE]).ok
+
+
+# get_run_failures' own sentence, and what compare_calibrations and get_execution_history return (display units).
+RUN_FAILURES = {"answer": "13 of 750 tasks failed in execution 20261126-001 on 64Qv3 (started 2026-11-26 14:58 UTC): "
+                          "CheckBellStateTomography 3 (Q32-Q33, Q36-Q22, Q43-Q42); CheckRamsey 2 (Q03, Q07); "
+                          "CheckT1 1 (Q63).", "execution_id": "20261126-001", "count_failed": 13, "tasks_in_run": 750,
+                "by_task": {"CheckBellStateTomography": 3, "CheckRamsey": 2, "CheckT1": 1},
+                "failed": [{"qid": "32-33", "task": "CheckBellStateTomography"}, {"qid": "3", "task": "CheckRamsey"}]}
+COMPARED = {"runs": [{"metric": "t1", "median_before": 59.1, "median_after": 61.9, "compared": 60, "better": 27,
+                      "worse": 33}]}
+EXECUTIONS = {"answer": "The latest execution on 64Qv3 is 20261126-001, started 2026-11-26 14:58 UTC (1 completed).",
+              "executions": [{"execution_id": "20261126-001", "status": "completed"}], "count": 1}
+
+
+@pytest.mark.parametrize("answer, results", [
+    (RUN_FAILURES["answer"], [RUN_FAILURES]),  # each task's count is the number of ids listed after it
+    ("28 of at least 1000 tasks failed.", [{"count_failed": 28, "tasks_in_run": 1000}]),  # "at least" is no "lowest"
+    ("T1 median 59.1 μs → 61.9 μs (60 compared, 27 better, 33 worse).", [COMPARED]),  # medians of two runs
+    (EXECUTIONS["answer"], [EXECUTIONS]),  # an execution id is a name, not a number
+    ("T1 fell on 33 of the 60 compared (largest drop first: Q49, Q24).", [COMPARED]),  # the aside has its own words
+])
+def test_the_tools_own_sentences_pass(answer, results):
+    report = check_claims(answer, results)
+    assert report.ok, [(c.written, c.reason) for c in report.claims if c.verdict != "ok"]
+
+
+def test_a_count_that_is_not_the_length_of_its_list_is_still_checked():
+    report = check_claims("CheckRamsey 3 (Q03, Q07).", [RUN_FAILURES])
+    assert [c.written for c in report.claims if c.verdict != "ok"] == ["3"]
+    swapped = check_claims("T1 median 61.9 μs → 61.9 μs.", [COMPARED, SUMMARY])
+    assert swapped.ok  # both medians are medians: the order is not a claim of this check
+    assert [c.written for c in check_claims("The median T1 is 60 μs.", [COMPARED]).claims
+            if c.verdict != "ok"] == ["60"]
