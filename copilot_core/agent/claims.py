@@ -40,7 +40,7 @@ _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
     "min": ("min", None), "minimum": ("min", None), "lowest_value": ("min", None),
     "max": ("max", None), "maximum": ("max", None), "highest_value": ("max", None),
     "median": ("median", None), "mean": ("mean", None), "average": ("mean", None),
-    "median_before": ("median", None), "median_after": ("median", None),
+    "median_before": ("median", "before"), "median_after": ("median", "after"),
     "compared": ("count", None), "better": ("count", None), "worse": ("count", None),
     "latest": ("latest", None), "value": ("value", None),
     "count": ("count", None), "qubits_with_data": ("count", None), "with_data": ("count", None),
@@ -521,6 +521,11 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
             claim("wrong", f"{reading.written} is {pool[0].describe()}, not a total")
     if role in ("min", "max", "median", "mean", "latest"):
         fitting = [f for f in pool if f.role == role or (role == "latest" and f.role == "value")]
+        side = _side(reading)
+        if side is not None and any(f.qualifier == side for f in fitting):  # "median 59.1 μs → 61.9 μs"
+            fitting = [f for f in fitting if f.qualifier == side]
+        elif side is not None and any(f.qualifier is not None and f.role == role for f in fitting):
+            fitting = [f for f in fitting if f.qualifier is None]
         if role == "latest":
             newest = [f for f in facts if f.role == "latest" and f.subject in (None, subject)
                       and f.metric in (None, claimed)]
@@ -549,6 +554,17 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
     if problem:
         return claim("wrong", problem)
     return claim("ok")
+
+
+_ARROW_AFTER = re.compile(r"^\s*(?:%|[μµ]s|[kMG]?Hz)?\s*(?:→|->)")
+_ARROW_BEFORE = re.compile(r"(?:→|->)\s*$")
+
+
+def _side(reading: _Reading) -> str | None:
+    """``before`` for the number left of an arrow ("59.1 μs → 61.9 μs"), ``after`` for the one right of it."""
+    if _ARROW_AFTER.match(reading.after):
+        return "before"
+    return "after" if _ARROW_BEFORE.search(reading.before) else None
 
 
 _ROLE_NAMES = {"min": "lowest value", "max": "highest value", "median": "median", "mean": "mean",
