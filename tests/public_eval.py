@@ -133,7 +133,7 @@ def two_runs(db, chip: str, name: str) -> tuple[dict[str, float], dict[str, floa
 
 
 def build(db) -> list[Question]:
-    """Every question with its truth (92 in 14 shapes, then the fresh ones of :func:`fresh`)."""
+    """Every question with its truth (92 in 14 shapes, then the fresh ones of :func:`fresh` and :func:`unrehearsed`)."""
     qs: list[Question] = []
     n64 = size(db, CHIP)
     live = sorted((q for q, v in latest_values(db, CHIP, "t1").items() if v is not None), key=int)
@@ -285,7 +285,7 @@ def build(db) -> list[Question]:
         qs.append(Question(f"provenance-{i}", "provenance", f"Where does the {TITLES[name]} of Q{int(q):02d} "
                                                             "come from?",
                            Truth((), (re.escape(str(param["execution_id"])),))))
-    return qs + fresh(db, live)
+    return qs + fresh(db, live) + unrehearsed(db, live)
 
 
 def _last_values(db, chip: str, q: str, name: str, n: int, text: str, qid: str) -> Question:
@@ -346,6 +346,101 @@ def fresh(db, live: list[str]) -> list[Question]:
     run = latest_execution(db, OTHER)
     qs.append(Question("when-fresh-0", "when last calibrated", f"When was the last calibration run on {OTHER}?",
                        Truth((), (f"{run['start_at']:%Y-%m-%d}",)), fresh=True))
+    return qs
+
+
+def _band(t1: float) -> str:
+    return next((b for limit, b in T1_BANDS if t1 >= limit), "bad")
+
+
+def _trend(db, chip: str, q: str, name: str) -> tuple[float, str]:
+    """The newest value and the direction over the last ten usable points (a change beyond 1%)."""
+    docs = history(db, chip, q, name)[:10]
+    first, last = docs[-1]["output_parameters"][name]["value"], docs[0]["output_parameters"][name]["value"]
+    change = (last - first) / abs(first)
+    return last * scale(name), "up" if change > 0.01 else "down" if change < -0.01 else "stable"
+
+
+def unrehearsed(db, live: list[str]) -> list[Question]:
+    """Questions written after the whole held-out set had run once: "health of one qubit" in lab phrasings on both
+    chips (the merged T1 and its band word, as for ``health-*``), and two more for each shape that had fewer than
+    four held-out questions (extreme coupling, threshold, missing, run failures, trend, when last calibrated,
+    chip statistic), on qubits, metrics and wordings no earlier question uses."""
+    qs: list[Question] = []
+    other = sorted((q for q, v in latest_values(db, OTHER, "t1").items() if v is not None), key=int)
+    for i, (chip, q, form) in enumerate([
+            (CHIP, live[10], "Is qubit {q} in good shape?"),
+            (CHIP, live[38], "Give me a health check of Q{q:02d}."),
+            (CHIP, live[53], "Anything wrong with Q{q:02d}?"),
+            (CHIP, live[60], "How does qubit {q} look?"),
+            (OTHER, other[33], "How is qubit {q} on {chip} doing?"),
+            (OTHER, other[77], "Is Q{q:02d} on {chip} healthy?"),
+            (OTHER, other[90], "Check the health of qubit {q} on {chip}."),
+            (OTHER, other[131], "What condition is Q{q:02d} on {chip} in?")]):
+        param = merged(db, chip, q, "t1")
+        if param is None:
+            continue
+        qs.append(Question(f"health-fresh-{i}", "health of one qubit", form.format(q=int(q), chip=chip),
+                           Truth(((param["value"], 0.051),), (rf"(?i)\b{_band(param['value'])}\b",)), fresh=True))
+
+    for i, (chip, name, order, text) in enumerate([
+            (CHIP, "zx90_gate_fidelity", "highest", "Which pair of qubits has the best ZX90 gate fidelity on {chip}?"),
+            (OTHER, "bell_state_fidelity", "lowest", "Which coupling on {chip} has the worst Bell state fidelity?")]):
+        values = {k: v for k, v in latest_values(db, chip, name, "coupling").items() if v is not None}
+        if chip == CHIP:
+            topology = latest_values(db, CHIP, "zx90_gate_fidelity", "coupling")
+            values = {k: v for k, v in values.items() if k in topology}
+        pair = (min if order == "lowest" else max)(values, key=lambda k: values[k])
+        a, b = pair.split("-")
+        qs.append(Question(f"coupling-fresh-{i + 1}", "extreme coupling", text.format(chip=chip),
+                           Truth(((values[pair], tol(name)),), (label(a, 0), label(b, 0))), fresh=True))
+
+    for i, (chip, name, word, limit, text) in enumerate([
+            (OTHER, "average_readout_fidelity", "below", 96, "How many qubits on {chip} have readout fidelity below "
+                                                             "96%?"),
+            (CHIP, "t1", "below", 30, "Count the qubits with T1 under 30 μs.")]):
+        values = [v for v in latest_values(db, chip, name).values() if v is not None]
+        count = sum(1 for v in values if (v < limit if word == "below" else v > limit))
+        qs.append(Question(f"threshold-fresh-{i + 1}", "threshold", text.format(chip=chip), Truth(((count, 0),)),
+                           fresh=True))
+
+    for i, (chip, name, text) in enumerate([
+            (OTHER, "average_readout_fidelity", "How many qubits on {chip} have no valid readout fidelity?"),
+            (CHIP, "t2_echo", "How many qubits are missing a valid T2 echo?")]):
+        values = latest_values(db, chip, name)
+        missing = sum(1 for q in range(size(db, chip)) if values.get(str(q)) is None)
+        qs.append(Question(f"missing-fresh-{i + 1}", "missing", text.format(chip=chip), Truth(((missing, 0),)),
+                           fresh=True))
+
+    for i, (chip, text) in enumerate([(OTHER, "How many tasks failed during the latest calibration run on {chip}?"),
+                                      (CHIP, "What failed in the last execution?")]):
+        run = latest_execution(db, chip)
+        failed = sorted(d["name"] for d in db["task_result_history"].find(
+            {"chip_id": chip, "execution_id": run["execution_id"], "status": "failed"}))
+        patterns = (re.escape(failed[0]),) if text.startswith("What") else ()
+        qs.append(Question(f"failures-fresh-{i + 1}", "run failures", text.format(chip=chip),
+                           Truth(((len(failed), 0),), patterns), fresh=True))
+
+    for i, (chip, q, name, text) in enumerate([
+            (CHIP, live[45], "t2_echo", "How has the T2 echo of Q{q:02d} trended recently?"),
+            (OTHER, other[12], "t1", "What is the recent T1 trend for qubit {q} on {chip}?")]):
+        last, direction = _trend(db, chip, q, name)
+        qs.append(Question(f"trend-fresh-{i + 1}", "trend", text.format(q=int(q), chip=chip),
+                           Truth(((last, tol(name)),), (), TREND_WORDS[direction]), fresh=True))
+
+    for i, (chip, text) in enumerate([(CHIP, "What date was {chip} last calibrated on?"),
+                                      (OTHER, "When did the most recent execution on {chip} start?")]):
+        run = latest_execution(db, chip)
+        qs.append(Question(f"when-fresh-{i + 1}", "when last calibrated", text.format(chip=chip),
+                           Truth((), (f"{run['start_at']:%Y-%m-%d}",)), fresh=True))
+
+    for i, (chip, name, how, text) in enumerate([
+            (OTHER, "x90_gate_fidelity", statistics.median, "What's the median X90 gate fidelity across {chip}?"),
+            (CHIP, "t2_echo", statistics.mean, "What is the average T2 echo on {chip}?")]):
+        values = [merged(db, chip, str(q), name) for q in range(size(db, chip))]
+        value = how(p["value"] * scale(name) for p in values if p is not None)
+        qs.append(Question(f"median-fresh-{i}", "chip statistic", text.format(chip=chip),
+                           Truth(((value, tol(name)),)), fresh=True))
     return qs
 
 

@@ -23,12 +23,14 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Literal
 
 from copilot_core.agent.grounding import number_spans, source_values
 from copilot_core.domain.metrics import CATALOGUE, metric
-from copilot_core.domain.vocabulary import ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, is_below, metrics_named
+from copilot_core.domain.vocabulary import (ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, NUMBER_WORDS, is_below,
+                                           metrics_named)
 
 Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "other"]
 Verdict = Literal["ok", "wrong", "unbacked"]
@@ -38,6 +40,8 @@ _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
     "min": ("min", None), "minimum": ("min", None), "lowest_value": ("min", None),
     "max": ("max", None), "maximum": ("max", None), "highest_value": ("max", None),
     "median": ("median", None), "mean": ("mean", None), "average": ("mean", None),
+    "median_before": ("median", "before"), "median_after": ("median", "after"),
+    "compared": ("count", None), "better": ("count", None), "worse": ("count", None),
     "latest": ("latest", None), "value": ("value", None),
     "count": ("count", None), "qubits_with_data": ("count", None), "with_data": ("count", None),
     "num_points": ("count", None), "num_qubits": ("total", None), "num_couplings": ("total", None),
@@ -45,6 +49,7 @@ _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
     "considered": ("total", None),
     "count_below": ("count", "below"), "count_above": ("count", "above"), "count_missing": ("count", "missing"),
     "count_failed": ("count", "failed"), "threshold": ("threshold", None),
+    "below_limit": ("threshold", None), "above_limit": ("threshold", None),
 }
 # A list under one of these keys ranks its items: each item's value is a lowest/highest value.
 _RANKED_KEYS: dict[str, Role] = {"lowest": "min", "highest": "max"}
@@ -252,10 +257,10 @@ _SUBJECT_MENTION = re.compile(
     r"|(?:coupling|pair)\s+[Qq]?0*(?P<c>\d{1,5})\s*(?:-|→|->|–|—)\s*[Qq]?0*(?P<d>\d{1,5})"
     r"|(?<![\w.-])0*(?P<e>\d{1,3})\s*(?:→|->)\s*0*(?P<f>\d{1,3})(?!\w|\.\d)"
     r"|[Qq]\s?0*(?P<q>\d{1,5})(?!\w|\.\d)|qubit\s*#?\s*0*(?P<r>\d{1,5})(?!\w|\.\d))", re.I)
-_CHIP_ID = re.compile(r"(?<![\w.])\d+Q[A-Za-z0-9_]*")  # "64Qv3": a name, not a measurement
+_CHIP_ID = re.compile(r"(?<![\w.])\d+Q[A-Za-z0-9_]*|\b\d{8}-\d{3,6}\b")  # "64Qv3", "20261126-001": names
 _CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")
 _ROLE_WORDS: tuple[tuple[Role, re.Pattern[str]], ...] = (
-    ("min", re.compile(r"\b(lowest|minimum|min|smallest|shortest|least)\b", re.I)),
+    ("min", re.compile(r"\b(lowest|minimum|min|smallest|shortest|(?<!at )least)\b", re.I)),
     ("max", re.compile(r"\b(highest|maximum|max|largest|longest|greatest|best)\b", re.I)),
     ("median", re.compile(r"\bmedian\b", re.I)),
     ("mean", re.compile(r"\b(mean|average|avg)\b", re.I)),
@@ -265,6 +270,7 @@ _ROLE_WORDS: tuple[tuple[Role, re.Pattern[str]], ...] = (
 _THRESHOLD_BEFORE = re.compile(rf"(?:\b(?:{LIMIT_WORDS}|at least|at most|threshold(?: of)?)|[<>≤≥])\s*$", re.I)
 _COUNT_AFTER = re.compile(r"^\s*(?:of\s+(?:the\s+)?\d+\s+)?(?:\w+\s+)?(qubits?|couplings?|pairs?|tasks?|failures?|"
                           r"runs?|executions?|results?|points?|values?|measurements?)\b", re.I)
+_COMPARED_AFTER = re.compile(r"^\s+(?:compared|better|worse)\b", re.I)  # "(60 compared, 27 better, 33 worse)"
 _COUNT_BEFORE = re.compile(r"\b(how many|count(?:ed)?|number of|total of)\b[^\d]*$", re.I)
 _OF_BEFORE = re.compile(r"\b(of|out of)\s*$", re.I)
 _QUALIFIER_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -273,6 +279,15 @@ _QUALIFIER_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("below", re.compile(rf"\b({BELOW_WORDS}|at most)\b|<", re.I)),
     ("above", re.compile(rf"\b({ABOVE_WORDS}|at least)\b|>", re.I)),
 )
+# "the last 3 values", "the 3 most recent": the number sizes a selection of results, it is not a measured value.
+_SELECTION_BEFORE = re.compile(r"\b(?:last|latest|most recent|newest|recent|past|previous|first|top|bottom)\s+$", re.I)
+_SELECTION_AFTER = re.compile(r"^\s+(?:most recent|latest|newest|last|recent|previous)\b", re.I)
+# A count the question states: "last 3", "two most recent", "3 T2 echo values", "which 5 qubits".
+_COUNT_NOUNS = {"qubit": "qubits", "coupling": "couplings", "pair": "couplings", "task": "tasks", "failure": "tasks",
+                "run": "runs", "execution": "runs", "calibration": "runs", "result": "values", "point": "values",
+                "value": "values", "measurement": "values"}
+_NOUN_AFTER = re.compile(rf"^\s+(?:[\w*-]+\s+){{0,3}}?({'|'.join(_COUNT_NOUNS)})s?\b", re.I)
+_STATED_NUMBER = re.compile(rf"(?<![\w.])(\d+|{'|'.join(NUMBER_WORDS)})(?![\w.])", re.I)
 _LIMIT_AFTER = re.compile(rf"\b(?P<word>{LIMIT_WORDS})\s+(?P<num>\d+(?:\.\d+)?)", re.I)
 _BAND_WORD = re.compile(r"(?<!not )(?<!than )\b(excellent|good|fair|bad|poor)\b", re.I)
 _BAND_ALIASES = {"poor": "bad"}
@@ -297,9 +312,10 @@ def _mentions(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def _clauses(text: str) -> list[tuple[int, int]]:
+def clauses(text: str, ends: re.Pattern[str] = _CLAUSE_END) -> list[tuple[int, int]]:
+    """``(start, end)`` of each clause of ``text``, cut at every match of ``ends`` (the match belongs to neither)."""
     bounds, start = [], 0
-    for m in _CLAUSE_END.finditer(text):
+    for m in ends.finditer(text):
         bounds.append((start, m.start()))
         start = m.end()
     bounds.append((start, len(text)))
@@ -315,8 +331,9 @@ def _role_from_words(before: str, after: str, clause: str) -> Role | None:
                 best = (m.start(), role)
     if best is not None:
         return best[1]
+    after = after[:40].partition("(")[0]  # "36 of the 59 compared (largest drop first": the aside has its own words
     for role, pattern in _ROLE_WORDS:
-        if pattern.search(after[:40]):
+        if pattern.search(after):
             return role
     return None
 
@@ -351,13 +368,14 @@ class _Reading:
     before: str
     after: str
     derived: bool
+    listed: int | None = None  # "CheckRamsey 2 (Q03, Q07)": how many qubits/couplings the brackets after it name
 
 
 def _readings(answer: str) -> tuple[list[_Reading], list[tuple[int, int, str]]]:
     mentions = _mentions(answer)
     masked = _mask(answer, [(s, e) for s, e, _ in mentions] + [m.span() for m in _CHIP_ID.finditer(answer)])
     out = []
-    for cstart, cend in _clauses(masked):
+    for cstart, cend in clauses(masked):
         for start, end, written, derived in number_spans(masked[cstart:cend]):
             try:
                 value = abs(float(written.replace(",", "").replace("−", "-")))
@@ -365,8 +383,21 @@ def _readings(answer: str) -> tuple[list[_Reading], list[tuple[int, int, str]]]:
                 continue
             s, e = cstart + start, cstart + end
             out.append(_Reading(written, value, _decimals(written), s, e, answer[cstart:cend].strip(),
-                                answer[cstart:s], answer[e:cend], derived))
+                                answer[cstart:s], answer[e:cend], derived, _listed(answer, e, mentions)))
     return out, mentions
+
+
+_BRACKETED = re.compile(r"\s*\(([^()]*)\)")
+
+
+def _listed(answer: str, end: int, mentions: list[tuple[int, int, str]]) -> int | None:
+    """How many qubits or couplings the brackets right after a number name, when they name nothing else."""
+    found = _BRACKETED.match(answer, end)
+    if found is None:
+        return None
+    inside = [m for m in mentions if found.start(1) <= m[0] and m[1] <= found.end(1)]
+    rest = _mask(answer[found.start(1):found.end(1)], [(s - found.start(1), e - found.start(1)) for s, e, _ in inside])
+    return len(inside) if inside and not re.sub(r"[\s,;&]|\band\b", "", rest) else None
 
 
 def _subject_for(reading: _Reading, mentions: list[tuple[int, int, str]], answer: str) -> str | None:
@@ -386,13 +417,56 @@ def _claimed_metric(clause: str, candidates: Sequence[Fact]) -> str | None:
     return metrics.pop() if len(metrics) == 1 else None
 
 
+def _noun(after: str) -> str | None:
+    """What a count counts, from the words after it: ``qubits``, ``couplings``, ``tasks``, ``runs``, ``values``."""
+    found = _NOUN_AFTER.match(after)
+    return _COUNT_NOUNS[found.group(1).lower()] if found else None
+
+
+def _selects(before: str, after: str) -> bool:
+    return bool(_SELECTION_BEFORE.search(before) or _SELECTION_AFTER.match(after))
+
+
+def stated_counts(question: str) -> set[tuple[int, str]]:
+    """The counts a question states, each with what it counts: ``(3, "values")`` for "the last 3 T2 echo values",
+    ``(2, "selection")`` for "the two most recent", ``(5, "qubits")`` for "which 5 qubits"."""
+    masked = _mask(question, [(s, e) for s, e, _ in _mentions(question)] +
+                   [m.span() for m in _CHIP_ID.finditer(question)])
+    out: set[tuple[int, str]] = set()
+    for m in _STATED_NUMBER.finditer(masked):
+        word = m.group(1).lower()
+        n = int(word) if word.isdigit() else NUMBER_WORDS[word]
+        before, after = masked[:m.start()], masked[m.end():]
+        if _selects(before, after):
+            out.add((n, "selection"))
+        if (noun := _noun(after)) is not None:
+            out.add((n, noun))
+    return out
+
+
+def _asked_count(reading: _Reading, stated: AbstractSet[tuple[int, str]]) -> bool:
+    """True when the number sizes a selection ("last 3", "3 most recent") or counts what the question itself
+    asked for ("the 3 values" after "the last 3 values"): it is not a claimed value.  A count of something else
+    ("3 qubits" after "the last 3 values") and a selection of failed, missing, below or above items stay claims."""
+    if reading.decimals or reading.value != int(reading.value):
+        return False
+    n = int(reading.value)
+    noun = _noun(reading.after)
+    if _selects(reading.before, reading.after):
+        if any(count == n for count, _ in stated):
+            return True
+        return noun in (None, "values") and _qualifier(reading.clause) is None
+    return noun is not None and ((n, noun) in stated or (noun == "values" and (n, "selection") in stated))
+
+
 def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_values: list[float],
-           loose_values: list[float]) -> Claim:
+           loose_values: list[float], stated: AbstractSet[tuple[int, str]]) -> Claim:
     clause = reading.clause
     before_text = reading.before
     threshold = bool(_THRESHOLD_BEFORE.search(before_text))
     of_total = bool(_OF_BEFORE.search(before_text))
-    is_count = not threshold and (bool(_COUNT_AFTER.match(reading.after)) or bool(_COUNT_BEFORE.search(before_text)))
+    is_count = not threshold and (bool(_COUNT_AFTER.match(reading.after)) or bool(_COUNT_BEFORE.search(before_text))
+                                  or (not reading.decimals and bool(_COMPARED_AFTER.match(reading.after))))
     role: Role | None = "threshold" if threshold else "total" if (of_total and is_count) else \
         "count" if is_count else _role_from_words(before_text, reading.after, clause)
     qualifier = _qualifier(clause) if role == "count" else None
@@ -407,17 +481,24 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
 
     if reading.derived:
         return claim("ok", "marked as derived")
+    if _asked_count(reading, stated):
+        return claim("ok", "how many were asked for, not a measured value")
+    if role is None and reading.listed == reading.value:
+        return claim("ok", "how many are listed right after it")
     if any(abs(u - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for u in user_values) and \
-            role in (None, "threshold", "count", "total") and subject is None:
+            role in (None, "threshold") and subject is None:
         return claim("ok", "the question's own number")
     if not candidates:
         if any(abs(v - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for v in loose_values) \
                 and role is None:
             return claim("ok", "in a tool result's text")
         return claim("unbacked", "no tool result has this number")
-    if role == "threshold":
-        return claim("ok", "a threshold")
     pool = [f for f in candidates if f.role != "threshold"]
+    if role == "threshold":  # a limit the tools or the catalogue use, or "at least 3 qubits" (a count)
+        if len(pool) < len(candidates) or _COUNT_AFTER.match(reading.after):
+            return claim("ok", "a threshold")
+        return claim("wrong", f"{reading.written} is {pool[0].describe()}, not a threshold the question or the "
+                              "tools use")
     if not pool:  # only a threshold has this value: no data gives it
         return claim("unbacked", "only a threshold has this number")
     if claimed is not None:
@@ -440,6 +521,11 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
             claim("wrong", f"{reading.written} is {pool[0].describe()}, not a total")
     if role in ("min", "max", "median", "mean", "latest"):
         fitting = [f for f in pool if f.role == role or (role == "latest" and f.role == "value")]
+        side = _side(reading)
+        if side is not None and any(f.qualifier == side for f in fitting):  # "median 59.1 μs → 61.9 μs"
+            fitting = [f for f in fitting if f.qualifier == side]
+        elif side is not None and any(f.qualifier is not None and f.role == role for f in fitting):
+            fitting = [f for f in fitting if f.qualifier is None]
         if role == "latest":
             newest = [f for f in facts if f.role == "latest" and f.subject in (None, subject)
                       and f.metric in (None, claimed)]
@@ -468,6 +554,17 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
     if problem:
         return claim("wrong", problem)
     return claim("ok")
+
+
+_ARROW_AFTER = re.compile(r"^\s*(?:%|[μµ]s|[kMG]?Hz)?\s*(?:→|->)")
+_ARROW_BEFORE = re.compile(r"(?:→|->)\s*$")
+
+
+def _side(reading: _Reading) -> str | None:
+    """``before`` for the number left of an arrow ("59.1 μs → 61.9 μs"), ``after`` for the one right of it."""
+    if _ARROW_AFTER.match(reading.after):
+        return "before"
+    return "after" if _ARROW_BEFORE.search(reading.before) else None
 
 
 _ROLE_NAMES = {"min": "lowest value", "max": "highest value", "median": "median", "mean": "mean",
@@ -517,7 +614,8 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
     loose = source_values([getattr(r, "summary", None) or "" for r in results] +
                           [r for r in results if isinstance(r, str)])
     readings, mentions = _readings(answer_text or "")
-    claims = [_judge(r, _subject_for(r, mentions, answer_text), facts, user_values, loose) for r in readings]
+    stated = stated_counts(question)
+    claims = [_judge(r, _subject_for(r, mentions, answer_text), facts, user_values, loose, stated) for r in readings]
     return ClaimReport(tuple(claims))
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timezone
 from typing import Literal
 
-from copilot_core.agent.claims import Repair
+from copilot_core.agent.claims import Repair, clauses
 from copilot_core.agent.grounding import number_spans
 from copilot_core.agent.prefetch import recent_values_asked
 from copilot_core.tools.compact import compact_timestamp
@@ -163,21 +163,12 @@ def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
-def _segments(masked: str) -> list[tuple[int, int]]:
-    bounds, start = [], 0
-    for m in _SEGMENT_END.finditer(masked):
-        bounds.append((start, m.start()))
-        start = m.end()
-    bounds.append((start, len(masked)))
-    return bounds
-
-
 def judge_dates(answer: str, points: Sequence[Point]) -> list[DatedValue]:
     """For each point: is it written, and with its own date?"""
     mentions = date_mentions(answer)
     masked = _blank(answer, [(m.start, m.end) for m in mentions] + [m.span() for m in _NOT_VALUES.finditer(answer)])
     numbers = [(s, e, w) for s, e, w, _ in number_spans(masked)]
-    segments = _segments(masked)
+    segments = clauses(masked, _SEGMENT_END)
     out: list[DatedValue] = []
     for point in points:
         places = [(s, e, w) for s, e, w in numbers if _matches(point.value, w)]

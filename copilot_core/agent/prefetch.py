@@ -22,6 +22,7 @@ from copilot_core.domain.vocabulary import (
     LIMIT_WORDS,
     MAP_WORDS,
     MISSING_WORDS,
+    NUMBER_WORDS,
     SUMMARY_WORDS,
     TREND_WORDS,
     is_below,
@@ -56,8 +57,6 @@ _STAT = re.compile(r"\b(median|mean|average|typical)\b", re.I)
 
 # Question shapes the question-shape tools answer (which qubit/coupling, past a threshold, without a value, a run's
 # failures, when last calibrated, the last N values, a plot of one qubit's history, a change between the last two runs).
-_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                 "ten": 10}
 _COUNT = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
 _EXTREME = re.compile(r"\b(?:(?P<low>lowest|worst|smallest|minimum|shortest|bottom)|(?P<high>highest|best|largest"
                       r"|maximum|longest|top))\b", re.I)
@@ -70,8 +69,10 @@ _MISSING = re.compile(rf"\b({MISSING_WORDS})\b", re.I)
 _RUN_FAILURES = re.compile(r"\bfail\w*\b", re.I)
 _RUN_WORDS = re.compile(r"\b(run|execution|calibration|latest|last|recent|most recent|today)\b", re.I)
 _EXECUTION_ID = re.compile(r"\b\d{8}-\d{3,6}\b")
-_LAST_CALIBRATED = re.compile(r"\bwhen\b.*\b(last )?(calibrat\w*|run|measured|executed)\b|\blast calibrat\w*",
+_LAST_CALIBRATED = re.compile(r"\bwhen\b.*\b(last )?(calibrat\w*|run|measured|executed|execution|start(ed)?)\b"
+                              r"|\blast calibrat\w*",
                               re.I)
+_RECENT_RUN = re.compile(r"\b(?:most )?recent (?:run|execution|calibration)s?\b", re.I)  # which run, not a trend
 _PLOT = re.compile(r"\b(plot\w*|graph\w*|chart\w*|draw|visuali[sz]e\w*)\b", re.I)
 _RECENT_N = re.compile(rf"\b(?:last|latest|most recent|{_COUNT} most recent|{_COUNT} latest)\s+{_COUNT}?\s*"
                        r"(?:[\w*]+\s+){0,3}(?:values|measurements|points|results|calibrations)\b", re.I)
@@ -87,7 +88,7 @@ def _count(text: str | None) -> int | None:
     if not text:
         return None
     text = text.lower()
-    return _WORD_NUMBERS.get(text) or (int(text) if text.isdigit() else None)
+    return NUMBER_WORDS.get(text) or (int(text) if text.isdigit() else None)
 
 
 def _two_runs_plan(question: str, chip_id: str, qubits: set[str], metric_name: str | None) -> PlannedCall | None:
@@ -115,7 +116,8 @@ def _shape_plan(question: str, chip_id: str, qubits: set[str], named: list[str |
         if (ex := _EXECUTION_ID.search(question)) is not None:
             args["execution_id"] = ex.group(0)
         return PlannedCall("get_run_failures", args, "a run's failed tasks")
-    if _LAST_CALIBRATED.search(question) and not qubits and metric_name is None and not _TREND.search(question):
+    if _LAST_CALIBRATED.search(question) and not qubits and metric_name is None and \
+            not _TREND.search(_RECENT_RUN.sub(" ", question)):
         return PlannedCall("get_execution_history", {"chip_id": chip_id, "last_n": 1}, "when last calibrated")
     if qubits or metric_name is None:
         return None

@@ -1,4 +1,4 @@
-"""``python -m copilot_core.evals run [--questions FILE] [--json] [--only IDS | --local-subset] [--category C]
+"""``python -m copilot_core.evals run [--questions FILE] [--json] [--local-subset] [--only IDS] [--category C]
 [--gate] [--min-score F]``: run the eval questions against whichever provider is configured.
 
 Prints a table (pass/fail, rounds, tokens, seconds) and the score to stdout, progress to stderr.
@@ -23,7 +23,7 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run the eval questions against the configured provider")
     run.add_argument("--questions", default=str(DEFAULT_QUESTIONS), help="YAML questions file")
     run.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    run.add_argument("--only", default="", help="comma-separated question ids")
+    run.add_argument("--only", default="", help="comma-separated question ids (within --local-subset, if given)")
     run.add_argument("--local-subset", action="store_true",
                      help=f"only the {len(LOCAL_SUBSET)} questions a small local model is measured on")
     run.add_argument("--category", default="", help="comma-separated categories")
@@ -31,6 +31,17 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--gate", action="store_true", help="apply the model-readiness tool gating, as the app does")
     run.add_argument("--min-score", type=float, default=None, help="exit 3 when the score is below this (0..1)")
     return parser
+
+
+def _names(text: str) -> set[str]:
+    return {s.strip() for s in text.split(",") if s.strip()}
+
+
+def select(specs: list[dict], *, only: str = "", local_subset: bool = False, category: str = "") -> list[dict]:
+    """The questions to run: each option narrows the ones before it (``--only`` within ``--local-subset``)."""
+    ids, categories = _names(only), _names(category)
+    return [s for s in specs if (not local_subset or s["id"] in LOCAL_SUBSET) and (not ids or s["id"] in ids)
+            and (not categories or s.get("category") in categories)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,13 +63,9 @@ def main(argv: list[str] | None = None) -> int:
                   "environment or .streamlit/secrets.toml.", file=sys.stderr)
             return 1
         specs = load_questions(args.questions)
-        only = {s.strip() for s in args.only.split(",") if s.strip()} | (set(LOCAL_SUBSET) if args.local_subset
-                                                                           else set())
-        categories = {s.strip() for s in args.category.split(",") if s.strip()}
-        specs = [s for s in specs if (not only or s["id"] in only)
-                 and (not categories or s.get("category") in categories)]
+        specs = select(specs, only=args.only, local_subset=args.local_subset, category=args.category)
         if not specs:
-            print("No question matches --only/--category.", file=sys.stderr)
+            print("No question matches --only/--local-subset/--category.", file=sys.stderr)
             return 1
         repo = CalibrationRepository(open_database(settings), project_id=settings.project_id)
         questions = resolve_all(specs, EvalContext(repo, chip_id=args.chip))

@@ -144,3 +144,103 @@ def test_works_on_json_text_and_on_outcome_objects():
                           full=SUMMARY)
     assert verdicts("The lowest T1 is 77.8 μs.", [outcome]) == [("77.8", "wrong")]
     assert verdicts("The lowest T1 is 21.2 μs.", [json.dumps(SUMMARY)]) == [("21.2", "ok")]
+
+
+# Q61's T2 echo history as get_parameter_timeseries returns it (display units, newest last); 10 points fetched.
+SERIES61 = {"answer": "t2_echo of Q061, last 3 points: 111.0 μs, 81.5 μs, 102.4 μs", "qid": "61",
+            "parameter_name": "t2_echo", "latest": 102.4, "num_points": 10,
+            "stats": {"min": 81.5, "max": 111.0, "mean": 98.3},
+            "points": [{"calibrated_at": "2026-11-24T05:00:00", "value": 111.0},
+                       {"calibrated_at": "2026-11-25T05:00:00", "value": 81.5},
+                       {"calibrated_at": "2026-11-26T05:00:00", "value": 102.4}]}
+LAST3 = "List the last 3 T2 echo values of qubit 61 on 144Qv2."
+
+
+@pytest.mark.parametrize("answer, question", [
+    # the held-out false positive: "no tool result gives Q61 3"
+    ("The last 3 T2 echo values of qubit 61 are 102.4 μs (2026-11-26), 81.5 μs (2026-11-25) and 111.0 μs "
+     "(2026-11-24).", LAST3),
+    ("Q61's 3 most recent T2 echo values: 102.4 μs, 81.5 μs, 111.0 μs.", LAST3),
+    ("Here are the 3 values for qubit 61: 102.4 μs, 81.5 μs and 111.0 μs.", LAST3),
+    ("Q61's two latest T2 echo values are 102.4 μs and 81.5 μs; the 2 values were measured a day apart.",
+     "What were the two latest T2 echo values of Q61?"),
+    ("The last 3 T2 echo values of Q61 are 102.4 μs, 81.5 μs and 111.0 μs.",  # a selection the question did not size
+     "What are Q61's recent T2 echo values?"),
+])
+def test_the_count_of_values_asked_for_is_not_a_claimed_value(answer, question):
+    report = check_claims(answer, [SERIES61], question=question)
+    assert report.ok, [(c.written, c.reason) for c in report.claims if c.verdict != "ok"]
+
+
+def test_a_wrong_count_is_still_caught_when_the_question_states_the_same_number():
+    report = check_claims("3 qubits have T2 echo below 90 μs.", [SERIES61], question=LAST3)
+    assert [c.written for c in report.claims if c.verdict != "ok"] == ["3"]
+
+
+def test_a_selection_of_failed_items_is_a_count_claim():
+    report = check_claims("The last 3 tasks failed.", [FAILURES], question="How many tasks failed in the latest run?")
+    [claim] = report.claims
+    assert claim.verdict == "unbacked" and claim.role == "count" and claim.qualifier == "failed"
+
+
+def test_the_questions_threshold_claimed_as_a_count_is_caught():
+    report = check_claims("45 qubits have T1 below 45 μs.", [FILTERED, SUMMARY],
+                          question="How many qubits have T1 below 45 μs?")
+    assert verdicts_of(report) == [("45", "unbacked"), ("45", "ok")]
+
+
+# filter_metric's result for "above 99.9%" (display units): 99.92 is a qubit's value, not a limit.
+ABOVE = {"answer": "3 of 62 qubits with x90_gate_fidelity data on 64Qv3 have x90_gate_fidelity above 99.9%: Q02 "
+                   "99.92%, Q09 99.93%, Q15 99.90%.", "metric": "x90_gate_fidelity", "with_data": 62,
+         "num_qubits": 64, "below_limit": None, "above_limit": 99.9, "count_above": 3,
+         "above": [{"qid": "2", "value": 99.92}, {"qid": "9", "value": 99.93}, {"qid": "15", "value": 99.9}]}
+
+
+@pytest.mark.parametrize("question", ["How many qubits have X90 gate fidelity above 99.9%?",
+                                      "Which qubits have a very good X90 gate fidelity?"])
+def test_a_threshold_is_a_limit_the_question_or_the_tool_used(question):
+    right = "3 of 62 qubits have X90 gate fidelity above 99.9%: Q02 99.92%, Q09 99.93%, Q15 99.90%."
+    assert check_claims(right, [ABOVE], question=question).ok
+    wrong = "3 of 62 qubits have X90 gate fidelity above 99.92%: Q02 99.92%, Q09 99.93%, Q15 99.90%."
+    report = check_claims(wrong, [ABOVE], question=question)
+    [claim] = report.wrong
+    assert claim.written == "99.92" and claim.start == wrong.index("99.92%:") and "not a threshold" in claim.reason
+    repaired = repair_answer(wrong, report, ABOVE["answer"])
+    assert repaired.action == "replaced" and repaired.text == ABOVE["answer"]
+
+
+def test_at_least_n_items_is_a_count_not_a_limit():
+    assert check_claims("At least 3 qubits have X90 gate fidelity above 99.9%.", [ABOVE]).ok
+
+
+# get_run_failures' own sentence, and what compare_calibrations and get_execution_history return (display units).
+RUN_FAILURES = {"answer": "13 of 750 tasks failed in execution 20261126-001 on 64Qv3 (started 2026-11-26 14:58 UTC): "
+                          "CheckBellStateTomography 3 (Q32-Q33, Q36-Q22, Q43-Q42); CheckRamsey 2 (Q03, Q07); "
+                          "CheckT1 1 (Q63).", "execution_id": "20261126-001", "count_failed": 13, "tasks_in_run": 750,
+                "by_task": {"CheckBellStateTomography": 3, "CheckRamsey": 2, "CheckT1": 1},
+                "failed": [{"qid": "32-33", "task": "CheckBellStateTomography"}, {"qid": "3", "task": "CheckRamsey"}]}
+COMPARED = {"runs": [{"metric": "t1", "median_before": 59.1, "median_after": 61.9, "compared": 60, "better": 27,
+                      "worse": 33}]}
+EXECUTIONS = {"answer": "The latest execution on 64Qv3 is 20261126-001, started 2026-11-26 14:58 UTC (1 completed).",
+              "executions": [{"execution_id": "20261126-001", "status": "completed"}], "count": 1}
+
+
+@pytest.mark.parametrize("answer, results", [
+    (RUN_FAILURES["answer"], [RUN_FAILURES]),  # each task's count is the number of ids listed after it
+    ("28 of at least 1000 tasks failed.", [{"count_failed": 28, "tasks_in_run": 1000}]),  # "at least" is no "lowest"
+    ("T1 median 59.1 μs → 61.9 μs (60 compared, 27 better, 33 worse).", [COMPARED]),  # medians of two runs
+    (EXECUTIONS["answer"], [EXECUTIONS]),  # an execution id is a name, not a number
+    ("T1 fell on 33 of the 60 compared (largest drop first: Q49, Q24).", [COMPARED]),  # the aside has its own words
+])
+def test_the_tools_own_sentences_pass(answer, results):
+    report = check_claims(answer, results)
+    assert report.ok, [(c.written, c.reason) for c in report.claims if c.verdict != "ok"]
+
+
+def test_a_count_that_is_not_the_length_of_its_list_is_still_checked():
+    report = check_claims("CheckRamsey 3 (Q03, Q07).", [RUN_FAILURES])
+    assert [c.written for c in report.claims if c.verdict != "ok"] == ["3"]
+    swapped = check_claims("T1 median 61.9 μs → 59.1 μs.", [COMPARED])  # the two runs' medians swapped
+    assert [c.written for c in swapped.wrong] == ["61.9", "59.1"]
+    assert [c.written for c in check_claims("The median T1 is 60 μs.", [COMPARED]).claims
+            if c.verdict != "ok"] == ["60"]

@@ -257,6 +257,7 @@ SHAPES = [
     ("Which tasks failed in execution 20261120-001?",
      ("get_run_failures", {"chip_id": CHIP, "execution_id": "20261120-001"})),
     ("When was the chip last calibrated?", ("get_execution_history", {"chip_id": CHIP, "last_n": 1})),
+    ("When did the most recent execution start?", ("get_execution_history", {"chip_id": CHIP, "last_n": 1})),
     ("What were Q017's two most recent T1 values?",
      ("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": CHIP, "qid": "17", "last_n": 2})),
     ("Plot the T1 history of qubit 5.",

@@ -134,3 +134,17 @@ def test_cli_usage_errors_exit_1(app_env, tmp_path, monkeypatch, capsys):
     assert "unknown field(s) colour" in capsys.readouterr().err
     assert main(["run", "--only", "no-such-question"]) == 1
     assert DEFAULT_QUESTIONS.exists()
+
+
+def test_only_narrows_the_local_subset_instead_of_adding_to_it(app_env, monkeypatch, capsys):
+    from copilot_core.evals.__main__ import main, select
+
+    specs = load_questions(DEFAULT_QUESTIONS)
+    assert [s["id"] for s in select(specs, only="lookup-t1,heatmap-t1", local_subset=True)] == \
+        [s["id"] for s in specs if s["id"] in ("lookup-t1", "heatmap-t1")]
+    assert len(select(specs, local_subset=True)) == 10
+    assert select(specs, only="notes-injection", local_subset=True) == []  # not in the subset: nothing to run
+    assert [s["id"] for s in select(specs, only="notes-injection")] == ["notes-injection"]
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    assert main(["run", "--local-subset", "--only", "notes-injection"]) == 1
+    assert "No question matches" in capsys.readouterr().err
