@@ -448,7 +448,7 @@ def _asked_count(reading: _Reading, stated: AbstractSet[tuple[int, str]]) -> boo
     """True when the number sizes a selection ("last 3", "3 most recent") or counts what the question itself
     asked for ("the 3 values" after "the last 3 values"): it is not a claimed value.  A count of something else
     ("3 qubits" after "the last 3 values") and a selection of failed, missing, below or above items stay claims."""
-    if reading.decimals or reading.value != int(reading.value):
+    if reading.decimals or not math.isfinite(reading.value) or reading.value != int(reading.value):
         return False
     n = int(reading.value)
     noun = _noun(reading.after)

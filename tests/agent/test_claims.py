@@ -177,6 +177,13 @@ def test_a_wrong_count_is_still_caught_when_the_question_states_the_same_number(
     assert [c.written for c in report.claims if c.verdict != "ok"] == ["3"]
 
 
+@pytest.mark.parametrize("written", ["3e999", "12e400"])
+def test_an_id_that_reads_as_a_huge_number_is_judged_not_crashed_on(written):
+    # Hex ids such as a parameter version "3e999..." read as a number too large for a float.
+    report = check_claims(f"The last {written} values of qubit 61 are shown.", [SERIES61], question=LAST3)
+    assert [c.written for c in report.claims] == [written]
+
+
 def test_a_selection_of_failed_items_is_a_count_claim():
     report = check_claims("The last 3 tasks failed.", [FAILURES], question="How many tasks failed in the latest run?")
     [claim] = report.claims
