@@ -108,6 +108,15 @@ def _sampling(provider: ProviderConfig, dropped: set[str]) -> dict:
     return kwargs
 
 
+def _context_joined(system: str, items: list[dict], context_at: int | None,
+                    dropped: set[str]) -> tuple[str, list[dict]]:
+    """The system text and the items after it; once a server refused a second system message, the context
+    item at ``context_at`` is joined to the system text instead (the shared prefix is then lost, the answer is not)."""
+    if context_at is None or CONTEXT_MESSAGE not in dropped:
+        return system, list(items)
+    return f"{system}\n\n{items[context_at]['content']}", [*items[:context_at], *items[context_at + 1:]]
+
+
 class ResponsesConversation:
     """``/v1/responses``: instructions + input items; output items replayed verbatim."""
 
@@ -124,10 +133,7 @@ class ResponsesConversation:
     def wire(self, dropped: set[str]) -> tuple[str, list[dict]]:
         """Instructions and input items to send (the context joined to the instructions for a server that takes
         no developer message after the first turn)."""
-        if self.context_at is None or CONTEXT_MESSAGE not in dropped:
-            return self.system, list(self.input)
-        context = self.input[self.context_at]["content"]
-        return f"{self.system}\n\n{context}", [*self.input[:self.context_at], *self.input[self.context_at + 1:]]
+        return _context_joined(self.system, self.input, self.context_at, dropped)
 
     def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None,
                 on_text: OnText | None = None, cancel: CancelToken | None = None) -> ModelTurn:
@@ -217,9 +223,8 @@ class ChatConversation:
         with the context joined to the first (the shared prefix is then lost, the answer is not)."""
         if self.context_at is None or CONTEXT_MESSAGE not in dropped:
             return list(self.messages)
-        context = self.messages[self.context_at]["content"]
-        first = {"role": "system", "content": f"{self.messages[0]['content']}\n\n{context}"}
-        return [first, *self.messages[1:self.context_at], *self.messages[self.context_at + 1:]]
+        system, rest = _context_joined(self.messages[0]["content"], self.messages[1:], self.context_at - 1, dropped)
+        return [{"role": "system", "content": system}, *rest]
 
     def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None,
                 on_text: OnText | None = None, cancel: CancelToken | None = None) -> ModelTurn:
