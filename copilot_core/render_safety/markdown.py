@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import count, repeat
+from urllib.parse import quote
 
 from markdown_it_pyrs import MarkdownIt
 
@@ -134,7 +135,8 @@ def _code_span(content: str) -> str:
 
 
 def _percent(found: re.Match[str]) -> str:
-    return f"%{ord(found.group()):02X}"
+    """A character a link target cannot hold, percent-encoded as its UTF-8 bytes (as a browser sends it)."""
+    return quote(found.group(), safe="")
 
 
 def _link(href: str, label: Callable[[], str], words: str) -> str:

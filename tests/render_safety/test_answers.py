@@ -62,6 +62,17 @@ def test_the_second_look_catches_what_a_rewrite_might_leave(markdown: str):
     assert not loads_nothing(markdown)
 
 
+@pytest.mark.parametrize(("markdown", "href"), [
+    ("[open](</timeseries?qid=Q 05>)", "/timeseries?qid=Q%2005"),
+    ("[open](</timeseries?qid=Q\u00a005>)", "/timeseries?qid=Q%C2%A005"),  # a no-break space: two UTF-8 bytes
+    ("[open](/timeseries?qid=Q\u300005)", "/timeseries?qid=Q%E3%80%8005"),  # an ideographic space: three
+    ("[open](/heatmap?x=a>b)", "/heatmap?x=a%3Eb")])
+def test_an_app_link_target_keeps_whitespace_and_brackets_percent_encoded_as_utf8(markdown: str, href: str):
+    out = safe_markdown(markdown)
+    assert app_links(out) == [href]
+    assert loads_nothing(out)
+
+
 @pytest.mark.parametrize("markdown", [
     "**bold** `https://x.example` [heatmap](</heatmap>)", "| a |\n| ---: |\n| `x\\|y` |", "1. a\n2. b\n\n---",
     "```python\nprint('<img src=//x>')\n```", "line\\\nbreak", "3. three", "> q\n>\n> r",
