@@ -21,6 +21,9 @@ SCOPED_COLLECTIONS = frozenset({
     "parameter_versions", "provenance_activities", "provenance_relations", "chip_history", "qubit_history",
     "coupling_history", "execution_counter", "copilot_chat_session", "copilot_memory",
 })
+# QDash keeps its chats per user, with no project field: a chat without ``project_id`` is its owner's in every
+# project (reads and updates match it too); a chat this app creates is stamped with the project.
+SHARED_WHEN_UNSCOPED = frozenset({"copilot_chat_session"})
 # Index management passes through unchanged (it reads no documents).
 _PASS_THROUGH = frozenset({"create_index", "create_indexes", "index_information", "list_indexes", "name",
                            "full_name", "database"})
@@ -30,11 +33,12 @@ class ScopeError(RuntimeError):
     """A caller asked a scoped collection for something the wrapper cannot scope (a programming error)."""
 
 
-def _scoped_filter(query: Mapping[str, object] | None, project_id: str) -> Document:
+def _scoped_filter(query: Mapping[str, object] | None, project_id: str, scope: object = None) -> Document:
+    """``query`` limited to the project (``scope``: the project condition, when it is not equality)."""
     query = dict(query or {})
     if "project_id" in query and query["project_id"] != project_id:
         raise ScopeError(f"query names another project ({query['project_id']!r})")
-    return query | {"project_id": project_id}
+    return query | {"project_id": project_id if scope is None else scope}
 
 
 class ScopedCollection:
@@ -43,26 +47,31 @@ class ScopedCollection:
     def __init__(self, collection: Collection, project_id: str) -> None:
         self._coll = collection
         self.project_id = project_id
+        self._scope: object = ({"$in": [project_id, None]} if collection.name in SHARED_WHEN_UNSCOPED
+                               else project_id)
+
+    def _filter(self, query: Mapping[str, object] | None) -> Document:
+        return _scoped_filter(query, self.project_id, self._scope)
 
     @property
     def name(self) -> str:
         return self._coll.name
 
     def find(self, filter: Filter | None = None, projection: Projection | None = None, /) -> Cursor:  # noqa: A002
-        return self._coll.find(_scoped_filter(filter, self.project_id), projection)
+        return self._coll.find(self._filter(filter), projection)
 
     def find_one(self, filter: Filter | None = None, projection: Projection | None = None, /, *,  # noqa: A002
                  sort: SortSpec | None = None) -> Document | None:
-        return self._coll.find_one(_scoped_filter(filter, self.project_id), projection, sort=sort)
+        return self._coll.find_one(self._filter(filter), projection, sort=sort)
 
     def count_documents(self, filter: Filter, /) -> int:  # noqa: A002
-        return int(self._coll.count_documents(_scoped_filter(filter, self.project_id)))
+        return int(self._coll.count_documents(self._filter(filter)))
 
     def distinct(self, key: str, filter: Filter | None = None, /) -> list[object]:  # noqa: A002
-        return list(self._coll.distinct(key, _scoped_filter(filter, self.project_id)))
+        return list(self._coll.distinct(key, self._filter(filter)))
 
     def aggregate(self, pipeline: Sequence[Filter], /) -> Iterator[Document]:
-        return self._coll.aggregate([{"$match": {"project_id": self.project_id}}, *pipeline])
+        return self._coll.aggregate([{"$match": {"project_id": self._scope}}, *pipeline])
 
     def insert_one(self, document: Document, /) -> object:
         return self._coll.insert_one(_scoped_filter(document, self.project_id))
@@ -71,16 +80,16 @@ class ScopedCollection:
         return self._coll.insert_many([_scoped_filter(d, self.project_id) for d in documents], ordered=ordered)
 
     def update_one(self, filter: Filter, update: Filter, /) -> Updated:  # noqa: A002
-        return self._coll.update_one(_scoped_filter(filter, self.project_id), update)
+        return self._coll.update_one(self._filter(filter), update)
 
     def update_many(self, filter: Filter, update: Filter, /) -> Updated:  # noqa: A002
-        return self._coll.update_many(_scoped_filter(filter, self.project_id), update)
+        return self._coll.update_many(self._filter(filter), update)
 
     def delete_one(self, filter: Filter, /) -> Deleted:  # noqa: A002
-        return self._coll.delete_one(_scoped_filter(filter, self.project_id))
+        return self._coll.delete_one(self._filter(filter))
 
     def delete_many(self, filter: Filter, /) -> Deleted:  # noqa: A002
-        return self._coll.delete_many(_scoped_filter(filter, self.project_id))
+        return self._coll.delete_many(self._filter(filter))
 
     def create_index(self, keys: SortSpec, /, *, unique: bool = False) -> str:
         return self._coll.create_index(keys, unique=unique)

@@ -38,8 +38,11 @@ class RecordingCollection:
 
     def _check(self, method: str, query: Any) -> None:
         self._log.append((self._name, method))
+        allowed: list[object] = [self._project]
+        if self._name == "copilot_chat_session" and not method.startswith("insert"):
+            allowed.append({"$in": [self._project, None]})  # QDash's own chats carry no project
         if self._name in SCOPED_COLLECTIONS and (not isinstance(query, dict)
-                                                 or query.get("project_id") != self._project):
+                                                 or query.get("project_id") not in allowed):
             raise UnscopedQuery(f"{method} on {self._name} without project_id={self._project!r}: {query!r}")
 
     def __getattr__(self, method: str) -> Any:
@@ -145,6 +148,30 @@ def test_chat_sessions_are_the_projects_own(recorded):
     other = ChatSessionStore(scoped(recording._db, P2))
     other.save("alice", "s2", title="theirs", context=None, messages=[{"role": "user", "content": "x"}])
     assert store.list("alice") == [] and store.get("alice", "s2") is None
+
+
+def test_qdash_chats_without_a_project_are_their_owners_in_every_project(recorded):
+    """QDash's ``copilot_chat_session`` documents have no ``project_id``: with a project set, the owner still
+    lists, opens and continues them, and continuing one here does not stamp a project on QDash's document."""
+    repo, recording = recorded
+    raw = recording._db["copilot_chat_session"]
+    raw.insert_many([
+        {"username": "alice", "session_id": "1732600000000-a1b2c3", "title": "from QDash", "context": None,
+         "messages": [{"role": "user", "content": "T1 of Q05?"}]},
+        {"username": "bob", "session_id": "1732600000000-d4e5f6", "title": "bob's", "context": None,
+         "messages": [{"role": "user", "content": "x"}]},
+        {"username": "alice", "session_id": "p2chat", "title": "other project", "context": None,
+         "project_id": P2, "messages": [{"role": "user", "content": "y"}]}])
+    store = ChatSessionStore(repo.db)
+    assert [s["title"] for s in store.list("alice")] == ["from QDash"]
+    session = store.get("alice", "1732600000000-a1b2c3")
+    assert session is not None and session["messages"][0]["content"] == "T1 of Q05?"
+    store.save("alice", "1732600000000-a1b2c3", title="from QDash", context=None, messages=[
+        *session["messages"], {"role": "assistant", "content": "45.1 us"}])
+    stored = raw.find_one({"session_id": "1732600000000-a1b2c3"}, {"_id": 0})
+    assert "project_id" not in stored and [m["content"] for m in stored["messages"]] == ["T1 of Q05?", "45.1 us"]
+    assert store.get("bob", "p2chat") is None and store.get("alice", "p2chat") is None
+    assert raw.count_documents({}) == 3  # continued in place, no copy
 
 
 def test_the_recording_fake_fails_an_unscoped_query():
