@@ -14,8 +14,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import click_df_row, open_page, shot, start_streamlit, wait_idle
-from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call, text
+from tests.e2e.conftest import CopilotServer, click_df_row, open_page, scripted_app, shot, start_streamlit, wait_idle
+from tests.fakes.scripted_openai import SmartRequest, answer, call, text
 from tests.real_llm.conftest import local_llm  # noqa: F401  (the local model server fixture)
 
 CHIP = "64Qv3"
@@ -55,12 +55,6 @@ def _target(system: str) -> tuple[str, str]:
 
 
 @pytest.fixture(scope="module")
-def scripted_model() -> Iterator[ScriptedOpenAI]:
-    with ScriptedOpenAI(smart=smart) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def copilot_env(streamlit_env: dict[str, str], tmp_path_factory) -> dict[str, str]:
     """The e2e environment on a private copy of the demo (chats and memory written here stay here)."""
     data_dir = tmp_path_factory.mktemp("copilot-e2e") / "data"
@@ -71,10 +65,9 @@ def copilot_env(streamlit_env: dict[str, str], tmp_path_factory) -> dict[str, st
 
 
 @pytest.fixture(scope="module")
-def copilot_app_url(copilot_env: dict[str, str], scripted_model: ScriptedOpenAI) -> Iterator[str]:
+def copilot_app_url(copilot_server: CopilotServer) -> Iterator[str]:
     """The app with the scripted model (real HTTP from the server process to this test process)."""
-    with start_streamlit({**copilot_env, "OPENAI_BASE_URL": scripted_model.base_url,
-                          "COPILOT_MODEL": "scripted-model"}) as url:
+    with scripted_app(copilot_server, smart) as url:
         yield url
 
 

@@ -20,6 +20,7 @@ import pytest
 
 from tests.e2e.conftest import (
     RENDER_TIMEOUT_MS,
+    click_df_row,
     open_page,
     shot,
     start_streamlit,
@@ -198,9 +199,7 @@ def test_round_trip_keeps_settings_and_failed_coupling_task_shows(browser, app_u
     finder.press("Enter")
     expect(page.get_by_test_id("stMain")).to_contain_text("1 of 144 qubits", timeout=RENDER_TIMEOUT_MS)
     wait_idle(page)
-    table = page.get_by_test_id("stDataFrame").first
-    box = table.bounding_box()
-    page.mouse.click(box["x"] + 16, box["y"] + 35 + 17)  # tick the first row: the qubit itself
+    click_df_row(page, 0)  # tick the first row: the qubit itself
     wait_idle(page)
     main = page.get_by_test_id("stMain")
     expect(main).to_contain_text(f"Health of Q{control:03d}", timeout=RENDER_TIMEOUT_MS)
