@@ -11,10 +11,9 @@ Reusable by every page's e2e tests:
 - ``copilot_server`` (session): this worker's one app whose model is a scripted OpenAI-compatible server, on
   its own copy of the demo; a module points the model at its script with ``scripted_app(copilot_server, smart)``.
 - ``wait_idle(page)``, ``open_page(page, title)`` (click the sidebar link: a URL change is a new session),
-  ``click_df_row(page, row)``, ``download(page, button, folder)``, ``shot(page, name)`` (PNG under
-  test-artifacts/).
+  ``open_copilot(page, url)``, ``ask_on_copilot_page(page, url, question)``, ``click_df_row(page, row)``,
+  ``download(page, button, folder)``, ``shot(page, name)`` (PNG under test-artifacts/).
 
-Browser tests skip with a reason when chromium is missing, unless REQUIRE_BROWSER=1 (then they fail).
 """
 
 from __future__ import annotations
@@ -268,6 +267,29 @@ def open_page(page, link_text: str, heading: str | None = None) -> None:
     page.get_by_test_id("stSidebarNavLink").filter(has_text=link_text).first.click()
     page.get_by_role("heading", name=heading or link_text).first.wait_for(timeout=RENDER_TIMEOUT_MS)
     wait_idle(page)
+
+
+def open_copilot(page, url: str | None = None) -> None:
+    """Open ``url`` (when given), then the Copilot page through the sidebar: the same session, as a user goes."""
+    if url is not None:
+        page.goto(url)
+        wait_idle(page)
+    page.get_by_test_id("stSidebarNavLink").filter(has_text="Copilot").filter(has_not_text="memory").click()
+    page.get_by_role("heading", name="Copilot").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    wait_idle(page)
+
+
+def ask_on_copilot_page(page, url: str, question: str, timeout_ms: int = RENDER_TIMEOUT_MS):
+    """Open the app, go to the Copilot page through the sidebar (same session) and ask; the answer message."""
+    from playwright.sync_api import expect
+
+    open_copilot(page, url)
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(question)
+    box.press("Enter")
+    messages = page.get_by_test_id("stChatMessage")
+    expect(messages).to_have_count(2, timeout=timeout_ms)
+    return messages.nth(1)
 
 
 def click_df_row(page, row: int, nth: int = 0, header_h: int = 35, row_h: int = 35) -> None:

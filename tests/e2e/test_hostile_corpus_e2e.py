@@ -16,8 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import CopilotServer, scripted_app, wait_idle
-from tests.e2e.test_copilot_e2e import ask_on_copilot_page
+from tests.e2e.conftest import CopilotServer, ask_on_copilot_page, scripted_app, wait_idle
 from tests.fakes.scripted_openai import SmartRequest, Step, answer, call
 from tests.render_safety.corpus import CASES, EXFIL, Case
 from tests.render_safety.hostile_answers import ANSWERS

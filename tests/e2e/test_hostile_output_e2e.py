@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import CopilotServer, scripted_app, wait_idle
+from tests.e2e.conftest import CopilotServer, ask_on_copilot_page, scripted_app, wait_idle
 from tests.fakes.scripted_openai import SmartRequest, answer, call
 from tests.render_safety.corpus import BROWSER_CASES, CASES, EXFIL
 
@@ -41,17 +41,7 @@ def test_hostile_answer_in_chromium(page: Page, hostile_app_url: str, name: str)
     case = BY_NAME[name]
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
-    page.goto(hostile_app_url)
-    wait_idle(page)
-    page.get_by_test_id("stSidebarNavLink").filter(has_text="Copilot").filter(has_not_text="memory").click()
-    expect(page.get_by_role("heading", name="Copilot").first).to_be_visible(timeout=TIMEOUT_MS)
-    wait_idle(page)
-    box = page.get_by_test_id("stChatInputTextArea")
-    box.fill(f"case: {name}")
-    box.press("Enter")
-    messages = page.get_by_test_id("stChatMessage")
-    expect(messages).to_have_count(2, timeout=TIMEOUT_MS)
-    reply = messages.nth(1)
+    reply = ask_on_copilot_page(page, hostile_app_url, f"case: {name}")
     for word in case.words:
         expect(reply).to_contain_text(word, timeout=TIMEOUT_MS)
     wait_idle(page)

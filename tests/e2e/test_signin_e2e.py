@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import PortTaken, free_port, shot, start_streamlit, wait_idle
+from tests.e2e.conftest import PortTaken, free_port, open_copilot, shot, start_streamlit, wait_idle
 from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call
 
 IDP_DIR = Path(__file__).parent / "oidc"
@@ -138,9 +138,7 @@ def sign_in(browser: Browser, url: str, login: str) -> tuple[Page, list[tuple[st
 
 
 def ask(page: Page, question: str) -> None:
-    page.get_by_test_id("stSidebarNavLink").filter(has_text="Copilot").filter(has_not_text="memory").click()
-    expect(page.get_by_role("heading", name="Copilot").first).to_be_visible(timeout=TIMEOUT_MS)
-    wait_idle(page)
+    open_copilot(page)
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(question)
     box.press("Enter")

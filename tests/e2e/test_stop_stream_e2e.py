@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import CopilotServer, scripted_app, wait_idle
+from tests.e2e.conftest import CopilotServer, open_copilot, scripted_app, wait_idle
 from tests.fakes.scripted_openai import Pause, SmartRequest, answer, call, paused
 
 TIMEOUT_MS = 120_000
@@ -65,14 +65,6 @@ def model() -> Iterator[Model]:
 def stream_app_url(copilot_server: CopilotServer, model: Model) -> Iterator[str]:
     with scripted_app(copilot_server, model.smart) as url:
         yield url
-
-
-def open_copilot(page: Page, url: str) -> None:
-    page.goto(url)
-    wait_idle(page)
-    page.get_by_test_id("stSidebarNavLink").filter(has_text="Copilot").filter(has_not_text="memory").click()
-    expect(page.get_by_role("heading", name="Copilot").first).to_be_visible(timeout=TIMEOUT_MS)
-    wait_idle(page)
 
 
 def ask(page: Page, question: str) -> None:
