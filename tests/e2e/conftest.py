@@ -5,11 +5,10 @@ Reusable by every page's e2e tests:
 - ``streamlit_env`` (session): the environment of the server: the seeded demo DATA_DIR, no MongoDB URI,
   no secrets file.  Override it in a test module (same name) to add e.g. OPENAI_BASE_URL for a scripted model.
 - ``small_streamlit_env`` (session): the same on the small store (one 64-qubit chip over 4 days).
-- ``app_url`` (session): starts the server with ``streamlit_env`` (plus ``figure_dir``: the fit figures of
-  ``FIGURE_QUBIT``), waits for ``/_stcore/health``, yields the base URL and stops the server.
-- ``start_streamlit(env)``: the context manager behind ``app_url`` for tests that need their own server.
-- ``copilot_server`` (session): this worker's one app whose model is a scripted OpenAI-compatible server, on
-  its own copy of the demo; a module points the model at its script with ``scripted_app(copilot_server, smart)``.
+- ``copilot_server`` (session): this worker's one long-lived app, on its own copy of the demo with the fit
+  figures of ``FIGURE_QUBIT``; its model is a scripted OpenAI-compatible server that a module points at its
+  script with ``scripted_app(copilot_server, smart)``.  ``app_url`` (session) is its base URL.
+- ``start_streamlit(env)``: the context manager behind it, for tests that need their own server.
 - ``wait_idle(page)``, ``open_page(page, title)`` (click the sidebar link: a URL change is a new session),
   ``open_copilot(page, url)``, ``ask_on_copilot_page(page, url, question)``, ``click_df_row(page, row)``,
   ``download(page, button, folder)``, ``shot(page, name)`` (PNG under test-artifacts/).
@@ -174,7 +173,7 @@ def small_streamlit_env(streamlit_env, small_seeded_data_dir) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def figure_dir(seeded_data_dir, tmp_path_factory) -> Path:
     """The lab's fit figures (Plotly JSON, QDash's file layout) of qubit ``FIGURE_QUBIT``, drawn from its task
-    results in the seeded store: ``app_url`` serves them as its CALIB_DATA_DIR."""
+    results in the seeded store: ``copilot_server`` serves them as its CALIB_DATA_DIR."""
     from copilot_core.data.connection import open_database
     from copilot_core.demo.figures import write_demo_figures
     from copilot_core.figures import FigureRoot
@@ -191,15 +190,6 @@ def figure_dir(seeded_data_dir, tmp_path_factory) -> Path:
     return calib
 
 
-@pytest.fixture(scope="session")
-def app_url(streamlit_env, figure_dir) -> Iterator[str]:
-    """This worker's dashboard on the seeded demo, with one qubit's fit figures."""
-    if not HAVE_CHROMIUM:
-        pytest.skip("chromium missing")
-    with start_streamlit(streamlit_env | {"CALIB_DATA_DIR": str(figure_dir)}) as url:
-        yield url
-
-
 def _unscripted(req: SmartRequest) -> Step:
     return error(400, "scripted server: no module has scripted this model")
 
@@ -213,10 +203,11 @@ class CopilotServer:
 
 
 @pytest.fixture(scope="session")
-def copilot_server(streamlit_env: dict[str, str], tmp_path_factory) -> Iterator[CopilotServer]:
-    """One app per worker for every module that scripts the copilot's model (a server start and the embedded
-    store's index build are paid once, not per module); on a private copy of the demo, so the chats and memory
-    it writes stay out of ``app_url``'s store."""
+def copilot_server(streamlit_env: dict[str, str], figure_dir: Path, tmp_path_factory) -> Iterator[CopilotServer]:
+    """This worker's one long-lived app: the dashboard tests' ``app_url`` and the app of every module that scripts
+    the copilot's model, so a server start and the embedded store's index build are paid once per worker.  On a
+    private copy of the demo (the chats and memory it writes stay out of the store fresh servers read), with one
+    qubit's fit figures."""
     if not HAVE_CHROMIUM:
         pytest.skip("chromium missing")
     data_dir = tmp_path_factory.mktemp("copilot-e2e") / "data"
@@ -224,9 +215,16 @@ def copilot_server(streamlit_env: dict[str, str], tmp_path_factory) -> Iterator[
     env = {k: v for k, v in streamlit_env.items() if k not in ("OPENAI_API_KEY", "COPILOT_API_STYLE")}
     with ScriptedOpenAI(smart=_unscripted) as model:
         env |= {"DATA_DIR": str(data_dir), "TRACE_DIR": str(data_dir.parent / "traces"), "USERNAME": "e2e-user",
-                "OPENAI_BASE_URL": model.base_url, "COPILOT_MODEL": "scripted-model"}
+                "OPENAI_BASE_URL": model.base_url, "COPILOT_MODEL": "scripted-model",
+                "CALIB_DATA_DIR": str(figure_dir)}
         with start_streamlit(env) as url:
             yield CopilotServer(url, model)
+
+
+@pytest.fixture(scope="session")
+def app_url(copilot_server: CopilotServer) -> str:
+    """The dashboard on the seeded demo (``copilot_server``'s app; its model answers nothing until scripted)."""
+    return copilot_server.url
 
 
 def _answers_the_readiness_probe(smart: Callable[[SmartRequest], Step | None]) -> Callable[[SmartRequest], Step | None]:
