@@ -5,13 +5,14 @@ Reusable by every page's e2e tests:
 - ``streamlit_env`` (session): the environment of the server: the seeded demo DATA_DIR, no MongoDB URI,
   no secrets file.  Override it in a test module (same name) to add e.g. OPENAI_BASE_URL for a scripted model.
 - ``small_streamlit_env`` (session): the same on the small store (one 64-qubit chip over 4 days).
-- ``app_url`` (session): starts the server with ``streamlit_env``, waits for ``/_stcore/health``, yields the
-  base URL and stops the server.
-- ``start_streamlit(env)``: the context manager behind ``app_url`` for tests that need their own server.
+- ``copilot_server`` (session): this worker's one long-lived app, on its own copy of the demo with the fit
+  figures of ``FIGURE_QUBIT``; its model is a scripted OpenAI-compatible server that a module points at its
+  script with ``scripted_app(copilot_server, smart)``.  ``app_url`` (session) is its base URL.
+- ``start_streamlit(env)``: the context manager behind it, for tests that need their own server.
 - ``wait_idle(page)``, ``open_page(page, title)`` (click the sidebar link: a URL change is a new session),
-  ``click_df_row(page, row)``, ``shot(page, name)`` (PNG under test-artifacts/).
+  ``open_copilot(page, url)``, ``ask_on_copilot_page(page, url, question)``, ``click_df_row(page, row)``,
+  ``download(page, button, folder)``, ``shot(page, name)`` (PNG under test-artifacts/).
 
-Browser tests skip with a reason when chromium is missing, unless REQUIRE_BROWSER=1 (then they fail).
 """
 
 from __future__ import annotations
@@ -24,11 +25,14 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, Step, answer, call, error
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -37,6 +41,7 @@ HAVE_CHROMIUM = Path(CHROMIUM).is_file()
 SERVER_START_TIMEOUT = 90.0
 RENDER_TIMEOUT_MS = 120_000  # first renders read the database cold on a shared 2-core machine
 _CLEARED = ("MONGODB_URI", "MONGO_DB_NAME", "QDASH_PROJECT_ID")
+FIGURE_QUBIT = ("144Qv2", "17")  # (chip, qid) whose fit figures ``app_url`` serves
 
 
 def pytest_collection_modifyitems(config, items):
@@ -83,6 +88,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class PortTaken(RuntimeError):
+    """The port a caller chose for a server was bound by another process first (a parallel worker's server or any
+    outgoing connection may take a port between its pick and the bind)."""
+
+
 def _spawn(app: Path, env: dict[str, str], port: int, extra_args: tuple[str, ...], log) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(app), "--server.headless=true",
@@ -113,7 +123,7 @@ def start_streamlit(env: dict[str, str], app: Path = ROOT / "app.py", *, port: i
                     extra_args: tuple[str, ...] = ()) -> Iterator[str]:
     """Serve ``app`` on 127.0.0.1:``port`` (default: a free one) with ``env`` and extra ``streamlit run``
     options; yield its URL; always stop it.  A free port taken by a parallel test worker between the pick and
-    the bind gets a new pick (a port the caller chose does not)."""
+    the bind gets a new pick; a port the caller chose raises ``PortTaken`` (the caller picks again)."""
     log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)
     proc: subprocess.Popen | None = None
     try:
@@ -126,8 +136,10 @@ def start_streamlit(env: dict[str, str], app: Path = ROOT / "app.py", *, port: i
             died = _wait_healthy(proc, url, log)
             if died is None:
                 break
-            if port is None and f"Port {chosen} is not available" in died and attempt < 2:
-                continue
+            if f"Port {chosen} is not available" in died:
+                if port is None and attempt < 2:
+                    continue
+                raise PortTaken(f"port {chosen} was taken before streamlit could bind it:\n{died}")
             raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{died}")
         yield url
     finally:
@@ -159,34 +171,144 @@ def small_streamlit_env(streamlit_env, small_seeded_data_dir) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def app_url(streamlit_env) -> Iterator[str]:
+def figure_dir(seeded_data_dir, tmp_path_factory) -> Path:
+    """The lab's fit figures (Plotly JSON, QDash's file layout) of qubit ``FIGURE_QUBIT``, drawn from its task
+    results in the seeded store: ``copilot_server`` serves them as its CALIB_DATA_DIR."""
+    from copilot_core.data.connection import open_database
+    from copilot_core.demo.figures import write_demo_figures
+    from copilot_core.figures import FigureRoot
+    from copilot_core.settings import Settings
+
+    calib = tmp_path_factory.mktemp("calib-e2e")
+    chip, qid = FIGURE_QUBIT
+    db = open_database(Settings(data_dir=seeded_data_dir))
+    try:
+        rows = list(db["task_result_history"].find({"chip_id": chip, "qid": qid}, {"_id": 0}))
+    finally:
+        db.close()
+    assert write_demo_figures(rows, FigureRoot(calib)) > 0
+    return calib
+
+
+def _unscripted(req: SmartRequest) -> Step:
+    return error(400, "scripted server: no module has scripted this model")
+
+
+@dataclass
+class CopilotServer:
+    """A running app (``url``) whose model is ``model``, a scripted server a module scripts in turn."""
+
+    url: str
+    model: ScriptedOpenAI
+
+
+@pytest.fixture(scope="session")
+def copilot_server(streamlit_env: dict[str, str], figure_dir: Path, tmp_path_factory) -> Iterator[CopilotServer]:
+    """This worker's one long-lived app: the dashboard tests' ``app_url`` and the app of every module that scripts
+    the copilot's model, so a server start and the embedded store's index build are paid once per worker.  On a
+    private copy of the demo (the chats and memory it writes stay out of the store fresh servers read), with one
+    qubit's fit figures."""
     if not HAVE_CHROMIUM:
         pytest.skip("chromium missing")
-    with start_streamlit(streamlit_env) as url:
-        yield url
+    data_dir = tmp_path_factory.mktemp("copilot-e2e") / "data"
+    shutil.copytree(streamlit_env["DATA_DIR"], data_dir)
+    env = {k: v for k, v in streamlit_env.items() if k not in ("OPENAI_API_KEY", "COPILOT_API_STYLE")}
+    with ScriptedOpenAI(smart=_unscripted) as model:
+        env |= {"DATA_DIR": str(data_dir), "TRACE_DIR": str(data_dir.parent / "traces"), "USERNAME": "e2e-user",
+                "OPENAI_BASE_URL": model.base_url, "COPILOT_MODEL": "scripted-model",
+                "CALIB_DATA_DIR": str(figure_dir)}
+        with start_streamlit(env) as url:
+            yield CopilotServer(url, model)
+
+
+@pytest.fixture(scope="session")
+def app_url(copilot_server: CopilotServer) -> str:
+    """The dashboard on the seeded demo (``copilot_server``'s app; its model answers nothing until scripted)."""
+    return copilot_server.url
+
+
+def _answers_the_readiness_probe(smart: Callable[[SmartRequest], Step | None]) -> Callable[[SmartRequest], Step | None]:
+    """``smart`` behind the readiness probe's two requests: the app probes once per process, so whichever module
+    asks first must not decide the tool set of the others."""
+
+    def reply(req: SmartRequest) -> Step | None:
+        if req.tool_names == ["report_number"]:
+            return call("report_number", {"value": 42})
+        if req.system_text.startswith("You are a test harness."):
+            return answer("The probe worked.")
+        return smart(req)
+
+    return reply
+
+
+@contextmanager
+def scripted_app(server: CopilotServer, smart: Callable[[SmartRequest], Step | None]) -> Iterator[str]:
+    """``server``'s model answers with ``smart`` until the block ends; yields the app's URL."""
+    server.model.smart = _answers_the_readiness_probe(smart)
+    try:
+        yield server.url
+    finally:
+        server.model.smart = _unscripted
 
 
 def wait_idle(page, timeout: int = RENDER_TIMEOUT_MS) -> None:
-    """Wait until Streamlit finished the current script run (stApp's data-test-script-state)."""
-    from playwright.sync_api import expect
-
-    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=timeout)
+    """Wait until Streamlit finished the current script run (stApp's data-test-script-state).  A locator wait,
+    not ``expect``: a failed ``expect`` poll snapshots the page's accessibility tree, CPU a loaded machine lacks."""
+    page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(state="attached",
+                                                                                       timeout=timeout)
 
 
 def open_page(page, link_text: str, heading: str | None = None) -> None:
     """Switch pages by the sidebar link, as a user does (page.goto would start a new session), and wait
     for the page's heading (the run state may still read "notRunning" just after the click)."""
-    from playwright.sync_api import expect
 
     page.get_by_test_id("stSidebarNavLink").filter(has_text=link_text).first.click()
-    expect(page.get_by_role("heading", name=heading or link_text).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    page.get_by_role("heading", name=heading or link_text).first.wait_for(timeout=RENDER_TIMEOUT_MS)
     wait_idle(page)
 
 
+def open_copilot(page, url: str | None = None) -> None:
+    """Open ``url`` (when given), then the Copilot page through the sidebar: the same session, as a user goes."""
+    if url is not None:
+        page.goto(url)
+        wait_idle(page)
+    page.get_by_test_id("stSidebarNavLink").filter(has_text="Copilot").filter(has_not_text="memory").click()
+    page.get_by_role("heading", name="Copilot").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    wait_idle(page)
+
+
+def ask_on_copilot_page(page, url: str, question: str, timeout_ms: int = RENDER_TIMEOUT_MS):
+    """Open the app, go to the Copilot page through the sidebar (same session) and ask; the answer message."""
+    from playwright.sync_api import expect
+
+    open_copilot(page, url)
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(question)
+    box.press("Enter")
+    messages = page.get_by_test_id("stChatMessage")
+    expect(messages).to_have_count(2, timeout=timeout_ms)
+    return messages.nth(1)
+
+
 def click_df_row(page, row: int, nth: int = 0, header_h: int = 35, row_h: int = 35) -> None:
-    """Tick the row-marker checkbox of ``row`` in the ``nth`` st.dataframe (the grid is a canvas)."""
-    box = page.get_by_test_id("stDataFrame").nth(nth).bounding_box()
+    """Tick the row-marker checkbox of ``row`` in the ``nth`` st.dataframe (the grid is a canvas).  Waits for the
+    grid itself: a click on the loading skeleton that stands in its place first is lost."""
+    table = page.get_by_test_id("stDataFrame").nth(nth)
+    table.locator(".dvn-scroller").wait_for(state="attached", timeout=RENDER_TIMEOUT_MS)
+    box = table.bounding_box()
     page.mouse.click(box["x"] + 16, box["y"] + header_h + row_h * row + row_h / 2)
+
+
+def download(page, button: str, folder: Path) -> tuple[str, str]:
+    """Click the download button named ``button`` as a user does and save what the browser receives:
+    (the file name the browser suggests, the file's text)."""
+    target = page.get_by_role("button", name=button)
+    target.wait_for(timeout=RENDER_TIMEOUT_MS)
+    with page.expect_download(timeout=RENDER_TIMEOUT_MS) as info:
+        target.click()
+    saved = folder / "downloaded"
+    info.value.save_as(saved)
+    return info.value.suggested_filename, saved.read_text(encoding="utf-8")
 
 
 def shot(page, name: str, show=None) -> Path:

@@ -15,6 +15,7 @@ from tests.compare.conftest import executions_of, expected_point, window_values
 from tests.e2e.conftest import (
     RENDER_TIMEOUT_MS,
     click_df_row,
+    download,
     open_page,
     shot,
     wait_idle,
@@ -101,14 +102,6 @@ def test_report_opens_offline_without_requests(page, repo, demo_db, tmp_path):
 
 
 def test_overview_button_downloads_the_report(app, tmp_path):
-    from playwright.sync_api import expect
-
-    button = app.get_by_role("button", name="Daily report (HTML)")
-    expect(button).to_be_visible(timeout=RENDER_TIMEOUT_MS)
-    with app.expect_download(timeout=RENDER_TIMEOUT_MS) as download:
-        button.click()
-    saved = tmp_path / "downloaded.html"
-    download.value.save_as(saved)
-    html = saved.read_text(encoding="utf-8")
-    assert download.value.suggested_filename == f"{CHIP}_daily_report.html"
+    name, html = download(app, "Daily report (HTML)", tmp_path)
+    assert name == f"{CHIP}_daily_report.html"
     assert f"Daily report: {CHIP}" in html and '<table id="changes">' in html

@@ -14,8 +14,17 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import click_df_row, open_page, shot, start_streamlit, wait_idle
-from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call, text
+from tests.e2e.conftest import (
+    CopilotServer,
+    ask_on_copilot_page,
+    click_df_row,
+    open_page,
+    scripted_app,
+    shot,
+    start_streamlit,
+    wait_idle,
+)
+from tests.fakes.scripted_openai import SmartRequest, answer, call, text
 from tests.real_llm.conftest import local_llm  # noqa: F401  (the local model server fixture)
 
 CHIP = "64Qv3"
@@ -55,12 +64,6 @@ def _target(system: str) -> tuple[str, str]:
 
 
 @pytest.fixture(scope="module")
-def scripted_model() -> Iterator[ScriptedOpenAI]:
-    with ScriptedOpenAI(smart=smart) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def copilot_env(streamlit_env: dict[str, str], tmp_path_factory) -> dict[str, str]:
     """The e2e environment on a private copy of the demo (chats and memory written here stay here)."""
     data_dir = tmp_path_factory.mktemp("copilot-e2e") / "data"
@@ -71,26 +74,10 @@ def copilot_env(streamlit_env: dict[str, str], tmp_path_factory) -> dict[str, st
 
 
 @pytest.fixture(scope="module")
-def copilot_app_url(copilot_env: dict[str, str], scripted_model: ScriptedOpenAI) -> Iterator[str]:
+def copilot_app_url(copilot_server: CopilotServer) -> Iterator[str]:
     """The app with the scripted model (real HTTP from the server process to this test process)."""
-    with start_streamlit({**copilot_env, "OPENAI_BASE_URL": scripted_model.base_url,
-                          "COPILOT_MODEL": "scripted-model"}) as url:
+    with scripted_app(copilot_server, smart) as url:
         yield url
-
-
-def ask_on_copilot_page(page: Page, url: str, question: str, timeout_ms: int = TIMEOUT_MS):
-    """Open the app, go to the Copilot page through the sidebar (same session) and ask; the answer message."""
-    page.goto(url)
-    wait_idle(page)
-    page.get_by_test_id("stSidebarNavLink").filter(has_text="Copilot").filter(has_not_text="memory").click()
-    expect(page.get_by_role("heading", name="Copilot").first).to_be_visible(timeout=TIMEOUT_MS)
-    wait_idle(page)
-    box = page.get_by_test_id("stChatInputTextArea")
-    box.fill(question)
-    box.press("Enter")
-    messages = page.get_by_test_id("stChatMessage")
-    expect(messages).to_have_count(2, timeout=timeout_ms)
-    return messages.nth(1)
 
 
 def test_typed_question_gets_a_native_chart(page: Page, copilot_app_url: str) -> None:

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
 from tests.e2e.conftest import (
     RENDER_TIMEOUT_MS,
+    click_df_row,
     open_page,
     shot,
     start_streamlit,
@@ -30,23 +32,35 @@ NAV_TITLES = ["Overview", "Chip heatmap", "Timeseries", "Qubits", "What changed"
 SIZES = {"1440": {"width": 1440, "height": 900}, "1920": {"width": 1920, "height": 1080}}
 
 
-@pytest.fixture(scope="module")
-def demo(seeded_data_dir) -> dict:
-    """What the tests expect, read from the seeded database with the repository (not through the app)."""
+def _newest_chip(data_dir: Path, size: int) -> dict:
+    """The store's ``size``-qubit chip and a failed coupling task of its last 7 days, read with the repository
+    (not through the app)."""
     from copilot_core.data.connection import open_database
     from copilot_core.data.repository import CalibrationRepository
     from copilot_core.settings import Settings
 
-    db = open_database(Settings(data_dir=seeded_data_dir))
+    db = open_database(Settings(data_dir=data_dir))
     try:
         repo = CalibrationRepository(db)
-        chip = next(c for c in repo.list_chips() if c["size"] == 144)
+        chip = next(c for c in repo.list_chips() if c["size"] == size)
         since = chip["last_execution_at"] - timedelta(days=7)
         failed = repo.task_results(chip["chip_id"], status="failed", since=since, limit=1000)
-        coupling = next(r for r in failed if "-" in str(r["qid"]))
+        coupling = next((r for r in failed if "-" in str(r["qid"])), None)
         return {"chip": chip, "coupling_failure": coupling}
     finally:
         db.close()
+
+
+@pytest.fixture(scope="module")
+def demo(seeded_data_dir) -> dict:
+    """What the tests on the demo's 144-qubit chip expect."""
+    return _newest_chip(seeded_data_dir, 144)
+
+
+@pytest.fixture(scope="module")
+def small_demo(small_seeded_data_dir) -> dict:
+    """The small store's 64-qubit chip: a fresh server there builds a seventh of the demo's indexes."""
+    return _newest_chip(small_seeded_data_dir, 64)
 
 
 def _page(browser, size: str, hosts: list[str]):
@@ -99,15 +113,17 @@ def _stat_cards_whole(page) -> list[str]:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_fresh_server_heatmap_link_opens_the_exact_view_and_survives_reload(browser, streamlit_env, demo, size):
+def test_fresh_server_heatmap_link_opens_the_exact_view_and_survives_reload(browser, small_streamlit_env, small_demo,
+                                                                            size):
     from playwright.sync_api import expect
 
-    chip_id = demo["chip"]["chip_id"]
+    chip_id = small_demo["chip"]["chip_id"]
+    qubit = "Q05"  # qubit 5 as a 64-qubit chip labels it
     # the window counts back from the chip's last execution, and the title says which 7 days
-    window = f"(average, 7 days up to {demo['chip']['last_execution_at']:%Y-%m-%d})"
-    query = f"chip={chip_id}&metric=t1&mode=average&window=7d&colour=band&qubit=Q005"
+    window = f"(average, 7 days up to {small_demo['chip']['last_execution_at']:%Y-%m-%d})"
+    query = f"chip={chip_id}&metric=t1&mode=average&window=7d&colour=band&qubit={qubit}"
     hosts: list[str] = []
-    with start_streamlit(streamlit_env) as url:
+    with start_streamlit(small_streamlit_env) as url:
         context, page = _page(browser, size, hosts)
         page.goto(f"{url}/heatmap?{query}")  # the very first request this server sees
         wait_idle(page)
@@ -119,14 +135,14 @@ def test_fresh_server_heatmap_link_opens_the_exact_view_and_survives_reload(brow
         chart = page.get_by_test_id("stPlotlyChart").first
         expect(chart).to_contain_text(window)
         expect(chart).to_contain_text("band")  # coloured by band: the band colour bar
-        expect(main).to_contain_text("Latest values of Q005", timeout=RENDER_TIMEOUT_MS)
+        expect(main).to_contain_text(f"Latest values of {qubit}", timeout=RENDER_TIMEOUT_MS)
         shot(page, f"deeplink_heatmap_{size}")
         wait_idle(page)
 
         page.reload()
         wait_idle(page)
         expect(page.get_by_test_id("stPlotlyChart").first).to_contain_text(window, timeout=RENDER_TIMEOUT_MS)
-        expect(page.get_by_test_id("stMain")).to_contain_text("Latest values of Q005", timeout=RENDER_TIMEOUT_MS)
+        expect(page.get_by_test_id("stMain")).to_contain_text(f"Latest values of {qubit}", timeout=RENDER_TIMEOUT_MS)
         for part in ("mode=average", "window=7d", "colour=band", "qubit=5", f"chip={chip_id}"):
             assert part in page.url, (part, page.url)
         _assert_tables_fit(page, size)
@@ -198,9 +214,7 @@ def test_round_trip_keeps_settings_and_failed_coupling_task_shows(browser, app_u
     finder.press("Enter")
     expect(page.get_by_test_id("stMain")).to_contain_text("1 of 144 qubits", timeout=RENDER_TIMEOUT_MS)
     wait_idle(page)
-    table = page.get_by_test_id("stDataFrame").first
-    box = table.bounding_box()
-    page.mouse.click(box["x"] + 16, box["y"] + 35 + 17)  # tick the first row: the qubit itself
+    click_df_row(page, 0)  # tick the first row: the qubit itself
     wait_idle(page)
     main = page.get_by_test_id("stMain")
     expect(main).to_contain_text(f"Health of Q{control:03d}", timeout=RENDER_TIMEOUT_MS)

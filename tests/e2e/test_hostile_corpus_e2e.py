@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import start_streamlit, wait_idle
-from tests.e2e.test_copilot_e2e import ask_on_copilot_page
-from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, Step, answer, call
+from tests.e2e.conftest import CopilotServer, ask_on_copilot_page, scripted_app, wait_idle
+from tests.fakes.scripted_openai import SmartRequest, Step, answer, call
 from tests.render_safety.corpus import CASES, EXFIL, Case
 from tests.render_safety.hostile_answers import ANSWERS
 from tests.render_safety.hostile_charts import ACCEPTED, CHARTS, COSTLY
@@ -51,14 +49,9 @@ def smart(req: SmartRequest) -> Step:
 
 
 @pytest.fixture(scope="module")
-def corpus_app_url(streamlit_env: dict[str, str], tmp_path_factory) -> Iterator[str]:
-    data_dir = tmp_path_factory.mktemp("hostile-corpus-e2e") / "data"
-    shutil.copytree(streamlit_env["DATA_DIR"], data_dir)
-    with ScriptedOpenAI(smart=smart) as model:
-        env = {**streamlit_env, "DATA_DIR": str(data_dir), "TRACE_DIR": str(data_dir.parent / "traces"),
-               "OPENAI_BASE_URL": model.base_url, "COPILOT_MODEL": "scripted-model", "USERNAME": "e2e-corpus"}
-        with start_streamlit(env) as url:
-            yield url
+def corpus_app_url(copilot_server: CopilotServer) -> Iterator[str]:
+    with scripted_app(copilot_server, smart) as url:
+        yield url
 
 
 def _off_app(reply, requested: list[str]) -> tuple[set[str | None], list[str]]:

@@ -5,15 +5,14 @@ than 127.0.0.1, no image or outside link may be in the answer, and the answer's 
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import start_streamlit, wait_idle
-from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call
+from tests.e2e.conftest import CopilotServer, ask_on_copilot_page, scripted_app, wait_idle
+from tests.fakes.scripted_openai import SmartRequest, answer, call
 from tests.render_safety.corpus import BROWSER_CASES, CASES, EXFIL
 
 TIMEOUT_MS = 120_000
@@ -32,14 +31,9 @@ def smart(req: SmartRequest):
 
 
 @pytest.fixture(scope="module")
-def hostile_app_url(streamlit_env: dict[str, str], tmp_path_factory) -> Iterator[str]:
-    data_dir = tmp_path_factory.mktemp("hostile-e2e") / "data"
-    shutil.copytree(streamlit_env["DATA_DIR"], data_dir)
-    with ScriptedOpenAI(smart=smart) as model:
-        env = {**streamlit_env, "DATA_DIR": str(data_dir), "TRACE_DIR": str(data_dir.parent / "traces"),
-               "OPENAI_BASE_URL": model.base_url, "COPILOT_MODEL": "scripted-model", "USERNAME": "e2e-hostile"}
-        with start_streamlit(env) as url:
-            yield url
+def hostile_app_url(copilot_server: CopilotServer) -> Iterator[str]:
+    with scripted_app(copilot_server, smart) as url:
+        yield url
 
 
 @pytest.mark.parametrize("name", BROWSER_CASES)
@@ -47,17 +41,7 @@ def test_hostile_answer_in_chromium(page: Page, hostile_app_url: str, name: str)
     case = BY_NAME[name]
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
-    page.goto(hostile_app_url)
-    wait_idle(page)
-    page.get_by_test_id("stSidebarNavLink").filter(has_text="Copilot").filter(has_not_text="memory").click()
-    expect(page.get_by_role("heading", name="Copilot").first).to_be_visible(timeout=TIMEOUT_MS)
-    wait_idle(page)
-    box = page.get_by_test_id("stChatInputTextArea")
-    box.fill(f"case: {name}")
-    box.press("Enter")
-    messages = page.get_by_test_id("stChatMessage")
-    expect(messages).to_have_count(2, timeout=TIMEOUT_MS)
-    reply = messages.nth(1)
+    reply = ask_on_copilot_page(page, hostile_app_url, f"case: {name}")
     for word in case.words:
         expect(reply).to_contain_text(word, timeout=TIMEOUT_MS)
     wait_idle(page)

@@ -8,7 +8,7 @@ import csv
 import pytest
 
 from tests.chat.test_copilot_page import latest_t1
-from tests.e2e.conftest import RENDER_TIMEOUT_MS, click_df_row, open_page, shot, wait_idle
+from tests.e2e.conftest import RENDER_TIMEOUT_MS, click_df_row, download, open_page, shot, wait_idle
 
 PAGES = {"Overview": "Overview", "Chip heatmap": "Chip heatmap", "Timeseries": "Timeseries", "Qubits": "Qubits"}
 
@@ -68,17 +68,10 @@ def test_selecting_a_table_row_shows_the_health_report(app):
 
 def test_the_heatmap_csv_is_written_when_the_button_is_clicked(app, demo_db, tmp_path):
     """The CSV is made on the click (not on every view of the page) and holds each qubit's newest T1."""
-    from playwright.sync_api import expect
-
     open_page(app, "Chip heatmap")
-    button = app.get_by_role("button", name="Download CSV")
-    expect(button).to_be_visible(timeout=RENDER_TIMEOUT_MS)
-    with app.expect_download(timeout=RENDER_TIMEOUT_MS) as download:
-        button.click()
-    saved = tmp_path / "heatmap.csv"
-    download.value.save_as(saved)
-    rows = list(csv.DictReader(saved.read_text(encoding="utf-8").splitlines()))
+    name, text = download(app, "Download CSV", tmp_path)
+    rows = list(csv.DictReader(text.splitlines()))
 
-    assert download.value.suggested_filename == "144Qv2_t1_latest.csv"
+    assert name == "144Qv2_t1_latest.csv"
     assert {r["metric"] for r in rows} == {"t1"} and len(rows) == 144
     assert {r["id"]: float(r["value"]) for r in rows if r["value"]} == pytest.approx(latest_t1(demo_db, "144Qv2"))

@@ -10,13 +10,14 @@ import secrets
 import shutil
 import subprocess
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import free_port, shot, start_streamlit, wait_idle
+from tests.e2e.conftest import PortTaken, free_port, open_copilot, shot, start_streamlit, wait_idle
 from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call
 
 IDP_DIR = Path(__file__).parent / "oidc"
@@ -39,13 +40,14 @@ def smart(req: SmartRequest):
     return answer(f"Noted: {req.user_text[:60]}", "good")
 
 
-@pytest.fixture(scope="module")
-def identity_provider() -> Iterator[dict[str, str]]:
-    """oidc-provider on a free loopback port; yields its issuer, client secret and the app's port."""
+@contextmanager
+def identity_provider(app_port: int) -> Iterator[dict[str, str]]:
+    """oidc-provider on a free loopback port for an app on ``app_port``; yields its issuer, client secret and
+    the app's redirect URI.  Raises ``PortTaken`` when its own port was bound by another process first."""
     node = shutil.which("node")
     if node is None or not (IDP_DIR / "node_modules" / "oidc-provider").is_dir():
         _missing("the test identity provider is not installed: run `make idp` (needs node and npm)")
-    idp_port, app_port = free_port(), free_port()
+    idp_port = free_port()
     client_secret = secrets.token_urlsafe(24)
     redirect = f"http://127.0.0.1:{app_port}/oauth2callback"
     proc = subprocess.Popen([node, "idp.mjs", str(idp_port), CLIENT_ID, client_secret, redirect], cwd=IDP_DIR,
@@ -57,37 +59,51 @@ def identity_provider() -> Iterator[dict[str, str]]:
             if line.strip() == "ready":
                 break
         else:
-            raise RuntimeError("oidc-provider did not start:\n" + "".join(said))
-        yield {"issuer": f"http://127.0.0.1:{idp_port}", "secret": client_secret, "app_port": str(app_port),
-               "redirect": redirect}
+            error = PortTaken if "EADDRINUSE" in "".join(said) else RuntimeError
+            raise error("oidc-provider did not start:\n" + "".join(said))
+        yield {"issuer": f"http://127.0.0.1:{idp_port}", "secret": client_secret, "redirect": redirect}
     finally:
         proc.terminate()
         proc.wait(10)
 
 
-@pytest.fixture(scope="module")
-def signin_app_url(identity_provider: dict[str, str], streamlit_env: dict[str, str],
-                   tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app with ``[auth]`` in its secrets, an allow-list of one domain and the scripted model."""
-    work = tmp_path_factory.mktemp("signin")
-    data_dir = work / "data"
-    shutil.copytree(streamlit_env["DATA_DIR"], data_dir)
+def _serve_signed_in_app(stack: ExitStack, env: dict[str, str], work: Path) -> str:
+    """The provider and the app whose redirect URI it knows, on ports picked now; the app's URL."""
+    app_port = free_port()
+    provider = stack.enter_context(identity_provider(app_port))
     secrets_file = work / "secrets.toml"
     secrets_file.write_text(
         "[auth]\n"
-        f'redirect_uri = "{identity_provider["redirect"]}"\n'
+        f'redirect_uri = "{provider["redirect"]}"\n'
         f'cookie_secret = "{secrets.token_hex(32)}"\n'
         f'client_id = "{CLIENT_ID}"\n'
-        f'client_secret = "{identity_provider["secret"]}"\n'
-        f'server_metadata_url = "{identity_provider["issuer"]}/.well-known/openid-configuration"\n'
+        f'client_secret = "{provider["secret"]}"\n'
+        f'server_metadata_url = "{provider["issuer"]}/.well-known/openid-configuration"\n'
         'client_kwargs = { prompt = "login" }\n')
+    return stack.enter_context(start_streamlit(env, port=app_port, extra_args=(f"--secrets.files={secrets_file}",)))
+
+
+@pytest.fixture(scope="module")
+def signin_app_url(streamlit_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app with ``[auth]`` in its secrets, an allow-list of one domain and the scripted model.  The app's
+    port is written into the provider's client before the app binds it: a port taken meanwhile gets a new pair."""
+    work = tmp_path_factory.mktemp("signin")
+    data_dir = work / "data"
+    shutil.copytree(streamlit_env["DATA_DIR"], data_dir)
     with ScriptedOpenAI(smart=smart) as model:
         env = {**streamlit_env, "DATA_DIR": str(data_dir), "TRACE_DIR": str(work / "traces"),
                "OPENAI_BASE_URL": model.base_url, "COPILOT_MODEL": "scripted-model", "USERNAME": "shared-name",
                "COPILOT_ALLOWED_USERS": "@lab.example"}
-        with start_streamlit(env, port=int(identity_provider["app_port"]),
-                             extra_args=(f"--secrets.files={secrets_file}",)) as url:
-            yield url
+        for attempt in range(3):
+            with ExitStack() as stack:
+                try:
+                    url = _serve_signed_in_app(stack, env, work)
+                except PortTaken:
+                    if attempt == 2:
+                        raise
+                    continue
+                yield url
+                return
 
 
 def _guard(page: Page) -> list[tuple[str, str]]:
@@ -122,9 +138,7 @@ def sign_in(browser: Browser, url: str, login: str) -> tuple[Page, list[tuple[st
 
 
 def ask(page: Page, question: str) -> None:
-    page.get_by_test_id("stSidebarNavLink").filter(has_text="Copilot").filter(has_not_text="memory").click()
-    expect(page.get_by_role("heading", name="Copilot").first).to_be_visible(timeout=TIMEOUT_MS)
-    wait_idle(page)
+    open_copilot(page)
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(question)
     box.press("Enter")

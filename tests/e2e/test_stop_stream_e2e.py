@@ -7,15 +7,14 @@ point off 127.0.0.1, and the browser may request nothing off 127.0.0.1.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import start_streamlit, wait_idle
-from tests.fakes.scripted_openai import Pause, ScriptedOpenAI, SmartRequest, answer, call, paused
+from tests.e2e.conftest import CopilotServer, open_copilot, scripted_app, wait_idle
+from tests.fakes.scripted_openai import Pause, SmartRequest, answer, call, paused
 
 TIMEOUT_MS = 120_000
 CHIP = "64Qv3"
@@ -55,31 +54,17 @@ class Model:
 
 
 @pytest.fixture(scope="module")
-def model() -> Iterator[tuple[Model, ScriptedOpenAI]]:
+def model() -> Iterator[Model]:
     plan = Model()
-    with ScriptedOpenAI(smart=plan.smart) as server:
-        yield plan, server
-        for pause in plan.pauses.values():
-            pause.release.set()
+    yield plan
+    for pause in plan.pauses.values():
+        pause.release.set()
 
 
 @pytest.fixture(scope="module")
-def stream_app_url(streamlit_env: dict[str, str], tmp_path_factory, model) -> Iterator[str]:
-    data_dir = tmp_path_factory.mktemp("stream-e2e") / "data"
-    shutil.copytree(streamlit_env["DATA_DIR"], data_dir)
-    env = {**streamlit_env, "DATA_DIR": str(data_dir), "TRACE_DIR": str(data_dir.parent / "traces"),
-           "OPENAI_BASE_URL": model[1].base_url, "COPILOT_MODEL": "scripted-model", "USERNAME": "e2e-stream",
-           "COPILOT_READINESS": "off"}
-    with start_streamlit(env) as url:
+def stream_app_url(copilot_server: CopilotServer, model: Model) -> Iterator[str]:
+    with scripted_app(copilot_server, model.smart) as url:
         yield url
-
-
-def open_copilot(page: Page, url: str) -> None:
-    page.goto(url)
-    wait_idle(page)
-    page.get_by_test_id("stSidebarNavLink").filter(has_text="Copilot").filter(has_not_text="memory").click()
-    expect(page.get_by_role("heading", name="Copilot").first).to_be_visible(timeout=TIMEOUT_MS)
-    wait_idle(page)
 
 
 def ask(page: Page, question: str) -> None:
@@ -88,8 +73,8 @@ def ask(page: Page, question: str) -> None:
     box.press("Enter")
 
 
-def test_a_half_written_hostile_link_is_never_live(page: Page, stream_app_url: str, model) -> None:
-    plan, _ = model
+def test_a_half_written_hostile_link_is_never_live(page: Page, stream_app_url: str, model: Model) -> None:
+    plan = model
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
     page.add_init_script(RECORD_LINKS)
@@ -107,8 +92,8 @@ def test_a_half_written_hostile_link_is_never_live(page: Page, stream_app_url: s
     assert outside == set(), f"requests left for {outside}"
 
 
-def test_stop_button_stops_a_slow_answer_and_the_chat_goes_on(page: Page, stream_app_url: str, model) -> None:
-    plan, _ = model
+def test_stop_button_stops_a_slow_answer_and_the_chat_goes_on(page: Page, stream_app_url: str, model: Model) -> None:
+    plan = model
     open_copilot(page, stream_app_url)
     ask(page, "stop me while you write")
     reply = page.get_by_test_id("stChatMessage").nth(1)
