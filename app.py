@@ -8,8 +8,10 @@ from ui.data import settings_reload_button, wait_for_store
 from ui import shutdown  # noqa: F401  (the process stops without walking its heap at exit)
 
 # A local favicon: an icon name or emoji makes the browser fetch it from a font or CDN host (not offline-safe).
-ICON = Path(__file__).parent / "assets" / "favicon.png"
+ASSETS = Path(__file__).parent / "assets"
+ICON = ASSETS / "favicon.png"
 st.set_page_config(page_title="Calibration Copilot", page_icon=str(ICON), layout="wide")
+st.html(ASSETS / "charts.css")  # the project's own style sheet: whole-pixel chart widths (each chart drawn once)
 
 from ui.signin import sign_in_gate  # noqa: E402  (after set_page_config)
 

@@ -28,6 +28,7 @@ BADGES: dict[str, tuple[str, BadgeColour, str]] = {"good": ("Good", "green", ":m
           "bad": ("Bad", "red", ":material/error:")}
 AI_REVIEW_PREFIX = "**AI review**"
 RERUNS_KEY = "copilot_reruns"
+OPENED_CHARTS_KEY = "copilot_opened_charts"  # keys of older answers' charts this browser session asked to see
 
 SETUP_HELP = """**No language model is configured**, so the copilot cannot answer yet. The dashboard pages keep working.
 
@@ -58,10 +59,26 @@ def render_badge(assessment: str | None) -> None:
         st.badge(safe_label(f"Assessment: {label}"), color=color, icon=icon)
 
 
-def render_block(block: Block, key: str) -> None:
+def _open_chart(key: str) -> None:
+    st.session_state.setdefault(OPENED_CHARTS_KEY, set()).add(key)
+
+
+def render_chart_on_demand(chart: Figure, key: str) -> None:
+    """An older answer's chart: drawn once asked for (one click; it then stays drawn for this browser session),
+    so opening the chat does not make the browser draw every chart of its history again."""
+    if key in st.session_state.get(OPENED_CHARTS_KEY, ()):
+        render_chart(chart, key)
+    else:
+        st.button("Show chart", key=f"{key}-open", icon=":material/bar_chart:", on_click=_open_chart, args=(key,),
+                  help="Charts of earlier answers are drawn when asked for.")
+
+
+def render_block(block: Block, key: str, eager: bool = True) -> None:
     match block:
-        case ChartBlock(figure=figure):
+        case ChartBlock(figure=figure) if eager:
             render_chart(figure, key=key)
+        case ChartBlock(figure=figure):
+            render_chart_on_demand(figure, key=key)
         case TextBlock(text=text) if text.lstrip().startswith(AI_REVIEW_PREFIX):
             with st.container(border=True):
                 st.markdown(safe_markdown(text))
@@ -107,10 +124,10 @@ def render_qdash_ask(block: AskBlock) -> None:
                           "Asked in QDash; no option was picked. Read-only here."))
 
 
-def render_blocks(message: ChatMessage, key: str) -> None:
+def render_blocks(message: ChatMessage, key: str, eager: bool = True) -> None:
     render_badge(message.assessment)
     for i, block in enumerate(message.blocks):
-        render_block(block, key=f"{key}-chart-{i}")
+        render_block(block, key=f"{key}-chart-{i}", eager=eager)
 
 
 def _choose(state: ChatState, index: int, n: int, option: str) -> None:
@@ -228,11 +245,12 @@ def _rerun_section(work: ShowWork, key: str, state: ChatState) -> None:
 STOPPED_NOTE = "Stopped by you: the answer above is incomplete (what was shown before the stop is kept)."
 
 
-def render_answer(message: ChatMessage, index: int, state: ChatState) -> None:
-    """An assistant turn's body; keys depend on the session and position so reruns keep widget state."""
+def render_answer(message: ChatMessage, index: int, state: ChatState, eager: bool = True) -> None:
+    """An assistant turn's body; keys depend on the session and position so reruns keep widget state.  Its
+    charts are drawn at once when ``eager`` (the newest answer), else on demand."""
     if message.stopped:
         st.caption(safe_markdown(STOPPED_NOTE), help="The turn was stopped with the chat input's stop button.")
-    render_blocks(message, key=f"msg-{state.session_id}-{index}")
+    render_blocks(message, key=f"msg-{state.session_id}-{index}", eager=eager)
     for n, block in enumerate(message.blocks):
         if isinstance(block, AskBlock) and not block.read_only:
             render_ask(block, message, index, n, state)
@@ -243,17 +261,19 @@ def render_answer(message: ChatMessage, index: int, state: ChatState) -> None:
         render_show_work(message.work, key=f"work-{state.session_id}-{index}", state=state)
 
 
-def render_message(message: ChatMessage, index: int, state: ChatState) -> None:
+def render_message(message: ChatMessage, index: int, state: ChatState, eager: bool = True) -> None:
     with st.chat_message(message.role):
         if message.role == "user":
             render_user(message)
         else:
-            render_answer(message, index, state)
+            render_answer(message, index, state, eager)
 
 
 def render_history(state: ChatState) -> None:
+    """Every turn's text; the charts of the newest answer at once, older answers' charts on demand."""
+    newest = max((i for i, m in enumerate(state.messages) if m.role != "user"), default=-1)
     for i, message in enumerate(state.messages):
-        render_message(message, i, state)
+        render_message(message, i, state, eager=i >= newest)
 
 
 def show_events(events: list[TurnEvent], progress: StatusProgress, draft: Any) -> None:

@@ -4,17 +4,24 @@ Streamlit's chart element re-applies its theme to a mounted figure; with a templ
 pass is a full redraw (see ``copilot_core.charts.look``).  Charts are drawn here with Streamlit's look written
 into the figure itself, no template and ``theme=None``.  A figure that brings its own template (a model's plotly
 express chart) keeps it and Streamlit's theme.
+
+The app's own figures are sent with plain JSON arrays.  plotly.py would send a numpy array as a base64 typed
+array, which plotly.js decodes into a new typed array on every update and, unable to compare typed arrays, then
+recomputes and redraws the whole chart: once more when Streamlit applies the measured width to a mounted chart.
+The look is written once per figure content (a digest of the figure's JSON), not on every rerun.
 """
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
+from plotly.utils import PlotlyJSONEncoder
 
-from copilot_core.charts.look import styled, styled_dict
+from copilot_core.charts.look import styled_dict
 from copilot_core.render_safety import UnsafeFigure, escape, plotly_input, validate_figure
 
 
@@ -26,10 +33,32 @@ def _default_template() -> dict:
     return validate_figure({"data": [], "layout": {"template": default}})["layout"]["template"]
 
 
+def plain_json(fig: go.Figure) -> str:
+    """``fig`` as JSON with every array written out as a JSON list (numpy arrays included, dates as text)."""
+    return json.dumps({"data": [trace.to_plotly_json() for trace in fig.data],
+                       "layout": fig.layout.to_plotly_json()}, cls=PlotlyJSONEncoder)
+
+
+@lru_cache(maxsize=128)
+def _styled_json(text: str) -> str:
+    """The figure ``text`` without its template, with the look and data revision (memoised: ~0.1 s on plotly
+    objects, now once per figure content)."""
+    figure = json.loads(text)
+    figure["layout"].pop("template", None)
+    return json.dumps(styled_dict(figure))
+
+
+def styled_figure(fig: go.Figure) -> go.Figure:
+    """A new figure: ``fig`` with the look, no template, plain arrays; styled once per content."""
+    out = go.Figure(json.loads(_styled_json(plain_json(fig))))
+    out.layout.template = None
+    return out
+
+
 def chart(fig: go.Figure, **kwargs: Any) -> Any:
     """One of the app's own figures (built by ``copilot_core.charts``); returns what ``st.plotly_chart`` does
     (the selection state when ``on_select`` is set)."""
-    return st.plotly_chart(styled(fig), theme=None, **kwargs)
+    return st.plotly_chart(styled_figure(fig), theme=None, **kwargs)
 
 
 def _own_look(figure: dict) -> bool:

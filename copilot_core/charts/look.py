@@ -17,7 +17,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import plotly.graph_objects as go
 from plotly.utils import PlotlyJSONEncoder
 
 FONT = '"Source Sans", sans-serif'
@@ -93,19 +92,6 @@ def trace_patch(trace: Mapping[str, Any]) -> dict[str, Any]:
     if kind == "scatter":
         return _missing({"marker": {"line": {"width": 0}}}, trace)
     return {}
-
-
-def styled(fig: go.Figure) -> go.Figure:
-    """``fig`` (in place) with the look, no template and its data revision."""
-    spec = fig.to_plotly_json()
-    fig.layout.template = None
-    fig.update_layout(layout_patch(spec.get("layout") or {}))
-    for trace, given in zip(fig.data, spec.get("data") or [], strict=True):
-        patch = trace_patch(given)
-        if patch:
-            trace.update(patch)
-    fig.layout.datarevision = data_revision([t.to_plotly_json() for t in fig.data])
-    return fig
 
 
 def styled_dict(figure: Mapping[str, Any]) -> dict[str, Any]:

@@ -237,7 +237,7 @@ def test_chat_resumed_from_mongodb_and_only_six_turns_replayed(chat_app):
     assert not at.exception
     assert len(at.chat_message) == 8
     assert readable(at.chat_message[0].markdown[0].value) == "old question 0"
-    assert len(plotly_specs(at)) == 4  # stored charts render again
+    assert len(plotly_specs(at)) == 1  # the newest answer's chart; the three older ones are a click away
 
     at = app.ask("And now?")
     assert not at.exception
@@ -247,6 +247,30 @@ def test_chat_resumed_from_mongodb_and_only_six_turns_replayed(chat_app):
     assert "STORED-CHART-MARKER" not in json.dumps(body)  # chart JSON never goes back to the model
     doc = app.sessions().get(app.username, stored.session_id)
     assert len(doc["messages"]) == 10  # the follow-up was saved into the same session
+
+
+def test_older_answers_charts_open_with_one_click_and_stay_open(chat_app):
+    app = chat_app(lambda req: answer("unused"))
+    stored = _stored_session(app.username, turns=3)
+    app.sessions().save(app.username, stored.session_id, **stored.document_fields())
+    at = app.run()
+    at.sidebar.selectbox(key="copilot_session_pick").set_value(stored.session_id)
+    at.sidebar.button(key="copilot_open_chat").click()
+    at = app.run()
+    answers = [at.chat_message[i] for i in (1, 3, 5)]
+    assert [[readable(m.value) for m in a.markdown][-1] for a in answers] == ["old answer 0", "old answer 1",
+                                                                            "old answer 2"]
+    assert [len(a.get("plotly_chart")) for a in answers] == [0, 0, 1]
+    assert [[b.label for b in a.button] for a in answers] == [["Show chart"], ["Show chart"], []]
+
+    answers[0].button[0].click()
+    at = app.run()
+    answers = [at.chat_message[i] for i in (1, 3, 5)]
+    assert [len(a.get("plotly_chart")) for a in answers] == [1, 0, 1]
+    [opened] = answers[0].get("plotly_chart")
+    assert json.loads(opened.proto.spec)["data"][0]["name"] == "STORED-CHART-MARKER"
+    at = app.run()  # any later run of the page keeps it open
+    assert [len(at.chat_message[i].get("plotly_chart")) for i in (1, 3, 5)] == [1, 0, 1]
 
 
 def test_saved_chat_with_unknown_and_broken_blocks_opens_with_placeholders(chat_app):

@@ -37,17 +37,31 @@ def app(page, app_url):
     return page
 
 
-def test_the_coupling_map_is_drawn_once_and_titles_stay_bold(app):
+def _drawn_once(app, count: int) -> dict:
+    """Wait until ``count`` charts have reported their mount; the charts' draw counts by title."""
+    from playwright.sync_api import expect
+
+    expect(app.get_by_test_id("stPlotlyChart")).to_have_count(count, timeout=RENDER_TIMEOUT_MS)
+    app.wait_for_function(f"Object.keys(window.__charts).length === {count} && "
+                          "Object.values(window.__charts).every(c => c.after >= 2)", timeout=RENDER_TIMEOUT_MS)
+    return app.evaluate("window.__charts")
+
+
+def test_every_heatmap_page_chart_is_drawn_once_and_titles_stay_bold(app):
     from playwright.sync_api import expect
 
     open_page(app, "Chip heatmap")
-    expect(app.get_by_test_id("stPlotlyChart")).to_have_count(3, timeout=RENDER_TIMEOUT_MS)
-    app.wait_for_function("Object.keys(window.__charts).length === 3 && "
-                          "Object.values(window.__charts).every(c => c.after >= 2)", timeout=RENDER_TIMEOUT_MS)
-    charts = app.evaluate("window.__charts")
-    coupling = next(v for k, v in charts.items() if "arrows point control" in k)
-    assert coupling["full"] == 0, charts
+    charts = _drawn_once(app, 3)
+    # the heatmap and its distribution sit in 2:1 columns (fractional widths), the coupling map below them
+    assert any("arrows point control" in k for k in charts), charts
+    assert [c["full"] for c in charts.values()] == [0, 0, 0], charts
     titles = app.locator(".js-plotly-plot .gtitle")
     expect(titles).to_have_count(3)
     for i in range(3):
         expect(titles.nth(i)).to_have_css("font-weight", "700")
+
+
+def test_the_timeseries_chart_with_numeric_arrays_is_drawn_once(app):
+    open_page(app, "Timeseries")
+    charts = _drawn_once(app, 1)
+    assert [c["full"] for c in charts.values()] == [0], charts
