@@ -26,6 +26,7 @@ import fcntl
 import os
 import shutil
 import sys
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,11 +63,44 @@ SLOW_MODULES = frozenset({
 })
 
 
+# The modules that take longest (summed test time, measured with --durations on ``make test``'s in-process run),
+# longest first.  Parallel runs hand whole files to the workers in collection order, so these start first and
+# the run ends on short files instead of one worker finishing a long module alone.
+LONGEST_FIRST = (
+    "agent/test_cli.py", "tools/test_tools_demo.py", "chat/test_hostile_corpus.py",
+    "chat/test_secrets_never_leave.py", "pages/test_timeseries.py", "agent/test_qubit_review.py",
+    "agent/test_prefetch.py", "data/test_demo.py", "agent/test_public_eval.py", "compare/test_report.py",
+    "pages/test_heatmap.py", "sandbox/test_job_isolation.py", "tools/test_ranking.py", "pages/test_figures.py",
+    "chat/test_copilot_page.py", "sandbox/test_spare.py", "chat/test_two_people.py", "chat/test_notebook_export.py",
+    "compare/test_compare_values.py", "sandbox/test_attack_corpus.py", "depth/test_evals.py",
+    "pages/test_overview.py", "tools/test_session_chip.py", "sandbox/test_prefault.py",
+    "chat/test_stop_and_stream.py", "pages/test_url_state.py", "data/test_owners.py", "pages/test_old_database.py",
+    "pages/test_hostile_links.py", "agent/test_loop.py", "data/test_import.py", "pages/test_first_view.py",
+    "pages/test_errors.py", "sandbox/test_host.py", "chat/test_follow_ups_page.py",
+)
+_RANK = {name: rank for rank, name in enumerate(LONGEST_FIRST)}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep the order below: pytest-xdist would otherwise re-sort every file by how many tests it holds, which
+    sends a long module with few tests (whole pages, CLI subprocesses) to the end of the run."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def _relative(item: pytest.Item) -> str:
+    path = Path(str(item.path))
+    return path.relative_to(TESTS).as_posix() if path.is_relative_to(TESTS) else path.name
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test with its tier from where it lives and which engine it runs on."""
+    """Mark every test with its tier from where it lives and which engine it runs on.  Order: the longest
+    modules first, then the others by how many tests they hold (pytest-xdist's own order); stable, so each file
+    keeps its tests' order."""
+    per_file = Counter(_relative(item) for item in items)
+    items.sort(key=lambda item: (_RANK.get(_relative(item), len(_RANK)), -per_file[_relative(item)]))
     for item in items:
-        path = Path(str(item.path))
-        relative = path.relative_to(TESTS).as_posix() if path.is_relative_to(TESTS) else path.name
+        relative = _relative(item)
         if relative.startswith("e2e/"):
             item.add_marker(pytest.mark.e2e)
         if relative.startswith("real_llm/"):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import threading
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 from copilot_core.render_safety import UnsafeFigure, validate_figure
 from copilot_core.sandbox import run_analysis, sandbox_status
 from copilot_core.sandbox.cli import main as cli_main
+from tests.sandbox.processes import kill_and_wait
 
 
 def test_concurrent_jobs_from_non_main_threads(store, planted):
@@ -33,7 +33,7 @@ def test_concurrent_jobs_from_non_main_threads(store, planted):
 def test_worker_restarts_after_it_dies(store, planted):
     status = sandbox_status()
     assert status["alive"] and status["pid"]
-    os.kill(status["pid"], signal.SIGKILL)  # the worker this test session started
+    kill_and_wait([status["pid"]])  # the worker this test session started; gone before the next job, not during it
     result = run_analysis("print('back')", store)
     assert result.error is None and result.output == "back"
     after = sandbox_status()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import threading
 from pathlib import Path
@@ -19,6 +18,7 @@ import pytest
 
 from copilot_core.sandbox import host, protocol, run_analysis
 from copilot_core.sandbox.host import worker_status
+from tests.sandbox.processes import kill_and_wait
 
 POISON = ("px.colors.qualitative.Plotly[0] = '#000000'\nnp.random.seed(123)\ndata['t1']['value'] = 0.0\n"
           "result = {'output': json.dumps([px.colors.qualitative.Plotly[0], float(data['t1']['value'].sum())])}")
@@ -79,23 +79,9 @@ def test_spares_have_a_clean_environment(planted):
         assert keys <= {"PATH", "LANG", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "MALLOC_PERTURB_"}
 
 
-def _kill_and_wait(pids: list[int]) -> None:
-    """SIGKILL each process and wait until the kernel says it has exited (a pidfd turns readable)."""
-    pidfds = [os.pidfd_open(pid) for pid in pids]
-    try:
-        for pid in pids:
-            os.kill(pid, signal.SIGKILL)
-        for fd in pidfds:
-            readable, _, _ = select.select([fd], [], [], 60)
-            assert readable, "a SIGKILLed spare did not exit within a minute"
-    finally:
-        for fd in pidfds:
-            os.close(fd)
-
-
 def test_killed_idle_spares_are_replaced_without_an_error(store, planted):
     killed = _spares()
-    _kill_and_wait(killed)
+    kill_and_wait(killed)
     result = run_analysis("result = {'output': str(data['t1']['qid'].nunique())}", store)
     assert result.error is None and result.output == str(store["t1"]["qid"].nunique())
     assert "fork" in result.layers and "audit-hook" in result.layers
@@ -113,7 +99,7 @@ def test_a_spare_that_dies_before_reading_its_job_is_retried_on_a_fresh_fork(sto
         while set(worker_status()["spare_pids"]) == set(stopped):  # until the worker hands one the request
             assert job.is_alive()
     finally:
-        _kill_and_wait(stopped)
+        kill_and_wait(stopped)
     job.join(timeout=60)
     assert [(r.error, r.output) for r in results] == [(None, "42")]
     assert worker_status()["recent_job_pids"][-1] not in stopped  # it ran in a fresh process
