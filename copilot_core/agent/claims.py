@@ -27,7 +27,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Literal
 
-from copilot_core.agent.grounding import number_spans, source_values
+from copilot_core.agent.grounding import finite_number, number_spans, source_values, written_decimals, written_value
 from copilot_core.domain.metrics import CATALOGUE, metric
 from copilot_core.domain.vocabulary import (ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, NUMBER_WORDS, is_below,
                                            metrics_named)
@@ -150,11 +150,8 @@ def subject_label(subject: str) -> str:
 
 
 def _number(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        if type(value).__module__ == "numpy" and hasattr(value, "item"):
-            return _number(value.item())
-        return None
-    return abs(float(value)) if math.isfinite(value) else None
+    number = finite_number(value)
+    return None if number is None else abs(number)
 
 
 @dataclass(frozen=True)
@@ -342,18 +339,15 @@ def _qualifier(clause: str) -> str | None:
     return next((name for name, pattern in _QUALIFIER_WORDS if pattern.search(clause)), None)
 
 
-def _decimals(written: str) -> int:
-    mantissa, _, exponent = written.lower().partition("e")
-    return max(len(mantissa.partition(".")[2]) - int(exponent or 0), 0)
-
-
 def _matches(value: float, decimals: int, fact: Fact) -> bool:
+    if not math.isfinite(value):  # "1e999" (an id's digits): inf is within any tolerance of every fact
+        return False
     half = 0.5 * 10.0 ** -decimals
     return abs(fact.value - value) <= half * (1 + 1e-9) + 1e-12 * max(value, 1.0)
 
 
 def _written_like(value: float, written: str) -> str:
-    decimals = _decimals(written)
+    decimals = written_decimals(written)
     return f"{value:.{decimals}f}"
 
 
@@ -378,11 +372,11 @@ def _readings(answer: str) -> tuple[list[_Reading], list[tuple[int, int, str]]]:
     for cstart, cend in clauses(masked):
         for start, end, written, derived in number_spans(masked[cstart:cend]):
             try:
-                value = abs(float(written.replace(",", "").replace("−", "-")))
+                value = written_value(written)
             except ValueError:
                 continue
             s, e = cstart + start, cstart + end
-            out.append(_Reading(written, value, _decimals(written), s, e, answer[cstart:cend].strip(),
+            out.append(_Reading(written, value, written_decimals(written), s, e, answer[cstart:cend].strip(),
                                 answer[cstart:s], answer[e:cend], derived, _listed(answer, e, mentions)))
     return out, mentions
 
@@ -450,12 +444,12 @@ def _asked_count(reading: _Reading, stated: AbstractSet[tuple[int, str]]) -> boo
     ("3 qubits" after "the last 3 values") and a selection of failed, missing, below or above items stay claims."""
     if reading.decimals or not math.isfinite(reading.value) or reading.value != int(reading.value):
         return False
+    if _qualifier(reading.clause) is not None:  # "the last 3 tasks failed": a claim about those items
+        return False
     n = int(reading.value)
     noun = _noun(reading.after)
     if _selects(reading.before, reading.after):
-        if any(count == n for count, _ in stated):
-            return True
-        return noun in (None, "values") and _qualifier(reading.clause) is None
+        return any(count == n for count, _ in stated) or noun in (None, "values")
     return noun is not None and ((n, noun) in stated or (noun == "values" and (n, "selection") in stated))
 
 
@@ -492,6 +486,11 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
         if any(abs(v - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for v in loose_values) \
                 and role is None:
             return claim("ok", "in a tool result's text")
+        counted = [f for f in facts if role == "count" and qualifier in ("failed", "missing") and f.role == "count"
+                   and f.qualifier == qualifier and f.metric in (None, claimed)]
+        if counted:  # "the last 3 tasks failed" when the run's failures are 4 (below/above: the limit may differ)
+            return claim("wrong", f"{reading.written} is not {counted[0].describe()}",
+                         _correction(facts, role, claimed, None, qualifier, reading.written))
         return claim("unbacked", "no tool result has this number")
     pool = [f for f in candidates if f.role != "threshold"]
     if role == "threshold":  # a limit the tools or the catalogue use, or "at least 3 qubits" (a count)
@@ -609,7 +608,7 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
     ``ToolOutcome`` objects).  Numbers the ``question`` itself states are accepted as thresholds or counts."""
     results = list(tool_results)
     facts = tool_facts(results)
-    user_values = [abs(float(w.replace(",", ""))) for _, _, w, _ in number_spans(_mask(question, [
+    user_values = [written_value(w) for _, _, w, _ in number_spans(_mask(question, [
         (s, e) for s, e, _ in _mentions(question)]))]
     loose = source_values([getattr(r, "summary", None) or "" for r in results] +
                           [r for r in results if isinstance(r, str)])

@@ -184,10 +184,20 @@ def test_an_id_that_reads_as_a_huge_number_is_judged_not_crashed_on(written):
     assert [c.written for c in report.claims] == [written]
 
 
-def test_a_selection_of_failed_items_is_a_count_claim():
-    report = check_claims("The last 3 tasks failed.", [FAILURES], question="How many tasks failed in the latest run?")
+@pytest.mark.parametrize("question", ["How many tasks failed in the latest run?",
+                                      # the question states the 3: it sizes the selection, "failed" is still a claim
+                                      "Did the last 3 tasks fail?", "What happened to the last 3 tasks?"])
+def test_a_selection_of_failed_items_is_a_count_claim(question):
+    answer = "The last 3 tasks failed."  # FAILURES: 4 tasks failed
+    report = check_claims(answer, [FAILURES], question=question)
     [claim] = report.claims
-    assert claim.verdict == "unbacked" and claim.role == "count" and claim.qualifier == "failed"
+    assert (claim.verdict, claim.role, claim.qualifier) == ("wrong", "count", "failed")
+    repaired = repair_answer(answer, report, None)
+    assert repaired.action == "corrected" and repaired.text == "The last 4 tasks failed."
+
+
+def test_a_selection_of_failed_items_that_the_data_bears_out_passes():
+    assert check_claims("The last 4 tasks failed.", [FAILURES], question="Did the last 4 tasks fail?").ok
 
 
 def test_the_questions_threshold_claimed_as_a_count_is_caught():
@@ -251,3 +261,34 @@ def test_a_count_that_is_not_the_length_of_its_list_is_still_checked():
     assert [c.written for c in swapped.wrong] == ["61.9", "59.1"]
     assert [c.written for c in check_claims("The median T1 is 60 μs.", [COMPARED]).claims
             if c.verdict != "ok"] == ["60"]
+
+
+# Inputs found by fuzzing the checker with odd numbers, units and ids: each made a rule raise (and the question end
+# with an error); each is now judged.
+ANHARMONICITY = {"answer": "2 of 16 qubits have anharmonicity below -300 MHz.", "metric": "anharmonicity",
+                 "below_limit": -300.0, "count_below": 2,
+                 "below": [{"qid": "3", "value": -310.2}, {"qid": "8", "value": -305.0}]}
+
+
+def test_a_question_with_a_typographic_minus_is_judged():
+    # ValueError: could not convert string to float: '−300'
+    report = check_claims("2 qubits have anharmonicity below −300 MHz: Q03 (−310.2 MHz) and Q08 (−305.0 MHz).",
+                          [ANHARMONICITY], question="Which qubits have anharmonicity below −300 MHz?")
+    assert verdicts_of(report) == [("2", "ok"), ("−300", "ok"), ("−310.2", "ok"), ("−305.0", "ok")]
+    wrong = check_claims("Q03 has anharmonicity −305.0 MHz.", [ANHARMONICITY], question="What is Q3's anharmonicity?")
+    assert verdicts_of(wrong) == [("−305.0", "wrong")]
+
+
+def test_an_exponent_hundreds_of_digits_long_is_judged():
+    # OverflowError: int too large to convert to float (10.0 ** -decimals)
+    written = "1e-4" + "9" * 300
+    report = check_claims(f"{written} tasks failed; at least 99999-1 compared.", [FAILURES])
+    assert verdicts_of(report)[0] == (written, "wrong")  # a count of failed tasks that is not FAILURES' 4
+
+
+def test_an_integer_too_large_for_a_float_in_a_tool_result_is_no_fact():
+    # OverflowError in the facts of a result whose database field held 10**400
+    huge = {**SERIES, "stats": {"min": 45.1, "max": 10 ** 400, "mean": 46.05}}
+    assert verdicts("The latest T1 of Q017 is 47.0 μs, the lowest 45.1 μs.", [huge]) == [("47.0", "ok"),
+                                                                                           ("45.1", "ok")]
+    assert verdicts(f"The highest T1 of Q017 is {10 ** 400} μs.", [huge]) == [(str(10 ** 400), "unbacked")]
