@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from copilot_core.agent.grounding import finite_number, number_spans, source_values, written_decimals, written_value
-from copilot_core.domain.metrics import CATALOGUE, metric
+from copilot_core.domain.metrics import CATALOGUE, format_value, metric
 from copilot_core.domain.vocabulary import (ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, NUMBER_WORDS, is_below,
                                            metrics_named)
 
@@ -217,6 +217,7 @@ def _leaf(number: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
 
 
 _ALL_METRIC_NAMES = frozenset(CATALOGUE)
+CATALOGUE_LIMIT = "catalogue"  # the qualifier of a threshold the metric catalogue (not a tool) states
 
 
 def _as_object(source: object) -> object:
@@ -242,7 +243,7 @@ def tool_facts(tool_results: Iterable[object]) -> list[Fact]:
     for entry in CATALOGUE.values():
         for limit in (entry.bad, entry.good, entry.excellent):
             if limit is not None:
-                facts.append(Fact(abs(float(limit)), "threshold", entry.name))
+                facts.append(Fact(abs(float(limit)), "threshold", entry.name, qualifier=CATALOGUE_LIMIT))
     return facts
 
 
@@ -363,6 +364,7 @@ class _Reading:
     after: str
     derived: bool
     listed: int | None = None  # "CheckRamsey 2 (Q03, Q07)": how many qubits/couplings the brackets after it name
+    sentence: str = ""  # the sentence up to the number ("Median X90 fidelity 99.78% (good: above ")
 
 
 def _readings(answer: str) -> tuple[list[_Reading], list[tuple[int, int, str]]]:
@@ -377,11 +379,19 @@ def _readings(answer: str) -> tuple[list[_Reading], list[tuple[int, int, str]]]:
                 continue
             s, e = cstart + start, cstart + end
             out.append(_Reading(written, value, written_decimals(written), s, e, answer[cstart:cend].strip(),
-                                answer[cstart:s], answer[e:cend], derived, _listed(answer, e, mentions)))
+                                answer[cstart:s], answer[e:cend], derived, _listed(answer, e, mentions),
+                                _sentence_before(answer, s)))
     return out, mentions
 
 
 _BRACKETED = re.compile(r"\s*\(([^()]*)\)")
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+
+
+def _sentence_before(answer: str, start: int) -> str:
+    """The answer from the start of the sentence that holds ``start`` up to it."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(answer, 0, start)]
+    return answer[ends[-1] if ends else 0:start]
 
 
 def _listed(answer: str, end: int, mentions: list[tuple[int, int, str]]) -> int | None:
@@ -480,7 +490,7 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
     if role is None and reading.listed == reading.value:
         return claim("ok", "how many are listed right after it")
     if any(abs(u - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for u in user_values) and \
-            role in (None, "threshold") and subject is None:
+            (role == "threshold" or (role is None and subject is None)):
         return claim("ok", "the question's own number")
     if not candidates:
         if any(abs(v - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for v in loose_values) \
@@ -493,11 +503,11 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
                          _correction(facts, role, claimed, None, qualifier, reading.written))
         return claim("unbacked", "no tool result has this number")
     pool = [f for f in candidates if f.role != "threshold"]
-    if role == "threshold":  # a limit the tools or the catalogue use, or "at least 3 qubits" (a count)
-        if len(pool) < len(candidates) or _COUNT_AFTER.match(reading.after):
-            return claim("ok", "a threshold")
-        return claim("wrong", f"{reading.written} is {pool[0].describe()}, not a threshold the question or the "
-                              "tools use")
+    if role == "threshold":  # a limit the tools or the metric's catalogue entry use, or "at least 3 qubits"
+        if _COUNT_AFTER.match(reading.after):
+            return claim("ok", "a count")
+        problem = _limit_problem(reading, candidates, facts)
+        return claim("wrong", problem) if problem else claim("ok", "a threshold")
     if not pool:  # only a threshold has this value: no data gives it
         return claim("unbacked", "only a threshold has this number")
     if claimed is not None:
@@ -553,6 +563,44 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
     if problem:
         return claim("wrong", problem)
     return claim("ok")
+
+
+_UNIT_AFTER = re.compile(r"^\s?(%|[μµu]s|ns|ms|[kMG]?Hz)(?![\w])")
+_UNIT_NAMES = {"µs": "μs", "us": "μs"}
+
+
+def _limit_metric(reading: _Reading, facts: Sequence[Fact]) -> str | None:
+    """The metric a below/above limit is said of: named in its clause, else the nearest one named before it in
+    its sentence, else the one metric the tool results hold."""
+    for text in (reading.clause, reading.sentence):
+        named = [n for n in metrics_named(text) if n is not None]
+        if named:
+            return named[-1] if text is reading.sentence else named[0] if len(named) == 1 else None
+    held = {f.metric for f in facts if f.metric and f.qualifier != CATALOGUE_LIMIT}
+    return held.pop() if len(held) == 1 else None
+
+
+def _limit_problem(reading: _Reading, candidates: Sequence[Fact], facts: Sequence[Fact]) -> str | None:
+    """Why a below/above limit is not one the tools or the metric's own catalogue entry state (the question's own
+    numbers are accepted before this), in the metric's display unit; None when it is."""
+    name = _limit_metric(reading, facts)
+    limits = [f for f in candidates if f.role == "threshold" and (name is None or f.metric in (None, name))]
+    if name is None:  # no metric to hold it to: a tool's limit, or a catalogue limit of a metric the tools returned
+        held = {f.metric for f in facts if f.metric and f.qualifier != CATALOGUE_LIMIT}
+        limits = [f for f in limits if f.qualifier != CATALOGUE_LIMIT or f.metric in held]
+    if not limits:
+        own = metric(name) if name else None
+        stated = ", ".join(format_value(own, v) for v in (own.bad, own.good, own.excellent) if v is not None) \
+            if own else ""
+        other = next((f.describe() for f in candidates if f.role != "threshold"), None) or \
+            next((f"a limit of {f.metric}" for f in candidates if f.metric), "no limit")
+        return (f"{reading.written} is {other}, not a threshold the question, the tools or {name or 'the metric'} "
+                "use" + (f" ({name}: {stated})" if stated else ""))
+    unit = _UNIT_AFTER.match(reading.after)
+    if unit and name is not None and metric(name).unit and \
+            _UNIT_NAMES.get(unit.group(1), unit.group(1)) != metric(name).unit:
+        return f"{reading.written} {unit.group(1)} is not in {name}'s unit ({metric(name).unit})"
+    return None
 
 
 _ARROW_AFTER = re.compile(r"^\s*(?:%|[μµ]s|[kMG]?Hz)?\s*(?:→|->)")

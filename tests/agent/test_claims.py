@@ -174,7 +174,8 @@ def test_the_count_of_values_asked_for_is_not_a_claimed_value(answer, question):
 
 def test_a_wrong_count_is_still_caught_when_the_question_states_the_same_number():
     report = check_claims("3 qubits have T2 echo below 90 μs.", [SERIES61], question=LAST3)
-    assert [c.written for c in report.claims if c.verdict != "ok"] == ["3"]
+    # 90 is no T2 echo limit either (30, 80, 150 μs; 90% is Bell state fidelity's "good")
+    assert [c.written for c in report.claims if c.verdict != "ok"] == ["3", "90"]
 
 
 @pytest.mark.parametrize("written", ["3e999", "12e400"])
@@ -292,3 +293,37 @@ def test_an_integer_too_large_for_a_float_in_a_tool_result_is_no_fact():
     assert verdicts("The latest T1 of Q017 is 47.0 μs, the lowest 45.1 μs.", [huge]) == [("47.0", "ok"),
                                                                                            ("45.1", "ok")]
     assert verdicts(f"The highest T1 of Q017 is {10 ** 400} μs.", [huge]) == [(str(10 ** 400), "unbacked")]
+
+
+# The chip summary's X90 statistics (display units): the catalogue's X90 limits are 98, 99.5 and 99.9 %.
+X90 = {"answer": "64Qv3: x90_gate_fidelity median 99.78% (60 qubits).",
+       "statistics": {"x90_gate_fidelity": {"unit": "%", "median": 99.78, "count": 60}}}
+
+
+@pytest.mark.parametrize("answer, verdict", [
+    ("X90 fidelity is good: above 50%", [("50", "wrong")]),  # 50 is T1's good limit (μs), not X90's
+    ("The median X90 gate fidelity is 99.78% (good: above 50%).", [("99.78", "ok"), ("50", "wrong")]),
+    ("The median X90 gate fidelity is 99.78% (good: above 99.5%).", [("99.78", "ok"), ("99.5", "ok")]),
+    ("The median X90 gate fidelity is 99.78%, above 99.5 μs.", [("99.78", "ok"), ("99.5", "wrong")]),  # unit
+    ("Its median is 99.78%, above 95%.", [("99.78", "ok"), ("95", "wrong")]),  # metric from the tool result
+    ("Its median is 99.78%, above 99.5%.", [("99.78", "ok"), ("99.5", "ok")]),
+    ("The median T1 is 77.8 μs, above 50 μs.", [("77.8", "ok"), ("50", "ok")]),  # T1's own limit
+])
+def test_a_limit_must_be_the_claimed_metrics_own(answer, verdict):
+    assert verdicts(answer, [X90, SUMMARY]) == verdict
+
+
+def test_a_limit_the_question_or_a_tool_states_is_accepted_for_any_metric():
+    # the question's 45 said of a qubit, and filter_metric's own below_limit
+    assert verdicts("Q05's T1 of 38.2 μs is below 45 μs.", [QUBIT5], question="Is Q5's T1 below 45 μs?") == [
+        ("38.2", "ok"), ("45", "ok")]
+    tool = {**FILTERED, "below_limit": 45, "threshold": 45}
+    assert verdicts("7 qubits have T1 below 45 μs.", [tool]) == [("7", "ok"), ("45", "ok")]
+    assert verdicts("Q05's T1 of 38.2 μs is below 45 μs.", [QUBIT5]) == [("38.2", "ok"), ("45", "unbacked")]
+
+
+def test_a_wrong_limit_replaces_the_answer_and_says_why():
+    answer = "The median X90 gate fidelity is 99.78% (good: above 50%)."
+    repaired = repair_answer(answer, check_claims(answer, [X90]), X90["answer"])
+    assert repaired.action == "replaced" and repaired.text == X90["answer"]
+    assert "x90_gate_fidelity: 98.00%, 99.50%, 99.90%" in repaired.note
