@@ -32,7 +32,7 @@ from copilot_core.domain.metrics import CATALOGUE, format_value, metric
 from copilot_core.domain.vocabulary import (ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, NUMBER_WORDS, is_below,
                                            metrics_named)
 
-Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "other"]
+Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "change", "other"]
 Verdict = Literal["ok", "wrong", "unbacked"]
 
 # Field name -> (role, count qualifier).  Count qualifiers say *which* items were counted.
@@ -50,10 +50,11 @@ _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
     "count_below": ("count", "below"), "count_above": ("count", "above"), "count_missing": ("count", "missing"),
     "count_failed": ("count", "failed"), "threshold": ("threshold", None),
     "below_limit": ("threshold", None), "above_limit": ("threshold", None),
+    "change": ("change", None), "change_pct": ("change", "pct"), "median_change": ("change", None),
 }
 # A list under one of these keys ranks its items: each item's value is a lowest/highest value.
 _RANKED_KEYS: dict[str, Role] = {"lowest": "min", "highest": "max"}
-_SUBJECT_KEYS = ("qid", "coupling_id", "id")
+_SUBJECT_KEYS = ("qid", "coupling_id", "id", "label")
 _METRIC_KEYS = ("metric", "parameter_name", "metric_name")
 _QUALIFIER_KEYS = {"below": "below", "above": "above", "missing": "missing", "failed": "failed"}
 
@@ -68,11 +69,12 @@ class Fact:
     subject: str | None = None  # "5" for a qubit, "4-1" for a coupling
     qualifier: str | None = None  # for counts: below / above / missing / failed / band:<name>
     tool: str = ""
+    negative: bool = False  # the sign ``value`` dropped: a change's direction
 
     def describe(self) -> str:
         what = {"min": "the lowest", "max": "the highest", "median": "the median", "mean": "the mean",
                 "latest": "the latest value", "count": "a count", "total": "a total", "threshold": "a threshold",
-                "value": "the value", "other": "a number"}[self.role]
+                "value": "the value", "change": "the change", "other": "a number"}[self.role]
         if self.role == "count" and self.qualifier:
             what = f"the count of {self.qualifier.replace('band:', '')} items"
         owner = f" of {subject_label(self.subject)}" if self.subject else ""
@@ -164,9 +166,9 @@ class _Context:
 
 
 def _walk(obj: object, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
-    number = _number(obj)
-    if number is not None:
-        yield from _leaf(number, ctx, key)
+    signed = finite_number(obj)
+    if signed is not None:
+        yield from _leaf(signed, ctx, key)
     elif isinstance(obj, dict):
         yield from _walk_dict(obj, ctx)
     elif isinstance(obj, (list, tuple)):
@@ -204,7 +206,8 @@ def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
             yield from _walk(value, here, k)
 
 
-def _leaf(number: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
+def _leaf(signed: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
+    number, negative = abs(signed), signed < 0
     role, qualifier = _ROLE_KEYS.get(key or "", ("other", None))
     if key in CATALOGUE or key == "value":
         role = "value" if ctx.subject is not None else "other"
@@ -212,8 +215,8 @@ def _leaf(number: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
         yield Fact(number, ctx.ranked, ctx.metric, ctx.subject, None, ctx.tool)
     if role == "count" and qualifier is None:
         qualifier = ctx.qualifier
-    yield Fact(number, role, ctx.metric, ctx.subject if role in ("value", "latest", "other") else None,
-               qualifier, ctx.tool)
+    yield Fact(number, role, ctx.metric, ctx.subject if role in ("value", "latest", "change", "other") else None,
+               qualifier, ctx.tool, negative)
 
 
 _ALL_METRIC_NAMES = frozenset(CATALOGUE)
@@ -492,6 +495,12 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
     if any(abs(u - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for u in user_values) and \
             (role == "threshold" or (role is None and subject is None)):
         return claim("ok", "the question's own number")
+    direction = _change_claimed(reading, candidates, claimed)
+    if direction is not None and (candidates or _changes(facts, claimed, subject)):
+        # "+0.05%", "fell by 2.6 μs": a change, checked against the tools' change and never made a level
+        role = "change"
+        problem, fix = _change_problem(reading, direction, facts, claimed, subject)
+        return claim("wrong", problem, fix) if problem else claim("ok", "the change the tools give")
     if not candidates:
         if any(abs(v - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for v in loose_values) \
                 and role is None:
@@ -603,6 +612,67 @@ def _limit_problem(reading: _Reading, candidates: Sequence[Fact], facts: Sequenc
     return None
 
 
+_RISE = r"ros[ei]\w*|ris[ei]\w*|increas\w*|grew|grow\w*|gain\w*|went up|up"
+_FALL = r"fell|fall\w*|dropp?\w*|drops?|decreas\w*|lost|los[est]\w*|went down|down|declin\w*"
+_BETTER, _WORSE = r"improv\w*|better", r"degrad\w*|worse\w*"
+_CHANGE_BEFORE = re.compile(
+    rf"(?:\b(?P<dir>{_RISE}|{_FALL}|{_BETTER}|{_WORSE}|chang\w*|shift\w*|mov\w*)\b(?:\s+[\w*]+){{0,3}}?\s+(?:by|of)"
+    r"|\b(?:delta|difference|change)\s*(?:of|:|=|is|was)?|Δ\s*[=:]?)\s*(?:about|roughly|around|approximately|~)?\s*"
+    r"[(\[]?\s*$", re.I)
+
+
+def _change_claimed(reading: _Reading, candidates: Sequence[Fact], claimed: str | None) -> int | None:
+    """Whether the number is claimed as a change, and which way: +1 up, -1 down, 0 either (None: not a change).
+    A leading ``+`` or change words right before it ("fell by", "a change of") say so; a leading minus says so
+    only when no level among the number's facts is negative (an anharmonicity of -310 MHz is a level)."""
+    sign = reading.written[:1]
+    words = _CHANGE_BEFORE.search(reading.before)
+    negative_level = any(f.negative and f.role not in ("change", "threshold") for f in candidates)
+    if sign == "+":
+        return 1
+    if sign in "-−" and (words or (not negative_level and any(f.role == "change" for f in candidates))):
+        return -1
+    if words is None:
+        return None
+    said = (words.group("dir") or "").lower()
+    if re.fullmatch(_RISE, said):
+        return 1
+    if re.fullmatch(_FALL, said):
+        return -1
+    better = re.fullmatch(_BETTER, said) is not None
+    if (better or re.fullmatch(_WORSE, said)) and claimed is not None:
+        return 1 if better == metric(claimed).higher_is_better else -1
+    return 0
+
+
+def _changes(facts: Sequence[Fact], claimed: str | None, subject: str | None) -> list[Fact]:
+    """The changes the tools give for this metric (any when unnamed) and qubit or coupling (any when unnamed)."""
+    return [f for f in facts if f.role == "change" and f.metric in (None, claimed)
+            and (subject is None or f.subject == subject)]
+
+
+def _change_problem(reading: _Reading, direction: int, facts: Sequence[Fact], claimed: str | None,
+                    subject: str | None) -> tuple[str, str | None] | tuple[None, None]:
+    """Why a claimed change is not the change the tools give for that metric and qubit (sign included), and the
+    right change written like the claim when exactly one fits and the answer's words cannot contradict it."""
+    changes = _changes(facts, claimed, subject)
+    fitting = [f for f in changes if _matches(reading.value, reading.decimals, f)
+               and (direction == 0 or f.negative == (direction < 0))]
+    if fitting:
+        return None, None
+    owner = f" of {subject_label(subject)}" if subject else ""
+    what = f"the change{' in ' + claimed if claimed else ''}{owner}"
+    same = [f for f in changes if f.qualifier is None]
+    values = sorted({("-" if f.negative else "+") + _written_like(f.value, reading.written) for f in same})
+    if not values:
+        return f"no tool result gives {what}", None
+    fix = None
+    if len(values) == 1 and (reading.written[:1] in "+-−" or direction == 0
+                             or (same[0].negative == (direction < 0))):
+        fix = values[0] if reading.written[:1] in "+-−" else values[0].lstrip("+-")
+    return f"{reading.written} is not {what} (the tools give {', '.join(values[:3])})", fix
+
+
 _ARROW_AFTER = re.compile(r"^\s*(?:%|[μµ]s|[kMG]?Hz)?\s*(?:→|->)")
 _ARROW_BEFORE = re.compile(r"(?:→|->)\s*$")
 
@@ -676,7 +746,7 @@ def repair_answer(answer_text: str, report: ClaimReport, fallback: str | None) -
     wrong = report.wrong
     if not wrong:
         return Repair(answer_text, "kept", report=report)
-    if all(c.correction is not None and c.role in ("min", "max", "median", "mean", "latest", "count")
+    if all(c.correction is not None and c.role in ("min", "max", "median", "mean", "latest", "count", "change")
            for c in wrong):
         text = answer_text
         for c in sorted(wrong, key=lambda c: c.start, reverse=True):

@@ -327,3 +327,66 @@ def test_a_wrong_limit_replaces_the_answer_and_says_why():
     repaired = repair_answer(answer, check_claims(answer, [X90]), X90["answer"])
     assert repaired.action == "replaced" and repaired.text == X90["answer"]
     assert "x90_gate_fidelity: 98.00%, 99.50%, 99.90%" in repaired.note
+
+
+# compare_calibrations with qids=["17"] and one metric (display units): Q17's X90 went 99.65% -> 99.70% (+0.0512
+# points, +0.0514%); the chip's median fell 0.012 points; Q14 had the largest change (-0.5376).
+COMPARE17 = {"answer": "From run A to run B: Q17 X90 gate fidelity: previous run 99.65%, latest run 99.70%; change "
+                       "+0.05% (+0.1%).",
+             "qubits": [{"qid": "17", "label": "Q17", "metric": "x90_gate_fidelity", "unit": "%", "before": 99.65,
+                         "latest": 99.70, "change": 0.0512, "change_pct": 0.0514}],
+             "metrics": {"x90_gate_fidelity": {"unit": "%", "compared": 14, "median_before": 99.76,
+                                               "median_after": 99.75, "median_change": -0.012}},
+             "largest_changes": [{"metric": "x90_gate_fidelity", "label": "Q14", "before": 99.94, "after": 99.4,
+                                  "change": -0.5376}]}
+CHANGE_Q = "How did Q17's X90 gate fidelity change between the last two runs?"
+
+
+@pytest.mark.parametrize("answer", [
+    COMPARE17["answer"],
+    "Q17's latest X90 gate fidelity changed by +0.1% (99.7%).",  # the held-out answer: +0.1 is the change, rounded
+    "Q17's X90 gate fidelity changed by +0.05% (99.7%).",
+    "Q17's X90 gate fidelity rose by 0.05%, to 99.70%.",
+    "Q17's X90 gate fidelity improved by 0.05%.",  # higher is better: improved is up
+    "Q14's X90 gate fidelity fell by 0.54%, from 99.94% to 99.40%.",  # a row of the largest changes
+    "The median X90 gate fidelity changed by -0.01%.",
+])
+def test_a_change_the_tools_give_passes(answer):
+    report = check_claims(answer, [COMPARE17], question=CHANGE_Q)
+    assert report.ok, [(c.written, c.reason) for c in report.claims if c.verdict != "ok"]
+
+
+def test_a_change_is_never_corrected_into_a_level():
+    # before: "+0.1" was read as the latest value and "corrected" to 99.7 ("changed by 99.7% (99.7%)")
+    answer = "Q17's latest X90 gate fidelity changed by +0.3% (99.7%)."
+    report = check_claims(answer, [COMPARE17], question=CHANGE_Q)
+    [claim] = report.wrong
+    assert (claim.written, claim.role, claim.correction) == ("+0.3", "change", "+0.1")
+    repaired = repair_answer(answer, report, COMPARE17["answer"])
+    assert repaired.action == "corrected" and repaired.text == "Q17's latest X90 gate fidelity changed by +0.1% (99.7%)."
+
+
+@pytest.mark.parametrize("answer, written, shown", [
+    ("Q17's X90 gate fidelity changed by -0.05% to 99.70%.", "-0.05",  # the sign is wrong
+     "Q17's X90 gate fidelity changed by +0.05% to 99.70%."),
+    ("Q17's X90 gate fidelity fell by 0.05%.", "0.05", COMPARE17["answer"]),  # the direction is wrong
+    ("Q17's X90 gate fidelity changed by +99.70%.", "+99.70",  # a level written as a change
+     "Q17's X90 gate fidelity changed by +0.05%."),
+    ("Q17's X90 gate fidelity changed by +0.54%.", "+0.54",  # another qubit's change
+     "Q17's X90 gate fidelity changed by +0.05%."),
+])
+def test_a_wrong_change_is_caught(answer, written, shown):
+    report = check_claims(answer, [COMPARE17], question=CHANGE_Q)
+    assert [(c.written, c.role) for c in report.wrong] == [(written, "change")]
+    assert repair_answer(answer, report, COMPARE17["answer"]).text == shown
+
+
+def test_a_change_whose_direction_words_disagree_falls_back_to_the_deterministic_answer():
+    answer = "Q17's X90 gate fidelity fell by 0.05%."  # the data: +0.05; no in-place fix can keep "fell"
+    repaired = repair_answer(answer, check_claims(answer, [COMPARE17], question=CHANGE_Q), COMPARE17["answer"])
+    assert repaired.action == "replaced" and repaired.text == COMPARE17["answer"]
+    assert "the tools give +0.05" in repaired.note
+
+
+def test_a_negative_level_is_not_read_as_a_change():
+    assert verdicts("Q03 has anharmonicity −310.2 MHz.", [ANHARMONICITY]) == [("−310.2", "ok")]
