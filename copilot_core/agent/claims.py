@@ -616,7 +616,7 @@ _RISE = r"ros[ei]\w*|ris[ei]\w*|increas\w*|grew|grow\w*|gain\w*|went up|up"
 _FALL = r"fell|fall\w*|dropp?\w*|drops?|decreas\w*|lost|los[est]\w*|went down|down|declin\w*"
 _BETTER, _WORSE = r"improv\w*|better", r"degrad\w*|worse\w*"
 _CHANGE_BEFORE = re.compile(
-    rf"(?:\b(?P<dir>{_RISE}|{_FALL}|{_BETTER}|{_WORSE}|chang\w*|shift\w*|mov\w*)\b(?:\s+[\w*]+){{0,3}}?\s+(?:by|of)"
+    rf"(?:\b(?P<dir>{_RISE}|{_FALL}|{_BETTER}|{_WORSE}|chang\w*|shift\w*|mov\w*)\b(?:\s+[\w*]+)?\s+(?:by|of)"
     r"|\b(?:delta|difference|change)\s*(?:of|:|=|is|was)?|Δ\s*[=:]?)\s*(?:about|roughly|around|approximately|~)?\s*"
     r"[(\[]?\s*$", re.I)
 
