@@ -27,12 +27,12 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Literal
 
-from copilot_core.agent.grounding import number_spans, source_values
-from copilot_core.domain.metrics import CATALOGUE, metric
+from copilot_core.agent.grounding import finite_number, number_spans, source_values, written_decimals, written_value
+from copilot_core.domain.metrics import CATALOGUE, format_value, metric
 from copilot_core.domain.vocabulary import (ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, NUMBER_WORDS, is_below,
                                            metrics_named)
 
-Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "other"]
+Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "change", "other"]
 Verdict = Literal["ok", "wrong", "unbacked"]
 
 # Field name -> (role, count qualifier).  Count qualifiers say *which* items were counted.
@@ -50,10 +50,11 @@ _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
     "count_below": ("count", "below"), "count_above": ("count", "above"), "count_missing": ("count", "missing"),
     "count_failed": ("count", "failed"), "threshold": ("threshold", None),
     "below_limit": ("threshold", None), "above_limit": ("threshold", None),
+    "change": ("change", None), "change_pct": ("change", "pct"), "median_change": ("change", None),
 }
 # A list under one of these keys ranks its items: each item's value is a lowest/highest value.
 _RANKED_KEYS: dict[str, Role] = {"lowest": "min", "highest": "max"}
-_SUBJECT_KEYS = ("qid", "coupling_id", "id")
+_SUBJECT_KEYS = ("qid", "coupling_id", "id", "label")
 _METRIC_KEYS = ("metric", "parameter_name", "metric_name")
 _QUALIFIER_KEYS = {"below": "below", "above": "above", "missing": "missing", "failed": "failed"}
 
@@ -68,11 +69,12 @@ class Fact:
     subject: str | None = None  # "5" for a qubit, "4-1" for a coupling
     qualifier: str | None = None  # for counts: below / above / missing / failed / band:<name>
     tool: str = ""
+    negative: bool = False  # the sign ``value`` dropped: a change's direction
 
     def describe(self) -> str:
         what = {"min": "the lowest", "max": "the highest", "median": "the median", "mean": "the mean",
                 "latest": "the latest value", "count": "a count", "total": "a total", "threshold": "a threshold",
-                "value": "the value", "other": "a number"}[self.role]
+                "value": "the value", "change": "the change", "other": "a number"}[self.role]
         if self.role == "count" and self.qualifier:
             what = f"the count of {self.qualifier.replace('band:', '')} items"
         owner = f" of {subject_label(self.subject)}" if self.subject else ""
@@ -150,11 +152,8 @@ def subject_label(subject: str) -> str:
 
 
 def _number(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        if type(value).__module__ == "numpy" and hasattr(value, "item"):
-            return _number(value.item())
-        return None
-    return abs(float(value)) if math.isfinite(value) else None
+    number = finite_number(value)
+    return None if number is None else abs(number)
 
 
 @dataclass(frozen=True)
@@ -167,9 +166,9 @@ class _Context:
 
 
 def _walk(obj: object, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
-    number = _number(obj)
-    if number is not None:
-        yield from _leaf(number, ctx, key)
+    signed = finite_number(obj)
+    if signed is not None:
+        yield from _leaf(signed, ctx, key)
     elif isinstance(obj, dict):
         yield from _walk_dict(obj, ctx)
     elif isinstance(obj, (list, tuple)):
@@ -207,7 +206,8 @@ def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
             yield from _walk(value, here, k)
 
 
-def _leaf(number: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
+def _leaf(signed: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
+    number, negative = abs(signed), signed < 0
     role, qualifier = _ROLE_KEYS.get(key or "", ("other", None))
     if key in CATALOGUE or key == "value":
         role = "value" if ctx.subject is not None else "other"
@@ -215,11 +215,12 @@ def _leaf(number: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
         yield Fact(number, ctx.ranked, ctx.metric, ctx.subject, None, ctx.tool)
     if role == "count" and qualifier is None:
         qualifier = ctx.qualifier
-    yield Fact(number, role, ctx.metric, ctx.subject if role in ("value", "latest", "other") else None,
-               qualifier, ctx.tool)
+    yield Fact(number, role, ctx.metric, ctx.subject if role in ("value", "latest", "change", "other") else None,
+               qualifier, ctx.tool, negative)
 
 
 _ALL_METRIC_NAMES = frozenset(CATALOGUE)
+CATALOGUE_LIMIT = "catalogue"  # the qualifier of a threshold the metric catalogue (not a tool) states
 
 
 def _as_object(source: object) -> object:
@@ -245,7 +246,7 @@ def tool_facts(tool_results: Iterable[object]) -> list[Fact]:
     for entry in CATALOGUE.values():
         for limit in (entry.bad, entry.good, entry.excellent):
             if limit is not None:
-                facts.append(Fact(abs(float(limit)), "threshold", entry.name))
+                facts.append(Fact(abs(float(limit)), "threshold", entry.name, qualifier=CATALOGUE_LIMIT))
     return facts
 
 
@@ -342,18 +343,15 @@ def _qualifier(clause: str) -> str | None:
     return next((name for name, pattern in _QUALIFIER_WORDS if pattern.search(clause)), None)
 
 
-def _decimals(written: str) -> int:
-    mantissa, _, exponent = written.lower().partition("e")
-    return max(len(mantissa.partition(".")[2]) - int(exponent or 0), 0)
-
-
 def _matches(value: float, decimals: int, fact: Fact) -> bool:
+    if not math.isfinite(value):  # "1e999" (an id's digits): inf is within any tolerance of every fact
+        return False
     half = 0.5 * 10.0 ** -decimals
     return abs(fact.value - value) <= half * (1 + 1e-9) + 1e-12 * max(value, 1.0)
 
 
 def _written_like(value: float, written: str) -> str:
-    decimals = _decimals(written)
+    decimals = written_decimals(written)
     return f"{value:.{decimals}f}"
 
 
@@ -369,6 +367,7 @@ class _Reading:
     after: str
     derived: bool
     listed: int | None = None  # "CheckRamsey 2 (Q03, Q07)": how many qubits/couplings the brackets after it name
+    sentence: str = ""  # the sentence up to the number ("Median X90 fidelity 99.78% (good: above ")
 
 
 def _readings(answer: str) -> tuple[list[_Reading], list[tuple[int, int, str]]]:
@@ -378,16 +377,24 @@ def _readings(answer: str) -> tuple[list[_Reading], list[tuple[int, int, str]]]:
     for cstart, cend in clauses(masked):
         for start, end, written, derived in number_spans(masked[cstart:cend]):
             try:
-                value = abs(float(written.replace(",", "").replace("−", "-")))
+                value = written_value(written)
             except ValueError:
                 continue
             s, e = cstart + start, cstart + end
-            out.append(_Reading(written, value, _decimals(written), s, e, answer[cstart:cend].strip(),
-                                answer[cstart:s], answer[e:cend], derived, _listed(answer, e, mentions)))
+            out.append(_Reading(written, value, written_decimals(written), s, e, answer[cstart:cend].strip(),
+                                answer[cstart:s], answer[e:cend], derived, _listed(answer, e, mentions),
+                                _sentence_before(answer, s)))
     return out, mentions
 
 
 _BRACKETED = re.compile(r"\s*\(([^()]*)\)")
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+
+
+def _sentence_before(answer: str, start: int) -> str:
+    """The answer from the start of the sentence that holds ``start`` up to it."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(answer, 0, start)]
+    return answer[ends[-1] if ends else 0:start]
 
 
 def _listed(answer: str, end: int, mentions: list[tuple[int, int, str]]) -> int | None:
@@ -450,12 +457,12 @@ def _asked_count(reading: _Reading, stated: AbstractSet[tuple[int, str]]) -> boo
     ("3 qubits" after "the last 3 values") and a selection of failed, missing, below or above items stay claims."""
     if reading.decimals or not math.isfinite(reading.value) or reading.value != int(reading.value):
         return False
+    if _qualifier(reading.clause) is not None:  # "the last 3 tasks failed": a claim about those items
+        return False
     n = int(reading.value)
     noun = _noun(reading.after)
     if _selects(reading.before, reading.after):
-        if any(count == n for count, _ in stated):
-            return True
-        return noun in (None, "values") and _qualifier(reading.clause) is None
+        return any(count == n for count, _ in stated) or noun in (None, "values")
     return noun is not None and ((n, noun) in stated or (noun == "values" and (n, "selection") in stated))
 
 
@@ -486,19 +493,30 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
     if role is None and reading.listed == reading.value:
         return claim("ok", "how many are listed right after it")
     if any(abs(u - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for u in user_values) and \
-            role in (None, "threshold") and subject is None:
+            (role == "threshold" or (role is None and subject is None)):
         return claim("ok", "the question's own number")
+    direction = _change_claimed(reading, candidates, claimed)
+    if direction is not None and (candidates or _changes(facts, claimed, subject)):
+        # "+0.05%", "fell by 2.6 μs": a change, checked against the tools' change and never made a level
+        role = "change"
+        problem, fix = _change_problem(reading, direction, facts, claimed, subject)
+        return claim("wrong", problem, fix) if problem else claim("ok", "the change the tools give")
     if not candidates:
         if any(abs(v - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for v in loose_values) \
                 and role is None:
             return claim("ok", "in a tool result's text")
+        counted = [f for f in facts if role == "count" and qualifier in ("failed", "missing") and f.role == "count"
+                   and f.qualifier == qualifier and f.metric in (None, claimed)]
+        if counted:  # "the last 3 tasks failed" when the run's failures are 4 (below/above: the limit may differ)
+            return claim("wrong", f"{reading.written} is not {counted[0].describe()}",
+                         _correction(facts, role, claimed, None, qualifier, reading.written))
         return claim("unbacked", "no tool result has this number")
     pool = [f for f in candidates if f.role != "threshold"]
-    if role == "threshold":  # a limit the tools or the catalogue use, or "at least 3 qubits" (a count)
-        if len(pool) < len(candidates) or _COUNT_AFTER.match(reading.after):
-            return claim("ok", "a threshold")
-        return claim("wrong", f"{reading.written} is {pool[0].describe()}, not a threshold the question or the "
-                              "tools use")
+    if role == "threshold":  # a limit the tools or the metric's catalogue entry use, or "at least 3 qubits"
+        if _COUNT_AFTER.match(reading.after):
+            return claim("ok", "a count")
+        problem = _limit_problem(reading, candidates, facts)
+        return claim("wrong", problem) if problem else claim("ok", "a threshold")
     if not pool:  # only a threshold has this value: no data gives it
         return claim("unbacked", "only a threshold has this number")
     if claimed is not None:
@@ -556,6 +574,105 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
     return claim("ok")
 
 
+_UNIT_AFTER = re.compile(r"^\s?(%|[μµu]s|ns|ms|[kMG]?Hz)(?![\w])")
+_UNIT_NAMES = {"µs": "μs", "us": "μs"}
+
+
+def _limit_metric(reading: _Reading, facts: Sequence[Fact]) -> str | None:
+    """The metric a below/above limit is said of: named in its clause, else the nearest one named before it in
+    its sentence, else the one metric the tool results hold."""
+    for text in (reading.clause, reading.sentence):
+        named = [n for n in metrics_named(text) if n is not None]
+        if named:
+            return named[-1] if text is reading.sentence else named[0] if len(named) == 1 else None
+    held = {f.metric for f in facts if f.metric and f.qualifier != CATALOGUE_LIMIT}
+    return held.pop() if len(held) == 1 else None
+
+
+def _limit_problem(reading: _Reading, candidates: Sequence[Fact], facts: Sequence[Fact]) -> str | None:
+    """Why a below/above limit is not one the tools or the metric's own catalogue entry state (the question's own
+    numbers are accepted before this), in the metric's display unit; None when it is."""
+    name = _limit_metric(reading, facts)
+    limits = [f for f in candidates if f.role == "threshold" and (name is None or f.metric in (None, name))]
+    if name is None:  # no metric to hold it to: a tool's limit, or a catalogue limit of a metric the tools returned
+        held = {f.metric for f in facts if f.metric and f.qualifier != CATALOGUE_LIMIT}
+        limits = [f for f in limits if f.qualifier != CATALOGUE_LIMIT or f.metric in held]
+    if not limits:
+        own = metric(name) if name else None
+        stated = ", ".join(format_value(own, v) for v in (own.bad, own.good, own.excellent) if v is not None) \
+            if own else ""
+        other = next((f.describe() for f in candidates if f.role != "threshold"), None) or \
+            next((f"a limit of {f.metric}" for f in candidates if f.metric), "no limit")
+        return (f"{reading.written} is {other}, not a threshold the question, the tools or {name or 'the metric'} "
+                "use" + (f" ({name}: {stated})" if stated else ""))
+    unit = _UNIT_AFTER.match(reading.after)
+    if unit and name is not None and metric(name).unit and \
+            _UNIT_NAMES.get(unit.group(1), unit.group(1)) != metric(name).unit:
+        return f"{reading.written} {unit.group(1)} is not in {name}'s unit ({metric(name).unit})"
+    return None
+
+
+_RISE = r"ros[ei]\w*|ris[ei]\w*|increas\w*|grew|grow\w*|gain\w*|went up|up"
+_FALL = r"fell|fall\w*|dropp?\w*|drops?|decreas\w*|lost|los[est]\w*|went down|down|declin\w*"
+_BETTER, _WORSE = r"improv\w*|better", r"degrad\w*|worse\w*"
+_CHANGE_BEFORE = re.compile(
+    rf"(?:\b(?P<dir>{_RISE}|{_FALL}|{_BETTER}|{_WORSE}|chang\w*|shift\w*|mov\w*)\b(?:\s+[\w*]+)?\s+(?:by|of)"
+    r"|\b(?:delta|difference|change)\s*(?:of|:|=|is|was)?|Δ\s*[=:]?)\s*(?:about|roughly|around|approximately|~)?\s*"
+    r"[(\[]?\s*$", re.I)
+
+
+def _change_claimed(reading: _Reading, candidates: Sequence[Fact], claimed: str | None) -> int | None:
+    """Whether the number is claimed as a change, and which way: +1 up, -1 down, 0 either (None: not a change).
+    A leading ``+`` or change words right before it ("fell by", "a change of") say so; a leading minus says so
+    only when no level among the number's facts is negative (an anharmonicity of -310 MHz is a level)."""
+    sign = reading.written[:1]
+    words = _CHANGE_BEFORE.search(reading.before)
+    negative_level = any(f.negative and f.role not in ("change", "threshold") for f in candidates)
+    if sign == "+":
+        return 1
+    if sign in "-−" and (words or (not negative_level and any(f.role == "change" for f in candidates))):
+        return -1
+    if words is None:
+        return None
+    said = (words.group("dir") or "").lower()
+    if re.fullmatch(_RISE, said):
+        return 1
+    if re.fullmatch(_FALL, said):
+        return -1
+    better = re.fullmatch(_BETTER, said) is not None
+    if (better or re.fullmatch(_WORSE, said)) and claimed is not None:
+        return 1 if better == metric(claimed).higher_is_better else -1
+    return 0
+
+
+def _changes(facts: Sequence[Fact], claimed: str | None, subject: str | None) -> list[Fact]:
+    """The changes the tools give for this metric (any when unnamed) and qubit or coupling (any when unnamed)."""
+    return [f for f in facts if f.role == "change" and f.metric in (None, claimed)
+            and (subject is None or f.subject == subject)]
+
+
+def _change_problem(reading: _Reading, direction: int, facts: Sequence[Fact], claimed: str | None,
+                    subject: str | None) -> tuple[str, str | None] | tuple[None, None]:
+    """Why a claimed change is not the change the tools give for that metric and qubit (sign included), and the
+    right change written like the claim when exactly one fits and the answer's words cannot contradict it."""
+    changes = _changes(facts, claimed, subject)
+    fitting = [f for f in changes if _matches(reading.value, reading.decimals, f)
+               and (direction == 0 or f.negative == (direction < 0))]
+    if fitting:
+        return None, None
+    owner = f" of {subject_label(subject)}" if subject else ""
+    what = f"the change{' in ' + claimed if claimed else ''}{owner}"
+    same = [f for f in changes if f.qualifier is None]
+    values = sorted({("-" if f.negative else "+") + _written_like(f.value, reading.written) for f in same})
+    if not values:
+        return f"no tool result gives {what}", None
+    fix = None
+    if len(values) == 1 and (reading.written[:1] in "+-−" or direction == 0
+                             or (same[0].negative == (direction < 0))):
+        fix = values[0] if reading.written[:1] in "+-−" else values[0].lstrip("+-")
+    return f"{reading.written} is not {what} (the tools give {', '.join(values[:3])})", fix
+
+
 _ARROW_AFTER = re.compile(r"^\s*(?:%|[μµ]s|[kMG]?Hz)?\s*(?:→|->)")
 _ARROW_BEFORE = re.compile(r"(?:→|->)\s*$")
 
@@ -609,7 +726,7 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
     ``ToolOutcome`` objects).  Numbers the ``question`` itself states are accepted as thresholds or counts."""
     results = list(tool_results)
     facts = tool_facts(results)
-    user_values = [abs(float(w.replace(",", ""))) for _, _, w, _ in number_spans(_mask(question, [
+    user_values = [written_value(w) for _, _, w, _ in number_spans(_mask(question, [
         (s, e) for s, e, _ in _mentions(question)]))]
     loose = source_values([getattr(r, "summary", None) or "" for r in results] +
                           [r for r in results if isinstance(r, str)])
@@ -629,7 +746,7 @@ def repair_answer(answer_text: str, report: ClaimReport, fallback: str | None) -
     wrong = report.wrong
     if not wrong:
         return Repair(answer_text, "kept", report=report)
-    if all(c.correction is not None and c.role in ("min", "max", "median", "mean", "latest", "count")
+    if all(c.correction is not None and c.role in ("min", "max", "median", "mean", "latest", "count", "change")
            for c in wrong):
         text = answer_text
         for c in sorted(wrong, key=lambda c: c.start, reverse=True):

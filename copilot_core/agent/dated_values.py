@@ -19,7 +19,7 @@ from datetime import date, datetime, timezone
 from typing import Literal
 
 from copilot_core.agent.claims import Repair, clauses
-from copilot_core.agent.grounding import number_spans
+from copilot_core.agent.grounding import finite_number, number_spans
 from copilot_core.agent.prefetch import recent_values_asked
 from copilot_core.tools.compact import compact_timestamp
 from copilot_core.tools.toolkit import ToolOutcome
@@ -121,7 +121,10 @@ def _moment(value: object) -> datetime | None:
         except ValueError:
             return None
     if isinstance(value, datetime):
-        return value.astimezone(timezone.utc).replace(tzinfo=None) if value.tzinfo is not None else value
+        try:
+            return value.astimezone(timezone.utc).replace(tzinfo=None) if value.tzinfo is not None else value
+        except OverflowError:  # "0001-01-01T00:00+14:00" is before the first UTC date
+            return None
     return datetime(value.year, value.month, value.day) if isinstance(value, date) else None
 
 
@@ -132,9 +135,9 @@ def _points(outcome: ToolOutcome) -> list[Point]:
     dated: list[tuple[datetime, Point]] = []
     for p in raw if isinstance(raw, list) else ():
         value, at = (p.get("value"), p.get("calibrated_at")) if isinstance(p, dict) else (None, None)
-        moment = _moment(at)
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and moment is not None:
-            dated.append((moment, Point(abs(float(value)), moment.date(), compact_timestamp(moment, year=True))))
+        moment, number = _moment(at), finite_number(value)
+        if number is not None and moment is not None:
+            dated.append((moment, Point(abs(number), moment.date(), compact_timestamp(moment, year=True))))
     return [p for _, p in sorted(dated, key=lambda pair: pair[0], reverse=True)]
 
 

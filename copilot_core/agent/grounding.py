@@ -48,15 +48,38 @@ def answer_numbers(text: str) -> list[tuple[str, bool]]:
     return [(written, derived) for _, _, written, derived in number_spans(text)]
 
 
-def _decimals(written: str) -> int:
-    """How many decimals ``written`` resolves (``1.2e-3`` -> 4, ``1,200`` -> 0)."""
+# Past this many decimals a half-unit is below the smallest float: more would overflow ``10.0 ** -decimals``.
+_MAX_DECIMALS = 400
+
+
+def written_decimals(written: str) -> int:
+    """How many decimals ``written`` resolves (``1.2e-3`` -> 4, ``1,200`` -> 0), at most :data:`_MAX_DECIMALS`
+    (an exponent hundreds of digits long is an id's digits, not a precision)."""
     mantissa, _, exponent = written.lower().partition("e")
     places = len(mantissa.partition(".")[2])
-    return max(places - int(exponent or 0), 0)
+    digits = exponent.lstrip("+-")
+    if len(digits) > 4:  # "1e-4009999…": as many decimals as a float can resolve
+        return _MAX_DECIMALS if exponent.startswith("-") else 0
+    return min(max(places - int(exponent or 0), 0), _MAX_DECIMALS)
 
 
-def _value(written: str) -> float:
+def written_value(written: str) -> float:
+    """The size of a number as written (``−3`` and ``1,200`` too); ``inf`` for one too large for a float."""
     return abs(float(written.replace(",", "").replace("−", "-")))
+
+
+def finite_number(value: object) -> float | None:
+    """A tool result's number as a float, keeping its sign; None for NaN, infinities and integers too large for a
+    float (a database can hold any of them)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if type(value).__module__ == "numpy" and hasattr(value, "item"):
+            return finite_number(value.item())
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _walk(obj: object) -> Iterator[float]:
@@ -64,8 +87,8 @@ def _walk(obj: object) -> Iterator[float]:
     if isinstance(obj, bool) or obj is None:
         return
     if isinstance(obj, (int, float)):
-        if math.isfinite(obj):
-            yield abs(float(obj))
+        if (number := finite_number(obj)) is not None:
+            yield abs(number)
     elif isinstance(obj, str):
         yield from (abs(float(n)) for n in _SOURCE_NUMBER.findall(obj))
     elif isinstance(obj, dict):
@@ -112,9 +135,9 @@ def unverified_numbers(answer: str, sources: Iterable[object], *, allowed_text: 
         if derived or written in out:
             continue
         try:
-            value = _value(written)
+            value = written_value(written)
         except ValueError:
             continue
-        if not _backed(value, _decimals(written), values):
+        if not _backed(value, written_decimals(written), values):
             out.append(written)
     return out

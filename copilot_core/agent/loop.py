@@ -35,7 +35,7 @@ from copilot_core.agent.answer import holds_no_answer, parse_answer, vet_model_c
 from copilot_core.agent.blocks import AskBlock, Block, ChartBlock, TextBlock, answer_text
 from copilot_core.agent.clarify import ASK_SCHEMA, ASK_TOOL, ask_from_call
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
-from copilot_core.agent.grounding import unverified_numbers
+from copilot_core.agent.grounding import answer_numbers, unverified_numbers
 from copilot_core.agent.guardrails import configured_secrets, sanitize_output
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
@@ -398,7 +398,12 @@ def _question_chip(request: AgentRequest, repo: CalibrationRepository | None) ->
 
 
 def _unverified(answer: str, request: AgentRequest, outcomes: list[ToolOutcome]) -> list[str]:
-    """Numbers in the answer that no tool result, no user turn and no stated threshold backs."""
+    """Numbers in the answer that no tool result, no user turn and no stated threshold backs; every number of the
+    answer when the sources cannot be read (the check cannot decide, so it backs nothing)."""
     sources = [part for o in outcomes for part in (o.model_text, o.full, o.summary)]
     said = [request.message, *(str(t.get("content") or "") for t in request.history if t.get("role") == "user")]
-    return unverified_numbers(answer, sources, allowed_text=[*said, thresholds_prompt()])
+    try:
+        return unverified_numbers(answer, sources, allowed_text=[*said, thresholds_prompt()])
+    except Exception:  # noqa: BLE001  (a result the check cannot walk must not end the question)
+        log.exception("the grounding check failed on an answer")
+        return list(dict.fromkeys(written for written, derived in answer_numbers(answer) if not derived))

@@ -66,10 +66,14 @@ def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
     if not texts or not outcomes or any(runs_code(o.name) for o in outcomes):
         return blocks, ClaimReport(), "kept"  # numbers computed by model code have no field to bind them to
     joined = "\n\n".join(b.text for b in texts)
-    report = check_claims(joined, outcomes, question=question)
     # only the router's call is known to answer this question: otherwise the wrong claim is flagged, not replaced
     fallback = deterministic_answer([o for o in outcomes if o.origin == "router"])
-    repair = complete_dates(repair_answer(joined, report, fallback), question, outcomes, fallback)
+    try:
+        report = check_claims(joined, outcomes, question=question)
+        repair = complete_dates(repair_answer(joined, report, fallback), question, outcomes, fallback)
+    except Exception as exc:  # noqa: BLE001  (an answer the check cannot judge is not shown unchecked)
+        log.exception("the claim check failed on an answer")
+        return unchecked_blocks(outcomes, fallback, exc), ClaimReport(), "replaced"
     if (repair.action == "kept" and not repair.note) or (repair.action == "replaced"
                                                          and repair.text.strip() == joined.strip()):
         return blocks, report, "kept"  # nothing wrong, or the model quoted the very answer that would replace it
@@ -78,6 +82,19 @@ def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
     if repair.action == "kept":
         return [*blocks, note], report, "kept"
     return [TextBlock(repair.text), note, *charts], report, repair.action
+
+
+CHECK_FAILED = ("The answer could not be checked against the data (the claim check failed: {error}), so it is not "
+                "shown; this is the answer computed from the tool results.")
+
+
+def unchecked_blocks(outcomes: Sequence[ToolOutcome], fallback: str | None, exc: Exception) -> list[Block]:
+    """What is shown when the claim check raised: the deterministic answer (the router's, else every tool's own
+    sentences, else their summaries) and the note that says why; nothing the model wrote, text or chart (the
+    tools' own charts are added by the loop)."""
+    text = fallback or deterministic_answer(outcomes) or "\n".join(
+        f"- {o.summary}" for o in outcomes if o.summary) or "The tools returned nothing to show."
+    return [TextBlock(text), TextBlock(f"_{CHECK_FAILED.format(error=type(exc).__name__)}_")]
 
 
 def corrected_args(name: str, args: dict, outcome: ToolOutcome) -> dict | None:

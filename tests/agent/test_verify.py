@@ -14,6 +14,7 @@ from copilot_core.agent import AgentRequest, run_copilot
 from copilot_core.agent.blocks import ChartBlock
 from copilot_core.tools import DataStore, Toolkit
 from tests.fakes.scripted_openai import answer, call, text
+from tests.public_eval import two_runs
 
 CHIP = "64Qv3"
 
@@ -126,3 +127,21 @@ def test_a_show_question_on_ranked_qubits_gets_bars(scripted_openai, style, kit,
     [chart] = [b for b in result.blocks if isinstance(b, ChartBlock)]
     expected = sorted(values, key=values.get)[:5]
     assert decoded(chart.figure["data"][0]["x"]) == [f"Q{int(q):02d}" for q in expected]
+
+
+def test_a_change_with_the_wrong_sign_is_corrected_as_a_change_not_into_a_level(scripted_openai, style, kit, repo,
+                                                                                demo_db):
+    before, after = two_runs(demo_db, CHIP, "x90_gate_fidelity")
+    changes = {q: after[q] - before[q] for q in sorted(set(before) & set(after), key=int)}
+    qid = next(q for q, c in changes.items() if abs(c) >= 0.01 and abs(abs(c) * 100 % 1 - 0.5) > 0.1)
+    change, level = changes[qid], after[qid]
+    right, flipped = ("+" if change > 0 else "-"), ("-" if change > 0 else "+")
+    scripted_openai.push(answer(f"Q{int(qid):02d}'s X90 gate fidelity changed by {flipped}{abs(change):.2f}% "
+                                f"({level:.2f}%)."))
+    result = ask(scripted_openai, style, kit, repo,
+                 f"How has the X90 gate fidelity of qubit {int(qid)} changed from the previous run to the latest?")
+    assert [o.name for o in result.tool_calls] == ["compare_calibrations"]
+    assert result.claims == "corrected"
+    assert result.answer.startswith(f"Q{int(qid):02d}'s X90 gate fidelity changed by {right}{abs(change):.2f}% "
+                                    f"({level:.2f}%).")
+    assert f"{flipped}{abs(change):.2f} → {right}{abs(change):.2f}" in result.answer
