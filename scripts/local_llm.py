@@ -301,9 +301,10 @@ def restore_state(url: str, files: ModelFiles, key: str) -> str:
 
 
 def save_state(url: str, files: ModelFiles, key: str) -> str:
-    """Save the slot under this key (written beside it, then renamed: a stop mid-write leaves no half file)."""
+    """Save the slot under this key: written under this process's own name, then renamed, so a stop mid-write or
+    a second server saving at the same time never leaves a file mixing two states."""
     path = state_file(files, key)
-    partial = path.with_name(f"{path.stem}-partial.bin")  # llama.cpp accepts no name ending in a dot
+    partial = path.with_name(f"{path.stem}-{os.getpid()}-partial.bin")  # llama.cpp accepts no name ending in a dot
     try:
         answer = _slot_action(url, "save", partial.name)
     except LocalLLMError as exc:
@@ -312,7 +313,10 @@ def save_state(url: str, files: ModelFiles, key: str) -> str:
     if not answer.get("n_saved"):
         partial.unlink(missing_ok=True)
         return "prompt state not saved (the slot is empty)"
-    partial.replace(path)
+    try:
+        partial.replace(path)
+    except OSError as exc:  # another server starting meanwhile pruned it as not its own
+        return f"prompt state not saved ({exc})"
     return f"saved a {answer['n_saved']}-token prompt state"
 
 

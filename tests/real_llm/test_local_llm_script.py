@@ -189,7 +189,7 @@ def test_an_empty_slot_is_not_saved_over_the_last_state(tmp_path: Path):
         said = script.save_state(server.url, files, key)
     finally:
         server.shutdown()
-    assert server.actions == [("save", {"filename": f"{path.stem}-partial.bin"})]
+    assert server.actions == [("save", {"filename": f"{path.stem}-{os.getpid()}-partial.bin"})]
     assert said == "prompt state not saved (the slot is empty)"
     assert path.read_bytes() == b"the last good state"
 
