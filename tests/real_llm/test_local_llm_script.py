@@ -160,13 +160,19 @@ class _SlotServer(ThreadingHTTPServer):
         return f"http://127.0.0.1:{self.server_address[1]}"
 
 
-def test_a_state_file_the_server_rejects_is_deleted(tmp_path: Path):
+def _saved_state(tmp_path: Path, content: bytes):
+    """The cache's state file of the current key, holding ``content``: (script, files, key, path)."""
     script = _script()
     files = script.ModelFiles(tmp_path)
     key = script.state_key(16384, "template", runtime="now")
     path = script.state_file(files, key)
     path.parent.mkdir()
-    path.write_bytes(b"truncated")
+    path.write_bytes(content)
+    return script, files, key, path
+
+
+def test_a_state_file_the_server_rejects_is_deleted(tmp_path: Path):
+    script, files, key, path = _saved_state(tmp_path, b"truncated")
     server = _SlotServer()
     try:
         said = script.restore_state(server.url, files, key)
@@ -178,12 +184,7 @@ def test_a_state_file_the_server_rejects_is_deleted(tmp_path: Path):
 
 
 def test_an_empty_slot_is_not_saved_over_the_last_state(tmp_path: Path):
-    script = _script()
-    files = script.ModelFiles(tmp_path)
-    key = script.state_key(16384, "template", runtime="now")
-    path = script.state_file(files, key)
-    path.parent.mkdir()
-    path.write_bytes(b"the last good state")
+    script, files, key, path = _saved_state(tmp_path, b"the last good state")
     server = _SlotServer(n_saved=0)
     try:
         said = script.save_state(server.url, files, key)
