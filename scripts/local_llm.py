@@ -348,8 +348,12 @@ def serve(port: int = DEFAULT_PORT, *, files: ModelFiles | None = None, n_ctx: i
     params.sampling.seed = 0  # reproducible runs when the client asks for temperature 0
     key = state_key(n_ctx, params.chat_template) if keep_state else None
     if key:
-        state_dir(files).mkdir(parents=True, exist_ok=True)
-        params.slot_save_path = f"{state_dir(files)}/"  # llama.cpp joins this and the file name as strings
+        try:
+            state_dir(files).mkdir(parents=True, exist_ok=True)
+            params.slot_save_path = f"{state_dir(files)}/"  # llama.cpp joins this and the file name as strings
+        except OSError as exc:  # a read-only cache: serve without keeping the state
+            print(f"prompt state not kept: {exc}", file=sys.stderr, flush=True)
+            key = None
     n = threads or int(os.environ.get("LOCAL_LLM_THREADS") or min(2, os.cpu_count() or 1))
     params.cpuparams.n_threads = params.cpuparams_batch.n_threads = n
     started = time.monotonic()
