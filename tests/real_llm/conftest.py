@@ -66,7 +66,8 @@ def pytest_terminal_summary(terminalreporter) -> None:
               f"out={row['output_tokens']}  {row['question']!r} (try {row['attempt']})")
         write(f"           tools: {'; '.join(row['tools']) or 'none'}"
               + (f"  error: {row['error']}" if row["error"] else ""))
-    write("  requests per test (prompt tokens evaluated + taken from the server's cache; generated):")
+    write("  requests per test (prompt tokens evaluated + taken from the server's cache; generated; llama.cpp logs"
+          " asynchronously, so a request at a test's edge may be listed under its neighbour):")
     for nodeid, rows in requests_by_test():
         write(f"  {nodeid}")
         for r in rows:
