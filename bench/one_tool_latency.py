@@ -44,10 +44,11 @@ def _free_port() -> int:
 
 @contextmanager
 def local_model_server() -> Iterator[int | None]:
-    """``local_llm.py serve`` on a free port: yields the port, or None when the server did not start."""
+    """``local_llm.py serve`` on a free port: yields the port, or None when the server did not start.  Without the
+    saved prompt state, so "cold" is a first request on an empty cache."""
     port = _free_port()
     server = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "local_llm.py"), "serve", "--port", str(port),
-                               "--stop-on-eof"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               "--stop-on-eof", "--no-keep-state"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True, env={**os.environ, "OMP_WAIT_POLICY": "PASSIVE"},
                               cwd=ROOT)
     try:

