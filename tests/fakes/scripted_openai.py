@@ -78,6 +78,17 @@ from typing import Any
 
 import pytest
 
+
+def send_json(handler: BaseHTTPRequestHandler, status: int, payload: dict) -> None:
+    """One JSON response with its length, as the OpenAI-compatible servers send it."""
+    data = json.dumps(payload).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
 # --------------------------------------------------------------------------------------------- steps
 
 
@@ -394,12 +405,7 @@ class ScriptedOpenAI:
                     self.wfile.flush()
 
             def _send(self, status: int, payload: dict) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, status, payload)
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True

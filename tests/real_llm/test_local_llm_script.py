@@ -19,6 +19,7 @@ import pytest
 
 from copilot_core.agent.provider import provider_from_settings
 from copilot_core.settings import load_settings
+from tests.fakes.scripted_openai import send_json
 from tests.real_llm.server import SCRIPT, parse_env_lines
 
 CHUNKS = 22
@@ -145,12 +146,7 @@ class _SlotServer(ThreadingHTTPServer):
                     payload, status = {"error": {"code": 400, "message": "failed to restore slot"}}, 400
                 else:
                     payload, status = {"id_slot": 0, "filename": body["filename"], "n_saved": outer.n_saved}, 200
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, status, payload)
 
         super().__init__(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.serve_forever, daemon=True).start()
