@@ -29,8 +29,8 @@ from typing import Literal
 
 from copilot_core.agent.grounding import finite_number, number_spans, source_values, written_decimals, written_value
 from copilot_core.domain.metrics import CATALOGUE, format_value, metric
-from copilot_core.domain.vocabulary import (ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, NUMBER_WORDS, is_below,
-                                           metrics_named)
+from copilot_core.domain.vocabulary import (ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, NUMBER_WORDS, UNIT_WORDS,
+                                           is_below, metrics_named)
 
 Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "change", "other"]
 Verdict = Literal["ok", "wrong", "unbacked"]
@@ -574,7 +574,7 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
     return claim("ok")
 
 
-_UNIT_AFTER = re.compile(r"^\s?(%|[μµu]s|ns|ms|[kMG]?Hz)(?![\w])")
+_UNIT_AFTER = re.compile(rf"^\s?({UNIT_WORDS})(?![\w])")
 _UNIT_NAMES = {"µs": "μs", "us": "μs"}
 
 
@@ -673,7 +673,7 @@ def _change_problem(reading: _Reading, direction: int, facts: Sequence[Fact], cl
     return f"{reading.written} is not {what} (the tools give {', '.join(values[:3])})", fix
 
 
-_ARROW_AFTER = re.compile(r"^\s*(?:%|[μµ]s|[kMG]?Hz)?\s*(?:→|->)")
+_ARROW_AFTER = re.compile(rf"^\s*(?:{UNIT_WORDS})?\s*(?:→|->)")
 _ARROW_BEFORE = re.compile(r"(?:→|->)\s*$")
 
 

@@ -21,6 +21,7 @@ from typing import Literal
 from copilot_core.agent.claims import Repair, clauses
 from copilot_core.agent.grounding import finite_number, number_spans
 from copilot_core.agent.prefetch import recent_values_asked
+from copilot_core.domain.vocabulary import UNIT_WORDS
 from copilot_core.tools.compact import compact_timestamp
 from copilot_core.tools.toolkit import ToolOutcome
 
@@ -47,7 +48,7 @@ _DATE_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _NOT_VALUES = re.compile(r"\bqubits?\s*#?\s*\d+|\b[Qq]\d+(?:\s*[-→]\s*[Qq]?\d+)?\b|\b\d+Q\w*|\b\d{8}-\d+\b", re.I)
 # Where one value's part of the answer ends: a new clause, list item, line or sentence (dates are masked first).
 _SEGMENT_END = re.compile(r"[;\n]|,\s|\.(?:\s|$)|\s+(?:and|but|while|whereas|then|vs\.?|versus)\s+", re.I)
-_UNIT_AFTER = re.compile(r"^\s?(?:μs|µs|us|ns|ms|%|[kMG]?Hz)(?![\w])")
+_UNIT_AFTER = re.compile(rf"^\s?(?:{UNIT_WORDS})(?![\w])")
 
 
 @dataclass(frozen=True)
