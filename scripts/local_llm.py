@@ -249,6 +249,14 @@ def state_dir(files: ModelFiles) -> Path:
     return files.cache / "kv"
 
 
+def private_state_dir(files: ModelFiles) -> Path:
+    """The kv/ folder, readable by its owner only: a saved state holds the last question and its tool results."""
+    folder = state_dir(files)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    folder.chmod(0o700)
+    return folder
+
+
 def state_key(n_ctx: int, template: str, runtime: str | None = None) -> str:
     """What a saved KV state is valid for: the model's bytes, the llama.cpp build, the context size, the template.
     The prompt itself is not in the key: llama.cpp compares the restored tokens with each new prompt's."""
@@ -314,6 +322,7 @@ def save_state(url: str, files: ModelFiles, key: str) -> str:
         partial.unlink(missing_ok=True)
         return "prompt state not saved (the slot is empty)"
     try:
+        partial.chmod(0o600)
         partial.replace(path)
     except OSError as exc:  # another server starting meanwhile pruned it as not its own
         return f"prompt state not saved ({exc})"
@@ -349,8 +358,7 @@ def serve(port: int = DEFAULT_PORT, *, files: ModelFiles | None = None, n_ctx: i
     key = state_key(n_ctx, params.chat_template) if keep_state else None
     if key:
         try:
-            state_dir(files).mkdir(parents=True, exist_ok=True)
-            params.slot_save_path = f"{state_dir(files)}/"  # llama.cpp joins this and the file name as strings
+            params.slot_save_path = f"{private_state_dir(files)}/"  # llama.cpp joins this and the file name as strings
         except OSError as exc:  # a read-only cache: serve without keeping the state
             print(f"prompt state not kept: {exc}", file=sys.stderr, flush=True)
             key = None

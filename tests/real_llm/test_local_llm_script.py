@@ -191,6 +191,24 @@ def test_an_empty_slot_is_not_saved_over_the_last_state(tmp_path: Path):
     assert path.read_bytes() == b"the last good state"
 
 
+def test_a_saved_state_is_readable_by_its_owner_only(tmp_path: Path):
+    """The state holds the last question and the calibration values sent with it."""
+    script, files, key, path = _saved_state(tmp_path, b"the last good state")
+    path.parent.chmod(0o755)
+    assert script.private_state_dir(files) == path.parent
+    partial = path.with_name(f"{path.stem}-{os.getpid()}-partial.bin")
+    partial.write_bytes(b"the new state")  # as llama.cpp writes it, under the process umask
+    partial.chmod(0o644)
+    server = _SlotServer(n_saved=7)
+    try:
+        said = script.save_state(server.url, files, key)
+    finally:
+        server.shutdown()
+    assert said == "saved a 7-token prompt state"
+    assert (path.parent.stat().st_mode & 0o777, path.stat().st_mode & 0o777) == (0o700, 0o600)
+    assert path.read_bytes() == b"the new state"
+
+
 def test_every_real_model_test_lives_where_make_test_looks():
     """``make test`` collects the real-model tier from ``REAL_PATHS`` only: a real_llm test elsewhere would never run."""
     root = SCRIPT.parents[1]
