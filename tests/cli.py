@@ -14,6 +14,7 @@ import logging
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from unittest import mock
@@ -26,11 +27,15 @@ def run_subprocess(env: dict[str, str], *args: str, timeout: float = 120) -> sub
                           text=True, timeout=timeout, check=False)
 
 
-def run_main(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    """``main(args)`` under ``env`` (and nothing else of this process's environment).  The root logger is
-    emptied for the call so that ``main``'s ``logging.basicConfig`` installs its stderr handler as in a fresh
-    process; loggers and handlers are restored afterwards."""
-    from copilot_core.__main__ import main
+def run_main(env: dict[str, str], *args: str,
+             main: Callable[[list[str]], int] | None = None) -> subprocess.CompletedProcess[str]:
+    """``main(args)`` (default: ``python -m copilot_core``'s) under ``env`` and nothing else of this process's
+    environment.  The root logger is emptied for the call so that ``main``'s ``logging.basicConfig`` installs
+    its stderr handler as in a fresh process; loggers and handlers are restored afterwards."""
+    if main is None:
+        from copilot_core.__main__ import main as copilot_main
+
+        main = copilot_main
 
     out, err = io.StringIO(), io.StringIO()
     root, core = logging.getLogger(), logging.getLogger("copilot_core")
@@ -46,5 +51,5 @@ def run_main(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str
         root.handlers = handlers
         root.setLevel(root_level)
         core.setLevel(core_level)
-    return subprocess.CompletedProcess(["python", "-m", "copilot_core", *args], code, out.getvalue(),
+    return subprocess.CompletedProcess([f"{main.__module__}.main", *args], code, out.getvalue(),
                                        err.getvalue())
