@@ -63,19 +63,19 @@ SLOW_MODULES = frozenset({
 })
 
 
-# The modules that take longest (summed test time, measured with --durations on ``make test``'s in-process run),
+# The modules that take longest (CPU seconds per module, measured per worker on ``make test``'s in-process run),
 # longest first.  Parallel runs hand whole files to the workers in collection order, so these start first and
 # the run ends on short files instead of one worker finishing a long module alone.
 LONGEST_FIRST = (
-    "agent/test_cli.py", "tools/test_tools_demo.py", "chat/test_hostile_corpus.py",
-    "chat/test_secrets_never_leave.py", "pages/test_timeseries.py", "agent/test_qubit_review.py",
+    "agent/test_cli.py", "tools/test_tools_demo.py", "chat/test_hostile_corpus.py", "agent/test_qubit_review.py",
     "agent/test_prefetch.py", "data/test_demo.py", "agent/test_public_eval.py", "compare/test_report.py",
-    "pages/test_heatmap.py", "sandbox/test_job_isolation.py", "tools/test_ranking.py", "pages/test_figures.py",
-    "chat/test_copilot_page.py", "sandbox/test_spare.py", "chat/test_two_people.py", "chat/test_notebook_export.py",
-    "compare/test_compare_values.py", "sandbox/test_attack_corpus.py", "depth/test_evals.py",
-    "pages/test_overview.py", "tools/test_session_chip.py", "sandbox/test_prefault.py",
-    "chat/test_stop_and_stream.py", "pages/test_url_state.py", "data/test_owners.py", "pages/test_old_database.py",
-    "pages/test_hostile_links.py", "agent/test_loop.py", "data/test_import.py", "pages/test_first_view.py",
+    "pages/test_figures.py", "chat/test_secrets_never_leave.py", "sandbox/test_job_isolation.py",
+    "tools/test_ranking.py", "pages/test_analysis.py", "pages/test_timeseries.py", "pages/test_compare.py",
+    "chat/test_copilot_page.py", "sandbox/test_spare.py", "pages/test_heatmap.py", "pages/test_overview.py",
+    "pages/test_url_state.py", "chat/test_notebook_export.py", "compare/test_compare_values.py",
+    "sandbox/test_attack_corpus.py", "depth/test_evals.py", "chat/test_scope_guard.py", "pages/test_first_view.py",
+    "tools/test_session_chip.py", "sandbox/test_prefault.py", "chat/test_two_people.py", "pages/test_hostile_links.py",
+    "sandbox/test_host_boundary.py", "pages/test_old_database.py", "agent/test_loop.py", "chat/test_stop_and_stream.py",
     "pages/test_errors.py", "sandbox/test_host.py", "chat/test_follow_ups_page.py",
 )
 _RANK = {name: rank for rank, name in enumerate(LONGEST_FIRST)}

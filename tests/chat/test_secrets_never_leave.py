@@ -17,6 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.chat.conftest import APP, ROOT, TIMEOUT_S
+from tests.cli import run_main
 from tests.fakes.scripted_openai import ScriptedOpenAI, answer, error
 
 KEY = "sk-proj-PLANTEDkey0123456789abcdefXYZ"
@@ -113,8 +114,8 @@ def test_cli_json_and_stderr_leak_nothing(app_env, tmp_path):
 
     for uri in (f"mongodb://qdash:{PASSWORD}@127.0.0.1:1/qdash?serverSelectionTimeoutMS=300",
                 f"mongodb://qdash:{PASSWORD}@[bad-host/qdash"):
-        run = _cli({**{k: v for k, v in env.items() if k != "OPENAI_API_KEY"}, "MONGODB_URI": uri},
-                   "tool", "list_chips")
+        run = run_main({**{k: v for k, v in env.items() if k != "OPENAI_API_KEY"}, "MONGODB_URI": uri},
+                       "tool", "list_chips")  # the same main(argv), in this process
         assert run.returncode != 0
         assert_clean("the CLI on a database error", run.stdout + run.stderr)
     assert os.environ.get("OPENAI_API_KEY") != KEY  # the test process itself was never given the key
@@ -156,7 +157,7 @@ def test_credentials_inside_both_urls_never_leave_the_cli(app_env, tmp_path):
     runs = {"unreachable model": unreachable}
     for uri in (f"mongodb://qdash:{DB_URL_PASSWORD}@127.0.0.1:1/qdash?serverSelectionTimeoutMS=300",
                 f"mongodb://qdash:{DB_URL_PASSWORD}@[bad-host/qdash"):
-        runs[uri[-20:]] = _cli({**env, "MONGODB_URI": uri}, "tool", "list_chips")
+        runs[uri[-20:]] = run_main({**env, "MONGODB_URI": uri}, "tool", "list_chips")  # main(argv), in-process
         assert runs[uri[-20:]].returncode != 0
     for name, run in runs.items():
         assert_no_url_password(f"the CLI's JSON ({name})", run.stdout)

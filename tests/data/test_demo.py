@@ -16,10 +16,12 @@ import pytest
 
 from copilot_core.data.connection import open_database
 from copilot_core.data.repository import CalibrationRepository
+from copilot_core.demo.__main__ import main as demo_main
 from copilot_core.demo.documents import INJECTION
 from copilot_core.demo.seed import chip_specs, generate
 from copilot_core.domain.topology import topology_for
 from copilot_core.settings import Settings
+from tests.cli import run_main
 from tests.conftest import ROOT
 
 FIXED_NOW = datetime(2026, 7, 20, 12, 0, 0)
@@ -192,13 +194,14 @@ def test_cli_seeds_then_skips_when_not_empty(tmp_path):
     first = subprocess.run(cmd + ["--if-empty"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert first.returncode == 0, first.stderr
     assert "seeded chips 16Qv1" in first.stdout
-    second = subprocess.run(cmd + ["--if-empty"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    args = cmd[3:]  # the same command through main(argv) in this process
+    second = run_main(dict(os.environ), *args, "--if-empty", main=demo_main)
     assert second.returncode == 0 and "nothing seeded" in second.stdout
     db = open_database(Settings(data_dir=tmp_path))
     chips = CalibrationRepository(db).list_chips()
     db.close()
     assert [(c["chip_id"], c["size"]) for c in chips] == [("16Qv1", 16)] and chips[0]["qubits_with_data"] > 10
-    bad = subprocess.run(cmd[:-4] + ["--chips", "63"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    bad = run_main(dict(os.environ), *args[:-4], "--chips", "63", main=demo_main)
     assert bad.returncode == 2 and "chip sizes" in bad.stderr and "Traceback" not in bad.stderr
 
 
@@ -206,7 +209,7 @@ def test_cli_never_writes_into_a_configured_mongodb(tmp_path):
     env = {**os.environ, "MONGODB_URI": "mongodb://u:pw-x1@127.0.0.1:1/qdash",
            "CALIBRATION_COPILOT_SECRETS": str(tmp_path / "none.toml")}
     cmd = [sys.executable, "-m", "copilot_core.demo"]
-    make_run = subprocess.run(cmd + ["--if-empty"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    make_run = run_main(env, "--if-empty", main=demo_main)
     assert make_run.returncode == 0 and "no demo data written" in make_run.stdout and "pw-x1" not in make_run.stdout
     explicit = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert explicit.returncode == 2 and "refusing" in explicit.stderr and "pw-x1" not in explicit.stderr

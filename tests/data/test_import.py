@@ -1,5 +1,6 @@
 """``python -m copilot_core import DIR``: a QDash export in relaxed and canonical Extended JSON becomes the
-embedded store; a broken file is named and leaves the store exactly as it was.  Runs the real CLI."""
+embedded store; a broken file is named and leaves the store exactly as it was.  Runs the CLI's ``main(argv)``
+(``tests/cli.py``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import json
 import math
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,19 +16,17 @@ from bson import json_util
 
 from copilot_core.data.connection import open_database
 from copilot_core.settings import Settings
-from tests.conftest import ROOT
+from tests.cli import run_main
 from tests.data.conftest import CHIP, DOCS, P1
 
 
 def _env(data_dir: Path, tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URI", "MONGO_DB_NAME", "QDASH_PROJECT_ID")}
-    return env | {"DATA_DIR": str(data_dir), "CALIBRATION_COPILOT_SECRETS": str(tmp_path / "none.toml"),
-                  "PYTHONPATH": str(ROOT)}
+    return env | {"DATA_DIR": str(data_dir), "CALIBRATION_COPILOT_SECRETS": str(tmp_path / "none.toml")}
 
 
 def _run(args: list[str], data_dir: Path, tmp_path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "copilot_core", *args], cwd=ROOT, env=_env(data_dir, tmp_path),
-                          capture_output=True, text=True, timeout=300, check=False)
+    return run_main(_env(data_dir, tmp_path), *args)
 
 
 def _docs_with_nan() -> dict[str, list[dict]]:

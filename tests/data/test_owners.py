@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 import os
 import subprocess
-import sys
 import uuid
 from datetime import datetime
 from pathlib import Path
@@ -22,7 +21,7 @@ from copilot_core.data.connection import open_database, open_memory_database
 from copilot_core.data.memory_store import MemoryStore, entry_id
 from copilot_core.data.validation import InvalidArgument
 from copilot_core.settings import Settings
-from tests.conftest import ROOT
+from tests.cli import run_main
 from tests.data.conftest import CHIP, DOCS
 from tests.mongo_engine import mongo_plan_database
 
@@ -132,10 +131,8 @@ def test_bad_owners_are_refused_and_nothing_moves(db, source, target, why):
 
 def _cli(args: list[str], data_dir: Path, tmp_path: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URI", "MONGO_DB_NAME", "QDASH_PROJECT_ID")}
-    env |= {"DATA_DIR": str(data_dir), "CALIBRATION_COPILOT_SECRETS": str(tmp_path / "none.toml"),
-            "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "copilot_core", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=300, check=False)
+    env |= {"DATA_DIR": str(data_dir), "CALIBRATION_COPILOT_SECRETS": str(tmp_path / "none.toml")}
+    return run_main(env, *args)
 
 
 def test_cli_lists_then_assigns_after_a_dry_run(tmp_path):

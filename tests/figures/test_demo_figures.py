@@ -18,6 +18,7 @@ from copilot_core.demo.figures import FIGURES
 from copilot_core.figures import figure_root, task_figure
 from copilot_core.report import chip_report
 from copilot_core.settings import Settings
+from tests.cli import run_main
 from tests.conftest import ROOT
 
 
@@ -96,9 +97,7 @@ def test_the_cli_tool_shows_the_fit_line_on_the_demo(fresh_demo, tmp_path):
     row = CalibrationRepository(db).latest_task_result("16Qv1", "CheckT1", "3")
     env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URI", "CALIB_DATA_DIR")}
     env |= {"DATA_DIR": str(settings.data_dir), "CALIBRATION_COPILOT_SECRETS": str(tmp_path / "none.toml")}
-    done = subprocess.run([sys.executable, "-m", "copilot_core", "tool", "get_task_figure", "--args",
-                           '{"chip_id": "16Qv1", "qid": "3", "parameter_name": "t1"}'], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    done = run_main(env, "tool", "get_task_figure", "--args", '{"chip_id": "16Qv1", "qid": "3", "parameter_name": "t1"}')
     assert done.returncode == 0, done.stderr
     t1 = row["output_parameters"]["t1"]
     shown = json.loads(done.stdout)["answer"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -18,20 +19,31 @@ import pytest
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
-from copilot_core.data.connection import open_database
+from copilot_core.data.connection import open_embedded
+from copilot_core.data.serial import SerialDatabase
 from copilot_core.data.repository import CalibrationRepository
-from copilot_core.settings import load_settings
+from copilot_core.settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app.py"
 TIMEOUT = 180  # cold reads on a busy 2-core machine; AppTest's default is 3 s
 
 
+@pytest.fixture(scope="session")
+def _app_db(seeded_data_dir: Path) -> Iterator[SerialDatabase]:
+    """One connection per process to the store the app under test reads (``app_env``'s DATA_DIR): litemongo
+    builds its in-memory indexes per connection, seconds for the history, which a connection per test re-paid."""
+    db = open_embedded(Settings(data_dir=seeded_data_dir))
+    yield db
+    db.close()
+
+
 @pytest.fixture
-def app_repo(app_env) -> CalibrationRepository:
+def app_repo(app_env, _app_db: SerialDatabase) -> CalibrationRepository:
     """The repository over the same database the app under test reads."""
     s = load_settings()
-    return CalibrationRepository(open_database(s), project_id=s.project_id)
+    assert s.data_dir == app_env.data_dir
+    return CalibrationRepository(_app_db, project_id=s.project_id)
 
 
 @pytest.fixture
