@@ -10,7 +10,9 @@ Reusable by every page's e2e tests:
   script with ``scripted_app(copilot_server, smart)``.  ``app_url`` (session) is its base URL.
 - ``start_streamlit(env)``: the context manager behind it, for tests that need their own server.
 - ``wait_idle(page)``, ``open_page(page, title)`` (click the sidebar link: a URL change is a new session),
-  ``open_copilot(page, url)``, ``ask_on_copilot_page(page, url, question)``, ``click_df_row(page, row)``,
+  ``open_copilot(page, url)``, ``ask_on_copilot_page(page, url, question)`` (through the Overview and the
+  sidebar, as a user goes), ``open_copilot_link``/``ask_at_copilot_link`` (the page's own address: one page run
+  instead of two, for tests of what an answer shows), ``click_df_row(page, row)``,
   ``download(page, button, folder)``, ``shot(page, name)`` (PNG under test-artifacts/).
 
 """
@@ -100,9 +102,9 @@ def _spawn(app: Path, env: dict[str, str], port: int, extra_args: tuple[str, ...
          "--browser.gatherUsageStats=false", *extra_args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
-def _wait_healthy(proc: subprocess.Popen, url: str, log) -> str | None:
+def _wait_healthy(proc: subprocess.Popen, url: str, log, timeout: float) -> str | None:
     """None once ``url`` answers its health check; the log tail if the server exited first."""
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    deadline = time.monotonic() + timeout
     while True:
         if proc.poll() is not None:
             log.seek(0)
@@ -114,16 +116,17 @@ def _wait_healthy(proc: subprocess.Popen, url: str, log) -> str | None:
         except OSError:
             pass
         if time.monotonic() > deadline:
-            raise RuntimeError(f"streamlit did not answer on {url} within {SERVER_START_TIMEOUT:.0f} s")
+            raise RuntimeError(f"streamlit did not answer on {url} within {timeout:.0f} s")
         time.sleep(0.2)  # polling a server we started, not synchronising the test
 
 
 @contextmanager
 def start_streamlit(env: dict[str, str], app: Path = ROOT / "app.py", *, port: int | None = None,
-                    extra_args: tuple[str, ...] = ()) -> Iterator[str]:
+                    extra_args: tuple[str, ...] = (), start_timeout: float = SERVER_START_TIMEOUT) -> Iterator[str]:
     """Serve ``app`` on 127.0.0.1:``port`` (default: a free one) with ``env`` and extra ``streamlit run``
-    options; yield its URL; always stop it.  A free port taken by a parallel test worker between the pick and
-    the bind gets a new pick; a port the caller chose raises ``PortTaken`` (the caller picks again)."""
+    options; yield its URL once it answers (within ``start_timeout`` seconds); always stop it.  A free port taken
+    by a parallel test worker between the pick and the bind gets a new pick; a port the caller chose raises
+    ``PortTaken`` (the caller picks again)."""
     log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)
     proc: subprocess.Popen | None = None
     try:
@@ -133,7 +136,7 @@ def start_streamlit(env: dict[str, str], app: Path = ROOT / "app.py", *, port: i
             log.seek(0)
             log.truncate()
             proc = _spawn(app, env, chosen, extra_args, log)
-            died = _wait_healthy(proc, url, log)
+            died = _wait_healthy(proc, url, log, start_timeout)
             if died is None:
                 break
             if f"Port {chosen} is not available" in died:
@@ -207,7 +210,10 @@ def copilot_server(streamlit_env: dict[str, str], figure_dir: Path, tmp_path_fac
     """This worker's one long-lived app: the dashboard tests' ``app_url`` and the app of every module that scripts
     the copilot's model, so a server start and the embedded store's index build are paid once per worker.  On a
     private copy of the demo (the chats and memory it writes stay out of the store fresh servers read), with one
-    qubit's fit figures."""
+    qubit's fit figures.  Served as ``make run`` and the container serve it (``server.py``): the index build
+    happens before the server answers (so the start may take as long as a first render) and its heap is then
+    out of the garbage collector's walks, which under a plain ``app.py`` cost about 0.5 s of CPU per script
+    run."""
     if not HAVE_CHROMIUM:
         pytest.skip("chromium missing")
     data_dir = tmp_path_factory.mktemp("copilot-e2e") / "data"
@@ -217,7 +223,7 @@ def copilot_server(streamlit_env: dict[str, str], figure_dir: Path, tmp_path_fac
         env |= {"DATA_DIR": str(data_dir), "TRACE_DIR": str(data_dir.parent / "traces"), "USERNAME": "e2e-user",
                 "OPENAI_BASE_URL": model.base_url, "COPILOT_MODEL": "scripted-model",
                 "CALIB_DATA_DIR": str(figure_dir)}
-        with start_streamlit(env) as url:
+        with start_streamlit(env, app=ROOT / "server.py", start_timeout=RENDER_TIMEOUT_MS / 1000) as url:
             yield CopilotServer(url, model)
 
 
@@ -277,11 +283,29 @@ def open_copilot(page, url: str | None = None) -> None:
     wait_idle(page)
 
 
+def open_copilot_link(page, url: str) -> None:
+    """Open the Copilot page by its own address (a shared link): one page run, not the Overview's first."""
+    page.goto(f"{url.rstrip('/')}/copilot")
+    page.get_by_role("heading", name="Copilot").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    wait_idle(page)
+
+
 def ask_on_copilot_page(page, url: str, question: str, timeout_ms: int = RENDER_TIMEOUT_MS):
     """Open the app, go to the Copilot page through the sidebar (same session) and ask; the answer message."""
+    open_copilot(page, url)
+    return _ask(page, question, timeout_ms)
+
+
+def ask_at_copilot_link(page, url: str, question: str, timeout_ms: int = RENDER_TIMEOUT_MS):
+    """Open the Copilot page by its address and ask; the answer message (for tests of what an answer shows,
+    not of how a user reaches the page)."""
+    open_copilot_link(page, url)
+    return _ask(page, question, timeout_ms)
+
+
+def _ask(page, question: str, timeout_ms: int):
     from playwright.sync_api import expect
 
-    open_copilot(page, url)
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(question)
     box.press("Enter")
