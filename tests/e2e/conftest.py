@@ -5,6 +5,7 @@ Reusable by every page's e2e tests:
 - ``streamlit_env`` (session): the environment of the server: the seeded demo DATA_DIR, no MongoDB URI,
   no secrets file.  Override it in a test module (same name) to add e.g. OPENAI_BASE_URL for a scripted model.
 - ``small_streamlit_env`` (session): the same on the small store (one 64-qubit chip over 4 days).
+- ``demo_db`` (session): the root fixture's demo documents, read from this worker's seeded store (opened once).
 - ``copilot_server`` (session): this worker's one long-lived app, on its own copy of the demo with the fit
   figures of ``FIGURE_QUBIT``; its model is a scripted OpenAI-compatible server that a module points at its
   script with ``scripted_app(copilot_server, smart)``.  ``app_url`` (session) is its base URL.
@@ -174,21 +175,29 @@ def small_streamlit_env(streamlit_env, small_seeded_data_dir) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def figure_dir(seeded_data_dir, tmp_path_factory) -> Path:
+def demo_db(seeded_data_dir):
+    """The demo (the root's seed and "now") as this worker's seeded store holds it, opened once per worker and
+    read with pymongo calls: the documents the browser tests' servers start from.  Stands in for the root's
+    in-memory copy, whose seeding costs about 11 s of CPU per worker against about 3 s to open the store.  Treat
+    it as READ-ONLY."""
+    from copilot_core.data.connection import open_database
+    from copilot_core.settings import Settings
+
+    db = open_database(Settings(data_dir=seeded_data_dir))
+    yield db
+    db.close()
+
+
+@pytest.fixture(scope="session")
+def figure_dir(demo_db, tmp_path_factory) -> Path:
     """The lab's fit figures (Plotly JSON, QDash's file layout) of qubit ``FIGURE_QUBIT``, drawn from its task
     results in the seeded store: ``copilot_server`` serves them as its CALIB_DATA_DIR."""
-    from copilot_core.data.connection import open_database
     from copilot_core.demo.figures import write_demo_figures
     from copilot_core.figures import FigureRoot
-    from copilot_core.settings import Settings
 
     calib = tmp_path_factory.mktemp("calib-e2e")
     chip, qid = FIGURE_QUBIT
-    db = open_database(Settings(data_dir=seeded_data_dir))
-    try:
-        rows = list(db["task_result_history"].find({"chip_id": chip, "qid": qid}, {"_id": 0}))
-    finally:
-        db.close()
+    rows = list(demo_db["task_result_history"].find({"chip_id": chip, "qid": qid}, {"_id": 0}))
     assert write_demo_figures(rows, FigureRoot(calib)) > 0
     return calib
 
