@@ -5,12 +5,15 @@ Reusable by every page's e2e tests:
 - ``streamlit_env`` (session): the environment of the server: the seeded demo DATA_DIR, no MongoDB URI,
   no secrets file.  Override it in a test module (same name) to add e.g. OPENAI_BASE_URL for a scripted model.
 - ``small_streamlit_env`` (session): the same on the small store (one 64-qubit chip over 4 days).
+- ``demo_db`` (session): the root fixture's demo documents, read from this worker's seeded store (opened once).
 - ``copilot_server`` (session): this worker's one long-lived app, on its own copy of the demo with the fit
   figures of ``FIGURE_QUBIT``; its model is a scripted OpenAI-compatible server that a module points at its
   script with ``scripted_app(copilot_server, smart)``.  ``app_url`` (session) is its base URL.
 - ``start_streamlit(env)``: the context manager behind it, for tests that need their own server.
 - ``wait_idle(page)``, ``open_page(page, title)`` (click the sidebar link: a URL change is a new session),
-  ``open_copilot(page, url)``, ``ask_on_copilot_page(page, url, question)``, ``click_df_row(page, row)``,
+  ``open_copilot(page, url)``, ``ask_on_copilot_page(page, url, question)`` (through the Overview and the
+  sidebar, as a user goes), ``open_copilot_link``/``ask_at_copilot_link`` (the page's own address: one page run
+  instead of two, for tests of what an answer shows), ``click_df_row(page, row)``,
   ``download(page, button, folder)``, ``shot(page, name)`` (PNG under test-artifacts/).
 
 """
@@ -100,9 +103,9 @@ def _spawn(app: Path, env: dict[str, str], port: int, extra_args: tuple[str, ...
          "--browser.gatherUsageStats=false", *extra_args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
-def _wait_healthy(proc: subprocess.Popen, url: str, log) -> str | None:
+def _wait_healthy(proc: subprocess.Popen, url: str, log, timeout: float) -> str | None:
     """None once ``url`` answers its health check; the log tail if the server exited first."""
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    deadline = time.monotonic() + timeout
     while True:
         if proc.poll() is not None:
             log.seek(0)
@@ -114,16 +117,17 @@ def _wait_healthy(proc: subprocess.Popen, url: str, log) -> str | None:
         except OSError:
             pass
         if time.monotonic() > deadline:
-            raise RuntimeError(f"streamlit did not answer on {url} within {SERVER_START_TIMEOUT:.0f} s")
+            raise RuntimeError(f"streamlit did not answer on {url} within {timeout:.0f} s")
         time.sleep(0.2)  # polling a server we started, not synchronising the test
 
 
 @contextmanager
 def start_streamlit(env: dict[str, str], app: Path = ROOT / "app.py", *, port: int | None = None,
-                    extra_args: tuple[str, ...] = ()) -> Iterator[str]:
+                    extra_args: tuple[str, ...] = (), start_timeout: float = SERVER_START_TIMEOUT) -> Iterator[str]:
     """Serve ``app`` on 127.0.0.1:``port`` (default: a free one) with ``env`` and extra ``streamlit run``
-    options; yield its URL; always stop it.  A free port taken by a parallel test worker between the pick and
-    the bind gets a new pick; a port the caller chose raises ``PortTaken`` (the caller picks again)."""
+    options; yield its URL once it answers (within ``start_timeout`` seconds); always stop it.  A free port taken
+    by a parallel test worker between the pick and the bind gets a new pick; a port the caller chose raises
+    ``PortTaken`` (the caller picks again)."""
     log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)
     proc: subprocess.Popen | None = None
     try:
@@ -133,7 +137,7 @@ def start_streamlit(env: dict[str, str], app: Path = ROOT / "app.py", *, port: i
             log.seek(0)
             log.truncate()
             proc = _spawn(app, env, chosen, extra_args, log)
-            died = _wait_healthy(proc, url, log)
+            died = _wait_healthy(proc, url, log, start_timeout)
             if died is None:
                 break
             if f"Port {chosen} is not available" in died:
@@ -171,21 +175,29 @@ def small_streamlit_env(streamlit_env, small_seeded_data_dir) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def figure_dir(seeded_data_dir, tmp_path_factory) -> Path:
+def demo_db(seeded_data_dir):
+    """The demo (the root's seed and "now") as this worker's seeded store holds it, opened once per worker and
+    read with pymongo calls: the documents the browser tests' servers start from.  Stands in for the root's
+    in-memory copy, whose seeding costs about 11 s of CPU per worker against about 3 s to open the store.  Treat
+    it as READ-ONLY."""
+    from copilot_core.data.connection import open_database
+    from copilot_core.settings import Settings
+
+    db = open_database(Settings(data_dir=seeded_data_dir))
+    yield db
+    db.close()
+
+
+@pytest.fixture(scope="session")
+def figure_dir(demo_db, tmp_path_factory) -> Path:
     """The lab's fit figures (Plotly JSON, QDash's file layout) of qubit ``FIGURE_QUBIT``, drawn from its task
     results in the seeded store: ``copilot_server`` serves them as its CALIB_DATA_DIR."""
-    from copilot_core.data.connection import open_database
     from copilot_core.demo.figures import write_demo_figures
     from copilot_core.figures import FigureRoot
-    from copilot_core.settings import Settings
 
     calib = tmp_path_factory.mktemp("calib-e2e")
     chip, qid = FIGURE_QUBIT
-    db = open_database(Settings(data_dir=seeded_data_dir))
-    try:
-        rows = list(db["task_result_history"].find({"chip_id": chip, "qid": qid}, {"_id": 0}))
-    finally:
-        db.close()
+    rows = list(demo_db["task_result_history"].find({"chip_id": chip, "qid": qid}, {"_id": 0}))
     assert write_demo_figures(rows, FigureRoot(calib)) > 0
     return calib
 
@@ -207,7 +219,10 @@ def copilot_server(streamlit_env: dict[str, str], figure_dir: Path, tmp_path_fac
     """This worker's one long-lived app: the dashboard tests' ``app_url`` and the app of every module that scripts
     the copilot's model, so a server start and the embedded store's index build are paid once per worker.  On a
     private copy of the demo (the chats and memory it writes stay out of the store fresh servers read), with one
-    qubit's fit figures."""
+    qubit's fit figures.  Served as ``make run`` and the container serve it (``server.py``): the index build
+    happens before the server answers (so the start may take as long as a first render) and its heap is then
+    out of the garbage collector's walks, which under a plain ``app.py`` cost about 0.5 s of CPU per script
+    run."""
     if not HAVE_CHROMIUM:
         pytest.skip("chromium missing")
     data_dir = tmp_path_factory.mktemp("copilot-e2e") / "data"
@@ -217,7 +232,7 @@ def copilot_server(streamlit_env: dict[str, str], figure_dir: Path, tmp_path_fac
         env |= {"DATA_DIR": str(data_dir), "TRACE_DIR": str(data_dir.parent / "traces"), "USERNAME": "e2e-user",
                 "OPENAI_BASE_URL": model.base_url, "COPILOT_MODEL": "scripted-model",
                 "CALIB_DATA_DIR": str(figure_dir)}
-        with start_streamlit(env) as url:
+        with start_streamlit(env, app=ROOT / "server.py", start_timeout=RENDER_TIMEOUT_MS / 1000) as url:
             yield CopilotServer(url, model)
 
 
@@ -277,11 +292,29 @@ def open_copilot(page, url: str | None = None) -> None:
     wait_idle(page)
 
 
+def open_copilot_link(page, url: str) -> None:
+    """Open the Copilot page by its own address (a shared link): one page run, not the Overview's first."""
+    page.goto(f"{url.rstrip('/')}/copilot")
+    page.get_by_role("heading", name="Copilot").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    wait_idle(page)
+
+
 def ask_on_copilot_page(page, url: str, question: str, timeout_ms: int = RENDER_TIMEOUT_MS):
     """Open the app, go to the Copilot page through the sidebar (same session) and ask; the answer message."""
+    open_copilot(page, url)
+    return _ask(page, question, timeout_ms)
+
+
+def ask_at_copilot_link(page, url: str, question: str, timeout_ms: int = RENDER_TIMEOUT_MS):
+    """Open the Copilot page by its address and ask; the answer message (for tests of what an answer shows,
+    not of how a user reaches the page)."""
+    open_copilot_link(page, url)
+    return _ask(page, question, timeout_ms)
+
+
+def _ask(page, question: str, timeout_ms: int):
     from playwright.sync_api import expect
 
-    open_copilot(page, url)
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(question)
     box.press("Enter")

@@ -32,35 +32,36 @@ NAV_TITLES = ["Overview", "Chip heatmap", "Timeseries", "Qubits", "What changed"
 SIZES = {"1440": {"width": 1440, "height": 900}, "1920": {"width": 1920, "height": 1080}}
 
 
-def _newest_chip(data_dir: Path, size: int) -> dict:
+def _newest_chip(db, size: int) -> dict:
     """The store's ``size``-qubit chip and a failed coupling task of its last 7 days, read with the repository
     (not through the app)."""
-    from copilot_core.data.connection import open_database
     from copilot_core.data.repository import CalibrationRepository
+
+    repo = CalibrationRepository(db)
+    chip = next(c for c in repo.list_chips() if c["size"] == size)
+    since = chip["last_execution_at"] - timedelta(days=7)
+    failed = repo.task_results(chip["chip_id"], status="failed", since=since, limit=1000)
+    coupling = next((r for r in failed if "-" in str(r["qid"])), None)
+    return {"chip": chip, "coupling_failure": coupling}
+
+
+@pytest.fixture(scope="module")
+def demo(demo_db) -> dict:
+    """What the tests on the demo's 144-qubit chip expect."""
+    return _newest_chip(demo_db, 144)
+
+
+@pytest.fixture(scope="module")
+def small_demo(small_seeded_data_dir: Path) -> dict:
+    """The small store's 64-qubit chip: a fresh server there builds a seventh of the demo's indexes."""
+    from copilot_core.data.connection import open_database
     from copilot_core.settings import Settings
 
-    db = open_database(Settings(data_dir=data_dir))
+    db = open_database(Settings(data_dir=small_seeded_data_dir))
     try:
-        repo = CalibrationRepository(db)
-        chip = next(c for c in repo.list_chips() if c["size"] == size)
-        since = chip["last_execution_at"] - timedelta(days=7)
-        failed = repo.task_results(chip["chip_id"], status="failed", since=since, limit=1000)
-        coupling = next((r for r in failed if "-" in str(r["qid"])), None)
-        return {"chip": chip, "coupling_failure": coupling}
+        return _newest_chip(db, 64)
     finally:
         db.close()
-
-
-@pytest.fixture(scope="module")
-def demo(seeded_data_dir) -> dict:
-    """What the tests on the demo's 144-qubit chip expect."""
-    return _newest_chip(seeded_data_dir, 144)
-
-
-@pytest.fixture(scope="module")
-def small_demo(small_seeded_data_dir) -> dict:
-    """The small store's 64-qubit chip: a fresh server there builds a seventh of the demo's indexes."""
-    return _newest_chip(small_seeded_data_dir, 64)
 
 
 def _page(browser, size: str, hosts: list[str]):

@@ -7,8 +7,6 @@ from urllib.parse import urlparse
 
 import pytest
 
-from copilot_core.data.connection import open_database
-from copilot_core.settings import Settings
 from tests.e2e.conftest import FIGURE_QUBIT, RENDER_TIMEOUT_MS, shot, wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -16,14 +14,10 @@ CHIP, QID = FIGURE_QUBIT
 
 
 @pytest.fixture(scope="module")
-def stored_t1(seeded_data_dir) -> float:
+def stored_t1(demo_db) -> float:
     """The qubit's newest usable T1, read from the store directly."""
-    db = open_database(Settings(data_dir=seeded_data_dir))
-    try:
-        t1 = db["task_result_history"].find_one({"chip_id": CHIP, "qid": QID, "name": "CheckT1", "status": "completed",
-                                                 "excluded": {"$ne": True}}, sort=[("start_at", -1)])
-    finally:
-        db.close()
+    t1 = demo_db["task_result_history"].find_one({"chip_id": CHIP, "qid": QID, "name": "CheckT1", "status": "completed",
+                                                  "excluded": {"$ne": True}}, sort=[("start_at", -1)])
     return t1["output_parameters"]["t1"]["value"]
 
 

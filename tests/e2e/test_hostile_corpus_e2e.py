@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import CopilotServer, ask_on_copilot_page, scripted_app, wait_idle
+from tests.e2e.conftest import CopilotServer, ask_at_copilot_link, scripted_app, wait_idle
 from tests.fakes.scripted_openai import SmartRequest, Step, answer, call
 from tests.render_safety.corpus import CASES, EXFIL, Case
 from tests.render_safety.hostile_answers import ANSWERS
@@ -67,7 +67,7 @@ def _off_app(reply, requested: list[str]) -> tuple[set[str | None], list[str]]:
 def test_hostile_answers_in_chromium(page: Page, corpus_app_url: str, name: str) -> None:
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
-    reply = ask_on_copilot_page(page, corpus_app_url, f"batch: {name}")
+    reply = ask_at_copilot_link(page, corpus_app_url, f"batch: {name}")
     for case in BATCHES[name]:
         for word in case.words:
             expect(reply).to_contain_text(word, timeout=TIMEOUT_MS)
@@ -85,7 +85,7 @@ def test_hostile_answers_in_chromium(page: Page, corpus_app_url: str, name: str)
 def test_accepted_hostile_charts_in_chromium(page: Page, corpus_app_url: str) -> None:
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
-    reply = ask_on_copilot_page(page, corpus_app_url, "batch: charts")
+    reply = ask_at_copilot_link(page, corpus_app_url, "batch: charts")
     plots = reply.locator(".js-plotly-plot")
     expect(plots).to_have_count(len(ACCEPTED), timeout=TIMEOUT_MS)
     expect(reply.get_by_text("A chart written by the model was dropped")).to_have_count(len(REFUSED_SENT))

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import CopilotServer, ask_on_copilot_page, scripted_app, wait_idle
+from tests.e2e.conftest import CopilotServer, ask_at_copilot_link, scripted_app, wait_idle
 from tests.fakes.scripted_openai import SmartRequest, answer, call
 from tests.render_safety.corpus import BROWSER_CASES, CASES, EXFIL
 
@@ -41,7 +41,7 @@ def test_hostile_answer_in_chromium(page: Page, hostile_app_url: str, name: str)
     case = BY_NAME[name]
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
-    reply = ask_on_copilot_page(page, hostile_app_url, f"case: {name}")
+    reply = ask_at_copilot_link(page, hostile_app_url, f"case: {name}")
     for word in case.words:
         expect(reply).to_contain_text(word, timeout=TIMEOUT_MS)
     wait_idle(page)

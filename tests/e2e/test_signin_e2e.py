@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import PortTaken, free_port, open_copilot, shot, start_streamlit, wait_idle
+from tests.e2e.conftest import ROOT, PortTaken, free_port, open_copilot, shot, start_streamlit, wait_idle
 from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call
 
 IDP_DIR = Path(__file__).parent / "oidc"
@@ -80,18 +80,21 @@ def _serve_signed_in_app(stack: ExitStack, env: dict[str, str], work: Path) -> s
         f'client_secret = "{provider["secret"]}"\n'
         f'server_metadata_url = "{provider["issuer"]}/.well-known/openid-configuration"\n'
         'client_kwargs = { prompt = "login" }\n')
-    return stack.enter_context(start_streamlit(env, port=app_port, extra_args=(f"--secrets.files={secrets_file}",)))
+    return stack.enter_context(start_streamlit(env, app=ROOT / "server.py", port=app_port,
+                                               extra_args=(f"--secrets.files={secrets_file}",)))
 
 
 @pytest.fixture(scope="module")
-def signin_app_url(streamlit_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app with ``[auth]`` in its secrets, an allow-list of one domain and the scripted model.  The app's
-    port is written into the provider's client before the app binds it: a port taken meanwhile gets a new pair."""
+def signin_app_url(small_streamlit_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app with ``[auth]`` in its secrets, an allow-list of one domain and the scripted model, served as the
+    container serves it (``server.py``) on the small store: these tests ask who sees what, not what the demo's
+    data says.  The app's port is written into the provider's client before the app binds it: a port taken
+    meanwhile gets a new pair."""
     work = tmp_path_factory.mktemp("signin")
     data_dir = work / "data"
-    shutil.copytree(streamlit_env["DATA_DIR"], data_dir)
+    shutil.copytree(small_streamlit_env["DATA_DIR"], data_dir)
     with ScriptedOpenAI(smart=smart) as model:
-        env = {**streamlit_env, "DATA_DIR": str(data_dir), "TRACE_DIR": str(work / "traces"),
+        env = {**small_streamlit_env, "DATA_DIR": str(data_dir), "TRACE_DIR": str(work / "traces"),
                "OPENAI_BASE_URL": model.base_url, "COPILOT_MODEL": "scripted-model", "USERNAME": "shared-name",
                "COPILOT_ALLOWED_USERS": "@lab.example"}
         for attempt in range(3):

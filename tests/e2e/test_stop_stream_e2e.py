@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import CopilotServer, open_copilot, scripted_app, wait_idle
+from tests.e2e.conftest import CopilotServer, open_copilot_link, scripted_app, wait_idle
 from tests.fakes.scripted_openai import Pause, SmartRequest, answer, call, paused
 
 TIMEOUT_MS = 120_000
@@ -78,7 +78,7 @@ def test_a_half_written_hostile_link_is_never_live(page: Page, stream_app_url: s
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
     page.add_init_script(RECORD_LINKS)
-    open_copilot(page, stream_app_url)
+    open_copilot_link(page, stream_app_url)
     ask(page, "hostile stream please")
     reply = page.get_by_test_id("stChatMessage").nth(1)
     expect(reply).to_contain_text("Streaming words arrive first", timeout=TIMEOUT_MS)  # shown before the end
@@ -94,7 +94,7 @@ def test_a_half_written_hostile_link_is_never_live(page: Page, stream_app_url: s
 
 def test_stop_button_stops_a_slow_answer_and_the_chat_goes_on(page: Page, stream_app_url: str, model: Model) -> None:
     plan = model
-    open_copilot(page, stream_app_url)
+    open_copilot_link(page, stream_app_url)
     ask(page, "stop me while you write")
     reply = page.get_by_test_id("stChatMessage").nth(1)
     expect(reply).to_contain_text("The answer starts streaming", timeout=TIMEOUT_MS)
