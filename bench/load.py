@@ -6,8 +6,10 @@ One Chromium process serves every person, each in their own browser context.  A 
 think time of the others) by opening a bookmark, the Qubits page of the 144-qubit chip with Q017 picked, in a
 fresh context ("open", reported apart: a once-a-day cost).  Once everyone is in, each browses as lab staff do,
 from the sidebar in the same session: Chip heatmap, Timeseries, Qubits (Q017's health report and fit
-figures), What changed, then one Copilot question (a heatmap tool call and an answer), ``--cycles`` times,
-with a think time before every view (uniform in 0.5-1.5x ``--think`` seconds, seeded).  A view is timed from
+figures), What changed, then one Copilot question (a heatmap tool call and an answer), ``--cycles`` times
+(one person alone: ``--alone-cycles`` times, so that the baseline's p95 rests on a sample of the same order as
+the crowd's and is not simply its slowest view), with a think time before every view (uniform in 0.5-1.5x
+``--think`` seconds, seeded).  A view is timed from
 the click until the new page's script has finished and its first chart or table is visible (the copilot
 view: until the answer's chart is drawn).  The same loop runs for one person alone, then for N at once, in
 the same run against the same server.
@@ -20,7 +22,7 @@ lab's browsers do not), this process (Playwright client and the scripted model) 
 machine.  ``--profile`` adds cProfile of every script run (``server.pstats`` in the data directory; summary
 printed; it slows the script runs about 2x).
 
-    python -m bench.load [--users 1,8] [--cycles 2] [--think 4] [--profile] [--data-dir DIR]
+    python -m bench.load [--users 1,8] [--cycles 2] [--alone-cycles 8] [--think 4] [--profile] [--data-dir DIR]
 """
 
 from __future__ import annotations
@@ -162,6 +164,7 @@ def _own_cpu(proc: psutil.Process) -> float:
 @dataclass
 class Phase:
     users: int
+    cycles: int
     views: list[tuple[str, float]] = field(default_factory=list)
     wall: float = 0.0
     cpu: dict[str, float] = field(default_factory=dict)
@@ -244,7 +247,7 @@ async def browse(page, cycles: int, think: float, rng: random.Random, views: lis
                 views.append((kind, time.perf_counter() - start))
 
 
-async def run_phases(url: str, user_counts: list[int], cycles: int, think: float, meter: CpuMeter,
+async def run_phases(url: str, user_counts: list[int], cycles: int, alone_cycles: int, think: float, meter: CpuMeter,
                      sampler: RssSampler) -> list[Phase]:
     """Per phase: everyone opens the app (timed as 'open'), then all browse at once (the measured part)."""
     from playwright.async_api import async_playwright
@@ -259,14 +262,14 @@ async def run_phases(url: str, user_counts: list[int], cycles: int, think: float
             await browse(page, 1, think, random.Random(0), None)
             await context.close()
             for users in user_counts:
-                phase = Phase(users)
+                phase = Phase(users, alone_cycles if users == 1 else cycles)
                 rngs = [random.Random(users * 100 + i) for i in range(users)]
                 opened = await asyncio.gather(*(open_app(browser, url, rng.uniform(0, think), phase.views)
                                                 for rng in rngs))
                 sampler.reset()
                 phase.load = (os.getloadavg()[0], 0.0)
                 before, start = meter.read(), time.perf_counter()
-                await asyncio.gather(*(browse(page, cycles, think, rng, phase.views)
+                await asyncio.gather(*(browse(page, phase.cycles, think, rng, phase.views)
                                        for (_, page), rng in zip(opened, rngs, strict=True)))
                 phase.wall = time.perf_counter() - start
                 after = meter.read()
@@ -285,10 +288,11 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def report(phases: list[Phase], think: float, cycles: int, idle_mb: float) -> float:
+def report(phases: list[Phase], think: float, idle_mb: float) -> float:
     """Print the tables; return the p95 ratio of the largest phase to one user."""
+    rounds = ", ".join(f"{ph.cycles} for {ph.users} user(s)" for ph in phases)
     print(f"each person: opens {BOOKMARK} in a fresh browser context ('open', arrivals spread over one think "
-          f"time); once all are in, {cycles} x ({', '.join(KINDS)}) from the sidebar in the same session "
+          f"time); once all are in, rounds of ({', '.join(KINDS)}) from the sidebar in the same session ({rounds}) "
           f"(the measured part), think time {0.5 * think:g}-{1.5 * think:g} s "
           f"(mean {think:g} s) between views; one Chromium process, one context per person; "
           f"{os.cpu_count()} cores shared by the server, Chromium and whatever else runs")
@@ -343,6 +347,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", default="1,8", help="comma-separated phases; the first is the baseline")
     parser.add_argument("--cycles", type=int, default=2, help="rounds of the four pages + one question per person")
+    parser.add_argument("--alone-cycles", type=int, default=8,
+                        help="rounds for a phase of one user (its p95 is the baseline: 8 rounds = 40 views)")
     parser.add_argument("--think", type=float, default=4.0, help="mean think time between views, seconds")
     parser.add_argument("--profile", action="store_true", help="cProfile every script run in the server")
     parser.add_argument("--data-dir", type=Path)
@@ -364,9 +370,10 @@ def main() -> int:
         sampler = RssSampler(pid)
         idle_mb = sampler.rss_mb()
         sampler.start()
-        phases = asyncio.run(run_phases(url, user_counts, args.cycles, args.think, CpuMeter(pid, counters), sampler))
+        phases = asyncio.run(run_phases(url, user_counts, args.cycles, args.alone_cycles, args.think,
+                                       CpuMeter(pid, counters), sampler))
         sampler.stopped.set()
-    report(phases, args.think, args.cycles, idle_mb)
+    report(phases, args.think, idle_mb)
     if args.profile and (data_dir / "server.pstats").exists():
         print_profile(data_dir / "server.pstats")
     return 0

@@ -285,6 +285,7 @@ def show_events(events: list[TurnEvent], progress: StatusProgress, draft: Any) -
             getattr(progress, event.kind)(*event.args)
         elif event.kind == "report" and (report := getattr(progress, "report", None)) is not None:
             report(*event.args)  # the analysed qubit's report, drawn before the model's review
+    progress.flush()
     if drafts:
         text = str(drafts[-1])
         if text.strip():
@@ -294,18 +295,28 @@ def show_events(events: list[TurnEvent], progress: StatusProgress, draft: Any) -
 
 
 class StatusProgress:
-    """A ``TurnListener`` drawing into an ``st.status`` container while the turn blocks the script."""
+    """A ``TurnListener`` drawing into an ``st.status`` container while the turn blocks the script.  The status
+    label changes once per batch of events (:meth:`flush`), to the newest: each change is a message to the
+    browser and a redraw of the status box."""
 
     def __init__(self, status: Any) -> None:
         self.status = status
         self.calls = 0
+        self.label: str | None = None  # the newest label, drawn by flush()
+        self.shown_label: str | None = None
+
+    def flush(self) -> None:
+        if self.label is not None and self.label != self.shown_label:
+            self.status.update(label=safe_label(self.label))
+            self.shown_label = self.label
+        self.label = None
 
     def tool_call(self, name: str, args: dict) -> None:
         self.calls += 1
         label = tool_label(name)
         self.status.markdown(safe_markdown(f"**{self.calls}. `{label}`**"))
         self.status.code(safe_text(json.dumps(args, ensure_ascii=False, default=str)[:2000]), language="json")
-        self.status.update(label=safe_label(f"Calling {label}…"))
+        self.label = f"Calling {label}…"
 
     def tool_result(self, outcome: ToolOutcome) -> None:
         line = (outcome.summary or "done") if outcome.ok else f"failed: {outcome.error or outcome.summary}"
@@ -316,4 +327,4 @@ class StatusProgress:
 
     def phase(self, text: str) -> None:
         text = str(text)[:120]
-        self.status.update(label=safe_label(text[:1].upper() + text[1:] + ("" if text == "done" else "…")))
+        self.label = text[:1].upper() + text[1:] + ("" if text == "done" else "…")

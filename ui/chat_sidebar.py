@@ -136,20 +136,22 @@ def _option_label(session: dict) -> str:
 
 # ------------------------------------------------------------------ export
 def render_exports(state: ChatState) -> None:
+    """Downloads of this chat.  The notebook and the HTML page (plotly.js inline, ~5 MB) are written when their
+    button is clicked, from the chat as this run shows it, not on every run of the page."""
     if state.messages:
+        from copilot_core.chat.html_export import chat_html
         from copilot_core.chat.notebook import chat_notebook, notebook_filename
         from ui.data import settings
 
-        st.download_button("Download as notebook", data=chat_notebook(state.messages, title=state.title,
-                                                                      settings=settings()),
-                           file_name=notebook_filename(state.title), mime="application/x-ipynb+json",
+        messages, title, config = list(state.messages), state.title, settings()
+        st.download_button("Download as notebook",
+                           data=lambda: chat_notebook(messages, title=title, settings=config),
+                           file_name=notebook_filename(title), mime="application/x-ipynb+json",
                            key="copilot_notebook", icon=":material/download:", width="stretch",
                            help="A Jupyter notebook that fetches the same data again and reruns each analysis "
                                 "(no keys or passwords are written into it).")
-        from copilot_core.chat.html_export import chat_html
-
-        st.download_button("Download as HTML", data=chat_html(state.messages, title=state.title),
-                           file_name=notebook_filename(state.title).removesuffix(".ipynb") + ".html",
+        st.download_button("Download as HTML", data=lambda: chat_html(messages, title=title),
+                           file_name=notebook_filename(title).removesuffix(".ipynb") + ".html",
                            mime="text/html", key="copilot_chat_html", icon=":material/download:", width="stretch",
                            help="The chat as one self-contained page that opens offline.")
     exports = csv_exports(state.store)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -23,6 +24,7 @@ from copilot_core.cancel import CancelToken
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 TICK_S = 0.1  # how often the page thread looks for a stop while nothing arrives
+FRAME_S = 0.1  # after showing events, the page gathers what arrives for this long before it shows again
 
 
 @dataclass(frozen=True)
@@ -97,24 +99,29 @@ class BackgroundTurn(Generic[T]):
 
     def pump(self, show: Callable[[list[TurnEvent]], None], check: Callable[[], None]) -> T | None:
         """Show events as they come until the turn ends; ``check`` raises when the page must stop (it runs at
-        least every ``TICK_S``).  Events that arrived together are shown in one call (the page draws only the
-        newest draft).  The worker's own failure is raised here."""
+        least every ``TICK_S``).  The first event is shown at once; after a show, what arrives within
+        ``FRAME_S`` is shown together in one call (the page draws only the newest draft and status label), so
+        a fast model or a streamed answer costs the browser a few updates a second, not one per event.  The
+        turn's end is shown at once.  The worker's own failure is raised here."""
+        batch: list[TurnEvent | None] = []
+        next_show = 0.0
         while True:
             check()
+            wait = TICK_S if not batch else min(TICK_S, max(0.0, next_show - time.monotonic()))
             try:
-                first = self.events.get(timeout=TICK_S)
-            except queue.Empty:
-                continue
-            batch = [first]
-            while True:
-                try:
+                batch.append(self.events.get(timeout=wait) if wait > 0 else self.events.get_nowait())
+                while True:
                     batch.append(self.events.get_nowait())
-                except queue.Empty:
-                    break
+            except queue.Empty:
+                pass
             done = None in batch
+            if not batch or not (done or time.monotonic() >= next_show):
+                continue
             shown = [e for e in batch if e is not None]
+            batch = []
             if shown:
                 show(shown)
+                next_show = time.monotonic() + FRAME_S
             if done:
                 if self.failure is not None:
                     raise self.failure

@@ -18,6 +18,7 @@ from tests.e2e.conftest import (
     CopilotServer,
     ask_on_copilot_page,
     click_df_row,
+    download,
     open_page,
     scripted_app,
     shot,
@@ -88,6 +89,26 @@ def test_typed_question_gets_a_native_chart(page: Page, copilot_app_url: str) ->
     expect(answer_msg).to_contain_text("Done: 1 tool call")
     wait_idle(page)
     shot(page, "copilot_chat_chart", show=answer_msg.get_by_test_id("stPlotlyChart"))
+
+
+def test_the_chat_downloads_hold_the_answer_shown(page: Page, copilot_app_url: str, tmp_path) -> None:
+    """The notebook and the HTML page are written when their button is clicked: both hold the chat as shown."""
+    answer_msg = ask_on_copilot_page(page, copilot_app_url, f"Show the T1 heatmap of {CHIP}")
+    expect(answer_msg.get_by_test_id("stPlotlyChart")).to_be_visible(timeout=TIMEOUT_MS)
+    wait_idle(page)
+    shown = re.search(rf"Median T1 on {CHIP} is ([0-9.]+) μs", answer_msg.inner_text())
+    assert shown is not None
+    name, html = download(page, "Download as HTML", tmp_path)
+    assert name.endswith(".html") and html.lstrip().lower().startswith("<!doctype html")
+    assert f"Median T1 on {CHIP} is {shown[1]} μs" in html and f"Show the T1 heatmap of {CHIP}" in html
+    assert html.count("Plotly.newPlot(\"chart-") == 1  # the answer's chart, drawn when the file opens
+    name, notebook = download(page, "Download as notebook", tmp_path)
+    cells = json.loads(notebook)["cells"]
+    assert name.endswith(".ipynb")
+    sources = ["".join(c["source"]) for c in cells]
+    number = shown[1].replace(".", "\\.")  # the notebook's markdown escapes punctuation
+    assert any(s.startswith("**Answer:**") and f"Median T1 on {CHIP} is {number} μs" in s for s in sources)
+    assert any(s.startswith("outcome = run_tool('generate_chip_heatmap'") and CHIP in s for s in sources)
 
 
 def test_analyze_with_copilot_from_the_qubits_table(page: Page, copilot_app_url: str) -> None:
