@@ -26,7 +26,7 @@ def ask(server, repo, chip, tmp_path, model: str, question: str, style: str, *sc
     server.push(*script, answer("Answered."))
     turn = copilot.ask(state, question)
     assert turn.result is not None and turn.result.error is None, turn.notice
-    return turn.result, server.bodies()[-1]
+    return turn, server.bodies()[-1]
 
 
 def tool_replies(body: dict) -> list[dict]:
@@ -39,7 +39,9 @@ def test_a_prefetched_question_to_a_small_model_reads_a_table_and_no_skills(scri
                                                                             demo_chip_ids, tmp_path, style):
     chip = demo_chip_ids[0]
     raw = demo_db["qubit"].find_one({"chip_id": chip, "qid": "5"})["data"]
-    result, body = ask(scripted_openai, repo, chip, tmp_path, SMALL, "What is the T1 of qubit Q5?", style)
+    turn, body = ask(scripted_openai, repo, chip, tmp_path, SMALL, "What is the T1 of qubit Q5?", style)
+    result = turn.result
+    assert turn.answer.work.trace["skills"] == []  # show-work lists what the model read
     assert [(c.name, c.origin) for c in result.tool_calls] == [("get_qubit_params", "router")]
     assert SKILL not in system_text(body) and "## Skills for this request" not in system_text(body)
     (reply,) = tool_replies(body)
@@ -54,15 +56,16 @@ def test_a_prefetched_question_to_a_small_model_reads_a_table_and_no_skills(scri
 
 
 def test_a_large_model_gets_the_skills_and_the_result_as_objects(scripted_openai, repo, demo_chip_ids, tmp_path):
-    result, body = ask(scripted_openai, repo, demo_chip_ids[0], tmp_path, LARGE, "What is the T1 of qubit Q5?",
-                       "chat_completions", call("get_qubit_params", {"qid": "5"}))
-    assert SKILL in system_text(body)
+    turn, body = ask(scripted_openai, repo, demo_chip_ids[0], tmp_path, LARGE, "What is the T1 of qubit Q5?",
+                     "chat_completions", call("get_qubit_params", {"qid": "5"}))
+    result = turn.result
+    assert SKILL in system_text(body) and "coherence-trends" in turn.answer.work.trace["skills"]
     assert [(c.name, c.origin) for c in result.tool_calls] == [("get_qubit_params", "model")]
     (reply,) = tool_replies(body)
     assert reply["parameters"]["t1"]["unit"] == "μs" and "execution_id" in reply["parameters"]["t1"]
 
 
 def test_a_small_model_choosing_its_own_calls_keeps_the_skills(scripted_openai, repo, demo_chip_ids, tmp_path):
-    result, body = ask(scripted_openai, repo, demo_chip_ids[0], tmp_path, SMALL,
-                       "Compare the T1 trend of qubits 5 and 12.", "chat_completions")
-    assert result.tool_calls == [] and SKILL in system_text(body)
+    turn, body = ask(scripted_openai, repo, demo_chip_ids[0], tmp_path, SMALL,
+                     "Compare the T1 trend of qubits 5 and 12.", "chat_completions")
+    assert turn.result.tool_calls == [] and SKILL in system_text(body)
