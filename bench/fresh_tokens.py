@@ -24,6 +24,7 @@ import tempfile
 import urllib.request
 from pathlib import Path
 from types import SimpleNamespace
+from typing import cast
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,7 +37,8 @@ def dump() -> list[dict]:
     from copilot_core.demo.seed import chip_specs, seed_database
     from copilot_core.evals import load_questions, make_runner, resolve_all
     from copilot_core.evals.facts import EvalContext
-    from copilot_core.evals.harness import LOCAL_SUBSET
+    from copilot_core.evals.harness import LOCAL_SUBSET, Question
+    from openai import OpenAI
     from copilot_core.settings import load_settings
 
     sent: list[dict] = []
@@ -55,15 +57,20 @@ def dump() -> list[dict]:
                                       "COPILOT_API_STYLE": "chat_completions", "COPILOT_TEMPERATURE": "0",
                                       "DATA_DIR": tmp, "COPILOT_MEMORY": "off"},
                                  secrets_path=Path(tmp) / "none.toml")
-        run = make_runner(repo=repo, provider=provider_from_settings(settings), settings=settings, client=client)
+        provider = provider_from_settings(settings)
+        assert provider is not None, "the settings above name a provider"
+        run = make_runner(repo=repo, provider=provider, settings=settings,
+                          client=cast(OpenAI, client))
         out = []
         for question in resolve_all([s for s in load_questions() if s["id"] in LOCAL_SUBSET], EvalContext(repo)):
+            if not isinstance(question, Question):  # a question whose facts cannot be resolved here
+                continue
             before = len(sent)
             run(question)
             if len(sent) > before:  # a declined question sends nothing
                 body = sent[before]
-                out.append({"id": question.id, "messages": body["extra_body"]["messages"],  # type: ignore[index]
-                            "tools": body.get("tools")})
+                extra = cast(dict, body["extra_body"])
+                out.append({"id": question.id, "messages": extra["messages"], "tools": body.get("tools")})
     return out
 
 
