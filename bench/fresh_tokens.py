@@ -17,9 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
-import tarfile
 import tempfile
 import urllib.request
 from pathlib import Path
@@ -74,26 +72,6 @@ def dump() -> list[dict]:
     return out
 
 
-def dump_of(ref: str) -> list[dict] | None:
-    """``dump()`` of a git ref's sources in a subprocess; None when git cannot export it."""
-    with tempfile.TemporaryDirectory(prefix="bench-fresh-ref-") as tmp:
-        archive = Path(tmp) / "src.tar"
-        try:
-            subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), ref, "copilot_core"],
-                           check=True, capture_output=True)
-        except (OSError, subprocess.CalledProcessError) as exc:
-            print(f"(cannot export {ref}: {exc}; showing this tree only)")
-            return None
-        with tarfile.open(archive) as tar:
-            tar.extractall(tmp, filter="data")
-        done = subprocess.run([sys.executable, __file__, "--dump"], env={**os.environ, "FRESH_TOKENS_SOURCE": tmp},
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            print(f"(measuring {ref} failed: {done.stderr.strip().splitlines()[-1:]})")
-            return None
-        return json.loads(done.stdout)
-
-
 def _post(url: str, path: str, body: dict) -> dict:
     request = urllib.request.Request(url.rstrip("/").removesuffix("/v1") + path, data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
@@ -125,7 +103,9 @@ def main() -> int:
     parser.add_argument("--server", required=True, help="llama.cpp server URL (its template and tokenizer)")
     parser.add_argument("--base", default="main", help="git ref measured side by side (default: main)")
     args = parser.parse_args()
-    now, before = measure(args.server, dump()), dump_of(args.base)
+    from bench.prompt_budget import dump_of
+
+    now, before = measure(args.server, dump()), dump_of(args.base, Path(__file__))
     old = measure(args.server, before) if before else {}
     print(f"Prompt tokens per question of the eval subset ('{args.base}' -> this tree; fresh = after the prefix "
           "every question shares)\n")
@@ -145,7 +125,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.environ.get("FRESH_TOKENS_SOURCE") or str(ROOT))
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, os.environ.get("PROMPT_BUDGET_SOURCE") or str(ROOT))  # the tree measured: a ref's, or this
     if sys.argv[1:] == ["--dump"]:
         print(json.dumps(dump(), ensure_ascii=False))
         raise SystemExit(0)
