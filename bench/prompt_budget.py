@@ -90,8 +90,9 @@ def tool_texts(dumped: dict) -> dict[str, str]:
             for style in API_STYLES}
 
 
-def dump_of(ref: str) -> dict | None:
-    """``dump()`` of a git ref's sources, run by this script in a subprocess; None when git cannot export it."""
+def dump_of(ref: str, script: Path = Path(__file__)) -> Any:
+    """``script --dump`` (default: this script's ``dump()``) run on a git ref's sources in a subprocess, its JSON
+    output parsed; None when git cannot export it.  The script puts ``$PROMPT_BUDGET_SOURCE`` first on ``sys.path``."""
     with tempfile.TemporaryDirectory(prefix="bench-prompt-ref-") as tmp:
         archive = Path(tmp) / "src.tar"
         try:
@@ -103,7 +104,7 @@ def dump_of(ref: str) -> dict | None:
         with tarfile.open(archive) as tar:
             tar.extractall(tmp, filter="data")
         env = {**os.environ, "PROMPT_BUDGET_SOURCE": tmp}
-        done = subprocess.run([sys.executable, __file__, "--dump"], env=env, capture_output=True, text=True)
+        done = subprocess.run([sys.executable, str(script), "--dump"], env=env, capture_output=True, text=True)
         if done.returncode != 0:
             print(f"(measuring {ref} failed: {done.stderr.strip().splitlines()[-1:]})")
             return None

@@ -155,8 +155,8 @@ class Copilot:
         toolkit = Toolkit(self.repo, store=state.store, sandbox=stoppable(self.sandbox, cancel), memory=memory,
                           allowed=allowed, figures=available_root(self.settings))
         chosen = [m.skill for m in self.skills.select(text, history)]
-        extras = self.skills.prompt_extras(text, history) if chosen else []
-        extras += self._memory_section(memory, state.chip_id, recall_tool=RECALL_TOOL in toolkit.names())
+        skills = self.skills.prompt_extras(text, history) if chosen else []
+        extras = self._memory_section(memory, state.chip_id, recall_tool=RECALL_TOOL in toolkit.names())
         tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
                                       skills=",".join(s.name for s in chosen), **trace_attrs)
         cached = CachingToolkit(toolkit, tracer=tracer)
@@ -165,11 +165,12 @@ class Copilot:
         result = run_copilot(request, provider=provider, toolkit=cached, repo=self.repo, listener=listener,
                              tracer=tracer, prompt_extras=extras, client=self.client,
                              router=self._router(provider, readiness), stream=stream, cancel=cancel,
-                             clarify=clarify)
+                             clarify=clarify, skills=skills)
 
         self._learn(memory, state.chip_id, result, tracer)
         trace = tracer.finish(error=result.error)
-        trace["skills"] = [s.name for s in chosen]
+        prefetched = any(o.origin == "router" for o in result.tool_calls)  # then the skills were left out
+        trace["skills"] = [] if prefetched else [s.name for s in chosen]
         trace["cache_hits"] = cached.hits
         trace["routed_tools"] = result.routed_tools
         work = show_work_from(result, trace=trace)

@@ -52,6 +52,7 @@ from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.domain.vocabulary import chip_named
 from copilot_core.errors import CopilotError, ProviderError
 from copilot_core.tools.compact import to_model_json
+from copilot_core.tools.tabular import tabular_json
 from copilot_core.tools.toolkit import ToolLayer, ToolOutcome
 
 if TYPE_CHECKING:
@@ -105,6 +106,7 @@ class _Run:
         self.made: dict[str, ToolOutcome] = {}  # call signature -> its outcome, for repeats
         self.known: set[str] = set()  # tool names a call written as text may use
         self.prefetched: tuple[PlannedCall, ToolOutcome] | None = None
+        self.tabular = False  # the model reads tool results as tables (a small model: fewer tokens to read)
 
     def notify(self, callback: Callable[..., None], *args: object) -> None:
         try:
@@ -210,6 +212,10 @@ class _Run:
         return self.execute(call, args, args)
 
     def execute(self, call: ToolCall, args: dict, parsed: dict | None) -> ToolOutcome:
+        outcome = self.run_tool(call, args, parsed)
+        return replace(outcome, model_text=tabular_json(outcome.model_text)) if self.tabular else outcome
+
+    def run_tool(self, call: ToolCall, args: dict, parsed: dict | None) -> ToolOutcome:
         with self.tracer.span(f"tool:{call.name}", tool=call.name):
             if self.toolkit is None:
                 return _loop_outcome(call.name, args, "no tools in this session", "answer without tools")
@@ -296,19 +302,22 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                 repo: CalibrationRepository | None, listener: TurnListener | None = None,
                 tracer: Tracer | None = None, prompt_extras: Sequence[str] = (),
                 client: OpenAI | None = None, router: bool = False, stream: Callable[[str], None] | None = None,
-                cancel: CancelToken | None = None, clarify: bool = False) -> AgentResult:
+                cancel: CancelToken | None = None, clarify: bool = False, skills: Sequence[str] = ()) -> AgentResult:
     """Answer one checked request with the tool loop; never raises (failures are in ``AgentResult.error``).
     ``router``: offer only the tools :func:`~copilot_core.agent.router.route` picks for the question.
     ``stream``: every model round is streamed and ``stream`` gets its answer text so far ("" when a round turns
     out to be tool calls).  ``cancel``: the user's stop; the result then has ``stopped`` set and keeps what was
     streamed and what the tools returned.  ``clarify``: offer ``ask_user``; a model that calls it ends the turn
-    with an :class:`AskBlock` (question and options) as the answer."""
+    with an :class:`AskBlock` (question and options) as the answer.  ``skills``: procedures for choosing and using
+    tools, put in the prompt before ``prompt_extras``; left out when the router made the question's call (the model
+    then only writes the answer, and a small model reads every token before its first word).  With ``router`` on
+    (a small model) tool results reach the model as tables (:mod:`~copilot_core.tools.tabular`)."""
     started = time.perf_counter()
     tracer = tracer or NULL_TRACER
     listener = listener or SilentListener()
     secrets = tuple(s for s in (*configured_secrets(), provider.api_key) if s)
     run = _Run(provider, toolkit, tracer=tracer, listener=listener, stream=stream, cancel=cancel, secrets=secrets)
-    run.clarify = clarify
+    run.clarify, run.tabular = clarify, router
     error: str | None = None
     stopped = False
     final_text: str | None = None
@@ -337,7 +346,8 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
             with tracer.span("build_prompt"):
                 prompt = build_prompt(mode=request.mode, repo=repo, chip_id=chip_id, qid=request.qid,
                                       context=request.context, api_style=provider.api_style,
-                                      extras=prompt_extras, tools=bool(tools), question=request.message)
+                                      extras=[*(skills if planned is None else ()), *prompt_extras],
+                                      tools=bool(tools), question=request.message)
             conversation = start_conversation(client or make_client(provider), provider, prompt.system,
                                               prepare_history(request.history), request.message, prompt.context)
             if planned is not None:
