@@ -137,7 +137,9 @@ def _option_label(session: dict) -> str:
 # ------------------------------------------------------------------ export
 def render_exports(state: ChatState) -> None:
     """Downloads of this chat.  The notebook and the HTML page (plotly.js inline, ~5 MB) are written when their
-    button is clicked, from the chat as this run shows it, not on every run of the page."""
+    button is clicked, from the chat as this run shows it, not on every run of the page.  A click does not rerun
+    the page: a rerun would give the other button a new download id while the browser may still hold the old one,
+    and a second download right after the first would then fetch nothing."""
     if state.messages:
         from copilot_core.chat.html_export import chat_html
         from copilot_core.chat.notebook import chat_notebook, notebook_filename
@@ -147,12 +149,13 @@ def render_exports(state: ChatState) -> None:
         st.download_button("Download as notebook",
                            data=lambda: chat_notebook(messages, title=title, settings=config),
                            file_name=notebook_filename(title), mime="application/x-ipynb+json",
-                           key="copilot_notebook", icon=":material/download:", width="stretch",
+                           key="copilot_notebook", on_click="ignore", icon=":material/download:", width="stretch",
                            help="A Jupyter notebook that fetches the same data again and reruns each analysis "
                                 "(no keys or passwords are written into it).")
         st.download_button("Download as HTML", data=lambda: chat_html(messages, title=title),
                            file_name=notebook_filename(title).removesuffix(".ipynb") + ".html",
-                           mime="text/html", key="copilot_chat_html", icon=":material/download:", width="stretch",
+                           mime="text/html", key="copilot_chat_html", on_click="ignore", icon=":material/download:",
+                           width="stretch",
                            help="The chat as one self-contained page that opens offline.")
     exports = csv_exports(state.store)
     st.subheader("Data")
