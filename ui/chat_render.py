@@ -315,7 +315,7 @@ class StatusProgress:
         self.calls += 1
         label = tool_label(name)
         self.status.markdown(safe_markdown(f"**{self.calls}. `{label}`**"))
-        self.status.code(safe_text(json.dumps(args, ensure_ascii=False, default=str)[:2000]), language="json")
+        self.status.text(safe_text(json.dumps(args, ensure_ascii=False, default=str)[:2000]))
         self.label = f"Calling {label}…"
 
     def tool_result(self, outcome: ToolOutcome) -> None:

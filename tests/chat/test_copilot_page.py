@@ -68,7 +68,9 @@ def test_question_shows_tool_progress_and_a_native_chart(chat_app):
     [status] = at.status
     assert status.state == "complete" and "1 tool call" in status.label
     shown = " ".join(texts(status))
-    assert "generate_chip_heatmap" in shown and json.dumps(HEATMAP_ARGS) in shown
+    assert "generate_chip_heatmap" in shown and json.dumps(HEATMAP_ARGS) in [t.value for t in status.text]
+    # plain text, not a code block: a code block makes the browser fetch and compile its 1.5 MB highlighter
+    assert not status.code
     values = latest_t1(app.repo().db, CHIP)
     median = compact_number(statistics.median(values.values()))
     assert f"✓ t1 on {CHIP}: {len(values)} qubits, median {median} μs" in shown
