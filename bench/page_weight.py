@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.first_view import cpu_seconds, server_env, server_pid  # noqa: E402
-from bench.load import BOOKMARK, KINDS, _drawn, _tree_cpu, _view, smart  # noqa: E402
+from bench.load import BOOKMARK, EVENTS_JS, KINDS, _drawn, _tree_cpu, _view, smart  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, start_streamlit  # noqa: E402
 from tests.fakes.scripted_openai import ScriptedOpenAI  # noqa: E402
 
@@ -135,6 +135,7 @@ async def _metrics(cdp) -> dict[str, float]:
 async def measure(browser, browser_pid: int, url: str, rounds: int, pages: tuple[str, ...] = KINDS
                   ) -> dict[str, list[View]]:
     context = await browser.new_context(viewport={"width": 1440, "height": 900})
+    await context.add_init_script(EVENTS_JS)
     page = await context.new_page()
     cdp = await context.new_cdp_session(page)
     await cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
