@@ -169,8 +169,7 @@ class Copilot:
 
         self._learn(memory, state.chip_id, result, tracer)
         trace = tracer.finish(error=result.error)
-        prefetched = any(o.origin == "router" for o in result.tool_calls)  # then the skills were left out
-        trace["skills"] = [] if prefetched else [s.name for s in chosen]
+        trace["skills"] = [s.name for s in chosen] if result.skills_sent else []
         trace["cache_hits"] = cached.hits
         trace["routed_tools"] = result.routed_tools
         work = show_work_from(result, trace=trace)

@@ -44,6 +44,7 @@ class AgentResult:
     stopped: bool = False  # the user stopped the turn; ``error`` says so and blocks keep what was shown
     review: ReviewCheck | None = None  # analysis of one qubit: what became of the model's review of its report
     claims: str = "kept"  # the claim check: "kept", or "corrected"/"replaced" (the answer then says so)
+    skills_sent: bool = False  # the skill procedures went into the prompt (left out when the router made the call)
 
     @property
     def usage(self) -> dict[str, int]:

@@ -322,6 +322,7 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
     stopped = False
     final_text: str | None = None
     claims = "kept"
+    skills_sent = False
     try:
         with tracer.span("copilot.request", mode=request.mode, chip_id=request.chip_id, qid=request.qid,
                          model=provider.model, api_style=provider.api_style, flags=",".join(request.flags)):
@@ -343,11 +344,12 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                         chosen = Route(tuple(n for n in names if n in {*chosen.names, planned.name}),
                                        (*chosen.reasons, planned.reason))
                     run.route = chosen if len(chosen.names) < len(tools) else None  # nothing left out: no escape
+            sent = list(skills) if planned is None else []
             with tracer.span("build_prompt"):
                 prompt = build_prompt(mode=request.mode, repo=repo, chip_id=chip_id, qid=request.qid,
                                       context=request.context, api_style=provider.api_style,
-                                      extras=[*(skills if planned is None else ()), *prompt_extras],
-                                      tools=bool(tools), question=request.message)
+                                      extras=[*sent, *prompt_extras], tools=bool(tools), question=request.message)
+            skills_sent = bool(sent)
             conversation = start_conversation(client or make_client(provider), provider, prompt.system,
                                               prepare_history(request.history), request.message, prompt.context)
             if planned is not None:
@@ -383,7 +385,7 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                        api_style=provider.api_style, flags=list(request.flags), rounds=run.rounds,
                        routed_tools=list(run.route.names) if run.route is not None else None,
                        unverified_numbers=_unverified(answer, request, run.outcomes), stopped=stopped,
-                       claims=claims)
+                       claims=claims, skills_sent=skills_sent)
 
 
 def _sanitized(block: Block, secrets: tuple[str, ...]) -> Block:
