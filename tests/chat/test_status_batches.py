@@ -23,9 +23,6 @@ class StatusBox:
     def markdown(self, body: str) -> None:
         self.sent.append(("markdown", body))
 
-    def code(self, body: str, language: str | None = None) -> None:
-        self.sent.append(("code", body))
-
     def text(self, body: str) -> None:
         self.sent.append(("text", body))
 
@@ -61,7 +58,7 @@ def test_one_batch_changes_the_label_once_and_keeps_every_tool_line() -> None:
     assert labels(box) == ["Running tools…"]
     lines = [(kind, readable(body)) for kind, body in box.sent if kind != "label"]
     assert lines == [("markdown", "1. generate_chip_heatmap"),
-                     ("code", '{"chip_id": "64Qv3", "metric_name": "t1"}'),
+                     ("text", '{"chip_id": "64Qv3", "metric_name": "t1"}'),
                      ("text", "✓ t1 on 64Qv3: 64 qubits")]
     assert draft.sent == []
 
