@@ -78,6 +78,7 @@ def _assert_first_look(page, size: str) -> None:
     expect(links).to_have_count(len(NAV_TITLES), timeout=RENDER_TIMEOUT_MS)
     titles = [t.strip().split("\n")[-1] for t in links.all_inner_texts()]  # after the icon ligature
     assert titles == NAV_TITLES  # titles, not file names like "app"
+    expect(page.get_by_test_id("stMainBlockContainer")).to_be_visible(timeout=RENDER_TIMEOUT_MS)
     main = page.get_by_test_id("stMainBlockContainer").bounding_box()
     sidebar = page.get_by_test_id("stSidebar").bounding_box()
     free = SIZES[size]["width"] - sidebar["width"]
@@ -160,8 +161,8 @@ def test_fresh_server_opened_first_at_an_inner_page(browser, small_streamlit_env
     with start_streamlit(small_streamlit_env) as url:
         context, page = _page(browser, size, hosts)
         page.goto(f"{url}/{path}")
-        wait_idle(page)
         expect(page.get_by_role("heading", name=heading).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+        wait_idle(page)  # the run that drew the heading has finished: the page is complete
         _assert_first_look(page, size)
         shot(page, f"fresh_{path}_{size}")
         context.close()
