@@ -11,6 +11,7 @@ Reusable by every page's e2e tests:
   script with ``scripted_app(copilot_server, smart)``.  ``app_url`` (session) is its base URL.
 - ``start_streamlit(env)``: the context manager behind it, for tests that need their own server.
 - ``wait_idle(page)``, ``open_page(page, title)`` (click the sidebar link: a URL change is a new session),
+  ``open_link(page, address, heading)`` (a shared link, read once the run that drew its heading has finished),
   ``open_copilot(page, url)``, ``ask_on_copilot_page(page, url, question)`` (through the Overview and the
   sidebar, as a user goes), ``open_copilot_link``/``ask_at_copilot_link`` (the page's own address: one page run
   instead of two, for tests of what an answer shows), ``click_df_row(page, row)``,
@@ -292,11 +293,18 @@ def open_copilot(page, url: str | None = None) -> None:
     wait_idle(page)
 
 
+def open_link(page, address: str, heading: str) -> None:
+    """Open ``address`` (a shared link, a new session) and wait for the run that draws ``heading`` to finish.  The
+    heading first, then the run state: right after ``goto`` the state still reads "notRunning" from before the
+    first run, and a deep link to a fresh server runs its page twice (``ui.navigation.through_app``)."""
+    page.goto(address)
+    page.get_by_role("heading", name=heading).first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    wait_idle(page)
+
+
 def open_copilot_link(page, url: str) -> None:
     """Open the Copilot page by its own address (a shared link): one page run, not the Overview's first."""
-    page.goto(f"{url.rstrip('/')}/copilot")
-    page.get_by_role("heading", name="Copilot").first.wait_for(timeout=RENDER_TIMEOUT_MS)
-    wait_idle(page)
+    open_link(page, f"{url.rstrip('/')}/copilot", "Copilot")
 
 
 def ask_on_copilot_page(page, url: str, question: str, timeout_ms: int = RENDER_TIMEOUT_MS):

@@ -22,6 +22,7 @@ import pytest
 from tests.e2e.conftest import (
     RENDER_TIMEOUT_MS,
     click_df_row,
+    open_link,
     open_page,
     shot,
     start_streamlit,
@@ -155,14 +156,11 @@ def test_fresh_server_heatmap_link_opens_the_exact_view_and_survives_reload(brow
 @pytest.mark.parametrize(("path", "heading", "size"), [("qubits", "Qubits", "1920"), ("timeseries", "Timeseries", "1440"),
                                                        ("copilot", "Copilot", "1440"), ("memory", "Copilot memory", "1920")])
 def test_fresh_server_opened_first_at_an_inner_page(browser, small_streamlit_env, path, heading, size):
-    from playwright.sync_api import expect
 
     hosts: list[str] = []
     with start_streamlit(small_streamlit_env) as url:
         context, page = _page(browser, size, hosts)
-        page.goto(f"{url}/{path}")
-        expect(page.get_by_role("heading", name=heading).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
-        wait_idle(page)  # the run that drew the heading has finished: the page is complete
+        open_link(page, f"{url}/{path}", heading)
         _assert_first_look(page, size)
         shot(page, f"fresh_{path}_{size}")
         context.close()

@@ -12,7 +12,7 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import RENDER_TIMEOUT_MS, wait_idle
+from tests.e2e.conftest import RENDER_TIMEOUT_MS, open_link
 from tests.pages.test_hostile_links import link
 
 PAGES = {"heatmap": "Chip heatmap", "timeseries": "Timeseries", "qubits": "Qubits", "compare": "What changed",
@@ -24,9 +24,7 @@ PAGES = {"heatmap": "Chip heatmap", "timeseries": "Timeseries", "qubits": "Qubit
 def test_hostile_shared_link_in_chromium(page: Page, app_url: str, path: str, shift: int) -> None:
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
-    page.goto(f"{app_url.rstrip('/')}/{path}?{urlencode(link(shift))}")
-    expect(page.get_by_role("heading", name=PAGES[path]).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
-    wait_idle(page)
+    open_link(page, f"{app_url.rstrip('/')}/{path}?{urlencode(link(shift))}", PAGES[path])
     main = page.get_by_test_id("stMain")
     expect(main.get_by_text("not available here").first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
     expect(main.get_by_text("evil.example").first).to_be_visible()  # the value is shown, as text
