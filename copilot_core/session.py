@@ -19,6 +19,7 @@ from copilot_core.agent.clarify import clarify_first
 from copilot_core.agent.followups import follow_ups
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
 from copilot_core.agent.guardrails import InputCheck, check_input
+from copilot_core.agent.history import prepare_history
 from copilot_core.agent.loop import run_copilot
 from copilot_core.agent.qubit_review import run_qubit_review
 from copilot_core.agent.scope import DECLINE_MESSAGE, out_of_scope
@@ -31,7 +32,7 @@ from copilot_core.chat.state import ChatState
 from copilot_core.figures import available_root
 from copilot_core.memory import CopilotMemory
 from copilot_core.readiness import Readiness, readiness_for, router_enabled
-from copilot_core.skills import SkillLibrary
+from copilot_core.skills import SkillLibrary, render_skills
 from copilot_core.tools import Toolkit
 from copilot_core.tools.spec import Sandbox, SandboxRun
 from copilot_core.tracing import Tracer
@@ -154,8 +155,8 @@ class Copilot:
         memory = self.memory.for_owner(state.username) if self.memory is not None else None
         toolkit = Toolkit(self.repo, store=state.store, sandbox=stoppable(self.sandbox, cancel), memory=memory,
                           allowed=allowed, figures=available_root(self.settings))
-        chosen = [m.skill for m in self.skills.select(text, history)]
-        skills = self.skills.prompt_extras(text, history) if chosen else []
+        chosen = [m.skill for m in self.skills.select(text, prepare_history(history))]  # the turns the model reads
+        skills = [render_skills(chosen)] if chosen else []
         extras = self._memory_section(memory, state.chip_id, recall_tool=RECALL_TOOL in toolkit.names())
         tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
                                       skills=",".join(s.name for s in chosen), **trace_attrs)

@@ -82,11 +82,6 @@ class SkillLibrary:
         matches.sort(key=lambda m: (-m.score, m.skill.always_on, -m.skill.priority, m.skill.name))
         return matches[:max(0, limit)]
 
-    def prompt_extras(self, message: str, history: Iterable[object] = ()) -> list[str]:
-        """``prompt_extras`` for ``run_copilot``: one section, or nothing when no skill applies."""
-        section = render_skills([m.skill for m in self.select(message, history)])
-        return [section] if section else []
-
 
 def render_skills(skills: Sequence[Skill]) -> str:
     """Skill bodies wrapped in XML-like blocks so the model sees where each one starts and ends."""

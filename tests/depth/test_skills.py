@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from copilot_core.skills import MAX_SKILLS, SkillLibrary, load_skills, parse_skill
+from copilot_core.skills import MAX_SKILLS, SkillLibrary, load_skills, parse_skill, render_skills
 from copilot_core.skills.library import RECENT_TURNS
 
 REQUIRED = {"coherence-trends", "chip-health-report", "coupling-analysis", "readout-analysis", "provenance-root-cause"}
@@ -55,7 +55,7 @@ def test_at_most_three_ranked_by_score_then_priority():
     assert scores == sorted(scores, reverse=True)
     rest = [m for m in (lib.select(message, limit=10)) if m not in chosen]
     assert all((m.score, m.skill.priority) <= scores[-1] for m in rest)
-    assert len(lib.prompt_extras(message)[0].split("<skill name=")) - 1 == 3
+    assert render_skills([m.skill for m in chosen]).count("<skill name=") == 3
 
 
 def test_recent_turns_trigger_weaker_than_the_message():
@@ -79,7 +79,7 @@ def test_site_skill_overrides_builtin_by_name(tmp_path):
     lib = SkillLibrary.load(tmp_path)
     skill = lib.skills["coherence-trends"]
     assert skill.source == "site" and "SITE PROCEDURE" in skill.body
-    section = lib.prompt_extras("T1 of Q5")[0]
+    section = render_skills([m.skill for m in lib.select("T1 of Q5")])
     assert "SITE PROCEDURE" in section and "Coherence trend analysis" not in section
     assert REQUIRED <= set(lib.skills)  # the other built-ins stay
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from copilot_core.chat import ChatState
+from copilot_core.agent.blocks import ChartBlock, TextBlock
+from copilot_core.chat import ChatMessage, ChatState
 from copilot_core.session import Copilot
 from copilot_core.settings import load_settings
 from copilot_core.skills import SkillLibrary
@@ -92,3 +93,22 @@ def test_a_model_that_cannot_call_tools_gets_no_tools_and_no_memory_tool(scripte
     section = system_text(real)
     assert "Memory for chip" in section and "t1" in section and "recall_memory" not in section
     assert turn.answer.text == "T1 is fine."
+
+
+def test_skills_are_chosen_from_the_turns_the_model_reads_not_from_an_earlier_charts_data(scripted_openai, repo,
+                                                                                         demo_chip_ids, tmp_path):
+    """An earlier answer's chart stays on the page and is not sent to the model; its hover text names readout
+    fidelity, the answer's words do not, so a follow-up gets no readout procedure from the chart's data."""
+    chip = demo_chip_ids[0]
+    state = ChatState(username="local", provider=provider_for(scripted_openai), chip_id=chip)
+    chart = {"data": [{"type": "heatmap", "z": [[97.1, 98.4]], "hovertext": [["Q000 readout fidelity 97.1 %",
+                                                                              "Q001 readout fidelity 98.4 %"]]}],
+             "layout": {"title": {"text": "Chip"}}}
+    state.add(ChatMessage.user("Show me the chip"))
+    state.add(ChatMessage.assistant([TextBlock("Here is the chip."), ChartBlock(chart)]))
+    scripted_openai.push(answer("Answered."))
+    turn = copilot(repo, None, tmp_path).ask(state, "And what about Q4?")
+    body = scripted_openai.bodies()[-1]
+    assert turn.answer is not None and turn.answer.work.trace["skills"] == []
+    assert "## Skills for this request" not in system_text(body)
+    assert "Here is the chip." in json.dumps(body, ensure_ascii=False)  # the earlier answer's words were sent
