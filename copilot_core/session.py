@@ -159,7 +159,7 @@ class Copilot:
         skills = [render_skills(chosen)] if chosen else []
         extras = self._memory_section(memory, state.chip_id, recall_tool=RECALL_TOOL in toolkit.names())
         tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
-                                      skills=",".join(s.name for s in chosen), **trace_attrs)
+                                      **trace_attrs)
         cached = CachingToolkit(toolkit, tracer=tracer)
         request = AgentRequest(message=text, chip_id=state.chip_id, qid=state.qid, mode=state.mode,
                                history=history, context=dict(context or {}), flags=flags)
@@ -168,9 +168,11 @@ class Copilot:
                              router=self._router(provider, readiness), stream=stream, cancel=cancel,
                              clarify=clarify, skills=skills)
 
+        sent = [s.name for s in chosen] if result.skills_sent else []  # the loop leaves them out of a routed turn
+        tracer.annotate(skills=",".join(sent))
         self._learn(memory, state.chip_id, result, tracer)
         trace = tracer.finish(error=result.error)
-        trace["skills"] = [s.name for s in chosen] if result.skills_sent else []
+        trace["skills"] = sent
         trace["cache_hits"] = cached.hits
         trace["routed_tools"] = result.routed_tools
         work = show_work_from(result, trace=trace)

@@ -118,6 +118,10 @@ class Tracer:
                    base_url=getattr(provider, "base_url", None), prices=price_table(settings.get("COPILOT_PRICES")),
                    secrets=configured_secrets(settings), **attributes)
 
+    def annotate(self, **attrs: object) -> None:
+        """Attributes of the whole turn known only once it has run (the root span ends in :meth:`finish`)."""
+        self._root.set_attributes(clean_attributes(attrs, self.secrets))
+
     # ---- the hook the agent loop calls ---------------------------------------------------------
     @contextmanager
     def span(self, name: str, **attrs: object) -> Iterator[SpanHandle]:

@@ -5,11 +5,13 @@ small one choosing its own calls, still gets the skills; the page keeps the full
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from copilot_core.chat import ChatState
 from copilot_core.session import Copilot
 from copilot_core.settings import load_settings
 from copilot_core.skills import SkillLibrary
+from copilot_core.tracing import ROOT_SPAN
 from tests.depth.conftest import provider_for
 from tests.depth.test_turn import system_text
 from tests.fakes.scripted_openai import answer, call
@@ -29,6 +31,14 @@ def ask(server, repo, chip, tmp_path, model: str, question: str, style: str, *sc
     return turn, server.bodies()[-1]
 
 
+def turn_span(turn) -> dict:
+    """The attributes of this turn's root span as written to the trace file (what an OpenTelemetry reader gets)."""
+    trace = turn.answer.work.trace
+    records = [json.loads(line) for line in Path(trace["trace_file"]).read_text().splitlines()]
+    [root] = [r for r in records if r.get("name") == ROOT_SPAN and r.get("trace_id") == trace["trace_id"]]
+    return root["attributes"]
+
+
 def tool_replies(body: dict) -> list[dict]:
     items = body.get("input") or body.get("messages") or []
     return [json.loads(i.get("output") or i.get("content")) for i in items
@@ -42,6 +52,7 @@ def test_a_prefetched_question_to_a_small_model_reads_a_table_and_no_skills(scri
     turn, body = ask(scripted_openai, repo, chip, tmp_path, SMALL, "What is the T1 of qubit Q5?", style)
     result = turn.result
     assert turn.answer.work.trace["skills"] == []  # show-work lists what the model read
+    assert turn_span(turn)["skills"] == ""  # and so does the trace
     assert [(c.name, c.origin) for c in result.tool_calls] == [("get_qubit_params", "router")]
     assert SKILL not in system_text(body) and "## Skills for this request" not in system_text(body)
     (reply,) = tool_replies(body)
@@ -60,6 +71,7 @@ def test_a_large_model_gets_the_skills_and_the_result_as_objects(scripted_openai
                      "chat_completions", call("get_qubit_params", {"qid": "5"}))
     result = turn.result
     assert SKILL in system_text(body) and "coherence-trends" in turn.answer.work.trace["skills"]
+    assert "coherence-trends" in turn_span(turn)["skills"].split(",")
     assert [(c.name, c.origin) for c in result.tool_calls] == [("get_qubit_params", "model")]
     (reply,) = tool_replies(body)
     assert reply["parameters"]["t1"]["unit"] == "μs" and "execution_id" in reply["parameters"]["t1"]
