@@ -17,6 +17,7 @@ import pandas as pd
 from copilot_core.agent.blocks import Block, TextBlock
 from copilot_core.agent.claims import ClaimReport, check_claims, repair_answer
 from copilot_core.agent.dated_values import complete_dates
+from copilot_core.agent.grounding import number_spans
 from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import metric
 from copilot_core.render_safety import validate_figure
@@ -27,6 +28,8 @@ from copilot_core.tools.toolkit import ToolOutcome
 log = logging.getLogger(__name__)
 
 NO_ANSWER = "The model did not write a final answer; the tools found:"
+NO_VALUES = ("The model's answer quotes no value from the data, so it could not be checked; the values above are "
+             "computed from the tool results.")
 # Optional filters a model invents (a chip id as a tag, a status executions do not have): dropped on the retry.
 RETRYABLE_FILTERS = ("status", "tags")
 _INVALID_ARG = re.compile(r"^invalid (?P<key>[a-z_]+)(?:\.\d+)?:")
@@ -60,7 +63,8 @@ def deterministic_answer(outcomes: Sequence[ToolOutcome]) -> str | None:
 def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOutcome]
                    ) -> tuple[list[Block], ClaimReport, str]:
     """The answer's text blocks with wrong claims corrected from the data, or replaced by the deterministic
-    answer, plus a visible note saying which; the report and the action ("kept", "corrected", "replaced").
+    answer, plus a visible note saying which; the report and the action ("kept", "corrected", "replaced", or
+    "completed": an answer quoting no value gets the router's deterministic answer added, as the check cannot decide).
     An answer to "the last N values" also gets each value's date (:mod:`~copilot_core.agent.dated_values`)."""
     texts = [b for b in blocks if isinstance(b, TextBlock)]
     if not texts or not outcomes or any(runs_code(o.name) for o in outcomes):
@@ -74,6 +78,9 @@ def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
     except Exception as exc:  # noqa: BLE001  (an answer the check cannot judge is not shown unchecked)
         log.exception("the claim check failed on an answer")
         return unchecked_blocks(outcomes, fallback, exc), ClaimReport(), "replaced"
+    if repair.action == "kept" and not repair.note and not report.claims and fallback and number_spans(fallback):
+        # an answer quoting no value ("Q79 is healthy.") leaves the check nothing to check: add what it rests on
+        return [*blocks, TextBlock(fallback), TextBlock(f"_{NO_VALUES}_")], report, "completed"
     if (repair.action == "kept" and not repair.note) or (repair.action == "replaced"
                                                          and repair.text.strip() == joined.strip()):
         return blocks, report, "kept"  # nothing wrong, or the model quoted the very answer that would replace it

@@ -5,6 +5,7 @@ small one choosing its own calls, still gets the skills; the page keeps the full
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from copilot_core.chat import ChatState
@@ -81,3 +82,29 @@ def test_a_small_model_choosing_its_own_calls_keeps_the_skills(scripted_openai, 
     turn, body = ask(scripted_openai, repo, demo_chip_ids[0], tmp_path, SMALL,
                      "Compare the T1 trend of qubits 5 and 12.", "chat_completions")
     assert turn.result.tool_calls == [] and SKILL in system_text(body)
+
+
+def test_an_answer_quoting_no_value_gets_the_values_it_rests_on(scripted_openai, repo, demo_db, demo_chip_ids,
+                                                                 tmp_path, style):
+    """"Q05 looks fine." leaves the claim check nothing to check: the router's own answer (the values from the
+    database) is added below it, with a note that says why; an answer that quotes the value is left as written."""
+    chip = demo_chip_ids[0]
+    t1 = demo_db["qubit"].find_one({"chip_id": chip, "qid": "5"})["data"]["t1"]["value"]  # stored in μs
+    copilot = Copilot(repo, settings=load_settings({"DATA_DIR": str(tmp_path)}), skills=SkillLibrary.load(),
+                      memory=None, gate=False)
+    state = ChatState(username="local", provider=provider_for(scripted_openai, style, model=SMALL), chip_id=chip)
+    scripted_openai.push(answer("Q05 looks fine."))
+    turn = copilot.ask(state, "What is the T1 of qubit Q5?")
+    result = turn.result
+    assert [(c.name, c.origin) for c in result.tool_calls] == [("get_qubit_params", "router")]
+    assert result.claims == "completed"
+    model_text, added, note = [b.text for b in result.blocks]
+    assert model_text == "Q05 looks fine."
+    shown = [float(n) for n in re.findall(r"\bt1 (\d+(?:\.\d+)?) μs", added)]
+    assert len(shown) == 1 and abs(shown[0] - t1) <= 0.051  # the dashboard's rounding of the stored value
+    assert "quotes no value" in note
+
+    scripted_openai.push(answer(f"Q05 has T1 {t1:.1f} μs."))
+    turn = copilot.ask(ChatState(username="local", provider=provider_for(scripted_openai, style, model=SMALL),
+                                 chip_id=chip), "What is the T1 of qubit Q5?")
+    assert turn.result.claims == "kept" and turn.result.answer == f"Q05 has T1 {t1:.1f} μs."
