@@ -156,7 +156,6 @@ def test_fresh_server_heatmap_link_opens_the_exact_view_and_survives_reload(brow
 @pytest.mark.parametrize(("path", "heading", "size"), [("qubits", "Qubits", "1920"), ("timeseries", "Timeseries", "1440"),
                                                        ("copilot", "Copilot", "1440"), ("memory", "Copilot memory", "1920")])
 def test_fresh_server_opened_first_at_an_inner_page(browser, small_streamlit_env, path, heading, size):
-
     hosts: list[str] = []
     with start_streamlit(small_streamlit_env) as url:
         context, page = _page(browser, size, hosts)
