@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from copilot_core.analysis.chip_metrics import MODES
+from copilot_core.analysis.chip_metrics import MODES, Mode
 from copilot_core.analysis.overview import chip_label, default_chip
 from copilot_core.domain.metrics import CATALOGUE, COUPLING_METRICS, QUBIT_METRICS, metric
 from copilot_core.render_safety import escape, safe_label, safe_markdown, safe_text
@@ -125,7 +125,7 @@ def metric_label(name: str) -> str:
     return f"{m.title}{unit}" if name in CATALOGUE else f"{name} (from data)"
 
 
-def mode_selector(key: str, container: Any = st) -> str:
+def mode_selector(key: str, container: Any = st) -> Mode:
     return persistent_select("Mode", MODES, key, param="mode", widget="radio", horizontal=True, container=container,
                              help="latest: newest result; best: best in the window; average: mean in the window")
 

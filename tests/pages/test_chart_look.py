@@ -21,6 +21,8 @@ def specs(at: AppTest) -> dict[str, tuple[str, str]]:
 
 def test_heatmap_page_charts_carry_the_look_and_no_template(open_page):
     at = open_page(PAGE)
+    at.session_state["heatmap_section"] = "Couplings"
+    at.run()
     charts = specs(at)
     assert set(charts) == {"heatmap_chart", "heatmap_distribution", "coupling_chart"}
     for key, (spec, theme) in charts.items():

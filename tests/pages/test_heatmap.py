@@ -25,6 +25,13 @@ def expected_grid(app_repo, chip, name, mode="latest"):
     return grid
 
 
+def open_couplings(at):
+    """What a click on the Couplings tab does: the tab's state changes and the page runs again."""
+    at.session_state["heatmap_section"] = "Couplings"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
 def assert_grid_equal(actual, expected):
     for r, (arow, erow) in enumerate(zip(actual, expected, strict=True)):
         for c, (a, e) in enumerate(zip(arow, erow, strict=True)):
@@ -92,6 +99,28 @@ def test_clicking_a_cell_opens_the_drilldown(open_page, app_repo, demo_chip):
     assert decode(line["y"]) == pytest.approx([v for v in expected_series if v is not None])
 
 
+def test_only_the_open_tab_is_built_and_a_cell_click_opens_the_drilldown_tab(open_page, app_repo, demo_chip):
+    at = open_page(PAGE)
+    tabs = [t.label for t in at.tabs]
+    assert tabs == ["Qubit drill-down", "Couplings"]
+    assert "coupling_chart" not in figures(at)  # the closed tab costs neither the server nor the browser
+    assert not [b for b in at.get("download_button") if b.proto.id.endswith("coupling_csv")]
+
+    open_couplings(at)
+    assert "coupling_chart" in figures(at)
+    assert not [s for s in at.selectbox if s.key == "_w_heatmap_drill_qid"]  # the drill-down is not built now
+
+    chip_id, size = demo_chip["chip_id"], demo_chip["size"]
+    qid = next(q for q, p in app_repo.all_qubit_params(chip_id).items() if p.get("t1"))
+    at.session_state["heatmap_chart"] = {"selection": {"points": [{"curve_number": 2, "customdata": qid}],
+                                                       "point_indices": [], "box": [], "lasso": []}}
+    at.run()
+    assert not at.exception
+    assert at.session_state["heatmap_section"] == "Qubit drill-down"
+    assert f"**Latest values of {qubit_label(qid, size)}**" in texts(at)
+    assert "coupling_chart" not in figures(at)
+
+
 def test_stat_cards_then_a_metric_without_data(open_page, app_repo, demo_chip):
     at = open_page(PAGE)
     at.selectbox(key="_w_heatmap_metric").set_value("x90_gate_fidelity").run()
@@ -109,6 +138,7 @@ def test_stat_cards_then_a_metric_without_data(open_page, app_repo, demo_chip):
                  if not app_repo.metric_values(demo_chip["chip_id"], n))
     options = at.selectbox(key="_w_heatmap_metric").options
     assert metric_label(empty) not in options and metric_label("t1") in options  # no data: not offered
+    open_couplings(at)
     coupling_options = at.selectbox(key="_w_heatmap_coupling_metric").options
     for name in COUPLING_METRICS:
         has_data = bool(app_repo.metric_values(demo_chip["chip_id"], name, mode="latest", kind="coupling"))
@@ -117,6 +147,7 @@ def test_stat_cards_then_a_metric_without_data(open_page, app_repo, demo_chip):
 
 def test_coupling_map_draws_coupling_values_with_direction(open_page, app_repo, demo_chip):
     at = open_page(PAGE)
+    open_couplings(at)
     fig = figures(at)["coupling_chart"]
     topo = topology_for(demo_chip["size"])
     rows = app_repo.metric_values(demo_chip["chip_id"], "zx90_gate_fidelity", mode="latest", kind="coupling")
