@@ -18,8 +18,7 @@ DRILL_KEY = "heatmap_drill_qid"
 LAST_CLICK_KEY = "_heatmap_last_click"
 NO_QUBIT = "—"
 SECTION_KEY = "heatmap_section"
-DRILL_TAB = "Qubit drill-down"
-COUPLINGS_TAB = "Couplings"
+DRILL_TAB = "Qubit drill-down"  # the first tab's label: a click on a cell opens it
 
 
 def qubit_drilldown(chip: dict, metric_name: str) -> None:
@@ -99,7 +98,7 @@ with page_guard("the chip heatmap"):
                                on_click="ignore", key="heatmap_csv", icon=":material/download:")
 
         st.divider()
-        drill_tab, couplings_tab = st.tabs([DRILL_TAB, COUPLINGS_TAB], key=SECTION_KEY, on_change="rerun")
+        drill_tab, couplings_tab = st.tabs(["Qubit drill-down", "Couplings"], key=SECTION_KEY, on_change="rerun")
         if drill_tab.open:  # the closed tab's charts are neither built nor sent: a tab click draws them
             with drill_tab:
                 qubit_drilldown(chip, metric_name)

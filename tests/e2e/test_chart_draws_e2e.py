@@ -51,6 +51,8 @@ def test_every_heatmap_page_chart_is_drawn_once_and_titles_stay_bold(app):
     from playwright.sync_api import expect
 
     open_page(app, "Chip heatmap")
+    expect(app.get_by_test_id("stPlotlyChart")).to_have_count(2, timeout=RENDER_TIMEOUT_MS)  # no qubit picked
+    app.get_by_role("tab", name="Couplings").click()  # the closed tab's map is drawn on this click
     charts = _drawn_once(app, 3)
     # the heatmap and its distribution sit in 2:1 columns (fractional widths), the coupling map below them
     assert any("arrows point control" in k for k in charts), charts
