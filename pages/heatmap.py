@@ -22,6 +22,7 @@ DRILL_TAB = "Qubit drill-down"  # the first tab's label: a click on a cell opens
 
 
 def qubit_drilldown(chip: dict, metric_name: str) -> None:
+    """The first tab: pick a qubit (or click its cell) for its values, the metric's history and its tasks."""
     chip_id, size = chip["chip_id"], int(chip["size"])
     options = [NO_QUBIT] + [str(q) for q in range(size)]
     qid = persistent_select("Qubit", options, DRILL_KEY, default=NO_QUBIT, param="qubit",
@@ -35,6 +36,7 @@ def qubit_drilldown(chip: dict, metric_name: str) -> None:
 
 
 def couplings(chip_id: str, topology: Topology, mode: Mode, hours: float | None, color_by: ColorBy) -> None:
+    """The second tab: a coupling metric on the topology's edges, with the heatmap's mode, window and colouring."""
     k1, k2 = st.columns([3, 3])
     coupling_name = persistent_select("Coupling metric",
                                       widgets.metric_options(chip_id, kind="coupling", catalogue_only=True),
