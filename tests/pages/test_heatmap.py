@@ -32,6 +32,14 @@ def open_couplings(at):
     assert not at.exception, [e.value for e in at.exception]
 
 
+def click_cell(at, qid):
+    """What the browser sends when the invisible overlay point on the qubit's cell is clicked."""
+    at.session_state["heatmap_chart"] = {"selection": {"points": [{"curve_number": 2, "customdata": qid}],
+                                                       "point_indices": [], "box": [], "lasso": []}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
 def assert_grid_equal(actual, expected):
     for r, (arow, erow) in enumerate(zip(actual, expected, strict=True)):
         for c, (a, e) in enumerate(zip(arow, erow, strict=True)):
@@ -78,11 +86,7 @@ def test_clicking_a_cell_opens_the_drilldown(open_page, app_repo, demo_chip):
     at = open_page(PAGE)
     chip_id, size = demo_chip["chip_id"], demo_chip["size"]
     qid = next(q for q, p in app_repo.all_qubit_params(chip_id).items() if p.get("t1"))
-    # what the browser sends when the invisible overlay point on that cell is clicked
-    at.session_state["heatmap_chart"] = {"selection": {"points": [{"curve_number": 2, "customdata": qid}],
-                                                       "point_indices": [], "box": [], "lasso": []}}
-    at.run()
-    assert not at.exception
+    click_cell(at, qid)
     assert f"**Latest values of {qubit_label(qid, size)}**" in texts(at)
     shown = dataframe(at, "parameter", "calibrated_at")
     data = app_repo.qubit_params(chip_id, qid)
@@ -112,10 +116,7 @@ def test_only_the_open_tab_is_built_and_a_cell_click_opens_the_drilldown_tab(ope
 
     chip_id, size = demo_chip["chip_id"], demo_chip["size"]
     qid = next(q for q, p in app_repo.all_qubit_params(chip_id).items() if p.get("t1"))
-    at.session_state["heatmap_chart"] = {"selection": {"points": [{"curve_number": 2, "customdata": qid}],
-                                                       "point_indices": [], "box": [], "lasso": []}}
-    at.run()
-    assert not at.exception
+    click_cell(at, qid)
     assert at.session_state["heatmap_section"] == "Qubit drill-down"
     assert f"**Latest values of {qubit_label(qid, size)}**" in texts(at)
     assert "coupling_chart" not in figures(at)
