@@ -37,10 +37,10 @@ def qubit_drilldown(chip: dict, metric_name: str) -> None:
 
 def couplings(chip_id: str, topology: Topology, mode: Mode, hours: float | None, color_by: ColorBy) -> None:
     """The second tab: a coupling metric on the topology's edges, with the heatmap's mode, window and colouring."""
-    k1, k2 = st.columns([3, 3])
+    picker, _ = st.columns(2)  # the picker at half the width
     coupling_name = persistent_select("Coupling metric",
                                       widgets.metric_options(chip_id, kind="coupling", catalogue_only=True),
-                                      "heatmap_coupling_metric", format_func=widgets.metric_label, container=k1)
+                                      "heatmap_coupling_metric", format_func=widgets.metric_label, container=picker)
     ccm = data.cached_chip_metric(chip_id, coupling_name, mode=mode, within_hours=hours)
     if ccm.stats["count"] == 0:
         widgets.no_data(f"No {ccm.metric.title} data on the couplings of {chip_id} for mode '{mode}'.")

@@ -86,6 +86,21 @@ def figures(at: AppTest) -> dict[str, dict]:
     return out
 
 
+def open_couplings(at: AppTest) -> None:
+    """What a click on the Couplings tab does: the tab's state changes and the page runs again."""
+    at.session_state["heatmap_section"] = "Couplings"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def click_cell(at: AppTest, qid: str) -> None:
+    """What the browser sends when the invisible overlay point on the qubit's cell is clicked."""
+    at.session_state["heatmap_chart"] = {"selection": {"points": [{"curve_number": 2, "customdata": qid}],
+                                                       "point_indices": [], "box": [], "lasso": []}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
 def decode(array) -> list:
     """A Plotly array as a list: plain lists pass through, typed arrays ({dtype, bdata, shape}) are unpacked."""
     if isinstance(array, dict) and "bdata" in array:

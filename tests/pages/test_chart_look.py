@@ -8,7 +8,7 @@ import json
 from streamlit.testing.v1 import AppTest
 
 from copilot_core.render_safety import validate_figure
-from tests.pages.conftest import TIMEOUT
+from tests.pages.conftest import TIMEOUT, open_couplings
 
 PAGE = "pages/heatmap.py"
 SOURCE_SANS = '"Source Sans", sans-serif'
@@ -21,8 +21,7 @@ def specs(at: AppTest) -> dict[str, tuple[str, str]]:
 
 def test_heatmap_page_charts_carry_the_look_and_no_template(open_page):
     at = open_page(PAGE)
-    at.session_state["heatmap_section"] = "Couplings"
-    at.run()
+    open_couplings(at)
     charts = specs(at)
     assert set(charts) == {"heatmap_chart", "heatmap_distribution", "coupling_chart"}
     for key, (spec, theme) in charts.items():

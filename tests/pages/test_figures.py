@@ -12,7 +12,7 @@ from PIL import Image
 from copilot_core.demo.figures import write_demo_figures
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.figures import FigureRoot
-from tests.pages.conftest import dataframe, figures, texts
+from tests.pages.conftest import click_cell, dataframe, figures, texts
 
 CALIB = "/app/calib_data/"
 QID = "17"
@@ -142,10 +142,7 @@ def test_figures_off_when_the_directory_is_missing(open_page, app_env, monkeypat
 def test_heatmap_drilldown_shows_the_fit_of_the_metric(open_page, with_figures):
     _, newest = with_figures
     at = open_page("pages/heatmap.py")
-    at.session_state["heatmap_chart"] = {"selection": {"points": [{"curve_number": 2, "customdata": QID}],
-                                                       "point_indices": [], "box": [], "lasso": []}}
-    at.run()
-    assert not at.exception
+    click_cell(at, QID)
     _check_t1_curve(figures(at)["drill_figure"], newest["CheckT1"]["output_parameters"]["t1"]["value"])
 
 

@@ -8,7 +8,7 @@ from copilot_core.charts.style import BAND_INDEX
 from copilot_core.domain.metrics import COUPLING_METRICS, format_value, metric
 from copilot_core.domain.topology import qubit_label, topology_for
 from tests.expected import shown as display, stats as expected_stats
-from tests.pages.conftest import dataframe, decode, figures, texts
+from tests.pages.conftest import click_cell, dataframe, decode, figures, open_couplings, texts
 from ui.widgets import metric_label
 
 PAGE = "pages/heatmap.py"
@@ -23,21 +23,6 @@ def expected_grid(app_repo, chip, name, mode="latest"):
         raw = (rows.get(str(q)) or {}).get("value")
         grid[r][c] = display(name, raw)
     return grid
-
-
-def open_couplings(at):
-    """What a click on the Couplings tab does: the tab's state changes and the page runs again."""
-    at.session_state["heatmap_section"] = "Couplings"
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-
-
-def click_cell(at, qid):
-    """What the browser sends when the invisible overlay point on the qubit's cell is clicked."""
-    at.session_state["heatmap_chart"] = {"selection": {"points": [{"curve_number": 2, "customdata": qid}],
-                                                       "point_indices": [], "box": [], "lasso": []}}
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
 
 
 def assert_grid_equal(actual, expected):
