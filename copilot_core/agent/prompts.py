@@ -1,12 +1,12 @@
 """System prompts, assembled from the markdown files in ``prompts/`` by one renderer.
 
 A prompt has two parts.  ``system``: role -> tool rules (or the no-tools note) -> security -> answer format,
-the same text for every question of a mode, so the server's prompt cache (llama.cpp's slot and RAM caches,
-vLLM's prefix cache, OpenAI's prompt caching) keeps it, and the tool list a chat template renders right after it
-(Qwen's does), from one question to the next.  ``context``: thresholds -> chip/qubit context -> extras (skills,
-memory), what changes per question; it travels as a later message, just before the question.  Analysis mode
-starts with the reviewer role and the AI-review block and adds the qubit's topology neighbours, couplings, the
-reviewed experiment and its history to the context (QDash's ``_build_system_prompt`` order).
+the same bytes for every question, chip, qubit, page and mode (chat or a one-result review), so the server's prompt
+cache (llama.cpp's slot and RAM caches, vLLM's prefix cache, OpenAI's prompt caching) keeps it, and the tool list a
+chat template renders right after it (Qwen's does), from one question to the next.  ``context``: the review's task
+(analysis mode) -> thresholds -> chip/qubit context -> extras (skills, memory), what changes per question; it
+travels as a later message, just before the question.  Analysis mode adds the qubit's topology neighbours,
+couplings, the reviewed experiment and its history to the context.
 
 Every round resends both, so in chat mode the thresholds and the selected qubit's values go in only when the
 question needs them (:func:`prompt_needs`, a word rule; the budget is in ``agent/budget.py``).
@@ -82,7 +82,7 @@ def prompt_needs(question: str | None, mode: str, qid: str | None = None) -> Pro
 
 @dataclass(frozen=True)
 class Prompt:
-    """``system``: the part every question of a mode shares (first in the request); ``context``: this question's
+    """``system``: the part every question shares (first in the request); ``context``: this question's
     thresholds, chip/qubit context and extras (sent as a message right before the question)."""
 
     system: str
@@ -104,15 +104,14 @@ def build_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str 
     needs = prompt_needs(question, mode, qid)
     analysis = mode == "analysis" and chip_id is not None and qid is not None
     task_name = context.get("task_name")
-    if analysis:
-        phrase = f" (task {clean_text(task_name, 60)})" if task_name else ""
-        fixed = [render_prompt("analysis", qid=qid, chip_id=chip_id, task_phrase=phrase), render_prompt("ai_review")]
-    else:
-        fixed = [render_prompt("chat")]
-    fixed += [render_prompt("tools" if tools else "no_tools"), render_prompt("security"), render_prompt("format")]
+    fixed = [render_prompt("chat"), render_prompt("tools" if tools else "no_tools"), render_prompt("security"),
+             render_prompt("format")]
     if api_style == "chat_completions":
         fixed.append(render_prompt("strict_emulation"))
     parts = []
+    if analysis:  # the review's role and its qubit travel with the context, so every mode shares ``system``
+        phrase = f" (task {clean_text(task_name, 60)})" if task_name else ""
+        parts += [render_prompt("analysis", qid=qid, chip_id=chip_id, task_phrase=phrase), render_prompt("ai_review")]
     if needs.thresholds:
         parts.append(render_prompt("thresholds", thresholds=thresholds_prompt(needs.thresholds)))
     lines = chip_section(chip_id, chip)

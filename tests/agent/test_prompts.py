@@ -106,6 +106,8 @@ def test_analysis_prompt_has_review_experiment_history_neighbours_and_couplings(
         if zx and metric("zx90_gate_fidelity").to_display(zx["value"]) is not None:
             assert shown("zx90_gate_fidelity", zx, "%") in line
     assert "CRITICAL rules" in prompt  # the tool rules hold in analysis mode too
-    order = [prompt.index(s) for s in ("## AI review", "## Answer format", "## Scoring thresholds", "## Context",
+    # the shared part (answer format included) first, then the review's task, as every mode shares the first part
+    order = [prompt.index(s) for s in ("## Answer format", "## Review of one result", "## AI review",
+                                       "## Scoring thresholds", "## Context",
                                        "## Topology neighbours", "## Couplings", "## Experiment")]
     assert order == sorted(order)
