@@ -488,6 +488,26 @@ def guarded_filter(fn: object, iterable: Iterable[object]) -> _CheckedIterator:
     return _CheckedIterator(filter(_callback(fn), iterable))
 
 
+_HASHABLE_BY_VALUE = (int, float, complex, str, bytes, bool, type(None), np.generic, pd.Timestamp, pd.Timedelta)
+
+
+def guarded_hash(value: object) -> int:
+    """``hash`` of values hashed by their contents only: an object's default hash is its address, and an address
+    is what forging an object from raw memory needs."""
+    pending, seen = [value], 0
+    while pending:
+        item = pending.pop()
+        seen += 1
+        if seen > MAX_NAME_SCAN:
+            raise SecurityError("hash(): the value is too large to check")
+        if isinstance(item, (tuple, frozenset)):
+            pending.extend(item)
+        elif not isinstance(item, _HASHABLE_BY_VALUE):
+            raise SecurityError(f"hash() of {type(item).__name__} objects is not available in the sandbox "
+                                "(their hash is a memory address); hash numbers, strings or tuples of them")
+    return hash(value)
+
+
 def _apply(fn: Callable[..., object], *args: object, **kwargs: object) -> object:
     """A call written with ``*args``/``**kwargs`` (RP routes it here): the same checks as any other call."""
     if not _is_model_function(fn):
@@ -517,13 +537,14 @@ def make_importer(namespaces: Mapping[str, Namespace]) -> Callable[..., Any]:
 
 # The builtins model code gets (``__import__`` is added per job); built once, so they are known by identity.
 _FIXED_BUILTINS: dict[str, object] = {
-    **{k: v for k, v in safe_builtins.items() if k not in ("setattr", "delattr", "__build_class__", "_getattr_", "id")},
+    **{k: v for k, v in safe_builtins.items() if k not in ("setattr", "delattr", "__build_class__", "_getattr_", "id",
+                                                           "hash")},
     "list": list, "tuple": tuple, "dict": dict, "set": set, "frozenset": frozenset, "range": range,
     "enumerate": enumerate, "zip": zip, "map": guarded_map, "filter": guarded_filter,
     "sorted": _checked_result(sorted), "reversed": reversed,
     "sum": sum, "any": any, "all": all, "isinstance": isinstance,
     "min": _checked_result(min), "max": _checked_result(max), "next": _checked_result(next),
-    "getattr": guarded_getattr_builtin, "hasattr": guarded_hasattr,
+    "getattr": guarded_getattr_builtin, "hasattr": guarded_hasattr, "hash": guarded_hash,
 }
 # They may be passed around and called back as they are (``sorted(words, key=len)``, ``for f in [min, max]``).
 _SANDBOX_BUILTIN_IDS = frozenset(id(v) for v in _FIXED_BUILTINS.values())
