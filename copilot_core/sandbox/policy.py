@@ -27,15 +27,12 @@ from RestrictedPython import RestrictingNodeTransformer, compile_restricted, saf
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence, safer_getattr_raise
 
 from copilot_core.sandbox import tznames
+from copilot_core.sandbox.memsafe import SecurityError, check_memory_safety, checked_class
 from copilot_core.sandbox.proxies import PRELOADED, Namespace
 
 FILENAME = "<llm>"
 MAX_SOURCE_CHARS = 20_000
 MAX_PRINT_CHARS = 64 * 1024
-
-
-class SecurityError(Exception):
-    """Model code tried something the sandbox refuses; the message says what and what to use instead."""
 
 
 class PrintLimitExceeded(SecurityError):
@@ -296,8 +293,10 @@ def _check_time_zones(method: str, args: tuple, kwargs: Mapping[str, object]) ->
 
 
 def check_call(method: str, args: tuple, kwargs: Mapping[str, object], fn: Callable[..., object] | None = None) -> None:
-    """Refuse ``__`` strings, write destinations, path-like time zones, and by-name dispatch to anything but
-    reducers; an argument too large to check is refused, never passed unchecked."""
+    """Refuse ``__`` strings, write destinations, path-like time zones, by-name dispatch to anything but
+    reducers, and the memory-unsafe class (``memsafe``); an argument too large to check is refused, never passed
+    unchecked."""
+    check_memory_safety(method, args, kwargs, fn)
     for text in _scan_strings((args, dict(kwargs)), [MAX_ARG_SCAN, MAX_ARG_SCAN]):
         if "__" in text:
             raise SecurityError(f'{method}(): strings containing "__" are not allowed as arguments')
@@ -346,6 +345,8 @@ def guard_value(value: object, name: str = "") -> object:
     if id(value) in _SANDBOX_BUILTIN_IDS:  # ``for f in [min, max, len]``: as model code was given them
         return value
     check_value(value)
+    if isinstance(value, type):  # a class whose constructor could skip its memory checks is called checked
+        return checked_class(value)
     if callable(value) and not isinstance(value, _UNWRAPPED_CALLABLES) and not _is_model_function(value):
         return GuardedCall(value, name or getattr(value, "__name__", "call"))
     return value
@@ -513,7 +514,7 @@ def _apply(fn: Callable[..., object], *args: object, **kwargs: object) -> object
     if not _is_model_function(fn):
         fn = cast(Callable[..., object], guard_value(fn))
         if not isinstance(fn, GuardedCall):  # a class or ufunc: check what goes in, and what comes out
-            check_call(getattr(fn, "__name__", "call"), args, kwargs)
+            check_call(getattr(fn, "__name__", "call"), args, kwargs, fn)
             return guard_value(fn(*args, **kwargs))
     return fn(*args, **kwargs)
 

@@ -52,8 +52,8 @@ def test_a_job_does_not_run_without_landlock_unless_the_operator_allows_it():
     assert {"netns", "rlimits", "audit-hook"} <= set(allowed["layers"])
     assert allowed["status"]["weaker_mode"] == ["no-landlock"]
     assert [note.split(":", 1)[0] for note in allowed["status"]["layers_missing"]] == ["landlock"]
-    assert allowed["notice"] == ("Sandbox running in a weaker mode an operator allowed (no-landlock); "
-                                        "missing layers: landlock: [Errno 7] landlock_restrict_self: Argument list too long.")
+    assert allowed["notice"] == ("Sandbox running in a weaker mode an operator allowed (no-landlock); missing "
+                                 "layers: landlock: [Errno 7] landlock_restrict_self: Argument list too long.")
 
 
 def test_an_unknown_weaker_mode_is_refused_by_name():
