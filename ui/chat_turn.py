@@ -87,6 +87,10 @@ def chat_resources(settings: Settings) -> ChatResources:
     from ui.data import repository, target_key
 
     _sandbox_warming()
+    from copilot_core.sandbox.host import weaker_mode_notice
+
+    if notice := weaker_mode_notice():  # an operator allowed a weaker sandbox: the person sees it
+        st.caption(escape(notice))
     try:
         repo = repository()
         repo.ping()

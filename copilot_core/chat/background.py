@@ -20,6 +20,7 @@ from typing import Any, Generic, TypeVar
 
 from copilot_core.agent.contracts import SilentListener, TurnListener
 from copilot_core.cancel import CancelToken
+from copilot_core.sandbox.fairshare import current_session, session_scope
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -75,13 +76,15 @@ class BackgroundTurn(Generic[T]):
         self._finished = False
         self._stop_handled = False
         listener = QueueListener(self.events)
+        self._session = current_session()  # the page thread's chat: the turn's sandbox jobs count against it
         self._thread = threading.Thread(target=self._run, args=(work, listener), name="copilot-turn", daemon=True)
         self._thread.start()
 
     def _run(self, work: Callable[[TurnListener, Callable[[str], None], CancelToken], T],
              listener: QueueListener) -> None:
         try:
-            self.result = work(listener, listener.draft, self.cancel)
+            with session_scope(self._session):
+                self.result = work(listener, listener.draft, self.cancel)
         except BaseException as exc:  # noqa: BLE001  (handed to the page thread, which shows it)
             self.failure = exc
         finally:

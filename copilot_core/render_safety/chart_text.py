@@ -14,10 +14,14 @@ from __future__ import annotations
 import re
 
 _TAG = re.compile(r"<[^<>]*>")  # plotly.js svg_text_utils SPLIT_TAGS
+MAX_TEXT_CHARS = 100_000  # one string (each regex pass over it holds the interpreter: keep that short)
+MAX_TAGS = 200  # tags in one string: each <br> is a line, each style tag a nested tspan
+MAX_TAG_DEPTH = 8
 _ALLOWED_TAG = re.compile(r"(?i)</?(?:b|i|em|sub|sup|extra)>|<br\s*/?>")
 _OPEN = re.compile(r"<(?![^<>]*>)")  # a "<" that no ">" closes before the next "<"
 _INVISIBLE = re.compile(r"[\s\x00-\x1f\x7f\u00ad\u200b-\u200f\u2028\u2029\u2060-\u2064\ufeff]+")
-_URLISH = re.compile(r"(?i)[a-z][a-z0-9+.\-]*:(?://|\\\\)|(?:javascript|vbscript):|^//")
+# A scheme is matched from the start of its run only (the look-behind), so a long run is scanned once: linear.
+_URLISH = re.compile(r"(?i)(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]*:(?://|\\\\)|(?:javascript|vbscript):|^//")
 _IMAGE = re.compile(r"data:image/(?:png|jpeg|jpg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}")
 _FAMILY = re.compile(r"[A-Za-z0-9 ,'\"\-_.]{1,200}")
 _PATH = re.compile(r"[MLHVCSQTAZmlhvcsqtaz0-9 .,eE+\-]{0,20000}")
@@ -30,11 +34,23 @@ class ChartTextError(ValueError):
 def chart_text(text: str, where: str) -> str:
     """``text`` with only bare allowed tags; other ``<`` escaped.  Tags with attributes or unknown names are
     refused (a ``<a href>`` means the chart was meant to link somewhere), as is URL-shaped text."""
+    if len(text) > MAX_TEXT_CHARS:
+        raise ChartTextError(f"{where}: chart text is {len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}")
     if "<" in text:
-        for tag in _TAG.findall(text):
+        tags = _TAG.findall(text)
+        if len(tags) > MAX_TAGS:
+            raise ChartTextError(f"{where}: chart text holds {len(tags):,} tags or line breaks; the limit is {MAX_TAGS}")
+        depth = 0
+        for tag in tags:
             if not _ALLOWED_TAG.fullmatch(tag):
                 raise ChartTextError(f"{where}: chart text may only use <b> <i> <em> <br> <sub> <sup> without "
                                      f"attributes, not {tag[:60]!r} (write '<' as '&lt;' to show it)")
+            if tag[1] == "/":
+                depth = max(depth - 1, 0)
+            elif tag[1:3].lower() != "br":
+                depth += 1
+                if depth > MAX_TAG_DEPTH:
+                    raise ChartTextError(f"{where}: chart text nests style tags more than {MAX_TAG_DEPTH} deep")
         text = _OPEN.sub("&lt;", text)
     if ":" in text or "//" in text:
         if _URLISH.search(_INVISIBLE.sub("", text)):

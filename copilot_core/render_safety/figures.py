@@ -35,6 +35,7 @@ from copilot_core.render_safety.chart_schema import (
     layout_key,
     schema,
 )
+from copilot_core.render_safety.chart_cost import ChartTooCostly, figure_cost, typed_count, typed_dims
 from copilot_core.render_safety.chart_text import ChartTextError, chart_text, font_family, image_source, svg_path
 from copilot_core.render_safety.frozen import SafeFigure, freeze, safe_figure
 
@@ -121,6 +122,7 @@ class _Rebuild:
     def __init__(self, trace_types: list[str]) -> None:
         self.trace_types = trace_types
         self.attrs = schema().attrs
+        self.tags = 0  # markup tags kept in the chart's text (its line breaks and style tags cost drawing)
 
     # ---------------------------------------------------------------- figure parts
     def figure(self, fig: dict) -> dict:
@@ -259,9 +261,12 @@ class _Rebuild:
     def text(self, value: Json, where: str) -> Json:
         if isinstance(value, str):
             try:
-                return chart_text(value, where)
+                text = chart_text(value, where)
             except ChartTextError as exc:
                 raise UnsafeFigure(str(exc)) from None
+            if "<" in text:
+                self.tags += text.count("<")
+            return text
         if isinstance(value, bool) or isinstance(value, (int, float)) and math.isfinite(value) or value is None:
             return value
         raise UnsafeFigure(f"{where}: expected text or a number, not {type(value).__name__}")
@@ -289,6 +294,15 @@ class _Rebuild:
                 or not isinstance(value.get("bdata"), str) or not _BASE64.fullmatch(value["bdata"]) \
                 or "shape" in value and not (isinstance(value["shape"], str) and _SHAPE.fullmatch(value["shape"])):
             raise UnsafeFigure(f"{where}: typed-array data must be {{dtype, bdata (base64), shape}}")
+        try:
+            typed_count(value)  # its declared shape must match its data
+        except ChartTooCostly as exc:
+            raise UnsafeFigure(f"{where}: {exc}") from None
+        dims = typed_dims(value)
+        if dims > 2 and not (dims == 3 and where.endswith(".z") and str(value["shape"]).split(",")[-1].strip()
+                             in ("3", "4")):
+            raise UnsafeFigure(f"{where}: typed arrays may have one or two dimensions (an image's z: height, "
+                               f"width, 3 or 4 channels), not shape {value['shape']}")
         return dict(value)
 
     def data_array(self, value: Json, where: str, depth: int = 0) -> Json:
@@ -575,9 +589,16 @@ def forget() -> None:
 
 
 def _rebuilt(fig: dict) -> dict:
+    """The rebuilt figure, refused when drawing it would cost a browser more than ``chart_cost``'s budgets."""
     data = fig.get("data") or []
     types = [t.get("type", "scatter") if isinstance(t, dict) else "" for t in data] if isinstance(data, list) else []
-    return _Rebuild([str(t) for t in types]).figure(fig)
+    rebuild = _Rebuild([str(t) for t in types])
+    out = rebuild.figure(fig)
+    try:
+        figure_cost(out, rebuild.tags)
+    except ChartTooCostly as exc:
+        raise UnsafeFigure(str(exc)) from None
+    return out
 
 
 def validate_figure(fig: object) -> dict:

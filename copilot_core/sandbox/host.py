@@ -11,6 +11,7 @@ import atexit
 import itertools
 import os
 import pickle
+import re
 import subprocess
 import sys
 import tempfile
@@ -25,7 +26,7 @@ import pandas as pd
 from copilot_core.cancel import CancelToken
 from copilot_core.errors import CopilotError
 from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
-from copilot_core.sandbox import protocol
+from copilot_core.sandbox import isolation, protocol
 from copilot_core.sandbox.fairshare import FairShare, SandboxBusy, current_session
 from copilot_core.settings import current_settings
 
@@ -36,8 +37,9 @@ MAX_TIMEOUT_S = 120.0
 MAX_CONCURRENT = max(1, os.cpu_count() or 1)
 QUEUE_WAIT_S = 5.0            # the longest a job waits for its session's turn and a slot
 _BOOTSTRAP = ("import sys; sys.path.insert(0, {root!r}); "
-              "from copilot_core.sandbox.zygote import main; main(spares={spares!r})")
+              "from copilot_core.sandbox.zygote import main; main(spares={spares!r}, weaker={weaker!r})")
 SPARES_SETTING = "COPILOT_SANDBOX_SPARES"
+WEAKER_MODE_SETTING = "COPILOT_SANDBOX_WEAKER_MODE"
 MALLOC_PERTURB = "165"
 
 
@@ -77,30 +79,58 @@ def clean_environment() -> dict[str, str]:
             "MALLOC_PERTURB_": MALLOC_PERTURB}
 
 
+MAX_OUTPUT_CHARS = protocol.MAX_OUTPUT_CHARS + 200  # the job's cap plus its truncation note
+MAX_ERROR_CHARS = 4_000  # a job's error text as the app shows it
+MAX_CHARTS = 8  # charts the app takes from one job (the job's own cap; a forged reply may claim more)
+_LAYER_NAME = re.compile(r"policy:restrictedpython|fork|setsid|rlimits|netns|uid:nobody|unprivileged|audit-hook"
+                         r"|landlock:abi[1-9][0-9]?")
+
+
+def known_layers(claimed: object) -> list[str]:
+    """The isolation layer names in ``claimed`` that this code base applies; anything else is dropped."""
+    if not isinstance(claimed, list):
+        return []
+    return [x for x in claimed[:16] if isinstance(x, str) and _LAYER_NAME.fullmatch(x)]
+
+
+def _shown_text(value: object, limit: int) -> str:
+    """Job text as the app shows it: a string, clipped, valid UTF-8, every link removed (again)."""
+    text = value if isinstance(value, str) else ""
+    if len(text) > limit:
+        text = text[:limit] + f"\n... [truncated at {limit:,} of {len(text):,} characters]"
+    return protocol.strip_links(text)[0]
+
+
 def _job_reply(meta: dict[str, object], body: bytes) -> dict[str, object]:
-    """A job's reply as the app uses it: its JSON checked field by field, the worker's header for the rest."""
+    """A job's reply as the app uses it: every field of its JSON checked as hostile whatever the worker or job
+    claims (sizes, links, layer names, chart count), the worker's header for the rest."""
     try:
         job = protocol.decode_reply(body)
     except (ValueError, protocol.ProtocolError):
         return {**meta, "output": "", "charts": [], "error": "The analysis job's reply was not valid JSON."}
-    checked = protocol.valid_json(job)  # lone surrogates would break every encoder after this point
-    job = checked if isinstance(checked, dict) else {}  # (a dict stays a dict)
     error = job.get("error")
-    layers = job.get("layers")
-    return {**meta, "output": str(job.get("output", ""))[: protocol.MAX_OUTPUT_CHARS + 200],
-            "charts": job.get("charts") if isinstance(job.get("charts"), list) else [],
-            "error": error if isinstance(error, (str, type(None))) else "The analysis job sent a malformed error.",
-            "layers": [str(x) for x in layers] if isinstance(layers, list) else meta.get("layers", []),
-            "layers_missing": job.get("layers_missing", [])}
+    charts = job.get("charts") if isinstance(job.get("charts"), list) else []
+    worker_layers = known_layers(meta.get("layers"))
+    claimed = known_layers(job.get("layers"))
+    return {**meta, "output": _shown_text(job.get("output"), MAX_OUTPUT_CHARS),
+            "charts": protocol.valid_json(list(charts)[:MAX_CHARTS]),  # lone surrogates break every encoder
+            "error": None if error is None else _shown_text(error, MAX_ERROR_CHARS) if isinstance(error, str)
+            else "The analysis job sent a malformed error.",
+            # a job can only show fewer layers than the worker's probe found, never made-up or extra ones
+            "layers": [x for x in claimed if x in worker_layers] if "layers" in job else worker_layers,
+            "layers_missing": [_shown_text(x, 300) for x in (job.get("layers_missing") or [])[:8]]
+            if isinstance(job.get("layers_missing"), list) else []}
 
 
 class _WorkerHandle:
     """A running worker process and the thread that reads its replies."""
 
-    def __init__(self, spares: int) -> None:
+    def __init__(self, spares: int, weaker: tuple[str, ...] = ()) -> None:
         self.workdir = tempfile.TemporaryDirectory(prefix="sandbox-cwd-")
+        self.weaker = weaker
+        bootstrap = _BOOTSTRAP.format(root=str(PROJECT_ROOT), spares=int(spares), weaker=tuple(map(str, weaker)))
         self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", _BOOTSTRAP.format(root=str(PROJECT_ROOT), spares=int(spares))],
+            [sys.executable, "-I", "-c", bootstrap],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=self.workdir.name, env=clean_environment(), close_fds=True)
         self.pending: dict[int, _Pending] = {0: _Pending()}
@@ -116,7 +146,9 @@ class _WorkerHandle:
             detail = (ready.reply or {}).get("error") or self.stderr_tail.decode("utf-8", "replace")[-800:]
             self.close()
             raise SandboxUnavailable(f"sandbox worker did not start: {detail or 'no reply'}")
-        self.layers = list((ready.reply or {}).get("layers", []))
+        self.layers = known_layers((ready.reply or {}).get("layers"))
+        self.layers_missing = [protocol.strip_links(str(note)[:300])[0]
+                               for note in list((ready.reply or {}).get("layers_missing") or [])[:8]]
 
     @property
     def pid(self) -> int:
@@ -227,7 +259,7 @@ def _ensure_worker() -> _WorkerHandle:
             _worker, _restarts = None, _restarts + 1
         if _worker is None:
             try:
-                _worker = _WorkerHandle(configured_spares() if _spares is None else _spares)
+                _worker = _WorkerHandle(configured_spares() if _spares is None else _spares, configured_weaker_mode())
             except OSError as exc:
                 raise SandboxUnavailable(f"sandbox worker could not be started: {exc}") from None
         return _worker
@@ -251,6 +283,18 @@ def configured_spares() -> int:
     if not 0 <= count <= protocol.MAX_SPARES:
         raise SandboxUnavailable(f"{SPARES_SETTING} must be a whole number from 0 to {protocol.MAX_SPARES}, not {raw!r}")
     return count
+
+
+def configured_weaker_mode() -> tuple[str, ...]:
+    """COPILOT_SANDBOX_WEAKER_MODE: the isolation layers an operator accepts a job running without, by name
+    (comma-separated ``isolation.WEAKER_MODES``); empty: a job with any layer missing does not run."""
+    raw = current_settings().get(WEAKER_MODE_SETTING) or ""
+    modes = tuple(sorted({m.strip() for m in raw.split(",") if m.strip()}))
+    unknown = [m for m in modes if m not in isolation.WEAKER_MODES]
+    if unknown:
+        raise SandboxUnavailable(f"{WEAKER_MODE_SETTING} names unknown modes {unknown}; the modes are "
+                                 f"{', '.join(isolation.WEAKER_MODES)}")
+    return modes
 
 
 def use_spare(count: int | bool | None = None) -> None:
@@ -283,12 +327,25 @@ atexit.register(shutdown)
 
 
 def sandbox_status() -> dict:
-    """For the UI/health check: is the worker alive, its pid, the isolation layers a job gets."""
+    """For the UI/health check: is the worker alive, its pid, the isolation layers a job gets, the weaker mode an
+    operator allowed (``weaker_mode``, empty when none) and what jobs run without (``layers_missing``)."""
     worker = _worker
     alive = worker is not None and worker.is_running()
     running = worker if alive else None
     return {"alive": alive, "pid": running.pid if running else None, "layers": list(running.layers) if running else [],
+            "layers_missing": list(running.layers_missing) if running else [],
+            "weaker_mode": list(running.weaker) if running else [],
             "max_concurrent": MAX_CONCURRENT, "restarts": _restarts}
+
+
+def weaker_mode_notice() -> str | None:
+    """One line for the app when the running sandbox is weaker than it should be (None when it is not)."""
+    status = sandbox_status()
+    if not status["weaker_mode"]:
+        return None
+    missing = "; ".join(status["layers_missing"]) or "none so far"
+    return (f"Sandbox running in a weaker mode an operator allowed ({', '.join(status['weaker_mode'])}); "
+            f"missing layers: {missing}.")
 
 
 def _as_frames(data: object) -> dict[str, pd.DataFrame]:
@@ -353,14 +410,16 @@ def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float =
     if isinstance(reply, SandboxResult):
         return reply
     charts, problems = [], []
-    for i, chart in enumerate(reply.get("charts") or []):
+    for i, chart in enumerate((reply.get("charts") or [])[:MAX_CHARTS]):
         try:
             charts.append(validate_figure(chart))
         except UnsafeFigure as exc:
             problems.append(protocol.strip_links(f"Chart {i + 1} rejected: {exc}")[0])
     error = reply.get("error")
+    error = _shown_text(error, MAX_ERROR_CHARS) if isinstance(error, str) else None if error is None else \
+        "The analysis job sent a malformed error."
     if problems:
         error = "\n".join(([error] if error else []) + problems)
-    return SandboxResult(output=str(reply.get("output") or ""), charts=charts, error=error,
-                         layers=list(reply.get("layers") or []), elapsed_s=time.perf_counter() - started,
-                         waited_s=waited)
+    return SandboxResult(output=_shown_text(reply.get("output"), MAX_OUTPUT_CHARS), charts=charts,
+                         error=error, layers=known_layers(reply.get("layers")),
+                         elapsed_s=time.perf_counter() - started, waited_s=waited)

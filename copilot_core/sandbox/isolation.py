@@ -2,8 +2,8 @@
 
 Policy checks cannot stop denial of service and new library gadgets keep appearing, so the job also
 runs in its own session with resource limits, no network, no privileges, a Landlock filesystem view
-of the Python installation only, and an audit hook.  Each step is best effort: a missing kernel
-feature is recorded (``layers`` says what is active) instead of failing the job.
+of the Python installation only, and an audit hook.  A step the kernel refuses is recorded as missing;
+the job then does not run (``refusal``) unless an operator named that weaker mode (``WEAKER_MODES``).
 """
 
 from __future__ import annotations
@@ -172,6 +172,27 @@ def drop_privileges() -> str:
 def die_with_parent() -> None:
     """SIGKILL when the worker dies (after the uid change, which clears this setting)."""
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+# The weaker modes an operator may allow by name (COPILOT_SANDBOX_WEAKER_MODE), and the layer each gives up.
+WEAKER_MODES = {"no-landlock": "landlock", "no-netns": "netns", "no-rlimits": "rlimits",
+                "no-privilege-drop": "privileges"}
+
+
+def allowed_missing(modes: Iterable[str]) -> frozenset[str]:
+    """The layer names the named weaker modes give up (unknown names give up nothing)."""
+    return frozenset(WEAKER_MODES[m] for m in modes if m in WEAKER_MODES)
+
+
+def refusal(missing: Iterable[str], allowed: frozenset[str]) -> str | None:
+    """Why a job must not run with these missing layers (notes like ``"landlock: ..."``), or None."""
+    refused = [note for note in missing if note.split(":", 1)[0] not in allowed]
+    if not refused:
+        return None
+    names = sorted({note.split(":", 1)[0] for note in refused})
+    modes = ",".join(m for m, layer in WEAKER_MODES.items() if layer in names)
+    return (f"The sandbox refused to run the job: isolation layer(s) missing on this host: {'; '.join(refused)}. "
+            f"An operator can accept this weaker sandbox by setting COPILOT_SANDBOX_WEAKER_MODE={modes}.")
 
 
 @dataclass

@@ -27,15 +27,12 @@ from RestrictedPython import RestrictingNodeTransformer, compile_restricted, saf
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence, safer_getattr_raise
 
 from copilot_core.sandbox import tznames
+from copilot_core.sandbox.memsafe import SecurityError, check_memory_safety, checked_class
 from copilot_core.sandbox.proxies import PRELOADED, Namespace
 
 FILENAME = "<llm>"
 MAX_SOURCE_CHARS = 20_000
 MAX_PRINT_CHARS = 64 * 1024
-
-
-class SecurityError(Exception):
-    """Model code tried something the sandbox refuses; the message says what and what to use instead."""
 
 
 class PrintLimitExceeded(SecurityError):
@@ -296,8 +293,10 @@ def _check_time_zones(method: str, args: tuple, kwargs: Mapping[str, object]) ->
 
 
 def check_call(method: str, args: tuple, kwargs: Mapping[str, object], fn: Callable[..., object] | None = None) -> None:
-    """Refuse ``__`` strings, write destinations, path-like time zones, and by-name dispatch to anything but
-    reducers; an argument too large to check is refused, never passed unchecked."""
+    """Refuse ``__`` strings, write destinations, path-like time zones, by-name dispatch to anything but
+    reducers, and the memory-unsafe class (``memsafe``); an argument too large to check is refused, never passed
+    unchecked."""
+    check_memory_safety(method, args, kwargs, fn)
     for text in _scan_strings((args, dict(kwargs)), [MAX_ARG_SCAN, MAX_ARG_SCAN]):
         if "__" in text:
             raise SecurityError(f'{method}(): strings containing "__" are not allowed as arguments')
@@ -346,6 +345,8 @@ def guard_value(value: object, name: str = "") -> object:
     if id(value) in _SANDBOX_BUILTIN_IDS:  # ``for f in [min, max, len]``: as model code was given them
         return value
     check_value(value)
+    if isinstance(value, type):  # a class whose constructor could skip its memory checks is called checked
+        return checked_class(value)
     if callable(value) and not isinstance(value, _UNWRAPPED_CALLABLES) and not _is_model_function(value):
         return GuardedCall(value, name or getattr(value, "__name__", "call"))
     return value
@@ -488,12 +489,32 @@ def guarded_filter(fn: object, iterable: Iterable[object]) -> _CheckedIterator:
     return _CheckedIterator(filter(_callback(fn), iterable))
 
 
+_HASHABLE_BY_VALUE = (int, float, complex, str, bytes, bool, type(None), np.generic, pd.Timestamp, pd.Timedelta)
+
+
+def guarded_hash(value: object) -> int:
+    """``hash`` of values hashed by their contents only: an object's default hash is its address, and an address
+    is what forging an object from raw memory needs."""
+    pending, seen = [value], 0
+    while pending:
+        item = pending.pop()
+        seen += 1
+        if seen > MAX_NAME_SCAN:
+            raise SecurityError("hash(): the value is too large to check")
+        if isinstance(item, (tuple, frozenset)):
+            pending.extend(item)
+        elif not isinstance(item, _HASHABLE_BY_VALUE):
+            raise SecurityError(f"hash() of {type(item).__name__} objects is not available in the sandbox "
+                                "(their hash is a memory address); hash numbers, strings or tuples of them")
+    return hash(value)
+
+
 def _apply(fn: Callable[..., object], *args: object, **kwargs: object) -> object:
     """A call written with ``*args``/``**kwargs`` (RP routes it here): the same checks as any other call."""
     if not _is_model_function(fn):
         fn = cast(Callable[..., object], guard_value(fn))
         if not isinstance(fn, GuardedCall):  # a class or ufunc: check what goes in, and what comes out
-            check_call(getattr(fn, "__name__", "call"), args, kwargs)
+            check_call(getattr(fn, "__name__", "call"), args, kwargs, fn)
             return guard_value(fn(*args, **kwargs))
     return fn(*args, **kwargs)
 
@@ -517,13 +538,14 @@ def make_importer(namespaces: Mapping[str, Namespace]) -> Callable[..., Any]:
 
 # The builtins model code gets (``__import__`` is added per job); built once, so they are known by identity.
 _FIXED_BUILTINS: dict[str, object] = {
-    **{k: v for k, v in safe_builtins.items() if k not in ("setattr", "delattr", "__build_class__", "_getattr_", "id")},
+    **{k: v for k, v in safe_builtins.items() if k not in ("setattr", "delattr", "__build_class__", "_getattr_", "id",
+                                                           "hash")},
     "list": list, "tuple": tuple, "dict": dict, "set": set, "frozenset": frozenset, "range": range,
     "enumerate": enumerate, "zip": zip, "map": guarded_map, "filter": guarded_filter,
     "sorted": _checked_result(sorted), "reversed": reversed,
     "sum": sum, "any": any, "all": all, "isinstance": isinstance,
     "min": _checked_result(min), "max": _checked_result(max), "next": _checked_result(next),
-    "getattr": guarded_getattr_builtin, "hasattr": guarded_hasattr,
+    "getattr": guarded_getattr_builtin, "hasattr": guarded_hasattr, "hash": guarded_hash,
 }
 # They may be passed around and called back as they are (``sorted(words, key=len)``, ``for f in [min, max]``).
 _SANDBOX_BUILTIN_IDS = frozenset(id(v) for v in _FIXED_BUILTINS.values())

@@ -14,6 +14,7 @@ import mmap
 import os
 import re
 import struct
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -200,11 +201,19 @@ def valid_json(value: object, depth: int = 0) -> object:
     return value
 
 
+# Every alternative starts at the beginning of a run of the characters it scans (a look-behind refuses a start
+# inside the run), so a long run is scanned once, not once per position: matching stays linear in the text.
 _URL = re.compile(r"""(?ix)
-      \b[a-z][a-z0-9+.\-]*:\s*[/\\]{2}\S*
+      (?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]*:\s*[/\\]{2}\S*
     | (?:^|(?<=[\s"'`(<\[{=,;|>]))[/\\]{2}[^\s/\\]\S*
-    | \bwww\.\S+
-    | \b(?:javascript|vbscript)\s*:\S* | \bdata\s*:\s*[a-z]+/[a-z0-9.+\-]+[;,]\S* | \b(?:file|blob):\S+
+    | (?<![a-z0-9\-])www\.\S+
+    | (?<![a-z0-9+.\-])(?:javascript|vbscript|mailto|tel|sms|callto|facetime|xmpp|sips?|ircs?|magnet|news|nntp
+                         |intent|market|geo|bitcoin|file|blob|data|ms-[a-z\-]{1,40})\s*:\S*
+    | (?<![a-z0-9.@\-])(?:[a-z0-9](?:[a-z0-9\-]{0,62}[a-z0-9])?\.)+[a-z]{2,63}(?::\d{1,5})?[/\\?#]\S*
+    | (?<![a-z0-9.@\-])(?:[a-z0-9](?:[a-z0-9\-]{0,62}[a-z0-9])?\.)+[a-z]{2,63}:\d{1,5}(?![0-9])
+    | (?<![0-9.])(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?[/\\?#]\S* | (?<![0-9.])(?:\d{1,3}\.){3}\d{1,3}:\d{1,5}(?![0-9])
+    | (?<![a-z0-9\-])localhost(?::\d{1,5}|[/\\])\S*
+    | (?<![a-z0-9.+_%\-])[a-z0-9.+_%\-]{1,64}@(?:[a-z0-9\-]{1,63}\.)+[a-z]{2,63}
     | </?(?:img|a|iframe|script|svg|link|object|embed|image|video|audio|source|base|meta|form)\b[^>\n]*>?
 """)
 # Markdown links and images: ``![alt](target)``, ``[label](target)``, ``[label]: target`` definitions (which
@@ -213,8 +222,32 @@ _MARKDOWN_LINK = re.compile(r"!?\[([^\]\n]{0,500})\]\([^)\n]*\)?|^\s{0,3}\[[^\]\
                             re.MULTILINE)
 
 
+def _fold_table() -> dict[int, str]:
+    """One character to one ASCII character for every character that stands for it in a link (fullwidth
+    ``ｈｔｔｐｓ：／／``, ideographic full stops, fraction and division slashes), so folded text keeps its offsets."""
+    table: dict[int, str] = {}
+    for code in range(0x80, 0x10000):
+        folded = unicodedata.normalize("NFKC", chr(code))
+        if len(folded) == 1 and folded.isascii() and folded.isprintable():
+            table[code] = folded
+    for chars, ascii_char in (("\u2044\u2215\u29f8\uff0f\u2571", "/"), ("\ua789\ufe13\ufe55\u2236\uff1a", ":"),
+                              ("\u3002\uff0e\uff61\u2024", "."), ("\u29f5\u2216\ufe68\uff3c", "\\")):
+        table.update(dict.fromkeys(map(ord, chars), ascii_char))
+    return table
+
+
+_FOLD = _fold_table()
+
+
 def strip_links(text: str) -> tuple[str, bool]:
-    """Valid UTF-8 with every link, image and loading tag removed: job text is shown and echoed by the model."""
+    """Valid UTF-8 with every link, image and loading tag removed: job text is shown and echoed by the model.
+    Links are found in the text folded to ASCII (``_FOLD``) and cut from the text as it was."""
     cleaned, links = _MARKDOWN_LINK.subn(lambda m: f"{m.group(1) or ''} [link removed]", valid_text(text))
-    cleaned, urls = _URL.subn("[link removed]", cleaned)
-    return cleaned, bool(links or urls)
+    spans = [m.span() for m in _URL.finditer(cleaned.translate(_FOLD))]
+    if spans:
+        parts, last = [], 0
+        for begin, end in spans:
+            parts += [cleaned[last:begin], "[link removed]"]
+            last = end
+        cleaned = "".join(parts) + cleaned[last:]
+    return cleaned, bool(links or spans)

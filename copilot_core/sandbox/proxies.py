@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from copilot_core.sandbox.figures import copy_registered_templates_unvalidated
+from copilot_core.sandbox.memsafe import checked_class
 
 
 class Namespace:
@@ -32,7 +33,9 @@ class Namespace:
 
     def __init__(self, label: str, items: Mapping[str, object]) -> None:
         object.__setattr__(self, "_label", label)
-        object.__setattr__(self, "_items", dict(items))
+        # ``from pandas import MultiIndex`` reads this dict directly: classes are the checked stand-ins here too
+        object.__setattr__(self, "_items", {k: checked_class(v) if isinstance(v, type) and not isinstance(
+            v, _TypeCheckOnly) else v for k, v in items.items()})
 
     def __getattr__(self, attr: str) -> object:
         try:

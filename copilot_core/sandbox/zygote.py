@@ -119,17 +119,26 @@ def _readable(fd: int, timeout_s: float) -> bool:
         return bool(sel.select(timeout_s))
 
 
+_ALLOWED_MISSING: list[frozenset[str]] = [frozenset()]  # layers the operator's weaker mode gives up (set by main)
+
+
 def _run(source: str, data: dict, namespaces: dict, hardening: isolation.Hardening, timeout_s: float) -> None:
-    """Limits, policy compile, audit hook, the job, one JSON reply on the result pipe; never returns."""
+    """Limits, policy compile, audit hook, the job, one JSON reply on the result pipe; never returns.
+    A job whose process lacks a layer the operator did not give up by name does not run."""
     code = 1
     try:
         layers, missing = isolation.limit(hardening, timeout_s, MEMORY_HEADROOM_MB)
         layers.insert(0, "policy:restrictedpython")
-        try:
-            compiled = policy.compile_analysis(source)
-        except SyntaxError as exc:
-            compiled = None
-            reply = {"output": "", "charts": [], "error": f"SyntaxError: {exc}\nHint: {job.HINTS['SyntaxError']}"}
+        _seed_random()
+        refused = isolation.refusal(missing, _ALLOWED_MISSING[0])
+        compiled = None
+        if refused:
+            reply = {"output": "", "charts": [], "error": refused}
+        else:
+            try:
+                compiled = policy.compile_analysis(source)
+            except SyntaxError as exc:
+                reply = {"output": "", "charts": [], "error": f"SyntaxError: {exc}\nHint: {job.HINTS['SyntaxError']}"}
         if compiled is not None:
             audit.install(isolation.read_roots())
             layers.append("audit-hook")
@@ -158,6 +167,14 @@ def _run(source: str, data: dict, namespaces: dict, hardening: isolation.Hardeni
             pass
     finally:
         os._exit(code)
+
+
+def _seed_random() -> None:
+    """Fresh random state per job: every job forks from one warmed interpreter, so without this every job in
+    every session would draw the same ``np.random`` values."""
+    import numpy as np
+
+    np.random.seed(int.from_bytes(os.urandom(4), "little"))
 
 
 def _describe_exit(status: int | None, timeout_s: float) -> str:
@@ -219,6 +236,7 @@ class Worker:
         self.head = bytearray()  # the request header being read (ids and sizes only, never data)
         self.incoming: tuple[dict, protocol.OffHeap] | None = None  # a request whose body is being read
         self.layers: list[str] = []  # what the probe job reported; used when a job dies before replying
+        self.layers_missing: list[str] = []  # what it ran without (only layers the operator gave up by name)
         self.spare_count = max(0, min(int(spares), protocol.MAX_SPARES))
         self.spares: list[Spare] = []  # oldest first: the next job takes the one that had longest to get ready
         self.hot_pages: prefault.Runs = []  # what a typical job writes of the worker's memory (see prefault)
@@ -244,6 +262,7 @@ class Worker:
         if probe.get("output") != "probe":
             raise RuntimeError(f"sandbox probe job failed: {probe.get('error')}")
         self.layers = probe.get("layers", [])
+        self.layers_missing = list(probe.get("layers_missing", []))
         return self.layers
 
     def _probe_typical_job(self) -> None:
@@ -597,7 +616,7 @@ class Worker:
 
         for _ in range(self.spare_count):
             self.fork_spare()
-        deliver({"id": 0, "ready": True, "pid": os.getpid(), "layers": layers})
+        deliver({"id": 0, "ready": True, "pid": os.getpid(), "layers": layers, "layers_missing": self.layers_missing})
         try:
             while True:
                 self.poll(deliver)
@@ -610,8 +629,10 @@ class Worker:
                 self._discard_spare(spare)
 
 
-def main(spares: int = protocol.SPARES) -> None:
-    """Entry point of the worker process (stdin: requests, stdout: replies)."""
+def main(spares: int = protocol.SPARES, weaker: tuple[str, ...] = ()) -> None:
+    """Entry point of the worker process (stdin: requests, stdout: replies); ``weaker``: the operator's named
+    weaker modes (``isolation.WEAKER_MODES``), the only missing layers a job may run without."""
+    _ALLOWED_MISSING[0] = isolation.allowed_missing(weaker)
     in_fd, out_fd = os.dup(0), os.dup(1)
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)

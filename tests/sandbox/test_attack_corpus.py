@@ -11,6 +11,7 @@ import json
 import os
 import re
 
+import numpy as np
 import pytest
 
 from copilot_core.sandbox import run_analysis, sandbox_status
@@ -187,4 +188,8 @@ def test_library_state_does_not_carry_over(store):
     seeded = run_analysis("np.random.seed(123)\nx = np.random.rand(1000)\n" + draw, store)
     after = run_analysis(draw, store)
     assert before.error is None and seeded.error is None and after.error is None
-    assert after.output == before.output != seeded.output  # every job starts from the worker's pristine state
+    carried = np.random.RandomState(123)
+    carried.rand(1000)
+    assert seeded.output == str(carried.rand())  # the job's own seed holds within the job
+    assert after.output not in (seeded.output, str(carried.rand()))  # and does not carry over to the next job
+    assert after.output != before.output  # every job draws from its own fresh seed, not the worker's one state
