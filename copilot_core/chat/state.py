@@ -117,12 +117,15 @@ class ChatState:
         return {"title": self.title, "context": self.context,
                 "messages": [m.to_document() for m in self.messages]}
 
-    def load_document(self, doc: dict) -> None:
-        """Resume a stored session.  The data store starts empty: stored results are not persisted."""
+    def load_document(self, doc: dict, *, read_only: bool = False) -> None:
+        """Resume a stored session.  The data store starts empty: stored results are not persisted.  A
+        ``read_only`` chat (QDash's, of no project, opened inside one) is continued in a copy: a new session id,
+        so the next save writes a new chat of this project and the original is never changed."""
         context = clean_context(doc.get("context"))
         self.new_chat()
-        self.session_id = str(doc.get("session_id") or self.session_id)
-        self.title = clean_title(doc.get("title"))
+        if not read_only:
+            self.session_id = str(doc.get("session_id") or self.session_id)
+        self.title = clean_title(f"{clean_title(doc.get('title'))} (copy)" if read_only else doc.get("title"))
         self.chip_id, self.qid = context["chip_id"], context["qid"]
         self.mode = "analysis" if self.chip_id and self.qid else "chat"
         self.messages = settle_cards([ChatMessage.from_document(m) for m in doc.get("messages") or []

@@ -49,7 +49,7 @@ CALLS = [
     ("search_task_results", {"chip_id": CHIP, "qid": "0"}),
     ("get_calibration_notes", {"chip_id": CHIP}),
     ("get_parameter_lineage", {"parameter_name": "t1", "qid": "0", "chip_id": CHIP}),
-    ("get_provenance_lineage_graph", {"entity_id": "t1:0:x", "chip_id": CHIP}),
+    ("get_provenance_lineage_graph", {"entity_id": DOCS["parameter_versions"][0]["entity_id"], "chip_id": CHIP}),
     ("generate_chip_heatmap", {"chip_id": CHIP, "metric_name": "t1"}),
     ("get_chip_parameter_timeseries", {"parameter_name": "t1", "chip_id": CHIP}),
     ("list_available_parameters", {"chip_id": CHIP}),
