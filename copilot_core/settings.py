@@ -66,6 +66,24 @@ class Settings:
 
 KNOWN_KEYS = ("MONGODB_URI", "MONGO_DB_NAME", "DATA_DIR", "QDASH_PROJECT_ID", "OPENAI_API_KEY",
               "OPENAI_BASE_URL", "COPILOT_MODEL", "COPILOT_API_STYLE")
+# Secrets a deployment hands over as files (Docker/Compose secrets): ``<KEY>_FILE`` names a file whose contents,
+# stripped, are the value, so the secret never sits in the process environment.
+SECRET_FILE_KEYS = ("MONGODB_URI", "OPENAI_API_KEY")
+
+
+def _secret_files(env: dict[str, str]) -> dict[str, str]:
+    """The values of ``<KEY>_FILE`` entries (a key set directly wins); a named file that cannot be read is a
+    ConfigError naming the key, never a half-configured app."""
+    found = {}
+    for key in SECRET_FILE_KEYS:
+        path = env.get(f"{key}_FILE", "").strip()
+        if not path or env.get(key):
+            continue
+        try:
+            found[key] = Path(path).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{key}_FILE names {path!r}, which cannot be read ({type(exc).__name__})") from None
+    return found
 
 
 def load_settings(env: dict[str, str] | None = None, secrets_path: Path | None = None) -> Settings:
@@ -73,7 +91,8 @@ def load_settings(env: dict[str, str] | None = None, secrets_path: Path | None =
     env = dict(os.environ if env is None else env)
     path = Path(env.get("CALIBRATION_COPILOT_SECRETS") or secrets_path or DEFAULT_SECRETS)
     secrets = _load_secrets(path)
-    merged: dict[str, object] = {**{k: v for k, v in secrets.items()}, **{k: v for k, v in env.items() if v != ""}}
+    merged: dict[str, object] = {**{k: v for k, v in secrets.items()}, **{k: v for k, v in env.items() if v != ""},
+                                 **{k: v for k, v in _secret_files(env).items() if v}}
 
     def pick(key: str) -> str | None:
         value = merged.get(key)
@@ -98,7 +117,7 @@ def load_settings(env: dict[str, str] | None = None, secrets_path: Path | None =
         openai_base_url=pick("OPENAI_BASE_URL"),
         copilot_model=pick("COPILOT_MODEL"),
         copilot_api_style=style,
-        extra={k: v for k, v in merged.items() if k not in KNOWN_KEYS},
+        extra={k: v for k, v in merged.items() if k not in KNOWN_KEYS and k.removesuffix("_FILE") not in SECRET_FILE_KEYS},
     )
 
 

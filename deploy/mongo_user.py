@@ -1,5 +1,7 @@
-"""The least-privilege MongoDB user for the copilot: read on QDash's database, write only on its own two
-collections.  Prints the commands as JSON (``--print``, default) or runs them with a root URI (``--apply``).
+"""The least-privilege MongoDB user for the copilot: ``find`` on exactly the QDash collections the app reads,
+write only on its own two collections, and nothing else of QDash's database (never its ``user`` collection, which
+holds password hashes and every user's API token).  Prints the commands as JSON (``--print``, default) or runs them
+with a root URI (``--apply``).
 
     python deploy/mongo_user.py --print
     python deploy/mongo_user.py --apply --uri "mongodb://root:PW@localhost:27017/?authSource=admin" \\
@@ -16,6 +18,9 @@ import json
 import sys
 
 OWN_COLLECTIONS = ("copilot_chat_session", "copilot_memory")
+# The QDash collections the data layer reads (find, aggregate, distinct, count all need only ``find``).
+READ_COLLECTIONS = ("chip", "qubit", "coupling", "task_result_history", "execution_history", "calibration_note",
+                    "parameter_versions", "provenance_activities", "provenance_relations")
 # What the app does on its own collections: find, insert_one, update_one($set), delete_one/many, createIndexes.
 OWN_ACTIONS = ("find", "insert", "update", "remove", "createIndex", "listIndexes")
 ROLE = "copilotWriter"
@@ -23,12 +28,13 @@ USER = "copilot"
 
 
 def commands(db_name: str = "qdash", user: str = USER, password: str = "<password>") -> list[dict]:
-    """``createRole`` then ``createUser``, as run against the ``admin`` database."""
-    privileges = [{"resource": {"db": db_name, "collection": c}, "actions": list(OWN_ACTIONS)}
-                  for c in OWN_COLLECTIONS]
+    """``createRole`` then ``createUser``, as run against the ``admin`` database.  The user has this one role and
+    no built-in one (``read`` on the database would reach every collection, ``user`` included)."""
+    privileges = [{"resource": {"db": db_name, "collection": c}, "actions": ["find"]} for c in READ_COLLECTIONS]
+    privileges += [{"resource": {"db": db_name, "collection": c}, "actions": list(OWN_ACTIONS)}
+                   for c in OWN_COLLECTIONS]
     return [{"createRole": ROLE, "privileges": privileges, "roles": []},
-            {"createUser": user, "pwd": password, "roles": [{"role": "read", "db": db_name},
-                                                            {"role": ROLE, "db": "admin"}]}]
+            {"createUser": user, "pwd": password, "roles": [{"role": ROLE, "db": "admin"}]}]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     except PyMongoError as exc:
         print(f"error: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}", file=sys.stderr)
         return 1
-    print(f"created role {ROLE} and user {args.user} (read on {args.db}, write on {', '.join(OWN_COLLECTIONS)})")
+    print(f"created role {ROLE} and user {args.user} (find on {len(READ_COLLECTIONS)} collections of {args.db}, "
+          f"write on {', '.join(OWN_COLLECTIONS)})")
     return 0
 
 

@@ -15,7 +15,6 @@ from typing import Any, Literal
 import streamlit as st
 
 from copilot_core.agent.blocks import ApprovalBlock, AskBlock, Block, ChartBlock, Figure, TextBlock
-from copilot_core.agent.clarify import with_choice
 from copilot_core.chat import ChatMessage, ChatState, ShowWork, rerun_analysis
 from copilot_core.chat.background import TurnEvent
 from copilot_core.tools.toolkit import ToolOutcome
@@ -130,26 +129,20 @@ def render_blocks(message: ChatMessage, key: str, eager: bool = True) -> None:
         render_block(block, key=f"{key}-chart-{i}", eager=eager)
 
 
-def _choose(state: ChatState, index: int, n: int, option: str) -> None:
-    """A click on an option: the question keeps the choice, and the question is asked again with it."""
-    message = state.messages[index]
-    block = message.blocks[n]
-    if not isinstance(block, AskBlock) or block.answer is not None:
-        return
-    message.blocks[n] = AskBlock(block.question, block.options, option)
-    asked = next((m.text for m in reversed(state.messages[:index]) if m.role == "user"), "")
-    state.pending = with_choice(asked, option)
+def _choose(state: ChatState, index: int, n: int, picked: int) -> None:
+    """A click on an option: passed on as its position, never as its text (``ChatState.choose``)."""
+    state.choose(index, n, picked)
 
 
 def render_ask(block: AskBlock, message: ChatMessage, index: int, n: int, state: ChatState) -> None:
     """A clarifying question: its text, then one button per option (or the choice made)."""
     st.markdown(safe_markdown(block.question))
     if block.answer is not None:
-        st.caption(safe_markdown(f"You chose: {block.answer}"))
+        st.caption(escape(f"You chose: {block.answer}"))
         return
     for i, (column, option) in enumerate(zip(st.columns(len(block.options)), block.options)):
-        column.button(safe_markdown(safe_text(option, 80)), key=f"ask-{state.session_id}-{index}-{n}-{i}",
-                      on_click=_choose, args=(state, index, n, option), width="stretch")
+        column.button(safe_label(option, 80), key=f"ask-{state.session_id}-{index}-{n}-{i}",
+                      on_click=_choose, args=(state, index, n, i), width="stretch")
 
 
 def _ask_next(state: ChatState, text: str) -> None:
@@ -160,7 +153,7 @@ def render_follow_ups(questions: list[str], index: int, state: ChatState) -> Non
     """Next questions as buttons under the latest answer; a click asks it."""
     st.caption(safe_markdown("Ask next:"))
     for i, question in enumerate(questions):
-        st.button(safe_markdown(safe_text(question, 200)), key=f"next-{state.session_id}-{index}-{i}",
+        st.button(safe_label(question, 200), key=f"next-{state.session_id}-{index}-{i}",
                   icon=":material/subdirectory_arrow_right:", on_click=_ask_next, args=(state, question))
 
 

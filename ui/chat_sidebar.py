@@ -67,8 +67,12 @@ def _resume(state: ChatState, sessions: ChatSessionStore) -> None:
     if doc is None:
         _notice("That chat no longer exists.")
         return
-    state.load_document(doc)
+    read_only = sessions.read_only(doc)
+    state.load_document(doc, read_only=read_only)
     st.session_state.pop(RERUNS_KEY, None)
+    if read_only:
+        _notice("This QDash chat belongs to no project, so it is read-only here: what you ask next continues in "
+                "a copy saved in this project.")
 
 
 def _rename(state: ChatState, sessions: ChatSessionStore) -> None:
@@ -77,9 +81,13 @@ def _rename(state: ChatState, sessions: ChatSessionStore) -> None:
         _notice("Type a new title first.")
         return
     try:
-        sessions.rename(state.username, session_id, title)
+        renamed = sessions.rename(state.username, session_id, title)
     except Exception as exc:
         _notice(f"Could not rename that chat ({type(exc).__name__}).")
+        return
+    if not renamed:
+        _notice("That chat was not renamed: it no longer exists, or it is QDash's and belongs to no project "
+                "(read-only here).")
         return
     if session_id == state.session_id:
         state.title = clean_title(title)
@@ -93,6 +101,9 @@ def _delete(state: ChatState, sessions: ChatSessionStore) -> None:
     except Exception as exc:
         _notice(f"Could not delete that chat ({type(exc).__name__}).")
         return
+    if session_id and not deleted:
+        _notice("That chat was not deleted: it no longer exists, or it is QDash's and belongs to no project "
+                "(read-only here).")
     if deleted and session_id == state.session_id:
         _new_chat(state)
 

@@ -44,9 +44,17 @@ class ChartBlock:
     kind: Literal["chart"] = field(default="chart", init=False)
 
 
+ChoiceKind: TypeAlias = Literal["chip", "metric", "option"]
+CHOICE_KINDS: tuple[ChoiceKind, ...] = ("chip", "metric", "option")
+
+
 @dataclass(frozen=True)
 class AskBlock:
     """A clarifying question with 2–4 options (QDash's ``ask`` block); ``answer``: the option the user picked.
+
+    ``choice`` says what an option is, so a click passes it as a value, never as the user's words: a chip id
+    (becomes the chip in view, the tools' ``chip_id``), a metric (one of the code's own phrases), or an option of
+    the model's own question (sent back as its number).
 
     ``read_only`` for a question QDash asked: shown with its options and the reply, never as buttons here
     (its ``descriptions`` are QDash's one-line explanations, one per option, "" when none)."""
@@ -56,6 +64,7 @@ class AskBlock:
     answer: str | None = None
     read_only: bool = False
     descriptions: tuple[str, ...] = ()
+    choice: ChoiceKind = "option"
     kind: Literal["ask"] = field(default="ask", init=False)
 
 
@@ -93,7 +102,8 @@ def block_to_dict(block: Block) -> BlockDict:
             return {"type": "ask", "content": None, "chart": None,
                     "ask": {"question": block.question, "options": options}}
         return {"type": "ask", "content": block.question, "chart": None,
-                "ask": {"question": block.question, "options": options, "answer": block.answer}}
+                "ask": {"question": block.question, "options": options, "answer": block.answer}
+                | ({"choice": block.choice} if block.choice != "option" else {})}
     if isinstance(block, ApprovalBlock):
         return {"type": "approval", "content": None, "chart": None,
                 "approval": {"id": block.approval_id, "tool": block.tool, "label": block.label, "args": block.args}}
@@ -152,7 +162,8 @@ def _ask_from_dict(ask: object) -> Block:
     if "answer" not in ask:
         return AskBlock(question, labels, read_only=True, descriptions=descriptions)
     answer = ask.get("answer")
-    return AskBlock(question, labels, answer[:MAX_OPTION_CHARS] if isinstance(answer, str) else None)
+    choice = next((k for k in CHOICE_KINDS if k == ask.get("choice")), "option")
+    return AskBlock(question, labels, answer[:MAX_OPTION_CHARS] if isinstance(answer, str) else None, choice=choice)
 
 
 def _approval_from_dict(approval: object) -> Block:

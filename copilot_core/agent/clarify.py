@@ -3,8 +3,13 @@
 Two sources.  The model may call :data:`ASK_TOOL` (a strict schema) to end its round with a question; the loop
 then stops and the answer is an :class:`~copilot_core.agent.blocks.AskBlock`.  And the common ambiguities are
 caught before any model is asked (:func:`clarify_first`): a bare "T2" (echo or star?), and a first question about
-the data that names no chip while several are installed.  A click on an option sends the original question with
-the choice added (:func:`with_choice`), so the next turn is unambiguous and the choice is in the chat.
+the data that names no chip while several are installed.
+
+A click passes the option as a value (:func:`choice_message`): a chip becomes the chip in view (the tools'
+``chip_id`` parameter, marked as database text in the prompt), a metric is named by the code's own phrase, and an
+option of the model's question goes back as its number.  The message the user is shown and the model reads as
+the user's words is the question and a constant phrase: a chip id from the database (or an option a saved chat
+holds) is never written into it.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from copilot_core.agent.blocks import AskBlock
+from copilot_core.agent.blocks import AskBlock, ChoiceKind
 from copilot_core.domain.vocabulary import chip_named, metrics_named, words
 
 ASK_TOOL = "ask_user"
@@ -62,13 +67,26 @@ def clarify_first(question: str, *, chips: Sequence[str], chip_in_view: str | No
     """A question to ask before the model runs, for the ambiguities that need no model to see."""
     named = metrics_named(question)
     if _BARE_T2.search(question) and not {"t2_echo", "t2_star"} & set(n for n in named if n):
-        return AskBlock("Which T2 do you mean?", T2_OPTIONS)
+        return AskBlock("Which T2 do you mean?", T2_OPTIONS, choice="metric")
     if (not history and chip_in_view is None and len(chips) > 1 and chip_named(question, list(chips)) is None
             and (_DATA_WORDS.search(question) or any(named)) and not _MANY_CHIPS.search(question)):
-        return AskBlock("Which chip is this about?", tuple(sorted(chips))[:MAX_OPTIONS])
+        return AskBlock("Which chip is this about?", tuple(sorted(chips))[:MAX_OPTIONS], choice="chip")
     return None
 
 
-def with_choice(question: str, option: str) -> str:
-    """The question again with the user's choice, as the next message of the chat."""
-    return f"{question.strip()} (I mean: {_clean(option, MAX_OPTION_CHARS)})"
+CHIP_PICKED = "(about the chip I picked below; it is now the chip in view)"
+
+
+def choice_message(question: str, choice: ChoiceKind, options: Sequence[str], picked: int) -> str | None:
+    """The next message of the chat after a click on option ``picked``: the question again with a phrase written
+    here, never the option's text.  None when the pick is not one this app offers (a metric phrase it does not
+    know, an index out of range)."""
+    if not 0 <= picked < len(options):
+        return None
+    asked = question.strip()
+    if choice == "chip":
+        return f"{asked} {CHIP_PICKED}"
+    if choice == "metric":
+        known = next((phrase for phrase in T2_OPTIONS if phrase == options[picked]), None)
+        return f"{asked} (I mean: {known})" if known is not None else None
+    return f"{asked} (I pick option {picked + 1} of your question)"

@@ -23,7 +23,7 @@ from copilot_core.agent.grounding import finite_number, number_spans
 from copilot_core.agent.prefetch import recent_values_asked
 from copilot_core.domain.vocabulary import UNIT_WORDS
 from copilot_core.tools.compact import compact_timestamp
-from copilot_core.tools.toolkit import ToolOutcome
+from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
 Verdict = Literal["dated", "undated", "wrong date", "absent"]
 
@@ -218,8 +218,7 @@ def complete_dates(repair: Repair, question: str, outcomes: Sequence[ToolOutcome
         reasons = "; ".join(
             f"“{v.clause[:80]}”: the tool result dates {_value_text(v)} {v.point.stamp}" if v.verdict == "wrong date"
             else f"the answer leaves out {v.point.value:g} ({v.point.stamp})" for v in wrong[:3])
-        sentence = (source.full.get("answer") if source is not None and isinstance(source.full, dict) else None)
-        replacement = fallback or (sentence if isinstance(sentence, str) and sentence.strip() else None)
+        replacement = fallback or (answer_line(source) if source is not None else None)
         if replacement:
             return Repair(replacement, "replaced", "The model's answer was replaced by one computed from the tool "
                                                    f"results, because the data does not support it: {reasons}.",

@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING
 from copilot_core.agent.context import chip_section, experiment_sections, qubit_sections, resolve_target
 from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, thresholds_prompt
 from copilot_core.domain.vocabulary import threshold_metrics
-from copilot_core.tools.compact import clean_text
+from copilot_core.data.observed import observed
+from copilot_core.tools.compact import clean_text, inline_from_database
+from copilot_core.tools.taint import DatabaseText, mark_line
 
 if TYPE_CHECKING:
     from copilot_core.data.repository import CalibrationRepository
@@ -100,7 +102,10 @@ def build_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str 
     """The prompt for one request (``tools`` False: the no-tools path for models that cannot call;
     ``question`` None: treated as needing every threshold and the qubit's values)."""
     context = context or {}
-    chip_id, qid, chip = resolve_target(repo, chip_id, qid)
+    database_text = DatabaseText()  # every read below, and the chat's stored context, is database text
+    database_text.record(context)
+    with observed(database_text):
+        chip_id, qid, chip = resolve_target(repo, chip_id, qid)
     needs = prompt_needs(question, mode, qid)
     analysis = mode == "analysis" and chip_id is not None and qid is not None
     task_name = context.get("task_name")
@@ -110,19 +115,21 @@ def build_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str 
         fixed.append(render_prompt("strict_emulation"))
     parts = []
     if analysis:  # the review's role and its qubit travel with the context, so every mode shares ``system``
-        phrase = f" (task {clean_text(task_name, 60)})" if task_name else ""
-        parts += [render_prompt("analysis", qid=qid, chip_id=chip_id, task_phrase=phrase), render_prompt("ai_review")]
+        phrase = f" (task {inline_from_database(task_name, 60)})" if task_name else ""
+        parts += [render_prompt("analysis", qid=qid, chip_id=inline_from_database(chip_id), task_phrase=phrase),
+                  render_prompt("ai_review")]
     if needs.thresholds:
         parts.append(render_prompt("thresholds", thresholds=thresholds_prompt(needs.thresholds)))
     lines = chip_section(chip_id, chip)
-    if chip_id and qid is not None and repo is not None:
-        lines += qubit_sections(repo, chip_id, qid, chip, neighbours=analysis, values=needs.qubit_values)
-        if analysis:
-            lines += experiment_sections(repo, chip_id, qid, task_name)
+    with observed(database_text):
+        if chip_id and qid is not None and repo is not None:
+            lines += qubit_sections(repo, chip_id, qid, chip, neighbours=analysis, values=needs.qubit_values)
+            if analysis:
+                lines += experiment_sections(repo, chip_id, qid, task_name)
     for key, value in context.items():
         if key != "task_name" and isinstance(value, (str, int, float)):
             lines.append(f"- {clean_text(key, 40)}: {clean_text(value, 200)}")
-    parts.append("\n".join(lines))
+    parts.append("\n".join(mark_line(line, database_text) for line in lines))
     parts += [extra.strip() for extra in extras if extra and extra.strip()]
     return Prompt("\n\n".join(fixed), "\n\n".join(parts))
 

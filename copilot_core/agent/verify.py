@@ -23,7 +23,7 @@ from copilot_core.domain.metrics import metric
 from copilot_core.render_safety import validate_figure
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.registry import runs_code
-from copilot_core.tools.toolkit import ToolOutcome
+from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
 log = logging.getLogger(__name__)
 
@@ -34,20 +34,6 @@ NO_VALUES = ("The model's answer quotes no value from the data, so it could not 
 RETRYABLE_FILTERS = ("status", "tags")
 _INVALID_ARG = re.compile(r"^invalid (?P<key>[a-z_]+)(?:\.\d+)?:")
 _PLOT_WORDS = re.compile(r"\b(plot\w*|graph\w*|chart\w*|show|draw|visuali[sz]e\w*)\b", re.I)
-
-
-def answer_line(outcome: ToolOutcome) -> str | None:
-    """The tool's quotable ``answer`` sentence, when it wrote one."""
-    for source in (outcome.model_text, outcome.full):
-        value = source
-        if isinstance(source, str):
-            try:
-                value = json.loads(source)
-            except ValueError:
-                continue
-        if isinstance(value, dict) and isinstance(value.get("answer"), str) and value["answer"].strip():
-            return value["answer"].strip()
-    return None
 
 
 def deterministic_answer(outcomes: Sequence[ToolOutcome]) -> str | None:

@@ -8,9 +8,11 @@ another's data.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from copilot_core.agent.blocks import AskBlock
+from copilot_core.agent.clarify import choice_message
 from copilot_core.agent.provider import ProviderConfig
 from copilot_core.chat.messages import ChatMessage, settle_cards
 from copilot_core.data.chat_sessions import clean_context, clean_title, new_session_id
@@ -66,6 +68,24 @@ class ChatState:
         return request
 
     # ------------------------------------------------------------------ turns
+    def choose(self, index: int, n: int, picked: int) -> bool:
+        """A click on option ``picked`` of the question in block ``n`` of message ``index``: the question keeps
+        the choice, a chip becomes the chip in view, and the question is asked again with a constant phrase
+        (``clarify.choice_message``).  False (nothing changes) for anything but an open question of this app."""
+        message = self.messages[index] if 0 <= index < len(self.messages) else None
+        block = message.blocks[n] if message is not None and 0 <= n < len(message.blocks) else None
+        if message is None or not isinstance(block, AskBlock) or block.read_only or block.answer is not None:
+            return False
+        asked = next((m.text for m in reversed(self.messages[:index]) if m.role == "user"), "")
+        text = choice_message(asked, block.choice, block.options, picked)
+        if text is None:
+            return False
+        message.blocks[n] = replace(block, answer=block.options[picked])
+        if block.choice == "chip":
+            self.chip_id = block.options[picked]
+        self.pending = text
+        return True
+
     def add(self, message: ChatMessage) -> None:
         self.messages.append(message)
         if message.role == "user" and self.title == "New chat":
@@ -97,12 +117,15 @@ class ChatState:
         return {"title": self.title, "context": self.context,
                 "messages": [m.to_document() for m in self.messages]}
 
-    def load_document(self, doc: dict) -> None:
-        """Resume a stored session.  The data store starts empty: stored results are not persisted."""
+    def load_document(self, doc: dict, *, read_only: bool = False) -> None:
+        """Resume a stored session.  The data store starts empty: stored results are not persisted.  A
+        ``read_only`` chat (QDash's, of no project, opened inside one) is continued in a copy: a new session id,
+        so the next save writes a new chat of this project and the original is never changed."""
         context = clean_context(doc.get("context"))
         self.new_chat()
-        self.session_id = str(doc.get("session_id") or self.session_id)
-        self.title = clean_title(doc.get("title"))
+        if not read_only:
+            self.session_id = str(doc.get("session_id") or self.session_id)
+        self.title = clean_title(f"{clean_title(doc.get('title'))} (copy)" if read_only else doc.get("title"))
         self.chip_id, self.qid = context["chip_id"], context["qid"]
         self.mode = "analysis" if self.chip_id and self.qid else "chat"
         self.messages = settle_cards([ChatMessage.from_document(m) for m in doc.get("messages") or []

@@ -17,9 +17,11 @@ from __future__ import annotations
 import builtins
 import re
 import secrets
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
+from copilot_core.data.scoped import ScopedCollection
 from copilot_core.errors import CopilotError
 
 COLLECTION = "copilot_chat_session"
@@ -40,6 +42,10 @@ class InvalidChatSession(CopilotError, ValueError):
 
 class SessionNotOwned(InvalidChatSession):
     """The session id belongs to another user."""
+
+
+class ReadOnlySession(InvalidChatSession):
+    """A QDash chat of no project, written from inside one (it is continued in a copy instead)."""
 
 
 def new_session_id() -> str:
@@ -102,6 +108,12 @@ class ChatSessionStore:
 
     def __init__(self, db: Any) -> None:
         self._coll = db[COLLECTION]
+        self._project = self._coll.project_id if isinstance(self._coll, ScopedCollection) else None
+
+    def read_only(self, doc: Mapping[str, object]) -> bool:
+        """True for a QDash chat that belongs to no project while this app runs in one: it is shown, and the
+        conversation continues in a copy (``ChatState.load_document``); the chat itself is never written."""
+        return self._project is not None and doc.get("project_id") is None
 
     def list(self, username: str, *, limit: int = MAX_SESSIONS_LISTED) -> list[dict]:
         """Newest first: session_id, title, context, message_count, created_at, updated_at (no messages)."""
@@ -138,7 +150,10 @@ class ChatSessionStore:
         key = self._key(username, session_id)
         fields = {"title": clean_title(title), "context": clean_context(context),
                   "messages": _clean_messages(messages), "updated_at": _utcnow()}
-        if self._coll.find_one(key, {"_id": 1}) is None:
+        found = self._coll.find_one(key, {"_id": 0, "project_id": 1})
+        if found is not None and self.read_only(found):
+            raise ReadOnlySession("that chat belongs to no project; it is continued in a copy")
+        if found is None:
             self._coll.insert_one({**key, **fields, "created_at": fields["updated_at"]})
         else:
             self._coll.update_one(key, {"$set": fields})

@@ -20,6 +20,7 @@ from typing import Concatenate, Literal, ParamSpec, Protocol, TypeVar, cast
 
 from copilot_core.data import validation as v
 from copilot_core.data.connection import DatabaseUnavailable
+from copilot_core.data.observed import seen
 from copilot_core.data.engine import Database
 from copilot_core.data.plans import MAX_SCAN, QueryPlan, Query, Run, plan_for
 from copilot_core.data.rows import (ChipRow, ChipSeriesRow, ExecutionRow, LineageGraph, MetricValue, NoteRow, Param,
@@ -111,11 +112,13 @@ def guarded(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R
         from pymongo.errors import PyMongoError
 
         try:
-            return fn(self, *args, **kwargs)
+            result = fn(self, *args, **kwargs)
         except PyMongoError as exc:
             raise DatabaseUnavailable(
                 f"cannot read from {self.plan.describe(self.db)} ({type(exc).__name__}). Check that the server "
                 "is running and reachable, and the MONGODB_URI user, password and database name.") from None
+        seen(result)
+        return result
 
     return wrapper
 

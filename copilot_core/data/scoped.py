@@ -21,8 +21,9 @@ SCOPED_COLLECTIONS = frozenset({
     "parameter_versions", "provenance_activities", "provenance_relations", "chip_history", "qubit_history",
     "coupling_history", "execution_counter", "copilot_chat_session", "copilot_memory",
 })
-# QDash keeps its chats per user, with no project field: a chat without ``project_id`` is its owner's in every
-# project (reads and updates match it too); a chat this app creates is stamped with the project.
+# QDash keeps its chats per user, with no project field: a chat without ``project_id`` is read in every project
+# but written in none (updates and deletes match only the project's own documents: such a chat is continued in a
+# copy, ``ChatSessionStore.read_only``); a chat this app creates is stamped with the project.
 SHARED_WHEN_UNSCOPED = frozenset({"copilot_chat_session"})
 # Index management passes through unchanged (it reads no documents).
 _PASS_THROUGH = frozenset({"create_index", "create_indexes", "index_information", "list_indexes", "name",
@@ -80,16 +81,16 @@ class ScopedCollection:
         return self._coll.insert_many([_scoped_filter(d, self.project_id) for d in documents], ordered=ordered)
 
     def update_one(self, filter: Filter, update: Filter, /) -> Updated:  # noqa: A002
-        return self._coll.update_one(self._filter(filter), update)
+        return self._coll.update_one(_scoped_filter(filter, self.project_id), update)
 
     def update_many(self, filter: Filter, update: Filter, /) -> Updated:  # noqa: A002
-        return self._coll.update_many(self._filter(filter), update)
+        return self._coll.update_many(_scoped_filter(filter, self.project_id), update)
 
     def delete_one(self, filter: Filter, /) -> Deleted:  # noqa: A002
-        return self._coll.delete_one(self._filter(filter))
+        return self._coll.delete_one(_scoped_filter(filter, self.project_id))
 
     def delete_many(self, filter: Filter, /) -> Deleted:  # noqa: A002
-        return self._coll.delete_many(self._filter(filter))
+        return self._coll.delete_many(_scoped_filter(filter, self.project_id))
 
     def create_index(self, keys: SortSpec, /, *, unique: bool = False) -> str:
         return self._coll.create_index(keys, unique=unique)

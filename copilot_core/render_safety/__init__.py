@@ -4,12 +4,13 @@ nowhere but into the app.
 
     safe_markdown(text) -> SafeMarkdown  markdown rewritten from a CommonMark parse (no images, HTML, outside links)
     escape(text) -> SafeMarkdown         plain text shown as typed inside markdown (URLs and addresses inert)
-    safe_label(text) -> SafeMarkdown     ``escape`` on one line, capped: widget, column and status labels
+    safe_label(text) -> SafeLabel        one line of plain text checked in Streamlit's label mode (``sinks.py``)
     safe_text(text) -> SafeText          text for st.text / st.code: no control, zero-width or bidi characters
     validate_figure(chart) -> dict       the chart if a browser may draw it (a read-only SafeFigure), else UnsafeFigure
     plotly_input(figure) -> dict         a checked chart as plotly.py may take it (it edits traces in place)
 
-The ui layer accepts only ``SafeMarkdown``/``SafeText`` (``types.py``) or constants written in its code.
+The ui layer accepts only ``SafeMarkdown``/``SafeLabel``/``SafeText`` (``types.py``) or constants written in its
+code; which one a Streamlit call takes is its sink (``sinks.py``): a label argument takes only ``SafeLabel``.
 """
 
 import re
@@ -19,7 +20,8 @@ from copilot_core.render_safety.csv import csv_bytes, neutral_cell
 from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
 from copilot_core.render_safety.frozen import SafeFigure, plotly_input
 from copilot_core.render_safety.markdown import clean_text, is_app_link, unescape
-from copilot_core.render_safety.types import SafeMarkdown, SafeText
+from copilot_core.render_safety.sinks import Sink, checked_label, label_mode, label_shows, one_line
+from copilot_core.render_safety.types import SafeLabel, SafeMarkdown, SafeText
 
 MAX_TEXT_CHARS = 50_000
 MAX_LABEL_CHARS = 200
@@ -49,10 +51,12 @@ def escape(text: object) -> SafeMarkdown:
     return SafeMarkdown(_icons(_markdown.safe_markdown(_markdown.escape(clean_text(str(text))))))
 
 
-def safe_label(text: object, limit: int = MAX_LABEL_CHARS) -> SafeMarkdown:
-    """A label (widget, column, status, expander): ``escape`` of one line, at most ``limit`` characters."""
-    line = " ".join(clean_text(str(text)).split())
-    return escape(line if len(line) <= limit else line[:limit] + "…")
+def safe_label(text: object, limit: int = MAX_LABEL_CHARS) -> SafeLabel:
+    """A label (button, tab, expander, status, option, widget, column): one line of plain text, at most ``limit``
+    characters, checked by rendering it in Streamlit's label mode (``sinks``).  No icon shortcode, no markdown:
+    a label from data or model text shows exactly its characters."""
+    line = one_line(str(text))
+    return checked_label(line if len(line) <= limit else line[:limit] + "…")
 
 
 def safe_text(text: object, limit: int = MAX_TEXT_CHARS) -> SafeText:
@@ -61,6 +65,6 @@ def safe_text(text: object, limit: int = MAX_TEXT_CHARS) -> SafeText:
     return SafeText(shown if len(shown) <= limit else shown[:limit] + "…")
 
 
-__all__ = ["SafeFigure", "SafeMarkdown", "SafeText", "UnsafeFigure", "clean_text", "csv_bytes", "escape",
-           "is_app_link", "neutral_cell", "plotly_input", "safe_label", "safe_markdown", "safe_text", "unescape",
-           "validate_figure"]
+__all__ = ["SafeFigure", "SafeLabel", "SafeMarkdown", "SafeText", "Sink", "UnsafeFigure", "clean_text", "csv_bytes",
+           "escape", "is_app_link", "label_mode", "label_shows", "neutral_cell", "plotly_input", "safe_label",
+           "safe_markdown", "safe_text", "unescape", "validate_figure"]

@@ -19,3 +19,10 @@ class SafeText(str):
     """Text without control, zero-width or bidi characters, for ``st.text``/``st.code`` (never markdown)."""
 
     __slots__ = ()
+
+
+class SafeLabel(SafeMarkdown):
+    """One line of plain text that shows as typed in Streamlit's label mode and in document mode (the output of
+    ``safe_label``): button, tab, expander, status, option and widget labels."""
+
+    __slots__ = ()

@@ -9,6 +9,7 @@ in ``charts`` and never in ``model_text``.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections import Counter
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from copilot_core.data.connection import DatabaseUnavailable
+from copilot_core.data.observed import observed
 from copilot_core.data.validation import InvalidArgument
 from copilot_core.tools.args import parse_raw, split_chip_prefix, usage, validate_args
 from copilot_core.tools.compact import MAX_TOOL_RESULT_CHARS, clean_text, compact_value, fit_to_budget, to_model_json
@@ -23,6 +25,7 @@ from copilot_core.tools.registry import TOOLS_BY_NAME
 from copilot_core.tools.spec import (MemoryReader, Sandbox, ToolContext, ToolError, ToolResult, ToolSpec,
                                      session_arguments)
 from copilot_core.tools.store import DataStore
+from copilot_core.tools.taint import DatabaseText, mark_for_model
 
 if TYPE_CHECKING:
     from copilot_core.data.repository import CalibrationRepository
@@ -94,6 +97,7 @@ class Toolkit:
         self.max_result_chars = max_result_chars
         self._calls: Counter[str] = Counter()
         self._session_chip = chip_id
+        self._database_text = DatabaseText()  # what the database returned to this toolkit's tools
         self._request_chip: str | None = None
         self._default_chip: str | None = None
 
@@ -120,7 +124,8 @@ class Toolkit:
             args = self._fill_session(spec, parse_raw(raw_args))
             args = validate_args(spec, args)
             self._throttle(spec)
-            result = spec.run(self._ctx, **args)
+            with observed(self._database_text):
+                result = spec.run(self._ctx, **args)
             return self._success(spec, args, result, started)
         except ToolError as exc:
             return self._failure(name, args, exc.message, exc.hint, started)
@@ -177,6 +182,7 @@ class Toolkit:
             payload = compact_value(result.model if result.model is not None else result.data)
         if isinstance(payload, dict) and "chip_id" in args and "chip_id" not in payload:
             payload = {"chip_id": args["chip_id"], **payload}  # which chip was used, when the model left it out
+        payload = mark_for_model(payload, self._database_text)
         return ToolOutcome(name=spec.name, args=args, ok=result.error is None,
                            model_text=fit_to_budget(payload, self.max_result_chars), summary=result.summary,
                            charts=list(result.charts), data_keys=data_keys, full=result.data, error=result.error,
@@ -185,6 +191,24 @@ class Toolkit:
     def _failure(self, name: str, args: dict, message: str, hint: str, started: float) -> ToolOutcome:
         shown = clean_text(name, 60) if isinstance(name, str) else "?"
         body = {"error": message, "hint": hint} if hint else {"error": message}
-        return ToolOutcome(name=shown, args=args, ok=False, model_text=to_model_json(body),
+        return ToolOutcome(name=shown, args=args, ok=False,
+                           model_text=to_model_json(mark_for_model(body, self._database_text)),
                            summary=f"{shown} failed: {message}", error=message,
                            elapsed_s=time.perf_counter() - started)
+
+
+def answer_line(outcome: ToolOutcome) -> str | None:
+    """The tool's quotable ``answer`` sentence, when it wrote one from its own words and identifiers only: a
+    sentence holding database text reaches the model marked (``tools.taint``), and is never shown as the app's
+    own computed answer."""
+    for source in (outcome.model_text, outcome.full):
+        value = source
+        if isinstance(source, str):
+            try:
+                value = json.loads(source)
+            except ValueError:
+                continue
+        if isinstance(value, dict) and "answer" in value:
+            answer = value["answer"]
+            return answer.strip() if isinstance(answer, str) and answer.strip() else None
+    return None

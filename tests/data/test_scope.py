@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from copilot_core.data.chat_sessions import ChatSessionStore
+from copilot_core.chat.state import ChatState
+from copilot_core.data.chat_sessions import ChatSessionStore, ReadOnlySession
 from copilot_core.data.connection import open_memory_database
 from copilot_core.data.memory_store import MemoryStore
 from copilot_core.data.plans import EmbeddedPlan, MongoPlan
@@ -150,9 +151,10 @@ def test_chat_sessions_are_the_projects_own(recorded):
     assert store.list("alice") == [] and store.get("alice", "s2") is None
 
 
-def test_qdash_chats_without_a_project_are_their_owners_in_every_project(recorded):
+def test_qdash_chats_without_a_project_are_read_only_inside_a_project(recorded):
     """QDash's ``copilot_chat_session`` documents have no ``project_id``: with a project set, the owner still
-    lists, opens and continues them, and continuing one here does not stamp a project on QDash's document."""
+    lists and opens them, but nothing inside the project writes them (save, rename, delete); the conversation
+    continues in a copy stamped with the project, and QDash's document stays as it was."""
     repo, recording = recorded
     raw = recording._db["copilot_chat_session"]
     raw.insert_many([
@@ -162,16 +164,26 @@ def test_qdash_chats_without_a_project_are_their_owners_in_every_project(recorde
          "messages": [{"role": "user", "content": "x"}]},
         {"username": "alice", "session_id": "p2chat", "title": "other project", "context": None,
          "project_id": P2, "messages": [{"role": "user", "content": "y"}]}])
+    before = raw.find_one({"session_id": "1732600000000-a1b2c3"}, {"_id": 0})
     store = ChatSessionStore(repo.db)
     assert [s["title"] for s in store.list("alice")] == ["from QDash"]
     session = store.get("alice", "1732600000000-a1b2c3")
-    assert session is not None and session["messages"][0]["content"] == "T1 of Q05?"
-    store.save("alice", "1732600000000-a1b2c3", title="from QDash", context=None, messages=[
-        *session["messages"], {"role": "assistant", "content": "45.1 us"}])
-    stored = raw.find_one({"session_id": "1732600000000-a1b2c3"}, {"_id": 0})
-    assert "project_id" not in stored and [m["content"] for m in stored["messages"]] == ["T1 of Q05?", "45.1 us"]
+    assert session is not None and session["messages"][0]["content"] == "T1 of Q05?" and store.read_only(session)
+    with pytest.raises(ReadOnlySession):
+        store.save("alice", "1732600000000-a1b2c3", title="from QDash", context=None, messages=[
+            *session["messages"], {"role": "assistant", "content": "45.1 us"}])
+    assert not store.rename("alice", "1732600000000-a1b2c3", "mine now")
+    assert not store.delete("alice", "1732600000000-a1b2c3")
+    assert raw.find_one({"session_id": "1732600000000-a1b2c3"}, {"_id": 0}) == before
+    state = ChatState(username="alice")  # what the Copilot page does when the chat is opened: a copy
+    state.load_document(session, read_only=True)
+    assert state.session_id != "1732600000000-a1b2c3" and state.title == "from QDash (copy)"
+    store.save("alice", state.session_id, **state.document_fields())
+    copied = raw.find_one({"session_id": state.session_id}, {"_id": 0})
+    assert copied["project_id"] == P1 and [m["content"] for m in copied["messages"]] == ["T1 of Q05?"]
+    assert raw.find_one({"session_id": "1732600000000-a1b2c3"}, {"_id": 0}) == before
     assert store.get("bob", "p2chat") is None and store.get("alice", "p2chat") is None
-    assert raw.count_documents({}) == 3  # continued in place, no copy
+    assert not ChatSessionStore(recording._db).read_only(session)  # without a project every chat is writable
 
 
 def test_the_recording_fake_fails_an_unscoped_query():

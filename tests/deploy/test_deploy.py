@@ -4,6 +4,7 @@ server, the compose override against the Compose Specification's JSON schema (ve
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import re
@@ -15,6 +16,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 import yaml
 from jsonschema import Draft7Validator
 
@@ -52,6 +54,21 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _listening(port: int) -> set[str]:
+    """The local addresses with a listening TCP socket on ``port``, from the kernel's own tables."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            address, _, hex_port = local.partition(":")
+            if state == "0A" and int(hex_port, 16) == port:
+                raw = bytes.fromhex(address)
+                found.add(socket.inet_ntop(socket.AF_INET if len(raw) == 4 else socket.AF_INET6,
+                                           raw[::-1] if len(raw) == 4 else b"".join(
+                                               raw[i:i + 4][::-1] for i in range(0, 16, 4))))
+    return found
+
+
 def _health(env: dict[str, str]) -> int:
     check = json.loads(_dockerfile()["HEALTHCHECK"].split(" CMD ")[1])
     check[0] = sys.executable
@@ -80,6 +97,7 @@ def test_start_command_serves_the_app_and_the_health_check_sees_it(tmp_path):
             time.sleep(0.5)  # polling a server we started, not synchronising the test
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/copilot/", timeout=10) as reply:
             assert reply.status == 200 and b"<html" in reply.read().lower()
+        assert _listening(port) == {"127.0.0.1"}  # COPILOT_ADDRESS unset: loopback, no other interface
         log.seek(0)
         assert "nothing seeded" in log.read()  # the volume already held data: the demo is not written again
     finally:
@@ -108,14 +126,79 @@ def test_compose_override_follows_the_compose_specification():
 
 def test_compose_override_joins_qdash_with_least_privilege_and_read_only_figures():
     service = _override()["services"]["calibration-copilot"]
-    uri = service["environment"]["MONGODB_URI"]
-    assert re.fullmatch(r"mongodb://copilot:\$\{COPILOT_MONGO_PASSWORD:\?[^}]+\}@mongo:27017/"
-                        r"\$\{MONGO_DB_NAME:-qdash\}\?authSource=admin", uri)
-    assert service["networks"] == ["custom_net"] and service["depends_on"] == ["mongo"]
+    assert "MONGODB_URI" not in service["environment"] and "OPENAI_API_KEY" not in service["environment"]
+    assert service["environment"]["MONGODB_URI_FILE"] == "/run/secrets/copilot_mongodb_uri"
+    assert service["environment"]["OPENAI_API_KEY_FILE"] == "/run/secrets/copilot_openai_key"
+    assert set(service["secrets"]) == {"copilot_mongodb_uri", "copilot_openai_key"}
+    assert all(set(v) == {"file"} for v in _override()["secrets"].values())
+    assert not any(re.search(r"PASSWORD|API_KEY\b|TOKEN|SECRET", str(v)) for v in service["environment"].values())
+    assert set(service["networks"]) == {"custom_net", "copilot_front"} and service["depends_on"] == ["mongo"]
     assert "${CALIB_DATA_PATH:-./calib_data}:/app/calib_data:ro" in service["volumes"]
     assert service["environment"]["CALIB_DATA_DIR"] == "/app/calib_data"
     assert "copilot-data:/data" in service["volumes"]
     assert all(p.startswith("127.0.0.1:") for p in service["ports"])
+
+
+def test_compose_runs_the_app_with_a_read_only_root_no_capabilities_and_limits():
+    service = _override()["services"]["calibration-copilot"]
+    assert service["read_only"] is True and service["cap_drop"] == ["ALL"] and "cap_add" not in service
+    assert service["security_opt"] == ["no-new-privileges:true"] and "privileged" not in service
+    assert [t.split(":")[0] for t in service["tmpfs"]] == ["/tmp"]
+    assert service["mem_limit"] and service["cpus"] and 0 < int(service["pids_limit"]) <= 1024
+    # the app listens on its front network's address only, which the published port reaches; QDash's network
+    # (custom_net) is only for reaching mongo
+    address = service["environment"]["COPILOT_ADDRESS"]
+    assert service["networks"]["copilot_front"]["ipv4_address"] == address
+    assert service["networks"]["custom_net"] in ({}, None)
+    subnet = _override()["networks"]["copilot_front"]["ipam"]["config"][0]["subnet"]
+    assert ipaddress.ip_address(address) in ipaddress.ip_network(subnet)
+
+
+def _server_blocks(conf: str) -> list[str]:
+    """The ``server { ... }`` blocks of an nginx configuration, comments removed, braces matched."""
+    text = re.sub(r"#[^\n]*", "", conf)
+    blocks = []
+    for found in re.finditer(r"\bserver\s*\{", text):
+        depth, i = 1, found.end()
+        while depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        blocks.append(text[found.end():i - 1])
+    return blocks
+
+
+def test_nginx_forbids_framing_and_sniffing_and_sends_hsts_on_tls_only():
+    blocks = _server_blocks((DEPLOY / "nginx.conf").read_text(encoding="utf-8"))
+    tls = [b for b in blocks if re.search(r"listen\s+443\s+ssl", b)]
+    plain = [b for b in blocks if b not in tls]
+    assert len(tls) == 1 and plain
+    top = re.sub(r"location[^{]*\{[^{}]*\}", "", tls[0])  # the server level, without its locations
+    headers = dict(re.findall(r'add_header\s+(\S+)\s+"([^"]*)"\s+always;', top))
+    assert headers["Content-Security-Policy"] == "frame-ancestors 'none'"
+    assert headers["X-Frame-Options"] == "DENY" and headers["X-Content-Type-Options"] == "nosniff"
+    assert re.fullmatch(r"max-age=(\d+); includeSubDomains", headers["Strict-Transport-Security"])
+    assert int(headers["Strict-Transport-Security"].split("=")[1].split(";")[0]) >= 15552000
+    # a location with an add_header of its own would drop every header above for its responses
+    assert all("add_header" not in loc for loc in re.findall(r"location[^{]*\{([^{}]*)\}", tls[0]))
+    for block in plain:  # plain HTTP serves nothing but a redirect to HTTPS, and no HSTS
+        assert re.search(r"return\s+301\s+https://", block) and "proxy_pass" not in block
+        assert "Strict-Transport-Security" not in block
+
+
+def test_a_secret_comes_from_the_file_a_deployment_names(tmp_path):
+    from copilot_core.settings import ConfigError, load_settings
+
+    uri = tmp_path / "uri.txt"
+    uri.write_text("mongodb://copilot:pw@mongo:27017/qdash?authSource=admin\n")
+    key = tmp_path / "key.txt"
+    key.write_text("sk-from-file\n")
+    none = str(tmp_path / "none.toml")
+    settings = load_settings({"MONGODB_URI_FILE": str(uri), "OPENAI_API_KEY_FILE": str(key),
+                              "CALIBRATION_COPILOT_SECRETS": none})
+    assert settings.mongodb_uri == "mongodb://copilot:pw@mongo:27017/qdash?authSource=admin"
+    assert settings.openai_api_key == "sk-from-file" and "OPENAI_API_KEY_FILE" not in settings.extra
+    with pytest.raises(ConfigError, match="MONGODB_URI_FILE"):
+        load_settings({"MONGODB_URI_FILE": str(tmp_path / "missing"), "CALIBRATION_COPILOT_SECRETS": none})
 
 
 def test_mongo_user_reads_qdash_and_writes_only_its_own_collections():
@@ -124,11 +207,13 @@ def test_mongo_user_reads_qdash_and_writes_only_its_own_collections():
     assert done.returncode == 0, done.stderr
     role, user = json.loads(done.stdout)
     own = ["find", "insert", "update", "remove", "createIndex", "listIndexes"]
+    read = ["chip", "qubit", "coupling", "task_result_history", "execution_history", "calibration_note",
+            "parameter_versions", "provenance_activities", "provenance_relations"]
     assert role == {"createRole": "copilotWriter", "roles": [], "privileges": [
+        *({"resource": {"db": "labdb", "collection": c}, "actions": ["find"]} for c in read),
         {"resource": {"db": "labdb", "collection": "copilot_chat_session"}, "actions": own},
         {"resource": {"db": "labdb", "collection": "copilot_memory"}, "actions": own}]}
-    assert user == {"createUser": "copilot", "pwd": "<password>",
-                    "roles": [{"role": "read", "db": "labdb"}, {"role": "copilotWriter", "db": "admin"}]}
+    assert user == {"createUser": "copilot", "pwd": "<password>", "roles": [{"role": "copilotWriter", "db": "admin"}]}
     bad = subprocess.run([sys.executable, str(DEPLOY / "mongo_user.py"), "--apply"], cwd=ROOT, capture_output=True,
                          text=True, timeout=60)
     assert bad.returncode == 2 and "--apply needs --uri and --password" in bad.stderr

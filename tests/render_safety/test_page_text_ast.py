@@ -5,8 +5,11 @@ The rule, checked on the AST of every ``.py`` file under ``pages/`` and ``ui/``:
 * A *text call* is a method call ``<anything>.<m>(...)`` with ``m`` in ``TEXT_METHODS`` (``st.markdown``,
   ``st.sidebar.caption``, ``container.warning``, ``status.markdown``, ...; receivers named ``log``, ``logger``
   or ``logging`` are not the page).  Its first positional argument, or its ``body=`` keyword, is checked.
-* A *label call* is a method call with ``m`` in ``LABEL_METHODS`` (widgets, expanders, statuses,
-  ``st.column_config.*``, ``status.update``).  Its first positional argument or ``label=`` keyword is checked.
+* A *label call* is a method call with ``m`` in ``LABEL_METHODS`` (widgets, expanders, statuses, dialogs,
+  ``st.column_config.*``, ``status.update``; ``st.Page(title=)``).  Its first positional argument or ``label=``
+  keyword is checked, and takes only ``safe_label`` (or a constant): Streamlit draws labels in its label mode
+  (``render_safety/sinks.py``), whose rewrite document markdown is not checked for.  Table column titles are drawn
+  as plain text on a canvas and take ``safe_text``.
 * The ``help=`` keyword of every call is checked.
 * ``st.tabs`` takes a list written in the code: each of its labels is checked.
 * An *options call* shows its options as labels: ``radio``, ``pills`` and ``segmented_control`` as markdown,
@@ -36,12 +39,12 @@ from pathlib import Path
 import pytest
 
 from copilot_core import render_safety
-from copilot_core.render_safety import SafeMarkdown, SafeText
+from copilot_core.render_safety import SafeLabel, SafeMarkdown, SafeText
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXT_METHODS = {"markdown", "caption", "warning", "error", "info", "success", "toast", "code", "text", "title",
                 "header", "subheader", "write", "badge", "exception"}
-LABEL_METHODS = {"button", "download_button", "selectbox", "multiselect", "radio", "text_input", "text_area",
+LABEL_METHODS = {"dialog", "button", "download_button", "selectbox", "multiselect", "radio", "text_input", "text_area",
                  "checkbox", "toggle", "expander", "status", "popover", "number_input", "slider", "select_slider",
                  "date_input", "time_input", "page_link", "form_submit_button", "metric", "file_uploader",
                  "chat_input", "color_picker", "pills", "segmented_control", "feedback", "tabs", "update",
@@ -52,6 +55,11 @@ MARKDOWN_OPTIONS = {"radio", "pills", "segmented_control"}
 PLAIN_OPTIONS = {"selectbox", "multiselect", "select_slider"}
 NOT_THE_PAGE = {"log", "logger", "logging", "re", "str", "pd", "np"}
 SAFE_CALLS = {"safe_markdown", "escape", "safe_label", "safe_text"}
+PLAIN_CALLS = {"safe_text"}  # plain text: selectbox options and table column titles (drawn on a canvas, no markdown)
+COLUMN_METHODS = {"Column", "TextColumn", "NumberColumn", "CheckboxColumn", "SelectboxColumn", "DatetimeColumn",
+                  "DateColumn", "TimeColumn", "ListColumn", "LinkColumn", "ImageColumn", "LineChartColumn",
+                  "BarChartColumn", "ProgressColumn", "AreaChartColumn", "JsonColumn", "MultiselectColumn"}
+LABEL_CALLS = {"safe_label"}  # label mode (sinks.py): one line of plain text, checked as Streamlit renders labels
 
 
 def _root(node: ast.expr) -> str:
@@ -87,37 +95,40 @@ def _constants(node: ast.expr | None) -> bool:
         isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)) for e in node.elts)
 
 
-def _checked(call: ast.Call, defs: dict[str, ast.FunctionDef]) -> list[tuple[str, ast.expr]]:
+def _checked(call: ast.Call, defs: dict[str, ast.FunctionDef]) -> list[tuple[str, ast.expr, set[str]]]:
     """The arguments of ``call`` that reach the page as text; an argument that breaks a rule outright is
     returned as ``ast.Starred`` of itself (never allowed)."""
     func = call.func
     if not isinstance(func, ast.Attribute) or _root(func.value) in NOT_THE_PAGE:
         return []
     keywords = {k.arg: k.value for k in call.keywords if k.arg}
-    out = [("help", keywords["help"])] if "help" in keywords else []
+    out = [("help", keywords["help"], SAFE_CALLS)] if "help" in keywords else []
     if func.attr == "tabs":  # its labels are a list written here, or a comprehension of allowed labels
         labels = call.args[0] if call.args else keywords.get("tabs")
         if isinstance(labels, (ast.ListComp, ast.GeneratorExp)):
-            return out + [("tabs", labels.elt)]
+            return out + [("tabs", labels.elt, LABEL_CALLS)]
         if isinstance(labels, (ast.List, ast.Tuple)):
-            return out + [("tabs", e) for e in labels.elts]
-        return out + [("tabs", ast.Starred(labels or call, lineno=call.lineno))]
+            return out + [("tabs", e, LABEL_CALLS) for e in labels.elts]
+        return out + [("tabs", ast.Starred(labels or call, lineno=call.lineno), LABEL_CALLS)]
+    if func.attr == "Page" and "title" in keywords:  # navigation entries are drawn in label mode
+        out.append(("Page", keywords["title"], LABEL_CALLS))
     if func.attr in MARKDOWN_OPTIONS | PLAIN_OPTIONS:
-        calls = SAFE_CALLS - {"safe_text"} if func.attr in MARKDOWN_OPTIONS else {"safe_text"}
+        calls = LABEL_CALLS if func.attr in MARKDOWN_OPTIONS else PLAIN_CALLS
         if "format_func" in keywords:
             if not _labeller_allowed(keywords["format_func"], defs, calls):
-                out.append(("format_func", ast.Starred(keywords["format_func"], lineno=call.lineno)))
+                out.append(("format_func", ast.Starred(keywords["format_func"], lineno=call.lineno), calls))
         else:
             options = call.args[1] if len(call.args) > 1 else keywords.get("options")
             if not _constants(options):
-                out.append(("options", ast.Starred(options or call, lineno=call.lineno)))
+                out.append(("options", ast.Starred(options or call, lineno=call.lineno), calls))
     if func.attr in TEXT_METHODS:
-        first = call.args[0] if call.args else keywords.get("body")
+        first, calls = call.args[0] if call.args else keywords.get("body"), SAFE_CALLS
     elif func.attr in LABEL_METHODS:
         first = call.args[0] if call.args else keywords.get("label")
+        calls = PLAIN_CALLS if func.attr in COLUMN_METHODS else LABEL_CALLS
     else:
         return out
-    return out + ([(func.attr, first)] if first is not None else [])
+    return out + ([(func.attr, first, calls)] if first is not None else [])
 
 
 def violations(source: str, filename: str) -> list[str]:
@@ -128,22 +139,22 @@ def violations(source: str, filename: str) -> list[str]:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "to_csv":
             found.append(f"{filename}:{node.lineno}: to_csv (CSV downloads go through render_safety.csv_bytes)")
         if isinstance(node, ast.Call):
-            for what, arg in _checked(node, defs):
-                if not _allowed(arg):
+            for what, arg, calls in _checked(node, defs):
+                if not _allowed(arg, calls):
                     shown = arg.value if isinstance(arg, ast.Starred) else arg
                     found.append(f"{filename}:{arg.lineno}: {what}({ast.unparse(shown)[:90]})")
     return found
 
 
 def test_every_text_on_the_page_comes_from_render_safety():
-    files = sorted([*(ROOT / "pages").rglob("*.py"), *(ROOT / "ui").rglob("*.py")])
+    files = sorted([ROOT / "app.py", *(ROOT / "pages").rglob("*.py"), *(ROOT / "ui").rglob("*.py")])
     assert len(files) >= 15
     found = [v for path in files for v in violations(path.read_text(), str(path.relative_to(ROOT)))]
     assert not found, "text reaching the page without render_safety:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize("name,kind", [("safe_markdown", SafeMarkdown), ("escape", SafeMarkdown),
-                                       ("safe_label", SafeMarkdown), ("safe_text", SafeText)])
+                                       ("safe_label", SafeLabel), ("safe_text", SafeText)])
 def test_the_allowed_calls_return_the_safe_types(name, kind):
     result = getattr(render_safety, name)("chip ![x](https://host.example/u.png) =HYPERLINK()\n")
     assert type(result) is kind
@@ -184,6 +195,20 @@ def test_the_allowed_calls_return_the_safe_types(name, kind):
     ('st.download_button(name, data)', True),
     ('st.expander(title)', True),
     ('st.download_button("CSV", frame.to_csv(index=False).encode())', True),
+    # label mode (sinks.py): a label takes safe_label or a constant, never document markdown
+    ('column.button(safe_markdown(safe_text(option, 80)))', True),
+    ('column.button(escape(option))', True),
+    ('column.button(safe_label(option, 80))', False),
+    ('st.expander(safe_markdown(title))', True),
+    ('st.tabs([escape(n) for n in names])', True),
+    ('st.radio("Chip", chips, format_func=lambda c: escape(c))', True),
+    ('status.update(label=escape(text))', True),
+    ('st.Page("p.py", title=name)', True),
+    ('st.Page("p.py", title="Overview")', False),
+    ('st.dialog(escape(name))', True),
+    ('st.column_config.NumberColumn(safe_text(title))', False),
+    ('st.column_config.NumberColumn(safe_label(title))', True),
+    ('st.caption(safe_label(x))', False),
 ])
 def test_the_rule_on_small_examples(code, bad):
     assert bool(violations(code, "example.py")) is bad
