@@ -80,7 +80,7 @@ def top_n(db) -> list[Question]:
     for i, (chip, name, n, best, text) in enumerate([
             (CHIP, "t1", 3, True, "Name the 3 qubits on {chip} with the longest T1."),
             (OTHER, "t2_echo", 4, False, "Which 4 qubits of {chip} have the shortest T2 echo times?"),
-            (CHIP, "x90_gate_fidelity", 3, False, "Give me the bottom three qubits by X90 gate fidelity on {chip}."),
+            (CHIP, "x90_gate_fidelity", 3, False, "Give me the bottom three qubits of {chip} ranked by X90 gate fidelity."),
             (OTHER, "average_readout_fidelity", 3, True, "Top 3 qubits for readout fidelity on {chip}, please.")]):
         values = _values(db, chip, name)
         ranked = sorted(values, key=lambda q: values[q], reverse=best)[:n]
@@ -142,8 +142,8 @@ def correlation(db) -> list[Question]:
     """Pearson correlation of two metrics over the qubits that have both (r to two decimals)."""
     out = []
     for i, (chip, a, b, text) in enumerate([
-            (CHIP, "t1", "t2_echo", "How strongly are T1 and T2 echo correlated over the qubits of {chip}?"),
-            (OTHER, "t1", "x90_gate_fidelity", "Pearson correlation between T1 and X90 gate fidelity on {chip}?"),
+            (CHIP, "t1", "t2_echo", "How strongly does T2 echo track T1 over the qubits of {chip}?"),
+            (OTHER, "t1", "x90_gate_fidelity", "Pearson r of X90 gate fidelity versus T1, {chip}?"),
             (CHIP, "t2_echo", "average_readout_fidelity", "Do T2 echo and readout fidelity move together on "
                                                           "{chip}? Give the correlation coefficient."),
             (OTHER, "t1", "t2_echo", "Compute the correlation of T1 with T2 echo for {chip}.")]):
@@ -168,7 +168,7 @@ def missing_thing(db) -> list[Question]:
     assert db["qubit"].count_documents({"chip_id": OTHER, "qid": str(n144 + 356)}) == 0
     texts = [f"Report T1 for qubit {n64 + 136} on {CHIP}.",
              f"What readout fidelity does Q{n144 + 356} of {OTHER} reach?",
-             "What is the median T1 of chip 99Qv9?",
+             "Tell me chip 99Qv9's median T1.",
              "When did chip 12Qv1 get its most recent calibration?"]
     return [_q("missing thing", i, text, Truth(any_words=_NOT_THERE, no_values=True)) for i, text in enumerate(texts)]
 
