@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import socket
 import subprocess
 import sys
@@ -34,22 +33,6 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def template(question) -> tuple[str, str]:  # noqa: ANN001
-    """The question's shape and its wording with chips, numbers, metrics and order words taken out."""
-    from tests.public_eval import TITLES
-
-    text = question.text
-    for title in sorted(TITLES.values(), key=len, reverse=True):
-        text = text.replace(title, "{metric}")
-    text = re.sub(r"\b\d+Qv\d+\b", "{chip}", text)
-    text = re.sub(r"\d+(?:\.\d+)?", "{n}", text)
-    text = re.sub(r"\b(two|three|four|five)\b", "{w}", text)
-    text = re.sub(r"\b(lowest|highest)\b", "{order}", text)
-    text = re.sub(r"\b(below|above)\b", "{cmp}", text)
-    text = re.sub(r"^(Plot|Show|Graph|Chart)\b", "{verb}", text)
-    return question.shape, text
 
 
 def outcome_kind(turn) -> str:  # noqa: ANN001
@@ -71,7 +54,7 @@ def outcome_kind(turn) -> str:  # noqa: ANN001
 
 
 def _questions(split: str, per_template: int, db, now: datetime) -> list:  # noqa: ANN001
-    from tests.public_eval import build
+    from tests.public_eval import build, template
     from tests.sealed.heldout import build_heldout
 
     out = []

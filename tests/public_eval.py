@@ -435,6 +435,21 @@ def unrehearsed(db, live: list[str]) -> list[Question]:
     return qs
 
 
+def template(question: Question) -> tuple[str, str]:
+    """The question's shape and its wording with chips, numbers, metrics and order words taken out: questions that
+    share one are one template, and a template is dev or held-out as a whole."""
+    text = question.text
+    for title in sorted(TITLES.values(), key=len, reverse=True):
+        text = text.replace(title, "{metric}")
+    text = re.sub(r"\b\d+Qv\d+\b", "{chip}", text)
+    text = re.sub(r"\d+(?:\.\d+)?", "{n}", text)
+    text = re.sub(r"\b(two|three|four|five)\b", "{w}", text)
+    text = re.sub(r"\b(lowest|highest)\b", "{order}", text)
+    text = re.sub(r"\b(below|above)\b", "{cmp}", text)
+    text = re.sub(r"^(Plot|Show|Graph|Chart)\b", "{verb}", text)
+    return question.shape, text
+
+
 def passed(question: Question, answer: str, charts: int) -> bool:
     """Every truth value stated in the sentence that claims it, every pattern found, a chart when asked."""
     return eval_score.passed(question.truth, answer, charts)
