@@ -59,16 +59,27 @@ def _questions(split: str, per_template: int, db, now: datetime) -> list:  # noq
 
     out = []
     if split in ("held-out", "both"):
-        out += build_heldout(db, now)
+        out += round_robin(build_heldout(db, now))
     if split in ("dev", "both"):
         seen: dict[tuple[str, str], int] = defaultdict(int)
+        dev: list = []
         for q in build(db):
             key = template(q)
             if per_template and seen[key] >= per_template:
                 continue
             seen[key] += 1
-            out.append(q)
+            dev.append(q)
+        out += round_robin(dev)
     return out
+
+
+def round_robin(questions: list) -> list:  # noqa: ANN001
+    """One question of each shape in turn, so a run cut short still covers every shape."""
+    by_shape: dict[str, list] = defaultdict(list)
+    for q in questions:
+        by_shape[q.shape].append(q)
+    queues = list(by_shape.values())
+    return [queue[i] for i in range(max(map(len, queues), default=0)) for queue in queues if i < len(queue)]
 
 
 def main(argv: list[str]) -> int:
