@@ -27,7 +27,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Literal
 
-from copilot_core.agent.grounding import finite_number, number_spans, source_values, written_decimals, written_value
+from copilot_core.agent.grounding import finite_number, number_spans, source_values
+from copilot_core.agent.matcher import states, written_decimals, written_value
 from copilot_core.domain.metrics import CATALOGUE, format_value, metric
 from copilot_core.domain.vocabulary import (ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, NUMBER_WORDS, UNIT_WORDS,
                                            is_below, metrics_named)
@@ -344,10 +345,7 @@ def _qualifier(clause: str) -> str | None:
 
 
 def _matches(value: float, decimals: int, fact: Fact) -> bool:
-    if not math.isfinite(value):  # "1e999" (an id's digits): inf is within any tolerance of every fact
-        return False
-    half = 0.5 * 10.0 ** -decimals
-    return abs(fact.value - value) <= half * (1 + 1e-9) + 1e-12 * max(value, 1.0)
+    return states(value, decimals, fact.value)
 
 
 def _written_like(value: float, written: str) -> str:
@@ -492,7 +490,7 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
         return claim("ok", "how many were asked for, not a measured value")
     if role is None and reading.listed == reading.value:
         return claim("ok", "how many are listed right after it")
-    if any(abs(u - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for u in user_values) and \
+    if any(states(reading.value, reading.decimals, u) for u in user_values) and \
             (role == "threshold" or (role is None and subject is None)):
         return claim("ok", "the question's own number")
     direction = _change_claimed(reading, candidates, claimed)
@@ -502,7 +500,7 @@ def _judge(reading: _Reading, subject: str | None, facts: list[Fact], user_value
         problem, fix = _change_problem(reading, direction, facts, claimed, subject)
         return claim("wrong", problem, fix) if problem else claim("ok", "the change the tools give")
     if not candidates:
-        if any(abs(v - reading.value) <= 0.5 * 10.0 ** -reading.decimals * (1 + 1e-9) for v in loose_values) \
+        if any(states(reading.value, reading.decimals, v) for v in loose_values) \
                 and role is None:
             return claim("ok", "in a tool result's text")
         counted = [f for f in facts if role == "count" and qualifier in ("failed", "missing") and f.role == "count"

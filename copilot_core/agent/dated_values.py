@@ -20,6 +20,7 @@ from typing import Literal
 
 from copilot_core.agent.claims import Repair, clauses
 from copilot_core.agent.grounding import finite_number, number_spans
+from copilot_core.agent.matcher import states_written
 from copilot_core.agent.prefetch import recent_values_asked
 from copilot_core.domain.vocabulary import UNIT_WORDS
 from copilot_core.tools.compact import compact_timestamp
@@ -155,11 +156,6 @@ def asked_points(question: str, outcomes: Sequence[ToolOutcome]) -> tuple[list[P
     return [], None
 
 
-def _matches(value: float, written: str) -> bool:
-    decimals = len(written.partition(".")[2])
-    return abs(value - abs(float(written.replace(",", "")))) <= 0.5 * 10.0 ** -decimals * (1 + 1e-9) + 1e-12
-
-
 def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
     chars = list(text)
     for start, end in spans:
@@ -175,7 +171,7 @@ def judge_dates(answer: str, points: Sequence[Point]) -> list[DatedValue]:
     segments = clauses(masked, _SEGMENT_END)
     out: list[DatedValue] = []
     for point in points:
-        places = [(s, e, w) for s, e, w in numbers if _matches(point.value, w)]
+        places = [(s, e, w) for s, e, w in numbers if states_written(w, point.value)]
         if not places:
             out.append(DatedValue(point, "absent"))
             continue

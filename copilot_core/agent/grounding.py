@@ -15,11 +15,12 @@ the model computed itself (a difference, a ratio, a unit conversion) is accepted
 
 from __future__ import annotations
 
-import bisect
 import json
 import math
 import re
 from collections.abc import Iterable, Iterator
+
+from copilot_core.agent.matcher import stated_by_any, written_decimals, written_value
 
 DERIVED_MARKER = "≈"
 
@@ -46,26 +47,6 @@ def number_spans(text: str) -> list[tuple[int, int, str, bool]]:
 def answer_numbers(text: str) -> list[tuple[str, bool]]:
     """``(number as written, marked as derived)`` for every checked number in ``text``, in order."""
     return [(written, derived) for _, _, written, derived in number_spans(text)]
-
-
-# Past this many decimals a half-unit is below the smallest float: more would overflow ``10.0 ** -decimals``.
-_MAX_DECIMALS = 400
-
-
-def written_decimals(written: str) -> int:
-    """How many decimals ``written`` resolves (``1.2e-3`` -> 4, ``1,200`` -> 0), at most :data:`_MAX_DECIMALS`
-    (an exponent hundreds of digits long is an id's digits, not a precision)."""
-    mantissa, _, exponent = written.lower().partition("e")
-    places = len(mantissa.partition(".")[2])
-    digits = exponent.lstrip("+-")
-    if len(digits) > 4:  # "1e-4009999…": as many decimals as a float can resolve
-        return _MAX_DECIMALS if exponent.startswith("-") else 0
-    return min(max(places - int(exponent or 0), 0), _MAX_DECIMALS)
-
-
-def written_value(written: str) -> float:
-    """The size of a number as written (``−3`` and ``1,200`` too); ``inf`` for one too large for a float."""
-    return abs(float(written.replace(",", "").replace("−", "-")))
 
 
 def finite_number(value: object) -> float | None:
@@ -118,14 +99,6 @@ def source_values(sources: Iterable[object]) -> list[float]:
     return sorted(set(found))
 
 
-def _backed(value: float, decimals: int, values: list[float]) -> bool:
-    """True when a source value rounds to ``value`` at ``decimals`` places (ties either way)."""
-    half = 0.5 * 10.0 ** -decimals
-    slack = half * 1e-9 + 1e-12 * max(value, 1.0)
-    i = bisect.bisect_left(values, value - half - slack)
-    return i < len(values) and values[i] <= value + half + slack
-
-
 def unverified_numbers(answer: str, sources: Iterable[object], *, allowed_text: Iterable[str] = ()) -> list[str]:
     """Numbers written in ``answer`` that neither a source nor ``allowed_text`` (the user's words, the prompt's
     thresholds) backs and that are not marked as derived; each once, as written, in order."""
@@ -138,6 +111,6 @@ def unverified_numbers(answer: str, sources: Iterable[object], *, allowed_text: 
             value = written_value(written)
         except ValueError:
             continue
-        if not _backed(value, written_decimals(written), values):
+        if not stated_by_any(value, written_decimals(written), values):
             out.append(written)
     return out

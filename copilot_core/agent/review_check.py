@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from copilot_core.agent.matcher import states_written
 from copilot_core.agent.qubit_facts import problem_lines
 from copilot_core.agent.review_problems import QUBIT_LABEL as _LABEL
 from copilot_core.agent.review_problems import invented, unnamed
@@ -78,10 +79,8 @@ def _off_topic(text: str, report: HealthReport) -> str | None:
 
 
 def _backed(written: str, facts: list[str]) -> bool:
-    """``written`` equals some number of the facts rounded to the decimals it shows (sign-insensitive)."""
-    value = abs(float(written.replace("−", "-")))
-    places = len(written.partition(".")[2])
-    return any(abs(round(abs(float(f)), places) - value) < 0.5 * 10 ** -places + 1e-9 for f in facts)
+    """``written`` states some number of the facts (:mod:`~copilot_core.agent.matcher`)."""
+    return any(states_written(written, float(f)) for f in facts)
 
 
 def _line_problem(line: str, report: HealthReport, facts_text: str, fact_numbers: list[str]) -> str | None:

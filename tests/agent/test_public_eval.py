@@ -5,8 +5,9 @@
 - *confabulator*: quotes the sentence with its first two numbers swapped (a number that is in a tool result, in the
   wrong role): the claim check must correct it or replace it, so what the person reads is still right.
 
-Truths come from ``tests/public_eval.py`` (pymongo on the raw documents).  The floors are asserted per shape on the
-held-out split; the per-shape table is printed for the README.
+Truths come from ``tests/public_eval.py`` (pymongo on the raw documents), the dev questions; the sealed held-out
+questions (``tests/sealed``) are asked only by ``bench/eval_copilot.py`` with the real model.  The floors are asserted
+per shape; the per-shape table is printed for the docs.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from copilot_core.tools import DataStore, Toolkit
 from tests.fakes.scripted_openai import SmartRequest, text
 from tests.public_eval import CHIP, Question, build, passed
 
-FLOOR = 0.8  # per shape, held-out: at least 8 of 10
+FLOOR = 0.8  # per shape: at least 8 of 10
 _NUM = re.compile(r"(?<![\w.])\d+\.\d+")
 
 
@@ -70,19 +71,17 @@ def questions(demo_db) -> list[Question]:
     return build(demo_db)
 
 
-def test_the_eval_is_large_and_split(questions):
+def test_the_eval_is_large(questions):
     shapes = {q.shape for q in questions}
     assert len(questions) >= 80 and len(shapes) >= 12
-    assert {q.split for q in questions} == {"dev", "held-out"}
-    for shape in shapes:  # every shape is measured on questions nobody tuned on
-        assert any(q.split == "held-out" for q in questions if q.shape == shape), shape
+    assert {q.split for q in questions} == {"dev"}
 
 
 @pytest.mark.parametrize("model", list(MODELS))
 def test_scripted_models_reach_the_floor_on_every_shape(model, questions, repo, scripted_openai, capsys):
     scripted_openai.smart = MODELS[model]
     provider = scripted_openai.provider("chat_completions")
-    scores: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    scores: dict[str, list[bool]] = defaultdict(list)
     failed: list[str] = []
     started = time.perf_counter()
     actions: Counter[str] = Counter()
@@ -96,16 +95,15 @@ def test_scripted_models_reach_the_floor_on_every_shape(model, questions, repo, 
         actions[result.claims] += 1
         if any(swapped in result.answer for swapped in SWAPPED):  # a wrong answer shown as the model wrote it
             let_through.append(question.id)
-        scores[(question.shape, question.split)].append(ok)
+        scores[question.shape].append(ok)
         if not ok:
-            failed.append(f"{question.id} [{question.split}]: {question.text} -> {result.answer[:300]!r}")
+            failed.append(f"{question.id}: {question.text} -> {result.answer[:300]!r}")
     elapsed = time.perf_counter() - started
-    shapes = sorted({shape for shape, _ in scores})
-    rows = [f"{shape:22s} dev {sum(scores[(shape, 'dev')])}/{len(scores[(shape, 'dev')])}  held-out "
-            f"{sum(scores[(shape, 'held-out')])}/{len(scores[(shape, 'held-out')])}" for shape in shapes]
+    shapes = sorted(scores)
+    rows = [f"{shape:22s} {sum(scores[shape])}/{len(scores[shape])}" for shape in shapes]
     with capsys.disabled():
         print(f"\npublic eval, scripted {model} ({len(questions)} questions, {elapsed:.1f} s; claim check "
               f"{dict(actions)}; wrong answers let through: {len(let_through)} {let_through}):\n" + "\n".join(rows)
               + ("\nfailed:\n" + "\n".join(failed) if failed else ""))
-    low = [shape for shape in shapes if sum(scores[(shape, "held-out")]) < FLOOR * len(scores[(shape, "held-out")])]
-    assert not low, f"{model} below {FLOOR:.0%} on held-out: {low}; failures: {failed}"
+    low = [shape for shape in shapes if sum(scores[shape]) < FLOOR * len(scores[shape])]
+    assert not low, f"{model} below {FLOOR:.0%}: {low}; failures: {failed}"

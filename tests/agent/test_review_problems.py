@@ -155,3 +155,16 @@ def test_a_replaced_review_still_gets_every_problem_added():
     assert result.added == (T2_DROP,)
     assert result.reason == ("the model's review was replaced by the report's summary: it talked about the chip, "
                              "not Q05; the check added 1 problem(s) from the report that the review did not name")
+
+
+@pytest.mark.parametrize("line, kept", [
+    ("T1 12.3 μs is bad.", True), ("T1 is 12 μs, which is bad.", True), ("T2 echo fell to 30 μs.", True),
+    ("T1 is 12.7 μs, which is bad.", False),  # one decimal shown: off by 0.4, more than its rounding
+    ("T1 is 13 μs, which is bad.", False),  # no decimal shown: off by 0.7
+    ("T1 is 16 μs, which is bad.", False), ("T1 is 123 μs, which is bad.", False), ("T2 echo fell to 31.5 μs.", False),
+])
+def test_a_review_number_must_equal_the_reports_to_the_digits_it_shows(line, kept):
+    """The report says T1 12.3 μs and T2 echo 30.0 μs: a review number may differ only by the rounding of the
+    digits it writes (half a unit of its last digit), so a tolerance ten times wider is caught."""
+    result = check(line, sick())
+    assert (not result.dropped) is kept, result

@@ -238,3 +238,32 @@ def test_a_chat_store_that_bypasses_the_wrapper_is_caught():
     ChatSessionStore(scoped(recording, P1)).save("alice", "s1", title="t", context=None,
                                                  messages=[{"role": "user", "content": "hi"}])
     assert ("copilot_chat_session", "insert_one") in recording.log
+
+
+@pytest.mark.parametrize("engine", ["embedded", "mongodb"])
+def test_aggregate_distinct_and_count_see_only_the_project(engine):
+    """The wrapper's own ``aggregate``, ``distinct`` and ``count_documents``: the other project's documents (the
+    999/888 μs T1 results, its execution, its chip) are never counted, listed or aggregated.  Expected values are the
+    fixture's documents filtered by hand."""
+    raw = _loaded(open_memory_database(f"scope-{uuid.uuid4().hex}") if engine == "embedded"
+                  else mongo_plan_database(f"scope-{uuid.uuid4().hex}"))
+    db = scoped(raw, P1)
+    tasks = [d for d in DOCS["task_result_history"] if d["project_id"] == P1]
+    assert len(tasks) < len(DOCS["task_result_history"])  # the fixture has another project's results
+    assert db["task_result_history"].count_documents({}) == len(tasks)
+    assert db["task_result_history"].count_documents({"execution_id": tasks[0]["execution_id"]}) == sum(
+        1 for d in tasks if d["execution_id"] == tasks[0]["execution_id"])
+    assert sorted(db["execution_history"].distinct("execution_id")) == sorted(
+        d["execution_id"] for d in DOCS["execution_history"] if d["project_id"] == P1)
+    assert sorted(db["chip"].distinct("chip_id", {})) == sorted(
+        d["chip_id"] for d in DOCS["chip"] if d["project_id"] == P1)
+    t1s = [p["t1"]["value"] for d in tasks if (p := d["output_parameters"]).get("t1")]
+    rows = list(db["task_result_history"].aggregate([
+        {"$match": {"output_parameters.t1": {"$exists": True}}},
+        {"$group": {"_id": None, "n": {"$sum": 1}, "top": {"$max": "$output_parameters.t1.value"}}}]))
+    assert [(r["n"], r["top"]) for r in rows] == [(len(t1s), max(t1s))]
+    assert max(t1s) < 888.0  # the other project's values would win a $max
+    with pytest.raises(ScopeError, match="another project"):
+        db["task_result_history"].count_documents({"project_id": P2})
+    with pytest.raises(ScopeError, match="another project"):
+        db["qubit"].distinct("qid", {"project_id": P2})

@@ -1,0 +1,172 @@
+"""The sealed eval through the page's path: each question asked by ``Copilot.ask`` with the page's flags.
+
+``python bench/eval_copilot.py --split held-out|dev|both [--per-template N] [--out FILE.jsonl]`` starts the local
+model (``scripts/local_llm.py serve``), seeds the demo database in memory (seed 7, ending now), builds the truths
+(``tests/public_eval.py`` for dev, ``tests/sealed/heldout.py`` for held-out) and asks every question in a fresh chat
+with the 64-qubit chip in view, clarification on, memory off and readiness gating as configured (on by default, as
+on the page).  Prints one line per question and, at the end, per shape: passed / asked, and what the answer was —
+the model's own words (``own``), corrected/completed by the claim check, replaced by the deterministic answer,
+the deterministic fallback (the model wrote nothing usable), a clarifying question, or an error.
+Held-out is measured once at the start of a piece of work and once at its end: never tune on its output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+SCRIPT = ROOT / "scripts" / "local_llm.py"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def outcome_kind(turn) -> str:  # noqa: ANN001
+    """What the person read: the model's own words, or which deterministic path wrote the answer."""
+    from copilot_core.agent.blocks import AskBlock
+    from copilot_core.agent.verify import NO_ANSWER
+
+    answer = turn.answer
+    if answer is None:
+        return "not sent"
+    if any(isinstance(b, AskBlock) for b in answer.blocks):
+        return "clarify"
+    if answer.error:
+        return "error"
+    if answer.text.startswith(NO_ANSWER) or "model did not write" in answer.text:
+        return "fallback"
+    claims = turn.result.claims if turn.result is not None else "kept"
+    return "own" if claims == "kept" else claims
+
+
+def _questions(split: str, per_template: int, db, now: datetime) -> list:  # noqa: ANN001
+    from tests.public_eval import build, template
+    from tests.sealed.heldout import build_heldout
+
+    out = []
+    if split in ("held-out", "both"):
+        out += round_robin(build_heldout(db, now))
+    if split in ("dev", "both"):
+        seen: dict[tuple[str, str], int] = defaultdict(int)
+        dev: list = []
+        for q in build(db):
+            key = template(q)
+            if per_template and seen[key] >= per_template:
+                continue
+            seen[key] += 1
+            dev.append(q)
+        out += round_robin(dev)
+    return out
+
+
+def round_robin(questions: list) -> list:  # noqa: ANN001
+    """One question of each shape in turn, so a run cut short still covers every shape."""
+    by_shape: dict[str, list] = defaultdict(list)
+    for q in questions:
+        by_shape[q.shape].append(q)
+    queues = list(by_shape.values())
+    return [queue[i] for i in range(max(map(len, queues), default=0)) for queue in queues if i < len(queue)]
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", choices=("held-out", "dev", "both"), required=True)
+    parser.add_argument("--per-template", type=int, default=0, help="dev: at most N questions per template")
+    parser.add_argument("--out", default="", help="append one JSON line per question here")
+    parser.add_argument("--base-url", default="", help="use this running server instead of starting one")
+    args = parser.parse_args(argv)
+
+    sys.path.insert(0, str(SCRIPT.parent))
+    import local_llm
+
+    from copilot_core.agent import provider_from_settings
+    from copilot_core.agent.blocks import ChartBlock
+    from copilot_core.chat.state import ChatState
+    from copilot_core.data.connection import open_memory_database
+    from copilot_core.data.repository import CalibrationRepository
+    from copilot_core.demo.seed import chip_specs, seed_database, utc_now
+    from copilot_core.session import Copilot
+    from copilot_core.settings import load_settings
+    from tests.eval_score import problems
+    from tests.public_eval import CHIP
+
+    now = utc_now()
+    db = open_memory_database(f"eval-{os.getpid()}")
+    seed_database(db, chip_specs(), seed=7, now=now)
+    repo = CalibrationRepository(db)
+    questions = _questions(args.split, args.per_template, db, now)
+    print(f"{len(questions)} questions ({args.split})", file=sys.stderr, flush=True)
+
+    server = None
+    if args.base_url:
+        port = int(args.base_url.rsplit(":", 1)[1].split("/")[0])
+    else:
+        port = _free_port()
+        server = subprocess.Popen([sys.executable, str(SCRIPT), "serve", "--port", str(port), "--stop-on-eof"],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                  env={**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}, cwd=ROOT)
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        if not line.startswith("READY "):
+            print(f"the local model server did not start ({server.poll()})", file=sys.stderr)
+            return 1
+    try:
+        env = {**local_llm.parse_env("\n".join(local_llm.env_lines(port))), "COPILOT_MEMORY": "off",
+               "DATA_DIR": tempfile.mkdtemp(prefix="eval-copilot-")}
+        settings = load_settings(env=env, secrets_path=Path("/nonexistent/secrets.toml"))
+        provider = provider_from_settings(settings)
+        copilot = Copilot.from_settings(settings, repo, memory=False)
+        table: dict[tuple[str, str], list[tuple[bool, str, float]]] = defaultdict(list)
+        out = open(args.out, "a", encoding="utf-8") if args.out else None
+        for q in questions:
+            state = ChatState(username="eval", provider=provider, chip_id=CHIP)
+            started = time.perf_counter()
+            turn = copilot.ask(state, q.text, clarify=True)
+            seconds = time.perf_counter() - started
+            answer = turn.answer.text if turn.answer is not None else (turn.notice or "")
+            charts = len(turn.answer.charts()) if turn.answer is not None else 0
+            charts = charts or sum(1 for b in (turn.answer.blocks if turn.answer else []) if isinstance(b, ChartBlock))
+            why = problems(q.truth, answer, charts)
+            kind = outcome_kind(turn)
+            table[(q.split, q.shape)].append((not why, kind, seconds))
+            print(f"{'pass' if not why else 'FAIL'} {q.split:8s} {q.id:34s} {seconds:6.1f} s {kind:9s} "
+                  f"{'; '.join(why)[:120]} | {answer[:300]!r}", flush=True)
+            if out:
+                out.write(json.dumps({"id": q.id, "split": q.split, "shape": q.shape, "text": q.text,
+                                      "passed": not why, "problems": why, "kind": kind, "seconds": round(seconds, 1),
+                                      "answer": answer}, ensure_ascii=False) + "\n")
+                out.flush()
+        print("\nsplit     shape                  passed  own  fallback/replaced  s/question")
+        for (split, shape), rows in sorted(table.items()):
+            own = sum(1 for _, k, _ in rows if k == "own")
+            det = sum(1 for _, k, _ in rows if k in ("fallback", "replaced"))
+            print(f"{split:9s} {shape:22s} {sum(p for p, _, _ in rows):2d}/{len(rows):<3d}  {own:3d}  {det:3d}"
+                  f"                {sum(s for _, _, s in rows) / len(rows):6.1f}")
+        return 0
+    finally:
+        if server is not None:
+            if server.stdin:
+                server.stdin.close()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,91 @@
+"""The held-out eval stays sealed: other templates than dev, never read by product code, never quoted by it.
+
+A held-out question's 4-word sequences (ids and digits taken out) must appear in no product file: code, prompts,
+skills, tool descriptions, the CLI eval's questions, pages, scripts.  When one does, either the product names a
+held-out wording (generalise the product code) or a held-out question shares wording with a dev one.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.public_eval import build, template
+from tests.sealed.heldout import build_heldout
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCT = ("copilot_core", "pages", "ui", "scripts", "app.py", "server.py")
+TEXT_SUFFIXES = {".py", ".md", ".yaml", ".yml", ".json", ".txt", ".jinja", ".toml", ".j2"}
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words with chip ids, qubit ids, execution ids and every digit taken out."""
+    text = re.sub(r"\b\d+Q[vV]\d+\b|\bQ\d+\b|\b\d{8}-\d{3}\b", " ", text)
+    text = re.sub(r"\d+", " ", text.lower())
+    return re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text)
+
+
+def grams(seq: list[str], n: int = 4) -> set[tuple[str, ...]]:
+    return {tuple(seq[i:i + n]) for i in range(len(seq) - n + 1)}
+
+
+def product_files() -> list[Path]:
+    out = []
+    for name in PRODUCT:
+        path = ROOT / name
+        out += [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES]
+    return out
+
+
+def leaks(questions: list[str], files: list[Path]) -> list[str]:
+    """``file: 4-gram (question)`` for every held-out 4-gram found in a product file."""
+    wanted = {g: q for q in questions for g in grams(words(q))}
+    found = []
+    for path in files:
+        for g in grams(words(path.read_text(encoding="utf-8", errors="ignore"))) & wanted.keys():
+            found.append(f"{path.relative_to(ROOT)}: {' '.join(g)!r} ({wanted[g]!r})")
+    return found
+
+
+@pytest.fixture(scope="module")
+def heldout(demo_db, demo_now):
+    return build_heldout(demo_db, demo_now)
+
+
+def test_the_held_out_set_is_large_and_in_its_own_templates(heldout, demo_db):
+    dev = build(demo_db)
+    assert len(heldout) >= 40 and all(q.split == "held-out" for q in heldout)
+    assert all(q.split == "dev" for q in dev)
+    shapes = {q.shape for q in heldout}
+    assert len(shapes) >= 10 and all(sum(q.shape == s for q in heldout) >= 4 for s in shapes)
+    assert not {template(q) for q in heldout} & {template(q) for q in dev}
+    assert not shapes & {q.shape for q in dev}, "held-out shapes are new shapes"
+
+
+def test_no_product_file_reads_the_held_out_questions():
+    readers = [str(p.relative_to(ROOT)) for p in product_files()
+               if re.search(r"tests[./]sealed|heldout|build_heldout", p.read_text(encoding="utf-8", errors="ignore"))]
+    assert not readers
+
+
+def test_no_held_out_wording_appears_in_product_code(heldout):
+    found = leaks([q.text for q in heldout], product_files())
+    assert not found, "\n".join(found)
+
+
+def test_the_leak_check_finds_a_quoted_wording(heldout, tmp_path):
+    """The check itself: a product file quoting one held-out question (other ids and digits) is caught."""
+    quoted = re.sub(r"\d+", "7", heldout[5].text).replace("64Qv3", "20Qv1").replace("144Qv2", "20Qv1")
+    planted = tmp_path / "router.py"
+    planted.write_text(f'_PHRASES = ("{quoted}",)\n')
+    clean = tmp_path / "clean.py"
+    clean.write_text('"""How many qubits does a chip have? Ask the tools."""\n')
+    global ROOT  # noqa: PLW0603 - report paths relative to the temporary folder
+    saved, ROOT = ROOT, tmp_path
+    try:
+        assert leaks([q.text for q in heldout], [planted])
+        assert not leaks([q.text for q in heldout], [clean])
+    finally:
+        ROOT = saved
