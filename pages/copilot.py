@@ -43,7 +43,7 @@ with page_guard("the copilot page"):
 
     ready = state.provider is not None and resources.repo is not None
     prompt = st.chat_input("Ask about the calibration data…", key="copilot_input", disabled=not ready,
-                           submit_mode="stop")
+                           submit_mode="disable")  # a running turn has its own Stop button
     request = prompt or (state.take_pending() if ready else None)  # analysis mode: the first request runs by itself
     if request:
         run_turn(state, request, resources)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import streamlit as st
@@ -254,11 +255,29 @@ def render_answer(message: ChatMessage, index: int, state: ChatState, eager: boo
         render_show_work(message.work, key=f"work-{state.session_id}-{index}", state=state)
 
 
+@dataclass(frozen=True)
+class TurnSlots:
+    """The placeholders at the head of an assistant message: the running turn's Stop button, the analysed qubit's
+    early report, the progress status and the streamed draft.  Every assistant message reserves them, so a
+    finished turn and the same turn redrawn from history have the same layout and the browser never keeps a stale
+    copy of an answer next to its redrawn one."""
+
+    stop: Any
+    early: Any
+    status: Any
+    draft: Any
+
+
+def turn_slots() -> TurnSlots:
+    return TurnSlots(st.empty(), st.empty(), st.empty(), st.empty())
+
+
 def render_message(message: ChatMessage, index: int, state: ChatState, eager: bool = True) -> None:
     with st.chat_message(message.role):
         if message.role == "user":
             render_user(message)
         else:
+            turn_slots()
             render_answer(message, index, state, eager)
 
 

@@ -22,7 +22,7 @@ from copilot_core.render_safety import escape, safe_label
 from copilot_core.session import Copilot, TurnResult
 from copilot_core.settings import Settings
 from ui.analysis_progress import turn_progress
-from ui.chat_render import render_answer, render_user, show_events
+from ui.chat_render import render_answer, render_user, show_events, turn_slots
 from ui.chat_session import save_state
 
 log = logging.getLogger(__name__)
@@ -105,6 +105,7 @@ def chat_resources(settings: Settings) -> ChatResources:
 
 
 TURN_KEY = "copilot_turn"  # the running (or last) BackgroundTurn of this browser session
+STOP_KEY = "copilot_stop"  # the Stop button every running turn shows, however it was started
 STOP_GRACE_S = 5.0  # how long a stop waits for the model stream and a sandbox job to close before the run ends
 
 
@@ -122,6 +123,14 @@ def _stop_check() -> Callable[[], None]:
 
     ctx = get_script_run_ctx()
     return ctx.yield_check if ctx is not None else (lambda: None)
+
+
+def _stop_clicked() -> None:
+    """The turn's Stop button: cancel the running turn now; the click's rerun then redraws the chat from its
+    history, so the stopped answer shows its mark at once."""
+    turn = st.session_state.get(TURN_KEY)
+    if isinstance(turn, BackgroundTurn):
+        turn.cancel.cancel()
 
 
 def finish_previous_turn() -> None:
@@ -146,10 +155,13 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
     with st.chat_message("user"):
         render_user(ChatMessage.user(verdict.text, verdict.flags))
     with st.chat_message("assistant"):
-        early = st.empty()  # the analysis of a qubit draws its report here before the model answers
-        with st.status("Thinking…", expanded=True) as status:
+        slots = turn_slots()
+        slots.stop.button("Stop", key=STOP_KEY, icon=":material/stop_circle:", on_click=_stop_clicked,
+                          help="Stop this answer: what was shown so far is kept, marked stopped.")
+        early = slots.early  # the analysis of a qubit draws its report here before the model answers
+        with slots.status.status("Thinking…", expanded=True) as status:
             progress = turn_progress(state, status, early)
-        draft = st.empty()
+        draft = slots.draft
         turn: BackgroundTurn[TurnResult] = BackgroundTurn(
             lambda listener, stream, cancel: copilot.ask(state, verdict, listener, stream=stream, cancel=cancel,
                                                     clarify=True),
@@ -165,6 +177,7 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
         except BaseException:  # Streamlit's stop (the stop button) or a rerun: end the turn, keep what it showed
             turn.stop(STOP_GRACE_S)
             raise
+        slots.stop.empty()
         answer = result.answer if result is not None else None
         if answer is None:
             status.update(label="Not sent", state="error")

@@ -43,7 +43,7 @@ from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
 from copilot_core.agent.prompts import build_prompt, render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
 from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, more_tools_reply, offered_tools, route
-from copilot_core.agent.streaming import draft_text
+from copilot_core.agent.streaming import draft_text, without_markup
 from copilot_core.agent.textcalls import is_call_shaped, text_tool_calls
 from copilot_core.cancel import CancelToken, TurnCancelled
 from copilot_core.agent.verify import (NO_ANSWER, answer_line, asked_chart, checked_blocks, deterministic_answer,
@@ -364,7 +364,7 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
     except Exception as exc:  # noqa: BLE001  (last resort: a bug must not become a traceback for the user)
         log.exception("agent loop failed")
         error = f"The copilot hit an internal error ({type(exc).__name__}); see the server log."
-    blocks, assessment = parse_answer(final_text)
+    blocks, assessment = parse_answer(without_markup(final_text))
     if run.asked is not None and error is None:
         blocks, assessment = [run.asked], None
     if error is not None:

@@ -17,6 +17,10 @@ from copilot_core.agent.textcalls import is_call_shaped
 _FENCE = re.compile(r"^```[A-Za-z]*\s*")
 _CONTENT_KEY = re.compile(r'"content"\s*:\s*"')
 _CALL_TAGS = ("<tool_call", "<|", "<function")  # a call written as text, before it is complete enough to parse
+_TAGS = ("<tool_call", "</tool_call", "<tool_response", "</tool_response", "<function", "</function", "<|")
+_MARKUP = re.compile(r"</?(?:tool_call|tool_response|function)\b|<\|", re.I)
+_SECTION = re.compile(r"<(tool_call|tool_response|function)\b[^>]*>.*?</\1\s*>|<\|[^|<>\s]{0,40}\|>", re.I | re.S)
+_TAIL = re.compile(r"</?[A-Za-z_|]{0,14}$")
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
@@ -51,13 +55,33 @@ def _partial_string(raw: str, start: int) -> str:
     return "".join(out)
 
 
+def _before_markup(text: str) -> str:
+    """``text`` up to the first tool-call markup, and without a tag still arriving at its end (``<tool_`` is the start
+    of ``<tool_response>``): what follows markup is a call or an invented tool result, never the answer."""
+    found = _MARKUP.search(text)
+    text = text[:found.start()] if found else text
+    tail = _TAIL.search(text)
+    if tail and any(tag.startswith(tail.group(0).lower()) for tag in _TAGS):
+        text = text[:tail.start()]
+    return text
+
+
+def without_markup(text: str | None) -> str | None:
+    """A finished reply without tool-call markup: every ``<tool_call>…</tool_call>``, ``<tool_response>…`` and
+    ``<function…>…`` section and chat-template token removed, the text around them kept."""
+    if text is None:
+        return None
+    kept = _before_markup(_SECTION.sub("", text))
+    return text if kept == text else kept.rstrip()
+
+
 def draft_text(raw: str | None) -> str:
     """The answer text in a streamed reply so far ("" when nothing readable has arrived yet)."""
     text = (raw or "").lstrip()
     text = _FENCE.sub("", text, count=1) if text.startswith("```") else text
     if text.startswith("{"):
         parts = [_partial_string(text, m.end()) for m in _CONTENT_KEY.finditer(text)]
-        return "\n\n".join(p for p in parts if p.strip())
+        return _before_markup("\n\n".join(p for p in parts if p.strip()))
     if text.startswith(_CALL_TAGS) or is_call_shaped(text):
         return ""
-    return raw or ""
+    return _before_markup(raw or "")

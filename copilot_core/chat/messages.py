@@ -109,7 +109,9 @@ class ChatMessage:
             saved = payload.get("unverified_numbers")  # absent in messages saved before the check existed
             unverified = [str(n)[:40] for n in saved[:50]] if isinstance(saved, list) else []
             msg = cls.assistant(blocks_from_dicts(payload["blocks"]), assessment=payload.get("assessment"), work=work,
-                                error=error, unverified_numbers=unverified)
+                                error=error, unverified_numbers=unverified, stopped=payload.get("stopped") is True)
+            ups = payload.get("follow_ups")
+            msg.follow_ups = [str(q)[:200] for q in ups[:5] if isinstance(q, str)] if isinstance(ups, list) else []
         msg.created_at = created
         return msg
 

@@ -96,10 +96,14 @@ class ChatState:
         """Every earlier turn as role/content, assistant turns as their blocks JSON (charts included).
 
         The agent keeps the last 6 turns and strips chart JSON itself; the full history is passed so that
-        rule lives in one place.  Show-work records never go to the model.
+        rule lives in one place.  Show-work records never go to the model.  A stopped answer is not an answer: it
+        and the question it stopped are left out, so the model never reads a half answer (or the stop notice) as
+        something it said.
         """
         turns = []
-        for msg in self.messages:
+        for i, msg in enumerate(self.messages):
+            if msg.stopped or (msg.role == "user" and i + 1 < len(self.messages) and self.messages[i + 1].stopped):
+                continue
             if msg.role == "user":
                 turns.append({"role": "user", "content": msg.text})
             else:

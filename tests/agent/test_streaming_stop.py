@@ -95,3 +95,29 @@ def test_draft_text_reads_blocks_json_as_it_arrives():
     assert draft_text('<tool_call>{"name": "get_qubit_params", "argu') == ""
     assert draft_text('{"name": "get_qubit_params", "arguments": {"qid": "5"}}') == ""
     assert draft_text("Plain **markdown**") == "Plain **markdown**"
+
+
+MARKUP_REPLY = ("Qubit 5 has T1 42.5 μs. <tool_response>{\"qid\": \"5\", \"t1\": 99.9}</tool_response> "
+                "<tool_call>{\"name\": \"lookup_all\", \"arguments\": {\"qid\": \"6\"}}</tool_call>")
+
+
+def test_tool_call_markup_never_streams_and_never_stays_in_the_answer(scripted_openai, style, toolkit):
+    """A small model writes prose, then an invented ``<tool_response>`` and a call as text: the reader sees the prose
+    only, while it streams and in the answer."""
+    from tests.fakes.scripted_openai import text
+
+    scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}), text(MARKUP_REPLY))
+    seen: list[str] = []
+    result = run(scripted_openai, style, toolkit, stream=seen.append)
+    assert [s for s in seen if s], "the prose streamed"
+    assert not [s for s in seen if "<" in s or "99.9" in s or "tool_" in s]
+    assert "Qubit 5 has T1 42.5 μs." in result.answer
+    assert "<" not in result.answer and "99.9" not in result.answer and "tool_" not in result.answer
+
+
+def test_draft_text_hides_markup_at_every_prefix():
+    """Whatever part of the reply has arrived, no character of a tag (even one still arriving) is shown."""
+    drafts = [draft_text(MARKUP_REPLY[:n]) for n in range(len(MARKUP_REPLY) + 1)]
+    assert not [d for d in drafts if "<" in d or "tool" in d]
+    assert drafts[-1].strip() == "Qubit 5 has T1 42.5 μs."
+    assert draft_text("T1 < 50 μs is low") == "T1 < 50 μs is low"  # a less-than sign in prose stays

@@ -98,9 +98,10 @@ def test_stop_button_stops_a_slow_answer_and_the_chat_goes_on(page: Page, stream
     ask(page, "stop me while you write")
     reply = page.get_by_test_id("stChatMessage").nth(1)
     expect(reply).to_contain_text("The answer starts streaming", timeout=TIMEOUT_MS)
-    stop = page.get_by_test_id("stChatInputStopButton")
+    stop = page.get_by_role("button", name="Stop")
     expect(stop).to_be_visible()
     stop.click()
+    expect(reply).to_contain_text("Stopped by you", timeout=TIMEOUT_MS)  # at once, before any new question
     wait_idle(page)
     expect(page.get_by_test_id("stChatInputTextArea")).to_be_enabled(timeout=TIMEOUT_MS)
     ask(page, "a new question after the stop")
