@@ -21,7 +21,7 @@ import json
 import math
 import re
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from copilot_core.errors import CopilotError
@@ -601,6 +601,37 @@ def _rebuilt(fig: dict) -> dict:
     return out
 
 
+_PIECE_ITEMS = 20_000  # list items per json.dumps call: one C call holds the interpreter for all it encodes
+
+
+def _json_pieces(value: Json) -> Iterator[str]:
+    """``json.dumps(value)`` in pieces (their concatenation is exactly that text): long lists are encoded a slice at
+    a time, so no single call keeps other sessions' threads waiting while a large chart is hashed."""
+    if isinstance(value, dict) and len(value) and any(isinstance(v, (dict, list)) for v in value.values()):
+        yield "{"
+        for n, (key, item) in enumerate(value.items()):
+            name = json.dumps(key) if isinstance(key, str) else json.dumps({key: 0})[1:-4]  # json's own key text
+            yield f"{', ' if n else ''}{name}: "
+            yield from _json_pieces(item)
+        yield "}"
+    elif isinstance(value, list) and len(value) > _PIECE_ITEMS or isinstance(value, list) and any(
+            isinstance(v, (dict, list)) and len(v) > _PIECE_ITEMS for v in value):
+        yield "["
+        for start in range(0, len(value), _PIECE_ITEMS):
+            if start:
+                yield ", "
+            part = value[start:start + _PIECE_ITEMS]
+            if any(isinstance(v, (dict, list)) for v in part):
+                for n, item in enumerate(part):
+                    yield from ([", "] if n else [])
+                    yield from _json_pieces(item)
+            else:
+                yield json.dumps(part, allow_nan=True)[1:-1]
+        yield "]"
+    else:
+        yield json.dumps(value, allow_nan=True)
+
+
 def validate_figure(fig: object) -> dict:
     """The figure (``{"data", "layout"[, "frames"]}``) rebuilt from what may be drawn, read-only; UnsafeFigure
     otherwise.  A figure this function returned is returned as it is (it cannot have changed since)."""
@@ -613,13 +644,19 @@ def validate_figure(fig: object) -> dict:
         raise UnsafeFigure(f"unexpected top-level figure keys: {sorted(map(str, extra))}")
     _caps(fig)
     _count(fig)
+    hasher, size = hashlib.sha256(), 0
     try:
-        text = json.dumps(fig, allow_nan=True)
+        for piece in _json_pieces(fig):
+            size += len(piece)
+            if size > MAX_FIGURE_BYTES:
+                raise UnsafeFigure(f"figure is over {MAX_FIGURE_BYTES / 1e6:.0f} MB of JSON; the limit is "
+                                   f"{MAX_FIGURE_BYTES / 1e6:.0f} MB")
+            hasher.update(piece.encode())
     except (TypeError, ValueError, RecursionError) as exc:
+        if isinstance(exc, UnsafeFigure):
+            raise
         raise UnsafeFigure(f"figure is not plain JSON: {str(exc)[:200]}") from None
-    if len(text) > MAX_FIGURE_BYTES:
-        raise UnsafeFigure(f"figure is {len(text) / 1e6:.1f} MB; the limit is {MAX_FIGURE_BYTES / 1e6:.0f} MB")
-    digest = hashlib.sha256(text.encode()).hexdigest()
+    digest = hasher.hexdigest()
     if digest in _VERDICTS:
         _VERDICTS.move_to_end(digest)
         verdict = _VERDICTS[digest][0]
@@ -628,7 +665,7 @@ def validate_figure(fig: object) -> dict:
             verdict = safe_figure(_rebuilt(fig))
         except UnsafeFigure as exc:
             verdict = str(exc)
-        size = len(text) if isinstance(verdict, dict) else 0
+        size = size if isinstance(verdict, dict) else 0
         _VERDICTS[digest] = (verdict, size)
         _held[0] += size
         while _VERDICTS and (len(_VERDICTS) > _MAX_VERDICTS or _held[0] > _MAX_VERDICT_BYTES):

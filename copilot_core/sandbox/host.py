@@ -35,6 +35,9 @@ START_TIMEOUT_S = 60.0
 REPLY_GRACE_S = 10.0          # worker deadline + this = the app gives up on the worker
 MAX_TIMEOUT_S = 120.0
 MAX_CONCURRENT = max(1, os.cpu_count() or 1)
+# Slots beyond the cores, so sessions that loop do not hold every slot (see fairshare); each job may use
+# zygote.MEMORY_HEADROOM_MB, so the reserve is what the host's memory allows, not unbounded.
+RESERVE_SLOTS = MAX_CONCURRENT + 2
 QUEUE_WAIT_S = 5.0            # the longest a job waits for its session's turn and a slot
 _BOOTSTRAP = ("import sys; sys.path.insert(0, {root!r}); "
               "from copilot_core.sandbox.zygote import main; main(spares={spares!r}, weaker={weaker!r})")
@@ -246,7 +249,7 @@ class _WorkerHandle:
 
 _worker: _WorkerHandle | None = None
 _worker_lock = threading.Lock()
-_share = FairShare(MAX_CONCURRENT)
+_share = FairShare(MAX_CONCURRENT, RESERVE_SLOTS)
 _restarts = 0
 _spares: int | None = None  # None: COPILOT_SANDBOX_SPARES, else protocol.SPARES
 
@@ -335,7 +338,7 @@ def sandbox_status() -> dict:
     return {"alive": alive, "pid": running.pid if running else None, "layers": list(running.layers) if running else [],
             "layers_missing": list(running.layers_missing) if running else [],
             "weaker_mode": list(running.weaker) if running else [],
-            "max_concurrent": MAX_CONCURRENT, "restarts": _restarts}
+            "max_concurrent": _share.slots, "restarts": _restarts}
 
 
 def weaker_mode_notice() -> str | None:
