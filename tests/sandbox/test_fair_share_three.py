@@ -4,11 +4,13 @@ lowered their priority after their first second)."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
 from copilot_core.sandbox import SandboxResult, run_analysis
 from copilot_core.sandbox.host import sandbox_status, worker_status
+from copilot_core.sandbox.zygote import LONG_JOB_NICE
 
 LOOP = "while True:\n    pass"
 RUNAWAY_TIMEOUT_S = 8.0
@@ -22,6 +24,13 @@ def _until_running(count: int, deadline_s: float = 30.0) -> None:
         time.sleep(0.02)
 
 
+def _nice(pid: int) -> int | None:
+    try:
+        return os.getpriority(os.PRIO_PROCESS, pid)
+    except ProcessLookupError:  # the job ended (its deadline) before it was ever lowered
+        return None
+
+
 def test_a_third_session_s_first_job_starts_within_a_second_while_two_others_loop(store, planted):
     results: dict[str, SandboxResult] = {}
 
@@ -32,6 +41,11 @@ def test_a_third_session_s_first_job_starts_within_a_second_while_two_others_loo
     for thread in loops:
         thread.start()
     _until_running(2)
+    loop_pids = worker_status()["recent_job_pids"][-2:]
+    end = time.monotonic() + 10
+    while {_nice(pid) for pid in loop_pids} != {LONG_JOB_NICE}:
+        assert time.monotonic() < end, "the looping jobs kept their priority after their first second"
+        time.sleep(0.02)
     for session in ("chat-loop-0", "chat-loop-1"):  # each looping chat's second job still waits for its first
         again = run_analysis("print(1)", store, session=session, wait_s=0.5)
         assert (again.error or "").startswith("Sandbox busy: this chat's previous analysis job is still running")
