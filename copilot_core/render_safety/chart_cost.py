@@ -102,8 +102,21 @@ def numeric_range(value: object) -> float | None:
     return float(numbers.max() - numbers.min()) if numbers.size else None
 
 
+def _sub(parent: dict, key: str) -> dict:
+    """A nested attribute object (``xbins``, ``contours``, ``marker``, ``cells``), or an empty one."""
+    value = parent.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _count_value(value: object) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
 def _number(value: object) -> float | None:
-    return float(value) if type(value) in (int, float) and math.isfinite(value) else None
+    """A finite JSON number (not a bool), else None."""
+    if type(value) is int or type(value) is float:
+        return float(value) if math.isfinite(value) else None
+    return None
 
 
 @dataclass
@@ -123,8 +136,8 @@ class Cost:
 
 def _bins(trace: dict, axis: str, where: str) -> int:
     """Bins along ``axis`` of a histogram: ``nbins<axis>``, or ``<axis>bins`` range / size."""
-    count = trace.get(f"nbins{axis}")
-    bins = trace.get(f"{axis}bins") if isinstance(trace.get(f"{axis}bins"), dict) else {}
+    count = _count_value(trace.get(f"nbins{axis}"))
+    bins = _sub(trace, f"{axis}bins")
     size = _number(bins.get("size"))
     if size is not None:
         if size <= 0:
@@ -135,14 +148,15 @@ def _bins(trace: dict, axis: str, where: str) -> int:
             raise ChartTooCostly(f"{where}.{axis}bins.size is set but its bin count cannot be told; set "
                                  f"{axis}bins.start and end, or nbins{axis}")
         count = math.ceil(abs(span) / size)
-    if isinstance(count, (int, float)) and not isinstance(count, bool) and count > MAX_BINS:
+    if count is not None and count > MAX_BINS:
         raise ChartTooCostly(f"{where} makes {count:,.0f} bins along {axis}; the limit is {MAX_BINS:,}")
-    return int(count) if isinstance(count, (int, float)) and not isinstance(count, bool) and count > 0 else 100
+    return int(count) if count is not None and count > 0 else 100
 
 
 def _levels(trace: dict, where: str) -> int:
-    contours = trace.get("contours") if isinstance(trace.get("contours"), dict) else {}
-    levels = trace.get("ncontours") if isinstance(trace.get("ncontours"), int) else 15
+    contours = _sub(trace, "contours")
+    ncontours = trace.get("ncontours")
+    levels = ncontours if isinstance(ncontours, int) and not isinstance(ncontours, bool) else 15
     size = _number(contours.get("size"))
     if size is not None:
         if size <= 0:
@@ -273,7 +287,7 @@ def trace_cost(trace: dict, cost: Cost, where: str) -> None:
     """Add one rebuilt trace's drawing work to ``cost``."""
     kind = trace.get("type", "scatter")
     points = max((length(trace.get(k)) for k in _DATA_KEYS), default=0)
-    marker = trace.get("marker") if isinstance(trace.get("marker"), dict) else {}
+    marker = _sub(trace, "marker")
     points = max(points, length(marker.get("color")), length(marker.get("size")))
     if kind in SVG_MARKER_TYPES:
         mode = trace.get("mode") or ("lines+markers" if points < 20 else "lines")
@@ -306,8 +320,7 @@ def trace_cost(trace: dict, cost: Cost, where: str) -> None:
     elif kind == "pie":
         cost.add("slice", points, f"{where}: {points:,} slices, each a legend entry")
     elif kind == "table":
-        cells = trace.get("cells") if isinstance(trace.get("cells"), dict) else {}
-        count = length(cells.get("values"))
+        count = length(_sub(trace, "cells").get("values"))
         cost.add("cell", count, f"{where}: {count:,} table cells")
     if trace.get("showlegend") is not False and kind not in ("pie", "table", "indicator"):
         cost.add("legend", 1, "")

@@ -112,17 +112,18 @@ def _job_reply(meta: dict[str, object], body: bytes) -> dict[str, object]:
     except (ValueError, protocol.ProtocolError):
         return {**meta, "output": "", "charts": [], "error": "The analysis job's reply was not valid JSON."}
     error = job.get("error")
-    charts = job.get("charts") if isinstance(job.get("charts"), list) else []
+    sent_charts, sent_notes = job.get("charts"), job.get("layers_missing")
+    charts: list[object] = sent_charts[:MAX_CHARTS] if isinstance(sent_charts, list) else []
+    notes: list[object] = sent_notes[:8] if isinstance(sent_notes, list) else []
     worker_layers = known_layers(meta.get("layers"))
     claimed = known_layers(job.get("layers"))
     return {**meta, "output": _shown_text(job.get("output"), MAX_OUTPUT_CHARS),
-            "charts": protocol.valid_json(list(charts)[:MAX_CHARTS]),  # lone surrogates break every encoder
+            "charts": protocol.valid_json(charts),  # lone surrogates would break every encoder after this point
             "error": None if error is None else _shown_text(error, MAX_ERROR_CHARS) if isinstance(error, str)
             else "The analysis job sent a malformed error.",
             # a job can only show fewer layers than the worker's probe found, never made-up or extra ones
             "layers": [x for x in claimed if x in worker_layers] if "layers" in job else worker_layers,
-            "layers_missing": [_shown_text(x, 300) for x in (job.get("layers_missing") or [])[:8]]
-            if isinstance(job.get("layers_missing"), list) else []}
+            "layers_missing": [_shown_text(x, 300) for x in notes]}
 
 
 class _WorkerHandle:
