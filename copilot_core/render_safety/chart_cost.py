@@ -39,6 +39,7 @@ SVG_MARKER_TYPES = frozenset({"scatter"})
 BAR_TYPES = frozenset({"bar", "waterfall", "funnel"})
 _DTYPES = {"i1": "i1", "u1": "u1", "u1c": "u1", "i2": "<i2", "u2": "<u2", "i4": "<i4", "u4": "<u4", "f4": "<f4",
            "f8": "<f8"}
+_ITEMSIZES = {name: np.dtype(code).itemsize for name, code in _DTYPES.items()}
 _DATA_KEYS = ("x", "y", "z", "text", "hovertext", "customdata", "ids", "labels", "values", "lat", "lon", "r",
               "theta", "open", "high", "low", "close", "measure", "parents")
 
@@ -53,7 +54,7 @@ def typed_count(value: dict) -> int:
     if len(text) % 4:
         raise ChartTooCostly("typed-array data is not whole base64 (its length is not a multiple of 4)")
     size = len(text) // 4 * 3 - len(text[-2:]) + len(text[-2:].rstrip("="))
-    itemsize = np.dtype(_DTYPES[value["dtype"]]).itemsize
+    itemsize = _ITEMSIZES[value["dtype"]]
     if size % itemsize:
         raise ChartTooCostly(f"typed-array data of {size} bytes is not a whole number of {value['dtype']} values")
     count = size // itemsize

@@ -30,5 +30,5 @@ def test_the_corpus_reaches_every_budget():
     for guard in ("declares", "dimensions", "tags or line breaks", "nests style tags", "line breaks and style tags",
                   "too long to draw", "bandwidth", "bins along", "heatmap/image cells", "contour levels",
                   "contour cell-levels", "legend entry", "animated images", "pixels", "the limit is 2,500",
-                  "the limit is 100,000"):
+                  "the limit is 20,000"):
         assert guard in words, guard
