@@ -605,28 +605,27 @@ _PIECE_ITEMS = 20_000  # list items per json.dumps call: one C call holds the in
 
 
 def _json_pieces(value: Json) -> Iterator[str]:
-    """``json.dumps(value)`` in pieces (their concatenation is exactly that text): long lists are encoded a slice at
-    a time, so no single call keeps other sessions' threads waiting while a large chart is hashed."""
-    if isinstance(value, dict) and len(value) and any(isinstance(v, (dict, list)) for v in value.values()):
+    """``json.dumps(value)`` in pieces (their concatenation is exactly that text): containers are walked and long
+    lists encoded a slice at a time, so no single call keeps other sessions' threads waiting while a large chart
+    is hashed."""
+    if isinstance(value, dict) and any(isinstance(v, (dict, list)) for v in value.values()):
         yield "{"
         for n, (key, item) in enumerate(value.items()):
             name = json.dumps(key) if isinstance(key, str) else json.dumps({key: 0})[1:-4]  # json's own key text
             yield f"{', ' if n else ''}{name}: "
             yield from _json_pieces(item)
         yield "}"
-    elif isinstance(value, list) and len(value) > _PIECE_ITEMS or isinstance(value, list) and any(
-            isinstance(v, (dict, list)) and len(v) > _PIECE_ITEMS for v in value):
+    elif isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        yield "["
+        for n, item in enumerate(value):
+            if n:
+                yield ", "
+            yield from _json_pieces(item)
+        yield "]"
+    elif isinstance(value, list) and len(value) > _PIECE_ITEMS:
         yield "["
         for start in range(0, len(value), _PIECE_ITEMS):
-            if start:
-                yield ", "
-            part = value[start:start + _PIECE_ITEMS]
-            if any(isinstance(v, (dict, list)) for v in part):
-                for n, item in enumerate(part):
-                    yield from ([", "] if n else [])
-                    yield from _json_pieces(item)
-            else:
-                yield json.dumps(part, allow_nan=True)[1:-1]
+            yield (", " if start else "") + json.dumps(value[start:start + _PIECE_ITEMS], allow_nan=True)[1:-1]
         yield "]"
     else:
         yield json.dumps(value, allow_nan=True)
