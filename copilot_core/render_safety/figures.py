@@ -66,9 +66,9 @@ class UnsafeFigure(CopilotError, ValueError):
     """The figure is invalid or could make the viewer's browser load or open something."""
 
 
-def _count(fig: dict) -> None:
+def _count(fig: dict) -> int:
     """Refuse a figure with too many values, nested too deeply, or too much text, before any other work
-    (containers are walked; scalars are only counted and strings measured)."""
+    (containers are walked; scalars are only counted and strings measured); returns how many values it holds."""
     budget, text = MAX_NODES, 0
     stack: list[tuple[dict | list | tuple, int]] = [(fig, 0)]
     while stack:
@@ -100,6 +100,7 @@ def _count(fig: dict) -> None:
                 stack.append((value, depth + 1))
         if text > MAX_FIGURE_BYTES:
             raise UnsafeFigure(f"figure holds over {MAX_FIGURE_BYTES / 1e6:.0f} MB of text")
+    return MAX_NODES - budget
 
 
 def _caps(fig: dict) -> None:
@@ -642,10 +643,10 @@ def validate_figure(fig: object) -> dict:
     if extra:
         raise UnsafeFigure(f"unexpected top-level figure keys: {sorted(map(str, extra))}")
     _caps(fig)
-    _count(fig)
+    values = _count(fig)
     hasher, size = hashlib.sha256(), 0
-    try:
-        for piece in _json_pieces(fig):
+    try:  # a small chart in one call (a few ms); a large one in pieces
+        for piece in _json_pieces(fig) if values > _PIECE_ITEMS else (json.dumps(fig, allow_nan=True),):
             size += len(piece)
             if size > MAX_FIGURE_BYTES:
                 raise UnsafeFigure(f"figure is over {MAX_FIGURE_BYTES / 1e6:.0f} MB of JSON; the limit is "
