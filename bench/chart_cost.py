@@ -10,7 +10,7 @@
 - The worst accepted chart of the costly corpus drawn in Chromium (target < 2 s), and a few refused ones drawn as
   the previous check let them through (each stopped at the limit).
 
-    .venv/bin/python bench/chart_cost.py
+    .venv/bin/python bench/chart_cost.py [--no-draw]
 """
 
 from __future__ import annotations
@@ -127,6 +127,8 @@ def main() -> None:
     for stall, took, name in worst[:5]:
         print(f"  {name:<34} stall {stall:>6.1f} ms   check {took:>7.1f} ms")
 
+    if "--no-draw" in sys.argv:
+        return
     try:
         from tests.render_safety.draw_timer import draw_timer
     except ImportError as exc:  # no Playwright: the draws are skipped, the figures above stand
