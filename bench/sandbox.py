@@ -8,7 +8,11 @@ when the request arrives, "spare" hands it to the process the worker forked and 
 time.  Each is measured back to back (the next job as soon as the reply is in) and spaced like a chat
 (2-5 s of idle time between jobs), all in one run; fresh runs are interleaved with the warm ones.
 
+Fair share (``--fair-share``, alone): a new session's first job while two other sessions each loop, its wait
+for a slot and its whole time, with the slots the app had before (one per core) and with the reserve, in turn.
+
     .venv/bin/python bench/sandbox.py [--runs 20] [--fresh-runs 5] [--spaced-runs 8] [--gap 2 5]
+    .venv/bin/python bench/sandbox.py --fair-share [--rounds 3]
 """
 
 from __future__ import annotations
@@ -20,13 +24,15 @@ import random
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from copilot_core.sandbox import run_analysis, shutdown, warm_up  # noqa: E402
+from copilot_core.sandbox import host, run_analysis, shutdown, warm_up  # noqa: E402
+from copilot_core.sandbox.fairshare import FairShare  # noqa: E402
 from copilot_core.sandbox.host import clean_environment, configured_spares, use_spare  # noqa: E402
 from copilot_core.sandbox.job import compile_and_run  # noqa: E402
 from copilot_core.sandbox.proxies import build_namespaces  # noqa: E402
@@ -106,7 +112,51 @@ def _table(title: str, rows: dict[str, dict[str, list[float]]]) -> None:
         print(line.rstrip(" |"))
 
 
+LOOP_TIMEOUT_S = 6.0
+
+
+def _new_session_while_two_loop(data: dict, round_no: int) -> tuple[float, float, str | None]:
+    """(wait s, elapsed s, error) of a third session's first job while two other sessions each run a loop."""
+    loops = [threading.Thread(target=run_analysis, args=("while True:\n    pass", data),
+                              kwargs={"timeout_s": LOOP_TIMEOUT_S, "session": f"loop-{round_no}-{i}", "wait_s": 2.0})
+             for i in range(2)]
+    for thread in loops:
+        thread.start()
+    end = time.monotonic() + 30
+    while host.worker_status()["running"] < 2 and time.monotonic() < end:  # the worker's own count of jobs
+        time.sleep(0.02)
+    result = run_analysis("print(int(data['t1']['value'].count()))", data, session=f"new-{round_no}", wait_s=5.0)
+    for thread in loops:
+        thread.join()
+    return result.waited_s, result.elapsed_s, result.error
+
+
+def fair_share(rounds: int) -> int:
+    data = synthetic_timeseries(144, 30)
+    warm_up()
+    shares = {"cores only (before)": FairShare(host.MAX_CONCURRENT),
+              f"cores + {host.RESERVE_SLOTS} reserve (now)": FairShare(host.MAX_CONCURRENT, host.RESERVE_SLOTS)}
+    rows: dict[str, list[tuple[float, float, str | None]]] = {name: [] for name in shares}
+    for round_no in range(rounds):
+        for name, share in shares.items():  # in turn, so load hits both alike
+            host._share = share
+            rows[name].append(_new_session_while_two_loop(data, round_no))
+    print(f"a new session's first job while two other sessions loop ({rounds} rounds, {os.cpu_count()} cores, "
+          f"loops stopped at {LOOP_TIMEOUT_S:g} s); load average {os.getloadavg()[0]:.1f}")
+    for name, results in rows.items():
+        waits = [w for w, _, _ in results]
+        took = [e for _, e, _ in results]
+        busy = sum(1 for _, _, err in results if err and err.startswith("Sandbox busy"))
+        print(f"  {name:<28} wait p50 {statistics.median(waits):5.2f} s, max {max(waits):5.2f} s; whole job p50 "
+              f"{statistics.median(took):5.2f} s; 'Sandbox busy' {busy} of {rounds}")
+    shutdown()
+    return 0
+
+
 def main() -> int:
+    if "--fair-share" in sys.argv:
+        rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 3
+        return fair_share(rounds)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20, help="back-to-back warm runs per job and mode")
     parser.add_argument("--fresh-runs", type=int, default=5, help="fresh-interpreter runs per job")

@@ -21,7 +21,7 @@ import json
 import math
 import re
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from copilot_core.errors import CopilotError
@@ -66,9 +66,9 @@ class UnsafeFigure(CopilotError, ValueError):
     """The figure is invalid or could make the viewer's browser load or open something."""
 
 
-def _count(fig: dict) -> None:
+def _count(fig: dict) -> int:
     """Refuse a figure with too many values, nested too deeply, or too much text, before any other work
-    (containers are walked; scalars are only counted and strings measured)."""
+    (containers are walked; scalars are only counted and strings measured); returns how many values it holds."""
     budget, text = MAX_NODES, 0
     stack: list[tuple[dict | list | tuple, int]] = [(fig, 0)]
     while stack:
@@ -100,6 +100,7 @@ def _count(fig: dict) -> None:
                 stack.append((value, depth + 1))
         if text > MAX_FIGURE_BYTES:
             raise UnsafeFigure(f"figure holds over {MAX_FIGURE_BYTES / 1e6:.0f} MB of text")
+    return MAX_NODES - budget
 
 
 def _caps(fig: dict) -> None:
@@ -601,6 +602,36 @@ def _rebuilt(fig: dict) -> dict:
     return out
 
 
+_PIECE_ITEMS = 20_000  # list items per json.dumps call: one C call holds the interpreter for all it encodes
+
+
+def _json_pieces(value: Json) -> Iterator[str]:
+    """``json.dumps(value)`` in pieces (their concatenation is exactly that text): containers are walked and long
+    lists encoded a slice at a time, so no single call keeps other sessions' threads waiting while a large chart
+    is hashed."""
+    if isinstance(value, dict) and any(isinstance(v, (dict, list)) for v in value.values()):
+        yield "{"
+        for n, (key, item) in enumerate(value.items()):
+            name = json.dumps(key) if isinstance(key, str) else json.dumps({key: 0})[1:-4]  # json's own key text
+            yield f"{', ' if n else ''}{name}: "
+            yield from _json_pieces(item)
+        yield "}"
+    elif isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        yield "["
+        for n, item in enumerate(value):
+            if n:
+                yield ", "
+            yield from _json_pieces(item)
+        yield "]"
+    elif isinstance(value, list) and len(value) > _PIECE_ITEMS:
+        yield "["
+        for start in range(0, len(value), _PIECE_ITEMS):
+            yield (", " if start else "") + json.dumps(value[start:start + _PIECE_ITEMS], allow_nan=True)[1:-1]
+        yield "]"
+    else:
+        yield json.dumps(value, allow_nan=True)
+
+
 def validate_figure(fig: object) -> dict:
     """The figure (``{"data", "layout"[, "frames"]}``) rebuilt from what may be drawn, read-only; UnsafeFigure
     otherwise.  A figure this function returned is returned as it is (it cannot have changed since)."""
@@ -612,14 +643,20 @@ def validate_figure(fig: object) -> dict:
     if extra:
         raise UnsafeFigure(f"unexpected top-level figure keys: {sorted(map(str, extra))}")
     _caps(fig)
-    _count(fig)
-    try:
-        text = json.dumps(fig, allow_nan=True)
+    values = _count(fig)
+    hasher, size = hashlib.sha256(), 0
+    try:  # a small chart in one call (a few ms); a large one in pieces
+        for piece in _json_pieces(fig) if values > _PIECE_ITEMS else (json.dumps(fig, allow_nan=True),):
+            size += len(piece)
+            if size > MAX_FIGURE_BYTES:
+                raise UnsafeFigure(f"figure is over {MAX_FIGURE_BYTES / 1e6:.0f} MB of JSON; the limit is "
+                                   f"{MAX_FIGURE_BYTES / 1e6:.0f} MB")
+            hasher.update(piece.encode())
     except (TypeError, ValueError, RecursionError) as exc:
+        if isinstance(exc, UnsafeFigure):
+            raise
         raise UnsafeFigure(f"figure is not plain JSON: {str(exc)[:200]}") from None
-    if len(text) > MAX_FIGURE_BYTES:
-        raise UnsafeFigure(f"figure is {len(text) / 1e6:.1f} MB; the limit is {MAX_FIGURE_BYTES / 1e6:.0f} MB")
-    digest = hashlib.sha256(text.encode()).hexdigest()
+    digest = hasher.hexdigest()
     if digest in _VERDICTS:
         _VERDICTS.move_to_end(digest)
         verdict = _VERDICTS[digest][0]
@@ -628,7 +665,7 @@ def validate_figure(fig: object) -> dict:
             verdict = safe_figure(_rebuilt(fig))
         except UnsafeFigure as exc:
             verdict = str(exc)
-        size = len(text) if isinstance(verdict, dict) else 0
+        size = size if isinstance(verdict, dict) else 0
         _VERDICTS[digest] = (verdict, size)
         _held[0] += size
         while _VERDICTS and (len(_VERDICTS) > _MAX_VERDICTS or _held[0] > _MAX_VERDICT_BYTES):

@@ -1,9 +1,11 @@
 """Who may run a sandbox job now: one running job per chat session, a bounded wait for a slot.
 
-Slots are the worker's job processes (one per core).  Without a per-session cap one session's
-runaway loops take every slot and every other session's job waits for their deadlines; with it, a
-session holds at most one slot, so another session's job gets the other one at once.  A job that
-cannot start within ``wait_s`` is not run: the caller says "sandbox busy" and how long it waited.
+A session holds at most one job.  Jobs run on the cores (``slots``) plus a *reserve* of further slots, so a
+session's job starts at once even while as many other sessions as there are cores (and the reserve more) each
+loop: the worker lowers the CPU priority of every job that has run a second (``zygote.LONG_JOB_NICE``), so
+a job that just started gets most of a core next to them.  The reserve is bounded (each job may use its
+memory headroom), so only more looping sessions than slots make a new one wait; a job that cannot start
+within ``wait_s`` is not run: the caller says "sandbox busy" and how long it waited.
 """
 
 from __future__ import annotations
@@ -61,11 +63,11 @@ class _Turn:
 
 
 class FairShare:
-    """``slots`` jobs at once, at most one per session; ``admit`` waits at most ``wait_s`` for both."""
+    """``slots + reserve`` jobs at once, at most one per session; ``admit`` waits at most ``wait_s`` for both."""
 
-    def __init__(self, slots: int) -> None:
-        self.slots = slots
-        self._free = threading.BoundedSemaphore(slots)
+    def __init__(self, slots: int, reserve: int = 0) -> None:
+        self.slots = slots + reserve
+        self._free = threading.BoundedSemaphore(self.slots)
         self._turns: dict[str, _Turn] = {}
         self._turns_lock = threading.Lock()
 

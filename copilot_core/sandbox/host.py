@@ -35,6 +35,9 @@ START_TIMEOUT_S = 60.0
 REPLY_GRACE_S = 10.0          # worker deadline + this = the app gives up on the worker
 MAX_TIMEOUT_S = 120.0
 MAX_CONCURRENT = max(1, os.cpu_count() or 1)
+# Slots beyond the cores, so sessions that loop do not hold every slot (see fairshare); each job may use
+# zygote.MEMORY_HEADROOM_MB, so the reserve is what the host's memory allows, not unbounded.
+RESERVE_SLOTS = MAX_CONCURRENT + 2
 QUEUE_WAIT_S = 5.0            # the longest a job waits for its session's turn and a slot
 _BOOTSTRAP = ("import sys; sys.path.insert(0, {root!r}); "
               "from copilot_core.sandbox.zygote import main; main(spares={spares!r}, weaker={weaker!r})")
@@ -109,17 +112,18 @@ def _job_reply(meta: dict[str, object], body: bytes) -> dict[str, object]:
     except (ValueError, protocol.ProtocolError):
         return {**meta, "output": "", "charts": [], "error": "The analysis job's reply was not valid JSON."}
     error = job.get("error")
-    charts = job.get("charts") if isinstance(job.get("charts"), list) else []
+    sent_charts, sent_notes = job.get("charts"), job.get("layers_missing")
+    charts: list[object] = sent_charts[:MAX_CHARTS] if isinstance(sent_charts, list) else []
+    notes: list[object] = sent_notes[:8] if isinstance(sent_notes, list) else []
     worker_layers = known_layers(meta.get("layers"))
     claimed = known_layers(job.get("layers"))
     return {**meta, "output": _shown_text(job.get("output"), MAX_OUTPUT_CHARS),
-            "charts": protocol.valid_json(list(charts)[:MAX_CHARTS]),  # lone surrogates break every encoder
+            "charts": protocol.valid_json(charts),  # lone surrogates would break every encoder after this point
             "error": None if error is None else _shown_text(error, MAX_ERROR_CHARS) if isinstance(error, str)
             else "The analysis job sent a malformed error.",
             # a job can only show fewer layers than the worker's probe found, never made-up or extra ones
             "layers": [x for x in claimed if x in worker_layers] if "layers" in job else worker_layers,
-            "layers_missing": [_shown_text(x, 300) for x in (job.get("layers_missing") or [])[:8]]
-            if isinstance(job.get("layers_missing"), list) else []}
+            "layers_missing": [_shown_text(x, 300) for x in notes]}
 
 
 class _WorkerHandle:
@@ -246,7 +250,7 @@ class _WorkerHandle:
 
 _worker: _WorkerHandle | None = None
 _worker_lock = threading.Lock()
-_share = FairShare(MAX_CONCURRENT)
+_share = FairShare(MAX_CONCURRENT, RESERVE_SLOTS)
 _restarts = 0
 _spares: int | None = None  # None: COPILOT_SANDBOX_SPARES, else protocol.SPARES
 
@@ -335,7 +339,7 @@ def sandbox_status() -> dict:
     return {"alive": alive, "pid": running.pid if running else None, "layers": list(running.layers) if running else [],
             "layers_missing": list(running.layers_missing) if running else [],
             "weaker_mode": list(running.weaker) if running else [],
-            "max_concurrent": MAX_CONCURRENT, "restarts": _restarts}
+            "max_concurrent": _share.slots, "restarts": _restarts}
 
 
 def weaker_mode_notice() -> str | None:

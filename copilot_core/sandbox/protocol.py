@@ -204,7 +204,7 @@ def valid_json(value: object, depth: int = 0) -> object:
 # Every alternative starts at the beginning of a run of the characters it scans (a look-behind refuses a start
 # inside the run), so a long run is scanned once, not once per position: matching stays linear in the text.
 _URL = re.compile(r"""(?ix)
-      (?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]*:\s*[/\\]{2}\S*
+      (?<![a-z0-9+.\-])[a-z0-9+.\-]+:\s*[/\\]{2}\S*
     | (?:^|(?<=[\s"'`(<\[{=,;|>]))[/\\]{2}[^\s/\\]\S*
     | (?<![a-z0-9\-])www\.\S+
     | (?<![a-z0-9+.\-])(?:javascript|vbscript|mailto|tel|sms|callto|facetime|xmpp|sips?|ircs?|magnet|news|nntp

@@ -33,6 +33,8 @@ SPARE_IDLE_BEFORE_WARMUP_S = 0.25  # without prefaulting, a spare handed a job s
 SPARE_SEND_TIMEOUT_S = 2.0  # a spare that does not take its request by then is replaced by a direct fork
 MAX_SPARE_FAILURES = 5
 SPARE_NICE = 10  # a spare gets ready at low priority; the worker restores normal priority when it hands over a job
+LONG_JOB_S = 1.0  # a job running this long yields the CPU to newer jobs (fair share with looping sessions)
+LONG_JOB_NICE = 10
 # A spare's reply pipe carries its state before the reply: WARMING and WARM around its warm-up
 # (prefaulting, or an idle warm-up job), then TOOK_JOB once it has read its request.
 SPARE_WARMING, SPARE_WARM, SPARE_TOOK_JOB = b"W", b"R", b"+"
@@ -65,6 +67,7 @@ class Job:
     request: protocol.OffHeap | None = None  # kept (hidden from forks) until a spare confirms it took the job
     acked: bool = True
     cancelled: bool = False  # the user stopped the turn: killed, and the reply says so
+    yielded: bool = False  # runs at LONG_JOB_NICE: it has had LONG_JOB_S of wall time
 
 
 def _child(body: protocol.OffHeap, namespaces: dict, result_fd: int) -> None:
@@ -513,7 +516,8 @@ class Worker:
     def poll(self, deliver) -> None:
         """Wait for the next event (or the nearest deadline) and handle it."""
         now = time.monotonic()
-        timeout = min((j.deadline for j in self.jobs.values()), default=None)
+        timeout = min([j.deadline for j in self.jobs.values()]
+                      + [j.started + LONG_JOB_S for j in self.jobs.values() if not j.yielded], default=None)
         events = self.selector.select(None if timeout is None else max(0.0, timeout - now))
         for key, _ in events:
             kind, entry = key.data
@@ -537,6 +541,12 @@ class Worker:
             if entry.status is None and now >= entry.deadline and not entry.timed_out:
                 entry.timed_out = True
                 self._kill(entry)
+            if entry.status is None and not entry.yielded and now >= entry.started + LONG_JOB_S:
+                entry.yielded = True
+                try:  # lower only: any process may do that to its own children
+                    os.setpriority(os.PRIO_PROCESS, entry.pid, LONG_JOB_NICE)
+                except OSError:
+                    pass
             if entry.eof and not entry.delivered:  # reply as soon as it is complete; reap when it exits
                 reply = self._reply(entry, final=entry.status is not None)
                 if reply is not None:

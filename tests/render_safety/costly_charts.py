@@ -90,7 +90,7 @@ REFUSED = (
                 "typed arrays may have one or two dimensions"),
     CostlyChart("typed-ragged-bytes", {"data": [{"type": "scatter", "y": {"dtype": "f8", "bdata": "AAAAAAAA"}}]},
                 "is not a whole number of f8 values"),
-    CostlyChart("br-flood-title", {"data": [], "layout": {"title": {"text": "a<br>" * 5000}}},
+    CostlyChart("br-flood-title", {"data": [], "layout": {"title": {"text": "a<br>" * 3000}}},
                 "tags or line breaks; the limit is 200"),
     CostlyChart("nested-bold-title", {"data": [], "layout": {"title": {"text": "<b>" * 50 + "x"}}},
                 "nests style tags more than 8 deep"),
@@ -148,7 +148,7 @@ REFUSED = (
                                            "frames": [{"name": "f", "data": [_scatter(50_000, mode="markers")["data"][0]]}]},
                 "frames[0] would take a browser too long"),
     CostlyChart("text-mode-markers-as-labels", _scatter(10_000, mode="text", text=["x"] * 10_000), "10,000 points"),
-    CostlyChart("meta-over-100k-characters", {"data": [], "layout": {"meta": "a" * 200_000}}, "the limit is 100,000"),
+    CostlyChart("meta-over-20k-characters", {"data": [], "layout": {"meta": "a" * 200_000}}, "the limit is 20,000"),
 )
 
 ACCEPTED = (
@@ -175,6 +175,6 @@ ACCEPTED = (
                                                       for i in range(20)]}),
     CostlyChart("scattergl-39k", {"data": [{"type": "scattergl", "mode": "markers", "x": list(range(39_000)),
                                             "y": RNG.random(39_000).round(3).tolist()}]}),
-    CostlyChart("url-like-meta-99k", {"data": [], "layout": {"meta": "a" * 99_999 + ":"}}),
+    CostlyChart("url-like-meta-20k", {"data": [], "layout": {"meta": "a" * 19_999 + ":"}}),
 )
 GL_BASELINE = {"data": [{"type": "scattergl", "mode": "markers", "x": [1, 2], "y": [1, 2]}]}

@@ -30,5 +30,22 @@ def test_the_corpus_reaches_every_budget():
     for guard in ("declares", "dimensions", "tags or line breaks", "nests style tags", "line breaks and style tags",
                   "too long to draw", "bandwidth", "bins along", "heatmap/image cells", "contour levels",
                   "contour cell-levels", "legend entry", "animated images", "pixels", "the limit is 2,500",
-                  "the limit is 100,000"):
+                  "the limit is 20,000"):
         assert guard in words, guard
+
+
+def test_a_chart_is_hashed_as_exactly_its_json_text_in_pieces():
+    """The digest that remembers verdicts is taken over pieces whose concatenation is ``json.dumps`` of the chart
+    (keys of every kind, long lists split, lists of objects), so two charts share a verdict only if their JSON is
+    the same."""
+    import json
+
+    from copilot_core.render_safety.figures import _PIECE_ITEMS, _json_pieces
+
+    charts = [c.chart for c in REFUSED + ACCEPTED] + [
+        {"a": {1: [1, {"b": [2.5] * (_PIECE_ITEMS * 2 + 3)}], 2.5: True, None: {"c": [[1] * (_PIECE_ITEMS + 1), "x"]}}},
+        {"data": [{"y": [float("nan"), 1e308, -0.0]}], "layout": {}}, [], {}, {"a": {}}, [[], [{}]]]
+    for chart in charts:
+        pieces = list(_json_pieces(chart))
+        assert "".join(pieces) == json.dumps(chart, allow_nan=True)
+        assert all(p.count(",") <= _PIECE_ITEMS for p in pieces)  # no piece encodes more than a slice of a list

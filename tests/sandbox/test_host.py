@@ -12,6 +12,7 @@ import pytest
 from copilot_core.render_safety import UnsafeFigure, validate_figure
 from copilot_core.sandbox import run_analysis, sandbox_status
 from copilot_core.sandbox.cli import main as cli_main
+from tests.render_safety.corpus import PIXEL
 from tests.sandbox.processes import kill_and_wait
 
 
@@ -97,7 +98,7 @@ FIG = {"data": [{"type": "scatter", "x": [1, 2], "y": [3, 4], "hovertemplate": "
 
 def test_validate_figure_accepts_plain_and_data_images():
     assert validate_figure(FIG)["layout"]["title"]["text"] == "T1"
-    png = "data:image/png;base64,iVBORw0KGgo="
+    png = PIXEL  # a whole 1x1 PNG: an image whose size its header does not tell is refused (chart_cost)
     fig = {"data": [], "layout": {"images": [{"source": png, "x": 0, "y": 0, "sizex": 1, "sizey": 1}]}}
     assert validate_figure(fig)["layout"]["images"][0]["source"] == png
 
