@@ -162,7 +162,7 @@ def _ask_from_dict(ask: object) -> Block:
     if "answer" not in ask:
         return AskBlock(question, labels, read_only=True, descriptions=descriptions)
     answer = ask.get("answer")
-    choice = next((k for k in CHOICE_KINDS if k == ask.get("choice")), "option")
+    choice: ChoiceKind = next((k for k in CHOICE_KINDS if k == ask.get("choice")), "option")
     return AskBlock(question, labels, answer[:MAX_OPTION_CHARS] if isinstance(answer, str) else None, choice=choice)
 
 

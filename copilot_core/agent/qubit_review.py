@@ -14,6 +14,9 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from copilot_core.data.observed import observed
+from copilot_core.tools.compact import inline_from_database
+from copilot_core.tools.taint import DatabaseText, mark_line
 from copilot_core.agent.answer import parse_answer
 from copilot_core.agent.blocks import Block, TextBlock, answer_text
 from copilot_core.agent.context import resolve_target
@@ -104,12 +107,14 @@ def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: C
     base = AgentResult(answer="", blocks=[], model=provider.model, api_style=provider.api_style,
                        flags=list(request.flags))
     listener.phase("building the health report")
+    database_text = DatabaseText()  # the fact sheet is the user turn: database text in it goes marked
     try:
-        chip_id, qid, _ = resolve_target(repo, request.chip_id, request.qid)
-        if chip_id is None or qid is None:
-            raise CopilotError("analysis needs a chip and a qubit")
-        with tracer.span("health_report", chip_id=chip_id, qid=qid):
-            report = qubit_health(repo, chip_id, qid)
+        with observed(database_text):
+            chip_id, qid, _ = resolve_target(repo, request.chip_id, request.qid)
+            if chip_id is None or qid is None:
+                raise CopilotError("analysis needs a chip and a qubit")
+            with tracer.span("health_report", chip_id=chip_id, qid=qid):
+                report = qubit_health(repo, chip_id, qid)
     except CopilotError as exc:
         message = f"The health report could not be built: {exc}"
         return replace(base, answer=message, blocks=[TextBlock(message)], error=message,
@@ -117,7 +122,7 @@ def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: C
     first = report_block(report)
     _notify(listener, first)
     review = review_provider(provider, timeout_s)
-    facts = report_facts(report)
+    facts = "\n".join(mark_line(line, database_text) for line in report_facts(report).split("\n"))
     error: str | None = None
     text: str | None = None
     stopped = False
@@ -127,7 +132,7 @@ def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: C
         if cancel is not None:
             cancel.check()
         chat = (client.with_options(timeout=review.timeout_s) if client is not None else make_client(review))
-        system = render_prompt("qubit_review", label=report.label, chip_id=report.chip_id)
+        system = render_prompt("qubit_review", label=report.label, chip_id=inline_from_database(report.chip_id))
         conversation = start_conversation(chat, review, system, [], f"{facts}\n\n{review_ask(report)}")
         with tracer.span("llm.call", round=1, model=review.model, tools=False):
             turn = call_model(conversation, None, provider=review, dropped=set(),

@@ -376,8 +376,8 @@ def ranked_changes(comp: Comparison, limit: int | None = None) -> pd.DataFrame:
     """Largest changes first, measured in each qubit's own spread (|z|); without a spread, after those,
     by relative change."""
     f = comp.frame[comp.frame["change"].notna()].copy()
-    f["_z"] = f["z"].abs()
-    f["_pct"] = f["change_pct"].abs()
+    f["_z"] = pd.to_numeric(f["z"], errors="coerce").abs()  # a column of None (no spread anywhere) is no number
+    f["_pct"] = pd.to_numeric(f["change_pct"], errors="coerce").abs()
     f = f.sort_values(["_z", "_pct"], ascending=[False, False], na_position="last", kind="stable")
     f = f.drop(columns=["_z", "_pct"]).reset_index(drop=True)
     return f.head(limit) if limit else f

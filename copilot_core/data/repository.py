@@ -123,9 +123,14 @@ def guarded(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R
     return wrapper
 
 
+def text_list(value: object) -> list[str]:
+    """A stored list of strings (tags); anything else in its place, or in it, is left out."""
+    return [t for t in value if isinstance(t, str)] if isinstance(value, list) else []
+
+
 def _qid_sort_key(qid: str) -> tuple:
-    parts = qid.split("-")
-    return tuple(int(p) if p.isdigit() else 0 for p in parts) + (qid,)
+    parts = qid.split("-")  # numbers first, then the text: a stored "Q5" beside "4-1" still has an order
+    return (tuple(int(p) if p.isdigit() else 0 for p in parts), qid)
 
 
 class CalibrationRepository:
@@ -244,8 +249,8 @@ class CalibrationRepository:
         return self._all_data("coupling", v.chip_id(chip_id))
 
     def _all_data(self, collection: str, chip_id: str) -> dict[str, Params]:
-        rows = self.db[collection].find(self.scope(chip_id=chip_id), {"_id": 0, "qid": 1, "data": 1}) \
-            .sort([("qid", 1)]).limit(20_000)
+        # sorted here, not by the engine: a qid stored as a number beside the strings has no order in Python
+        rows = self.db[collection].find(self.scope(chip_id=chip_id), {"_id": 0, "qid": 1, "data": 1}).limit(20_000)
         out = {str(doc["qid"]): _params(doc.get("data")) for doc in rows if isinstance(doc.get("qid"), str)}
         return dict(sorted(out.items(), key=lambda item: _qid_sort_key(item[0])))
 
@@ -468,7 +473,7 @@ class CalibrationRepository:
             query["$and"] = [{"tags": t} for t in v.tags(tags)]
         rows = self.db["execution_history"].find(query, _projection(EXECUTION_FIELDS)) \
             .sort([("start_at", -1), ("execution_id", -1)]).limit(v.limit(limit))
-        return [cast(ExecutionRow, _pick(doc, EXECUTION_FIELDS) | {"tags": list(doc.get("tags") or [])}) for doc in rows]
+        return [cast(ExecutionRow, _pick(doc, EXECUTION_FIELDS) | {"tags": text_list(doc.get("tags"))}) for doc in rows]
 
     @guarded
     def calibration_notes(self, chip_id: str, *, execution_id: str | None = None, task_id: str | None = None,

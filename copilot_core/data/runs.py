@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import TypedDict
 
 from copilot_core.data import validation as v
-from copilot_core.data.repository import MAX_SCAN, CalibrationRepository, guarded
+from copilot_core.data.repository import MAX_SCAN, CalibrationRepository, guarded, text_list
 
 RESULT_PROJECTION = {"_id": 0, "qid": 1, "name": 1, "task_type": 1, "status": 1, "excluded": 1, "start_at": 1,
                      "execution_id": 1, "task_id": 1, "message": 1, "output_parameters": 1}
@@ -34,10 +34,23 @@ class RunResult(TypedDict):
     values: dict[str, object]
 
 
+def _number(value: object) -> float | int | None:
+    """A stored value as a number, None for anything else (text, lists, documents, booleans)."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
 def _values(outputs: object) -> dict[str, object]:
     if not isinstance(outputs, dict):
         return {}
-    return {str(k): (m.get("value") if isinstance(m, dict) else m) for k, m in outputs.items()}
+    return {str(k): _number(m.get("value") if isinstance(m, dict) else m) for k, m in outputs.items()}
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _when(value: object) -> datetime | None:
+    return value if isinstance(value, datetime) else None
 
 
 class RunReader:
@@ -64,9 +77,9 @@ class RunReader:
         rows = self.db["execution_history"].find(
             query, {"_id": 0, "execution_id": 1, "status": 1, "start_at": 1, "end_at": 1, "name": 1, "tags": 1}) \
             .sort([("start_at", -1), ("execution_id", -1)]).limit(MAX_EXECUTIONS)
-        return [{"execution_id": d["execution_id"], "status": d.get("status"), "start_at": d.get("start_at"),
-                 "end_at": d.get("end_at"), "name": d.get("name"), "tags": list(d.get("tags") or [])}
-                for d in rows if isinstance(d.get("execution_id"), str)]
+        return [{"execution_id": d["execution_id"], "status": _text(d.get("status")), "start_at": _when(d.get("start_at")),
+                 "end_at": _when(d.get("end_at")), "name": _text(d.get("name")), "tags": text_list(d.get("tags"))}
+                for d in rows if v.is_execution_id(d.get("execution_id"))]
 
     @guarded
     def results(self, chip_id: str, execution_ids: list[str]) -> list[RunResult]:

@@ -87,6 +87,11 @@ def execution_id(value: object) -> str:
     return _string(value, "execution_id", _EXECUTION_ID, "20260720-003")
 
 
+def is_execution_id(value: object) -> bool:
+    """True for a QDash-shaped execution id (a database value that is not one is skipped, never raised on)."""
+    return isinstance(value, str) and _EXECUTION_ID.match(value) is not None
+
+
 def task_id(value: object) -> str:
     return _string(value, "task_id", _TASK_ID, "9b2e5c1e-…")
 

@@ -114,7 +114,10 @@ def read_figure(root: FigureRoot, stored: object) -> dict | bytes:
     """Validated chart JSON (``.json``) or PNG bytes (``.png``) for a stored path; FigureRefused, FigureMissing
     or FigureUnreadable otherwise.  Reads are cached per file version (path, mtime, size)."""
     path = root.resolve(stored)
-    stat = path.stat()
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise FigureUnreadable(f"figure file cannot be read ({type(exc).__name__})") from None
     reader = _read_json if path.suffix.lower() == ".json" else _read_png
     return reader(str(path), stat.st_mtime_ns, stat.st_size)
 

@@ -10,6 +10,8 @@ Only ``.png`` and ``.json`` files strictly inside the root (after following syml
 
 from __future__ import annotations
 
+import errno
+
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -27,6 +29,15 @@ class FigureRefused(CopilotError):
 
 class FigureMissing(CopilotError):
     """The stored path is fine but no such file is under the figure root."""
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a path cannot be opened, in words (no traceback, no full path)."""
+    if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP:
+        return "a symlink loop"
+    if getattr(exc, "errno", None) == errno.ENAMETOOLONG:
+        return "its name is too long"
+    return type(exc).__name__
 
 
 def _shown(stored: str) -> str:
@@ -69,11 +80,14 @@ class FigureRoot:
             base = self.root.resolve(strict=True)
         except (OSError, RuntimeError):
             raise FigureMissing(f"the figure directory {self.root} does not exist (set CALIB_DATA_DIR)") from None
-        target = (base / rel).resolve(strict=False)
-        if not target.is_relative_to(base) or target == base:
-            raise FigureRefused(f"{_shown(str(stored))} leads outside the figure directory (symlink)")
-        if not target.is_file():
-            raise FigureMissing(f"figure file not found: {_shown(str(stored))}")
+        try:  # a symlink loop, a name over 255 bytes or a path over PATH_MAX is a file that cannot be read
+            target = (base / rel).resolve(strict=False)
+            if not target.is_relative_to(base) or target == base:
+                raise FigureRefused(f"{_shown(str(stored))} leads outside the figure directory (symlink)")
+            if not target.is_file():
+                raise FigureMissing(f"figure file not found: {_shown(str(stored))}")
+        except (OSError, RuntimeError) as exc:
+            raise FigureMissing(f"figure file cannot be opened ({_reason(exc)}): {_shown(str(stored))}") from None
         return target
 
 

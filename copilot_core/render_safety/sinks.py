@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from enum import Enum
+from functools import lru_cache
 
 from copilot_core.render_safety import markdown as _markdown
 from copilot_core.render_safety.gfm_html import render
@@ -75,6 +76,7 @@ def one_line(text: str) -> str:
     return " ".join(LINE_BREAKS.sub(" ", _markdown.clean_text(text)).split())
 
 
+@lru_cache(maxsize=4096)  # Streamlit draws every label again on each rerun
 def checked_label(text: str) -> SafeLabel:
     """``text`` (one line of plain text) as a label that shows exactly it, checked in label mode and in
     document mode; when a check fails, only its letters, digits and spaces are shown, and when even that

@@ -173,3 +173,19 @@ def test_every_planted_value_reaches_the_model_marked(scripted_openai, planted, 
     assert not unmarked, "database values reached the model unmarked:\n" + "\n".join(unmarked[:40])
     collections = {r.split(".")[0] for r in reached}
     assert len(reached) >= 15 and {"task_result_history", "qubit", "calibration_note"} <= collections, sorted(reached)
+
+
+def test_the_qubit_reviews_fact_sheet_carries_database_text_marked(scripted_openai, planted):
+    """Analysis mode's first turn: the health report's fact sheet is the user turn the model reads.  Today the
+    sheet is built from numbers and the code's own names, so no marker reaches it; this keeps it that way, or
+    marked, if it ever quotes the database."""
+    from copilot_core.agent.qubit_review import run_qubit_review
+
+    scripted_openai.smart = lambda req: answer("What is wrong: nothing\nSince when: -\nWhat to re-run: nothing")
+    run_qubit_review(AgentRequest("Analyze qubit 0", chip_id=CHIP, qid="0", mode="analysis"),
+                     provider=scripted_openai.provider("chat_completions"), repo=planted)
+    bodies = scripted_openai.bodies()
+    assert bodies, "the review never asked the model, so this test proved nothing"
+    unmarked = [f"{m['role']}: {t}" for body in bodies for m in body["messages"] for text in _texts(m)
+                for t in unmarked_in_text(text)]
+    assert not unmarked, "\n".join(unmarked[:20])

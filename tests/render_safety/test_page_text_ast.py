@@ -131,11 +131,31 @@ def _checked(call: ast.Call, defs: dict[str, ast.FunctionDef]) -> list[tuple[str
     return out + ([(func.attr, first, calls)] if first is not None else [])
 
 
+def _raw_sinks(node: ast.Call) -> str | None:
+    """Calls that would hand text to the browser outside every sink: a table column that loads or links its
+    cells (``ImageColumn``, ``LinkColumn``), markdown with HTML switched on, and ``st.html`` of anything but a
+    file of the project's own ``ASSETS``."""
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if name in ("ImageColumn", "LinkColumn"):
+        return f"{name} (a table cell is plain text: it never loads or links)"
+    if any(k.arg in ("unsafe_allow_html", "allow_html") for k in node.keywords):
+        return "HTML switched on"
+    if name == "html" and isinstance(func, ast.Attribute) and _root(func.value) not in NOT_THE_PAGE:
+        arg = node.args[0] if node.args else None
+        own = (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Div) and isinstance(arg.left, ast.Name)
+               and arg.left.id == "ASSETS" and isinstance(arg.right, ast.Constant))
+        return None if own else "st.html of something other than a project asset"
+    return None
+
+
 def violations(source: str, filename: str) -> list[str]:
     found = []
     tree = ast.parse(source, filename)
     defs = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
     for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and (raw := _raw_sinks(node)) is not None:
+            found.append(f"{filename}:{node.lineno}: {raw}")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "to_csv":
             found.append(f"{filename}:{node.lineno}: to_csv (CSV downloads go through render_safety.csv_bytes)")
         if isinstance(node, ast.Call):
@@ -209,6 +229,11 @@ def test_the_allowed_calls_return_the_safe_types(name, kind):
     ('st.column_config.NumberColumn(safe_text(title))', False),
     ('st.column_config.NumberColumn(safe_label(title))', True),
     ('st.caption(safe_label(x))', False),
+    ('st.dataframe(f, column_config={"u": st.column_config.LinkColumn("Link")})', True),
+    ('st.dataframe(f, column_config={"u": st.column_config.ImageColumn("Figure")})', True),
+    ('st.markdown(safe_markdown(x), unsafe_allow_html=True)', True),
+    ('st.html(ASSETS / "charts.css")', False),
+    ('st.html(text)', True),
 ])
 def test_the_rule_on_small_examples(code, bad):
     assert bool(violations(code, "example.py")) is bad
