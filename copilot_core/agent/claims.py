@@ -120,6 +120,11 @@ class ClaimReport:
         return not self.wrong and not self.unbacked
 
 
+# What a correction note vouches for, so it never reads as endorsing the sentences around the corrected number.
+CHECK_SCOPE = ("The check verifies only numbers, rankings and counts; other sentences are the model's words, not "
+               "checked.")
+
+
 @dataclass(frozen=True)
 class Repair:
     """What the person is shown: ``text``, and ``action`` with its ``note`` (empty when the answer was kept)."""
@@ -383,6 +388,11 @@ def _readings(answer: str) -> tuple[list[_Reading], list[tuple[int, int, str]]]:
                                 answer[cstart:s], answer[e:cend], derived, _listed(answer, e, mentions),
                                 _sentence_before(answer, s)))
     return out, mentions
+
+
+def numbers_read(text: str) -> list[str]:
+    """The numbers the claim check reads in ``text``, as written (ids, labels, dates and list markers are not)."""
+    return [r.written for r in _readings(text)[0]]
 
 
 _BRACKETED = re.compile(r"\s*\(([^()]*)\)")
@@ -719,6 +729,15 @@ def _correction(facts: list[Fact], role: Role | None, name: str | None, subject:
     return _written_like(found.pop(), written) if len(found) == 1 else None
 
 
+def _answer_sentence(result: object) -> str:
+    """A tool's own ``answer`` sentence (its numbers back a claim the check has no role for)."""
+    for part in (getattr(result, "model_text", None), getattr(result, "full", None)):
+        body = _as_object(part)
+        if isinstance(body, dict) and isinstance(body.get("answer"), str):
+            return body["answer"]
+    return ""
+
+
 def check_claims(answer_text: str, tool_results: Iterable[object], *, question: str = "") -> ClaimReport:
     """Judge every number of ``answer_text`` against ``tool_results`` (result dicts, their JSON text, or
     ``ToolOutcome`` objects).  Numbers the ``question`` itself states are accepted as thresholds or counts."""
@@ -726,8 +745,8 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
     facts = tool_facts(results)
     user_values = [written_value(w) for _, _, w, _ in number_spans(_mask(question, [
         (s, e) for s, e, _ in _mentions(question)]))]
-    loose = source_values([getattr(r, "summary", None) or "" for r in results] +
-                          [r for r in results if isinstance(r, str)])
+    loose = source_values([getattr(r, "summary", None) or "" for r in results] + [_answer_sentence(r) for r in results]
+                          + [r for r in results if isinstance(r, str)])
     readings, mentions = _readings(answer_text or "")
     stated = stated_counts(question)
     claims = [_judge(r, _subject_for(r, mentions, answer_text), facts, user_values, loose, stated) for r in readings]
@@ -735,7 +754,9 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
 
 
 def _note_claim(claim: Claim) -> str:
-    return f"“{claim.clause[:80]}”: {claim.reason}"
+    """A wrong claim for the visible note: the check's own reason (numbers and metric names), never the model's
+    words, so a note cannot be steered into quoting or endorsing a planted sentence."""
+    return claim.reason
 
 
 def repair_answer(answer_text: str, report: ClaimReport, fallback: str | None) -> Repair:
@@ -750,9 +771,10 @@ def repair_answer(answer_text: str, report: ClaimReport, fallback: str | None) -
         for c in sorted(wrong, key=lambda c: c.start, reverse=True):
             text = text[:c.start] + str(c.correction) + text[c.end:]
         fixes = "; ".join(f"{c.written} → {c.correction} ({c.reason})" for c in wrong)
-        return Repair(text, "corrected", f"Corrected from the data: {fixes}.", report)
+        return Repair(text, "corrected", f"Corrected from the data: {fixes}. {CHECK_SCOPE}", report)
     reasons = "; ".join(_note_claim(c) for c in wrong[:3])
     if fallback:
         return Repair(fallback, "replaced", "The model's answer was replaced by one computed from the tool results, "
                                             f"because the data does not support it: {reasons}.", report)
-    return Repair(answer_text, "kept", f"Not supported by the data: {reasons}.", report)
+    # no answer to replace it with: the unsupported sentences are left out where they stand (agent/marks.py)
+    return Repair(answer_text, "kept", "", report)

@@ -13,6 +13,7 @@ from tests.agent.conftest import T1_VALUE
 
 from copilot_core.agent import AgentRequest, run_copilot
 from copilot_core.agent.blocks import TextBlock
+from copilot_core.agent.marks import LEFT_OUT
 from copilot_core.agent.streaming import draft_text
 from copilot_core.cancel import STOPPED_MESSAGE, CancelToken
 from tests.fakes.scripted_openai import answer, call, paused
@@ -41,11 +42,12 @@ def test_answer_text_streams_in_order_and_matches_the_final_answer(scripted_open
     assert result.unverified_numbers == []  # 42.5 is in the tool result; checked once the stream ended
 
 
-def test_unverified_numbers_are_marked_after_the_stream(scripted_openai, style, toolkit):
+def test_a_sentence_with_an_unsupported_number_is_left_out_after_the_stream(scripted_openai, style, toolkit):
     scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}),
                          answer(f"T1 is {T1_VALUE} μs and T2 is 77.7 μs."))
     result = run(scripted_openai, style, toolkit, stream=lambda _: None)
-    assert result.unverified_numbers == ["77.7"]
+    assert "77.7" not in result.answer and LEFT_OUT in result.answer  # left out where it stood, not a grey line
+    assert result.unverified_numbers == []
 
 
 def test_stop_during_a_streamed_answer_keeps_the_partial_text(scripted_openai, style, toolkit):

@@ -70,7 +70,8 @@ def test_the_right_value_on_an_invented_qubit_is_replaced_by_the_tools_answer(sc
     assert result.claims == "replaced"
     first = result.answer.splitlines()[0]
     assert first.startswith(f"The lowest t1 on {CHIP} is Q{int(lowest):02d} with {values[lowest]:.1f} μs")
-    assert "replaced by one computed from the tool results" in result.answer and f"Q{other}" in result.answer
+    assert "replaced by one computed from the tool results" in result.answer
+    assert f"Q{other}" not in result.answer  # the note gives the check's reason, never the model's words
 
 
 def test_a_right_answer_is_kept_as_written(scripted_openai, style, kit, repo, demo_db):
