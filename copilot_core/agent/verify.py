@@ -28,7 +28,7 @@ from copilot_core.tools.toolkit import ToolOutcome
 
 log = logging.getLogger(__name__)
 
-NO_ANSWER = "The model did not write a final answer; the tools found:"
+NO_ANSWER = "Computed from the data: the model wrote no answer of its own."
 NO_VALUES = ("The model's answer quotes no value from the data, so it could not be checked; the values above are "
              "computed from the tool results.")
 # Optional filters a model invents (a chip id as a tag, a status executions do not have): dropped on the retry.
@@ -73,8 +73,6 @@ def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
         return blocks, ClaimReport(), "kept"
     charts = [b for b in blocks if not isinstance(b, TextBlock)]
     joined = "\n\n".join(b.text for b in texts)
-    if joined.startswith(NO_ANSWER):
-        return blocks, ClaimReport(), "kept"  # the tools' own sentences
     if any(runs_code(o.name) for o in outcomes):
         # numbers computed by model code have no field to bind them to: only a number no result holds is left out
         text, left_out, marked = mark_claims(joined, (), unsupported=_unsupported(joined, question, outcomes),

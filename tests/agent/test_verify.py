@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
+from copilot_core.agent.verify import NO_ANSWER
 from copilot_core.agent.blocks import ChartBlock
 from copilot_core.tools import DataStore, Toolkit
 from tests.fakes.scripted_openai import answer, call, text
@@ -91,7 +92,7 @@ def test_no_final_answer_shows_the_two_values_asked_for(scripted_openai, style, 
     docs.sort(key=lambda d: d["start_at"], reverse=True)
     scripted_openai.push(text(""))
     result = ask(scripted_openai, style, kit, repo, "What were Q017's two most recent T1 values?")
-    assert result.error is None and "did not write a final answer" in result.answer
+    assert result.error is None and NO_ANSWER in result.answer
     for doc in docs[:2]:
         t1 = doc["output_parameters"]["t1"]
         assert f"{t1['value']:.1f} μs ({t1['calibrated_at']:%Y-%m-%d %H:%M})" in result.answer
