@@ -286,12 +286,13 @@ class _Run:
         self.computed = found is not None
         return f"{found}\n\n_{NO_ANSWER}_" if found else None
 
-    def partial_blocks(self, headline: str) -> list[Block]:
+    def partial_blocks(self, headline: str, question: str = "") -> list[Block]:
         """What we can still show when the model did not answer: the failure, the answer text streamed before a
-        stop, and the tool results."""
+        stop or a broken stream (checked like any answer), and the tool results."""
         lines = [headline]
         if self.draft.strip():
-            lines.append(self.draft)
+            checked, _, _ = checked_blocks([TextBlock(self.draft)], question, self.outcomes)
+            lines.append("\n\n".join(b.text for b in checked if isinstance(b, TextBlock)))
         if self.interim:
             lines.append("\n".join(self.interim))
         if self.outcomes:
@@ -370,7 +371,7 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
     if run.asked is not None and error is None:
         blocks, assessment = [run.asked], None
     if error is not None:
-        blocks, assessment = run.partial_blocks(error), None
+        blocks, assessment = run.partial_blocks(error, request.message), None
     elif not blocks:
         error = "The model returned an empty answer."
         blocks = run.partial_blocks(error)

@@ -82,6 +82,33 @@ def test_stop_during_a_streamed_answer_keeps_the_partial_text(scripted_openai, s
     assert pause.hung_up.wait(60)  # the connection to the model was closed
 
 
+def test_a_stopped_draft_is_checked_like_any_answer(scripted_openai, style, toolkit):
+    """The stream ends after a complete sentence with a number no tool result holds: what stays on the page after
+    the stop has that sentence left out, like a finished answer would."""
+    slow, pause = paused(answer(f"Qubit 5 has T1 {T1_VALUE} μs. Its T2 echo is 777.7 μs, which is excellent. More "
+                                "words follow here"), after=24)
+    scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}), slow)
+    cancel = CancelToken()
+    on_screen = threading.Event()
+
+    def show(draft: str) -> None:
+        if "excellent" in draft:
+            on_screen.set()
+
+    box: dict = {}
+    worker = threading.Thread(target=lambda: box.update(result=run(scripted_openai, style, toolkit, timeout_s=600,
+                                                                   stream=show, cancel=cancel)))
+    worker.start()
+    assert on_screen.wait(30), "the draft never reached the wrong sentence"
+    assert pause.reached.wait(30)
+    cancel.cancel()
+    worker.join(60)
+    assert not worker.is_alive()
+    shown = box["result"].blocks[0].text
+    assert f"Qubit 5 has T1 {T1_VALUE} μs." in shown and LEFT_OUT in shown
+    assert "777.7" not in shown and "excellent" not in shown
+
+
 def test_stop_before_a_plain_call_returns_without_asking_the_model(scripted_openai, style, toolkit):
     cancel = CancelToken()
     cancel.cancel()
