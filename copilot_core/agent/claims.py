@@ -24,7 +24,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from copilot_core.agent.grounding import finite_number, number_spans, source_values
@@ -71,6 +71,8 @@ class Fact:
     qualifier: str | None = None  # for counts: below / above / missing / failed / band:<name>
     tool: str = ""
     negative: bool = False  # the sign ``value`` dropped: a change's direction
+    unit: str | None = None  # as the result states it next to the value ("μs", "%"), when it does
+    at: str | None = None  # when the value was measured, as the result states it (ISO text), when it does
 
     def describe(self) -> str:
         what = {"min": "the lowest", "max": "the highest", "median": "the median", "mean": "the mean",
@@ -169,6 +171,22 @@ class _Context:
     subject: str | None = None
     qualifier: str | None = None
     ranked: Role | None = None
+    unit: str | None = None
+    at: str | None = None
+
+
+_TIME_KEYS = ("calibrated_at", "at", "start_at", "measured_at")
+
+
+def _stated(obj: dict, keys: tuple[str, ...]) -> str | None:
+    """The first of ``keys`` the result states as text or a date (ISO text), else None."""
+    for key in keys:
+        value = obj.get(key)
+        if isinstance(value, str) and value:
+            return value[:40]
+        if hasattr(value, "isoformat"):
+            return str(value.isoformat())[:40]
+    return None
 
 
 def _walk(obj: object, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
@@ -183,13 +201,12 @@ def _walk(obj: object, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
                    ctx.tool)
         inner = ctx
         if key in _RANKED_KEYS:
-            inner = _Context(ctx.tool, ctx.metric, ctx.subject, ctx.qualifier, _RANKED_KEYS[key])
+            inner = replace(ctx, ranked=_RANKED_KEYS[key])
         elif key in ("best", "worst") and ctx.metric:
             higher = metric(ctx.metric).higher_is_better
-            inner = _Context(ctx.tool, ctx.metric, ctx.subject, ctx.qualifier,
-                             "max" if (key == "best") == higher else "min")
+            inner = replace(ctx, ranked="max" if (key == "best") == higher else "min")
         elif key in _QUALIFIER_KEYS:
-            inner = _Context(ctx.tool, ctx.metric, ctx.subject, _QUALIFIER_KEYS[key])
+            inner = replace(ctx, qualifier=_QUALIFIER_KEYS[key], ranked=None)
         for item in obj:
             yield from _walk(item, inner)
 
@@ -197,17 +214,18 @@ def _walk(obj: object, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
 def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
     subject = next((s for k in _SUBJECT_KEYS if (s := _canonical_subject(obj.get(k))) is not None), ctx.subject)
     named = next((str(obj[k]) for k in _METRIC_KEYS if isinstance(obj.get(k), str)), None)
-    here = _Context(ctx.tool, named or ctx.metric, subject, ctx.qualifier, ctx.ranked)
+    here = _Context(ctx.tool, named or ctx.metric, subject, ctx.qualifier, ctx.ranked,
+                    _stated(obj, ("unit",)) or ctx.unit, _stated(obj, _TIME_KEYS) or ctx.at)
     for k, value in obj.items():
         k = str(k)
         if k in CATALOGUE or (k.isidentifier() and k in _ALL_METRIC_NAMES):
-            yield from _walk(value, _Context(here.tool, k, here.subject, here.qualifier, here.ranked), "value")
+            yield from _walk(value, replace(here, metric=k), "value")
         elif k == "bands" and isinstance(value, dict):
             for band, n in value.items():
                 if (count := _number(n)) is not None:
                     yield Fact(count, "count", here.metric, None, f"band:{band}", here.tool)
         elif (keyed := _canonical_subject(k)) is not None and k not in _ROLE_KEYS:
-            yield from _walk(value, _Context(here.tool, here.metric, keyed, here.qualifier, here.ranked), "value")
+            yield from _walk(value, replace(here, subject=keyed), "value")
         else:
             yield from _walk(value, here, k)
 
@@ -217,12 +235,13 @@ def _leaf(signed: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
     role, qualifier = _ROLE_KEYS.get(key or "", ("other", None))
     if key in CATALOGUE or key == "value":
         role = "value" if ctx.subject is not None else "other"
+    unit, at = (None, None) if role in ("count", "total") else (ctx.unit, ctx.at)
     if role == "value" and ctx.ranked is not None:
-        yield Fact(number, ctx.ranked, ctx.metric, ctx.subject, None, ctx.tool)
+        yield Fact(number, ctx.ranked, ctx.metric, ctx.subject, None, ctx.tool, unit=unit, at=at)
     if role == "count" and qualifier is None:
         qualifier = ctx.qualifier
     yield Fact(number, role, ctx.metric, ctx.subject if role in ("value", "latest", "change", "other") else None,
-               qualifier, ctx.tool, negative)
+               qualifier, ctx.tool, negative, unit, at)
 
 
 _ALL_METRIC_NAMES = frozenset(CATALOGUE)
