@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+from datetime import date, datetime
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
@@ -184,8 +185,8 @@ def _stated(obj: dict, keys: tuple[str, ...]) -> str | None:
         value = obj.get(key)
         if isinstance(value, str) and value:
             return value[:40]
-        if hasattr(value, "isoformat"):
-            return str(value.isoformat())[:40]
+        if isinstance(value, (datetime, date)):
+            return value.isoformat()[:40]
     return None
 
 
