@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import json
 import math
-from datetime import date, datetime
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from typing import Literal
 
 from copilot_core.agent.grounding import finite_number, number_spans, source_values

@@ -111,8 +111,8 @@ def parse(text: str, chips: Sequence[str] = ()) -> Question:
     limit = WORDS["threshold"].search(text)
     threshold = None
     if limit is not None:
-        side = "below" if (limit.group(2) == "<" or (limit.group(1) and is_below(limit.group(1)))) else "above"
-        threshold = Threshold(side, float(limit.group(3)), limit.group(4) or "")
+        below = limit.group(2) == "<" or bool(limit.group(1) and is_below(limit.group(1)))
+        threshold = Threshold("below" if below else "above", float(limit.group(3)), limit.group(4) or "")
     shape = next((name for name, rule in SHAPES if rule.search(text)), None)
     if shape is None:
         shape = "lookup" if (qubits or couplings) and any(metrics) else "other"
