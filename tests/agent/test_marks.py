@@ -67,3 +67,14 @@ def test_a_wrong_ranking_with_no_answer_to_replace_it_is_left_out():
     """No router call (so no deterministic answer to replace with): the wrong sentence goes, the right one stays."""
     text, _ = shown("The median T1 on 64Qv3 is 61.2 μs. The lowest T1 is Q40, 146.2 μs.")
     assert text == f"The median T1 on 64Qv3 is 61.2 μs. {LEFT_OUT}"
+
+
+def test_numbers_from_model_code_are_kept_only_when_its_output_holds_them():
+    """An analysis run's numbers have no field to bind a role to: one its output holds stays, one it does not is
+    left out."""
+    output = {"stdout": "r = 0.8204\n", "result": {"r": 0.8204, "n": 62}}
+    code = ToolOutcome("execute_python_analysis", {"code": "..."}, True, json.dumps(output), "ran", full=output)
+    blocks, _, _ = checked_blocks([TextBlock("The correlation is r = 0.82 over 62 qubits. The slope is 1.37.")],
+                                  "Correlate T1 and T2 echo", [code])
+    text = blocks[0].text
+    assert text.startswith("The correlation is r = 0.82 over 62 qubits.") and "1.37" not in text and LEFT_OUT in text
