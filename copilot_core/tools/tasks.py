@@ -235,7 +235,7 @@ def get_run_failures(ctx: ToolContext, chip_id: str, execution_id: str | None = 
     per_task = "; ".join(f"{name} {len(ids)} ({', '.join(_target_label(q, size) if q != '?' else q for q in ids)})"
                          for name, ids in sorted(by_task.items(), key=lambda kv: (-len(kv[1]), kv[0])))
     shown = inline_from_database(execution_id, 64)
-    answer = (f"{failures} of the {total} tasks in execution {shown} on {chip_id}{when} failed"
+    answer = (f"{failures} of {total} tasks failed in execution {shown} on {chip_id}{when}"
               + (f": {per_task}." if failed else "."))
     data = {"answer": answer, "chip_id": chip_id, "execution_id": from_database(execution_id), "start_at": started,
             "tasks_in_run": total, "count_failed": failures,

@@ -94,7 +94,7 @@ def test_run_failures_of_the_latest_execution(call, db, chip64):
     assert payload["execution_id"] == latest["execution_id"] and payload["count_failed"] == len(failed)
     assert payload["by_task"] == dict(Counter(d["name"] for d in failed))
     assert sorted((f["task"], f["qid"]) for f in payload["failed"]) == sorted((d["name"], d["qid"]) for d in failed)
-    assert payload["answer"].startswith(f"{len(failed)} of the {len(docs)} tasks in execution "
+    assert payload["answer"].startswith(f"{len(failed)} of {len(docs)} tasks failed in execution "
                                         f"{latest['execution_id']} on {chip64}")
 
 
@@ -108,7 +108,7 @@ def test_run_failures_count_every_task_of_a_large_run(call, db):
     assert total > 1000 and failed
     _, payload = call("get_run_failures", chip_id=chip)
     assert (payload["tasks_in_run"], payload["count_failed"]) == (total, failed)
-    assert payload["answer"].startswith(f"{failed} of the {total} tasks in execution {latest['execution_id']}")
+    assert payload["answer"].startswith(f"{failed} of {total} tasks failed in execution {latest['execution_id']}")
     assert "at least" not in payload["answer"]
 
 
