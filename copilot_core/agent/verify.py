@@ -105,7 +105,17 @@ def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
         return [TextBlock(shown), TextBlock(f"_{repair.note}_"), *charts], report, "corrected"
     if shown == joined:
         return blocks, report, "kept"
-    return [TextBlock(shown), *charts], report, "kept"
+    said = _tool_errors(outcomes) if left_out else None
+    return [*([TextBlock(said)] if said else []), TextBlock(shown), *charts], report, "kept"
+
+
+def _tool_errors(outcomes: Sequence[ToolOutcome]) -> str | None:
+    """What the tools said when none of them found anything ("qubit 200 does not exist on 64Qv3"): the data's
+    answer to a question about a qubit or chip that is not there, shown above what was left out."""
+    if any(o.ok for o in outcomes):
+        return None
+    errors = list(dict.fromkeys(o.error.strip().rstrip(".") for o in outcomes if o.error and o.error.strip()))
+    return ("From the data: " + "; ".join(errors[:3]) + ".") if errors else None
 
 
 def _unsupported(text: str, question: str, outcomes: Sequence[ToolOutcome]) -> set[str]:

@@ -78,3 +78,15 @@ def test_numbers_from_model_code_are_kept_only_when_its_output_holds_them():
                                   "Correlate T1 and T2 echo", [code])
     text = blocks[0].text
     assert text.startswith("The correlation is r = 0.82 over 62 qubits.") and "1.37" not in text and LEFT_OUT in text
+
+
+def test_a_value_for_a_qubit_that_does_not_exist_gives_way_to_what_the_data_says():
+    """The tool said qubit 200 does not exist on the 64-qubit chip; the model still wrote a T1 with a band: the
+    sentence is left out, and the tool's own words stand above it."""
+    failed = ToolOutcome("get_qubit_params", {"chip_id": "64Qv3", "qid": "200"}, False,
+                         json.dumps({"error": "qubit 200 does not exist on 64Qv3"}), "error",
+                         error="qubit 200 does not exist on 64Qv3")
+    blocks, _, _ = checked_blocks([TextBlock("Qubit 200 has a T1 of 20.5 μs (good: above 20 μs).")],
+                                  "What is the T1 of qubit 200?", [failed])
+    text = "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
+    assert text == f"From the data: qubit 200 does not exist on 64Qv3.\n{LEFT_OUT}"
