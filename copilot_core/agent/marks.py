@@ -17,7 +17,7 @@ from copilot_core.agent.claims import Claim, numbers_read
 
 NOT_CHECKED = "*(not checked)*"
 LEFT_OUT = "*(a sentence was left out here: the data does not support it)*"
-_UNIT_END = re.compile(r"(?<=[.!?])[ \t]+(?=\S)|\n")
+_UNIT_END = re.compile(r"(?<=[.!?;])[ \t]+(?=\S)|\n")
 _RANKING = re.compile(
     r"\b(highest|lowest|most|least|best|worst|top|bottom|higher|lower|greater|smaller|larger|longer|shorter|"
     r"better|worse|more|fewer|less|exceeds?|outperforms?|ranks?|ranked|leads?|wins?|trails?)\b", re.I)
