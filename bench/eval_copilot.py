@@ -47,9 +47,9 @@ def outcome_kind(turn) -> str:  # noqa: ANN001
         return "clarify"
     if answer.error:
         return "error"
-    if answer.text.startswith(NO_ANSWER) or "model did not write" in answer.text:
-        return "fallback"
     claims = turn.result.claims if turn.result is not None else "kept"
+    if claims == "computed" or answer.text.startswith(NO_ANSWER) or "model did not write" in answer.text:
+        return "fallback"
     return "own" if claims == "kept" else claims
 
 

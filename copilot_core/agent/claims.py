@@ -24,7 +24,8 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from typing import Literal
 
 from copilot_core.agent.grounding import finite_number, number_spans, source_values
@@ -71,6 +72,8 @@ class Fact:
     qualifier: str | None = None  # for counts: below / above / missing / failed / band:<name>
     tool: str = ""
     negative: bool = False  # the sign ``value`` dropped: a change's direction
+    unit: str | None = None  # as the result states it next to the value ("μs", "%"), when it does
+    at: str | None = None  # when the value was measured, as the result states it (ISO text), when it does
 
     def describe(self) -> str:
         what = {"min": "the lowest", "max": "the highest", "median": "the median", "mean": "the mean",
@@ -120,6 +123,11 @@ class ClaimReport:
         return not self.wrong and not self.unbacked
 
 
+# What a correction note vouches for, so it never reads as endorsing the sentences around the corrected number.
+CHECK_SCOPE = ("The check verifies only numbers, rankings and counts; other sentences are the model's words, not "
+               "checked.")
+
+
 @dataclass(frozen=True)
 class Repair:
     """What the person is shown: ``text``, and ``action`` with its ``note`` (empty when the answer was kept)."""
@@ -164,6 +172,22 @@ class _Context:
     subject: str | None = None
     qualifier: str | None = None
     ranked: Role | None = None
+    unit: str | None = None
+    at: str | None = None
+
+
+_TIME_KEYS = ("calibrated_at", "at", "start_at", "measured_at")
+
+
+def _stated(obj: dict, keys: tuple[str, ...]) -> str | None:
+    """The first of ``keys`` the result states as text or a date (ISO text), else None."""
+    for key in keys:
+        value = obj.get(key)
+        if isinstance(value, str) and value:
+            return value[:40]
+        if isinstance(value, (datetime, date)):
+            return value.isoformat()[:40]
+    return None
 
 
 def _walk(obj: object, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
@@ -178,13 +202,12 @@ def _walk(obj: object, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
                    ctx.tool)
         inner = ctx
         if key in _RANKED_KEYS:
-            inner = _Context(ctx.tool, ctx.metric, ctx.subject, ctx.qualifier, _RANKED_KEYS[key])
+            inner = replace(ctx, ranked=_RANKED_KEYS[key])
         elif key in ("best", "worst") and ctx.metric:
             higher = metric(ctx.metric).higher_is_better
-            inner = _Context(ctx.tool, ctx.metric, ctx.subject, ctx.qualifier,
-                             "max" if (key == "best") == higher else "min")
+            inner = replace(ctx, ranked="max" if (key == "best") == higher else "min")
         elif key in _QUALIFIER_KEYS:
-            inner = _Context(ctx.tool, ctx.metric, ctx.subject, _QUALIFIER_KEYS[key])
+            inner = replace(ctx, qualifier=_QUALIFIER_KEYS[key], ranked=None)
         for item in obj:
             yield from _walk(item, inner)
 
@@ -192,17 +215,18 @@ def _walk(obj: object, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
 def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
     subject = next((s for k in _SUBJECT_KEYS if (s := _canonical_subject(obj.get(k))) is not None), ctx.subject)
     named = next((str(obj[k]) for k in _METRIC_KEYS if isinstance(obj.get(k), str)), None)
-    here = _Context(ctx.tool, named or ctx.metric, subject, ctx.qualifier, ctx.ranked)
+    here = _Context(ctx.tool, named or ctx.metric, subject, ctx.qualifier, ctx.ranked,
+                    _stated(obj, ("unit",)) or ctx.unit, _stated(obj, _TIME_KEYS) or ctx.at)
     for k, value in obj.items():
         k = str(k)
         if k in CATALOGUE or (k.isidentifier() and k in _ALL_METRIC_NAMES):
-            yield from _walk(value, _Context(here.tool, k, here.subject, here.qualifier, here.ranked), "value")
+            yield from _walk(value, replace(here, metric=k), "value")
         elif k == "bands" and isinstance(value, dict):
             for band, n in value.items():
                 if (count := _number(n)) is not None:
                     yield Fact(count, "count", here.metric, None, f"band:{band}", here.tool)
         elif (keyed := _canonical_subject(k)) is not None and k not in _ROLE_KEYS:
-            yield from _walk(value, _Context(here.tool, here.metric, keyed, here.qualifier, here.ranked), "value")
+            yield from _walk(value, replace(here, subject=keyed), "value")
         else:
             yield from _walk(value, here, k)
 
@@ -212,12 +236,13 @@ def _leaf(signed: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
     role, qualifier = _ROLE_KEYS.get(key or "", ("other", None))
     if key in CATALOGUE or key == "value":
         role = "value" if ctx.subject is not None else "other"
+    unit, at = (None, None) if role in ("count", "total") else (ctx.unit, ctx.at)
     if role == "value" and ctx.ranked is not None:
-        yield Fact(number, ctx.ranked, ctx.metric, ctx.subject, None, ctx.tool)
+        yield Fact(number, ctx.ranked, ctx.metric, ctx.subject, None, ctx.tool, unit=unit, at=at)
     if role == "count" and qualifier is None:
         qualifier = ctx.qualifier
     yield Fact(number, role, ctx.metric, ctx.subject if role in ("value", "latest", "change", "other") else None,
-               qualifier, ctx.tool, negative)
+               qualifier, ctx.tool, negative, unit, at)
 
 
 _ALL_METRIC_NAMES = frozenset(CATALOGUE)
@@ -383,6 +408,11 @@ def _readings(answer: str) -> tuple[list[_Reading], list[tuple[int, int, str]]]:
                                 answer[cstart:s], answer[e:cend], derived, _listed(answer, e, mentions),
                                 _sentence_before(answer, s)))
     return out, mentions
+
+
+def numbers_read(text: str) -> list[str]:
+    """The numbers the claim check reads in ``text``, as written (ids, labels, dates and list markers are not)."""
+    return [r.written for r in _readings(text)[0]]
 
 
 _BRACKETED = re.compile(r"\s*\(([^()]*)\)")
@@ -719,6 +749,15 @@ def _correction(facts: list[Fact], role: Role | None, name: str | None, subject:
     return _written_like(found.pop(), written) if len(found) == 1 else None
 
 
+def _answer_sentence(result: object) -> str:
+    """A tool's own ``answer`` sentence (its numbers back a claim the check has no role for)."""
+    for part in (getattr(result, "model_text", None), getattr(result, "full", None)):
+        body = _as_object(part)
+        if isinstance(body, dict) and isinstance(body.get("answer"), str):
+            return body["answer"]
+    return ""
+
+
 def check_claims(answer_text: str, tool_results: Iterable[object], *, question: str = "") -> ClaimReport:
     """Judge every number of ``answer_text`` against ``tool_results`` (result dicts, their JSON text, or
     ``ToolOutcome`` objects).  Numbers the ``question`` itself states are accepted as thresholds or counts."""
@@ -726,8 +765,8 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
     facts = tool_facts(results)
     user_values = [written_value(w) for _, _, w, _ in number_spans(_mask(question, [
         (s, e) for s, e, _ in _mentions(question)]))]
-    loose = source_values([getattr(r, "summary", None) or "" for r in results] +
-                          [r for r in results if isinstance(r, str)])
+    loose = source_values([getattr(r, "summary", None) or "" for r in results] + [_answer_sentence(r) for r in results]
+                          + [r for r in results if isinstance(r, str)])
     readings, mentions = _readings(answer_text or "")
     stated = stated_counts(question)
     claims = [_judge(r, _subject_for(r, mentions, answer_text), facts, user_values, loose, stated) for r in readings]
@@ -735,7 +774,9 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
 
 
 def _note_claim(claim: Claim) -> str:
-    return f"“{claim.clause[:80]}”: {claim.reason}"
+    """A wrong claim for the visible note: the check's own reason (numbers and metric names), never the model's
+    words, so a note cannot be steered into quoting or endorsing a planted sentence."""
+    return claim.reason
 
 
 def repair_answer(answer_text: str, report: ClaimReport, fallback: str | None) -> Repair:
@@ -750,9 +791,10 @@ def repair_answer(answer_text: str, report: ClaimReport, fallback: str | None) -
         for c in sorted(wrong, key=lambda c: c.start, reverse=True):
             text = text[:c.start] + str(c.correction) + text[c.end:]
         fixes = "; ".join(f"{c.written} → {c.correction} ({c.reason})" for c in wrong)
-        return Repair(text, "corrected", f"Corrected from the data: {fixes}.", report)
+        return Repair(text, "corrected", f"Corrected from the data: {fixes}. {CHECK_SCOPE}", report)
     reasons = "; ".join(_note_claim(c) for c in wrong[:3])
     if fallback:
         return Repair(fallback, "replaced", "The model's answer was replaced by one computed from the tool results, "
                                             f"because the data does not support it: {reasons}.", report)
-    return Repair(answer_text, "kept", f"Not supported by the data: {reasons}.", report)
+    # no answer to replace it with: the unsupported sentences are left out where they stand (agent/marks.py)
+    return Repair(answer_text, "kept", "", report)

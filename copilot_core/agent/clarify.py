@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 
 from copilot_core.agent.blocks import AskBlock, ChoiceKind
-from copilot_core.domain.vocabulary import chip_named, metrics_named, words
+from copilot_core.agent.question import parse
 
 ASK_TOOL = "ask_user"
 MAX_OPTIONS = 4
@@ -36,9 +36,6 @@ ASK_SCHEMA: dict = {
                                               "items": {"type": "string"}}}},
 }
 T2_OPTIONS = ("T2 echo (t2_echo)", "T2* Ramsey (t2_star)")
-_BARE_T2 = words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))")
-_DATA_WORDS = words(r"q\d+|qubits?|chip|heat ?map|median|trend|worst|best")
-_MANY_CHIPS = words(r"chips|compare|comparison|every chip|all chips|which chip")
 _CLEAN = re.compile(r"[\x00-\x1f\x7f]+")
 
 
@@ -65,11 +62,11 @@ def ask_from_call(arguments: str) -> AskBlock | None:
 def clarify_first(question: str, *, chips: Sequence[str], chip_in_view: str | None,
                   history: Sequence[dict]) -> AskBlock | None:
     """A question to ask before the model runs, for the ambiguities that need no model to see."""
-    named = metrics_named(question)
-    if _BARE_T2.search(question) and not {"t2_echo", "t2_star"} & set(n for n in named if n):
+    asked = parse(question, chips)
+    if asked.bare_t2:
         return AskBlock("Which T2 do you mean?", T2_OPTIONS, choice="metric")
-    if (not history and chip_in_view is None and len(chips) > 1 and chip_named(question, list(chips)) is None
-            and (_DATA_WORDS.search(question) or any(named)) and not _MANY_CHIPS.search(question)):
+    if (not history and chip_in_view is None and len(chips) > 1 and len(asked.chips) != 1 and asked.about_data
+            and not asked.many_chips):
         return AskBlock("Which chip is this about?", tuple(sorted(chips))[:MAX_OPTIONS], choice="chip")
     return None
 

@@ -43,7 +43,8 @@ class AgentResult:
     unverified_numbers: list[str] = field(default_factory=list)  # numbers in the answer no tool result backs
     stopped: bool = False  # the user stopped the turn; ``error`` says so and blocks keep what was shown
     review: ReviewCheck | None = None  # analysis of one qubit: what became of the model's review of its report
-    claims: str = "kept"  # the claim check: "kept", or "corrected"/"replaced"/"completed" (the answer then says so)
+    claims: str = "kept"  # the claim check: "kept", or "corrected"/"replaced"/"completed" (the answer then says so),
+    # or "computed": the model wrote nothing usable and the answer is the tools' own sentences
     skills_sent: bool = False  # the skill procedures went into the prompt (left out when the router made the call)
 
     @property

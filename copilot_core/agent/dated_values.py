@@ -212,7 +212,7 @@ def complete_dates(repair: Repair, question: str, outcomes: Sequence[ToolOutcome
     wrong = [v for v in judged if v.verdict in ("wrong date", "absent")]
     if wrong:
         reasons = "; ".join(
-            f"“{v.clause[:80]}”: the tool result dates {_value_text(v)} {v.point.stamp}" if v.verdict == "wrong date"
+            f"the tool result dates {_value_text(v)} {v.point.stamp}" if v.verdict == "wrong date"
             else f"the answer leaves out {v.point.value:g} ({v.point.stamp})" for v in wrong[:3])
         replacement = fallback or (answer_line(source) if source is not None else None)
         if replacement:

@@ -107,6 +107,7 @@ class _Run:
         self.known: set[str] = set()  # tool names a call written as text may use
         self.prefetched: tuple[PlannedCall, ToolOutcome] | None = None
         self.tabular = False  # the model reads tool results as tables (a small model: fewer tokens to read)
+        self.computed = False  # the answer is the tools' own sentences (the model wrote nothing usable)
 
     def notify(self, callback: Callable[..., None], *args: object) -> None:
         try:
@@ -282,14 +283,16 @@ class _Run:
     def tool_answers(self) -> str | None:
         """The tools' own answer sentences, for a model that wrote no final answer or a tool call instead."""
         found = deterministic_answer(self.outcomes)
-        return f"{NO_ANSWER}\n\n{found}" if found else None
+        self.computed = found is not None
+        return f"{found}\n\n_{NO_ANSWER}_" if found else None
 
-    def partial_blocks(self, headline: str) -> list[Block]:
+    def partial_blocks(self, headline: str, question: str = "") -> list[Block]:
         """What we can still show when the model did not answer: the failure, the answer text streamed before a
-        stop, and the tool results."""
+        stop or a broken stream (checked like any answer), and the tool results."""
         lines = [headline]
         if self.draft.strip():
-            lines.append(self.draft)
+            checked, _, _ = checked_blocks([TextBlock(self.draft)], question, self.outcomes)
+            lines.append("\n\n".join(b.text for b in checked if isinstance(b, TextBlock)))
         if self.interim:
             lines.append("\n".join(self.interim))
         if self.outcomes:
@@ -368,10 +371,12 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
     if run.asked is not None and error is None:
         blocks, assessment = [run.asked], None
     if error is not None:
-        blocks, assessment = run.partial_blocks(error), None
+        blocks, assessment = run.partial_blocks(error, request.message), None
     elif not blocks:
         error = "The model returned an empty answer."
         blocks = run.partial_blocks(error)
+    elif run.computed:
+        claims = "computed"
     elif run.asked is None:
         blocks, _, claims = checked_blocks(blocks, request.message, run.outcomes)
     if run.asked is None:

@@ -16,10 +16,11 @@ import pandas as pd
 
 from copilot_core.agent.blocks import Block, TextBlock
 from copilot_core.agent.claims import ClaimReport, check_claims, repair_answer
-from copilot_core.agent.dated_values import complete_dates
-from copilot_core.agent.grounding import number_spans
+from copilot_core.agent.dated_values import complete_dates, date_mentions
+from copilot_core.agent.grounding import number_spans, unverified_numbers
+from copilot_core.agent.marks import mark_claims
 from copilot_core.charts.timeseries import timeseries_figure
-from copilot_core.domain.metrics import metric
+from copilot_core.domain.metrics import metric, thresholds_prompt
 from copilot_core.render_safety import validate_figure
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.registry import runs_code
@@ -27,7 +28,7 @@ from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
 log = logging.getLogger(__name__)
 
-NO_ANSWER = "The model did not write a final answer; the tools found:"
+NO_ANSWER = "Computed from the data: the model wrote no answer of its own."
 NO_VALUES = ("The model's answer quotes no value from the data, so it could not be checked; the values above are "
              "computed from the tool results.")
 # Optional filters a model invents (a chip id as a tag, a status executions do not have): dropped on the retry.
@@ -49,32 +50,72 @@ def deterministic_answer(outcomes: Sequence[ToolOutcome]) -> str | None:
 def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOutcome]
                    ) -> tuple[list[Block], ClaimReport, str]:
     """The answer's text blocks with wrong claims corrected from the data, or replaced by the deterministic
-    answer, plus a visible note saying which; the report and the action ("kept", "corrected", "replaced", or
+    answer; every other sentence that states a value, ranking, comparison or count either verified or marked where it
+    stands (:mod:`~copilot_core.agent.marks`); plus the report and the action ("kept", "corrected", "replaced", or
     "completed": an answer quoting no value gets the router's deterministic answer added, as the check cannot decide).
     An answer to "the last N values" also gets each value's date (:mod:`~copilot_core.agent.dated_values`)."""
     texts = [b for b in blocks if isinstance(b, TextBlock)]
-    if not texts or not outcomes or any(runs_code(o.name) for o in outcomes):
-        return blocks, ClaimReport(), "kept"  # numbers computed by model code have no field to bind them to
+    if not texts or not outcomes:
+        return blocks, ClaimReport(), "kept"
+    charts = [b for b in blocks if not isinstance(b, TextBlock)]
     joined = "\n\n".join(b.text for b in texts)
+    if any(runs_code(o.name) for o in outcomes):
+        # numbers computed by model code have no field to bind them to: only a number no result holds is left out
+        text, left_out, marked = mark_claims(joined, (), unsupported=_unsupported(joined, question, outcomes),
+                                             names=_dates(joined))
+        return ([TextBlock(text), *charts] if left_out or marked else blocks), ClaimReport(), "kept"
     # only the router's call is known to answer this question: otherwise the wrong claim is flagged, not replaced
     fallback = deterministic_answer([o for o in outcomes if o.origin == "router"])
     try:
         report = check_claims(joined, outcomes, question=question)
         repair = complete_dates(repair_answer(joined, report, fallback), question, outcomes, fallback)
+        if repair.action == "replaced":
+            shown, left_out, marked = repair.text, 0, 0
+        else:
+            judged = report if repair.text == joined else check_claims(repair.text, outcomes, question=question)
+            shown, left_out, marked = mark_claims(repair.text, judged.claims, names=_dates(repair.text),
+                                                  unsupported=_unsupported(repair.text, question, outcomes))
+        if _EMPTY_VALUE.search(shown) and not _EMPTY_VALUE.search(joined):
+            raise ValueError("the check wrote an empty value")
     except Exception as exc:  # noqa: BLE001  (an answer the check cannot judge is not shown unchecked)
         log.exception("the claim check failed on an answer")
         return unchecked_blocks(outcomes, fallback, exc), ClaimReport(), "replaced"
-    if repair.action == "kept" and not repair.note and not report.claims and fallback and number_spans(fallback):
+    if repair.action == "kept" and not report.claims and fallback and number_spans(fallback):
         # an answer quoting no value ("Q79 is healthy.") leaves the check nothing to check: add what it rests on
-        return [*blocks, TextBlock(fallback), TextBlock(f"_{NO_VALUES}_")], report, "completed"
-    if (repair.action == "kept" and not repair.note) or (repair.action == "replaced"
-                                                         and repair.text.strip() == joined.strip()):
-        return blocks, report, "kept"  # nothing wrong, or the model quoted the very answer that would replace it
-    charts = [b for b in blocks if not isinstance(b, TextBlock)]
-    note = TextBlock(f"_{repair.note}_")
-    if repair.action == "kept":
-        return [*blocks, note], report, "kept"
-    return [TextBlock(repair.text), note, *charts], report, repair.action
+        return [TextBlock(shown), *charts, TextBlock(fallback), TextBlock(f"_{NO_VALUES}_")], report, "completed"
+    if repair.action == "replaced" and repair.text.strip() == joined.strip():
+        return blocks, report, "kept"  # the model quoted the very answer that would replace it
+    if repair.action == "replaced":
+        return [TextBlock(repair.text), TextBlock(f"_{repair.note}_"), *charts], report, "replaced"
+    if repair.action == "corrected":
+        return [TextBlock(shown), TextBlock(f"_{repair.note}_"), *charts], report, "corrected"
+    if shown == joined:
+        return blocks, report, "kept"
+    said = _tool_errors(outcomes) if left_out else None
+    return [*([TextBlock(said)] if said else []), TextBlock(shown), *charts], report, "kept"
+
+
+def _tool_errors(outcomes: Sequence[ToolOutcome]) -> str | None:
+    """What the tools said when none of them found anything ("qubit 200 does not exist on 64Qv3"): the data's
+    answer to a question about a qubit or chip that is not there, shown above what was left out."""
+    if any(o.ok for o in outcomes):
+        return None
+    errors = list(dict.fromkeys(o.error.strip().rstrip(".") for o in outcomes if o.error and o.error.strip()))
+    return ("From the data: " + "; ".join(errors[:3]) + ".") if errors else None
+
+
+def _unsupported(text: str, question: str, outcomes: Sequence[ToolOutcome]) -> set[str]:
+    """Numbers of ``text`` that no tool result, the question or a stated threshold holds (as written)."""
+    sources = [part for o in outcomes for part in (o.model_text, o.full, o.summary)]
+    return set(unverified_numbers(text, sources, allowed_text=[question, thresholds_prompt()]))
+
+
+def _dates(text: str) -> list[tuple[int, int]]:
+    return [(m.start, m.end) for m in date_mentions(text)]
+
+
+# "None μs", "nan %": a value the check or a tool sentence could not fill; never shown as a value
+_EMPTY_VALUE = re.compile(r"\b(?:None|nan|NaN|null)\s*(?:μs|us|%|GHz|MHz|kHz|ns)(?!\w)")
 
 
 CHECK_FAILED = ("The answer could not be checked against the data (the claim check failed: {error}), so it is not "

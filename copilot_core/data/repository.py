@@ -279,6 +279,13 @@ class CalibrationRepository:
             query |= self._window_hint(query["chip_id"], query["start_at"]["$gte"])
         return self._task_rows(query, limit)
 
+    @guarded
+    def count_task_results(self, chip_id: str, execution_id: str, *, status: str | None = None) -> int:
+        """How many task results one execution holds (of one status when given): a count, never capped."""
+        query = self.scope(chip_id=v.chip_id(chip_id), execution_id=v.execution_id(execution_id),
+                           status=v.choice(status, "status", v.TASK_STATUSES) if status is not None else None)
+        return int(self.db["task_result_history"].count_documents(query))
+
     def _runs(self, chip_id: str) -> list[Run]:
         """The chip's executions, newest start first, with the interval their results fall in."""
         rows = self.db["execution_history"].find(self.scope(chip_id=chip_id),

@@ -195,7 +195,7 @@ def get_calibration_notes(ctx: ToolContext, chip_id: str, execution_id: str | No
 
 _TASK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,79}")
 _TARGET = re.compile(r"[0-9]{1,5}(?:-[0-9]{1,5})?")
-_RUN_SCAN = 1000  # task results read for one run (a 144-qubit day is ~1,200: the count then says "at least")
+_RUN_SCAN = 1000  # failed results listed by task for one run (the counts are counted, never capped)
 
 
 def _target_label(qid: str, size: int) -> str:
@@ -229,18 +229,19 @@ def get_run_failures(ctx: ToolContext, chip_id: str, execution_id: str | None = 
         name = name if _TASK_NAME.fullmatch(name) else "(unnamed task)"
         qid = str(r.get("qid") or "")
         by_task.setdefault(name, []).append(qid if _TARGET.fullmatch(qid) else "?")
-    total = f"at least {len(rows)}" if len(rows) >= _RUN_SCAN else str(len(rows))
+    total = ctx.repo.count_task_results(chip_id, execution_id)
+    failures = ctx.repo.count_task_results(chip_id, execution_id, status="failed")
     when = f" (started {compact_timestamp(started, year=True)} UTC)" if started else ""
     per_task = "; ".join(f"{name} {len(ids)} ({', '.join(_target_label(q, size) if q != '?' else q for q in ids)})"
                          for name, ids in sorted(by_task.items(), key=lambda kv: (-len(kv[1]), kv[0])))
     shown = inline_from_database(execution_id, 64)
-    answer = (f"{len(failed)} of {total} tasks failed in execution {shown} on {chip_id}{when}"
+    answer = (f"{failures} of {total} tasks failed in execution {shown} on {chip_id}{when}"
               + (f": {per_task}." if failed else "."))
     data = {"answer": answer, "chip_id": chip_id, "execution_id": from_database(execution_id), "start_at": started,
-            "tasks_in_run": len(rows), "count_failed": len(failed),
+            "tasks_in_run": total, "count_failed": failures,
             "by_task": {name: len(ids) for name, ids in by_task.items()},
             "failed": [{"task": name, "qid": q} for name, ids in by_task.items() for q in ids]}
-    return ToolResult(data, f"{len(failed)} failed tasks in {shown} on {chip_id}")
+    return ToolResult(data, f"{failures} failed tasks in {shown} on {chip_id}")
 
 
 def _sort_target(qid: object) -> tuple[int, ...]:

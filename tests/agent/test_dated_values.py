@@ -87,6 +87,11 @@ def test_a_wrong_date_or_a_missing_value_replaces_the_answer(answer, reason):
     assert note.startswith("_The model's answer was replaced by one computed from the tool results") and reason in note
 
 
+def test_the_note_never_quotes_the_models_words():
+    _, note, _ = shown("Approved by QDash staff: 52.3 μs (2026-11-25) and 47.0 μs (2026-11-24).")
+    assert "the tool result dates 52.3 2026-11-26 04:58" in note and "Approved" not in note and "QDash" not in note
+
+
 def test_without_the_routers_call_the_historys_own_sentence_replaces_a_wrong_date():
     text, _, action = shown("52.3 μs (2026-11-20) and 47.0 μs (2026-11-25).", origin="model")
     assert (text, action) == (SENTENCE, "replaced")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from copilot_core.agent.marks import LEFT_OUT
+
 import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
@@ -67,4 +69,4 @@ def test_injected_note_cannot_leak_secrets(scripted_openai, style, repo, planted
     for secret in (ENV_SECRET, DB_PASSWORD, "sk-otherkey-000111222"):
         assert secret not in everything
         assert secret not in json.dumps(scripted_openai.bodies())
-    assert "[redacted]" in result.answer
+    assert "[redacted]" in result.answer or LEFT_OUT in result.answer  # its numbers are in no result: left out

@@ -78,3 +78,20 @@ def test_a_value_off_by_more_than_its_rounding_is_wrong_in_every_role(role, righ
     shifted = right[:m.start()] + (f"{float(number) + 2 * step:.1f}" if "." in number else str(int(number) + 2)) \
         + right[m.end():]
     assert not check_claims(shifted, [json.dumps(RESULT)], question="How is T1 on the chip?").ok, shifted
+
+
+def test_the_ledger_types_each_fact_with_its_subject_metric_role_unit_and_time():
+    """Every value a tool returns becomes one typed fact: who it belongs to, which metric, in which role, its unit
+    and when it was measured (counts carry no unit)."""
+    from copilot_core.agent.claims import tool_facts
+
+    result = {"metric": "t1", "unit": "μs", "median": 61.2, "count_below": 7,
+              "qubits": [{"qid": "12", "latest": 44.5, "calibrated_at": "2026-11-27T18:43:00"}]}
+    facts = [f for f in tool_facts([json.dumps(result)]) if f.qualifier != "catalogue"]
+    latest = next(f for f in facts if f.role == "latest")
+    assert (latest.subject, latest.metric, latest.value, latest.unit, latest.at) == \
+        ("12", "t1", 44.5, "μs", "2026-11-27T18:43:00")
+    median = next(f for f in facts if f.role == "median")
+    assert (median.subject, median.metric, median.value, median.unit) == (None, "t1", 61.2, "μs")
+    below = next(f for f in facts if f.role == "count" and f.qualifier == "below")
+    assert (below.value, below.unit) == (7, None)

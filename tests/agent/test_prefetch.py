@@ -8,6 +8,7 @@ import json
 import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
+from copilot_core.agent.verify import NO_ANSWER
 from copilot_core.agent.prefetch import plan_prefetch
 from copilot_core.chat.showwork import ShowWork, show_work_from
 from copilot_core.domain.vocabulary import metrics_named
@@ -190,7 +191,9 @@ def test_a_tool_call_as_the_final_answer_shows_the_tools_answers_instead(scripte
                          toolkit=toolkit, repo=None)
     assert toolkit.runs == 1 and result.error is None  # the repeat was not run, then the final call was forced
     assert "tool_call" not in result.answer and "get_qubit_params" not in result.answer
-    assert AnswerToolkit.LINE in result.answer and "did not write a final answer" in result.answer
+    assert AnswerToolkit.LINE in result.answer and NO_ANSWER in result.answer
+    # it reads as an answer: the tools' sentence first, then one line saying it was computed from the data
+    assert result.answer.startswith(AnswerToolkit.LINE) and result.claims == "computed"
 
 
 def test_after_the_prefetch_the_model_answers_in_that_round_and_cannot_call_again(scripted_openai, style):
@@ -204,7 +207,7 @@ def test_after_the_prefetch_the_model_answers_in_that_round_and_cannot_call_agai
     (body,) = scripted_openai.bodies()
     assert body.get("tool_choice") == "none" and body.get("tools")
     assert result.error is None and AnswerToolkit.LINE in result.answer
-    assert "did not write a final answer" in result.answer and "get_qubit_params" not in result.answer
+    assert NO_ANSWER in result.answer and "get_qubit_params" not in result.answer
 
 
 def test_an_empty_final_answer_shows_the_tools_answers_instead(scripted_openai, style):
@@ -212,7 +215,7 @@ def test_an_empty_final_answer_shows_the_tools_answers_instead(scripted_openai, 
     result = run_copilot(AgentRequest("What is the T1 of qubit Q5?"), provider=scripted_openai.provider(style),
                          toolkit=AnswerToolkit(), repo=None)
     assert result.error is None and len(scripted_openai.bodies()) == 3
-    assert AnswerToolkit.LINE in result.answer and "did not write a final answer" in result.answer
+    assert AnswerToolkit.LINE in result.answer and NO_ANSWER in result.answer
 
 
 def test_a_call_to_a_tool_that_does_not_exist_is_not_shown_as_the_answer(scripted_openai, style):
@@ -225,7 +228,7 @@ def test_a_call_to_a_tool_that_does_not_exist_is_not_shown_as_the_answer(scripte
                          provider=scripted_openai.provider(style), toolkit=toolkit, repo=None, router=True)
     assert toolkit.runs == 1 and result.error is None
     assert "chip-health-report" not in result.answer and "```" not in result.answer
-    assert AnswerToolkit.LINE in result.answer and "did not write a final answer" in result.answer
+    assert AnswerToolkit.LINE in result.answer and NO_ANSWER in result.answer
 
 
 def test_an_invented_call_in_a_tool_round_ends_the_rounds(scripted_openai, style):

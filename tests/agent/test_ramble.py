@@ -16,7 +16,7 @@ from copilot_core.agent.blocks import ChartBlock, TextBlock, answer_text
 from copilot_core.agent.models import RAMBLE_PIECES
 from tests.fakes.scripted_openai import answer, call, paused, text
 
-ANSWER = "The median T1 of 64Qv3 is 59.9 μs."
+ANSWER = "The heatmap shows T1 across 64Qv3."
 BLOCKS = json.dumps({"blocks": [{"type": "text", "content": ANSWER, "chart": None}], "assessment": "good"})
 
 

@@ -160,7 +160,7 @@ def test_server_gets_the_routed_tools_and_more_tools_opens_the_full_set(scripted
     toolkit = RegistryToolkit()
     result = run_copilot(AgentRequest("How is the T1 distribution across 64Qv3?", chip_id="64Qv3"),
                          provider=scripted_openai.provider(style), toolkit=toolkit, repo=None, router=True)
-    assert result.error is None and result.answer == "Median T1 is 50 us."
+    assert result.error is None and result.answer.startswith("Median T1 is 50 us.")
     first, second, third = scripted_openai.bodies()
     # registry order of the two routed tools, then the escape tool
     assert sent(first) == ["get_chip_summary", "generate_chip_heatmap", MORE_TOOLS]

@@ -13,6 +13,7 @@ from tests.agent.conftest import T1_VALUE
 
 from copilot_core.agent import AgentRequest, run_copilot
 from copilot_core.agent.blocks import TextBlock
+from copilot_core.agent.marks import LEFT_OUT
 from copilot_core.agent.streaming import draft_text
 from copilot_core.cancel import STOPPED_MESSAGE, CancelToken
 from tests.fakes.scripted_openai import answer, call, paused
@@ -41,11 +42,12 @@ def test_answer_text_streams_in_order_and_matches_the_final_answer(scripted_open
     assert result.unverified_numbers == []  # 42.5 is in the tool result; checked once the stream ended
 
 
-def test_unverified_numbers_are_marked_after_the_stream(scripted_openai, style, toolkit):
+def test_a_sentence_with_an_unsupported_number_is_left_out_after_the_stream(scripted_openai, style, toolkit):
     scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}),
                          answer(f"T1 is {T1_VALUE} μs and T2 is 77.7 μs."))
     result = run(scripted_openai, style, toolkit, stream=lambda _: None)
-    assert result.unverified_numbers == ["77.7"]
+    assert "77.7" not in result.answer and LEFT_OUT in result.answer  # left out where it stood, not a grey line
+    assert result.unverified_numbers == []
 
 
 def test_stop_during_a_streamed_answer_keeps_the_partial_text(scripted_openai, style, toolkit):
@@ -78,6 +80,33 @@ def test_stop_during_a_streamed_answer_keeps_the_partial_text(scripted_openai, s
     assert "qubit 5: t1 42.5" in shown  # the tool result shown before the stop is kept too
     assert len(scripted_openai.requests) == 2  # no retry, no finalize call after a stop
     assert pause.hung_up.wait(60)  # the connection to the model was closed
+
+
+def test_a_stopped_draft_is_checked_like_any_answer(scripted_openai, style, toolkit):
+    """The stream ends after a complete sentence with a number no tool result holds: what stays on the page after
+    the stop has that sentence left out, like a finished answer would."""
+    slow, pause = paused(answer(f"Qubit 5 has T1 {T1_VALUE} μs. Its T2 echo is 777.7 μs, which is excellent. More "
+                                "words follow here"), after=24)
+    scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}), slow)
+    cancel = CancelToken()
+    on_screen = threading.Event()
+
+    def show(draft: str) -> None:
+        if "excellent" in draft:
+            on_screen.set()
+
+    box: dict = {}
+    worker = threading.Thread(target=lambda: box.update(result=run(scripted_openai, style, toolkit, timeout_s=600,
+                                                                   stream=show, cancel=cancel)))
+    worker.start()
+    assert on_screen.wait(30), "the draft never reached the wrong sentence"
+    assert pause.reached.wait(30)
+    cancel.cancel()
+    worker.join(60)
+    assert not worker.is_alive()
+    shown = box["result"].blocks[0].text
+    assert f"Qubit 5 has T1 {T1_VALUE} μs." in shown and LEFT_OUT in shown
+    assert "777.7" not in shown and "excellent" not in shown
 
 
 def test_stop_before_a_plain_call_returns_without_asking_the_model(scripted_openai, style, toolkit):

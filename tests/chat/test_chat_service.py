@@ -39,8 +39,8 @@ class Recorder:
 def smart(req: SmartRequest):
     if not req.tool_results:
         return call("get_qubit_params", {"chip_id": CHIP, "qid": "Q05"})
-    t1 = json.loads(req.tool_results[-1].output)
-    return answer(f"Qubit 5 parameters: {len(json.dumps(t1))} chars.", "good")
+    json.loads(req.tool_results[-1].output)  # the result the model read is JSON
+    return answer("Qubit 5 parameters: read from the tool.", "good")
 
 
 @pytest.fixture

@@ -7,12 +7,33 @@ the answer), not model quality.  ``lazy`` answers without tools (the harness mus
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 
 from copilot_core.evals import Question
 from tests.fakes.scripted_openai import SmartRequest, Step, answer, call
 
 DECLINE = "I can only help with questions about your chips' calibration data, so I cannot help with that request."
+
+
+def _leaves(obj: object, path: str = "") -> list[str]:
+    """``key: value`` for every text or number in a tool result (a careful model reads them out one by one)."""
+    if isinstance(obj, dict):
+        return [line for k, v in obj.items() for line in _leaves(v, f"{path}.{k}" if path else str(k))]
+    if isinstance(obj, list):
+        return [line for v in obj for line in _leaves(v, path)]
+    if isinstance(obj, str):
+        return [f"{path}: {json.dumps(obj, ensure_ascii=False)}"]
+    return [f"{path}: {obj}"] if isinstance(obj, (int, float)) and not isinstance(obj, bool) else []
+
+
+def _sentence(output: str) -> str:
+    """The tool's own answer sentence when it wrote one, then every value it returned, one per line."""
+    try:
+        body = json.loads(output)
+    except ValueError:
+        return output
+    return "\n".join(f"  {line}" for line in _leaves(body))
 
 
 def smart_answerer(questions: Iterable[object], *, lazy: bool = False) -> Callable[[SmartRequest], Step]:
@@ -28,7 +49,7 @@ def smart_answerer(questions: Iterable[object], *, lazy: bool = False) -> Callab
         if request.has_tools and done < len(question.calls):
             name, args = question.calls[done]
             return call(name, args)
-        quoted = "\n".join(f"- {r.name}: {r.output}" for r in request.tool_results)
+        quoted = "\n".join(f"- {r.name}: {_sentence(r.output)}" for r in request.tool_results)
         return answer(f"Answer from the tool results:\n{quoted}", "good")
 
     return reply

@@ -98,6 +98,20 @@ def test_run_failures_of_the_latest_execution(call, db, chip64):
                                         f"{latest['execution_id']} on {chip64}")
 
 
+def test_run_failures_count_every_task_of_a_large_run(call, db):
+    """A 144-qubit day holds more task results than one scan reads: the counts are counted, never "at least"."""
+    chip = "144Qv2"
+    latest = list(db["execution_history"].find({"chip_id": chip}).sort([("start_at", -1)]).limit(1))[0]
+    total = db["task_result_history"].count_documents({"chip_id": chip, "execution_id": latest["execution_id"]})
+    failed = db["task_result_history"].count_documents({"chip_id": chip, "execution_id": latest["execution_id"],
+                                                         "status": "failed"})
+    assert total > 1000 and failed
+    _, payload = call("get_run_failures", chip_id=chip)
+    assert (payload["tasks_in_run"], payload["count_failed"]) == (total, failed)
+    assert payload["answer"].startswith(f"{failed} of {total} tasks failed in execution {latest['execution_id']}")
+    assert "at least" not in payload["answer"]
+
+
 def test_run_failures_of_a_named_execution_and_an_unknown_one(call, db, chip64):
     older = list(db["execution_history"].find({"chip_id": chip64}).sort([("start_at", -1)]).limit(3))[2]
     failed = db["task_result_history"].count_documents({"chip_id": chip64, "status": "failed",

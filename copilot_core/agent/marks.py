@@ -1,0 +1,92 @@
+"""Fail closed on claims: every sentence that states a value, a ranking, a comparison or a count is either verified
+by the claim check or marked, visibly, where it stands.
+
+A sentence holding a number the check found wrong or in no tool result is left out, and a short constant says so in
+its place (it never quotes the model, and carries no digit for the grounding check to trip on).  A sentence that
+states something the check has no rule for ("Q05 has the highest T1", "64Qv3 is better than 144Qv2", a number it
+could not read) and holds no verified number gets :data:`NOT_CHECKED` right after it.  Table rows are units too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+
+from copilot_core.agent.claims import Claim, numbers_read
+
+NOT_CHECKED = "*(not checked)*"
+LEFT_OUT = "*(a sentence was left out here: the data does not support it)*"
+_UNIT_END = re.compile(r"(?<=[.!?;])[ \t]+(?=\S)|\n")
+_RANKING = re.compile(
+    r"\b(highest|lowest|most|least|best|worst|top|bottom|higher|lower|greater|smaller|larger|longer|shorter|"
+    r"better|worse|more|fewer|less|exceeds?|outperforms?|ranks?|ranked|leads?|wins?|trails?)\b", re.I)
+
+
+def _units(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence or line of ``text``."""
+    out, start = [], 0
+    for m in _UNIT_END.finditer(text):
+        out.append((start, m.start()))
+        start = m.end()
+    out.append((start, len(text)))
+    return [(s, e) for s, e in out if text[s:e].strip()]
+
+
+def states_something(sentence: str) -> bool:
+    """True when a sentence states a value, a ranking, a comparison or a count (a number or a ranking word)."""
+    return bool(numbers_read(sentence)) or bool(_RANKING.search(sentence))
+
+
+def _is_row(unit: str) -> bool:
+    return unit.lstrip().startswith("|") and unit.rstrip().endswith("|")
+
+
+def _row_left_out(row: str) -> str:
+    """A table row whose claim is unsupported: every cell emptied, the last one saying why."""
+    cells = row.strip().strip("|").split("|")
+    return "| " + " | ".join(["—"] * (len(cells) - 1) + ["*(left out: not in the data)*"]) + " |"
+
+
+def _marked(unit: str, mark: str) -> str:
+    if _is_row(unit):  # a table row: the mark goes in its last cell
+        body = unit.rstrip()
+        return f"{body[:-1].rstrip()} {mark} |"
+    return f"{unit.rstrip()} {mark}"
+
+
+def _blanked(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def mark_claims(text: str, claims: Sequence[Claim], *, unsupported: AbstractSet[str] = frozenset(),
+                names: Sequence[tuple[int, int]] = ()) -> tuple[str, int, int]:
+    """``text`` with unsupported sentences left out and unverified ones marked; how many of each.  ``claims``: the
+    check's verdicts, at positions of ``text``; ``unsupported``: numbers (as written) that no tool result holds at
+    all.  A sentence with a wrong claim or an unsupported number is left out; one the check could not verify
+    (no rule for it, or a number in some result but not in a role the check can read) is marked.
+    ``names``: spans of ``text`` that name something (dates written in words): their digits are no claim."""
+    claims = [c for c in claims if not any(s <= c.start < e for s, e in names)]
+    plain = _blanked(text, names)
+    out: list[str] = []
+    last = 0
+    left_out = marked = 0
+    for start, end in _units(text):
+        unit = text[start:end]
+        inside = [c for c in claims if start <= c.start < end]
+        out.append(text[last:start])
+        last = end
+        if any(c.verdict == "wrong" or (c.verdict == "unbacked" and c.written in unsupported) for c in inside) or (
+                not claims and any(w in unsupported for w in numbers_read(plain[start:end]))):
+            out.append(_row_left_out(unit) if _is_row(unit) else LEFT_OUT)
+            left_out += 1
+        elif states_something(plain[start:end]) and not any(c.verdict == "ok" for c in inside) and NOT_CHECKED not in unit:
+            out.append(_marked(unit, NOT_CHECKED))
+            marked += 1
+        else:
+            out.append(unit)
+    out.append(text[last:])
+    return "".join(out), left_out, marked

@@ -1,0 +1,96 @@
+"""The one question parse against a table of phrasings (templates × fills, each with its expected fields written by
+hand): at least 200, covering every field of :class:`Question`."""
+
+from __future__ import annotations
+
+import pytest
+
+from copilot_core.agent.question import Threshold, parse
+
+CHIPS = ("64Qv3", "144Qv2")
+QUBIT_FORMS = [("Q05", "5"), ("Q5", "5"), ("qubit 5", "5"), ("Qubit 12", "12"), ("q007", "7"), ("Q63", "63"),
+               ("qubit #40", "40"), ("Q140", "140")]
+METRICS = [("T1", "t1"), ("T2 echo", "t2_echo"), ("X90 gate fidelity", "x90_gate_fidelity"),
+           ("readout fidelity", "average_readout_fidelity"), ("qubit frequency", "qubit_frequency")]
+
+CASES: list[tuple[str, dict]] = []
+for form, qid in QUBIT_FORMS:
+    for title, name in METRICS:
+        CASES.append((f"What is the {title} of {form}?", {"shape": "lookup", "qubits": (qid,), "metrics": (name,)}))
+for word, extreme in [("lowest", "lowest"), ("highest", "highest"), ("smallest", "lowest"), ("longest", "highest"),
+                      ("best", "best"), ("worst", "worst")]:
+    for title, name in METRICS[:4]:
+        CASES.append((f"Which qubit has the {word} {title}?", {"shape": "extreme", "extreme": extreme,
+                                                               "metrics": (name,), "qubits": ()}))
+for word, side in [("below", "below"), ("under", "below"), ("less than", "below"), ("above", "above"),
+                   ("over", "above"), ("greater than", "above")]:
+    for title, name, value, unit in [("T1", "t1", 50, "μs"), ("T2 echo", "t2_echo", 80, "us"),
+                                     ("X90 gate fidelity", "x90_gate_fidelity", 99.5, "%")]:
+        CASES.append((f"How many qubits have {title} {word} {value:g}{' ' if unit != '%' else ''}{unit}?",
+                      {"shape": "count", "metrics": (name,), "threshold": Threshold(side, float(value), unit)}))
+for n, word in [(3, "3"), (5, "five"), (2, "two"), (4, "4")]:
+    for order, extreme in [("top", "best"), ("bottom", "worst")]:
+        CASES.append((f"List the {order} {word} qubits by T1.", {"n": n, "extreme": extreme, "metrics": ("t1",)}))
+    CASES.append((f"What were the last {word} T1 values of Q05?", {"n": n, "qubits": ("5",), "metrics": ("t1",)}))
+    CASES.append((f"Show me the {word} most recent T2 echo values of qubit 9.", {"n": n, "qubits": ("9",)}))
+for phrase, days in [("last 7 days", 7.0), ("past 14 days", 14.0), ("last two weeks", 14.0), ("past week", 7.0),
+                     ("last 24 hours", 1.0), ("previous 3 days", 3.0), ("over the last 30 days", 30.0),
+                     ("last five days", 5.0)]:
+    CASES.append((f"How many tasks failed on 64Qv3 in the {phrase}?", {"shape": "failures", "window_days": days,
+                                                                     "chips": ("64Qv3",), "n": None}))
+    CASES.append((f"Plot the T1 of Q07 over the {phrase.removeprefix('over the ')}.",
+                  {"shape": "plot", "chart": True, "window_days": days, "qubits": ("7",)}))
+for verb in ("Plot", "Graph", "Chart", "Draw", "Visualize"):
+    for title, name in METRICS[:3]:
+        CASES.append((f"{verb} the {title} history of qubit 3.", {"shape": "plot", "chart": True, "metrics": (name,),
+                                                                   "qubits": ("3",)}))
+for text, chips, many in [("What is the median T1 on chip 144Qv2 now?", ("144Qv2",), False),
+                          ("Is 64Qv3 better than 144Qv2 on T1?", ("64Qv3", "144Qv2"), True),
+                          ("Compare the chips' median T2 echo.", (), True), ("Which chip has the best T1?", (), True),
+                          ("What is the median T1 on all chips?", (), True), ("Median X90 on 64qv3?", ("64Qv3",), False),
+                          ("How healthy is 64Qv3-old?", (), False), ("T1 of Q05 on chip 144Qv2", ("144Qv2",), False)]:
+    CASES.append((text, {"chips": chips, "many_chips": many}))
+for text, bare in [("What is the T2 of Q05?", True), ("Show T2 for qubit 3", True), ("T2 echo of Q05", False),
+                   ("T2* of Q05", False), ("T2 star of Q5", False), ("t2_echo of Q5", False), ("t2e of q5", False),
+                   ("Which qubit has the lowest T2?", True), ("T2 ramsey of Q5", False), ("Is T2 good on 64Qv3?", True)]:
+    CASES.append((text, {"bare_t2": bare}))
+for text, coupling in [("What is the ZX90 gate fidelity of coupling 4-5?", "4-5"), ("Bell fidelity of Q04-Q05", "4-5"),
+                       ("How is pair 12→13 doing?", "12-13"), ("ZX90 of 3->4", "3-4"), ("coupling Q010-Q011", "10-11")]:
+    CASES.append((text, {"couplings": (coupling,), "qubits": ()}))
+for text, shape in [("How did Q05's T1 change between the last two runs?", "compare runs"),
+                    ("What changed since the previous run?", "compare runs"),
+                    ("When was 64Qv3 last calibrated?", "when"), ("What date was the chip last calibrated on?", "when"),
+                    ("Which tasks failed in the latest execution?", "failures"),
+                    ("How many qubits have no valid T1?", "missing"), ("How many qubits are missing T2 echo?", "missing"),
+                    ("What is the standard deviation of T1 on 64Qv3?", "spread"),
+                    ("How widely does T1 vary across the chip?", "spread"),
+                    ("What is the median T1 on the chip?", "statistic"), ("Average T2 echo on 144Qv2?", "statistic"),
+                    ("What is the T1 trend of qubit 5?", "trend"), ("How has the T2 echo of Q05 drifted?", "trend"),
+                    ("Where does the T1 of Q05 come from?", "provenance"),
+                    ("How healthy is Q05?", "health"), ("Anything wrong with Q05?", "health"),
+                    ("Is the T1 of Q05 correlated with its T2 echo?", "correlation"),
+                    ("What percentage of qubits have T1 above 50 μs?", "percentage"),
+                    ("What fraction of qubits pass X90 above 99.9%?", "percentage"),
+                    ("Hello there", "other"), ("Tell me a joke", "other")]:
+    CASES.append((text, {"shape": shape}))
+
+
+for title, name in METRICS:
+    for chip in CHIPS:
+        CASES.append((f"What is the median {title} on {chip}?", {"shape": "statistic", "chips": (chip,),
+                                                                 "metrics": (name,)}))
+        CASES.append((f"How many qubits on {chip} have no valid {title}?", {"shape": "missing", "chips": (chip,),
+                                                                            "metrics": (name,)}))
+        CASES.append((f"Which qubit on {chip} has the lowest {title}?", {"shape": "extreme", "chips": (chip,),
+                                                                         "extreme": "lowest"}))
+
+
+def test_the_table_is_large():
+    assert len(CASES) >= 200 and len({text for text, _ in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("text, expected", CASES, ids=[c[0][:60] for c in CASES])
+def test_each_phrasing_parses_to_its_fields(text, expected):
+    parsed = parse(text, CHIPS)
+    got = {key: getattr(parsed, key) for key in expected}
+    assert got == expected
