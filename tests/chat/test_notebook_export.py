@@ -183,7 +183,8 @@ def test_a_notebook_redraws_the_fit_figure_and_the_html_renders_markdown(seeded_
     redrawn = [o["data"]["application/vnd.plotly.v1+json"] for o in outputs
                if "application/vnd.plotly.v1+json" in o.get("data", {})]
     # the same traces as the chat drew (the figure file read again through the same tool)
-    assert redrawn and redrawn[0]["data"] and [t.get("y") for t in redrawn[0]["data"]] == [t.get("y") for t in turn.answer.charts()[0]["data"]]
+    assert redrawn and redrawn[0]["data"]
+    assert [t.get("y") for t in redrawn[0]["data"]] == [t.get("y") for t in turn.answer.charts()[0]["data"]]
 
 
 def test_every_exported_markdown_passes_the_second_look():
