@@ -49,3 +49,24 @@ def test_no_follow_ups_after_a_failed_answer(chat_app):
     assert not at.exception
     assert "Stopped with a problem" in at.status[0].label
     assert next_buttons(at) == []
+
+
+def test_an_empty_chat_offers_starter_questions_and_a_click_asks(chat_app, demo_db):
+    newest = max(demo_db["chip"].find({}, {"_id": 0, "chip_id": 1, "installed_at": 1}),
+                 key=lambda c: c.get("installed_at") or 0)["chip_id"]  # the newest chip, read without the app
+
+    def smart(req: SmartRequest):
+        if not req.tool_results:
+            return call("get_chip_summary", {"chip_id": newest})
+        return answer("The chip summary is here.")
+
+    app = chat_app(smart, env={"COPILOT_READINESS": "off"})
+    at = app.run()
+    starters = [b for b in at.button if b.key and b.key.startswith("starter-")]
+    assert [readable(b.label) for b in starters][0] == f"Summarise the health of the chip on {newest}"
+    starters[0].click()
+    at = app.run()
+    assert not at.exception
+    assert readable(at.chat_message[0].markdown[0].value) == f"Summarise the health of the chip on {newest}"
+    assert any("The chip summary is here." in readable(m.value) for m in at.chat_message[1].markdown)
+    assert not [b for b in at.button if b.key and b.key.startswith("starter-")]  # gone once the chat has begun
