@@ -70,3 +70,25 @@ def test_an_empty_chat_offers_starter_questions_and_a_click_asks(chat_app, demo_
     assert readable(at.chat_message[0].markdown[0].value) == f"Summarise the health of the chip on {newest}"
     assert any("The chip summary is here." in readable(m.value) for m in at.chat_message[1].markdown)
     assert not [b for b in at.button if b.key and b.key.startswith("starter-")]  # gone once the chat has begun
+
+
+def test_readiness_is_probed_at_start_up_and_shown_in_the_sidebar(chat_app):
+    """Opening the page starts the model's readiness probe in the background (no question asked); once it has run,
+    the sidebar shows its result and the first question does not probe again."""
+    from copilot_core.agent import provider_from_settings
+    from copilot_core.readiness import background_probe
+    from copilot_core.settings import load_settings
+
+    app = chat_app(lambda req: answer("ok"), env={"COPILOT_READINESS": "on"})
+    at = app.run()
+    assert not at.exception
+    probe = background_probe(provider_from_settings(load_settings()))
+    assert probe is not None, "opening the page started the probe"
+    probe.join(60)
+    probes = [b for b in app.server.bodies() if "report_number" in str(b.get("tools"))]
+    assert len(probes) == 1  # probed once, before any question
+    at = app.run()
+    shown = [m.value for m in at.sidebar.markdown] + [c.value for c in at.sidebar.caption]
+    assert any("Tool-calling check: full tools" in readable(s) for s in shown), shown
+    app.ask(f"What is the median T1 of {CHIP}?")
+    assert len([b for b in app.server.bodies() if "report_number" in str(b.get("tools"))]) == 1
