@@ -5,8 +5,9 @@ Three rules, each a plain function of the question's words:
 - the call a question in words plainly needs: a time window ("over the last 14 days") is a window of days, never a
   count of points; several named qubits are fetched together (and drawn as one chart, a line each); "why did Q69's
   tasks fail" reads the qubit's failed task results with their stored messages;
-- a data question whose turn made no tool call gets that call made by the turn service, or a plain "could not look
-  it up"; an earlier answer in the chat is context, never evidence for a new one;
+- a data question whose turn made no tool call and whose answer states values (or explains a failure) gets the call
+  made by the turn service, or a plain "could not look it up"; an earlier answer in the chat is context, never
+  evidence for a new one;
 - the answer to a why-it-failed question quotes the stored messages of the failed tasks.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from copilot_core.agent.grounding import answer_numbers
 from copilot_core.agent.prefetch import PlannedCall, _qubits, plan_prefetch
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.vocabulary import NUMBER_WORDS, metrics_named
@@ -95,6 +97,19 @@ def lookup_plan(question: str, chip_id: str | None, available: Sequence[str] | N
 def needs_data(question: str) -> bool:
     """A question about the lab's data (not a definition or a greeting): it must be answered from a tool call."""
     return bool(_DATA.search(question)) and not _DEFINITION.search(question)
+
+
+def answered_from_thin_air(question: str, answer: str | None) -> bool:
+    """A data question whose answer (written with no tool call) states values, or explains why something failed:
+    what the model wrote can only come from earlier turns or from nowhere."""
+    if not needs_data(question):
+        return False
+    if _WHY_FAILED.search(question):
+        return True
+    try:
+        return bool(answer_numbers(answer or ""))
+    except Exception:  # noqa: BLE001 - numbers that cannot be read are not evidence either
+        return True
 
 
 def fallback_plan(question: str, *, chip_id: str | None, qid: str | None,

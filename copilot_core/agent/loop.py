@@ -39,7 +39,8 @@ from copilot_core.agent.grounding import answer_numbers, unverified_numbers
 from copilot_core.agent.guardrails import configured_secrets, sanitize_output
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
-from copilot_core.agent.lookups import COULD_NOT, failure_quotes, fallback_plan, lookup_plan, needs_data
+from copilot_core.agent.lookups import (COULD_NOT, answered_from_thin_air, failure_quotes, fallback_plan,
+                                        lookup_plan)
 from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
 from copilot_core.agent.prompts import build_prompt, render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
@@ -376,7 +377,8 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
             if planned is not None:
                 run.prefetch(conversation, planned)
             final_text = run.loop(conversation, tools)
-            if run.asked is None and not run.outcomes and toolkit is not None and needs_data(request.message):
+            if run.asked is None and not run.outcomes and toolkit is not None and \
+                    answered_from_thin_air(request.message, final_text):
                 final_text = run.look_up(request, chip_id)  # a data question answered with no call: never shown
             if cancel is not None:
                 cancel.check()
