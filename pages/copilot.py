@@ -42,8 +42,10 @@ with page_guard("the copilot page"):
     render_history(state)
 
     ready = state.provider is not None and resources.repo is not None
+    starters = st.empty()  # always one element here, so the chat below keeps its place from one run to the next
     if ready and not state.messages and state.pending is None:
-        render_starters(state, state.chip_id or next((c["chip_id"] for c in data.chips()), None))
+        with starters.container():
+            render_starters(state, state.chip_id or next((c["chip_id"] for c in data.chips()), None))
     prompt = st.chat_input("Ask about the calibration data…", key="copilot_input", disabled=not ready,
                            submit_mode="disable")  # a running turn has its own Stop button
     request = prompt or (state.take_pending() if ready else None)  # analysis mode: the first request runs by itself
