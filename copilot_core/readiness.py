@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ PROBE_TOOL = {
 PROBE_VALUE = 42
 PROBE_TIMEOUT_S = 60.0
 
+log = logging.getLogger(__name__)
 _CACHE: dict[str, Readiness] = {}
 _CACHE_LOCK = threading.Lock()
 _KEY_LOCKS: dict[str, threading.Lock] = {}
@@ -204,6 +206,35 @@ def readiness_for(provider: ProviderConfig, *, client: OpenAI | None = None, ref
             with _CACHE_LOCK:
                 _CACHE[key] = result
         return result
+
+
+_PROBES: dict[str, threading.Thread] = {}
+
+
+def start_probe(provider: ProviderConfig) -> threading.Thread:
+    """Probe this provider on a background thread, once per configuration and process (the app calls it at
+    start-up, so the first question finds the result cached instead of waiting for the probe)."""
+    key = provider_key(provider)
+    with _CACHE_LOCK:
+        thread = _PROBES.get(key)
+        if thread is None:
+            thread = threading.Thread(target=_probe_quietly, args=(provider,), name="readiness-probe", daemon=True)
+            _PROBES[key] = thread
+            thread.start()
+    return thread
+
+
+def background_probe(provider: ProviderConfig) -> threading.Thread | None:
+    """The probe :func:`start_probe` started for this provider, if any (to wait for it, or to tell it ran)."""
+    with _CACHE_LOCK:
+        return _PROBES.get(provider_key(provider))
+
+
+def _probe_quietly(provider: ProviderConfig) -> None:
+    try:
+        readiness_for(provider)
+    except Exception:  # noqa: BLE001 - the first question probes again and shows what went wrong
+        log.warning("background readiness probe failed", exc_info=True)
 
 
 def cached_readiness(provider: ProviderConfig | None) -> Readiness | None:

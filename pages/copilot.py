@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import data
-from ui.chat_render import SETUP_HELP, render_history
+from ui.chat_render import SETUP_HELP, render_history, render_starters
 from ui.chat_session import chat_state, provider_for, take_handoff, target_label
 from ui.chat_sidebar import render_analysis_target, render_exports, render_provider, render_sessions
 from ui.chat_turn import chat_resources, finish_previous_turn, run_turn
@@ -42,6 +42,10 @@ with page_guard("the copilot page"):
     render_history(state)
 
     ready = state.provider is not None and resources.repo is not None
+    starters = st.empty()  # always one element here, so the chat below keeps its place from one run to the next
+    if ready and not state.messages and state.pending is None:
+        with starters.container():
+            render_starters(state, state.chip_id or next((c["chip_id"] for c in data.chips()), None))
     prompt = st.chat_input("Ask about the calibration data…", key="copilot_input", disabled=not ready,
                            submit_mode="disable")  # a running turn has its own Stop button
     request = prompt or (state.take_pending() if ready else None)  # analysis mode: the first request runs by itself

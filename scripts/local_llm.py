@@ -243,6 +243,7 @@ def write_template(files: ModelFiles | None = None) -> Path:
 
 STATE_PREFIX = "prompt-"  # kv/prompt-<key>.bin: the one saved slot of this model, build and setting
 SLOT_TIMEOUT_S = 60.0
+STOP_SAVE_S = 3.0  # how long a stop waits to save the prompt state before the process ends
 
 
 def state_dir(files: ModelFiles) -> Path:
@@ -382,10 +383,20 @@ def serve(port: int = DEFAULT_PORT, *, files: ModelFiles | None = None, n_ctx: i
         threading.Thread(target=lambda: (sys.stdin.read(), stop.set()), daemon=True).start()
     stop.wait()
     if key:
-        print(save_state(url, files, key), file=sys.stderr, flush=True)
+        print(save_state_within(url, files, key, STOP_SAVE_S), file=sys.stderr, flush=True)
     # The native server threads do not shut down cleanly from Python; end the process outright.
     sys.stdout.flush()
     os._exit(0)
+
+
+def save_state_within(url: str, files: ModelFiles, key: str, seconds: float) -> str:
+    """``save_state``, given at most ``seconds``: a server still evaluating a prompt answers the save only when that
+    prompt is done (a minute on a CPU), and a stop must not wait for it; the state is then not kept."""
+    said: list[str] = []
+    saver = threading.Thread(target=lambda: said.append(save_state(url, files, key)), daemon=True)
+    saver.start()
+    saver.join(seconds)
+    return said[0] if said else f"prompt state not saved (the server was busy at the stop; waited {seconds:.0f} s)"
 
 
 def env_lines(port: int = DEFAULT_PORT) -> list[str]:

@@ -158,6 +158,22 @@ def render_follow_ups(questions: list[str], index: int, state: ChatState) -> Non
                   icon=":material/subdirectory_arrow_right:", on_click=_ask_next, args=(state, question))
 
 
+def starter_questions(chip_id: str | None) -> list[str]:
+    """What a new chat may start with, about the chip in view or the newest chip (ids are identifiers from the
+    database; a chip id that is not one gets the generic questions)."""
+    chip = f" on {chip_id}" if chip_id and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}", chip_id) else ""
+    return [f"Summarise the health of the chip{chip}", f"Which qubits{chip} have the lowest T1?",
+            f"What changed{chip} since the last calibration run?", f"Which tasks failed in the latest run{chip}?"]
+
+
+def render_starters(state: ChatState, chip_id: str | None) -> None:
+    """An empty chat: a few questions to start with, as buttons (a click asks it)."""
+    st.caption(safe_markdown("Start with one of these, or type your own question below:"))
+    for i, question in enumerate(starter_questions(chip_id)):
+        st.button(safe_markdown(safe_text(question, 200)), key=f"starter-{state.session_id}-{i}",
+                  icon=":material/chat_bubble:", on_click=_ask_next, args=(state, question))
+
+
 def render_unverified(numbers: list[str]) -> None:
     """Numbers in the answer that no tool result backs: the reader should check them before relying on them."""
     if numbers:

@@ -34,7 +34,7 @@ def render_provider(state: ChatState, problem: str | None) -> None:
 
     readiness = cached_readiness(provider)  # never probes here: the sidebar must not block
     if readiness is None:
-        st.caption("Tool-calling check: runs before the first answer.")
+        st.caption("Tool-calling check: running in the background (the result shows here).")
     else:
         st.caption(safe_markdown(f"Tool-calling check: **{escape(readiness.level)}** tools. {escape(readiness.reason)}"))
 

@@ -100,8 +100,15 @@ def chat_resources(settings: Settings) -> ChatResources:
         log.exception("cannot open the calibration database")
         return ChatResources(db_error=DatabaseUnavailable(f"the database cannot be opened ({type(exc).__name__})."))
     _own_collections_indexed(target_key(settings), repo.db)
-    return ChatResources(repo=repo, sessions=ChatSessionStore(repo.db),
-                         copilot=_copilot(target_key(settings), id(settings), settings, repo))
+    copilot = _copilot(target_key(settings), id(settings), settings, repo)
+    if copilot.gate:  # the model's readiness, probed in the background at start-up: the first question need not wait
+        from copilot_core.readiness import start_probe
+        from ui.chat_session import provider_for
+
+        provider, _ = provider_for(settings)
+        if provider is not None:
+            start_probe(provider)
+    return ChatResources(repo=repo, sessions=ChatSessionStore(repo.db), copilot=copilot)
 
 
 TURN_KEY = "copilot_turn"  # the running (or last) BackgroundTurn of this browser session

@@ -9,6 +9,7 @@ in the trace and the show-work panel); only over-long or empty input is refused.
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -66,6 +67,17 @@ def check_input(text: str) -> InputCheck:
     return InputCheck(True, None, flags, cleaned)
 
 
+def _holds_credential(url: str) -> bool:
+    """A URL that may carry a credential (a user or password, or a query that may hold a token) is a secret as a
+    whole; a plain address (``http://127.0.0.1:8080/v1``) is not, and an error that names it shows it.  When the
+    URL cannot be read, it is treated as a secret."""
+    try:
+        parts = urlsplit(url)
+        return bool(parts.username or parts.password or parts.query or parts.fragment or "@" in parts.netloc)
+    except ValueError:
+        return True
+
+
 def configured_secrets(settings: Settings | None = None) -> tuple[str, ...]:
     """Literal secret values from settings: API keys, DB passwords, and any *KEY/*SECRET/*TOKEN/*PASSWORD key."""
     from copilot_core.settings import current_settings
@@ -77,7 +89,7 @@ def configured_secrets(settings: Settings | None = None) -> tuple[str, ...]:
     values = [settings.openai_api_key or ""]
     for url in (settings.mongodb_uri, settings.openai_base_url):
         if url:
-            values += [url_password(url) or "", url]
+            values += [url_password(url) or "", url if _holds_credential(url) else ""]
     for key, value in settings.extra.items():
         if re.search(r"(KEY|SECRET|TOKEN|PASSWORD|PASSWD)$", str(key), re.I) and isinstance(value, str):
             values.append(value)

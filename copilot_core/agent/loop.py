@@ -39,6 +39,8 @@ from copilot_core.agent.grounding import answer_numbers, unverified_numbers
 from copilot_core.agent.guardrails import configured_secrets, sanitize_output
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
+from copilot_core.agent.lookups import (COULD_NOT, answered_from_thin_air, failure_quotes, fallback_plan,
+                                        lookup_plan)
 from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
 from copilot_core.agent.prompts import build_prompt, render_prompt
 from copilot_core.agent.provider import ProviderConfig, make_client
@@ -60,6 +62,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MAX_TOOL_ROUNDS = 10
+LOOKED_UP = "The model answered without looking anything up, so its answer is not shown; the data says:"
 
 
 def _parse(raw: str) -> dict | None:
@@ -203,6 +206,24 @@ class _Run:
         if outcome.ok:
             self.prefetched = (planned, outcome)
 
+    def look_up(self, request: AgentRequest, chip_id: str | None) -> str:
+        """A data question the model answered without a tool call: the call it needed, made now and answered from
+        the tool's own sentence (or the failed tasks' messages), else a plain "could not look it up"."""
+        names = [t["name"] for t in self.toolkit.schemas()] if self.toolkit is not None else []
+        planned = fallback_plan(request.message, chip_id=chip_id, qid=request.qid, available=names)
+        if planned is None:
+            return COULD_NOT
+        self.notify(self.listener.tool_call, planned.name, dict(planned.args))
+        call = ToolCall("call_router_lookup", planned.name, json.dumps(planned.args))
+        outcome = replace(self.execute(call, dict(planned.args), dict(planned.args)), origin="router")
+        self.outcomes.append(outcome)
+        self.charts.extend(outcome.charts or [])
+        self.notify(self.listener.tool_result, outcome)
+        if not outcome.ok:
+            return f"{COULD_NOT}\n\n{outcome.summary}"
+        found = failure_quotes(request.message, [outcome]) or answer_line(outcome) or outcome.summary
+        return f"{LOOKED_UP}\n\n{found}" if found else COULD_NOT
+
     def text_calls(self, text: str | None) -> list[ToolCall]:
         """Tool calls the model wrote as text, as calls the loop can run."""
         return [ToolCall(f"call_text_{len(self.rounds)}_{i}", name, args)
@@ -341,8 +362,9 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
                 if router and tools:
                     names = [t["name"] for t in tools]
                     chosen = route(request.message, qid=request.qid, mode=request.mode, available=names)
-                    planned = plan_prefetch(request.message, chip_id=chip_id, qid=request.qid,
-                                            available=names) if request.mode == "chat" else None
+                    planned = (lookup_plan(request.message, chip_id, names) or plan_prefetch(
+                        request.message, chip_id=chip_id, qid=request.qid, available=names)) \
+                        if request.mode == "chat" else None
                     if planned is not None and planned.name not in chosen.names:
                         chosen = Route(tuple(n for n in names if n in {*chosen.names, planned.name}),
                                        (*chosen.reasons, planned.reason))
@@ -358,6 +380,9 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
             if planned is not None:
                 run.prefetch(conversation, planned)
             final_text = run.loop(conversation, tools)
+            if run.asked is None and not run.outcomes and toolkit is not None and \
+                    answered_from_thin_air(request.message, final_text):
+                final_text = run.look_up(request, chip_id)  # a data question answered with no call: never shown
             if cancel is not None:
                 cancel.check()
     except TurnCancelled as exc:
@@ -379,6 +404,8 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
         claims = "computed"
     elif run.asked is None:
         blocks, _, claims = checked_blocks(blocks, request.message, run.outcomes)
+        if (quotes := failure_quotes(request.message, run.outcomes)) is not None:
+            blocks = [*blocks, TextBlock(quotes)]
     if run.asked is None:
         run.charts.extend(asked_chart(request.message, run.outcomes, run.charts))
     blocks = [_sanitized(b, secrets) for b in vet_model_charts(blocks)] + [ChartBlock(chart) for chart in run.charts]

@@ -173,7 +173,7 @@ def asked_chart(question: str, outcomes: Sequence[ToolOutcome], charts: Sequence
         if full is None:
             continue
         try:
-            figure = _history_figure(full) or _ranked_figure(full)
+            figure = _history_figure(full) or _qubits_figure(full) or _ranked_figure(full)
             if figure is not None:
                 return [validate_figure(figure)]
         except Exception:  # noqa: BLE001  (a chart that cannot be drawn leaves the answer as it is)
@@ -195,6 +195,25 @@ def _history_figure(full: dict) -> dict | None:
         return None
     entry = metric(name)
     fig = timeseries_figure(frame, None, entry, title=f"{entry.title} of {label}")
+    return json.loads(fig.to_json())
+
+
+def _qubits_figure(full: dict) -> dict | None:
+    """Several named qubits' histories (``get_chip_parameter_timeseries`` with ``qids``): one chart, a line each."""
+    rows, labels, name = full.get("rows"), full.get("labels"), full.get("parameter_name")
+    if not isinstance(rows, list) or not rows or not isinstance(labels, dict) or not isinstance(name, str):
+        return None
+    frame = pd.DataFrame({"qid": [str(r.get("qid")) for r in rows],
+                          "qubit": [str(labels.get(str(r.get("qid")), f"Q{r.get('qid')}")) for r in rows],
+                          "calibrated_at": pd.to_datetime([r.get("calibrated_at") for r in rows], errors="coerce",
+                                                          utc=True).tz_localize(None),
+                          "value": pd.to_numeric([r.get("value") for r in rows], errors="coerce"), "outlier": False})
+    frame = frame.dropna(subset=["calibrated_at", "value"])
+    if frame.empty:
+        return None
+    entry = metric(name)
+    shown = sorted(set(frame["qubit"]))
+    fig = timeseries_figure(frame, None, entry, title=f"{entry.title} of {', '.join(shown)}")
     return json.loads(fig.to_json())
 
 

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 
 from copilot_core.analysis.chip_metrics import ChipMetric
 from copilot_core.charts.style import BAND_COLOURS, BAND_INDEX, MISSING_COLOUR, band_colourscale, cell_text
-from copilot_core.domain.metrics import BANDS, format_value
+from copilot_core.domain.metrics import BANDS, Band, format_value
 from copilot_core.domain.topology import Topology, qubit_label
 from copilot_core.errors import InvalidRequest
 
@@ -186,5 +186,19 @@ def coupling_map(cm: ChipMetric, topology: Topology, *, color_by: ColorBy = "val
     fig.add_trace(go.Scatter(
         x=have["x"], y=have["y"], mode="markers", customdata=have["id"], hovertext=have["hover"],
         hovertemplate="%{hovertext}<extra></extra>", name=cm.metric.name, showlegend=False, marker=marker))
+    if use_bands or lack["id"]:
+        _band_legend(fig, BANDS if use_bands else (), missing=bool(lack["id"]))
     _grid_layout(fig, n, cell, _title(cm, suffix + " · arrows point control → target"))
     return fig
+
+
+def _band_legend(fig: go.Figure, bands: tuple[Band, ...], *, missing: bool) -> None:
+    """What the colours mean: one legend entry per band (and grey for no data), drawn as entries only (no point),
+    so a click on a coupling still selects a coupling."""
+    for band in bands:
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=band, showlegend=True, hoverinfo="skip",
+                                 marker=dict(size=10, symbol="square", color=BAND_COLOURS[band])))
+    if missing:
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name="no data", showlegend=True,
+                                 hoverinfo="skip", marker=dict(size=10, symbol="square", color=MISSING_COLOUR)))
+    fig.update_layout(showlegend=True, legend=dict(orientation="h", y=-0.02, yanchor="top", x=0))

@@ -1,9 +1,11 @@
 """A chat as one self-contained HTML page, drawn by the daily report's renderer (Jinja with autoescape, plotly.js
 inline, a Content-Security-Policy that forbids every request), so it opens offline and reaches no host.
 
-Everything written by the model or the database is escaped text here: no markdown is interpreted, so there is no
-link or image to defang.  Charts are validated again and embedded as JSON with ``<`` escaped, so no figure string
-can close the script element.
+Text the model wrote is shown as the page shows it: rebuilt by ``render_safety.safe_markdown``, rendered to HTML by
+the second look's renderer, and kept only when that exact markdown passes the second look (no image, raw HTML,
+outside link or auto-linkable text); otherwise it is escaped text.  Everything else (questions, tool arguments,
+database strings) is escaped text.  Charts are validated again and embedded as JSON with ``<`` escaped, so no figure
+string can close the script element.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from collections.abc import Sequence
 
 from copilot_core.agent.blocks import ApprovalBlock, AskBlock, ChartBlock, TextBlock
 from copilot_core.chat.messages import ChatMessage
-from copilot_core.render_safety import UnsafeFigure, validate_figure
+from copilot_core.render_safety import UnsafeFigure, safe_markdown, validate_figure
+from copilot_core.render_safety.gfm_html import render
+from copilot_core.render_safety.markdown_check import loads_nothing
 from copilot_core.report.builder import _environment, _plotly_js
 
 
@@ -27,10 +31,18 @@ def _figure_json(figure: dict) -> str | None:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def _answer_html(text: str) -> str | None:
+    """An answer's markdown as HTML, when the exact markdown rendered passes the second look; else None."""
+    markdown = safe_markdown(text)
+    return render(markdown) if loads_nothing(markdown) else None
+
+
 def _message_context(message: ChatMessage, index: int) -> dict:
     parts: list[dict] = []
     for n, block in enumerate(message.blocks if message.role == "assistant" else [TextBlock(message.text)]):
-        if isinstance(block, TextBlock):
+        if isinstance(block, TextBlock) and message.role == "assistant" and (html := _answer_html(block.text)):
+            parts.append({"kind": "html", "html": html})
+        elif isinstance(block, TextBlock):
             parts.append({"kind": "text", "text": block.text})
         elif isinstance(block, AskBlock):
             parts.append({"kind": "ask", "text": block.question, "options": list(block.options),

@@ -22,7 +22,9 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from copilot_core.agent.blocks import AskBlock, TextBlock
 from copilot_core.chat.messages import ChatMessage
+from copilot_core.figures import figure_root
 from copilot_core.render_safety import safe_markdown
+from copilot_core.render_safety.markdown_check import loads_nothing, plain_text
 from copilot_core.settings import PROJECT_ROOT, Settings
 from copilot_core.tools.registry import TOOLS_BY_NAME, runs_code
 
@@ -36,6 +38,7 @@ def _setup_source(settings: Settings | None) -> str:
         names = {"DATA_DIR": str(settings.data_dir), "MONGO_DB_NAME": settings.mongo_db_name}
         if settings.project_id:
             names["QDASH_PROJECT_ID"] = settings.project_id
+        names["CALIB_DATA_DIR"] = str(figure_root(settings).root)  # the lab's fit figures, redrawn by the notebook
     lines = ["import json", "import os", "import sys", "",
              f"sys.path.insert(0, {str(PROJECT_ROOT)!r})  # the Calibration Copilot checkout this chat came from",
              "# The same connection as the app: MONGODB_URI / secrets come from your environment, never from here."]
@@ -43,18 +46,28 @@ def _setup_source(settings: Settings | None) -> str:
     lines += ["", "import plotly.io as pio", "from copilot_core.data.connection import open_database",
               "from copilot_core.data.repository import CalibrationRepository",
               "from copilot_core.sandbox import run_analysis", "from copilot_core.settings import load_settings",
-              "from copilot_core.tools import DataStore, Toolkit", "",
+              "from copilot_core.tools import DataStore, Toolkit",
+              "from copilot_core.figures import available_root",
+              "from copilot_core.agent.verify import asked_chart", "",
               "settings = load_settings()",
               "repo = CalibrationRepository(open_database(settings), project_id=settings.project_id)",
-              "toolkit = Toolkit(repo, store=DataStore(), sandbox=run_analysis)", "",
+              "toolkit = Toolkit(repo, store=DataStore(), sandbox=run_analysis, figures=available_root(settings))",
+              "turn = []  # this question's tool outcomes, for the chart the answer drew from them", "",
               "def run_tool(name, args):",
               "    \"\"\"One tool call as the copilot made it: what it saw, and its charts drawn.\"\"\"",
               "    toolkit.begin_request(args.get('chip_id'))",
               "    outcome = toolkit.execute(name, args)",
-              "    print(outcome.model_text)",
+              "    print(outcome.model_text if outcome.ok else 'failed: ' + str(outcome.error))",
               "    for figure in outcome.charts or []:",
               "        pio.from_json(json.dumps(figure)).show()",
-              "    return outcome"]
+              "    turn.append(outcome)",
+              "    return outcome", "",
+              "def draw_answer_chart(question):",
+              "    \"\"\"The chart the answer drew from the tool results (a plot asked for in words), drawn again.\"\"\"",
+              "    drawn = [f for o in turn for f in (o.charts or [])]",
+              "    for figure in asked_chart(question, turn, drawn):",
+              "        pio.from_json(json.dumps(figure)).show()",
+              "    turn.clear()"]
     return "\n".join(lines)
 
 
@@ -90,6 +103,12 @@ def _answer_markdown(message: ChatMessage) -> str:
     return "\n\n".join(parts) or "_(no text)_"
 
 
+def _markdown_cell(markdown: str) -> nbformat.NotebookNode:
+    """A markdown cell whose exact text passed the same second look as an answer on the page (rendered again and
+    holding nothing that loads or links); otherwise the text as a code block."""
+    return new_markdown_cell(markdown if loads_nothing(markdown) else plain_text(markdown))
+
+
 def notebook_filename(title: str) -> str:
     """A safe file name for the chat's notebook (the title may hold anything the user typed)."""
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", title).strip("._")[:60] or "chat"
@@ -98,12 +117,14 @@ def notebook_filename(title: str) -> str:
 
 def chat_notebook(messages: Sequence[ChatMessage], *, title: str, settings: Settings | None = None) -> str:
     """The chat as ``.ipynb`` JSON text (nbformat 4)."""
-    cells = [new_markdown_cell(f"# {safe_markdown(title)}\n\nExported from Calibration Copilot. Run all cells to "
-                               "fetch the same data again and redo each analysis."),
+    cells = [_markdown_cell(f"# {safe_markdown(title)}\n\nExported from Calibration Copilot. Run all cells to "
+                            "fetch the same data again and redo each analysis."),
              new_code_cell(_setup_source(settings))]
+    question = ""
     for message in messages:
         if message.role == "user":
-            cells.append(new_markdown_cell("**Question:** " + safe_markdown(message.text)))
+            question = message.text
+            cells.append(_markdown_cell("**Question:** " + safe_markdown(message.text)))
             continue
         work = message.work
         codes = iter(a.code for a in work.analyses) if work is not None else iter(())
@@ -113,7 +134,9 @@ def chat_notebook(messages: Sequence[ChatMessage], *, title: str, settings: Sett
                 args["code"] = next(codes, args.get("code", ""))
             if tool.ok and tool.name in TOOLS_BY_NAME:
                 cells.append(new_code_cell(_tool_cell(tool.name, args)))
-        cells.append(new_markdown_cell("**Answer:**\n\n" + _answer_markdown(message)))
+        if work is not None and work.tools:
+            cells.append(new_code_cell(f"draw_answer_chart({question!r})"))
+        cells.append(_markdown_cell("**Answer:**\n\n" + _answer_markdown(message)))
     notebook = new_notebook(cells=cells, metadata={
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"}})

@@ -120,6 +120,15 @@ def qubit_label(qid: int | str, size: int) -> str:
     return f"Q{int(qid):0{width}d}"
 
 
+def target_label(target: str, size: int) -> str:
+    """A qubit or coupling as every table writes it: ``Q069``, ``Q115→Q118`` (a stored id that is neither is shown
+    as stored)."""
+    parts = str(target).split("-")
+    if not all(p.strip().isdigit() for p in parts) or len(parts) > 2:
+        return str(target)
+    return "→".join(qubit_label(p.strip(), size) for p in parts)
+
+
 def parse_qubit_ref(ref: str) -> str:
     """Normalise what a person or model writes ("Q05", "q5", " 5 ") to QDash's plain qid "5"."""
     text = str(ref).strip()

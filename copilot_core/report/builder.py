@@ -34,7 +34,7 @@ from copilot_core.charts.compare import change_figure, signed_change
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.runs import RunReader
 from copilot_core.domain.metrics import BANDS, format_value, metric
-from copilot_core.domain.topology import qubit_label
+from copilot_core.domain.topology import qubit_label, target_label
 from copilot_core.errors import CopilotError
 from copilot_core.figures import FigureRoot
 from copilot_core.render_safety import UnsafeFigure, plotly_input, validate_figure
@@ -74,10 +74,18 @@ def fmt(value: object, spec: str = ".5g") -> str:
     return str(value)
 
 
+def band_text(band: object) -> str:
+    """A band cell: the band's name, or "not measured" when the run has no usable value (never "nan")."""
+    if band is None or band == "" or (isinstance(band, float) and math.isnan(band)):
+        return "not measured"
+    return str(band)
+
+
 def _environment() -> Environment:
     env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=select_autoescape(("html", "j2")),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["fmt"] = fmt
+    env.filters["band"] = band_text
     return env
 
 
@@ -144,7 +152,7 @@ def build_report(repo: CalibrationRepository, chip: dict, comp: Comparison, run:
         "drift": [{"metric": metric(f.metric or "").title, "qubit": qubit_label(f.qid, size),
                    "latest": display(f.metric or "", f.latest), "baseline": display(f.metric or "", f.baseline),
                    "drop": f"{(f.drop or 0) * 100:.1f}%"} for f in drift],
-        "failed": [{"task": r["name"], "target": r["qid"], "message": r["message"][:300],
+        "failed": [{"task": r["name"], "target": target_label(str(r["qid"]), size), "message": r["message"][:300],
                     "at": r["start_at"]} for r in comp.failed_after],
         "notes": [{"task_id": n.get("task_id"), "version": n.get("version"), "timestamp": n.get("timestamp"),
                    "text": _note_text(n.get("note"))} for n in notes],

@@ -7,7 +7,7 @@ the row schema and the key to analyse them with ``execute_python_analysis``.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pandas as pd
 
@@ -22,6 +22,23 @@ from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, 
 FRAME_COLUMNS = ["qid", "calibrated_at", "value", "raw_value", "unit", "execution_id", "task_id"]
 TREND_BAND = 0.01  # latest vs first within ±1 % is "stable"
 SPELLED_OUT = 10  # a history this short has every value, with its date, in the answer sentence
+NAMED_QUBITS = 12  # a history of this many named qubits is answered qubit by qubit (and drawn one line each)
+
+
+def days_arg() -> dict:
+    return {"type": "integer", "minimum": 1, "maximum": 365,
+            "description": "Only values of the last N days before the chip's newest run: a time window, not a count "
+                           "(\"last 14 days\" is days=14)."}
+
+
+def _since(ctx: ToolContext, chip_id: str, days: int | None) -> datetime | None:
+    """The start of a "last N days" window, counted back from the chip's newest run (the data's now)."""
+    return None if days is None else ctx.repo.window_end(chip_id) - timedelta(days=days)
+
+
+def _window(days: int | None, points: int) -> str:
+    return f"over the last {days} day{'s' if days != 1 else ''} ({points} points)" if days is not None \
+        else f"last {points} points"
 
 
 def _trend(first: float | None, last: float | None) -> str | None:
@@ -47,16 +64,18 @@ def _stats(values: list[float | None]) -> dict[str, object]:
 
 @tool("get_parameter_timeseries",
       {"parameter_name": parameter_name_arg(),
-       "chip_id": chip_id_arg(), "qid": qid_arg(), "last_n": last_n_arg(10, 100)},
+       "chip_id": chip_id_arg(), "qid": qid_arg(), "last_n": last_n_arg(10, 100), "days": days_arg()},
       ("parameter_name", "chip_id", "qid"), reduced=True,
       limit=Limit(3, "use get_chip_parameter_timeseries(chip_id, parameter_name, qids=[...]) to fetch many qubits "
                      "in one call, then analyse data[parameter_name] with execute_python_analysis"))
 def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str, qid: str,
-                             last_n: int = 10) -> ToolResult:
+                             last_n: int = 10, days: int | None = None) -> ToolResult:
     ctx.check_qid(chip_id, qid)
-    rows = ctx.repo.parameter_timeseries(chip_id, parameter_name, qid, last_n=last_n)
+    rows = ctx.repo.parameter_timeseries(chip_id, parameter_name, qid, last_n=last_n,
+                                         since=_since(ctx, chip_id, days))
     if not rows:
-        raise ToolError(f"no {parameter_name} values for qubit {qid} on {chip_id}",
+        within = f" in the last {days} days" if days is not None else ""
+        raise ToolError(f"no {parameter_name} values for qubit {qid} on {chip_id}{within}",
                         "list names with list_available_parameters(chip_id, qid)")
     entry = metric(parameter_name, str(rows[-1].get("unit") or ""))
     values = [entry.to_display(r.get("value")) for r in rows]
@@ -67,7 +86,7 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
     stats = describe(values)
     latest_text = ("no valid value (" + missing_text(failed_at) + ")" if failed_at is not None
                    else format_value(entry, latest))
-    answer = (f"{parameter_name} of {ctx.label(chip_id, qid)} on {chip_id}, last {len(points)} points: "
+    answer = (f"{parameter_name} of {ctx.label(chip_id, qid)} on {chip_id}, {_window(days, len(points))}: "
               f"latest {latest_text}, lowest {format_value(entry, stats['min'])}, highest "
               f"{format_value(entry, stats['max'])}, mean {format_value(entry, stats['mean'])}, "
               f"trend {_trend(values[0], values[-1]) or 'unknown'}" + _newest_first(entry, points) + ".")
@@ -122,13 +141,14 @@ def _per_qubit(frame: pd.DataFrame, failed: dict[str, datetime]) -> list[dict]:
 
 @tool("get_chip_parameter_timeseries",
       {"parameter_name": parameter_name_arg(), "chip_id": chip_id_arg(),
-       "qids": qids_arg(2048), "last_n": last_n_arg(10, 365)},
+       "qids": qids_arg(2048), "last_n": last_n_arg(10, 365), "days": days_arg()},
       ("parameter_name", "chip_id"), stored_key=lambda args: args["parameter_name"])
 def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str, qids: list[str] | None = None,
-                                  last_n: int = 10) -> ToolResult:
+                                  last_n: int = 10, days: int | None = None) -> ToolResult:
     for q in qids or ():
         ctx.check_qid(chip_id, q)
-    rows = ctx.repo.chip_parameter_timeseries(chip_id, parameter_name, qids=qids, last_n=last_n)
+    rows = ctx.repo.chip_parameter_timeseries(chip_id, parameter_name, qids=qids, last_n=last_n,
+                                              since=_since(ctx, chip_id, days))
     frame = _frame(rows, parameter_name).dropna(subset=["value"]).reset_index(drop=True)
     if frame.empty:
         raise ToolError(f"no {parameter_name} values on {chip_id}", "list names with list_available_parameters")
@@ -154,6 +174,14 @@ def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id
             "trend_counts": trends, "outliers_low": low, "outliers_high": high,
             "no_valid_latest": {q: missing_text(at) for q, at in failed.items()} or None,
             "qubits": qubits, "rows": frame.to_dict("records")}
+    if qids is not None and len(qubits) <= NAMED_QUBITS:  # named qubits: each one's own history, never pooled
+        labels = {str(q["qid"]): ctx.label(chip_id, str(q["qid"])) for q in qubits}
+        data["labels"] = labels
+        data["answer"] = f"{parameter_name} on {chip_id} {_window(days, len(frame))}: " + "; ".join(
+            f"{labels[str(q['qid'])]} latest "
+            + (format_value(entry, q["latest"]) if q["latest"] is not None else q.get("missing", "no valid value"))
+            + f" ({q['count']} points, {format_value(entry, q['min'])} to {format_value(entry, q['max'])}, "
+              f"trend {q['trend'] or 'unknown'})" for q in qubits) + "."
     median = data["latest_statistics"]["median"]
     return ToolResult(data, f"{parameter_name} on {chip_id}: {len(qubits)} qubits, {len(frame)} points, "
                             f"median latest {median} {unit}", frame=frame)

@@ -35,7 +35,7 @@ def offered(body: dict) -> list[str]:
 def test_ask_gates_the_tools_on_the_models_readiness_like_the_page(app_env, scripted_openai):
     # The probe: a tool call with the wrong value, then a valid blocks answer -> the reduced tool set.
     scripted_openai.push(call("report_number", {"value": 7}), answer("The probe worked."),
-                         answer("Median T1 is fine."))
+                         call("get_chip_summary", {"chip_id": CHIP}), answer("Median T1 is fine."))
     env = {**llm_env(app_env, scripted_openai, readiness="on"), "COPILOT_TOOL_ROUTER": "off"}  # gating alone
     proc = run_main(env, "ask", "Median T1?", "--chip", CHIP)
     assert proc.returncode == 0, proc.stderr

@@ -52,3 +52,15 @@ def test_configured_secret_values_are_redacted(monkeypatch):
 def test_ordinary_text_is_unchanged():
     text = "Qubit 5: T1 = 48.3 μs (good), x90 fidelity 99.87 %."
     assert sanitize_output(text, secrets=()) == text
+
+
+def test_a_local_url_without_a_credential_is_shown_and_one_with_a_credential_is_not(tmp_path):
+    """The unreachable-model message names the local server's address (it holds no credential); an address that
+    carries a user, password or query token is still redacted whole."""
+    plain = "http://127.0.0.1:8080/v1"
+    keyed = "https://proxy.example:8443/v1?api_key=abcdef123456"
+    for url, shown in ((plain, True), (keyed, False), ("http://user:pw1234567@10.0.0.5:8080/v1", False)):
+        settings = load_settings(env={"OPENAI_BASE_URL": url, "DATA_DIR": str(tmp_path)},
+                                 secrets_path=tmp_path / "none.toml")
+        out = sanitize_output(f"The model server at {url} did not answer.", configured_secrets(settings))
+        assert (url in out) is shown, out

@@ -13,6 +13,9 @@ from copilot_core.agent.contracts import SilentListener
 from tests.fakes.scripted_openai import answer, call, calls, delay, error, null_content, reasoning, text
 
 
+CHAT = "Hello, what can you help me with?"  # not a data question: an answer without a tool call is shown as written
+
+
 def ask(server, style, toolkit, message="How is qubit 5?", **kwargs):
     provider = server.provider(style, **kwargs.pop("provider", {}))
     return run_copilot(AgentRequest(message, chip_id="64Qv3", qid=kwargs.pop("qid", None),
@@ -163,7 +166,7 @@ def test_a_tool_that_raises_does_not_end_the_request(scripted_openai, style, too
 def test_rate_limit_then_success(scripted_openai, style, toolkit):
     scripted_openai.push(error(429, "Rate limit reached"), answer("Recovered."))
     listener = Events()
-    result = ask(scripted_openai, style, toolkit, listener=listener)
+    result = ask(scripted_openai, style, toolkit, message=CHAT, listener=listener)
     assert result.error is None and result.answer == "Recovered."
     assert scripted_openai.calls_made == 2
     assert any(e[1].startswith("retrying") for e in listener.events if e[0] == "status")
@@ -189,13 +192,13 @@ def test_bad_request_is_not_retried(scripted_openai, style, toolkit):
 
 def test_timeout_then_success(scripted_openai, style, toolkit):
     scripted_openai.push(delay(3.0, answer("late")), answer("On time."))
-    result = ask(scripted_openai, style, toolkit, provider={"timeout_s": 0.5, "max_retries": 1})
+    result = ask(scripted_openai, style, toolkit, message=CHAT, provider={"timeout_s": 0.5, "max_retries": 1})
     assert result.error is None and result.answer == "On time."
 
 
 def test_timeout_gives_up_with_a_clear_message(scripted_openai, style, toolkit):
     scripted_openai.push(delay(3.0, answer("late")))
-    result = ask(scripted_openai, style, toolkit, provider={"timeout_s": 0.5, "max_retries": 0})
+    result = ask(scripted_openai, style, toolkit, message=CHAT, provider={"timeout_s": 0.5, "max_retries": 0})
     assert result.error is not None and "did not answer within 0.5 s" in result.error
     first = result.blocks[0]
     assert isinstance(first, TextBlock) and result.error in first.text
@@ -203,7 +206,7 @@ def test_timeout_gives_up_with_a_clear_message(scripted_openai, style, toolkit):
 
 def test_null_content_gets_one_finalize_call(scripted_openai, style, toolkit):
     scripted_openai.push(null_content(), answer("Second try worked."))
-    result = ask(scripted_openai, style, toolkit)
+    result = ask(scripted_openai, style, toolkit, message=CHAT)
     assert result.error is None and result.answer == "Second try worked."
     first, final = scripted_openai.bodies()
     assert forced_answer(final, first) and "tool_choice" not in first
@@ -306,7 +309,7 @@ def test_history_is_capped_and_stripped_of_charts(scripted_openai, style, toolki
 
 def test_plain_prose_answer_becomes_one_text_block(scripted_openai, style, toolkit):
     scripted_openai.push(text("Qubit 5 looks healthy."))
-    result = ask(scripted_openai, style, toolkit)
+    result = ask(scripted_openai, style, toolkit, message=CHAT)
     assert result.blocks == [TextBlock("Qubit 5 looks healthy.")]
     assert result.assessment is None
 
@@ -327,7 +330,7 @@ def test_answer_schema_is_requested(scripted_openai, style, toolkit):
 def test_answer_schema_rejected_is_dropped(scripted_openai, toolkit):
     scripted_openai.push(error(400, "Invalid parameter: 'text.format' json_schema is not supported."),
                          answer("plain"))
-    result = ask(scripted_openai, "responses", toolkit)
+    result = ask(scripted_openai, "responses", toolkit, message=CHAT)
     assert result.error is None and result.answer == "plain"
     assert "text" not in scripted_openai.bodies()[1]
 
@@ -361,7 +364,7 @@ def test_model_echoing_a_key_is_redacted(scripted_openai, style, toolkit, monkey
     monkeypatch.setenv("OPENAI_API_KEY", "envkey-0123456789abcdef")
     scripted_openai.push(answer("Your key is envkey-0123456789abcdef and sk-live-abcdef123456; provider key "
                                 "sk-test-provider-key-0001."))
-    result = ask(scripted_openai, style, toolkit)
+    result = ask(scripted_openai, style, toolkit, message=CHAT)
     assert result.answer == "Your key is [redacted] and [redacted]; provider key [redacted]."
     assert "envkey-0123456789abcdef" not in json.dumps(scripted_openai.bodies())
 

@@ -56,6 +56,8 @@ def test_the_model_asks_and_a_click_continues(chat_app, api_style):
 
 def test_a_bare_t2_is_asked_about_without_the_model(chat_app):
     def smart(req: SmartRequest):
+        if not req.tool_results and req.has_tools:  # the chosen T2 is looked up, then answered
+            return call("get_qubit_params", {"chip_id": CHIP, "qid": "5"})
         return answer(f"Answering: {req.user_text}")
 
     app = chat_app(smart, env={"COPILOT_READINESS": "off"})

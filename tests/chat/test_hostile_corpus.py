@@ -8,14 +8,19 @@ import json
 
 import pytest
 
-from tests.fakes.scripted_openai import SmartRequest, answer
+from tests.fakes.scripted_openai import SmartRequest, answer, call
 from tests.render_safety.checks import app_links, problems, readable
 from tests.render_safety.corpus import CASES, EXFIL, Case
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_hostile_answer_on_the_copilot_page(chat_app, case: Case):
-    app = chat_app(lambda req: answer(case.text, charts=case.charts) if isinstance(req, SmartRequest) else None)
+    def smart(req: SmartRequest):  # the chip's summary, then the hostile answer (data answers come from a call)
+        if not req.tool_results and req.has_tools:
+            return call("get_chip_summary", {"chip_id": "64Qv3"})
+        return answer(case.text, charts=case.charts)
+
+    app = chat_app(smart)
     app.run()
     at = app.ask("How is chip 64Qv3 doing?")
     assert not at.exception

@@ -131,3 +131,79 @@ def test_the_cli_exports_a_saved_chat(seeded_data_dir, tmp_path, monkeypatch, ca
     assert [c.source for c in nb.cells if c.cell_type == "markdown"][1:] == ["**Question:** T1 heatmap please",
                                                                              "**Answer:**\n\nHere it is\\."]
     assert main(["export", "no-such-chat", "--user", "alice", "--out", str(out)]) == 1
+
+
+FIGURE_CHIP, FIGURE_QID = "144Qv2", "17"
+
+
+def figure_smart(req: SmartRequest):
+    if not req.tool_results:
+        return call("get_task_figure", {"chip_id": FIGURE_CHIP, "qid": FIGURE_QID, "parameter_name": "t1"})
+    return answer("**The T1 fit** of Q017 is shown _below_.")
+
+
+def test_a_notebook_redraws_the_fit_figure_and_the_html_renders_markdown(seeded_data_dir, tmp_path, monkeypatch):
+    """The chat showed a lab fit figure (``get_task_figure``): the notebook draws the same figure again, and the HTML
+    export shows the answer's markdown rendered (bold and emphasis as tags, no literal asterisks)."""
+    from copilot_core.chat.html_export import chat_html
+    from copilot_core.demo.figures import write_demo_figures
+    from copilot_core.figures import FigureRoot
+
+    data_dir = tmp_path / "data"
+    shutil.copytree(seeded_data_dir, data_dir)
+    with ScriptedOpenAI(smart=figure_smart) as server:
+        env = {"OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": CANARY_KEY, "COPILOT_MODEL": "m",
+               "COPILOT_MAX_RETRIES": "0", "COPILOT_MEMORY": "off", "COPILOT_READINESS": "off",
+               "DATA_DIR": str(data_dir)}
+        settings = load_settings(env=env, secrets_path=Path("/nonexistent/secrets.toml"))
+        db = open_database(settings)
+        try:
+            rows = list(db["task_result_history"].find({"chip_id": FIGURE_CHIP, "qid": FIGURE_QID}, {"_id": 0}))
+            assert write_demo_figures(rows, FigureRoot(data_dir / "calib_data")) > 0
+            copilot = Copilot.from_settings(settings, CalibrationRepository(db), memory=False)
+            state = ChatState(username="local", provider=provider_from_settings(settings))
+            turn = copilot.ask(state, f"Show the T1 fit figure of Q017 on {FIGURE_CHIP}")
+        finally:
+            db.close()
+    assert turn.answer is not None and turn.answer.error is None
+    shown = [json.dumps(c, sort_keys=True) for c in turn.answer.charts()]
+    assert shown, "the chat drew the fit figure"
+
+    page = chat_html(state.messages, title=state.title)
+    assert "<strong>The T1 fit</strong>" in page and "<em>below</em>" in page and "**The T1 fit**" not in page
+
+    nb = nbformat.reads(chat_notebook(state.messages, title=state.title, settings=settings), as_version=4)
+    monkeypatch.delenv("DATA_DIR", raising=False)
+    monkeypatch.setenv("CALIBRATION_COPILOT_SECRETS", str(tmp_path / "none.toml"))
+    for key in ("MONGODB_URI", "OPENAI_API_KEY", "OPENAI_BASE_URL", "CALIB_DATA_DIR"):
+        monkeypatch.delenv(key, raising=False)
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    redrawn = [o["data"]["application/vnd.plotly.v1+json"] for o in outputs
+               if "application/vnd.plotly.v1+json" in o.get("data", {})]
+    # the same traces as the chat drew (the figure file read again through the same tool)
+    assert redrawn and redrawn[0]["data"]
+    assert [t.get("y") for t in redrawn[0]["data"]] == [t.get("y") for t in turn.answer.charts()[0]["data"]]
+
+
+def test_every_exported_markdown_passes_the_second_look():
+    """A notebook cell is kept as markdown only when its exact text renders to nothing that loads or links; an HTML
+    answer only when its rendered markdown passes the same look; hostile answers stay inert either way."""
+    from copilot_core.agent.blocks import TextBlock
+    from copilot_core.chat import ChatMessage
+    from copilot_core.chat.html_export import chat_html
+    from copilot_core.chat.notebook import _markdown_cell
+    from copilot_core.render_safety.markdown_check import loads_nothing
+
+    assert _markdown_cell("**bold** answer").source == "**bold** answer"
+    kept = _markdown_cell("see https://evil.example/x and <img src=x>").source
+    assert kept.startswith("```") and loads_nothing(kept)
+    hostile = [ChatMessage.user("q"), ChatMessage.assistant([TextBlock(
+        f"{HOSTILE} <script>alert(1)</script> www.evil.example mail@evil.example **fine**")])]
+    body = chat_html(hostile, title="t").split("<body>", 1)[1]  # the head holds plotly.js, written by us
+    assert "<strong>fine</strong>" in body
+    assert "<script>alert" not in body and "<img" not in body and "href=" not in body
+    assert "evil.example" not in re.sub(r"<code>[^<]*</code>", "", body)  # every address shown as code, never live
+    nb = nbformat.reads(chat_notebook(hostile, title="t"), as_version=4)
+    assert all(loads_nothing(c.source) for c in nb.cells if c.cell_type == "markdown")

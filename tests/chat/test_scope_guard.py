@@ -68,4 +68,6 @@ def test_a_lab_question_saying_forget_reaches_the_model(server_and_settings, rep
     server, settings = server_and_settings
     state = ChatState(username="local", provider=provider_from_settings(settings), chip_id="64Qv3")
     Copilot.from_settings(settings, repo).ask(state, SENT[0])
-    assert len(server.bodies()) == 1 and state.messages[-1].text == "T1 of Q5 is 42 us."
+    # it reached the model; the model's number came with no tool call, so the turn looked the value up instead
+    assert len(server.bodies()) == 1 and "42 us" not in state.messages[-1].text
+    assert [t.name for t in state.messages[-1].work.tools] == ["get_qubit_params"]

@@ -130,3 +130,21 @@ def test_not_quoted_verbatim():
     facts = "T1 median 65.656, bad 3; run 20261123-001"
     assert not_quoted_verbatim("T1 sits at 65.656 with 3 bad qubits", facts) == []
     assert not_quoted_verbatim("T1 sits at 65.7 with 4 bad qubits", facts) == ["4", "65.7"]
+
+
+def test_failed_targets_use_the_label_style_of_every_table_and_no_band_cell_reads_nan(hostile_repo):
+    """A failed task's qubit or coupling is written as everywhere else (Q069, Q115→Q118, zero-padded to the chip's
+    width), and a band cell of a value the run did not measure says so instead of "nan"."""
+    chip = hostile_repo.get_chip(CHIP)
+    report = chip_report(hostile_repo, chip)
+    width = max(2, len(str(chip["size"])))
+    expected = []
+    for doc in hostile_repo.db["task_result_history"].find({"chip_id": CHIP, "status": "failed",
+                                                            "execution_id": _exec_id(5)}):
+        ends = str(doc["qid"]).split("-")
+        expected.append("→".join(f"Q{int(e):0{width}d}" for e in ends))
+    failed = re.findall(r'<table id="failed">(.*?)</table>', report.html, re.S)
+    assert expected and failed
+    targets = [unescape(row[1]) for row in re.findall(r'<td class="t">(.*?)</td><td class="t">(.*?)</td>', failed[0])]
+    assert sorted(targets) == sorted(expected)
+    assert "nan" not in re.sub(r"<script.*?</script>", "", report.html, flags=re.S).replace("nanosecond", "")

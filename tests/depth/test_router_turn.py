@@ -10,7 +10,7 @@ from copilot_core.settings import load_settings
 from copilot_core.skills import SkillLibrary
 from copilot_core.tools.registry import TOOLS
 from tests.depth.conftest import provider_for
-from tests.fakes.scripted_openai import answer
+from tests.fakes.scripted_openai import answer, call
 
 SMALL = "qwen2.5-coder-1.5b-instruct"
 EVERY_TOOL = [spec.name for spec in TOOLS if spec.requires is None]  # no memory, no figure directory here
@@ -24,7 +24,7 @@ def turn(server, repo, chip, tmp_path, model: str, **env: str):
     settings = load_settings({"DATA_DIR": str(tmp_path), **env})
     copilot = Copilot(repo, settings=settings, skills=SkillLibrary.load(), memory=None, gate=False)
     state = ChatState(username="local", provider=provider_for(server, model=model), chip_id=chip)
-    server.push(answer("Median T1 is in the summary."))
+    server.push(call("get_chip_summary", {"chip_id": chip}), answer("Median T1 is in the summary."))
     # no call the router could make itself (that round would offer every tool): the model chooses from the tools sent
     return copilot.ask(state, f"How do T1 values compare on {chip}?")
 

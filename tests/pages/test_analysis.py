@@ -103,6 +103,21 @@ def test_coupling_map_points_from_control_to_target(repo, chip144):
     assert drawn == 264
 
 
+def test_the_coupling_map_says_what_its_colours_mean(repo, chip144):
+    """Coloured by band, the map's legend names every band in its colour (and grey for couplings without data)."""
+    from copilot_core.charts.style import BAND_COLOURS, MISSING_COLOUR
+
+    cm = metric_from_params(chip144, repo.all_coupling_params(chip144["chip_id"]), "bell_state_fidelity")
+    topo = topology_for(144)
+    fig = coupling_map(cm, topo, color_by="band")
+    legend = {t.name: t.marker.color for t in fig.data if t.showlegend}
+    expected = {"bad": BAND_COLOURS["bad"], "fair": BAND_COLOURS["fair"], "good": BAND_COLOURS["good"],
+                "excellent": BAND_COLOURS["excellent"]}
+    if any(cm.values.get(c.id) is None for c in topo.couplings):
+        expected["no data"] = MISSING_COLOUR
+    assert legend == expected and fig.layout.showlegend
+
+
 def test_distribution_marks_thresholds(repo, chip144):
     cm = chip_metric(repo, chip144["chip_id"], "t1")
     fig = distribution_figure(cm, "cdf")

@@ -219,3 +219,31 @@ def test_every_real_model_test_lives_where_make_test_looks():
     assert marked, "no file marks a real_llm test: the scan is broken"
     outside = [p for p in marked if not any(p == q or p.startswith(q.rstrip("/") + "/") for q in paths)]
     assert outside == [], f"real_llm tests outside REAL_PATHS {paths}: {outside}"
+
+
+def test_a_stop_does_not_wait_for_a_server_busy_with_a_prompt(tmp_path: Path):
+    """A stop while the server evaluates a prompt: the slot save would wait for that prompt (a minute on a CPU), so
+    the stop gives up the save and ends; proven by a server that holds the save until the test lets it go."""
+    script = _script()
+    files = script.ModelFiles(tmp_path)
+    key = script.state_key(16384, "template", runtime="now")
+    script.state_file(files, key).parent.mkdir()
+    held, release = threading.Event(), threading.Event()
+
+    class Busy(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            held.set()
+            release.wait(60)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Busy)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        said = script.save_state_within(f"http://127.0.0.1:{server.server_address[1]}", files, key, 0.5)
+        assert held.is_set() and not release.is_set()  # it returned while the server still held the save
+        assert "not saved" in said and "busy" in said
+    finally:
+        release.set()
+        server.shutdown()

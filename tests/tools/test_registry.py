@@ -34,7 +34,7 @@ GUIDE_WORDS = {"qid": "qubit ids", "qids": "qubit ids", "param_names": "paramete
                "execution_id": "executions like"}
 # Arguments sent with neither words nor an enum, reviewed one by one: filters and limits whose name says what they
 # do (a wrong value gets an error naming the bound or the valid values), and ids the model copies from results.
-SAY_WHAT_THEY_DO = {"last_n", "status", "tags", "within_hours", "code", "task_id", "below", "above", "n"}
+SAY_WHAT_THEY_DO = {"last_n", "days", "status", "tags", "within_hours", "code", "task_id", "below", "above", "n"}
 
 
 def test_the_seed_tools_and_the_memory_tool():
