@@ -170,7 +170,7 @@ def render_starters(state: ChatState, chip_id: str | None) -> None:
     """An empty chat: a few questions to start with, as buttons (a click asks it)."""
     st.caption(safe_markdown("Start with one of these, or type your own question below:"))
     for i, question in enumerate(starter_questions(chip_id)):
-        st.button(safe_markdown(safe_text(question, 200)), key=f"starter-{state.session_id}-{i}",
+        st.button(safe_label(question, 200), key=f"starter-{state.session_id}-{i}",
                   icon=":material/chat_bubble:", on_click=_ask_next, args=(state, question))
 
 

@@ -110,8 +110,16 @@ def _unsupported(text: str, question: str, outcomes: Sequence[ToolOutcome]) -> s
     return set(unverified_numbers(text, sources, allowed_text=[question, thresholds_prompt()]))
 
 
+# What a reader never sees as prose: link and image destinations, reference definitions, autolinks and HTML tags,
+# bare URLs and e-mail addresses (the page removes or shows them as addresses). Their digits are no claim.
+_NOT_PROSE = re.compile(r"\]\([^)\n]*\)|\]:[ \t]*\S+|<[^<>\n]*>|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+                        r"|(?:\b(?:https?|ftp|mailto|javascript|vbscript|data|file):|//|\bwww\.)\S+", re.I)
+
+
 def _dates(text: str) -> list[tuple[int, int]]:
-    return [(m.start, m.end) for m in date_mentions(text)]
+    """Spans whose digits are no claim: dates written out, and text that is not prose (:data:`_NOT_PROSE`)."""
+    return sorted([(m.start, m.end) for m in date_mentions(text)]
+                  + [(m.start(), m.end()) for m in _NOT_PROSE.finditer(text)])
 
 
 # "None μs", "nan %": a value the check or a tool sentence could not fill; never shown as a value
