@@ -171,13 +171,13 @@ def report(rows: list[tuple[str, str | None, float, Timings]]) -> None:
         print(f"{i:>2} {qid:20} {chip or '-':8} {seconds:8.1f} {t.evaluated:10} {t.reused:8} {t.requests:8}")
     if len(rows) < 2:
         return
-    first, rest = rows[0], rows[1:]
+    first, rest = rows[0], [r for r in rows[1:] if r[3].requests]  # a declined question asks no model
     warm_s = statistics.median(r[2] for r in rest)
     warm_eval = statistics.median(r[3].evaluated for r in rest)
     print(f"\ncold (question 1): {first[2]:.1f} s, {first[3].evaluated} prompt tokens evaluated, "
           f"{first[3].reused} reused")
-    print(f"warm (questions 2-{len(rows)}, median): {warm_s:.1f} s, {warm_eval:.0f} prompt tokens evaluated, "
-          f"{statistics.median(r[3].reused for r in rest):.0f} reused")
+    print(f"warm (the {len(rest)} of questions 2-{len(rows)} that asked the model, median): {warm_s:.1f} s, "
+          f"{warm_eval:.0f} prompt tokens evaluated, {statistics.median(r[3].reused for r in rest):.0f} reused")
     print(f"cold/warm: {first[2] / warm_s:.2f}x the seconds, {first[3].evaluated / max(warm_eval, 1):.2f}x the "
           "tokens evaluated")
 
