@@ -41,6 +41,8 @@ def smart(req: SmartRequest) -> Step:
         return answer("The probe worked.")
     found = re.search(r"batch: (.+)$", req.user_text.strip())
     name = found.group(1) if found else ""
+    if name == "charts" and not req.tool_results:  # a chart of data is drawn from a tool's result
+        return call("get_chip_summary", {"chip_id": "64Qv3"})
     if name == "charts":
         return answer("Charts follow.", charts=[c.chart for c in ACCEPTED + REFUSED_SENT])
     blocks = [{"type": "text", "content": c.text, "chart": None} for c in BATCHES.get(name, ())]

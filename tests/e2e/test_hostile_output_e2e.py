@@ -27,6 +27,8 @@ def smart(req: SmartRequest):
         return answer("The probe worked.")
     found = re.search(r"case: (.+)$", req.user_text.strip())
     case = BY_NAME[found.group(1)] if found else None
+    if case is not None and case.charts and not req.tool_results:  # a chart of data is drawn from a tool's result
+        return call("get_chip_summary", {"chip_id": "64Qv3"})
     return answer(case.text, charts=case.charts) if case else answer("unknown case")
 
 

@@ -51,6 +51,8 @@ def smart(req: SmartRequest):
         return call("report_number", {"value": 42})
     if not req.has_tools:
         return answer("The probe worked.")
+    if not req.tool_results:  # a data question is answered from a tool's result, never from nothing
+        return call("get_chip_summary", {"chip_id": "64Qv3"})
     return answer(f"Noted: {req.user_text[:60]}", "good")
 
 

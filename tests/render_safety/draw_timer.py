@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,7 +37,11 @@ class DrawTimer:
 
     def __init__(self, limit_s: float) -> None:
         self.limit_s = limit_s
+        # its own loop on its own thread: a test process whose main thread runs Playwright's sync API (the pytest
+        # fixtures) already has a running loop there
         self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="draw-timer", daemon=True)
+        self.thread.start()
         self.pw = None
         self.browser = None
         self.page = None
@@ -76,13 +81,18 @@ class DrawTimer:
                 return self.limit_s
             raise
 
+    def _run(self, coro):  # noqa: ANN001, ANN202 - a coroutine and its result
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
     def seconds(self, fig: dict) -> float:
-        return self.loop.run_until_complete(self._seconds(fig))
+        return float(self._run(self._seconds(fig)))
 
     def close(self) -> None:
-        self.loop.run_until_complete(self._stop_browser())
+        self._run(self._stop_browser())
         if self.pw is not None:
-            self.loop.run_until_complete(self.pw.stop())
+            self._run(self.pw.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(30)
         self.loop.close()
 
 
