@@ -112,8 +112,9 @@ def _unsupported(text: str, question: str, outcomes: Sequence[ToolOutcome]) -> s
 
 # What a reader never sees as prose: link and image destinations, reference definitions, autolinks and HTML tags,
 # bare URLs and e-mail addresses (the page removes or shows them as addresses). Their digits are no claim.
-_NOT_PROSE = re.compile(r"\]\([^)\n]*\)|\]:[ \t]*\S+|<[^<>\n]*>|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-                        r"|(?:\b(?:https?|ftp|mailto|javascript|vbscript|data|file):|//|\bwww\.)\S+", re.I)
+_NOT_PROSE = re.compile(r"\]\([^)\n]*\)|\]:[ \t]*\S+|</?[A-Za-z!][^<>\n]*>|<[A-Za-z][\w+.-]*:[^<>\s]*>"
+                        r"|[\w.+-]+@(?:[\w-]+\.)+[A-Za-z]{2,}\b"
+                        r"|(?:\b(?:https?|ftp|mailto|javascript|vbscript|data|file):|(?<![\w.])//|\bwww\.)\S+", re.I)
 
 
 def _dates(text: str) -> list[tuple[int, int]]:

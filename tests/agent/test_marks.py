@@ -90,3 +90,22 @@ def test_a_value_for_a_qubit_that_does_not_exist_gives_way_to_what_the_data_says
                                   "What is the T1 of qubit 200?", [failed])
     text = "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
     assert text == f"From the data: qubit 200 does not exist on 64Qv3.\n{LEFT_OUT}"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Q07 has a T1 of <77.7 us>.",  # angle brackets that are no tag or autolink: shown as written
+    "Q07 has a T1 of 77.7 us (<b>77.7</b>).",  # a real tag around a visible number
+    "Q07 is at Q07@77.7 us.",  # an e-mail-like run whose "domain" is a number
+    "Q07 read 12.3//77.7 us.",  # a double slash between two numbers
+    "Q07 has a [T1 of 77.7 us](https://lab.example/q7).",  # visible link text
+])
+def test_a_number_the_reader_sees_is_checked_wherever_markup_sits_around_it(sentence):
+    """Digits a reader never sees (a link's address, a tag's attributes) are no claim; a number shown on the page
+    is one, whatever markup-like text surrounds it."""
+    text, _ = shown(f"The median T1 on 64Qv3 is 61.2 μs. {sentence}")
+    assert "77.7" not in text and LEFT_OUT in text
+
+
+def test_digits_in_an_address_the_reader_never_sees_are_no_claim():
+    text, _ = shown("The median T1 on 64Qv3 is 61.2 μs, see [the map](https://lab.example/c?d=0123456789).")
+    assert LEFT_OUT not in text and "61.2 μs" in text
