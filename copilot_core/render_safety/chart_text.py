@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from copilot_core.render_safety.addresses import scrub_addresses
+
 _TAG = re.compile(r"<[^<>]*>")  # plotly.js svg_text_utils SPLIT_TAGS
 MAX_TEXT_CHARS = 20_000  # one string (each regex pass over it holds the interpreter: keep that short)
 MAX_TAGS = 200  # tags in one string: each <br> is a line, each style tag a nested tspan
@@ -36,9 +38,11 @@ class ChartTextError(ValueError):
 
 def chart_text(text: str, where: str) -> str:
     """``text`` with only bare allowed tags; other ``<`` escaped.  Tags with attributes or unknown names are
-    refused (a ``<a href>`` means the chart was meant to link somewhere), as is URL-shaped text."""
+    refused (a ``<a href>`` means the chart was meant to link somewhere), as is URL-shaped text.  Memory
+    addresses are cut (``addresses``)."""
     if len(text) > MAX_TEXT_CHARS:
         raise ChartTextError(f"{where}: chart text is {len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}")
+    text = scrub_addresses(text)
     if "<" in text:
         tags = _TAG.findall(text)
         if len(tags) > MAX_TAGS:

@@ -25,6 +25,7 @@ import pandas as pd
 
 from copilot_core.cancel import CancelToken
 from copilot_core.errors import CopilotError
+from copilot_core.render_safety.addresses import scrub_addresses
 from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
 from copilot_core.sandbox import isolation, protocol
 from copilot_core.sandbox.fairshare import FairShare, SandboxBusy, current_session
@@ -97,11 +98,11 @@ def known_layers(claimed: object) -> list[str]:
 
 
 def _shown_text(value: object, limit: int) -> str:
-    """Job text as the app shows it: a string, clipped, valid UTF-8, every link removed (again)."""
+    """Job text as the app shows it: a string, clipped, valid UTF-8, every link and memory address removed (again)."""
     text = value if isinstance(value, str) else ""
     if len(text) > limit:
         text = text[:limit] + f"\n... [truncated at {limit:,} of {len(text):,} characters]"
-    return protocol.strip_links(text)[0]
+    return scrub_addresses(protocol.strip_links(text)[0])
 
 
 def _job_reply(meta: dict[str, object], body: bytes) -> dict[str, object]:
@@ -151,7 +152,7 @@ class _WorkerHandle:
             self.close()
             raise SandboxUnavailable(f"sandbox worker did not start: {detail or 'no reply'}")
         self.layers = known_layers((ready.reply or {}).get("layers"))
-        self.layers_missing = [protocol.strip_links(str(note)[:300])[0]
+        self.layers_missing = [_shown_text(str(note), 300)
                                for note in list((ready.reply or {}).get("layers_missing") or [])[:8]]
 
     @property
@@ -418,7 +419,7 @@ def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float =
         try:
             charts.append(validate_figure(chart))
         except UnsafeFigure as exc:
-            problems.append(protocol.strip_links(f"Chart {i + 1} rejected: {exc}")[0])
+            problems.append(_shown_text(f"Chart {i + 1} rejected: {exc}", MAX_ERROR_CHARS))
     error = reply.get("error")
     error = _shown_text(error, MAX_ERROR_CHARS) if isinstance(error, str) else None if error is None else \
         "The analysis job sent a malformed error."

@@ -26,6 +26,7 @@ from plotly.basedatatypes import BaseFigure, BasePlotlyType
 from RestrictedPython import RestrictingNodeTransformer, compile_restricted, safe_builtins
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence, safer_getattr_raise
 
+from copilot_core.render_safety.addresses import scrub_addresses
 from copilot_core.sandbox import tznames
 from copilot_core.sandbox.memsafe import SecurityError, check_memory_safety, checked_class
 from copilot_core.sandbox.proxies import PRELOADED, Namespace
@@ -509,6 +510,11 @@ def guarded_hash(value: object) -> int:
     return hash(value)
 
 
+def guarded_repr(value: object) -> str:
+    """``repr`` without the memory address an object's default ``repr`` holds (``hash``/``id`` give none either)."""
+    return scrub_addresses(repr(value))
+
+
 def _apply(fn: Callable[..., object], *args: object, **kwargs: object) -> object:
     """A call written with ``*args``/``**kwargs`` (RP routes it here): the same checks as any other call."""
     if not _is_model_function(fn):
@@ -545,7 +551,7 @@ _FIXED_BUILTINS: dict[str, object] = {
     "sorted": _checked_result(sorted), "reversed": reversed,
     "sum": sum, "any": any, "all": all, "isinstance": isinstance,
     "min": _checked_result(min), "max": _checked_result(max), "next": _checked_result(next),
-    "getattr": guarded_getattr_builtin, "hasattr": guarded_hasattr, "hash": guarded_hash,
+    "getattr": guarded_getattr_builtin, "hasattr": guarded_hasattr, "hash": guarded_hash, "repr": guarded_repr,
 }
 # They may be passed around and called back as they are (``sorted(words, key=len)``, ``for f in [min, max]``).
 _SANDBOX_BUILTIN_IDS = frozenset(id(v) for v in _FIXED_BUILTINS.values())
