@@ -1,7 +1,8 @@
 """Audit hook installed in a job process just before model code runs (defence in depth).
 
 Hooks can be bypassed through ctypes, so this backs up Landlock, the network namespace and rlimits
-rather than replacing them.  It refuses writes, reads outside the Python installation, sockets,
+rather than replacing them.  It refuses writes, reads and path queries (``stat``, ``access``, ...: Landlock
+does not cover them) outside the Python installation, sockets,
 processes, ctypes, new imports outside the analysis stack, a second ``exec``/``compile``, and any
 frame lookup that would hand pandas' ``eval``/``query`` the model's own frame.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import collections
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from copilot_core.sandbox.policy import FILENAME
 
@@ -35,9 +36,14 @@ DENIED_EVENT_PREFIXES = (
     "cpython._PySys_ClearAuditHooks", "tempfile.", "glob.", "syslog.", "sqlite3.", "fcntl.", "msvcrt.",
     "winreg.", "os.add_dll_directory", "compile",
 )
+# Path queries CPython does not audit (``os.listdir``/``scandir``/``open`` raise events; these do not) and that
+# Landlock does not cover either (it rules reads and writes, not metadata): ``install`` makes them raise an
+# event of the same name, so the hook's read rule applies to them too.
+PATH_QUERIES = ("stat", "lstat", "access", "readlink", "statvfs", "pathconf", "listxattr", "getxattr")
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 
 
+_QUERY_EVENTS = frozenset(f"os.{name}" for name in PATH_QUERIES)
 _NAMEDTUPLE_CODE = collections.namedtuple.__code__
 
 
@@ -48,6 +54,31 @@ class AuditDenied(PermissionError):
 def _inside(path: str, roots: tuple[str, ...]) -> bool:
     full = os.path.abspath(path)
     return any(full == r or full.startswith(r + os.sep) for r in roots)
+
+
+def _audited(name: str, query: Callable[..., object]) -> Callable[..., object]:
+    event = f"os.{name}"
+
+    def audited_query(path: object, *args: object, **kwargs: object) -> object:
+        sys.audit(event, path, kwargs.get("dir_fd"))
+        return query(path, *args, **kwargs)
+
+    audited_query.__name__ = name
+    return audited_query
+
+
+def audit_path_queries() -> None:
+    """Make ``posix``'s unaudited path queries (and ``os``'s names for them) raise audit events; in a job only."""
+    import posix
+
+    for name in PATH_QUERIES:
+        query = getattr(posix, name, None)
+        if query is None or getattr(query, "__name__", "") != name or not isinstance(query, type(len)):
+            continue  # absent on this platform, or already wrapped
+        wrapped = _audited(name, query)
+        setattr(posix, name, wrapped)
+        if getattr(os, name, None) is query:
+            setattr(os, name, wrapped)
 
 
 def install(roots: Iterable[str], exec_allowance: int = 1) -> None:
@@ -84,6 +115,16 @@ def install(roots: Iterable[str], exec_allowance: int = 1) -> None:
                 path = os.fsdecode(path)
             if not isinstance(path, str) or not _inside(path, allowed):
                 deny(event)
+        elif event in _QUERY_EVENTS:
+            path, dir_fd = args
+            if hasattr(path, "__fspath__"):
+                path = os.fspath(path)
+            if isinstance(path, bytes):
+                path = os.fsdecode(path)
+            if isinstance(path, int) and not isinstance(path, bool):  # an open descriptor: already allowed
+                return
+            if dir_fd is not None or not isinstance(path, str) or not _inside(path, allowed):
+                deny(event, "outside the Python installation")
         elif event == "import":
             if str(args[0]).split(".", 1)[0] not in ALLOWED_IMPORT_ROOTS:
                 deny("import", str(args[0]))
@@ -100,4 +141,5 @@ def install(roots: Iterable[str], exec_allowance: int = 1) -> None:
         else:
             passed.add(event)
 
+    audit_path_queries()
     sys.addaudithook(hook)
