@@ -41,8 +41,12 @@ class PrintLimitExceeded(SecurityError):
 
 
 # ---------------------------------------------------------------------------------------------- compile
+MODEL_FUNCTION = "_model_function_"  # every ``def`` and ``lambda`` model code writes is made a ``ModelFunction``
+
+
 class AnalysisPolicy(RestrictingNodeTransformer):
-    """RP's rules plus ours: no classes, decorators or ``global`` (nothing that outlives a call)."""
+    """RP's rules plus ours: no classes, decorators or ``global`` (nothing that outlives a call); every function
+    model code writes checks what it is called with (``ModelFunction``)."""
 
     def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
         self.error(node, "Class definitions are not allowed; use functions, dicts and DataFrames.")
@@ -54,7 +58,14 @@ class AnalysisPolicy(RestrictingNodeTransformer):
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         self._no_decorators(node)
-        return super().visit_FunctionDef(node)  # type: ignore[return-value]
+        node = super().visit_FunctionDef(node)  # type: ignore[assignment]
+        node.decorator_list = [ast.copy_location(ast.Name(MODEL_FUNCTION, ast.Load()), node)]
+        return node
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        node = super().visit_Lambda(node)  # type: ignore[assignment]
+        return ast.copy_location(ast.Call(ast.copy_location(ast.Name(MODEL_FUNCTION, ast.Load()), node), [node], []),
+                                 node)
 
     def visit_Global(self, node: ast.Global) -> ast.AST:
         self.error(node, "'global' is not allowed; return values instead.")
@@ -336,8 +347,37 @@ class GuardedCall:
         return f"<sandboxed {self._method}>"
 
 
+class ModelFunction:
+    """A function model code wrote, as every caller gets it: its own code, or a library calling it back
+    (``apply``, ``map``, ``pipe``, ``agg``, ``key=``, ``object_hook=``, ...).  Each argument passes the value rules
+    first and callables arrive guarded, so whoever calls it, no parameter holds a module, a frame, a system
+    function or an unchecked library function; attribute reads inside are guarded as everywhere in model code."""
+
+    __slots__ = ("_fn",)
+
+    def __init__(self, fn: Callable[..., object]) -> None:
+        self._fn = fn
+
+    def __call__(self, *args: object, **kwargs: object) -> object:
+        for value in args:
+            if type(value) not in _SCALAR_TYPES:
+                break
+        else:
+            if not kwargs:  # numbers and strings (``map``/``apply`` over values): nothing to check
+                return self._fn(*args)
+        return self._fn(*[a if type(a) in _SCALAR_TYPES else guard_value(a) for a in args],
+                        **{k: v if type(v) in _SCALAR_TYPES else guard_value(v) for k, v in kwargs.items()})
+
+    @property
+    def __name__(self) -> str:  # pandas names aggregation columns after the function ("<lambda>" too)
+        return str(getattr(self._fn, "__name__", "function"))
+
+    def __repr__(self) -> str:
+        return f"<function {self.__name__}>"
+
+
 def _is_model_function(value: object) -> bool:
-    return isinstance(value, types.FunctionType) and value.__code__.co_filename == FILENAME
+    return isinstance(value, ModelFunction)
 
 
 def guard_value(value: object, name: str = "") -> object:
@@ -572,6 +612,7 @@ def build_globals(namespaces: Mapping[str, Namespace], data: Mapping[str, object
         "_inplacevar_": guarded_inplacevar,
         "_print_": lambda _getattr_=None: printer,  # RP calls _print_(_getattr_) once per scope
         "_apply_": _apply,
+        MODEL_FUNCTION: ModelFunction,
         "data": data,
     }
     env.update({alias: namespaces[module] for alias, module in PRELOADED.items()})
