@@ -28,7 +28,7 @@ from copilot_core.errors import CopilotError
 from copilot_core.render_safety.addresses import scrub_addresses
 from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
 from copilot_core.sandbox import isolation, protocol
-from copilot_core.sandbox.fairshare import FairShare, SandboxBusy, current_session
+from copilot_core.sandbox.fairshare import Admission, FairShare, SandboxBusy, current_session
 from copilot_core.settings import current_settings
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -192,13 +192,21 @@ class _WorkerHandle:
 
     def cancel_job(self, job_id: int) -> None:
         """Ask the worker to kill a running job (its reply then says it was stopped); no reply of its own."""
-        with self.write_lock:
-            assert self.proc.stdin is not None  # started with stdin=PIPE
-            protocol.write_request(self.proc.stdin.fileno(), {"op": "cancel", "target": job_id, "id": next(self.ids)})
+        self.control_job("cancel", job_id)
 
-    def submit(self, request: dict[str, object], wait_s: float, cancel: CancelToken | None = None) -> dict:
+    def control_job(self, op: str, job_id: int) -> None:
+        """``cancel``, ``pause`` or ``resume`` a running job (no reply of its own); a gone worker is left alone."""
+        try:
+            with self.write_lock:
+                assert self.proc.stdin is not None  # started with stdin=PIPE
+                protocol.write_request(self.proc.stdin.fileno(), {"op": op, "target": job_id, "id": next(self.ids)})
+        except OSError:
+            self.alive = False
+
+    def submit(self, request: dict[str, object], wait_s: float, cancel: CancelToken | None = None,
+               admission: Admission | None = None) -> dict:
         """Send a request and wait for its reply; SandboxUnavailable if the worker dies or hangs.  ``cancel``: the
-        user's stop kills the job, whose reply then comes at once."""
+        user's stop kills the job, whose reply then comes at once.  ``admission``: told how to pause the job."""
         slot = _Pending()
         job_id = next(self.ids)
         self.pending[job_id] = slot
@@ -215,6 +223,8 @@ class _WorkerHandle:
         if not self.alive and slot.reply is None:  # died while we were writing
             self.pending.pop(job_id, None)
             raise WorkerGone("sandbox worker is gone")
+        if admission is not None:
+            admission.running(lambda: self.control_job("pause", job_id), lambda: self.control_job("resume", job_id))
         if cancel is not None:
             with cancel.hook(lambda: self.cancel_job(job_id)):
                 answered = slot.event.wait(wait_s)
@@ -340,7 +350,7 @@ def sandbox_status() -> dict:
     return {"alive": alive, "pid": running.pid if running else None, "layers": list(running.layers) if running else [],
             "layers_missing": list(running.layers_missing) if running else [],
             "weaker_mode": list(running.weaker) if running else [],
-            "max_concurrent": _share.slots, "restarts": _restarts}
+            "max_concurrent": _share.slots, "paused_jobs": _share.paused_jobs(), "restarts": _restarts}
 
 
 def weaker_mode_notice() -> str | None:
@@ -376,13 +386,13 @@ def _failure(message: str, started: float, layers: list[str] | None = None) -> S
 
 
 def _exchange(request: dict[str, object], timeout: float, started: float,
-              cancel: CancelToken | None) -> dict | SandboxResult:
+              cancel: CancelToken | None, admission: Admission | None = None) -> dict | SandboxResult:
     """Send one job and wait for its reply (a failed result if the worker cannot take it)."""
     try:
         try:
-            return _ensure_worker().submit(request, timeout + REPLY_GRACE_S, cancel)
+            return _ensure_worker().submit(request, timeout + REPLY_GRACE_S, cancel, admission)
         except WorkerGone:  # died between jobs: one fresh worker, one retry
-            return _ensure_worker().submit(request, timeout + REPLY_GRACE_S, cancel)
+            return _ensure_worker().submit(request, timeout + REPLY_GRACE_S, cancel, admission)
     except SandboxUnavailable as exc:
         return _failure(f"The sandbox is unavailable: {exc}", started)
     except (pickle.PicklingError, TypeError, AttributeError) as exc:
@@ -408,8 +418,9 @@ def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float =
         return _failure(f"Bad input: {exc}", started)
     request = {"code": code, "data": frames, "timeout_s": timeout}
     try:
-        with _share.admit(session or current_session(), wait_s) as waited:
-            reply = _exchange(request, timeout, started, cancel)
+        with _share.admit(session or current_session(), wait_s) as admission:
+            waited = admission.waited_s
+            reply = _exchange(request, timeout, started, cancel, admission)
     except SandboxBusy as exc:
         return SandboxResult(output="", error=str(exc), elapsed_s=time.perf_counter() - started, waited_s=exc.waited_s)
     if isinstance(reply, SandboxResult):

@@ -433,6 +433,18 @@ class Worker:
                     entry.request = None
                 self._kill(entry)
 
+    def pause_job(self, job_id: object, pause: bool) -> None:
+        """Stop (``SIGSTOP``) or continue a running job the app lent its slot from (``fairshare``); its deadline
+        keeps running, and a paused job can still be cancelled or killed at its deadline."""
+        for entry in self.jobs.values():
+            if entry.id == job_id and entry.status is None and not entry.delivered:
+                for target in (os.killpg, os.kill):
+                    try:
+                        target(entry.pid, signal.SIGSTOP if pause else signal.SIGCONT)
+                        break
+                    except (ProcessLookupError, PermissionError):
+                        continue
+
     def _on_result(self, entry: Job) -> bool:
         """Read what the job wrote next into its off-heap reply buffer; False when nothing was there."""
         try:
@@ -600,6 +612,9 @@ class Worker:
     def _dispatch(self, header: dict, body: protocol.OffHeap | None, deliver) -> None:
         if header.get("op") == "cancel":
             self.cancel_job(header.get("target"))
+            return
+        if header.get("op") in ("pause", "resume"):
+            self.pause_job(header.get("target"), header.get("op") == "pause")
             return
         if header.get("op") == "status":
             deliver({"id": header.get("id"), "pid": os.getpid(), "running": len(self.jobs),
