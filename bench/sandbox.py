@@ -8,11 +8,12 @@ when the request arrives, "spare" hands it to the process the worker forked and 
 time.  Each is measured back to back (the next job as soon as the reply is in) and spaced like a chat
 (2-5 s of idle time between jobs), all in one run; fresh runs are interleaved with the warm ones.
 
-Fair share (``--fair-share``, alone): a new session's first job while two other sessions each loop, its wait
-for a slot and its whole time, with the slots the app had before (one per core) and with the reserve, in turn.
+Fair share (``--fair-share``, alone): a new session's first job while two (``--loops N``: N) other sessions each
+loop, its wait for a slot and its whole time, with the slots the app had before (one per core), with the
+reserve, and with the reserve plus borrowing (preemption: the longest runner is paused), in turn.
 
     .venv/bin/python bench/sandbox.py [--runs 20] [--fresh-runs 5] [--spaced-runs 8] [--gap 2 5]
-    .venv/bin/python bench/sandbox.py --fair-share [--rounds 3]
+    .venv/bin/python bench/sandbox.py --fair-share [--rounds 3] [--loops 2]
 """
 
 from __future__ import annotations
@@ -115,15 +116,16 @@ def _table(title: str, rows: dict[str, dict[str, list[float]]]) -> None:
 LOOP_TIMEOUT_S = 6.0
 
 
-def _new_session_while_two_loop(data: dict, round_no: int) -> tuple[float, float, str | None]:
-    """(wait s, elapsed s, error) of a third session's first job while two other sessions each run a loop."""
+def _new_session_while_others_loop(data: dict, round_no: int, count: int) -> tuple[float, float, str | None]:
+    """(wait s, elapsed s, error) of a new session's first job while ``count`` other sessions each run a loop."""
     loops = [threading.Thread(target=run_analysis, args=("while True:\n    pass", data),
                               kwargs={"timeout_s": LOOP_TIMEOUT_S, "session": f"loop-{round_no}-{i}", "wait_s": 2.0})
-             for i in range(2)]
+             for i in range(count)]
     for thread in loops:
         thread.start()
     end = time.monotonic() + 30
-    while host.worker_status()["running"] < 2 and time.monotonic() < end:  # the worker's own count of jobs
+    running = min(count, host._share.slots)  # the loops that got a slot (the rest wait, or borrow one)
+    while host.worker_status()["running"] < running and time.monotonic() < end:  # the worker's own count of jobs
         time.sleep(0.02)
     result = run_analysis("print(int(data['t1']['value'].count()))", data, session=f"new-{round_no}", wait_s=5.0)
     for thread in loops:
@@ -131,17 +133,18 @@ def _new_session_while_two_loop(data: dict, round_no: int) -> tuple[float, float
     return result.waited_s, result.elapsed_s, result.error
 
 
-def fair_share(rounds: int) -> int:
+def fair_share(rounds: int, count: int) -> int:
     data = synthetic_timeseries(144, 30)
     warm_up()
-    shares = {"cores only (before)": FairShare(host.MAX_CONCURRENT),
-              f"cores + {host.RESERVE_SLOTS} reserve (now)": FairShare(host.MAX_CONCURRENT, host.RESERVE_SLOTS)}
+    shares = {"cores only": FairShare(host.MAX_CONCURRENT, preempt=False),
+              f"cores + {host.RESERVE_SLOTS} reserve": FairShare(host.MAX_CONCURRENT, host.RESERVE_SLOTS, preempt=False),
+              "reserve + borrowing (now)": FairShare(host.MAX_CONCURRENT, host.RESERVE_SLOTS)}
     rows: dict[str, list[tuple[float, float, str | None]]] = {name: [] for name in shares}
     for round_no in range(rounds):
         for name, share in shares.items():  # in turn, so load hits both alike
             host._share = share
-            rows[name].append(_new_session_while_two_loop(data, round_no))
-    print(f"a new session's first job while two other sessions loop ({rounds} rounds, {os.cpu_count()} cores, "
+            rows[name].append(_new_session_while_others_loop(data, round_no, count))
+    print(f"a new session's first job while {count} other sessions loop ({rounds} rounds, {os.cpu_count()} cores, "
           f"loops stopped at {LOOP_TIMEOUT_S:g} s); load average {os.getloadavg()[0]:.1f}")
     for name, results in rows.items():
         waits = [w for w, _, _ in results]
@@ -156,7 +159,8 @@ def fair_share(rounds: int) -> int:
 def main() -> int:
     if "--fair-share" in sys.argv:
         rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 3
-        return fair_share(rounds)
+        loops = int(sys.argv[sys.argv.index("--loops") + 1]) if "--loops" in sys.argv else 2
+        return fair_share(rounds, loops)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20, help="back-to-back warm runs per job and mode")
     parser.add_argument("--fresh-runs", type=int, default=5, help="fresh-interpreter runs per job")
