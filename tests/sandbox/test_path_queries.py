@@ -99,3 +99,36 @@ def test_the_hook_alone_refuses_path_queries_outside_the_python_installation(pla
         assert hooked[name] == "refused:AuditDenied", (name, hooked[name])
     assert hooked["exists"] == "False"  # os.path.exists answers False for every path outside, existing or not
     assert hooked["numpy-file"] == hooked["numpy-exists"] == hooked["open-descriptor"] == "True", hooked
+
+
+def test_no_function_or_class_of_the_os_modules_passes_the_value_rule():
+    """Whatever route a value takes to model code (attribute, item, iteration, callback argument), it passes
+    ``check_value``: every public callable of posix, os, _io, io and the denied builtins is refused there."""
+    import _io
+    import builtins
+    import io
+    import os
+    import posix
+
+    import pytest
+
+    from copilot_core.sandbox import policy
+    from copilot_core.sandbox.memsafe import SecurityError
+
+    checked = 0
+    for module in (posix, os, _io, io):
+        for name, value in vars(module).items():
+            if name.startswith("__") or not callable(value) or isinstance(value, type) and issubclass(
+                    value, BaseException):
+                continue  # exceptions (OSError, UnsupportedOperation) are plain exception classes
+            if getattr(value, "__module__", None) not in (None, "posix", "os", "_io", "io"):
+                continue  # imported from elsewhere (os holds collections.abc's Mapping): not this module's
+            with pytest.raises(SecurityError):
+                policy.check_value(value)
+            checked += 1
+    for name in ("open", "eval", "exec", "compile", "__import__", "getattr", "globals", "vars", "memoryview",
+                 "breakpoint", "input", "type", "object", "id"):
+        with pytest.raises(SecurityError):
+            policy.check_value(getattr(builtins, name))
+        checked += 1
+    assert checked > 300, checked
