@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, cast
@@ -20,11 +21,12 @@ from copilot_core.agent.followups import follow_ups
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
 from copilot_core.agent.guardrails import InputCheck, check_input
 from copilot_core.agent.history import prepare_history
-from copilot_core.agent.loop import run_copilot
+from copilot_core.agent.finish import finish
+from copilot_core.agent.loop import run_loop
+from copilot_core.agent.plan import plan_turn, turn_secrets
 from copilot_core.agent.qubit_review import run_qubit_review
 from copilot_core.agent.scope import DECLINE_MESSAGE, out_of_scope
 from copilot_core.agent.provider import ProviderConfig
-from copilot_core.cache import CachingToolkit
 from copilot_core.cancel import CancelToken
 from copilot_core.chat.messages import ChatMessage
 from copilot_core.chat.showwork import show_work_from
@@ -141,39 +143,44 @@ class Copilot:
             return TurnResult(sent=False, notice=notice, flags=flags)
         text = verdict.text
         provider: ProviderConfig = state.provider
+        repo = self.repo.for_turn()  # the chip facts several steps need are read once
         history = state.history()
         state.add(ChatMessage.user(text, flags))
         if out_of_scope(text):  # plainly not about the lab's data: declined without calling any model
             return self._declined(state, provider, flags)
         if state.mode == "analysis" and state.chip_id and state.qid and not history:
             return self._qubit_review(state, provider, flags, listener, trace_attrs, cancel)
-        if clarify and (ask := self._clarify_first(text, state, history)) is not None:
+        if clarify and (ask := self._clarify_first(repo, text, state, history)) is not None:
             return self._asked(state, provider, flags, ask)
 
+        started = time.perf_counter()
         readiness = self._readiness(provider, listener)
         allowed = readiness.allowed_tools() if readiness is not None else None
         memory = self.memory.for_owner(state.username) if self.memory is not None else None
-        toolkit = Toolkit(self.repo, store=state.store, sandbox=stoppable(self.sandbox, cancel), memory=memory,
+        toolkit = Toolkit(repo, store=state.store, sandbox=stoppable(self.sandbox, cancel), memory=memory,
                           allowed=allowed, figures=available_root(self.settings))
-        chosen = [m.skill for m in self.skills.select(text, prepare_history(history))]  # the turns the model reads
-        skills = [render_skills(chosen)] if chosen else []
+        prepared = prepare_history(history)  # the turns the model reads
+        chosen = [m.skill for m in self.skills.select(text, prepared)]
         extras = self._memory_section(memory, state.chip_id, recall_tool=RECALL_TOOL in toolkit.names())
+        secrets = turn_secrets(provider, self.settings)
         tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
-                                      **trace_attrs)
-        cached = CachingToolkit(toolkit, tracer=tracer)
+                                      secrets=secrets, **trace_attrs)
         request = AgentRequest(message=text, chip_id=state.chip_id, qid=state.qid, mode=state.mode,
                                history=history, context=dict(context or {}), flags=flags)
-        result = run_copilot(request, provider=provider, toolkit=cached, repo=self.repo, listener=listener,
-                             tracer=tracer, prompt_extras=extras, client=self.client,
-                             router=self._router(provider, readiness), stream=stream, cancel=cancel,
-                             clarify=clarify, skills=skills)
+        plan = plan_turn(request, provider=provider, tools=toolkit.schemas(), repo=repo,
+                         router=self._router(provider, readiness), clarify=clarify,
+                         skills=[render_skills(chosen)] if chosen else [], history=prepared, secrets=secrets)
+        end = run_loop(plan, provider=provider, toolkit=toolkit, repo=repo, listener=listener, tracer=tracer,
+                       prompt_extras=extras, client=self.client, stream=stream, cancel=cancel)
+        result = finish(plan, end, model=provider.model, api_style=provider.api_style)
+        result.elapsed_s = time.perf_counter() - started
 
         sent = [s.name for s in chosen] if result.skills_sent else []  # the loop leaves them out of a routed turn
         tracer.annotate(skills=",".join(sent))
         self._learn(memory, state.chip_id, result, tracer)
         trace = tracer.finish(error=result.error)
         trace["skills"] = sent
-        trace["cache_hits"] = cached.hits
+        trace["cache_hits"] = end.repeats
         trace["routed_tools"] = result.routed_tools
         work = show_work_from(result, trace=trace)
         answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error,
@@ -227,9 +234,11 @@ class Copilot:
         state.add(answer)
         return TurnResult(sent=True, flags=flags, answer=answer, result=result)
 
-    def _clarify_first(self, text: str, state: ChatState, history: list[dict]) -> AskBlock | None:
+    @staticmethod
+    def _clarify_first(repo: CalibrationRepository, text: str, state: ChatState, history: list[dict]
+                       ) -> AskBlock | None:
         try:
-            chips = self.repo.chip_ids()
+            chips = repo.chip_ids()
         except Exception:  # noqa: BLE001 - an unreachable database is reported by the tools in the turn itself
             chips = []
         return clarify_first(text, chips=chips, chip_in_view=state.chip_id, history=history)

@@ -106,8 +106,10 @@ class Tracer:
         otel.ROUTER.register(self.trace_id, self._collect)
 
     @classmethod
-    def from_settings(cls, settings: Settings, *, provider: ProviderConfig | None = None, **attributes: object) -> Tracer:
-        """TRACE_DIR (default DATA_DIR/traces), OTEL_EXPORTER_OTLP_ENDPOINT, COPILOT_PRICES; model from the provider."""
+    def from_settings(cls, settings: Settings, *, provider: ProviderConfig | None = None,
+                      secrets: tuple[str, ...] | None = None, **attributes: object) -> Tracer:
+        """TRACE_DIR (default DATA_DIR/traces), OTEL_EXPORTER_OTLP_ENDPOINT, COPILOT_PRICES; model from the provider;
+        ``secrets``: the turn's, when its caller already collected them (else the configured ones)."""
         from copilot_core.agent.guardrails import configured_secrets
 
         trace_dir = settings.get("TRACE_DIR") or Path(settings.data_dir) / "traces"
@@ -116,7 +118,7 @@ class Tracer:
             attributes.setdefault("api_style", getattr(provider, "api_style", None))
         return cls(trace_dir=trace_dir, otlp_endpoint=settings.get("OTEL_EXPORTER_OTLP_ENDPOINT"),
                    base_url=getattr(provider, "base_url", None), prices=price_table(settings.get("COPILOT_PRICES")),
-                   secrets=configured_secrets(settings), **attributes)
+                   secrets=configured_secrets(settings) if secrets is None else secrets, **attributes)
 
     def annotate(self, **attrs: object) -> None:
         """Attributes of the whole turn known only once it has run (the root span ends in :meth:`finish`)."""
