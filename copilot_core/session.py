@@ -22,7 +22,7 @@ from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListen
 from copilot_core.agent.guardrails import InputCheck, check_input
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.finish import finish
-from copilot_core.agent.loop import run_loop
+from copilot_core.agent.loop import ModelLoop
 from copilot_core.agent.plan import plan_turn, turn_secrets
 from copilot_core.agent.qubit_review import run_qubit_review
 from copilot_core.agent.scope import DECLINE_MESSAGE, out_of_scope
@@ -170,8 +170,8 @@ class Copilot:
         plan = plan_turn(request, provider=provider, tools=toolkit.schemas(), repo=repo,
                          router=self._router(provider, readiness), clarify=clarify,
                          skills=[render_skills(chosen)] if chosen else [], history=prepared, secrets=secrets)
-        end = run_loop(plan, provider=provider, toolkit=toolkit, repo=repo, listener=listener, tracer=tracer,
-                       prompt_extras=extras, client=self.client, stream=stream, cancel=cancel)
+        end = ModelLoop(plan, provider, toolkit, tracer=tracer, listener=listener, stream=stream, cancel=cancel).run(
+            repo, prompt_extras=extras, client=self.client)
         result = finish(plan, end, model=provider.model, api_style=provider.api_style)
         result.elapsed_s = time.perf_counter() - started
 
@@ -202,7 +202,7 @@ class Copilot:
         """The first turn of analysis mode: the qubit's report at once, then one checked model review (a stop
         ends the review and keeps the report)."""
         tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
-                                      **trace_attrs)
+                                      secrets=turn_secrets(provider, self.settings), **trace_attrs)
         request = AgentRequest(message=state.messages[-1].text, chip_id=state.chip_id, qid=state.qid,
                                mode="analysis", flags=flags)
         result = run_qubit_review(request, provider=provider, repo=self.repo, listener=listener, tracer=tracer,

@@ -1,7 +1,10 @@
-"""The copilot's tool loop: ask the model, run the tools it calls, repeat, then shape the answer.
+"""The copilot's model loop: ask the model, run the tools it calls, repeat.
 
-Explicit and bounded: at most ``MAX_TOOL_ROUNDS`` tool rounds.  The tools are read-only, so a call the model
-already made this turn is never run again: it gets the earlier result back with a hint, and the tool rounds end
+A turn is three stages: :func:`~copilot_core.agent.plan.plan_turn` decides what the turn will do (once),
+:class:`ModelLoop` talks to the model and runs the tools, :func:`~copilot_core.agent.finish.finish` assembles the
+answer (pure).  Explicit and bounded: at most ``MAX_TOOL_ROUNDS`` tool rounds.  The tools are read-only, so a call
+the turn's ledger (:class:`~copilot_core.cache.CallLedger`) already answers is never run again: it gets the earlier
+result back with a hint, and the tool rounds end
 (small models otherwise circle between two calls until the limit).  A repeat, or running out of rounds, ends with
 one forced "finalize" call.  Every round of a request sends the same prefix (system prompt, the same tools in the
 same order, the earlier turns unchanged) so llama.cpp's slot cache and hosted prompt caches reuse it; the finalize
@@ -13,10 +16,9 @@ costs it seconds.  That round offers every tool (not callable), the same list fo
 cache keeps the tools across questions too.  A tool call a small model wrote as text is run like a structured one,
 and never shown as the answer; when the model writes no final answer at all, the tools' own answer sentences are
 shown, labelled so.
-Nothing raises out of :func:`run_copilot`: API failures become ``AgentResult.error`` plus a partial
-answer built from what the tools returned.  The question arrives checked (``copilot_core.session`` runs the
-input check once per turn).  Charts from tools bypass the model and are appended to
-the answer; every text block is passed through the output sanitizer here, whatever the model wrote.
+Nothing raises out of :meth:`ModelLoop.run`: API failures become the end's ``error``, and the answer is then built
+from what the tools returned.  The question arrives checked (``copilot_core.session`` runs the input check once per
+turn).  Streamed text is passed through the output sanitizer here, whatever the model wrote.
 """
 
 from __future__ import annotations
@@ -78,13 +80,15 @@ def _loop_outcome(name: str, args: dict, message: str, hint: str) -> ToolOutcome
                        summary=f"{name}: {message}", error=message)
 
 
-class _Run:
-    """The mutable state of one turn's model loop (what it decided beforehand is the plan)."""
+class ModelLoop:
+    """One planned turn's model loop and its mutable state (what was decided beforehand is the plan): :meth:`run`
+    writes the prompt, makes the router's call, runs the rounds and returns the loop's end."""
 
-    def __init__(self, plan: TurnPlan, provider: ProviderConfig, toolkit: ToolLayer | None, *, tracer: Tracer,
-                 listener: TurnListener, stream: Callable[[str], None] | None = None,
-                 cancel: CancelToken | None = None):
-        self.plan, self.provider, self.toolkit, self.tracer, self.listener = plan, provider, toolkit, tracer, listener
+    def __init__(self, plan: TurnPlan, provider: ProviderConfig, toolkit: ToolLayer | None, *,
+                 tracer: Tracer | None = None, listener: TurnListener | None = None,
+                 stream: Callable[[str], None] | None = None, cancel: CancelToken | None = None):
+        self.plan, self.provider, self.toolkit = plan, provider, toolkit
+        self.tracer, self.listener = tracer or NULL_TRACER, listener or SilentListener()
         self.stream, self.cancel = stream, cancel
         self.draft = ""  # the answer text streamed so far in the current round (kept when the user stops)
         self.asked: AskBlock | None = None  # the model ended the turn with a question for the user
@@ -94,6 +98,44 @@ class _Run:
         self.ledger = CallLedger()
         self.interim: list[str] = []  # text the model wrote next to its tool calls
         self.computed = False  # the answer is the tools' own sentences (the model wrote nothing usable)
+
+    def run(self, repo: CalibrationRepository | None, *, prompt_extras: Sequence[str] = (),
+            client: OpenAI | None = None) -> LoopEnd:
+        """The prompt, the router's call, the rounds; never raises (a failure is the end's ``error``, a stop its
+        ``stopped``).  ``stream`` gets each round's answer text so far ("" when a round turns out to be tool calls);
+        ``cancel`` is the user's stop."""
+        plan, provider, toolkit, tracer, listener = self.plan, self.provider, self.toolkit, self.tracer, self.listener
+        request = plan.request
+        try:
+            with tracer.span("copilot.request", mode=request.mode, chip_id=request.chip_id, qid=request.qid,
+                             model=provider.model, api_style=provider.api_style, flags=",".join(request.flags)):
+                self.notify(listener.phase, "building context")
+                if toolkit is not None:
+                    toolkit.begin_request(plan.chip_id)
+                with tracer.span("build_prompt"):
+                    prompt = build_prompt(mode=request.mode, repo=repo, chip_id=plan.chip_id, qid=request.qid,
+                                          context=request.context, api_style=provider.api_style,
+                                          extras=[*plan.skills, *prompt_extras], tools=bool(plan.tools),
+                                          question=request.message)
+                conversation = start_conversation(client or make_client(provider), provider, prompt.system,
+                                                  list(plan.history), request.message, prompt.context)
+                prefetched = plan.prefetch is not None and self.prefetch(conversation, plan.prefetch)
+                text = self.loop(conversation, prefetched)
+                if self.asked is None and not self.ledger.outcomes and toolkit is not None and \
+                        answered_from_thin_air(request.message, text):
+                    text = self.look_up()  # a data question answered with no call: never shown
+                if self.cancel is not None:
+                    self.cancel.check()
+        except TurnCancelled as exc:
+            return self.end(None, str(exc), stopped=True)
+        except ProviderError as exc:
+            return self.end(None, str(exc))
+        except Exception as exc:  # noqa: BLE001  (last resort: a bug must not become a traceback for the user)
+            log.exception("agent loop failed")
+            return self.end(None, f"The copilot hit an internal error ({type(exc).__name__}); see the server log.")
+        finally:
+            self.notify(listener.phase, "done")
+        return self.end(text)
 
     def end(self, text: str | None, error: str | None = None, stopped: bool = False) -> LoopEnd:
         return LoopEnd(text=text, outcomes=tuple(self.ledger.outcomes), rounds=tuple(self.rounds), error=error,
@@ -217,19 +259,17 @@ class _Run:
         return self.execute(call, args, args)
 
     def execute(self, call: ToolCall, args: dict, parsed: dict | None) -> ToolOutcome:
-        outcome = self.run_tool(call, args, parsed)
-        return replace(outcome, model_text=tabular_json(outcome.model_text)) if self.plan.tabular else outcome
-
-    def run_tool(self, call: ToolCall, args: dict, parsed: dict | None) -> ToolOutcome:
+        """Run one call on the toolkit (which promises not to raise; held to that); as a table for a small model."""
         with self.tracer.span(f"tool:{call.name}", tool=call.name):
             if self.toolkit is None:
                 return _loop_outcome(call.name, args, "no tools in this session", "answer without tools")
             try:
-                return self.toolkit.execute(call.name, dict(parsed) if parsed is not None else call.arguments)
-            except Exception as exc:  # noqa: BLE001  (the toolkit promises not to raise; hold it to that)
+                outcome = self.toolkit.execute(call.name, dict(parsed) if parsed is not None else call.arguments)
+            except Exception as exc:  # noqa: BLE001
                 log.exception("toolkit raised for %s", call.name)
                 return _loop_outcome(call.name, args, f"internal error in {call.name} ({type(exc).__name__})",
                                      "try another tool")
+        return replace(outcome, model_text=tabular_json(outcome.model_text)) if self.plan.tabular else outcome
 
     def loop(self, conversation: Conversation, prefetched: bool) -> str | None:
         """The rounds; returns the model's final text (None when it stayed empty)."""
@@ -283,49 +323,6 @@ class _Run:
         return f"{found}\n\n_{NO_ANSWER}_" if found else None
 
 
-def run_loop(plan: TurnPlan, *, provider: ProviderConfig, toolkit: ToolLayer | None,
-             repo: CalibrationRepository | None, listener: TurnListener | None = None, tracer: Tracer | None = None,
-             prompt_extras: Sequence[str] = (), client: OpenAI | None = None,
-             stream: Callable[[str], None] | None = None, cancel: CancelToken | None = None) -> LoopEnd:
-    """The model loop of a planned turn: the prompt, the router's call, the rounds; never raises (a failure is the
-    end's ``error``, a stop its ``stopped``).  ``stream`` gets each round's answer text so far ("" when a round
-    turns out to be tool calls); ``cancel`` is the user's stop."""
-    tracer = tracer or NULL_TRACER
-    listener = listener or SilentListener()
-    run = _Run(plan, provider, toolkit, tracer=tracer, listener=listener, stream=stream, cancel=cancel)
-    request = plan.request
-    try:
-        with tracer.span("copilot.request", mode=request.mode, chip_id=request.chip_id, qid=request.qid,
-                         model=provider.model, api_style=provider.api_style, flags=",".join(request.flags)):
-            run.notify(listener.phase, "building context")
-            if toolkit is not None:
-                toolkit.begin_request(plan.chip_id)
-            with tracer.span("build_prompt"):
-                prompt = build_prompt(mode=request.mode, repo=repo, chip_id=plan.chip_id, qid=request.qid,
-                                      context=request.context, api_style=provider.api_style,
-                                      extras=[*plan.skills, *prompt_extras], tools=bool(plan.tools),
-                                      question=request.message)
-            conversation = start_conversation(client or make_client(provider), provider, prompt.system,
-                                              list(plan.history), request.message, prompt.context)
-            prefetched = plan.prefetch is not None and run.prefetch(conversation, plan.prefetch)
-            text = run.loop(conversation, prefetched)
-            if run.asked is None and not run.ledger.outcomes and toolkit is not None and \
-                    answered_from_thin_air(request.message, text):
-                text = run.look_up()  # a data question answered with no call: never shown
-            if cancel is not None:
-                cancel.check()
-    except TurnCancelled as exc:
-        return run.end(None, str(exc), stopped=True)
-    except ProviderError as exc:
-        return run.end(None, str(exc))
-    except Exception as exc:  # noqa: BLE001  (last resort: a bug must not become a traceback for the user)
-        log.exception("agent loop failed")
-        return run.end(None, f"The copilot hit an internal error ({type(exc).__name__}); see the server log.")
-    finally:
-        run.notify(listener.phase, "done")
-    return run.end(text)
-
-
 def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: ToolLayer | None,
                 repo: CalibrationRepository | None, listener: TurnListener | None = None,
                 tracer: Tracer | None = None, prompt_extras: Sequence[str] = (),
@@ -341,8 +338,8 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
     started = time.perf_counter()
     plan = plan_turn(request, provider=provider, tools=toolkit.schemas() if toolkit is not None else [],
                      repo=repo, router=router, clarify=clarify, skills=skills)
-    end = run_loop(plan, provider=provider, toolkit=toolkit, repo=repo, listener=listener, tracer=tracer,
-                   prompt_extras=prompt_extras, client=client, stream=stream, cancel=cancel)
+    end = ModelLoop(plan, provider, toolkit, tracer=tracer, listener=listener, stream=stream, cancel=cancel).run(
+        repo, prompt_extras=prompt_extras, client=client)
     result = finish(plan, end, model=provider.model, api_style=provider.api_style)
     result.elapsed_s = time.perf_counter() - started
     return result
