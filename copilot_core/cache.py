@@ -1,11 +1,11 @@
 """The turn's call ledger: every tool call of one turn, so the same call is answered from it and never runs twice.
 
-One record serves three questions the loop asks: was this exact call made (the model circling back); does an
+One record serves both questions the loop asks: was this exact call made (the model circling back), and does an
 earlier call already hold this one's answer (the same tool with its arguments spelled as the tool normalised them,
-``"Q05"`` -> ``"5"`` or a default written out); does the router's call before the first round cover it (the model
-asks for nothing the router's call did not, omitted arguments taking the router's values).  A failed call answers
-only its exact repeat (a failure may be transient, so another spelling runs again); spellings and covers are
-only for tools whose ``ToolSpec.cacheable`` is set (not the sandbox: model code is only ever its exact text).
+``"Q05"`` -> ``"5"`` or a default written out).  The router's call before the first round is recorded like any
+other.  A failed call answers only its exact repeat (a failure may be transient, so another spelling runs again);
+other spellings match only for tools whose ``ToolSpec.cacheable`` is set (not the sandbox: model code is only ever
+its exact text).
 """
 
 from __future__ import annotations
@@ -33,10 +33,6 @@ def cache_key(name: str, args: object) -> str | None:
         return None
 
 
-def _same(a: object, b: object) -> bool:
-    return json.dumps(a, sort_keys=True, default=str).lower() == json.dumps(b, sort_keys=True, default=str).lower()
-
-
 class CallLedger:
     """The calls of one turn in order (``outcomes``) and what answers a later call (:meth:`earlier`)."""
 
@@ -44,7 +40,6 @@ class CallLedger:
         self.outcomes: list[ToolOutcome] = []
         self.hits = 0  # calls answered from the ledger instead of running
         self._keys: dict[str, ToolOutcome] = {}
-        self._covering: list[tuple[str, dict, ToolOutcome]] = []  # the router's calls: name, its args, outcome
 
     @property
     def charts(self) -> list[dict]:
@@ -54,16 +49,12 @@ class CallLedger:
         """The outcome of an earlier call that answers this one, counted as a hit; None: the call must run."""
         key = cache_key(name, args)
         found = self._keys.get(key) if key is not None else None
-        if found is None and cacheable(name):
-            found = next((o for n, planned, o in self._covering if n == name and all(
-                k in planned and _same(v, planned[k]) for k, v in args.items())), None)
         if found is not None:
             self.hits += 1
         return found
 
-    def record(self, outcome: ToolOutcome, asked: dict, *, covers: bool = False) -> None:
-        """A call that ran with ``asked`` arguments.  ``covers``: the router's call, answering any call of the same
-        tool that asks for no more than it did."""
+    def record(self, outcome: ToolOutcome, asked: dict) -> None:
+        """A call that ran with ``asked`` arguments."""
         self.outcomes.append(outcome)
         key = cache_key(outcome.name, asked)
         if key is not None:
@@ -73,5 +64,3 @@ class CallLedger:
         normalised = cache_key(outcome.name, outcome.args)
         if normalised is not None:
             self._keys.setdefault(normalised, outcome)
-        if covers:
-            self._covering.append((outcome.name, dict(asked), outcome))

@@ -225,7 +225,7 @@ class ModelLoop:
         self.notify(self.listener.tool_call, planned.name, dict(planned.args))
         call = ToolCall("call_router_1", planned.name, json.dumps(planned.args))
         outcome = replace(self.execute(call, dict(planned.args), dict(planned.args)), origin="router")
-        self.ledger.record(outcome, dict(planned.args), covers=True)
+        self.ledger.record(outcome, dict(planned.args))
         conversation.add_calls([call])
         conversation.add_tool_result(call, outcome.model_text)
         self.notify(self.listener.tool_result, outcome)
