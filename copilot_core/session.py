@@ -1,7 +1,8 @@
 """One copilot turn, start to finish: the chat page, the CLI and the eval harness all call :meth:`Copilot.ask`.
 
 A turn is: the input check (once), readiness gating (which tools this model gets), the toolkit on the chat's
-data store, skills and memory in the prompt, the per-request tool cache, the tracer, the tool loop, the answer
+data store, skills and memory in the prompt, the tracer, then the three stages (the plan, the model loop, the
+finish; ``copilot_core.agent``), the answer
 with its show-work record, learning into memory, and both messages appended to the chat state.  Progress
 reaches the front end through one :class:`~copilot_core.agent.contracts.TurnListener`.
 """

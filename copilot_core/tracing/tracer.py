@@ -1,6 +1,6 @@
 """Per-request tracing: spans for the request, each round and each tool, token usage and estimated cost.
 
-``Tracer`` is the hook ``run_copilot(..., tracer=...)`` calls: ``span(name, **attrs)`` (a context
+``Tracer`` is the hook the model loop (``ModelLoop(..., tracer=...)``) calls: ``span(name, **attrs)`` (a context
 manager) and ``record_usage(input_tokens, output_tokens, model)``.  The whole turn is one trace: a
 root span ``copilot.turn`` (around the loop's own ``copilot.request`` and the memory update) opened
 when the tracer is created and closed by ``finish()``, which appends the spans as JSON lines to
