@@ -154,7 +154,6 @@ class Copilot:
         if clarify and (ask := self._clarify_first(repo, text, state, history)) is not None:
             return self._asked(state, provider, flags, ask)
 
-        started = time.perf_counter()
         readiness = self._readiness(provider, listener)
         allowed = readiness.allowed_tools() if readiness is not None else None
         memory = self.memory.for_owner(state.username) if self.memory is not None else None
@@ -168,6 +167,7 @@ class Copilot:
                                       secrets=secrets, **trace_attrs)
         request = AgentRequest(message=text, chip_id=state.chip_id, qid=state.qid, mode=state.mode,
                                history=history, context=dict(context or {}), flags=flags)
+        started = time.perf_counter()
         plan = plan_turn(request, provider=provider, tools=toolkit.schemas(), repo=repo,
                          router=self._router(provider, readiness), clarify=clarify,
                          skills=[render_skills(chosen)] if chosen else [], history=prepared, secrets=secrets)
