@@ -1,22 +1,19 @@
-"""Per-request tool cache: the same tool with the same arguments runs once (AXIS's per-turn cache).
+"""The turn's call ledger: every tool call of one turn, so the same call is answered from it and never runs twice.
 
-``CachingToolkit(toolkit)`` wraps any :class:`~copilot_core.tools.toolkit.ToolLayer` so the agent loop is
-unchanged.  Keys are the tool name plus the arguments as canonical JSON; after a call, the tool's normalised
-arguments (``"Q05"`` -> ``"5"``) are registered too, so both spellings hit.  Only successful outcomes are
-cached (a failure may be transient), only tools whose ``ToolSpec.cacheable`` is set (not the sandbox: the
-data store can change between calls), and a hit carries no charts, so the answer does not get the same chart
-twice.
+One record serves both questions the loop asks: was this exact call made (the model circling back), and does an
+earlier call already hold this one's answer (the same tool with its arguments spelled as the tool normalised them,
+``"Q05"`` -> ``"5"`` or a default written out).  The router's call before the first round is recorded like any
+other.  A failed call answers only its exact repeat (a failure may be transient, so another spelling runs again);
+other spellings match only for tools whose ``ToolSpec.cacheable`` is set (not the sandbox: model code is only ever
+its exact text).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import threading
 
-from copilot_core.agent.contracts import Tracer
 from copilot_core.tools.registry import cacheable
-from copilot_core.tools.toolkit import ToolLayer, ToolOutcome
+from copilot_core.tools.toolkit import ToolOutcome
 
 
 def cache_key(name: str, args: object) -> str | None:
@@ -31,54 +28,39 @@ def cache_key(name: str, args: object) -> str | None:
     if not isinstance(args, dict):
         return None
     try:
-        return f"{name}:" + json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return f"{name}:" + json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
     except (TypeError, ValueError):
         return None
 
 
-class CachingToolkit:
-    """A toolkit whose ``execute`` answers repeated calls from memory within one request."""
+class CallLedger:
+    """The calls of one turn in order (``outcomes``) and what answers a later call (:meth:`earlier`)."""
 
-    def __init__(self, toolkit: ToolLayer, *, tracer: Tracer | None = None) -> None:
-        self.inner = toolkit
-        self.tracer = tracer
-        self.hits = 0
-        self.misses = 0
-        self._cache: dict[str, ToolOutcome] = {}
-        self._lock = threading.Lock()
+    def __init__(self) -> None:
+        self.outcomes: list[ToolOutcome] = []
+        self.hits = 0  # calls answered from the ledger instead of running
+        self._keys: dict[str, ToolOutcome] = {}
 
-    def schemas(self) -> list[dict]:
-        return self.inner.schemas()
+    @property
+    def charts(self) -> list[dict]:
+        return [chart for o in self.outcomes for chart in (o.charts or [])]
 
-    def names(self) -> list[str]:
-        return self.inner.names()
+    def earlier(self, name: str, args: dict) -> ToolOutcome | None:
+        """The outcome of an earlier call that answers this one, counted as a hit; None: the call must run."""
+        key = cache_key(name, args)
+        found = self._keys.get(key) if key is not None else None
+        if found is not None:
+            self.hits += 1
+        return found
 
-    def begin_request(self, chip_id: str | None = None) -> None:
-        """New request: forget every cached result, reset the counters, reset the wrapped toolkit."""
-        with self._lock:
-            self._cache.clear()
-            self.hits = self.misses = 0
-        self.inner.begin_request(chip_id)
-
-    def execute(self, name: str, raw_args: str | dict | None) -> ToolOutcome:
-        key = cache_key(name, raw_args) if cacheable(name) else None
+    def record(self, outcome: ToolOutcome, asked: dict) -> None:
+        """A call that ran with ``asked`` arguments."""
+        self.outcomes.append(outcome)
+        key = cache_key(outcome.name, asked)
         if key is not None:
-            with self._lock:
-                cached = self._cache.get(key)
-                if cached is not None:
-                    self.hits += 1
-            if cached is not None:
-                if self.tracer is not None:
-                    self.tracer.event("cache_hit", tool=name)
-                return dataclasses.replace(cached, charts=[], elapsed_s=0.0,
-                                           summary=f"{cached.summary} (cached)")
-        outcome = self.inner.execute(name, raw_args)
-        if key is not None:
-            with self._lock:
-                self.misses += 1
-                if outcome.ok:
-                    self._cache[key] = outcome
-                    normalised = cache_key(name, outcome.args)
-                    if normalised is not None:
-                        self._cache.setdefault(normalised, outcome)
-        return outcome
+            self._keys.setdefault(key, outcome)
+        if not outcome.ok or not cacheable(outcome.name):
+            return
+        normalised = cache_key(outcome.name, outcome.args)
+        if normalised is not None:
+            self._keys.setdefault(normalised, outcome)

@@ -1,7 +1,8 @@
 """One copilot turn, start to finish: the chat page, the CLI and the eval harness all call :meth:`Copilot.ask`.
 
 A turn is: the input check (once), readiness gating (which tools this model gets), the toolkit on the chat's
-data store, skills and memory in the prompt, the per-request tool cache, the tracer, the tool loop, the answer
+data store, skills and memory in the prompt, the tracer, then the three stages (the plan, the model loop, the
+finish; ``copilot_core.agent``), the answer
 with its show-work record, learning into memory, and both messages appended to the chat state.  Progress
 reaches the front end through one :class:`~copilot_core.agent.contracts.TurnListener`.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, cast
@@ -20,11 +22,12 @@ from copilot_core.agent.followups import follow_ups
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
 from copilot_core.agent.guardrails import InputCheck, check_input
 from copilot_core.agent.history import prepare_history
-from copilot_core.agent.loop import run_copilot
+from copilot_core.agent.finish import finish
+from copilot_core.agent.loop import ModelLoop
+from copilot_core.agent.plan import plan_turn, turn_secrets
 from copilot_core.agent.qubit_review import run_qubit_review
 from copilot_core.agent.scope import DECLINE_MESSAGE, out_of_scope
 from copilot_core.agent.provider import ProviderConfig
-from copilot_core.cache import CachingToolkit
 from copilot_core.cancel import CancelToken
 from copilot_core.chat.messages import ChatMessage
 from copilot_core.chat.showwork import show_work_from
@@ -141,39 +144,44 @@ class Copilot:
             return TurnResult(sent=False, notice=notice, flags=flags)
         text = verdict.text
         provider: ProviderConfig = state.provider
+        repo = self.repo.for_turn()  # the chip facts several steps need are read once
         history = state.history()
         state.add(ChatMessage.user(text, flags))
         if out_of_scope(text):  # plainly not about the lab's data: declined without calling any model
             return self._declined(state, provider, flags)
         if state.mode == "analysis" and state.chip_id and state.qid and not history:
             return self._qubit_review(state, provider, flags, listener, trace_attrs, cancel)
-        if clarify and (ask := self._clarify_first(text, state, history)) is not None:
+        if clarify and (ask := self._clarify_first(repo, text, state, history)) is not None:
             return self._asked(state, provider, flags, ask)
 
         readiness = self._readiness(provider, listener)
         allowed = readiness.allowed_tools() if readiness is not None else None
         memory = self.memory.for_owner(state.username) if self.memory is not None else None
-        toolkit = Toolkit(self.repo, store=state.store, sandbox=stoppable(self.sandbox, cancel), memory=memory,
+        toolkit = Toolkit(repo, store=state.store, sandbox=stoppable(self.sandbox, cancel), memory=memory,
                           allowed=allowed, figures=available_root(self.settings))
-        chosen = [m.skill for m in self.skills.select(text, prepare_history(history))]  # the turns the model reads
-        skills = [render_skills(chosen)] if chosen else []
+        prepared = prepare_history(history)  # the turns the model reads
+        chosen = [m.skill for m in self.skills.select(text, prepared)]
         extras = self._memory_section(memory, state.chip_id, recall_tool=RECALL_TOOL in toolkit.names())
+        secrets = turn_secrets(provider, self.settings)
         tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
-                                      **trace_attrs)
-        cached = CachingToolkit(toolkit, tracer=tracer)
+                                      secrets=secrets, **trace_attrs)
         request = AgentRequest(message=text, chip_id=state.chip_id, qid=state.qid, mode=state.mode,
                                history=history, context=dict(context or {}), flags=flags)
-        result = run_copilot(request, provider=provider, toolkit=cached, repo=self.repo, listener=listener,
-                             tracer=tracer, prompt_extras=extras, client=self.client,
-                             router=self._router(provider, readiness), stream=stream, cancel=cancel,
-                             clarify=clarify, skills=skills)
+        started = time.perf_counter()
+        plan = plan_turn(request, provider=provider, tools=toolkit.schemas(), repo=repo,
+                         router=self._router(provider, readiness), clarify=clarify,
+                         skills=[render_skills(chosen)] if chosen else [], history=prepared, secrets=secrets)
+        end = ModelLoop(plan, provider, toolkit, tracer=tracer, listener=listener, stream=stream, cancel=cancel).run(
+            repo, prompt_extras=extras, client=self.client)
+        result = finish(plan, end, model=provider.model, api_style=provider.api_style)
+        result.elapsed_s = time.perf_counter() - started
 
         sent = [s.name for s in chosen] if result.skills_sent else []  # the loop leaves them out of a routed turn
         tracer.annotate(skills=",".join(sent))
         self._learn(memory, state.chip_id, result, tracer)
         trace = tracer.finish(error=result.error)
         trace["skills"] = sent
-        trace["cache_hits"] = cached.hits
+        trace["cache_hits"] = end.repeats
         trace["routed_tools"] = result.routed_tools
         work = show_work_from(result, trace=trace)
         answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error,
@@ -195,7 +203,7 @@ class Copilot:
         """The first turn of analysis mode: the qubit's report at once, then one checked model review (a stop
         ends the review and keeps the report)."""
         tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
-                                      **trace_attrs)
+                                      secrets=turn_secrets(provider, self.settings), **trace_attrs)
         request = AgentRequest(message=state.messages[-1].text, chip_id=state.chip_id, qid=state.qid,
                                mode="analysis", flags=flags)
         result = run_qubit_review(request, provider=provider, repo=self.repo, listener=listener, tracer=tracer,
@@ -227,9 +235,11 @@ class Copilot:
         state.add(answer)
         return TurnResult(sent=True, flags=flags, answer=answer, result=result)
 
-    def _clarify_first(self, text: str, state: ChatState, history: list[dict]) -> AskBlock | None:
+    @staticmethod
+    def _clarify_first(repo: CalibrationRepository, text: str, state: ChatState, history: list[dict]
+                       ) -> AskBlock | None:
         try:
-            chips = self.repo.chip_ids()
+            chips = repo.chip_ids()
         except Exception:  # noqa: BLE001 - an unreachable database is reported by the tools in the turn itself
             chips = []
         return clarify_first(text, chips=chips, chip_in_view=state.chip_id, history=history)

@@ -143,6 +143,11 @@ class CalibrationRepository:
         self.db = scoped(db, self.project_id)  # every query on a project's collections carries its id
         self.plan = plan or plan_for(db)
 
+    def for_turn(self) -> CalibrationRepository:
+        """This repository for one copilot turn: the chip ids and each chip's row are read once however many steps
+        ask (the question's chip, the prompt's context, the clarification and the tools all need them)."""
+        return TurnRepository(self.db, project_id=self.project_id, plan=self.plan)
+
     def scope(self, **conditions: object) -> Query:
         """Every filter starts here (also those of ``runs.RunReader``): the project scope plus validated
         equality conditions.  ``self.db`` adds the scope again by construction (``scoped.py``)."""
@@ -599,3 +604,27 @@ class CalibrationRepository:
         # (a chip-wide distinct over the history decodes all of it on the embedded one)
         names = {p for data in self.all_qubit_params(chip_id).values() for p in data}
         return sorted(names | {p for data in self.all_coupling_params(chip_id).values() for p in data})
+
+
+class TurnRepository(CalibrationRepository):
+    """The repository for one turn: the chip facts several steps of the turn read are read once (a turn lasts
+    seconds; a chip installed meanwhile shows in the next turn).  A failed read is not remembered."""
+
+    def __init__(self, db: Database, *, project_id: str | None = None, plan: QueryPlan | None = None) -> None:
+        super().__init__(db, project_id=project_id, plan=plan)
+        self._chip_ids: list[str] | None = None
+        self._chip_rows: dict[str, ChipRow | None] = {}
+
+    def for_turn(self) -> CalibrationRepository:
+        return self
+
+    def chip_ids(self) -> list[str]:
+        if self._chip_ids is None:
+            self._chip_ids = super().chip_ids()
+        return list(self._chip_ids)
+
+    def get_chip(self, chip_id: str) -> ChipRow | None:
+        if chip_id not in self._chip_rows:
+            self._chip_rows[chip_id] = super().get_chip(chip_id)
+        row = self._chip_rows[chip_id]
+        return None if row is None else cast(ChipRow, dict(row))

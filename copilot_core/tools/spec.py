@@ -219,7 +219,7 @@ class ToolSpec:
     parameters: dict  # the full schema arguments are validated against (args.py)
     run: ToolFn
     stored_key: Callable[[dict], str] | None = None  # stored tools: the data-store key for these args
-    cacheable: bool = True  # a repeated call within one request may be answered from the per-request cache
+    cacheable: bool = True  # another spelling of an earlier call may be answered from the turn's ledger (cache.py)
     limit: Limit | None = None  # per-request call limit
     reduced: bool = False  # offered to models the readiness check gives only the reduced tool set
     runs_code: bool = False  # runs model-written code (show-work lists it as an analysis; memory keeps the code)

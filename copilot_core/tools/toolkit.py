@@ -52,7 +52,7 @@ class ToolOutcome:
 
 
 class ToolLayer(Protocol):
-    """What the agent loop calls: the toolkit, or a wrapper around it (the per-request cache)."""
+    """What the agent loop calls: the toolkit (or a test's tool layer)."""
 
     def schemas(self) -> list[dict]: ...
     def names(self) -> list[str]: ...

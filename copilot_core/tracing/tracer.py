@@ -1,6 +1,6 @@
 """Per-request tracing: spans for the request, each round and each tool, token usage and estimated cost.
 
-``Tracer`` is the hook ``run_copilot(..., tracer=...)`` calls: ``span(name, **attrs)`` (a context
+``Tracer`` is the hook the model loop (``ModelLoop(..., tracer=...)``) calls: ``span(name, **attrs)`` (a context
 manager) and ``record_usage(input_tokens, output_tokens, model)``.  The whole turn is one trace: a
 root span ``copilot.turn`` (around the loop's own ``copilot.request`` and the memory update) opened
 when the tracer is created and closed by ``finish()``, which appends the spans as JSON lines to
@@ -106,8 +106,10 @@ class Tracer:
         otel.ROUTER.register(self.trace_id, self._collect)
 
     @classmethod
-    def from_settings(cls, settings: Settings, *, provider: ProviderConfig | None = None, **attributes: object) -> Tracer:
-        """TRACE_DIR (default DATA_DIR/traces), OTEL_EXPORTER_OTLP_ENDPOINT, COPILOT_PRICES; model from the provider."""
+    def from_settings(cls, settings: Settings, *, provider: ProviderConfig | None = None,
+                      secrets: tuple[str, ...] | None = None, **attributes: object) -> Tracer:
+        """TRACE_DIR (default DATA_DIR/traces), OTEL_EXPORTER_OTLP_ENDPOINT, COPILOT_PRICES; model from the provider;
+        ``secrets``: the turn's, when its caller already collected them (else the configured ones)."""
         from copilot_core.agent.guardrails import configured_secrets
 
         trace_dir = settings.get("TRACE_DIR") or Path(settings.data_dir) / "traces"
@@ -116,7 +118,7 @@ class Tracer:
             attributes.setdefault("api_style", getattr(provider, "api_style", None))
         return cls(trace_dir=trace_dir, otlp_endpoint=settings.get("OTEL_EXPORTER_OTLP_ENDPOINT"),
                    base_url=getattr(provider, "base_url", None), prices=price_table(settings.get("COPILOT_PRICES")),
-                   secrets=configured_secrets(settings), **attributes)
+                   secrets=configured_secrets(settings) if secrets is None else secrets, **attributes)
 
     def annotate(self, **attrs: object) -> None:
         """Attributes of the whole turn known only once it has run (the root span ends in :meth:`finish`)."""

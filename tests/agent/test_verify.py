@@ -93,6 +93,10 @@ def test_no_final_answer_shows_the_two_values_asked_for(scripted_openai, style, 
     scripted_openai.push(text(""))
     result = ask(scripted_openai, style, kit, repo, "What were Q017's two most recent T1 values?")
     assert result.error is None and NO_ANSWER in result.answer
+    # what the person reads: the values as the answer, then one line saying they were computed from the data
+    assert result.answer.rstrip("_ \n").endswith("Computed from the data: the model wrote no answer of its own.")
+    assert "did not write a final answer" not in result.answer and "the tools found" not in result.answer
+    assert result.claims == "computed"
     for doc in docs[:2]:
         t1 = doc["output_parameters"]["t1"]
         assert f"{t1['value']:.1f} μs ({t1['calibrated_at']:%Y-%m-%d %H:%M})" in result.answer

@@ -1,5 +1,6 @@
-"""Per-request tool cache: the same tool with the same arguments runs once; failures, the sandbox and new
-requests are not served from the cache; a cached heatmap does not add its chart twice."""
+"""The turn's call ledger: the same call, in any spelling the tool normalises to the same arguments, runs once per
+turn and is answered from the ledger; a failure, the sandbox and a new turn run again; a repeated heatmap does
+not add its chart twice.  Every turn goes through the real loop over real HTTP to the scripted server."""
 
 from __future__ import annotations
 
@@ -7,22 +8,28 @@ import json
 
 from copilot_core.agent import AgentRequest, run_copilot
 from copilot_core.agent.blocks import ChartBlock
-from copilot_core.cache import CachingToolkit, cache_key
+from copilot_core.cache import cache_key
 from copilot_core.tools import DataStore, Toolkit
 from copilot_core.tools.toolkit import ToolOutcome
 from tests.depth.conftest import provider_for
 from tests.fakes.scripted_openai import answer, call, calls
 
+ALREADY = "This call was already made"
+
 
 class CountingTools:
-    """A tool layer that counts how often each call really ran (the cache's only collaborator)."""
+    """A tool layer that counts how often each call really ran (the ledger's only collaborator); it normalises a
+    qubit id as the real tools do ("Q05" -> "5")."""
 
-    def __init__(self, fail: set[str] = frozenset()):
+    def __init__(self, fail: frozenset[str] = frozenset()):
         self.ran: list[tuple[str, str]] = []
         self.fail = fail
         self.began = 0
 
     def schemas(self):
+        return []
+
+    def names(self):
         return []
 
     def begin_request(self, chip_id=None):
@@ -39,57 +46,63 @@ class CountingTools:
                            error=None if ok else "failed")
 
 
-def test_same_call_runs_once_per_request():
-    inner = CountingTools()
-    tools = CachingToolkit(inner)
-    tools.begin_request()
-    first = tools.execute("get_qubit_params", '{"chip_id": "64Qv3", "qid": "5"}')
-    again = tools.execute("get_qubit_params", {"qid": "5", "chip_id": "64Qv3"})  # other order, dict form
-    assert len(inner.ran) == 1 and tools.hits == 1
-    assert again.model_text == first.model_text and again.summary.endswith("(cached)")
-    assert again.charts == [] and first.charts  # the chart is appended to the answer once
+def _turn(server, tools, *steps):
+    server.push(*steps, answer("Done.", "good"))
+    return run_copilot(AgentRequest("T1 of Q5?", chip_id="64Qv3"), provider=provider_for(server), toolkit=tools,
+                       repo=None)
 
 
-def test_normalised_arguments_hit_too():
-    inner = CountingTools()
-    tools = CachingToolkit(inner)
-    tools.execute("get_qubit_params", {"chip_id": "64Qv3", "qid": "Q05"})
-    tools.execute("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"})
-    assert len(inner.ran) == 1
+def _tool_outputs(server) -> list[str]:
+    """What the model read back for each call (the function outputs of the last request)."""
+    body = server.bodies()[-1]
+    items = body.get("input") or body.get("messages") or []
+    return [str(i.get("output") or i.get("content")) for i in items
+            if i.get("type") == "function_call_output" or i.get("role") == "tool"]
 
 
-def test_new_request_failures_and_sandbox_are_not_cached():
-    inner = CountingTools(fail={"get_chip_summary"})
-    tools = CachingToolkit(inner)
-    tools.begin_request()
-    tools.execute("get_qubit_params", {"qid": "1"})
-    tools.begin_request()
-    tools.execute("get_qubit_params", {"qid": "1"})
-    tools.execute("get_chip_summary", {"chip_id": "64Qv3"})
-    tools.execute("get_chip_summary", {"chip_id": "64Qv3"})
-    tools.execute("execute_python_analysis", {"code": "print(1)"})
-    tools.execute("execute_python_analysis", {"code": "print(1)"})
-    assert len(inner.ran) == 6 and tools.hits == 0 and inner.began == 2
+def test_same_call_in_another_order_and_spelling_runs_once(scripted_openai):
+    tools = CountingTools()
+    result = _turn(scripted_openai, tools, call("get_qubit_params", {"chip_id": "64Qv3", "qid": "Q05"}),
+                   call("get_qubit_params", {"qid": "5", "chip_id": "64Qv3"}))  # normalised spelling, other order
+    assert result.error is None and len(tools.ran) == 1
+    assert [o.name for o in result.tool_calls] == ["get_qubit_params"]
+    outputs = _tool_outputs(scripted_openai)
+    assert len(outputs) == 2 and ALREADY in outputs[1] and ALREADY not in outputs[0]
+    assert len([b for b in result.blocks if isinstance(b, ChartBlock)]) == 1  # the chart once
+
+
+def test_failures_the_sandbox_and_a_new_turn_run_again(scripted_openai):
+    tools = CountingTools(fail=frozenset({"get_chip_summary"}))
+    _turn(scripted_openai, tools, call("get_chip_summary", {"chip_id": "64Qv3", "qid": "Q05"}),
+          call("get_chip_summary", {"chip_id": "64Qv3", "qid": "5"}),  # a failure is not reused for another spelling
+          call("execute_python_analysis", {"code": "print(1)", "qid": "Q05"}),
+          call("execute_python_analysis", {"code": "print(1)", "qid": "5"}))  # model code: only its exact text
+    assert [name for name, _ in tools.ran] == ["get_chip_summary"] * 2 + ["execute_python_analysis"] * 2
+    _turn(scripted_openai, tools, call("get_qubit_params", {"qid": "1"}))
+    _turn(scripted_openai, tools, call("get_qubit_params", {"qid": "1"}))  # a new turn: a new ledger
+    assert [name for name, _ in tools.ran][4:] == ["get_qubit_params"] * 2 and tools.began == 3
     assert cache_key("x", "{not json") is None
 
 
-def test_repeated_call_in_a_real_run_hits_the_cache(scripted_openai, repo, demo_chip_ids, style):
+def test_exact_repeat_of_a_failure_is_answered_from_the_ledger(scripted_openai):
+    tools = CountingTools(fail=frozenset({"get_chip_summary"}))
+    _turn(scripted_openai, tools, call("get_chip_summary", {"chip_id": "64Qv3"}),
+          call("get_chip_summary", {"chip_id": "64Qv3"}))
+    assert len(tools.ran) == 1 and ALREADY in _tool_outputs(scripted_openai)[1]
+
+
+def test_repeated_call_in_a_real_run_is_answered_from_the_ledger(scripted_openai, repo, demo_chip_ids, style):
     chip = demo_chip_ids[0]
     args = {"chip_id": chip, "metric_name": "t1"}
-    # The repeat is spelled as the tool normalises it (the default selection mode written out): the loop sees a
-    # new call, the cache sees the same one.
-    spelled_out = {**args, "selection_mode": "latest"}
+    spelled_out = {**args, "selection_mode": "latest"}  # the default written out: the tool's normalised arguments
     scripted_openai.push(call("generate_chip_heatmap", args),
                          calls(("generate_chip_heatmap", spelled_out), ("get_qubit_params", {"chip_id": chip, "qid": "2"})),
                          answer("Here is the T1 map.", "good"))
-    tools = CachingToolkit(Toolkit(repo, store=DataStore()))
     result = run_copilot(AgentRequest("T1 heatmap", chip_id=chip), provider=provider_for(scripted_openai, style),
-                         toolkit=tools, repo=repo)
+                         toolkit=Toolkit(repo, store=DataStore()), repo=repo)
     assert result.error is None
-    assert [o.name for o in result.tool_calls] == ["generate_chip_heatmap", "generate_chip_heatmap",
-                                                   "get_qubit_params"]
-    assert tools.hits == 1 and tools.misses == 2
-    assert result.tool_calls[1].summary.endswith("(cached)")
-    assert result.tool_calls[0].model_text == result.tool_calls[1].model_text
+    assert [o.name for o in result.tool_calls] == ["generate_chip_heatmap", "get_qubit_params"]
+    outputs = _tool_outputs(scripted_openai)
+    assert ALREADY in outputs[1] and ALREADY not in outputs[2]
     charts = [b for b in result.blocks if isinstance(b, ChartBlock)]
     assert len(charts) == 1  # one heatmap in the answer, not two

@@ -1,0 +1,110 @@
+"""The answer, assembled after the model loop: parsed, checked against the tool results, charts appended, secrets
+redacted.  Pure: no model call, no database read, no listener; the same loop end always gives the same answer.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from copilot_core.agent.answer import parse_answer, vet_model_charts
+from copilot_core.agent.blocks import AskBlock, Block, ChartBlock, TextBlock, answer_text
+from copilot_core.agent.contracts import AgentResult
+from copilot_core.agent.grounding import answer_numbers, unverified_numbers
+from copilot_core.agent.guardrails import sanitize_output
+from copilot_core.agent.lookups import failure_quotes
+from copilot_core.agent.plan import TurnPlan
+from copilot_core.agent.streaming import without_markup
+from copilot_core.agent.verify import asked_chart, checked_blocks
+from copilot_core.domain.metrics import thresholds_prompt
+from copilot_core.tools.toolkit import ToolOutcome
+
+log = logging.getLogger(__name__)
+EMPTY = "The model returned an empty answer."
+
+
+@dataclass(frozen=True)
+class LoopEnd:
+    """What the model loop leaves behind.  ``text``: the final text (None: none); ``computed``: it is the tools' own
+    sentences; ``draft``: what was streamed of the last round; ``interim``: what the model wrote next to its calls."""
+
+    text: str | None
+    outcomes: tuple[ToolOutcome, ...]
+    rounds: tuple[dict, ...] = ()
+    error: str | None = None
+    stopped: bool = False
+    asked: AskBlock | None = None
+    computed: bool = False
+    draft: str = ""
+    interim: tuple[str, ...] = ()
+    repeats: int = 0  # calls the turn's ledger answered instead of running them again
+
+
+def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> AgentResult:
+    """The turn's result from its plan and the loop's end (``elapsed_s`` is the caller's to set)."""
+    question = plan.request.message
+    outcomes = list(end.outcomes)
+    charts = [chart for o in outcomes for chart in (o.charts or [])]
+    error, claims = end.error, "kept"
+    blocks, assessment = parse_answer(without_markup(end.text))
+    if end.asked is not None and error is None:
+        blocks, assessment = [end.asked], None
+    if error is not None:
+        blocks, assessment = _partial(end, error, question), None
+    elif not blocks:
+        error = EMPTY
+        blocks = _partial(end, error)
+    elif end.computed:
+        claims = "computed"
+    elif end.asked is None:
+        blocks, _, claims = checked_blocks(blocks, question, outcomes)
+        if (quotes := failure_quotes(question, outcomes)) is not None:
+            blocks = [*blocks, TextBlock(quotes)]
+    if end.asked is None:
+        charts.extend(asked_chart(question, outcomes, charts))
+    blocks = [_sanitized(b, plan.secrets) for b in vet_model_charts(blocks)] + [ChartBlock(c) for c in charts]
+    answer = answer_text(blocks)
+    return AgentResult(answer=answer, blocks=blocks, assessment=assessment, tool_calls=outcomes,
+                       error=sanitize_output(error, plan.secrets) if error else None, model=model,
+                       api_style=api_style, flags=list(plan.request.flags), rounds=list(end.rounds),
+                       routed_tools=list(plan.route.names) if plan.route is not None else None,
+                       unverified_numbers=_unverified(answer, plan, outcomes), stopped=end.stopped,
+                       claims=claims, skills_sent=bool(plan.skills))
+
+
+def _partial(end: LoopEnd, headline: str, question: str = "") -> list[Block]:
+    """What we can still show when the model did not answer: the failure, the answer text streamed before a stop or
+    a broken stream (checked like any answer), and the tool results."""
+    lines = [headline]
+    if end.draft.strip():
+        checked, _, _ = checked_blocks([TextBlock(end.draft)], question, list(end.outcomes))
+        lines.append("\n\n".join(b.text for b in checked if isinstance(b, TextBlock)))
+    if end.interim:
+        lines.append("\n".join(end.interim))
+    if end.outcomes:
+        lines.append("What the tools returned before that:\n" +
+                     "\n".join(f"- {o.summary}" for o in end.outcomes if o.summary))
+    return [TextBlock("\n\n".join(lines))]
+
+
+def _sanitized(block: Block, secrets: tuple[str, ...]) -> Block:
+    """Secrets redacted from every text the model wrote (text blocks, a question and its options)."""
+    if isinstance(block, TextBlock):
+        return TextBlock(sanitize_output(block.text, secrets))
+    if isinstance(block, AskBlock):
+        return AskBlock(sanitize_output(block.question, secrets),
+                        tuple(sanitize_output(o, secrets) for o in block.options), block.answer)
+    return block
+
+
+def _unverified(answer: str, plan: TurnPlan, outcomes: list[ToolOutcome]) -> list[str]:
+    """Numbers in the answer that no tool result, no user turn and no stated threshold backs; every number of the
+    answer when the sources cannot be read (the check cannot decide, so it backs nothing)."""
+    sources = [part for o in outcomes for part in (o.model_text, o.full, o.summary)]
+    request = plan.request
+    said = [request.message, *(str(t.get("content") or "") for t in request.history if t.get("role") == "user")]
+    try:
+        return unverified_numbers(answer, sources, allowed_text=[*said, thresholds_prompt()])
+    except Exception:  # noqa: BLE001  (a result the check cannot walk must not end the question)
+        log.exception("the grounding check failed on an answer")
+        return list(dict.fromkeys(written for written, derived in answer_numbers(answer) if not derived))

@@ -1,0 +1,115 @@
+"""What a turn will do, decided once before the first model call: the chip, the earlier turns the model reads,
+the tools (all, or the routed few), the call the question plainly fixes, and the secrets every text is cleaned of.
+
+The loop (:mod:`~copilot_core.agent.loop`) and the answer's assembly (:mod:`~copilot_core.agent.finish`) read the
+plan; neither decides any of it again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from copilot_core.agent.clarify import ASK_SCHEMA, ASK_TOOL
+from copilot_core.agent.contracts import AgentRequest
+from copilot_core.agent.guardrails import configured_secrets
+from copilot_core.agent.history import prepare_history
+from copilot_core.agent.lookups import lookup_plan
+from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
+from copilot_core.agent.provider import ProviderConfig
+from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, offered_tools, route
+from copilot_core.domain.vocabulary import chip_named
+from copilot_core.errors import CopilotError
+
+if TYPE_CHECKING:
+    from copilot_core.data.repository import CalibrationRepository
+    from copilot_core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    """One turn's decisions.  ``route`` None: every tool is offered; ``prefetch``: the call made before the first
+    round; ``skills``: the procedures the prompt carries (none when the router made the call: the model then only
+    writes the answer); ``tabular``: tool results reach the model as tables (a small model)."""
+
+    request: AgentRequest
+    chip_id: str | None
+    history: tuple[dict, ...]
+    tools: tuple[dict, ...]
+    route: Route | None
+    prefetch: PlannedCall | None
+    clarify: bool
+    tabular: bool
+    secrets: tuple[str, ...]
+    skills: tuple[str, ...]
+
+    @property
+    def known(self) -> frozenset[str]:
+        """Tool names a call the model wrote as text may use."""
+        return frozenset({t["name"] for t in self.tools} | ({MORE_TOOLS} if self.route is not None else set())
+                         | ({ASK_TOOL} if self.clarify else set()))
+
+    def offered(self, expanded: bool) -> list[dict] | None:
+        """A round's tools: all of them, or the routed few (+ ``more_tools``) until the model asked for more."""
+        tools = list(self.tools)
+        ask = [ASK_SCHEMA] if self.clarify and tools else []
+        if self.route is None or not tools:
+            return [*tools, *ask] or None
+        return [*(all_tools(tools, self.route) if expanded else offered_tools(tools, self.route)), *ask]
+
+    def every_tool(self) -> list[dict] | None:
+        """Every tool in the toolkit's order (the same list for every question, so a prompt cache keeps it)."""
+        return [*self.tools, *([ASK_SCHEMA] if self.clarify and self.tools else [])] or None
+
+
+def turn_secrets(provider: ProviderConfig, settings: Settings | None = None) -> tuple[str, ...]:
+    """The configured secrets and the provider's key: what no text of the turn may show (collected once a turn)."""
+    return tuple(s for s in (*configured_secrets(settings), provider.api_key) if s)
+
+
+def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequence[dict],
+              repo: CalibrationRepository | None, router: bool = False, clarify: bool = False,
+              skills: Sequence[str] = (), history: Sequence[dict] | None = None,
+              secrets: tuple[str, ...] | None = None) -> TurnPlan:
+    """The plan for ``request``; ``tools`` the toolkit's schemas ([] without tools).  ``history``: the earlier
+    turns already prepared by the caller (else prepared here); ``secrets``: already collected by the caller."""
+    chip_id = question_chip(request, repo)
+    chosen: Route | None = None
+    planned: PlannedCall | None = None
+    if router and tools:
+        try:
+            chosen, planned = _routed(request, chip_id, [t["name"] for t in tools])
+        except Exception:  # noqa: BLE001  (a router bug offers every tool; the turn goes on)
+            log.exception("the router failed on a question")
+    return TurnPlan(request=request, chip_id=chip_id,
+                    history=tuple(prepare_history(request.history) if history is None else history),
+                    tools=tuple(tools), route=chosen, prefetch=planned, clarify=clarify, tabular=router,
+                    secrets=turn_secrets(provider) if secrets is None else secrets,
+                    skills=tuple(skills) if planned is None else ())
+
+
+def _routed(request: AgentRequest, chip_id: str | None, names: list[str]) -> tuple[Route | None, PlannedCall | None]:
+    """The routed tools (None: none left out) and the call the question plainly fixes."""
+    planned: PlannedCall | None = None
+    picked = route(request.message, qid=request.qid, mode=request.mode, available=names)
+    if request.mode == "chat":
+        planned = lookup_plan(request.message, chip_id, names) or plan_prefetch(
+            request.message, chip_id=chip_id, qid=request.qid, available=names)
+    if planned is not None and planned.name not in picked.names:
+        picked = Route(tuple(n for n in names if n in {*picked.names, planned.name}), (*picked.reasons, planned.reason))
+    return (picked if len(picked.names) < len(names) else None), planned  # nothing left out: no escape hatch
+
+
+def question_chip(request: AgentRequest, repo: CalibrationRepository | None) -> str | None:
+    """The chip this request is about: the one installed chip its question names, else the chip in view."""
+    if repo is None:
+        return request.chip_id
+    try:
+        named = chip_named(request.message, repo.chip_ids())
+    except CopilotError:  # an unreachable database is reported by the tools themselves
+        named = None
+    return named or request.chip_id
