@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timezone
 from typing import Literal
 
-from copilot_core.agent.claims import Repair, clauses
+from copilot_core.agent.claim_reading import clauses
+from copilot_core.agent.claims import Repair
 from copilot_core.agent.grounding import finite_number, number_spans
 from copilot_core.agent.matcher import states_written
 from copilot_core.agent.prefetch import recent_values_asked

@@ -19,7 +19,7 @@ from typing import Literal
 
 from copilot_core.agent.matcher import states_written
 from copilot_core.agent.qubit_facts import problem_lines
-from copilot_core.agent.review_problems import QUBIT_LABEL as _LABEL
+from copilot_core.agent.question import names_blanked, qubits_in
 from copilot_core.agent.review_problems import invented, unnamed
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
@@ -67,7 +67,7 @@ def _allowed_qubits(report: HealthReport) -> set[int]:
 
 def _off_topic(text: str, report: HealthReport) -> str | None:
     """Why the review is not about this qubit, or None."""
-    others = sorted({int(n) for n in _LABEL.findall(text)} - _allowed_qubits(report))
+    others = sorted(qubits_in(text) - _allowed_qubits(report))
     if others:
         return f"it named another qubit, not {report.label}"
     chips = {c for c in _CHIP_ID.findall(text) if c.lower() != report.chip_id.lower()}
@@ -88,7 +88,7 @@ def _line_problem(line: str, report: HealthReport, facts_text: str, fact_numbers
     for date in _DATE.findall(line):
         if date not in facts_text:
             return f"the date {date} is not in the report"
-    bare = _LABEL.sub(" ", _DATE.sub(" ", _CHIP_ID.sub(" ", line)))
+    bare = names_blanked(_DATE.sub(" ", _CHIP_ID.sub(" ", line)))
     bare = re.sub(r"(?i)\b(?:T[12]\*?|X90|X180|ZX90|CZ)\b", " ", bare)
     for number in _NUMBER.findall(bare):
         if not _backed(number, fact_numbers):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from copilot_core.agent.question import qubits_in
 from copilot_core.agent.qubit_facts import Problem, ProblemKind, problems
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
@@ -33,7 +34,6 @@ _NEGATED = re.compile(r"(?:\b(?:not|never|no longer|nothing|none|no)|n't)\s+(?:\
 _NONE = re.compile(r"(?<![a-z])problems? of [^:.]{1,20}:\s*none", re.I)
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n")
 _CLAUSE = re.compile(r",|;|\band\b|\bbut\b|\bwhile\b|\bwhereas\b", re.I)
-QUBIT_LABEL = re.compile(r"(?<![A-Za-z0-9])(?:Q|qubit\s*#?\s*)0*(\d{1,4})(?![0-9])", re.I)
 _TASK = re.compile(r"(?<![A-Za-z0-9])[A-Z][a-z]+(?:[A-Z0-9][A-Za-z0-9]*)+(?![A-Za-z0-9])")
 _TITLES = sorted({e.title for e in CATALOGUE.values()} | {metric(n, kind="coupling").title
                                                          for n in SCORED_COUPLING_METRICS}, key=len, reverse=True)
@@ -71,10 +71,6 @@ def _says(pattern: re.Pattern[str], text: str) -> bool:
     return any(not _NEGATED.search(text[:m.start()]) for m in pattern.finditer(text))
 
 
-def _qubits_in(text: str) -> set[int]:
-    return {int(n) for n in QUBIT_LABEL.findall(text)}
-
-
 def _names(problem: Problem, sentence: str) -> bool:
     titles = _titles_in(sentence)
     for subject in problem.subjects:
@@ -83,7 +79,7 @@ def _names(problem: Problem, sentence: str) -> bool:
                 return False
         elif not re.search(rf"(?<![A-Za-z0-9]){re.escape(subject)}(?![A-Za-z0-9])", sentence):
             return False
-    if problem.partner is not None and int(problem.partner) not in _qubits_in(sentence):
+    if problem.partner is not None and int(problem.partner) not in qubits_in(sentence):
         return False
     return _says(_CONDITION[problem.kind], sentence)
 
@@ -107,7 +103,7 @@ def _clause_claims(clause: str, found: list[Problem]) -> str | None:
         if kind == "coupling" or not _says(pattern, clause):
             continue
         if kind == "bad" and on_coupling:
-            partners = _qubits_in(clause)
+            partners = qubits_in(clause)
             bad = [p for p in found if p.kind == "coupling"
                    and (not partners or p.partner is not None and int(p.partner) in partners)]
             if not bad:
