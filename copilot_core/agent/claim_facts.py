@@ -100,8 +100,10 @@ def _canonical_subject(value: object) -> str | None:
     found = _COUPLING_TEXT.fullmatch(text)
     if found:
         return f"{int(found.group(1))}-{int(found.group(2))}"
-    found = re.fullmatch(r"[Qq]?0*(\d{1,5})", text)
-    return str(int(found.group(1))) if found else None
+    digits = text[1:] if text[:1] in ("Q", "q") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits.lstrip("0")) > 5:
+        return None
+    return str(int(digits))
 
 
 def subject_label(subject: str) -> str:

@@ -216,7 +216,8 @@ _RISE = r"ros[ei]\w*|ris[ei]\w*|increas\w*|grew|grow\w*|gain\w*|went up|up"
 _FALL = r"fell|fall\w*|dropp?\w*|drops?|decreas\w*|lost|los[est]\w*|went down|down|declin\w*"
 _BETTER, _WORSE = r"improv\w*|better", r"degrad\w*|worse\w*"
 _CHANGE_BEFORE = re.compile(
-    rf"(?:\b(?P<dir>{_RISE}|{_FALL}|{_BETTER}|{_WORSE}|chang\w*|shift\w*|mov\w*)\b(?:\s+[\w*]+)?\s+(?:by|of)"
+    rf"(?:\b(?:(?P<rise>{_RISE})|(?P<fall>{_FALL})|(?P<better>{_BETTER})|(?P<worse>{_WORSE})|chang\w*|shift\w*|mov\w*)\b"
+    r"(?:\s+[\w*]+)?\s+(?:by|of)"
     r"|\b(?:delta|difference|change)\s*(?:of|:|=|is|was)?|Δ\s*[=:]?)\s*(?:about|roughly|around|approximately|~)?\s*"
     r"[(\[]?\s*$", re.I)
 
@@ -234,13 +235,12 @@ def _change_claimed(reading: Reading, candidates: Sequence[Fact], claimed: str |
         return -1
     if words is None:
         return None
-    said = (words.group("dir") or "").lower()
-    if re.fullmatch(_RISE, said):
+    if words.group("rise"):
         return 1
-    if re.fullmatch(_FALL, said):
+    if words.group("fall"):
         return -1
-    better = re.fullmatch(_BETTER, said) is not None
-    if (better or re.fullmatch(_WORSE, said)) and claimed is not None:
+    better = words.group("better") is not None
+    if (better or words.group("worse")) and claimed is not None:
         return 1 if better == metric(claimed).higher_is_better else -1
     return 0
 

@@ -19,6 +19,7 @@ from copilot_core.agent.grounding import number_spans
 from copilot_core.agent.matcher import written_decimals, written_value
 from copilot_core.agent.question import blank, names_blanked, noun_after, selects
 from copilot_core.agent.question import mentions as find_mentions
+from copilot_core.agent.question_words import TOKEN
 from copilot_core.domain.vocabulary import ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, metrics_named
 
 _CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")
@@ -136,7 +137,8 @@ def _listed(answer: str, end: int, mentions: list[tuple[int, int, str]]) -> int 
         return None
     inside = [m for m in mentions if found.start(1) <= m[0] and m[1] <= found.end(1)]
     rest = blank(answer[found.start(1):found.end(1)], [(s - found.start(1), e - found.start(1)) for s, e, _ in inside])
-    return len(inside) if inside and not re.sub(r"[\s,;&]|\band\b", "", rest) else None
+    only_names = all(t == "and" for t in TOKEN.findall(rest)) and set(TOKEN.sub("", rest)) <= set(" \t\n\r,;&")
+    return len(inside) if inside and only_names else None
 
 
 def subject_for(reading: Reading, mentions: list[tuple[int, int, str]], answer: str) -> str | None:

@@ -89,7 +89,7 @@ def lookup_plan(question: str, chip_id: str | None, available: Sequence[str] | N
 def needs_data(question: str) -> bool:
     """A question about the lab's data (not a definition or a greeting): it must be answered from a tool call."""
     asked = parse(question)
-    return asked.has("about data") and not asked.has("definition")
+    return asked.names_lab_data and not asked.has("definition")
 
 
 def answered_from_thin_air(question: str, answer: str | None) -> bool:

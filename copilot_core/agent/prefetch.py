@@ -98,10 +98,16 @@ def _qubit_metric(names: Sequence[str | None]) -> str | None:
     return names[0] if CATALOGUE[names[0]].kind == "qubit" else None
 
 
+def _other_tool(asked: Question) -> bool:
+    """Words a plain lookup does not answer (tasks, couplings, provenance, runs ...): the model chooses."""
+    return asked.has("other tool") or asked.has("dash pair")
+
+
 def _history_plan(asked: Question, chip_id: str, available: Sequence[str] | None) -> PlannedCall | None:
     """The chip's latest runs, when nothing else in the question narrows or changes what is asked."""
     rest = asked.without("history")
-    if asked.has("history filter") or rest.has("other tool") or asked.qubits or any(rest.metrics):
+    if asked.has("history filter") or asked.has("year month") or _other_tool(rest) or asked.qubits \
+            or any(rest.metrics):
         return None
     if available is not None and "get_execution_history" not in available:
         return None
@@ -160,7 +166,7 @@ def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
     plotted = _qubit_history_plot(asked, qubits, chip_id) or _lineage_plan(asked, qubits, chip_id)
     if plotted is not None:
         return _offered(plotted, available)
-    if asked.has("other tool"):
+    if _other_tool(asked):
         return None
     if not qubits and qid is not None and asked.has("this qubit"):
         qubits = {str(int(qid)) if qid.isdigit() else qid}

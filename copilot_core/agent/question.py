@@ -9,13 +9,14 @@ patterns over the question's text; a new question shape is one row of :data:`SHA
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from copilot_core.agent.grounding import number_spans
-from copilot_core.agent.question_words import (CHIP_ID, COUNT_NOUNS, DIGITS, MENTION, NOUN_AFTER, QUBIT_LIST,
-                                               SELECTION_AFTER, SELECTION_BEFORE, SHAPES, STATED_NUMBER, WORDS)
+from copilot_core.agent.question_words import (CHIP_ID, COUNT_NOUNS, MENTION, NOUN_AFTER, QUBIT_LIST, SELECTION_AFTER,
+                                               SELECTION_BEFORE, SHAPES, STATED_NUMBER, TOKEN, WORDS, Phrases, Row)
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, is_below, metrics_named, threshold_metrics
 
 Extreme = Literal["lowest", "highest", "best", "worst"]
@@ -52,6 +53,7 @@ class Mention:
     start: int
     end: int
     subject: str
+    labelled: bool = True  # written with Q or "qubit" ("Q4-Q5"), not only with a word or an arrow ("4→5")
 
 
 def mentions(text: str) -> list[Mention]:
@@ -62,7 +64,8 @@ def mentions(text: str) -> list[Mention]:
         g = m.groupdict()
         pair = next(((g[a], g[b]) for a, b in (("a", "b"), ("c", "d"), ("e", "f")) if g[a] is not None), None)
         subject = f"{int(pair[0])}-{int(pair[1])}" if pair else str(int(g["q"] or g["r"]))
-        out.append(Mention(m.start(), m.end(), subject))
+        labelled = g["e"] is None and (g["c"] is None or text[m.start():m.start("c")].rstrip("0")[-1:] in ("Q", "q"))
+        out.append(Mention(m.start(), m.end(), subject, labelled))
     return out
 
 
@@ -122,7 +125,7 @@ class Question:
     chips: tuple[str, ...] = ()  # installed chips it names
     qubits: tuple[str, ...] = ()  # "5" (listed ones too: "qubits 3 and 7")
     couplings: tuple[str, ...] = ()  # "4-5"
-    ends: tuple[str, ...] = ()  # the qubits and the ends of the labelled couplings ("Q4-Q5": "4", "5")
+    ends: tuple[str, ...] = ()  # the qubits and the ends of couplings written with Q ("Q4-Q5": "4", "5")
     metrics: tuple[str | None, ...] = ()  # None for an ambiguous phrase ("T2", "coherence")
     extreme: Extreme | None = None
     extreme_word: str | None = None  # as written, lower-case ("top", "weakest")
@@ -157,6 +160,11 @@ class Question:
         """It names qubit ``qid`` ("Q5", "qubit 5") or says "this qubit"."""
         return (qid.isdigit() and str(int(qid)) in self.qubits) or self.has("this qubit")
 
+    @property
+    def names_lab_data(self) -> bool:
+        """It asks about the lab's data: data words, a qubit or coupling, or a chip id."""
+        return self.has("about data") or bool(self.ends) or bool(self.chip_ids)
+
     def has(self, row: str) -> bool:
         """The question holds words of ``row`` of the table."""
         if row not in WORDS:
@@ -169,7 +177,37 @@ class Question:
 
     def without(self, row: str) -> Question:
         """The question read again with the words of ``row`` blanked ("executions of the chip" without "executions")."""
-        return parse(WORDS[row].sub(" ", self.text), self.chips)
+        rule = WORDS[row]
+        if isinstance(rule, Phrases):
+            tokens = _tokens(self.text)
+            return parse(blank(self.text, [(tokens[a][0], tokens[b - 1][1]) for a, b in rule.spans(tokens)]),
+                         self.chips)
+        return parse(rule.sub(" ", self.text), self.chips)
+
+
+Tokens = list[tuple[int, int, str]]
+
+
+def _tokens(text: str) -> Tokens:
+    """The words of ``text``, lower-case, with their places."""
+    return [(m.start(), m.end(), m.group(0).lower()) for m in TOKEN.finditer(text)]
+
+
+def _first(rule: Row, text: str, tokens: Tokens) -> str | None:
+    """The first words of ``text`` the rule finds, as written (a phrase: its words in lower case)."""
+    if isinstance(rule, Phrases):
+        spans = rule.spans(tokens)
+        return " ".join(t[2] for t in tokens[spans[0][0]:spans[0][1]]) if spans else None
+    found = rule.search(text)
+    return found.group(0) if found else None
+
+
+def _rx(row: str) -> re.Pattern[str]:
+    """A row the parse reads groups from: a pattern."""
+    rule = WORDS[row]
+    if not isinstance(rule, re.Pattern):
+        raise TypeError(f"row {row!r} is no pattern")
+    return rule
 
 
 def _first_count(groups: Sequence[str | None]) -> int | None:
@@ -177,7 +215,7 @@ def _first_count(groups: Sequence[str | None]) -> int | None:
 
 
 def _window(text: str) -> Window | None:
-    m = WORDS["window"].search(text)
+    m = _rx("window").search(text)
     if m is None:
         return None
     if m.group(3):
@@ -188,7 +226,7 @@ def _window(text: str) -> Window | None:
 
 def _limits(text: str) -> tuple[Threshold, ...]:
     out = []
-    for m in WORDS["threshold"].finditer(text):
+    for m in _rx("threshold").finditer(text):
         below = m.group(2) == "<" or bool(m.group(1) and is_below(m.group(1)))
         out.append(Threshold("below" if below else "above", float(m.group(3)), m.group(4) or ""))
     return tuple(out)
@@ -196,12 +234,13 @@ def _limits(text: str) -> tuple[Threshold, ...]:
 
 def _qubits(text: str) -> tuple[str, ...]:
     named = [m.subject for m in mentions(text) if "-" not in m.subject]
-    listed = [str(int(n)) for m in QUBIT_LIST.finditer(text) for n in DIGITS.findall(m.group(0))]
+    listed = [str(int(n)) for m in QUBIT_LIST.finditer(text) for t in TOKEN.findall(m.group(0))
+              if (n := t.lower().lstrip("q")).isdigit()]
     return tuple(dict.fromkeys(named + listed))
 
 
 def _recent_n(text: str) -> int | None:
-    found = WORDS["recent n"].search(text)
+    found = _rx("recent n").search(text)
     return None if found is None else (_first_count(found.groups()) or 0)
 
 
@@ -212,30 +251,32 @@ def parse(text: str, chips: Sequence[str] = ()) -> Question:
 
 @functools.lru_cache(maxsize=256)
 def _parse(text: str, chips: tuple[str, ...]) -> Question:
-    found = {row: m.group(0) for row, pattern in WORDS.items() if (m := pattern.search(text)) is not None}
+    tokens = _tokens(text)
+    found = {row: said for row, rule in WORDS.items() if (said := _first(rule, text, tokens)) is not None}
     labelled = [m.subject for m in mentions(text) if "-" in m.subject]
-    bare = [f"{int(a)}-{int(b)}" for a, b in WORDS["bare pair"].findall(text)]
+    bare = [f"{int(a)}-{int(b)}" for a, b in _rx("bare pair").findall(text)]
     couplings = tuple(dict.fromkeys(labelled + bare))
     qubits = tuple(q for q in _qubits(text) if not any(q in c.split("-") for c in bare))
     named_chips = tuple(c for c in chips if chip_named(text, [c]) is not None)
     metrics = tuple(metrics_named(text))
     word = found.get("extreme", "").lower() or None
-    n_match = WORDS["n"].search(text)
+    n_match = _rx("n").search(text)
     limits = _limits(text)
-    last = WORDS["last n"].search(text)
-    shape = next((name for name, rule in SHAPES if rule.search(text)), None)
+    last = _rx("last n").search(text)
+    shape = next((name for name, rule in SHAPES if _first(rule, text, tokens) is not None), None)
     if shape is None:
         shape = "lookup" if (qubits or couplings) and any(metrics) else "other"
-    counted = WORDS["extreme n"].search(text)
+    counted = _rx("extreme n").search(text)
+    ends = tuple(dict.fromkeys([*qubits, *(e for m in mentions(text) if m.labelled for e in m.subject.split("-"))]))
     return Question(
         text=text, shape=shape, chips=named_chips, qubits=qubits, couplings=couplings, metrics=metrics,
-        ends=tuple(dict.fromkeys([*qubits, *(str(q) for q in sorted(qubits_in(text)))])),
+        ends=ends,
         extreme=_EXTREMES[word] if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,
         limits=limits, window=_window(text), chart="chart" in found,
         bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics),
-        about_data="data" in found or any(metrics), many_chips="many chips" in found or len(named_chips) > 1,
-        chip_ids=tuple(WORDS["chip id"].findall(text)), execution_id=found.get("execution id"),
+        about_data="data" in found or bool(ends) or any(metrics), many_chips="many chips" in found or len(named_chips) > 1,
+        chip_ids=tuple(_rx("chip id").findall(text)), execution_id=found.get("execution id"),
         extreme_n=_first_count(counted.groups()) if counted else None, recent_n=_recent_n(text),
         last_n=int(last.group(1)) if last else None, stated_counts=_stated_counts(text),
         threshold_metrics=frozenset(threshold_metrics(text)),

@@ -17,17 +17,20 @@ from copilot_core.agent.qubit_facts import Problem, ProblemKind, problems
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
 
+_BAD = re.compile(r"(?<![a-z])bad(?![a-z])", re.I)
+FAILED = re.compile(r"(?<![a-z])fail(?:ed|s|ing|ure|ures)?(?![a-z])", re.I)
+MISSING = re.compile(r"no valid value|(?<![a-z])(?:no data|missing)(?![a-z])", re.I)
 _CONDITION: dict[ProblemKind, re.Pattern[str]] = {
-    "bad": re.compile(r"(?<![a-z])bad(?![a-z])", re.I),
-    "coupling": re.compile(r"(?<![a-z])bad(?![a-z])", re.I),
-    "failed": re.compile(r"(?<![a-z])fail(?:ed|s|ing|ure|ures)?(?![a-z])", re.I),
+    "bad": _BAD,
+    "coupling": _BAD,
+    "failed": FAILED,
     "drop": re.compile(r"(?<![a-z])drop(?:ped|s|ping)?(?![a-z])", re.I),
     "missing": re.compile(r"no valid value|(?<![a-z])no data(?![a-z])", re.I),
 }
 _CLAIM: dict[ProblemKind, re.Pattern[str]] = {  # wider: what a clause may claim (poor, missing) is checked too
     **_CONDITION,
     "bad": re.compile(r"(?<![a-z])(?:bad|poor)(?![a-z])", re.I),
-    "missing": re.compile(r"no valid value|(?<![a-z])(?:no data|missing)(?![a-z])", re.I),
+    "missing": MISSING,
 }
 _VAGUE = re.compile(r"(?<![a-z])(?:problems?|issues?|wrong with)(?![a-z])", re.I)
 _NEGATED = re.compile(r"(?:\b(?:not|never|no longer|nothing|none|no)|n't)\s+(?:\w+\s+)?$", re.I)

@@ -40,6 +40,7 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("analysis", ("execute_python_analysis",)),
     ("compare", ("compare_qubits",)),
     ("coupling words", ("get_coupling_params",)),
+    ("dash pair", ("get_coupling_params",)),
     ("execution", ("get_execution_history",)),
     ("search", ("search_task_results",)),
     ("notes", ("get_calibration_notes",)),
@@ -49,7 +50,7 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tasks", ("get_latest_task_result",)),
     ("figure", ("get_task_figure",)),
     ("rank", ("rank_metric",)),
-    ("limit", ("filter_metric",)),
+    ("threshold", ("filter_metric",)),
     ("missing", ("missing_metric",)),
     ("fail", ("get_run_failures",)),
 )
@@ -74,7 +75,7 @@ def route(question: str, *, qid: str | None = None, mode: str = "chat",
         chosen.extend(tools)
         reasons.append(why)
 
-    named = len(asked.qubits)
+    named = len(asked.ends)  # a coupling written with its qubits ("Q4-Q5") names them too
     if named or qid is not None or mode == "analysis":
         add(QUBIT, "one qubit" if named <= 1 else "qubits")
     if named > 1:

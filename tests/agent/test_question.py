@@ -96,6 +96,9 @@ for text, fields in [
     ("What are the latest values of T1 for Q5?", {"recent_n": 0}),
     ("Plot the last 20 measurements of T1 for Q5", {"last_n": 20, "recent_n": 20}),
     ("Is 99Qv9 healthy?", {"chip_ids": ("99Qv9",), "chips": ()}),
+    ("What is the ZX90 of 3->4?", {"couplings": ("3-4",), "threshold": None, "limits": (), "ends": ()}),  # an arrow, no ">4"
+    ("What is the ZX90 of coupling Q010-Q011?", {"couplings": ("10-11",), "ends": ("10", "11")}),
+    ("What is the ZX90 of coupling 4-5?", {"couplings": ("4-5",), "ends": ()}),
     ("T1 of qubit 5 below 30 μs for the last 3 values", {"values": ("30", "3"),
                                                           "stated_counts": frozenset({(3, "values"),
                                                                                       (3, "selection")})}),
