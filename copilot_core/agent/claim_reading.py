@@ -19,7 +19,7 @@ from copilot_core.agent.grounding import number_spans
 from copilot_core.agent.matcher import written_decimals, written_value
 from copilot_core.agent.question import blank, names_blanked, noun_after, selects
 from copilot_core.agent.question import mentions as find_mentions
-from copilot_core.agent.question_words import TOKEN
+from copilot_core.agent.question_words import TOKEN, Phrases, Row
 from copilot_core.domain.vocabulary import ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, metrics_named
 
 _CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")
@@ -37,9 +37,9 @@ _COUNT_AFTER = re.compile(r"^\s*(?:of\s+(?:the\s+)?\d+\s+)?(?:\w+\s+)?(qubits?|c
 _COMPARED_AFTER = re.compile(r"^\s+(?:compared|better|worse)\b", re.I)  # "(60 compared, 27 better, 33 worse)"
 _COUNT_BEFORE = re.compile(r"\b(how many|count(?:ed)?|number of|total of)\b[^\d]*$", re.I)
 _OF_BEFORE = re.compile(r"\b(of|out of)\s*$", re.I)
-_QUALIFIER_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+_QUALIFIER_WORDS: tuple[tuple[str, Row], ...] = (
     ("missing", re.compile(rf"\b({MISSING_WORDS}|lack)\w*", re.I)),
-    ("failed", re.compile(r"\bfail\w*|\berrors?\b", re.I)),
+    ("failed", Phrases("fail*|error/errors")),
     ("below", re.compile(rf"\b({BELOW_WORDS}|at most)\b|<", re.I)),
     ("above", re.compile(rf"\b({ABOVE_WORDS}|at least)\b|>", re.I)),
 )

@@ -16,7 +16,8 @@ from typing import Literal
 
 from copilot_core.agent.grounding import number_spans
 from copilot_core.agent.question_words import (CHIP_ID, COUNT_NOUNS, MENTION, NOUN_AFTER, QUBIT_LIST, SELECTION_AFTER,
-                                               SELECTION_BEFORE, SHAPES, STATED_NUMBER, TOKEN, WORDS, Phrases, Row)
+                                               SELECTION_BEFORE, SHAPES, STATED_NUMBER, TOKEN, WORDS, Phrases, Row,
+                                               tokens_of)
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, is_below, metrics_named, threshold_metrics
 
 Extreme = Literal["lowest", "highest", "best", "worst"]
@@ -179,18 +180,11 @@ class Question:
         """The question read again with the words of ``row`` blanked ("executions of the chip" without "executions")."""
         rule = WORDS[row]
         if isinstance(rule, Phrases):
-            tokens = _tokens(self.text)
-            return parse(blank(self.text, [(tokens[a][0], tokens[b - 1][1]) for a, b in rule.spans(tokens)]),
-                         self.chips)
+            return parse(blank(self.text, rule.find(self.text)), self.chips)
         return parse(rule.sub(" ", self.text), self.chips)
 
 
 Tokens = list[tuple[int, int, str]]
-
-
-def _tokens(text: str) -> Tokens:
-    """The words of ``text``, lower-case, with their places."""
-    return [(m.start(), m.end(), m.group(0).lower()) for m in TOKEN.finditer(text)]
 
 
 def _first(rule: Row, text: str, tokens: Tokens) -> str | None:
@@ -251,7 +245,7 @@ def parse(text: str, chips: Sequence[str] = ()) -> Question:
 
 @functools.lru_cache(maxsize=256)
 def _parse(text: str, chips: tuple[str, ...]) -> Question:
-    tokens = _tokens(text)
+    tokens = tokens_of(text)
     found = {row: said for row, rule in WORDS.items() if (said := _first(rule, text, tokens)) is not None}
     labelled = [m.subject for m in mentions(text) if "-" in m.subject]
     bare = [f"{int(a)}-{int(b)}" for a, b in _rx("bare pair").findall(text)]

@@ -51,6 +51,16 @@ class Phrases:
         return tuple(tuple((tuple(t.rstrip("?").split("/")), t.endswith("?")) for t in phrase.split())
                      for phrase in self.spec.split("|"))
 
+    def find(self, text: str) -> list[tuple[int, int]]:
+        """``(start, end)`` in ``text`` of every place a phrase of the row starts, leftmost first."""
+        tokens = tokens_of(text)
+        return [(tokens[a][0], tokens[b - 1][1]) for a, b in self.spans(tokens)]
+
+    def search(self, text: str) -> tuple[int, int] | None:
+        """The first place a phrase of the row is in ``text``, else None (a pattern's ``search``, for a phrase row)."""
+        found = self.find(text)
+        return found[0] if found else None
+
     def spans(self, tokens: Sequence[tuple[int, int, str]]) -> list[tuple[int, int]]:
         """``(first token, end token)`` of every place a phrase starts, leftmost first (one per start: the first
         phrase of the row that matches there)."""
@@ -62,6 +72,11 @@ class Phrases:
                     out.append((i, end))
                     break
         return out
+
+
+def tokens_of(text: str) -> list[tuple[int, int, str]]:
+    """The words of ``text``, lower-case, with their places."""
+    return [(m.start(), m.end(), m.group(0).lower()) for m in TOKEN.finditer(text)]
 
 
 def _word(choice: str, word: str) -> bool:

@@ -13,26 +13,27 @@ from __future__ import annotations
 import re
 
 from copilot_core.agent.question import qubits_in
+from copilot_core.agent.question_words import Phrases, Row
 from copilot_core.agent.qubit_facts import Problem, ProblemKind, problems
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
 
-_BAD = re.compile(r"(?<![a-z])bad(?![a-z])", re.I)
-FAILED = re.compile(r"(?<![a-z])fail(?:ed|s|ing|ure|ures)?(?![a-z])", re.I)
-MISSING = re.compile(r"no valid value|(?<![a-z])(?:no data|missing)(?![a-z])", re.I)
-_CONDITION: dict[ProblemKind, re.Pattern[str]] = {
+_BAD = Phrases("bad")
+FAILED = Phrases("fail/failed/fails/failing/failure/failures")
+MISSING = Phrases("no valid value|no data|missing")
+_CONDITION: dict[ProblemKind, Row] = {
     "bad": _BAD,
     "coupling": _BAD,
     "failed": FAILED,
-    "drop": re.compile(r"(?<![a-z])drop(?:ped|s|ping)?(?![a-z])", re.I),
+    "drop": Phrases("drop/dropped/drops/dropping"),
     "missing": re.compile(r"no valid value|(?<![a-z])no data(?![a-z])", re.I),
 }
-_CLAIM: dict[ProblemKind, re.Pattern[str]] = {  # wider: what a clause may claim (poor, missing) is checked too
+_CLAIM: dict[ProblemKind, Row] = {  # wider: what a clause may claim (poor, missing) is checked too
     **_CONDITION,
-    "bad": re.compile(r"(?<![a-z])(?:bad|poor)(?![a-z])", re.I),
+    "bad": Phrases("bad/poor"),
     "missing": MISSING,
 }
-_VAGUE = re.compile(r"(?<![a-z])(?:problems?|issues?|wrong with)(?![a-z])", re.I)
+_VAGUE = Phrases("problem/problems|issue/issues|wrong with")
 _NEGATED = re.compile(r"(?:\b(?:not|never|no longer|nothing|none|no)|n't)\s+(?:\w+\s+)?$", re.I)
 _NONE = re.compile(r"(?<![a-z])problems? of [^:.]{1,20}:\s*none", re.I)
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n")
@@ -69,9 +70,10 @@ def _titles_in(text: str) -> set[str]:
     return found
 
 
-def _says(pattern: re.Pattern[str], text: str) -> bool:
-    """``pattern`` occurs in ``text`` at least once without a negation right before it."""
-    return any(not _NEGATED.search(text[:m.start()]) for m in pattern.finditer(text))
+def _says(rule: Row, text: str) -> bool:
+    """``rule`` occurs in ``text`` at least once without a negation right before it."""
+    starts = [s for s, _ in rule.find(text)] if isinstance(rule, Phrases) else [m.start() for m in rule.finditer(text)]
+    return any(not _NEGATED.search(text[:s]) for s in starts)
 
 
 def _names(problem: Problem, sentence: str) -> bool:
