@@ -15,7 +15,7 @@ holds) is never written into it.
 from __future__ import annotations
 
 import json
-import re
+from itertools import groupby
 from collections.abc import Sequence
 
 from copilot_core.agent.blocks import AskBlock, ChoiceKind
@@ -36,11 +36,16 @@ ASK_SCHEMA: dict = {
                                               "items": {"type": "string"}}}},
 }
 T2_OPTIONS = ("T2 echo (t2_echo)", "T2* Ramsey (t2_star)")
-_CLEAN = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+def _control(ch: str) -> bool:
+    return ord(ch) < 32 or ord(ch) == 127
 
 
 def _clean(value: object, limit: int) -> str:
-    return _CLEAN.sub(" ", str(value)).strip()[:limit]
+    """``value`` as one line: each run of control characters becomes one space."""
+    runs = (" " if control else "".join(chars) for control, chars in groupby(str(value), key=_control))
+    return "".join(runs).strip()[:limit]
 
 
 def ask_from_call(arguments: str) -> AskBlock | None:

@@ -18,10 +18,13 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timezone
 from typing import Literal
 
-from copilot_core.agent.claims import Repair, clauses
+from copilot_core.agent.claim_reading import clauses
+from copilot_core.agent.claims import Repair
 from copilot_core.agent.grounding import finite_number, number_spans
 from copilot_core.agent.matcher import states_written
 from copilot_core.agent.prefetch import recent_values_asked
+from copilot_core.agent.question import mentions as find_mentions
+from copilot_core.agent.question_words import CHIP_ID
 from copilot_core.domain.vocabulary import UNIT_WORDS
 from copilot_core.tools.compact import compact_timestamp
 from copilot_core.tools.toolkit import ToolOutcome, answer_line
@@ -45,8 +48,6 @@ _DATE_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("m-d", re.compile(rf"(?<![\w.\-/])(?P<m>\d{{1,2}})-(?P<d>\d{{1,2}}){_TIME}(?![\w\-/]|\.\d)")),
     ("a/b", re.compile(rf"(?<![\w.\-/])(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}}){_TIME}(?![\w\-/]|\.\d)")),
 )
-# Names and ids whose digits are not values: qubits, chips, execution ids.
-_NOT_VALUES = re.compile(r"\bqubits?\s*#?\s*\d+|\b[Qq]\d+(?:\s*[-→]\s*[Qq]?\d+)?\b|\b\d+Q\w*|\b\d{8}-\d+\b", re.I)
 # Where one value's part of the answer ends: a new clause, list item, line or sentence (dates are masked first).
 _SEGMENT_END = re.compile(r"[;\n]|,\s|\.(?:\s|$)|\s+(?:and|but|while|whereas|then|vs\.?|versus)\s+", re.I)
 _UNIT_AFTER = re.compile(rf"^\s?(?:{UNIT_WORDS})(?![\w])")
@@ -166,7 +167,8 @@ def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
 def judge_dates(answer: str, points: Sequence[Point]) -> list[DatedValue]:
     """For each point: is it written, and with its own date?"""
     mentions = date_mentions(answer)
-    masked = _blank(answer, [(m.start, m.end) for m in mentions] + [m.span() for m in _NOT_VALUES.finditer(answer)])
+    names = [(m.start, m.end) for m in find_mentions(answer)] + [m.span() for m in CHIP_ID.finditer(answer)]
+    masked = _blank(answer, [(m.start, m.end) for m in mentions] + names)
     numbers = [(s, e, w) for s, e, w, _ in number_spans(masked)]
     segments = clauses(masked, _SEGMENT_END)
     out: list[DatedValue] = []

@@ -8,14 +8,21 @@ cannot put words in them.  A failed or stopped answer, or one without tools, get
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from copilot_core.domain.metrics import CATALOGUE
 
 MAX_FOLLOW_UPS = 3
-_CHIP = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
-_QID = re.compile(r"^\d{1,4}$")
+_CHIP_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+
+
+def _chip_id(text: str) -> bool:
+    """A chip id as the app writes one: 1-40 ASCII letters, digits, ``_.-``, starting with a letter or digit."""
+    return 0 < len(text) <= 40 and set(text) <= _CHIP_CHARS and text[0].isascii() and text[0].isalnum()
+
+
+def _qid(text: str) -> bool:
+    return 0 < len(text) <= 4 and text.isascii() and text.isdigit()
 _METRIC_KEYS = ("metric_name", "parameter_name", "metric", "parameter")
 
 
@@ -32,10 +39,10 @@ def _touched(calls: Iterable[tuple[str, dict]]) -> tuple[list[str], list[str], l
     metrics: list[str] = []
     for _, args in calls:
         for chip in _strings(args.get("chip_id")):
-            if _CHIP.match(chip) and chip not in chips:
+            if _chip_id(chip) and chip not in chips:
                 chips.append(chip)
         for qid in _strings(args.get("qid")) + _strings(args.get("qids")):
-            if _QID.match(qid) and qid not in qids:
+            if _qid(qid) and qid not in qids:
                 qids.append(qid)
         for key in _METRIC_KEYS:
             for name in _strings(args.get(key)):
@@ -50,7 +57,7 @@ def follow_ups(question: str, calls: Sequence[tuple[str, dict]], *, chip_in_view
     if failed or not calls:
         return []
     chips, qids, metrics = _touched(calls)
-    chip = chips[0] if chips else (chip_in_view if chip_in_view and _CHIP.match(chip_in_view) else None)
+    chip = chips[0] if chips else (chip_in_view if chip_in_view and _chip_id(chip_in_view) else None)
     title = CATALOGUE[metrics[0]].title if metrics else None
     qubit = f"qubit {qids[0]}" if qids else None
     where = f" on {chip}" if chip else ""

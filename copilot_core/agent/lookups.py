@@ -13,13 +13,12 @@ Three rules, each a plain function of the question's words:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from copilot_core.agent.grounding import answer_numbers
-from copilot_core.agent.prefetch import PlannedCall, _qubits, plan_prefetch
+from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
+from copilot_core.agent.question import Question, parse
 from copilot_core.domain.metrics import CATALOGUE
-from copilot_core.domain.vocabulary import NUMBER_WORDS, metrics_named
 from copilot_core.render_safety.markdown import escape
 from copilot_core.tools.toolkit import ToolOutcome
 
@@ -27,45 +26,37 @@ COULD_NOT = ("I could not look this up: no tool was called for this question, so
              "(an earlier answer in this chat is not evidence for a new question). Please ask again; naming the chip, "
              "the qubit and the metric helps.")
 MAX_QUOTES = 10
-_N = r"(\d{1,3}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
-_WINDOW = re.compile(rf"\b(?:last|past|previous|recent)\s+(?:{_N}\s+)?(days?|weeks?|months?)\b|\b(today|yesterday)\b",
-                     re.I)
-_UNIT_DAYS = {"day": 1, "week": 7, "month": 30}
-_PLOT = re.compile(r"\b(plot\w*|graph\w*|chart\w*|draw|visuali[sz]e\w*|show)\b", re.I)
-_WHY_FAILED = re.compile(r"\bwhy\b.*\b(fail\w*|errors?|broke|broken)\b|\bwhat (went wrong|happened)\b", re.I)
-_DATA = re.compile(r"\b(q\s?\d{1,3}|qubits?|chips?|couplings?|median|mean|average|latest|current\w*|now|today|trend\w*"
-                   r"|histor\w*|over time|chang\w*|fail\w*|worst|best|lowest|highest|how many|values?|measured"
-                   r"|plot\w*|graph\w*|chart\w*|runs?|executions?|calibrat\w*)\b|\d{1,4}Q\w*", re.I)
-_DEFINITION = re.compile(r"^\s*(what (is|are|does)|define|explain|meaning of)\b(?!.*\b(q\s?\d|qubit \d|chip|our|my"
-                         r"|the latest|current))", re.I)
 
 
 def window_days(question: str) -> int | None:
-    """Days of a window written in words ("last 14 days" 14, "past two weeks" 14, "last week" 7), else None."""
-    found = _WINDOW.search(question)
-    if found is None:
+    """Days of a window written in words ("last 14 days" 14, "past two weeks" 14, "last week" 7, "today" 1), else
+    None (a window of hours is no window of days)."""
+    window = parse(question).window
+    if window is None or window.unit == "hour":
         return None
-    if found.group(3):
-        return 1 if found.group(3).lower() == "today" else 2
-    count = found.group(1)
-    n = 1 if count is None else (int(count) if count.isdigit() else NUMBER_WORDS.get(count.lower(), 1))
-    return max(1, min(365, n * _UNIT_DAYS[found.group(2).lower().rstrip("s")]))
+    return max(1, min(365, round(window.days)))
 
 
-def _qubit_metric(question: str) -> str | None:
-    named = metrics_named(question)
+def _qubit_metric(asked: Question) -> str | None:
+    named = asked.metrics
     if len(named) != 1 or named[0] is None or CATALOGUE[named[0]].kind != "qubit":
         return None
     return named[0]
 
 
+def _plot_or_show(asked: Question) -> bool:
+    """A chart word, or "show" (several qubits' history shown is drawn as one chart)."""
+    return asked.chart or asked.has("show")
+
+
 def history_plan(question: str, chip_id: str) -> PlannedCall | None:
     """One clear qubit metric of named qubits, over a window in words or drawn for several qubits."""
-    qubits = sorted(_qubits(question), key=int)
-    metric = _qubit_metric(question)
+    asked = parse(question)
+    qubits = sorted(set(asked.ends), key=int)
+    metric = _qubit_metric(asked)
     days = window_days(question)
     if not qubits or metric is None or len(qubits) > 12 or (days is None and not (len(qubits) > 1 and
-                                                                                   _PLOT.search(question))):
+                                                                                   _plot_or_show(asked))):
         return None
     args: dict = {"parameter_name": metric, "chip_id": chip_id}
     if days is not None:
@@ -79,8 +70,9 @@ def history_plan(question: str, chip_id: str) -> PlannedCall | None:
 
 def why_failed_plan(question: str, chip_id: str) -> PlannedCall | None:
     """"Why did Q69's tasks fail?": that qubit's failed task results, whose stored messages say why."""
-    qubits = _qubits(question)
-    if len(qubits) != 1 or not _WHY_FAILED.search(question):
+    asked = parse(question)
+    qubits = set(asked.ends)
+    if len(qubits) != 1 or not asked.has("why failed"):
         return None
     return PlannedCall("search_task_results", {"chip_id": chip_id, "qid": next(iter(qubits)), "status": "failed",
                                                "last_n": MAX_QUOTES}, "why tasks failed: their stored messages")
@@ -96,7 +88,8 @@ def lookup_plan(question: str, chip_id: str | None, available: Sequence[str] | N
 
 def needs_data(question: str) -> bool:
     """A question about the lab's data (not a definition or a greeting): it must be answered from a tool call."""
-    return bool(_DATA.search(question)) and not _DEFINITION.search(question)
+    asked = parse(question)
+    return asked.names_lab_data and not asked.has("definition")
 
 
 def answered_from_thin_air(question: str, answer: str | None) -> bool:
@@ -104,7 +97,7 @@ def answered_from_thin_air(question: str, answer: str | None) -> bool:
     what the model wrote can only come from earlier turns or from nowhere."""
     if not needs_data(question):
         return False
-    if _WHY_FAILED.search(question):
+    if parse(question).has("why failed"):
         return True
     try:
         return bool(answer_numbers(answer or ""))
@@ -121,7 +114,7 @@ def fallback_plan(question: str, *, chip_id: str | None, qid: str | None,
 
 def failure_quotes(question: str, outcomes: Sequence[ToolOutcome]) -> str | None:
     """For a why-it-failed question: each failed task with its stored message, quoted (markdown escaped)."""
-    if not _WHY_FAILED.search(question):
+    if not parse(question).has("why failed"):
         return None
     lines: list[str] = []
     for outcome in outcomes:

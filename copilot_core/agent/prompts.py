@@ -14,7 +14,6 @@ question needs them (:func:`prompt_needs`, a word rule; the budget is in ``agent
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from copilot_core.agent.context import chip_section, experiment_sections, qubit_sections, resolve_target
 from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, thresholds_prompt
-from copilot_core.domain.vocabulary import threshold_metrics
+from copilot_core.agent.question import parse
 from copilot_core.data.observed import observed
 from copilot_core.tools.compact import clean_text, inline_from_database
 from copilot_core.tools.taint import DatabaseText, mark_line
@@ -47,15 +46,6 @@ def render_prompt(name: str, **values: object) -> str:
 
 SCORED = SCORED_QUBIT_METRICS + SCORED_COUPLING_METRICS
 # Words that ask for a judgement: every threshold goes in.
-_QUALITY = re.compile(r"(?<![a-z0-9])(good|bad|health|healthy|quality|thresholds?|excellent|fair|poor|ok|okay|fine|"
-                      r"acceptable|problems?|issues?|wrong|worse|worst|best|better|outliers?|anomal\w*|suspicious|"
-                      r"normal|expected|bands?|scores?|assess\w*|judge\w*|review\w*|degrad\w*|drift\w*)(?![a-z0-9])"
-                      r"|良|悪|問題|健全|品質|閾値|しきい値|異常|評価", re.I)
-# Words that make a question chip-wide: the selected qubit's values are then left to the tools.
-_CHIP_WIDE = re.compile(r"(?<![a-z0-9])(chip|qubits|all|every|each|which|median|mean|average|distribution|heatmap|"
-                        r"map|outliers?|across|overall|summary|compare|ranking|rank)(?![a-z0-9])", re.I)
-
-
 @dataclass(frozen=True)
 class PromptNeeds:
     """What a chat question needs in the prompt: these metrics' thresholds, and the selected qubit's values."""
@@ -71,15 +61,15 @@ def prompt_needs(question: str | None, mode: str, qid: str | None = None) -> Pro
     qubit."""
     if mode == "analysis" or question is None:
         return PromptNeeds(SCORED, True)
-    named = threshold_metrics(question)
-    names_qubit = qid is not None and re.search(rf"(?<![a-z0-9])(q|qubit\s*)0*{int(qid)}(?![0-9])|this qubit",
-                                                question, re.I) is not None
-    if _QUALITY.search(question):  # one qubit's health is judged on qubit metrics unless couplings are named
+    asked = parse(question)
+    named = asked.threshold_metrics
+    names_qubit = qid is not None and asked.names_qubit(qid)
+    if asked.has("quality"):  # one qubit's health is judged on qubit metrics unless couplings are named
         one_qubit = names_qubit and not named & set(SCORED_COUPLING_METRICS)
         thresholds = SCORED_QUBIT_METRICS if one_qubit else SCORED
     else:
         thresholds = tuple(name for name in SCORED if name in named)
-    return PromptNeeds(thresholds, names_qubit or not _CHIP_WIDE.search(question))
+    return PromptNeeds(thresholds, names_qubit or not asked.has("chip wide"))
 
 
 @dataclass(frozen=True)

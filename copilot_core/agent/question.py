@@ -1,63 +1,31 @@
 """A question read once into a typed :class:`Question`, from one table of words.
 
-Which chips, qubits, couplings and metrics it names, the extreme it asks for, how many (top 3, last 5), a threshold
-with its unit, a time window in days, whether it wants a chart, and its shape.  Callers read the fields instead of
-matching their own patterns over the question's text; a new question shape is one row of :data:`SHAPES`.
+Which chips, qubits, couplings and metrics it names, the extreme it asks for, how many (top 3, last 5), thresholds
+with their unit, a time window, whether it wants a chart, its shape, and which rows of the word table
+(:mod:`~copilot_core.agent.question_words`) it holds.  Callers read the fields instead of matching their own
+patterns over the question's text; a new question shape is one row of :data:`SHAPES` plus its test.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
-from copilot_core.domain.vocabulary import (LIMIT_WORDS, MISSING_WORDS, NUMBER_WORDS, TREND_WORDS,
-                                           UNIT_WORDS, chip_named, is_below, metrics_named, words)
+from copilot_core.agent.grounding import number_spans
+from copilot_core.agent.question_words import (CHIP_ID, COUNT_NOUNS, MENTION, NOUN_AFTER, QUBIT_LIST, SELECTION_AFTER,
+                                               SELECTION_BEFORE, SHAPES, STATED_NUMBER, TOKEN, WORDS, Phrases, Row,
+                                               tokens_of)
+from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, is_below, metrics_named, threshold_metrics
 
 Extreme = Literal["lowest", "highest", "best", "worst"]
-_COUNT = rf"\d+|{'|'.join(NUMBER_WORDS)}"
-
-# The one word table: every pattern the parse reads, by what it finds.
-WORDS: dict[str, re.Pattern[str]] = {
-    "qubit": re.compile(r"(?<![\w-])(?:q\s?0*(\d{1,4})|qubits?\s*#?\s*0*(\d{1,4}))(?!\w|\.\d|\s*(?:-|→|->)\s*q?\d)",
-                        re.I),
-    "coupling": re.compile(r"(?<![\w.])(?:coupling\s+|pair\s+)?q?0*(\d{1,4})\s*(?:-|→|->)\s*q?0*(\d{1,4})(?![\w.])",
-                           re.I),
-    "extreme": words("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|strongest|"
-                     "top|bottom"),
-    "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({_COUNT})\b(?!\s*(?:days?|weeks?|hours?))"
-                    rf"|\b({_COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b", re.I),
-    "threshold": re.compile(rf"(?:\b({LIMIT_WORDS})|([<>]))\s*(-?\d+(?:\.\d+)?)\s*({UNIT_WORDS})?", re.I),
-    "window": re.compile(rf"\b(?:last|past|previous|over the (?:last|past))\s+(?:({_COUNT})\s+)?(days?|weeks?|hours?)\b",
-                         re.I),
-    "t2": words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))"),
-    "data": words(r"q\d+|qubits?|chip|heat ?map|median|trend|worst|best"),
-    "many chips": words(r"chips|compare|comparison|every chip|all chips|which chip"),
-    "chart": words(r"plot\w*|graph\w*|chart\w*|draw|visuali[sz]e\w*"),
-}
 _EXTREMES: dict[str, Extreme] = {"lowest": "lowest", "smallest": "lowest", "shortest": "lowest", "minimum": "lowest",
                                  "weakest": "lowest", "highest": "highest", "largest": "highest", "longest": "highest",
                                  "maximum": "highest", "strongest": "highest", "best": "best", "worst": "worst",
                                  "top": "best", "bottom": "worst"}
-# Question shapes, first match wins: (shape, words that make it).
-SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("plot", WORDS["chart"]),
-    ("correlation", words(r"correlat\w*|pearson|track\w*|move together")),
-    ("percentage", words(r"percent\w*|percentage|fraction|share|proportion")),
-    ("compare runs", words(r"last two runs|two (?:most recent|latest) (?:runs|executions)|previous (?:run|execution)|"
-                           r"last two executions|between (?:the )?runs")),
-    ("when", words(r"when|what date|what time")),
-    ("failures", words(r"fail\w*|errors?")),
-    ("missing", words(MISSING_WORDS)),
-    ("spread", words(r"spread|standard deviation|std|vary|variation|range|gap between")),
-    ("count", words(r"how many|count|number of")),
-    ("extreme", WORDS["extreme"]),
-    ("statistic", words(r"median|mean|average|typical")),
-    ("trend", words(TREND_WORDS)),
-    ("provenance", words(r"come from|provenance|lineage|where does")),
-    ("health", words(r"health\w*|shape|condition|wrong|look|doing|status|summary|overview")),
-)
+_UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.0, "hour": 1 / 24}
 
 
 @dataclass(frozen=True)
@@ -68,60 +36,247 @@ class Threshold:
 
 
 @dataclass(frozen=True)
+class Window:
+    """A time window in words: ``n`` units ("last 2 weeks": 2, "week"); "today" and "yesterday" are their own unit."""
+
+    n: int
+    unit: Literal["day", "week", "month", "hour", "today", "yesterday"]
+
+    @property
+    def days(self) -> float:
+        return {"today": 1.0, "yesterday": 2.0}.get(self.unit) or self.n * _UNIT_DAYS[self.unit]
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A qubit ("5") or coupling ("4-1") named in a text, and where."""
+
+    start: int
+    end: int
+    subject: str
+    labelled: bool = True  # written with Q or "qubit" ("Q4-Q5"), not only with a word or an arrow ("4→5")
+
+
+def mentions(text: str) -> list[Mention]:
+    """Every qubit and coupling ``text`` names with a label ("Q5", "qubit 5", "Q4-Q1", "coupling 4-1", "4→1"), in
+    order: the one grammar for questions and answers alike."""
+    out = []
+    for m in MENTION.finditer(text):
+        g = m.groupdict()
+        pair = next(((g[a], g[b]) for a, b in (("a", "b"), ("c", "d"), ("e", "f")) if g[a] is not None), None)
+        subject = f"{int(pair[0])}-{int(pair[1])}" if pair else str(int(g["q"] or g["r"]))
+        labelled = g["e"] is None and (g["c"] is None or text[m.start():m.start("c")].rstrip("0")[-1:] in ("Q", "q"))
+        out.append(Mention(m.start(), m.end(), subject, labelled))
+    return out
+
+
+def qubits_in(text: str) -> set[int]:
+    """Every qubit ``text`` names, a coupling's two ends included."""
+    return {int(n) for m in mentions(text) for n in m.subject.split("-")}
+
+
+def blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``text`` with the characters of ``spans`` made spaces (line breaks kept), so positions stay."""
+    chars = list(text)
+    for start, end in spans:
+        for i in range(start, end):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
+def names_blanked(text: str) -> str:
+    """``text`` with its qubit, coupling, chip and execution labels blanked: what is left are values and words."""
+    return blank(text, [(m.start, m.end) for m in mentions(text)] + [m.span() for m in CHIP_ID.finditer(text)])
+
+
+def count_word(word: str) -> int:
+    """``"3"`` -> 3, ``"three"`` -> 3."""
+    return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
+
+
+def noun_after(after: str) -> str | None:
+    """What a count counts, from the words after it: ``qubits``, ``couplings``, ``tasks``, ``runs``, ``values``."""
+    found = NOUN_AFTER.match(after)
+    return COUNT_NOUNS[found.group(1).lower()] if found else None
+
+
+def selects(before: str, after: str) -> bool:
+    """The number between ``before`` and ``after`` sizes a selection ("last 3", "3 most recent")."""
+    return bool(SELECTION_BEFORE.search(before) or SELECTION_AFTER.match(after))
+
+
+def _stated_counts(text: str) -> frozenset[tuple[int, str]]:
+    masked = names_blanked(text)
+    out: set[tuple[int, str]] = set()
+    for m in STATED_NUMBER.finditer(masked):
+        n = count_word(m.group(1))
+        before, after = masked[:m.start()], masked[m.end():]
+        if selects(before, after):
+            out.add((n, "selection"))
+        if (noun := noun_after(after)) is not None:
+            out.add((n, noun))
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
 class Question:
     text: str
     shape: str  # a row of :data:`SHAPES`, "lookup" (a qubit and a metric), or "other"
-    chips: tuple[str, ...] = ()
-    qubits: tuple[str, ...] = ()  # "5"
+    chips: tuple[str, ...] = ()  # installed chips it names
+    qubits: tuple[str, ...] = ()  # "5" (listed ones too: "qubits 3 and 7")
     couplings: tuple[str, ...] = ()  # "4-5"
+    ends: tuple[str, ...] = ()  # the qubits and the ends of couplings written with Q ("Q4-Q5": "4", "5")
     metrics: tuple[str | None, ...] = ()  # None for an ambiguous phrase ("T2", "coherence")
     extreme: Extreme | None = None
+    extreme_word: str | None = None  # as written, lower-case ("top", "weakest")
     n: int | None = None
-    threshold: Threshold | None = None
-    window_days: float | None = None
+    threshold: Threshold | None = None  # the first one, with its unit
+    limits: tuple[Threshold, ...] = ()  # every one
+    window: Window | None = None
     chart: bool = False
     bare_t2: bool = False  # "T2" with no echo/star
     about_data: bool = False  # names a qubit, the chip, a metric or a chip-wide word
     many_chips: bool = False  # about several chips at once
+    chip_ids: tuple[str, ...] = ()  # every chip id written ("64Qv3"), installed or not
+    execution_id: str | None = None
+    extreme_n: int | None = None  # "lowest 3", "which 5 qubits"
+    recent_n: int | None = None  # "the last 5 values": 5; "the latest values": 0; None when not asked
+    last_n: int | None = None  # "last 20 measurements"
+    stated_counts: frozenset[tuple[int, str]] = frozenset()  # (3, "values"), (2, "selection")
+    values: tuple[str, ...] = ()  # every number as written, labels and ids left out
+    threshold_metrics: frozenset[str] = frozenset()  # scored metrics its words point at, each phrase on its own
+    found: dict[str, str] = field(default_factory=dict, compare=False, hash=False)  # row -> its first match
+
+    @property
+    def window_days(self) -> float | None:
+        return self.window.days if self.window is not None else None
+
+    @property
+    def chip(self) -> str | None:
+        """The one installed chip it names, None when it names none or several."""
+        return self.chips[0] if len(self.chips) == 1 else None
+
+    def names_qubit(self, qid: str) -> bool:
+        """It names qubit ``qid`` ("Q5", "qubit 5") or says "this qubit"."""
+        return (qid.isdigit() and str(int(qid)) in self.qubits) or self.has("this qubit")
+
+    @property
+    def names_lab_data(self) -> bool:
+        """It asks about the lab's data: data words, a qubit or coupling, or a chip id."""
+        return self.has("about data") or bool(self.ends) or bool(self.chip_ids)
+
+    def has(self, row: str) -> bool:
+        """The question holds words of ``row`` of the table."""
+        if row not in WORDS:
+            raise KeyError(row)
+        return row in self.found
+
+    def said(self, row: str) -> str | None:
+        """The first words of ``row`` the question holds, as written."""
+        return self.found.get(row)
+
+    def without(self, row: str) -> Question:
+        """The question read again with the words of ``row`` blanked ("executions of the chip" without "executions")."""
+        rule = WORDS[row]
+        if isinstance(rule, Phrases):
+            return parse(blank(self.text, rule.find(self.text)), self.chips)
+        return parse(rule.sub(" ", self.text), self.chips)
 
 
-def _count(word: str) -> int:
-    return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
+Tokens = list[tuple[int, int, str]]
 
 
-def _window(text: str) -> float | None:
-    m = WORDS["window"].search(text)
+def _first(rule: Row, text: str, tokens: Tokens) -> str | None:
+    """The first words of ``text`` the rule finds, as written (a phrase: its words in lower case)."""
+    if isinstance(rule, Phrases):
+        spans = rule.spans(tokens)
+        return " ".join(t[2] for t in tokens[spans[0][0]:spans[0][1]]) if spans else None
+    found = rule.search(text)
+    return found.group(0) if found else None
+
+
+def _rx(row: str) -> re.Pattern[str]:
+    """A row the parse reads groups from: a pattern."""
+    rule = WORDS[row]
+    if not isinstance(rule, re.Pattern):
+        raise TypeError(f"row {row!r} is no pattern")
+    return rule
+
+
+def _first_count(groups: Sequence[str | None]) -> int | None:
+    return next((count_word(g) for g in groups if g and (g.isdigit() or g.lower() in NUMBER_WORDS)), None)
+
+
+def _window(text: str) -> Window | None:
+    m = _rx("window").search(text)
     if m is None:
         return None
-    n = _count(m.group(1)) if m.group(1) else 1
-    unit = m.group(2).lower().rstrip("s")
-    return n * {"day": 1.0, "week": 7.0, "hour": 1 / 24}[unit]
+    if m.group(3):
+        return Window(1, "today" if m.group(3).lower() == "today" else "yesterday")
+    n = count_word(m.group(1)) if m.group(1) else 1
+    return Window(n, m.group(2).lower().rstrip("s"))  # type: ignore[arg-type]
+
+
+def _limits(text: str) -> tuple[Threshold, ...]:
+    out = []
+    for m in _rx("threshold").finditer(text):
+        below = m.group(2) == "<" or bool(m.group(1) and is_below(m.group(1)))
+        out.append(Threshold("below" if below else "above", float(m.group(3)), m.group(4) or ""))
+    return tuple(out)
+
+
+def _qubits(text: str) -> tuple[str, ...]:
+    named = [m.subject for m in mentions(text) if "-" not in m.subject]
+    listed = [str(int(n)) for m in QUBIT_LIST.finditer(text) for t in TOKEN.findall(m.group(0))
+              if (n := t.lower().lstrip("q")).isdigit()]
+    return tuple(dict.fromkeys(named + listed))
+
+
+def _recent_n(text: str) -> int | None:
+    found = _rx("recent n").search(text)
+    return None if found is None else (_first_count(found.groups()) or 0)
 
 
 def parse(text: str, chips: Sequence[str] = ()) -> Question:
-    """Read ``text`` once (``chips``: the installed chip ids it may name)."""
-    couplings = tuple(dict.fromkeys(f"{int(a)}-{int(b)}" for a, b in WORDS["coupling"].findall(text)))
-    qubits = tuple(dict.fromkeys(str(int(a or b)) for a, b in WORDS["qubit"].findall(text)))
+    """Read ``text`` once (``chips``: the installed chip ids it may name); the same text is read only once."""
+    return _parse(text, tuple(chips))
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(text: str, chips: tuple[str, ...]) -> Question:
+    tokens = tokens_of(text)
+    found = {row: said for row, rule in WORDS.items() if (said := _first(rule, text, tokens)) is not None}
+    labelled = [m.subject for m in mentions(text) if "-" in m.subject]
+    bare = [f"{int(a)}-{int(b)}" for a, b in _rx("bare pair").findall(text)]
+    couplings = tuple(dict.fromkeys(labelled + bare))
+    qubits = tuple(q for q in _qubits(text) if not any(q in c.split("-") for c in bare))
     named_chips = tuple(c for c in chips if chip_named(text, [c]) is not None)
     metrics = tuple(metrics_named(text))
-    found = WORDS["extreme"].search(text)
-    extreme = _EXTREMES[found.group(1).lower()] if found else None
-    n_match = WORDS["n"].search(text)
-    n = _count(n_match.group(1) or n_match.group(2)) if n_match else None
-    limit = WORDS["threshold"].search(text)
-    threshold = None
-    if limit is not None:
-        below = limit.group(2) == "<" or bool(limit.group(1) and is_below(limit.group(1)))
-        threshold = Threshold("below" if below else "above", float(limit.group(3)), limit.group(4) or "")
-    shape = next((name for name, rule in SHAPES if rule.search(text)), None)
+    word = found.get("extreme", "").lower() or None
+    n_match = _rx("n").search(text)
+    limits = _limits(text)
+    last = _rx("last n").search(text)
+    shape = next((name for name, rule in SHAPES if _first(rule, text, tokens) is not None), None)
     if shape is None:
         shape = "lookup" if (qubits or couplings) and any(metrics) else "other"
-    return Question(text=text, shape=shape, chips=named_chips, qubits=qubits, couplings=couplings, metrics=metrics,
-                    extreme=extreme, n=n, threshold=threshold, window_days=_window(text),
-                    chart=bool(WORDS["chart"].search(text)),
-                    bare_t2=bool(WORDS["t2"].search(text)) and not {"t2_echo", "t2_star"} & set(metrics),
-                    about_data=bool(WORDS["data"].search(text)) or any(metrics),
-                    many_chips=bool(WORDS["many chips"].search(text)) or len(named_chips) > 1)
+    counted = _rx("extreme n").search(text)
+    ends = tuple(dict.fromkeys([*qubits, *(e for m in mentions(text) if m.labelled for e in m.subject.split("-"))]))
+    return Question(
+        text=text, shape=shape, chips=named_chips, qubits=qubits, couplings=couplings, metrics=metrics,
+        ends=ends,
+        extreme=_EXTREMES[word] if word else None, extreme_word=word,
+        n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,
+        limits=limits, window=_window(text), chart="chart" in found,
+        bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics),
+        about_data="data" in found or bool(ends) or any(metrics), many_chips="many chips" in found or len(named_chips) > 1,
+        chip_ids=tuple(_rx("chip id").findall(text)), execution_id=found.get("execution id"),
+        extreme_n=_first_count(counted.groups()) if counted else None, recent_n=_recent_n(text),
+        last_n=int(last.group(1)) if last else None, stated_counts=_stated_counts(text),
+        threshold_metrics=frozenset(threshold_metrics(text)),
+        values=tuple(w for _, _, w, _ in number_spans(blank(text, [(m.start, m.end) for m in mentions(text)]))),
+        found=found)
 
 
-__all__ = ["Question", "SHAPES", "Threshold", "WORDS", "parse"]
+__all__ = ["Mention", "Question", "SHAPES", "Threshold", "WORDS", "Window", "blank", "count_word", "mentions",
+           "names_blanked", "noun_after", "parse", "qubits_in", "selects"]

@@ -19,25 +19,25 @@ from typing import Literal
 
 from copilot_core.agent.matcher import states_written
 from copilot_core.agent.qubit_facts import problem_lines
-from copilot_core.agent.review_problems import QUBIT_LABEL as _LABEL
-from copilot_core.agent.review_problems import invented, unnamed
+from copilot_core.agent.question import blank, names_blanked, qubits_in
+from copilot_core.agent.question_words import CHIP_ID, Phrases
+from copilot_core.agent.review_problems import FAILED, MISSING, invented, unnamed
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
 
 _COUPLING_TITLES = tuple(metric(n, kind="coupling").title for n in SCORED_COUPLING_METRICS)
 Status = Literal["checked", "trimmed", "replaced", "missing", "stopped"]
 
-_CHIP_ID = re.compile(r"(?<![A-Za-z0-9])(\d{1,4}Qv?\d*)(?![A-Za-z0-9])")
 _CHIP_TALK = re.compile(r"(?<![a-z])(chip[- ]wide|whole chip|entire chip|across the chip|(?:the |this )?chip'?s? "
                         r"(?:median|mean|average|summary|overall|health)|all (?:the )?qubits|every qubit|other qubits|"
                         r"most qubits|many qubits)(?![a-z])", re.I)
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2})?\b")
 _NUMBER = re.compile(r"(?<![\w.])[-−+]?\d+(?:\.\d+)?")
 _BANDS = {"bad": "bad", "poor": "bad", "fair": "fair", "good": "good", "excellent": "excellent"}
-_BAND_WORD = re.compile(r"(?<![a-z])(bad|poor|fair|good|excellent)(?![a-z])", re.I)
-_FAILED = re.compile(r"(?<![a-z])fail(?:ed|s|ing|ure|ures)?(?![a-z])", re.I)
-_MISSING = re.compile(r"no valid value|no data|missing", re.I)
-_HEALTHY = re.compile(r"(?<![a-z])(?:healthy|nothing stands out|no problems?|nothing is wrong)(?![a-z])", re.I)
+_BAND_WORD = Phrases("/".join(_BANDS))
+_HEALTHY = Phrases("healthy|nothing stands out|no problem/problems|nothing is wrong")
+_NOT_HEALTHY = Phrases("not healthy|unhealthy|un healthy")
+_GATE_NAMES = Phrases("t1|t2|x90|x180|zx90|cz")  # names, their digits are no value
 
 
 @dataclass(frozen=True)
@@ -67,10 +67,10 @@ def _allowed_qubits(report: HealthReport) -> set[int]:
 
 def _off_topic(text: str, report: HealthReport) -> str | None:
     """Why the review is not about this qubit, or None."""
-    others = sorted({int(n) for n in _LABEL.findall(text)} - _allowed_qubits(report))
+    others = sorted(qubits_in(text) - _allowed_qubits(report))
     if others:
         return f"it named another qubit, not {report.label}"
-    chips = {c for c in _CHIP_ID.findall(text) if c.lower() != report.chip_id.lower()}
+    chips = {c for c in CHIP_ID.findall(text) if "-" not in c and c.lower() != report.chip_id.lower()}
     if chips:
         return "it named another chip"
     if _CHIP_TALK.search(text):
@@ -88,8 +88,8 @@ def _line_problem(line: str, report: HealthReport, facts_text: str, fact_numbers
     for date in _DATE.findall(line):
         if date not in facts_text:
             return f"the date {date} is not in the report"
-    bare = _LABEL.sub(" ", _DATE.sub(" ", _CHIP_ID.sub(" ", line)))
-    bare = re.sub(r"(?i)\b(?:T[12]\*?|X90|X180|ZX90|CZ)\b", " ", bare)
+    bare = names_blanked(_DATE.sub(" ", line))
+    bare = blank(bare, _GATE_NAMES.find(bare))
     for number in _NUMBER.findall(bare):
         if not _backed(number, fact_numbers):
             return f"the number {number} is not in the report"
@@ -98,16 +98,16 @@ def _line_problem(line: str, report: HealthReport, facts_text: str, fact_numbers
              if re.search(rf"(?<![a-z0-9]){re.escape(title)}(?![a-z0-9])", lower)]
     if "coupling" in lower or any(t.lower() in lower for t in _COUPLING_TITLES):
         named = []  # a coupling's band is not the qubit metric's band
-    bands = {_BANDS[b.lower()] for b in _BAND_WORD.findall(line)}
+    bands = {_BANDS[line[s:e].lower()] for s, e in _BAND_WORD.find(line)}
     if len(named) == 1 and len(bands) == 1:
         check = next(m for m in report.metrics if m.name == named[0])
         band = next(iter(bands))
         if check.band is not None and band != check.band:
             return f"it called {check.title} {band}; the report says {check.band}"
-    if _HEALTHY.search(line) and not re.search(r"(?i)\b(?:not|un)\s*healthy", line) and (
+    if _HEALTHY.search(line) and not _NOT_HEALTHY.search(line) and (
             report.verdict == "bad" or problem_lines(report)):
         return f"it called {report.label} healthy; the report lists problems"
-    if _FAILED.search(line) and not report.failures and not _MISSING.search(line) \
+    if FAILED.search(line) and not report.failures and not MISSING.search(line) \
             and not any(m.missing for m in report.metrics):
         return "it reported a failure; the report has none"
     return invented(line, report)

@@ -12,28 +12,32 @@ from __future__ import annotations
 
 import re
 
+from copilot_core.agent.question import qubits_in
+from copilot_core.agent.question_words import Phrases, Row
 from copilot_core.agent.qubit_facts import Problem, ProblemKind, problems
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
 
-_CONDITION: dict[ProblemKind, re.Pattern[str]] = {
-    "bad": re.compile(r"(?<![a-z])bad(?![a-z])", re.I),
-    "coupling": re.compile(r"(?<![a-z])bad(?![a-z])", re.I),
-    "failed": re.compile(r"(?<![a-z])fail(?:ed|s|ing|ure|ures)?(?![a-z])", re.I),
-    "drop": re.compile(r"(?<![a-z])drop(?:ped|s|ping)?(?![a-z])", re.I),
+_BAD = Phrases("bad")
+FAILED = Phrases("fail/failed/fails/failing/failure/failures")
+MISSING = Phrases("no valid value|no data|missing")
+_CONDITION: dict[ProblemKind, Row] = {
+    "bad": _BAD,
+    "coupling": _BAD,
+    "failed": FAILED,
+    "drop": Phrases("drop/dropped/drops/dropping"),
     "missing": re.compile(r"no valid value|(?<![a-z])no data(?![a-z])", re.I),
 }
-_CLAIM: dict[ProblemKind, re.Pattern[str]] = {  # wider: what a clause may claim (poor, missing) is checked too
+_CLAIM: dict[ProblemKind, Row] = {  # wider: what a clause may claim (poor, missing) is checked too
     **_CONDITION,
-    "bad": re.compile(r"(?<![a-z])(?:bad|poor)(?![a-z])", re.I),
-    "missing": re.compile(r"no valid value|(?<![a-z])(?:no data|missing)(?![a-z])", re.I),
+    "bad": Phrases("bad/poor"),
+    "missing": MISSING,
 }
-_VAGUE = re.compile(r"(?<![a-z])(?:problems?|issues?|wrong with)(?![a-z])", re.I)
+_VAGUE = Phrases("problem/problems|issue/issues|wrong with")
 _NEGATED = re.compile(r"(?:\b(?:not|never|no longer|nothing|none|no)|n't)\s+(?:\w+\s+)?$", re.I)
 _NONE = re.compile(r"(?<![a-z])problems? of [^:.]{1,20}:\s*none", re.I)
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n")
 _CLAUSE = re.compile(r",|;|\band\b|\bbut\b|\bwhile\b|\bwhereas\b", re.I)
-QUBIT_LABEL = re.compile(r"(?<![A-Za-z0-9])(?:Q|qubit\s*#?\s*)0*(\d{1,4})(?![0-9])", re.I)
 _TASK = re.compile(r"(?<![A-Za-z0-9])[A-Z][a-z]+(?:[A-Z0-9][A-Za-z0-9]*)+(?![A-Za-z0-9])")
 _TITLES = sorted({e.title for e in CATALOGUE.values()} | {metric(n, kind="coupling").title
                                                          for n in SCORED_COUPLING_METRICS}, key=len, reverse=True)
@@ -66,13 +70,10 @@ def _titles_in(text: str) -> set[str]:
     return found
 
 
-def _says(pattern: re.Pattern[str], text: str) -> bool:
-    """``pattern`` occurs in ``text`` at least once without a negation right before it."""
-    return any(not _NEGATED.search(text[:m.start()]) for m in pattern.finditer(text))
-
-
-def _qubits_in(text: str) -> set[int]:
-    return {int(n) for n in QUBIT_LABEL.findall(text)}
+def _says(rule: Row, text: str) -> bool:
+    """``rule`` occurs in ``text`` at least once without a negation right before it."""
+    starts = [s for s, _ in rule.find(text)] if isinstance(rule, Phrases) else [m.start() for m in rule.finditer(text)]
+    return any(not _NEGATED.search(text[:s]) for s in starts)
 
 
 def _names(problem: Problem, sentence: str) -> bool:
@@ -83,7 +84,7 @@ def _names(problem: Problem, sentence: str) -> bool:
                 return False
         elif not re.search(rf"(?<![A-Za-z0-9]){re.escape(subject)}(?![A-Za-z0-9])", sentence):
             return False
-    if problem.partner is not None and int(problem.partner) not in _qubits_in(sentence):
+    if problem.partner is not None and int(problem.partner) not in qubits_in(sentence):
         return False
     return _says(_CONDITION[problem.kind], sentence)
 
@@ -107,7 +108,7 @@ def _clause_claims(clause: str, found: list[Problem]) -> str | None:
         if kind == "coupling" or not _says(pattern, clause):
             continue
         if kind == "bad" and on_coupling:
-            partners = _qubits_in(clause)
+            partners = qubits_in(clause)
             bad = [p for p in found if p.kind == "coupling"
                    and (not partners or p.partner is not None and int(p.partner) in partners)]
             if not bad:

@@ -9,27 +9,14 @@ carries no sign of a lab question (a metric, a qubit or coupling id, a chip id, 
 
 from __future__ import annotations
 
-import re
-
-from copilot_core.domain.vocabulary import metrics_named
+from copilot_core.agent.question import parse
 
 DECLINE_MESSAGE = (
     "I can't help with that: I only answer questions about this lab's calibration data. Ask me, for example, "
     "for a qubit's T1 or readout fidelity, the median of a metric across a chip or its heatmap, how a value "
     "trended over recent measurements, a chip's health summary, or where a value came from (its provenance)."
 )
-_OFF_TOPIC = re.compile(
-    r"\b(recipes?|bak(e|ing)|cook(ing)?|banana bread|cakes?|cookies|poems?|poetry|haikus?|limericks?|sonnets?"
-    r"|songs?|lyrics|jokes?|riddles?|(bedtime|short|fairy) (story|stories|tale)|horoscopes?|weather forecast"
-    r"|football|soccer|movies?|restaurants?|dating|love letter)\b", re.I)
-_LAB = re.compile(
-    r"\b(q\s?\d{1,3}|qubits?\s*#?\d{1,3}|\d{1,3}-\d{1,3}|\d{1,4}q\w*|calibrat\w*|heat ?map|median|chip[- ]wide"
-    r"|tasks?|check[a-z0-9]+|executions?|provenance|lineage|thresholds?|couplings?|topology|readout|gates?)\b",
-    re.I)
-
-
 def out_of_scope(question: str) -> bool:
     """True when the request is plainly not about the lab's calibration data (see the module docstring)."""
-    if not _OFF_TOPIC.search(question):
-        return False
-    return not (_LAB.search(question) or metrics_named(question))
+    asked = parse(question)
+    return asked.has("off topic") and not (asked.has("lab") or asked.metrics)

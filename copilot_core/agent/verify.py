@@ -19,6 +19,7 @@ from copilot_core.agent.claims import ClaimReport, check_claims, repair_answer
 from copilot_core.agent.dated_values import complete_dates, date_mentions
 from copilot_core.agent.grounding import number_spans, unverified_numbers
 from copilot_core.agent.marks import mark_claims
+from copilot_core.agent.question import parse
 from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import metric, thresholds_prompt
 from copilot_core.render_safety import validate_figure
@@ -34,7 +35,6 @@ NO_VALUES = ("The model's answer quotes no value from the data, so it could not 
 # Optional filters a model invents (a chip id as a tag, a status executions do not have): dropped on the retry.
 RETRYABLE_FILTERS = ("status", "tags")
 _INVALID_ARG = re.compile(r"^invalid (?P<key>[a-z_]+)(?:\.\d+)?:")
-_PLOT_WORDS = re.compile(r"\b(plot\w*|graph\w*|chart\w*|show|draw|visuali[sz]e\w*)\b", re.I)
 
 
 def deterministic_answer(outcomes: Sequence[ToolOutcome]) -> str | None:
@@ -175,7 +175,8 @@ def retry_invented(execute: Callable[[dict], ToolOutcome], name: str, args: dict
 def asked_chart(question: str, outcomes: Sequence[ToolOutcome], charts: Sequence[dict]) -> list[dict]:
     """A chart for a question that asks to plot, show, graph or chart something when no tool drew one: one qubit's
     history as a line, a ranked or filtered list of qubits as bars.  Empty when nothing drawable was fetched."""
-    if charts or not _PLOT_WORDS.search(question):
+    asked = parse(question)
+    if charts or not (asked.chart or asked.has("show")):
         return []
     for outcome in outcomes:
         full = outcome.full if outcome.ok and isinstance(outcome.full, dict) else None

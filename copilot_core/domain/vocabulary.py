@@ -52,15 +52,6 @@ METRIC_TERMS: tuple[Term, ...] = (
     Term(r"fidelity|fidelities|忠実度", None, _FIDELITIES),
 )
 
-# Intents (regex alternations; the router wraps them in ``\b(...)\b`` on the lower-cased question).
-CHIP_STAT_WORDS = (r"median|mean|average|typical|worst|best|lowest|highest|top \d+|bottom \d+|how many|yield"
-                   r"|distribution|spread|across|all qubits|every qubit|which qubits|outliers?|chip[- ]wide"
-                   r"|whole chip|overview|summary|status|health")
-MAP_WORDS = r"heat ?map|map|layout"
-TREND_WORDS = (r"trend\w*|since|over time|drift\w*|history|evolution|time ?series|last \d+ days|past \d+ days"
-               r"|last (week|month)|stable|stability|recent(ly)?|last \d+ (measurements|points|values|calibrations)")
-SUMMARY_WORDS = r"health|summary|overview|status"
-
 # Comparison and absence words, shared by the router (which tool), the prefetch (the threshold's side) and the claim
 # check (what a number in an answer claims), so "under 50", "exceeding 99.9" or "without a valid T1" is read alike.
 BELOW_WORDS = r"below|under|less than|lower than"

@@ -84,6 +84,41 @@ for title, name in METRICS:
         CASES.append((f"Which qubit on {chip} has the lowest {title}?", {"shape": "extreme", "chips": (chip,),
                                                                          "extreme": "lowest"}))
 
+# The fields the router, prefetch, lookups and claim check read (written by hand).
+for text, fields in [
+    ("Compare qubits 3, 7 and 9 on T1", {"qubits": ("3", "7", "9"), "ends": ("3", "7", "9")}),
+    ("Bell fidelity of coupling Q04-Q05", {"qubits": (), "ends": ("4", "5")}),
+    ("Which qubits have T1 between above 20 and below 50 μs?", {"limits": (Threshold("above", 20.0, ""),
+                                                                            Threshold("below", 50.0, "μs"))}),
+    ("What failed in run 20261126-004?", {"execution_id": "20261126-004"}),
+    ("Which 3 qubits have the lowest T1?", {"extreme_n": 3, "extreme_word": "lowest"}),
+    ("What were the two most recent T1 values of Q5?", {"recent_n": 2}),
+    ("What are the latest values of T1 for Q5?", {"recent_n": 0}),
+    ("Plot the last 20 measurements of T1 for Q5", {"last_n": 20, "recent_n": 20}),
+    ("Is 99Qv9 healthy?", {"chip_ids": ("99Qv9",), "chips": ()}),
+    ("What is the ZX90 of 3->4?", {"couplings": ("3-4",), "threshold": None, "limits": (), "ends": ()}),  # an arrow, no ">4"
+    ("What is the ZX90 of coupling Q010-Q011?", {"couplings": ("10-11",), "ends": ("10", "11")}),
+    ("What is the ZX90 of coupling 4-5?", {"couplings": ("4-5",), "ends": ()}),
+    ("T1 of qubit 5 below 30 μs for the last 3 values", {"values": ("30", "3"),
+                                                          "stated_counts": frozenset({(3, "values"),
+                                                                                      (3, "selection")})}),
+]:
+    CASES.append((text, fields))
+ROWS = [("Show the execution history of the chip", "history", True), ("What is the T1 of Q5?", "history", False),
+        ("Where does Q5's T1 come from?", "provenance", True), ("Write me a poem about qubits", "off topic", True),
+        ("Why did Q69's tasks fail?", "why failed", True), ("What is T1?", "definition", True),
+        ("Show T1 of Q3 and Q4", "show", True), ("Draw the T1 map", "show", False)]
+
+
+@pytest.mark.parametrize("text, row, expected", ROWS)
+def test_a_row_of_the_word_table_is_found_as_written(text, row, expected):
+    assert parse(text).has(row) is expected
+
+
+def test_an_unknown_row_is_an_error_not_false():
+    with pytest.raises(KeyError):
+        parse("T1 of Q5").has("no such row")
+
 
 def test_the_table_is_large():
     assert len(CASES) >= 200 and len({text for text, _ in CASES}) == len(CASES)

@@ -122,6 +122,10 @@ def test_a_coupling_or_a_failure_needs_its_own_words_and_partner():
     "The coupling Q05→Q06 has a bad ZX90 fidelity.",
     "CheckT2Echo failed on Q05.",
     "Readout fidelity is missing.",
+    # each inflection of a condition word is that condition
+    "CheckT2Echo fails on Q05.", "A failing CheckT2Echo run on Q05.", "CheckT2Echo failure on Q05.",
+    "CheckT2Echo failures on Q05.", "T1 drops below its own median.", "T1 keeps dropping.",
+    "The readout fidelity is poor.", "Readout fidelity: no data.", "Q05 has issues.",
 ])
 def test_a_healthy_qubits_review_may_not_invent_a_problem(review):
     result = check(f"{review}\nWhat to re-run: nothing", healthy())

@@ -1,0 +1,71 @@
+"""How many regular expressions the copilot holds, and how long its largest modules are (issue 37's structure
+targets: at most 40 in the agent's code, no agent module over 400 lines).
+
+Two counts, printed side by side for ``copilot_core/agent`` and all of ``copilot_core``:
+
+- *written*: ``re.compile`` plus inline ``re.search/match/fullmatch/findall/finditer/sub/subn/split`` calls, plus
+  ``words(...)`` calls (the vocabulary's helper that compiles one), as written in the source;
+- *held*: distinct compiled patterns reachable from the agent modules' globals after import (a comprehension that
+  compiles a table counts each pattern; a pattern imported by several modules counts once).
+
+    .venv/bin/python bench/regex_count.py [--root DIR]   # DIR: another checkout to compare (default: this one)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+WRITTEN = re.compile(r"\bre\.(?:compile|search|match|fullmatch|findall|finditer|sub|subn|split)\(|(?<![.\w])words\(")
+
+
+def written(folder: Path) -> int:
+    return sum(len(WRITTEN.findall(p.read_text())) for p in folder.rglob("*.py"))
+
+
+def _patterns(obj: object, seen: set[int], out: set[int], depth: int = 0) -> None:
+    if id(obj) in seen or depth > 4:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, re.Pattern):
+        out.add(id(obj))
+    elif isinstance(obj, dict):
+        for value in obj.values():
+            _patterns(value, seen, out, depth + 1)
+    elif isinstance(obj, (tuple, list, set, frozenset)):
+        for value in obj:
+            _patterns(value, seen, out, depth + 1)
+
+
+def held() -> int:
+    import copilot_core.agent as agent
+
+    found: set[int] = set()
+    for info in pkgutil.iter_modules(agent.__path__):
+        module = importlib.import_module(f"copilot_core.agent.{info.name}")
+        for name, value in vars(module).items():
+            if not name.startswith("__") and not isinstance(value, ModuleType):
+                _patterns(value, set(), found)
+    return len(found)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
+    root = parser.parse_args().root.resolve()
+    sys.path.insert(0, str(root))
+    agent = root / "copilot_core" / "agent"
+    print(f"{root}")
+    print(f"  written in copilot_core/agent: {written(agent)}   in copilot_core: {written(root / 'copilot_core')}")
+    print(f"  held by copilot_core.agent modules after import: {held()}")
+    longest = sorted(((len(p.read_text().splitlines()), p.name) for p in agent.glob("*.py")), reverse=True)[:3]
+    print("  longest agent modules: " + ", ".join(f"{name} {lines}" for lines, name in longest))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""The tool results of a turn as typed facts: every number a tool returned, with its role, metric and subject.
+
+Every numeric field becomes a :class:`Fact` (its value in display units, its role: min, max, median, mean, latest,
+count, total, threshold, change or a qubit's value, the metric and the qubit or coupling it belongs to); the claim
+check (:mod:`~copilot_core.agent.claims`) holds each number of an answer against them with the one matcher
+(:mod:`~copilot_core.agent.matcher`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from typing import Literal
+
+from copilot_core.agent.grounding import finite_number
+from copilot_core.agent.matcher import states, written_decimals
+from copilot_core.domain.metrics import CATALOGUE, metric
+
+Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "change", "other"]
+Verdict = Literal["ok", "wrong", "unbacked"]
+
+# Field name -> (role, count qualifier).  Count qualifiers say *which* items were counted.
+_ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
+    "min": ("min", None), "minimum": ("min", None), "lowest_value": ("min", None),
+    "max": ("max", None), "maximum": ("max", None), "highest_value": ("max", None),
+    "median": ("median", None), "mean": ("mean", None), "average": ("mean", None),
+    "median_before": ("median", "before"), "median_after": ("median", "after"),
+    "compared": ("count", None), "better": ("count", None), "worse": ("count", None),
+    "latest": ("latest", None), "value": ("value", None),
+    "count": ("count", None), "qubits_with_data": ("count", None), "with_data": ("count", None),
+    "num_points": ("count", None), "num_qubits": ("total", None), "num_couplings": ("total", None),
+    "tasks_in_run": ("total", None), "total": ("total", None),
+    "considered": ("total", None),
+    "count_below": ("count", "below"), "count_above": ("count", "above"), "count_missing": ("count", "missing"),
+    "count_failed": ("count", "failed"), "threshold": ("threshold", None),
+    "below_limit": ("threshold", None), "above_limit": ("threshold", None),
+    "change": ("change", None), "change_pct": ("change", "pct"), "median_change": ("change", None),
+}
+# A list under one of these keys ranks its items: each item's value is a lowest/highest value.
+_RANKED_KEYS: dict[str, Role] = {"lowest": "min", "highest": "max"}
+_SUBJECT_KEYS = ("qid", "coupling_id", "id", "label")
+_METRIC_KEYS = ("metric", "parameter_name", "metric_name")
+_QUALIFIER_KEYS = {"below": "below", "above": "above", "missing": "missing", "failed": "failed"}
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One number a tool returned, with what it is."""
+
+    value: float  # display units, absolute (answers drop signs: "dropped by 5.2")
+    role: Role
+    metric: str | None = None
+    subject: str | None = None  # "5" for a qubit, "4-1" for a coupling
+    qualifier: str | None = None  # for counts: below / above / missing / failed / band:<name>
+    tool: str = ""
+    negative: bool = False  # the sign ``value`` dropped: a change's direction
+    unit: str | None = None  # as the result states it next to the value ("μs", "%"), when it does
+    at: str | None = None  # when the value was measured, as the result states it (ISO text), when it does
+
+    def describe(self) -> str:
+        what = {"min": "the lowest", "max": "the highest", "median": "the median", "mean": "the mean",
+                "latest": "the latest value", "count": "a count", "total": "a total", "threshold": "a threshold",
+                "value": "the value", "change": "the change", "other": "a number"}[self.role]
+        if self.role == "count" and self.qualifier:
+            what = f"the count of {self.qualifier.replace('band:', '')} items"
+        owner = f" of {subject_label(self.subject)}" if self.subject else ""
+        return f"{what}{' ' + self.metric if self.metric else ''}{owner}"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One number of the answer, what its words claim, and whether the facts bear it out."""
+
+    written: str
+    clause: str
+    role: Role | None
+    metric: str | None
+    subject: str | None
+    qualifier: str | None
+    band: str | None
+    verdict: Verdict
+    reason: str = ""
+    correction: str | None = None  # the value the data gives for this claim, written like ``written``
+    start: int = 0  # where ``written`` is in the answer
+    end: int = 0
+
+
+
+_COUPLING_TEXT = re.compile(r"[Qq]?0*(\d{1,5})\s*(?:-|→|->|–|—)\s*[Qq]?0*(\d{1,5})")
+
+
+def _canonical_subject(value: object) -> str | None:
+    """``"5"``, ``"Q05"`` -> ``"5"``; ``"4-1"``, ``"Q004→Q001"`` -> ``"4-1"``; anything else None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    text = str(value).strip()
+    found = _COUPLING_TEXT.fullmatch(text)
+    if found:
+        return f"{int(found.group(1))}-{int(found.group(2))}"
+    digits = text[1:] if text[:1] in ("Q", "q") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits.lstrip("0")) > 5:
+        return None
+    return str(int(digits))
+
+
+def subject_label(subject: str) -> str:
+    """How a subject is named back to the person: ``Q5``, ``Q4-Q1``."""
+    if "-" in subject:
+        a, b = subject.split("-")
+        return f"Q{a}-Q{b}"
+    return f"Q{subject}"
+
+
+def _number(value: object) -> float | None:
+    number = finite_number(value)
+    return None if number is None else abs(number)
+
+
+@dataclass(frozen=True)
+class _Context:
+    tool: str
+    metric: str | None = None
+    subject: str | None = None
+    qualifier: str | None = None
+    ranked: Role | None = None
+    unit: str | None = None
+    at: str | None = None
+
+
+_TIME_KEYS = ("calibrated_at", "at", "start_at", "measured_at")
+
+
+def _stated(obj: dict, keys: tuple[str, ...]) -> str | None:
+    """The first of ``keys`` the result states as text or a date (ISO text), else None."""
+    for key in keys:
+        value = obj.get(key)
+        if isinstance(value, str) and value:
+            return value[:40]
+        if isinstance(value, (datetime, date)):
+            return value.isoformat()[:40]
+    return None
+
+
+def _walk(obj: object, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
+    signed = finite_number(obj)
+    if signed is not None:
+        yield from _leaf(signed, ctx, key)
+    elif isinstance(obj, dict):
+        yield from _walk_dict(obj, ctx)
+    elif isinstance(obj, (list, tuple)):
+        role, qualifier = _ROLE_KEYS.get(f"count_{key}", ("count", ctx.qualifier))
+        yield Fact(float(len(obj)), "count", ctx.metric, None, qualifier if key in _QUALIFIER_KEYS else ctx.qualifier,
+                   ctx.tool)
+        inner = ctx
+        if key in _RANKED_KEYS:
+            inner = replace(ctx, ranked=_RANKED_KEYS[key])
+        elif key in ("best", "worst") and ctx.metric:
+            higher = metric(ctx.metric).higher_is_better
+            inner = replace(ctx, ranked="max" if (key == "best") == higher else "min")
+        elif key in _QUALIFIER_KEYS:
+            inner = replace(ctx, qualifier=_QUALIFIER_KEYS[key], ranked=None)
+        for item in obj:
+            yield from _walk(item, inner)
+
+
+def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
+    subject = next((s for k in _SUBJECT_KEYS if (s := _canonical_subject(obj.get(k))) is not None), ctx.subject)
+    named = next((str(obj[k]) for k in _METRIC_KEYS if isinstance(obj.get(k), str)), None)
+    here = _Context(ctx.tool, named or ctx.metric, subject, ctx.qualifier, ctx.ranked,
+                    _stated(obj, ("unit",)) or ctx.unit, _stated(obj, _TIME_KEYS) or ctx.at)
+    for k, value in obj.items():
+        k = str(k)
+        if k in CATALOGUE or (k.isidentifier() and k in _ALL_METRIC_NAMES):
+            yield from _walk(value, replace(here, metric=k), "value")
+        elif k == "bands" and isinstance(value, dict):
+            for band, n in value.items():
+                if (count := _number(n)) is not None:
+                    yield Fact(count, "count", here.metric, None, f"band:{band}", here.tool)
+        elif (keyed := _canonical_subject(k)) is not None and k not in _ROLE_KEYS:
+            yield from _walk(value, replace(here, subject=keyed), "value")
+        else:
+            yield from _walk(value, here, k)
+
+
+def _leaf(signed: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
+    number, negative = abs(signed), signed < 0
+    role, qualifier = _ROLE_KEYS.get(key or "", ("other", None))
+    if key in CATALOGUE or key == "value":
+        role = "value" if ctx.subject is not None else "other"
+    unit, at = (None, None) if role in ("count", "total") else (ctx.unit, ctx.at)
+    if role == "value" and ctx.ranked is not None:
+        yield Fact(number, ctx.ranked, ctx.metric, ctx.subject, None, ctx.tool, unit=unit, at=at)
+    if role == "count" and qualifier is None:
+        qualifier = ctx.qualifier
+    yield Fact(number, role, ctx.metric, ctx.subject if role in ("value", "latest", "change", "other") else None,
+               qualifier, ctx.tool, negative, unit, at)
+
+
+_ALL_METRIC_NAMES = frozenset(CATALOGUE)
+CATALOGUE_LIMIT = "catalogue"  # the qualifier of a threshold the metric catalogue (not a tool) states
+
+
+def as_object(source: object) -> object:
+    if isinstance(source, str):
+        try:
+            return json.loads(source)
+        except ValueError:
+            return None
+    return source
+
+
+def tool_facts(tool_results: Iterable[object]) -> list[Fact]:
+    """Every numeric field of the results (dicts, JSON text, or outcomes with ``name``/``full``/``model_text``),
+    plus the catalogue's thresholds."""
+    facts: list[Fact] = []
+    for result in tool_results:
+        name = str(getattr(result, "name", "") or "")
+        parts = [getattr(result, "full", None), getattr(result, "model_text", None)] if name else [result]
+        for part in parts:
+            obj = as_object(part)
+            if obj is not None:
+                facts.extend(_walk(obj, _Context(name)))
+    for entry in CATALOGUE.values():
+        for limit in (entry.bad, entry.good, entry.excellent):
+            if limit is not None:
+                facts.append(Fact(abs(float(limit)), "threshold", entry.name, qualifier=CATALOGUE_LIMIT))
+    return facts
+
+
+def matches(value: float, decimals: int, fact: Fact) -> bool:
+    return states(value, decimals, fact.value)
+
+
+def written_like(value: float, written: str) -> str:
+    decimals = written_decimals(written)
+    return f"{value:.{decimals}f}"

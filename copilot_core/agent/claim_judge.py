@@ -1,0 +1,323 @@
+"""Judging one number of an answer against the turn's facts: ok, wrong (with the right value when the data gives
+exactly one), or unbacked.
+
+A claim is *wrong* when no fact has its value in the role, metric and subject its words give it, or when a band
+word or a below/above comparison disagrees with the value.  The steps run in order and the first that decides
+wins: numbers that are no claim (derived, asked for, listed, the question's own), a change, a number no fact
+holds, a threshold, another metric's number, then the claim's role.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+
+from copilot_core.agent.claim_facts import CATALOGUE_LIMIT, Claim, Fact, Role, Verdict, matches, subject_label, written_like
+from copilot_core.agent.claim_reading import LIMIT_AFTER, Reading, asked_count, claimed_metric, counts_after, read_words
+from copilot_core.agent.matcher import states
+from copilot_core.domain.metrics import format_value, metric
+from copilot_core.domain.vocabulary import UNIT_WORDS, is_below, metrics_named
+
+
+@dataclass
+class _Case:
+    """One number under judgement: what its words claim, and the facts that hold its value (``candidates``)."""
+
+    reading: Reading
+    subject: str | None
+    facts: list[Fact]
+    role: Role | None
+    qualifier: str | None
+    band: str | None
+    claimed: str | None = None
+    candidates: list[Fact] = field(default_factory=list)
+
+    def claim(self, verdict: Verdict, reason: str = "", correction: str | None = None) -> Claim:
+        r = self.reading
+        return Claim(r.written, r.clause, self.role, self.claimed, self.subject, self.qualifier, self.band, verdict,
+                     reason, correction, r.start, r.end)
+
+    def wrong(self, reason: str, role: Role | None = None, subject: str | None = None,
+              qualifier: str | None = None) -> Claim:
+        """A wrong claim, with the one value the data gives for ``role``/``subject``/``qualifier`` when it does."""
+        fix = _correction(self.facts, role, self.claimed, subject, qualifier, self.reading.written) if role else None
+        return self.claim("wrong", reason, fix)
+
+
+def judge(reading: Reading, subject: str | None, facts: list[Fact], user_values: list[float],
+          loose_values: list[float], stated: AbstractSet[tuple[int, str]]) -> Claim:
+    """The verdict on one number (see the module docstring)."""
+    words = read_words(reading)
+    case = _Case(reading, subject, facts, words.role, words.qualifier, words.band)
+    case.candidates = [f for f in facts if matches(reading.value, reading.decimals, f)]
+    case.claimed = claimed_metric(reading.clause, case.candidates)
+    decided = _no_claim(case, user_values, stated) or _as_change(case)
+    if decided is not None:
+        return decided
+    if not case.candidates:
+        return _unmatched(case, loose_values)
+    if case.role == "threshold":  # a limit the tools or the metric's catalogue entry use, or "at least 3 qubits"
+        if counts_after(reading.after):
+            return case.claim("ok", "a count")
+        problem = _limit_problem(reading, case.candidates, facts)
+        return case.claim("wrong", problem) if problem else case.claim("ok", "a threshold")
+    pool = [f for f in case.candidates if f.role != "threshold"]
+    if not pool:  # only a threshold has this value: no data gives it
+        return case.claim("unbacked", "only a threshold has this number")
+    if case.claimed is not None:
+        same_metric = [f for f in pool if f.metric in (None, case.claimed)]
+        if not same_metric:
+            return case.wrong(f"{reading.written} is {pool[0].describe()}, not {case.claimed}", case.role, subject,
+                              case.qualifier)
+        pool = same_metric
+    return _by_role(case, pool)
+
+
+def _no_claim(case: _Case, user_values: list[float], stated: AbstractSet[tuple[int, str]]) -> Claim | None:
+    """Numbers that state no measured value: marked as derived, how many were asked for or are listed right after
+    it, or the question's own number used as a threshold."""
+    r = case.reading
+    if r.derived:
+        return case.claim("ok", "marked as derived")
+    if asked_count(r, stated):
+        return case.claim("ok", "how many were asked for, not a measured value")
+    if case.role is None and r.listed == r.value:
+        return case.claim("ok", "how many are listed right after it")
+    if any(states(r.value, r.decimals, u) for u in user_values) and \
+            (case.role == "threshold" or (case.role is None and case.subject is None)):
+        return case.claim("ok", "the question's own number")
+    return None
+
+
+def _as_change(case: _Case) -> Claim | None:
+    """"+0.05%", "fell by 2.6 μs": a change, checked against the tools' change and never made a level."""
+    direction = _change_claimed(case.reading, case.candidates, case.claimed)
+    if direction is None or not (case.candidates or _changes(case.facts, case.claimed, case.subject)):
+        return None
+    case.role = "change"
+    problem, fix = _change_problem(case.reading, direction, case.facts, case.claimed, case.subject)
+    return case.claim("wrong", problem, fix) if problem else case.claim("ok", "the change the tools give")
+
+
+def _unmatched(case: _Case, loose_values: list[float]) -> Claim:
+    """No fact holds the number: a tool sentence's number, a wrong count of failed or missing items, or unbacked."""
+    r = case.reading
+    if case.role is None and any(states(r.value, r.decimals, v) for v in loose_values):
+        return case.claim("ok", "in a tool result's text")
+    counted = [f for f in case.facts if case.role == "count" and case.qualifier in ("failed", "missing")
+               and f.role == "count" and f.qualifier == case.qualifier and f.metric in (None, case.claimed)]
+    if counted:  # "the last 3 tasks failed" when the run's failures are 4 (below/above: the limit may differ)
+        return case.wrong(f"{r.written} is not {counted[0].describe()}", case.role, None, case.qualifier)
+    return case.claim("unbacked", "no tool result has this number")
+
+
+def _by_role(case: _Case, pool: list[Fact]) -> Claim:
+    """Held against the facts of its role (count, total, an extreme or statistic, a qubit's value), then its band."""
+    r = case.reading
+    if case.role == "count":
+        fitting = [f for f in pool if f.role == "count" and f.qualifier == case.qualifier] \
+            if case.qualifier is not None else [f for f in pool if f.role in ("count", "total")]
+        if not fitting:
+            return case.wrong(f"{r.written} is {pool[0].describe()}, not a count of {case.qualifier or 'items'}",
+                              "count", None, case.qualifier)
+        return case.claim("ok")
+    if case.role == "total":
+        return case.claim("ok") if any(f.role in ("total", "count") for f in pool) else \
+            case.claim("wrong", f"{r.written} is {pool[0].describe()}, not a total")
+    if case.role in ("min", "max", "median", "mean", "latest"):
+        problem = _level_problem(case, pool)
+        if problem is not None:
+            return problem
+    elif case.subject is not None and not any(f.subject == case.subject for f in pool):
+        owners = sorted({subject_label(f.subject) for f in pool if f.subject})
+        whose = f" (it is {', '.join(owners[:3])}'s)" if owners else ""
+        return case.wrong(f"no tool result gives {subject_label(case.subject)} {r.written}{whose}", "value",
+                          case.subject)
+    band = _band_problem(r, case.band, case.claimed or next((f.metric for f in pool if f.metric), None), pool)
+    return case.claim("wrong", band) if band else case.claim("ok")
+
+
+def _fitting_levels(case: _Case, pool: list[Fact]) -> list[Fact]:
+    """The facts of the claimed level (min, max, median, mean, latest) that can hold this number."""
+    role, subject = case.role, case.subject
+    fitting = [f for f in pool if f.role == role or (role == "latest" and f.role == "value")]
+    side = _side(case.reading)
+    if side is not None and any(f.qualifier == side for f in fitting):  # "median 59.1 μs → 61.9 μs"
+        fitting = [f for f in fitting if f.qualifier == side]
+    elif side is not None and any(f.qualifier is not None and f.role == role for f in fitting):
+        fitting = [f for f in fitting if f.qualifier is None]
+    if role == "latest" and any(f.role == "latest" and f.subject in (None, subject) and f.metric in (None, case.claimed)
+                                for f in case.facts):
+        fitting = [f for f in fitting if f.role == "latest"]  # a history's older points are values, not the latest
+    if subject is not None:
+        fitting = [f for f in fitting if f.subject in (None, subject)]
+    return fitting
+
+
+def _level_problem(case: _Case, pool: list[Fact]) -> Claim | None:
+    """A wrong level: no fact of that role holds it, or the qubit named with an extreme does not hold it."""
+    r, subject = case.reading, case.subject
+    fitting = _fitting_levels(case, pool)
+    if not fitting:
+        return case.wrong(f"{r.written} is {pool[0].describe()}, not the {_ROLE_NAMES[str(case.role)]}", case.role,
+                          subject)
+    if subject is None or case.role not in ("min", "max"):
+        return None
+    held = [f for f in case.facts if f.subject == subject and f.role in ("value", "latest", "min", "max")
+            and f.metric in (None, case.claimed or fitting[0].metric)]
+    if held and not any(matches(r.value, r.decimals, f) for f in held):
+        return case.claim("wrong", f"{subject_label(subject)} does not have {r.written}")
+    if not held and not any(f.subject == subject for f in fitting):
+        return case.claim("wrong", f"no tool result ties {r.written} to {subject_label(subject)}")
+    return None
+
+
+_UNIT_AFTER = re.compile(rf"^\s?({UNIT_WORDS})(?![\w])")
+_UNIT_NAMES = {"µs": "μs", "us": "μs"}
+
+
+def _limit_metric(reading: Reading, facts: Sequence[Fact]) -> str | None:
+    """The metric a below/above limit is said of: named in its clause, else the nearest one named before it in
+    its sentence, else the one metric the tool results hold."""
+    for text in (reading.clause, reading.sentence):
+        named = [n for n in metrics_named(text) if n is not None]
+        if named:
+            return named[-1] if text is reading.sentence else named[0] if len(named) == 1 else None
+    held = {f.metric for f in facts if f.metric and f.qualifier != CATALOGUE_LIMIT}
+    return held.pop() if len(held) == 1 else None
+
+
+def _limit_problem(reading: Reading, candidates: Sequence[Fact], facts: Sequence[Fact]) -> str | None:
+    """Why a below/above limit is not one the tools or the metric's own catalogue entry state (the question's own
+    numbers are accepted before this), in the metric's display unit; None when it is."""
+    name = _limit_metric(reading, facts)
+    limits = [f for f in candidates if f.role == "threshold" and (name is None or f.metric in (None, name))]
+    if name is None:  # no metric to hold it to: a tool's limit, or a catalogue limit of a metric the tools returned
+        held = {f.metric for f in facts if f.metric and f.qualifier != CATALOGUE_LIMIT}
+        limits = [f for f in limits if f.qualifier != CATALOGUE_LIMIT or f.metric in held]
+    if not limits:
+        own = metric(name) if name else None
+        stated = ", ".join(format_value(own, v) for v in (own.bad, own.good, own.excellent) if v is not None) \
+            if own else ""
+        other = next((f.describe() for f in candidates if f.role != "threshold"), None) or \
+            next((f"a limit of {f.metric}" for f in candidates if f.metric), "no limit")
+        return (f"{reading.written} is {other}, not a threshold the question, the tools or {name or 'the metric'} "
+                "use" + (f" ({name}: {stated})" if stated else ""))
+    unit = _UNIT_AFTER.match(reading.after)
+    if unit and name is not None and metric(name).unit and \
+            _UNIT_NAMES.get(unit.group(1), unit.group(1)) != metric(name).unit:
+        return f"{reading.written} {unit.group(1)} is not in {name}'s unit ({metric(name).unit})"
+    return None
+
+
+_RISE = r"ros[ei]\w*|ris[ei]\w*|increas\w*|grew|grow\w*|gain\w*|went up|up"
+_FALL = r"fell|fall\w*|dropp?\w*|drops?|decreas\w*|lost|los[est]\w*|went down|down|declin\w*"
+_BETTER, _WORSE = r"improv\w*|better", r"degrad\w*|worse\w*"
+_CHANGE_BEFORE = re.compile(
+    rf"(?:\b(?:(?P<rise>{_RISE})|(?P<fall>{_FALL})|(?P<better>{_BETTER})|(?P<worse>{_WORSE})|chang\w*|shift\w*|mov\w*)\b"
+    r"(?:\s+[\w*]+)?\s+(?:by|of)"
+    r"|\b(?:delta|difference|change)\s*(?:of|:|=|is|was)?|Δ\s*[=:]?)\s*(?:about|roughly|around|approximately|~)?\s*"
+    r"[(\[]?\s*$", re.I)
+
+
+def _change_claimed(reading: Reading, candidates: Sequence[Fact], claimed: str | None) -> int | None:
+    """Whether the number is claimed as a change, and which way: +1 up, -1 down, 0 either (None: not a change).
+    A leading ``+`` or change words right before it ("fell by", "a change of") say so; a leading minus says so
+    only when no level among the number's facts is negative (an anharmonicity of -310 MHz is a level)."""
+    sign = reading.written[:1]
+    words = _CHANGE_BEFORE.search(reading.before)
+    negative_level = any(f.negative and f.role not in ("change", "threshold") for f in candidates)
+    if sign == "+":
+        return 1
+    if sign in "-−" and (words or (not negative_level and any(f.role == "change" for f in candidates))):
+        return -1
+    if words is None:
+        return None
+    if words.group("rise"):
+        return 1
+    if words.group("fall"):
+        return -1
+    better = words.group("better") is not None
+    if (better or words.group("worse")) and claimed is not None:
+        return 1 if better == metric(claimed).higher_is_better else -1
+    return 0
+
+
+def _changes(facts: Sequence[Fact], claimed: str | None, subject: str | None) -> list[Fact]:
+    """The changes the tools give for this metric (any when unnamed) and qubit or coupling (any when unnamed)."""
+    return [f for f in facts if f.role == "change" and f.metric in (None, claimed)
+            and (subject is None or f.subject == subject)]
+
+
+def _change_problem(reading: Reading, direction: int, facts: Sequence[Fact], claimed: str | None,
+                    subject: str | None) -> tuple[str, str | None] | tuple[None, None]:
+    """Why a claimed change is not the change the tools give for that metric and qubit (sign included), and the
+    right change written like the claim when exactly one fits and the answer's words cannot contradict it."""
+    changes = _changes(facts, claimed, subject)
+    fitting = [f for f in changes if matches(reading.value, reading.decimals, f)
+               and (direction == 0 or f.negative == (direction < 0))]
+    if fitting:
+        return None, None
+    owner = f" of {subject_label(subject)}" if subject else ""
+    what = f"the change{' in ' + claimed if claimed else ''}{owner}"
+    same = [f for f in changes if f.qualifier is None]
+    values = sorted({("-" if f.negative else "+") + written_like(f.value, reading.written) for f in same})
+    if not values:
+        return f"no tool result gives {what}", None
+    fix = None
+    if len(values) == 1 and (reading.written[:1] in "+-−" or direction == 0
+                             or (same[0].negative == (direction < 0))):
+        fix = values[0] if reading.written[:1] in "+-−" else values[0].lstrip("+-")
+    return f"{reading.written} is not {what} (the tools give {', '.join(values[:3])})", fix
+
+
+_ARROW_AFTER = re.compile(rf"^\s*(?:{UNIT_WORDS})?\s*(?:→|->)")
+_ARROW_BEFORE = re.compile(r"(?:→|->)\s*$")
+
+
+def _side(reading: Reading) -> str | None:
+    """``before`` for the number left of an arrow ("59.1 μs → 61.9 μs"), ``after`` for the one right of it."""
+    if _ARROW_AFTER.match(reading.after):
+        return "before"
+    return "after" if _ARROW_BEFORE.search(reading.before) else None
+
+
+_ROLE_NAMES = {"min": "lowest value", "max": "highest value", "median": "median", "mean": "mean",
+               "latest": "latest value"}
+
+
+def _band_problem(reading: Reading, band: str | None, name: str | None, pool: list[Fact]) -> str | None:
+    """A band word or a below/above comparison in the clause that the value contradicts."""
+    if name is None or not any(f.role in ("value", "latest", "min", "max", "median", "mean") for f in pool):
+        return None
+    entry = metric(name)
+    if band is not None and entry.good is not None:
+        actual = entry.score(reading.value if entry.higher_is_better or entry.unit != "MHz" else -reading.value)
+        if actual is not None and actual != band:
+            return f"{reading.written} {entry.unit} is {actual} for {name}, not {band}"
+    after = reading.after
+    for m in LIMIT_AFTER.finditer(after):
+        limit = float(m.group("num"))
+        below = is_below(m.group("word"))
+        if (below and not reading.value < limit) or (not below and not reading.value > limit):
+            return f"{reading.written} is not {m.group('word').lower()} {m.group('num')}"
+    return None
+
+
+def _correction(facts: list[Fact], role: Role | None, name: str | None, subject: str | None, qualifier: str | None,
+                written: str) -> str | None:
+    """The one value the data gives for this claim (role, metric, subject, count qualifier), else None."""
+    if role in (None, "threshold", "other", "total") or (role in ("min", "max") and subject is not None):
+        return None  # a wrong extreme named with a qubit: the qubit is wrong too, so no in-place fix
+    wanted_roles = ("value", "latest") if role == "value" else (role,)
+    found = {f.value for f in facts if f.role in wanted_roles and (name is None or f.metric == name)
+             and (role not in ("value", "latest") or f.subject == subject)
+             and (role != "count" or f.qualifier == qualifier)
+             and (role in ("value", "latest", "count") or f.subject is None)}
+    if role == "latest" and not found and subject is not None:
+        found = {f.value for f in facts if f.role == "value" and f.subject == subject and f.metric == name}
+    return written_like(found.pop(), written) if len(found) == 1 else None
+
+

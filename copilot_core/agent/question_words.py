@@ -1,0 +1,252 @@
+"""The one table of question words: every pattern that reads a person's question, by what it finds.
+
+:mod:`~copilot_core.agent.question` runs each row once over the question and keeps what matched; the router,
+the prefetch, the lookups, clarification and the claim check read those results.  A new question word is a row
+here (and a test in ``tests/agent/test_question.py``).  The qubit and coupling mention grammar here is also the
+one the answer checks use to find which qubit or coupling a sentence names.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from copilot_core.domain.vocabulary import LIMIT_WORDS, MISSING_WORDS, NUMBER_WORDS, UNIT_WORDS, words
+
+COUNT = rf"\d+|{'|'.join(NUMBER_WORDS)}"
+_SMALL_COUNT = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
+_ARROW = r"(?:-|→|->|–|—)"
+
+# A qubit or a coupling named in any text (a question or an answer): "Q5", "qubit #5", "Q4-Q1", "coupling 4-1",
+# "4→1".  A bare "4-1" is a coupling only in a question (:data:`WORDS` ``"bare pair"``): in an answer it is a range.
+MENTION = re.compile(
+    rf"(?<![\w.])(?:[Qq]0*(?P<a>\d{{1,5}})\s*{_ARROW}\s*[Qq]0*(?P<b>\d{{1,5}})"
+    rf"|(?:coupling|pair)\s+[Qq]?0*(?P<c>\d{{1,5}})\s*{_ARROW}\s*[Qq]?0*(?P<d>\d{{1,5}})"
+    r"|(?<![\w.-])0*(?P<e>\d{1,3})\s*(?:→|->)\s*0*(?P<f>\d{1,3})(?!\w|\.\d)"
+    r"|[Qq]\s?0*(?P<q>\d{1,5})(?!\w|\.\d)|qubits?\s*#?\s*0*(?P<r>\d{1,5})(?!\w|\.\d))", re.I)
+# "qubits 3, 7 and 9": the numbers after the first.
+QUBIT_LIST = re.compile(r"qubits?\s*#?\d{1,3}(?:\s*(?:,|and|&|or)\s*(?:q\s*)?#?\d{1,3}(?![0-9]))+", re.I)
+# Chip ids and execution ids: names, never values ("64Qv3", "20261126-001").
+CHIP_ID = re.compile(r"(?<![\w.])\d+Q[A-Za-z0-9_]*|\b\d{8}-\d{3,6}\b")
+
+TOKEN = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class Phrases:
+    """A row of plain words, matched on the question's tokens (no pattern of its own).
+
+    ``spec``: phrases separated by ``|``, each a run of tokens separated by spaces; a token is one or more
+    choices separated by ``/``; ``fail*`` is any word starting "fail", ``check+`` one starting "check" and longer,
+    ``#`` a number, ``*`` any word, ``...`` any words, and a trailing ``?`` makes the token optional.  Words match
+    whatever separates them ("two-qubit" is "two qubit").
+    """
+
+    spec: str
+
+    @functools.cached_property
+    def phrases(self) -> tuple[tuple[tuple[tuple[str, ...], bool], ...], ...]:
+        return tuple(tuple((tuple(t.rstrip("?").split("/")), t.endswith("?")) for t in phrase.split())
+                     for phrase in self.spec.split("|"))
+
+    def find(self, text: str) -> list[tuple[int, int]]:
+        """``(start, end)`` in ``text`` of every place a phrase of the row starts, leftmost first."""
+        tokens = tokens_of(text)
+        return [(tokens[a][0], tokens[b - 1][1]) for a, b in self.spans(tokens)]
+
+    def search(self, text: str) -> tuple[int, int] | None:
+        """The first place a phrase of the row is in ``text``, else None (a pattern's ``search``, for a phrase row)."""
+        found = self.find(text)
+        return found[0] if found else None
+
+    def spans(self, tokens: Sequence[tuple[int, int, str]]) -> list[tuple[int, int]]:
+        """``(first token, end token)`` of every place a phrase starts, leftmost first (one per start: the first
+        phrase of the row that matches there)."""
+        out = []
+        for i in range(len(tokens)):
+            for phrase in self.phrases:
+                end = _match(phrase, tokens, i)
+                if end is not None and end > i:
+                    out.append((i, end))
+                    break
+        return out
+
+
+def tokens_of(text: str) -> list[tuple[int, int, str]]:
+    """The words of ``text``, lower-case, with their places."""
+    return [(m.start(), m.end(), m.group(0).lower()) for m in TOKEN.finditer(text)]
+
+
+def _word(choice: str, word: str) -> bool:
+    if choice == "#":
+        return word.isdigit()
+    if choice.endswith("+"):
+        return word.startswith(choice[:-1]) and len(word) > len(choice) - 1
+    if choice.endswith("*"):
+        return word.startswith(choice[:-1])
+    return word == choice
+
+
+def _match(phrase: Sequence[tuple[tuple[str, ...], bool]], tokens: Sequence[tuple[int, int, str]],
+           i: int) -> int | None:
+    """The token index right after ``phrase`` matched from token ``i``, else None."""
+    if not phrase:
+        return i
+    choices, optional = phrase[0]
+    if choices == ("...",):  # any words, then the rest
+        return next((end for j in range(i, len(tokens) + 1) if (end := _match(phrase[1:], tokens, j)) is not None),
+                    None)
+    if i < len(tokens) and any(_word(c, tokens[i][2]) for c in choices):
+        end = _match(phrase[1:], tokens, i + 1)
+        if end is not None:
+            return end
+    return _match(phrase[1:], tokens, i) if optional else None
+
+
+Row = re.Pattern[str] | Phrases
+_R = "run/runs/execution/executions/calibration/calibrations"
+_NEIGHBOURS = "neighbour/neighbours/neighbor/neighbors"
+_DIFF = "diff/diffs/difference/differences"
+
+# Row name -> words.  :class:`~copilot_core.agent.question.Question` keeps the first match of every row.
+WORDS: dict[str, Row] = {
+    # what the parse turns into typed fields
+    "bare pair": re.compile(r"(?<![\w.])(?:coupling\s+|pair\s+)?q?0*(\d{1,4})\s*(?:-|→|->)\s*q?0*(\d{1,4})(?![\w.])",
+                            re.I),
+    "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
+                       "strongest|top|bottom"),
+    "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b(?!\s*(?:days?|weeks?|hours?))"
+                    rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b", re.I),
+    "threshold": re.compile(rf"(?:\b({LIMIT_WORDS})|(?<!-)([<>]))\s*(-?\d+(?:\.\d+)?)\s*({UNIT_WORDS})?", re.I),
+    "window": re.compile(rf"\b(?:last|past|previous|recent|over the (?:last|past))\s+(?:({COUNT})\s+)?"
+                         r"(days?|weeks?|months?|hours?)\b|\b(today|yesterday)\b", re.I),
+    "t2": words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))"),
+    "data": Phrases("qubit/qubits|chip|heat map|heatmap|median|trend|worst|best"),  # or a qubit named
+    "many chips": Phrases("chips|compare|comparison|every chip|all chips|which chip"),
+    "chart": Phrases("plot*|graph*|chart*|draw|visualize*|visualise*"),
+    "show": Phrases("show"),  # with several qubits named, "show" their history is a chart too
+    "chip id": re.compile(r"(?<![A-Za-z0-9_])\d{1,4}Q[A-Za-z0-9_]*", re.I),
+    "execution id": re.compile(r"\b\d{8}-\d{3,6}\b"),
+    "extreme n": re.compile(rf"\b(?:(?:lowest|worst|smallest|highest|best|largest|top|bottom)\s+{_SMALL_COUNT}|"
+                            rf"{_SMALL_COUNT}\s+(?:lowest|worst|smallest|highest|best|largest|weakest|strongest)"
+                            rf"|(?:which|the|list)\s+{_SMALL_COUNT}\s+(?:\w+\s+)?(?:qubits|couplings|pairs))\b", re.I),
+    "recent n": re.compile(rf"\b(?:last|latest|most recent|{_SMALL_COUNT} most recent|{_SMALL_COUNT} latest)\s+"
+                           rf"{_SMALL_COUNT}?\s*(?:[\w*]+\s+){{0,3}}(?:values|measurements|points|results|calibrations)\b",
+                           re.I),
+    "last n": re.compile(r"\blast (\d{1,3}) (?:measurements|points|values|results|calibrations|runs|executions)\b", re.I),
+    "dash pair": re.compile(r"\b\d{1,3}-\d{1,3}\b"),  # "4-5": a coupling, or a range
+    # the router's rows: a match offers the row's tools (copilot_core.agent.router.RULES)
+    "chip stat": Phrases("median|mean|average|typical|worst|best|lowest|highest|top #|bottom #|how many|yield"
+                         "|distribution|spread|across|all qubits|every qubit|which qubits|outlier/outliers|chip wide"
+                         "|whole chip|overview|summary|status|health"),
+    "map": Phrases("heat map|heatmap|map|layout"),
+    "trend": Phrases("trend*|since|over time|drift*|history|evolution|time series|timeseries|last/past # days"
+                     "|last week/month|stable|stability|recent|recently"
+                     "|last # measurements/points/values/calibrations"),
+    "why": Phrases("why|provenance|lineage|derived|came from|comes from|depends/depend on|origin"),
+    "changed": Phrases(f"what changed|what has changed|changed|since yesterday|{_DIFF}|regress*"
+                       "|compare/compared to/with the? previous/last/yesterday|vs the? previous/last"
+                       "|last/latest two runs/executions/calibrations|most recent two runs/executions/calibrations"
+                       "|two most recent runs/executions|two latest/last runs/executions"
+                       "|since/from the previous/prior/preceding run/execution/calibration"),
+    "analysis": Phrases("analys*|analyz*|correlat*|regression|fit*|comput*|calculat*|percentile|std"
+                        "|standard deviation|statistic*|histogram|scatter|plot|python"),
+    "compare": Phrases("compare|versus|vs"),
+    "coupling words": Phrases("coupling|couplings|cz|zx90|two qubit|pair|bell"),
+    "execution": Phrases("execution|executions|run|runs|when was|last calibrat*|calibration run/runs"),
+    "search": Phrases("fail*|search|error/errors|which task/tasks"),
+    "notes": Phrases("note/notes|comment/comments"),
+    "topology": Phrases(f"topology|{_NEIGHBOURS}|connected|adjacent|connectivity"),
+    "parameters": Phrases("parameters|metrics|what can i ask|which params"),
+    "memory": Phrases("remember|last time|previously|earlier|you said|memory"),
+    "tasks": Phrases("task/tasks|experiment/experiments|latest result|raw result|fit result|figure"),
+    "figure": Phrases("figure/figures|fit/fits|decay curve/curves|fringes|rb curve/curves|spectr*"),
+    "rank": Phrases("lowest|highest|worst|best|smallest|largest|minimum|maximum|top #|bottom #"),
+    "missing": re.compile(rf"\b({MISSING_WORDS})\b", re.I),
+    "fail": Phrases("fail*"),
+    # the prefetch's rows: when the question alone fixes the call
+    "history": Phrases("execution history|run history|executions|calibration runs|recent/latest/last #? runs/executions"),
+    "history filter": Phrases("today|yesterday|week|month|day/days|hour/hours|ago|completed|running|scheduled"
+                              "|status|tag/tags|daily|weekly|name/named|longest|slowest|took"),
+    "year month": re.compile(r"\d{4}-\d{2}"),
+    "this qubit": Phrases("this qubit"),
+    "other tool": Phrases(
+        f"task/tasks|check+|experiment/experiments|raw|fit/fits/fitted|figure/figures|result/results|{_NEIGHBOURS}"
+        "|topology|connected|adjacent|connectivity|coupling/couplings|cz|zx90|bell|pair/pairs|why|provenance"
+        "|lineage|derived|came from|comes from|depends/depend on|origin|note/notes|comment/comments"
+        "|execution/executions|run/runs|when was|last calibrat*|python|code|correlat*|regression|histogram|scatter"
+        "|plot|analys*|analyz*|percentile|std|standard deviation|which parameters|what parameters|parameters are"
+        f"|remember|last time|previously|you said|memory|changed|{_DIFF}|regress*|failed|failure/failures"
+        "|error/errors|search|within hours|since"),
+    "summary": Phrases("health|summary|overview|status"),
+    "statistic": Phrases("median|mean|average|typical"),
+    "plural": Phrases("which/what/list *? qubits/couplings/pairs"),
+    "run words": Phrases("run|execution|calibration|latest|last|recent|most recent|today"),
+    "last calibrated": Phrases("when ... last? calibrat*/run/measured/executed/execution/start/started"
+                               "|last calibrat*"),
+    "recent run": Phrases(f"most? recent {_R}"),  # which run, not a trend
+    "two runs": Phrases(f"last/latest two {_R}|two most recent two {_R}|most recent two {_R}|two most recent {_R}"
+                        f"|two latest/last {_R}|previous/prior/preceding {_R}"),
+    "change": Phrases("chang*|drop*|fell|fall*|rose|ris*|increas*|decreas*|improv*|worsen*|degrad*|went up/down"
+                      "|move/moved|differ*|compare*"),
+    "subject words": Phrases("coupling/couplings|pair/pairs"),  # what is ranked, not an (ambiguous) metric
+    "provenance": Phrases("come from|comes from|came from|which task/execution/run produced/measured/set"
+                          "|where did|where does"),
+    "graph words": Phrases("why|trace|graph|lineage|provenance"),
+    # the prompt's rows: which thresholds and values the prompt carries
+    "quality": re.compile(r"(?<![a-z0-9])(good|bad|health|healthy|quality|thresholds?|excellent|fair|poor|ok|okay|fine|"
+                          r"acceptable|problems?|issues?|wrong|worse|worst|best|better|outliers?|anomal\w*|suspicious|"
+                          r"normal|expected|bands?|scores?|assess\w*|judge\w*|review\w*|degrad\w*|drift\w*)(?![a-z0-9])"
+                          r"|良|悪|問題|健全|品質|閾値|しきい値|異常|評価", re.I),
+    "chip wide": Phrases("chip|qubits|all|every|each|which|median|mean|average|distribution|heatmap|map"
+                         "|outlier/outliers|across|overall|summary|compare|ranking|rank"),
+    # the scope guard's rows: a request plainly not about the lab, and the signs of a lab question
+    "off topic": Phrases(
+        "recipe/recipes|bake/baking|cook/cooking|banana bread|cake/cakes|cookies|poem/poems|poetry|haiku/haikus"
+        "|limerick/limericks|sonnet/sonnets|song/songs|lyrics|joke/jokes|riddle/riddles"
+        "|bedtime/short/fairy story/stories/tale|horoscope/horoscopes|weather forecast|football|soccer"
+        "|movie/movies|restaurant/restaurants|dating|love letter"),
+    "lab": re.compile(
+        r"\b(q\s?\d{1,3}|qubits?\s*#?\d{1,3}|\d{1,3}-\d{1,3}|\d{1,4}q\w*|calibrat\w*|heat ?map|median|chip[- ]wide"
+        r"|tasks?|check[a-z0-9]+|executions?|provenance|lineage|thresholds?|couplings?|topology|readout|gates?)\b",
+        re.I),
+    # the lookups' rows: a data question is answered from a call
+    "why failed": Phrases("why ... fail*/error/errors/broke/broken|what went wrong|what happened"),
+    "about data": Phrases("qubit/qubits|chip/chips|coupling/couplings|median|mean|average|latest|current*|now"
+                          "|today|trend*|histor*|over time|chang*|fail*|worst|best|lowest|highest|how many"
+                          "|value/values|measured|plot*|graph*|chart*|run/runs|execution/executions|calibrat*"),
+    # (or a qubit, coupling or chip named: Question.names_lab_data)
+    "definition": re.compile(r"^\s*(what (is|are|does)|define|explain|meaning of)\b(?!.*\b(q\s?\d|qubit \d|chip|our"
+                             r"|my|the latest|current))", re.I),
+}
+
+# Question shapes, first match wins: (shape, words that make it).
+SHAPES: tuple[tuple[str, Row], ...] = (
+    ("plot", WORDS["chart"]),
+    ("correlation", Phrases("correlat*|pearson|track*|move together")),
+    ("percentage", Phrases("percent*|percentage|fraction|share|proportion")),
+    ("compare runs", Phrases("last two runs|two most recent/latest runs/executions|previous run/execution"
+                             "|last two executions|between the? runs")),
+    ("when", Phrases("when|what date|what time")),
+    ("failures", Phrases("fail*|error/errors")),
+    ("missing", WORDS["missing"]),
+    ("spread", Phrases("spread|standard deviation|std|vary|variation|range|gap between")),
+    ("count", Phrases("how many|count|number of")),
+    ("extreme", WORDS["extreme"]),
+    ("statistic", WORDS["statistic"]),
+    ("trend", WORDS["trend"]),
+    ("provenance", Phrases("come from|provenance|lineage|where does")),
+    ("health", Phrases("health*|shape|condition|wrong|look|doing|status|summary|overview")),
+)
+
+# A number the question states, and what sizes or counts it: "the last 3 values", "the two most recent", "which 5
+# qubits".  The claim check reads answers with the same words (a count that sizes a selection is no claim).
+STATED_NUMBER = re.compile(rf"(?<![\w.])(\d+|{'|'.join(NUMBER_WORDS)})(?![\w.])", re.I)
+SELECTION_BEFORE = re.compile(r"\b(?:last|latest|most recent|newest|recent|past|previous|first|top|bottom)\s+$", re.I)
+SELECTION_AFTER = re.compile(r"^\s+(?:most recent|latest|newest|last|recent|previous)\b", re.I)
+COUNT_NOUNS = {"qubit": "qubits", "coupling": "couplings", "pair": "couplings", "task": "tasks", "failure": "tasks",
+               "run": "runs", "execution": "runs", "calibration": "runs", "result": "values", "point": "values",
+               "value": "values", "measurement": "values"}
+NOUN_AFTER = re.compile(rf"^\s+(?:[\w*-]+\s+){{0,3}}?({'|'.join(COUNT_NOUNS)})s?\b", re.I)
