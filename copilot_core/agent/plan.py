@@ -18,9 +18,9 @@ from copilot_core.agent.guardrails import configured_secrets
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.lookups import lookup_plan
 from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
+from copilot_core.agent.question import parse
 from copilot_core.agent.provider import ProviderConfig
 from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, offered_tools, route
-from copilot_core.domain.vocabulary import chip_named
 from copilot_core.errors import CopilotError
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def question_chip(request: AgentRequest, repo: CalibrationRepository | None) -> 
     if repo is None:
         return request.chip_id
     try:
-        named = chip_named(request.message, repo.chip_ids())
+        named = parse(request.message, repo.chip_ids()).chip
     except CopilotError:  # an unreachable database is reported by the tools themselves
         named = None
     return named or request.chip_id
