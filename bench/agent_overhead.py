@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from copilot_core.agent import AgentRequest, ProviderConfig, run_copilot  # noqa: E402
-from copilot_core.agent import models as agent_models  # noqa: E402
+from copilot_core.llm import models as agent_models  # noqa: E402
 from copilot_core.tools import ToolOutcome  # noqa: E402
 from tests.fakes.scripted_openai import ScriptedOpenAI, tools_then_answer  # noqa: E402
 
@@ -153,7 +153,7 @@ def quick_final_call(url: str, model: str) -> None:
     """The final call on a real server: prompt tokens it reused vs processed, tools kept vs dropped."""
     import openai
 
-    from copilot_core.agent.router import offered_tools, route
+    from copilot_core.routing.router import offered_tools, route
     from copilot_core.tools.registry import TOOLS
 
     client = openai.OpenAI(api_key="local", base_url=url, timeout=1800)

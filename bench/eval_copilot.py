@@ -37,8 +37,8 @@ def _free_port() -> int:
 
 def outcome_kind(turn) -> str:  # noqa: ANN001
     """What the person read: the model's own words, or which deterministic path wrote the answer."""
-    from copilot_core.agent.blocks import AskBlock
-    from copilot_core.agent.verify import NO_ANSWER
+    from copilot_core.answer.blocks import AskBlock
+    from copilot_core.checking.verify import NO_ANSWER
 
     answer = turn.answer
     if answer is None:
@@ -94,7 +94,7 @@ def main(argv: list[str]) -> int:
     import local_llm
 
     from copilot_core.agent import provider_from_settings
-    from copilot_core.agent.blocks import ChartBlock
+    from copilot_core.answer.blocks import ChartBlock
     from copilot_core.chat.state import ChatState
     from copilot_core.data.connection import open_memory_database
     from copilot_core.data.repository import CalibrationRepository

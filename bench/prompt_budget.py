@@ -7,7 +7,7 @@ prints the tokens of the system prompt and of the tool schemas exactly as the pr
 measured by this same script in a subprocess).
 
 Tokens come from the served model's own tokenizer when ``--server`` names a llama.cpp server
-(``POST /tokenize``), else from the estimate in ``copilot_core.agent.budget`` (its rule is printed,
+(``POST /tokenize``), else from the estimate in ``copilot_core.llm.budget`` (its rule is printed,
 and with a server its error against the real count is printed too).  What is counted is the tool list as
 sent, one JSON line per tool, which is what Qwen's chat template prints; with a server the bench also
 asks the server to render the full set with its own template (``POST /apply-template``, Chat Completions
@@ -81,7 +81,7 @@ def _bare(value: Any) -> Any:
 
 def tool_texts(dumped: dict) -> dict[str, str]:
     """Each tool set wrapped as this tree's ``agent/models.py`` sends it, per API style."""
-    from copilot_core.agent.budget import sent_tools_text
+    from copilot_core.llm.budget import sent_tools_text
 
     sets = dict(dumped["schemas"])
     full = next(iter(sets))
@@ -141,7 +141,7 @@ def main() -> int:
     parser.add_argument("--base", default="main", help="git ref measured side by side (default: main)")
     args = parser.parse_args()
 
-    from copilot_core.agent.budget import CHAT_PROMPT_BUDGET, ESTIMATE_RULE, TOOL_SCHEMAS_TARGET, estimate_tokens
+    from copilot_core.llm.budget import CHAT_PROMPT_BUDGET, ESTIMATE_RULE, TOOL_SCHEMAS_TARGET, estimate_tokens
 
     now, before = dump(), dump_of(args.base)
     now["tools"] = tool_texts(now)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import pkgutil
 import re
 import sys
@@ -24,8 +25,16 @@ from types import ModuleType
 WRITTEN = re.compile(r"\bre\.(?:compile|search|match|fullmatch|findall|finditer|sub|subn|split)\(|(?<![.\w])words\(")
 
 
+# The copilot's packages (the agent was one package before they were split out of it).
+COPILOT = ("answer", "language", "llm", "routing", "checking", "agent", "review")
+
+
+def written_file(path: Path) -> int:
+    return len(WRITTEN.findall(path.read_text()))
+
+
 def written(folder: Path) -> int:
-    return sum(len(WRITTEN.findall(p.read_text())) for p in folder.rglob("*.py"))
+    return sum(written_file(p) for p in folder.rglob("*.py"))
 
 
 def _patterns(obj: object, seen: set[int], out: set[int], depth: int = 0) -> None:
@@ -43,14 +52,15 @@ def _patterns(obj: object, seen: set[int], out: set[int], depth: int = 0) -> Non
 
 
 def held() -> int:
-    import copilot_core.agent as agent
-
     found: set[int] = set()
-    for info in pkgutil.iter_modules(agent.__path__):
-        module = importlib.import_module(f"copilot_core.agent.{info.name}")
-        for name, value in vars(module).items():
-            if not name.startswith("__") and not isinstance(value, ModuleType):
-                _patterns(value, set(), found)
+    for package in COPILOT:
+        if importlib.util.find_spec(f"copilot_core.{package}") is None:
+            continue
+        for info in pkgutil.iter_modules(importlib.import_module(f"copilot_core.{package}").__path__):
+            module = importlib.import_module(f"copilot_core.{package}.{info.name}")
+            for name, value in vars(module).items():
+                if not name.startswith("__") and not isinstance(value, ModuleType):
+                    _patterns(value, set(), found)
     return len(found)
 
 
@@ -59,12 +69,14 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
     root = parser.parse_args().root.resolve()
     sys.path.insert(0, str(root))
-    agent = root / "copilot_core" / "agent"
+    core = root / "copilot_core"
+    files = [p for package in COPILOT for p in (core / package).glob("*.py")] or list((core / "agent").glob("*.py"))
     print(f"{root}")
-    print(f"  written in copilot_core/agent: {written(agent)}   in copilot_core: {written(root / 'copilot_core')}")
-    print(f"  held by copilot_core.agent modules after import: {held()}")
-    longest = sorted(((len(p.read_text().splitlines()), p.name) for p in agent.glob("*.py")), reverse=True)[:3]
-    print("  longest agent modules: " + ", ".join(f"{name} {lines}" for lines, name in longest))
+    print(f"  written in the copilot ({', '.join(COPILOT)}): {sum(written_file(p) for p in files)}   "
+          f"in copilot_core: {written(core)}")
+    print(f"  held by the copilot's modules after import: {held()}")
+    longest = sorted(((len(p.read_text().splitlines()), p.relative_to(core).as_posix()) for p in files), reverse=True)
+    print("  longest copilot modules: " + ", ".join(f"{name} {lines}" for lines, name in longest[:3]))
 
 
 if __name__ == "__main__":

@@ -143,7 +143,7 @@ def _model_view(text: str) -> object:
 
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from copilot_core.agent import provider_from_settings
-    from copilot_core.agent.blocks import blocks_to_dicts
+    from copilot_core.answer.blocks import blocks_to_dicts
     from copilot_core.chat import ChatState, analysis_request
     from copilot_core.session import Copilot
 

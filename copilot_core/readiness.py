@@ -36,7 +36,7 @@ from copilot_core.tools.registry import REDUCED_TOOLS
 if TYPE_CHECKING:
     from openai import OpenAI
 
-    from copilot_core.agent.provider import ProviderConfig
+    from copilot_core.llm.provider import ProviderConfig
 
 Level = Literal["full", "reduced", "none"]
 ModelSize = Literal["small", "large"]
@@ -96,7 +96,7 @@ def _probe_provider(provider: ProviderConfig) -> ProviderConfig:
 
 
 def _tool_probe(client: OpenAI, provider: ProviderConfig) -> tuple[str, dict]:
-    from copilot_core.agent.models import call_model, start_conversation
+    from copilot_core.llm.models import call_model, start_conversation
 
     conversation = start_conversation(
         client, provider, "You are a test harness. When asked to call a tool, call it.", [],
@@ -116,8 +116,8 @@ def _tool_probe(client: OpenAI, provider: ProviderConfig) -> tuple[str, dict]:
 
 
 def _json_probe(client: OpenAI, provider: ProviderConfig) -> tuple[str, dict]:
-    from copilot_core.agent.answer import first_json_object
-    from copilot_core.agent.models import call_model, start_conversation
+    from copilot_core.answer.parse import first_json_object
+    from copilot_core.llm.models import call_model, start_conversation
     from copilot_core.agent.prompts import render_prompt
 
     system = "You are a test harness.\n\n" + render_prompt("format")
@@ -159,7 +159,7 @@ def verdict(tool_call: str, json_answer: str) -> tuple[Level, str]:
 
 def probe_model(provider: ProviderConfig, *, client: OpenAI | None = None) -> Readiness:
     """Run the two probes now (no cache).  Never raises."""
-    from copilot_core.agent.provider import make_client
+    from copilot_core.llm.provider import make_client
     from copilot_core.errors import ProviderError
 
     started = time.perf_counter()

@@ -16,18 +16,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, cast
 
-from copilot_core.agent.blocks import AskBlock, TextBlock
-from copilot_core.agent.clarify import clarify_first
-from copilot_core.agent.followups import follow_ups
+from copilot_core.answer.blocks import AskBlock, TextBlock
+from copilot_core.routing.clarify import clarify_first
+from copilot_core.routing.followups import follow_ups
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
-from copilot_core.agent.guardrails import InputCheck, check_input
+from copilot_core.guardrails import InputCheck, check_input
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.finish import finish
 from copilot_core.agent.loop import ModelLoop
 from copilot_core.agent.plan import plan_turn, turn_secrets
-from copilot_core.agent.qubit_review import run_qubit_review
-from copilot_core.agent.scope import DECLINE_MESSAGE, out_of_scope
-from copilot_core.agent.provider import ProviderConfig
+from copilot_core.review.qubit_review import run_qubit_review
+from copilot_core.language.scope import DECLINE_MESSAGE, out_of_scope
+from copilot_core.llm.provider import ProviderConfig
 from copilot_core.cancel import CancelToken
 from copilot_core.chat.messages import ChatMessage
 from copilot_core.chat.showwork import show_work_from
@@ -217,7 +217,7 @@ class Copilot:
     def _review_timeout(self) -> float:
         """``COPILOT_REVIEW_TIMEOUT_S`` (default 50 s): how long a qubit review may take before the report stands
         alone (a bad value is logged and the default used)."""
-        from copilot_core.agent.qubit_review import REVIEW_TIMEOUT_S
+        from copilot_core.review.qubit_review import REVIEW_TIMEOUT_S
 
         raw = self.settings.get("COPILOT_REVIEW_TIMEOUT_S")
         try:

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import streamlit as st
 
-from copilot_core.agent.blocks import ApprovalBlock, AskBlock, Block, ChartBlock, Figure, TextBlock
+from copilot_core.answer.blocks import ApprovalBlock, AskBlock, Block, ChartBlock, Figure, TextBlock
 from copilot_core.chat import ChatMessage, ChatState, ShowWork, rerun_analysis
 from copilot_core.chat.background import TurnEvent
 from copilot_core.tools.toolkit import ToolOutcome

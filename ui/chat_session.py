@@ -10,7 +10,7 @@ import re
 
 import streamlit as st
 
-from copilot_core.agent.provider import ProviderConfig
+from copilot_core.llm.provider import ProviderConfig
 from copilot_core.chat import ChatState, analysis_request
 from copilot_core.data.chat_sessions import (
     ChatSessionStore,

@@ -11,7 +11,7 @@ Public API (stable; the chat page, the CLI, the evals and the sandbox helper cal
 
 from copilot_core.agent.contracts import AgentRequest, AgentResult, NullTracer, Tracer
 from copilot_core.agent.loop import MAX_TOOL_ROUNDS, run_copilot
-from copilot_core.agent.provider import ProviderConfig, make_client, provider_from_settings
+from copilot_core.llm.provider import ProviderConfig, make_client, provider_from_settings
 
 __all__ = ["AgentRequest", "AgentResult", "MAX_TOOL_ROUNDS", "NullTracer", "ProviderConfig",
            "Tracer", "make_client", "provider_from_settings", "run_copilot"]

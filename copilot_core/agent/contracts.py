@@ -7,13 +7,24 @@ from dataclasses import dataclass, field
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from copilot_core.agent.blocks import Block
+from copilot_core.answer.blocks import Block
 
 if TYPE_CHECKING:
-    from copilot_core.agent.review_check import ReviewCheck
     from copilot_core.tools.toolkit import ToolOutcome
 
 Mode = Literal["chat", "analysis"]
+Status = Literal["checked", "trimmed", "replaced", "missing", "stopped"]
+
+@dataclass(frozen=True)
+class ReviewCheck:
+    """What to show of a review: ``text`` (None: nothing usable; else the model's lines that passed, or the
+    summary line), why it was changed, what was dropped, and the report's lines the check ``added`` after it."""
+
+    text: str | None
+    status: Status
+    reason: str | None = None
+    dropped: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
 
 
 @dataclass

@@ -7,15 +7,16 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from copilot_core.agent.answer import parse_answer, vet_model_charts
-from copilot_core.agent.blocks import AskBlock, Block, ChartBlock, TextBlock, answer_text
+from copilot_core.answer.parse import parse_answer, vet_model_charts
+from copilot_core.answer.blocks import AskBlock, Block, ChartBlock, TextBlock, answer_text
 from copilot_core.agent.contracts import AgentResult
-from copilot_core.agent.grounding import answer_numbers, unverified_numbers
-from copilot_core.agent.guardrails import sanitize_output
+from copilot_core.checking.grounding import unverified_numbers
+from copilot_core.language.numbers import answer_numbers
+from copilot_core.guardrails import sanitize_output
 from copilot_core.agent.lookups import failure_quotes
 from copilot_core.agent.plan import TurnPlan
-from copilot_core.agent.streaming import without_markup
-from copilot_core.agent.verify import asked_chart, checked_blocks
+from copilot_core.llm.streaming import without_markup
+from copilot_core.checking.verify import asked_chart, checked_blocks
 from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.tools.toolkit import ToolOutcome
 

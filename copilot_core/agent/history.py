@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 
-from copilot_core.agent.answer import parse_answer, strip_chart_json
-from copilot_core.agent.blocks import ChartBlock, answer_text
+from copilot_core.answer.parse import parse_answer, strip_chart_json
+from copilot_core.answer.blocks import ChartBlock, answer_text
 
 MAX_HISTORY_TURNS = 6
 MAX_TURN_CHARS = 4000

@@ -3,14 +3,14 @@
 A turn is three stages: :func:`~copilot_core.agent.plan.plan_turn` decides what the turn will do (once),
 :class:`ModelLoop` talks to the model and runs the tools, :func:`~copilot_core.agent.finish.finish` assembles the
 answer (pure).  Explicit and bounded: at most ``MAX_TOOL_ROUNDS`` tool rounds.  The tools are read-only, so a call
-the turn's ledger (:class:`~copilot_core.cache.CallLedger`) already answers is never run again: it gets the earlier
+the turn's ledger (:class:`~copilot_core.agent.ledger.CallLedger`) already answers is never run again: it gets the earlier
 result back with a hint, and the tool rounds end
 (small models otherwise circle between two calls until the limit).  A repeat, or running out of rounds, ends with
 one forced "finalize" call.  Every round of a request sends the same prefix (system prompt, the same tools in the
 same order, the earlier turns unchanged) so llama.cpp's slot cache and hosted prompt caches reuse it; the finalize
 call keeps the tools and sets ``tool_choice="none"``.  With the router on, the tools offered are the routed few plus
 ``more_tools``, and a call the question plainly fixes is made before the first round
-(:mod:`~copilot_core.agent.prefetch`); the model then writes its answer in that round, as in a finalize call: a
+(:mod:`~copilot_core.routing.prefetch`); the model then writes its answer in that round, as in a finalize call: a
 small model given a free round after the call asks for it again or wanders off to other tools, and each extra round
 costs it seconds.  That round offers every tool (not callable), the same list for every question, so the prompt
 cache keeps the tools across questions too.  A tool call a small model wrote as text is run like a structured one,
@@ -33,24 +33,24 @@ from typing import TYPE_CHECKING
 
 from openai import OpenAI
 
-from copilot_core.agent.answer import holds_no_answer
-from copilot_core.agent.blocks import AskBlock
-from copilot_core.agent.clarify import ASK_TOOL, ask_from_call
+from copilot_core.answer.parse import holds_no_answer
+from copilot_core.answer.blocks import AskBlock
+from copilot_core.routing.clarify import ASK_TOOL, ask_from_call
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
 from copilot_core.agent.finish import LoopEnd, finish
-from copilot_core.agent.guardrails import sanitize_output
-from copilot_core.agent.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
+from copilot_core.guardrails import sanitize_output
+from copilot_core.llm.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
 from copilot_core.agent.lookups import COULD_NOT, answered_from_thin_air, failure_quotes, fallback_plan
 from copilot_core.agent.plan import TurnPlan, plan_turn
-from copilot_core.agent.prefetch import PlannedCall
+from copilot_core.routing.prefetch import PlannedCall
 from copilot_core.agent.prompts import build_prompt, render_prompt
-from copilot_core.agent.provider import ProviderConfig, make_client
-from copilot_core.agent.router import MORE_TOOLS, more_tools_reply
-from copilot_core.agent.streaming import draft_text
-from copilot_core.agent.textcalls import is_call_shaped, text_tool_calls
-from copilot_core.cache import CallLedger
+from copilot_core.llm.provider import ProviderConfig, make_client
+from copilot_core.routing.router import MORE_TOOLS, more_tools_reply
+from copilot_core.llm.streaming import draft_text
+from copilot_core.llm.textcalls import is_call_shaped, text_tool_calls
+from copilot_core.agent.ledger import CallLedger
 from copilot_core.cancel import CancelToken, TurnCancelled
-from copilot_core.agent.verify import NO_ANSWER, answer_line, deterministic_answer, retry_invented
+from copilot_core.checking.verify import NO_ANSWER, answer_line, deterministic_answer, retry_invented
 from copilot_core.errors import ProviderError
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.tabular import tabular_json
@@ -331,7 +331,7 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
     """Answer one checked request with the three stages (plan, model loop, finish); never raises (failures are in
     ``AgentResult.error``).  For callers without the turn service (tests, benches): the chat page, the CLI and the
     evals take :meth:`copilot_core.session.Copilot.ask`, which runs the same stages.
-    ``router``: offer only the tools :func:`~copilot_core.agent.router.route` picks for the question, and tool
+    ``router``: offer only the tools :func:`~copilot_core.routing.router.route` picks for the question, and tool
     results reach the model as tables (a small model).  ``clarify``: offer ``ask_user``; a model that calls it ends
     the turn with an :class:`AskBlock` as the answer.  ``skills``: procedures for choosing and using tools, left out
     when the router made the question's call."""

@@ -12,15 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from copilot_core.agent.clarify import ASK_SCHEMA, ASK_TOOL
+from copilot_core.routing.clarify import ASK_SCHEMA, ASK_TOOL
 from copilot_core.agent.contracts import AgentRequest
-from copilot_core.agent.guardrails import configured_secrets
+from copilot_core.guardrails import configured_secrets
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.lookups import lookup_plan
-from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
-from copilot_core.agent.question import parse
-from copilot_core.agent.provider import ProviderConfig
-from copilot_core.agent.router import MORE_TOOLS, Route, all_tools, offered_tools, route
+from copilot_core.routing.prefetch import PlannedCall, plan_prefetch
+from copilot_core.language.question import parse
+from copilot_core.llm.provider import ProviderConfig
+from copilot_core.routing.router import MORE_TOOLS, Route, all_tools, offered_tools, route
 from copilot_core.errors import CopilotError
 
 if TYPE_CHECKING:

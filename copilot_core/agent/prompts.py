@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from copilot_core.agent.context import chip_section, experiment_sections, qubit_sections, resolve_target
 from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, thresholds_prompt
-from copilot_core.agent.question import parse
+from copilot_core.language.question import parse
 from copilot_core.data.observed import observed
 from copilot_core.tools.compact import clean_text, inline_from_database
 from copilot_core.tools.taint import DatabaseText, mark_line

@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from copilot_core.agent.blocks import ApprovalBlock, AskBlock, ChartBlock, TextBlock
+from copilot_core.answer.blocks import ApprovalBlock, AskBlock, ChartBlock, TextBlock
 from copilot_core.chat.messages import ChatMessage
 from copilot_core.render_safety import UnsafeFigure, safe_markdown, validate_figure
 from copilot_core.render_safety.gfm_html import render

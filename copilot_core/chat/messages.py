@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Literal
 
-from copilot_core.agent.blocks import (
+from copilot_core.answer.blocks import (
     Block,
     Figure,
     answer_text,
@@ -99,7 +99,7 @@ class ChatMessage:
             return cls(role="user", text=content, created_at=created)
         payload = _json_object(content)
         if payload is None or not isinstance(payload.get("blocks"), list):
-            from copilot_core.agent.answer import parse_answer  # the one tolerant parser (legacy, fenced, prose)
+            from copilot_core.answer.parse import parse_answer  # the one tolerant parser (legacy, fenced, prose)
 
             blocks, assessment = parse_answer(content)
             msg = cls.assistant(blocks, assessment=assessment)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from copilot_core.agent.blocks import AskBlock, TextBlock
+from copilot_core.answer.blocks import AskBlock, TextBlock
 from copilot_core.chat.messages import ChatMessage
 from copilot_core.figures import figure_root
 from copilot_core.render_safety import safe_markdown
@@ -48,7 +48,7 @@ def _setup_source(settings: Settings | None) -> str:
               "from copilot_core.sandbox import run_analysis", "from copilot_core.settings import load_settings",
               "from copilot_core.tools import DataStore, Toolkit",
               "from copilot_core.figures import available_root",
-              "from copilot_core.agent.verify import asked_chart", "",
+              "from copilot_core.checking.verify import asked_chart", "",
               "settings = load_settings()",
               "repo = CalibrationRepository(open_database(settings), project_id=settings.project_id)",
               "toolkit = Toolkit(repo, store=DataStore(), sandbox=run_analysis, figures=available_root(settings))",

@@ -11,9 +11,9 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from copilot_core.agent.blocks import AskBlock
-from copilot_core.agent.clarify import choice_message
-from copilot_core.agent.provider import ProviderConfig
+from copilot_core.answer.blocks import AskBlock
+from copilot_core.routing.clarify import choice_message
+from copilot_core.llm.provider import ProviderConfig
 from copilot_core.chat.messages import ChatMessage, settle_cards
 from copilot_core.data.chat_sessions import clean_context, clean_title, new_session_id
 from copilot_core.tools.store import DataStore

@@ -48,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     from copilot_core.agent import provider_from_settings
-    from copilot_core.agent.guardrails import configured_secrets
-    from copilot_core.agent.provider import LOCAL_DUMMY_KEY
+    from copilot_core.guardrails import configured_secrets
+    from copilot_core.llm.provider import LOCAL_DUMMY_KEY
     from copilot_core.data.connection import DatabaseUnavailable, open_database
     from copilot_core.data.repository import CalibrationRepository
     from copilot_core.evals.facts import EvalContext, FactError

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from copilot_core.agent.blocks import TextBlock
+from copilot_core.answer.blocks import TextBlock
 from copilot_core.agent.contracts import AgentResult
 from copilot_core.errors import CopilotError
 from copilot_core.evals import checks
@@ -25,7 +25,7 @@ from copilot_core.evals.facts import EvalContext, FactError
 if TYPE_CHECKING:
     from openai import OpenAI
 
-    from copilot_core.agent.provider import ProviderConfig
+    from copilot_core.llm.provider import ProviderConfig
     from copilot_core.data.repository import CalibrationRepository
     from copilot_core.settings import Settings
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from copilot_core.agent.guardrails import sanitize_output
+from copilot_core.guardrails import sanitize_output
 from copilot_core.tools.registry import runs_code
 
 PARAM_ARGS = ("parameter_name", "metric_name", "parameter", "metric")

@@ -31,7 +31,7 @@ _STRUCTURED_FIX = re.compile(r"^[a-z][a-z0-9_]{0,63}: [A-Za-z][A-Za-z0-9]{0,60} 
 
 def _flagged(text: str) -> bool:
     """True when the agent's input guardrail sees a likely prompt injection in ``text``."""
-    from copilot_core.agent.guardrails import check_input
+    from copilot_core.guardrails import check_input
 
     try:
         return bool(check_input(text).flags)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from copilot_core.agent.models import call_model, start_conversation
-from copilot_core.agent.provider import ProviderConfig, make_client
+from copilot_core.llm.models import call_model, start_conversation
+from copilot_core.llm.provider import ProviderConfig, make_client
 from copilot_core.report.builder import ChipReport, fmt
 
 MAX_CHARS = 900

@@ -30,7 +30,7 @@ from copilot_core.tracing import otel
 from copilot_core.tracing.pricing import estimate_cost, price_table
 
 if TYPE_CHECKING:
-    from copilot_core.agent.provider import ProviderConfig
+    from copilot_core.llm.provider import ProviderConfig
     from copilot_core.settings import Settings
 
 ROOT_SPAN = "copilot.turn"
@@ -46,7 +46,7 @@ def fingerprint(text: str) -> str:
 
 
 def _redact(text: str, secrets: tuple[str, ...]) -> str:
-    from copilot_core.agent.guardrails import sanitize_output
+    from copilot_core.guardrails import sanitize_output
 
     return sanitize_output(text, secrets)
 
@@ -110,7 +110,7 @@ class Tracer:
                       secrets: tuple[str, ...] | None = None, **attributes: object) -> Tracer:
         """TRACE_DIR (default DATA_DIR/traces), OTEL_EXPORTER_OTLP_ENDPOINT, COPILOT_PRICES; model from the provider;
         ``secrets``: the turn's, when its caller already collected them (else the configured ones)."""
-        from copilot_core.agent.guardrails import configured_secrets
+        from copilot_core.guardrails import configured_secrets
 
         trace_dir = settings.get("TRACE_DIR") or Path(settings.data_dir) / "traces"
         if provider is not None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from copilot_core.agent.answer import legacy_to_blocks, parse_answer, vet_model_charts
-from copilot_core.agent.blocks import ChartBlock, TextBlock
+from copilot_core.answer.parse import legacy_to_blocks, parse_answer, vet_model_charts
+from copilot_core.answer.blocks import ChartBlock, TextBlock
 
 BLOCKS = {"blocks": [{"type": "text", "content": "T1 is **fine**.", "chart": None}], "assessment": "good"}
 FINE = [TextBlock("T1 is **fine**.")]

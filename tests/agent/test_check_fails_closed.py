@@ -10,7 +10,7 @@ import sys
 from tests.agent.conftest import DoubleToolkit
 
 from copilot_core.agent import AgentRequest, run_copilot
-from copilot_core.agent.blocks import ChartBlock
+from copilot_core.answer.blocks import ChartBlock
 from copilot_core.tools import ToolOutcome
 from tests.fakes.scripted_openai import answer, call
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.agent.claims import check_claims, repair_answer
+from copilot_core.checking.claims import check_claims, repair_answer
 
 # A chip summary as get_chip_summary returns it (display units); the minimum belongs to Q12, no row holds 77.8.
 SUMMARY = {"answer": "64Qv3, 141 of 144 qubits with data: t1 median 77.8 μs (mean 80.1 μs, 141 qubits).",

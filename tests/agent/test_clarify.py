@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
-from copilot_core.agent.blocks import AskBlock, block_from_dict, block_to_dict
-from copilot_core.agent.clarify import ASK_TOOL, CHIP_PICKED, T2_OPTIONS, choice_message, clarify_first
+from copilot_core.answer.blocks import AskBlock, block_from_dict, block_to_dict
+from copilot_core.routing.clarify import ASK_TOOL, CHIP_PICKED, T2_OPTIONS, choice_message, clarify_first
 from copilot_core.domain.vocabulary import metrics_named
 from tests.fakes.scripted_openai import answer, call
 

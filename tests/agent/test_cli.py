@@ -150,7 +150,7 @@ def test_sandbox_subcommand_delegates_to_the_sandbox_cli(app_env, tmp_path):
 
 
 def test_ask_analysis_prints_the_report_then_the_checked_review_like_the_page(app_env, scripted_openai, repo):
-    from copilot_core.agent.qubit_facts import report_block
+    from copilot_core.review.qubit_facts import report_block
     from copilot_core.analysis.health import qubit_health
 
     scripted_openai.push(text("What is wrong: T1 16.6 μs is bad.\nWhat to re-run: CheckT1"))

@@ -11,9 +11,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from copilot_core.agent.blocks import TextBlock
-from copilot_core.agent.dated_values import date_mentions
-from copilot_core.agent.verify import checked_blocks
+from copilot_core.answer.blocks import TextBlock
+from copilot_core.checking.dated_values import date_mentions
+from copilot_core.checking.verify import checked_blocks
 from copilot_core.tools.toolkit import ToolOutcome
 
 QUESTION = "What were Q17's two most recent T1 values?"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from copilot_core.agent.followups import follow_ups
+from copilot_core.routing.followups import follow_ups
 
 
 def test_follow_ups_name_what_the_tools_touched():

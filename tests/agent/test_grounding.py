@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-from copilot_core.agent.blocks import TextBlock
-from copilot_core.agent.grounding import DERIVED_MARKER, answer_numbers, unverified_numbers
+from copilot_core.answer.blocks import TextBlock
+from copilot_core.checking.grounding import unverified_numbers
+from copilot_core.language.numbers import DERIVED_MARKER, answer_numbers
 from copilot_core.chat import ChatMessage
 
 HEATMAP = json.dumps({"answer": "t1 on 64Qv3: median 59.9 μs", "stats": {"median": 59.93, "mean": 64.61, "count": 62},

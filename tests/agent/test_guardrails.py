@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from copilot_core.agent.guardrails import MAX_INPUT_CHARS, check_input, configured_secrets, sanitize_output
+from copilot_core.guardrails import MAX_INPUT_CHARS, check_input, configured_secrets, sanitize_output
 from copilot_core.settings import load_settings
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from copilot_core.agent.marks import LEFT_OUT
+from copilot_core.checking.marks import LEFT_OUT
 
 import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
-from copilot_core.agent.blocks import ChartBlock, blocks_to_dicts
+from copilot_core.answer.blocks import ChartBlock, blocks_to_dicts
 from copilot_core.tools import DataStore, Toolkit
 from tests.fakes.scripted_openai import SmartRequest, answer, call, tools_then_answer
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.agent.claims import check_claims
-from copilot_core.agent.prefetch import plan_prefetch
-from copilot_core.agent.router import route
+from copilot_core.checking.claims import check_claims
+from copilot_core.routing.prefetch import plan_prefetch
+from copilot_core.routing.router import route
 from copilot_core.domain.vocabulary import is_below
 
 CHIP = "64Qv3"

@@ -8,7 +8,7 @@ import pytest
 from tests.agent.conftest import CHART_MARKER, HEATMAP, T1_VALUE
 
 from copilot_core.agent import MAX_TOOL_ROUNDS, AgentRequest, run_copilot
-from copilot_core.agent.blocks import ChartBlock, TextBlock
+from copilot_core.answer.blocks import ChartBlock, TextBlock
 from copilot_core.agent.contracts import SilentListener
 from tests.fakes.scripted_openai import answer, call, calls, delay, error, null_content, reasoning, text
 

@@ -179,7 +179,7 @@ def test_the_qubit_reviews_fact_sheet_carries_database_text_marked(scripted_open
     """Analysis mode's first turn: the health report's fact sheet is the user turn the model reads.  Today the
     sheet is built from numbers and the code's own names, so no marker reaches it; this keeps it that way, or
     marked, if it ever quotes the database."""
-    from copilot_core.agent.qubit_review import run_qubit_review
+    from copilot_core.review.qubit_review import run_qubit_review
 
     scripted_openai.smart = lambda req: answer("What is wrong: nothing\nSince when: -\nWhat to re-run: nothing")
     run_qubit_review(AgentRequest("Analyze qubit 0", chip_id=CHIP, qid="0", mode="analysis"),

@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from copilot_core.agent.blocks import TextBlock
-from copilot_core.agent.claims import CHECK_SCOPE
-from copilot_core.agent.marks import LEFT_OUT, NOT_CHECKED
-from copilot_core.agent.verify import checked_blocks
+from copilot_core.answer.blocks import TextBlock
+from copilot_core.checking.claims import CHECK_SCOPE
+from copilot_core.checking.marks import LEFT_OUT, NOT_CHECKED
+from copilot_core.checking.verify import checked_blocks
 from copilot_core.tools.toolkit import ToolOutcome
 
 RESULT = {"answer": "The median t1 on 64Qv3 is 61.2 μs; the lowest is Q05 (12.3 μs), the highest Q40 (146.2 μs).",

@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from copilot_core.agent.claims import check_claims
-from copilot_core.agent.grounding import unverified_numbers
-from copilot_core.agent.matcher import stated_by_any, states, states_written
-from copilot_core.agent.review_check import _backed as review_backed
+from copilot_core.checking.claims import check_claims
+from copilot_core.checking.grounding import unverified_numbers
+from copilot_core.checking.matcher import stated_by_any, states, states_written
+from copilot_core.review.review_check import _backed as review_backed
 
 
 @pytest.mark.parametrize("written, value, expected", [
@@ -83,7 +83,7 @@ def test_a_value_off_by_more_than_its_rounding_is_wrong_in_every_role(role, righ
 def test_the_ledger_types_each_fact_with_its_subject_metric_role_unit_and_time():
     """Every value a tool returns becomes one typed fact: who it belongs to, which metric, in which role, its unit
     and when it was measured (counts carry no unit)."""
-    from copilot_core.agent.claim_facts import tool_facts
+    from copilot_core.checking.claim_facts import tool_facts
 
     result = {"metric": "t1", "unit": "μs", "median": 61.2, "count_below": 7,
               "qubits": [{"qid": "12", "latest": 44.5, "calibrated_at": "2026-11-27T18:43:00"}]}

@@ -5,10 +5,10 @@ a loop's end (text, partial answer on a failure, redaction), the same every time
 from __future__ import annotations
 
 from copilot_core.agent import AgentRequest, ProviderConfig
-from copilot_core.agent.blocks import TextBlock
+from copilot_core.answer.blocks import TextBlock
 from copilot_core.agent.finish import LoopEnd, finish
 from copilot_core.agent.plan import plan_turn
-from copilot_core.agent.router import MORE_TOOLS
+from copilot_core.routing.router import MORE_TOOLS
 from copilot_core.tools import DataStore, Toolkit
 from copilot_core.tools.toolkit import ToolOutcome
 

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
-from copilot_core.agent.verify import NO_ANSWER
-from copilot_core.agent.prefetch import plan_prefetch
+from copilot_core.checking.verify import NO_ANSWER
+from copilot_core.routing.prefetch import plan_prefetch
 from copilot_core.chat.showwork import ShowWork, show_work_from
 from copilot_core.domain.vocabulary import metrics_named
 from copilot_core.tools import DataStore, Toolkit

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.agent.budget import (
+from copilot_core.llm.budget import (
     CHAT_PROMPT_BUDGET,
     TOOL_SCHEMAS_TARGET,
     estimate_tokens,

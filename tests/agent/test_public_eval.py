@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
-from copilot_core.agent.blocks import ChartBlock
+from copilot_core.answer.blocks import ChartBlock
 from copilot_core.tools import DataStore, Toolkit
 from tests.fakes.scripted_openai import SmartRequest, text
 from tests.public_eval import CHIP, Question, build, passed

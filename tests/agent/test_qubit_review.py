@@ -9,7 +9,7 @@ import time
 import pytest
 
 from copilot_core.agent.contracts import AgentRequest, SilentListener
-from copilot_core.agent.qubit_review import run_qubit_review
+from copilot_core.review.qubit_review import run_qubit_review
 from copilot_core.cancel import STOPPED_MESSAGE
 from copilot_core.chat import ChatState, analysis_request
 from copilot_core.chat.background import BackgroundTurn

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.agent.question import Threshold, parse
+from copilot_core.language.question import Threshold, parse
 
 CHIPS = ("64Qv3", "144Qv2")
 QUBIT_FORMS = [("Q05", "5"), ("Q5", "5"), ("qubit 5", "5"), ("Qubit 12", "12"), ("q007", "7"), ("Q63", "63"),

@@ -1,4 +1,4 @@
-"""Only the question parse reads the question's words: no other module of ``copilot_core/agent`` applies a pattern
+"""Only the question parse reads the question's words: no other module of the copilot's packages applies a pattern
 to the question's text (a scan of the source), and the modules that read only the question compile no pattern."""
 
 from __future__ import annotations
@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
-AGENT = Path(__file__).resolve().parents[2] / "copilot_core" / "agent"
-PARSE = {"question.py", "question_words.py"}
+from tests.test_layers import FLOORS
+
+CORE = Path(__file__).resolve().parents[2] / "copilot_core"
+PARSE = {"language/question.py", "language/question_words.py"}
 # Modules whose functions take the question and must read it through the parse only: none compiles a pattern.
-QUESTION_READERS = {"router.py", "prefetch.py", "lookups.py", "followups.py", "clarify.py", "scope.py", "prompts.py"}
+QUESTION_READERS = {"routing/router.py", "routing/prefetch.py", "agent/lookups.py", "routing/followups.py",
+                    "routing/clarify.py", "language/scope.py", "agent/prompts.py"}
 # Calls that apply a pattern to their text argument (besides ``re.*`` and a compiled pattern's methods).
 TEXT_MATCHERS = {"metrics_named", "chip_named", "threshold_metrics", "is_below", "words", "number_spans",
                  "answer_numbers", "unverified_numbers", "numbers_read", "date_mentions", "mentions", "qubits_in"}
@@ -19,7 +22,7 @@ PATTERN_METHODS = {"search", "match", "fullmatch", "finditer", "findall", "sub",
 # (module, callee) allowed to take the question's text, and why.
 ALLOWED = {
     # the question's numbers back the answer's numbers like a tool result's do: one number grammar for all sources
-    ("verify.py", "unverified_numbers"),
+    ("checking/verify.py", "unverified_numbers"),
 }
 
 
@@ -67,17 +70,18 @@ def compiles_patterns(source: str) -> bool:
     return False
 
 
-MODULES = sorted(p.name for p in AGENT.glob("*.py") if p.name not in PARSE)
+MODULES = sorted(m for m in (p.relative_to(CORE).as_posix() for package in FLOORS for p in (CORE / package).glob("*.py"))
+                 if m not in PARSE)
 
 
 @pytest.mark.parametrize("module", MODULES)
 def test_no_module_but_the_parse_applies_a_pattern_to_the_question(module):
-    assert pattern_calls_on_question((AGENT / module).read_text(), module) == []
+    assert pattern_calls_on_question((CORE / module).read_text(), module) == []
 
 
 @pytest.mark.parametrize("module", sorted(QUESTION_READERS))
 def test_the_modules_that_read_the_question_compile_no_pattern(module):
-    assert not compiles_patterns((AGENT / module).read_text())
+    assert not compiles_patterns((CORE / module).read_text())
 
 
 def test_the_scan_sees_a_pattern_on_the_question():

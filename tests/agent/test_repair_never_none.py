@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 
-from copilot_core.agent.blocks import TextBlock
-from copilot_core.agent.claims import check_claims, repair_answer
-from copilot_core.agent.marks import LEFT_OUT
-from copilot_core.agent.verify import checked_blocks
+from copilot_core.answer.blocks import TextBlock
+from copilot_core.checking.claims import check_claims, repair_answer
+from copilot_core.checking.marks import LEFT_OUT
+from copilot_core.checking.verify import checked_blocks
 from copilot_core.tools.toolkit import ToolOutcome
 
 # T1 on a chip: the lowest is Q05's 12.3 μs, the median 61.2 μs, the mean 63.0 μs.

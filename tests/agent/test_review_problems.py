@@ -9,9 +9,9 @@ from datetime import datetime
 
 import pytest
 
-from copilot_core.agent.qubit_facts import report_facts, summary_line
-from copilot_core.agent.qubit_review import review_block
-from copilot_core.agent.review_check import check_review
+from copilot_core.review.qubit_facts import report_facts, summary_line
+from copilot_core.review.qubit_review import review_block
+from copilot_core.review.review_check import check_review
 from copilot_core.analysis.health import CouplingCheck, HealthReport, MetricCheck, TaskFailure, Trend
 
 DAY = datetime(2026, 1, 5, 12, 0)

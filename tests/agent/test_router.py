@@ -7,7 +7,7 @@ import json
 import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
-from copilot_core.agent.router import DEFAULT, MORE_TOOLS, QUBIT, RULES, route
+from copilot_core.routing.router import DEFAULT, MORE_TOOLS, QUBIT, RULES, route
 
 from copilot_core.readiness import Readiness, model_size, router_enabled
 from copilot_core.settings import ConfigError, load_settings

@@ -12,9 +12,9 @@ import threading
 from tests.agent.conftest import T1_VALUE
 
 from copilot_core.agent import AgentRequest, run_copilot
-from copilot_core.agent.blocks import TextBlock
-from copilot_core.agent.marks import LEFT_OUT
-from copilot_core.agent.streaming import draft_text
+from copilot_core.answer.blocks import TextBlock
+from copilot_core.checking.marks import LEFT_OUT
+from copilot_core.llm.streaming import draft_text
 from copilot_core.cancel import STOPPED_MESSAGE, CancelToken
 from tests.fakes.scripted_openai import answer, call, paused
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.agent.textcalls import is_call_shaped
+from copilot_core.llm.textcalls import is_call_shaped
 
 FENCE = "```"
 CASES = [

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
-from copilot_core.agent.verify import NO_ANSWER
-from copilot_core.agent.blocks import ChartBlock
+from copilot_core.checking.verify import NO_ANSWER
+from copilot_core.answer.blocks import ChartBlock
 from copilot_core.tools import DataStore, Toolkit
 from tests.fakes.scripted_openai import answer, call, text
 from tests.public_eval import two_runs

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from copilot_core.agent.blocks import ChartBlock, TextBlock
+from copilot_core.answer.blocks import ChartBlock, TextBlock
 from copilot_core.chat import ChatMessage, ChatState, csv_exports, show_work_from
 from copilot_core.chat.showwork import ShowWork
 from copilot_core.data.chat_sessions import (

@@ -3,7 +3,7 @@ a stored chat keeps its stopped mark and follow-ups when it is reopened."""
 
 from __future__ import annotations
 
-from copilot_core.agent.blocks import TextBlock
+from copilot_core.answer.blocks import TextBlock
 from copilot_core.chat import ChatMessage, ChatState
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import statistics
 
-from copilot_core.agent.blocks import ChartBlock, TextBlock
+from copilot_core.answer.blocks import ChartBlock, TextBlock
 from copilot_core.chat import ChatMessage, ChatState
 from copilot_core.data.chat_sessions import COLLECTION
 from copilot_core.domain.metrics import metric

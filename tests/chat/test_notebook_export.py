@@ -98,7 +98,7 @@ def test_code_shown_in_a_cell_cannot_run_outside_the_sandbox():
 
 def test_the_cli_exports_a_saved_chat(seeded_data_dir, tmp_path, monkeypatch, capsys):
     from copilot_core.__main__ import main
-    from copilot_core.agent.blocks import TextBlock
+    from copilot_core.answer.blocks import TextBlock
     from copilot_core.chat import ChatMessage, ShowWork
     from copilot_core.chat.showwork import ToolRecord
     from copilot_core.data.chat_sessions import ChatSessionStore
@@ -190,7 +190,7 @@ def test_a_notebook_redraws_the_fit_figure_and_the_html_renders_markdown(seeded_
 def test_every_exported_markdown_passes_the_second_look():
     """A notebook cell is kept as markdown only when its exact text renders to nothing that loads or links; an HTML
     answer only when its rendered markdown passes the same look; hostile answers stay inert either way."""
-    from copilot_core.agent.blocks import TextBlock
+    from copilot_core.answer.blocks import TextBlock
     from copilot_core.chat import ChatMessage
     from copilot_core.chat.html_export import chat_html
     from copilot_core.chat.notebook import _markdown_cell

@@ -12,7 +12,7 @@ import uuid
 
 from streamlit.testing.v1 import AppTest
 
-from copilot_core.agent.blocks import ApprovalBlock, AskBlock, TextBlock
+from copilot_core.answer.blocks import ApprovalBlock, AskBlock, TextBlock
 from copilot_core.chat import ChatState
 from tests.render_safety.checks import problems
 

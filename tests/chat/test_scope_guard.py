@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from copilot_core.agent import provider_from_settings
-from copilot_core.agent.scope import out_of_scope
+from copilot_core.language.scope import out_of_scope
 from copilot_core.chat import ChatState
 from copilot_core.evals.checks import declined
 from copilot_core.session import Copilot

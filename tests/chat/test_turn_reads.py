@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import copilot_core.agent.guardrails as guardrails
+import copilot_core.guardrails as guardrails
 import copilot_core.agent.plan as plan
 from copilot_core.agent import provider_from_settings
 from copilot_core.chat import ChatState

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.agent.guardrails import configured_secrets, sanitize_output
-from copilot_core.agent.provider import ProviderConfig
+from copilot_core.guardrails import configured_secrets, sanitize_output
+from copilot_core.llm.provider import ProviderConfig
 from copilot_core.data.connection import describe_target
 from copilot_core.masking import mask_url, url_password
 from copilot_core.settings import Settings

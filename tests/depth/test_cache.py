@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 from copilot_core.agent import AgentRequest, run_copilot
-from copilot_core.agent.blocks import ChartBlock
-from copilot_core.cache import cache_key
+from copilot_core.answer.blocks import ChartBlock
+from copilot_core.agent.ledger import cache_key
 from copilot_core.tools import DataStore, Toolkit
 from copilot_core.tools.toolkit import ToolOutcome
 from tests.depth.conftest import provider_for

@@ -11,7 +11,7 @@ from datetime import timedelta
 import numpy as np
 
 
-from copilot_core.agent.blocks import ChartBlock, TextBlock
+from copilot_core.answer.blocks import ChartBlock, TextBlock
 from copilot_core.agent.lookups import COULD_NOT, window_days
 from copilot_core.chat import ChatMessage, ChatState
 from copilot_core.render_safety.markdown import unescape

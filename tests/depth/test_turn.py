@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from copilot_core.agent.blocks import ChartBlock, TextBlock
+from copilot_core.answer.blocks import ChartBlock, TextBlock
 from copilot_core.chat import ChatMessage, ChatState
 from copilot_core.session import Copilot
 from copilot_core.settings import load_settings

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Page, expect
 
-from copilot_core.agent.blocks import AskBlock, ChartBlock, TextBlock
+from copilot_core.answer.blocks import AskBlock, ChartBlock, TextBlock
 from copilot_core.chat import ChatMessage, ShowWork
 from copilot_core.chat.html_export import chat_html
 from copilot_core.chat.showwork import AnalysisRecord, ToolRecord

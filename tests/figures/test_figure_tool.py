@@ -8,7 +8,7 @@ import json
 import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
-from copilot_core.agent.blocks import ChartBlock
+from copilot_core.answer.blocks import ChartBlock
 from copilot_core.figures import FigureRoot
 from copilot_core.tools import DataStore, Toolkit
 from tests.fakes.scripted_openai import answer, call, scripted_openai  # noqa: F401  (fixture)
@@ -72,7 +72,7 @@ def test_show_me_the_latest_t1_fit_through_the_model(scripted_openai, kit, qdash
 
 
 def test_the_router_offers_it_for_a_fit_question():
-    from copilot_core.agent.router import route
+    from copilot_core.routing.router import route
 
     assert "get_task_figure" in route("show me Q17's latest T1 fit").names
     assert "get_task_figure" not in route("What is the median T1 on 64Qv3?").names

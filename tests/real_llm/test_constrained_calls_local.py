@@ -14,9 +14,9 @@ import jsonschema
 import pytest
 
 from copilot_core.agent import provider_from_settings
-from copilot_core.agent.models import ChatConversation, call_model
-from copilot_core.agent.provider import make_client
-from copilot_core.agent.router import offered_tools, route
+from copilot_core.llm.models import ChatConversation, call_model
+from copilot_core.llm.provider import make_client
+from copilot_core.routing.router import offered_tools, route
 from copilot_core.settings import load_settings
 from copilot_core.tools import DataStore, Toolkit
 from copilot_core.tools.registry import TOOLS

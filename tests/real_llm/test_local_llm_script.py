@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from copilot_core.agent.provider import provider_from_settings
+from copilot_core.llm.provider import provider_from_settings
 from copilot_core.settings import load_settings
 from tests.fakes.scripted_openai import send_json
 from tests.real_llm.server import SCRIPT, parse_env_lines

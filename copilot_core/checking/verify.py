@@ -1,7 +1,7 @@
 """What the loop does after a model speaks and before the person reads it: check the claims, answer deterministically
 when the model could not, retry a call whose invented filters matched nothing, and draw the chart a question asked for.
 
-Each step is one function the loop calls; none raises.  The claim check itself is :mod:`copilot_core.agent.claims`.
+Each step is one function the loop calls; none raises.  The claim check itself is :mod:`copilot_core.checking.claims`.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from dataclasses import replace
 
 import pandas as pd
 
-from copilot_core.agent.blocks import Block, TextBlock
-from copilot_core.agent.claims import ClaimReport, check_claims, repair_answer
-from copilot_core.agent.dated_values import complete_dates, date_mentions
-from copilot_core.agent.grounding import number_spans, unverified_numbers
-from copilot_core.agent.marks import mark_claims
-from copilot_core.agent.question import parse
+from copilot_core.answer.blocks import Block, TextBlock
+from copilot_core.checking.claims import ClaimReport, check_claims, repair_answer
+from copilot_core.checking.dated_values import complete_dates, date_mentions
+from copilot_core.checking.grounding import unverified_numbers
+from copilot_core.language.numbers import number_spans
+from copilot_core.checking.marks import mark_claims
+from copilot_core.language.question import parse
 from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import metric, thresholds_prompt
 from copilot_core.render_safety import validate_figure
@@ -51,9 +52,9 @@ def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
                    ) -> tuple[list[Block], ClaimReport, str]:
     """The answer's text blocks with wrong claims corrected from the data, or replaced by the deterministic
     answer; every other sentence that states a value, ranking, comparison or count either verified or marked where it
-    stands (:mod:`~copilot_core.agent.marks`); plus the report and the action ("kept", "corrected", "replaced", or
+    stands (:mod:`~copilot_core.checking.marks`); plus the report and the action ("kept", "corrected", "replaced", or
     "completed": an answer quoting no value gets the router's deterministic answer added, as the check cannot decide).
-    An answer to "the last N values" also gets each value's date (:mod:`~copilot_core.agent.dated_values`)."""
+    An answer to "the last N values" also gets each value's date (:mod:`~copilot_core.checking.dated_values`)."""
     texts = [b for b in blocks if isinstance(b, TextBlock)]
     if not texts or not outcomes:
         return blocks, ClaimReport(), "kept"

@@ -1,6 +1,6 @@
 """Whether each number in an answer says what the tool results say: the value, its role and its qubit.
 
-:mod:`~copilot_core.agent.grounding` asks "does this number appear in some tool result?"; a small model passes that
+:mod:`~copilot_core.checking.grounding` asks "does this number appear in some tool result?"; a small model passes that
 while quoting the median as the lowest value, a count of qubits *with* data as the count *below* a threshold, or a
 value next to a qubit that does not hold it.  Here every numeric field of the tool results becomes a :class:`Fact`
 (its value in display units, its role: min, max, median, mean, latest, count, total, threshold or a qubit's value,
@@ -9,8 +9,8 @@ words of its clause (lowest, highest, median, average, latest, how many, below/a
 coupling named next to it).  A claim is *wrong* when no fact has its value in the role, metric and subject the
 words give it, or when a band word or a below/above comparison disagrees with the value.
 
-The facts are :mod:`~copilot_core.agent.claim_facts`', the reading of the answer
-:mod:`~copilot_core.agent.claim_reading`', the verdict on each number :mod:`~copilot_core.agent.claim_judge`'s.
+The facts are :mod:`~copilot_core.checking.claim_facts`', the reading of the answer
+:mod:`~copilot_core.checking.claim_reading`', the verdict on each number :mod:`~copilot_core.checking.claim_judge`'s.
 
 Public entry points (also used by the qubit-analysis mode):
 
@@ -26,12 +26,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from copilot_core.agent.claim_facts import Claim, as_object, tool_facts
-from copilot_core.agent.claim_judge import judge
-from copilot_core.agent.claim_reading import read_numbers, subject_for
-from copilot_core.agent.grounding import source_values
-from copilot_core.agent.matcher import written_value
-from copilot_core.agent.question import parse
+from copilot_core.checking.claim_facts import Claim, as_object, tool_facts
+from copilot_core.checking.claim_judge import judge
+from copilot_core.checking.claim_reading import read_numbers, subject_for
+from copilot_core.checking.grounding import source_values
+from copilot_core.checking.matcher import written_value
+from copilot_core.language.question import parse
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 
-from copilot_core.agent.textcalls import is_call_shaped
+from copilot_core.llm.textcalls import is_call_shaped
 
 _FENCE = re.compile(r"^```[A-Za-z]*\s*")
 _CONTENT_KEY = re.compile(r'"content"\s*:\s*"')

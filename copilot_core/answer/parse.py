@@ -12,7 +12,7 @@ import json
 import re
 from typing import Literal
 
-from copilot_core.agent.blocks import Block, ChartBlock, TextBlock
+from copilot_core.answer.blocks import Block, ChartBlock, TextBlock
 from copilot_core.render_safety import validate_figure
 
 Assessment = Literal["good", "warning", "bad"]

@@ -1,6 +1,6 @@
 """Does a qubit review say what is wrong with the qubit, in the report's own words, and nothing more?
 
-A problem of the report (:class:`~copilot_core.agent.qubit_facts.Problem`) is named when one sentence of the
+A problem of the report (:class:`~copilot_core.review.qubit_facts.Problem`) is named when one sentence of the
 review holds all of its subjects (metric titles, the task name), the condition word of its kind ("bad",
 "failed", "dropped", "no valid value"/"no data") not negated, and, for a coupling's problem, the qubit at the
 other end.  "Problems" without the band, or one metric of two, does not name it.  A clause that gives a metric,
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
-from copilot_core.agent.question import qubits_in
-from copilot_core.agent.question_words import Phrases, Row
-from copilot_core.agent.qubit_facts import Problem, ProblemKind, problems
+from copilot_core.language.question import qubits_in
+from copilot_core.language.question_words import Phrases, Row
+from copilot_core.review.qubit_facts import Problem, ProblemKind, problems
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
 

@@ -3,7 +3,7 @@
 The report is the floor: it is built without the model, handed to the front end before the model is asked
 (:class:`ReportListener`), and is the answer's first block whatever the model does.  The model gets the
 report's facts for this qubit only, in the prompt (no tools, so one round), with a short timeout and a small
-output budget; its review is checked against the report (:mod:`~copilot_core.agent.review_check`) and shown
+output budget; its review is checked against the report (:mod:`~copilot_core.review.review_check`) and shown
 after it, or replaced by the report's summary line, or said to be missing with the reason.
 """
 
@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from copilot_core.data.observed import observed
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.tools.taint import DatabaseText, mark_line
-from copilot_core.agent.answer import parse_answer
-from copilot_core.agent.blocks import Block, TextBlock, answer_text
+from copilot_core.answer.parse import parse_answer
+from copilot_core.answer.blocks import Block, TextBlock, answer_text
 from copilot_core.agent.context import resolve_target
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
-from copilot_core.agent.guardrails import configured_secrets, sanitize_output
-from copilot_core.agent.models import call_model, start_conversation
+from copilot_core.guardrails import configured_secrets, sanitize_output
+from copilot_core.llm.models import call_model, start_conversation
 from copilot_core.agent.prompts import render_prompt
-from copilot_core.agent.provider import ProviderConfig, make_client
-from copilot_core.agent.qubit_facts import problem_lines, report_block, report_facts, summary_line
-from copilot_core.agent.review_check import ReviewCheck, check_review
+from copilot_core.llm.provider import ProviderConfig, make_client
+from copilot_core.review.qubit_facts import problem_lines, report_block, report_facts, summary_line
+from copilot_core.review.review_check import ReviewCheck, check_review
 from copilot_core.analysis.health import HealthReport, qubit_health
 from copilot_core.cancel import STOPPED_MESSAGE, CancelToken, TurnCancelled
 from copilot_core.errors import CopilotError, ProviderError

@@ -13,8 +13,8 @@ import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
-from copilot_core.agent.claim_facts import Claim
-from copilot_core.agent.claim_reading import numbers_read
+from copilot_core.checking.claim_facts import Claim
+from copilot_core.checking.claim_reading import numbers_read
 
 NOT_CHECKED = "*(not checked)*"
 LEFT_OUT = "*(a sentence was left out here: the data does not support it)*"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from copilot_core.agent.question import Question, parse
+from copilot_core.language.question import Question, parse
 from copilot_core.domain.metrics import CATALOGUE
 
 DEFAULT_LAST_N = 10

@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from copilot_core.agent.claim_facts import CATALOGUE_LIMIT, Claim, Fact, Role, Verdict, matches, subject_label, written_like
-from copilot_core.agent.claim_reading import LIMIT_AFTER, Reading, asked_count, claimed_metric, counts_after, read_words
-from copilot_core.agent.matcher import states
+from copilot_core.checking.claim_facts import (CATALOGUE_LIMIT, Claim, Fact, Role, Verdict, matches, subject_label,
+                                               written_like)
+from copilot_core.checking.claim_reading import LIMIT_AFTER, Reading, asked_count, claimed_metric, counts_after, read_words
+from copilot_core.checking.matcher import states
 from copilot_core.domain.metrics import format_value, metric
 from copilot_core.domain.vocabulary import UNIT_WORDS, is_below, metrics_named
 

@@ -2,12 +2,12 @@
 
 The claim check binds numbers to fields; a date is not a number it checks, so a small model that writes both values
 right and drops their dates passes it, and the person cannot tell which run each value came from.  When the question
-asks for the most recent values (the router's shape, :func:`~copilot_core.agent.prefetch.recent_values_asked`),
+asks for the most recent values (the router's shape, :func:`~copilot_core.routing.prefetch.recent_values_asked`),
 each of the newest points of the fetched history must be written with the date the tool result holds for it, in any
 common written form (``2026-11-20``, ``11-20``, ``Nov 20``, ``20 Nov``, ``November 20th, 2026``, ``20.11.2026``).
 A value written without a date gets its date added after it ("corrected"); a value written with another date, or
 left out, makes the answer replaced by the deterministic one, the tool's sentence that lists the values with their
-dates ("replaced").  The labels and notes are the claim check's (:class:`~copilot_core.agent.claims.Repair`).
+dates ("replaced").  The labels and notes are the claim check's (:class:`~copilot_core.checking.claims.Repair`).
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timezone
 from typing import Literal
 
-from copilot_core.agent.claim_reading import clauses
-from copilot_core.agent.claims import Repair
-from copilot_core.agent.grounding import finite_number, number_spans
-from copilot_core.agent.matcher import states_written
-from copilot_core.agent.prefetch import recent_values_asked
-from copilot_core.agent.question import mentions as find_mentions
-from copilot_core.agent.question_words import CHIP_ID
+from copilot_core.checking.claim_reading import clauses
+from copilot_core.checking.claims import Repair
+from copilot_core.checking.grounding import finite_number
+from copilot_core.language.numbers import number_spans
+from copilot_core.checking.matcher import states_written
+from copilot_core.routing.prefetch import recent_values_asked
+from copilot_core.language.question import mentions as find_mentions
+from copilot_core.language.question_words import CHIP_ID
 from copilot_core.domain.vocabulary import UNIT_WORDS
 from copilot_core.tools.compact import compact_timestamp
 from copilot_core.tools.toolkit import ToolOutcome, answer_line

@@ -12,8 +12,8 @@ import math
 from collections.abc import Iterator
 from types import SimpleNamespace
 
-from copilot_core.agent.models import start_conversation
-from copilot_core.agent.provider import ApiStyle, ProviderConfig
+from copilot_core.llm.models import start_conversation
+from copilot_core.llm.provider import ApiStyle, ProviderConfig
 
 CHAT_PROMPT_BUDGET = 1_200  # the chat-mode system prompt, any question, either API style
 TOOL_SCHEMAS_TARGET = 1_950  # the full tool set as sent, either API style (24 tools: figure and question-shape tools)

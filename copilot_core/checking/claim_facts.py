@@ -2,8 +2,8 @@
 
 Every numeric field becomes a :class:`Fact` (its value in display units, its role: min, max, median, mean, latest,
 count, total, threshold, change or a qubit's value, the metric and the qubit or coupling it belongs to); the claim
-check (:mod:`~copilot_core.agent.claims`) holds each number of an answer against them with the one matcher
-(:mod:`~copilot_core.agent.matcher`).
+check (:mod:`~copilot_core.checking.claims`) holds each number of an answer against them with the one matcher
+(:mod:`~copilot_core.checking.matcher`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Literal
 
-from copilot_core.agent.grounding import finite_number
-from copilot_core.agent.matcher import states, written_decimals
+from copilot_core.checking.grounding import finite_number
+from copilot_core.checking.matcher import states, written_decimals
 from copilot_core.domain.metrics import CATALOGUE, metric
 
 Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "change", "other"]

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from copilot_core.agent.answer import BLOCKS_SCHEMA, SCHEMA_NAME, holds_complete_answer
-from copilot_core.agent.provider import ProviderConfig
+from copilot_core.answer.parse import BLOCKS_SCHEMA, SCHEMA_NAME, holds_complete_answer
+from copilot_core.llm.provider import ProviderConfig
 from copilot_core.cancel import CancelToken, TurnCancelled
 from copilot_core.errors import ProviderError
 from copilot_core.masking import mask_url

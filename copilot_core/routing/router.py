@@ -2,7 +2,7 @@
 
 A small model on a CPU pays for every tool schema in every round (prompt processing dominates) and chooses
 worse among many tools.  :func:`route` picks the few tools a question needs from the rows of the question word
-table it holds (:mod:`~copilot_core.agent.question`);
+table it holds (:mod:`~copilot_core.language.question`);
 :func:`offered_tools` puts them first, followed by ``more_tools``: a tiny tool the model calls when the
 routed set is not enough, after which every tool is offered (:func:`all_tools`).  The full list keeps the
 routed tools and ``more_tools`` in front in the same order, so a prompt cache still covers the system
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from copilot_core.agent.question import parse
+from copilot_core.language.question import parse
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.registry import TOOLS
 

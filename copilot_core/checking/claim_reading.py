@@ -1,9 +1,9 @@
 """An answer read as claims: each number with its clause, the words around it and the qubit named next to it.
 
 The answer is cut into clauses; qubit, coupling, chip and execution labels are blanked first (they are names, not
-values, :func:`~copilot_core.agent.question.names_blanked`).  For each number :func:`read_words` says what its words
+values, :func:`~copilot_core.language.question.names_blanked`).  For each number :func:`read_words` says what its words
 claim (lowest, highest, median, average, latest, how many, below/above, a band word); the judging is
-:mod:`~copilot_core.agent.claim_judge`'s.
+:mod:`~copilot_core.checking.claim_judge`'s.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from copilot_core.agent.claim_facts import Fact, Role
-from copilot_core.agent.grounding import number_spans
-from copilot_core.agent.matcher import written_decimals, written_value
-from copilot_core.agent.question import blank, names_blanked, noun_after, selects
-from copilot_core.agent.question import mentions as find_mentions
-from copilot_core.agent.question_words import TOKEN, Phrases, Row
+from copilot_core.checking.claim_facts import Fact, Role
+from copilot_core.language.numbers import number_spans
+from copilot_core.checking.matcher import written_decimals, written_value
+from copilot_core.language.question import blank, names_blanked, noun_after, selects
+from copilot_core.language.question import mentions as find_mentions
+from copilot_core.language.question_words import TOKEN, Phrases, Row
 from copilot_core.domain.vocabulary import ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, metrics_named
 
 _CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")

@@ -1,7 +1,7 @@
 """Clarifying choices: a question with 2–4 options instead of a guess.
 
 Two sources.  The model may call :data:`ASK_TOOL` (a strict schema) to end its round with a question; the loop
-then stops and the answer is an :class:`~copilot_core.agent.blocks.AskBlock`.  And the common ambiguities are
+then stops and the answer is an :class:`~copilot_core.answer.blocks.AskBlock`.  And the common ambiguities are
 caught before any model is asked (:func:`clarify_first`): a bare "T2" (echo or star?), and a first question about
 the data that names no chip while several are installed.
 
@@ -18,8 +18,8 @@ import json
 from itertools import groupby
 from collections.abc import Sequence
 
-from copilot_core.agent.blocks import AskBlock, ChoiceKind
-from copilot_core.agent.question import parse
+from copilot_core.answer.blocks import AskBlock, ChoiceKind
+from copilot_core.language.question import parse
 
 ASK_TOOL = "ask_user"
 MAX_OPTIONS = 4

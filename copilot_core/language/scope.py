@@ -9,7 +9,7 @@ carries no sign of a lab question (a metric, a qubit or coupling id, a chip id, 
 
 from __future__ import annotations
 
-from copilot_core.agent.question import parse
+from copilot_core.language.question import parse
 
 DECLINE_MESSAGE = (
     "I can't help with that: I only answer questions about this lab's calibration data. Ask me, for example, "

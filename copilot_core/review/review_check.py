@@ -5,7 +5,7 @@ neighbour or a coupling partner), another chip, or talks about the chip as a who
 is replaced by the report's summary line.  In a review about the qubit, a line is dropped when it writes a
 number or a date the report's facts do not hold (allowing for rounding), gives a metric a band the report
 does not give it, says a task failed when none did, or names a problem the report does not list
-(:mod:`~copilot_core.agent.review_problems`).  What survives is shown; if nothing does, the summary line stands
+(:mod:`~copilot_core.review.review_problems`).  What survives is shown; if nothing does, the summary line stands
 in.  When the check cannot tell, the line goes: a review may say less, never something false.  Then every
 problem the report lists that the shown text does not name in the report's words (left out, or named vaguely) is
 added in the report's own sentence, and the review says the check added it.
@@ -14,19 +14,18 @@ added in the report's own sentence, and the review says the check added it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import replace
 
-from copilot_core.agent.matcher import states_written
-from copilot_core.agent.qubit_facts import problem_lines
-from copilot_core.agent.question import blank, names_blanked, qubits_in
-from copilot_core.agent.question_words import CHIP_ID, Phrases
-from copilot_core.agent.review_problems import FAILED, MISSING, invented, unnamed
+from copilot_core.agent.contracts import ReviewCheck
+from copilot_core.checking.matcher import states_written
+from copilot_core.review.qubit_facts import problem_lines
+from copilot_core.language.question import blank, names_blanked, qubits_in
+from copilot_core.language.question_words import CHIP_ID, Phrases
+from copilot_core.review.review_problems import FAILED, MISSING, invented, unnamed
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
 
 _COUPLING_TITLES = tuple(metric(n, kind="coupling").title for n in SCORED_COUPLING_METRICS)
-Status = Literal["checked", "trimmed", "replaced", "missing", "stopped"]
 
 _CHIP_TALK = re.compile(r"(?<![a-z])(chip[- ]wide|whole chip|entire chip|across the chip|(?:the |this )?chip'?s? "
                         r"(?:median|mean|average|summary|overall|health)|all (?:the )?qubits|every qubit|other qubits|"
@@ -40,16 +39,6 @@ _NOT_HEALTHY = Phrases("not healthy|unhealthy|un healthy")
 _GATE_NAMES = Phrases("t1|t2|x90|x180|zx90|cz")  # names, their digits are no value
 
 
-@dataclass(frozen=True)
-class ReviewCheck:
-    """What to show of a review: ``text`` (None: nothing usable; else the model's lines that passed, or the
-    summary line), why it was changed, what was dropped, and the report's lines the check ``added`` after it."""
-
-    text: str | None
-    status: Status
-    reason: str | None = None
-    dropped: tuple[str, ...] = ()
-    added: tuple[str, ...] = ()
 
 
 def _metric_names(report: HealthReport) -> dict[str, str]:
@@ -79,7 +68,7 @@ def _off_topic(text: str, report: HealthReport) -> str | None:
 
 
 def _backed(written: str, facts: list[str]) -> bool:
-    """``written`` states some number of the facts (:mod:`~copilot_core.agent.matcher`)."""
+    """``written`` states some number of the facts (:mod:`~copilot_core.checking.matcher`)."""
     return any(states_written(written, float(f)) for f in facts)
 
 

@@ -2,7 +2,7 @@
 
 Which chips, qubits, couplings and metrics it names, the extreme it asks for, how many (top 3, last 5), thresholds
 with their unit, a time window, whether it wants a chart, its shape, and which rows of the word table
-(:mod:`~copilot_core.agent.question_words`) it holds.  Callers read the fields instead of matching their own
+(:mod:`~copilot_core.language.question_words`) it holds.  Callers read the fields instead of matching their own
 patterns over the question's text; a new question shape is one row of :data:`SHAPES` plus its test.
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from copilot_core.agent.grounding import number_spans
-from copilot_core.agent.question_words import (CHIP_ID, COUNT_NOUNS, MENTION, NOUN_AFTER, QUBIT_LIST, SELECTION_AFTER,
+from copilot_core.language.numbers import number_spans
+from copilot_core.language.question_words import (CHIP_ID, COUNT_NOUNS, MENTION, NOUN_AFTER, QUBIT_LIST, SELECTION_AFTER,
                                                SELECTION_BEFORE, SHAPES, STATED_NUMBER, TOKEN, WORDS, Phrases, Row,
                                                tokens_of)
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, is_below, metrics_named, threshold_metrics

@@ -1,6 +1,6 @@
 """The one table of question words: every pattern that reads a person's question, by what it finds.
 
-:mod:`~copilot_core.agent.question` runs each row once over the question and keeps what matched; the router,
+:mod:`~copilot_core.language.question` runs each row once over the question and keeps what matched; the router,
 the prefetch, the lookups, clarification and the claim check read those results.  A new question word is a row
 here (and a test in ``tests/agent/test_question.py``).  The qubit and coupling mention grammar here is also the
 one the answer checks use to find which qubit or coupling a sentence names.
@@ -110,7 +110,7 @@ _R = "run/runs/execution/executions/calibration/calibrations"
 _NEIGHBOURS = "neighbour/neighbours/neighbor/neighbors"
 _DIFF = "diff/diffs/difference/differences"
 
-# Row name -> words.  :class:`~copilot_core.agent.question.Question` keeps the first match of every row.
+# Row name -> words.  :class:`~copilot_core.language.question.Question` keeps the first match of every row.
 WORDS: dict[str, Row] = {
     # what the parse turns into typed fields
     "bare pair": re.compile(r"(?<![\w.])(?:coupling\s+|pair\s+)?q?0*(\d{1,4})\s*(?:-|→|->)\s*q?0*(\d{1,4})(?![\w.])",
@@ -137,7 +137,7 @@ WORDS: dict[str, Row] = {
                            re.I),
     "last n": re.compile(r"\blast (\d{1,3}) (?:measurements|points|values|results|calibrations|runs|executions)\b", re.I),
     "dash pair": re.compile(r"\b\d{1,3}-\d{1,3}\b"),  # "4-5": a coupling, or a range
-    # the router's rows: a match offers the row's tools (copilot_core.agent.router.RULES)
+    # the router's rows: a match offers the row's tools (copilot_core.routing.router.RULES)
     "chip stat": Phrases("median|mean|average|typical|worst|best|lowest|highest|top #|bottom #|how many|yield"
                          "|distribution|spread|across|all qubits|every qubit|which qubits|outlier/outliers|chip wide"
                          "|whole chip|overview|summary|status|health"),

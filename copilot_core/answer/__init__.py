@@ -1,0 +1,1 @@
+"""What an answer is: typed blocks and the parser that turns a model's text into them."""

@@ -1,0 +1,1 @@
+"""The one-click review of a qubit: its facts, the problems they show and the check of the review."""
