@@ -2,7 +2,7 @@
 
 Per mode (chat, analysis), API style (responses, chat_completions) and a few typical questions, it
 prints the tokens of the system prompt and of the tool schemas exactly as the provider sends them
-(``agent/budget.py: sent_tools_text`` captures ``agent/models.py``'s request), for this tree and for the
+(``llm/budget.py: sent_tools_text`` captures ``llm/conversation.py``'s request), for this tree and for the
 ``main`` branch side by side in one run (main's sources are exported with ``git archive`` and
 measured by this same script in a subprocess).
 
@@ -80,7 +80,7 @@ def _bare(value: Any) -> Any:
 
 
 def tool_texts(dumped: dict) -> dict[str, str]:
-    """Each tool set wrapped as this tree's ``agent/models.py`` sends it, per API style."""
+    """Each tool set wrapped as this tree's ``llm/conversation.py`` sends it, per API style."""
     from copilot_core.llm.budget import sent_tools_text
 
     sets = dict(dumped["schemas"])

@@ -96,7 +96,8 @@ def _probe_provider(provider: ProviderConfig) -> ProviderConfig:
 
 
 def _tool_probe(client: OpenAI, provider: ProviderConfig) -> tuple[str, dict]:
-    from copilot_core.llm.models import call_model, start_conversation
+    from copilot_core.llm.calls import call_model
+    from copilot_core.llm.conversation import start_conversation
 
     conversation = start_conversation(
         client, provider, "You are a test harness. When asked to call a tool, call it.", [],
@@ -117,7 +118,8 @@ def _tool_probe(client: OpenAI, provider: ProviderConfig) -> tuple[str, dict]:
 
 def _json_probe(client: OpenAI, provider: ProviderConfig) -> tuple[str, dict]:
     from copilot_core.answer.parse import first_json_object
-    from copilot_core.llm.models import call_model, start_conversation
+    from copilot_core.llm.calls import call_model
+    from copilot_core.llm.conversation import start_conversation
     from copilot_core.agent.prompts import render_prompt
 
     system = "You are a test harness.\n\n" + render_prompt("format")

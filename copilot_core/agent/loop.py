@@ -39,7 +39,9 @@ from copilot_core.routing.clarify import ASK_TOOL, ask_from_call
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
 from copilot_core.agent.finish import LoopEnd, finish
 from copilot_core.guardrails import sanitize_output
-from copilot_core.llm.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
+from copilot_core.llm.calls import call_model
+from copilot_core.llm.conversation import start_conversation
+from copilot_core.llm.turns import Conversation, ModelTurn, ToolCall
 from copilot_core.agent.lookups import COULD_NOT, answered_from_thin_air, failure_quotes, fallback_plan
 from copilot_core.agent.plan import TurnPlan, plan_turn
 from copilot_core.routing.prefetch import PlannedCall

@@ -9,7 +9,7 @@ travels as a later message, just before the question.  Analysis mode adds the qu
 couplings, the reviewed experiment and its history to the context.
 
 Every round resends both, so in chat mode the thresholds and the selected qubit's values go in only when the
-question needs them (:func:`prompt_needs`, a word rule; the budget is in ``agent/budget.py``).
+question needs them (:func:`prompt_needs`, a word rule; the budget is in ``llm/budget.py``).
 """
 
 from __future__ import annotations

@@ -116,5 +116,5 @@ def repair_answer(answer_text: str, report: ClaimReport, fallback: str | None) -
     if fallback:
         return Repair(fallback, "replaced", "The model's answer was replaced by one computed from the tool results, "
                                             f"because the data does not support it: {reasons}.", report)
-    # no answer to replace it with: the unsupported sentences are left out where they stand (agent/marks.py)
+    # no answer to replace it with: the unsupported sentences are left out where they stand (checking/marks.py)
     return Repair(answer_text, "kept", "", report)

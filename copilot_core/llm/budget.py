@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterator
 from types import SimpleNamespace
 
-from copilot_core.llm.models import start_conversation
+from copilot_core.llm.conversation import start_conversation
 from copilot_core.llm.provider import ApiStyle, ProviderConfig
 
 CHAT_PROMPT_BUDGET = 1_200  # the chat-mode system prompt, any question, either API style
@@ -52,7 +52,7 @@ class _Recorder:
 
 
 def sent_tools_text(api_style: ApiStyle, schemas: list[dict]) -> str:
-    """The ``tools`` of one request exactly as ``agent/models.py`` sends them for this API style, one JSON line
+    """The ``tools`` of one request exactly as ``llm/conversation.py`` sends them for this API style, one JSON line
     per tool, which is how chat templates (llama.cpp's Qwen template) show them to the model."""
     recorder = _Recorder()
     provider = ProviderConfig(api_key="budget", base_url="http://127.0.0.1:9/v1", model="m", api_style=api_style)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from copilot_core.llm.models import call_model, start_conversation
+from copilot_core.llm.calls import call_model
+from copilot_core.llm.conversation import start_conversation
 from copilot_core.llm.provider import ProviderConfig, make_client
 from copilot_core.report.builder import ChipReport, fmt
 
@@ -44,7 +45,7 @@ def _numbers(text: str) -> set[str]:
 
 def not_quoted_verbatim(paragraph: str, facts: str) -> list[str]:
     """Numbers in ``paragraph`` that the facts do not contain character for character (no rounding
-    allowed, unlike the copilot's ``agent.grounding.unverified_numbers``); empty = every number checks out."""
+    allowed, unlike the copilot's ``checking.grounding.unverified_numbers``); empty = every number checks out."""
     allowed = _numbers(facts)
     return sorted(n for n in _numbers(paragraph) if n not in allowed)
 

@@ -22,7 +22,8 @@ from copilot_core.answer.blocks import Block, TextBlock, answer_text
 from copilot_core.agent.context import resolve_target
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
 from copilot_core.guardrails import configured_secrets, sanitize_output
-from copilot_core.llm.models import call_model, start_conversation
+from copilot_core.llm.calls import call_model
+from copilot_core.llm.conversation import start_conversation
 from copilot_core.agent.prompts import render_prompt
 from copilot_core.llm.provider import ProviderConfig, make_client
 from copilot_core.review.qubit_facts import problem_lines, report_block, report_facts, summary_line

@@ -13,7 +13,7 @@ from tests.agent.conftest import CHART_MARKER
 
 from copilot_core.agent import AgentRequest, run_copilot
 from copilot_core.answer.blocks import ChartBlock, TextBlock, answer_text
-from copilot_core.llm.models import RAMBLE_PIECES
+from copilot_core.llm.stream_read import RAMBLE_PIECES
 from tests.fakes.scripted_openai import answer, call, paused, text
 
 ANSWER = "The heatmap shows T1 across 64Qv3."

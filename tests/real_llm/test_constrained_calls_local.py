@@ -14,7 +14,8 @@ import jsonschema
 import pytest
 
 from copilot_core.agent import provider_from_settings
-from copilot_core.llm.models import ChatConversation, call_model
+from copilot_core.llm.calls import call_model
+from copilot_core.llm.conversation import ChatConversation
 from copilot_core.llm.provider import make_client
 from copilot_core.routing.router import offered_tools, route
 from copilot_core.settings import load_settings

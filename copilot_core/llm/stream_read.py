@@ -1,0 +1,150 @@
+"""Reading a streamed reply on either API: the text as it grows, calls as they complete, a stop at once.
+
+A small model sometimes writes on after a complete answer; the reader cuts it after ``RAMBLE_PIECES`` pieces.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+from typing import Any
+
+from copilot_core.answer.parse import holds_complete_answer
+from copilot_core.cancel import CancelToken, TurnCancelled
+from copilot_core.errors import ProviderError
+from copilot_core.llm.turns import ModelTurn, OnText, ToolCall
+
+
+def text_args(raw: Any) -> str:
+    """Arguments as JSON text; some local servers send an object instead of a string."""
+    if raw is None:
+        return ""
+    return raw if isinstance(raw, str) else json.dumps(raw)
+
+
+def cached_tokens(usage: Any, details_field: str) -> int:
+    """Prompt tokens served from the server's cache: OpenAI's ``*_tokens_details.cached_tokens`` or
+    llama.cpp's ``timings.cache_n`` (read by the caller)."""
+    details = getattr(usage, details_field, None) if usage is not None else None
+    return int(getattr(details, "cached_tokens", 0) or 0)
+
+
+def llama_cache_n(response: Any) -> int:
+    timings = (getattr(response, "model_extra", None) or {}).get("timings")
+    return int(timings.get("cache_n") or 0) if isinstance(timings, dict) else 0
+
+
+CHART_OBJECT = re.compile(r'"chart"\s*:\s*\{')
+
+
+def _interrupt(stream: Any) -> None:
+    """End a stream another thread is blocked reading: shut its socket down (closing alone does not wake a
+    blocked read on Linux), then close it."""
+    response = getattr(stream, "response", None)
+    network = (getattr(response, "extensions", None) or {}).get("network_stream")
+    sock = network.get_extra_info("socket") if network is not None else None
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # already closed by the server
+    stream.close()
+
+
+def _drain(stream: Any, cancel: CancelToken | None) -> Any:
+    """The stream's events; closing the stream is the stop button's hook, and a stop ends the read with
+    TurnCancelled whether the closed connection raised or just ended."""
+    if cancel is None:
+        yield from stream
+        return
+    try:
+        with cancel.hook(lambda: _interrupt(stream)):
+            for event in stream:
+                cancel.check()
+                yield event
+    except TurnCancelled:
+        raise
+    except Exception:
+        if cancel.cancelled:
+            raise TurnCancelled() from None
+        raise
+    cancel.check()
+
+
+def read_responses_stream(stream: Any, on_text: OnText, cancel: CancelToken | None) -> Any:
+    """The completed response of a streamed ``/v1/responses`` call, showing its text deltas as they come."""
+    written: list[str] = []
+    response = None
+    for event in _drain(stream, cancel):
+        kind = getattr(event, "type", "")
+        if kind == "response.output_text.delta":
+            written.append(str(getattr(event, "delta", "") or ""))
+            on_text("".join(written))
+        elif kind in ("response.completed", "response.incomplete", "response.failed"):
+            response = event.response
+    if response is None:
+        raise ProviderError("The model's streamed answer ended before it was complete.", retryable=True)
+    return response
+
+
+RAMBLE_PIECES = 48  # a closing fence and end of turn take a few; a small local model once wrote 4,000
+
+
+def unshown(text: str) -> None:
+    """``on_text`` for a round nobody watches."""
+
+
+def read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, call_prefix: str,
+                      cut_charts: bool = False) -> ModelTurn:
+    """A streamed ``/v1/chat/completions`` round put back together: text deltas shown as they come, tool-call
+    pieces joined by index, usage from the last chunk.  The stream is closed early (the server stops generating)
+    when the model writes on for more than ``RAMBLE_PIECES`` pieces after a complete blocks answer, or, with
+    ``cut_charts``, where it begins a chart object (a small model once wrote 4,000 tokens of invented chart data
+    after a tool had drawn the chart); the round's usage then counts the pieces read as output tokens and the
+    prompt's tokens as unknown (0)."""
+    written: list[str] = []
+    pieces: dict[int, dict[str, str]] = {}
+    usage: Any = None
+    cache_n = 0
+    deltas = after = 0
+    complete = cut = False
+    events = _drain(stream, cancel)
+    for chunk in events:
+        usage = getattr(chunk, "usage", None) or usage
+        cache_n = llama_cache_n(chunk) or cache_n
+        for choice in getattr(chunk, "choices", None) or []:
+            delta = getattr(choice, "delta", None)
+            if delta is None:
+                continue
+            if getattr(delta, "content", None):
+                written.append(delta.content)
+                deltas += 1
+                on_text("".join(written))
+                if complete:
+                    after += 1
+                else:
+                    complete = "}" in delta.content and not pieces and holds_complete_answer("".join(written))
+                cut = cut or (cut_charts and "{" in delta.content and not pieces
+                              and CHART_OBJECT.search("".join(written)) is not None)
+            for tc in getattr(delta, "tool_calls", None) or []:
+                piece = pieces.setdefault(int(getattr(tc, "index", 0) or 0), {"id": "", "name": "", "arguments": ""})
+                piece["id"] = getattr(tc, "id", None) or piece["id"]
+                fn = getattr(tc, "function", None)
+                if fn is not None:
+                    piece["name"] += getattr(fn, "name", None) or ""
+                    piece["arguments"] += text_args(getattr(fn, "arguments", None))
+        if (cut or after > RAMBLE_PIECES) and not pieces:
+            events.close()
+            stream.close()
+            break
+    calls = [ToolCall(p["id"] or f"{call_prefix}_{i}", p["name"], p["arguments"])
+             for i, p in sorted(pieces.items()) if p["name"]]
+    text = "".join(written)
+    replay: dict[str, Any] = {"role": "assistant", "content": text or None}
+    if calls:
+        replay["tool_calls"] = [{"id": c.call_id, "type": "function",
+                                 "function": {"name": c.name, "arguments": c.arguments}} for c in calls]
+    output_tokens = getattr(usage, "completion_tokens", 0) or (deltas if cut or after else 0)
+    return ModelTurn(text or None, calls, getattr(usage, "prompt_tokens", 0) or 0, output_tokens, [replay],
+                     cached_tokens(usage, "prompt_tokens_details") or cache_n)
