@@ -12,8 +12,11 @@ from copilot_core.analysis.compare import (
     metric_summary,
     ranked_changes,
     resolve_point,
+    shown_changes,
+    shown_summary,
 )
 from copilot_core.charts.compare import change_figure
+from copilot_core.domain.display import MEDIAN_CHANGE_LABEL
 from ui import compare as compare_data
 from ui import figures, navigation, plot, views, widgets
 from copilot_core.render_safety import csv_bytes, escape
@@ -24,11 +27,10 @@ LAST_CLICK_KEY = "_compare_last_click"
 GENERATION_KEY = "_compare_table_generation"
 RANKED_ROWS = 100
 NUMBER = st.column_config.NumberColumn
-SHOWN = ["title", "label", "unit", "before", "after", "change", "change_pct", "z", "band_before", "band_after",
+SHOWN = ["title", "label", "before", "after", "change", "change_pct", "z", "band_before", "band_after",
          "status_before", "status_after", "qid"]
-CONFIG = {"qid": None, "title": "metric", "label": "qubit / coupling", "change_pct": NUMBER("change %", format="%+.2f"),
-          "before": NUMBER(format="%.5g"), "after": NUMBER(format="%.5g"), "change": NUMBER(format="%+.4g"),
-          "z": NUMBER("× own spread", format="%+.1f")}
+CONFIG = {"qid": None, "title": "metric", "label": "qubit / coupling", "change_pct": "change %", "z": "× own spread",
+          "status_before": "before was", "status_after": "after is"}
 
 st.title("What changed")
 
@@ -73,11 +75,13 @@ with page_guard("the comparison"):
 
         summary = metric_summary(comp)
         st.subheader("Per metric")
-        st.dataframe(summary.drop(columns=["metric", "kind"]), hide_index=True, key="compare_summary", column_config={
-            "title": "metric", "median_before": NUMBER("median before", format="%.5g"),
-            "median_after": NUMBER("median after", format="%.5g"),
-            "median_change": NUMBER("median change", format="%+.4g"),
-            "band_worse": NUMBER("band ↓", format="%d"), "band_better": NUMBER("band ↑", format="%d")})
+        st.dataframe(shown_summary(summary).drop(columns=["metric", "kind", "unit"]), hide_index=True,
+                     key="compare_summary", column_config={
+                         "title": "metric", "median_before": "median before", "median_after": "median after",
+                         "median_change": MEDIAN_CHANGE_LABEL,
+                         "band_worse": NUMBER("band ↓", format="%d"), "band_better": NUMBER("band ↑", format="%d")})
+        st.caption(f"{MEDIAN_CHANGE_LABEL}: the middle of each qubit's own change (after − before), not the median "
+                   "after minus the median before.")
 
         st.subheader("Change on the chip")
         topology = comp.topology
@@ -104,8 +108,8 @@ with page_guard("the comparison"):
         if ranked.empty:
             widgets.no_data("Nothing was measured in both points.")
         else:
-            event = st.dataframe(ranked[SHOWN], hide_index=True, key=f"compare_ranked_{generation}", on_select="rerun",
-                                 selection_mode="single-row", column_config=CONFIG, height=390)
+            event = st.dataframe(shown_changes(ranked)[SHOWN], hide_index=True, key=f"compare_ranked_{generation}",
+                                 on_select="rerun", selection_mode="single-row", column_config=CONFIG, height=390)
             st.caption(escape(f"Top {len(ranked)} of {int(comp.frame['change'].notna().sum())} changes. "
                               "Tick a row to open that qubit on the Qubits page."))
             _open_selected(event, ranked, chip_id)
@@ -118,8 +122,8 @@ with page_guard("the comparison"):
             if crossed.empty:
                 st.success("No qubit changed band.", icon=":material/check_circle:")
             else:
-                event = st.dataframe(crossed[["title", "label", "band_before", "band_after", "band_move", "before",
-                                              "after", "qid"]], hide_index=True, key=f"compare_bands_{generation}",
+                columns = ["title", "label", "band_before", "band_after", "band_move", "before", "after", "qid"]
+                event = st.dataframe(shown_changes(crossed)[columns], hide_index=True, key=f"compare_bands_{generation}",
                                      on_select="rerun", selection_mode="single-row", column_config=CONFIG, height=300)
                 _open_selected(event, crossed, chip_id)
         with right:
@@ -128,10 +132,11 @@ with page_guard("the comparison"):
             if lost.empty:
                 st.success("Every value of the earlier point is there again.", icon=":material/check_circle:")
             else:
-                event = st.dataframe(lost[["title", "label", "before", "status_after", "qid"]], hide_index=True,
+                columns = ["title", "label", "before", "status_after", "qid"]
+                event = st.dataframe(shown_changes(lost)[columns], hide_index=True,
                                      key=f"compare_lost_{generation}", on_select="rerun", selection_mode="single-row",
                                      column_config=CONFIG | {"status_after": "now"}, height=300)
-                st.caption("now: failed, excluded, nan (stored as 0) or absent (not measured while the task ran).")
+                st.caption("now: failed, excluded, no value (stored as 0) or not measured (while the task ran).")
                 _open_selected(event, lost, chip_id)
 
         st.download_button("Download CSV", partial(csv_bytes, comp.frame),

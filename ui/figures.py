@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
+from copilot_core.domain.display import format_percent
 from copilot_core.figures import FigureRoot, TaskFigure, figure_root, latest_per_task, most_relevant, task_figure
 from copilot_core.render_safety import escape, safe_label, safe_markdown, safe_text
 from ui import data
@@ -126,7 +127,7 @@ def changed_qubit(chip_id: str, ranked: pd.DataFrame, before: Sequence[str], aft
     def label(i: int) -> str:
         row = qubits.iloc[i]
         pct = row.get("change_pct")
-        change = f" ({pct:+.1f}%)" if isinstance(pct, float) and pct == pct else ""
+        change = f" ({format_percent(pct)})" if isinstance(pct, float) and pct == pct else ""
         return safe_text(f"{row['title']} · {row['label']}{change}")
 
     pick = st.selectbox("Change", choices, format_func=label, key="compare_figure_pick",

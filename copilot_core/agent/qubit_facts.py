@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from copilot_core.analysis.health import HealthReport, MetricCheck, TaskFailure
+from copilot_core.domain.display import format_fraction
 from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, format_value, metric
 from copilot_core.render_safety import escape
 from copilot_core.tools.compact import clean_text
@@ -96,7 +97,7 @@ def _metric_lines(m: MetricCheck) -> list[str]:
     if m.band == "bad" and m.value is not None:
         lines.append(f"{m.title} {format_value(entry, m.value)} is bad" + (f", measured {day}." if day else "."))
     if m.own_drop and m.own_median is not None and m.value is not None:
-        lines.append(f"{m.title} dropped {m.own_drop * 100:.0f}% below its own 7-day median: "
+        lines.append(f"{m.title} dropped {format_fraction(m.own_drop)} below its own 7-day median: "
                      f"{format_value(entry, m.value)}" + (f" on {day}" if day else "")
                      + f", median before {format_value(entry, m.own_median)}.")
     return lines
