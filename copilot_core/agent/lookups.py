@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from copilot_core.agent.blocks import Block, TextBlock
 from copilot_core.agent.grounding import answer_numbers
 from copilot_core.agent.prefetch import PlannedCall, _qubits, plan_prefetch
 from copilot_core.domain.metrics import CATALOGUE
@@ -145,3 +146,36 @@ def _text(value: object) -> str:
     if isinstance(value, dict):
         value = value.get("untrusted_text", "")
     return " ".join(str(value or "").split())[:300]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _without_questions(text: str) -> str:
+    """The text with every sentence that asks something taken out (line breaks kept)."""
+    lines = []
+    for line in text.split("\n"):
+        kept = " ".join(s for s in _SENTENCE_END.split(line) if not s.rstrip(" *_").endswith("?"))
+        if kept.strip() or not line.strip():
+            lines.append(kept)
+    return "\n".join(lines).strip()
+
+
+def figure_answer(blocks: Sequence[Block], outcomes: Sequence[ToolOutcome]) -> list[Block]:
+    """A turn that drew a lab figure answers in a sentence with it, never with a question back ("Would you like
+    me to…?"): questions are taken out of its text, and a text left empty is the figure tool's own line."""
+    lines = [str(o.full.get("answer")) for o in outcomes
+             if o.ok and o.name == "get_task_figure" and o.charts and isinstance(o.full, dict) and o.full.get("answer")]
+    if not lines:
+        return list(blocks)
+    out: list[Block] = []
+    for block in blocks:
+        if isinstance(block, TextBlock):
+            kept = _without_questions(block.text)
+            if kept:
+                out.append(TextBlock(kept))
+        else:
+            out.append(block)
+    if not any(isinstance(b, TextBlock) for b in out):
+        out.insert(0, TextBlock("Here is the " + escape(lines[0])))
+    return out

@@ -39,7 +39,7 @@ from copilot_core.agent.grounding import answer_numbers, unverified_numbers
 from copilot_core.agent.guardrails import configured_secrets, sanitize_output
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.models import Conversation, ModelTurn, ToolCall, call_model, start_conversation
-from copilot_core.agent.lookups import (COULD_NOT, answered_from_thin_air, failure_quotes, fallback_plan,
+from copilot_core.agent.lookups import (COULD_NOT, answered_from_thin_air, failure_quotes, fallback_plan, figure_answer,
                                         lookup_plan)
 from copilot_core.agent.prefetch import PlannedCall, plan_prefetch
 from copilot_core.agent.prompts import build_prompt, render_prompt
@@ -406,6 +406,7 @@ def run_copilot(request: AgentRequest, *, provider: ProviderConfig, toolkit: Too
         blocks, _, claims = checked_blocks(blocks, request.message, run.outcomes)
         if (quotes := failure_quotes(request.message, run.outcomes)) is not None:
             blocks = [*blocks, TextBlock(quotes)]
+        blocks = figure_answer(blocks, run.outcomes)
     if run.asked is None:
         run.charts.extend(asked_chart(request.message, run.outcomes, run.charts))
     blocks = [_sanitized(b, secrets) for b in vet_model_charts(blocks)] + [ChartBlock(chart) for chart in run.charts]

@@ -52,6 +52,23 @@ MAX_PROBLEMS = 4
 MAX_NOTED = 2
 
 
+def failure_reasons(report: HealthReport) -> list[str]:
+    """Why each failed task failed, one line per task and target, newest first: the stored task message quoted
+    (markdown-escaped database text, shortened), or that none was stored."""
+    groups: dict[tuple[str, str], list[TaskFailure]] = {}
+    for f in report.failures:
+        groups.setdefault((f.task, f.label), []).append(f)
+    lines = []
+    for (task, label), runs in list(groups.items())[:MAX_FAILURES]:
+        times = f" ({len(runs)} times)" if len(runs) > 1 else ""
+        message = clean_text(runs[0].message, MESSAGE_CHARS).replace("\n", " ").strip() if runs[0].message else ""
+        why = f"“{escape(message)}”" if message else "no message was stored"
+        lines.append(f"{escape(task)} on {label}{times}: {why}")
+    if len(groups) > MAX_FAILURES:
+        lines.append(f"… and {len(groups) - MAX_FAILURES} more failed tasks (listed in the report above)")
+    return lines
+
+
 def _day(at: object) -> str | None:
     return f"{at:%Y-%m-%d}" if hasattr(at, "strftime") else None
 
