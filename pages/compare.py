@@ -18,7 +18,7 @@ from copilot_core.analysis.compare import (
 from copilot_core.charts.compare import change_figure
 from copilot_core.domain.display import MEDIAN_CHANGE_LABEL
 from ui import compare as compare_data
-from ui import figures, navigation, plot, views, widgets
+from ui import figures, navigation, plot, url_state, views, widgets
 from copilot_core.render_safety import csv_bytes, escape
 from ui.errors import page_guard
 from ui.widgets import persistent_select
@@ -26,6 +26,7 @@ from ui.widgets import persistent_select
 LAST_CLICK_KEY = "_compare_last_click"
 GENERATION_KEY = "_compare_table_generation"
 RANKED_ROWS = 100
+MODES = ("two runs", "two days")
 NUMBER = st.column_config.NumberColumn
 SHOWN = ["title", "label", "before", "after", "change", "change_pct", "z", "band_before", "band_after",
          "status_before", "status_after", "qid"]
@@ -53,21 +54,24 @@ with page_guard("the comparison"):
             st.stop()
         labels = {e["execution_id"]: f"{e['execution_id']} · {e['start_at']:%Y-%m-%d %H:%M} · {e.get('status')}"
                   for e in runs}
-        by = st.radio("Compare", ("two runs", "two days"), horizontal=True, key="compare_by")
+        url_state.adopt("by", "compare_by", MODES, to_url=lambda mode: mode.split()[-1])
+        by = st.radio("Compare", MODES, horizontal=True, key="compare_by")
+        url_state.publish("by", by.split()[-1])
         c1, c2 = st.columns(2)
         if by == "two runs":
             options = list(labels)
-            before = persistent_select("From run", options, f"compare_from_{chip_id}", container=c1,
+            before = persistent_select("From run", options, f"compare_from_{chip_id}", container=c1, param="from",
                                        default=resolve_point("previous", runs).execution_ids[0],
                                        format_func=lambda e: labels[e])
-            after = persistent_select("To run", options, f"compare_to_{chip_id}", container=c2,
+            after = persistent_select("To run", options, f"compare_to_{chip_id}", container=c2, param="to",
                                       default=resolve_point("latest", runs).execution_ids[0],
                                       format_func=lambda e: labels[e])
         else:
             days = sorted({e["start_at"].date().isoformat() for e in runs}, reverse=True)
-            before = persistent_select("From day", days, f"compare_from_day_{chip_id}", container=c1,
+            before = persistent_select("From day", days, f"compare_from_day_{chip_id}", container=c1, param="from",
                                        default=days[1] if len(days) > 1 else days[0])
-            after = persistent_select("To day", days, f"compare_to_day_{chip_id}", container=c2, default=days[0])
+            after = persistent_select("To day", days, f"compare_to_day_{chip_id}", container=c2, default=days[0],
+                                      param="to")
         comp = compare_data.comparison(chip_id, before, after)  # a CompareError is the guard's warning
         st.caption(escape(f"{comp.before.label} → {comp.after.label}. Values: each qubit's newest completed, "
                          f"non-excluded result in that run; spread: its standard deviation over the {comp.spread_days}"
@@ -91,7 +95,7 @@ with page_guard("the comparison"):
         elif not compared:
             widgets.no_data("No metric was measured in both points; pick other runs.")
         else:
-            name = persistent_select("Metric", compared, "compare_metric", default="t1",
+            name = persistent_select("Metric", compared, "compare_metric", default="t1", param="metric",
                                      format_func=widgets.metric_label)
             event = plot.chart(change_figure(comp, name, topology), key="compare_chart", on_select="rerun",
                                 selection_mode="points", config={"displayModeBar": False})
