@@ -157,3 +157,19 @@ def test_what_changed_keeps_its_chosen_runs_in_the_url(app_env, app_repo, demo_c
     assert reloaded.selectbox(key=f"_w_compare_to_{chip_id}").value == runs[1]
     days = fresh({"chip": chip_id, "by": "days"}, "pages/compare.py")
     assert days.radio(key="compare_by").value == "two days" and days.query_params["by"] == "days"
+
+
+def test_qubits_sorted_by_a_metric_keep_dead_qubits_last_both_ways(app_env, app_repo, demo_chip):
+    from tests.pages.test_qubits import stored_display_values
+
+    chip_id, size = demo_chip["chip_id"], demo_chip["size"]
+    values = stored_display_values(app_repo, demo_chip, "t1")
+    dead = [qubit_label(q, size) for q in range(size) if values[q] is None]
+    assert dead, "the demo chip has no qubit without a T1"
+    for order in ("ascending", "descending"):
+        alive = sorted((q for q in range(size) if values[q] is not None),
+                       key=lambda q: (values[q] if order == "ascending" else -values[q], q))
+        at = fresh({"chip": chip_id, "sort": "T1 [μs]", "order": order}, "pages/qubits.py")
+        shown = list(dataframe(at, "qubit", "last calibrated")["qubit"])
+        assert shown == [qubit_label(q, size) for q in alive] + dead, order
+        assert (at.query_params["sort"], at.query_params["order"]) == ("T1 [μs]", order)
