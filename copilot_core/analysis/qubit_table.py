@@ -83,4 +83,4 @@ def sort_table(frame: pd.DataFrame, column: str | None, *, descending: bool = Fa
     never measured) come last in both directions, ties keep qubit order."""
     if not column or column not in frame:
         return frame.reset_index(drop=True)
-    return frame.sort_values(column, ascending=not descending, na_position="first", kind="stable").reset_index(drop=True)
+    return frame.sort_values(column, ascending=not descending, na_position="last", kind="stable").reset_index(drop=True)
