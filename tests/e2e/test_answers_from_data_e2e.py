@@ -18,7 +18,7 @@ from tests.fakes.scripted_openai import SmartRequest, answer
 CHIP = "64Qv3"
 INVENTED = "Coupling health is excellent, 99.1 % everywhere."
 WHY_INVENTED = "It failed because of a hardware issue with the readout circuit, 42 operator notes say so."
-PLOT_REPLY = "Here is the chart."
+PLOT_REPLY = "The T1 median of Q21 and Q5 is 45.2 μs, good."
 
 
 def thin_air(req: SmartRequest):
@@ -85,7 +85,8 @@ def test_a_plot_of_several_qubits_over_days_is_one_chart_a_line_each(page: Page,
     reply = ask(page, f"Plot the T1 of Q21 and Q5 over the last 14 days on {CHIP}")
     charts = reply.locator(".js-plotly-plot")
     expect(charts).to_have_count(1, timeout=RENDER_TIMEOUT_MS)
-    lines = charts.first.evaluate("el => Object.fromEntries(el.data.map(t => [t.name, (t.y || []).length]))")
+    # the points Plotly drew (its full data holds the decoded arrays; the input may keep them base64-encoded)
+    lines = charts.first.evaluate("el => Object.fromEntries(el._fullData.map(t => [t.name, t.y ? t.y.length : null]))")
     assert {name: n for name, n in lines.items() if name in expected} == expected, lines
 
 
