@@ -12,10 +12,13 @@ from copilot_core.analysis.compare import (
     metric_summary,
     ranked_changes,
     resolve_point,
+    shown_changes,
+    shown_summary,
 )
 from copilot_core.charts.compare import change_figure
+from copilot_core.domain.display import MEDIAN_CHANGE_LABEL
 from ui import compare as compare_data
-from ui import figures, navigation, plot, views, widgets
+from ui import figures, navigation, plot, url_state, views, widgets
 from copilot_core.render_safety import csv_bytes, escape
 from ui.errors import page_guard
 from ui.widgets import persistent_select
@@ -23,12 +26,12 @@ from ui.widgets import persistent_select
 LAST_CLICK_KEY = "_compare_last_click"
 GENERATION_KEY = "_compare_table_generation"
 RANKED_ROWS = 100
+MODES = ("two runs", "two days")
 NUMBER = st.column_config.NumberColumn
-SHOWN = ["title", "label", "unit", "before", "after", "change", "change_pct", "z", "band_before", "band_after",
+SHOWN = ["title", "label", "before", "after", "change", "change_pct", "z", "band_before", "band_after",
          "status_before", "status_after", "qid"]
-CONFIG = {"qid": None, "title": "metric", "label": "qubit / coupling", "change_pct": NUMBER("change %", format="%+.2f"),
-          "before": NUMBER(format="%.5g"), "after": NUMBER(format="%.5g"), "change": NUMBER(format="%+.4g"),
-          "z": NUMBER("× own spread", format="%+.1f")}
+CONFIG = {"qid": None, "title": "metric", "label": "qubit / coupling", "change_pct": "change %", "z": "× own spread",
+          "status_before": "before was", "status_after": "after is"}
 
 st.title("What changed")
 
@@ -51,21 +54,24 @@ with page_guard("the comparison"):
             st.stop()
         labels = {e["execution_id"]: f"{e['execution_id']} · {e['start_at']:%Y-%m-%d %H:%M} · {e.get('status')}"
                   for e in runs}
-        by = st.radio("Compare", ("two runs", "two days"), horizontal=True, key="compare_by")
+        url_state.adopt("by", "compare_by", MODES, to_url=lambda mode: mode.split()[-1])
+        by = st.radio("Compare", MODES, horizontal=True, key="compare_by")
+        url_state.publish("by", by.split()[-1])
         c1, c2 = st.columns(2)
         if by == "two runs":
             options = list(labels)
-            before = persistent_select("From run", options, f"compare_from_{chip_id}", container=c1,
+            before = persistent_select("From run", options, f"compare_from_{chip_id}", container=c1, param="from",
                                        default=resolve_point("previous", runs).execution_ids[0],
                                        format_func=lambda e: labels[e])
-            after = persistent_select("To run", options, f"compare_to_{chip_id}", container=c2,
+            after = persistent_select("To run", options, f"compare_to_{chip_id}", container=c2, param="to",
                                       default=resolve_point("latest", runs).execution_ids[0],
                                       format_func=lambda e: labels[e])
         else:
             days = sorted({e["start_at"].date().isoformat() for e in runs}, reverse=True)
-            before = persistent_select("From day", days, f"compare_from_day_{chip_id}", container=c1,
+            before = persistent_select("From day", days, f"compare_from_day_{chip_id}", container=c1, param="from",
                                        default=days[1] if len(days) > 1 else days[0])
-            after = persistent_select("To day", days, f"compare_to_day_{chip_id}", container=c2, default=days[0])
+            after = persistent_select("To day", days, f"compare_to_day_{chip_id}", container=c2, default=days[0],
+                                      param="to")
         comp = compare_data.comparison(chip_id, before, after)  # a CompareError is the guard's warning
         st.caption(escape(f"{comp.before.label} → {comp.after.label}. Values: each qubit's newest completed, "
                          f"non-excluded result in that run; spread: its standard deviation over the {comp.spread_days}"
@@ -73,11 +79,13 @@ with page_guard("the comparison"):
 
         summary = metric_summary(comp)
         st.subheader("Per metric")
-        st.dataframe(summary.drop(columns=["metric", "kind"]), hide_index=True, key="compare_summary", column_config={
-            "title": "metric", "median_before": NUMBER("median before", format="%.5g"),
-            "median_after": NUMBER("median after", format="%.5g"),
-            "median_change": NUMBER("median change", format="%+.4g"),
-            "band_worse": NUMBER("band ↓", format="%d"), "band_better": NUMBER("band ↑", format="%d")})
+        st.dataframe(shown_summary(summary).drop(columns=["metric", "kind", "unit"]), hide_index=True,
+                     key="compare_summary", column_config={
+                         "title": "metric", "median_before": "median before", "median_after": "median after",
+                         "median_change": MEDIAN_CHANGE_LABEL,
+                         "band_worse": NUMBER("band ↓", format="%d"), "band_better": NUMBER("band ↑", format="%d")})
+        st.caption(f"{MEDIAN_CHANGE_LABEL}: the middle of each qubit's own change (after − before), not the median "
+                   "after minus the median before.")
 
         st.subheader("Change on the chip")
         topology = comp.topology
@@ -87,7 +95,7 @@ with page_guard("the comparison"):
         elif not compared:
             widgets.no_data("No metric was measured in both points; pick other runs.")
         else:
-            name = persistent_select("Metric", compared, "compare_metric", default="t1",
+            name = persistent_select("Metric", compared, "compare_metric", default="t1", param="metric",
                                      format_func=widgets.metric_label)
             event = plot.chart(change_figure(comp, name, topology), key="compare_chart", on_select="rerun",
                                 selection_mode="points", config={"displayModeBar": False})
@@ -104,8 +112,8 @@ with page_guard("the comparison"):
         if ranked.empty:
             widgets.no_data("Nothing was measured in both points.")
         else:
-            event = st.dataframe(ranked[SHOWN], hide_index=True, key=f"compare_ranked_{generation}", on_select="rerun",
-                                 selection_mode="single-row", column_config=CONFIG, height=390)
+            event = st.dataframe(shown_changes(ranked)[SHOWN], hide_index=True, key=f"compare_ranked_{generation}",
+                                 on_select="rerun", selection_mode="single-row", column_config=CONFIG, height=390)
             st.caption(escape(f"Top {len(ranked)} of {int(comp.frame['change'].notna().sum())} changes. "
                               "Tick a row to open that qubit on the Qubits page."))
             _open_selected(event, ranked, chip_id)
@@ -118,8 +126,8 @@ with page_guard("the comparison"):
             if crossed.empty:
                 st.success("No qubit changed band.", icon=":material/check_circle:")
             else:
-                event = st.dataframe(crossed[["title", "label", "band_before", "band_after", "band_move", "before",
-                                              "after", "qid"]], hide_index=True, key=f"compare_bands_{generation}",
+                columns = ["title", "label", "band_before", "band_after", "band_move", "before", "after", "qid"]
+                event = st.dataframe(shown_changes(crossed)[columns], hide_index=True, key=f"compare_bands_{generation}",
                                      on_select="rerun", selection_mode="single-row", column_config=CONFIG, height=300)
                 _open_selected(event, crossed, chip_id)
         with right:
@@ -128,10 +136,11 @@ with page_guard("the comparison"):
             if lost.empty:
                 st.success("Every value of the earlier point is there again.", icon=":material/check_circle:")
             else:
-                event = st.dataframe(lost[["title", "label", "before", "status_after", "qid"]], hide_index=True,
+                columns = ["title", "label", "before", "status_after", "qid"]
+                event = st.dataframe(shown_changes(lost)[columns], hide_index=True,
                                      key=f"compare_lost_{generation}", on_select="rerun", selection_mode="single-row",
                                      column_config=CONFIG | {"status_after": "now"}, height=300)
-                st.caption("now: failed, excluded, nan (stored as 0) or absent (not measured while the task ran).")
+                st.caption("now: failed, excluded, no value (stored as 0) or not measured (while the task ran).")
                 _open_selected(event, lost, chip_id)
 
         st.download_button("Download CSV", partial(csv_bytes, comp.frame),

@@ -6,7 +6,14 @@ from functools import partial
 
 import streamlit as st
 
-from copilot_core.analysis.qubit_table import KEY_METRICS, band_column, filter_table, qubit_table, value_column
+from copilot_core.analysis.qubit_table import (
+    KEY_METRICS,
+    band_column,
+    filter_table,
+    qubit_table,
+    sort_table,
+    value_column,
+)
 from copilot_core.charts.style import NO_VALUE, NO_VALUE_HELP
 from copilot_core.domain.metrics import CATALOGUE, format_value
 from copilot_core.domain.topology import qubit_label
@@ -39,6 +46,14 @@ with page_guard("the qubits table"):
         window = f3.selectbox("Report window (days)", (3, 7, 14, 30), index=1, key="qubits_window")
 
         table = filter_table(qubit_table(chip, data.qubit_params(chip_id)), text=text, only_bad=only_bad)
+        s1, s2 = st.columns([3, 4], vertical_alignment="bottom")
+        sortable = ["qubit", *[value_column(CATALOGUE[n]) for n in KEY_METRICS if value_column(CATALOGUE[n]) in table]]
+        sort_by = persistent_select("Sort by", sortable, "qubits_sort", default="qubit", param="sort", container=s1,
+                                    help="Qubits with no usable value (dead, failed, never measured) stay last in "
+                                         "both directions. A click on a column header sorts a missing value as 0.")
+        order = persistent_select("Order", ("ascending", "descending"), "qubits_order", param="order", container=s2,
+                                  widget="radio", horizontal=True)
+        table = sort_table(table, None if sort_by == "qubit" else sort_by, descending=order == "descending")
         if table.empty:
             widgets.no_data("No qubit matches these filters.")
         else:

@@ -9,7 +9,17 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from copilot_core.figures import FigureRoot, TaskFigure, figure_root, latest_per_task, most_relevant, task_figure
+from copilot_core.domain.display import format_percent
+from copilot_core.figures import (
+    FigureRoot,
+    TaskFigure,
+    failed_note,
+    figure_root,
+    latest_per_task,
+    most_relevant,
+    newest_failed,
+    task_figure,
+)
 from copilot_core.render_safety import escape, safe_label, safe_markdown, safe_text
 from ui import data
 from ui.plot import checked_chart
@@ -56,8 +66,9 @@ def latest_figures(chip_id: str, qid: str, key: str, flagged: Sequence[str] = ()
     open tab's figure is sent and drawn (a browser draws one chart per view, not one per task); it opens on the
     most relevant task (``most_relevant``), and another tab's figure comes with a rerun of this section only."""
     with page_guard("the fit figures"):  # a rerun of this section alone runs outside the page's guard
-        rows = [r for r in data.task_results(chip_id, qid=qid, limit=RECENT_RESULTS) if _has_figure(r)]
-        latest = latest_per_task(rows)
+        every = data.task_results(chip_id, qid=qid, limit=RECENT_RESULTS)
+        latest = latest_per_task(r for r in every if _has_figure(r))
+        failed = newest_failed(latest, every)  # a task whose newest run failed without a figure: said, opened first
         st.markdown("**Latest fit figures**")
         if not latest:
             st.caption("No task result of this qubit has a figure stored.")
@@ -65,12 +76,15 @@ def latest_figures(chip_id: str, qid: str, key: str, flagged: Sequence[str] = ()
         shown_root = root()
         if shown_root is None:
             return
-        opened = latest[most_relevant(latest, flagged)]
+        opened = latest[most_relevant([failed.get(str(r.get("name")), r) for r in latest], flagged)]
         tabs = st.tabs([safe_label(str(r.get("name"))) for r in latest], default=safe_label(str(opened.get("name"))),
                        on_change="rerun", key=f"{key}_tab_{chip_id}_{qid}")
         for tab, row in zip(tabs, latest, strict=True):
             if tab.open:
                 with tab:
+                    run = failed.get(str(row.get("name")))
+                    if run is not None:
+                        st.warning(escape(failed_note(run, row)), icon=":material/error:")
                     show(task_figure(shown_root, row), f"{key}_{row.get('name')}")
 
 
@@ -126,7 +140,7 @@ def changed_qubit(chip_id: str, ranked: pd.DataFrame, before: Sequence[str], aft
     def label(i: int) -> str:
         row = qubits.iloc[i]
         pct = row.get("change_pct")
-        change = f" ({pct:+.1f}%)" if isinstance(pct, float) and pct == pct else ""
+        change = f" ({format_percent(pct)})" if isinstance(pct, float) and pct == pct else ""
         return safe_text(f"{row['title']} · {row['label']}{change}")
 
     pick = st.selectbox("Change", choices, format_func=label, key="compare_figure_pick",

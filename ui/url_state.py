@@ -17,7 +17,7 @@ from copilot_core.render_safety import escape
 
 T = TypeVar("T")
 SEEN_KEY = "_url_seen"  # {param: the URL text this session last read or wrote}
-PARAMS = ("chip", "metric", "mode", "window", "colour", "qubit", "parameter")
+PARAMS = ("chip", "metric", "mode", "window", "colour", "qubit", "parameter", "by", "from", "to", "sort", "order")
 
 
 def _seen() -> dict[str, str]:

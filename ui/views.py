@@ -17,6 +17,7 @@ from copilot_core.analysis.qubit_table import band_column, value_column
 from copilot_core.analysis.timeseries import timeseries_frame
 from copilot_core.charts.style import BAND_TINTS, NO_VALUE, NO_VALUE_HELP
 from copilot_core.charts.timeseries import timeseries_figure
+from copilot_core.domain.display import format_percent
 from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, format_value, metric
 from copilot_core.domain.topology import qubit_label
 from copilot_core.render_safety import escape, safe_label, safe_markdown
@@ -90,8 +91,9 @@ def drilldown(chip: dict, qid: str, metric_name: str) -> None:
         if frame.empty:
             st.info(escape(f"{qubit_label(qid, size)} has no calibrated parameters (dead or never calibrated)."))
         else:
-            shown = frame.assign(value=[NO_VALUE if pd.isna(v) else f"{v:.5g} {u}".strip()
-                                        for v, u in zip(frame["value"], frame["unit"], strict=True)])
+            shown = frame.assign(value=[format_value(metric(str(p), str(u or "")), v)
+                                        for p, v, u in zip(frame["parameter"], frame["value"], frame["unit"],
+                                                           strict=True)])
             st.dataframe(value_band_cells(shown), hide_index=True, key="drill_values", column_config={
                 "metric": st.column_config.TextColumn("metric", width=130),
                 "parameter": None, "unit": None, "band": None, "execution_id": None,
@@ -131,7 +133,7 @@ def _trend_cell(trend: Trend) -> str:
     """``degrading -4.2% · 8 pts``: short enough for a table cell."""
     if trend.direction == "unknown":
         return f"too few points ({trend.points})"
-    pct = f" {trend.change * 100:+.1f}%" if trend.change is not None else ""
+    pct = f" {format_percent(trend.change * 100)}" if trend.change is not None else ""
     return f"{trend.direction}{pct} · {trend.points} pts"
 
 

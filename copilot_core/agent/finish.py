@@ -5,6 +5,8 @@ redacted.  Pure: no model call, no database read, no listener; the same loop end
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from copilot_core.answer.parse import parse_answer, vet_model_charts
@@ -18,6 +20,7 @@ from copilot_core.agent.plan import TurnPlan
 from copilot_core.llm.streaming import without_markup
 from copilot_core.checking.verify import asked_chart, checked_blocks
 from copilot_core.domain.metrics import thresholds_prompt
+from copilot_core.render_safety.markdown import escape
 from copilot_core.tools.toolkit import ToolOutcome
 
 log = logging.getLogger(__name__)
@@ -61,6 +64,7 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
         blocks, _, claims = checked_blocks(blocks, question, outcomes)
         if (quotes := failure_quotes(question, outcomes)) is not None:
             blocks = [*blocks, TextBlock(quotes)]
+        blocks = figure_answer(blocks, outcomes)
     if end.asked is None:
         charts.extend(asked_chart(question, outcomes, charts))
     blocks = [_sanitized(b, plan.secrets) for b in vet_model_charts(blocks)] + [ChartBlock(c) for c in charts]
@@ -109,3 +113,36 @@ def _unverified(answer: str, plan: TurnPlan, outcomes: list[ToolOutcome]) -> lis
     except Exception:  # noqa: BLE001  (a result the check cannot walk must not end the question)
         log.exception("the grounding check failed on an answer")
         return list(dict.fromkeys(written for written, derived in answer_numbers(answer) if not derived))
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _without_questions(text: str) -> str:
+    """The text with every sentence that asks something taken out (line breaks kept)."""
+    lines = []
+    for line in text.split("\n"):
+        kept = " ".join(s for s in _SENTENCE_END.split(line) if not s.rstrip(" *_").endswith("?"))
+        if kept.strip() or not line.strip():
+            lines.append(kept)
+    return "\n".join(lines).strip()
+
+
+def figure_answer(blocks: Sequence[Block], outcomes: Sequence[ToolOutcome]) -> list[Block]:
+    """A turn that drew a lab figure answers in a sentence with it, never with a question back ("Would you like
+    me to…?"): questions are taken out of its text, and a text left empty is the figure tool's own line."""
+    lines = [str(o.full.get("answer")) for o in outcomes
+             if o.ok and o.name == "get_task_figure" and o.charts and isinstance(o.full, dict) and o.full.get("answer")]
+    if not lines:
+        return list(blocks)
+    out: list[Block] = []
+    for block in blocks:
+        if isinstance(block, TextBlock):
+            kept = _without_questions(block.text)
+            if kept:
+                out.append(TextBlock(kept))
+        else:
+            out.append(block)
+    if not any(isinstance(b, TextBlock) for b in out):
+        out.insert(0, TextBlock("Here is the " + escape(lines[0])))
+    return out

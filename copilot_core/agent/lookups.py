@@ -138,3 +138,4 @@ def _text(value: object) -> str:
     if isinstance(value, dict):
         value = value.get("untrusted_text", "")
     return " ".join(str(value or "").split())[:300]
+

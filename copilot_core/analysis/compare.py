@@ -33,6 +33,13 @@ from copilot_core.domain.metrics import (
     metric,
     stored_number,
 )
+from copilot_core.domain.display import (
+    NOT_MEASURED,
+    format_change,
+    format_percent,
+    format_value,
+    number_or_none,
+)
 from copilot_core.domain.topology import Topology, qubit_label
 from copilot_core.errors import CopilotError
 
@@ -400,3 +407,53 @@ def point_health(comp: Comparison) -> pd.DataFrame:
         records.append({"metric": name, "title": m.title, "unit": m.unit, "count": len(values), "total": total,
                         "median": float(np.median(values)), **counts})
     return pd.DataFrame.from_records(records, columns=["metric", "title", "unit", "count", "total", "median", *BANDS])
+
+
+# ---- shown as text (pages, report, exports: one display rule) -----------------------------------------------
+
+STATUS_WORDS = {"ok": "", "failed": "failed", "excluded": "excluded", "nan": "no value (stored as 0)",
+                "absent": NOT_MEASURED}
+
+
+def _entries(frame: pd.DataFrame) -> list[Metric]:
+    """The catalogue entry of each row (a parameter found only in the data keeps its stored unit)."""
+    return [metric(str(n), str(u or ""), "coupling" if k == "coupling" else "qubit")
+            for n, u, k in zip(frame["metric"], frame["unit"], frame["kind"])]
+
+
+def _missing_word(status: object) -> str:
+    return STATUS_WORDS.get(str(status), NOT_MEASURED) or NOT_MEASURED
+
+
+def shown_changes(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rows of ``frame`` (FRAME_COLUMNS) with before/after/change/change %/spread as text by the display rule:
+    a missing side says why (failed, excluded, not measured), a frequency change reads in kHz/MHz, a fidelity's
+    in percentage points; the other columns stay as they are (direction, band_move: CSS classes, qid: links)."""
+    out = frame.copy()
+    if out.empty:
+        return out
+    entries = _entries(frame)
+    out["before"] = [format_value(m, v, missing=_missing_word(s))
+                     for m, v, s in zip(entries, frame["before"], frame["status_before"])]
+    out["after"] = [format_value(m, v, missing=_missing_word(s))
+                    for m, v, s in zip(entries, frame["after"], frame["status_after"])]
+    out["change"] = [format_change(m, c) for m, c in zip(entries, frame["change"])]
+    out["change_pct"] = [format_percent(p) for p in frame["change_pct"]]
+    out["z"] = [f"{z:+.1f}×" if (z := number_or_none(v)) is not None else "no spread" for v in frame["z"]]
+    out["status_before"] = [_missing_word(s) if s != "ok" else "measured" for s in frame["status_before"]]
+    out["status_after"] = [_missing_word(s) if s != "ok" else "measured" for s in frame["status_after"]]
+    for column in ("band_before", "band_after"):
+        out[column] = [str(b) if isinstance(b, str) and b else NOT_MEASURED for b in frame[column]]
+    return out
+
+
+def shown_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    """``metric_summary`` with medians and the median of per-qubit changes as text by the display rule."""
+    out = summary.copy()
+    if out.empty:
+        return out
+    entries = _entries(summary)
+    out["median_before"] = [format_value(m, v, missing=NOT_MEASURED) for m, v in zip(entries, summary["median_before"])]
+    out["median_after"] = [format_value(m, v, missing=NOT_MEASURED) for m, v in zip(entries, summary["median_after"])]
+    out["median_change"] = [format_change(m, v) for m, v in zip(entries, summary["median_change"])]
+    return out

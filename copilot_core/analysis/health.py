@@ -19,6 +19,7 @@ from copilot_core.analysis.drift import BASELINE_DAYS, DriftFlag, drops, referen
 from copilot_core.domain.metrics import (BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band, format_value,
                                          metric, missing_since, missing_text, window_text)
 from copilot_core.data.rows import ChipSeriesRow
+from copilot_core.domain.display import format_fraction, format_percent
 from copilot_core.domain.topology import qubit_label
 from copilot_core.errors import InvalidRequest
 
@@ -45,7 +46,7 @@ class Trend:
     def text(self, unit: str) -> str:
         if self.direction == "unknown":
             return f"not enough points ({self.points})"
-        pct = f"{self.change * 100:+.1f}%" if self.change is not None else ""
+        pct = format_percent(self.change * 100) if self.change is not None else ""
         return f"{self.direction} ({pct} over the window, {self.points} points)"
 
 
@@ -256,11 +257,13 @@ def build_health_report(chip: ChipRow | dict, qid: str, qubit_params: dict[str, 
         shown = format_value(entry, value)
         if band == "bad":
             findings.insert(0, f"{entry.title} {shown} is bad ({entry.threshold_text().split(': ', 1)[1]}).")
+        # one drop figure per metric: the drop below the qubit's own median, else the window's trend
         if drop is not None and drop.drop is not None:
-            findings.append(f"{entry.title} {format_value(entry, drop.latest)} dropped {drop.drop * 100:.0f}% below "
-                            f"its own {BASELINE_DAYS}-day median ({format_value(entry, drop.baseline)}).")
-        if tr.direction == "degrading":
-            findings.append(f"{entry.title} is degrading: {(tr.change or 0.0) * 100:+.1f}% over {window_days} days.")
+            findings.append(f"{entry.title} {format_value(entry, drop.latest)} dropped {format_fraction(drop.drop)} "
+                            f"below its own {BASELINE_DAYS}-day median ({format_value(entry, drop.baseline)}).")
+        elif tr.direction == "degrading":
+            findings.append(f"{entry.title} is degrading: {format_percent((tr.change or 0.0) * 100)} over "
+                            f"{window_days} days.")
         if vs is not None and vs < -NEIGHBOUR_GAP:
             findings.append(f"{entry.title} {shown} is {abs(vs) * 100:.0f}% worse than its {len(around)} "
                             f"neighbours' median ({format_value(entry, med)}): a local problem.")

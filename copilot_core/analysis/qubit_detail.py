@@ -6,7 +6,7 @@ from datetime import datetime
 
 import pandas as pd
 
-from copilot_core.domain.metrics import CATALOGUE, metric
+from copilot_core.domain.metrics import CATALOGUE, format_value, metric
 
 MESSAGE_CHARS = 160
 
@@ -41,8 +41,8 @@ def task_results_frame(results: list[dict]) -> pd.DataFrame:
             if isinstance(entry, dict):
                 m = metric(name)
                 value = m.to_display(entry.get("value"))
-                shown = "—" if value is None else f"{value:.4g}"
-                outputs.append(f"{name}={shown}{(' ' + m.unit) if m.unit and name in CATALOGUE else ''}")
+                shown = format_value(m, value, unit=name in CATALOGUE)
+                outputs.append(f"{name}={shown}")
         start = res.get("start_at")
         records.append({"task": res.get("name"), "status": res.get("status"),
                         "excluded": bool(res.get("excluded")),

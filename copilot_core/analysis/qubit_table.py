@@ -76,3 +76,11 @@ def filter_table(frame: pd.DataFrame, *, text: str = "", only_bad: bool = False)
     if only_bad:
         out = out[out["bad metrics"] > 0]
     return out.reset_index(drop=True)
+
+
+def sort_table(frame: pd.DataFrame, column: str | None, *, descending: bool = False) -> pd.DataFrame:
+    """Rows ordered by ``column`` (qubit order for None or an unknown column); qubits without a value (dead, failed,
+    never measured) come last in both directions, ties keep qubit order."""
+    if not column or column not in frame:
+        return frame.reset_index(drop=True)
+    return frame.sort_values(column, ascending=not descending, na_position="last", kind="stable").reset_index(drop=True)

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 from copilot_core.analysis.compare import Comparison
 from copilot_core.charts.heatmap import _ARROWS, TEXT_MAX_GRID, _cell_px, _grid_layout
 from copilot_core.charts.style import MISSING_COLOUR
+from copilot_core.domain.display import NO_VALUE, format_change
 from copilot_core.domain.metrics import Metric, format_value, metric
 from copilot_core.domain.topology import Topology, qubit_label
 
@@ -22,10 +23,8 @@ DIVERGING = "RdBu"  # red = worse, blue = better (after signing by direction)
 
 
 def signed_change(m: Metric, change: float | None) -> str:
-    """``+1.23 μs`` / ``-0.05%``; "—" without a value."""
-    if change is None or (isinstance(change, float) and math.isnan(change)):
-        return "—"
-    return ("+" if change >= 0 else "-") + format_value(m, abs(change))
+    """``+1.2 μs`` / ``-0.05 pp`` / ``-1.5 kHz`` (the display rule's change); "—" without a value."""
+    return format_change(m, change, missing=NO_VALUE)
 
 
 def _rows(comp: Comparison, name: str) -> tuple[Metric, dict[str, dict]]:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from copilot_core.domain.display import format_value as format_value  # the display rule, re-exported
+
 Kind = Literal["qubit", "coupling"]
 Band = Literal["bad", "fair", "good", "excellent"]
 BANDS: tuple[Band, ...] = ("bad", "fair", "good", "excellent")
@@ -175,17 +177,3 @@ def thresholds_prompt(names: tuple[str, ...] | None = None) -> str:
     for name in names or SCORED_QUBIT_METRICS + SCORED_COUPLING_METRICS:
         rules.setdefault(_rule(CATALOGUE[name]), []).append(name)
     return "\n".join(f"- {', '.join(group)}: {rule}" for rule, group in rules.items())
-
-
-_DECIMALS = {"%": 2, "GHz": 4, "MHz": 1, "μs": 1, "ns": 1}
-
-
-def format_value(metric: Metric, value: float | None, *, unit: bool = True) -> str:
-    """``99.87%``, ``48.3 μs``, ``5.0123 GHz``; "—" when there is no value (never a misleading 0)."""
-    if value is None:
-        return "—"
-    decimals = _DECIMALS.get(metric.unit)
-    text = f"{value:.{decimals}f}" if decimals is not None else f"{value:.4g}"
-    if not unit or not metric.unit:
-        return text
-    return f"{text}%" if metric.unit == "%" else f"{text} {metric.unit}"

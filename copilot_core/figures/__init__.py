@@ -7,8 +7,8 @@ from the local ``calib_data`` directory only.
     most_relevant(latest, flagged) -> int   the task figure to open first (failed, flagged, else newest)
 """
 
-from copilot_core.figures.load import TaskFigure, latest_per_task, most_relevant, task_figure
+from copilot_core.figures.load import TaskFigure, failed_note, latest_per_task, most_relevant, newest_failed, task_figure
 from copilot_core.figures.paths import FigureMissing, FigureRefused, FigureRoot, available_root, figure_root
 
 __all__ = ["FigureMissing", "available_root", "FigureRefused", "FigureRoot", "TaskFigure", "figure_root", "latest_per_task",
-           "most_relevant", "task_figure"]
+           "most_relevant", "task_figure", "newest_failed", "failed_note"]

@@ -160,6 +160,33 @@ def latest_per_task(rows: Iterable[dict]) -> list[dict]:
     return list(seen.values())
 
 
+def newest_failed(latest: Sequence[dict], rows: Iterable[dict]) -> dict[str, dict]:
+    """Per task of ``latest`` (the newest row with a figure of each task): the task's newest run of all ``rows``
+    (newest first) when that run failed and is not the row shown, so the page says so instead of showing an older
+    fit as if it were current."""
+    newest = {str(r.get("name")): r for r in latest_per_task(rows)}
+    out = {}
+    for shown in latest:
+        name = str(shown.get("name"))
+        run = newest.get(name)
+        if run is not None and run.get("status") == "failed" and \
+                (run.get("task_id"), run.get("execution_id")) != (shown.get("task_id"), shown.get("execution_id")):
+            out[name] = run
+    return out
+
+
+def failed_note(run: dict, shown: dict) -> str:
+    """``Newest run failed (2025-06-07 09:01 UTC): Fit did not converge. The figure is the last stored fit, from …``
+    (the stored message shortened; database text, shown as plain text only)."""
+    def when(row: dict) -> str:
+        at = row.get("start_at")
+        return at.strftime("%Y-%m-%d %H:%M UTC") if isinstance(at, datetime) else "time unknown"
+
+    message = " ".join(str(run.get("message") or "").split())[:200] or "no message was stored"
+    return (f"Newest run failed ({when(run)}): {message}. The figure below is the last stored fit, from "
+            f"{when(shown)}.")
+
+
 def most_relevant(latest: Sequence[dict], flagged: Collection[str] = ()) -> int:
     """Which of ``latest`` (one row per task) a person wants to see first: a failed task's figure, else one of a
     task that measured a ``flagged`` metric (bad or degrading on the report), else the newest (index 0)."""

@@ -25,6 +25,8 @@ from copilot_core.analysis.compare import (
     compare,
     lost_measurements,
     metric_summary,
+    shown_changes,
+    shown_summary,
     point_health,
     ranked_changes,
     resolve_point,
@@ -33,6 +35,7 @@ from copilot_core.analysis.drift import DRIFT_METRICS, DriftFlag, drops, unusabl
 from copilot_core.charts.compare import change_figure, signed_change
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.runs import RunReader
+from copilot_core.domain.display import NOT_MEASURED, format_fraction
 from copilot_core.domain.metrics import BANDS, format_value, metric
 from copilot_core.domain.topology import qubit_label, target_label
 from copilot_core.errors import CopilotError
@@ -66,9 +69,9 @@ class ChipReport:
 
 
 def fmt(value: object, spec: str = ".5g") -> str:
-    """How the report prints a number: the same format specs as the comparison page's columns."""
+    """A cell the builder did not already print by the display rule (counts); never "None" or "nan"."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
+        return NOT_MEASURED
     if isinstance(value, (int, float)):
         return format(value, spec)
     return str(value)
@@ -146,12 +149,14 @@ def build_report(repo: CalibrationRepository, chip: dict, comp: Comparison, run:
 
     context = {
         "chip": chip, "comp": comp, "run": run, "bands": BANDS,
-        "health": health.to_dict("records"), "summary": summary.to_dict("records"),
-        "ranked": ranked_changes(comp, RANKED_ROWS).to_dict("records"),
-        "crossings": band_crossings(comp).to_dict("records"), "lost": lost_measurements(comp).to_dict("records"),
+        "health": [h | {"median": display(h["metric"], h["median"])} for h in health.to_dict("records")],
+        "summary": shown_summary(summary).to_dict("records"),
+        "ranked": shown_changes(ranked_changes(comp, RANKED_ROWS)).to_dict("records"),
+        "crossings": shown_changes(band_crossings(comp)).to_dict("records"),
+        "lost": shown_changes(lost_measurements(comp)).to_dict("records"),
         "drift": [{"metric": metric(f.metric or "").title, "qubit": qubit_label(f.qid, size),
                    "latest": display(f.metric or "", f.latest), "baseline": display(f.metric or "", f.baseline),
-                   "drop": f"{(f.drop or 0) * 100:.1f}%"} for f in drift],
+                   "drop": format_fraction(f.drop)} for f in drift],
         "failed": [{"task": r["name"], "target": target_label(str(r["qid"]), size), "message": r["message"][:300],
                     "at": r["start_at"]} for r in comp.failed_after],
         "notes": [{"task_id": n.get("task_id"), "version": n.get("version"), "timestamp": n.get("timestamp"),

@@ -32,7 +32,8 @@ def facts_text(report: ChipReport) -> str:
                      + ", ".join(f"{b} {h[b]}" for b in c["bands"]))
     for s in c["summary"]:
         lines.append(f"change {s['title']} [{s['unit']}]: {s['compared']} compared, median {fmt(s['median_before'])} → "
-                     f"{fmt(s['median_after'])} (median change {fmt(s['median_change'], '+.4g')}), {s['better']} better, "
+                     f"{fmt(s['median_after'])} (median of per-qubit changes {fmt(s['median_change'])}), "
+                     f"{s['better']} better, "
                      f"{s['worse']} worse, {s['band_worse']} fell a band, {s['band_better']} rose a band, "
                      f"{s['lost']} lost, {s['restored']} restored")
     lines.append(f"drift flags: {len(c['drift'])}; failed tasks in this run: {len(c['failed'])}")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from copilot_core.analysis.health import HealthReport, MetricCheck, TaskFailure
+from copilot_core.domain.display import format_fraction
 from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, format_value, metric
 from copilot_core.render_safety import escape
 from copilot_core.tools.compact import clean_text
@@ -49,6 +50,23 @@ def report_block(report: HealthReport) -> str:
 
 MAX_PROBLEMS = 4
 MAX_NOTED = 2
+
+
+def failure_reasons(report: HealthReport) -> list[str]:
+    """Why each failed task failed, one line per task and target, newest first: the stored task message quoted
+    (markdown-escaped database text, shortened), or that none was stored."""
+    groups: dict[tuple[str, str], list[TaskFailure]] = {}
+    for f in report.failures:
+        groups.setdefault((f.task, f.label), []).append(f)
+    lines = []
+    for (task, label), runs in list(groups.items())[:MAX_FAILURES]:
+        times = f" ({len(runs)} times)" if len(runs) > 1 else ""
+        message = clean_text(runs[0].message, MESSAGE_CHARS).replace("\n", " ").strip() if runs[0].message else ""
+        why = f"“{escape(message)}”" if message else "no message was stored"
+        lines.append(f"{escape(task)} on {label}{times}: {why}")
+    if len(groups) > MAX_FAILURES:
+        lines.append(f"… and {len(groups) - MAX_FAILURES} more failed tasks (listed in the report above)")
+    return lines
 
 
 def _day(at: object) -> str | None:
@@ -96,7 +114,7 @@ def _metric_lines(m: MetricCheck) -> list[str]:
     if m.band == "bad" and m.value is not None:
         lines.append(f"{m.title} {format_value(entry, m.value)} is bad" + (f", measured {day}." if day else "."))
     if m.own_drop and m.own_median is not None and m.value is not None:
-        lines.append(f"{m.title} dropped {m.own_drop * 100:.0f}% below its own 7-day median: "
+        lines.append(f"{m.title} dropped {format_fraction(m.own_drop)} below its own 7-day median: "
                      f"{format_value(entry, m.value)}" + (f" on {day}" if day else "")
                      + f", median before {format_value(entry, m.own_median)}.")
     return lines

@@ -10,6 +10,8 @@ after it, or replaced by the report's summary line, or said to be missing with t
 from __future__ import annotations
 
 import logging
+import math
+import re
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -26,7 +28,16 @@ from copilot_core.llm.calls import call_model
 from copilot_core.llm.conversation import start_conversation
 from copilot_core.agent.prompts import render_prompt
 from copilot_core.llm.provider import ProviderConfig, make_client
-from copilot_core.review.qubit_facts import problem_lines, report_block, report_facts, summary_line
+from copilot_core.llm.budget import estimate_tokens
+from copilot_core.review.qubit_facts import (
+    MAX_PROBLEMS,
+    failure_reasons,
+    problem_lines,
+    report_block,
+    report_facts,
+    rerun_tasks,
+    summary_line,
+)
 from copilot_core.review.review_check import ReviewCheck, check_review
 from copilot_core.analysis.health import HealthReport, qubit_health
 from copilot_core.cancel import STOPPED_MESSAGE, CancelToken, TurnCancelled
@@ -40,6 +51,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 REVIEW_TIMEOUT_S = 50.0  # the report is already on screen; a review later than this is not worth the wait
 REVIEW_TOKENS = 160  # three short lines; a small model on a shared CPU writes a few tokens a second
+MAX_REVIEW_TOKENS = 640  # a long list of problems still ends in well under a minute
+WORDING_ROOM = 1.5  # a small model's own wording and its tokenizer: room over the copied lines' estimate
 ASSESSMENT = {"bad": "bad", "fair": "warning", "good": "good", "excellent": "good"}
 
 
@@ -50,16 +63,54 @@ class ReportListener(Protocol):
     def report(self, markdown: str) -> None: ...
 
 
-def review_provider(provider: ProviderConfig, timeout_s: float = REVIEW_TIMEOUT_S) -> ProviderConfig:
-    """The provider with the review's budget: one short answer, no long waits, no retries (the report stands)."""
+def review_tokens(report: HealthReport) -> int:
+    """The output budget for the list this review writes: the problem lines it copies, their dates and the tasks
+    to re-run, with room for the model's wording; never below ``REVIEW_TOKENS``, never above the ceiling."""
+    problems = problem_lines(report)[:MAX_PROBLEMS]
+    dates = sorted(set(re.findall(r"\d{4}-\d{2}-\d{2}", " ".join(problems))))
+    expected = (f"What is wrong: {' '.join(problems)}\nSince when: {', '.join(dates)}\n"
+                f"What to re-run: {', '.join(rerun_tasks(report))}")
+    return max(REVIEW_TOKENS, min(MAX_REVIEW_TOKENS, math.ceil(estimate_tokens(expected) * WORDING_ROOM)))
+
+
+def review_provider(provider: ProviderConfig, timeout_s: float = REVIEW_TIMEOUT_S,
+                    tokens: int = REVIEW_TOKENS) -> ProviderConfig:
+    """The provider with the review's budget: one answer of ``tokens`` at most, no long waits, no retries (the
+    report stands)."""
     timeout = min(provider.timeout_s, timeout_s)
-    tokens = min(provider.max_output_tokens or REVIEW_TOKENS, REVIEW_TOKENS)
+    tokens = min(provider.max_output_tokens or tokens, tokens)
     return replace(provider, timeout_s=timeout, max_output_tokens=tokens, max_retries=0)
 
 
-def review_block(report: HealthReport, check: ReviewCheck, model: str) -> str:
-    """The review as shown after the report: checked lines as a list (else the summary line), the report's lines
-    the check added, and the reason for every change."""
+def cut_note(limit: int) -> str:
+    """The visible end of a review the server stopped at its output limit."""
+    return (f"_Cut: the review reached its {limit}-token output limit and stops here; the report above is "
+            "complete._")
+
+
+def reasons_block(report: HealthReport) -> str:
+    """Why the failed tasks failed, from their stored messages (empty when nothing failed)."""
+    reasons = failure_reasons(report)
+    if not reasons:
+        return ""
+    return "**Why the tasks failed** (the stored task messages):\n" + "\n".join(f"- {line}" for line in reasons)
+
+
+def review_block(report: HealthReport, check: ReviewCheck, model: str, *, cut_at: int | None = None) -> str:
+    """The review as shown after the report, followed by why each failed task failed (stored messages) and, when
+    the server stopped the review at its output limit (``cut_at``), a visible "Cut" note."""
+    shown = _review_text(report, check, model)
+    if check.status == "stopped":
+        return shown
+    if cut_at is not None:
+        shown += "\n\n" + cut_note(cut_at)
+    reasons = reasons_block(report)
+    return f"{shown}\n\n{reasons}" if reasons else shown
+
+
+def _review_text(report: HealthReport, check: ReviewCheck, model: str) -> str:
+    """Checked lines as a list (else the summary line), the report's lines the check added, and the reason for
+    every change."""
     head = f"**Review of {report.label}** by {model or 'the model'}"
     if check.status == "missing":
         return f"**Review missing**: {(check.reason or 'no review').rstrip('.')}. The report above stands."
@@ -122,11 +173,12 @@ def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: C
                        elapsed_s=time.perf_counter() - started)
     first = report_block(report)
     _notify(listener, first)
-    review = review_provider(provider, timeout_s)
+    review = review_provider(provider, timeout_s, review_tokens(report))
     facts = "\n".join(mark_line(line, database_text) for line in report_facts(report).split("\n"))
     error: str | None = None
     text: str | None = None
     stopped = False
+    cut_at: int | None = None
     rounds: list[dict] = []
     listener.phase("reviewing")
     try:
@@ -144,6 +196,9 @@ def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: C
                        "output_tokens": turn.output_tokens, "tools": 0, "final": True})
         blocks, _ = parse_answer(turn.text)
         text = answer_text(blocks) if blocks else None
+        limit = review.max_output_tokens
+        if limit and turn.output_tokens >= limit:  # the server stopped it mid-list: say so, never cut silently
+            cut_at = limit
     except TurnCancelled:
         stopped, error = True, STOPPED_MESSAGE
     except ProviderError as exc:
@@ -157,8 +212,8 @@ def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: C
         check = ReviewCheck(None, "missing", f"the model call failed: {error}")
     else:
         check = check_review(text, report, facts, summary_line(report))
-    shown: list[Block] = [TextBlock(first), TextBlock(sanitize_output(review_block(report, check, review.model),
-                                                                      secrets))]
+    shown: list[Block] = [TextBlock(first), TextBlock(sanitize_output(review_block(report, check, review.model,
+                                                                                   cut_at=cut_at), secrets))]
     listener.phase("done")
     return replace(base, answer=answer_text(shown), blocks=shown, assessment=ASSESSMENT.get(report.verdict or ""),
                    error=sanitize_output(error, secrets) if error else None, rounds=rounds,

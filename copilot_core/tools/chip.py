@@ -20,10 +20,11 @@ SUMMARY_KEY = "chip_summary"
 
 
 def _statistics(frame: pd.DataFrame, names: list[str], units: dict[str, str], size: int) -> dict[str, dict]:
+    """Per metric: the unit, the unrounded statistics (the sentence prints them by the display rule) and bands."""
     out: dict[str, dict] = {}
     for name in names:
         values = frame[name].tolist()
-        stats: dict[str, object] = {"unit": units[name], **{k: compact_number(v) for k, v in
+        stats: dict[str, object] = {"unit": units[name], **{k: v for k, v in
                                                          describe(values, total=size).items() if k != "total"}}
         entry = metric(name, units[name])
         scored = [entry.score(v) for v in values if v is not None and v == v]
@@ -67,8 +68,9 @@ def get_chip_summary(ctx: ToolContext, chip_id: str, param_names: list[str] | No
     failed = {name: {ctx.label(chip_id, q): missing_text(at) for q in qids
                      if (at := missing_since((params.get(q) or {}).get(name))) is not None} for name in names}
     statistics = _statistics(frame, names, units, size)
+    compacted = {name: {k: compact_number(v) for k, v in st.items()} for name, st in statistics.items()}
     data = {"answer": _answer(chip_id, size, with_data, statistics), "chip_id": chip_id, "num_qubits": size,
-            "qubits_with_data": with_data, "statistics": statistics,
+            "qubits_with_data": with_data, "statistics": compacted,
             "no_valid_latest": {n: f for n, f in failed.items() if f} or None,
             "other_parameters": sorted(available - set(names)) if not param_names else [],
             "qubits": frame.to_dict("records")}

@@ -24,6 +24,7 @@ from copilot_core.analysis.compare import (
     ranked_changes,
 )
 from copilot_core.data.runs import RunReader
+from copilot_core.domain.display import format_change, format_percent
 from copilot_core.domain.metrics import format_value, metric
 from copilot_core.tools.compact import compact_number, from_database, inline_from_database, iso
 from copilot_core.tools.spec import (
@@ -81,7 +82,7 @@ def _show(name: str, unit: str, kind: str, value: object) -> str:
 
 
 def _signed(name: str, unit: str, kind: str, change: float) -> str:
-    return ("+" if change > 0 else "-" if change < 0 else "±") + _show(name, unit, kind, abs(change))
+    return format_change(metric(name, unit, kind), change)  # type: ignore[arg-type]
 
 
 def _qubit_rows(frame: pd.DataFrame, qids: list[str]) -> list[dict]:
@@ -115,7 +116,7 @@ def _qubit_sentence(rows: list[dict]) -> str:
             parts.append(f"{head}, latest run {show(r['latest'])} (no value {'before' if r['before'] is None else 'after'}"
                          f": {why})")
             continue
-        pct = f" ({'+' if r['change_pct'] > 0 else '-'}{abs(r['change_pct']):.1f}%)" if r["change_pct"] else ""
+        pct = f" ({format_percent(r['change_pct'])})" if r["change_pct"] else ""
         parts.append(f"{head}, latest run {show(r['latest'])}; "
                      f"change {_signed(r['metric'], r['unit'], 'qubit', r['change'])}{pct}")
     return "; ".join(parts)

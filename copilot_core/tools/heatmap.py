@@ -12,7 +12,6 @@ import json
 from copilot_core.analysis.chip_metrics import MODES, ChipMetric, UnknownChip, chip_metric
 from copilot_core.charts.heatmap import coupling_map, qubit_heatmap
 from copilot_core.domain.metrics import BANDS, CATALOGUE, format_value
-from copilot_core.tools.compact import compact_number
 from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, tool
 
 CHART_NOTE = "Chart generated; it will be appended to your answer. Do not copy chart JSON."
@@ -76,5 +75,5 @@ def generate_chip_heatmap(ctx: ToolContext, chip_id: str, metric_name: str, sele
              "chart": CHART_NOTE}
     data = {**model, "values": cm.values}
     summary = (f"{cm.metric.name} on {chip_id}: {stats['count']} {cm.kind}s, median "
-               f"{compact_number(stats['median'])} {cm.metric.unit}".rstrip())
+               f"{format_value(cm.metric, stats['median'])}")
     return ToolResult(data, summary, model=model, charts=[json.loads(figure.to_json())])

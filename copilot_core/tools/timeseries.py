@@ -98,7 +98,7 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
         data["missing"] = missing_text(failed_at)
         shown = f", latest: {data['missing']}"
     else:
-        shown = f", latest {compact_number(latest)} {entry.unit}" if latest is not None else ""
+        shown = f", latest {format_value(entry, latest)}" if latest is not None else ""
     return ToolResult(data, f"{parameter_name} of {ctx.label(chip_id, qid)} on {chip_id}: {len(points)} points{shown}")
 
 

@@ -163,7 +163,9 @@ def test_ask_analysis_prints_the_report_then_the_checked_review_like_the_page(ap
     # check added the report's own lines after the review's and says so.
     added = out["review"]["added"]
     assert added[0].startswith("T2 echo 24.9 μs is bad, measured ") and not any("T1 16.6" in a for a in added)
-    assert review["content"] == ("**Review of Q057** by local-model:\n\n"
+    review_text, reasons = review["content"].split("\n\n**Why the tasks failed** (the stored task messages):\n")
+    assert reasons.startswith("- CheckBellStateTomography on Q056→Q057: “")  # Q057's failed task, stored message
+    assert review_text == ("**Review of Q057** by local-model:\n\n"
                                  "- What is wrong: T1 16.6 μs is bad.\n- What to re-run: CheckT1\n\n"
                                  "_Added by the check, from the report (the review did not name them):_\n"
                                  + "".join(f"- {a}\n" for a in added)
@@ -181,5 +183,6 @@ def test_ask_analysis_with_a_silent_model_still_prints_the_report_and_why(app_en
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["blocks"][0]["content"].startswith("### Q057 on 144Qv2: bad")
-    assert out["blocks"][1]["content"] == "**Review missing**: the model wrote nothing. The report above stands."
+    assert out["blocks"][1]["content"].split("\n\n")[0] == \
+        "**Review missing**: the model wrote nothing. The report above stands."
     assert out["review"] == {"status": "missing", "reason": "the model wrote nothing", "added": []}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import timedelta
 
 import pytest
 
@@ -18,7 +19,7 @@ from copilot_core.session import Copilot
 from copilot_core.settings import load_settings
 from copilot_core.skills import SkillLibrary
 from tests.agent import analysis_eval as ev
-from tests.fakes.scripted_openai import SmartRequest, Step, delay, null_content, paused, text
+from tests.fakes.scripted_openai import SmartRequest, Step, delay, null_content, paused, smart_request_from, text
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +109,7 @@ def test_a_model_that_writes_nothing_leaves_the_report_and_says_why(step, reason
     result = review(scripted_openai, repo, *Q57)
     report, note = (b.text for b in result.blocks)
     assert report.startswith("### Q057 on 144Qv2: bad") and "T1 16.6 μs is bad" in report
-    assert note == f"**Review missing**: {reason}. The report above stands."
+    assert note.split("\n\n")[0] == f"**Review missing**: {reason}. The report above stands."
     assert result.error is None and result.assessment == "bad"
 
 
@@ -212,3 +213,120 @@ def test_the_prompt_puts_the_qubits_conditions_first_and_no_database_text(repo, 
     messages = {d["message"] for d in demo_db["task_result_history"].find({"chip_id": "64Qv3", "qid": "3",
                                                                             "status": "failed"}) if d.get("message")}
     assert messages and not any(m in user for m in messages)  # task messages are database text: kept out
+
+
+# ---- item 4: a budget for the list, a visible cut, and why each failed task failed ----------------------------
+
+FAILED_CASES = [c for c in ev.CASES if c.condition == "failed" and not c.lab]
+CAP_KEYS = ("max_tokens", "max_completion_tokens", "max_output_tokens")
+
+
+def capped(write, chars_per_token: int = 4):
+    """A model server that honours ``max_tokens`` as llama.cpp does: the text stops at the cap.  At 4 characters
+    a token (the scripted server's own count) the usage then reports the whole budget spent; 3 is closer to a real
+    tokenizer on dates, digits and task names (the review's text)."""
+    def step(req: SmartRequest) -> Step:
+        full = write(req).text or ""
+        cap = next((req.body[k] for k in CAP_KEYS if req.body.get(k)), None)
+        return text(full[:cap * chars_per_token] if cap else full)
+    return step
+
+
+def every_problem_review(req: SmartRequest) -> Step:
+    """A model that lists every numbered problem of its facts (not just two), with their dates and the re-runs."""
+    user = req.user_text
+    problems = re.findall(r"(?m)^\d\. (.+)$", user)
+    dates = sorted(set(re.findall(r"\d{4}-\d{2}-\d{2}", " ".join(problems))))
+    task = re.search(r"Re-run: ([^.\"]+)\.", user)  # a long line of task names arrives marked as database text
+    return text(f"What is wrong: {' '.join(problems)}\nSince when: {', '.join(dates) or 'the window'}\n"
+                f"What to re-run: {task.group(1) if task else 'nothing'}")
+
+
+def stored_failures(db, chip_id: str, qid: str) -> dict[str, str]:
+    """{task name: newest stored message} of the failed tasks on the qubit or its couplings in the report's
+    window, read with plain pymongo."""
+    since = ev.chip_end(db, chip_id) - timedelta(days=ev.WINDOW_DAYS)
+    docs = db["task_result_history"].find({"chip_id": chip_id, "status": "failed", "start_at": {"$gte": since}})
+    mine = sorted((d for d in docs if qid in str(d["qid"]).split("-")), key=lambda d: d["start_at"], reverse=True)
+    out: dict[str, str] = {}
+    for d in mine:
+        out.setdefault(d["name"], " ".join(str(d.get("message") or "").split()))
+    return out
+
+
+def unescaped(markdown: str) -> str:
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+@pytest.mark.parametrize("case", FAILED_CASES[:3], ids=lambda c: f"{c.chip_id}-{c.label}")
+def test_the_review_says_why_each_failed_task_failed_quoting_the_stored_message(case, repo, demo_db, scripted_openai):
+    scripted_openai.smart = capped(facts_review)
+    result = review(scripted_openai, repo, case.chip_id, case.qid)
+    answer = unescaped(result.blocks[1].text)
+    expected = stored_failures(demo_db, case.chip_id, case.qid)
+    assert case.subject in expected and expected[case.subject], expected
+    assert "**Why the tasks failed** (the stored task messages):" in answer
+    for task, message in expected.items():
+        assert re.search(rf"(?m)^- {task} on Q\S+( \(\d+ times\))?: “{re.escape(message[:120].strip())}", answer), \
+            (task, message, answer)
+
+
+MANY_FAILED = ("CheckT1", "CheckT2Echo", "CheckRamsey", "ReadoutClassification", "X90InterleavedRandomizedBenchmarking",
+               "CheckRabi", "CreateHPIPulse", "CheckQubitSpectroscopy", "RandomizedBenchmarking", "CheckT1Average",
+               "CheckT2EchoAverage", "X180InterleavedRandomizedBenchmarking", "CheckReadoutFrequency",
+               "Check1QGateCoherenceLimit", "CreatePIPulse", "CheckDRAGHPIPulse")
+
+
+@pytest.fixture
+def many_failures_repo():
+    """The data layer's small 16-qubit fixture plus sixteen tasks that failed on Q01 in the newest run."""
+    import copy
+    import uuid
+
+    from copilot_core.data.connection import ensure_indexes, open_memory_database
+    from tests.data.conftest import DOCS, P1, _task
+
+    docs = copy.deepcopy(DOCS)
+    for n, name in enumerate(MANY_FAILED):
+        docs["task_result_history"].append(_task(200 + n, 6, name, "1", "failed", {}))
+        docs["task_result_history"][-1]["message"] = f"{name}: fit did not converge (attempt {n + 1})"
+    db = open_memory_database(f"review-many-{uuid.uuid4().hex}")
+    for collection, rows in docs.items():
+        db[collection].insert_many(rows)
+    ensure_indexes(db)
+    yield CalibrationRepository(db, project_id=P1)
+    db.close()
+
+
+def test_a_review_of_a_long_list_is_budgeted_for_it_and_ends_complete(many_failures_repo, scripted_openai):
+    """Sixteen failed tasks: the output budget covers the list the form asks for, so a server that stops at the cap
+    (3 characters a token, as a real tokenizer on task names and dates) still returns the whole list."""
+    scripted_openai.smart = capped(every_problem_review, chars_per_token=3)
+    result = review(scripted_openai, many_failures_repo, "16Qa", "1")
+    [body] = scripted_openai.bodies()
+    want = every_problem_review(smart_request_from("responses" if "input" in body else "chat", body)).text or ""
+    rerun = want.splitlines()[-1]
+    assert all(name in rerun for name in MANY_FAILED), rerun
+    answer = result.blocks[1].text
+    assert f"- {rerun}" in answer, (len(want), body.get("max_tokens"), answer)  # the list's last line arrived whole
+    assert "Cut:" not in answer
+    reasons = unescaped(answer[answer.index("**Why the tasks failed**"):])
+    assert "- … and 8 more failed tasks (listed in the report above)" in reasons  # eight lines (newest), then a count
+    for n, name in list(enumerate(MANY_FAILED))[8:]:
+        assert f"- {name} on Q01: “{name}: fit did not converge (attempt {n + 1})”" in reasons
+
+
+def test_a_review_the_server_stops_at_its_limit_says_cut(repo, scripted_openai):
+    def rambling(req: SmartRequest) -> Step:
+        base = facts_review(req).text or ""
+        return text(base.replace("What to re-run:", "Details: " + "the qubit was checked again and again. " * 60
+                                 + "\nWhat to re-run:"))
+    scripted_openai.smart = capped(rambling)
+    case = FAILED_CASES[0]
+    result = review(scripted_openai, repo, case.chip_id, case.qid)
+    [body] = scripted_openai.bodies()
+    cap = next(body[k] for k in CAP_KEYS if body.get(k))
+    answer = result.blocks[1].text
+    assert f"_Cut: the review reached its {cap}-token output limit and stops here; the report above is complete._" \
+        in answer, answer
+    assert answer.index("_Cut:") < answer.index("**Why the tasks failed**")

@@ -80,7 +80,8 @@ def test_a_review_that_names_every_problem_is_shown_as_written():
     assert review_block(sick(), result, "m") == (
         "**Review of Q05** by m, checked against the report:\n\n"
         "- What is wrong: T1 12.3 μs is bad and T2 echo dropped 40% below its own median.\n"
-        "- CheckT1 failed; the coupling to Q06 has a bad ZX90 fidelity.\n- What to re-run: CheckT1")
+        "- CheckT1 failed; the coupling to Q06 has a bad ZX90 fidelity.\n- What to re-run: CheckT1\n\n"
+        "**Why the tasks failed** (the stored task messages):\n- CheckT1 on Q05: “fit failed”")
 
 
 def test_a_vague_problems_gets_the_reports_lines_added_and_says_so():

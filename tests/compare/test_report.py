@@ -55,15 +55,18 @@ def test_cli_writes_the_report_of_the_last_run(app_env, tmp_path, demo_db):
     assert runs[0]["execution_id"] in html and runs[1]["execution_id"] in html
     health = table_rows(html, "health")
     changes = table_rows(html, "changes")
-    for name in ("t1", "t2_echo", "x90_gate_fidelity"):
+    # the display rule by hand: μs with one decimal, fidelities in % with two, their changes in percentage points
+    shown = {"t1": ("{:.1f} μs", "{:+.1f} μs"), "t2_echo": ("{:.1f} μs", "{:+.1f} μs"),
+             "x90_gate_fidelity": ("{:.2f}%", "{:+.2f} pp")}
+    for name, (value_spec, change_spec) in shown.items():
         m = metric(name)
         values = [v * m.scale for (p, q), v in after.items() if p == name and "-" not in q]
         assert health[m.title][2] == f"{len(values)}/144"
-        assert health[m.title][3] == format(statistics.median(values), ".5g")
+        assert health[m.title][3] == value_spec.format(statistics.median(values))
         assert health[m.title][4] == str(sum(m.score(v) == "bad" for v in values))
         deltas = [(after[k] - before[k]) * m.scale for k in after if k[0] == name and k in before]
         assert changes[m.title][2] == str(len(deltas))
-        assert changes[m.title][5] == format(statistics.median(deltas), "+.4g")
+        assert changes[m.title][5] == change_spec.format(statistics.median(deltas))
 
 
 def test_cli_errors_are_clear(app_env, tmp_path):

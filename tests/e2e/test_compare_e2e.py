@@ -96,7 +96,7 @@ def test_report_opens_offline_without_requests(page, repo, demo_db, tmp_path):
     t1 = [v for (p, q), v in after.items() if p == "t1"]
     row = page.locator("#health tr", has_text=metric("t1").title).first
     expect(row).to_contain_text(f"{len(t1)}/144")
-    expect(row).to_contain_text(format(statistics.median(t1), ".5g"))
+    expect(row).to_contain_text(f"{statistics.median(t1):.1f} μs")
     page.screenshot(path=str(tmp_path / "report.png"))
     shot(page, "daily_report")
 

@@ -76,3 +76,22 @@ def test_the_router_offers_it_for_a_fit_question():
 
     assert "get_task_figure" in route("show me Q17's latest T1 fit").names
     assert "get_task_figure" not in route("What is the median T1 on 64Qv3?").names
+
+
+@pytest.mark.parametrize("reply", [
+    "Would you like me to show the fit of Q00's T1?",
+    "Here is Q00's latest T1 fit: T1 = 45.31 ± 0.92 μs. Would you like me to compare it with the previous run?",
+])
+def test_a_figure_request_answers_with_a_sentence_not_a_question(reply, scripted_openai, kit, qdash_figures):  # noqa: F811
+    """"Show me the fit of Q0's T1": the answer states what the figure is (from the figure tool's line) and asks
+    nothing back; the figure is drawn."""
+    scripted_openai.push(call("get_task_figure", {"chip_id": CHIP, "qid": "0", "parameter_name": "t1"}),
+                         answer(reply, "good"))
+    result = run_copilot(AgentRequest("show me the fit of Q0's T1", chip_id=CHIP),
+                         provider=scripted_openai.provider("chat_completions"), toolkit=kit, repo=qdash_figures.repo)
+    assert result.error is None, result.error
+    charts = [b.figure for b in result.blocks if isinstance(b, ChartBlock)]
+    assert len(charts) == 1 and list(charts[0]["data"][0]["y"]) == qdash_figures.t1_y
+    text = result.answer.replace("\\", "")
+    assert "?" not in text, text
+    assert "45.31 ± 0.92 μs" in text and "T1" in text

@@ -158,3 +158,48 @@ def test_compare_shows_the_fits_before_and_after_the_largest_qubit_change(open_p
     assert shown["compare_figure_before"]["layout"]["title"]["text"].endswith(runs[1]["execution_id"])
     assert shown["compare_figure_after"]["layout"]["title"]["text"].endswith(runs[0]["execution_id"])
     assert f"qubit {first['qid']} ·" in shown["compare_figure_after"]["layout"]["title"]["text"]
+
+
+def _newest_run_failed(db, chip_id: str) -> tuple[str, dict, dict]:
+    """A qubit, its task whose newest run failed (no figure) and that task's newest completed run with a figure,
+    read with pymongo."""
+    rows = sorted(db["task_result_history"].find({"chip_id": chip_id, "task_type": "qubit"}, {"_id": 0}),
+                  key=lambda r: r["start_at"], reverse=True)
+    by_target: dict[tuple[str, str], list[dict]] = {}
+    for r in rows:
+        by_target.setdefault((r["qid"], r["name"]), []).append(r)
+    for (qid, _), runs in sorted(by_target.items(), key=lambda kv: int(kv[0][0])):
+        if runs[0]["status"] == "failed" and not runs[0].get("json_figure_path"):
+            shown = next((r for r in runs if r.get("json_figure_path")), None)
+            if shown is not None and runs[0].get("message"):
+                return qid, runs[0], shown
+    raise AssertionError(f"no qubit of {chip_id} whose newest run of a task failed")
+
+
+def test_a_fit_tab_whose_newest_run_failed_says_so_and_opens_first(open_page, with_figures, demo_chip, app_repo):
+    chip_id = demo_chip["chip_id"]
+    qid, failed, shown = _newest_run_failed(app_repo.db, chip_id)
+    at = open_page("pages/qubits.py")
+    at.session_state[f"qubits_selected_{chip_id}"] = qid
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    opened = list(_fit_figures(at))
+    assert len(opened) == 1
+    at.session_state[f"qubit_figure_tab_{chip_id}_{qid}"] = failed["name"]
+    at.run()
+    message = " ".join(failed["message"].split())
+    note = (f"Newest run failed ({failed['start_at']:%Y-%m-%d %H:%M} UTC): {message}. The figure below is the last "
+            f"stored fit, from {shown['start_at']:%Y-%m-%d %H:%M} UTC.")
+    assert note in [str(w.value).replace("\\", "") for w in at.warning], [w.value for w in at.warning]
+    assert list(_fit_figures(at)) == [f"qubit_figure_{failed['name']}"]
+    # opened first: the report's tab order puts a task whose newest run failed before flagged or newest ones
+    assert opened[0].removeprefix("qubit_figure_") in {failed["name"]} | _failed_newest_tasks(app_repo.db, chip_id, qid)
+
+
+def _failed_newest_tasks(db, chip_id: str, qid: str) -> set[str]:
+    rows = sorted(db["task_result_history"].find({"chip_id": chip_id, "qid": qid, "task_type": "qubit"}, {"_id": 0}),
+                  key=lambda r: r["start_at"], reverse=True)
+    newest: dict[str, dict] = {}
+    for r in rows:
+        newest.setdefault(r["name"], r)
+    return {name for name, r in newest.items() if r["status"] == "failed"}

@@ -78,7 +78,10 @@ def test_clicking_a_cell_opens_the_drilldown(open_page, app_repo, demo_chip):
     for _, row in shown.iterrows():  # the value with its unit in one cell, so the unit is never cut off
         entry = metric(row["parameter"], unit=str(data[row["parameter"]].get("unit") or ""))
         expected = display(row["parameter"], data[row["parameter"]]["value"])
-        assert row["value"] == ("—" if expected is None else f"{expected:.5g} {entry.unit}".strip())
+        decimals = {"%": 2, "GHz": 4, "MHz": 1, "μs": 1, "ns": 1}.get(entry.unit)  # the display rule, by hand
+        text = "" if expected is None else f"{expected:.{decimals}f}" if decimals is not None else f"{expected:.5g}"
+        want = "—" if expected is None else f"{text}%" if entry.unit == "%" else f"{text} {entry.unit}".strip()
+        assert row["value"] == want
     tasks = dataframe(at, "task", "outputs")
     assert list(tasks["task"]) == [r["name"] for r in app_repo.task_results(chip_id, qid=qid, limit=15)]
     series = figures(at)["drill_series"]

@@ -136,3 +136,40 @@ def test_qubit_search_matches_part_of_a_label(app_env, app_repo, demo_chip):
     table = qubit_table(demo_chip, app_repo.all_qubit_params(demo_chip["chip_id"]))
     found = list(filter_table(table, text="Q05")["qubit"])
     assert found == ["Q005"] + [f"Q{n:03d}" for n in range(50, 60)]  # the qubit itself first, then Q050-Q059
+
+
+def test_what_changed_keeps_its_chosen_runs_in_the_url(app_env, app_repo, demo_chip):
+    from tests.compare.conftest import executions_of
+
+    chip_id = demo_chip["chip_id"]
+    runs = [e["execution_id"] for e in executions_of(app_repo.db, "demo-project", chip_id)]
+    link = {"chip": chip_id, "by": "runs", "from": runs[3], "to": runs[1], "metric": "t2_echo"}
+    at = fresh(link, "pages/compare.py")
+    assert at.selectbox(key=f"_w_compare_from_{chip_id}").value == runs[3]
+    assert at.selectbox(key=f"_w_compare_to_{chip_id}").value == runs[1]
+    assert at.selectbox(key="_w_compare_metric").value == "t2_echo"
+    assert any(t.startswith(f"run {runs[3]}") and f"→ run {runs[1]}" in t for t in texts(at))
+    assert {k: at.query_params[k] for k in link} == link
+    at.selectbox(key=f"_w_compare_from_{chip_id}").set_value(runs[2]).run()
+    assert at.query_params["from"] == runs[2]
+    reloaded = fresh(dict(at.query_params), "pages/compare.py")
+    assert reloaded.selectbox(key=f"_w_compare_from_{chip_id}").value == runs[2]
+    assert reloaded.selectbox(key=f"_w_compare_to_{chip_id}").value == runs[1]
+    days = fresh({"chip": chip_id, "by": "days"}, "pages/compare.py")
+    assert days.radio(key="compare_by").value == "two days" and days.query_params["by"] == "days"
+
+
+def test_qubits_sorted_by_a_metric_keep_dead_qubits_last_both_ways(app_env, app_repo, demo_chip):
+    from tests.pages.test_qubits import stored_display_values
+
+    chip_id, size = demo_chip["chip_id"], demo_chip["size"]
+    values = stored_display_values(app_repo, demo_chip, "t1")
+    dead = [qubit_label(q, size) for q in range(size) if values[q] is None]
+    assert dead, "the demo chip has no qubit without a T1"
+    for order in ("ascending", "descending"):
+        alive = sorted((q for q in range(size) if values[q] is not None),
+                       key=lambda q: (values[q] if order == "ascending" else -values[q], q))
+        at = fresh({"chip": chip_id, "sort": "T1 [μs]", "order": order}, "pages/qubits.py")
+        shown = list(dataframe(at, "qubit", "last calibrated")["qubit"])
+        assert shown == [qubit_label(q, size) for q in alive] + dead, order
+        assert (at.query_params["sort"], at.query_params["order"]) == ("T1 [μs]", order)

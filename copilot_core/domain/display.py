@@ -1,0 +1,93 @@
+"""The one display rule for numbers: every page, report, tool sentence and export prints through here.
+
+A value keeps the digits the data has at its unit's precision (``5.0474 GHz``, never a value rounded to four
+significant figures and padded back to four decimals); a change is printed in the unit that makes it readable
+(kHz / MHz for a frequency, percentage points for a fidelity); a missing value says so in words, never
+``None`` or ``nan``; qubits and couplings are labelled ``Q069`` / ``Q115→Q118``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from copilot_core.domain.topology import qubit_label, target_label
+
+if TYPE_CHECKING:
+    from copilot_core.domain.metrics import Metric
+
+__all__ = ["NOT_MEASURED", "NO_CHANGE", "NO_VALUE", "format_value", "format_change", "format_percent",
+           "format_fraction", "number_or_none", "qubit_label", "target_label", "MEDIAN_CHANGE_LABEL"]
+
+NO_VALUE = "—"  # a value missing inside a sentence or a chart label
+NOT_MEASURED = "not measured"  # a table cell with no usable value
+NO_CHANGE = "no change"
+MEDIAN_CHANGE_LABEL = "median of per-qubit changes"
+_DECIMALS = {"%": 2, "GHz": 4, "MHz": 1, "μs": 1, "ns": 1}
+
+
+def number_or_none(value: object) -> float | None:
+    """A finite float, or None for None / NaN / inf / non-numbers (pandas cells hold NaN for "none")."""
+    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _with_unit(text: str, unit: str) -> str:
+    if not unit:
+        return text
+    return f"{text}%" if unit == "%" else f"{text} {unit}"
+
+
+def format_value(metric: Metric, value: float | None, *, unit: bool = True, missing: str = NO_VALUE) -> str:
+    """``99.87%``, ``48.3 μs``, ``5.0474 GHz``; ``missing`` (default "—") when there is no value, never a 0."""
+    number = number_or_none(value)
+    if number is None:
+        return missing
+    decimals = _DECIMALS.get(metric.unit)
+    text = f"{number:.{decimals}f}" if decimals is not None else f"{number:.5g}"
+    return _with_unit(text, metric.unit) if unit else text
+
+
+def _signed(number: float, decimals: int) -> str:
+    text = f"{abs(number):.{decimals}f}"
+    return ("+" if number > 0 else "-") + text
+
+
+def format_change(metric: Metric, change: float | None, *, missing: str = NOT_MEASURED) -> str:
+    """A change in display units, in the unit a reader takes in at a glance: ``-1.5 kHz`` / ``+12.3 MHz`` for a
+    frequency, ``+0.12 pp`` (percentage points) for a fidelity, ``-4.2 μs`` for a time; ``no change`` for 0."""
+    number = number_or_none(change)
+    if number is None:
+        return missing
+    if number == 0:
+        return NO_CHANGE
+    if metric.unit == "GHz":
+        khz = number * 1e6
+        if abs(khz) < 0.05:
+            return "< 0.1 kHz"
+        return f"{_signed(khz, 1)} kHz" if abs(khz) < 1000 else f"{_signed(khz / 1000, 1)} MHz"
+    if metric.unit == "%":
+        return f"{_signed(number, 2)} pp"
+    decimals = _DECIMALS.get(metric.unit)
+    if decimals is None:
+        text = f"{abs(number):.5g}"
+        return _with_unit(("+" if number > 0 else "-") + text, metric.unit)
+    return _with_unit(_signed(number, decimals), metric.unit)
+
+
+def format_percent(percent: float | None, *, missing: str = NOT_MEASURED) -> str:
+    """A relative change given in percent: ``+1.23%`` / ``-80.7%``; ``no change`` for 0."""
+    number = number_or_none(percent)
+    if number is None:
+        return missing
+    if number == 0:
+        return NO_CHANGE
+    return "< 0.1%" if abs(number) < 0.05 else f"{_signed(number, 1)}%"
+
+
+def format_fraction(fraction: float | None, *, missing: str = NOT_MEASURED) -> str:
+    """A relative size given as a fraction (a drop of 0.553 -> ``55%``), unsigned: the sentence says which way."""
+    number = number_or_none(fraction)
+    return missing if number is None else f"{abs(number) * 100:.0f}%"
