@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from copilot_core.domain.metrics import Metric
 
 __all__ = ["NOT_MEASURED", "NO_CHANGE", "NO_VALUE", "format_value", "format_change", "format_percent",
-           "format_fraction", "number_or_none", "qubit_label", "target_label", "MEDIAN_CHANGE_LABEL"]
+           "format_fraction", "format_with_error", "number_or_none", "qubit_label", "target_label", "MEDIAN_CHANGE_LABEL"]
 
 NO_VALUE = "—"  # a value missing inside a sentence or a chart label
 NOT_MEASURED = "not measured"  # a table cell with no usable value
@@ -48,6 +48,17 @@ def format_value(metric: Metric, value: float | None, *, unit: bool = True, miss
     decimals = _DECIMALS.get(metric.unit)
     text = f"{number:.{decimals}f}" if decimals is not None else f"{number:.5g}"
     return _with_unit(text, metric.unit) if unit else text
+
+
+def format_with_error(metric: Metric, value: float | None, error: float | None, *, missing: str = NO_VALUE) -> str:
+    """``45.3 ± 0.9 μs``, ``99.87 ± 0.02%``: a fit value and its error in display units at the value's precision."""
+    if number_or_none(value) is None:
+        return missing
+    text = format_value(metric, value, unit=False)
+    spread = number_or_none(error)
+    if spread:
+        text += " ± " + format_value(metric, abs(spread), unit=False)
+    return _with_unit(text, metric.unit)
 
 
 def _signed(number: float, decimals: int) -> str:

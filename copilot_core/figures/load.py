@@ -8,7 +8,6 @@ reason (missing file, refused path, refused chart) instead.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -16,6 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from copilot_core.data.rows import TaskRow
+from copilot_core.domain.display import format_with_error, number_or_none
+from copilot_core.domain.metrics import CATALOGUE, metric
 from copilot_core.errors import CopilotError
 from copilot_core.figures.paths import FigureMissing, FigureRefused, FigureRoot
 from copilot_core.render_safety import UnsafeFigure, validate_figure
@@ -58,25 +59,22 @@ class TaskFigure:
         return f"{self.task} on {self.qid} ({self.status}, {when}, execution {self.execution_id}): {fit}"
 
 
-def _number(value: object) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        return None
-    return f"{value:.4g}"
-
-
 def fit_values(outputs: object) -> tuple[str, ...]:
-    """``name = value ± error unit`` for each stored output parameter (rows shaped like ``task_results``)."""
+    """``name = value ± error unit`` for each stored output parameter (rows shaped like ``task_results``), in the
+    display units and precision every page uses (a fidelity in %, an anharmonicity in MHz); a catalogued parameter
+    stored as QDash's NaN-as-0 is left out like a missing one."""
     if not isinstance(outputs, dict):
         return ()
     shown = []
     for name, model in sorted(outputs.items()):
         model = model if isinstance(model, dict) else {"value": model}
-        value = _number(model.get("value"))
+        stored_unit = model.get("unit") if isinstance(model.get("unit"), str) else ""
+        known = CATALOGUE.get(name) or metric(name, stored_unit)
+        value = known.to_display(model.get("value"))
         if value is None:
             continue
-        error = _number(model.get("error"))
-        unit = model.get("unit") if isinstance(model.get("unit"), str) else ""
-        shown.append(f"{name} = {value}{f' ± {error}' if error else ''} {unit}".rstrip())
+        error = number_or_none(model.get("error"))
+        shown.append(f"{name} = {format_with_error(known, value, None if error is None else error * known.scale)}")
     return tuple(shown)
 
 

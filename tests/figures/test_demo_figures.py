@@ -102,4 +102,4 @@ def test_the_cli_tool_shows_the_fit_line_on_the_demo(fresh_demo, tmp_path):
     t1 = row["output_parameters"]["t1"]
     shown = json.loads(done.stdout)["answer"]
     assert shown.startswith(f"CheckT1 fit of Q03 (completed, {row['end_at']:%Y-%m-%d %H:%M} UTC, execution "
-                            f"{row['execution_id']}): t1 = {t1['value']:.4g} ± {t1['error']:.4g} μs")
+                            f"{row['execution_id']}): t1 = {t1['value']:.1f} ± {t1['error']:.1f} μs")

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from copilot_core.figures import FigureMissing, FigureRefused, FigureRoot, figure_root, task_figure
+from copilot_core.figures.load import fit_values
 from copilot_core.settings import PROJECT_ROOT, Settings
 from tests.figures.conftest import CHIP, NEW_DIR, OLD_DIR, PREFIX
 
@@ -28,9 +29,20 @@ def test_per_user_layout_json_is_drawn_with_the_stored_values(qdash_figures):
     # the same figure as plotly itself reads the file QDash wrote
     expected = pio.read_json(qdash_figures.root / OLD_DIR / "t1_q0.json")
     assert list(shown.plotly["data"][0]["x"]) == list(expected.data[0].x)
-    assert shown.fit == ("t1 = 45.31 ± 0.92 μs",)
+    assert shown.fit == ("t1 = 45.3 ± 0.9 μs",)  # stored 45.31 ± 0.92 μs, at the pages' 0.1 μs
     assert shown.describe() == ("CheckT1 on 0 (completed, 2025-06-07 09:01 UTC, execution 20250606-001): "
-                                "t1 = 45.31 ± 0.92 μs")
+                                "t1 = 45.3 ± 0.9 μs")
+
+
+def test_fit_values_are_in_the_units_and_precision_the_tables_use():
+    """A fidelity stored as a fraction in "a.u." reads in %, an anharmonicity stored in GHz reads in MHz, a
+    QDash NaN-as-0 is left out, and a parameter the catalogue does not know keeps its stored unit."""
+    stored = {"x90_gate_fidelity": {"value": 0.99873, "error": 0.00021, "unit": "a.u."},
+              "anharmonicity": {"value": -0.2134, "error": 0.0012, "unit": "GHz"},
+              "t1": {"value": 0, "error": 0.1, "unit": "μs"},
+              "flux_offset": {"value": 1.23456, "unit": "V"}}
+    assert fit_values(stored) == ("anharmonicity = -213.4 ± 1.2 MHz", "flux_offset = 1.2346 V",
+                                  "x90_gate_fidelity = 99.87 ± 0.02%")
 
 
 def test_per_project_layout_json_and_a_png_only_result(qdash_figures):
