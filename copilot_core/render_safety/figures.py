@@ -35,7 +35,7 @@ from copilot_core.render_safety.chart_schema import (
     layout_key,
     schema,
 )
-from copilot_core.render_safety.chart_cost import ChartTooCostly, figure_cost, typed_count, typed_dims
+from copilot_core.render_safety.chart_cost import ChartTooCostly, figure_cost, gl_drawn_as_svg, typed_count, typed_dims
 from copilot_core.render_safety.chart_text import ChartTextError, chart_text, font_family, image_source, svg_path
 from copilot_core.render_safety.frozen import SafeFigure, freeze, safe_figure
 
@@ -599,7 +599,18 @@ def _rebuilt(fig: dict) -> dict:
         figure_cost(out, rebuild.tags)
     except ChartTooCostly as exc:
         raise UnsafeFigure(str(exc)) from None
-    return out
+    return _svg_for_gl(out, rebuild) if gl_drawn_as_svg(out, rebuild.tags) else out
+
+
+def _svg_for_gl(fig: dict, rebuild: _Rebuild) -> dict:
+    """The figure with every WebGL trace rebuilt as an SVG ``scatter`` (each checked again against scatter's
+    attributes); the figure unchanged when one of them is not a valid scatter trace."""
+    try:
+        data = [rebuild.trace({**t, "type": "scatter"}, f"data[{i}]") if t.get("type") == "scattergl" else t
+                for i, t in enumerate(fig["data"])]
+    except UnsafeFigure:
+        return fig
+    return {**fig, "data": data}
 
 
 _PIECE_ITEMS = 20_000  # list items per json.dumps call: one C call holds the interpreter for all it encodes
