@@ -358,24 +358,20 @@ def check(cost: Cost, where: str) -> None:
                              "(fewer levels or a coarser grid)")
 
 
-def gl_drawn_as_svg(fig: dict, text_tags: int) -> bool:
-    """Whether the figure's WebGL traces should be drawn as SVG ``scatter`` instead: True when it has some, no
-    frames, buttons or sliders (their restyles were checked for WebGL traces), and priced as SVG it stays within
-    every budget.  A WebGL chart pays a fixed context set-up and about 4 ms per trace before its first frame (144
-    line series of 30 points: 1.0-1.4 s at load 2, over 2 s at load 7), the same chart in SVG 0.26-0.29 s, with
-    the same legend entries, names, colours and hover text."""
-    data = fig.get("data") or []
-    layout = fig.get("layout") or {}
-    if fig.get("frames") or layout.get("updatemenus") or layout.get("sliders"):
-        return False
-    if not any(trace.get("type") == "scattergl" for trace in data):
-        return False
-    as_svg = {**fig, "data": [{**t, "type": "scatter"} if t.get("type") == "scattergl" else t for t in data]}
-    try:
-        figure_cost(as_svg, text_tags)
-    except ChartTooCostly:
-        return False
-    return True
+def gl_as_svg(fig: dict) -> dict | None:
+    """The figure (as received) with its WebGL traces retyped as SVG ``scatter``, to be checked and priced as
+    that; None when it has none, or has frames, buttons or sliders (their restyles would name WebGL traces).
+    A WebGL chart pays a fixed context set-up and about 4 ms per trace before its first frame (144 line series of
+    30 points: 1.0-1.4 s at load 2, over 2 s at load 7); the same chart in SVG 0.23-0.29 s, with the same legend
+    entries, names, colours and hover text.  The caller keeps WebGL when the SVG chart is over a budget."""
+    data, layout = fig.get("data"), fig.get("layout") or {}
+    if not isinstance(data, list) or not isinstance(layout, dict) or fig.get("frames") \
+            or layout.get("updatemenus") or layout.get("sliders"):
+        return None
+    if not any(isinstance(t, dict) and t.get("type") == "scattergl" for t in data):
+        return None
+    return {**fig, "data": [{**t, "type": "scatter"} if isinstance(t, dict) and t.get("type") == "scattergl" else t
+                            for t in data]}
 
 
 def figure_cost(fig: dict, text_tags: int) -> Cost:

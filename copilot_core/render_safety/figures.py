@@ -35,7 +35,7 @@ from copilot_core.render_safety.chart_schema import (
     layout_key,
     schema,
 )
-from copilot_core.render_safety.chart_cost import ChartTooCostly, figure_cost, gl_drawn_as_svg, typed_count, typed_dims
+from copilot_core.render_safety.chart_cost import ChartTooCostly, figure_cost, gl_as_svg, typed_count, typed_dims
 from copilot_core.render_safety.chart_text import ChartTextError, chart_text, font_family, image_source, svg_path
 from copilot_core.render_safety.frozen import SafeFigure, freeze, safe_figure
 
@@ -590,7 +590,18 @@ def forget() -> None:
 
 
 def _rebuilt(fig: dict) -> dict:
-    """The rebuilt figure, refused when drawing it would cost a browser more than ``chart_cost``'s budgets."""
+    """The rebuilt figure, refused when drawing it would cost a browser more than ``chart_cost``'s budgets.  WebGL
+    traces are drawn as SVG lines or markers when the chart checked and priced that way passes."""
+    as_svg = gl_as_svg(fig)
+    if as_svg is not None:
+        try:
+            return _priced(as_svg)
+        except UnsafeFigure:
+            pass  # over the SVG budget, or a value scatter does not take: checked as it came
+    return _priced(fig)
+
+
+def _priced(fig: dict) -> dict:
     data = fig.get("data") or []
     types = [t.get("type", "scatter") if isinstance(t, dict) else "" for t in data] if isinstance(data, list) else []
     rebuild = _Rebuild([str(t) for t in types])
@@ -599,18 +610,7 @@ def _rebuilt(fig: dict) -> dict:
         figure_cost(out, rebuild.tags)
     except ChartTooCostly as exc:
         raise UnsafeFigure(str(exc)) from None
-    return _svg_for_gl(out, rebuild) if gl_drawn_as_svg(out, rebuild.tags) else out
-
-
-def _svg_for_gl(fig: dict, rebuild: _Rebuild) -> dict:
-    """The figure with every WebGL trace rebuilt as an SVG ``scatter`` (each checked again against scatter's
-    attributes); the figure unchanged when one of them is not a valid scatter trace."""
-    try:
-        data = [rebuild.trace({**t, "type": "scatter"}, f"data[{i}]") if t.get("type") == "scattergl" else t
-                for i, t in enumerate(fig["data"])]
-    except UnsafeFigure:
-        return fig
-    return {**fig, "data": data}
+    return out
 
 
 _PIECE_ITEMS = 20_000  # list items per json.dumps call: one C call holds the interpreter for all it encodes

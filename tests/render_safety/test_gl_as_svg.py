@@ -69,3 +69,12 @@ def test_figures_whose_restyles_or_frames_name_webgl_traces_stay_webgl(extra: di
     figures.forget()
     fig = {"data": [{"type": "scattergl", "y": [1, 2, 3]}], "layout": {}} | extra
     assert validate_figure(fig)["data"][0]["type"] == "scattergl"
+
+
+def test_a_webgl_trace_scatter_does_not_take_is_checked_and_drawn_as_it_came():
+    """``textfont.weight="bold"`` is a WebGL value the scatter check refuses: the chart stays WebGL, accepted."""
+    figures.forget()
+    checked = validate_figure({"data": [{"type": "scattergl", "mode": "text", "text": ["Q001"], "y": [1],
+                                         "textfont": {"weight": "bold"}}], "layout": {}})
+    assert checked["data"] == [{"type": "scattergl", "mode": "text", "text": ["Q001"], "y": [1],
+                                "textfont": {"weight": "bold"}}]
