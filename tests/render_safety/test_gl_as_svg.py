@@ -45,12 +45,24 @@ def test_px_line_of_144_qubits_is_accepted_as_svg_lines():
     assert [t["name"] for t in checked["data"]][-1] == "Q143"
 
 
-@pytest.mark.parametrize(("points", "drawn"), [(3_990, "scatter"), (3_991, "scattergl")])
-def test_webgl_markers_stay_webgl_beyond_the_svg_budget(points: int, drawn: str):
-    """As SVG: one element per marker plus 10 for the trace; 3,990 + 10 = 4,000 is the budget, 4,001 is over."""
+@pytest.mark.parametrize(("points", "drawn"), [(3_990, "scatter"), (3_991, "scatter"), (4_555, "scatter"),
+                                             (4_556, "scattergl"), (39_000, "scattergl")])
+def test_webgl_markers_are_drawn_by_whichever_costs_less(points: int, drawn: str):
+    """Priced by hand: as SVG one unit a marker plus 10 for the trace (budget 4,000: 3,990 markers fit); as
+    WebGL 0.1 a point + 10 + 4,000 set-up + 100 for the WebGL trace.  SVG wins while n + 10 <= 0.1 n + 4,110,
+    i.e. up to 4,555 markers (4,565 vs 4,565.5); 4,556 costs 4,566 vs 4,565.6."""
     figures.forget()
     checked = validate_figure({"data": [{"type": "scattergl", "mode": "markers", "y": [1] * points}], "layout": {}})
     assert checked["data"][0]["type"] == drawn
+
+
+def test_many_webgl_traces_with_markers_are_drawn_as_svg_over_the_svg_budget():
+    """144 series x 30 points with markers: SVG 4,320 + 144 x 10 = 5,760 (over 4,000); WebGL 432 + 1,440 +
+    4,000 + 144 x 100 = 20,272.  Chromium at load 3: SVG 0.5 s, WebGL 1.8 s."""
+    figures.forget()
+    checked = validate_figure(_lines(144, 30, mode="lines+markers"))
+    assert {t["type"] for t in checked["data"]} == {"scatter"}
+    assert [t["mode"] for t in checked["data"]] == ["lines+markers"] * 144
 
 
 def test_other_traces_are_left_as_they_are():
