@@ -90,3 +90,15 @@ def test_a_webgl_trace_scatter_does_not_take_is_checked_and_drawn_as_it_came():
                                          "textfont": {"weight": "bold"}}], "layout": {}})
     assert checked["data"] == [{"type": "scattergl", "mode": "text", "text": ["Q001"], "y": [1],
                                 "textfont": {"weight": "bold"}}]
+
+
+def test_every_webgl_attribute_is_a_scatter_attribute():
+    """Retyping keeps what the chart shows: each attribute a WebGL trace may set exists on scatter (the SVG
+    figure is then checked from scratch, so a value scatter does not take keeps the trace WebGL)."""
+    from copilot_core.render_safety.chart_schema import schema
+
+    attrs = schema().attrs
+    webgl = [p for p in attrs if p == "scattergl" or p.startswith("scattergl.")]
+    assert len(webgl) > 10
+    for path in webgl:
+        assert set(attrs[path]) <= set(attrs.get("scatter" + path[len("scattergl"):], {})), path
