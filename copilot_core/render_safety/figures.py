@@ -35,7 +35,17 @@ from copilot_core.render_safety.chart_schema import (
     layout_key,
     schema,
 )
-from copilot_core.render_safety.chart_cost import ChartTooCostly, figure_cost, typed_count, typed_dims
+from copilot_core.render_safety.chart_cost import (
+    ChartTooCostly,
+    Cost,
+    check,
+    figure_cost,
+    first_draw_cost,
+    gl_as_svg,
+    typed_count,
+    typed_dims,
+    webgl_cost,
+)
 from copilot_core.render_safety.chart_text import ChartTextError, chart_text, font_family, image_source, svg_path
 from copilot_core.render_safety.frozen import SafeFigure, freeze, safe_figure
 
@@ -590,16 +600,39 @@ def forget() -> None:
 
 
 def _rebuilt(fig: dict) -> dict:
-    """The rebuilt figure, refused when drawing it would cost a browser more than ``chart_cost``'s budgets."""
+    """The rebuilt figure, refused when drawing it would cost a browser more than ``chart_cost``'s budgets.  WebGL
+    traces are drawn as SVG lines or markers when that chart is within the budgets, or costs less than WebGL
+    (a figure accepted as WebGL is then drawn faster); a value scatter does not take keeps them WebGL."""
+    as_svg = gl_as_svg(fig)
+    if as_svg is None:
+        return _priced(fig)[0]
+    svg: dict = {}
+    svg_cost: Cost | None = None
+    try:
+        svg, tags = _rebuild(as_svg)
+        svg_cost = first_draw_cost(svg, tags)
+        check(svg_cost, "the chart")
+        return svg
+    except (UnsafeFigure, ChartTooCostly):
+        pass  # a value scatter does not take (svg_cost None), or over a budget as SVG
+    webgl, cost = _priced(fig)
+    return svg if svg_cost is not None and svg_cost.svg <= webgl_cost(webgl, cost) else webgl
+
+
+def _rebuild(fig: dict) -> tuple[dict, int]:
+    """The figure rebuilt from what may be drawn, and the markup tags its text keeps."""
     data = fig.get("data") or []
     types = [t.get("type", "scatter") if isinstance(t, dict) else "" for t in data] if isinstance(data, list) else []
     rebuild = _Rebuild([str(t) for t in types])
-    out = rebuild.figure(fig)
+    return rebuild.figure(fig), rebuild.tags
+
+
+def _priced(fig: dict) -> tuple[dict, Cost]:
+    out, tags = _rebuild(fig)
     try:
-        figure_cost(out, rebuild.tags)
+        return out, figure_cost(out, tags)
     except ChartTooCostly as exc:
         raise UnsafeFigure(str(exc)) from None
-    return out
 
 
 _PIECE_ITEMS = 20_000  # list items per json.dumps call: one C call holds the interpreter for all it encodes

@@ -30,6 +30,7 @@ DRAW = """async (text) => {
   await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
   return performance.now() - started;
 }"""
+LEGEND = """() => Array.from(document.querySelectorAll('#g .legend .traces .legendtext'), e => e.textContent)"""
 
 
 class DrawTimer:
@@ -80,6 +81,14 @@ class DrawTimer:
             if "crash" in str(exc).lower() or "closed" in str(exc).lower():
                 return self.limit_s
             raise
+
+    async def _legend(self) -> list[str]:
+        assert self.page is not None
+        return list(await self.page.evaluate(LEGEND))
+
+    def legend_names(self) -> list[str]:
+        """The legend entries' texts of the chart drawn last (what a person reads to tell the series apart)."""
+        return list(self._run(self._legend()))
 
     def _run(self, coro):  # noqa: ANN001, ANN202 - a coroutine and its result
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
