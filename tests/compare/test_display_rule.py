@@ -188,3 +188,22 @@ def test_the_page_grid_sorts_numbers_and_a_missing_value_is_missing(comparison):
         for column, want in zip(("before", "after", "change"), expected):
             got = rows[key][column]
             assert (pd.isna(got) if want is None else got == pytest.approx(want)), (key, column, got)
+
+
+# tool call -> the start of its one-line summary (shown under "show work") or its message, written by hand
+TOOL_LINES = [
+    ("get_task_history", {"task_name": "CheckT1", "qid": "2"}, "CheckT1 on Q02: "),
+    ("get_task_history", {"task_name": "ZX90InterleavedRandomizedBenchmarking", "qid": "0-1"},
+     "ZX90InterleavedRandomizedBenchmarking on Q00→Q01: "),
+    ("get_latest_task_result", {"task_name": "CheckNothing", "qid": "5"}, "no completed CheckNothing result for Q05 on"),
+    ("list_available_parameters", {"qid": "1"}, "on 16Qa Q01"),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "line"), TOOL_LINES)
+def test_tool_sentences_name_targets_as_the_tables_do(repo, name, args, line):
+    kit = Toolkit(repo, store=DataStore())
+    kit.begin_request()
+    out = kit.execute(name, {"chip_id": CHIP, **args})
+    said = out.summary if out.ok else out.model_text
+    assert line in said, said
