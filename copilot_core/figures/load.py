@@ -69,7 +69,8 @@ def fit_values(outputs: object) -> tuple[str, ...]:
     shown = []
     for name, model in sorted(outputs.items()):
         model = model if isinstance(model, dict) else {"value": model}
-        stored_unit = model.get("unit") if isinstance(model.get("unit"), str) else ""
+        unit = model.get("unit")
+        stored_unit = unit if isinstance(unit, str) else ""
         known = CATALOGUE.get(name) or metric(name, stored_unit)
         value = known.to_display(model.get("value"))
         if value is None:
