@@ -5,8 +5,12 @@ from functools import partial
 
 import pandas as pd
 import streamlit as st
+from pandas.io.formats.style import Styler
 
 from copilot_core.analysis.compare import (
+    CHANGE_NUMBERS,
+    SUMMARY_NUMBERS,
+    as_numbers,
     band_crossings,
     lost_measurements,
     metric_summary,
@@ -16,7 +20,7 @@ from copilot_core.analysis.compare import (
     shown_summary,
 )
 from copilot_core.charts.compare import change_figure
-from copilot_core.domain.display import MEDIAN_CHANGE_LABEL
+from copilot_core.domain.display import MEDIAN_CHANGE_LABEL, NO_VALUE, NOT_MEASURED
 from ui import compare as compare_data
 from ui import figures, navigation, plot, url_state, views, widgets
 from copilot_core.render_safety import csv_bytes, escape
@@ -30,8 +34,9 @@ MODES = ("two runs", "two days")
 NUMBER = st.column_config.NumberColumn
 SHOWN = ["title", "label", "before", "after", "change", "change_pct", "z", "band_before", "band_after",
          "status_before", "status_after", "qid"]
-CONFIG = {"qid": None, "title": "metric", "label": "qubit / coupling", "change_pct": "change %", "z": "× own spread",
-          "status_before": "before was", "status_after": "after is"}
+CONFIG = {"qid": None, "title": "metric", "label": "qubit / coupling", "before": NUMBER("before"),
+          "after": NUMBER("after"), "change": NUMBER("change"), "change_pct": NUMBER("change %"),
+          "z": NUMBER("× own spread"), "status_before": "before was", "status_after": "after is"}
 
 st.title("What changed")
 
@@ -42,6 +47,19 @@ def _open_selected(event: object, frame: pd.DataFrame, chip_id: str) -> None:
     if rows and 0 <= rows[0] < len(frame):
         st.session_state[GENERATION_KEY] = st.session_state.get(GENERATION_KEY, 0) + 1
         navigation.open_qubit(chip_id, str(frame.iloc[rows[0]]["qid"]))
+
+
+def _sortable(frame: pd.DataFrame, columns: list[str], text: pd.DataFrame, numeric: tuple[str, ...]) -> Styler:
+    """``text`` (the display rule's cells) over the numbers of ``frame``: a header click sorts by value."""
+    numeric = tuple(c for c in numeric if c in columns)
+    numbers = text[columns].copy()
+    for column in numeric:
+        numbers[column] = as_numbers(frame, (column,))[column]
+    return views.text_over_numbers(numbers, text[columns], numeric)
+
+
+def _changes(frame: pd.DataFrame, columns: list[str]) -> Styler:
+    return _sortable(frame, columns, shown_changes(frame), CHANGE_NUMBERS)
 
 
 with page_guard("the comparison"):
@@ -79,10 +97,11 @@ with page_guard("the comparison"):
 
         summary = metric_summary(comp)
         st.subheader("Per metric")
-        st.dataframe(shown_summary(summary).drop(columns=["metric", "kind", "unit"]), hide_index=True,
-                     key="compare_summary", column_config={
-                         "title": "metric", "median_before": "median before", "median_after": "median after",
-                         "median_change": MEDIAN_CHANGE_LABEL,
+        shown = [c for c in summary.columns if c not in ("metric", "kind", "unit")]
+        st.dataframe(_sortable(summary, shown, shown_summary(summary), SUMMARY_NUMBERS), hide_index=True,
+                     key="compare_summary", placeholder=NOT_MEASURED, column_config={
+                         "title": "metric", "median_before": NUMBER("median before"),
+                         "median_after": NUMBER("median after"), "median_change": NUMBER(MEDIAN_CHANGE_LABEL),
                          "band_worse": NUMBER("band ↓", format="%d"), "band_better": NUMBER("band ↑", format="%d")})
         st.caption(f"{MEDIAN_CHANGE_LABEL}: the middle of each qubit's own change (after − before), not the median "
                    "after minus the median before.")
@@ -112,10 +131,12 @@ with page_guard("the comparison"):
         if ranked.empty:
             widgets.no_data("Nothing was measured in both points.")
         else:
-            event = st.dataframe(shown_changes(ranked)[SHOWN], hide_index=True, key=f"compare_ranked_{generation}",
+            event = st.dataframe(_changes(ranked, SHOWN), hide_index=True, placeholder=NO_VALUE,
+                                 key=f"compare_ranked_{generation}",
                                  on_select="rerun", selection_mode="single-row", column_config=CONFIG, height=390)
             st.caption(escape(f"Top {len(ranked)} of {int(comp.frame['change'].notna().sum())} changes. "
-                              "Tick a row to open that qubit on the Qubits page."))
+                              "Tick a row to open that qubit on the Qubits page. — = no value (× own spread: fewer than "
+                              "two earlier values); a click on a header sorts by value, a missing one first."))
             _open_selected(event, ranked, chip_id)
             figures.changed_qubit(chip_id, ranked, comp.before.execution_ids, comp.after.execution_ids)
 
@@ -127,7 +148,8 @@ with page_guard("the comparison"):
                 st.success("No qubit changed band.", icon=":material/check_circle:")
             else:
                 columns = ["title", "label", "band_before", "band_after", "band_move", "before", "after", "qid"]
-                event = st.dataframe(shown_changes(crossed)[columns], hide_index=True, key=f"compare_bands_{generation}",
+                event = st.dataframe(_changes(crossed, columns), hide_index=True, placeholder=NO_VALUE,
+                                     key=f"compare_bands_{generation}",
                                      on_select="rerun", selection_mode="single-row", column_config=CONFIG, height=300)
                 _open_selected(event, crossed, chip_id)
         with right:
@@ -137,7 +159,7 @@ with page_guard("the comparison"):
                 st.success("Every value of the earlier point is there again.", icon=":material/check_circle:")
             else:
                 columns = ["title", "label", "before", "status_after", "qid"]
-                event = st.dataframe(shown_changes(lost)[columns], hide_index=True,
+                event = st.dataframe(_changes(lost, columns), hide_index=True, placeholder=NO_VALUE,
                                      key=f"compare_lost_{generation}", on_select="rerun", selection_mode="single-row",
                                      column_config=CONFIG | {"status_after": "now"}, height=300)
                 st.caption("now: failed, excluded, no value (stored as 0) or not measured (while the task ran).")

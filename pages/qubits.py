@@ -50,7 +50,9 @@ with page_guard("the qubits table"):
         sortable = ["qubit", *[value_column(CATALOGUE[n]) for n in KEY_METRICS if value_column(CATALOGUE[n]) in table]]
         sort_by = persistent_select("Sort by", sortable, "qubits_sort", default="qubit", param="sort", container=s1,
                                     help="Qubits with no usable value (dead, failed, never measured) stay last in "
-                                         "both directions. A click on a column header sorts a missing value as 0.")
+                                         "both directions. A click on a column header sorts by value with a missing "
+                                         "value below every number (first when ascending): the grid has no "
+                                         "'missing last' option.")
         order = persistent_select("Order", ("ascending", "descending"), "qubits_order", param="order", container=s2,
                                   widget="radio", horizontal=True)
         table = sort_table(table, None if sort_by == "qubit" else sort_by, descending=order == "descending")

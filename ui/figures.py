@@ -48,6 +48,12 @@ def _run_rows(key: str, chip_id: str, qid: str, execution_id: str) -> list[dict]
     return data.repository().task_results(chip_id, qid=qid, execution_id=execution_id, limit=100)
 
 
+def _figure(stored: FigureRoot, row: dict, chip_id: str) -> TaskFigure:
+    """The row's figure, its target labelled at the chip's width (``Q069``) as in every table."""
+    chip = data.chip(chip_id)
+    return task_figure(stored, row, int((chip or {}).get("size") or 0))
+
+
 def show(figure: TaskFigure, key: str, *, caption: bool = True) -> None:
     """One task result's figure with its one-line description, or why it cannot be shown."""
     if figure.plotly is not None:
@@ -85,7 +91,7 @@ def latest_figures(chip_id: str, qid: str, key: str, flagged: Sequence[str] = ()
                     run = failed.get(str(row.get("name")))
                     if run is not None:
                         st.warning(escape(failed_note(run, row)), icon=":material/error:")
-                    show(task_figure(shown_root, row), f"{key}_{row.get('name')}")
+                    show(_figure(shown_root, row, chip_id), f"{key}_{row.get('name')}")
 
 
 def metric_figure(chip_id: str, qid: str, metric_name: str, key: str) -> None:
@@ -98,7 +104,7 @@ def metric_figure(chip_id: str, qid: str, metric_name: str, key: str) -> None:
     st.markdown(safe_markdown(f"**Latest {escape(str(rows[0].get('name')))} fit**"))
     shown_root = root()
     if shown_root is not None:
-        show(task_figure(shown_root, rows[0]), key)
+        show(_figure(shown_root, rows[0], chip_id), key)
 
 
 def _in_runs(chip_id: str, qid: str, metric_name: str, execution_ids: Sequence[str]) -> dict | None:
@@ -125,7 +131,7 @@ def before_after(chip_id: str, qid: str, metric_name: str, before: Sequence[str]
             if row is None:
                 st.caption(escape(f"No completed result with {metric_name} in {', '.join(ids)}."))
             else:
-                show(task_figure(shown_root, row), f"{key}_{side}")
+                show(_figure(shown_root, row, chip_id), f"{key}_{side}")
 
 
 def changed_qubit(chip_id: str, ranked: pd.DataFrame, before: Sequence[str], after: Sequence[str]) -> None:

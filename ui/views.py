@@ -200,3 +200,20 @@ def health_report(report: HealthReport) -> None:
                      hide_index=True, key="health_couplings", placeholder=NO_VALUE, column_config=config)
     st.caption(escape(f"Trend over the {report.window_days} days before the chip's last execution; neighbours are "
                       f"the nearest qubits on the topology ({', '.join(report.neighbour_labels) or 'none'})."))
+
+
+def text_over_numbers(numbers: pd.DataFrame, text: pd.DataFrame, columns: tuple[str, ...]) -> Styler:
+    """``numbers`` (each of ``columns`` a float column, NaN when missing) drawn with the same-shaped ``text``
+    frame's cells: a header click sorts by value while each cell reads as the display rule wrote it.  Give
+    those columns a ``NumberColumn`` without a ``format`` (a format of its own hides the text), and a missing
+    cell shows the ``placeholder`` of ``st.dataframe``."""
+    styler = numbers.style
+    for column in columns:
+        if column not in numbers:
+            continue
+        by_text: dict[str, list[object]] = {}
+        for row, shown in zip(numbers.index, text[column]):
+            by_text.setdefault(str(shown), []).append(row)
+        for shown, rows in by_text.items():
+            styler = styler.format(lambda _value, shown=shown: shown, subset=pd.IndexSlice[rows, [column]])
+    return styler

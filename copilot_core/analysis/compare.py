@@ -457,3 +457,16 @@ def shown_summary(summary: pd.DataFrame) -> pd.DataFrame:
     out["median_after"] = [format_value(m, v, missing=NOT_MEASURED) for m, v in zip(entries, summary["median_after"])]
     out["median_change"] = [format_change(m, v) for m, v in zip(entries, summary["median_change"])]
     return out
+
+
+CHANGE_NUMBERS = ("before", "after", "change", "change_pct", "z")
+SUMMARY_NUMBERS = ("median_before", "median_after", "median_change")
+
+
+def as_numbers(frame: pd.DataFrame, columns: tuple[str, ...]) -> pd.DataFrame:
+    """``frame`` with ``columns`` as floats in display units and NaN where there is no value (never 0), so a grid
+    sorting them on a header click orders by value; ``shown_changes`` / ``shown_summary`` give the text to show."""
+    out = frame.copy()
+    for column in columns:
+        out[column] = pd.Series([number_or_none(v) for v in frame[column]], index=frame.index, dtype="float64")
+    return out

@@ -3,7 +3,7 @@ from the local ``calib_data`` directory only.
 
     figure_root(settings) -> FigureRoot     where the files are and the prefix QDash stored
     FigureRoot.resolve(stored) -> Path      a stored path mapped under the root, or FigureRefused/FigureMissing
-    task_figure(root, task_row) -> TaskFigure   the figure of one task result, ready for a page
+    task_figure(root, task_row, size) -> TaskFigure   the figure of one task result, ready for a page
     most_relevant(latest, flagged) -> int   the task figure to open first (failed, flagged, else newest)
 """
 

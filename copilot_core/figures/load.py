@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from copilot_core.data.rows import TaskRow
-from copilot_core.domain.display import format_with_error, number_or_none
+from copilot_core.domain.display import format_with_error, number_or_none, target_label
 from copilot_core.domain.metrics import CATALOGUE, metric
 from copilot_core.errors import CopilotError
 from copilot_core.figures.paths import FigureMissing, FigureRefused, FigureRoot
@@ -38,6 +38,7 @@ class TaskFigure:
 
     task: str
     qid: str
+    label: str  # "Q069" / "Q115→Q118": how every table, caption and tool sentence names the target
     status: str
     at: datetime | None
     execution_id: str
@@ -56,7 +57,7 @@ class TaskFigure:
         """One line for a caption or the model: task, qubit, status, time, fit values."""
         when = self.at.strftime("%Y-%m-%d %H:%M UTC") if self.at else "time unknown"
         fit = "; ".join(self.fit) if self.fit else "no fit values stored"
-        return f"{self.task} on {self.qid} ({self.status}, {when}, execution {self.execution_id}): {fit}"
+        return f"{self.task} on {self.label} ({self.status}, {when}, execution {self.execution_id}): {fit}"
 
 
 def fit_values(outputs: object) -> tuple[str, ...]:
@@ -68,7 +69,8 @@ def fit_values(outputs: object) -> tuple[str, ...]:
     shown = []
     for name, model in sorted(outputs.items()):
         model = model if isinstance(model, dict) else {"value": model}
-        stored_unit = model.get("unit") if isinstance(model.get("unit"), str) else ""
+        unit = model.get("unit")
+        stored_unit = unit if isinstance(unit, str) else ""
         known = CATALOGUE.get(name) or metric(name, stored_unit)
         value = known.to_display(model.get("value"))
         if value is None:
@@ -126,10 +128,12 @@ def _paths(value: object) -> list[str]:
     return [p for p in value if isinstance(p, str)] if isinstance(value, list) else []
 
 
-def task_figure(root: FigureRoot, row: TaskRow | dict) -> TaskFigure:
-    """The first drawable figure of a task result row (JSON first, then PNG), or the reason there is none."""
+def task_figure(root: FigureRoot, row: TaskRow | dict, size: int) -> TaskFigure:
+    """The first drawable figure of a task result row (JSON first, then PNG), or the reason there is none;
+    ``size`` (the chip's qubit count) sets the target's label width, as in every table."""
     at = row.get("end_at") or row.get("start_at")
-    empty = TaskFigure(task=str(row.get("name") or "?"), qid=str(row.get("qid") or "?"),
+    qid = str(row.get("qid") or "?")
+    empty = TaskFigure(task=str(row.get("name") or "?"), qid=qid, label=target_label(qid, size),
                        status=str(row.get("status") or "unknown"), at=at if isinstance(at, datetime) else None,
                        execution_id=str(row.get("execution_id") or "?"), fit=fit_values(row.get("output_parameters")))
     candidates = _paths(row.get("json_figure_path")) + _paths(row.get("figure_path"))

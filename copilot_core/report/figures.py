@@ -41,7 +41,7 @@ def flag_figures(repo: CalibrationRepository, chip_id: str, size: int, flags: li
         if row is None:
             out.append({"caption": title, "problem": "no completed result with this metric"})
             continue
-        shown = task_figure(root, row)
+        shown = task_figure(root, row, size)
         entry = {"caption": f"{title}: {shown.describe()}"}
         if shown.plotly is not None:
             fig = go.Figure(plotly_input(shown.plotly))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 
+from copilot_core.domain.topology import target_label
 from copilot_core.figures import TaskFigure, task_figure
 from copilot_core.tools.compact import clean_text
 from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, parameter_name_arg,
@@ -26,11 +27,11 @@ def _png_chart(png: bytes) -> dict:
         "xaxis": {"visible": False}, "yaxis": {"visible": False}, "margin": {"l": 0, "r": 0, "t": 0, "b": 0}}}
 
 
-def _line(shown: TaskFigure, label: str) -> str:
+def _line(shown: TaskFigure) -> str:
     """The one line the model gets: task, target, status, time, execution and the fit values stored with it."""
     when = shown.at.strftime("%Y-%m-%d %H:%M UTC") if shown.at else "time unknown"
     fit = "; ".join(clean_text(f, 80) for f in shown.fit[:8]) or "no fit values stored"
-    return (f"{clean_text(shown.task, 80)} fit of {label} ({clean_text(shown.status, 20)}, {when}, execution "
+    return (f"{clean_text(shown.task, 80)} fit of {shown.label} ({clean_text(shown.status, 20)}, {when}, execution "
             f"{clean_text(shown.execution_id, 40)}): {fit}.")
 
 
@@ -51,11 +52,12 @@ def get_task_figure(ctx: ToolContext, chip_id: str, qid: str, task_name: str | N
                                              limit=SCANNED)
             if not r.get("excluded") and (parameter_name is None or parameter_name in (r.get("output_parameters") or {}))]
     what = " ".join(x for x in (task_name, parameter_name) if x)
-    label = ctx.label(chip_id, qid) if "-" not in qid else qid
+    size = ctx.size(chip_id)
+    label = target_label(qid, size)
     if not rows:
         raise ToolError(f"no completed {what} result on {label}", "list task names with get_task_history")
-    shown = task_figure(ctx.figures, rows[0])
-    line = _line(shown, label)
+    shown = task_figure(ctx.figures, rows[0], size)
+    line = _line(shown)
     if shown.plotly is not None:
         charts = [shown.plotly]
     elif shown.png is not None:

@@ -169,5 +169,5 @@ def list_available_parameters(ctx: ToolContext, chip_id: str, qid: str | None = 
     data = {"chip_id": chip_id, "qid": qid, "parameters": names,
             "with_thresholds": [n for n in names if n in CATALOGUE and CATALOGUE[n].good is not None],
             "display_units": {n: CATALOGUE[n].unit for n in names if n in CATALOGUE}}
-    return ToolResult(data, f"{len(names)} parameters on {chip_id}" + (f" qubit {qid}" if qid else ""))
+    return ToolResult(data, f"{len(names)} parameters on {chip_id}" + (f" {ctx.label(chip_id, qid)}" if qid else ""))
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 import pandas as pd
 
 from copilot_core.analysis.overview import INACTIVE_MARK
-from copilot_core.domain.topology import Topology, qubit_label, topology_for
+from copilot_core.domain.topology import Topology, target_label, topology_for
 from copilot_core.errors import CopilotError
 from copilot_core.tools.compact import inline_from_database
 
@@ -121,7 +121,8 @@ class ToolContext:
         return qid
 
     def label(self, chip_id: str, qid: str) -> str:
-        return qubit_label(qid, self.size(chip_id) or 64)
+        """``Q069`` / ``Q115→Q118``: the target as every table and sentence names it."""
+        return target_label(qid, self.size(chip_id) or 64)
 
     def reset(self) -> None:
         self._chips.clear()

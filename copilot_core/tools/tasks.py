@@ -60,11 +60,11 @@ def get_latest_task_result(ctx: ToolContext, task_name: str, chip_id: str, qid: 
     ctx.chip(chip_id)
     row = ctx.repo.latest_task_result(chip_id, task_name, qid)
     if row is None:
-        raise ToolError(f"no completed {task_name} result for {qid} on {chip_id}",
+        raise ToolError(f"no completed {task_name} result for {ctx.label(chip_id, qid)} on {chip_id}",
                         "check the task name with search_task_results(chip_id, qid=...)")
     view = task_view(row)
     return ToolResult(_with_untrusted_note({"chip_id": chip_id, "result": view}, [view]),
-                      f"{task_name} on {qid}: {view['status']} {view['execution_id']}")
+                      f"{task_name} on {ctx.label(chip_id, qid)}: {view['status']} {view['execution_id']}")
 
 
 @tool("get_task_history",
@@ -75,7 +75,7 @@ def get_task_history(ctx: ToolContext, task_name: str, chip_id: str, qid: str, l
     rows = [task_view(r) for r in ctx.repo.task_results(chip_id, task_name=task_name, qid=qid, status="completed",
                                                         limit=last_n)]
     data = {"chip_id": chip_id, "task_name": task_name, "qid": qid, "count": len(rows), "results": rows}
-    return ToolResult(_with_untrusted_note(data, rows), f"{task_name} on {qid}: {len(rows)} results")
+    return ToolResult(_with_untrusted_note(data, rows), f"{task_name} on {ctx.label(chip_id, qid)}: {len(rows)} results")
 
 
 @tool("search_task_results",
@@ -190,7 +190,8 @@ def get_calibration_notes(ctx: ToolContext, chip_id: str, execution_id: str | No
             entry["untrusted_data"] = inert
         notes.append(entry)
     data = {"chip_id": chip_id, "count": len(notes), "notes": notes, "_untrusted": UNTRUSTED_NOTE}
-    return ToolResult(data, f"{len(notes)} calibration notes on {chip_id}" + (f" for qubit {qid}" if qid else ""))
+    target = f" for {ctx.label(chip_id, qid)}" if qid else ""
+    return ToolResult(data, f"{len(notes)} calibration notes on {chip_id}{target}")
 
 
 _TASK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,79}")

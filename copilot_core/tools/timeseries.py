@@ -75,7 +75,7 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
                                          since=_since(ctx, chip_id, days))
     if not rows:
         within = f" in the last {days} days" if days is not None else ""
-        raise ToolError(f"no {parameter_name} values for qubit {qid} on {chip_id}{within}",
+        raise ToolError(f"no {parameter_name} values for {ctx.label(chip_id, qid)} on {chip_id}{within}",
                         "list names with list_available_parameters(chip_id, qid)")
     entry = metric(parameter_name, str(rows[-1].get("unit") or ""))
     values = [entry.to_display(r.get("value")) for r in rows]

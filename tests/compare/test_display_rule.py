@@ -22,9 +22,18 @@ import re
 import uuid
 from html import unescape
 
+import pandas as pd
 import pytest
 
-from copilot_core.analysis.compare import compare, metric_summary, ranked_changes, shown_changes, shown_summary
+from copilot_core.analysis.compare import (
+    CHANGE_NUMBERS,
+    as_numbers,
+    compare,
+    metric_summary,
+    ranked_changes,
+    shown_changes,
+    shown_summary,
+)
 from copilot_core.analysis.health import qubit_health
 from copilot_core.data.connection import ensure_indexes, open_memory_database
 from copilot_core.data.repository import CalibrationRepository
@@ -157,3 +166,44 @@ def test_ranked_rows_keep_the_table_order(comparison):
     """Sorting happens on numbers before the text is printed: the largest relative change stays first."""
     top = shown_changes(ranked_changes(comparison)).iloc[0]
     assert (top["title"], top["label"]) in CHANGES
+
+
+# (metric title, label) -> (before, after, change) as the numbers the page's grid sorts, by hand; None = missing
+NUMBERS = {
+    ("T1", "Q01"): (33.0, 10.0, -23.0),
+    ("X90 gate fidelity", "Q00"): (99.8, 99.912, 0.112),
+    ("ZX90 gate fidelity", "Q00→Q01"): (97.0, 95.5, -1.5),
+    ("T2*", "Q00"): (20.0, 20.0, 0.0),
+    ("T1", "Q02"): (None, None, None),
+}
+
+
+def test_the_page_grid_sorts_numbers_and_a_missing_value_is_missing(comparison):
+    """What the What changed tables send under the text: floats in display units, NaN (never 0) where failed."""
+    numbers = as_numbers(comparison.frame, CHANGE_NUMBERS)
+    for column in CHANGE_NUMBERS:
+        assert pd.api.types.is_float_dtype(numbers[column]), column
+    rows = {(r["title"], r["label"]): r for r in numbers.to_dict("records")}
+    for key, expected in NUMBERS.items():
+        for column, want in zip(("before", "after", "change"), expected):
+            got = rows[key][column]
+            assert (pd.isna(got) if want is None else got == pytest.approx(want)), (key, column, got)
+
+
+# tool call -> the start of its one-line summary (shown under "show work") or its message, written by hand
+TOOL_LINES = [
+    ("get_task_history", {"task_name": "CheckT1", "qid": "2"}, "CheckT1 on Q02: "),
+    ("get_task_history", {"task_name": "ZX90InterleavedRandomizedBenchmarking", "qid": "0-1"},
+     "ZX90InterleavedRandomizedBenchmarking on Q00→Q01: "),
+    ("get_latest_task_result", {"task_name": "CheckNothing", "qid": "5"}, "no completed CheckNothing result for Q05 on"),
+    ("list_available_parameters", {"qid": "1"}, "on 16Qa Q01"),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "line"), TOOL_LINES)
+def test_tool_sentences_name_targets_as_the_tables_do(repo, name, args, line):
+    kit = Toolkit(repo, store=DataStore())
+    kit.begin_request()
+    out = kit.execute(name, {"chip_id": CHIP, **args})
+    said = out.summary if out.ok else out.model_text
+    assert line in said, said

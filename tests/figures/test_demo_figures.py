@@ -49,7 +49,7 @@ def test_every_qubit_task_of_the_newest_execution_has_its_figure(fresh_demo):
                                  f"{row['execution_id']}/fig/")
         if row["name"] in FIGURES:
             assert (settings.data_dir / "calib_data" / stored.removeprefix("/app/calib_data/")).is_file(), stored
-            assert task_figure(root, row).plotly is not None
+            assert task_figure(root, row, 16).plotly is not None
 
 
 def test_the_t1_fit_curve_is_the_stored_t1(fresh_demo):
@@ -60,7 +60,7 @@ def test_the_t1_fit_curve_is_the_stored_t1(fresh_demo):
         if row is None:
             continue
         t1 = row["output_parameters"]["t1"]["value"]
-        shown = task_figure(figure_root(settings), row)
+        shown = task_figure(figure_root(settings), row, 16)
         fit = next(t for t in shown.plotly["data"] if t["mode"] == "lines")
         assert f"T1 = {t1:.4g} μs" in fit["name"]
         x = np.asarray(fit["x"], dtype=float)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from datetime import datetime
 from pathlib import Path
 
 import plotly.io as pio
@@ -19,7 +20,7 @@ def _figure(qdash_figures, qid: str, name: str):
     root = FigureRoot(qdash_figures.root, PREFIX)
     rows = qdash_figures.repo.task_results(CHIP, qid=qid, task_name=name, limit=1)
     assert rows, f"fixture row {name} on {qid} not read back"
-    return task_figure(root, rows[0])
+    return task_figure(root, rows[0], 16)  # the fixture chip's 16 qubits: labels Q00..Q15
 
 
 def test_per_user_layout_json_is_drawn_with_the_stored_values(qdash_figures):
@@ -30,8 +31,21 @@ def test_per_user_layout_json_is_drawn_with_the_stored_values(qdash_figures):
     expected = pio.read_json(qdash_figures.root / OLD_DIR / "t1_q0.json")
     assert list(shown.plotly["data"][0]["x"]) == list(expected.data[0].x)
     assert shown.fit == ("t1 = 45.3 ± 0.9 μs",)  # stored 45.31 ± 0.92 μs, at the pages' 0.1 μs
-    assert shown.describe() == ("CheckT1 on 0 (completed, 2025-06-07 09:01 UTC, execution 20250606-001): "
+    assert shown.describe() == ("CheckT1 on Q00 (completed, 2025-06-07 09:01 UTC, execution 20250606-001): "
                                 "t1 = 45.3 ± 0.9 μs")
+
+
+@pytest.mark.parametrize(("qid", "size", "label"), [
+    ("0", 16, "Q00"), ("69", 144, "Q069"), ("5", 64, "Q05"), ("115-118", 144, "Q115→Q118"), ("0-1", 16, "Q00→Q01"),
+])
+def test_a_caption_names_the_target_as_every_table_does(qdash_figures, qid, size, label):
+    """Qubit and coupling labels in a figure caption are the tables' (``Q069``, ``Q115→Q118``), never the stored id."""
+    row = {"name": "CheckCZ" if "-" in qid else "CheckT1", "qid": qid, "status": "completed",
+           "execution_id": "20250607-001", "end_at": datetime(2025, 6, 7, 9, 1)}
+    shown = task_figure(FigureRoot(qdash_figures.root, PREFIX), row, size)
+    assert shown.label == label
+    assert shown.describe() == (f"{row['name']} on {label} (completed, 2025-06-07 09:01 UTC, execution 20250607-001): "
+                                "no fit values stored")
 
 
 def test_fit_values_are_in_the_units_and_precision_the_tables_use():
@@ -113,9 +127,9 @@ def test_a_hostile_json_figure_is_refused_by_the_chart_check(qdash_figures):
     bad.write_text('{"data": [{"type": "scatter", "x": [1], "y": [1]}], "layout": {"images": '
                    '[{"source": "https://evil.example/pixel.png"}]}}', encoding="utf-8")
     row = {"name": "CheckT1", "qid": "5", "status": "completed", "json_figure_path": [f"{PREFIX}/{NEW_DIR}/bad.json"]}
-    shown = task_figure(FigureRoot(qdash_figures.root, PREFIX), row)
+    shown = task_figure(FigureRoot(qdash_figures.root, PREFIX), row, 16)
     assert not shown.shown and shown.problem.startswith("the chart check refused the figure")
     fake = qdash_figures.root / NEW_DIR / "fake.png"
     fake.write_bytes(b"<svg onload=alert(1)>")
     row = {"name": "CheckT1", "qid": "5", "status": "completed", "figure_path": [f"{PREFIX}/{NEW_DIR}/fake.png"]}
-    assert task_figure(FigureRoot(qdash_figures.root, PREFIX), row).problem == "the file is not a PNG image"
+    assert task_figure(FigureRoot(qdash_figures.root, PREFIX), row, 16).problem == "the file is not a PNG image"

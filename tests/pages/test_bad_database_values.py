@@ -139,7 +139,7 @@ def test_the_daily_report_and_the_figures_say_what_went_wrong(spoiled_env: Path)
         spoiled = list(db["task_result_history"].find({"chip_id": CHIP, "figure_path": "loop/a.png"}, {"_id": 0}))
         assert spoiled
         for row in spoiled:  # an over-long file name, then a symlink loop: neither opens, both say why
-            shown = task_figure(FigureRoot(Path(os.environ["CALIB_DATA_DIR"])), row)
+            shown = task_figure(FigureRoot(Path(os.environ["CALIB_DATA_DIR"])), row, int(chip["size"]))
             assert shown.png is None and shown.plotly is None
             assert "name is too long" in shown.problem and any("symlink loop" in n for n in shown.notes)
     finally:

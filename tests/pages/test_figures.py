@@ -16,6 +16,7 @@ from tests.pages.conftest import click_cell, dataframe, figures, texts
 
 CALIB = "/app/calib_data/"
 QID = "17"
+LABEL = "Q017"  # how every table of the 144-qubit demo chip names it
 
 
 def _on_disk(calib: Path, stored: str) -> Path:
@@ -106,7 +107,8 @@ def test_qubits_report_draws_one_fit_at_a_time_and_every_task_has_its_tab(open_p
         shown["qubit_figure_CheckT1"]["layout"]["title"]["text"]
     page = texts(at)
     when = newest["CheckT1"]["end_at"].strftime("%Y-%m-%d %H:%M")
-    assert any(t.startswith(f"CheckT1 on {QID} (completed, {when} UTC") and f"t1 = {t1:.4g}" in t for t in page)
+    # the caption names the qubit as the tables do and gives T1 at the pages' 0.1 μs
+    assert any(t.startswith(f"CheckT1 on {LABEL} (completed, {when} UTC") and f"t1 = {t1:.1f} ± " in t for t in page)
 
     for task in ("X90InterleavedRandomizedBenchmarking", "CheckQubitSpectroscopy"):
         at.session_state[tab_key] = task
@@ -126,7 +128,7 @@ def test_qubits_report_draws_one_fit_at_a_time_and_every_task_has_its_tab(open_p
     assert len(images) == 1  # the T2 echo PNG, served by the app itself from the file's bytes
     url = images[0].value[0]
     assert "/media/" in url and "://" not in url and url.endswith(".png")
-    assert any(t.startswith(f"CheckT2Echo on {QID} (completed") for t in texts(at))
+    assert any(t.startswith(f"CheckT2Echo on {LABEL} (completed") for t in texts(at))
 
 
 def test_figures_off_when_the_directory_is_missing(open_page, app_env, monkeypatch, tmp_path, demo_chip):
