@@ -23,7 +23,7 @@ from copilot_core.charts.compare import change_figure
 from copilot_core.domain.display import MEDIAN_CHANGE_LABEL, NO_VALUE, NOT_MEASURED
 from ui import compare as compare_data
 from ui import figures, navigation, plot, url_state, views, widgets
-from copilot_core.render_safety import csv_bytes, escape
+from copilot_core.render_safety import csv_bytes, escape, safe_label
 from ui.errors import page_guard
 from ui.widgets import persistent_select
 
@@ -73,7 +73,8 @@ with page_guard("the comparison"):
         labels = {e["execution_id"]: f"{e['execution_id']} · {e['start_at']:%Y-%m-%d %H:%M} · {e.get('status')}"
                   for e in runs}
         url_state.adopt("by", "compare_by", MODES, to_url=lambda mode: mode.split()[-1])
-        by = st.radio("Compare", MODES, horizontal=True, key="compare_by")
+        by = st.radio("Compare", MODES, horizontal=True, key="compare_by",
+                      format_func=lambda mode: safe_label(mode))
         url_state.publish("by", by.split()[-1])
         c1, c2 = st.columns(2)
         if by == "two runs":
@@ -103,8 +104,8 @@ with page_guard("the comparison"):
                          "title": "metric", "median_before": NUMBER("median before"),
                          "median_after": NUMBER("median after"), "median_change": NUMBER(MEDIAN_CHANGE_LABEL),
                          "band_worse": NUMBER("band ↓", format="%d"), "band_better": NUMBER("band ↑", format="%d")})
-        st.caption(f"{MEDIAN_CHANGE_LABEL}: the middle of each qubit's own change (after − before), not the median "
-                   "after minus the median before.")
+        st.caption(escape(f"{MEDIAN_CHANGE_LABEL}: the middle of each qubit's own change (after − before), not the "
+                          "median after minus the median before."))
 
         st.subheader("Change on the chip")
         topology = comp.topology
