@@ -36,6 +36,10 @@ MAX_TEXT_TAGS = 2_000  # <br>, <b>, ... over the whole chart
 # trace 4 ms as lines, 10 ms with markers; one SVG marker 0.05 ms): it decides which rendering draws faster.
 GL_SETUP = 4_000
 GL_TRACE = 100
+# The most a chart may cost in the rendering it is drawn with, when that is past SVG_BUDGET: the 39,000-marker
+# WebGL scatter (8,010 as WebGL; 0.8 s) passes; 200 traces of 100 markers (22,000 as SVG, 28,000 as WebGL; over
+# 2 s either way at load 5) does not.
+DRAW_BUDGET = 12_000
 # SVG-element equivalents per item.
 WEIGHT = {"marker": 1.0, "bar": 1.0, "line": 0.01, "slice": 40.0, "cell": 0.02, "box": 0.05, "tag": 1.0,
           "annotation": 10.0, "shape": 2.0, "trace": 10.0, "gl": 0.1, "image": 1.0}
@@ -397,6 +401,15 @@ def webgl_cost(fig: dict, cost: Cost) -> float:
     """What the first draw of ``fig`` (priced as ``cost``) costs with its WebGL traces drawn in WebGL."""
     traces = sum(1 for t in fig.get("data") or [] if t.get("type") == "scattergl")
     return cost.svg + (GL_SETUP + GL_TRACE * traces if traces else 0)
+
+
+def check_drawn(price: float, fig: dict) -> None:
+    """ChartTooCostly when the rendering a chart is drawn with costs more than ``DRAW_BUDGET``."""
+    if price > DRAW_BUDGET:
+        traces = sum(1 for t in fig.get("data") or [] if isinstance(t, dict))
+        raise ChartTooCostly(f"the chart would take a browser too long to draw ({traces} traces, {price:,.0f} "
+                             f"SVG-element equivalents; the limit is {DRAW_BUDGET:,}); plot fewer traces or points "
+                             "(aggregate, or one trace per group)")
 
 
 def figure_cost(fig: dict, text_tags: int) -> Cost:

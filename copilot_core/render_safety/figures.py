@@ -39,6 +39,7 @@ from copilot_core.render_safety.chart_cost import (
     ChartTooCostly,
     Cost,
     check,
+    check_drawn,
     figure_cost,
     first_draw_cost,
     gl_as_svg,
@@ -605,7 +606,9 @@ def _rebuilt(fig: dict) -> dict:
     (a figure accepted as WebGL is then drawn faster); a value scatter does not take keeps them WebGL."""
     as_svg = gl_as_svg(fig)
     if as_svg is None:
-        return _priced(fig)[0]
+        out, cost = _priced(fig)
+        _drawn_within(webgl_cost(out, cost), out)
+        return out
     svg: dict = {}
     svg_cost: Cost | None = None
     try:
@@ -616,7 +619,17 @@ def _rebuilt(fig: dict) -> dict:
     except (UnsafeFigure, ChartTooCostly):
         pass  # a value scatter does not take (svg_cost None), or over a budget as SVG
     webgl, cost = _priced(fig)
-    return svg if svg_cost is not None and svg_cost.svg <= webgl_cost(webgl, cost) else webgl
+    gl = webgl_cost(webgl, cost)
+    chosen, price = (svg, svg_cost.svg) if svg_cost is not None and svg_cost.svg <= gl else (webgl, gl)
+    _drawn_within(price, chosen)
+    return chosen
+
+
+def _drawn_within(price: float, fig: dict) -> None:
+    try:
+        check_drawn(price, fig)
+    except ChartTooCostly as exc:
+        raise UnsafeFigure(str(exc)) from None
 
 
 def _rebuild(fig: dict) -> tuple[dict, int]:

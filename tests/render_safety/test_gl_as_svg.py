@@ -102,3 +102,35 @@ def test_every_webgl_attribute_is_a_scatter_attribute():
     assert len(webgl) > 10
     for path in webgl:
         assert set(attrs[path]) <= set(attrs.get("scatter" + path[len("scattergl"):], {})), path
+
+
+def test_a_chart_too_dear_in_either_rendering_is_refused():
+    """200 WebGL traces of 100 markers, priced by hand: as SVG 20,000 markers + 200 x 10 = 22,000; as WebGL
+    2,000 + 2,000 + 4,000 set-up + 200 x 100 = 28,000.  The cheaper, 22,000, is over the 12,000 a drawn chart may
+    cost (it took over 2 s in Chromium either way), so the gate refuses it and says what to reduce."""
+    figures.forget()
+    with pytest.raises(figures.UnsafeFigure, match=r"too long to draw \(200 traces, 22,000 .*limit is 12,000"):
+        validate_figure({"data": [{"type": "scattergl", "mode": "markers", "y": [1.0] * 100} for _ in range(200)],
+                         "layout": {}})
+
+
+@pytest.mark.parametrize(("traces", "points", "drawn"), [
+    (60, 100, "scatter"),     # SVG 6,000 + 600 = 6,600 <= WebGL 600 + 600 + 4,000 + 6,000 = 11,200; within 12,000
+    (1, 39_000, "scattergl"),  # WebGL 3,900 + 10 + 4,000 + 100 = 8,010 < SVG 39,010; within 12,000
+])
+def test_a_chart_past_the_svg_budget_is_drawn_when_its_cheaper_rendering_fits(traces: int, points: int, drawn: str):
+    figures.forget()
+    checked = validate_figure({"data": [{"type": "scattergl", "mode": "markers", "y": [1.0] * points}
+                                        for _ in range(traces)], "layout": {}})
+    assert {t["type"] for t in checked["data"]} == {drawn} and len(checked["data"]) == traces
+
+
+def test_a_webgl_chart_with_buttons_is_held_to_the_same_limit():
+    """Buttons keep WebGL (their restyles name WebGL traces): 120 traces of 100 markers cost 1,200 + 1,200 + 4,000
+    + 12,000 = 18,400 as WebGL, over 12,000."""
+    figures.forget()
+    fig = {"data": [{"type": "scattergl", "mode": "markers", "y": [1.0] * 100} for _ in range(120)],
+           "layout": {"updatemenus": [{"type": "buttons", "buttons": [{"label": "all", "method": "restyle",
+                                                                        "args": [{"visible": True}]}]}]}}
+    with pytest.raises(figures.UnsafeFigure, match=r"120 traces, 18,400 .*limit is 12,000"):
+        validate_figure(fig)
