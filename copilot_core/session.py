@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Protocol, cast
 
 from copilot_core.answer.blocks import AskBlock, TextBlock
@@ -32,6 +33,7 @@ from copilot_core.cancel import CancelToken
 from copilot_core.chat.messages import ChatMessage
 from copilot_core.chat.showwork import show_work_from
 from copilot_core.chat.state import ChatState
+from copilot_core.errors import CopilotError
 from copilot_core.figures import available_root
 from copilot_core.memory import CopilotMemory
 from copilot_core.readiness import Readiness, readiness_for, router_enabled
@@ -191,7 +193,7 @@ class Copilot:
                                            work=work, error=result.error, stopped=result.stopped)
         asked = any(isinstance(b, AskBlock) for b in answer.blocks)
         answer.follow_ups = follow_ups(text, [(o.name, dict(o.args or {})) for o in result.tool_calls if o.ok],
-                                       chip_in_view=state.chip_id,
+                                       chip_in_view=state.chip_id, size_of=partial(_chip_size, repo),
                                        failed=bool(result.error) or result.stopped or asked)
         state.add(answer)
         return TurnResult(sent=True, flags=flags, answer=answer, result=result, readiness=readiness)
@@ -291,3 +293,13 @@ class Copilot:
                 memory.learn(chip_id, result.tool_calls)
         except Exception:  # noqa: BLE001
             log.exception("could not update copilot memory for chip %s", chip_id)
+
+
+def _chip_size(repo: CalibrationRepository, chip_id: str) -> int:
+    """The chip's qubit count for labels (0 when the chip or the database cannot say; the turn read it already)."""
+    try:
+        row = repo.get_chip(chip_id)
+    except CopilotError:
+        return 0
+    size = row.get("size") if row else None
+    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else 0

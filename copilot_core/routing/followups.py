@@ -8,9 +8,10 @@ cannot put words in them.  A failed or stopped answer, or one without tools, get
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.domain.topology import qubit_label
 
 MAX_FOLLOW_UPS = 3
 _CHIP_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
@@ -52,14 +53,15 @@ def _touched(calls: Iterable[tuple[str, dict]]) -> tuple[list[str], list[str], l
 
 
 def follow_ups(question: str, calls: Sequence[tuple[str, dict]], *, chip_in_view: str | None = None,
-               failed: bool = False) -> list[str]:
-    """Up to three next questions for an answer whose tool calls were ``calls`` (name, arguments)."""
+               failed: bool = False, size_of: Callable[[str], int] | None = None) -> list[str]:
+    """Up to three next questions for an answer whose tool calls were ``calls`` (name, arguments).  ``size_of``: a
+    chip's qubit count, so a qubit reads as every table writes it (``Q017`` on 144 qubits; ``Q17`` when unknown)."""
     if failed or not calls:
         return []
     chips, qids, metrics = _touched(calls)
     chip = chips[0] if chips else (chip_in_view if chip_in_view and _chip_id(chip_in_view) else None)
     title = CATALOGUE[metrics[0]].title if metrics else None
-    qubit = f"qubit {qids[0]}" if qids else None
+    qubit = qubit_label(qids[0], size_of(chip) if size_of is not None and chip else 0) if qids else None
     where = f" on {chip}" if chip else ""
     candidates: list[str] = []
     if title and qubit:

@@ -41,7 +41,7 @@ class Model:
             return answer(FIRST)
         if "markup question" in asked:
             return self.paused("markup", text(MARKUP), after=12)
-        if "stop me" in asked or "Show every parameter of qubit 5" in asked or "I mean: T2 echo" in asked:
+        if "stop me" in asked or "Show every parameter of Q05" in asked or "I mean: T2 echo" in asked:
             return self.paused(asked, answer(SLOW), after=16)
         return answer("A fresh answer after the stop.")
 
@@ -104,7 +104,7 @@ def test_follow_up_and_option_turns_have_the_stop_button(page: Page, chat_url: s
     ask(page, f"first question: how is qubit 5 on {CHIP}?")
     messages = page.get_by_test_id("stChatMessage")
     expect(messages.nth(1)).to_contain_text(FIRST)
-    follow_up = page.get_by_role("button", name="Show every parameter of qubit 5")
+    follow_up = page.get_by_role("button", name="Show every parameter of Q05")
     expect(follow_up).to_be_visible()
     follow_up.click()
     expect(messages.nth(3)).to_contain_text("This answer starts streaming")
