@@ -152,7 +152,7 @@ class Copilot:
         if out_of_scope(text):  # plainly not about the lab's data: declined without calling any model
             return self._declined(state, provider, flags)
         if state.mode == "analysis" and state.chip_id and state.qid and not history:
-            return self._qubit_review(state, provider, flags, listener, trace_attrs, cancel)
+            return self._qubit_review(state, provider, flags, listener, trace_attrs, cancel, repo)
         if clarify and (ask := self._clarify_first(repo, text, state, history)) is not None:
             return self._asked(state, provider, flags, ask)
 
@@ -201,15 +201,18 @@ class Copilot:
     # ------------------------------------------------------------------------------------------
 
     def _qubit_review(self, state: ChatState, provider: ProviderConfig, flags: list[str], listener: TurnListener,
-                      trace_attrs: dict[str, str], cancel: CancelToken | None = None) -> TurnResult:
+                      trace_attrs: dict[str, str], cancel: CancelToken | None,
+                      repo: CalibrationRepository) -> TurnResult:
         """The first turn of analysis mode: the qubit's report at once, then one checked model review (a stop
-        ends the review and keeps the report)."""
+        ends the review and keeps the report).  The secrets are collected once, for the tracer and the review."""
+        secrets = turn_secrets(provider, self.settings)
         tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
-                                      secrets=turn_secrets(provider, self.settings), **trace_attrs)
+                                      secrets=secrets, **trace_attrs)
         request = AgentRequest(message=state.messages[-1].text, chip_id=state.chip_id, qid=state.qid,
                                mode="analysis", flags=flags)
-        result = run_qubit_review(request, provider=provider, repo=self.repo, listener=listener, tracer=tracer,
-                                  client=self.client, timeout_s=self._review_timeout(), cancel=cancel)
+        result = run_qubit_review(request, provider=provider, repo=repo, listener=listener, tracer=tracer,
+                                  client=self.client, timeout_s=self._review_timeout(), cancel=cancel,
+                                  secrets=secrets)
         work = show_work_from(result, trace=tracer.finish(error=result.error))
         answer = ChatMessage.assistant(result.blocks, assessment=result.assessment, work=work, error=result.error,
                                        stopped=result.stopped)
@@ -298,7 +301,7 @@ class Copilot:
 def _chip_size(repo: CalibrationRepository, chip_id: str) -> int:
     """The chip's qubit count for labels (0 when the chip or the database cannot say; the turn read it already)."""
     try:
-        row = repo.get_chip(chip_id)
+        row = repo.chip_layout(chip_id)
     except CopilotError:
         return 0
     size = row.get("size") if row else None

@@ -18,7 +18,7 @@ from copilot_core.tools.compact import (compact_output_parameters, compact_times
                                         untrusted_data)
 
 if TYPE_CHECKING:
-    from copilot_core.data.rows import ChipRow, TaskRow
+    from copilot_core.data.rows import ChipLayout, TaskRow
     from copilot_core.data.repository import CalibrationRepository
 
 log = logging.getLogger(__name__)
@@ -48,12 +48,12 @@ def _safe(label: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> 
 
 
 def resolve_target(repo: CalibrationRepository | None, chip_id: str | None,
-                   qid: str | None) -> tuple[str | None, str | None, ChipRow | None]:
-    """(chip_id, normalised qid, chip doc): the most recently installed chip when none is given."""
+                   qid: str | None) -> tuple[str | None, str | None, ChipLayout | None]:
+    """(chip_id, normalised qid, the chip's layout): the most recently installed chip when none is given."""
     if repo is None:
         return chip_id, qid, None
     chip_id = chip_id or _safe("default chip", repo.default_chip_id)
-    chip = _safe("chip", repo.get_chip, chip_id) if chip_id else None
+    chip = _safe("chip", repo.chip_layout, chip_id) if chip_id else None
     if qid is not None:
         try:
             qid = parse_qubit_ref(qid)
@@ -62,7 +62,7 @@ def resolve_target(repo: CalibrationRepository | None, chip_id: str | None,
     return chip_id, qid, chip
 
 
-def chip_section(chip_id: str | None, chip: ChipRow | None) -> list[str]:
+def chip_section(chip_id: str | None, chip: ChipLayout | None) -> list[str]:
     if not chip_id:
         return ["## Context", "No chip is selected and the database has none; ask the user which chip they mean."]
     lines = ["## Context", f"- chip_id: {inline_from_database(chip_id)}"]
@@ -74,7 +74,7 @@ def chip_section(chip_id: str | None, chip: ChipRow | None) -> list[str]:
     return lines
 
 
-def qubit_sections(repo: CalibrationRepository, chip_id: str, qid: str, chip: ChipRow | None, *, neighbours: bool,
+def qubit_sections(repo: CalibrationRepository, chip_id: str, qid: str, chip: ChipLayout | None, *, neighbours: bool,
                    values: bool = True) -> list[str]:
     """Target qubit (with its current params unless ``values`` is False), and optionally topology neighbours'
     params and the qubit's couplings.  Without neighbours (chat mode) only catalogued metrics are listed; the

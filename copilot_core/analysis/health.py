@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from copilot_core.analysis.chip_metrics import UnknownChip, canonical_coupling_ids, chip_topology
-from copilot_core.analysis.drift import BASELINE_DAYS, DriftFlag, drops, reference_time
+from copilot_core.analysis.drift import BASELINE_DAYS, DriftFlag, drops
 from copilot_core.domain.metrics import (BANDS, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, Band, format_value,
                                          metric, missing_since, missing_text, window_text)
 from copilot_core.data.rows import ChipSeriesRow
@@ -288,8 +288,8 @@ def build_health_report(chip: ChipRow | dict, qid: str, qubit_params: dict[str, 
 
 def qubit_health(repo: CalibrationRepository, chip_id: str, qid: str, *, window_days: int = 7,
                  metrics: tuple[str, ...] = SCORED_QUBIT_METRICS) -> HealthReport:
-    """Read what the report needs through a ``CalibrationRepository`` and build it."""
-    chip = repo.get_chip(chip_id)
+    """Read what the report needs through a ``CalibrationRepository`` (each fact once) and build it."""
+    chip = repo.chip_layout(chip_id)
     if chip is None:
         raise UnknownChip(f"chip {chip_id!r} was not found in the database")
     size = int(chip.get("size") or 0)
@@ -297,10 +297,10 @@ def qubit_health(repo: CalibrationRepository, chip_id: str, qid: str, *, window_
         raise InvalidRequest(f"qubit {qid!r} is not on chip {chip_id} ({size} qubits)")
     if not 1 <= window_days <= 366:
         raise InvalidRequest(f"window must be 1..366 days, not {window_days!r}")
-    end = reference_time(chip)
+    end = repo.window_end(chip_id)  # the chip's last execution, else now
     since = end - timedelta(days=window_days)
     history = {name: repo.parameter_timeseries(chip_id, name, str(int(qid)), last_n=200, since=since)
                for name in metrics}
     failed = repo.task_results(chip_id, status="failed", since=since, limit=1000)
-    return build_health_report(chip, str(int(qid)), repo.all_qubit_params(chip_id), repo.all_coupling_params(chip_id),
+    return build_health_report(dict(chip), str(int(qid)), repo.all_qubit_params(chip_id), repo.all_coupling_params(chip_id),
                                history, window_days=window_days, metrics=metrics, window_end=end, failed=failed)

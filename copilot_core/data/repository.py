@@ -11,10 +11,12 @@ Return values are plain JSON-able dicts/lists (datetimes naive UTC), picklable f
 
 from __future__ import annotations
 
+import copy
 import functools
 import statistics
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Concatenate, Literal, ParamSpec, Protocol, TypeVar, cast
 
@@ -23,8 +25,8 @@ from copilot_core.data.connection import DatabaseUnavailable
 from copilot_core.data.observed import seen
 from copilot_core.data.engine import Database
 from copilot_core.data.plans import MAX_SCAN, QueryPlan, Query, Run, plan_for
-from copilot_core.data.rows import (ChipRow, ChipSeriesRow, ExecutionRow, LineageGraph, MetricValue, NoteRow, Param,
-                                    Params, SeriesPoint, TaskRow)
+from copilot_core.data.rows import (ChipLayout, ChipRow, ChipSeriesRow, ExecutionRow, LineageGraph, MetricValue,
+                                    NoteRow, Param, Params, SeriesPoint, TaskRow)
 from copilot_core.data.scoped import scoped
 from copilot_core.data.validation import InvalidArgument
 from copilot_core.domain.metrics import metric as catalogue_metric, stored_number
@@ -133,6 +135,21 @@ def _qid_sort_key(qid: str) -> tuple:
     return (tuple(int(p) if p.isdigit() else 0 for p in parts), qid)
 
 
+def _layout(chip_id: str, doc: dict) -> ChipLayout:
+    """The layout of a stored chip document (``list_chips``' defaults for a missing size or topology)."""
+    size = doc["size"] if isinstance(doc.get("size"), int) else 64
+    return ChipLayout(chip_id=chip_id, size=size, topology_id=doc.get("topology_id") or f"square-lattice-mux-{size}")
+
+
+@dataclass
+class TurnFacts:
+    """The chip facts one turn has read, by what was asked (the lookup table ``for_turn`` adds)."""
+
+    chip_ids: list[str] | None = None
+    layouts: dict[str, ChipLayout | None] = field(default_factory=dict)
+    rows: dict[str, ChipRow | None] = field(default_factory=dict)
+
+
 class CalibrationRepository:
     """Validated, project-scoped reads over a pymongo-API ``Database`` (MongoDB or litemongo)."""
 
@@ -142,11 +159,17 @@ class CalibrationRepository:
         self.project_id = v.project_id(project_id) if project_id is not None else None
         self.db = scoped(db, self.project_id)  # every query on a project's collections carries its id
         self.plan = plan or plan_for(db)
+        self._turn: TurnFacts | None = None  # set on the copy ``for_turn`` gives
 
     def for_turn(self) -> CalibrationRepository:
-        """This repository for one copilot turn: the chip ids and each chip's row are read once however many steps
-        ask (the question's chip, the prompt's context, the clarification and the tools all need them)."""
-        return TurnRepository(self.db, project_id=self.project_id, plan=self.plan)
+        """This repository for one copilot turn: the chip ids and each chip's layout and row are read once however
+        many steps ask (the question's chip, the prompt's context, the clarification and the tools all need them).
+        A turn lasts seconds: a chip installed meanwhile shows in the next turn.  A failed read is not kept."""
+        if self._turn is not None:
+            return self
+        turn = copy.copy(self)
+        turn._turn = TurnFacts()
+        return turn
 
     def scope(self, **conditions: object) -> Query:
         """Every filter starts here (also those of ``runs.RunReader``): the project scope plus validated
@@ -186,13 +209,12 @@ class CalibrationRepository:
             found[chip_id] = doc
         chips = []
         for chip_id, doc in found.items():
-            size = doc["size"] if isinstance(doc.get("size"), int) else 64
+            layout = _layout(chip_id, doc)
             last = self.db["execution_history"].find_one(
                 self.scope(chip_id=chip_id), {"_id": 0, "start_at": 1, "status": 1}, sort=[("start_at", -1)])
-            chips.append(ChipRow(chip_id=chip_id, size=size,
-                                 topology_id=doc.get("topology_id") or f"square-lattice-mux-{size}",
+            chips.append(ChipRow(chip_id=chip_id, size=layout["size"], topology_id=layout["topology_id"],
                                  installed_at=doc.get("installed_at"),
-                                 active=doc.get("activity_status") != INACTIVE, qubits_total=size,
+                                 active=doc.get("activity_status") != INACTIVE, qubits_total=layout["size"],
                                  qubits_with_data=self._qubits_with_data(chip_id),
                                  last_execution_at=last.get("start_at") if last else None,
                                  last_execution_status=last.get("status") if last else None))
@@ -210,13 +232,40 @@ class CalibrationRepository:
     @guarded
     def get_chip(self, chip_id: str) -> ChipRow | None:
         """One chip in the ``list_chips`` shape, or None if it does not exist."""
+        turn = self._turn
+        if turn is not None and chip_id in turn.rows:
+            return copy.copy(turn.rows[chip_id])
         found = self._chips(self.scope(chip_id=v.chip_id(chip_id)))
-        return found[0] if found else None
+        row = found[0] if found else None
+        if turn is not None:
+            turn.rows[chip_id] = copy.copy(row)
+        return row
+
+    @guarded
+    def chip_layout(self, chip_id: str) -> ChipLayout | None:
+        """A chip's size and topology (the newest document of that chip id, as ``get_chip``), in one read; None
+        when the chip does not exist."""
+        turn = self._turn
+        if turn is not None and chip_id in turn.layouts:
+            return copy.copy(turn.layouts[chip_id])
+        doc = self.db["chip"].find_one(self.scope(chip_id=v.chip_id(chip_id)),
+                                       {"_id": 0, "chip_id": 1, "size": 1, "topology_id": 1},
+                                       sort=[("installed_at", -1), ("chip_id", 1)])
+        layout = None if doc is None else _layout(chip_id, doc)
+        if turn is not None:
+            turn.layouts[chip_id] = copy.copy(layout)
+        return layout
 
     @guarded
     def chip_ids(self) -> list[str]:
         """Every chip id in scope (for spotting a chip named in a question)."""
-        return sorted(str(c) for c in self.db["chip"].distinct("chip_id", self.scope()) if isinstance(c, str))
+        turn = self._turn
+        if turn is not None and turn.chip_ids is not None:
+            return list(turn.chip_ids)
+        ids = sorted(str(c) for c in self.db["chip"].distinct("chip_id", self.scope()) if isinstance(c, str))
+        if turn is not None:
+            turn.chip_ids = list(ids)
+        return ids
 
     @guarded
     def default_chip_id(self) -> str | None:
@@ -604,27 +653,3 @@ class CalibrationRepository:
         # (a chip-wide distinct over the history decodes all of it on the embedded one)
         names = {p for data in self.all_qubit_params(chip_id).values() for p in data}
         return sorted(names | {p for data in self.all_coupling_params(chip_id).values() for p in data})
-
-
-class TurnRepository(CalibrationRepository):
-    """The repository for one turn: the chip facts several steps of the turn read are read once (a turn lasts
-    seconds; a chip installed meanwhile shows in the next turn).  A failed read is not remembered."""
-
-    def __init__(self, db: Database, *, project_id: str | None = None, plan: QueryPlan | None = None) -> None:
-        super().__init__(db, project_id=project_id, plan=plan)
-        self._chip_ids: list[str] | None = None
-        self._chip_rows: dict[str, ChipRow | None] = {}
-
-    def for_turn(self) -> CalibrationRepository:
-        return self
-
-    def chip_ids(self) -> list[str]:
-        if self._chip_ids is None:
-            self._chip_ids = super().chip_ids()
-        return list(self._chip_ids)
-
-    def get_chip(self, chip_id: str) -> ChipRow | None:
-        if chip_id not in self._chip_rows:
-            self._chip_rows[chip_id] = super().get_chip(chip_id)
-        row = self._chip_rows[chip_id]
-        return None if row is None else cast(ChipRow, dict(row))

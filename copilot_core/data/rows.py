@@ -25,6 +25,14 @@ class Param(TypedDict):
 Params = dict[str, Param]  # parameter name -> Param
 
 
+class ChipLayout(TypedDict):
+    """What a chip's qubits are: its size and topology (the prompt's context and the tools' checks need no more)."""
+
+    chip_id: str
+    size: int
+    topology_id: object
+
+
 class ChipRow(TypedDict):
     chip_id: str
     size: int

@@ -23,9 +23,10 @@ from copilot_core.answer.parse import parse_answer
 from copilot_core.answer.blocks import Block, TextBlock, answer_text
 from copilot_core.agent.context import resolve_target
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
-from copilot_core.guardrails import configured_secrets, sanitize_output
+from copilot_core.guardrails import sanitize_output
 from copilot_core.llm.calls import call_model
 from copilot_core.llm.conversation import start_conversation
+from copilot_core.agent.plan import turn_secrets
 from copilot_core.agent.prompts import render_prompt
 from copilot_core.llm.provider import ProviderConfig, make_client
 from copilot_core.llm.budget import estimate_tokens
@@ -147,15 +148,16 @@ def _notify(listener: TurnListener, markdown: str) -> None:
 def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: CalibrationRepository,
                      listener: TurnListener | None = None, tracer: Tracer | None = None,
                      client: OpenAI | None = None, timeout_s: float = REVIEW_TIMEOUT_S,
-                     cancel: CancelToken | None = None) -> AgentResult:
+                     cancel: CancelToken | None = None, secrets: tuple[str, ...] | None = None) -> AgentResult:
     """Report first, then the checked review; never raises (a failed report or model is in the blocks/error).
     ``timeout_s``: how long the review may take (the provider's own timeout caps it).  ``cancel``: the user's
     stop; the model call is streamed so a stop closes it at once, and the answer is the report plus "Review
-    stopped"."""
+    stopped".  ``secrets``: the turn's, when the caller collected them already (else collected here)."""
     started = time.perf_counter()
     listener = listener or SilentListener()
     tracer = tracer or NULL_TRACER
-    secrets = tuple(s for s in (*configured_secrets(), provider.api_key) if s)
+    secrets = turn_secrets(provider) if secrets is None else secrets
+    repo = repo.for_turn()  # the chip's layout is read once (the target's check and the report both need it)
     base = AgentResult(answer="", blocks=[], model=provider.model, api_style=provider.api_style,
                        flags=list(request.flags))
     listener.phase("building the health report")

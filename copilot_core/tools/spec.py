@@ -22,7 +22,7 @@ from copilot_core.errors import CopilotError
 from copilot_core.tools.compact import inline_from_database
 
 if TYPE_CHECKING:
-    from copilot_core.data.rows import ChipRow
+    from copilot_core.data.rows import ChipLayout
     from copilot_core.data.repository import CalibrationRepository
     from copilot_core.figures import FigureRoot
     from copilot_core.tools.store import DataStore
@@ -89,12 +89,12 @@ class ToolContext:
     sandbox: Sandbox | None = None
     memory: MemoryReader | None = None
     figures: FigureRoot | None = None  # the lab's figure directory (read-only)
-    _chips: dict[str, ChipRow] = field(default_factory=dict)
+    _chips: dict[str, ChipLayout] = field(default_factory=dict)
 
-    def chip(self, chip_id: str) -> ChipRow:
-        """The chip document, or a ToolError listing the chips that exist."""
+    def chip(self, chip_id: str) -> ChipLayout:
+        """The chip's layout (id, size, topology), or a ToolError listing the chips that exist."""
         if chip_id not in self._chips:
-            found = self.repo.get_chip(chip_id)
+            found = self.repo.chip_layout(chip_id)
             if found is None:
                 known = ", ".join(inline_from_database(c["chip_id"], 64) + ("" if c.get("active", True) else INACTIVE_MARK)
                                   for c in self.repo.list_chips()[:20]) or "none"

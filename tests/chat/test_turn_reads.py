@@ -24,12 +24,10 @@ QUESTION = f"What are the parameters of Q05 on {CHIP}?"
 
 # Worked out by hand from the turn's needs and the repository's queries (copilot_core/data/repository.py):
 #  1. the chip ids, to see whether the question names a chip (clarification, the question's chip): chip.distinct
-#  2. the chip's row, for the prompt's context and the tool's check of the qubit against the chip's size
-#     (get_chip): the chip document, its last run, the qubits with data
+#  2. the chip's layout (size, topology), for the prompt's context, the tool's check of the qubit against the chip's
+#     size and the follow-ups' labels (chip_layout): the chip document
 #  3. qubit 5's parameters (get_qubit_params -> qubit_params): one qubit document
-EXPECTED_READS = [("chip", "distinct"),
-                  ("chip", "find"), ("execution_history", "find_one"), ("qubit", "find"),
-                  ("qubit", "find_one")]
+EXPECTED_READS = [("chip", "distinct"), ("chip", "find_one"), ("qubit", "find_one")]
 
 
 @pytest.fixture
