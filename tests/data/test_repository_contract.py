@@ -86,6 +86,29 @@ def test_list_chips_scoped_newest_first_with_counts(repo1, docs):
     assert repo1.get_chip("p2chip") is None  # another project's chip
 
 
+def test_chip_layout_is_the_newest_chip_documents_size_and_topology(repo1, docs):
+    for chip_id in {c["chip_id"] for c in docs["chip"] if c["project_id"] == P1}:
+        newest = max((c for c in docs["chip"] if c["project_id"] == P1 and c["chip_id"] == chip_id),
+                     key=lambda c: c["installed_at"])
+        size = newest["size"] if isinstance(newest.get("size"), int) else 64
+        assert repo1.chip_layout(chip_id) == {"chip_id": chip_id, "size": size,
+                                              "topology_id": newest.get("topology_id") or f"square-lattice-mux-{size}"}
+    assert repo1.chip_layout("nope") is None
+    assert repo1.chip_layout("p2chip") is None  # another project's chip
+
+
+def test_a_turn_keeps_what_it_read_and_hands_out_copies(repo1, docs):
+    turn = repo1.for_turn()
+    assert turn.for_turn() is turn and repo1.for_turn() is not turn
+    ids = turn.chip_ids()
+    ids.append("edited by a caller")
+    layout = turn.chip_layout(CHIP)
+    assert layout is not None
+    layout["size"] = -1
+    assert turn.chip_ids() == sorted({c["chip_id"] for c in docs["chip"] if c["project_id"] == P1})
+    assert turn.chip_layout(CHIP) == repo1.chip_layout(CHIP) and turn.get_chip(CHIP) == repo1.get_chip(CHIP)
+
+
 def test_unscoped_repository_sees_every_project(contract_db):
     ids = {c["chip_id"] for c in CalibrationRepository(contract_db).list_chips()}
     assert "p2chip" in ids
