@@ -9,6 +9,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import streamlit as st
 
@@ -169,10 +170,8 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
         with slots.status.status("Thinking…", expanded=True) as status:
             progress = turn_progress(state, status, early)
         draft = slots.draft
-        turn: BackgroundTurn[TurnResult] = BackgroundTurn(
-            lambda listener, stream, cancel: copilot.ask(state, verdict, listener, stream=stream, cancel=cancel,
-                                                    clarify=True),
-            on_stopped=lambda _: save_state(state, res.sessions))
+        turn: BackgroundTurn[TurnResult] = BackgroundTurn(partial(copilot.ask, state, verdict, clarify=True),
+                                                          on_stopped=lambda _: save_state(state, res.sessions))
         st.session_state[TURN_KEY] = turn
         try:
             result = turn.pump(lambda events: show_events(events, progress, draft), _stop_check())

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from copilot_core.agent.contracts import SilentListener, TurnListener
 from copilot_core.cancel import CancelToken
@@ -24,6 +24,7 @@ from copilot_core.sandbox.fairshare import current_session, session_scope
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 TICK_S = 0.1  # how often the page thread looks for a stop while nothing arrives
 FRAME_S = 0.1  # after showing events, the page gathers what arrives for this long before it shows again
 
@@ -62,11 +63,16 @@ class QueueListener(SilentListener):
         self.events.put(TurnEvent("report", (markdown,)))
 
 
-class BackgroundTurn(Generic[T]):
-    """``work(listener, stream, cancel)`` on a daemon thread; see the module docstring."""
+class TurnWork(Protocol[T_co]):
+    """What a background turn runs: the turn service's ``ask`` with its question bound (``functools.partial``)."""
 
-    def __init__(self, work: Callable[[TurnListener, Callable[[str], None], CancelToken], T],
-                 on_stopped: Callable[[T | None], object]) -> None:
+    def __call__(self, listener: TurnListener, /, *, stream: Callable[[str], None], cancel: CancelToken) -> T_co: ...
+
+
+class BackgroundTurn(Generic[T]):
+    """``work(listener, stream=, cancel=)`` on a daemon thread; see the module docstring."""
+
+    def __init__(self, work: TurnWork[T], on_stopped: Callable[[T | None], object]) -> None:
         self.cancel = CancelToken()
         self.events: queue.Queue[TurnEvent | None] = queue.Queue()
         self.result: T | None = None
@@ -80,11 +86,10 @@ class BackgroundTurn(Generic[T]):
         self._thread = threading.Thread(target=self._run, args=(work, listener), name="copilot-turn", daemon=True)
         self._thread.start()
 
-    def _run(self, work: Callable[[TurnListener, Callable[[str], None], CancelToken], T],
-             listener: QueueListener) -> None:
+    def _run(self, work: TurnWork[T], listener: QueueListener) -> None:
         try:
             with session_scope(self._session):
-                self.result = work(listener, listener.draft, self.cancel)
+                self.result = work(listener, stream=listener.draft, cancel=self.cancel)
         except BaseException as exc:  # noqa: BLE001  (handed to the page thread, which shows it)
             self.failure = exc
         finally:
