@@ -17,6 +17,7 @@ Two parts:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import importlib
 import json
@@ -78,6 +79,20 @@ if os.environ.get("SAME_TEXT_CORPUS") and __name__ != "__main__":
     _install()
 
 
+def _canon(obj: object) -> str:
+    """``repr`` with sets in a fixed order (a set of tuples holding None is ordered by address)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        inner = ", ".join(f"{f.name}={_canon(getattr(obj, f.name))}" for f in dataclasses.fields(obj))
+        return f"{type(obj).__name__}({inner})"
+    if isinstance(obj, (set, frozenset)):
+        return "{" + ", ".join(sorted(_canon(x) for x in obj)) + "}"
+    if isinstance(obj, (list, tuple)):
+        return "[" + ", ".join(_canon(x) for x in obj) + "]"
+    if isinstance(obj, dict):
+        return "{" + ", ".join(f"{_canon(k)}: {_canon(v)}" for k, v in obj.items()) + "}"
+    return repr(obj)
+
+
 def _decisions(question: str) -> dict[str, str]:
     from copilot_core.agent.lookups import lookup_plan, needs_data, window_days
     from copilot_core.language.question import parse
@@ -95,7 +110,7 @@ def _decisions(question: str) -> dict[str, str]:
                       ("out_of_scope", lambda: out_of_scope(question)),
                       ("parse", lambda: parse(question, ("64Qv3", "144Qv2")))):
         try:
-            out[key] = repr(call())
+            out[key] = _canon(call())
         except Exception as exc:  # noqa: BLE001 - an error is a result to compare too
             out[key] = f"raised {type(exc).__name__}: {exc}"
     return out
@@ -116,7 +131,7 @@ def replay(corpus: Path) -> dict[str, object]:
         fn = getattr(importlib.import_module(module), name)
         key = f"{module}.{name}{args!r}{kwargs!r}"
         try:
-            answers[key] = repr(fn(*args, **kwargs))
+            answers[key] = _canon(fn(*args, **kwargs))
         except Exception as exc:  # noqa: BLE001
             answers[key] = f"raised {type(exc).__name__}: {exc}"
     return {"questions": {q: _decisions(q) for q in questions}, "answers": answers}

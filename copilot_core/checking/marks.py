@@ -15,13 +15,11 @@ from collections.abc import Set as AbstractSet
 
 from copilot_core.checking.claim_facts import Claim
 from copilot_core.checking.claim_reading import numbers_read
+from copilot_core.language.question_words import ANSWER_WORDS
 
 NOT_CHECKED = "*(not checked)*"
 LEFT_OUT = "*(a sentence was left out here: the data does not support it)*"
 _UNIT_END = re.compile(r"(?<=[.!?;])[ \t]+(?=\S)|\n")
-_RANKING = re.compile(
-    r"\b(highest|lowest|most|least|best|worst|top|bottom|higher|lower|greater|smaller|larger|longer|shorter|"
-    r"better|worse|more|fewer|less|exceeds?|outperforms?|ranks?|ranked|leads?|wins?|trails?)\b", re.I)
 
 
 def _units(text: str) -> list[tuple[int, int]]:
@@ -36,7 +34,7 @@ def _units(text: str) -> list[tuple[int, int]]:
 
 def states_something(sentence: str) -> bool:
     """True when a sentence states a value, a ranking, a comparison or a count (a number or a ranking word)."""
-    return bool(numbers_read(sentence)) or bool(_RANKING.search(sentence))
+    return bool(numbers_read(sentence)) or ANSWER_WORDS["ranking"].search(sentence) is not None
 
 
 def _is_row(unit: str) -> bool:
