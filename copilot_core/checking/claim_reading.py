@@ -19,6 +19,7 @@ from copilot_core.language.numbers import number_spans
 from copilot_core.checking.matcher import written_decimals, written_value
 from copilot_core.language.question import blank, names_blanked, noun_after, selects
 from copilot_core.language.question import mentions as find_mentions
+from copilot_core.language.sentences import sentence_at
 from copilot_core.language.question_words import ANSWER_WORDS, TOKEN, closing, opening, tokens_of
 from copilot_core.domain.vocabulary import LIMIT_WORDS, metrics_named
 
@@ -114,13 +115,12 @@ def numbers_read(text: str) -> list[str]:
     return [r.written for r in read_numbers(text)[0]]
 
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
-
-
 def _sentence_before(answer: str, start: int) -> str:
-    """The answer from the start of the sentence that holds ``start`` up to it."""
-    ends = [m.end() for m in _SENTENCE_END.finditer(answer, 0, start)]
-    return answer[ends[-1] if ends else 0:start]
+    """The answer from the end of the sentence before (";" does not end one here) up to ``start``."""
+    first, _ = sentence_at(answer, start, ".!?")
+    while first and answer[first - 1] in " \t":
+        first -= 1
+    return answer[first:start]
 
 
 def _listed(answer: str, end: int, mentions: list[tuple[int, int, str]]) -> int | None:
