@@ -40,7 +40,6 @@ BLOCKS_SCHEMA: dict = {
 SCHEMA_NAME = "copilot_answer"
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.S)
-_CONTENT = re.compile(r'"content"\s*:\s*"((?:[^"\\]|\\.)*)"', re.S)
 _CHART_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?\{[^`]*?\"(?:data|layout)\"\s*:[^`]*?```", re.S)
 
 
@@ -164,7 +163,9 @@ def _salvage_contents(text: str) -> list[Block]:
     if '"blocks"' not in text[:200]:
         return []
     out: list[Block] = []
-    for raw in _CONTENT.findall(text):
+    for raw in (_string_body(text, start) for start in after_key(text, "content", '"')):
+        if raw is None:
+            continue
         try:
             content = json.loads(f'"{raw}"')
         except ValueError:
@@ -172,6 +173,22 @@ def _salvage_contents(text: str) -> list[Block]:
         if content.strip():
             out.append(TextBlock(content))
     return out
+
+
+def after_key(text: str, key: str, opens: str) -> list[int]:
+    """Where the value of every ``"key": <opens>`` of a JSON text (maybe cut off or still arriving) starts: the
+    position right after ``opens`` (``"`` for a string, ``{`` for an object)."""
+    return [m.end() for m in re.finditer(rf'"{re.escape(key)}"\s*:\s*{re.escape(opens)}', text)]
+
+
+def _string_body(text: str, start: int) -> str | None:
+    """The JSON string body from ``start`` to its closing quote, still escaped; None when it is not closed."""
+    i = start
+    while i < len(text):
+        if text[i] == '"':
+            return text[start:i]
+        i += 2 if text[i] == "\\" else 1
+    return None
 
 
 def _normalise_block(raw: object) -> Block | None:

@@ -21,14 +21,31 @@ from copilot_core.language.question import blank, names_blanked, noun_after, sel
 from copilot_core.language.question import mentions as find_mentions
 from copilot_core.language.sentences import sentence_at
 from copilot_core.language.question_words import ANSWER_WORDS, TOKEN, closing, opening, tokens_of
-from copilot_core.domain.vocabulary import LIMIT_WORDS, metrics_named
+from copilot_core.domain.vocabulary import metrics_named
 
 _CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")
 _ROLES: tuple[Role, ...] = ("min", "max", "median", "mean", "latest")
 _QUALIFIERS = ("missing", "failed", "below", "above")
 _SIGNS = {"below": "<", "above": ">"}
-LIMIT_AFTER = re.compile(rf"\b(?P<word>{LIMIT_WORDS})\s+(?P<num>\d+(?:\.\d+)?)", re.I)
 _BAND_ALIASES = {"poor": "bad"}
+_DIGITS = "0123456789"
+
+
+def limits_after(after: str) -> list[tuple[str, str]]:
+    """Every "below 20", "more than 99.5" in ``after``: the comparison words (lower case) and the number."""
+    out = []
+    for start, end in ANSWER_WORDS["below or above"].find(after):
+        number = after[end:].lstrip()
+        if len(number) < len(after) - end and (written := _decimal_opening(number)):
+            out.append((after[start:end].lower(), written))
+    return out
+
+
+def _decimal_opening(text: str) -> str:
+    """The plain decimal ``text`` starts with ("20", "99.5"; a point with no digit after is not in it), else ""."""
+    whole = len(text) - len(text.lstrip(_DIGITS))
+    fraction = len(text) - whole - 1 - len(text[whole + 1:].lstrip(_DIGITS))
+    return text[:whole + 1 + fraction] if whole and text[whole:whole + 1] == "." and fraction else text[:whole]
 
 
 def clauses(text: str, ends: re.Pattern[str] = _CLAUSE_END) -> list[tuple[int, int]]:

@@ -265,6 +265,7 @@ ANSWER_WORDS: dict[str, Phrases] = {
     "latest": Phrases("latest|most recent|newest|current|currently"),
     "several latest": Phrases(f"latest/newest/current/currently *? *? {_SEVERAL}|most recent *? *? {_SEVERAL}"),
     # a limit right before a number, a count's words around it
+    "below or above": Phrases(f"{_BELOW_WORDS}|{_ABOVE_WORDS}"),
     "limit": Phrases(f"{_BELOW_WORDS}|{_ABOVE_WORDS}|at least|at most|threshold of?"),
     "count before": Phrases("how many|count/counted|number of|total of"),
     "counted": Phrases("of the? # *? qubit/qubits/coupling/couplings/pair/pairs/task/tasks/failure/failures/run/runs"
