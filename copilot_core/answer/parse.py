@@ -105,14 +105,15 @@ def holds_complete_answer(text: str) -> bool:
     return isinstance(data, dict) and isinstance(data.get("blocks"), list)
 
 
-_FENCE_MARKS = re.compile(r"```[A-Za-z]*")
+# A code fence mark with its language word ("```json"): taken out before a reply is read as JSON.
+FENCE_MARK = re.compile(r"```[A-Za-z]*")
 
 
 def holds_no_answer(text: str) -> bool:
     """Whether the reply is only a JSON object with nothing to show (``{"assessment": "good"}``, ``{"blocks": []}``):
     a small model writes that now and then, and the person should get the tools' answer, not the JSON."""
     try:
-        data = json.loads(_FENCE_MARKS.sub("", text).strip())
+        data = json.loads(FENCE_MARK.sub("", text).strip())
     except ValueError:
         return False
     if not isinstance(data, dict) or not set(data) <= {"blocks", "assessment"}:
