@@ -156,7 +156,7 @@ def corrected_args(name: str, args: dict, outcome: ToolOutcome) -> dict | None:
     if isinstance(outcome.full, dict) and isinstance(outcome.full.get("retry_without"), list):
         drop = {k for k in outcome.full["retry_without"] if k in RETRYABLE_FILTERS}
     elif not outcome.ok and outcome.error:
-        drop = {_invalid_argument(outcome.error)} & set(RETRYABLE_FILTERS)
+        drop = {k for k in RETRYABLE_FILTERS if k == _invalid_argument(outcome.error)}
     drop &= set(args)
     if not drop:
         return None
