@@ -9,11 +9,14 @@ Two counts, printed side by side for ``copilot_core/agent`` and all of ``copilot
   compiles a table counts each pattern; a pattern imported by several modules counts once).
 
     .venv/bin/python bench/regex_count.py [--root DIR]   # DIR: another checkout to compare (default: this one)
+    .venv/bin/python bench/regex_count.py --base REF      # before (REF, via git archive) and after, by module
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import tempfile
 import importlib
 import importlib.util
 import pkgutil
@@ -64,10 +67,36 @@ def held() -> int:
     return len(found)
 
 
+def by_module(root: Path) -> dict[str, int]:
+    """Written count per copilot module of the tree at ``root`` (modules with none left out)."""
+    core = root / "copilot_core"
+    files = [p for package in COPILOT for p in (core / package).glob("*.py")] or list((core / "agent").glob("*.py"))
+    counts = {p.relative_to(core).as_posix(): written_file(p) for p in files}
+    return {name: n for name, n in counts.items() if n}
+
+
+def compare(base: str) -> None:
+    """Before (``base``, a git ref of this checkout) and after (the working tree), side by side by module."""
+    here = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(here), "archive", base], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        before, after = by_module(Path(tmp)), by_module(here)
+    print(f"{'module':34} {'before':>7} {'after':>7}")
+    for name in sorted(set(before) | set(after), key=lambda n: (-before.get(n, 0), n)):
+        print(f"{name:34} {before.get(name, 0):7} {after.get(name, 0):7}")
+    print(f"{'copilot packages (' + base + ' -> working tree)':34} {sum(before.values()):7} {sum(after.values()):7}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
-    root = parser.parse_args().root.resolve()
+    parser.add_argument("--base", help="a git ref: print its counts by module next to the working tree's")
+    options = parser.parse_args()
+    if options.base:
+        compare(options.base)
+        return
+    root = options.root.resolve()
     sys.path.insert(0, str(root))
     core = root / "copilot_core"
     files = [p for package in COPILOT for p in (core / package).glob("*.py")] or list((core / "agent").glob("*.py"))

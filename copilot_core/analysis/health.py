@@ -32,7 +32,7 @@ TREND_MIN_POINTS = 3
 STABLE_CHANGE = 0.05  # relative change over the window below which a metric is "stable"
 NEIGHBOUR_GAP = 0.25  # flagged when this much worse than the neighbours' median
 OWN_DROP = 0.2  # flagged when the latest value is this much worse than the qubit's own median before it
-_TASK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")  # task names shown in findings: identifiers only
+TASK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")  # task names shown in findings and reviews: identifiers only
 CORE_METRICS = ("t1", "t2_echo", "average_readout_fidelity", "x90_gate_fidelity")
 
 
@@ -277,7 +277,7 @@ def build_health_report(chip: ChipRow | dict, qid: str, qubit_params: dict[str, 
     for label in dict.fromkeys(f.label for f in failures):  # fixed words, computed labels, identifier task names
         count = sum(f.label == label for f in failures)
         where = f"coupling {label}" if "→" in label else label
-        tasks = ", ".join(sorted({f.task for f in failures if f.label == label and _TASK_NAME.fullmatch(f.task)}))
+        tasks = ", ".join(sorted({f.task for f in failures if f.label == label and TASK_NAME.fullmatch(f.task)}))
         findings.insert(0, f"{count} task run(s) failed on {where} in the last {window_days} days "
                            f"({tasks + '; ' if tasks else ''}see Failed tasks).")
     scored = [c.band for c in checks if c.band is not None]

@@ -17,7 +17,7 @@ malformed chart loads as a text placeholder that says so, never as an exception.
 
 from __future__ import annotations
 
-import re
+import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeAlias
@@ -114,9 +114,12 @@ def blocks_to_dicts(blocks: Iterable[Block]) -> list[BlockDict]:
     return [block_to_dict(b) for b in blocks]
 
 
+_LABEL_CHARS = frozenset(string.ascii_letters + string.digits + "_-")
+
+
 def _label(value: object) -> str:
     """A stored type name as shown in a placeholder: identifier characters only."""
-    return re.sub(r"[^A-Za-z0-9_-]", "", str(value))[:40] or "?"
+    return "".join(c for c in str(value) if c in _LABEL_CHARS)[:40] or "?"
 
 
 def unreadable(what: str) -> TextBlock:

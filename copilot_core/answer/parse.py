@@ -40,7 +40,6 @@ BLOCKS_SCHEMA: dict = {
 SCHEMA_NAME = "copilot_answer"
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.S)
-_CONTENT = re.compile(r'"content"\s*:\s*"((?:[^"\\]|\\.)*)"', re.S)
 _CHART_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?\{[^`]*?\"(?:data|layout)\"\s*:[^`]*?```", re.S)
 
 
@@ -106,14 +105,15 @@ def holds_complete_answer(text: str) -> bool:
     return isinstance(data, dict) and isinstance(data.get("blocks"), list)
 
 
-_FENCE_MARKS = re.compile(r"```[A-Za-z]*")
+# A code fence mark with its language word ("```json"): taken out before a reply is read as JSON.
+FENCE_MARK = re.compile(r"```[A-Za-z]*")
 
 
 def holds_no_answer(text: str) -> bool:
     """Whether the reply is only a JSON object with nothing to show (``{"assessment": "good"}``, ``{"blocks": []}``):
     a small model writes that now and then, and the person should get the tools' answer, not the JSON."""
     try:
-        data = json.loads(_FENCE_MARKS.sub("", text).strip())
+        data = json.loads(FENCE_MARK.sub("", text).strip())
     except ValueError:
         return False
     if not isinstance(data, dict) or not set(data) <= {"blocks", "assessment"}:
@@ -164,7 +164,9 @@ def _salvage_contents(text: str) -> list[Block]:
     if '"blocks"' not in text[:200]:
         return []
     out: list[Block] = []
-    for raw in _CONTENT.findall(text):
+    for raw in (_string_body(text, start) for start in after_key(text, "content", '"')):
+        if raw is None:
+            continue
         try:
             content = json.loads(f'"{raw}"')
         except ValueError:
@@ -172,6 +174,22 @@ def _salvage_contents(text: str) -> list[Block]:
         if content.strip():
             out.append(TextBlock(content))
     return out
+
+
+def after_key(text: str, key: str, opens: str) -> list[int]:
+    """Where the value of every ``"key": <opens>`` of a JSON text (maybe cut off or still arriving) starts: the
+    position right after ``opens`` (``"`` for a string, ``{`` for an object)."""
+    return [m.end() for m in re.finditer(rf'"{re.escape(key)}"\s*:\s*{re.escape(opens)}', text)]
+
+
+def _string_body(text: str, start: int) -> str | None:
+    """The JSON string body from ``start`` to its closing quote, still escaped; None when it is not closed."""
+    i = start
+    while i < len(text):
+        if text[i] == '"':
+            return text[start:i]
+        i += 2 if text[i] == "\\" else 1
+    return None
 
 
 def _normalise_block(raw: object) -> Block | None:

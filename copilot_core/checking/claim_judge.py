@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 
 from copilot_core.checking.claim_facts import (CATALOGUE_LIMIT, Claim, Fact, Role, Verdict, matches, subject_label,
                                                written_like)
-from copilot_core.checking.claim_reading import LIMIT_AFTER, Reading, asked_count, claimed_metric, counts_after, read_words
+from copilot_core.checking.claim_reading import (Reading, asked_count, claimed_metric, counts_after, limits_after,
+                                                 read_words)
 from copilot_core.checking.matcher import states
 from copilot_core.domain.metrics import format_value, metric
-from copilot_core.domain.vocabulary import UNIT_WORDS, is_below, metrics_named
+from copilot_core.domain.vocabulary import is_below, metrics_named
+from copilot_core.language.numbers import unit_after
 
 
 @dataclass
@@ -175,7 +177,6 @@ def _level_problem(case: _Case, pool: list[Fact]) -> Claim | None:
     return None
 
 
-_UNIT_AFTER = re.compile(rf"^\s?({UNIT_WORDS})(?![\w])")
 _UNIT_NAMES = {"µs": "μs", "us": "μs"}
 
 
@@ -206,10 +207,9 @@ def _limit_problem(reading: Reading, candidates: Sequence[Fact], facts: Sequence
             next((f"a limit of {f.metric}" for f in candidates if f.metric), "no limit")
         return (f"{reading.written} is {other}, not a threshold the question, the tools or {name or 'the metric'} "
                 "use" + (f" ({name}: {stated})" if stated else ""))
-    unit = _UNIT_AFTER.match(reading.after)
-    if unit and name is not None and metric(name).unit and \
-            _UNIT_NAMES.get(unit.group(1), unit.group(1)) != metric(name).unit:
-        return f"{reading.written} {unit.group(1)} is not in {name}'s unit ({metric(name).unit})"
+    unit, _ = unit_after(reading.after) or ("", 0)
+    if unit and name is not None and metric(name).unit and _UNIT_NAMES.get(unit, unit) != metric(name).unit:
+        return f"{reading.written} {unit} is not in {name}'s unit ({metric(name).unit})"
     return None
 
 
@@ -274,15 +274,16 @@ def _change_problem(reading: Reading, direction: int, facts: Sequence[Fact], cla
     return f"{reading.written} is not {what} (the tools give {', '.join(values[:3])})", fix
 
 
-_ARROW_AFTER = re.compile(rf"^\s*(?:{UNIT_WORDS})?\s*(?:→|->)")
-_ARROW_BEFORE = re.compile(r"(?:→|->)\s*$")
+_ARROWS = ("→", "->")
 
 
 def _side(reading: Reading) -> str | None:
     """``before`` for the number left of an arrow ("59.1 μs → 61.9 μs"), ``after`` for the one right of it."""
-    if _ARROW_AFTER.match(reading.after):
+    after = reading.after.lstrip()
+    _, unit_end = unit_after(after) or ("", 0)
+    if after[unit_end:].lstrip().startswith(_ARROWS):
         return "before"
-    return "after" if _ARROW_BEFORE.search(reading.before) else None
+    return "after" if reading.before.rstrip().endswith(_ARROWS) else None
 
 
 _ROLE_NAMES = {"min": "lowest value", "max": "highest value", "median": "median", "mean": "mean",
@@ -299,11 +300,11 @@ def _band_problem(reading: Reading, band: str | None, name: str | None, pool: li
         if actual is not None and actual != band:
             return f"{reading.written} {entry.unit} is {actual} for {name}, not {band}"
     after = reading.after
-    for m in LIMIT_AFTER.finditer(after):
-        limit = float(m.group("num"))
-        below = is_below(m.group("word"))
+    for word, number in limits_after(after):
+        limit = float(number)
+        below = is_below(word)
         if (below and not reading.value < limit) or (not below and not reading.value > limit):
-            return f"{reading.written} is not {m.group('word').lower()} {m.group('num')}"
+            return f"{reading.written} is not {word} {number}"
     return None
 
 

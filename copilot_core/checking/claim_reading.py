@@ -19,33 +19,33 @@ from copilot_core.language.numbers import number_spans
 from copilot_core.checking.matcher import written_decimals, written_value
 from copilot_core.language.question import blank, names_blanked, noun_after, selects
 from copilot_core.language.question import mentions as find_mentions
-from copilot_core.language.question_words import TOKEN, Phrases, Row
-from copilot_core.domain.vocabulary import ABOVE_WORDS, BELOW_WORDS, LIMIT_WORDS, MISSING_WORDS, metrics_named
+from copilot_core.language.sentences import sentence_at
+from copilot_core.language.question_words import ANSWER_WORDS, TOKEN, closing, opening, tokens_of
+from copilot_core.domain.vocabulary import metrics_named
 
 _CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")
-_ROLE_WORDS: tuple[tuple[Role, re.Pattern[str]], ...] = (
-    ("min", re.compile(r"\b(lowest|minimum|min|smallest|shortest|(?<!at )least)\b", re.I)),
-    ("max", re.compile(r"\b(highest|maximum|max|largest|longest|greatest|best)\b", re.I)),
-    ("median", re.compile(r"\bmedian\b", re.I)),
-    ("mean", re.compile(r"\b(mean|average|avg)\b", re.I)),
-    ("latest", re.compile(r"\b(latest|most recent|newest|current(ly)?)\b"  # "the most recent values": several
-                          r"(?!(?:\s+[\w*]+){0,2}\s+(?:values|points|measurements|results|calibrations)\b)", re.I)),
-)
-_THRESHOLD_BEFORE = re.compile(rf"(?:\b(?:{LIMIT_WORDS}|at least|at most|threshold(?: of)?)|[<>≤≥])\s*$", re.I)
-_COUNT_AFTER = re.compile(r"^\s*(?:of\s+(?:the\s+)?\d+\s+)?(?:\w+\s+)?(qubits?|couplings?|pairs?|tasks?|failures?|"
-                          r"runs?|executions?|results?|points?|values?|measurements?)\b", re.I)
-_COMPARED_AFTER = re.compile(r"^\s+(?:compared|better|worse)\b", re.I)  # "(60 compared, 27 better, 33 worse)"
-_COUNT_BEFORE = re.compile(r"\b(how many|count(?:ed)?|number of|total of)\b[^\d]*$", re.I)
-_OF_BEFORE = re.compile(r"\b(of|out of)\s*$", re.I)
-_QUALIFIER_WORDS: tuple[tuple[str, Row], ...] = (
-    ("missing", re.compile(rf"\b({MISSING_WORDS}|lack)\w*", re.I)),
-    ("failed", Phrases("fail*|error/errors")),
-    ("below", re.compile(rf"\b({BELOW_WORDS}|at most)\b|<", re.I)),
-    ("above", re.compile(rf"\b({ABOVE_WORDS}|at least)\b|>", re.I)),
-)
-LIMIT_AFTER = re.compile(rf"\b(?P<word>{LIMIT_WORDS})\s+(?P<num>\d+(?:\.\d+)?)", re.I)
-_BAND_WORD = re.compile(r"(?<!not )(?<!than )\b(excellent|good|fair|bad|poor)\b", re.I)
+_ROLES: tuple[Role, ...] = ("min", "max", "median", "mean", "latest")
+_QUALIFIERS = ("missing", "failed", "below", "above")
+_SIGNS = {"below": "<", "above": ">"}
 _BAND_ALIASES = {"poor": "bad"}
+_DIGITS = "0123456789"
+
+
+def limits_after(after: str) -> list[tuple[str, str]]:
+    """Every "below 20", "more than 99.5" in ``after``: the comparison words (lower case) and the number."""
+    out = []
+    for start, end in ANSWER_WORDS["below or above"].find(after):
+        number = after[end:].lstrip()
+        if len(number) < len(after) - end and (written := _decimal_opening(number)):
+            out.append((after[start:end].lower(), written))
+    return out
+
+
+def _decimal_opening(text: str) -> str:
+    """The plain decimal ``text`` starts with ("20", "99.5"; a point with no digit after is not in it), else ""."""
+    whole = len(text) - len(text.lstrip(_DIGITS))
+    fraction = len(text) - whole - 1 - len(text[whole + 1:].lstrip(_DIGITS))
+    return text[:whole + 1 + fraction] if whole and text[whole:whole + 1] == "." and fraction else text[:whole]
 
 
 def clauses(text: str, ends: re.Pattern[str] = _CLAUSE_END) -> list[tuple[int, int]]:
@@ -58,29 +58,41 @@ def clauses(text: str, ends: re.Pattern[str] = _CLAUSE_END) -> list[tuple[int, i
     return bounds
 
 
+def _role_words(role: Role, text: str) -> list[int]:
+    """Where the words of ``role`` start in ``text`` ("at least" is a limit, not a minimum; "the most recent
+    values" are several, not the latest)."""
+    if role == "latest":
+        several = {start for start, _ in ANSWER_WORDS["several latest"].find(text)}
+        return [start for start, _ in ANSWER_WORDS["latest"].find(text) if start not in several]
+    return [start for start, end in ANSWER_WORDS[role].find(text)
+            if text[start:end].lower() != "least" or not text[:start].lower().endswith("at ")]
+
+
 def _role_from_words(before: str, after: str, clause: str) -> Role | None:
     """The role the nearest claim word gives a number: the last one before it in its clause, else one after."""
     best: tuple[int, Role] | None = None
-    for role, pattern in _ROLE_WORDS:
-        for m in pattern.finditer(before):
-            if best is None or m.start() > best[0]:
-                best = (m.start(), role)
+    for role in _ROLES:
+        for start in _role_words(role, before):
+            if best is None or start > best[0]:
+                best = (start, role)
     if best is not None:
         return best[1]
     after = after[:40].partition("(")[0]  # "36 of the 59 compared (largest drop first": the aside has its own words
-    for role, pattern in _ROLE_WORDS:
-        if pattern.search(after):
-            return role
-    return None
+    return next((role for role in _ROLES if _role_words(role, after)), None)
+
+
+def _says(row: str, clause: str) -> bool:
+    sign = _SIGNS.get(row)
+    return ANSWER_WORDS[row].search(clause) is not None or (sign is not None and sign in clause)
 
 
 def _qualifier(clause: str) -> str | None:
-    return next((name for name, pattern in _QUALIFIER_WORDS if pattern.search(clause)), None)
+    return next((name for name in _QUALIFIERS if _says(name, clause)), None)
 
 
 def counts_after(after: str) -> bool:
     """The words after a number say it counts something ("3 qubits", "of the 59 couplings")."""
-    return bool(_COUNT_AFTER.match(after))
+    return opening(ANSWER_WORDS["counted"], after) is not None
 
 
 @dataclass
@@ -120,23 +132,23 @@ def numbers_read(text: str) -> list[str]:
     return [r.written for r in read_numbers(text)[0]]
 
 
-_BRACKETED = re.compile(r"\s*\(([^()]*)\)")
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
-
-
 def _sentence_before(answer: str, start: int) -> str:
-    """The answer from the start of the sentence that holds ``start`` up to it."""
-    ends = [m.end() for m in _SENTENCE_END.finditer(answer, 0, start)]
-    return answer[ends[-1] if ends else 0:start]
+    """The answer from the end of the sentence before (";" does not end one here) up to ``start``."""
+    first, _ = sentence_at(answer, start, ".!?")
+    while first and answer[first - 1] in " \t":
+        first -= 1
+    return answer[first:start]
 
 
 def _listed(answer: str, end: int, mentions: list[tuple[int, int, str]]) -> int | None:
     """How many qubits or couplings the brackets right after a number name, when they name nothing else."""
-    found = _BRACKETED.match(answer, end)
-    if found is None:
+    start = len(answer) - len(answer[end:].lstrip())
+    close = answer.find(")", start)
+    if answer[start:start + 1] != "(" or close < 0 or "(" in answer[start + 1:close]:
         return None
-    inside = [m for m in mentions if found.start(1) <= m[0] and m[1] <= found.end(1)]
-    rest = blank(answer[found.start(1):found.end(1)], [(s - found.start(1), e - found.start(1)) for s, e, _ in inside])
+    start += 1
+    inside = [m for m in mentions if start <= m[0] and m[1] <= close]
+    rest = blank(answer[start:close], [(s - start, e - start) for s, e, _ in inside])
     only_names = all(t == "and" for t in TOKEN.findall(rest)) and set(TOKEN.sub("", rest)) <= set(" \t\n\r,;&")
     return len(inside) if inside and only_names else None
 
@@ -186,11 +198,35 @@ def read_words(reading: Reading) -> Words:
     """The role the words give the number (a threshold, a total, a count, else the nearest claim word), the count's
     qualifier (below, above, missing, failed) and the band its clause names."""
     before, after = reading.before, reading.after
-    threshold = bool(_THRESHOLD_BEFORE.search(before))
-    is_count = not threshold and (counts_after(after) or bool(_COUNT_BEFORE.search(before))
-                                  or (not reading.decimals and bool(_COMPARED_AFTER.match(after))))
-    role: Role | None = "threshold" if threshold else "total" if (is_count and _OF_BEFORE.search(before)) else \
+    threshold = before.rstrip()[-1:] in ("<", ">", "≤", "≥") or closing(ANSWER_WORDS["limit"], before) is not None
+    is_count = not threshold and (counts_after(after) or _counted_before(before)
+                                  or (not reading.decimals and _compared_after(after)))
+    role: Role | None = "threshold" if threshold else "total" if (is_count and _of_before(before)) else \
         "count" if is_count else _role_from_words(before, after, reading.clause)
-    band_match = _BAND_WORD.search(reading.clause)
-    band = _BAND_ALIASES.get(band_match.group(1).lower(), band_match.group(1).lower()) if band_match else None
-    return Words(role, _qualifier(reading.clause) if role == "count" else None, band)
+    return Words(role, _qualifier(reading.clause) if role == "count" else None, _band(reading.clause))
+
+
+def _counted_before(before: str) -> bool:
+    """"how many", "count", "number of" before the number, with no other number between."""
+    found = ANSWER_WORDS["count before"].find(before)
+    return bool(found) and not any(c.isdecimal() for c in before[found[-1][1]:])
+
+
+def _compared_after(after: str) -> bool:
+    """"(60 compared, 27 better, 33 worse)": a count of compared items."""
+    return after[:1].isspace() and opening(ANSWER_WORDS["compared"], after) is not None
+
+
+def _of_before(before: str) -> bool:
+    """"36 of 59", "out of 59": the number is a total."""
+    tokens = tokens_of(before)
+    return bool(tokens) and tokens[-1][2] == "of" and not before[tokens[-1][1]:].strip()
+
+
+def _band(clause: str) -> str | None:
+    """The first band word of the clause ("good", "poor" as "bad"), unless it follows "not" or "than"."""
+    for start, end in ANSWER_WORDS["band"].find(clause):
+        if not clause[:start].lower().endswith(("not ", "than ")):
+            word = clause[start:end].lower()
+            return _BAND_ALIASES.get(word, word)
+    return None

@@ -21,12 +21,11 @@ from typing import Literal
 from copilot_core.checking.claim_reading import clauses
 from copilot_core.checking.claims import Repair
 from copilot_core.checking.grounding import finite_number
-from copilot_core.language.numbers import number_spans
+from copilot_core.language.numbers import number_spans, unit_after
 from copilot_core.checking.matcher import states_written
 from copilot_core.routing.prefetch import recent_values_asked
 from copilot_core.language.question import mentions as find_mentions
 from copilot_core.language.question_words import CHIP_ID
-from copilot_core.domain.vocabulary import UNIT_WORDS
 from copilot_core.tools.compact import compact_timestamp
 from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
@@ -51,7 +50,6 @@ _DATE_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 # Where one value's part of the answer ends: a new clause, list item, line or sentence (dates are masked first).
 _SEGMENT_END = re.compile(r"[;\n]|,\s|\.(?:\s|$)|\s+(?:and|but|while|whereas|then|vs\.?|versus)\s+", re.I)
-_UNIT_AFTER = re.compile(rf"^\s?(?:{UNIT_WORDS})(?![\w])")
 
 
 @dataclass(frozen=True)
@@ -189,8 +187,8 @@ def judge_dates(answer: str, points: Sequence[Point]) -> list[DatedValue]:
             if near and verdict == "undated":
                 verdict, clause = "wrong date", answer[seg[0]:seg[1]].strip()
         s, e, w = places[0]
-        unit = _UNIT_AFTER.match(answer[e:])
-        out.append(DatedValue(point, verdict, w, e + (unit.end() if unit else 0), clause))
+        _, unit_end = unit_after(answer[e:]) or ("", 0)
+        out.append(DatedValue(point, verdict, w, e + unit_end, clause))
     if all(v.verdict in ("dated", "undated") for v in out) and any(v.verdict == "undated" for v in out):
         # "93.8 μs and 94.9 μs, on Nov 26 and Nov 25": every date written, in the values' order
         order = sorted(out, key=lambda v: next(s for s, _, w in numbers if w == v.written))

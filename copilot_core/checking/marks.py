@@ -9,34 +9,21 @@ could not read) and holds no verified number gets :data:`NOT_CHECKED` right afte
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 from copilot_core.checking.claim_facts import Claim
 from copilot_core.checking.claim_reading import numbers_read
+from copilot_core.language.question_words import ANSWER_WORDS
+from copilot_core.language.sentences import sentences
 
 NOT_CHECKED = "*(not checked)*"
 LEFT_OUT = "*(a sentence was left out here: the data does not support it)*"
-_UNIT_END = re.compile(r"(?<=[.!?;])[ \t]+(?=\S)|\n")
-_RANKING = re.compile(
-    r"\b(highest|lowest|most|least|best|worst|top|bottom|higher|lower|greater|smaller|larger|longer|shorter|"
-    r"better|worse|more|fewer|less|exceeds?|outperforms?|ranks?|ranked|leads?|wins?|trails?)\b", re.I)
-
-
-def _units(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each sentence or line of ``text``."""
-    out, start = [], 0
-    for m in _UNIT_END.finditer(text):
-        out.append((start, m.start()))
-        start = m.end()
-    out.append((start, len(text)))
-    return [(s, e) for s, e in out if text[s:e].strip()]
 
 
 def states_something(sentence: str) -> bool:
     """True when a sentence states a value, a ranking, a comparison or a count (a number or a ranking word)."""
-    return bool(numbers_read(sentence)) or bool(_RANKING.search(sentence))
+    return bool(numbers_read(sentence)) or ANSWER_WORDS["ranking"].search(sentence) is not None
 
 
 def _is_row(unit: str) -> bool:
@@ -75,7 +62,7 @@ def mark_claims(text: str, claims: Sequence[Claim], *, unsupported: AbstractSet[
     out: list[str] = []
     last = 0
     left_out = marked = 0
-    for start, end in _units(text):
+    for start, end in sentences(text):  # a table row is a line, so a unit too
         unit = text[start:end]
         inside = [c for c in claims if start <= c.start < end]
         out.append(text[last:start])

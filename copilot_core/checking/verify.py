@@ -35,7 +35,15 @@ NO_VALUES = ("The model's answer quotes no value from the data, so it could not 
              "computed from the tool results.")
 # Optional filters a model invents (a chip id as a tag, a status executions do not have): dropped on the retry.
 RETRYABLE_FILTERS = ("status", "tags")
-_INVALID_ARG = re.compile(r"^invalid (?P<key>[a-z_]+)(?:\.\d+)?:")
+
+
+def _invalid_argument(error: str) -> str | None:
+    """The argument a tool error names ("invalid status: …", "invalid tags.0: …"), else None."""
+    head, colon, _ = error.partition(":")
+    key, dot, index = head.removeprefix("invalid ").partition(".")
+    if not colon or not head.startswith("invalid ") or (dot and not index.isdigit()):
+        return None
+    return key if key and all(c == "_" or "a" <= c <= "z" for c in key) else None
 
 
 def deterministic_answer(outcomes: Sequence[ToolOutcome]) -> str | None:
@@ -147,8 +155,8 @@ def corrected_args(name: str, args: dict, outcome: ToolOutcome) -> dict | None:
     drop: set[str] = set()
     if isinstance(outcome.full, dict) and isinstance(outcome.full.get("retry_without"), list):
         drop = {k for k in outcome.full["retry_without"] if k in RETRYABLE_FILTERS}
-    elif not outcome.ok and outcome.error and (found := _INVALID_ARG.match(outcome.error)):
-        drop = {found["key"]} & set(RETRYABLE_FILTERS)
+    elif not outcome.ok and outcome.error:
+        drop = {k for k in RETRYABLE_FILTERS if k == _invalid_argument(outcome.error)}
     drop &= set(args)
     if not drop:
         return None

@@ -6,11 +6,10 @@ A small model sometimes writes on after a complete answer; the reader cuts it af
 from __future__ import annotations
 
 import json
-import re
 import socket
 from typing import Any
 
-from copilot_core.answer.parse import holds_complete_answer
+from copilot_core.answer.parse import after_key, holds_complete_answer
 from copilot_core.cancel import CancelToken, TurnCancelled
 from copilot_core.errors import ProviderError
 from copilot_core.llm.turns import ModelTurn, OnText, ToolCall
@@ -35,7 +34,6 @@ def llama_cache_n(response: Any) -> int:
     return int(timings.get("cache_n") or 0) if isinstance(timings, dict) else 0
 
 
-CHART_OBJECT = re.compile(r'"chart"\s*:\s*\{')
 
 
 def _interrupt(stream: Any) -> None:
@@ -126,7 +124,7 @@ def read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, c
                 else:
                     complete = "}" in delta.content and not pieces and holds_complete_answer("".join(written))
                 cut = cut or (cut_charts and "{" in delta.content and not pieces
-                              and CHART_OBJECT.search("".join(written)) is not None)
+                              and bool(after_key("".join(written), "chart", "{")))
             for tc in getattr(delta, "tool_calls", None) or []:
                 piece = pieces.setdefault(int(getattr(tc, "index", 0) or 0), {"id": "", "name": "", "arguments": ""})
                 piece["id"] = getattr(tc, "id", None) or piece["id"]

@@ -12,10 +12,9 @@ from __future__ import annotations
 import json
 import re
 
+from copilot_core.answer.parse import FENCE_MARK, after_key
 from copilot_core.llm.textcalls import is_call_shaped
 
-_FENCE = re.compile(r"^```[A-Za-z]*\s*")
-_CONTENT_KEY = re.compile(r'"content"\s*:\s*"')
 _CALL_TAGS = ("<tool_call", "<|", "<function")  # a call written as text, before it is complete enough to parse
 _TAGS = ("<tool_call", "</tool_call", "<tool_response", "</tool_response", "<function", "</function", "<|")
 _MARKUP = re.compile(r"</?(?:tool_call|tool_response|function)\b|<\|", re.I)
@@ -78,9 +77,9 @@ def without_markup(text: str | None) -> str | None:
 def draft_text(raw: str | None) -> str:
     """The answer text in a streamed reply so far ("" when nothing readable has arrived yet)."""
     text = (raw or "").lstrip()
-    text = _FENCE.sub("", text, count=1) if text.startswith("```") else text
+    text = FENCE_MARK.sub("", text, count=1).lstrip() if text.startswith("```") else text
     if text.startswith("{"):
-        parts = [_partial_string(text, m.end()) for m in _CONTENT_KEY.finditer(text)]
+        parts = [_partial_string(text, m) for m in after_key(text, "content", '"')]
         return _before_markup("\n\n".join(p for p in parts if p.strip()))
     if text.startswith(_CALL_TAGS) or is_call_shaped(text):
         return ""

@@ -7,18 +7,16 @@ Database text (task messages) is markdown-escaped in the block and kept out of t
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
-from copilot_core.analysis.health import HealthReport, MetricCheck, TaskFailure
+from copilot_core.analysis.health import TASK_NAME, HealthReport, MetricCheck, TaskFailure
 from copilot_core.domain.display import format_fraction
 from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, format_value, metric
 from copilot_core.render_safety import escape
 from copilot_core.tools.compact import clean_text
 
 MAX_FAILURES = 8
-_TASK = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
 MESSAGE_CHARS = 120
 ProblemKind = Literal["bad", "missing", "failed", "drop", "coupling"]
 
@@ -95,7 +93,7 @@ def _failure_problems(report: HealthReport) -> list[Problem]:
     out = []
     groups: dict[tuple[str, str], list[TaskFailure]] = {}
     for f in report.failures:
-        groups.setdefault((f.task if _TASK.fullmatch(f.task) else "A task", f.label), []).append(f)
+        groups.setdefault((f.task if TASK_NAME.fullmatch(f.task) else "A task", f.label), []).append(f)
     for (task, label), runs in groups.items():
         times = f"{len(runs)} times, last" if len(runs) > 1 else "at"
         when = f" {times} {runs[0].at:%Y-%m-%d %H:%M}" if runs[0].at else ""
@@ -155,7 +153,7 @@ def problem_lines(report: HealthReport) -> list[str]:
 def rerun_tasks(report: HealthReport) -> list[str]:
     """Tasks worth re-running: those that failed, then those measuring a bad, dropped, missing or degrading
     metric (identifier names only)."""
-    tasks = [f.task for f in report.failures if _TASK.fullmatch(f.task)]
+    tasks = [f.task for f in report.failures if TASK_NAME.fullmatch(f.task)]
     for m in report.metrics:
         if _problem(m) or m.trend.direction == "degrading":
             tasks += [t for t in (metric(m.name).task,) if t]

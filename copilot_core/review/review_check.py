@@ -21,15 +21,15 @@ from copilot_core.checking.matcher import states_written
 from copilot_core.review.qubit_facts import problem_lines
 from copilot_core.language.question import blank, names_blanked, qubits_in
 from copilot_core.language.question_words import CHIP_ID, Phrases
+from copilot_core.language.sentences import written_alone
 from copilot_core.review.review_problems import FAILED, MISSING, invented, unnamed
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
 
 _COUPLING_TITLES = tuple(metric(n, kind="coupling").title for n in SCORED_COUPLING_METRICS)
 
-_CHIP_TALK = re.compile(r"(?<![a-z])(chip[- ]wide|whole chip|entire chip|across the chip|(?:the |this )?chip'?s? "
-                        r"(?:median|mean|average|summary|overall|health)|all (?:the )?qubits|every qubit|other qubits|"
-                        r"most qubits|many qubits)(?![a-z])", re.I)
+_CHIP_TALK = Phrases("chip wide|whole chip|entire chip|across the chip|the/this? chip/chips s? median/mean/average"
+                     "/summary/overall/health|all the? qubits|every qubit|other qubits|most qubits|many qubits")
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2})?\b")
 _NUMBER = re.compile(r"(?<![\w.])[-−+]?\d+(?:\.\d+)?")
 _BANDS = {"bad": "bad", "poor": "bad", "fair": "fair", "good": "good", "excellent": "excellent"}
@@ -84,7 +84,7 @@ def _line_problem(line: str, report: HealthReport, facts_text: str, fact_numbers
             return f"the number {number} is not in the report"
     lower = line.lower()
     named = [name for title, name in _metric_names(report).items()
-             if re.search(rf"(?<![a-z0-9]){re.escape(title)}(?![a-z0-9])", lower)]
+             if written_alone(title, lower)]
     if "coupling" in lower or any(t.lower() in lower for t in _COUPLING_TITLES):
         named = []  # a coupling's band is not the qubit metric's band
     bands = {_BANDS[line[s:e].lower()] for s, e in _BAND_WORD.find(line)}

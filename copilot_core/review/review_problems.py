@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 
 from copilot_core.language.question import qubits_in
-from copilot_core.language.question_words import Phrases, Row
+from copilot_core.language.question_words import Phrases, Row, closing, tokens_of
+from copilot_core.language.sentences import sentences as sentence_spans
+from copilot_core.language.sentences import written_alone
 from copilot_core.review.qubit_facts import Problem, ProblemKind, problems
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
@@ -26,7 +28,7 @@ _CONDITION: dict[ProblemKind, Row] = {
     "coupling": _BAD,
     "failed": FAILED,
     "drop": Phrases("drop/dropped/drops/dropping"),
-    "missing": re.compile(r"no valid value|(?<![a-z])no data(?![a-z])", re.I),
+    "missing": Phrases("no valid value*|no data"),
 }
 _CLAIM: dict[ProblemKind, Row] = {  # wider: what a clause may claim (poor, missing) is checked too
     **_CONDITION,
@@ -34,10 +36,9 @@ _CLAIM: dict[ProblemKind, Row] = {  # wider: what a clause may claim (poor, miss
     "missing": MISSING,
 }
 _VAGUE = Phrases("problem/problems|issue/issues|wrong with")
-_NEGATED = re.compile(r"(?:\b(?:not|never|no longer|nothing|none|no)|n't)\s+(?:\w+\s+)?$", re.I)
+_NEGATION = Phrases("not|never|no longer|nothing|none|no")
 _NONE = re.compile(r"(?<![a-z])problems? of [^:.]{1,20}:\s*none", re.I)
-_SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n")
-_CLAUSE = re.compile(r",|;|\band\b|\bbut\b|\bwhile\b|\bwhereas\b", re.I)
+_JOINS = Phrases("and|but|while|whereas")
 _TASK = re.compile(r"(?<![A-Za-z0-9])[A-Z][a-z]+(?:[A-Z0-9][A-Za-z0-9]*)+(?![A-Za-z0-9])")
 _TITLES = sorted({e.title for e in CATALOGUE.values()} | {metric(n, kind="coupling").title
                                                          for n in SCORED_COUPLING_METRICS}, key=len, reverse=True)
@@ -73,7 +74,16 @@ def _titles_in(text: str) -> set[str]:
 def _says(rule: Row, text: str) -> bool:
     """``rule`` occurs in ``text`` at least once without a negation right before it."""
     starts = [s for s, _ in rule.find(text)] if isinstance(rule, Phrases) else [m.start() for m in rule.finditer(text)]
-    return any(not _NEGATED.search(text[:s]) for s in starts)
+    return any(not _negated(text[:s]) for s in starts)
+
+
+def _negated(before: str) -> bool:
+    """``before`` ends with a negation and spaces, maybe one more word between ("is not", "isn't really")."""
+    tokens = tokens_of(before)
+    ends = [before] + ([before[:tokens[-1][0]]]
+                              if tokens and before[-1:].isspace() and not before[tokens[-1][1]:].strip() else [])
+    return any(end[-1:].isspace() and (closing(_NEGATION, end) is not None or end.rstrip().lower().endswith("n't"))
+               for end in ends)
 
 
 def _names(problem: Problem, sentence: str) -> bool:
@@ -82,7 +92,7 @@ def _names(problem: Problem, sentence: str) -> bool:
         if subject in _PATTERNS:
             if subject not in titles:
                 return False
-        elif not re.search(rf"(?<![A-Za-z0-9]){re.escape(subject)}(?![A-Za-z0-9])", sentence):
+        elif not written_alone(subject, sentence):
             return False
     if problem.partner is not None and int(problem.partner) not in qubits_in(sentence):
         return False
@@ -90,7 +100,7 @@ def _names(problem: Problem, sentence: str) -> bool:
 
 
 def sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE.split(text) if s.strip()]
+    return [text[s:e] for s, e in sentence_spans(text)]
 
 
 def unnamed(text: str, report: HealthReport) -> list[Problem]:
@@ -129,13 +139,20 @@ _WORD: dict[ProblemKind, str] = {"bad": "is bad", "coupling": "is bad", "failed"
                                  "missing": "has no valid value"}
 
 
+def _clauses(sentence: str) -> list[str]:
+    """The sentence cut at commas, semicolons and "and", "but", "while", "whereas"."""
+    cuts = sorted([*_JOINS.find(sentence), *((i, i + 1) for i, c in enumerate(sentence) if c in ",;")])
+    starts = [0, *(end for _, end in cuts)]
+    return [sentence[a:b] for a, b in zip(starts, [*(start for start, _ in cuts), len(sentence)], strict=True)]
+
+
 def invented(line: str, report: HealthReport) -> str | None:
     """Why ``line`` claims a problem the report does not list, or None."""
     found = problems(report)
     if not found and any(_says(p, _NONE.sub(" ", line)) for p in (*_CLAIM.values(), _VAGUE)):
         return f"it named a problem of {report.label}; the report lists none"
     for sentence in sentences(line):
-        for clause in _CLAUSE.split(sentence):
+        for clause in _clauses(sentence):
             why = _clause_claims(clause, found)
             if why:
                 return why

@@ -1,0 +1,54 @@
+"""Where a text's sentences are, and whether a name stands in it as a word: one way for every reader of answers.
+
+The claim check, its marks and the qubit review cut an answer into the same sentences: a sentence ends at a line
+break, or after an end mark (``.``, ``!``, ``?`` and, unless a caller leaves it out, ``;``) followed by spaces or
+tabs and more text.
+"""
+
+from __future__ import annotations
+
+END_MARKS = ".!?;"
+
+
+def sentences(text: str, ends: str = END_MARKS) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence of ``text`` that holds more than spaces (the spaces between are in none)."""
+    out: list[tuple[int, int]] = []
+    start = i = 0
+    while i < len(text):
+        if text[i] == "\n":
+            out.append((start, i))
+            start = i = i + 1
+            continue
+        if text[i] in " \t" and i and text[i - 1] in ends:
+            j = i
+            while j < len(text) and text[j] in " \t":
+                j += 1
+            if j < len(text) and not text[j].isspace():
+                out.append((start, i))
+                start = j
+            i = j
+            continue
+        i += 1
+    out.append((start, len(text)))
+    return [(s, e) for s, e in out if text[s:e].strip()]
+
+
+def sentence_at(text: str, position: int, ends: str = END_MARKS) -> tuple[int, int]:
+    """The sentence of ``text`` that holds ``position`` (an empty span there when it is between sentences)."""
+    return next(((s, e) for s, e in sentences(text, ends) if s <= position <= e), (position, position))
+
+
+def written_alone(name: str, text: str) -> bool:
+    """``name`` occurs in ``text`` with no ASCII letter or digit touching it on either side ("T1" in "T1 is low",
+    not in "T10"; "CheckRabi" in "CheckRabi failed")."""
+    start = text.find(name)
+    while start >= 0 and name:
+        end = start + len(name)
+        if not _alnum(text[start - 1:start]) and not _alnum(text[end:end + 1]):
+            return True
+        start = text.find(name, start + 1)
+    return False
+
+
+def _alnum(char: str) -> bool:
+    return char.isascii() and char.isalnum()
