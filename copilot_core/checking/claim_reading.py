@@ -30,6 +30,12 @@ _ROLE_WORDS: tuple[tuple[Role, re.Pattern[str]], ...] = (
     ("mean", re.compile(r"\b(mean|average|avg)\b", re.I)),
     ("latest", re.compile(r"\b(latest|most recent|newest|current(ly)?)\b"  # "the most recent values": several
                           r"(?!(?:\s+[\w*]+){0,2}\s+(?:values|points|measurements|results|calibrations)\b)", re.I)),
+    ("std", re.compile(r"\b(standard deviation|std|stdev|sigma)\b|σ", re.I)),
+    ("iqr", re.compile(r"\b(interquartile range|iqr)\b", re.I)),
+    ("cv", re.compile(r"\b(coefficient of variation|cv)\b", re.I)),
+    ("range", re.compile(r"(?<!interquartile )\brange\b", re.I)),
+    ("r", re.compile(r"\b(pearson|spearman|correlat\w*|r|rho)\b|ρ", re.I)),
+    ("percent", re.compile(r"^\s*%\s+of\b|\b(percent|percentage|share|fraction)\b", re.I)),
 )
 _THRESHOLD_BEFORE = re.compile(rf"(?:\b(?:{LIMIT_WORDS}|at least|at most|threshold(?: of)?)|[<>≤≥])\s*$", re.I)
 _COUNT_AFTER = re.compile(r"^\s*(?:of\s+(?:the\s+)?\d+\s+)?(?:\w+\s+)?(qubits?|couplings?|pairs?|tasks?|failures?|"

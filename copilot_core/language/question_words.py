@@ -250,3 +250,21 @@ COUNT_NOUNS = {"qubit": "qubits", "coupling": "couplings", "pair": "couplings", 
                "run": "runs", "execution": "runs", "calibration": "runs", "result": "values", "point": "values",
                "value": "values", "measurement": "values"}
 NOUN_AFTER = re.compile(rf"^\s+(?:[\w*-]+\s+){{0,3}}?({'|'.join(COUNT_NOUNS)})s?\b", re.I)
+
+# Question shapes over a chip's values: several conditions at once, a share, a spread, a correlation.
+_LIMIT = "above/below/under/over/exceeding/exceeds/beyond/greater/more/less/lower/higher than? #"
+WORDS.update({
+    "two limits": Phrases(f"{_LIMIT} ... {_LIMIT}"),  # "T1 above 50 μs and T2 echo above 40 μs"
+    "or join": Phrases("or|either"),
+    "spread words": Phrases("spread|standard deviation|std|stdev|sigma|variance|variation|vary|varies|variability"
+                            "|range|iqr|interquartile|quartile/quartiles|coefficient of variation|cv|uniform"
+                            "|uniformity|consistent|homogeneous|dispersion|how wide|max minus min"),
+    "iqr words": Phrases("iqr|interquartile|quartile/quartiles"),
+    "cv words": Phrases("coefficient of variation|cv|relative spread|relative variation"),
+    "std words": Phrases("standard deviation|std|stdev|sigma|variance"),
+    "range words": Phrases("range|max minus min|how wide|gap between"),
+    "correlation words": Phrases("correlat*|pearson|spearman|relationship|relate/related/relates|track/tracks"
+                                 "|move/go together|go hand in hand|hand in hand|linked|co vary|covary*"),
+    "spearman": Phrases("spearman|rank correlation|rank order|monotonic"),
+    "pearson": Phrases("pearson|linear correlation"),
+})
