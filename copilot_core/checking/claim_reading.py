@@ -42,7 +42,7 @@ _COUNT_AFTER = re.compile(r"^\s*(?:of\s+(?:the\s+)?\d+\s+)?(?:\w+\s+)?(qubits?|c
                           r"runs?|executions?|results?|points?|values?|measurements?)\b", re.I)
 _COMPARED_AFTER = re.compile(r"^\s+(?:compared|better|worse)\b", re.I)  # "(60 compared, 27 better, 33 worse)"
 _COUNT_BEFORE = re.compile(r"\b(how many|count(?:ed)?|number of|total of)\b[^\d]*$", re.I)
-_OF_BEFORE = re.compile(r"\b(of|out of)\s*$", re.I)
+_OF_BEFORE = re.compile(r"\b(of|out of)(\s+the)?\s*$", re.I)
 _QUALIFIER_WORDS: tuple[tuple[str, Row], ...] = (
     ("missing", re.compile(rf"\b({MISSING_WORDS}|lack)\w*", re.I)),
     ("failed", Phrases("fail*|error/errors")),

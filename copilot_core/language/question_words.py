@@ -254,7 +254,8 @@ NOUN_AFTER = re.compile(rf"^\s+(?:[\w*-]+\s+){{0,3}}?({'|'.join(COUNT_NOUNS)})s?
 # Question shapes over a chip's values: several conditions at once, a share, a spread, a correlation.
 _LIMIT = "above/below/under/over/exceeding/exceeds/beyond/greater/more/less/lower/higher than? #"
 WORDS.update({
-    "two limits": Phrases(f"{_LIMIT} ... {_LIMIT}"),  # "T1 above 50 μs and T2 echo above 40 μs"
+    # "T1 above 50 μs and T2 echo above 40 μs", "both T1 and T2 echo above 60 μs"
+    "two limits": Phrases(f"{_LIMIT} ... {_LIMIT}|both ... and ... {_LIMIT}"),
     "or join": Phrases("or|either"),
     "spread words": Phrases("spread|standard deviation|std|stdev|sigma|variance|variation|vary|varies|variability"
                             "|range|iqr|interquartile|quartile/quartiles|coefficient of variation|cv|uniform"
