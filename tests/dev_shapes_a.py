@@ -86,7 +86,7 @@ def build(db) -> list[Question]:
                   [("t1", "above", 55.0), ("t2_echo", "above", 45.0)], "and"),
         _compound(db, "cf-1", "Which qubits combine readout fidelity below 97% with X90 gate fidelity above 99.7%?",
                   [("average_readout_fidelity", "below", 97.0), ("x90_gate_fidelity", "above", 99.7)], "and"),
-        _compound(db, "cf-2", "Count the qubits whose T1 is under 40 μs or whose T2 echo is under 35 μs.",
+        _compound(db, "cf-2", "How many qubits have either T1 below 40 μs or T2 echo below 35 μs?",
                   [("t1", "below", 40.0), ("t2_echo", "below", 35.0)], "or"),
         _compound(db, "cf-3", "List qubits with X90 gate fidelity over 99.8% and T1 over 70 μs.",
                   [("x90_gate_fidelity", "above", 99.8), ("t1", "above", 70.0)], "and"),
