@@ -38,8 +38,8 @@ def _compound(db, qid: str, text: str, conds: list[tuple[str, str, float]], join
         matched = [q for q, v in verdicts.items() if None not in v and all(v)]
     else:
         matched = [q for q, v in verdicts.items() if any(x for x in v)]
-    first = min(matched, key=int)
-    return Question(qid, "compound filter", text, Truth(((len(matched), 0),), (_label(first),)))
+    listed = (_label(min(matched, key=int)),) if text.startswith(("Which", "List")) else ()  # "how many": a count
+    return Question(qid, "compound filter", text, Truth(((len(matched), 0),), listed))
 
 
 def _share(db, qid: str, text: str, name: str, side: str, limit: float, kind: str = "qubit") -> Question:
