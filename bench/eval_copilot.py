@@ -88,6 +88,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--per-template", type=int, default=0, help="dev: at most N questions per template")
     parser.add_argument("--out", default="", help="append one JSON line per question here")
     parser.add_argument("--base-url", default="", help="use this running server instead of starting one")
+    parser.add_argument("--shapes", default="", help="dev: only these shapes, comma-separated ('spread,correlation')")
     args = parser.parse_args(argv)
 
     sys.path.insert(0, str(SCRIPT.parent))
@@ -109,6 +110,9 @@ def main(argv: list[str]) -> int:
     seed_database(db, chip_specs(), seed=7, now=now)
     repo = CalibrationRepository(db)
     questions = _questions(args.split, args.per_template, db, now)
+    if args.shapes:
+        wanted = {s.strip() for s in args.shapes.split(",")}
+        questions = [q for q in questions if q.split == "dev" and q.shape in wanted]
     print(f"{len(questions)} questions ({args.split})", file=sys.stderr, flush=True)
 
     server = None

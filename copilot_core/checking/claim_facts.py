@@ -19,7 +19,10 @@ from copilot_core.checking.grounding import finite_number
 from copilot_core.checking.matcher import states, written_decimals
 from copilot_core.domain.metrics import CATALOGUE, metric
 
-Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "change", "other"]
+Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "change", "other",
+               "std", "range", "iqr", "cv", "r", "percent"]
+# Statistics of a chip's spread, a correlation coefficient and a share: a number written for one is not another.
+SHAPE_ROLES: tuple[Role, ...] = ("std", "range", "iqr", "cv", "r", "percent")
 Verdict = Literal["ok", "wrong", "unbacked"]
 
 # Field name -> (role, count qualifier).  Count qualifiers say *which* items were counted.
@@ -38,6 +41,9 @@ _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
     "count_failed": ("count", "failed"), "threshold": ("threshold", None),
     "below_limit": ("threshold", None), "above_limit": ("threshold", None),
     "change": ("change", None), "change_pct": ("change", "pct"), "median_change": ("change", None),
+    "std": ("std", None), "range": ("range", None), "iqr": ("iqr", None), "cv": ("cv", None),
+    "pearson_r": ("r", "pearson"), "spearman_rho": ("r", "spearman"), "percent": ("percent", None),
+    "count_matching": ("count", "matching"), "pairs": ("count", None),
 }
 # A list under one of these keys ranks its items: each item's value is a lowest/highest value.
 _RANKED_KEYS: dict[str, Role] = {"lowest": "min", "highest": "max"}
@@ -63,7 +69,9 @@ class Fact:
     def describe(self) -> str:
         what = {"min": "the lowest", "max": "the highest", "median": "the median", "mean": "the mean",
                 "latest": "the latest value", "count": "a count", "total": "a total", "threshold": "a threshold",
-                "value": "the value", "change": "the change", "other": "a number"}[self.role]
+                "value": "the value", "change": "the change", "other": "a number", "std": "the standard deviation",
+                "range": "the range", "iqr": "the interquartile range", "cv": "the coefficient of variation",
+                "r": f"the {self.qualifier or 'correlation'} coefficient", "percent": "the share"}[self.role]
         if self.role == "count" and self.qualifier:
             what = f"the count of {self.qualifier.replace('band:', '')} items"
         owner = f" of {subject_label(self.subject)}" if self.subject else ""

@@ -14,14 +14,15 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from copilot_core.checking.claim_facts import (CATALOGUE_LIMIT, Claim, Fact, Role, Verdict, matches, subject_label,
-                                               written_like)
+from copilot_core.checking.claim_facts import (CATALOGUE_LIMIT, SHAPE_ROLES, Claim, Fact, Role, Verdict, matches,
+                                               subject_label, written_like)
 from copilot_core.checking.claim_reading import (Reading, asked_count, claimed_metric, counts_after, limits_after,
                                                  read_words)
 from copilot_core.checking.matcher import states
 from copilot_core.domain.metrics import format_value, metric
 from copilot_core.domain.vocabulary import is_below, metrics_named
 from copilot_core.language.numbers import unit_after
+from copilot_core.language.question_words import ANSWER_WORDS
 
 
 @dataclass
@@ -53,7 +54,10 @@ def judge(reading: Reading, subject: str | None, facts: list[Fact], user_values:
           loose_values: list[float], stated: AbstractSet[tuple[int, str]]) -> Claim:
     """The verdict on one number (see the module docstring)."""
     words = read_words(reading)
-    case = _Case(reading, subject, facts, words.role, words.qualifier, words.band)
+    role = words.role
+    if role in SHAPE_ROLES and not any(f.role == role for f in facts):
+        role = None  # "range" or "share" said loosely, in a turn with no such statistic: the words claim nothing
+    case = _Case(reading, subject, facts, role, words.qualifier, words.band)
     case.candidates = [f for f in facts if matches(reading.value, reading.decimals, f)]
     case.claimed = claimed_metric(reading.clause, case.candidates)
     decided = _no_claim(case, user_values, stated) or _as_change(case)
@@ -120,7 +124,8 @@ def _by_role(case: _Case, pool: list[Fact]) -> Claim:
     """Held against the facts of its role (count, total, an extreme or statistic, a qubit's value), then its band."""
     r = case.reading
     if case.role == "count":
-        fitting = [f for f in pool if f.role == "count" and f.qualifier == case.qualifier] \
+        fitting = [f for f in pool if f.role == "count" and (f.qualifier == case.qualifier or (
+            f.qualifier == "matching" and case.qualifier in ("below", "above")))] \
             if case.qualifier is not None else [f for f in pool if f.role in ("count", "total")]
         if not fitting:
             return case.wrong(f"{r.written} is {pool[0].describe()}, not a count of {case.qualifier or 'items'}",
@@ -129,7 +134,7 @@ def _by_role(case: _Case, pool: list[Fact]) -> Claim:
     if case.role == "total":
         return case.claim("ok") if any(f.role in ("total", "count") for f in pool) else \
             case.claim("wrong", f"{r.written} is {pool[0].describe()}, not a total")
-    if case.role in ("min", "max", "median", "mean", "latest"):
+    if case.role in ("min", "max", "median", "mean", "latest", *SHAPE_ROLES):
         problem = _level_problem(case, pool)
         if problem is not None:
             return problem
@@ -145,7 +150,8 @@ def _by_role(case: _Case, pool: list[Fact]) -> Claim:
 def _fitting_levels(case: _Case, pool: list[Fact]) -> list[Fact]:
     """The facts of the claimed level (min, max, median, mean, latest) that can hold this number."""
     role, subject = case.role, case.subject
-    fitting = [f for f in pool if f.role == role or (role == "latest" and f.role == "value")]
+    fitting = [f for f in pool if f.role == role or (role == "latest" and f.role == "value")
+               or (role == "range" and f.role in ("min", "max"))]  # a range is stated by its ends too
     side = _side(case.reading)
     if side is not None and any(f.qualifier == side for f in fitting):  # "median 59.1 μs → 61.9 μs"
         fitting = [f for f in fitting if f.qualifier == side]
@@ -156,6 +162,13 @@ def _fitting_levels(case: _Case, pool: list[Fact]) -> list[Fact]:
         fitting = [f for f in fitting if f.role == "latest"]  # a history's older points are values, not the latest
     if subject is not None:
         fitting = [f for f in fitting if f.subject in (None, subject)]
+    if role == "r":  # which coefficient, and its sign as written
+        before = case.reading.before[-40:]
+        named = [before[a:b].lower() for a, b in ANSWER_WORDS["coefficient"].find(before)]
+        if named:
+            which = "pearson" if named[-1] == "pearson" else "spearman"
+            fitting = [f for f in fitting if f.qualifier in (None, which)]
+        fitting = [f for f in fitting if f.negative == (case.reading.written[:1] in "-−")]
     return fitting
 
 
@@ -287,7 +300,8 @@ def _side(reading: Reading) -> str | None:
 
 
 _ROLE_NAMES = {"min": "lowest value", "max": "highest value", "median": "median", "mean": "mean",
-               "latest": "latest value"}
+               "latest": "latest value", "std": "standard deviation", "range": "range", "iqr": "interquartile range",
+               "cv": "coefficient of variation", "r": "correlation coefficient", "percent": "share"}
 
 
 def _band_problem(reading: Reading, band: str | None, name: str | None, pool: list[Fact]) -> str | None:

@@ -24,7 +24,7 @@ from copilot_core.language.question_words import ANSWER_WORDS, TOKEN, closing, o
 from copilot_core.domain.vocabulary import metrics_named
 
 _CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")
-_ROLES: tuple[Role, ...] = ("min", "max", "median", "mean", "latest")
+_ROLES: tuple[Role, ...] = ("min", "max", "median", "mean", "latest", "std", "iqr", "cv", "range", "r", "percent")
 _QUALIFIERS = ("missing", "failed", "below", "above")
 _SIGNS = {"below": "<", "above": ">"}
 _BAND_ALIASES = {"poor": "bad"}
@@ -64,8 +64,20 @@ def _role_words(role: Role, text: str) -> list[int]:
     if role == "latest":
         several = {start for start, _ in ANSWER_WORDS["several latest"].find(text)}
         return [start for start, _ in ANSWER_WORDS["latest"].find(text) if start not in several]
+    if role == "percent" and _percent_of(text):
+        return [0]
     return [start for start, end in ANSWER_WORDS[role].find(text)
-            if text[start:end].lower() != "least" or not text[:start].lower().endswith("at ")]
+            if not text[:start].lower().endswith(_NOT_THE_ROLE.get(text[start:end].lower(), "\0"))]
+
+
+# A role word that is not that role after these words: "at least" is a limit, "interquartile range" not the range.
+_NOT_THE_ROLE = {"least": "at ", "range": "interquartile "}
+
+
+def _percent_of(text: str) -> bool:
+    """"% of" opens ``text``: "45.2% of the qubits" states a share."""
+    rest = text.lstrip()
+    return rest[:1] == "%" and rest[1:2].isspace() and rest[1:].split(None, 1)[0].lower() == "of"
 
 
 def _role_from_words(before: str, after: str, clause: str) -> Role | None:
@@ -218,9 +230,13 @@ def _compared_after(after: str) -> bool:
 
 
 def _of_before(before: str) -> bool:
-    """"36 of 59", "out of 59": the number is a total."""
+    """"36 of 59", "out of 59", "of the 62": the number is a total."""
     tokens = tokens_of(before)
-    return bool(tokens) and tokens[-1][2] == "of" and not before[tokens[-1][1]:].strip()
+    if not tokens or before[tokens[-1][1]:].strip():
+        return False
+    if len(tokens) > 1 and tokens[-1][2] == "the" and not before[tokens[-2][1]:tokens[-1][0]].strip():
+        tokens = tokens[:-1]  # "of the 62 qubits"
+    return tokens[-1][2] == "of"
 
 
 def _band(clause: str) -> str | None:

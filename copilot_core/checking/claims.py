@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from copilot_core.checking.claim_facts import Claim, as_object, tool_facts
+from copilot_core.checking.claim_facts import SHAPE_ROLES, Claim, as_object, tool_facts
 from copilot_core.checking.claim_judge import judge
 from copilot_core.checking.claim_reading import read_numbers, subject_for
 from copilot_core.checking.grounding import source_values
@@ -105,8 +105,8 @@ def repair_answer(answer_text: str, report: ClaimReport, fallback: str | None) -
     wrong = report.wrong
     if not wrong:
         return Repair(answer_text, "kept", report=report)
-    if all(c.correction is not None and c.role in ("min", "max", "median", "mean", "latest", "count", "change")
-           for c in wrong):
+    if all(c.correction is not None and c.role in ("min", "max", "median", "mean", "latest", "count", "change",
+                                                   *SHAPE_ROLES) for c in wrong):
         text = answer_text
         for c in sorted(wrong, key=lambda c: c.start, reverse=True):
             text = text[:c.start] + str(c.correction) + text[c.end:]

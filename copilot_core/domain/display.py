@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from copilot_core.domain.metrics import Metric
 
 __all__ = ["NOT_MEASURED", "NO_CHANGE", "NO_VALUE", "format_value", "format_change", "format_percent",
-           "format_fraction", "format_with_error", "number_or_none", "qubit_label", "target_label", "MEDIAN_CHANGE_LABEL"]
+           "format_fraction", "format_share", "format_coefficient", "format_with_error", "number_or_none",
+           "qubit_label", "target_label", "MEDIAN_CHANGE_LABEL"]
 
 NO_VALUE = "—"  # a value missing inside a sentence or a chart label
 NOT_MEASURED = "not measured"  # a table cell with no usable value
@@ -102,3 +103,14 @@ def format_fraction(fraction: float | None, *, missing: str = NOT_MEASURED) -> s
     """A relative size given as a fraction (a drop of 0.553 -> ``55%``), unsigned: the sentence says which way."""
     number = number_or_none(fraction)
     return missing if number is None else f"{abs(number) * 100:.0f}%"
+
+
+def format_share(part: int, whole: int) -> str:
+    """``part`` of ``whole`` as a percentage at one decimal (41 of 64 -> ``64.1%``); ``0.0%`` of nothing."""
+    return f"{100.0 * part / whole:.1f}%" if whole else "0.0%"
+
+
+def format_coefficient(value: float | None, *, missing: str = NO_VALUE) -> str:
+    """A unitless coefficient (a correlation r) at two decimals, sign kept: ``-0.41``, ``0.82``."""
+    number = number_or_none(value)
+    return missing if number is None else f"{number:.2f}"

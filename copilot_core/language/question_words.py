@@ -281,6 +281,14 @@ ANSWER_WORDS: dict[str, Phrases] = {
     "above": Phrases(f"{_ABOVE_WORDS}|at least"),
     "band": Phrases("excellent|good|fair|bad|poor"),
     # a sentence that ranks or compares
+    # the statistics of a spread, a share and a correlation
+    "std": Phrases("standard deviation|std|stdev|sigma|σ"),
+    "iqr": Phrases("interquartile range|iqr"),
+    "cv": Phrases("coefficient of variation|cv"),
+    "range": Phrases("range"),  # not in "interquartile range": the reader skips it
+    "r": Phrases("pearson|spearman|correlat*|r|rho|ρ"),
+    "coefficient": Phrases("pearson|spearman|rho|ρ"),
+    "percent": Phrases("percent|percentage|share|fraction"),
     "ranking": Phrases("highest|lowest|most|least|best|worst|top|bottom|higher|lower|greater|smaller|larger|longer"
                        "|shorter|better|worse|more|fewer|less|exceed/exceeds|outperform/outperforms|rank/ranks"
                        "|ranked|lead/leads|win/wins|trail/trails"),
@@ -305,3 +313,22 @@ def closing(row: Phrases, text: str) -> tuple[int, int] | None:
     tokens = tokens_of(text)
     ends = [(tokens[a][0], tokens[b - 1][1]) for a, b in row.spans(tokens) if b == len(tokens)]
     return ends[-1] if ends and not text[ends[-1][1]:].strip() else None
+
+# Question shapes over a chip's values: several conditions at once, a share, a spread, a correlation.
+_LIMIT = "above/below/under/over/exceeding/exceeds/beyond/greater/more/less/lower/higher than? #"
+WORDS.update({
+    # "T1 above 50 μs and T2 echo above 40 μs", "both T1 and T2 echo above 60 μs"
+    "two limits": Phrases(f"{_LIMIT} ... {_LIMIT}|both ... and ... {_LIMIT}"),
+    "or join": Phrases("or|either"),
+    "spread words": Phrases("spread|standard deviation|std|stdev|sigma|variance|variation|vary|varies|variability"
+                            "|range|iqr|interquartile|quartile/quartiles|coefficient of variation|cv|uniform"
+                            "|uniformity|consistent|homogeneous|dispersion|how wide|max minus min"),
+    "iqr words": Phrases("iqr|interquartile|quartile/quartiles"),
+    "cv words": Phrases("coefficient of variation|cv|relative spread|relative variation"),
+    "std words": Phrases("standard deviation|std|stdev|sigma|variance"),
+    "range words": Phrases("range|max minus min|how wide|gap between"),
+    "correlation words": Phrases("correlat*|pearson|spearman|relationship|relate/related/relates|track/tracks"
+                                 "|move/go together|go hand in hand|hand in hand|linked|co vary|covary*"),
+    "spearman": Phrases("spearman|rank correlation|rank order|monotonic"),
+    "pearson": Phrases("pearson|linear correlation"),
+})

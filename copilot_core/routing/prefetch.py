@@ -45,6 +45,8 @@ def _shape_plan(asked: Question, chip_id: str, qubits: set[str], named: Sequence
     metric_name = clear[0] if len(clear) == 1 and len(named) == 1 else None
     if (compared := _two_runs_plan(asked, chip_id, qubits, metric_name)) is not None:
         return compared
+    if not qubits and not asked.has("trend") and (chip_wide := _chip_shape_plan(asked, chip_id, named)) is not None:
+        return chip_wide
     if asked.has("fail") and (asked.has("run words") or asked.execution_id) and not qubits and metric_name is None:
         args: dict = {"chip_id": chip_id}
         if asked.execution_id is not None:
@@ -73,6 +75,39 @@ def _shape_plan(asked: Question, chip_id: str, qubits: set[str], named: Sequence
         return PlannedCall("rank_metric", {"chip_id": chip_id, "metric_name": metric_name,
                                            "order": "lowest" if low_word else "highest", "n": min(n, 50)},
                            f"{'lowest' if low_word else 'highest'} {metric_name}")
+    return None
+
+
+# The statistic a spread question names, most specific words first ("interquartile range" is no plain range).
+_LEADS = (("iqr words", "iqr"), ("cv words", "cv"), ("std words", "std"), ("range words", "range"))
+
+
+def _chip_shape_plan(asked: Question, chip_id: str, named: Sequence[str | None]) -> PlannedCall | None:
+    """Several conditions at once, a spread or a correlation across the chip: each metric named clearly."""
+    clear = list(dict.fromkeys(n for n in named if n is not None))
+    if not clear or None in named:
+        return None
+    limits = asked.limits
+    if len(limits) >= 2 and len(clear) == len(limits) or len(limits) == 1 and len(clear) >= 2:
+        kinds = {CATALOGUE[n].kind for n in clear}
+        if len(kinds) != 1 or len(clear) > 4:
+            return None
+        sides = limits if len(limits) > 1 else limits * len(clear)
+        conditions = [{"metric_name": n, limit.side: limit.value} for n, limit in zip(clear, sides)]
+        join = "or" if asked.has("or join") else "and"
+        return PlannedCall("filter_metrics", {"chip_id": chip_id, "conditions": conditions, "join": join},
+                           f"{f' {join} '.join(clear)} past their limits")
+    if limits:
+        return None
+    if (asked.shape == "correlation" or asked.has("correlation words")) and len(clear) == 2:
+        method = "both" if asked.has("spearman") and asked.has("pearson") else \
+            "spearman" if asked.has("spearman") else "pearson"
+        return PlannedCall("correlate_metrics", {"chip_id": chip_id, "metric_a": clear[0], "metric_b": clear[1],
+                                                 "method": method}, f"correlation of {clear[0]} and {clear[1]}")
+    if (asked.shape == "spread" or asked.has("spread words")) and len(clear) == 1:
+        lead = next((stat for row, stat in _LEADS if asked.has(row)), "std")
+        return PlannedCall("metric_spread", {"chip_id": chip_id, "metric_name": clear[0], "lead": lead},
+                           f"spread of {clear[0]}")
     return None
 
 

@@ -53,6 +53,9 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("threshold", ("filter_metric",)),
     ("missing", ("missing_metric",)),
     ("fail", ("get_run_failures",)),
+    ("two limits", ("filter_metrics",)),
+    ("spread words", ("metric_spread",)),
+    ("correlation words", ("correlate_metrics",)),
 )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Literal
 
 from copilot_core.analysis.chip_metrics import ChipMetric, UnknownChip, chip_metric
+from copilot_core.domain.display import format_share
 from copilot_core.domain.metrics import CATALOGUE, format_value
 from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, tool
 
@@ -19,7 +20,7 @@ LISTED = 40  # ids written out in an answer sentence; the full list is in the re
 Order = Literal["lowest", "highest"]
 
 
-def _measure(ctx: ToolContext, chip_id: str, metric_name: str) -> ChipMetric:
+def measure_metric(ctx: ToolContext, chip_id: str, metric_name: str) -> ChipMetric:
     ctx.chip(chip_id)
     entry = CATALOGUE.get(metric_name)
     try:
@@ -60,7 +61,7 @@ def _base(cm: ChipMetric) -> dict[str, object]:
        "n": {"type": "integer", "minimum": 1, "maximum": 50, "default": 5, "description": "How many, default 5."}},
       ("chip_id", "metric_name"))
 def rank_metric(ctx: ToolContext, chip_id: str, metric_name: str, order: Order = "lowest", n: int = 5) -> ToolResult:
-    cm = _measure(ctx, chip_id, metric_name)
+    cm = measure_metric(ctx, chip_id, metric_name)
     present = sorted((i for i, v in cm.values.items() if v is not None), key=lambda i: (cm.values[i], _order_key(i)),
                      reverse=order == "highest")
     rows = [_item(cm, i) for i in present[:n]]
@@ -88,7 +89,7 @@ def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float
                   above: float | None = None) -> ToolResult:
     if below is None and above is None:
         raise ToolError("give below or above", "e.g. {\"metric_name\": \"t1\", \"below\": 50}")
-    cm = _measure(ctx, chip_id, metric_name)
+    cm = measure_metric(ctx, chip_id, metric_name)
     matched = [i for i, v in cm.values.items() if v is not None and (below is None or v < below)
                and (above is None or v > above)]
     matched.sort(key=_order_key)
@@ -97,11 +98,13 @@ def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float
     unit = f" {cm.metric.unit}" if cm.metric.unit and cm.metric.unit != "%" else cm.metric.unit
     bounds = " and ".join(b for b in (f"below {below:g}{unit}" if below is not None else "",
                                       f"above {above:g}{unit}" if above is not None else "") if b)
+    share = format_share(len(rows), cm.stats["count"])
     answer = (f"{len(rows)} of {cm.stats['count']} {kind} with {cm.metric.name} data on {chip_id} have "
-              f"{cm.metric.name} {bounds}" + (f": {_listed(cm, rows)}." if rows else "."))
+              f"{cm.metric.name} {bounds} ({share} of those with a value; {cm.stats['total']} on the chip)"
+              + (f": {_listed(cm, rows)}." if rows else "."))
     key = "below" if above is None else "above" if below is None else "matching"
     data = {"answer": answer, **_base(cm), "below_limit": below, "above_limit": above,
-            f"count_{key}": len(rows), key: rows}
+            f"count_{key}": len(rows), "percent": float(share.rstrip("%")), key: rows}
     return ToolResult(data, f"{len(rows)} {kind} with {cm.metric.name} {bounds} on {chip_id}")
 
 
@@ -109,7 +112,7 @@ def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float
       {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'zx90_gate_fidelity'.")},
       ("chip_id", "metric_name"))
 def missing_metric(ctx: ToolContext, chip_id: str, metric_name: str) -> ToolResult:
-    cm = _measure(ctx, chip_id, metric_name)
+    cm = measure_metric(ctx, chip_id, metric_name)
     rows = []
     for item_id in sorted(cm.missing, key=_order_key):
         key = "coupling_id" if cm.kind == "coupling" else "qid"
@@ -122,3 +125,76 @@ def missing_metric(ctx: ToolContext, chip_id: str, metric_name: str) -> ToolResu
               + (f": {listed}{more}." if rows else "."))
     data = {"answer": answer, **_base(cm), "count_missing": len(rows), "missing": rows}
     return ToolResult(data, f"{len(rows)} {kind} without a valid {cm.metric.name} on {chip_id}")
+
+
+def _bound_text(cm: ChipMetric, side: str, limit: float) -> str:
+    unit = f" {cm.metric.unit}" if cm.metric.unit and cm.metric.unit != "%" else cm.metric.unit
+    return f"{cm.metric.name} {side} {limit:g}{unit}"
+
+
+def _meets(value: float | None, side: str, limit: float) -> bool | None:
+    """Whether a value is past its limit; None when there is no value to hold to it."""
+    if value is None:
+        return None
+    return value < limit if side == "below" else value > limit
+
+
+_CONDITION = {"type": "object",
+              "properties": {"metric_name": name_arg("Metric, e.g. 't1'."),
+                             "below": {"type": "number", "description": "Only values below this (display units)."},
+                             "above": {"type": "number", "description": "Only values above this (display units)."}},
+              "required": ["metric_name"], "additionalProperties": False}
+
+
+@tool("filter_metrics",
+      {"chip_id": chip_id_arg(),
+       "conditions": {"type": "array", "items": _CONDITION, "minItems": 2, "maxItems": 4,
+                      "description": "Conditions, e.g. [{'metric_name': 't1', 'above': 50}, "
+                                     "{'metric_name': 't2_echo', 'above': 40}]."},
+       "join": {"type": "string", "enum": ["and", "or"], "default": "and",
+                "description": "'and': every condition; 'or': at least one."}},
+      ("chip_id", "conditions"))
+def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join: str = "and") -> ToolResult:
+    """Qubits (or couplings) meeting several conditions at once: a small model cannot intersect two lists."""
+    limits: list[tuple[ChipMetric, str, float]] = []
+    for condition in conditions:
+        below, above = condition.get("below"), condition.get("above")
+        if (below is None) == (above is None):
+            raise ToolError("each condition needs exactly one of below or above",
+                            "e.g. {\"metric_name\": \"t1\", \"above\": 50}")
+        side, limit = ("below", float(below)) if below is not None else ("above", float(above))  # type: ignore[arg-type]
+        limits.append((measure_metric(ctx, chip_id, str(condition["metric_name"])), side, limit))
+    kinds = {cm.kind for cm, _, _ in limits}
+    if len(kinds) > 1:
+        raise ToolError("conditions mix qubit and coupling metrics", "filter qubits and couplings separately")
+    first = limits[0][0]
+    verdicts = {i: [_meets(cm.values.get(i), side, limit) for cm, side, limit in limits] for i in first.values}
+    if join == "and":
+        judged = [i for i, v in verdicts.items() if None not in v]
+        matched = [i for i in judged if all(v for v in verdicts[i])]
+    else:
+        judged = [i for i, v in verdicts.items() if any(x is not None for x in v)]
+        matched = [i for i in judged if any(verdicts[i])]
+    matched.sort(key=_order_key)
+    names = list(dict.fromkeys(cm.metric.name for cm, _, _ in limits))
+    rows = []
+    for i in matched:
+        row: dict[str, object] = {("coupling_id" if first.kind == "coupling" else "qid"): i, "label": first.label(i)}
+        for cm, _, _ in limits:
+            row[cm.metric.name] = cm.values.get(i)
+        rows.append(row)
+    kind = "couplings" if first.kind == "coupling" else "qubits"
+    bounds = f" {join} ".join(_bound_text(cm, side, limit) for cm, side, limit in limits)
+    which = ("every one of " if join == "and" else "at least one of ") + ", ".join(names)
+    share = format_share(len(rows), len(judged))
+    listed = ", ".join(str(r["label"]) for r in rows[:LISTED]) + (
+        f" and {len(rows) - LISTED} more" if len(rows) > LISTED else "")
+    answer = (f"{len(rows)} of {len(judged)} {kind} with a value of {which} on {chip_id} have {bounds} "
+              f"({share} of those with a value; {first.stats['total']} on the chip)"
+              + (f": {listed}." if rows else "."))
+    data = {"answer": answer, "chip_id": chip_id, "kind": first.kind, "join": join,
+            "conditions": [{"metric": cm.metric.name, "unit": cm.metric.unit, f"{side}_limit": limit}
+                           for cm, side, limit in limits],
+            "with_data": len(judged), "num_" + kind: first.stats["total"], "count_matching": len(rows),
+            "percent": float(share.rstrip("%")), "matching": rows}
+    return ToolResult(data, f"{len(rows)} {kind} with {bounds} on {chip_id}")

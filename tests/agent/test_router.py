@@ -35,7 +35,7 @@ TABLE = [
      {"get_parameter_lineage", "get_provenance_lineage_graph"}),
     ("What changed in the last calibration?", None, {"compare_calibrations", "get_execution_history"}),
     ("Compare qubits 3 and 7", None, QUBIT_TOOLS | {"compare_qubits"}),
-    ("Correlate T1 with the qubit frequency", None, {"execute_python_analysis"}),
+    ("Correlate T1 with the qubit frequency", None, {"execute_python_analysis", "correlate_metrics"}),
     ("Which couplings does Q4 have?", None, QUBIT_TOOLS | {"get_coupling_params"}),
     ("Which tasks failed?", None, {"search_task_results", "get_latest_task_result", "get_run_failures"}),
     ("Any notes from the operators?", None, {"get_calibration_notes"}),

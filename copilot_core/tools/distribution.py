@@ -1,0 +1,98 @@
+"""How one metric is spread over a chip, and how two metrics go together over its qubits.
+
+A small model cannot compute a standard deviation or a correlation from a list it was sent; these tools state the
+statistic asked for in a sentence that names it ("standard deviation", "IQR", "Pearson r") with the number of qubits
+it is over, so the claim check can hold a number written for one statistic against that statistic.  Values are the
+heatmap's (latest completed, non-excluded result per qubit or coupling, display units), through
+:func:`~copilot_core.tools.ranking.measure_metric`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from copilot_core.domain.display import format_coefficient, format_value
+from copilot_core.tools.ranking import measure_metric
+from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, tool
+
+Statistic = Literal["std", "range", "iqr", "cv"]
+STATISTICS: tuple[Statistic, ...] = ("std", "range", "iqr", "cv")
+
+
+@tool("metric_spread",
+      {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'zx90_gate_fidelity'."),
+       "lead": {"type": "string", "enum": list(STATISTICS), "default": "std",
+                "description": "The statistic asked for, written first."}},
+      ("chip_id", "metric_name"))
+def metric_spread(ctx: ToolContext, chip_id: str, metric_name: str, lead: Statistic = "std") -> ToolResult:
+    cm = measure_metric(ctx, chip_id, metric_name)
+    arr = np.asarray([v for v in cm.values.values() if v is not None], dtype=float)
+    if arr.size < 2:
+        raise ToolError(f"only {arr.size} value of {metric_name} on {chip_id}: no spread", "ask for the value instead")
+    std = float(arr.std(ddof=1))
+    low, high = float(arr.min()), float(arr.max())
+    q1, q3 = (float(x) for x in np.percentile(arr, [25, 75]))
+    mean = float(arr.mean())
+    cv = 100.0 * std / abs(mean) if mean else None
+    show = cm.metric
+    parts: dict[Statistic, str] = {
+        "std": f"standard deviation {format_value(show, std)}",
+        "range": f"range {format_value(show, high - low)} (min {format_value(show, low)}, max {format_value(show, high)})",
+        "iqr": f"interquartile range (IQR) {format_value(show, q3 - q1)}",
+        "cv": f"coefficient of variation {cv:.1f}%" if cv is not None else "coefficient of variation undefined",
+    }
+    order = [lead, *(s for s in STATISTICS if s != lead)]
+    kind = "couplings" if cm.kind == "coupling" else "qubits"
+    answer = (f"{cm.metric.name} on {chip_id}: " + "; ".join(parts[s] for s in order)
+              + f"; over {arr.size} {kind} with a value (mean {format_value(show, mean)}).")
+    data = {"answer": answer, "chip_id": chip_id, "metric": cm.metric.name, "unit": cm.metric.unit,
+            "with_data": int(arr.size), f"num_{kind}": cm.stats["total"], "std": std, "range": high - low,
+            "min": low, "max": high, "q1": q1, "q3": q3, "iqr": q3 - q1, "mean": mean,
+            "cv": cv, "lead": lead}
+    return ToolResult(data, f"spread of {cm.metric.name} on {chip_id} over {arr.size} {kind}")
+
+
+@tool("correlate_metrics",
+      {"chip_id": chip_id_arg(), "metric_a": name_arg("First metric, e.g. 't1'."),
+       "metric_b": name_arg("Second metric, e.g. 't2_echo'."),
+       "method": {"type": "string", "enum": ["pearson", "spearman", "both"], "default": "pearson",
+                  "description": "Pearson r (default), Spearman rho, or both."}},
+      ("chip_id", "metric_a", "metric_b"))
+def correlate_metrics(ctx: ToolContext, chip_id: str, metric_a: str, metric_b: str,
+                      method: str = "pearson") -> ToolResult:
+    if metric_a == metric_b:
+        raise ToolError("give two different metrics", "e.g. metric_a 't1', metric_b 't2_echo'")
+    a, b = measure_metric(ctx, chip_id, metric_a), measure_metric(ctx, chip_id, metric_b)
+    if a.kind != b.kind:
+        raise ToolError(f"{metric_a} and {metric_b} are not both qubit (or both coupling) metrics",
+                        "correlate two qubit metrics or two coupling metrics")
+    pairs = pd.DataFrame({"a": {i: v for i, v in a.values.items() if v is not None},
+                          "b": {i: v for i, v in b.values.items() if v is not None}}).dropna()
+    n = len(pairs)
+    if n < 3 or pairs["a"].nunique() < 2 or pairs["b"].nunique() < 2:
+        raise ToolError(f"only {n} {a.kind}s have both {metric_a} and {metric_b} (or the values do not vary)",
+                        "a correlation needs at least 3 varying pairs")
+    pearson = float(pairs["a"].corr(pairs["b"], method="pearson"))
+    ranks = pairs.rank()  # Spearman's rho: Pearson's r of the ranks (ties averaged), without scipy
+    spearman = float(ranks["a"].corr(ranks["b"], method="pearson"))
+    kind = "couplings" if a.kind == "coupling" else "qubits"
+    stated = []
+    if method in ("pearson", "both"):
+        stated.append(f"Pearson r = {format_coefficient(pearson)}")
+    if method in ("spearman", "both"):
+        stated.append(f"Spearman rho = {format_coefficient(spearman)}")
+    answer = (f"Across {n} {kind} of {chip_id} with both values, {a.metric.name} and {b.metric.name} correlate with "
+              + " and ".join(stated) + f" ({_strength(pearson if method != 'spearman' else spearman)}).")
+    data = {"answer": answer, "chip_id": chip_id, "metric_a": a.metric.name, "metric_b": b.metric.name,
+            "pairs": n, "pearson_r": pearson, "spearman_rho": spearman, "method": method}
+    return ToolResult(data, f"{a.metric.name} vs {b.metric.name} on {chip_id}: r over {n} {kind}")
+
+
+def _strength(r: float) -> str:
+    """Words for a coefficient's size and sign, so the sentence reads without the number."""
+    size = abs(r)
+    word = "strong" if size >= 0.7 else "moderate" if size >= 0.4 else "weak" if size >= 0.1 else "no clear"
+    return f"{word} {'positive' if r > 0 else 'negative'} relation" if word != "no clear" else "no clear relation"
