@@ -77,7 +77,8 @@ _NOT_THE_ROLE = {"least": "at ", "range": "interquartile "}
 def _percent_of(text: str) -> bool:
     """"% of" opens ``text``: "45.2% of the qubits" states a share."""
     rest = text.lstrip()
-    return rest[:1] == "%" and rest[1:2].isspace() and rest[1:].split(None, 1)[0].lower() == "of"
+    words = rest[1:].split(None, 1)
+    return rest[:1] == "%" and rest[1:2].isspace() and bool(words) and words[0].lower() == "of"
 
 
 def _role_from_words(before: str, after: str, clause: str) -> Role | None:
