@@ -276,7 +276,8 @@ def build(db) -> list[Question]:
         qs.append(Question(f"provenance-{i}", "provenance", f"Where does the {TITLES[name]} of Q{int(q):02d} "
                                                             "come from?",
                            Truth((), (re.escape(str(param["execution_id"])),))))
-    return qs + fresh(db, live) + unrehearsed(db, live)
+    from tests import dev_shapes_b  # its truths use this module's helpers
+    return qs + fresh(db, live) + unrehearsed(db, live) + dev_shapes_b.build(db)
 
 
 def _last_values(db, chip: str, q: str, name: str, n: int, text: str, qid: str) -> Question:

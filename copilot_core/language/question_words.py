@@ -250,3 +250,21 @@ COUNT_NOUNS = {"qubit": "qubits", "coupling": "couplings", "pair": "couplings", 
                "run": "runs", "execution": "runs", "calibration": "runs", "result": "values", "point": "values",
                "value": "values", "measurement": "values"}
 NOUN_AFTER = re.compile(rf"^\s+(?:[\w*-]+\s+){{0,3}}?({'|'.join(COUNT_NOUNS)})s?\b", re.I)
+
+# Shapes read before SHAPES (:func:`~copilot_core.language.question.compared_shape`): a metric across chips, the
+# failures' top task or qubit, a count over a window of days, two qubits side by side.
+WORDS.update({
+    "which chip": Phrases("which chip/chips|which of the chips|between the chips|across the? chips|both chips"
+                          "|each chip|every chip|all the? chips|the two chips|on the chips|on each chip"),
+    "fails most": Phrases("fail*/error*/break*/broke most|most fail*/error*|most often fail*|fail* more often"
+                          "|most failures/errors|most failed|most frequently fail*|fail* most frequently"
+                          "|fail* the most|highest failure/failures|largest number of failures"
+                          "|failure/failures ... most/top/highest"),
+    "by qubit": Phrases("which qubit/qubits|qubit/qubits fail*|qubit/qubits has/have/had the? most"
+                        "|qubit/qubits that/which/with|per qubit|by qubit"),
+    "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
+    "this week": Phrases("this week"),
+    "this month": Phrases("this month"),
+    "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"),
+    "mean words": Phrases("mean|average"),
+})

@@ -53,6 +53,9 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("threshold", ("filter_metric",)),
     ("missing", ("missing_metric",)),
     ("fail", ("get_run_failures",)),
+    ("which chip", ("compare_chips",)),
+    ("fails most", ("failure_ranking",)),
+    ("window count", ("count_in_window",)),
 )
 
 

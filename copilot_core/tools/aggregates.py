@@ -1,0 +1,166 @@
+"""Counts and comparisons a chip summary does not give: a metric across chips, counts over a window of days, and
+which task (or qubit) fails most.
+
+Each tool returns the exact answer as one sentence that names its subject first, and a ``ranking`` (names in
+order of their value, each with the values written for it) that the claim check
+(:mod:`~copilot_core.checking.order`) holds a comparison in the answer against: a winner named wrong, or two values
+put on the wrong sides, is caught even when every number is one the tool returned.
+Windows end at the chip's newest run (the data's "now"), as every ``days`` argument does.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Literal
+
+from copilot_core.analysis.chip_metrics import UnknownChip, chip_metric
+from copilot_core.domain.display import format_fraction
+from copilot_core.domain.metrics import CATALOGUE, format_value
+from copilot_core.tools.compact import inline_from_database
+from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, qid_arg, tool
+
+Statistic = Literal["median", "mean", "min", "max"]
+_STAT_WORD = {"median": "median", "mean": "mean", "min": "lowest", "max": "highest"}
+SHOWN = 5  # names written out in a "fails most" sentence
+
+
+def ranking(kind: str, metric: str, ordered: list[tuple[str, list[str]]], higher_is_better: bool,
+            complete: bool = True) -> dict:
+    """What the order check reads: ``names`` highest value first, each name's values as written in the answer;
+    ``complete``: every compared name is listed (else the low end is not known)."""
+    return {"kind": kind, "metric": metric, "names": [n for n, _ in ordered],
+            "written": {n: w for n, w in ordered}, "higher_is_better": higher_is_better, "complete": complete}
+
+
+def _chips(ctx: ToolContext, chip_ids: list[str] | None) -> list[str]:
+    if chip_ids:
+        for chip_id in chip_ids:
+            ctx.chip(chip_id)
+        return list(dict.fromkeys(chip_ids))
+    return [c["chip_id"] for c in ctx.repo.list_chips() if isinstance(c.get("chip_id"), str)]
+
+
+@tool("compare_chips",
+      {"metric_name": name_arg("Metric, e.g. 't2_echo', 'average_readout_fidelity'."),
+       "statistic": {"type": "string", "enum": ["median", "mean", "min", "max"], "default": "median",
+                     "description": "Which statistic of the latest values per chip."},
+       "chip_ids": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$"},
+                    "minItems": 2, "maxItems": 8, "uniqueItems": True,
+                    "description": "Chips to compare; default every chip."}},
+      ("metric_name",))
+def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "median",
+                  chip_ids: list[str] | None = None) -> ToolResult:
+    entry = CATALOGUE.get(metric_name)
+    if entry is None:
+        raise ToolError(f"unknown metric {metric_name!r}", "list names with list_available_parameters")
+    rows = []
+    for chip_id in _chips(ctx, chip_ids):
+        try:
+            cm = chip_metric(ctx.repo, chip_id, metric_name, kind=entry.kind)
+        except UnknownChip as exc:
+            raise ToolError(str(exc), "list chips in the app's overview") from None
+        value = cm.stats[statistic]
+        if value is not None:
+            rows.append({"chip_id": chip_id, statistic: value, "with_data": cm.stats["count"],
+                         "total": cm.stats["total"]})
+    if len(rows) < 2:
+        raise ToolError(f"fewer than two chips have {metric_name} data", "compare qubits on one chip instead")
+    rows.sort(key=lambda r: -r[statistic])
+    better = rows if entry.higher_is_better else rows[::-1]
+    word = "higher" if entry.higher_is_better else "lower"
+    shown = {r["chip_id"]: format_value(entry, r[statistic]) for r in rows}
+    head, rest = better[0], better[1:]
+    title = f"{_STAT_WORD[statistic]} {entry.title}"
+    if rest[0][statistic] == head[statistic]:
+        answer = f"{head['chip_id']} and {rest[0]['chip_id']} have the same {title}: {shown[head['chip_id']]}."
+    else:
+        others = ", ".join(f"{shown[r['chip_id']]} on {r['chip_id']}" for r in rest)
+        answer = (f"{head['chip_id']} has the {word} {title}: {shown[head['chip_id']]} vs {others}; difference "
+                  f"{format_value(entry, abs(head[statistic] - rest[0][statistic]))}.")
+    data = {"answer": answer, "metric": metric_name, "statistic": statistic, "unit": entry.unit, "chips": rows,
+            "difference": abs(rows[0][statistic] - rows[1][statistic]),
+            "ranking": ranking("chip", metric_name, [(r["chip_id"], [shown[r["chip_id"]]]) for r in rows],
+                               entry.higher_is_better)}
+    return ToolResult(data, f"{statistic} {metric_name} on {len(rows)} chips: {head['chip_id']} {word}")
+
+
+What = Literal["failed tasks", "runs", "measurements"]
+
+
+def _window(ctx: ToolContext, chip_id: str, days: int) -> tuple[datetime, datetime]:
+    end = ctx.repo.window_end(chip_id)
+    return end - timedelta(days=days), end
+
+
+@tool("count_in_window",
+      {"chip_id": chip_id_arg(),
+       "what": {"type": "string", "enum": ["failed tasks", "runs", "measurements"],
+                "description": "What to count: failed task results, calibration runs, or one metric's measurements."},
+       "days": {"type": "integer", "minimum": 1, "maximum": 365,
+                "description": "The last N days before the chip's newest run."},
+       "qid": qid_arg("Only this qubit."),
+       "metric_name": name_arg("For measurements: the metric, e.g. 't1'.")},
+      ("chip_id", "what", "days"))
+def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int, qid: str | None = None,
+                    metric_name: str | None = None) -> ToolResult:
+    ctx.chip(chip_id)
+    if qid is not None:
+        ctx.check_qid(chip_id, qid)
+    if what == "measurements" and metric_name not in CATALOGUE:
+        raise ToolError("counting measurements needs a known metric_name", "e.g. {\"metric_name\": \"t1\"}")
+    since, end = _window(ctx, chip_id, days)
+    n = ctx.repo.count_in_window(chip_id, what, since=since, qid=qid,
+                                 parameter=metric_name if what == "measurements" else None)
+    owner = f" of {ctx.label(chip_id, qid)}" if qid is not None else ""
+    noun = {"failed tasks": "failed task results", "runs": "calibration runs",
+            "measurements": f"usable {CATALOGUE[metric_name].title if metric_name else ''} measurements"}[what]
+    span = f"in the last {days} day{'s' if days != 1 else ''} ({since:%Y-%m-%d} to {end:%Y-%m-%d}, up to the newest run)"
+    answer = f"There were {n} {noun}{owner} on {chip_id} {span}."
+    data = {"answer": answer, "chip_id": chip_id, "what": what, "count": n, "days": days,
+            "from": since.isoformat(timespec="minutes"), "to": end.isoformat(timespec="minutes")}
+    if qid is not None:
+        data["qid"] = qid
+    return ToolResult(data, f"{n} {noun}{owner} on {chip_id} in {days} days")
+
+
+@tool("failure_ranking",
+      {"chip_id": chip_id_arg(),
+       "by": {"type": "string", "enum": ["task", "qubit"], "default": "task",
+              "description": "Group failures by task name or by qubit/coupling."},
+       "days": {"type": "integer", "minimum": 1, "maximum": 365,
+                "description": "Only the last N days before the chip's newest run; default every run."}},
+      ("chip_id",))
+def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"] = "task",
+                    days: int | None = None) -> ToolResult:
+    ctx.chip(chip_id)
+    since, end = _window(ctx, chip_id, days) if days is not None else (None, None)
+    counts = ctx.repo.failure_counts(chip_id, by="name" if by == "task" else "qid", since=since)
+    total = sum(counts.values())
+    scope = (f"in the last {days} days ({since:%Y-%m-%d} to {end:%Y-%m-%d})" if since is not None and end is not None
+             else "over every stored run")
+    if not counts:
+        answer = f"No task failed on {chip_id} {scope}."
+        return ToolResult({"answer": answer, "chip_id": chip_id, "by": by, "total": 0, "failures": []},
+                          f"no failures on {chip_id}")
+
+    def name(key: str) -> str:
+        return ctx.label(chip_id, key) if by == "qubit" else str(inline_from_database(key, 80))
+
+    items = list(counts.items())
+    rows = [{"name": name(k), "count_failed": n, "share_pct": 100 * n / total} for k, n in items]
+    top = [r for r in rows if r["count_failed"] == rows[0]["count_failed"]]
+    lead = " and ".join(r["name"] for r in top)
+    verb = "failed" if by == "task" else "had failures"
+    answer = (f"{lead} {verb} most often on {chip_id}: {rows[0]['count_failed']} of {total} failed tasks "
+              f"({format_fraction(rows[0]['share_pct'] / 100)}) {scope}")
+    if len(rows) > len(top):
+        answer += "; next: " + ", ".join(f"{r['name']} {r['count_failed']} ({format_fraction(r['share_pct'] / 100)})"
+                                         for r in rows[len(top):SHOWN])
+    answer += "."
+    data = {"answer": answer, "chip_id": chip_id, "by": by, "total": total, "failures": rows[:20],
+            "ranking": ranking(by, "failures", [(r["name"], [str(r["count_failed"]),
+                                                             format_fraction(r["share_pct"] / 100)]) for r in rows[:20]],
+                               higher_is_better=False, complete=len(rows) <= 20)}
+    if days is not None:
+        data["days"] = days
+    return ToolResult(data, f"{rows[0]['name']} fails most on {chip_id}: {rows[0]['count_failed']} of {total}")
