@@ -53,7 +53,7 @@ def _cross_chip(db) -> list[Question]:
     for i, (name, how, text) in enumerate([
             ("t2_echo", statistics.median, "Between {a} and {b}, whose median T2 echo is larger?"),
             ("t1", statistics.median, "Which chip has the better median T1, {b} or {a}?"),
-            ("average_readout_fidelity", statistics.mean, "Compare the average readout fidelity of the chips."),
+            ("average_readout_fidelity", statistics.median, "Compare the average readout fidelity of the chips."),
             ("x90_gate_fidelity", statistics.median, "On which chip is the median X90 gate fidelity higher?"),
             ("t2_echo", statistics.mean, "Put the chips side by side on mean T2 echo: which one leads?")]):
         a, b = _median(db, CHIP, name, how), _median(db, OTHER, name, how)

@@ -255,7 +255,7 @@ NOUN_AFTER = re.compile(rf"^\s+(?:[\w*-]+\s+){{0,3}}?({'|'.join(COUNT_NOUNS)})s?
 # failures' top task or qubit, a count over a window of days, two qubits side by side.
 WORDS.update({
     "which chip": Phrases("which chip/chips|which of the chips|between the chips|across the? chips|both chips"
-                          "|each chip|every chip|all the? chips|the two chips|on the chips|on each chip"),
+                          "|each chip|every chip|all the? chips|the two chips|the chips|on each chip"),
     "fails most": Phrases("fail*/error*/break*/broke most|most fail*/error*|most often fail*|fail* more often"
                           "|most failures/errors|most failed|most frequently fail*|fail* most frequently"
                           "|fail* the most|highest failure/failures|largest number of failures"
@@ -267,4 +267,5 @@ WORDS.update({
     "this month": Phrases("this month"),
     "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"),
     "mean words": Phrases("mean|average"),
+    "average metric": Phrases("average readout/gate"),  # a metric's own name, not a mean
 })

@@ -132,7 +132,8 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
             args["param_names"] = [one]
         return PlannedCall("compare_qubits", args, "two qubits side by side")
     if asked.shape == "cross-chip" and one is not None:
-        stat = "mean" if asked.has("mean words") else "median"
+        mean = asked.has("mean words") and not (asked.said("mean words") == "average" and asked.has("average metric"))
+        stat = "mean" if mean else "median"
         args = {"metric_name": one, "statistic": stat}
         if len({c.lower() for c in asked.chip_ids}) >= 2:
             args["chip_ids"] = list(dict.fromkeys(asked.chip_ids))

@@ -111,9 +111,9 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int, qid: 
     since, end = _window(ctx, chip_id, days)
     n = ctx.repo.count_in_window(chip_id, what, since=since, qid=qid,
                                  parameter=metric_name if what == "measurements" else None)
-    owner = f" of {ctx.label(chip_id, qid)}" if qid is not None else ""
+    owner = f" for {ctx.label(chip_id, qid)}" if qid is not None else ""
     noun = {"failed tasks": "failed task results", "runs": "calibration runs",
-            "measurements": f"usable {CATALOGUE[metric_name].title if metric_name else ''} measurements"}[what]
+            "measurements": f"{CATALOGUE[metric_name].title if metric_name else ''} results with a usable value"}[what]
     span = f"in the last {days} day{'s' if days != 1 else ''} ({since:%Y-%m-%d} to {end:%Y-%m-%d}, up to the newest run)"
     answer = f"There were {n} {noun}{owner} on {chip_id} {span}."
     data = {"answer": answer, "chip_id": chip_id, "what": what, "count": n, "days": days,
