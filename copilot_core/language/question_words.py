@@ -258,7 +258,7 @@ WORDS.update({
                           "|each chip|every chip|all the? chips|the two chips|the chips|on each chip"),
     "fails most": Phrases("fail*/error*/break*/broke most|most fail*/error*|most often fail*|fail* more often"
                           "|most failures/errors|most failed|most frequently fail*|fail* most frequently"
-                          "|fail* the most|highest failure/failures|largest number of failures"
+                          "|fail* the most|highest failure/failures"
                           "|failure/failures ... most/top/highest"),
     "by qubit": Phrases("which qubit/qubits|qubit/qubits fail*|qubit/qubits has/have/had the? most"
                         "|qubit/qubits that/which/with|per qubit|by qubit"),

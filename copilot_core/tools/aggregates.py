@@ -19,8 +19,7 @@ from copilot_core.domain.metrics import CATALOGUE, format_value
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, qid_arg, tool
 
-Statistic = Literal["median", "mean", "min", "max"]
-_STAT_WORD = {"median": "median", "mean": "mean", "min": "lowest", "max": "highest"}
+Statistic = Literal["median", "mean"]
 SHOWN = 5  # names written out in a "fails most" sentence
 
 
@@ -42,7 +41,7 @@ def _chips(ctx: ToolContext, chip_ids: list[str] | None) -> list[str]:
 
 @tool("compare_chips",
       {"metric_name": name_arg("Metric, e.g. 't2_echo', 'average_readout_fidelity'."),
-       "statistic": {"type": "string", "enum": ["median", "mean", "min", "max"], "default": "median",
+       "statistic": {"type": "string", "enum": ["median", "mean"], "default": "median",
                      "description": "Which statistic of the latest values per chip."},
        "chip_ids": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$"},
                     "minItems": 2, "maxItems": 8, "uniqueItems": True,
@@ -70,7 +69,7 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "me
     word = "higher" if entry.higher_is_better else "lower"
     shown = {r["chip_id"]: format_value(entry, r[statistic]) for r in rows}
     head, rest = better[0], better[1:]
-    title = f"{_STAT_WORD[statistic]} {entry.title}"
+    title = f"{statistic} {entry.title}"
     if rest[0][statistic] == head[statistic]:
         answer = f"{head['chip_id']} and {rest[0]['chip_id']} have the same {title}: {shown[head['chip_id']]}."
     else:
