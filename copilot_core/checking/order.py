@@ -26,6 +26,10 @@ DOWN = frozenset({"lower", "lowest", "less", "least", "fewer", "fewest", "smalle
                   "shortest", "below", "trails"})
 BETTER = frozenset({"better", "best", "beats", "outperforms", "wins", "superior", "preferable"})
 WORSE = frozenset({"worse", "worst", "inferior"})
+# Said of one name against another named in the same sentence ("X is lower than Y"), not of the whole ranking.
+PAIRWISE = frozenset({"higher", "more", "larger", "longer", "greater", "above", "exceeds", "lower", "less", "fewer",
+                      "smaller", "shorter", "below", "trails", "better", "beats", "outperforms", "worse", "inferior",
+                      "superior"})
 _ENDS = (".", "!", "?", ";")
 
 
@@ -108,6 +112,21 @@ def _said_of(sentence: str, named: list[tuple[int, int, str]]) -> tuple[str, str
     return None
 
 
+def _right_side(word: str, subject: str, named: list[tuple[int, int, str]], ranking: Ranking) -> str | None:
+    """The name the data puts at the side ``word`` says ``subject`` is on (None: ``subject`` is right)."""
+    others = [n[2] for n in named if n[2] != subject]
+    if word in PAIRWISE and not others:  # "higher than the median": said against something no ranking holds
+        return None
+    if word in PAIRWISE:
+        order = ranking.names if word in UP | DOWN else ranking.best_first
+        rank = {n: i for i, n in enumerate(order)}
+        ahead = word in UP or word in BETTER
+        wrong = [o for o in others if o in rank and (rank[o] < rank[subject] if ahead else rank[o] > rank[subject])]
+        return wrong[0] if wrong else None
+    expected = _expected(word, ranking)
+    return expected if expected is not None and expected != subject else None
+
+
 def _expected(word: str, ranking: Ranking) -> str | None:
     if word in UP:
         return ranking.names[0]
@@ -153,10 +172,10 @@ def order_claims(text: str, results: Iterable[object]) -> list[Claim]:
         first = named[0]
         at = (s + first[0], s + first[1])
         said = _said_of(sentence, named)
-        expected = _expected(said[0], ranking) if said else None
-        if said and expected and said[1] != expected and ranking.value(said[1]) != ranking.value(expected):
+        right = _right_side(said[0], said[1], named, ranking) if said else None
+        if said and right and ranking.value(said[1]) != ranking.value(right):
             out.append(_claim(text, *at, sentence, "wrong",
-                              f"the data puts {expected} first ({said[0]} {ranking.metric}), not {said[1]}"))
+                              f"the data puts {right} on that side ({said[0]} {ranking.metric}), not {said[1]}"))
         elif not _value_order(sentence, named, ranking):
             out.append(_claim(text, *at, sentence, "wrong",
                               f"values of {ranking.metric} are put on the wrong names (the data: "

@@ -119,8 +119,8 @@ def _one_metric(rows: list[dict], name: str, unit: str) -> dict:
         word = "higher" if entry.higher_is_better else "lower"
         out["answer"] = (f"{a['label']} and {b['label']} have the same {entry.title}: {shown[a['label']]}."
                          if a[name] == b[name] else
-                         f"{a['label']} is better for {entry.title}, with the {word} value: {shown[a['label']]} vs "
-                         f"{shown[b['label']]} on {b['label']}.")
+                         f"{a['label']} is better for {entry.title}, with the {word} value: {a['label']} "
+                         f"{shown[a['label']]} vs {b['label']} {shown[b['label']]}.")
     return out
 
 

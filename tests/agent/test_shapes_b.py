@@ -157,3 +157,63 @@ def test_the_claim_check_holds_a_chip_comparison_to_the_data(said, fine, repo, d
     answer = said.format(w=w, l=l, vw=f"{vw:.1f} μs", vl=f"{vl:.1f} μs")
     report = check_claims(answer, [outcome], question="Which chip has the higher median T2 echo?")
     assert (not report.wrong) == fine, report.claims
+
+
+def _failures(demo_db, chip: str):
+    from collections import Counter
+
+    return Counter(d["name"] for d in demo_db["task_result_history"].find({"chip_id": chip, "status": "failed"}))
+
+
+@pytest.mark.parametrize(("said", "fine"), [
+    ("{top} failed most often: {n} of {total} failed tasks.", True),
+    ("{second} failed most often: {n2} of {total} failed tasks.", False),  # the wrong task, with its own count
+    ("{top} failed most often: {bad} of {total} failed tasks.", False),  # a count that matches no aggregate
+    ("{second} fails less often than {top}.", True),
+])
+def test_the_claim_check_holds_a_failure_ranking_to_the_data(said, fine, repo, demo_db):
+    from copilot_core.checking.marks import mark_claims
+    from copilot_core.checking.verify import _unsupported
+    from copilot_core.tools import DataStore, Toolkit
+
+    outcome = Toolkit(repo, store=DataStore()).execute("failure_ranking", {"chip_id": OTHER})
+    assert outcome.ok
+    counts = _failures(demo_db, OTHER)
+    (top, n), (second, n2) = counts.most_common(2)
+    total = sum(counts.values())
+    bad = next(k for k in range(n + 1, n + 50) if k not in counts.values() and k != total)
+    answer = said.format(top=top, second=second, n=n, n2=n2, total=total, bad=bad)
+    question = "Which task fails most often on 144Qv2?"
+    report = check_claims(answer, [outcome], question=question)
+    shown, left_out, _ = mark_claims(answer, report.claims, unsupported=_unsupported(answer, question, [outcome]))
+    assert (not report.wrong and not left_out) == fine, (report.claims, shown)
+
+
+@pytest.mark.parametrize(("said", "fine"), [
+    ("{w} is better for T1, with the higher value: {w} {vw} vs {l} {vl}.", True),
+    ("{l} is better for T1, with the higher value: {l} {vw} vs {w} {vl}.", False),  # the comparison the wrong way
+    ("{l} has a lower T1 than {w}.", True),
+    ("{w} has a higher T1 than {l}.", True),
+    ("{w} has a lower T1 than {l}.", False),
+])
+def test_the_claim_check_holds_a_qubit_pair_to_the_data(said, fine, repo, demo_db):
+    from copilot_core.tools import DataStore, Toolkit
+    from tests.public_eval import latest_values
+
+    outcome = Toolkit(repo, store=DataStore()).execute("compare_qubits", {"chip_id": CHIP, "qids": ["6", "14"],
+                                                                          "param_names": ["t1"]})
+    assert outcome.ok
+    values = latest_values(demo_db, CHIP, "t1")
+    (w, vw), (l, vl) = sorted([("Q06", values["6"]), ("Q14", values["14"])], key=lambda t: -t[1])
+    answer = said.format(w=w, l=l, vw=f"{vw:.1f} μs", vl=f"{vl:.1f} μs")
+    report = check_claims(answer, [outcome], question="Q06 or Q14 for T1?")
+    assert (not report.wrong) == fine, report.claims
+
+
+def test_a_comparison_against_something_unranked_is_not_held_to_the_ranking(repo):
+    from copilot_core.tools import DataStore, Toolkit
+
+    outcome = Toolkit(repo, store=DataStore()).execute("compare_chips", {"metric_name": "t2_echo"})
+    low = outcome.full["ranking"]["names"][-1]
+    report = check_claims(f"{low} has a T2 echo higher than a year ago.", [outcome])
+    assert not report.wrong
