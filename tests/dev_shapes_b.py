@@ -72,10 +72,15 @@ def _missing(db) -> list[Question]:
         ("What is the median T1 on chip 99Qv9?", CHIP, None, r"64Qv3"),
         ("ZX90 fidelity of the coupling between Q00 and Q63?", CHIP, None, r"(?i)not neighbours"),
     ]
+    latest = latest_values(db, CHIP, "average_readout_fidelity")
+    dead = next(str(q) for q in range(n64) if latest.get(str(q)) is None)
+    rows.append(("What's Q{q}'s readout fidelity right now?", CHIP, int(dead),
+                 r"(?i)no readout fidelity measured|no average readout fidelity measured"))
     out = []
     for i, (text, chip, q, pattern) in enumerate(rows):
+        patterns = (NO_SUCH, pattern) if i < 5 else (pattern,)  # the last: a qubit that is there, with no value
         out.append(Question(f"sb-missing-{i + 1}", "missing thing", text.format(q=q, chip=chip),
-                            Truth(patterns=(NO_SUCH, pattern), no_values=True)))
+                            Truth(patterns=patterns, no_values=True)))
     return out
 
 

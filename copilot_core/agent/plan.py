@@ -18,7 +18,8 @@ from copilot_core.guardrails import configured_secrets
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.lookups import lookup_plan
 from copilot_core.routing.prefetch import PlannedCall, plan_prefetch
-from copilot_core.language.question import parse
+from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.language.question import Question, parse
 from copilot_core.llm.provider import ProviderConfig
 from copilot_core.routing.router import MORE_TOOLS, Route, all_tools, offered_tools, route
 from copilot_core.errors import CopilotError
@@ -119,10 +120,25 @@ def absent_plan(question: str, chip_id: str | None, repo: CalibrationRepository 
                 continue
             args = {"chip_id": target, **({"qid": qid} if qid else {}), **({"coupling_id": coupling} if coupling else {})}
             return PlannedCall("check_target", args, "a name that does not exist", settles=True)
+        if unknown is None:
+            return _no_value_plan(asked, target, repo)
     except CopilotError:  # an unreachable database or an unknown topology: the tools report it
         return None
-    return PlannedCall("check_target", {"chip_id": target}, "a chip that does not exist", settles=True) \
-        if unknown is not None else None
+    return PlannedCall("check_target", {"chip_id": target}, "a chip that does not exist", settles=True)
+
+
+def _no_value_plan(asked: Question, chip_id: str, repo: CalibrationRepository) -> PlannedCall | None:
+    """One qubit that exists and one qubit metric it has no usable latest value of: why, from the data."""
+    metrics = [m for m in asked.metrics if m is not None]
+    if asked.shape != "lookup" or len(asked.qubits) != 1 or len(metrics) != 1 or len(asked.metrics) != 1 or \
+            CATALOGUE[metrics[0]].kind != "qubit":
+        return None
+    qid = asked.qubits[0]
+    found = repo.metric_values(chip_id, metrics[0], qid=qid).get(qid)
+    if found is not None and found["value"] is not None:
+        return None
+    return PlannedCall("check_target", {"chip_id": chip_id, "qid": qid, "metric_name": metrics[0]},
+                       f"Q{qid} has no {metrics[0]}", settles=True)
 
 
 def _routed(request: AgentRequest, chip_id: str | None, names: list[str],
