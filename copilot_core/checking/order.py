@@ -71,7 +71,7 @@ def rankings(results: Iterable[object]) -> list[Ranking]:
             if not isinstance(found, dict) or not isinstance(found.get("names"), list):
                 continue
             names = tuple(str(n) for n in found["names"])
-            written = found.get("written") if isinstance(found.get("written"), dict) else {}
+            written = found["written"] if isinstance(found.get("written"), dict) else {}
             out.append(Ranking(str(found.get("kind") or ""), str(found.get("metric") or ""), names,
                                {n: _numbers(written.get(n) or []) for n in names},
                                bool(found.get("higher_is_better", True)), bool(found.get("complete", True))))

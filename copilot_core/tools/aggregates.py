@@ -21,6 +21,7 @@ from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_
 
 Statistic = Literal["median", "mean"]
 SHOWN = 5  # names written out in a "fails most" sentence
+LISTED = 20  # names in the result (the model's table and the order check)
 
 
 def ranking(kind: str, metric: str, ordered: list[tuple[str, list[str]]], higher_is_better: bool,
@@ -52,6 +53,7 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "me
     entry = CATALOGUE.get(metric_name)
     if entry is None:
         raise ToolError(f"unknown metric {metric_name!r}", "list names with list_available_parameters")
+    values: dict[str, float] = {}
     rows = []
     for chip_id in _chips(ctx, chip_ids):
         try:
@@ -60,27 +62,28 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "me
             raise ToolError(str(exc), "list chips in the app's overview") from None
         value = cm.stats[statistic]
         if value is not None:
+            values[chip_id] = value
             rows.append({"chip_id": chip_id, statistic: value, "with_data": cm.stats["count"],
                          "total": cm.stats["total"]})
-    if len(rows) < 2:
+    if len(values) < 2:
         raise ToolError(f"fewer than two chips have {metric_name} data", "compare qubits on one chip instead")
-    rows.sort(key=lambda r: -r[statistic])
-    better = rows if entry.higher_is_better else rows[::-1]
+    order = sorted(values, key=lambda c: -values[c])  # highest first
+    rows.sort(key=lambda r: order.index(str(r["chip_id"])))
+    better = order if entry.higher_is_better else order[::-1]
     word = "higher" if entry.higher_is_better else "lower"
-    shown = {r["chip_id"]: format_value(entry, r[statistic]) for r in rows}
+    shown = {c: format_value(entry, values[c]) for c in order}
     head, rest = better[0], better[1:]
     title = f"{statistic} {entry.title}"
-    if rest[0][statistic] == head[statistic]:
-        answer = f"{head['chip_id']} and {rest[0]['chip_id']} have the same {title}: {shown[head['chip_id']]}."
+    if values[rest[0]] == values[head]:
+        answer = f"{head} and {rest[0]} have the same {title}: {shown[head]}."
     else:
-        others = ", ".join(f"{shown[r['chip_id']]} on {r['chip_id']}" for r in rest)
-        answer = (f"{head['chip_id']} has the {word} {title}: {shown[head['chip_id']]} vs {others}; difference "
-                  f"{format_value(entry, abs(head[statistic] - rest[0][statistic]))}.")
+        others = ", ".join(f"{shown[c]} on {c}" for c in rest)
+        answer = (f"{head} has the {word} {title}: {shown[head]} vs {others}; difference "
+                  f"{format_value(entry, abs(values[head] - values[rest[0]]))}.")
     data = {"answer": answer, "metric": metric_name, "statistic": statistic, "unit": entry.unit, "chips": rows,
-            "difference": abs(rows[0][statistic] - rows[1][statistic]),
-            "ranking": ranking("chip", metric_name, [(r["chip_id"], [shown[r["chip_id"]]]) for r in rows],
-                               entry.higher_is_better)}
-    return ToolResult(data, f"{statistic} {metric_name} on {len(rows)} chips: {head['chip_id']} {word}")
+            "difference": abs(values[order[0]] - values[order[1]]),
+            "ranking": ranking("chip", metric_name, [(c, [shown[c]]) for c in order], entry.higher_is_better)}
+    return ToolResult(data, f"{statistic} {metric_name} on {len(rows)} chips: {head} {word}")
 
 
 What = Literal["failed tasks", "runs", "measurements"]
@@ -145,21 +148,20 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"]
     def name(key: str) -> str:
         return ctx.label(chip_id, key) if by == "qubit" else str(inline_from_database(key, 80))
 
-    items = list(counts.items())
-    rows = [{"name": name(k), "count_failed": n, "share_pct": 100 * n / total} for k, n in items]
-    top = [r for r in rows if r["count_failed"] == rows[0]["count_failed"]]
-    lead = " and ".join(r["name"] for r in top)
+    items = [(name(k), n) for k, n in counts.items()]  # most first
+    top = [(k, n) for k, n in items if n == items[0][1]]
+    lead = " and ".join(k for k, _ in top)
     verb = "failed" if by == "task" else "had failures"
-    answer = (f"{lead} {verb} most often on {chip_id}: {rows[0]['count_failed']} of {total} failed tasks "
-              f"({format_fraction(rows[0]['share_pct'] / 100)}) {scope}")
-    if len(rows) > len(top):
-        answer += "; next: " + ", ".join(f"{r['name']} {r['count_failed']} ({format_fraction(r['share_pct'] / 100)})"
-                                         for r in rows[len(top):SHOWN])
+    answer = (f"{lead} {verb} most often on {chip_id}: {items[0][1]} of {total} failed tasks "
+              f"({format_fraction(items[0][1] / total)}) {scope}")
+    if len(items) > len(top):
+        answer += "; next: " + ", ".join(f"{k} {n} ({format_fraction(n / total)})" for k, n in items[len(top):SHOWN])
     answer += "."
-    data = {"answer": answer, "chip_id": chip_id, "by": by, "total": total, "failures": rows[:20],
-            "ranking": ranking(by, "failures", [(r["name"], [str(r["count_failed"]),
-                                                             format_fraction(r["share_pct"] / 100)]) for r in rows[:20]],
-                               higher_is_better=False, complete=len(rows) <= 20)}
+    listed = items[:LISTED]
+    data = {"answer": answer, "chip_id": chip_id, "by": by, "total": total,
+            "failures": [{"name": k, "count_failed": n, "share_pct": 100 * n / total} for k, n in listed],
+            "ranking": ranking(by, "failures", [(k, [str(n), format_fraction(n / total)]) for k, n in listed],
+                               higher_is_better=False, complete=len(items) <= LISTED)}
     if days is not None:
         data["days"] = days
-    return ToolResult(data, f"{rows[0]['name']} fails most on {chip_id}: {rows[0]['count_failed']} of {total}")
+    return ToolResult(data, f"{items[0][0]} fails most on {chip_id}: {items[0][1]} of {total}")

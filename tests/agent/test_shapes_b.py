@@ -153,8 +153,8 @@ def test_the_claim_check_holds_a_chip_comparison_to_the_data(said, fine, repo, d
     assert outcome.ok
     a = dev_shapes_b._median(demo_db, CHIP, "t2_echo")
     b = dev_shapes_b._median(demo_db, OTHER, "t2_echo")
-    (w, vw), (l, vl) = sorted([(CHIP, a), (OTHER, b)], key=lambda t: -t[1])
-    answer = said.format(w=w, l=l, vw=f"{vw:.1f} μs", vl=f"{vl:.1f} μs")
+    (w, vw), (lo, vl) = sorted([(CHIP, a), (OTHER, b)], key=lambda t: -t[1])
+    answer = said.format(w=w, l=lo, vw=f"{vw:.1f} μs", vl=f"{vl:.1f} μs")
     report = check_claims(answer, [outcome], question="Which chip has the higher median T2 echo?")
     assert (not report.wrong) == fine, report.claims
 
@@ -204,8 +204,8 @@ def test_the_claim_check_holds_a_qubit_pair_to_the_data(said, fine, repo, demo_d
                                                                           "param_names": ["t1"]})
     assert outcome.ok
     values = latest_values(demo_db, CHIP, "t1")
-    (w, vw), (l, vl) = sorted([("Q06", values["6"]), ("Q14", values["14"])], key=lambda t: -t[1])
-    answer = said.format(w=w, l=l, vw=f"{vw:.1f} μs", vl=f"{vl:.1f} μs")
+    (w, vw), (lo, vl) = sorted([("Q06", values["6"]), ("Q14", values["14"])], key=lambda t: -t[1])
+    answer = said.format(w=w, l=lo, vw=f"{vw:.1f} μs", vl=f"{vl:.1f} μs")
     report = check_claims(answer, [outcome], question="Q06 or Q14 for T1?")
     assert (not report.wrong) == fine, report.claims
 
