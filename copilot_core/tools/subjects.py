@@ -12,9 +12,8 @@ from copilot_core.analysis.chip_metrics import chip_metric
 from copilot_core.domain.metrics import CATALOGUE, format_value
 from copilot_core.domain.topology import qubit_label, topology_for
 from copilot_core.tools.compact import inline_from_database
-from copilot_core.tools.spec import ToolContext, ToolResult, name_arg, qid_arg, tool
+from copilot_core.tools.spec import ToolContext, ToolResult, chip_id_arg, name_arg, qid_arg, tool
 
-_CHIP = {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$", "description": "Chip id as asked."}
 SHOWN_NEIGHBOURS = 8
 
 
@@ -45,7 +44,7 @@ def absence(chips: list[str], chip_id: str, size: int, topology_id: str | None, 
 
 
 @tool("check_target",
-      {"chip_id": _CHIP, "qid": qid_arg("A qubit the question names."),
+      {"chip_id": chip_id_arg(), "qid": qid_arg("A qubit the question names."),
        "coupling_id": {"type": "string", "pattern": r"^[0-9]{1,5}-[0-9]{1,5}$", "description": "A coupling, '4-5'."},
        "metric_name": name_arg("A metric the question asks for, e.g. 't1'.")},
       ("chip_id",))

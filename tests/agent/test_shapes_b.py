@@ -217,3 +217,30 @@ def test_a_comparison_against_something_unranked_is_not_held_to_the_ranking(repo
     low = outcome.full["ranking"]["names"][-1]
     report = check_claims(f"{low} has a T2 echo higher than a year ago.", [outcome])
     assert not report.wrong
+
+
+def test_check_target_says_what_is_there_and_what_is_not(repo, demo_db):
+    from copilot_core.tools import DataStore, Toolkit
+    from tests.public_eval import latest_values
+
+    toolkit = Toolkit(repo, store=DataStore())
+    no_qubit = toolkit.execute("check_target", {"chip_id": CHIP, "qid": "64"})
+    assert no_qubit.ok and no_qubit.full["exists"] is False
+    assert "qubit 64 does not exist on 64Qv3 (64Qv3 has qubits Q00–Q63)" in no_qubit.full["answer"]
+    no_chip = toolkit.execute("check_target", {"chip_id": "99Qv9"})
+    assert no_chip.ok and "no chip 99Qv9" in no_chip.full["answer"] and "64Qv3" in no_chip.full["answer"]
+    apart = toolkit.execute("check_target", {"chip_id": CHIP, "coupling_id": "0-63"})
+    assert apart.ok and "Q00 and Q63 are not neighbours" in apart.full["answer"]
+    values = latest_values(demo_db, CHIP, "t1")
+    there = toolkit.execute("check_target", {"chip_id": CHIP, "qid": "6", "metric_name": "t1"})
+    assert there.ok and there.full["value"] == pytest.approx(values["6"])
+
+
+def test_count_in_window_needs_a_metric_for_measurements_and_counts_runs_by_hand(repo, demo_db):
+    from copilot_core.tools import DataStore, Toolkit
+
+    toolkit = Toolkit(repo, store=DataStore())
+    bad = toolkit.execute("count_in_window", {"chip_id": CHIP, "what": "measurements", "days": 3})
+    assert not bad.ok and "metric_name" in (bad.error or "")
+    runs = toolkit.execute("count_in_window", {"chip_id": CHIP, "what": "runs", "days": 6})
+    assert runs.ok and runs.full["count"] == dev_shapes_b._runs_since(demo_db, CHIP, 6)
