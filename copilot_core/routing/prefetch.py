@@ -125,7 +125,7 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
             return PlannedCall("count_in_window", {**args, "what": "runs"}, "runs in a window")
         return None
     if asked.shape == "qubit pair" and (one is None or CATALOGUE[one].kind == "qubit") and len(clear) == len(
-            asked.metrics):
+            asked.metrics) and not asked.has("trend") and not asked.chart:  # a trend of two qubits is a history
         chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
         args = {"chip_id": chip, "qids": sorted(asked.qubits, key=int)}
         if one is not None:

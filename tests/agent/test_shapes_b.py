@@ -114,6 +114,11 @@ def test_the_prefetch_makes_the_shape_call(question, name, args):
     assert planned is not None and (planned.name, planned.args) == (name, args)
 
 
+def test_two_qubits_trend_is_no_pair_of_latest_values():
+    planned = plan_prefetch("How do the T1 trends of Q05 and Q12 compare?", chip_id=CHIP)
+    assert planned is None or planned.name != "compare_qubits"
+
+
 def _ask(repo, server, tmp_path, question: str):
     settings = load_settings({"DATA_DIR": str(tmp_path)})
     copilot = Copilot(repo, settings=settings, skills=SkillLibrary.load(), memory=None, gate=False)
