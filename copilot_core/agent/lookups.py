@@ -55,6 +55,8 @@ def history_plan(question: str, chip_id: str) -> PlannedCall | None:
     qubits = sorted(set(asked.ends), key=int)
     metric = _qubit_metric(asked)
     days = window_days(question)
+    if asked.shape in ("window count", "qubit pair"):  # a count, or two qubits compared: the prefetch's call
+        return None
     if not qubits or metric is None or len(qubits) > 12 or (days is None and not (len(qubits) > 1 and
                                                                                    _plot_or_show(asked))):
         return None

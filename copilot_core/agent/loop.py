@@ -122,7 +122,8 @@ class ModelLoop:
                 conversation = start_conversation(client or make_client(provider), provider, prompt.system,
                                                   list(plan.history), request.message, prompt.context)
                 prefetched = plan.prefetch is not None and self.prefetch(conversation, plan.prefetch)
-                text = self.loop(conversation, prefetched)
+                settled = prefetched and plan.prefetch is not None and plan.prefetch.settles
+                text = deterministic_answer(self.ledger.outcomes) if settled else self.loop(conversation, prefetched)
                 if self.asked is None and not self.ledger.outcomes and toolkit is not None and \
                         answered_from_thin_air(request.message, text):
                     text = self.look_up()  # a data question answered with no call: never shown

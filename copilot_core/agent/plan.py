@@ -18,10 +18,12 @@ from copilot_core.guardrails import configured_secrets
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.lookups import lookup_plan
 from copilot_core.routing.prefetch import PlannedCall, plan_prefetch
-from copilot_core.language.question import parse
+from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.language.question import Question, parse
 from copilot_core.llm.provider import ProviderConfig
 from copilot_core.routing.router import MORE_TOOLS, Route, all_tools, offered_tools, route
 from copilot_core.errors import CopilotError
+from copilot_core.tools.subjects import absence
 
 if TYPE_CHECKING:
     from copilot_core.data.repository import CalibrationRepository
@@ -82,7 +84,7 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
     planned: PlannedCall | None = None
     if router and tools:
         try:
-            chosen, planned = _routed(request, chip_id, [t["name"] for t in tools])
+            chosen, planned = _routed(request, chip_id, [t["name"] for t in tools], repo)
         except Exception:  # noqa: BLE001  (a router bug offers every tool; the turn goes on)
             log.exception("the router failed on a question")
     return TurnPlan(request=request, chip_id=chip_id,
@@ -92,12 +94,61 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
                     skills=tuple(skills) if planned is None else ())
 
 
-def _routed(request: AgentRequest, chip_id: str | None, names: list[str]) -> tuple[Route | None, PlannedCall | None]:
+def absent_plan(question: str, chip_id: str | None, repo: CalibrationRepository | None) -> PlannedCall | None:
+    """When a chip, qubit or coupling the question names does not exist: the call that says so, which settles the
+    turn (no model round: there is no value to state)."""
+    asked = parse(question)
+    named_chips = [c for c in asked.chip_ids if not c.upper().endswith("Q")]  # "2Q gates" names no chip
+    if repo is None or not (asked.qubits or asked.couplings or named_chips):
+        return None
+    try:
+        chips = repo.chip_ids()
+        installed = {c.lower(): c for c in chips}
+        unknown = next((c for c in named_chips if c.lower() not in installed), None)
+        target = unknown or (installed[named_chips[0].lower()] if len(named_chips) == 1 else chip_id)
+        row = repo.get_chip(target) if target is not None and unknown is None else None
+        if target is None:
+            return None
+        size = int(row.get("size") or 0) if row else 0
+        topology = row.get("topology_id") if row else None
+        couplings = list(asked.couplings)
+        if not couplings and len(asked.qubits) == 2 and asked.has("coupling words"):  # "the coupling between Q0 and Q9"
+            couplings = ["-".join(asked.qubits)]
+        for qid, coupling in [(q, None) for q in asked.qubits] + [(None, c) for c in couplings]:
+            if unknown is None and absence(chips, target, size, None if topology is None else str(topology), qid,
+                                           coupling) is None:
+                continue
+            args = {"chip_id": target, **({"qid": qid} if qid else {}), **({"coupling_id": coupling} if coupling else {})}
+            return PlannedCall("check_target", args, "a name that does not exist", settles=True)
+        if unknown is None:
+            return _no_value_plan(asked, target, repo)
+    except CopilotError:  # an unreachable database or an unknown topology: the tools report it
+        return None
+    return PlannedCall("check_target", {"chip_id": target}, "a chip that does not exist", settles=True)
+
+
+def _no_value_plan(asked: Question, chip_id: str, repo: CalibrationRepository) -> PlannedCall | None:
+    """One qubit that exists and one qubit metric it has no usable latest value of: why, from the data."""
+    metrics = [m for m in asked.metrics if m is not None]
+    if asked.shape != "lookup" or len(asked.qubits) != 1 or len(metrics) != 1 or len(asked.metrics) != 1 or \
+            CATALOGUE[metrics[0]].kind != "qubit":
+        return None
+    qid = asked.qubits[0]
+    found = repo.metric_values(chip_id, metrics[0], qid=qid).get(qid)
+    if found is not None and found["value"] is not None:
+        return None
+    return PlannedCall("check_target", {"chip_id": chip_id, "qid": qid, "metric_name": metrics[0]},
+                       f"Q{qid} has no {metrics[0]}", settles=True)
+
+
+def _routed(request: AgentRequest, chip_id: str | None, names: list[str],
+            repo: CalibrationRepository | None = None) -> tuple[Route | None, PlannedCall | None]:
     """The routed tools (None: none left out) and the call the question plainly fixes."""
     planned: PlannedCall | None = None
     picked = route(request.message, qid=request.qid, mode=request.mode, available=names)
     if request.mode == "chat":
-        planned = lookup_plan(request.message, chip_id, names) or plan_prefetch(
+        absent = absent_plan(request.message, chip_id, repo) if "check_target" in names else None
+        planned = absent or lookup_plan(request.message, chip_id, names) or plan_prefetch(
             request.message, chip_id=chip_id, qid=request.qid, available=names)
     if planned is not None and planned.name not in picked.names:
         picked = Route(tuple(n for n in names if n in {*picked.names, planned.name}), (*picked.reasons, planned.reason))

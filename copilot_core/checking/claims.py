@@ -31,6 +31,7 @@ from copilot_core.checking.claim_judge import judge
 from copilot_core.checking.claim_reading import read_numbers, subject_for
 from copilot_core.checking.grounding import source_values
 from copilot_core.checking.matcher import written_value
+from copilot_core.checking.order import order_claims
 from copilot_core.language.question import parse
 
 
@@ -90,7 +91,7 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
     readings, mentions = read_numbers(answer_text or "")
     stated = asked.stated_counts
     claims = [judge(r, subject_for(r, mentions, answer_text), facts, user_values, loose, stated) for r in readings]
-    return ClaimReport(tuple(claims))
+    return ClaimReport(tuple(claims) + tuple(order_claims(answer_text or "", results)))
 
 
 def _note_claim(claim: Claim) -> str:

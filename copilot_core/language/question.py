@@ -243,6 +243,20 @@ def parse(text: str, chips: Sequence[str] = ()) -> Question:
     return _parse(text, tuple(chips))
 
 
+def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Sequence[str]) -> str | None:
+    """The shapes that need more than one row: "fails most", "window count" (a count and a window of time),
+    "qubit pair" (two qubits and a comparison word), "cross-chip" (two chips named, or words about every chip)."""
+    if "fails most" in found:
+        return "fails most"
+    if "count words" in found and ("window" in found or "this week" in found or "this month" in found):
+        return "window count"
+    if len(qubits) == 2 and "pair words" in found:
+        return "qubit pair"
+    if "which chip" in found or len({c.lower() for c in chip_ids}) >= 2:
+        return "cross-chip"
+    return None
+
+
 @functools.lru_cache(maxsize=256)
 def _parse(text: str, chips: tuple[str, ...]) -> Question:
     tokens = tokens_of(text)
@@ -257,7 +271,8 @@ def _parse(text: str, chips: tuple[str, ...]) -> Question:
     n_match = _rx("n").search(text)
     limits = _limits(text)
     last = _rx("last n").search(text)
-    shape = next((name for name, rule in SHAPES if _first(rule, text, tokens) is not None), None)
+    shape = compared_shape(found, qubits, _rx("chip id").findall(text)) or \
+        next((name for name, rule in SHAPES if _first(rule, text, tokens) is not None), None)
     if shape is None:
         shape = "lookup" if (qubits or couplings) and any(metrics) else "other"
     counted = _rx("extreme n").search(text)

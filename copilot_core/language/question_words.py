@@ -332,3 +332,22 @@ WORDS.update({
     "spearman": Phrases("spearman|rank correlation|rank order|monotonic"),
     "pearson": Phrases("pearson|linear correlation"),
 })
+
+# Shapes read before SHAPES (:func:`~copilot_core.language.question.compared_shape`): a metric across chips, the
+# failures' top task or qubit, a count over a window of days, two qubits side by side.
+WORDS.update({
+    "which chip": Phrases("which chip/chips|which of the chips|between the chips|across the? chips|both chips"
+                          "|each chip|every chip|all the? chips|the two chips|the chips|on each chip"),
+    "fails most": Phrases("fail*/error*/break*/broke most|most fail*/error*|most often fail*|fail* more often"
+                          "|most failures/errors|most failed|most frequently fail*|fail* most frequently"
+                          "|fail* the most|highest failure/failures"
+                          "|failure/failures ... most/top/highest"),
+    "by qubit": Phrases("which qubit/qubits|qubit/qubits fail*|qubit/qubits has/have/had the? most"
+                        "|qubit/qubits that/which/with|per qubit|by qubit"),
+    "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
+    "this week": Phrases("this week"),
+    "this month": Phrases("this month"),
+    "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"),
+    "mean words": Phrases("mean|average"),
+    "average metric": Phrases("average readout/gate"),  # a metric's own name, not a mean
+})

@@ -119,11 +119,61 @@ def recent_values_asked(question: str) -> int | None:
 
 @dataclass(frozen=True)
 class PlannedCall:
-    """A tool call the router makes itself, and the words that decided it (for show-work and tests)."""
+    """A tool call the router makes itself, and the words that decided it (for show-work and tests).  ``settles``:
+    its answer is the whole answer (something the question names does not exist), so no model round follows."""
 
     name: str
     args: dict = field(hash=False)
     reason: str = ""
+    settles: bool = False
+
+
+def _window_days(asked: Question) -> int | None:
+    """Whole days of the question's window ("last 3 days", "past two weeks", "this week"), else None."""
+    if asked.window is not None and asked.window.unit != "hour":
+        return max(1, min(365, round(asked.window.days)))
+    return 7 if asked.has("this week") else 30 if asked.has("this month") else None
+
+
+def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
+    """The call of a "cross-chip", "fails most", "window count" or "qubit pair" question (one clear metric where
+    the shape needs one)."""
+    clear = [n for n in asked.metrics if n is not None]
+    one = clear[0] if len(clear) == 1 and len(asked.metrics) == 1 else None
+    days = _window_days(asked)
+    if asked.shape == "fails most":
+        by = "qubit" if asked.has("by qubit") else "task"
+        chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
+        return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **({"days": days} if days else {})},
+                           f"which {by} fails most")
+    if asked.shape == "window count" and days is not None:
+        chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
+        args: dict = {"chip_id": chip, "days": days}
+        if len(asked.qubits) == 1:
+            args["qid"] = asked.qubits[0]
+        if asked.has("fail"):
+            return PlannedCall("count_in_window", {**args, "what": "failed tasks"}, "failed tasks in a window")
+        if one is not None and CATALOGUE[one].kind == "qubit":
+            return PlannedCall("count_in_window", {**args, "what": "measurements", "metric_name": one},
+                               f"{one} measurements in a window")
+        if not clear and asked.has("execution") and "qid" not in args:
+            return PlannedCall("count_in_window", {**args, "what": "runs"}, "runs in a window")
+        return None
+    if asked.shape == "qubit pair" and (one is None or CATALOGUE[one].kind == "qubit") and len(clear) == len(
+            asked.metrics) and not asked.has("trend") and not asked.chart:  # a trend of two qubits is a history
+        chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
+        args = {"chip_id": chip, "qids": sorted(asked.qubits, key=int)}
+        if one is not None:
+            args["param_names"] = [one]
+        return PlannedCall("compare_qubits", args, "two qubits side by side")
+    if asked.shape == "cross-chip" and one is not None:
+        mean = asked.has("mean words") and not (asked.said("mean words") == "average" and asked.has("average metric"))
+        stat = "mean" if mean else "median"
+        args = {"metric_name": one, "statistic": stat}
+        if len({c.lower() for c in asked.chip_ids}) >= 2:
+            args["chip_ids"] = list(dict.fromkeys(asked.chip_ids))
+        return PlannedCall("compare_chips", args, f"{stat} {one} across chips")
+    return None
 
 
 def _qubit_metric(names: Sequence[str | None]) -> str | None:
@@ -190,8 +240,11 @@ def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
     if not chip_id:
         return None
     asked = parse(question)
+    compared = compared_plan(asked, chip_id)
+    if compared is not None:
+        return _offered(compared, available)
     if any(chip.lower() != chip_id.lower() for chip in asked.chip_ids):
-        return None  # another chip (or two): comparing chips is the model's job
+        return None  # another chip (or two), with no shape that compares them: the model's job
     qubits = set(asked.ends)  # a coupling's ends too
     shaped = _shape_plan(asked, chip_id, qubits, asked.without("subject words").metrics)
     if shaped is not None:

@@ -56,6 +56,9 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("two limits", ("filter_metrics",)),
     ("spread words", ("metric_spread",)),
     ("correlation words", ("correlate_metrics",)),
+    ("which chip", ("compare_chips",)),
+    ("fails most", ("failure_ranking",)),
+    ("window count", ("count_in_window",)),
 )
 
 

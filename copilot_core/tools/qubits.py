@@ -10,6 +10,7 @@ from __future__ import annotations
 from copilot_core.domain.metrics import (CATALOGUE, COUPLING_METRICS, QUBIT_METRICS, SCORED_COUPLING_METRICS,
                                          SCORED_QUBIT_METRICS, Kind, format_value, metric, missing_since,
                                          missing_text)
+from copilot_core.tools.aggregates import ranking
 from copilot_core.tools.compact import display_parameters, from_database
 from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, param_names_arg,
                                      qid_arg, qids_arg, tool)
@@ -103,6 +104,26 @@ def _ranking(rows: list[dict], names: list[str], units: dict[str, str]) -> str:
     return "; ".join(parts) + "."
 
 
+def _one_metric(rows: list[dict], name: str, unit: str) -> dict:
+    """One metric of a few qubits: the winner first with both values, and the order the claim check holds."""
+    entry = metric(name, unit)
+    present = sorted((r for r in rows if r[name] is not None and r[name] == r[name]), key=lambda r: -r[name])
+    if len(present) < 2:
+        return {}
+    shown = {r["label"]: format_value(entry, r[name]) for r in present}
+    best = present if entry.higher_is_better else present[::-1]
+    out: dict = {"ranking": ranking("qubit", name, [(r["label"], [shown[r["label"]]]) for r in present],
+                                    entry.higher_is_better)}
+    if len(rows) == 2:
+        a, b = best
+        word = "higher" if entry.higher_is_better else "lower"
+        out["answer"] = (f"{a['label']} and {b['label']} have the same {entry.title}: {shown[a['label']]}."
+                         if a[name] == b[name] else
+                         f"{a['label']} is better for {entry.title}, with the {word} value: {a['label']} "
+                         f"{shown[a['label']]} vs {b['label']} {shown[b['label']]}.")
+    return out
+
+
 @tool("compare_qubits",
       {"chip_id": chip_id_arg(), "qids": qids_arg(32, min_items=2), "param_names": param_names_arg()},
       ("chip_id", "qids"))
@@ -115,6 +136,8 @@ def compare_qubits(ctx: ToolContext, chip_id: str, qids: list[str], param_names:
     units = units_of(params, names)
     data = {"answer": _ranking(rows, names, units), "chip_id": chip_id, "parameters": names, "units": units,
             "qubits": rows}
+    if len(names) == 1:
+        data |= _one_metric(rows, names[0], units[names[0]])
     return ToolResult(data, f"compared {len(qids)} qubits on {chip_id} over {len(names)} parameters")
 
 

@@ -3,8 +3,8 @@ show-work, the CLI and the tests read.  Adding a tool: declare it in its family 
 
 from __future__ import annotations
 
-from copilot_core.tools import (analysis, chip, compare, distribution, figures, heatmap, memory, provenance, qubits,
-                                ranking, tasks, timeseries)
+from copilot_core.tools import (aggregates, analysis, chip, compare, distribution, figures, heatmap, memory, provenance,
+                                qubits, ranking, subjects, tasks, timeseries)
 from copilot_core.tools.spec import ToolSpec
 
 TOOLS: tuple[ToolSpec, ...] = (
@@ -35,6 +35,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     ranking.filter_metrics,
     distribution.metric_spread,
     distribution.correlate_metrics,
+    aggregates.compare_chips,
+    aggregates.count_in_window,
+    aggregates.failure_ranking,
+    subjects.check_target,
 )
 TOOLS_BY_NAME: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
 STORED_TOOLS = tuple(spec.name for spec in TOOLS if spec.stored)

@@ -50,8 +50,9 @@ TABLE = [
     ("How long did the last 3 runs take?", None, ("get_execution_history", {"chip_id": CHIP, "last_n": 3})),
     # the model decides: several qubits, another chip, another tool, an ambiguous metric, a chip-wide trend
     ("Compare T1 of qubits 5, 12 and 7.", None, None),
-    ("Which is better, Q3 or Q9?", None, None),
-    ("Compare the median T1 of chip 64Qv3 with chip 144Qv2.", None, None),
+    ("Which is better, Q3 or Q9?", None, ("compare_qubits", {"chip_id": CHIP, "qids": ["3", "9"]})),
+    ("Compare the median T1 of chip 64Qv3 with chip 144Qv2.", None,
+     ("compare_chips", {"metric_name": "t1", "statistic": "median", "chip_ids": ["64Qv3", "144Qv2"]})),
     ("What is the median T1 on 144Qv2?", None, None),
     ("Show the latest CheckT1 result for qubit 4.", None, None),
     ("Which qubits are the topology neighbours of Q5?", None, None),
@@ -291,7 +292,7 @@ def test_prefetched_questions_offer_the_same_tools_so_a_prompt_cache_keeps_them(
     scripted_openai.push(answer("T1 answer."), answer("Map answer."), call("get_qubit_params", {"qid": "3"}),
                          answer("Compared."))
     for question in ("What is the T1 of qubit Q5?", f"Show a T1 heatmap of chip {CHIP}",
-                     "How do qubits 3 and 7 compare?"):
+                     "How do qubits 3 and 7 differ?"):
         run_copilot(AgentRequest(question, chip_id=CHIP), provider=scripted_openai.provider(style),
                     toolkit=toolkit, repo=repo, router=True)
     lookup, heatmap, free_round = scripted_openai.bodies()[:3]

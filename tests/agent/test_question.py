@@ -36,7 +36,7 @@ for n, word in [(3, "3"), (5, "five"), (2, "two"), (4, "4")]:
 for phrase, days in [("last 7 days", 7.0), ("past 14 days", 14.0), ("last two weeks", 14.0), ("past week", 7.0),
                      ("last 24 hours", 1.0), ("previous 3 days", 3.0), ("over the last 30 days", 30.0),
                      ("last five days", 5.0)]:
-    CASES.append((f"How many tasks failed on 64Qv3 in the {phrase}?", {"shape": "failures", "window_days": days,
+    CASES.append((f"How many tasks failed on 64Qv3 in the {phrase}?", {"shape": "window count", "window_days": days,
                                                                      "chips": ("64Qv3",), "n": None}))
     CASES.append((f"Plot the T1 of Q07 over the {phrase.removeprefix('over the ')}.",
                   {"shape": "plot", "chart": True, "window_days": days, "qubits": ("7",)}))

@@ -39,10 +39,11 @@ SAY_WHAT_THEY_DO = {"last_n", "days", "status", "tags", "within_hours", "code", 
 
 def test_the_seed_tools_and_the_memory_tool():
     answers = {"rank_metric", "filter_metric", "missing_metric", "get_run_failures", "filter_metrics", "metric_spread",
-               "correlate_metrics"}  # one per question shape
+               "correlate_metrics", "compare_chips", "count_in_window", "failure_ranking",
+               "check_target"}  # one per question shape
     assert {t.name for t in TOOLS} == SEED_000_TOOLS | {"recall_memory", "compare_calibrations",
                                                          "get_task_figure"} | answers
-    assert len(TOOLS) == 27
+    assert len(TOOLS) == 31
 
 
 def test_policy_declared_on_the_tools():

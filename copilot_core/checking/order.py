@@ -1,0 +1,186 @@
+"""Comparisons and rankings in an answer held against the order the data gives: who is higher, better, most.
+
+A tool that compares (chips on a metric, two qubits, tasks by failures) returns a ``ranking``: the names highest
+value first, each with the values its sentence writes for it.  In each sentence of an answer that names some of
+them, two things are checked: the name a comparison word ("higher", "better", "most", "lower", "worse", "fewest")
+is said of is the one the data puts at that end, and the values written follow the names in the order written
+(a value put on the other side is wrong even though the tool returned it).  A sentence that passes gets an ``ok``
+claim (it is verified, not "not checked"); one that fails a ``wrong`` claim on the name, so the answer is replaced
+by the data's or the sentence left out (:mod:`~copilot_core.checking.claims`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from copilot_core.checking.claim_facts import Claim, as_object
+from copilot_core.checking.matcher import states, written_decimals, written_value
+from copilot_core.language.numbers import number_spans
+from copilot_core.language.question import mentions, names_blanked
+from copilot_core.language.question_words import tokens_of
+
+UP = frozenset({"higher", "highest", "more", "most", "larger", "largest", "longer", "longest", "greater",
+                "greatest", "above", "exceeds", "leads", "tops"})
+DOWN = frozenset({"lower", "lowest", "less", "least", "fewer", "fewest", "smaller", "smallest", "shorter",
+                  "shortest", "below", "trails"})
+BETTER = frozenset({"better", "best", "beats", "outperforms", "wins", "superior", "preferable"})
+WORSE = frozenset({"worse", "worst", "inferior"})
+# Said of one name against another named in the same sentence ("X is lower than Y"), not of the whole ranking.
+PAIRWISE = frozenset({"higher", "more", "larger", "longer", "greater", "above", "exceeds", "lower", "less", "fewer",
+                      "smaller", "shorter", "below", "trails", "better", "beats", "outperforms", "worse", "inferior",
+                      "superior"})
+_ENDS = (".", "!", "?", ";")
+
+
+@dataclass(frozen=True)
+class Ranking:
+    kind: str  # "chip", "qubit", "task"
+    metric: str
+    names: tuple[str, ...]  # highest value first
+    written: dict[str, tuple[float, ...]]  # each name's values, as its sentence writes them
+    higher_is_better: bool
+    complete: bool  # every compared name is listed (the low end is known)
+
+    @property
+    def best_first(self) -> tuple[str, ...]:
+        return self.names if self.higher_is_better else self.names[::-1]
+
+    def value(self, name: str) -> float | None:
+        return self.written[name][0] if self.written.get(name) else None
+
+
+def _numbers(texts: Sequence[object]) -> tuple[float, ...]:
+    out = []
+    for text in texts:
+        for _, _, written, _ in number_spans(str(text)):
+            try:
+                out.append(written_value(written))
+            except ValueError:
+                continue
+    return tuple(out)
+
+
+def rankings(results: Iterable[object]) -> list[Ranking]:
+    """Every ``ranking`` the turn's tools returned (in their full results)."""
+    out = []
+    for result in results:
+        for part in (getattr(result, "full", None), result if isinstance(result, (dict, str)) else None):
+            body = as_object(part)
+            found = body.get("ranking") if isinstance(body, dict) else None
+            if not isinstance(found, dict) or not isinstance(found.get("names"), list):
+                continue
+            names = tuple(str(n) for n in found["names"])
+            written = found["written"] if isinstance(found.get("written"), dict) else {}
+            out.append(Ranking(str(found.get("kind") or ""), str(found.get("metric") or ""), names,
+                               {n: _numbers(written.get(n) or []) for n in names},
+                               bool(found.get("higher_is_better", True)), bool(found.get("complete", True))))
+            break
+    return out
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    out, start = [], 0
+    for i, ch in enumerate(text):
+        end_here = ch == "\n" or (ch in _ENDS and (i + 1 == len(text) or text[i + 1].isspace()))
+        if end_here:
+            if text[start:i].strip():
+                out.append((start, i))
+            start = i + 1
+    if text[start:].strip():
+        out.append((start, len(text)))
+    return out
+
+
+def _named(sentence: str, ranking: Ranking) -> list[tuple[int, int, str]]:
+    """``(start, end, name)`` of each ranked name the sentence writes, in order (a qubit by its label or number)."""
+    if ranking.kind == "qubit":
+        by_number = {str(int(n.lstrip("Qq"))): n for n in ranking.names if n.lstrip("Qq").isdigit()}
+        return [(m.start, m.end, by_number[m.subject]) for m in mentions(sentence) if m.subject in by_number]
+    lower = {n.lower(): n for n in ranking.names}
+    return [(a, b, lower[w]) for a, b, w in tokens_of(sentence) if w in lower]
+
+
+def _said_of(sentence: str, named: list[tuple[int, int, str]]) -> tuple[str, str] | None:
+    """The comparison word and the name it is said of: the nearest name before it, else the first after it."""
+    for a, _, word in tokens_of(sentence):
+        if word in UP | DOWN | BETTER | WORSE:
+            before = [n for n in named if n[1] <= a]
+            after = [n for n in named if n[0] >= a]
+            subject = before[-1] if before else after[0] if after else None
+            return (word, subject[2]) if subject else None
+    return None
+
+
+def _right_side(word: str, subject: str, named: list[tuple[int, int, str]], ranking: Ranking) -> str | None:
+    """The name the data puts at the side ``word`` says ``subject`` is on (None: ``subject`` is right)."""
+    others = [n[2] for n in named if n[2] != subject]
+    if word in PAIRWISE and not others:  # "higher than the median": said against something no ranking holds
+        return None
+    if word in PAIRWISE:
+        order = ranking.names if word in UP | DOWN else ranking.best_first
+        rank = {n: i for i, n in enumerate(order)}
+        ahead = word in UP or word in BETTER
+        wrong = [o for o in others if o in rank and (rank[o] < rank[subject] if ahead else rank[o] > rank[subject])]
+        return wrong[0] if wrong else None
+    expected = _expected(word, ranking)
+    return expected if expected is not None and expected != subject else None
+
+
+def _expected(word: str, ranking: Ranking) -> str | None:
+    if word in UP:
+        return ranking.names[0]
+    if word in BETTER:
+        return ranking.best_first[0]
+    if not ranking.complete:
+        return None
+    return ranking.names[-1] if word in DOWN else ranking.best_first[-1]
+
+
+def _value_order(sentence: str, named: list[tuple[int, int, str]], ranking: Ranking) -> bool:
+    """The values written follow the names in the order the sentence writes them."""
+    order = list(dict.fromkeys(n[2] for n in named))
+    seen: list[str] = []
+    for _, _, written, _ in number_spans(names_blanked(sentence)):
+        size, places = written_value(written), written_decimals(written)
+        owners = [n for n in order if any(states(size, places, v) for v in ranking.written.get(n, ()))]
+        if len(owners) != 1:
+            continue
+        if not seen or seen[-1] != owners[0]:
+            seen.append(owners[0])
+    return len(seen) == len(set(seen)) and seen == [n for n in order if n in seen]
+
+
+def _claim(text: str, start: int, end: int, sentence: str, verdict: str, reason: str) -> Claim:
+    return Claim(text[start:end], sentence, None, None, None, None, None, verdict,  # type: ignore[arg-type]
+                 reason, None, start, end)
+
+
+def order_claims(text: str, results: Iterable[object]) -> list[Claim]:
+    """One claim per sentence of ``text`` that names ranked items: ``ok`` or ``wrong`` (with the data's order)."""
+    found = rankings(results)
+    if not found:
+        return []
+    out = []
+    for s, e in _sentences(text):
+        sentence = text[s:e]
+        scored = [(len({n[2] for n in named}), ranking, named) for ranking in found
+                  if (named := _named(sentence, ranking))]
+        if not scored:
+            continue
+        _, ranking, named = max(scored, key=lambda t: t[0])
+        first = named[0]
+        at = (s + first[0], s + first[1])
+        said = _said_of(sentence, named)
+        right = _right_side(said[0], said[1], named, ranking) if said else None
+        if said and right and ranking.value(said[1]) != ranking.value(right):
+            out.append(_claim(text, *at, sentence, "wrong",
+                              f"the data puts {right} on that side ({said[0]} {ranking.metric}), not {said[1]}"))
+        elif not _value_order(sentence, named, ranking):
+            out.append(_claim(text, *at, sentence, "wrong",
+                              f"values of {ranking.metric} are put on the wrong names (the data: "
+                              + ", ".join(f"{n} {ranking.value(n):g}" for n in ranking.names[:3]
+                                          if ranking.value(n) is not None) + ")"))
+        elif said or len({n[2] for n in named}) > 1:
+            out.append(_claim(text, *at, sentence, "ok", "the order the data gives"))
+    return out

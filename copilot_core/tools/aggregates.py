@@ -1,0 +1,167 @@
+"""Counts and comparisons a chip summary does not give: a metric across chips, counts over a window of days, and
+which task (or qubit) fails most.
+
+Each tool returns the exact answer as one sentence that names its subject first, and a ``ranking`` (names in
+order of their value, each with the values written for it) that the claim check
+(:mod:`~copilot_core.checking.order`) holds a comparison in the answer against: a winner named wrong, or two values
+put on the wrong sides, is caught even when every number is one the tool returned.
+Windows end at the chip's newest run (the data's "now"), as every ``days`` argument does.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Literal
+
+from copilot_core.analysis.chip_metrics import UnknownChip, chip_metric
+from copilot_core.domain.display import format_fraction
+from copilot_core.domain.metrics import CATALOGUE, format_value
+from copilot_core.tools.compact import inline_from_database
+from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, qid_arg, tool
+
+Statistic = Literal["median", "mean"]
+SHOWN = 5  # names written out in a "fails most" sentence
+LISTED = 20  # names in the result (the model's table and the order check)
+
+
+def ranking(kind: str, metric: str, ordered: list[tuple[str, list[str]]], higher_is_better: bool,
+            complete: bool = True) -> dict:
+    """What the order check reads: ``names`` highest value first, each name's values as written in the answer;
+    ``complete``: every compared name is listed (else the low end is not known)."""
+    return {"kind": kind, "metric": metric, "names": [n for n, _ in ordered],
+            "written": {n: w for n, w in ordered}, "higher_is_better": higher_is_better, "complete": complete}
+
+
+def _chips(ctx: ToolContext, chip_ids: list[str] | None) -> list[str]:
+    if chip_ids:
+        for chip_id in chip_ids:
+            ctx.chip(chip_id)
+        return list(dict.fromkeys(chip_ids))
+    return [c["chip_id"] for c in ctx.repo.list_chips() if isinstance(c.get("chip_id"), str)]
+
+
+@tool("compare_chips",
+      {"metric_name": name_arg("Metric, e.g. 't2_echo', 'average_readout_fidelity'."),
+       "statistic": {"type": "string", "enum": ["median", "mean"], "default": "median",
+                     "description": "Which statistic of the latest values per chip."},
+       "chip_ids": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$"},
+                    "minItems": 2, "maxItems": 8, "uniqueItems": True,
+                    "description": "Chips to compare; default every chip."}},
+      ("metric_name",))
+def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "median",
+                  chip_ids: list[str] | None = None) -> ToolResult:
+    entry = CATALOGUE.get(metric_name)
+    if entry is None:
+        raise ToolError(f"unknown metric {metric_name!r}", "list names with list_available_parameters")
+    values: dict[str, float] = {}
+    rows = []
+    for chip_id in _chips(ctx, chip_ids):
+        try:
+            cm = chip_metric(ctx.repo, chip_id, metric_name, kind=entry.kind)
+        except UnknownChip as exc:
+            raise ToolError(str(exc), "list chips in the app's overview") from None
+        value = cm.stats[statistic]
+        if value is not None:
+            values[chip_id] = value
+            rows.append({"chip_id": chip_id, statistic: value, "with_data": cm.stats["count"],
+                         "total": cm.stats["total"]})
+    if len(values) < 2:
+        raise ToolError(f"fewer than two chips have {metric_name} data", "compare qubits on one chip instead")
+    order = sorted(values, key=lambda c: -values[c])  # highest first
+    rows.sort(key=lambda r: order.index(str(r["chip_id"])))
+    better = order if entry.higher_is_better else order[::-1]
+    word = "higher" if entry.higher_is_better else "lower"
+    shown = {c: format_value(entry, values[c]) for c in order}
+    head, rest = better[0], better[1:]
+    title = f"{statistic} {entry.title}"
+    if values[rest[0]] == values[head]:
+        answer = f"{head} and {rest[0]} have the same {title}: {shown[head]}."
+    else:
+        others = ", ".join(f"{shown[c]} on {c}" for c in rest)
+        answer = (f"{head} has the {word} {title}: {shown[head]} vs {others}; difference "
+                  f"{format_value(entry, abs(values[head] - values[rest[0]]))}.")
+    data = {"answer": answer, "metric": metric_name, "statistic": statistic, "unit": entry.unit, "chips": rows,
+            "difference": abs(values[order[0]] - values[order[1]]),
+            "ranking": ranking("chip", metric_name, [(c, [shown[c]]) for c in order], entry.higher_is_better)}
+    return ToolResult(data, f"{statistic} {metric_name} on {len(rows)} chips: {head} {word}")
+
+
+What = Literal["failed tasks", "runs", "measurements"]
+
+
+def _window(ctx: ToolContext, chip_id: str, days: int) -> tuple[datetime, datetime]:
+    end = ctx.repo.window_end(chip_id)
+    return end - timedelta(days=days), end
+
+
+@tool("count_in_window",
+      {"chip_id": chip_id_arg(),
+       "what": {"type": "string", "enum": ["failed tasks", "runs", "measurements"],
+                "description": "What to count: failed task results, calibration runs, or one metric's measurements."},
+       "days": {"type": "integer", "minimum": 1, "maximum": 365,
+                "description": "The last N days before the chip's newest run."},
+       "qid": qid_arg("Only this qubit."),
+       "metric_name": name_arg("For measurements: the metric, e.g. 't1'.")},
+      ("chip_id", "what", "days"))
+def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int, qid: str | None = None,
+                    metric_name: str | None = None) -> ToolResult:
+    ctx.chip(chip_id)
+    if qid is not None:
+        ctx.check_qid(chip_id, qid)
+    if what == "measurements" and metric_name not in CATALOGUE:
+        raise ToolError("counting measurements needs a known metric_name", "e.g. {\"metric_name\": \"t1\"}")
+    since, end = _window(ctx, chip_id, days)
+    n = ctx.repo.count_in_window(chip_id, what, since=since, qid=qid,
+                                 parameter=metric_name if what == "measurements" else None)
+    owner = f" for {ctx.label(chip_id, qid)}" if qid is not None else ""
+    noun = {"failed tasks": "failed task results", "runs": "calibration runs",
+            "measurements": f"{CATALOGUE[metric_name].title if metric_name else ''} results with a usable value"}[what]
+    span = f"in the last {days} day{'s' if days != 1 else ''} ({since:%Y-%m-%d} to {end:%Y-%m-%d}, up to the newest run)"
+    answer = f"There were {n} {noun}{owner} on {chip_id} {span}."
+    data = {"answer": answer, "chip_id": chip_id, "what": what, "count": n, "days": days,
+            "from": since.isoformat(timespec="minutes"), "to": end.isoformat(timespec="minutes")}
+    if qid is not None:
+        data["qid"] = qid
+    return ToolResult(data, f"{n} {noun}{owner} on {chip_id} in {days} days")
+
+
+@tool("failure_ranking",
+      {"chip_id": chip_id_arg(),
+       "by": {"type": "string", "enum": ["task", "qubit"], "default": "task",
+              "description": "Group failures by task name or by qubit/coupling."},
+       "days": {"type": "integer", "minimum": 1, "maximum": 365,
+                "description": "Only the last N days before the chip's newest run; default every run."}},
+      ("chip_id",))
+def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"] = "task",
+                    days: int | None = None) -> ToolResult:
+    ctx.chip(chip_id)
+    since, end = _window(ctx, chip_id, days) if days is not None else (None, None)
+    counts = ctx.repo.failure_counts(chip_id, by="name" if by == "task" else "qid", since=since)
+    total = sum(counts.values())
+    scope = (f"in the last {days} days ({since:%Y-%m-%d} to {end:%Y-%m-%d})" if since is not None and end is not None
+             else "over every stored run")
+    if not counts:
+        answer = f"No task failed on {chip_id} {scope}."
+        return ToolResult({"answer": answer, "chip_id": chip_id, "by": by, "total": 0, "failures": []},
+                          f"no failures on {chip_id}")
+
+    def name(key: str) -> str:
+        return ctx.label(chip_id, key) if by == "qubit" else str(inline_from_database(key, 80))
+
+    items = [(name(k), n) for k, n in counts.items()]  # most first
+    top = [(k, n) for k, n in items if n == items[0][1]]
+    lead = " and ".join(k for k, _ in top)
+    verb = "failed" if by == "task" else "had failures"
+    answer = (f"{lead} {verb} most often on {chip_id}: {items[0][1]} of {total} failed tasks "
+              f"({format_fraction(items[0][1] / total)}) {scope}")
+    if len(items) > len(top):
+        answer += "; next: " + ", ".join(f"{k} {n} ({format_fraction(n / total)})" for k, n in items[len(top):SHOWN])
+    answer += "."
+    listed = items[:LISTED]
+    data = {"answer": answer, "chip_id": chip_id, "by": by, "total": total,
+            "failures": [{"name": k, "count_failed": n, "share_pct": 100 * n / total} for k, n in listed],
+            "ranking": ranking(by, "failures", [(k, [str(n), format_fraction(n / total)]) for k, n in listed],
+                               higher_is_better=False, complete=len(items) <= LISTED)}
+    if days is not None:
+        data["days"] = days
+    return ToolResult(data, f"{items[0][0]} fails most on {chip_id}: {items[0][1]} of {total}")
