@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 
@@ -109,3 +110,27 @@ def test_the_one_click_review_facts_use_the_label(repo):
     facts = report_facts(qubit_health(repo, CHIP, QID))
     assert LABEL in facts
     assert bare_forms(facts) == [], facts
+
+
+def _window_points(db, qid: str, days: int) -> int:
+    newest = db["execution_history"].find_one({"chip_id": CHIP}, sort=[("start_at", -1)])["start_at"]
+    docs = db["task_result_history"].find({"chip_id": CHIP, "qid": qid, "status": "completed",
+                                           "start_at": {"$gte": newest - timedelta(days=days)}})
+    return sum(1 for d in docs if not d.get("excluded") and "t1" in (d.get("output_parameters") or {}))
+
+
+@pytest.mark.parametrize("name", ["get_chip_parameter_timeseries", "get_parameter_timeseries"])
+def test_a_window_in_days_without_a_count_returns_every_point_of_the_window(repo, demo_db, name):
+    """The walk's plot of Q021 and Q070 over 14 days drew 10 points a qubit where the data has 15: the schema's
+    default count cut the window."""
+    expected = {q: _window_points(demo_db, q, 14) for q in ("17", "21")}
+    assert min(expected.values()) > 10, expected
+    kit = Toolkit(repo, store=DataStore())
+    kit.begin_request()
+    got = {}
+    for qid in expected:
+        args = {"qids": [qid]} if name == "get_chip_parameter_timeseries" else {"qid": qid}
+        out = kit.execute(name, {"chip_id": CHIP, "parameter_name": "t1", "days": 14, **args})
+        assert out.ok, out.model_text
+        got[qid] = len(out.full["rows"] if "rows" in out.full else out.full["points"])
+    assert got == expected

@@ -1,0 +1,25 @@
+"""Issue 39's walk (``bench/conversation_walk.py``) with the scripted model, in Chromium, on this worker's copy of
+the demo store: every step passes (a tool call was made, numbers are the data's, stop leaves the chat clean, exports
+redo the chat, failure messages are quoted, labels as the tables write them, a dead model server and a wrong
+database address get messages that name them)."""
+
+from __future__ import annotations
+
+import importlib.util
+
+from tests.e2e.conftest import ROOT
+
+
+def _walk_module():
+    spec = importlib.util.spec_from_file_location("conversation_walk", ROOT / "bench" / "conversation_walk.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_issue_walk_finds_no_defect_with_the_scripted_model(seeded_data_dir) -> None:
+    walk = _walk_module()
+    results = walk.run(scripted=True, answer_timeout=180.0, data_dir=seeded_data_dir)
+    assert len(results) == 11
+    assert [(r.step, r.problems) for r in results if r.problems] == [], walk.table(results)
