@@ -77,7 +77,7 @@ def chip_section(chip_id: str | None, chip: ChipRow | None) -> list[str]:
 def _size(chip: ChipRow | None) -> int:
     """The chip's qubit count for labels (0 when unknown: two-digit labels)."""
     try:
-        return int((chip or {}).get("size") or 0)
+        return int(chip.get("size") or 0) if chip else 0
     except (TypeError, ValueError):
         return 0
 
