@@ -160,7 +160,9 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
                          "OpenAI-compatible server) in the environment or .streamlit/secrets.toml")
     repo = _open(settings)
     chip = args.chip or (repo.default_chip_id() if args.analysis else None)
-    check = check or Copilot.check(analysis_request(chip or "?", args.qid))
+    row = repo.get_chip(chip) if chip else None
+    size = int(row.get("size") or 0) if row else 0
+    check = check or Copilot.check(analysis_request(chip or "?", args.qid, size))
     copilot = Copilot.from_settings(settings, repo)
     log.info("asking %s", provider.label())
     state = ChatState(username=settings.get("USERNAME") or "local", provider=provider, chip_id=chip,

@@ -30,7 +30,7 @@ with page_guard("the copilot page"):
         render_analysis_target(state)
 
     if state.mode == "analysis" and state.chip_id and state.qid:
-        st.caption(escape(f"Analysis of qubit {target_label(state)} on chip {state.chip_id}. Ask follow-ups below."))
+        st.caption(escape(f"Analysis of {target_label(state)} on chip {state.chip_id}. Ask follow-ups below."))
     else:
         st.caption("Ask about chips, qubits, trends and calibration history. Every answer shows its work.")
     if state.provider is None:

@@ -16,7 +16,6 @@ from copilot_core.data.chat_sessions import (
     ChatSessionStore,
     InvalidChatSession,
     clean_context,
-    clean_title,
 )
 from copilot_core.errors import user_message
 from copilot_core.settings import ConfigError, Settings
@@ -70,21 +69,30 @@ def take_handoff(state: ChatState) -> bool:
     chip_id, qid = target["chip_id"], target["qid"]
     if not (chip_id and qid):
         return False
-    state.start_analysis(chip_id, qid, analysis_request(chip_id, qid))
-    state.title = clean_title(f"Analysis {chip_id} {target_label(state)}")
+    size = _chip_size(chip_id)
+    state.start_analysis(chip_id, qid, analysis_request(chip_id, qid, size), size)
     return True
+
+
+def _chip_size(chip_id: str) -> int:
+    """The chip's qubit count for labels; 0 (two-digit labels) when it cannot be read."""
+    from ui import data
+
+    try:
+        chip = data.chip(chip_id)
+        return int(chip["size"]) if chip else 0
+    except Exception:  # the label is cosmetic: never fail the page for it
+        return 0
 
 
 def target_label(state: ChatState) -> str:
     """The analysed qubit as the dashboard labels it (``Q05`` on 64 qubits, ``Q005`` on 144)."""
     from copilot_core.domain.topology import qubit_label
-    from ui import data
 
     try:
-        chip = data.chip(state.chip_id or "")
-        return qubit_label(state.qid, int(chip["size"])) if chip else f"Q{state.qid}"
-    except Exception:  # the label is cosmetic: never fail the page for it
-        return f"Q{state.qid}"
+        return qubit_label(state.qid or 0, _chip_size(state.chip_id or ""))
+    except ValueError:  # not a qubit id: shown as stored
+        return str(state.qid)
 
 
 def save_state(state: ChatState, sessions: ChatSessionStore | None) -> str | None:

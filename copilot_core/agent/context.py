@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from copilot_core.domain.metrics import CATALOGUE
-from copilot_core.domain.topology import parse_qubit_ref, topology_for
+from copilot_core.domain.topology import parse_qubit_ref, qubit_label, target_label, topology_for
 from copilot_core.tools.compact import (compact_output_parameters, compact_timestamp, inline_from_database,
                                         untrusted_data)
 
@@ -74,15 +74,24 @@ def chip_section(chip_id: str | None, chip: ChipLayout | None) -> list[str]:
     return lines
 
 
+def _size(chip: ChipLayout | None) -> int:
+    """The chip's qubit count for labels (0 when unknown: two-digit labels)."""
+    try:
+        return int(chip.get("size") or 0) if chip else 0
+    except (TypeError, ValueError):
+        return 0
+
+
 def qubit_sections(repo: CalibrationRepository, chip_id: str, qid: str, chip: ChipLayout | None, *, neighbours: bool,
                    values: bool = True) -> list[str]:
     """Target qubit (with its current params unless ``values`` is False), and optionally topology neighbours'
     params and the qubit's couplings.  Without neighbours (chat mode) only catalogued metrics are listed; the
     rest is one ``get_qubit_params`` call away."""
-    lines = [f"- target qubit: {qid}"]
+    label = qubit_label(qid, _size(chip))
+    lines = [f"- target qubit: {label}"]
     if values:
         names = None if neighbours else tuple(CATALOGUE)
-        lines.append(f"- qubit {qid} current parameters: "
+        lines.append(f"- {label} current parameters: "
                      f"{_params_line(_safe('qubit params', repo.qubit_params, chip_id, qid), names)}")
     if not neighbours or not chip or not chip.get("size"):
         return lines
@@ -90,14 +99,15 @@ def qubit_sections(repo: CalibrationRepository, chip_id: str, qid: str, chip: Ch
     topology = _safe("topology", topology_for, int(chip["size"]), None if topology_id is None else str(topology_id))
     if topology is None or int(qid) >= topology.num_qubits:
         return lines
-    lines.append(f"\n## Topology neighbours of qubit {qid}")
+    size = _size(chip)
+    lines.append(f"\n## Topology neighbours of {label}")
     for n in topology.neighbours(int(qid)):
         params = _safe("neighbour params", repo.qubit_params, chip_id, str(n))
-        lines.append(f"- qubit {n}: {_params_line(params, NEIGHBOUR_PARAMS)}")
-    lines.append(f"\n## Couplings of qubit {qid} (control-target)")
+        lines.append(f"- {qubit_label(n, size)}: {_params_line(params, NEIGHBOUR_PARAMS)}")
+    lines.append(f"\n## Couplings of {label} (control→target)")
     for coupling in topology.couplings_of(int(qid)):
         params = _safe("coupling params", repo.coupling_params, chip_id, coupling.id)
-        lines.append(f"- {coupling.id}: {_params_line(params, COUPLING_PARAMS, 'coupling')}")
+        lines.append(f"- {target_label(coupling.id, size)}: {_params_line(params, COUPLING_PARAMS, 'coupling')}")
     return lines
 
 
@@ -109,7 +119,8 @@ def _run_line(run: TaskRow) -> str:
             f"{inline_from_database(run.get('execution_id', '?'))}: {outputs}")
 
 
-def experiment_sections(repo: CalibrationRepository, chip_id: str, qid: str, task_name: str | None) -> list[str]:
+def experiment_sections(repo: CalibrationRepository, chip_id: str, qid: str, task_name: str | None,
+                        chip: ChipLayout | None = None) -> list[str]:
     """Analysis mode: the reviewed task's latest result and its previous runs."""
     if not task_name:
         return []
@@ -127,6 +138,6 @@ def experiment_sections(repo: CalibrationRepository, chip_id: str, qid: str, tas
     message = latest.get("message")
     if message:
         lines.append("- task message: " + inline_from_database(message, 300))
-    lines.append(f"\n## Recent history of {shown_task} on qubit {qid} (newest first)")
+    lines.append(f"\n## Recent history of {shown_task} on {qubit_label(qid, _size(chip))} (newest first)")
     lines += [_run_line(run) for run in history] or ["- no earlier runs"]
     return lines

@@ -115,7 +115,7 @@ def build_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str 
         if chip_id and qid is not None and repo is not None:
             lines += qubit_sections(repo, chip_id, qid, chip, neighbours=analysis, values=needs.qubit_values)
             if analysis:
-                lines += experiment_sections(repo, chip_id, qid, task_name)
+                lines += experiment_sections(repo, chip_id, qid, task_name, chip)
     for key, value in context.items():
         if key != "task_name" and isinstance(value, (str, int, float)):
             lines.append(f"- {clean_text(key, 40)}: {clean_text(value, 200)}")

@@ -16,15 +16,17 @@ from copilot_core.routing.clarify import choice_message
 from copilot_core.llm.provider import ProviderConfig
 from copilot_core.chat.messages import ChatMessage, settle_cards
 from copilot_core.data.chat_sessions import clean_context, clean_title, new_session_id
+from copilot_core.domain.topology import qubit_label
 from copilot_core.tools.store import DataStore
 
 Mode = Literal["chat", "analysis"]
 TITLE_CHARS = 60
 
 
-def analysis_request(chip_id: str, qid: str) -> str:
-    """The first request of analysis mode (the analysis prompt carries the qubit's full context)."""
-    return (f"Analyze qubit {qid} on chip {chip_id}: review its latest calibration results against the "
+def analysis_request(chip_id: str, qid: str, size: int = 0) -> str:
+    """The first request of analysis mode (the analysis prompt carries the qubit's full context); the qubit
+    labelled as the tables label it on a chip of ``size`` qubits."""
+    return (f"Analyze {qubit_label(qid, size)} on chip {chip_id}: review its latest calibration results against the "
             "thresholds, its recent history, its topology neighbours and its couplings, and give the AI review.")
 
 
@@ -56,11 +58,11 @@ class ChatState:
         self.store = _new_store()
         self.pending = None
 
-    def start_analysis(self, chip_id: str, qid: str, request: str) -> None:
-        """A fresh chat about one qubit whose first request runs by itself."""
+    def start_analysis(self, chip_id: str, qid: str, request: str, size: int = 0) -> None:
+        """A fresh chat about one qubit (on a chip of ``size`` qubits) whose first request runs by itself."""
         self.new_chat()
         self.chip_id, self.qid, self.mode = chip_id, qid, "analysis"
-        self.title = clean_title(f"Analysis {chip_id} Q{qid}")
+        self.title = clean_title(f"Analysis {chip_id} {qubit_label(qid, size)}")
         self.pending = request
 
     def take_pending(self) -> str | None:

@@ -115,9 +115,10 @@ def topology_for(size: int, topology_id: str | None = None) -> Topology:
 
 
 def qubit_label(qid: int | str, size: int) -> str:
-    """``Q05`` on a 64-qubit chip, ``Q005`` on 144: width ``max(2, len(str(size)))`` as QDash prints."""
+    """``Q05`` on a 64-qubit chip, ``Q005`` on 144: width ``max(2, len(str(size)))`` as QDash prints.  Takes what
+    a person writes too ("Q57", "q5"); anything else raises ``InvalidRequest`` (a ``ValueError``)."""
     width = max(2, len(str(size)))
-    return f"Q{int(qid):0{width}d}"
+    return f"Q{int(parse_qubit_ref(str(qid))):0{width}d}"
 
 
 def target_label(target: str, size: int) -> str:

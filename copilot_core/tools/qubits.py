@@ -83,7 +83,7 @@ def get_qubit_params(ctx: ToolContext, chip_id: str, qid: str) -> ToolResult:
     ctx.check_qid(chip_id, qid)
     params = ctx.repo.qubit_params(chip_id, qid)
     if params is None:
-        raise ToolError(f"qubit {qid} not found on {chip_id}", "check the qid with get_chip_topology")
+        raise ToolError(f"{ctx.label(chip_id, qid)} not found on {chip_id}", "check the qid with get_chip_topology")
     view = parameter_view(params)
     data = {"answer": _values_answer(ctx.label(chip_id, qid), chip_id, view), "chip_id": chip_id, "qid": qid,
             "label": ctx.label(chip_id, qid), "parameters": view}
@@ -175,7 +175,7 @@ def get_coupling_params(ctx: ToolContext, chip_id: str, coupling_id: str | None 
         rows.append({"coupling_id": f"{control}-{target}", "control": control, "target": target,
                      "stored_as": stored_as, "parameters": parameter_view(params, "coupling", param_names)})
     if coupling_id and rows[0]["stored_as"] is None:
-        raise ToolError(f"no data for coupling {coupling_id} on {chip_id}",
+        raise ToolError(f"no data for coupling {ctx.label(chip_id, coupling_id)} on {chip_id}",
                         "use get_chip_topology to list couplings, or pass qubit_id")
     data = {"chip_id": chip_id, "couplings": rows}
     with_data = sum(1 for r in rows if r["stored_as"])

@@ -117,7 +117,8 @@ class ToolContext:
         """``qid`` if the chip has that qubit, else a ToolError giving the valid range."""
         size = self.size(chip_id)
         if size and int(qid) >= size:
-            raise ToolError(f"qubit {qid} does not exist on {chip_id}", f"{chip_id} has qubits 0..{size - 1}")
+            raise ToolError(f"{target_label(qid, size)} does not exist on {chip_id}",
+                            f"{chip_id} has qubits {target_label('0', size)}..{target_label(str(size - 1), size)}")
         return qid
 
     def label(self, chip_id: str, qid: str) -> str:

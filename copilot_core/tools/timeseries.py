@@ -31,6 +31,17 @@ def days_arg() -> dict:
                            "(\"last 14 days\" is days=14)."}
 
 
+def window_last_n(default: int, maximum: int) -> dict:
+    """``last_n`` of a tool that also takes ``days``: no schema default, so a window in days is never cut to the
+    default count (the tool picks ``default`` without a window, every point up to ``maximum`` with one)."""
+    schema = {k: v for k, v in last_n_arg(default, maximum).items() if k != "default"}
+    return schema | {"description": f"Default {default}; with days, every point of the window. Max {maximum}."}
+
+
+def _points(last_n: int | None, days: int | None, default: int, maximum: int) -> int:
+    return last_n if last_n is not None else (maximum if days is not None else default)
+
+
 def _since(ctx: ToolContext, chip_id: str, days: int | None) -> datetime | None:
     """The start of a "last N days" window, counted back from the chip's newest run (the data's now)."""
     return None if days is None else ctx.repo.window_end(chip_id) - timedelta(days=days)
@@ -64,14 +75,14 @@ def _stats(values: list[float | None]) -> dict[str, object]:
 
 @tool("get_parameter_timeseries",
       {"parameter_name": parameter_name_arg(),
-       "chip_id": chip_id_arg(), "qid": qid_arg(), "last_n": last_n_arg(10, 100), "days": days_arg()},
+       "chip_id": chip_id_arg(), "qid": qid_arg(), "last_n": window_last_n(10, 100), "days": days_arg()},
       ("parameter_name", "chip_id", "qid"), reduced=True,
       limit=Limit(3, "use get_chip_parameter_timeseries(chip_id, parameter_name, qids=[...]) to fetch many qubits "
                      "in one call, then analyse data[parameter_name] with execute_python_analysis"))
 def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str, qid: str,
-                             last_n: int = 10, days: int | None = None) -> ToolResult:
+                             last_n: int | None = None, days: int | None = None) -> ToolResult:
     ctx.check_qid(chip_id, qid)
-    rows = ctx.repo.parameter_timeseries(chip_id, parameter_name, qid, last_n=last_n,
+    rows = ctx.repo.parameter_timeseries(chip_id, parameter_name, qid, last_n=_points(last_n, days, 10, 100),
                                          since=_since(ctx, chip_id, days))
     if not rows:
         within = f" in the last {days} days" if days is not None else ""
@@ -141,13 +152,14 @@ def _per_qubit(frame: pd.DataFrame, failed: dict[str, datetime]) -> list[dict]:
 
 @tool("get_chip_parameter_timeseries",
       {"parameter_name": parameter_name_arg(), "chip_id": chip_id_arg(),
-       "qids": qids_arg(2048), "last_n": last_n_arg(10, 365), "days": days_arg()},
+       "qids": qids_arg(2048), "last_n": window_last_n(10, 365), "days": days_arg()},
       ("parameter_name", "chip_id"), stored_key=lambda args: args["parameter_name"])
 def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str, qids: list[str] | None = None,
-                                  last_n: int = 10, days: int | None = None) -> ToolResult:
+                                  last_n: int | None = None, days: int | None = None) -> ToolResult:
     for q in qids or ():
         ctx.check_qid(chip_id, q)
-    rows = ctx.repo.chip_parameter_timeseries(chip_id, parameter_name, qids=qids, last_n=last_n,
+    rows = ctx.repo.chip_parameter_timeseries(chip_id, parameter_name, qids=qids,
+                                              last_n=_points(last_n, days, 10, 365),
                                               since=_since(ctx, chip_id, days))
     frame = _frame(rows, parameter_name).dropna(subset=["value"]).reset_index(drop=True)
     if frame.empty:

@@ -119,7 +119,7 @@ def test_two_questions_about_different_qubits_and_chips_share_the_system_text_an
     (system_a, context_a), (system_b, context_b) = _prompt_parts(first), _prompt_parts(second)
     assert system_a == system_b and dumped(first["tools"]) == dumped(second["tools"])
     assert len(context_a) == len(context_b) == 1
-    assert "- chip_id: 64Qv3" in context_a[0] and "- target qubit: 5" in context_a[0]
+    assert "- chip_id: 64Qv3" in context_a[0] and "- target qubit: Q05" in context_a[0]
     assert "## Scoring thresholds" in context_a[0]  # "good" asks for a judgement
     assert "- chip_id: 144Qv2" in context_b[0] and "## Scoring thresholds" not in context_b[0]
     for text in ("64Qv3", "144Qv2", "target qubit", "## Scoring thresholds"):
@@ -144,7 +144,7 @@ def test_a_template_that_takes_one_system_message_gets_the_context_joined_to_it(
     assert result.error is None and result.answer == "T1 is fine."
     rejected, retried, after_call = scripted_openai.bodies()
     system, context = _prompt_parts(rejected)
-    assert len(context) == 1 and "- target qubit: 5" in context[0]
+    assert len(context) == 1 and "- target qubit: Q05" in context[0]
     for body in (retried, after_call):  # every later round of the request keeps the joined form
         joined, rest = _prompt_parts(body)
         assert rest == [] and joined == f"{system}\n\n{context[0]}"

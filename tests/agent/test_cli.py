@@ -82,7 +82,7 @@ def test_ask_prints_one_json_object(app_env, scripted_openai, repo):
     assert "get_qubit_params" in proc.stderr  # progress is logged to stderr, not stdout
     bodies = json.dumps(scripted_openai.bodies())
     assert SECRET not in bodies
-    assert "- target qubit: 5" in json.dumps(scripted_openai.bodies()[0])  # --qid reached the prompt context
+    assert "- target qubit: Q05" in json.dumps(scripted_openai.bodies()[0])  # --qid reached the prompt context
     traces = list((Path(llm_env(app_env, scripted_openai)["TRACE_DIR"])).glob("*.jsonl"))
     assert traces and "get_qubit_params" in traces[0].read_text()  # the CLI run was traced like a chat turn
 

@@ -80,12 +80,12 @@ def test_a_metric_question_carries_that_metrics_thresholds_only(repo):
 def test_a_question_without_metric_or_judgement_carries_no_thresholds(repo):
     prompt = build_system_prompt(mode="chat", repo=repo, chip_id=CHIP, qid="5",
                                  question="List the last five calibration runs.")
-    assert "## Scoring thresholds" not in prompt and "- target qubit: 5" in prompt
+    assert "## Scoring thresholds" not in prompt and "- target qubit: Q05" in prompt
 
 
 def test_a_chip_wide_question_leaves_the_selected_qubits_values_to_the_tools(repo):
     t1 = "t1="
     chip_wide = build_system_prompt(mode="chat", repo=repo, chip_id=CHIP, qid="5", question="median T1 of the chip")
     about_it = build_system_prompt(mode="chat", repo=repo, chip_id=CHIP, qid="5", question="T1 of Q5 vs the chip")
-    assert "- target qubit: 5" in chip_wide and t1 not in chip_wide
-    assert "- qubit 5 current parameters:" in about_it and t1 in about_it
+    assert "- target qubit: Q05" in chip_wide and t1 not in chip_wide
+    assert "- Q05 current parameters:" in about_it and t1 in about_it

@@ -46,7 +46,7 @@ def test_the_shared_part_is_the_same_for_every_chat_question(repo):
                          question="Show the execution history")
     assert one.system == other.system
     assert one.system.startswith(render_prompt("chat")) and one.system.endswith(render_prompt("strict_emulation"))
-    for text in ("- chip_id: 64Qv3", "- target qubit: 5", "## Scoring thresholds", "## Skill: drift"):
+    for text in ("- chip_id: 64Qv3", "- target qubit: Q05", "## Scoring thresholds", "## Skill: drift"):
         assert text in one.context and text not in one.system
     assert "- chip_id: 144Qv2" in other.context and "## Scoring thresholds" not in other.context
 
@@ -72,7 +72,7 @@ def test_missing_template_value_is_a_programming_error():
 def test_chat_context_holds_the_qubit_params_in_display_units(repo):
     params = repo.qubit_params(CHIP, "5")
     prompt = build_system_prompt(mode="chat", repo=repo, chip_id=CHIP, qid="Q05")
-    assert "- target qubit: 5" in prompt
+    assert "- target qubit: Q05" in prompt
     assert shown("t1", params["t1"], "μs") in prompt
     assert shown("x90_gate_fidelity", params["x90_gate_fidelity"], "%") in prompt
     assert shown("anharmonicity", params["anharmonicity"], "MHz") in prompt
@@ -96,12 +96,12 @@ def test_analysis_prompt_has_review_experiment_history_neighbours_and_couplings(
     history = prompt[prompt.index("## Recent history"):]
     assert all(run["execution_id"] in history for run in runs[1:])
     for n in topology.neighbours(5):
-        line = next(x for x in prompt.splitlines() if x.startswith(f"- qubit {n}:"))
+        line = next(x for x in prompt.splitlines() if x.startswith(f"- Q{n:02d}:"))
         t1 = (repo.qubit_params(CHIP, str(n)) or {}).get("t1")
         if t1 and metric("t1").to_display(t1["value"]) is not None:
             assert shown("t1", t1, "μs") in line
     for coupling in topology.couplings_of(5):
-        line = next(x for x in prompt.splitlines() if x.startswith(f"- {coupling.id}:"))
+        line = next(x for x in prompt.splitlines() if x.startswith(f"- Q{coupling.control:02d}→Q{coupling.target:02d}:"))
         zx = (repo.coupling_params(CHIP, coupling.id) or {}).get("zx90_gate_fidelity")
         if zx and metric("zx90_gate_fidelity").to_display(zx["value"]) is not None:
             assert shown("zx90_gate_fidelity", zx, "%") in line

@@ -135,7 +135,7 @@ def test_analysis_mode_opens_with_the_qubit_report_then_one_model_review(chat_ap
     [body] = app.model_requests()
     assert not body.get("tools") and f"Qubit {label} on chip {CHIP}" in body["messages"][-1]["content"]
     user, assistant = at.chat_message
-    assert f"Analyze qubit {qid} on chip {CHIP}" in readable(user.markdown[0].value)
+    assert f"Analyze {label} on chip {CHIP}" in readable(user.markdown[0].value)
     shown = _shown(assistant)
     report = next(i for i, m in enumerate(shown) if m.startswith(f"{label} on {CHIP}"))
     review = next(i for i, m in enumerate(shown) if m.startswith(f"Review of {label}"))
@@ -164,7 +164,7 @@ def test_analyze_button_on_the_qubits_page_opens_the_analysis(chat_app):
     at.button(key="qubits_analyze").click()
     at = app.run()
     assert not at.exception
-    assert "Analyze qubit 7 on chip 64Qv3" in readable(at.chat_message[0].markdown[0].value)
+    assert "Analyze Q07 on chip 64Qv3" in readable(at.chat_message[0].markdown[0].value)
     assert any(m.startswith("Q07 on 64Qv3") for m in _shown(at.chat_message[1]))
     assert "Qubit Q07 on chip 64Qv3" in app.model_requests()[0]["messages"][-1]["content"]
 

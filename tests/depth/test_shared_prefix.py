@@ -71,7 +71,7 @@ def test_questions_chips_qubits_and_modes_share_the_first_part_byte_for_byte(scr
     # what differs travels later: the chip, the selected qubit and the review's qubit are in the context, not first
     for name, case in cases.items():
         assert f"- chip_id: {case['chip']}" in context_part(bodies[name]) and case["chip"] not in shared
-    assert "- target qubit: 3" in context_part(bodies["qubit selected"])
+    assert "- target qubit: Q003" in context_part(bodies["qubit selected"])
     assert "qubit 7 on chip" in context_part(bodies["analysis follow-up"])
     assert "AI review" in context_part(bodies["analysis follow-up"]) and "AI review" not in shared
 

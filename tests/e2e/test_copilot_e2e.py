@@ -125,10 +125,10 @@ def test_analyze_with_copilot_from_the_qubits_table(page: Page, copilot_app_url:
         button.click()
         messages = page.get_by_test_id("stChatMessage")
         expect(messages).to_have_count(2, timeout=TIMEOUT_MS)
-        expect(messages.nth(0)).to_contain_text("Analyze qubit")
-        asked = re.search(r"Analyze qubit (\d+) on chip (\S+?):", messages.nth(0).inner_text())
+        expect(messages.nth(0)).to_contain_text("Analyze Q")
+        asked = re.search(r"Analyze Q(\d+) on chip (\S+?):", messages.nth(0).inner_text())
         assert asked, messages.nth(0).inner_text()
-        label = re.compile(rf"Q0*{asked.group(1)} on {asked.group(2)}")
+        label = re.compile(rf"Q{asked.group(1)} on {asked.group(2)}")
         expect(messages.nth(1).get_by_role("heading", name=label)).to_be_visible(timeout=TIMEOUT_MS)
         expect(messages.nth(1)).to_contain_text("The model's review of this report follows.")
         expect(messages.nth(1)).not_to_contain_text("Review of")  # the model has not answered yet

@@ -76,7 +76,7 @@ class TestQubitParams:
         assert not outcome.ok and "not found" in payload["error"]
         assert all(c in payload["hint"] for c in demo_chip_ids)
         outcome, payload = call("get_qubit_params", chip_id=chip64, qid="64")
-        assert not outcome.ok and payload["hint"] == f"{chip64} has qubits 0..63"
+        assert not outcome.ok and payload["hint"] == f"{chip64} has qubits Q00..Q63"
 
 
 def test_compare_qubits_returns_qubit_data(call, db, chip64):
