@@ -10,28 +10,41 @@ from __future__ import annotations
 import re
 
 from copilot_core.domain.vocabulary import UNIT_WORDS
+from copilot_core.language.dates import DATES
+from copilot_core.language.forms import blanked, found, found_at
 
 DERIVED_MARKER = "≈"
 
-# One number as written: optional sign, digits with optional thousands separators, decimals, exponent.
-_NUMBER = re.compile(r"(?<![\w.])(?P<marker>≈\s*)?(?P<num>[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)")
-_UNIT = re.compile(rf"\s?({UNIT_WORDS})(?![\w])")
-# An ISO date, maybe with its time and zone: a name of a moment, never a measurement.
-DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?")
-_NOT_MEASUREMENTS = (
-    DATE,
-    re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b"),  # times
-    re.compile(r"(?m)^\s*(?:[-*+]\s+)?\d+[.)](?=\s)"),  # ordered-list markers
-    re.compile(r"\b\d+(?:\.\d+)?\s*(?:σ|sigma)"),  # "2σ": a method's choice, not data
+# The written forms a reader of numbers tells apart, one grammar (read with :func:`~copilot_core.language.forms.found`):
+# ``number`` one number of an answer (optional sign, digits with optional thousands separators, decimals, exponent;
+# ``marker`` when the derived mark is before it); ``unit`` a unit right after a number (one space allowed);
+# ``plain`` a signed decimal standing alone (the figures of a qubit review); ``source`` an unsigned decimal with an
+# optional exponent (the digits inside a tool's strings); and what is not a measurement: ``time`` ("10:20"),
+# ``list_marker`` (an ordered list's "1."), ``sigma`` ("2σ": a method's choice, not data).
+NUMBERS = re.compile(
+    r"(?:(?=(?P<number>(?<![\w.])(?P<number__marker>≈\s*)?"
+    r"(?P<number__num>[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)))|)"
+    rf"(?:(?=(?P<unit>\s?(?P<unit__word>{UNIT_WORDS})(?![\w])))|)"
+    r"(?:(?=(?P<plain>(?<![\w.])[-−+]?\d+(?:\.\d+)?))|)"
+    r"(?:(?=(?P<source>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?))|)"
+    r"(?:(?=(?P<time>\b\d{1,2}:\d{2}(?::\d{2})?\b))|)"
+    r"(?:(?=(?P<list_marker>(?m:^)\s*(?:[-*+]\s+)?\d+[.)](?=\s)))|)"
+    r"(?:(?=(?P<sigma>\b\d+(?:\.\d+)?\s*(?:σ|sigma)))|)"
 )
 
 
 def number_spans(text: str) -> list[tuple[int, int, str, bool]]:
     """``(start, end, number as written, marked as derived)`` for every checked number in ``text``, in order;
     positions are those of ``text`` (names, dates and list markers are blanked, not removed)."""
-    for pattern in _NOT_MEASUREMENTS:
-        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
-    return [(m.start("num"), m.end("num"), m.group("num"), bool(m.group("marker"))) for m in _NUMBER.finditer(text)]
+    text = blanked(text, found(DATES, text, "iso"))
+    for form in ("time", "list_marker", "sigma"):
+        text = blanked(text, found(NUMBERS, text, form))
+    out = []
+    for m in found(NUMBERS, text, "number"):
+        num = m.groups["num"] or ""
+        start = m.end - len(num)
+        out.append((start, m.end, num, bool(m.groups["marker"])))
+    return out
 
 
 def answer_numbers(text: str) -> list[tuple[str, bool]]:
@@ -42,5 +55,5 @@ def answer_numbers(text: str) -> list[tuple[str, bool]]:
 def unit_after(text: str) -> tuple[str, int] | None:
     """The unit written right after a number and where it ends in ``text`` (which starts where the number ends;
     one space allowed), or None."""
-    found = _UNIT.match(text)
-    return (found.group(1), found.end()) if found else None
+    unit = found_at(NUMBERS, text, "unit")
+    return (unit.groups["word"] or "", unit.end) if unit else None
