@@ -28,8 +28,10 @@ from copilot_core.domain.vocabulary import metrics_named
 # the clause a number's claim words are looked for in; ``value``, one asked-for value's part of an answer (a new
 # clause, list item, line or sentence; its dates are masked first, so their dots and commas do not cut).
 CLAUSE_ENDS = re.compile(
+    r"(?=[.!?:;,\s])"  # where a form can start
     r"(?:(?=(?P<claim>[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+))|)"
     r"(?:(?=(?P<value>(?i:[;\n]|,\s|\.(?:\s|$)|\s+(?:and|but|while|whereas|then|vs\.?|versus)\s+)))|)"
+    r"(?(claim)|(?(value)|(?!)))"  # only where some form starts
 )
 _ROLES: tuple[Role, ...] = ("min", "max", "median", "mean", "latest")
 _QUALIFIERS = ("missing", "failed", "below", "above")

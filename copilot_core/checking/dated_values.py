@@ -21,7 +21,7 @@ from copilot_core.checking.claim_reading import clauses
 from copilot_core.checking.claims import Repair
 from copilot_core.checking.grounding import finite_number
 from copilot_core.language.dates import DATES, MONTHS, WRITTEN
-from copilot_core.language.forms import found as found_in
+from copilot_core.language.forms import found_each
 from copilot_core.language.numbers import number_spans, unit_after
 from copilot_core.checking.matcher import states_written
 from copilot_core.routing.prefetch import recent_values_asked
@@ -76,8 +76,9 @@ def date_mentions(text: str) -> list[DateMention]:
     """Every date written in ``text``, in order."""
     taken: list[tuple[int, int]] = []
     found: list[DateMention] = []
+    written = found_each(DATES, text, WRITTEN)
     for form in WRITTEN:  # a later form never takes text an earlier one took
-        for m in found_in(DATES, text, form):
+        for m in written[form]:
             if any(m.start < e and s < m.end for s, e in taken):
                 continue
             g = m.groups

@@ -36,6 +36,7 @@ def _year(form: str) -> str:
 _TIME = r"(?:(?:[T ]|,?\s+at\s+)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s?UTC|Z)?)?"
 
 DATES = re.compile(
+    r"(?=\d|(?i:[jfmasond]))"  # where a form can start: a digit or a month's first letter
     r"(?:(?=(?P<iso>\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?))|)"
     r"(?:(?=(?P<iso_minute>\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2})?\b))|)"
     rf"(?:(?=(?P<ymd>(?i:(?<![\w.])(?P<ymd__y>\d{{4}})[-/.](?P<ymd__m>\d{{1,2}})[-/.](?P<ymd__d>\d{{1,2}}){_TIME}"
@@ -46,4 +47,5 @@ DATES = re.compile(
     r"(?![\w]|\.\d)))|)"
     rf"(?:(?=(?P<m_d>(?<![\w.\-/])(?P<m_d__m>\d{{1,2}})-(?P<m_d__d>\d{{1,2}}){_TIME}(?![\w\-/]|\.\d)))|)"
     rf"(?:(?=(?P<a_b>(?<![\w.\-/])(?P<a_b__a>\d{{1,2}})/(?P<a_b__b>\d{{1,2}}){_TIME}(?![\w\-/]|\.\d)))|)"
+    r"(?(iso)|(?(iso_minute)|(?(ymd)|(?(mon_d)|(?(d_mon)|(?(a_b_y)|(?(m_d)|(?(a_b)|(?!)))))))))"  # where some form starts
 )

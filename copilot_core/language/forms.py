@@ -10,6 +10,7 @@ as that form's own pattern would be found on its own.  Callers choose the form, 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -29,15 +30,22 @@ def _found(m: re.Match[str], form: str) -> Found:
     return Found(m.start(form), m.end(form), m.group(form), groups)
 
 
+def found_each(grammar: re.Pattern[str], text: str, forms: Sequence[str]) -> dict[str, list[Found]]:
+    """For each of ``forms``, its matches in ``text`` left to right, the next looked for where the last one ended
+    (one pass over the text for all of them)."""
+    out: dict[str, list[Found]] = {form: [] for form in forms}
+    after = dict.fromkeys(forms, 0)
+    for m in grammar.finditer(text):
+        for form in forms:
+            if m.start() >= after[form] and m.group(form) is not None:
+                out[form].append(_found(m, form))
+                after[form] = max(m.end(form), m.start() + 1)
+    return out
+
+
 def found(grammar: re.Pattern[str], text: str, form: str) -> list[Found]:
     """Every match of ``form`` in ``text``, left to right; the next is looked for where the last one ended."""
-    out: list[Found] = []
-    after = 0
-    for m in grammar.finditer(text):
-        if m.start() >= after and m.group(form) is not None:
-            out.append(_found(m, form))
-            after = max(m.end(form), m.start() + 1)
-    return out
+    return found_each(grammar, text, (form,))[form]
 
 
 def found_at(grammar: re.Pattern[str], text: str, form: str, position: int = 0) -> Found | None:

@@ -22,6 +22,7 @@ DERIVED_MARKER = "≈"
 # optional exponent (the digits inside a tool's strings); and what is not a measurement: ``time`` ("10:20"),
 # ``list_marker`` (an ordered list's "1."), ``sigma`` ("2σ": a method's choice, not data).
 NUMBERS = re.compile(
+    rf"(?=[\d≈+\-−]|(?m:^)|\s?(?:{UNIT_WORDS}))"  # where a form can start
     r"(?:(?=(?P<number>(?<![\w.])(?P<number__marker>≈\s*)?"
     r"(?P<number__num>[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)))|)"
     rf"(?:(?=(?P<unit>\s?(?P<unit__word>{UNIT_WORDS})(?![\w])))|)"
@@ -30,6 +31,7 @@ NUMBERS = re.compile(
     r"(?:(?=(?P<time>\b\d{1,2}:\d{2}(?::\d{2})?\b))|)"
     r"(?:(?=(?P<list_marker>(?m:^)\s*(?:[-*+]\s+)?\d+[.)](?=\s)))|)"
     r"(?:(?=(?P<sigma>\b\d+(?:\.\d+)?\s*(?:σ|sigma)))|)"
+    r"(?(number)|(?(unit)|(?(plain)|(?(source)|(?(time)|(?(list_marker)|(?(sigma)|(?!))))))))"  # only where some form starts
 )
 
 
