@@ -95,6 +95,7 @@ def test_each_reader_of_numbers_reads_its_own_form() -> None:
     assert answer_numbers(text) == [("1,234", True), ("1e-3", False)]
     assert [m.text for m in found(NUMBERS, text, "plain")] == ["1", "234", "1", "3"]
     assert [m.text for m in found(NUMBERS, text, "source")] == ["1", "234", "1e-3"]
+    assert [m.text for m in found(NUMBERS, "v 3.5.7", "plain")] == ["3.5"]  # "7" after a dot is no number
     assert unit_after(" μs later") == ("μs", 3)
     assert unit_after(" μsx") is None
     assert answer_numbers("1. T1 is 45 at 10:20\n2) 20.5 μs") == [("45", False), ("20.5", False)]
