@@ -82,7 +82,8 @@ def date_mentions(text: str) -> list[DateMention]:
             if any(m.start < e and s < m.end for s, e in taken):
                 continue
             g = m.groups
-            year = int(g["y"]) if g.get("y") else None
+            written_year = g.get("y")
+            year = int(written_year) if written_year else None
             if form in ("a_b_y", "a_b"):
                 a, b = int(g["a"] or 0), int(g["b"] or 0)
                 means = {(year, a, b), (year, b, a)}
