@@ -11,7 +11,7 @@ import re
 
 from copilot_core.domain.vocabulary import UNIT_WORDS
 from copilot_core.language.dates import DATES
-from copilot_core.language.forms import blanked, found, found_at
+from copilot_core.language.forms import blanked, found, found_at, found_each
 
 DERIVED_MARKER = "≈"
 
@@ -39,10 +39,16 @@ def number_spans(text: str) -> list[tuple[int, int, str, bool]]:
     """``(start, end, number as written, marked as derived)`` for every checked number in ``text``, in order;
     positions are those of ``text`` (names, dates and list markers are blanked, not removed)."""
     text = blanked(text, found(DATES, text, "iso"))
-    for form in ("time", "list_marker", "sigma"):
-        text = blanked(text, found(NUMBERS, text, form))
+    # times, then list markers, then "2σ" are blanked, each read on the text the ones before left; one pass reads
+    # them all, and the text is read again only after something was blanked
+    stages = ("time", "list_marker", "sigma", "number")
+    each = found_each(NUMBERS, text, stages)
+    for i, form in enumerate(stages[:-1]):
+        if each[form]:
+            text = blanked(text, each[form])
+            each = found_each(NUMBERS, text, stages[i + 1:])
     out = []
-    for m in found(NUMBERS, text, "number"):
+    for m in each["number"]:
         num = m.groups["num"] or ""
         start = m.end - len(num)
         out.append((start, m.end, num, bool(m.groups["marker"])))
