@@ -9,6 +9,7 @@ as that form's own pattern would be found on its own.  Callers choose the form, 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,9 +25,15 @@ class Found:
     groups: dict[str, str | None]
 
 
-def _found(m: re.Match[str], form: str) -> Found:
+@functools.cache
+def _groups(grammar: re.Pattern[str], form: str) -> tuple[tuple[str, str], ...]:
+    """``(name without the prefix, name)`` of each group of ``form``."""
     prefix = f"{form}__"
-    groups = {name[len(prefix):]: value for name, value in m.groupdict().items() if name.startswith(prefix)}
+    return tuple((name[len(prefix):], name) for name in grammar.groupindex if name.startswith(prefix))
+
+
+def _found(m: re.Match[str], form: str) -> Found:
+    groups = {short: m.group(name) for short, name in _groups(m.re, form)}
     return Found(m.start(form), m.end(form), m.group(form), groups)
 
 

@@ -15,23 +15,29 @@ from copilot_core.language.forms import blanked, found, found_at, found_each
 
 DERIVED_MARKER = "≈"
 
-# The written forms a reader of numbers tells apart, one grammar (read with :func:`~copilot_core.language.forms.found`):
-# ``number`` one number of an answer (optional sign, digits with optional thousands separators, decimals, exponent;
-# ``marker`` when the derived mark is before it); ``unit`` a unit right after a number (one space allowed);
-# ``plain`` a signed decimal standing alone (the figures of a qubit review); ``source`` an unsigned decimal with an
-# optional exponent (the digits inside a tool's strings); and what is not a measurement: ``time`` ("10:20"),
-# ``list_marker`` (an ordered list's "1."), ``sigma`` ("2σ": a method's choice, not data).
+# What the answer's number reader tells apart, one grammar (read with :func:`~copilot_core.language.forms.found`):
+# ``number`` one number (optional sign, digits with optional thousands separators, decimals, exponent; ``marker``
+# when the derived mark is before it), and what is not a measurement: ``time`` ("10:20"), ``list_marker`` (an
+# ordered list's "1."), ``sigma`` ("2σ": a method's choice, not data).
 NUMBERS = re.compile(
-    rf"(?=[\d≈+\-−]|(?m:^)|\s?(?:{UNIT_WORDS}))"  # where a form can start
+    r"(?=[\d≈+\-−]|(?m:^))"  # where a form can start
     r"(?:(?=(?P<number>(?<![\w.])(?P<number__marker>≈\s*)?"
     r"(?P<number__num>[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)))|)"
-    rf"(?:(?=(?P<unit>\s?(?P<unit__word>{UNIT_WORDS})(?![\w])))|)"
-    r"(?:(?=(?P<plain>(?<![\w.])[-−+]?\d+(?:\.\d+)?))|)"
-    r"(?:(?=(?P<source>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?))|)"
     r"(?:(?=(?P<time>\b\d{1,2}:\d{2}(?::\d{2})?\b))|)"
     r"(?:(?=(?P<list_marker>(?m:^)\s*(?:[-*+]\s+)?\d+[.)](?=\s)))|)"
     r"(?:(?=(?P<sigma>\b\d+(?:\.\d+)?\s*(?:σ|sigma)))|)"
-    r"(?(number)|(?(unit)|(?(plain)|(?(source)|(?(time)|(?(list_marker)|(?(sigma)|(?!))))))))"  # only where some form starts
+    r"(?(number)|(?(time)|(?(list_marker)|(?(sigma)|(?!)))))"  # where some form starts
+)
+# The other readers around numbers (a grammar of their own: every form a grammar holds is tried at every position,
+# so the answer's reader, the busiest, keeps its grammar small): ``unit`` a unit right after a number (one space
+# allowed); ``plain`` a signed decimal standing alone (the figures of a qubit review); ``source`` an unsigned
+# decimal with an optional exponent (the digits inside a tool's strings).
+PLAIN_NUMBERS = re.compile(
+    rf"(?=\d|[-−+]\d|\s?(?:{UNIT_WORDS}))"  # where a form can start
+    rf"(?:(?=(?P<unit>\s?(?P<unit__word>{UNIT_WORDS})(?![\w])))|)"
+    r"(?:(?=(?P<plain>(?<![\w.])[-−+]?\d+(?:\.\d+)?))|)"
+    r"(?:(?=(?P<source>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?))|)"
+    r"(?(unit)|(?(plain)|(?(source)|(?!))))"  # where some form starts
 )
 
 
@@ -63,5 +69,5 @@ def answer_numbers(text: str) -> list[tuple[str, bool]]:
 def unit_after(text: str) -> tuple[str, int] | None:
     """The unit written right after a number and where it ends in ``text`` (which starts where the number ends;
     one space allowed), or None."""
-    unit = found_at(NUMBERS, text, "unit")
+    unit = found_at(PLAIN_NUMBERS, text, "unit")
     return (unit.groups["word"] or "", unit.end) if unit else None

@@ -23,7 +23,7 @@ from copilot_core.language.question_words import CHIP_ID, Phrases
 from copilot_core.language.sentences import written_alone
 from copilot_core.language.dates import DATES
 from copilot_core.language.forms import Found, found
-from copilot_core.language.numbers import NUMBERS
+from copilot_core.language.numbers import PLAIN_NUMBERS
 from copilot_core.review.review_problems import FAILED, MISSING, invented, unnamed
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
@@ -68,7 +68,7 @@ def _off_topic(text: str, report: HealthReport) -> str | None:
 
 
 def _plain_numbers(text: str) -> list[str]:
-    return [m.text for m in found(NUMBERS, text, "plain")]
+    return [m.text for m in found(PLAIN_NUMBERS, text, "plain")]
 
 
 def without_dates(line: str, dates: list[Found]) -> str:

@@ -11,7 +11,7 @@ from copilot_core.checking.claim_reading import clauses
 from copilot_core.checking.dated_values import date_mentions
 from copilot_core.language.dates import DATES
 from copilot_core.language.forms import found
-from copilot_core.language.numbers import NUMBERS, answer_numbers, unit_after
+from copilot_core.language.numbers import PLAIN_NUMBERS, answer_numbers, unit_after
 from copilot_core.language.sentences import split_after_marks
 from copilot_core.llm.textcalls import is_call_shaped, text_tool_calls
 
@@ -93,9 +93,9 @@ def test_an_answers_dates_take_seconds_and_zones_a_reviews_do_not() -> None:
 def test_each_reader_of_numbers_reads_its_own_form() -> None:
     text = "≈1,234 and 1e-3"
     assert answer_numbers(text) == [("1,234", True), ("1e-3", False)]
-    assert [m.text for m in found(NUMBERS, text, "plain")] == ["1", "234", "1", "3"]
-    assert [m.text for m in found(NUMBERS, text, "source")] == ["1", "234", "1e-3"]
-    assert [m.text for m in found(NUMBERS, "v 3.5.7", "plain")] == ["3.5"]  # "7" after a dot is no number
+    assert [m.text for m in found(PLAIN_NUMBERS, text, "plain")] == ["1", "234", "1", "3"]
+    assert [m.text for m in found(PLAIN_NUMBERS, text, "source")] == ["1", "234", "1e-3"]
+    assert [m.text for m in found(PLAIN_NUMBERS, "v 3.5.7", "plain")] == ["3.5"]  # "7" after a dot is no number
     assert unit_after(" μs later") == ("μs", 3)
     assert unit_after(" μsx") is None
     assert answer_numbers("1. T1 is 45 at 10:20\n2) 20.5 μs") == [("45", False), ("20.5", False)]
