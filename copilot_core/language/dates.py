@@ -36,7 +36,7 @@ def _year(form: str) -> str:
 _TIME = r"(?:(?:[T ]|,?\s+at\s+)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s?UTC|Z)?)?"
 
 DATES = re.compile(
-    r"(?=\d|(?i:[jfmasond]))"  # where a form can start: a digit or a month's first letter
+    r"(?=\d|\b(?i:[jfmasond]))"  # where a form can start: a digit, or a month name at the start of a word
     r"(?:(?=(?P<iso>\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?))|)"
     r"(?:(?=(?P<iso_minute>\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2})?\b))|)"
     rf"(?:(?=(?P<ymd>(?i:(?<![\w.])(?P<ymd__y>\d{{4}})[-/.](?P<ymd__m>\d{{1,2}})[-/.](?P<ymd__d>\d{{1,2}}){_TIME}"
