@@ -19,20 +19,11 @@ from copilot_core.language.numbers import number_spans
 from copilot_core.checking.matcher import written_decimals, written_value
 from copilot_core.language.question import blank, names_blanked, noun_after, selects
 from copilot_core.language.question import mentions as find_mentions
-from copilot_core.language.forms import found
 from copilot_core.language.sentences import sentence_at
 from copilot_core.language.question_words import ANSWER_WORDS, TOKEN, closing, opening, tokens_of
 from copilot_core.domain.vocabulary import metrics_named
 
-# Where a clause ends, one grammar (read with :func:`~copilot_core.language.forms.found`) with two forms: ``claim``,
-# the clause a number's claim words are looked for in; ``value``, one asked-for value's part of an answer (a new
-# clause, list item, line or sentence; its dates are masked first, so their dots and commas do not cut).
-CLAUSE_ENDS = re.compile(
-    r"(?=[.!?:;,\s])"  # where a form can start
-    r"(?:(?=(?P<claim>[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+))|)"
-    r"(?:(?=(?P<value>(?i:[;\n]|,\s|\.(?:\s|$)|\s+(?:and|but|while|whereas|then|vs\.?|versus)\s+)))|)"
-    r"(?(claim)|(?(value)|(?!)))"  # only where some form starts
-)
+_CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")
 _ROLES: tuple[Role, ...] = ("min", "max", "median", "mean", "latest")
 _QUALIFIERS = ("missing", "failed", "below", "above")
 _SIGNS = {"below": "<", "above": ">"}
@@ -57,13 +48,12 @@ def _decimal_opening(text: str) -> str:
     return text[:whole + 1 + fraction] if whole and text[whole:whole + 1] == "." and fraction else text[:whole]
 
 
-def clauses(text: str, form: str = "claim") -> list[tuple[int, int]]:
-    """``(start, end)`` of each clause of ``text``, cut at every end of the ``form`` of :data:`CLAUSE_ENDS` (the end
-    belongs to neither)."""
+def clauses(text: str, ends: re.Pattern[str] = _CLAUSE_END) -> list[tuple[int, int]]:
+    """``(start, end)`` of each clause of ``text``, cut at every match of ``ends`` (the match belongs to neither)."""
     bounds, start = [], 0
-    for m in found(CLAUSE_ENDS, text, form):
-        bounds.append((start, m.start))
-        start = m.end
+    for m in ends.finditer(text):
+        bounds.append((start, m.start()))
+        start = m.end()
     bounds.append((start, len(text)))
     return bounds
 

@@ -12,6 +12,7 @@ dates ("replaced").  The labels and notes are the claim check's (:class:`~copilo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timezone
@@ -31,6 +32,10 @@ from copilot_core.tools.compact import compact_timestamp
 from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
 Verdict = Literal["dated", "undated", "wrong date", "absent"]
+
+# Where one value's part of the answer ends: a new clause, list item, line or sentence (dates are masked first).
+_SEGMENT_END = re.compile(r"[;\n]|,\s|\.(?:\s|$)|\s+(?:and|but|while|whereas|then|vs\.?|versus)\s+", re.I)
+
 
 @dataclass(frozen=True)
 class Point:
@@ -152,7 +157,7 @@ def judge_dates(answer: str, points: Sequence[Point]) -> list[DatedValue]:
     names = [(m.start, m.end) for m in find_mentions(answer)] + [m.span() for m in CHIP_ID.finditer(answer)]
     masked = _blank(answer, [(m.start, m.end) for m in mentions] + names)
     numbers = [(s, e, w) for s, e, w, _ in number_spans(masked)]
-    segments = clauses(masked, "value")
+    segments = clauses(masked, _SEGMENT_END)
     out: list[DatedValue] = []
     for point in points:
         places = [(s, e, w) for s, e, w in numbers if states_written(w, point.value)]
