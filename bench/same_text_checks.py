@@ -47,6 +47,13 @@ WATCHED = (
     ("copilot_core.llm.streaming", "without_markup"),
     ("copilot_core.llm.streaming", "draft_text"),
     ("copilot_core.answer.parse", "parse_answer"),
+    ("copilot_core.answer.parse", "holds_no_answer"),
+    ("copilot_core.answer.parse", "strip_chart_json"),
+    ("copilot_core.llm.textcalls", "text_tool_calls"),
+    ("copilot_core.llm.textcalls", "is_call_shaped"),
+    ("copilot_core.agent.finish", "_without_questions"),
+    ("copilot_core.language.numbers", "answer_numbers"),
+    ("copilot_core.language.numbers", "number_spans"),
 )
 
 _calls: list[tuple[str, str, bytes]] = []

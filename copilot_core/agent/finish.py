@@ -5,7 +5,6 @@ redacted.  Pure: no model call, no database read, no listener; the same loop end
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -14,6 +13,7 @@ from copilot_core.answer.blocks import AskBlock, Block, ChartBlock, TextBlock, a
 from copilot_core.agent.contracts import AgentResult
 from copilot_core.checking.grounding import unverified_numbers
 from copilot_core.language.numbers import answer_numbers
+from copilot_core.language.sentences import split_after_marks
 from copilot_core.guardrails import sanitize_output
 from copilot_core.agent.lookups import failure_quotes
 from copilot_core.agent.plan import TurnPlan
@@ -115,14 +115,11 @@ def _unverified(answer: str, plan: TurnPlan, outcomes: list[ToolOutcome]) -> lis
         return list(dict.fromkeys(written for written, derived in answer_numbers(answer) if not derived))
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
-
 def _without_questions(text: str) -> str:
     """The text with every sentence that asks something taken out (line breaks kept)."""
     lines = []
     for line in text.split("\n"):
-        kept = " ".join(s for s in _SENTENCE_END.split(line) if not s.rstrip(" *_").endswith("?"))
+        kept = " ".join(s for s in split_after_marks(line) if not s.rstrip(" *_").endswith("?"))
         if kept.strip() or not line.strip():
             lines.append(kept)
     return "\n".join(lines).strip()

@@ -9,10 +9,10 @@ hostile input: each must pass ``copilot_core.render_safety.validate_figure`` or 
 from __future__ import annotations
 
 import json
-import re
 from typing import Literal
 
 from copilot_core.answer.blocks import Block, ChartBlock, TextBlock
+from copilot_core.answer.fences import ANSWER_WORDS, chart_fences, fences, skip_space, without_fences, without_marks
 from copilot_core.render_safety import validate_figure
 
 Assessment = Literal["good", "warning", "bad"]
@@ -39,8 +39,6 @@ BLOCKS_SCHEMA: dict = {
 }
 SCHEMA_NAME = "copilot_answer"
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.S)
-_CHART_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?\{[^`]*?\"(?:data|layout)\"\s*:[^`]*?```", re.S)
 
 
 def legacy_to_blocks(data: dict) -> tuple[list[Block], Assessment | None]:
@@ -105,15 +103,11 @@ def holds_complete_answer(text: str) -> bool:
     return isinstance(data, dict) and isinstance(data.get("blocks"), list)
 
 
-# A code fence mark with its language word ("```json"): taken out before a reply is read as JSON.
-FENCE_MARK = re.compile(r"```[A-Za-z]*")
-
-
 def holds_no_answer(text: str) -> bool:
     """Whether the reply is only a JSON object with nothing to show (``{"assessment": "good"}``, ``{"blocks": []}``):
     a small model writes that now and then, and the person should get the tools' answer, not the JSON."""
     try:
-        data = json.loads(FENCE_MARK.sub("", text).strip())
+        data = json.loads(without_marks(text).strip())
     except ValueError:
         return False
     if not isinstance(data, dict) or not set(data) <= {"blocks", "assessment"}:
@@ -130,9 +124,9 @@ def _as_object(text: str) -> dict | None:
             return value
     except ValueError:
         pass
-    for fenced in _FENCE.findall(stripped):
+    for fenced in fences(stripped, ANSWER_WORDS):
         try:
-            value = json.loads(fenced.strip())
+            value = json.loads(fenced.body.strip())
             if isinstance(value, dict):
                 return value
         except ValueError:
@@ -179,7 +173,17 @@ def _salvage_contents(text: str) -> list[Block]:
 def after_key(text: str, key: str, opens: str) -> list[int]:
     """Where the value of every ``"key": <opens>`` of a JSON text (maybe cut off or still arriving) starts: the
     position right after ``opens`` (``"`` for a string, ``{`` for an object)."""
-    return [m.end() for m in re.finditer(rf'"{re.escape(key)}"\s*:\s*{re.escape(opens)}', text)]
+    quoted, out = f'"{key}"', []
+    at = text.find(quoted)
+    while at >= 0:
+        colon = skip_space(text, at + len(quoted))
+        value = skip_space(text, colon + 1)
+        if text.startswith(":", colon) and text.startswith(opens, value):
+            out.append(value + len(opens))
+            at = text.find(quoted, value + len(opens))
+        else:
+            at = text.find(quoted, at + 1)
+    return out
 
 
 def _string_body(text: str, start: int) -> str | None:
@@ -210,7 +214,7 @@ def _normalise_block(raw: object) -> Block | None:
 
 def strip_chart_json(text: str) -> str:
     """Remove fenced Plotly JSON pasted into prose (charts travel only as validated chart blocks)."""
-    return _CHART_FENCE.sub("[chart JSON omitted]", text)
+    return without_fences(text, chart_fences(text), "[chart JSON omitted]")
 
 
 def vet_model_charts(blocks: list[Block]) -> list[Block]:

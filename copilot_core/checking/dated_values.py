@@ -21,6 +21,8 @@ from typing import Literal
 from copilot_core.checking.claim_reading import clauses
 from copilot_core.checking.claims import Repair
 from copilot_core.checking.grounding import finite_number
+from copilot_core.language.dates import DATES, MONTHS, WRITTEN
+from copilot_core.language.forms import found_each
 from copilot_core.language.numbers import number_spans, unit_after
 from copilot_core.checking.matcher import states_written
 from copilot_core.routing.prefetch import recent_values_asked
@@ -31,23 +33,6 @@ from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
 Verdict = Literal["dated", "undated", "wrong date", "absent"]
 
-_MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10,
-           "nov": 11, "dec": 12}
-_MON = (r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-        r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
-_DAY = r"(?P<d>\d{1,2})(?:st|nd|rd|th)?"
-_YEAR = r"(?:,?\s+(?P<y>\d{4}))?"
-_TIME = r"(?:(?:[T ]|,?\s+at\s+)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s?UTC|Z)?)?"
-# Each written form of a date, most specific first (a later form never takes text an earlier one took).
-_DATE_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("ymd", re.compile(rf"(?<![\w.])(?P<y>\d{{4}})[-/.](?P<m>\d{{1,2}})[-/.](?P<d>\d{{1,2}}){_TIME}(?![\w]|\.\d)",
-                       re.I)),
-    ("mon-d", re.compile(rf"\b{_MON}\s+{_DAY}{_YEAR}{_TIME}\b", re.I)),
-    ("d-mon", re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MON}{_YEAR}{_TIME}(?![\w])", re.I)),
-    ("a-b-y", re.compile(rf"(?<![\w.])(?P<a>\d{{1,2}})[./](?P<b>\d{{1,2}})[./](?P<y>\d{{4}}){_TIME}(?![\w]|\.\d)")),
-    ("m-d", re.compile(rf"(?<![\w.\-/])(?P<m>\d{{1,2}})-(?P<d>\d{{1,2}}){_TIME}(?![\w\-/]|\.\d)")),
-    ("a/b", re.compile(rf"(?<![\w.\-/])(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}}){_TIME}(?![\w\-/]|\.\d)")),
-)
 # Where one value's part of the answer ends: a new clause, list item, line or sentence (dates are masked first).
 _SEGMENT_END = re.compile(r"[;\n]|,\s|\.(?:\s|$)|\s+(?:and|but|while|whereas|then|vs\.?|versus)\s+", re.I)
 
@@ -96,22 +81,25 @@ def date_mentions(text: str) -> list[DateMention]:
     """Every date written in ``text``, in order."""
     taken: list[tuple[int, int]] = []
     found: list[DateMention] = []
-    for form, pattern in _DATE_FORMS:
-        for m in pattern.finditer(text):
-            if any(m.start() < e and s < m.end() for s, e in taken):
+    written = found_each(DATES, text, WRITTEN)
+    for form in WRITTEN:  # a later form never takes text an earlier one took
+        for m in written[form]:
+            if any(m.start < e and s < m.end for s, e in taken):
                 continue
-            g = m.groupdict()
-            year = int(g["y"]) if g.get("y") else None
-            if form in ("a-b-y", "a/b"):
-                a, b = int(g["a"]), int(g["b"])
+            g = m.groups
+            written_year = g.get("y")
+            year = int(written_year) if written_year else None
+            if form in ("a_b_y", "a_b"):
+                a, b = int(g["a"] or 0), int(g["b"] or 0)
                 means = {(year, a, b), (year, b, a)}
             else:
-                month = _MONTHS[g["mon"].lower()[:3]] if g.get("mon") else int(g["m"])
-                means = {(year, month, int(g["d"]))}
+                mon = g.get("mon")
+                month = MONTHS[mon.lower()[:3]] if mon else int(g["m"] or 0)
+                means = {(year, month, int(g["d"] or 0))}
             means = {t for t in means if _valid(*t)}
             if means:
-                taken.append(m.span())
-                found.append(DateMention(m.start(), m.end(), frozenset(means)))
+                taken.append((m.start, m.end))
+                found.append(DateMention(m.start, m.end, frozenset(means)))
     return sorted(found, key=lambda mention: mention.start)
 
 

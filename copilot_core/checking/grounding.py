@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterable, Iterator
 
-from copilot_core.language.numbers import answer_numbers
+from copilot_core.language.forms import found
+from copilot_core.language.numbers import PLAIN_NUMBERS, answer_numbers
 from copilot_core.checking.matcher import stated_by_any, written_decimals, written_value
 
 # Every digit run in a source (loose on purpose: "Q05", "20260720-003", "4-1" all lend their digits).
-_SOURCE_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
 def finite_number(value: object) -> float | None:
@@ -49,7 +48,7 @@ def _walk(obj: object) -> Iterator[float]:
         if (number := finite_number(obj)) is not None:
             yield abs(number)
     elif isinstance(obj, str):
-        yield from (abs(float(n)) for n in _SOURCE_NUMBER.findall(obj))
+        yield from (abs(float(n.text)) for n in found(PLAIN_NUMBERS, obj, "source"))
     elif isinstance(obj, dict):
         for key, value in obj.items():
             yield from _walk(key)

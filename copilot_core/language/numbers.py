@@ -10,28 +10,55 @@ from __future__ import annotations
 import re
 
 from copilot_core.domain.vocabulary import UNIT_WORDS
+from copilot_core.language.dates import DATES
+from copilot_core.language.forms import blanked, found, found_at, found_each
 
 DERIVED_MARKER = "≈"
 
-# One number as written: optional sign, digits with optional thousands separators, decimals, exponent.
-_NUMBER = re.compile(r"(?<![\w.])(?P<marker>≈\s*)?(?P<num>[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)")
-_UNIT = re.compile(rf"\s?({UNIT_WORDS})(?![\w])")
-# An ISO date, maybe with its time and zone: a name of a moment, never a measurement.
-DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?")
-_NOT_MEASUREMENTS = (
-    DATE,
-    re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b"),  # times
-    re.compile(r"(?m)^\s*(?:[-*+]\s+)?\d+[.)](?=\s)"),  # ordered-list markers
-    re.compile(r"\b\d+(?:\.\d+)?\s*(?:σ|sigma)"),  # "2σ": a method's choice, not data
+# What the answer's number reader tells apart, one grammar (read with :func:`~copilot_core.language.forms.found`):
+# ``number`` one number (optional sign, digits with optional thousands separators, decimals, exponent; ``marker``
+# when the derived mark is before it), and what is not a measurement: ``time`` ("10:20"), ``list_marker`` (an
+# ordered list's "1."), ``sigma`` ("2σ": a method's choice, not data).
+NUMBERS = re.compile(
+    r"(?=[\d≈+\-−]|(?m:^))"  # where a form can start
+    r"(?:(?=(?P<number>(?<![\w.])(?P<number__marker>≈\s*)?"
+    r"(?P<number__num>[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)))|)"
+    r"(?:(?=(?P<time>\b\d{1,2}:\d{2}(?::\d{2})?\b))|)"
+    r"(?:(?=(?P<list_marker>(?m:^)\s*(?:[-*+]\s+)?\d+[.)](?=\s)))|)"
+    r"(?:(?=(?P<sigma>\b\d+(?:\.\d+)?\s*(?:σ|sigma)))|)"
+    r"(?(number)|(?(time)|(?(list_marker)|(?(sigma)|(?!)))))"  # where some form starts
+)
+# The other readers around numbers (a grammar of their own: every form a grammar holds is tried at every position,
+# so the answer's reader, the busiest, keeps its grammar small): ``unit`` a unit right after a number (one space
+# allowed); ``plain`` a signed decimal standing alone (the figures of a qubit review); ``source`` an unsigned
+# decimal with an optional exponent (the digits inside a tool's strings).
+PLAIN_NUMBERS = re.compile(
+    rf"(?=\d|[-−+]\d|\s?(?:{UNIT_WORDS}))"  # where a form can start
+    rf"(?:(?=(?P<unit>\s?(?P<unit__word>{UNIT_WORDS})(?![\w])))|)"
+    r"(?:(?=(?P<plain>(?<![\w.])[-−+]?\d+(?:\.\d+)?))|)"
+    r"(?:(?=(?P<source>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?))|)"
+    r"(?(unit)|(?(plain)|(?(source)|(?!))))"  # where some form starts
 )
 
 
 def number_spans(text: str) -> list[tuple[int, int, str, bool]]:
     """``(start, end, number as written, marked as derived)`` for every checked number in ``text``, in order;
     positions are those of ``text`` (names, dates and list markers are blanked, not removed)."""
-    for pattern in _NOT_MEASUREMENTS:
-        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
-    return [(m.start("num"), m.end("num"), m.group("num"), bool(m.group("marker"))) for m in _NUMBER.finditer(text)]
+    text = blanked(text, found(DATES, text, "iso"))
+    # times, then list markers, then "2σ" are blanked, each read on the text the ones before left; one pass reads
+    # them all, and the text is read again only after something was blanked
+    stages = ("time", "list_marker", "sigma", "number")
+    each = found_each(NUMBERS, text, stages)
+    for i, form in enumerate(stages[:-1]):
+        if each[form]:
+            text = blanked(text, each[form])
+            each = found_each(NUMBERS, text, stages[i + 1:])
+    out = []
+    for m in each["number"]:
+        num = m.groups["num"] or ""
+        start = m.end - len(num)
+        out.append((start, m.end, num, bool(m.groups["marker"])))
+    return out
 
 
 def answer_numbers(text: str) -> list[tuple[str, bool]]:
@@ -42,5 +69,5 @@ def answer_numbers(text: str) -> list[tuple[str, bool]]:
 def unit_after(text: str) -> tuple[str, int] | None:
     """The unit written right after a number and where it ends in ``text`` (which starts where the number ends;
     one space allowed), or None."""
-    found = _UNIT.match(text)
-    return (found.group(1), found.end()) if found else None
+    unit = found_at(PLAIN_NUMBERS, text, "unit")
+    return (unit.groups["word"] or "", unit.end) if unit else None

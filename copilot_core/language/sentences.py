@@ -33,6 +33,22 @@ def sentences(text: str, ends: str = END_MARKS) -> list[tuple[int, int]]:
     return [(s, e) for s, e in out if text[s:e].strip()]
 
 
+def split_after_marks(line: str, marks: str = ".!?") -> list[str]:
+    """``line`` cut at every run of whitespace that follows one of ``marks`` (the run belongs to no piece; a run at
+    the end leaves an empty last piece)."""
+    pieces: list[str] = []
+    start = i = 0
+    while i < len(line):
+        if line[i].isspace() and i and line[i - 1] in marks:
+            pieces.append(line[start:i])
+            while i < len(line) and line[i].isspace():
+                i += 1
+            start = i
+            continue
+        i += 1
+    return [*pieces, line[start:]]
+
+
 def sentence_at(text: str, position: int, ends: str = END_MARKS) -> tuple[int, int]:
     """The sentence of ``text`` that holds ``position`` (an empty span there when it is between sentences)."""
     return next(((s, e) for s, e in sentences(text, ends) if s <= position <= e), (position, position))

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import re
 
-from copilot_core.answer.parse import FENCE_MARK, after_key
+from copilot_core.answer.fences import without_marks
+from copilot_core.answer.parse import after_key
 from copilot_core.llm.textcalls import is_call_shaped
 
 _CALL_TAGS = ("<tool_call", "<|", "<function")  # a call written as text, before it is complete enough to parse
@@ -77,7 +78,7 @@ def without_markup(text: str | None) -> str | None:
 def draft_text(raw: str | None) -> str:
     """The answer text in a streamed reply so far ("" when nothing readable has arrived yet)."""
     text = (raw or "").lstrip()
-    text = FENCE_MARK.sub("", text, count=1).lstrip() if text.startswith("```") else text
+    text = without_marks(text, count=1).lstrip() if text.startswith("```") else text
     if text.startswith("{"):
         parts = [_partial_string(text, m) for m in after_key(text, "content", '"')]
         return _before_markup("\n\n".join(p for p in parts if p.strip()))

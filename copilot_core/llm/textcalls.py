@@ -10,27 +10,39 @@ it as a call instead (or, in the forced final round, never shows it).  A call to
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Collection
 
-_TAGGED = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.S)
-_FENCED = re.compile(r"```(?:json|tool_call)?\s*(.*?)\s*```", re.S)
+from copilot_core.answer.fences import CALL_WORDS, Fence, fences, skip_space, whole_fence, without_fences
+
+_OPEN, _CLOSE = "<tool_call>", "</tool_call>"
+
+
+def _tagged(text: str) -> list[Fence]:
+    """Each ``<tool_call>`` of ``text`` with its body (to the closing tag, or to the end when there is none)."""
+    out: list[Fence] = []
+    opening = text.find(_OPEN)
+    while opening >= 0:
+        start = skip_space(text, opening + len(_OPEN))
+        closing = text.find(_CLOSE, start)
+        end = len(text) if closing < 0 else closing + len(_CLOSE)
+        out.append(Fence(opening, end, text[start:len(text) if closing < 0 else closing]))
+        opening = text.find(_OPEN, end)
+    return out
 
 
 def _candidates(text: str) -> tuple[list[str], str]:
     """The call-like pieces of ``text`` (tagged, else fenced, else the bare object) and the text left around them."""
     stripped = text.strip()
-    for pattern in (_TAGGED, _FENCED):
-        found = [m.group(1) for m in pattern.finditer(stripped)]
+    for found in (_tagged(stripped), fences(stripped, CALL_WORDS)):
         if found:
-            return found, pattern.sub("", stripped).strip()
+            return [f.body.rstrip() for f in found], without_fences(stripped, found).strip()
     return ([stripped], "") if stripped.startswith("{") else ([], stripped)
 
 
 def _json_object(raw: str) -> dict | None:
-    fenced = _FENCED.fullmatch(raw.strip())  # a fence inside a <tool_call> tag
+    fenced = whole_fence(raw.strip(), CALL_WORDS)  # a fence inside a <tool_call> tag
     try:
-        value = json.loads(fenced.group(1) if fenced else raw)
+        value = json.loads(fenced if fenced is not None else raw)
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

@@ -20,7 +20,8 @@ from copilot_core.data.observed import observed
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.tools.taint import DatabaseText, mark_line
 from copilot_core.answer.parse import parse_answer
-from copilot_core.language.numbers import DATE
+from copilot_core.language.dates import DATES
+from copilot_core.language.forms import found
 from copilot_core.answer.blocks import Block, TextBlock, answer_text
 from copilot_core.agent.context import resolve_target
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
@@ -69,7 +70,7 @@ def review_tokens(report: HealthReport) -> int:
     """The output budget for the list this review writes: the problem lines it copies, their dates and the tasks
     to re-run, with room for the model's wording; never below ``REVIEW_TOKENS``, never above the ceiling."""
     problems = problem_lines(report)[:MAX_PROBLEMS]
-    dates = sorted({m.group(0)[:10] for m in DATE.finditer(" ".join(problems))})
+    dates = sorted({m.text[:10] for m in found(DATES, " ".join(problems), "iso")})
     expected = (f"What is wrong: {' '.join(problems)}\nSince when: {', '.join(dates)}\n"
                 f"What to re-run: {', '.join(rerun_tasks(report))}")
     return max(REVIEW_TOKENS, min(MAX_REVIEW_TOKENS, math.ceil(estimate_tokens(expected) * WORDING_ROOM)))

@@ -13,7 +13,6 @@ added in the report's own sentence, and the review says the check added it.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from copilot_core.agent.contracts import ReviewCheck
@@ -22,6 +21,9 @@ from copilot_core.review.qubit_facts import problem_lines
 from copilot_core.language.question import blank, names_blanked, qubits_in
 from copilot_core.language.question_words import CHIP_ID, Phrases
 from copilot_core.language.sentences import written_alone
+from copilot_core.language.dates import DATES
+from copilot_core.language.forms import Found, found
+from copilot_core.language.numbers import PLAIN_NUMBERS
 from copilot_core.review.review_problems import FAILED, MISSING, invented, unnamed
 from copilot_core.analysis.health import HealthReport
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, metric
@@ -30,8 +32,6 @@ _COUPLING_TITLES = tuple(metric(n, kind="coupling").title for n in SCORED_COUPLI
 
 _CHIP_TALK = Phrases("chip wide|whole chip|entire chip|across the chip|the/this? chip/chips s? median/mean/average"
                      "/summary/overall/health|all the? qubits|every qubit|other qubits|most qubits|many qubits")
-_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2})?\b")
-_NUMBER = re.compile(r"(?<![\w.])[-−+]?\d+(?:\.\d+)?")
 _BANDS = {"bad": "bad", "poor": "bad", "fair": "fair", "good": "good", "excellent": "excellent"}
 _BAND_WORD = Phrases("/".join(_BANDS))
 _HEALTHY = Phrases("healthy|nothing stands out|no problem/problems|nothing is wrong")
@@ -67,6 +67,19 @@ def _off_topic(text: str, report: HealthReport) -> str | None:
     return None
 
 
+def _plain_numbers(text: str) -> list[str]:
+    return [m.text for m in found(PLAIN_NUMBERS, text, "plain")]
+
+
+def without_dates(line: str, dates: list[Found]) -> str:
+    """``line`` with each date replaced by one space."""
+    parts, at = [], 0
+    for date in dates:
+        parts += [line[at:date.start], " "]
+        at = date.end
+    return "".join([*parts, line[at:]])
+
+
 def _backed(written: str, facts: list[str]) -> bool:
     """``written`` states some number of the facts (:mod:`~copilot_core.checking.matcher`)."""
     return any(states_written(written, float(f)) for f in facts)
@@ -74,12 +87,13 @@ def _backed(written: str, facts: list[str]) -> bool:
 
 def _line_problem(line: str, report: HealthReport, facts_text: str, fact_numbers: list[str]) -> str | None:
     """Why this line of the review cannot be shown, or None."""
-    for date in _DATE.findall(line):
-        if date not in facts_text:
-            return f"the date {date} is not in the report"
-    bare = names_blanked(_DATE.sub(" ", line))
+    dates = found(DATES, line, "iso_minute")
+    for date in dates:
+        if date.text not in facts_text:
+            return f"the date {date.text} is not in the report"
+    bare = names_blanked(without_dates(line, dates))
     bare = blank(bare, _GATE_NAMES.find(bare))
-    for number in _NUMBER.findall(bare):
+    for number in _plain_numbers(bare):
         if not _backed(number, fact_numbers):
             return f"the number {number} is not in the report"
     lower = line.lower()
@@ -122,7 +136,7 @@ def _checked(text: str, report: HealthReport, facts_text: str, summary: str) -> 
     problem = _off_topic(text, report)
     if problem:
         return ReviewCheck(summary, "replaced", f"the model's review was replaced by the report's summary: {problem}")
-    fact_numbers = _NUMBER.findall(facts_text)
+    fact_numbers = _plain_numbers(facts_text)
     kept, dropped = [], []
     for line in text.strip().splitlines():
         why = _line_problem(line, report, facts_text, fact_numbers) if line.strip() else None
