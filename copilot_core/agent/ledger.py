@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 
-from copilot_core.tools.registry import cacheable
+from copilot_core.tools.args import validate_args
+from copilot_core.tools.registry import TOOLS_BY_NAME, cacheable
+from copilot_core.tools.spec import ToolError
 from copilot_core.tools.toolkit import ToolOutcome
 
 
@@ -33,6 +35,18 @@ def cache_key(name: str, args: object) -> str | None:
         return None
 
 
+def _normalised_key(name: str, args: dict) -> str | None:
+    """The key of ``args`` as the tool will normalise them ("Q04" is "4", a default written out or left out), for a
+    tool whose answer a normalised repeat may reuse; None when the arguments do not validate."""
+    spec = TOOLS_BY_NAME.get(name)
+    if spec is None or not cacheable(name):
+        return None
+    try:
+        return cache_key(name, validate_args(spec, args))
+    except ToolError:
+        return None
+
+
 class CallLedger:
     """The calls of one turn in order (``outcomes``) and what answers a later call (:meth:`earlier`)."""
 
@@ -47,8 +61,8 @@ class CallLedger:
 
     def earlier(self, name: str, args: dict) -> ToolOutcome | None:
         """The outcome of an earlier call that answers this one, counted as a hit; None: the call must run."""
-        key = cache_key(name, args)
-        found = self._keys.get(key) if key is not None else None
+        keys = (cache_key(name, args), _normalised_key(name, args))
+        found = next((self._keys[key] for key in keys if key is not None and key in self._keys), None)
         if found is not None:
             self.hits += 1
         return found

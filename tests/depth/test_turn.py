@@ -39,9 +39,8 @@ def test_turn_injects_skills_and_memory_and_learns(scripted_openai, repo, demo_c
     state = ChatState(username="local", provider=provider_for(scripted_openai, style), chip_id=chip)
     scripted_openai.push(call("recall_memory", {"chip_id": chip}),
                          call("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": chip, "qid": "4"}),
-                         # the same call with the default written out: a new call to the loop, a hit for the cache
-                         call("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": chip, "qid": "4",
-                                                           "last_n": 10}),
+                         # the same call spelled otherwise: a new call to the loop, a hit for the cache
+                         call("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": chip, "qid": "Q04"}),
                          answer("T1 of Q4 dipped once.", "warning"))
     turn = copilot(repo, memory, tmp_path).ask(state, "Why did the T1 of Q4 drop?")
     result = turn.result

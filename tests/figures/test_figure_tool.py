@@ -48,7 +48,7 @@ def test_a_png_travels_as_an_embedded_image_chart(kit, qdash_figures):
     ({"qid": "9", "task_name": "CheckT1"}, "no completed CheckT1 result on Q09"),
     ({"qid": "0-1", "task_name": "CheckCZ"}, "no completed CheckCZ result on Q00→Q01"),
     ({"qid": "0"}, "give task_name or parameter_name"),
-    ({"qid": "99", "parameter_name": "t1"}, "qubit 99 does not exist"),
+    ({"qid": "99", "parameter_name": "t1"}, "Q99 does not exist"),
 ])
 def test_what_cannot_be_shown_is_an_error_for_the_model(kit, args, fragment):
     out = kit.execute("get_task_figure", {"chip_id": CHIP, **args})
