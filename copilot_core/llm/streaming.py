@@ -20,7 +20,6 @@ _CALL_TAGS = ("<tool_call", "<|", "<function")  # a call written as text, before
 _TAGS = ("<tool_call", "</tool_call", "<tool_response", "</tool_response", "<function", "</function", "<|")
 _MARKUP = re.compile(r"</?(?:tool_call|tool_response|function)\b|<\|", re.I)
 _SECTION = re.compile(r"<(tool_call|tool_response|function)\b[^>]*>.*?</\1\s*>|<\|[^|<>\s]{0,40}\|>", re.I | re.S)
-_TAIL = re.compile(r"</?[A-Za-z_|]{0,14}$")
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
@@ -60,10 +59,17 @@ def _before_markup(text: str) -> str:
     of ``<tool_response>``): what follows markup is a call or an invented tool result, never the answer."""
     found = _MARKUP.search(text)
     text = text[:found.start()] if found else text
-    tail = _TAIL.search(text)
-    if tail and any(tag.startswith(tail.group(0).lower()) for tag in _TAGS):
-        text = text[:tail.start()]
+    start = text.rfind("<")
+    tail = text[start:].lower() if start >= 0 else ""
+    if tail and _tag_start(tail) and any(tag.startswith(tail) for tag in _TAGS):
+        text = text[:start]
     return text
+
+
+def _tag_start(tail: str) -> bool:
+    """``tail`` ("<tool_", "</fun", "<|") can still grow into a tag: "<", an optional "/", up to 14 tag letters."""
+    body = tail[2:] if tail.startswith("</") else tail[1:]
+    return len(body) <= 14 and all(c.isascii() and (c.isalpha() or c in "_|") for c in body)
 
 
 def without_markup(text: str | None) -> str | None:
