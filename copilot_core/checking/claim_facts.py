@@ -9,6 +9,7 @@ check (:mod:`~copilot_core.checking.claims`) holds each number of an answer agai
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -18,6 +19,7 @@ from typing import Literal
 from copilot_core.checking.grounding import finite_number
 from copilot_core.checking.matcher import states, written_decimals
 from copilot_core.domain.metrics import CATALOGUE, metric
+from copilot_core.tools.compact import SIGNIFICANT
 
 Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "change", "other",
                "std", "range", "iqr", "cv", "r", "percent"]
@@ -239,9 +241,24 @@ def tool_facts(tool_results: Iterable[object]) -> list[Fact]:
 
 
 def matches(value: float, decimals: int, fact: Fact) -> bool:
-    return states(value, decimals, fact.value)
+    """``value`` (written with ``decimals`` places) states ``fact``: rounded to those places, or, when the fact
+    may be the model JSON's rounding (:func:`~copilot_core.tools.compact.compact_number`: four significant
+    figures), a more precise number that rounds to it (the median 5.0474 GHz is the 5.047 the JSON holds)."""
+    held = _rounding_decimals(fact.value)
+    return states(value, decimals, fact.value) or (
+        held is not None and decimals > held and float(f"{value:.{SIGNIFICANT}g}") == fact.value)
+
+
+def _rounding_decimals(value: float) -> int | None:
+    """The decimals ``value`` holds when it may be a number kept to the JSON's significant figures, else None."""
+    if not math.isfinite(value) or value == 0 or float(f"{value:.{SIGNIFICANT}g}") != value:
+        return None
+    return max(SIGNIFICANT - 1 - math.floor(math.log10(abs(value))), 0)
 
 
 def written_like(value: float, written: str) -> str:
+    """``value`` with as many decimals as ``written``, never more than the value holds when it may be the JSON's
+    rounding: 5.047 is corrected to "5.047", not to a made-up "5.0470"."""
     decimals = written_decimals(written)
-    return f"{value:.{decimals}f}"
+    held = _rounding_decimals(value)
+    return f"{value:.{min(decimals, held) if held is not None else decimals}f}"

@@ -280,6 +280,9 @@ ANSWER_WORDS: dict[str, Phrases] = {
     "below": Phrases(f"{_BELOW_WORDS}|at most"),
     "above": Phrases(f"{_ABOVE_WORDS}|at least"),
     "band": Phrases("excellent|good|fair|bad|poor"),
+    # a span of time the values were taken over: "over the last 7 days" is a window, not a limit ("over 7")
+    "window": Phrases("over/in/during/for/within/across the? last/past/previous #? hour/hours/day/days/week/weeks"
+                      "/month/months/run/runs/calibration/calibrations|over time"),
     # a sentence that ranks or compares
     # the statistics of a spread, a share and a correlation
     "std": Phrases("standard deviation|std|stdev|sigma|σ"),
