@@ -19,6 +19,7 @@ from typing import Literal
 from copilot_core.checking.grounding import finite_number
 from copilot_core.checking.matcher import states, written_decimals
 from copilot_core.domain.metrics import CATALOGUE, metric
+from copilot_core.domain.topology import target_label
 from copilot_core.tools.compact import SIGNIFICANT
 
 Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "change", "other",
@@ -67,6 +68,7 @@ class Fact:
     negative: bool = False  # the sign ``value`` dropped: a change's direction
     unit: str | None = None  # as the result states it next to the value ("μs", "%"), when it does
     at: str | None = None  # when the value was measured, as the result states it (ISO text), when it does
+    size: int | None = None  # the qubits of the chip the tool read: how its qubits are labelled
 
     def describe(self) -> str:
         what = {"min": "the lowest", "max": "the highest", "median": "the median", "mean": "the mean",
@@ -76,7 +78,7 @@ class Fact:
                 "r": f"the {self.qualifier or 'correlation'} coefficient", "percent": "the share"}[self.role]
         if self.role == "count" and self.qualifier:
             what = f"the count of {self.qualifier.replace('band:', '')} items"
-        owner = f" of {subject_label(self.subject)}" if self.subject else ""
+        owner = f" of {subject_label(self.subject, self.size)}" if self.subject else ""
         return f"{what}{' ' + self.metric if self.metric else ''}{owner}"
 
 
@@ -116,12 +118,15 @@ def _canonical_subject(value: object) -> str | None:
     return str(int(digits))
 
 
-def subject_label(subject: str) -> str:
-    """How a subject is named back to the person: ``Q5``, ``Q4-Q1``."""
-    if "-" in subject:
-        a, b = subject.split("-")
-        return f"Q{a}-Q{b}"
-    return f"Q{subject}"
+def subject_label(subject: str, size: int | None) -> str:
+    """How a subject is named back to the person, as the tables write it on a chip of ``size`` qubits: ``Q074``
+    and ``Q017→Q018`` on 144, ``Q05`` on 64 (:func:`~copilot_core.domain.topology.target_label`)."""
+    return target_label(subject, size or 0)
+
+
+def chip_size(facts: Iterable[Fact]) -> int | None:
+    """The size of the chip the turn's tools read (the first fact that knows it)."""
+    return next((f.size for f in facts if f.size), None)
 
 
 def _number(value: object) -> float | None:
@@ -229,10 +234,11 @@ def tool_facts(tool_results: Iterable[object]) -> list[Fact]:
     for result in tool_results:
         name = str(getattr(result, "name", "") or "")
         parts = [getattr(result, "full", None), getattr(result, "model_text", None)] if name else [result]
+        size = getattr(result, "size", None)
         for part in parts:
             obj = as_object(part)
             if obj is not None:
-                facts.extend(_walk(obj, _Context(name)))
+                facts.extend(replace(f, size=size) if size else f for f in _walk(obj, _Context(name)))
     for entry in CATALOGUE.values():
         for limit in (entry.bad, entry.good, entry.excellent):
             if limit is not None:
