@@ -187,6 +187,8 @@ WORDS: dict[str, Row] = {
     "last calibrated": Phrases("when ... last? calibrat*/run/measured/executed/execution/start/started"
                                "|last calibrat*"),
     "recent run": Phrases(f"most? recent {_R}"),  # which run, not a trend
+    "since last run": Phrases(f"what changed/changes ... since/from the? last/latest/previous/prior {_R}"
+                              f"|what has/have changed ... since/from the? last/latest/previous/prior {_R}"),
     "two runs": Phrases(f"last/latest two {_R}|two most recent two {_R}|most recent two {_R}|two most recent {_R}"
                         f"|two latest/last {_R}|previous/prior/preceding {_R}"),
     "change": Phrases("chang*|drop*|fell|fall*|rose|ris*|increas*|decreas*|improv*|worsen*|degrad*|went up/down"
