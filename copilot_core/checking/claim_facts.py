@@ -9,6 +9,7 @@ check (:mod:`~copilot_core.checking.claims`) holds each number of an answer agai
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -18,6 +19,8 @@ from typing import Literal
 from copilot_core.checking.grounding import finite_number
 from copilot_core.checking.matcher import states, written_decimals
 from copilot_core.domain.metrics import CATALOGUE, metric
+from copilot_core.domain.topology import target_label
+from copilot_core.tools.compact import SIGNIFICANT
 
 Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "change", "other",
                "std", "range", "iqr", "cv", "r", "percent"]
@@ -65,6 +68,7 @@ class Fact:
     negative: bool = False  # the sign ``value`` dropped: a change's direction
     unit: str | None = None  # as the result states it next to the value ("μs", "%"), when it does
     at: str | None = None  # when the value was measured, as the result states it (ISO text), when it does
+    size: int | None = None  # the qubits of the chip the tool read: how its qubits are labelled
 
     def describe(self) -> str:
         what = {"min": "the lowest", "max": "the highest", "median": "the median", "mean": "the mean",
@@ -74,7 +78,7 @@ class Fact:
                 "r": f"the {self.qualifier or 'correlation'} coefficient", "percent": "the share"}[self.role]
         if self.role == "count" and self.qualifier:
             what = f"the count of {self.qualifier.replace('band:', '')} items"
-        owner = f" of {subject_label(self.subject)}" if self.subject else ""
+        owner = f" of {subject_label(self.subject, self.size)}" if self.subject else ""
         return f"{what}{' ' + self.metric if self.metric else ''}{owner}"
 
 
@@ -114,12 +118,15 @@ def _canonical_subject(value: object) -> str | None:
     return str(int(digits))
 
 
-def subject_label(subject: str) -> str:
-    """How a subject is named back to the person: ``Q5``, ``Q4-Q1``."""
-    if "-" in subject:
-        a, b = subject.split("-")
-        return f"Q{a}-Q{b}"
-    return f"Q{subject}"
+def subject_label(subject: str, size: int | None) -> str:
+    """How a subject is named back to the person, as the tables write it on a chip of ``size`` qubits: ``Q074``
+    and ``Q017→Q018`` on 144, ``Q05`` on 64 (:func:`~copilot_core.domain.topology.target_label`)."""
+    return target_label(subject, size or 0)
+
+
+def chip_size(facts: Iterable[Fact]) -> int | None:
+    """The size of the chip the turn's tools read (the first fact that knows it)."""
+    return next((f.size for f in facts if f.size), None)
 
 
 def _number(value: object) -> float | None:
@@ -227,10 +234,11 @@ def tool_facts(tool_results: Iterable[object]) -> list[Fact]:
     for result in tool_results:
         name = str(getattr(result, "name", "") or "")
         parts = [getattr(result, "full", None), getattr(result, "model_text", None)] if name else [result]
+        size = getattr(result, "size", None)
         for part in parts:
             obj = as_object(part)
             if obj is not None:
-                facts.extend(_walk(obj, _Context(name)))
+                facts.extend(replace(f, size=size) if size else f for f in _walk(obj, _Context(name)))
     for entry in CATALOGUE.values():
         for limit in (entry.bad, entry.good, entry.excellent):
             if limit is not None:
@@ -239,9 +247,24 @@ def tool_facts(tool_results: Iterable[object]) -> list[Fact]:
 
 
 def matches(value: float, decimals: int, fact: Fact) -> bool:
-    return states(value, decimals, fact.value)
+    """``value`` (written with ``decimals`` places) states ``fact``: rounded to those places, or, when the fact
+    may be the model JSON's rounding (:func:`~copilot_core.tools.compact.compact_number`: four significant
+    figures), a more precise number that rounds to it (the median 5.0474 GHz is the 5.047 the JSON holds)."""
+    held = _rounding_decimals(fact.value)
+    return states(value, decimals, fact.value) or (
+        held is not None and decimals > held and float(f"{value:.{SIGNIFICANT}g}") == fact.value)
+
+
+def _rounding_decimals(value: float) -> int | None:
+    """The decimals ``value`` holds when it may be a number kept to the JSON's significant figures, else None."""
+    if not math.isfinite(value) or value == 0 or float(f"{value:.{SIGNIFICANT}g}") != value:
+        return None
+    return max(SIGNIFICANT - 1 - math.floor(math.log10(abs(value))), 0)
 
 
 def written_like(value: float, written: str) -> str:
+    """``value`` with as many decimals as ``written``, never more than the value holds when it may be the JSON's
+    rounding: 5.047 is corrected to "5.047", not to a made-up "5.0470"."""
     decimals = written_decimals(written)
-    return f"{value:.{decimals}f}"
+    held = _rounding_decimals(value)
+    return f"{value:.{min(decimals, held) if held is not None else decimals}f}"

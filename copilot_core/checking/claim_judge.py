@@ -15,7 +15,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from copilot_core.checking.claim_facts import (CATALOGUE_LIMIT, SHAPE_ROLES, Claim, Fact, Role, Verdict, matches,
-                                               subject_label, written_like)
+                                               chip_size, subject_label, written_like)
 from copilot_core.checking.claim_reading import (Reading, asked_count, claimed_metric, counts_after, limits_after,
                                                  read_words)
 from copilot_core.checking.matcher import states
@@ -37,6 +37,10 @@ class _Case:
     band: str | None
     claimed: str | None = None
     candidates: list[Fact] = field(default_factory=list)
+
+    def label(self, subject: str) -> str:
+        """``subject`` as the tables write it on the turn's chip."""
+        return subject_label(subject, chip_size(self.facts))
 
     def claim(self, verdict: Verdict, reason: str = "", correction: str | None = None) -> Claim:
         r = self.reading
@@ -139,9 +143,9 @@ def _by_role(case: _Case, pool: list[Fact]) -> Claim:
         if problem is not None:
             return problem
     elif case.subject is not None and not any(f.subject == case.subject for f in pool):
-        owners = sorted({subject_label(f.subject) for f in pool if f.subject})
+        owners = sorted({case.label(f.subject) for f in pool if f.subject})
         whose = f" (it is {', '.join(owners[:3])}'s)" if owners else ""
-        return case.wrong(f"no tool result gives {subject_label(case.subject)} {r.written}{whose}", "value",
+        return case.wrong(f"no tool result gives {case.label(case.subject)} {r.written}{whose}", "value",
                           case.subject)
     band = _band_problem(r, case.band, case.claimed or next((f.metric for f in pool if f.metric), None), pool)
     return case.claim("wrong", band) if band else case.claim("ok")
@@ -184,9 +188,9 @@ def _level_problem(case: _Case, pool: list[Fact]) -> Claim | None:
     held = [f for f in case.facts if f.subject == subject and f.role in ("value", "latest", "min", "max")
             and f.metric in (None, case.claimed or fitting[0].metric)]
     if held and not any(matches(r.value, r.decimals, f) for f in held):
-        return case.claim("wrong", f"{subject_label(subject)} does not have {r.written}")
+        return case.claim("wrong", f"{case.label(subject)} does not have {r.written}")
     if not held and not any(f.subject == subject for f in fitting):
-        return case.claim("wrong", f"no tool result ties {r.written} to {subject_label(subject)}")
+        return case.claim("wrong", f"no tool result ties {r.written} to {case.label(subject)}")
     return None
 
 
@@ -274,7 +278,7 @@ def _change_problem(reading: Reading, direction: int, facts: Sequence[Fact], cla
                and (direction == 0 or f.negative == (direction < 0))]
     if fitting:
         return None, None
-    owner = f" of {subject_label(subject)}" if subject else ""
+    owner = f" of {subject_label(subject, chip_size(facts))}" if subject else ""
     what = f"the change{' in ' + claimed if claimed else ''}{owner}"
     same = [f for f in changes if f.qualifier is None]
     values = sorted({("-" if f.negative else "+") + written_like(f.value, reading.written) for f in same})

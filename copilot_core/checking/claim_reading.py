@@ -31,9 +31,18 @@ _BAND_ALIASES = {"poor": "bad"}
 _DIGITS = "0123456789"
 
 
+def without_windows(text: str) -> str:
+    """``text`` with every window phrase ("over the last 7 days", "over time") blanked to spaces of the same length:
+    its "over" is not a limit and its number not a count, wherever a limit or qualifier is read."""
+    for start, end in ANSWER_WORDS["window"].find(text):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
 def limits_after(after: str) -> list[tuple[str, str]]:
     """Every "below 20", "more than 99.5" in ``after``: the comparison words (lower case) and the number."""
     out = []
+    after = without_windows(after)
     for start, end in ANSWER_WORDS["below or above"].find(after):
         number = after[end:].lstrip()
         if len(number) < len(after) - end and (written := _decimal_opening(number)):
@@ -96,6 +105,7 @@ def _role_from_words(before: str, after: str, clause: str) -> Role | None:
 
 def _says(row: str, clause: str) -> bool:
     sign = _SIGNS.get(row)
+    clause = without_windows(clause)
     return ANSWER_WORDS[row].search(clause) is not None or (sign is not None and sign in clause)
 
 
@@ -210,7 +220,7 @@ class Words:
 def read_words(reading: Reading) -> Words:
     """The role the words give the number (a threshold, a total, a count, else the nearest claim word), the count's
     qualifier (below, above, missing, failed) and the band its clause names."""
-    before, after = reading.before, reading.after
+    before, after = without_windows(reading.before), reading.after
     threshold = before.rstrip()[-1:] in ("<", ">", "≤", "≥") or closing(ANSWER_WORDS["limit"], before) is not None
     is_count = not threshold and (counts_after(after) or _counted_before(before)
                                   or (not reading.decimals and _compared_after(after)))

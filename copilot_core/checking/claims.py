@@ -23,7 +23,7 @@ Public entry points (also used by the qubit-analysis mode):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from copilot_core.checking.claim_facts import SHAPE_ROLES, Claim, as_object, tool_facts
@@ -91,7 +91,32 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
     readings, mentions = read_numbers(answer_text or "")
     stated = asked.stated_counts
     claims = [judge(r, subject_for(r, mentions, answer_text), facts, user_values, loose, stated) for r in readings]
+    quoted = quoted_spans(answer_text or "", [_answer_sentence(r) for r in results])
+    claims = [_as_quoted(c) if c.verdict != "ok" and any(a <= c.start and c.end <= b for a, b in quoted) else c
+              for c in claims]
     return ClaimReport(tuple(claims) + tuple(order_claims(answer_text or "", results)))
+
+
+def quoted_spans(answer_text: str, sentences: Iterable[str]) -> list[tuple[int, int]]:
+    """Where ``answer_text`` quotes a tool's own answer sentence word for word: the whole sentence, or one of its
+    parts between ". " and "; " (a part with a number and a word of its own).  The tool computed every number of it
+    from the data with the words around it, so the check never strikes or "corrects" it."""
+    spans: list[tuple[int, int]] = []
+    for sentence in sentences:
+        parts = {sentence.strip(), *(q.strip() for p in sentence.split("; ") for q in p.split(". "))}
+        for part in parts:
+            if len(part) < 12 or not any(c.isdigit() for c in part) or not any(c.isalpha() for c in part):
+                continue
+            at = answer_text.find(part)
+            while at >= 0:
+                spans.append((at, at + len(part)))
+                at = answer_text.find(part, at + 1)
+    return spans
+
+
+
+def _as_quoted(claim: Claim) -> Claim:
+    return replace(claim, verdict="ok", reason="the tool's own sentence, quoted", correction=None)
 
 
 def _note_claim(claim: Claim) -> str:

@@ -187,6 +187,8 @@ WORDS: dict[str, Row] = {
     "last calibrated": Phrases("when ... last? calibrat*/run/measured/executed/execution/start/started"
                                "|last calibrat*"),
     "recent run": Phrases(f"most? recent {_R}"),  # which run, not a trend
+    "since last run": Phrases(f"what changed/changes ... since/from the? last/latest/previous/prior {_R}"
+                              f"|what has/have changed ... since/from the? last/latest/previous/prior {_R}"),
     "two runs": Phrases(f"last/latest two {_R}|two most recent two {_R}|most recent two {_R}|two most recent {_R}"
                         f"|two latest/last {_R}|previous/prior/preceding {_R}"),
     "change": Phrases("chang*|drop*|fell|fall*|rose|ris*|increas*|decreas*|improv*|worsen*|degrad*|went up/down"
@@ -280,6 +282,9 @@ ANSWER_WORDS: dict[str, Phrases] = {
     "below": Phrases(f"{_BELOW_WORDS}|at most"),
     "above": Phrases(f"{_ABOVE_WORDS}|at least"),
     "band": Phrases("excellent|good|fair|bad|poor"),
+    # a span of time the values were taken over: "over the last 7 days" is a window, not a limit ("over 7")
+    "window": Phrases("over/in/during/for/within/across the? last/past/previous #? hour/hours/day/days/week/weeks"
+                      "/month/months/run/runs/calibration/calibrations|over time"),
     # a sentence that ranks or compares
     # the statistics of a spread, a share and a correlation
     "std": Phrases("standard deviation|std|stdev|sigma|σ"),

@@ -28,15 +28,18 @@ _HIGH_WORDS = frozenset({"highest", "best", "largest", "maximum", "longest", "to
 
 def _two_runs_plan(asked: Question, chip_id: str, qubits: set[str], metric_name: str | None) -> PlannedCall | None:
     """"How did Q12's T1 change between the last two runs?", "Which qubits' X90 fidelity dropped since the previous
-    run?": the latest run against the one before it, for the one metric named and the qubits named."""
-    if not (asked.has("two runs") and asked.has("change")) or metric_name is None or len(qubits) > 10:
+    run?": the latest run against the one before it, for the one metric named and the qubits named; "What changed
+    on 144Qv2 since the last calibration run?" names no metric: every metric of the two runs."""
+    since = asked.has("since last run")
+    if not (since or asked.has("two runs") and asked.has("change")) or len(qubits) > 10 or \
+            metric_name is None and (not since or any(asked.metrics)):
         return None
-    args: dict = {"chip_id": chip_id, "metrics": [metric_name]}
+    args: dict = {"chip_id": chip_id, **({"metrics": [metric_name]} if metric_name else {})}
     if qubits:
-        if CATALOGUE[metric_name].kind != "qubit":
+        if metric_name is not None and CATALOGUE[metric_name].kind != "qubit":
             return None
         args["qids"] = sorted(qubits, key=int)
-    return PlannedCall("compare_calibrations", args, f"{metric_name} between the last two runs")
+    return PlannedCall("compare_calibrations", args, f"{metric_name or 'every metric'} between the last two runs")
 
 
 def _shape_plan(asked: Question, chip_id: str, qubits: set[str], named: Sequence[str | None]) -> PlannedCall | None:
@@ -272,13 +275,20 @@ def _value_plan(asked: Question, chip_id: str, qubits: set[str]) -> PlannedCall 
             metric = _qubit_metric(named)
             if metric is None:
                 return None
+            span = {"days": days} if (days := _window_days(asked)) and asked.last_n is None and not asked.recent_n \
+                else {"last_n": _points(asked)}
             return PlannedCall("get_parameter_timeseries", {"parameter_name": metric, "chip_id": chip_id, "qid": q,
-                                                            "last_n": _points(asked)}, f"trend of one metric of Q{q}")
+                                                            **span}, f"trend of one metric of Q{q}")
         if not asked.has("map") and all(n is None or CATALOGUE[n].kind == "qubit" for n in named):
             return PlannedCall("get_qubit_params", {"chip_id": chip_id, "qid": q}, f"values of Q{q}")
         return None
     if asked.has("trend"):
-        return None
+        metric = _qubit_metric(named)
+        days = _window_days(asked)
+        if metric is None or days is None:
+            return None
+        return PlannedCall("get_chip_parameter_timeseries", {"parameter_name": metric, "chip_id": chip_id,
+                                                             "days": days}, f"trend of {metric} across the chip")
     clear = [n for n in named if n is not None]  # a later "fidelity" after "X90 gate fidelity" refers back
     all_qubit = bool(clear) and len(clear) == len(named) and all(CATALOGUE[n].kind == "qubit" for n in clear)
     if asked.has("map"):

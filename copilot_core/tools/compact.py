@@ -24,15 +24,18 @@ _MAPPING_KEYS = 20  # dicts with at least this many keys are mappings (qid -> ..
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,63}$")
 
 
+SIGNIFICANT = 4  # the significant figures a float keeps in the model's JSON
+
+
 def compact_number(value: object) -> object:
-    """Floats to 4 significant figures, ``int`` when whole; everything else unchanged."""
+    """Floats to :data:`SIGNIFICANT` significant figures, ``int`` when whole; everything else unchanged."""
     if isinstance(value, bool) or not isinstance(value, float):
         if type(value).__module__ == "numpy" and hasattr(value, "item"):
             return compact_number(value.item())
         return value
     if not math.isfinite(value):
         return value
-    rounded = float(f"{value:.4g}")
+    rounded = float(f"{value:.{SIGNIFICANT}g}")
     return int(rounded) if rounded.is_integer() else rounded
 
 

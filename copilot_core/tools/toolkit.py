@@ -49,6 +49,7 @@ class ToolOutcome:
     error: str | None = None
     elapsed_s: float = 0.0
     origin: str = "model"  # "router": the turn service made this call before the model's first round
+    size: int | None = None  # the qubits of the chip the call read (how the claim check labels its qubits)
 
 
 class ToolLayer(Protocol):
@@ -186,7 +187,17 @@ class Toolkit:
         return ToolOutcome(name=spec.name, args=args, ok=result.error is None,
                            model_text=fit_to_budget(payload, self.max_result_chars), summary=result.summary,
                            charts=list(result.charts), data_keys=data_keys, full=result.data, error=result.error,
-                           elapsed_s=time.perf_counter() - started)
+                           elapsed_s=time.perf_counter() - started, size=self._size(args))
+
+    def _size(self, args: dict) -> int | None:
+        """The size of the chip ``args`` name, when it exists."""
+        chip = args.get("chip_id")
+        if not isinstance(chip, str) or self._ctx.repo is None:
+            return None
+        try:
+            return self._ctx.size(chip) or None
+        except ToolError:
+            return None
 
     def _failure(self, name: str, args: dict, message: str, hint: str, started: float) -> ToolOutcome:
         shown = clean_text(name, 60) if isinstance(name, str) else "?"

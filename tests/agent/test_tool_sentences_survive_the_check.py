@@ -1,0 +1,72 @@
+"""A sentence a tool wrote, quoted word for word by the model, is never struck or "corrected" by the claim check:
+every registered tool, called with typical arguments on the demo's 144-qubit chip, has its ``answer`` sentence run
+through the check as the model's whole answer, and the answer shown is that sentence unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+from copilot_core.checking.claims import check_claims
+from copilot_core.checking.verify import checked_blocks
+from copilot_core.answer.blocks import TextBlock
+from copilot_core.tools import DataStore, Toolkit
+from copilot_core.tools.toolkit import answer_line
+
+CHIP = "144Qv2"
+
+
+@pytest.fixture(scope="module")
+def kit(repo):
+    return Toolkit(repo, store=DataStore())
+
+
+def test_every_tool_is_called_here(kit):
+    """A tool added to the registry without a call here fails this test."""
+    assert set(kit.names()) == {n for n, _ in CALLS}
+
+
+CALLS: list[tuple[str, dict]] = [
+    ("get_qubit_params", {"qid": "70"}),
+    ("get_latest_task_result", {"task_name": "CheckT1", "qid": "70"}),
+    ("get_task_history", {"task_name": "CheckT1", "qid": "70"}),
+    ("get_parameter_timeseries", {"parameter_name": "t1", "qid": "70", "days": 7}),
+    ("execute_python_analysis", {"code": "print(1)"}),
+    ("get_chip_summary", {}),
+    ("get_coupling_params", {"coupling_id": "69-70"}),
+    ("get_execution_history", {"last_n": 5}),
+    ("compare_qubits", {"qids": ["69", "70"]}),
+    ("get_chip_topology", {"qid": "70"}),
+    ("search_task_results", {"task_name": "CheckT1", "qid": "70"}),
+    ("get_calibration_notes", {"qid": "70"}),
+    ("get_parameter_lineage", {"parameter_name": "t1", "qid": "70"}),
+    ("get_provenance_lineage_graph", {"entity_id": "t1:70"}),
+    ("generate_chip_heatmap", {"metric_name": "t1"}),
+    ("get_chip_parameter_timeseries", {"parameter_name": "t1", "qids": ["21", "69"], "days": 14}),
+    ("list_available_parameters", {"qid": "70"}),
+    ("compare_calibrations", {}),
+    ("rank_metric", {"metric_name": "t1", "order": "lowest", "n": 5}),
+    ("filter_metric", {"metric_name": "t1", "below": 30}),
+    ("filter_metric", {"metric_name": "t2_echo", "above": 40}),
+    ("missing_metric", {"metric_name": "t1"}),
+    ("get_run_failures", {}),
+    ("filter_metrics", {"conditions": [{"metric_name": "t1", "below": 40}, {"metric_name": "t2_echo", "below": 40}]}),
+    ("metric_spread", {"metric_name": "qubit_frequency"}),
+    ("correlate_metrics", {"metric_a": "t1", "metric_b": "t2_echo"}),
+    ("compare_chips", {"metric_name": "t1"}),
+    ("count_in_window", {"what": "failed tasks", "days": 7}),
+    ("failure_ranking", {"by": "task", "days": 7}),
+    ("check_target", {"qid": "70", "metric_name": "t1"}),
+]
+
+
+@pytest.mark.parametrize(("name", "args"), CALLS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CALLS)])
+def test_a_tool_sentence_quoted_word_for_word_is_kept_unchanged(kit, name, args):
+    kit.begin_request(CHIP)
+    out = kit.execute(name, {"chip_id": CHIP, **args})
+    line = answer_line(out) if out.ok else None
+    if line is None:
+        pytest.skip(f"{name} wrote no answer sentence here ({out.summary[:80]})")
+    report = check_claims(line, [out], question="")
+    assert report.wrong == [], (line, [c.reason for c in report.wrong])
+    shown, _, action = checked_blocks([TextBlock(line)], "", [out])
+    assert action == "kept" and [b.text for b in shown if isinstance(b, TextBlock)] == [line], (line, shown)
