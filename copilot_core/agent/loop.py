@@ -123,7 +123,11 @@ class ModelLoop:
                                                   list(plan.history), request.message, prompt.context)
                 prefetched = plan.prefetch is not None and self.prefetch(conversation, plan.prefetch)
                 settled = prefetched and plan.prefetch is not None and plan.prefetch.settles
-                text = deterministic_answer(self.ledger.outcomes) if settled else self.loop(conversation, prefetched)
+                if settled:  # the data answers it (no such qubit): that sentence is the answer, no model round
+                    text = deterministic_answer(self.ledger.outcomes)
+                    self.computed = text is not None
+                else:
+                    text = self.loop(conversation, prefetched)
                 if self.asked is None and not self.ledger.outcomes and toolkit is not None and \
                         answered_from_thin_air(request.message, text):
                     text = self.look_up()  # a data question answered with no call: never shown
