@@ -19,7 +19,7 @@ from copilot_core.checking.claims import ClaimReport, check_claims, repair_answe
 from copilot_core.checking.dated_values import complete_dates, date_mentions
 from copilot_core.checking.grounding import unverified_numbers
 from copilot_core.language.numbers import number_spans
-from copilot_core.checking.marks import mark_claims
+from copilot_core.checking.marks import LEFT_OUT, mark_claims
 from copilot_core.language.question import parse
 from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import metric, thresholds_prompt
@@ -56,6 +56,15 @@ def deterministic_answer(outcomes: Sequence[ToolOutcome]) -> str | None:
     return lines[0] if len(lines) == 1 else "\n".join(f"- {line}" for line in lines)
 
 
+ALL_LEFT_OUT = ("The model's answer was replaced by one computed from the tool results: none of its sentences is "
+                "supported by the data.")
+
+
+def _words_left(shown: str) -> bool:
+    """Something of the answer is left besides the marks of the sentences left out."""
+    return any(c.isalnum() for c in shown.replace(LEFT_OUT, ""))
+
+
 def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOutcome]
                    ) -> tuple[list[Block], ClaimReport, str]:
     """The answer's text blocks with wrong claims corrected from the data, or replaced by the deterministic
@@ -89,6 +98,9 @@ def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
     except Exception as exc:  # noqa: BLE001  (an answer the check cannot judge is not shown unchecked)
         log.exception("the claim check failed on an answer")
         return unchecked_blocks(outcomes, fallback, exc), ClaimReport(), "replaced"
+    if left_out and fallback and not _words_left(shown):
+        # every sentence was left out: the person gets the router's answer, not a page of marks
+        return [TextBlock(fallback), TextBlock(f"_{ALL_LEFT_OUT}_"), *charts], report, "replaced"
     if repair.action == "kept" and not report.claims and fallback and number_spans(fallback):
         # an answer quoting no value ("Q79 is healthy.") leaves the check nothing to check: add what it rests on
         return [TextBlock(shown), *charts, TextBlock(fallback), TextBlock(f"_{NO_VALUES}_")], report, "completed"

@@ -63,4 +63,4 @@ def test_one_metric_lists_which_qubits_fell_and_rose(kit, demo_db, chip, name):
 
 def test_a_qubit_the_chip_does_not_have_is_a_clear_error(kit):
     outcome = kit.execute("compare_calibrations", {"chip_id": CHIP, "qids": ["640"]})
-    assert not outcome.ok and "does not exist" in outcome.error and "0..63" in json.loads(outcome.model_text)["hint"]
+    assert not outcome.ok and "does not exist" in outcome.error and "Q00..Q63" in json.loads(outcome.model_text)["hint"]
