@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import threading
+from collections.abc import Callable
+from typing import TypeVar
 
 from tests.e2e.conftest import ROOT
 
@@ -20,9 +23,31 @@ def _walk_module():
     return module
 
 
+T = TypeVar("T")
+
+
+def _in_own_thread(work: Callable[[], T]) -> T:
+    """Run ``work`` on a thread of its own: the walk drives Chromium with Playwright's sync API, which refuses a
+    thread whose asyncio loop is already running (the page tests' Playwright fixture leaves one on this worker)."""
+    out: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            out["value"] = work()
+        except BaseException as exc:  # noqa: BLE001  (re-raised on the test's thread)
+            out["error"] = exc
+
+    thread = threading.Thread(target=target, name="conversation-walk")
+    thread.start()
+    thread.join()
+    if "error" in out:
+        raise out["error"]  # type: ignore[misc]
+    return out["value"]  # type: ignore[return-value]
+
+
 def test_the_issue_walk_finds_no_defect_with_the_scripted_model(seeded_data_dir) -> None:
     walk = _walk_module()
-    results = walk.run(scripted=True, answer_timeout=180.0, data_dir=seeded_data_dir)
+    results = _in_own_thread(lambda: walk.run(scripted=True, answer_timeout=180.0, data_dir=seeded_data_dir))
     assert [r.step.split()[0] for r in results] == [str(n) for n in range(1, 12)]
     problems = [(r.step, p) for r in results for p in r.problems]
     assert problems == [], walk.table(results)
