@@ -267,6 +267,14 @@ def scripted_app(server: CopilotServer, smart: Callable[[SmartRequest], Step | N
         server.model.smart = _unscripted
 
 
+def app_button(scope, name: str, *, exact: bool = False):
+    """The app's own button named ``name``: a Streamlit button element, never a widget's internal control (a
+    selectbox's toggle is a button whose accessible name is "Open"); ``exact`` matches the whole name, not a
+    part of it."""
+    own = scope.locator('[data-testid^="stBaseButton"]')
+    return scope.get_by_role("button", name=name, exact=exact).and_(own)
+
+
 def wait_idle(page, timeout: int = RENDER_TIMEOUT_MS) -> None:
     """Wait until Streamlit finished the current script run (stApp's data-test-script-state).  A locator wait,
     not ``expect``: a failed ``expect`` poll snapshots the page's accessibility tree, CPU a loaded machine lacks."""
@@ -343,7 +351,7 @@ def click_df_row(page, row: int, nth: int = 0, header_h: int = 35, row_h: int = 
 def download(page, button: str, folder: Path) -> tuple[str, str]:
     """Click the download button named ``button`` as a user does and save what the browser receives:
     (the file name the browser suggests, the file's text)."""
-    target = page.get_by_role("button", name=button)
+    target = app_button(page, button)
     target.wait_for(timeout=RENDER_TIMEOUT_MS)
     with page.expect_download(timeout=RENDER_TIMEOUT_MS) as info:
         target.click()

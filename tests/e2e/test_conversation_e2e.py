@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import CopilotServer, open_copilot_link, scripted_app, wait_idle
+from tests.e2e.conftest import app_button, CopilotServer, open_copilot_link, scripted_app, wait_idle
 from tests.fakes.scripted_openai import Pause, SmartRequest, answer, call, paused, text
 
 CHIP = "64Qv3"
@@ -69,13 +69,13 @@ def ask(page: Page, question: str) -> None:
 
 def stop_and_see_the_mark(page: Page, reply) -> None:
     """The turn's own Stop button ends it, and the stopped mark is on the page at once (no new question needed)."""
-    stop = page.get_by_role("button", name="Stop")
+    stop = app_button(page, "Stop")
     expect(stop).to_be_visible()
     stop.click()
     expect(reply).to_contain_text("Stopped by you")
     wait_idle(page)
     expect(page.get_by_text("Finalizing")).to_have_count(0)
-    expect(page.get_by_role("button", name="Stop")).to_have_count(0)
+    expect(app_button(page, "Stop")).to_have_count(0)
 
 
 def test_stop_then_ask_again_in_the_same_chat(page: Page, chat_url: str, model: Model,
@@ -104,13 +104,13 @@ def test_follow_up_and_option_turns_have_the_stop_button(page: Page, chat_url: s
     ask(page, f"first question: how is qubit 5 on {CHIP}?")
     messages = page.get_by_test_id("stChatMessage")
     expect(messages.nth(1)).to_contain_text(FIRST)
-    follow_up = page.get_by_role("button", name="Show every parameter of Q05")
+    follow_up = app_button(page, "Show every parameter of Q05")
     expect(follow_up).to_be_visible()
     follow_up.click()
     expect(messages.nth(3)).to_contain_text("This answer starts streaming")
     stop_and_see_the_mark(page, messages.nth(3))
     ask(page, f"What is the T2 of qubit 5 on {CHIP}?")  # a bare T2: the copilot asks which one
-    option = page.get_by_role("button", name="T2 echo")
+    option = app_button(page, "T2 echo")
     expect(option).to_be_visible()
     option.click()
     expect(messages.nth(7)).to_contain_text("This answer starts streaming")
@@ -131,7 +131,7 @@ def test_streaming_shows_no_markup_and_the_previous_answer_once(page: Page, chat
     # the first answer is on the page once while the second streams (no stale copy of it or of its parts)
     expect(page.get_by_text(FIRST)).to_have_count(1)
     expect(messages.nth(1).get_by_text("Show work")).to_have_count(1)
-    expect(messages.nth(1).get_by_role("button", name="What changed on")).to_have_count(1)
+    expect(app_button(messages.nth(1), "What changed on")).to_have_count(1)
     expect(messages.nth(1).get_by_text("Done:")).to_have_count(0)  # the finished turn's status is not left over
     model.pauses["markup"].release.set()
     expect(messages.nth(3)).to_contain_text("Done:")

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import (
+    app_button,
     CopilotServer,
     ask_on_copilot_page,
     click_df_row,
@@ -118,7 +119,7 @@ def test_analyze_with_copilot_from_the_qubits_table(page: Page, copilot_app_url:
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible(timeout=TIMEOUT_MS)
     click_df_row(page, 3)  # the row-marker checkbox of the 4th qubit
     wait_idle(page)
-    button = page.get_by_role("button", name="Analyze with copilot")
+    button = app_button(page, "Analyze with copilot")
     expect(button).to_be_enabled(timeout=TIMEOUT_MS)
     REVIEW_GATE.clear()  # the model holds its review until the report has been seen
     try:

@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect
 
 from copilot_core.data.chat_sessions import ChatSessionStore
 from copilot_core.render_safety import label_mode
-from tests.e2e.conftest import RENDER_TIMEOUT_MS, open_copilot_link, start_streamlit, wait_idle
+from tests.e2e.conftest import app_button, RENDER_TIMEOUT_MS, open_copilot_link, start_streamlit, wait_idle
 from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, Step, answer, call
 from tests.render_safety.hostile_labels import HOSTILE_LABELS
 
@@ -105,7 +105,7 @@ def test_a_saved_chats_hostile_options_draw_nothing_and_a_click_sends_no_databas
     off = _guarded(page)
     open_copilot_link(page, labels_app)
     sidebar = page.get_by_test_id("stSidebar")
-    sidebar.get_by_role("button", name="Open").click()
+    app_button(sidebar, "Open", exact=True).click()
     expect(page.get_by_test_id("stChatMessage")).to_have_count(2, timeout=RENDER_TIMEOUT_MS)
     wait_idle(page)
     buttons = page.get_by_test_id("stChatMessage").nth(1).get_by_role("button")

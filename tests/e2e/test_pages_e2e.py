@@ -8,7 +8,7 @@ import csv
 import pytest
 
 from tests.chat.test_copilot_page import latest_t1
-from tests.e2e.conftest import RENDER_TIMEOUT_MS, click_df_row, download, open_page, shot, wait_idle
+from tests.e2e.conftest import app_button, RENDER_TIMEOUT_MS, click_df_row, download, open_page, shot, wait_idle
 
 PAGES = {"Overview": "Overview", "Chip heatmap": "Chip heatmap", "Timeseries": "Timeseries", "Qubits": "Qubits"}
 
@@ -59,7 +59,7 @@ def test_selecting_a_table_row_shows_the_health_report(app):
     click_df_row(app, 2)
     wait_idle(app)
     expect(app.get_by_test_id("stMain")).to_contain_text("Health of Q002", timeout=RENDER_TIMEOUT_MS)
-    expect(app.get_by_role("button", name="Analyze with copilot")).to_be_visible()
+    expect(app_button(app, "Analyze with copilot")).to_be_visible()
     expect(app.get_by_test_id("stMain")).to_contain_text("neighbours are the nearest qubits", timeout=RENDER_TIMEOUT_MS)
     wait_idle(app)
     expect(app.get_by_test_id("stException")).to_have_count(0)

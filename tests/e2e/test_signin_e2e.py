@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import ROOT, PortTaken, free_port, open_copilot, shot, start_streamlit, wait_idle
+from tests.e2e.conftest import app_button, ROOT, PortTaken, free_port, open_copilot, shot, start_streamlit, wait_idle
 from tests.fakes.scripted_openai import ScriptedOpenAI, SmartRequest, answer, call
 
 IDP_DIR = Path(__file__).parent / "oidc"
@@ -147,11 +147,11 @@ def sign_in(browser: Browser, url: str, login: str) -> tuple[Page, list[tuple[st
     page.goto(url)
     expect(page.get_by_text("Sign in with your lab account")).to_be_visible(timeout=TIMEOUT_MS)
     expect(page.get_by_test_id("stSidebarNavLink")).to_have_count(0)  # nothing of the app before sign-in
-    page.get_by_role("button", name="Sign in").click()
+    app_button(page, "Sign in").click()
     page.wait_for_url(lambda u: urlsplit(u).port != urlsplit(url).port, timeout=TIMEOUT_MS)  # at the provider
     page.locator("input[name=login]").fill(login)
     page.locator("input[name=password]").fill("any-password")
-    page.get_by_role("button", name="Sign-in").click()
+    app_button(page, "Sign-in").click()
     page.wait_for_url(lambda u: urlsplit(u).port == urlsplit(url).port, timeout=TIMEOUT_MS)  # back in the app
     return page, outside
 
@@ -203,8 +203,8 @@ def test_two_users_sign_in_see_only_their_own_chats_and_sign_out(browser: Browse
     assert "Alice asks about T1 drift" in alice_chats and "Bob" not in alice_chats
 
     # Sign-out goes through the provider's end-session page and back to the sign-in screen.
-    alice.get_by_test_id("stSidebar").get_by_role("button", name="Sign out").click()
-    confirm = alice.get_by_role("button", name="Yes, sign me out")
+    app_button(alice.get_by_test_id("stSidebar"), "Sign out").click()
+    confirm = app_button(alice, "Yes, sign me out")
     confirm.wait_for(timeout=TIMEOUT_MS)
     confirm.click()
     expect(alice.get_by_text("Sign in with your lab account")).to_be_visible(timeout=TIMEOUT_MS)

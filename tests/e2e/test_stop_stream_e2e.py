@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import CopilotServer, open_copilot_link, scripted_app, wait_idle
+from tests.e2e.conftest import app_button, CopilotServer, open_copilot_link, scripted_app, wait_idle
 from tests.fakes.scripted_openai import Pause, SmartRequest, answer, call, paused
 
 TIMEOUT_MS = 120_000
@@ -98,7 +98,7 @@ def test_stop_button_stops_a_slow_answer_and_the_chat_goes_on(page: Page, stream
     ask(page, "stop me while you write")
     reply = page.get_by_test_id("stChatMessage").nth(1)
     expect(reply).to_contain_text("The answer starts streaming", timeout=TIMEOUT_MS)
-    stop = page.get_by_role("button", name="Stop")
+    stop = app_button(page, "Stop")
     expect(stop).to_be_visible()
     stop.click()
     expect(reply).to_contain_text("Stopped by you", timeout=TIMEOUT_MS)  # at once, before any new question
