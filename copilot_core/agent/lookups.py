@@ -65,7 +65,7 @@ def history_plan(question: str, chip_id: str) -> PlannedCall | None:
         args["days"] = days
     if len(qubits) == 1:
         return PlannedCall("get_parameter_timeseries", {**args, "qid": qubits[0], "last_n": 100},
-                           f"{metric} of Q{qubits[0]} over {days} days")
+                           f"{metric} of the qubit asked about over {days} days")
     return PlannedCall("get_chip_parameter_timeseries", {**args, "qids": qubits, "last_n": 365 if days else 10},
                        f"{metric} of {len(qubits)} qubits" + (f" over {days} days" if days else ""))
 

@@ -138,7 +138,7 @@ def _no_value_plan(asked: Question, chip_id: str, repo: CalibrationRepository) -
     if found is not None and found["value"] is not None:
         return None
     return PlannedCall("check_target", {"chip_id": chip_id, "qid": qid, "metric_name": metrics[0]},
-                       f"Q{qid} has no {metrics[0]}", settles=True)
+                       f"the qubit asked about has no {metrics[0]}", settles=True)
 
 
 def _routed(request: AgentRequest, chip_id: str | None, names: list[str],

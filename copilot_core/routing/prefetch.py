@@ -217,7 +217,7 @@ def _qubit_history_plot(asked: Question, qubits: set[str], chip_id: str) -> Plan
         return None
     q = next(iter(qubits))
     return PlannedCall("get_parameter_timeseries", {"parameter_name": metric, "chip_id": chip_id, "qid": q,
-                                                    "last_n": _points(asked)}, f"plot of one metric of Q{q}")
+                                                    "last_n": _points(asked)}, "plot of one metric of the qubit asked about")
 
 
 def _lineage_plan(asked: Question, qubits: set[str], chip_id: str) -> PlannedCall | None:
@@ -230,7 +230,7 @@ def _lineage_plan(asked: Question, qubits: set[str], chip_id: str) -> PlannedCal
         return None
     q = next(iter(qubits))
     return PlannedCall("get_parameter_lineage", {"parameter_name": metric, "qid": q, "chip_id": chip_id},
-                       f"provenance of {metric} of Q{q}")
+                       f"provenance of {metric} of the qubit asked about")
 
 
 def _offered(plan: PlannedCall | None, available: Sequence[str] | None) -> PlannedCall | None:
@@ -278,9 +278,9 @@ def _value_plan(asked: Question, chip_id: str, qubits: set[str]) -> PlannedCall 
             span = {"days": days} if (days := _window_days(asked)) and asked.last_n is None and not asked.recent_n \
                 else {"last_n": _points(asked)}
             return PlannedCall("get_parameter_timeseries", {"parameter_name": metric, "chip_id": chip_id, "qid": q,
-                                                            **span}, f"trend of one metric of Q{q}")
+                                                            **span}, "trend of one metric of the qubit asked about")
         if not asked.has("map") and all(n is None or CATALOGUE[n].kind == "qubit" for n in named):
-            return PlannedCall("get_qubit_params", {"chip_id": chip_id, "qid": q}, f"values of Q{q}")
+            return PlannedCall("get_qubit_params", {"chip_id": chip_id, "qid": q}, "values of the qubit asked about")
         return None
     if asked.has("trend"):
         metric = _qubit_metric(named)

@@ -134,3 +134,22 @@ def test_a_window_in_days_without_a_count_returns_every_point_of_the_window(repo
         assert out.ok, out.model_text
         got[qid] = len(out.full["rows"] if "rows" in out.full else out.full["points"])
     assert got == expected
+
+
+@pytest.mark.parametrize("question", [
+    f"What is the T1 of qubit {QID} on {CHIP}?",                    # values of one qubit
+    f"How has the T1 of Q{QID} trended over the last 5 points on {CHIP}?",
+    f"Plot the T1 history of qubit {QID} on {CHIP}",
+    f"Where does the T1 of Q{QID} on {CHIP} come from?",
+    f"Show the T1 of qubit {QID} over the last 14 days on {CHIP}",
+])
+def test_the_reasons_show_work_prints_name_no_qubit_in_another_form(repo, question):
+    """The route's and the router call's reasons (show work's "why") name the subject by role, never by a bare id."""
+    from copilot_core.agent import AgentRequest, ProviderConfig
+    from copilot_core.agent.plan import plan_turn
+    tools = Toolkit(repo, store=DataStore()).schemas()
+    plan = plan_turn(AgentRequest(question, chip_id=CHIP), provider=ProviderConfig(api_key="k", model="m"),
+                     tools=tools, repo=repo, router=True, skills=[])
+    assert plan.prefetch is not None and plan.route is not None
+    shown = " ".join((*plan.route.reasons, plan.prefetch.reason))
+    assert "qubit asked about" in plan.prefetch.reason and bare_forms(shown) == []
