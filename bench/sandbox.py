@@ -34,9 +34,10 @@ sys.path.insert(0, str(ROOT))
 
 from copilot_core.sandbox import host, run_analysis, shutdown, warm_up  # noqa: E402
 from copilot_core.sandbox.fairshare import FairShare  # noqa: E402
-from copilot_core.sandbox.host import clean_environment, configured_spares, use_spare  # noqa: E402
+from copilot_core.sandbox.host import configured_spares, use_spare  # noqa: E402
 from copilot_core.sandbox.job import compile_and_run  # noqa: E402
 from copilot_core.sandbox.proxies import build_namespaces  # noqa: E402
+from copilot_core.sandbox.worker_handle import clean_environment  # noqa: E402
 from copilot_core.sandbox.warmup import synthetic_timeseries  # noqa: E402
 
 JOBS = {

@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 
-from copilot_core.sandbox.policy import FILENAME
+from copilot_core.sandbox.policy_compile import FILENAME
 
 ALLOWED_IMPORT_ROOTS = frozenset({
     "pandas", "numpy", "plotly", "_plotly_utils", "narwhals", "dateutil", "pytz", "tzdata", "zoneinfo",

@@ -13,8 +13,10 @@ from collections.abc import Mapping
 
 from plotly.basedatatypes import BaseFigure
 
-from copilot_core.sandbox import policy, protocol
+from copilot_core.sandbox import protocol
 from copilot_core.sandbox.figures import UnsafeFigure, figure_to_dict
+from copilot_core.sandbox.policy_compile import FILENAME, compile_analysis
+from copilot_core.sandbox.policy_namespace import PrintBuffer, build_globals
 from copilot_core.sandbox.proxies import Namespace
 
 MAX_OUTPUT_CHARS = protocol.MAX_OUTPUT_CHARS
@@ -41,7 +43,7 @@ def _line_of(exc: BaseException, source: str) -> tuple[int | None, str]:
     """The last line of model code in the traceback, with its text."""
     line = None
     for frame in traceback.extract_tb(exc.__traceback__):
-        if frame.filename == policy.FILENAME:
+        if frame.filename == FILENAME:
             line = frame.lineno
     if line is None:
         return None, ""
@@ -97,8 +99,8 @@ def _shape_result(env: Mapping[str, object], printed: str) -> tuple[str, list[ob
 
 def run_job(code: types.CodeType, source: str, namespaces: Mapping[str, Namespace], data: dict) -> dict:
     """Execute compiled model code; always returns ``{output, charts, error}`` with JSON-safe values."""
-    printer = policy.PrintBuffer()
-    env = policy.build_globals(namespaces, data, printer)
+    printer = PrintBuffer()
+    env = build_globals(namespaces, data, printer)
     error = None
     try:
         exec(code, env)  # noqa: S102 - compiled by RestrictedPython under AnalysisPolicy
@@ -130,7 +132,7 @@ def run_job(code: types.CodeType, source: str, namespaces: Mapping[str, Namespac
 def compile_and_run(source: str, namespaces: Mapping[str, Namespace], data: dict) -> dict:
     """Compile then run; syntax/policy errors come back like any other error."""
     try:
-        code = policy.compile_analysis(source)
+        code = compile_analysis(source)
     except SyntaxError as exc:
         return {"output": "", "charts": [], "error": f"SyntaxError: {exc}\nHint: {HINTS['SyntaxError']}"}
     return run_job(code, source, namespaces, data)

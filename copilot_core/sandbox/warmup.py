@@ -66,7 +66,7 @@ WARMUP_SNIPPETS = (
 )
 
 
-# Run by an idle pre-forked spare (``zygote._spare``) before it receives its request: it touches what a
+# Run by an idle pre-forked spare (``job_process.run_spare``) before it receives its request: it touches what a
 # typical pandas + px job touches, so those copy-on-write faults happen while nobody waits.
 SPARE_SNIPPET = (
     "df = data['t1'].copy()\ndf['t'] = pd.to_datetime(df['calibrated_at'])\n"

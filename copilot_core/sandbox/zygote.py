@@ -21,211 +21,17 @@ import selectors
 import signal
 import sys
 import time
-from dataclasses import dataclass, field
 
-from copilot_core.sandbox import audit, isolation, job, policy, prefault, protocol, tznames, warmup
+from copilot_core.sandbox import job, job_process, prefault, protocol, tznames, warmup
+from copilot_core.sandbox.job_replies import Job, reply_header
+from copilot_core.sandbox.policy_compile import compile_analysis
 from copilot_core.sandbox.proxies import build_namespaces
+from copilot_core.sandbox.request_reader import RequestReader
+from copilot_core.sandbox.spare_pool import SparePool
 
-MEMORY_HEADROOM_MB = 1024
-MAX_REQUEST_BYTES = 512 * 1024 * 1024
 MAX_SPARE_REQUEST_BYTES = 64 * 1024 * 1024  # larger data is loaded before a direct fork (limits count it alike)
-SPARE_IDLE_BEFORE_WARMUP_S = 0.25  # without prefaulting, a spare handed a job sooner skips its warm-up job
-SPARE_SEND_TIMEOUT_S = 2.0  # a spare that does not take its request by then is replaced by a direct fork
-MAX_SPARE_FAILURES = 5
-SPARE_NICE = 10  # a spare gets ready at low priority; the worker restores normal priority when it hands over a job
 LONG_JOB_S = 1.0  # a job running this long yields the CPU to newer jobs (fair share with looping sessions)
 LONG_JOB_NICE = 10
-# A spare's reply pipe carries its state before the reply: WARMING and WARM around its warm-up
-# (prefaulting, or an idle warm-up job), then TOOK_JOB once it has read its request.
-SPARE_WARMING, SPARE_WARM, SPARE_TOOK_JOB = b"W", b"R", b"+"
-
-
-def _reply_buffer() -> protocol.OffHeap:
-    """Where a job's reply is collected: off the worker's heap and never inherited by a later fork."""
-    buffer = protocol.OffHeap(protocol.MAX_REPLY_BYTES + 1)
-    buffer.hide_from_forks()
-    return buffer
-
-
-@dataclass
-class Job:
-    """A forked job the worker is waiting on."""
-
-    id: int
-    pid: int
-    pidfd: int
-    result_fd: int
-    timeout_s: float
-    deadline: float
-    started: float
-    out: protocol.OffHeap = field(default_factory=lambda: _reply_buffer())
-    eof: bool = False
-    status: int | None = None
-    overflow: bool = False
-    timed_out: bool = False
-    delivered: bool = False
-    request: protocol.OffHeap | None = None  # kept (hidden from forks) until a spare confirms it took the job
-    acked: bool = True
-    cancelled: bool = False  # the user stopped the turn: killed, and the reply says so
-    yielded: bool = False  # runs at LONG_JOB_NICE: it has had LONG_JOB_S of wall time
-
-
-def _child(body: protocol.OffHeap, namespaces: dict, result_fd: int) -> None:
-    """A directly forked job process: it, not the worker, unpickles its request; never returns."""
-    try:
-        gc.disable()
-        hardening = isolation.prepare(result_fd)
-        request = body.loads()  # trusted direction: built by the app, relayed unread by the worker
-        body.close()
-        source, data, timeout_s = request["code"], request["data"], float(request["timeout_s"])
-    except BaseException:
-        os._exit(3)
-    _run(source, data, namespaces, hardening, timeout_s)
-
-
-def _spare(request_fd: int, result_fd: int, namespaces: dict, hot_pages: prefault.Runs) -> None:
-    """A pre-forked job process: every layer but the job-sized limits first, then exactly one request; never returns.
-
-    Forked from the worker (never from an earlier job) and hardened before it waits, it holds nothing
-    a job process would not.  It then copies the worker pages a typical job writes (``hot_pages``)
-    so those copy-on-write faults happen now instead of inside the user's job; where the kernel
-    cannot prefault, it runs a trusted figure job on synthetic data once it has been idle a while.
-    The worker lowers its priority meanwhile (see ``fork_spare``) so it does not slow a running job.
-    """
-    try:
-        gc.disable()
-        hardening = isolation.prepare(result_fd, request_fd)
-        if hot_pages:
-            os.write(isolation.RESULT_FD, SPARE_WARMING)
-            prefault.populate(hot_pages)
-            os.write(isolation.RESULT_FD, SPARE_WARM)
-        elif not _readable(isolation.REQUEST_FD, SPARE_IDLE_BEFORE_WARMUP_S):
-            os.write(isolation.RESULT_FD, SPARE_WARMING)
-            job.compile_and_run(warmup.SPARE_SNIPPET, namespaces, warmup.spare_data())
-            os.write(isolation.RESULT_FD, SPARE_WARM)
-        payload = protocol.read_frame(isolation.REQUEST_FD, MAX_REQUEST_BYTES)
-        if payload is None:  # the worker is shutting down or replaced this spare
-            os._exit(0)
-        request = pickle.loads(payload)  # trusted direction: built by the app, relayed by the worker
-        del payload
-        os.close(isolation.REQUEST_FD)
-        os.write(isolation.RESULT_FD, SPARE_TOOK_JOB)
-        source, data, timeout_s = request["code"], request["data"], float(request["timeout_s"])
-    except BaseException:
-        os._exit(4)
-    _run(source, data, namespaces, hardening, timeout_s)
-
-
-def _readable(fd: int, timeout_s: float) -> bool:
-    with selectors.DefaultSelector() as sel:
-        sel.register(fd, selectors.EVENT_READ)
-        return bool(sel.select(timeout_s))
-
-
-_ALLOWED_MISSING: list[frozenset[str]] = [frozenset()]  # layers the operator's weaker mode gives up (set by main)
-
-
-def _run(source: str, data: dict, namespaces: dict, hardening: isolation.Hardening, timeout_s: float) -> None:
-    """Limits, policy compile, audit hook, the job, one JSON reply on the result pipe; never returns.
-    A job whose process lacks a layer the operator did not give up by name does not run."""
-    code = 1
-    try:
-        layers, missing = isolation.limit(hardening, timeout_s, MEMORY_HEADROOM_MB)
-        layers.insert(0, "policy:restrictedpython")
-        _seed_random()
-        refused = isolation.refusal(missing, _ALLOWED_MISSING[0])
-        compiled = None
-        if refused:
-            reply = {"output": "", "charts": [], "error": refused}
-        else:
-            try:
-                compiled = policy.compile_analysis(source)
-            except SyntaxError as exc:
-                reply = {"output": "", "charts": [], "error": f"SyntaxError: {exc}\nHint: {job.HINTS['SyntaxError']}"}
-        if compiled is not None:
-            audit.install(isolation.read_roots())
-            layers.append("audit-hook")
-            reply = job.run_job(compiled, source, namespaces, data)
-        reply["layers"] = layers
-        if missing:
-            reply["layers_missing"] = missing
-        payload = protocol.encode_reply(reply)
-        if len(payload) > protocol.MAX_REPLY_BYTES:
-            payload = protocol.encode_reply({"output": reply["output"][:job.MAX_OUTPUT_CHARS], "charts": [],
-                                             "error": "The reply exceeded 8 MiB; charts were dropped. Plot "
-                                                      "aggregates or fewer points.", "layers": layers})
-        view = memoryview(payload)
-        while view:
-            view = view[os.write(isolation.RESULT_FD, view):]
-        # EOF now: the worker relays the reply without waiting for this process's (COW-heavy) teardown
-        os.close(isolation.RESULT_FD)
-        code = 0
-    except BaseException as exc:  # nothing may escape a job process; report what broke if we still can
-        code = 3
-        try:
-            os.write(isolation.RESULT_FD, protocol.encode_reply(
-                {"output": "", "charts": [], "error": f"sandbox internal error: {type(exc).__name__}: "
-                                                      f"{str(exc)[:500]}", "layers": []}))
-        except BaseException:
-            pass
-    finally:
-        os._exit(code)
-
-
-def _seed_random() -> None:
-    """Fresh random state per job: every job forks from one warmed interpreter, so without this every job in
-    every session would draw the same ``np.random`` values."""
-    import numpy as np
-
-    np.random.seed(int.from_bytes(os.urandom(4), "little"))
-
-
-def _describe_exit(status: int | None, timeout_s: float) -> str:
-    if status is None:
-        return "The analysis job ended without a reply."
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        if sig == signal.SIGXCPU:
-            return "The analysis job used too much CPU time and was stopped. Hint: vectorise, avoid huge loops."
-        if sig == signal.SIGKILL:
-            return ("The analysis job was killed (memory or CPU limit). Hint: aggregate before building "
-                    "large arrays or loops.")
-        return f"The analysis job crashed ({signal.Signals(sig).name}). Hint: avoid deep recursion and huge objects."
-    return f"The analysis job exited unexpectedly (code {os.WEXITSTATUS(status)})."
-
-
-@dataclass
-class Spare:
-    """A pre-forked, hardened job process waiting for its one request."""
-
-    pid: int
-    pidfd: int
-    request_fd: int
-    result_fd: int
-    state: bytes = b""  # what it has reported so far: SPARE_WARMING, then SPARE_WARM
-
-
-def _send(fd: int, body: protocol.OffHeap, timeout_s: float) -> bool:
-    """Write the request body as one frame to a spare; False if it is gone or does not read it within ``timeout_s``."""
-    os.set_blocking(fd, False)
-    header = protocol.HEADER.pack(body.size)
-    sent, total = 0, len(header) + body.size
-    deadline = time.monotonic() + timeout_s
-    with selectors.DefaultSelector() as sel:
-        sel.register(fd, selectors.EVENT_WRITE)
-        while sent < total:
-            try:
-                if sent < len(header):
-                    sent += os.write(fd, header[sent:])
-                else:
-                    sent += body.write_to(fd, sent - len(header))
-            except BlockingIOError:
-                left = deadline - time.monotonic()
-                if left <= 0 or not sel.select(left):
-                    return False
-            except OSError:
-                return False
-    return True
 
 
 class Worker:
@@ -236,15 +42,10 @@ class Worker:
         self.namespaces = build_namespaces()
         self.selector = selectors.DefaultSelector()
         self.jobs: dict[int, Job] = {}
-        self.head = bytearray()  # the request header being read (ids and sizes only, never data)
-        self.incoming: tuple[dict, protocol.OffHeap] | None = None  # a request whose body is being read
+        self.requests = RequestReader(in_fd)
         self.layers: list[str] = []  # what the probe job reported; used when a job dies before replying
         self.layers_missing: list[str] = []  # what it ran without (only layers the operator gave up by name)
-        self.spare_count = max(0, min(int(spares), protocol.MAX_SPARES))
-        self.spares: list[Spare] = []  # oldest first: the next job takes the one that had longest to get ready
-        self.hot_pages: prefault.Runs = []  # what a typical job writes of the worker's memory (see prefault)
-        self.spare_nice = SPARE_NICE if os.geteuid() == 0 else 0  # only root may raise a priority back
-        self.spare_failures = 0  # spares that died unused in a row; spares stop after MAX_SPARE_FAILURES
+        self.spares = SparePool(self.selector, self.namespaces, spares)
         self.recent_job_pids: collections.deque[int] = collections.deque(maxlen=8)  # for the status op
 
     # -------------------------------------------------------------------------------------- warm-up
@@ -259,8 +60,8 @@ class Worker:
                 raise RuntimeError(f"sandbox warm-up failed: {reply['error']}")
         gc.collect()
         gc.freeze()  # keep the warmed heap shared copy-on-write with every job
-        if self.spare_count:
-            self.hot_pages = prefault.learn(self._probe_typical_job)
+        if self.spares.count:
+            self.spares.hot_pages = prefault.learn(self._probe_typical_job)
         probe = self.run_blocking("result = {'output': 'probe'}", {}, 10.0)
         if probe.get("output") != "probe":
             raise RuntimeError(f"sandbox probe job failed: {probe.get('error')}")
@@ -272,7 +73,7 @@ class Worker:
         """What a spare's job does after its request arrives, on synthetic data (trusted; in a throwaway child)."""
         gc.disable()
         source = warmup.SPARE_SNIPPET
-        reply = job.run_job(policy.compile_analysis(source), source, self.namespaces, warmup.spare_data())
+        reply = job.run_job(compile_analysis(source), source, self.namespaces, warmup.spare_data())
         protocol.encode_reply(reply)
 
     def run_blocking(self, source: str, data: dict, timeout_s: float) -> dict:
@@ -300,19 +101,11 @@ class Worker:
         took the job, so a spare that dies first can be replaced by a direct fork; otherwise it is
         unmapped as soon as the job has it.
         """
-        spare = self._take_spare() if spare_ok and body.size <= MAX_SPARE_REQUEST_BYTES else None
+        spare = self.spares.take() if spare_ok and body.size <= MAX_SPARE_REQUEST_BYTES else None
         if spare is not None:
             body.hide_from_forks()
-            if self.spare_nice:
-                try:
-                    os.setpriority(os.PRIO_PROCESS, spare.pid, 0)
-                except OSError:
-                    pass
-            if not _send(spare.request_fd, body, SPARE_SEND_TIMEOUT_S):
-                self._discard_spare(spare)
+            if not self.spares.hand_over(spare, body):
                 spare = None
-            else:
-                os.close(spare.request_fd)
         now = time.monotonic()
         if spare is not None:
             entry = Job(job_id, spare.pid, spare.pidfd, spare.result_fd, timeout_s, now + timeout_s, now,
@@ -324,7 +117,7 @@ class Worker:
                 pid = os.fork()
                 if pid == 0:
                     os.close(read_fd)
-                    _child(body, self.namespaces, write_fd)
+                    job_process.run_direct(body, self.namespaces, write_fd)
             finally:
                 body.close()
             os.close(write_fd)
@@ -335,83 +128,7 @@ class Worker:
         self.selector.register(entry.result_fd, selectors.EVENT_READ, ("result", entry))
         self.selector.register(entry.pidfd, selectors.EVENT_READ, ("exit", entry))
         if spare is not None:
-            self.fork_spare()  # the replacement gets ready while this job runs, not after its reply
-
-    # -------------------------------------------------------------------------------- spare process
-    def fork_spare(self) -> None:
-        """Fork one more job process ahead of time (see ``_spare``), up to ``spare_count`` waiting."""
-        if len(self.spares) >= self.spare_count or self.spare_failures >= MAX_SPARE_FAILURES:
-            return
-        req_r, req_w = os.pipe()
-        res_r, res_w = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(req_w)
-            os.close(res_r)
-            _spare(req_r, res_w, self.namespaces, self.hot_pages)
-        os.close(req_r)
-        os.close(res_w)
-        if self.spare_nice:
-            try:
-                os.setpriority(os.PRIO_PROCESS, pid, self.spare_nice)
-            except OSError:
-                pass
-        spare = Spare(pid, os.pidfd_open(pid), req_w, res_r)
-        self.spares.append(spare)
-        self.selector.register(spare.pidfd, selectors.EVENT_READ, ("spare-exit", spare))
-
-    def _take_spare(self) -> Spare | None:
-        """The oldest live spare that is not in its warm-up, else the oldest warming one (None: fork directly).
-
-        A warming spare finishes its warm-up (prefaulting, or a short trusted job) before it reads the
-        request, so it is only the last choice before forking.
-        """
-        for spare in list(self.spares):
-            try:
-                done, _ = os.waitpid(spare.pid, os.WNOHANG)
-            except ChildProcessError:
-                done = spare.pid
-            if done:
-                self.spares.remove(spare)
-                self.selector.unregister(spare.pidfd)
-                self._discard_spare(spare, reaped=True)
-                continue
-            os.set_blocking(spare.result_fd, False)
-            try:
-                spare.state += os.read(spare.result_fd, 16)
-            except BlockingIOError:
-                pass
-        idle = [spare for spare in self.spares if not spare.state.endswith(SPARE_WARMING)]
-        candidates = idle or self.spares
-        if not candidates:
-            return None
-        chosen = candidates[0]
-        self.spares.remove(chosen)
-        self.selector.unregister(chosen.pidfd)
-        return chosen
-
-    def _on_spare_exit(self, spare: Spare) -> None:
-        """A spare died before it was used (killed, crashed): reap it and prepare another."""
-        if spare not in self.spares:
-            return
-        self.spares.remove(spare)
-        self.selector.unregister(spare.pidfd)
-        self._discard_spare(spare)
-        self.spare_failures += 1
-        self.fork_spare()
-
-    def _discard_spare(self, spare: Spare, reaped: bool = False) -> None:
-        for fd in (spare.request_fd, spare.result_fd, spare.pidfd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        if not reaped:
-            try:
-                os.kill(spare.pid, signal.SIGKILL)
-                os.waitpid(spare.pid, 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
+            self.spares.fork()  # the replacement gets ready while this job runs, not after its reply
 
     def _kill(self, entry: Job) -> None:
         for target in (lambda: os.killpg(entry.pid, signal.SIGKILL), lambda: os.kill(entry.pid, signal.SIGKILL)):
@@ -471,14 +188,14 @@ class Worker:
 
     def _ack(self, entry: Job, byte: bytes) -> None:
         """A spare's job stream starts with SPARE_TOOK_JOB (after any warm-up state); until then it may be retried."""
-        if byte in (SPARE_WARMING, SPARE_WARM):
+        if byte in (job_process.SPARE_WARMING, job_process.SPARE_WARM):
             return
         entry.acked = True
         if entry.request is not None:
             entry.request.close()
             entry.request = None
-        if byte == SPARE_TOOK_JOB:
-            self.spare_failures = 0
+        if byte == job_process.SPARE_TOOK_JOB:
+            self.spares.failures = 0
         else:
             entry.out.put(byte)
 
@@ -501,30 +218,6 @@ class Worker:
         os.close(entry.pidfd)
         del self.jobs[entry.pid]
 
-    def _reply(self, entry: Job, final: bool) -> dict | None:
-        """The reply header for the app; before the job has been reaped (``final=False``) only with a whole reply.
-
-        The job's JSON itself is relayed unparsed (``deliver`` sends ``entry.out`` after this header);
-        the app decodes and checks it.  A header with ``error`` and no ``reply`` stands for the job.
-        """
-        meta: dict = {"id": entry.id, "elapsed_s": round(time.monotonic() - entry.started, 4), "layers": self.layers}
-        if entry.cancelled:
-            if not final:  # said once the job is reaped: a stopped job is gone when the app hears of it
-                return None
-            meta["error"] = "Stopped by the user: the analysis job was killed."
-        elif entry.timed_out:
-            meta["error"] = (f"Time limit exceeded: the job ran longer than {entry.timeout_s:g} s and was stopped. "
-                             "Hint: vectorise loops, aggregate first, avoid catastrophic regexes.")
-        elif entry.overflow:
-            meta["error"] = "The job's reply exceeded 8 MiB and was discarded. Hint: return aggregates, not raw data."
-        elif entry.out.framed():
-            meta["reply"] = entry.out.filled
-        elif not final:
-            return None
-        else:
-            meta["error"] = _describe_exit(entry.status, entry.timeout_s)
-        return meta
-
     def poll(self, deliver) -> None:
         """Wait for the next event (or the nearest deadline) and handle it."""
         now = time.monotonic()
@@ -534,20 +227,22 @@ class Worker:
         for key, _ in events:
             kind, entry = key.data
             if kind == "request":
-                self._on_request(deliver)
+                request = self.requests.read()
+                if request is not None:
+                    self._dispatch(*request, deliver)
             elif kind == "result" and entry.pid in self.jobs:
                 self._on_result(entry)
             elif kind == "exit" and entry.pid in self.jobs:
                 self._on_exit(entry)
             elif kind == "spare-exit":
-                self._on_spare_exit(entry)
+                self.spares.on_exit(entry)
         now = time.monotonic()
         for entry in list(self.jobs.values()):
             if entry.status is not None and entry.eof and entry.request is not None and not entry.timed_out:
                 # the spare died before it read the request: the job never started, run it on a direct fork
                 body, entry.request = entry.request, None
                 self._cleanup(entry)
-                self.spare_failures += 1
+                self.spares.failures += 1
                 self.start_job(entry.id, entry.timeout_s, body, spare_ok=False)
                 continue
             if entry.status is None and now >= entry.deadline and not entry.timed_out:
@@ -560,54 +255,14 @@ class Worker:
                 except OSError:
                     pass
             if entry.eof and not entry.delivered:  # reply as soon as it is complete; reap when it exits
-                reply = self._reply(entry, final=entry.status is not None)
+                reply = reply_header(entry, entry.status is not None, self.layers)
                 if reply is not None:
                     entry.delivered = True
                     deliver(reply, entry.out if "reply" in reply else None)
                     entry.out.drop()  # sent: a job still exiting must not keep its reply in the worker's memory
-                    self.fork_spare()  # tops up after a direct fork or a spare that failed
+                    self.spares.fork()  # tops up after a direct fork or a spare that failed
             if entry.status is not None and entry.eof:
                 self._cleanup(entry)
-
-    # ------------------------------------------------------------------------------------ requests
-    def _on_request(self, deliver) -> None:
-        """Read a little more of the current request: its header (a few bytes at a time), then its body.
-
-        The body goes straight from the pipe into its own mapping (``protocol.OffHeap``); the
-        worker never unpickles it, so a request's data never lands in the heap later jobs fork from.
-        """
-        if self.incoming is not None:
-            header, body = self.incoming
-            if not body.read_from(self.in_fd):
-                raise EOFError("app closed the request stream inside a request")
-            if body.complete:
-                self.incoming = None
-                self._dispatch(header, body, deliver)
-            return
-        have = len(self.head)
-        size = protocol.HEADER.unpack_from(self.head)[0] if have >= protocol.HEADER.size else 0
-        if size > protocol.MAX_HEADER_BYTES:
-            raise protocol.ProtocolError("request header too large")
-        need = protocol.HEADER.size - have if have < protocol.HEADER.size else protocol.HEADER.size + size - have
-        chunk = os.read(self.in_fd, need)
-        if not chunk:
-            raise EOFError("app closed the request stream")
-        self.head += chunk
-        if len(self.head) < protocol.HEADER.size:
-            return
-        size = protocol.HEADER.unpack_from(self.head)[0]
-        if size > protocol.MAX_HEADER_BYTES:
-            raise protocol.ProtocolError("request header too large")
-        if len(self.head) < protocol.HEADER.size + size:
-            return
-        header = protocol.decode_header(bytes(self.head[protocol.HEADER.size:]), MAX_REQUEST_BYTES)
-        self.head.clear()
-        if header["body"]:
-            body = protocol.OffHeap(header["body"])
-            body.hide_from_forks()  # a spare forked while it is being read must not inherit it
-            self.incoming = (header, body)
-        else:
-            self._dispatch(header, None, deliver)
 
     def _dispatch(self, header: dict, body: protocol.OffHeap | None, deliver) -> None:
         if header.get("op") == "cancel":
@@ -618,7 +273,7 @@ class Worker:
             return
         if header.get("op") == "status":
             deliver({"id": header.get("id"), "pid": os.getpid(), "running": len(self.jobs),
-                     "spare_pids": [spare.pid for spare in self.spares],
+                     "spare_pids": self.spares.pids(),
                      "recent_job_pids": list(self.recent_job_pids)})
             return
         try:
@@ -639,8 +294,8 @@ class Worker:
             if body is not None:
                 body.write_all(self.out_fd)
 
-        for _ in range(self.spare_count):
-            self.fork_spare()
+        for _ in range(self.spares.count):
+            self.spares.fork()
         deliver({"id": 0, "ready": True, "pid": os.getpid(), "layers": layers, "layers_missing": self.layers_missing})
         try:
             while True:
@@ -650,14 +305,13 @@ class Worker:
         finally:
             for entry in list(self.jobs.values()):
                 self._kill(entry)
-            for spare in self.spares:
-                self._discard_spare(spare)
+            self.spares.close()
 
 
 def main(spares: int = protocol.SPARES, weaker: tuple[str, ...] = ()) -> None:
     """Entry point of the worker process (stdin: requests, stdout: replies); ``weaker``: the operator's named
     weaker modes (``isolation.WEAKER_MODES``), the only missing layers a job may run without."""
-    _ALLOWED_MISSING[0] = isolation.allowed_missing(weaker)
+    job_process.allow_missing(weaker)
     in_fd, out_fd = os.dup(0), os.dup(1)
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)

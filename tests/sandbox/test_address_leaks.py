@@ -9,7 +9,7 @@ import re
 
 from copilot_core.render_safety.figures import validate_figure
 from copilot_core.sandbox import run_analysis
-from copilot_core.sandbox.host import _job_reply
+from copilot_core.sandbox.reply_checks import job_reply as _job_reply
 
 # What CPython prints for %p: "0x" and at least six hex digits (the tests' own spelling, not the guard's).
 _HEX = re.compile(r"0x[0-9a-f]{6,}", re.IGNORECASE)

@@ -14,8 +14,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from copilot_core.sandbox import policy, run_analysis
+from copilot_core.sandbox import run_analysis
 from copilot_core.sandbox.memsafe import SecurityError
+from copilot_core.sandbox.policy_compile import compile_analysis
+from copilot_core.sandbox.policy_guards import GuardedCall, ModelFunction, check_value, guard_value
+from copilot_core.sandbox.policy_namespace import PrintBuffer, build_globals
 from copilot_core.sandbox.proxies import build_namespaces
 from tests.sandbox.test_memory_unsafe import _reachable
 
@@ -24,8 +27,8 @@ _NAMESPACES = build_namespaces()
 
 def _model(source: str, **data: object) -> dict:
     """Model code compiled and run under the policy as a job runs it (without the job's process layers)."""
-    env = policy.build_globals(_NAMESPACES, data, policy.PrintBuffer())
-    exec(policy.compile_analysis(source), env)  # noqa: S102 - the policy-compiled code under test
+    env = build_globals(_NAMESPACES, data, PrintBuffer())
+    exec(compile_analysis(source), env)  # noqa: S102 - the policy-compiled code under test
     return env
 
 
@@ -41,7 +44,7 @@ SHAPES = ("def f(x):\n    return x\n"
 def test_every_function_model_code_writes_checks_its_arguments():
     env = _model(SHAPES)
     for name in ("f", "g", "h", "k", "gen", "kw"):
-        assert isinstance(env[name], policy.ModelFunction), name
+        assert isinstance(env[name], ModelFunction), name
     forbidden = {"module os": os, "module posix": posix, "os.stat": os.stat, "posix.stat": posix.stat,
                  "a frame": sys._getframe(), "builtins.open": open, "eval": eval,
                  "a module in a list": [1, os], "a module dict": vars(os), "code": (lambda: 0).__code__}
@@ -61,7 +64,7 @@ def test_every_function_model_code_writes_checks_its_arguments():
 def test_a_library_function_or_class_reaches_a_callback_guarded():
     env = _model(SHAPES)
     frombuffer = env["f"](np.frombuffer)
-    assert isinstance(frombuffer, policy.GuardedCall)
+    assert isinstance(frombuffer, GuardedCall)
     with pytest.raises(SecurityError, match="reinterprets raw memory"):
         frombuffer(b"\0" * 8)
     multi = env["g"](pd.MultiIndex)
@@ -146,7 +149,7 @@ def test_every_reachable_callback_parameter_hands_the_callback_only_guarded_valu
         for param in sorted(params & CALLBACK_PARAMS):
             before = len(received)
             try:
-                policy.guard_value(fn, name.rsplit(".", 1)[-1])(**{param: probe})  # type: ignore[operator]
+                guard_value(fn, name.rsplit(".", 1)[-1])(**{param: probe})  # type: ignore[operator]
             except SecurityError:
                 raise
             except Exception:  # noqa: BLE001 - most need further arguments; those that ran are what counts
@@ -161,5 +164,5 @@ def test_every_reachable_callback_parameter_hands_the_callback_only_guarded_valu
     for item in received:
         values = list(item.values()) if isinstance(item, dict) else list(item)
         for value in values:
-            policy.check_value(value)
-            assert not callable(value) or isinstance(value, (policy.GuardedCall, policy.ModelFunction, type)), value
+            check_value(value)
+            assert not callable(value) or isinstance(value, (GuardedCall, ModelFunction, type)), value

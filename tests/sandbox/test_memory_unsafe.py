@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from copilot_core.sandbox import policy, run_analysis
+from copilot_core.sandbox import run_analysis
 from copilot_core.sandbox.memsafe import CHECK_SWITCHES, RAW_MEMORY, SKIP_SWITCHES, SecurityError
+from copilot_core.sandbox.policy_guards import guard_value
 from copilot_core.sandbox.proxies import build_namespaces
 
 REFUSED = "is not allowed in the sandbox (it skips the library's own memory checks or passes raw memory)"
@@ -104,7 +105,7 @@ def test_every_reachable_callable_taking_a_parameter_of_the_class_refuses_it():
         except (TypeError, ValueError):
             continue
         for param in sorted(params & (CHECK_SWITCHES | SKIP_SWITCHES | RAW_MEMORY)):
-            guarded = policy.guard_value(fn, name.rsplit(".", 1)[-1])
+            guarded = guard_value(fn, name.rsplit(".", 1)[-1])
             with pytest.raises(SecurityError, match=f"{param}=|reinterprets raw memory"):
                 guarded(**{param: _unsafe_value(param)})  # type: ignore[operator]
             checked.append(f"{name}({param})")

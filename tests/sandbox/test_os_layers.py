@@ -18,7 +18,7 @@ import textwrap
 import pytest
 
 from copilot_core.sandbox import isolation
-from copilot_core.sandbox.host import PROJECT_ROOT, clean_environment
+from copilot_core.sandbox.worker_handle import PROJECT_ROOT, clean_environment
 
 PROBE = textwrap.dedent("""
     import json, os, resource, socket, sys, threading

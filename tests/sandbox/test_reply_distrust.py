@@ -9,8 +9,9 @@ import threading
 from copilot_core.chat.background import BackgroundTurn
 from copilot_core.sandbox import run_analysis
 from copilot_core.sandbox.fairshare import current_session, session_scope
-from copilot_core.sandbox.host import MAX_ERROR_CHARS, _job_reply
 from copilot_core.sandbox.protocol import strip_links
+from copilot_core.sandbox.reply_checks import MAX_ERROR_CHARS
+from copilot_core.sandbox.reply_checks import job_reply as _job_reply
 
 WORKER = {"id": 7, "elapsed_s": 0.1, "layers": ["policy:restrictedpython", "fork", "rlimits", "setsid", "netns",
                                                  "uid:nobody", "landlock:abi7", "audit-hook"]}
