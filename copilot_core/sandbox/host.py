@@ -26,8 +26,7 @@ import pandas as pd
 from copilot_core.cancel import CancelToken
 from copilot_core.errors import CopilotError
 from copilot_core.render_safety.addresses import scrub_addresses
-from copilot_core.render_safety.figure_limits import UnsafeFigure
-from copilot_core.render_safety.figures import validate_figure
+from copilot_core.render_safety import UnsafeFigure, validate_figure
 from copilot_core.sandbox import isolation, protocol
 from copilot_core.sandbox.fairshare import Admission, FairShare, SandboxBusy, current_session
 from copilot_core.settings import current_settings
