@@ -33,7 +33,8 @@ import previous_chart_rebuild as previous  # noqa: E402
 from render_safety import side_by_side_ms, typical_charts  # noqa: E402
 
 from copilot_core.render_safety import figures  # noqa: E402
-from copilot_core.render_safety.figures import UnsafeFigure, validate_figure  # noqa: E402
+from copilot_core.render_safety.figure_limits import UnsafeFigure  # noqa: E402
+from copilot_core.render_safety.figures import validate_figure  # noqa: E402
 from tests.render_safety.costly_charts import ACCEPTED, GL_BASELINE, REFUSED  # noqa: E402
 
 REPEATS = 20

@@ -30,7 +30,8 @@ import previous_markdown  # noqa: E402
 from markdown_it_pyrs import MarkdownIt  # noqa: E402
 
 from copilot_core.render_safety import figures, gfm_html  # noqa: E402
-from copilot_core.render_safety.figures import UnsafeFigure, validate_figure  # noqa: E402
+from copilot_core.render_safety.figure_limits import UnsafeFigure  # noqa: E402
+from copilot_core.render_safety.figures import validate_figure  # noqa: E402
 from copilot_core.render_safety.frozen import plotly_input  # noqa: E402
 from copilot_core.render_safety.markdown import _rebuilt, safe_markdown  # noqa: E402
 

@@ -7,7 +7,8 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-from copilot_core.analysis.compare import (
+from copilot_core.analysis.compare_points import resolve_point
+from copilot_core.analysis.compare_tables import (
     CHANGE_NUMBERS,
     SUMMARY_NUMBERS,
     as_numbers,
@@ -15,7 +16,6 @@ from copilot_core.analysis.compare import (
     lost_measurements,
     metric_summary,
     ranked_changes,
-    resolve_point,
     shown_changes,
     shown_summary,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.analysis.compare import CompareError
+from copilot_core.analysis.compare_points import CompareError
 from copilot_core.data.importer import ImportFailed
 from copilot_core.errors import CopilotError
 from copilot_core.evals.facts import FactError

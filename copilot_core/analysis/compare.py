@@ -10,11 +10,9 @@ Windows are relative to the chip's executions, never to the wall clock: old data
 
 from __future__ import annotations
 
-import math
-import re
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Literal
 
@@ -22,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from copilot_core.analysis.chip_metrics import canonical_coupling_ids, chip_topology
+from copilot_core.analysis.compare_points import CompareError, Point, resolve_point
 from copilot_core.data.runs import RunReader, RunResult
 from copilot_core.domain.metrics import (
     BANDS,
@@ -33,43 +32,13 @@ from copilot_core.domain.metrics import (
     metric,
     stored_number,
 )
-from copilot_core.domain.display import (
-    NOT_MEASURED,
-    format_change,
-    format_percent,
-    format_value,
-    number_or_none,
-)
 from copilot_core.domain.topology import Topology, qubit_label
-from copilot_core.errors import CopilotError
 
 Status = Literal["ok", "failed", "excluded", "nan", "absent"]
 SPREAD_DAYS = 7
-_EXECUTION = re.compile(r"^[0-9]{8}-[0-9]{3,6}$")
-_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
-_DAYS_BACK = re.compile(r"^-?([0-9]{1,3})\s*d(ays?)?(\s+ago)?$")
-ALIASES = {"latest": "latest", "last": "latest", "now": "latest", "today": "latest", "previous": "previous",
-           "prev": "previous", "yesterday": "-1d", "last week": "-7d", "a week ago": "-7d"}
 FRAME_COLUMNS = ["metric", "title", "kind", "id", "label", "qid", "unit", "before", "after", "change", "change_pct",
                  "direction", "spread", "spread_n", "z", "band_before", "band_after", "band_move", "status_before",
                  "status_after", "availability", "at_before", "at_after", "execution_before", "execution_after"]
-
-
-class CompareError(CopilotError, ValueError):
-    """The two points cannot be compared (message is safe to show and says what to pick instead)."""
-
-    level = "warning"
-
-
-@dataclass(frozen=True)
-class Point:
-    """One side of a comparison: the executions it covers, and how to name it."""
-
-    spec: str
-    kind: Literal["execution", "date"]
-    label: str
-    execution_ids: tuple[str, ...]
-    start: datetime
 
 
 @dataclass(frozen=True)
@@ -103,79 +72,6 @@ class Comparison:
         """The rows of one metric (split once: pages and reports ask for every metric)."""
         return self._by_metric.get(name, self.frame.iloc[0:0])
 
-
-# ---- points -------------------------------------------------------------------------------------
-
-def _usable(executions: list[dict]) -> list[dict]:
-    done = [e for e in executions if e.get("status") == "completed"]
-    return done or executions
-
-
-def _run_label(e: dict) -> str:
-    start = e.get("start_at")
-    when = f" ({start:%Y-%m-%d %H:%M})" if isinstance(start, datetime) else ""
-    return f"run {e['execution_id']}{when}"
-
-
-def _run_point(spec: str, e: dict) -> Point:
-    return Point(spec, "execution", _run_label(e), (e["execution_id"],), e["start_at"])
-
-
-def _day_point(spec: str, day: date, executions: list[dict]) -> Point | None:
-    runs = [e for e in executions if isinstance(e.get("start_at"), datetime) and e["start_at"].date() == day]
-    if not runs:
-        return None
-    start = min(e["start_at"] for e in runs)
-    return Point(spec, "date", f"{day.isoformat()} ({len(runs)} run{'s' if len(runs) > 1 else ''})",
-                 tuple(e["execution_id"] for e in runs), start)
-
-
-def resolve_point(spec: str, executions: list[dict]) -> Point:
-    """``latest``, ``previous``, an execution id, a date ``YYYY-MM-DD``, or ``-Nd`` (N days before the
-    chip's last execution; the newest day with runs on or before it).  ``executions`` newest first."""
-    text = " ".join(str(spec).strip().lower().split())
-    text = ALIASES.get(text, text)
-    dated = [e for e in executions if isinstance(e.get("start_at"), datetime)]
-    if not dated:
-        raise CompareError("this chip has no executions to compare")
-    usable = _usable(dated)
-    if text == "latest":
-        return _run_point(spec, usable[0])
-    if text == "previous":
-        if len(usable) < 2:
-            raise CompareError("this chip has only one execution: there is no previous run to compare with")
-        return _run_point(spec, usable[1])
-    if _EXECUTION.fullmatch(text):
-        found = next((e for e in dated if e["execution_id"] == text), None)
-        if found is None:
-            recent = ", ".join(e["execution_id"] for e in dated[:5])
-            raise CompareError(f"execution {text} is not recorded for this chip; recent ones: {recent}")
-        return _run_point(spec, found)
-    if _DATE.fullmatch(text):
-        try:
-            day = date.fromisoformat(text)
-        except ValueError:
-            raise CompareError(f"{text!r} is not a calendar date (YYYY-MM-DD)") from None
-        point = _day_point(spec, day, dated)
-        if point is None:
-            days = sorted({e["start_at"].date() for e in dated}, reverse=True)[:5]
-            raise CompareError(f"no execution on {day.isoformat()}; days with runs: "
-                               + ", ".join(d.isoformat() for d in days))
-        return point
-    back = _DAYS_BACK.fullmatch(text)
-    if back:
-        target = dated[0]["start_at"].date() - timedelta(days=int(back.group(1)))
-        for day in sorted({e["start_at"].date() for e in dated if e["start_at"].date() <= target}, reverse=True):
-            point = _day_point(spec, day, dated)
-            if point is not None:
-                return point
-        raise CompareError(f"no execution on or before {target.isoformat()} ({int(back.group(1))} days before the "
-                           "chip's last execution)")
-    raise CompareError(f"cannot read the point {str(spec)[:40]!r}: use 'latest', 'previous', an execution id like "
-                       "'20260720-003', a date like '2026-07-20', or '-7d' (7 days before the last execution)")
-
-
-# ---- values at a point --------------------------------------------------------------------------
 
 def _producers(rows: list[RunResult]) -> dict[str, set[str]]:
     """Task name -> the parameters it outputs (from the data, plus the catalogue's task of each metric)."""
@@ -249,7 +145,7 @@ def _spread(rows: list[RunResult], keys: _Keys, names: set[str]) -> dict[tuple[s
 
 # ---- the comparison ---------------------------------------------------------------------------------
 
-def _entry(name: str, kind_hint: Kind) -> Metric:
+def metric_entry(name: str, kind_hint: Kind) -> Metric:
     return metric(name, kind=CATALOGUE[name].kind if name in CATALOGUE else kind_hint)
 
 
@@ -329,7 +225,7 @@ def compare(reader: RunReader, chip: dict, before: str = "previous", after: str 
     spread = _spread(rows_w, keys, set(names))
     records = []
     for name in names:
-        m = _entry(name, kinds.get(name, "qubit"))  # type: ignore[arg-type]
+        m = metric_entry(name, kinds.get(name, "qubit"))  # type: ignore[arg-type]
         ids = {k for (p, k) in cells_a if p == name} | {k for (p, k) in cells_b if p == name}
         ran = (any(p == name for (p, _) in cells_a), any(p == name for (p, _) in cells_b))
         for key in sorted(ids, key=_id_order):
@@ -341,132 +237,3 @@ def compare(reader: RunReader, chip: dict, before: str = "previous", after: str 
 
 
 # ---- views ------------------------------------------------------------------------------------------
-
-def _median(values: pd.Series) -> float | None:
-    clean = [float(v) for v in values if v is not None and not (isinstance(v, float) and math.isnan(v))]
-    return float(np.median(clean)) if clean else None
-
-
-def metric_summary(comp: Comparison) -> pd.DataFrame:
-    """One row per metric: how many compared, medians before/after, median change, improved/worsened,
-    band moves and measurements lost or restored."""
-    records = []
-    for name in comp.metrics:
-        f = comp.metric_frame(name)
-        m = _entry(name, "coupling" if (not f.empty and f["kind"].iloc[0] == "coupling") else "qubit")
-        both = f[f["change"].notna()]
-        records.append({
-            "metric": name, "title": m.title, "kind": m.kind, "unit": m.unit,
-            "compared": len(both), "median_before": _median(f["before"]), "median_after": _median(f["after"]),
-            "median_change": _median(both["change"]),
-            "better": int((both["direction"] == "better").sum()), "worse": int((both["direction"] == "worse").sum()),
-            "band_worse": int((f["band_move"] == "worse").sum()), "band_better": int((f["band_move"] == "better").sum()),
-            "lost": int((f["availability"] == "lost").sum()), "restored": int((f["availability"] == "restored").sum()),
-        })
-    return pd.DataFrame.from_records(records, columns=["metric", "title", "kind", "unit", "compared", "median_before",
-                                                       "median_after", "median_change", "better", "worse",
-                                                       "band_worse", "band_better", "lost", "restored"])
-
-
-def band_crossings(comp: Comparison) -> pd.DataFrame:
-    """Qubits and couplings whose threshold band changed, worse ones first."""
-    f = comp.frame[comp.frame["band_move"] != ""]
-    return f.sort_values(["band_move", "metric"], ascending=[False, True], kind="stable").reset_index(drop=True)
-
-
-def lost_measurements(comp: Comparison) -> pd.DataFrame:
-    """Usable before, failed / excluded / NaN-as-0 / not measured after (while the task ran on the chip)."""
-    return comp.frame[comp.frame["availability"] == "lost"].reset_index(drop=True)
-
-
-def ranked_changes(comp: Comparison, limit: int | None = None) -> pd.DataFrame:
-    """Largest changes first, measured in each qubit's own spread (|z|); without a spread, after those,
-    by relative change."""
-    f = comp.frame[comp.frame["change"].notna()].copy()
-    f["_z"] = pd.to_numeric(f["z"], errors="coerce").abs()  # a column of None (no spread anywhere) is no number
-    f["_pct"] = pd.to_numeric(f["change_pct"], errors="coerce").abs()
-    f = f.sort_values(["_z", "_pct"], ascending=[False, False], na_position="last", kind="stable")
-    f = f.drop(columns=["_z", "_pct"]).reset_index(drop=True)
-    return f.head(limit) if limit else f
-
-
-def point_health(comp: Comparison) -> pd.DataFrame:
-    """Health at the later point per scored metric: coverage, median and band counts of its values."""
-    records = []
-    for name in comp.metrics:
-        m = CATALOGUE.get(name)
-        if m is None or (m.good is None and m.bad is None):
-            continue
-        f = comp.metric_frame(name)
-        total = comp.size if m.kind == "qubit" else (len(comp.topology.couplings) if comp.topology else len(f))
-        values = [v for v in f["after"] if v is not None and not math.isnan(v)]
-        if not values:
-            continue
-        bands = [m.score(v) for v in values]
-        counts: dict[str, int] = {band: bands.count(band) for band in BANDS}
-        records.append({"metric": name, "title": m.title, "unit": m.unit, "count": len(values), "total": total,
-                        "median": float(np.median(values)), **counts})
-    return pd.DataFrame.from_records(records, columns=["metric", "title", "unit", "count", "total", "median", *BANDS])
-
-
-# ---- shown as text (pages, report, exports: one display rule) -----------------------------------------------
-
-STATUS_WORDS = {"ok": "", "failed": "failed", "excluded": "excluded", "nan": "no value (stored as 0)",
-                "absent": NOT_MEASURED}
-
-
-def _entries(frame: pd.DataFrame) -> list[Metric]:
-    """The catalogue entry of each row (a parameter found only in the data keeps its stored unit)."""
-    return [metric(str(n), str(u or ""), "coupling" if k == "coupling" else "qubit")
-            for n, u, k in zip(frame["metric"], frame["unit"], frame["kind"])]
-
-
-def _missing_word(status: object) -> str:
-    return STATUS_WORDS.get(str(status), NOT_MEASURED) or NOT_MEASURED
-
-
-def shown_changes(frame: pd.DataFrame) -> pd.DataFrame:
-    """Rows of ``frame`` (FRAME_COLUMNS) with before/after/change/change %/spread as text by the display rule:
-    a missing side says why (failed, excluded, not measured), a frequency change reads in kHz/MHz, a fidelity's
-    in percentage points; the other columns stay as they are (direction, band_move: CSS classes, qid: links)."""
-    out = frame.copy()
-    if out.empty:
-        return out
-    entries = _entries(frame)
-    out["before"] = [format_value(m, v, missing=_missing_word(s))
-                     for m, v, s in zip(entries, frame["before"], frame["status_before"])]
-    out["after"] = [format_value(m, v, missing=_missing_word(s))
-                    for m, v, s in zip(entries, frame["after"], frame["status_after"])]
-    out["change"] = [format_change(m, c) for m, c in zip(entries, frame["change"])]
-    out["change_pct"] = [format_percent(p) for p in frame["change_pct"]]
-    out["z"] = [f"{z:+.1f}×" if (z := number_or_none(v)) is not None else "no spread" for v in frame["z"]]
-    out["status_before"] = [_missing_word(s) if s != "ok" else "measured" for s in frame["status_before"]]
-    out["status_after"] = [_missing_word(s) if s != "ok" else "measured" for s in frame["status_after"]]
-    for column in ("band_before", "band_after"):
-        out[column] = [str(b) if isinstance(b, str) and b else NOT_MEASURED for b in frame[column]]
-    return out
-
-
-def shown_summary(summary: pd.DataFrame) -> pd.DataFrame:
-    """``metric_summary`` with medians and the median of per-qubit changes as text by the display rule."""
-    out = summary.copy()
-    if out.empty:
-        return out
-    entries = _entries(summary)
-    out["median_before"] = [format_value(m, v, missing=NOT_MEASURED) for m, v in zip(entries, summary["median_before"])]
-    out["median_after"] = [format_value(m, v, missing=NOT_MEASURED) for m, v in zip(entries, summary["median_after"])]
-    out["median_change"] = [format_change(m, v) for m, v in zip(entries, summary["median_change"])]
-    return out
-
-
-CHANGE_NUMBERS = ("before", "after", "change", "change_pct", "z")
-SUMMARY_NUMBERS = ("median_before", "median_after", "median_change")
-
-
-def as_numbers(frame: pd.DataFrame, columns: tuple[str, ...]) -> pd.DataFrame:
-    """``frame`` with ``columns`` as floats in display units and NaN where there is no value (never 0), so a grid
-    sorting them on a header click orders by value; ``shown_changes`` / ``shown_summary`` give the text to show."""
-    out = frame.copy()
-    for column in columns:
-        out[column] = pd.Series([number_or_none(v) for v in frame[column]], index=frame.index, dtype="float64")
-    return out

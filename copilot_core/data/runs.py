@@ -12,7 +12,10 @@ from datetime import datetime
 from typing import TypedDict
 
 from copilot_core.data import validation as v
-from copilot_core.data.repository import MAX_SCAN, CalibrationRepository, guarded, text_list
+from copilot_core.data.guarded import guarded
+from copilot_core.data.plans import MAX_SCAN
+from copilot_core.data.repository import CalibrationRepository
+from copilot_core.data.stored import text_list
 
 RESULT_PROJECTION = {"_id": 0, "qid": 1, "name": 1, "task_type": 1, "status": 1, "excluded": 1, "start_at": 1,
                      "execution_id": 1, "task_id": 1, "message": 1, "output_parameters": 1}

@@ -20,7 +20,7 @@ from copilot_core.domain.metrics import CATALOGUE, metric
 from copilot_core.errors import CopilotError
 from copilot_core.figures.paths import FigureMissing, FigureRefused, FigureRoot
 from copilot_core.render_safety import UnsafeFigure, validate_figure
-from copilot_core.render_safety.figures import MAX_FIGURE_BYTES
+from copilot_core.render_safety.figure_limits import MAX_FIGURE_BYTES
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MAX_PNG_BYTES = 8_000_000

@@ -17,7 +17,8 @@ import re
 
 from copilot_core.render_safety import markdown as _markdown
 from copilot_core.render_safety.csv import csv_bytes, neutral_cell
-from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
+from copilot_core.render_safety.figure_limits import UnsafeFigure
+from copilot_core.render_safety.figures import validate_figure
 from copilot_core.render_safety.frozen import SafeFigure, plotly_input
 from copilot_core.render_safety.markdown import clean_text, is_app_link, unescape
 from copilot_core.render_safety.sinks import Sink, checked_label, label_mode, label_shows, one_line

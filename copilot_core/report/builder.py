@@ -18,18 +18,16 @@ import plotly.io as pio
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from copilot_core.data.rows import ChipRow
-from copilot_core.analysis.compare import (
-    CompareError,
-    Comparison,
+from copilot_core.analysis.compare import Comparison, compare
+from copilot_core.analysis.compare_points import CompareError, resolve_point
+from copilot_core.analysis.compare_tables import (
     band_crossings,
-    compare,
     lost_measurements,
     metric_summary,
-    shown_changes,
-    shown_summary,
     point_health,
     ranked_changes,
-    resolve_point,
+    shown_changes,
+    shown_summary,
 )
 from copilot_core.analysis.drift import DRIFT_METRICS, DriftFlag, drops, unusable_latest
 from copilot_core.charts.compare import change_figure, signed_change

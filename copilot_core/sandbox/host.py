@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from copilot_core.cancel import CancelToken
-from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
+from copilot_core.render_safety import UnsafeFigure, validate_figure
 from copilot_core.sandbox import isolation, protocol
 from copilot_core.sandbox.fairshare import Admission, FairShare, SandboxBusy, current_session
 from copilot_core.sandbox.reply_checks import MAX_CHARTS, MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, known_layers, shown_text

@@ -14,15 +14,9 @@ from datetime import datetime
 
 import pandas as pd
 
-from copilot_core.analysis.compare import (
-    CompareError,
-    Point,
-    band_crossings,
-    compare,
-    lost_measurements,
-    metric_summary,
-    ranked_changes,
-)
+from copilot_core.analysis.compare import compare
+from copilot_core.analysis.compare_points import CompareError, Point
+from copilot_core.analysis.compare_tables import band_crossings, lost_measurements, metric_summary, ranked_changes
 from copilot_core.data.runs import RunReader
 from copilot_core.domain.display import format_change, format_percent
 from copilot_core.domain.metrics import format_value, metric

@@ -10,14 +10,9 @@ from datetime import timedelta
 import pandas as pd
 import pytest
 
-from copilot_core.analysis.compare import (
-    CompareError,
-    band_crossings,
-    compare,
-    lost_measurements,
-    metric_summary,
-    ranked_changes,
-)
+from copilot_core.analysis.compare import compare
+from copilot_core.analysis.compare_points import CompareError
+from copilot_core.analysis.compare_tables import band_crossings, lost_measurements, metric_summary, ranked_changes
 from copilot_core.data.runs import RunReader
 from copilot_core.domain.metrics import metric
 from tests.compare.conftest import (

@@ -25,10 +25,10 @@ from html import unescape
 import pandas as pd
 import pytest
 
-from copilot_core.analysis.compare import (
+from copilot_core.analysis.compare import compare
+from copilot_core.analysis.compare_tables import (
     CHANGE_NUMBERS,
     as_numbers,
-    compare,
     metric_summary,
     ranked_changes,
     shown_changes,

@@ -14,7 +14,8 @@ import plotly.express as px
 import pytest
 
 from copilot_core.render_safety import figures
-from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
+from copilot_core.render_safety.figure_limits import UnsafeFigure
+from copilot_core.render_safety.figures import validate_figure
 from tests.render_safety.costly_charts import ACCEPTED, GL_BASELINE, REFUSED
 from tests.render_safety.draw_timer import draw_timer
 

@@ -47,7 +47,7 @@ def test_page_guard_shows_copilot_errors_and_hides_everything_else(kind, shown, 
 
 
 def _raised_by_a_service(kind: str) -> None:
-    from copilot_core.analysis.compare import CompareError
+    from copilot_core.analysis.compare_points import CompareError
     from copilot_core.data.connection import DatabaseUnavailable
     from copilot_core.data.importer import ImportFailed
     from copilot_core.evals.facts import FactError

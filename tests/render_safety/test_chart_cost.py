@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from copilot_core.render_safety import figures
-from copilot_core.render_safety.figures import UnsafeFigure, validate_figure
+from copilot_core.render_safety.figure_limits import UnsafeFigure
+from copilot_core.render_safety.figures import validate_figure
 from tests.render_safety.costly_charts import ACCEPTED, REFUSED, CostlyChart
 
 
