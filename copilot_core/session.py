@@ -153,7 +153,12 @@ class Copilot:
             return self._declined(state, provider, flags)
         if state.mode == "analysis" and state.chip_id and state.qid and not history:
             return self._qubit_review(state, provider, flags, listener, trace_attrs, cancel, repo)
-        if clarify and (ask := self._clarify_first(repo, text, state, history)) is not None:
+        try:  # read once: the clarification and the plan both need them
+            chips = repo.chip_ids()
+        except Exception:  # noqa: BLE001 - an unreachable database is reported by the tools in the turn itself
+            chips = []
+        if clarify and (ask := clarify_first(text, chips=chips, chip_in_view=state.chip_id,
+                                             history=history)) is not None:
             return self._asked(state, provider, flags, ask)
 
         readiness = self._readiness(provider, listener)
@@ -170,7 +175,7 @@ class Copilot:
         request = AgentRequest(message=text, chip_id=state.chip_id, qid=state.qid, mode=state.mode,
                                history=history, context=dict(context or {}), flags=flags)
         started = time.perf_counter()
-        plan = plan_turn(request, provider=provider, tools=toolkit.schemas(), repo=repo,
+        plan = plan_turn(request, provider=provider, tools=toolkit.schemas(), repo=repo, chips=chips,
                          router=self._router(provider, readiness), clarify=clarify,
                          skills=[render_skills(chosen)] if chosen else [], history=prepared, secrets=secrets)
         end = ModelLoop(plan, provider, toolkit, tracer=tracer, listener=listener, stream=stream, cancel=cancel).run(
@@ -239,15 +244,6 @@ class Copilot:
         answer = ChatMessage.assistant(result.blocks, work=show_work_from(result))
         state.add(answer)
         return TurnResult(sent=True, flags=flags, answer=answer, result=result)
-
-    @staticmethod
-    def _clarify_first(repo: CalibrationRepository, text: str, state: ChatState, history: list[dict]
-                       ) -> AskBlock | None:
-        try:
-            chips = repo.chip_ids()
-        except Exception:  # noqa: BLE001 - an unreachable database is reported by the tools in the turn itself
-            chips = []
-        return clarify_first(text, chips=chips, chip_in_view=state.chip_id, history=history)
 
     @staticmethod
     def _asked(state: ChatState, provider: ProviderConfig, flags: list[str], ask: AskBlock) -> TurnResult:

@@ -173,6 +173,7 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
         turn: BackgroundTurn[TurnResult] = BackgroundTurn(partial(copilot.ask, state, verdict, clarify=True),
                                                           on_stopped=lambda _: save_state(state, res.sessions))
         st.session_state[TURN_KEY] = turn
+        turn.start()
         try:
             result = turn.pump(lambda events: show_events(events, progress, draft), _stop_check())
         except Exception:  # the turn never raises by contract; keep the page alive if something else does

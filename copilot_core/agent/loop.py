@@ -115,8 +115,8 @@ class ModelLoop:
                 if toolkit is not None:
                     toolkit.begin_request(plan.chip_id)
                 with tracer.span("build_prompt"):
-                    prompt = build_prompt(mode=request.mode, repo=repo, chip_id=plan.chip_id, qid=request.qid,
-                                          context=request.context, api_style=provider.api_style,
+                    prompt = build_prompt(mode=request.mode, repo=repo, chip_id=plan.prompt_chip, chip=plan.layout,
+                                          qid=request.qid, context=request.context, api_style=provider.api_style,
                                           extras=[*plan.skills, *prompt_extras], tools=bool(plan.tools),
                                           question=request.message)
                 conversation = start_conversation(client or make_client(provider), provider, prompt.system,

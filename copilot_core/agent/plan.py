@@ -1,5 +1,6 @@
-"""What a turn will do, decided once before the first model call: the chip, the earlier turns the model reads,
-the tools (all, or the routed few), the call the question plainly fixes, and the secrets every text is cleaned of.
+"""What a turn will do, decided once before the first model call: the chip (and its layout, read once for the
+prompt), the earlier turns the model reads, the tools (all, or the routed few), the call the question plainly fixes,
+and the secrets every text is cleaned of.
 
 The loop (:mod:`~copilot_core.agent.loop`) and the answer's assembly (:mod:`~copilot_core.agent.finish`) read the
 plan; neither decides any of it again.
@@ -27,6 +28,7 @@ from copilot_core.tools.subjects import absence
 
 if TYPE_CHECKING:
     from copilot_core.data.repository import CalibrationRepository
+    from copilot_core.data.rows import ChipLayout
     from copilot_core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -36,10 +38,14 @@ log = logging.getLogger(__name__)
 class TurnPlan:
     """One turn's decisions.  ``route`` None: every tool is offered; ``prefetch``: the call made before the first
     round; ``skills``: the procedures the prompt carries (none when the router made the call: the model then only
-    writes the answer); ``tabular``: tool results reach the model as tables (a small model)."""
+    writes the answer); ``tabular``: tool results reach the model as tables (a small model); ``prompt_chip`` and
+    ``layout``: the chip the prompt's context describes (the chip in question, else the newest installed one) and
+    its layout (None when it was not found or could not be read)."""
 
     request: AgentRequest
     chip_id: str | None
+    prompt_chip: str | None
+    layout: ChipLayout | None
     history: tuple[dict, ...]
     tools: tuple[dict, ...]
     route: Route | None
@@ -74,12 +80,25 @@ def turn_secrets(provider: ProviderConfig, settings: Settings | None = None) -> 
 
 
 def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequence[dict],
-              repo: CalibrationRepository | None, router: bool = False, clarify: bool = False,
-              skills: Sequence[str] = (), history: Sequence[dict] | None = None,
+              repo: CalibrationRepository | None, chips: Sequence[str] | None = None, router: bool = False,
+              clarify: bool = False, skills: Sequence[str] = (), history: Sequence[dict] | None = None,
               secrets: tuple[str, ...] | None = None) -> TurnPlan:
-    """The plan for ``request``; ``tools`` the toolkit's schemas ([] without tools).  ``history``: the earlier
-    turns already prepared by the caller (else prepared here); ``secrets``: already collected by the caller."""
-    chip_id = question_chip(request, repo)
+    """The plan for ``request``; ``tools`` the toolkit's schemas ([] without tools).  ``chips``: the installed chip
+    ids when the caller has read them (else read here); ``history``: the earlier turns already prepared by the caller
+    (else prepared here); ``secrets``: already collected by the caller.  The chip facts are read here, once: the
+    chip the question names and the prompt chip's layout."""
+    chip_id, prompt_chip, layout = request.chip_id, request.chip_id, None
+    if repo is not None:
+        try:
+            chip_id = parse(request.message, repo.chip_ids() if chips is None else list(chips)).chip or chip_id
+        except CopilotError:  # an unreachable database is reported by the tools themselves
+            pass
+        prompt_chip = chip_id
+        try:  # the prompt's context is best effort: the tools can still fetch the chip
+            prompt_chip = chip_id or repo.default_chip_id()
+            layout = repo.chip_layout(prompt_chip) if prompt_chip else None
+        except Exception as exc:  # noqa: BLE001
+            log.warning("context chip unavailable: %s", exc)
     chosen: Route | None = None
     planned: PlannedCall | None = None
     if router and tools:
@@ -87,7 +106,7 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
             chosen, planned = _routed(request, chip_id, [t["name"] for t in tools], repo)
         except Exception:  # noqa: BLE001  (a router bug offers every tool; the turn goes on)
             log.exception("the router failed on a question")
-    return TurnPlan(request=request, chip_id=chip_id,
+    return TurnPlan(request=request, chip_id=chip_id, prompt_chip=prompt_chip, layout=layout,
                     history=tuple(prepare_history(request.history) if history is None else history),
                     tools=tuple(tools), route=chosen, prefetch=planned, clarify=clarify, tabular=router,
                     secrets=turn_secrets(provider) if secrets is None else secrets,
@@ -153,14 +172,3 @@ def _routed(request: AgentRequest, chip_id: str | None, names: list[str],
     if planned is not None and planned.name not in picked.names:
         picked = Route(tuple(n for n in names if n in {*picked.names, planned.name}), (*picked.reasons, planned.reason))
     return (picked if len(picked.names) < len(names) else None), planned  # nothing left out: no escape hatch
-
-
-def question_chip(request: AgentRequest, repo: CalibrationRepository | None) -> str | None:
-    """The chip this request is about: the one installed chip its question names, else the chip in view."""
-    if repo is None:
-        return request.chip_id
-    try:
-        named = parse(request.message, repo.chip_ids()).chip
-    except CopilotError:  # an unreachable database is reported by the tools themselves
-        named = None
-    return named or request.chip_id

@@ -22,6 +22,7 @@ from string import Template
 from typing import TYPE_CHECKING
 
 from copilot_core.agent.context import chip_section, experiment_sections, qubit_sections, resolve_target
+from copilot_core.domain.topology import parse_qubit_ref
 from copilot_core.domain.metrics import SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS, thresholds_prompt
 from copilot_core.language.question import parse
 from copilot_core.data.observed import observed
@@ -30,6 +31,7 @@ from copilot_core.tools.taint import DatabaseText, mark_line
 
 if TYPE_CHECKING:
     from copilot_core.data.repository import CalibrationRepository
+    from copilot_core.data.rows import ChipLayout
 
 PROMPT_DIR = Path(__file__).resolve().parent / "prompts"
 
@@ -86,16 +88,22 @@ class Prompt:
         return f"{self.system}\n\n{self.context}"
 
 
-def build_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str | None, qid: str | None,
-                 context: dict | None = None, api_style: str = "responses", extras: Sequence[str] = (),
+def build_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str | None, chip: ChipLayout | None,
+                 qid: str | None, context: dict | None = None, api_style: str = "responses", extras: Sequence[str] = (),
                  tools: bool = True, question: str | None = None) -> Prompt:
-    """The prompt for one request (``tools`` False: the no-tools path for models that cannot call;
-    ``question`` None: treated as needing every threshold and the qubit's values)."""
+    """The prompt for one request about ``chip_id`` (already resolved, its layout ``chip`` already read: the turn's
+    plan reads them once); ``repo`` is read only for the qubit's values, and in analysis mode its neighbours and
+    experiment.  ``tools`` False: the no-tools path for models that cannot call; ``question`` None: treated as
+    needing every threshold and the qubit's values."""
     context = context or {}
-    database_text = DatabaseText()  # every read below, and the chat's stored context, is database text
+    database_text = DatabaseText()  # the reads below, the chip's layout and the chat's stored context
     database_text.record(context)
-    with observed(database_text):
-        chip_id, qid, chip = resolve_target(repo, chip_id, qid)
+    database_text.record(chip)
+    if qid is not None:
+        try:
+            qid = parse_qubit_ref(qid)
+        except ValueError:
+            qid = None
     needs = prompt_needs(question, mode, qid)
     analysis = mode == "analysis" and chip_id is not None and qid is not None
     task_name = context.get("task_name")
@@ -127,6 +135,8 @@ def build_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str 
 def build_system_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str | None, qid: str | None,
                         context: dict | None = None, api_style: str = "responses", extras: Sequence[str] = (),
                         tools: bool = True, question: str | None = None) -> str:
-    """The whole prompt of :func:`build_prompt` as one text (the shared part, then this question's)."""
-    return build_prompt(mode=mode, repo=repo, chip_id=chip_id, qid=qid, context=context, api_style=api_style,
-                        extras=extras, tools=tools, question=question).text
+    """The whole prompt of :func:`build_prompt` as one text (the shared part, then this question's), the target
+    resolved here (the newest installed chip when none is given)."""
+    chip_id, _, chip = resolve_target(repo, chip_id, None)
+    return build_prompt(mode=mode, repo=repo, chip_id=chip_id, chip=chip, qid=qid, context=context,
+                        api_style=api_style, extras=extras, tools=tools, question=question).text

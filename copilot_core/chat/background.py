@@ -69,27 +69,29 @@ class TurnWork(Protocol[T_co]):
     def __call__(self, listener: TurnListener, /, *, stream: Callable[[str], None], cancel: CancelToken) -> T_co: ...
 
 
-class BackgroundTurn(Generic[T]):
-    """``work(listener, stream=, cancel=)`` on a daemon thread; see the module docstring."""
+class BackgroundTurn(threading.Thread, Generic[T]):
+    """``work(listener, stream=, cancel=)`` on a daemon thread the page starts (:meth:`start`); see the module
+    docstring."""
 
     def __init__(self, work: TurnWork[T], on_stopped: Callable[[T | None], object]) -> None:
+        super().__init__(name="copilot-turn", daemon=True)
         self.cancel = CancelToken()
         self.events: queue.Queue[TurnEvent | None] = queue.Queue()
         self.result: T | None = None
         self.failure: BaseException | None = None
+        self._work = work
         self._on_stopped = on_stopped
         self._lock = threading.Lock()
         self._finished = False
         self._stop_handled = False
-        listener = QueueListener(self.events)
+        self._listener = QueueListener(self.events)
         self._session = current_session()  # the page thread's chat: the turn's sandbox jobs count against it
-        self._thread = threading.Thread(target=self._run, args=(work, listener), name="copilot-turn", daemon=True)
-        self._thread.start()
 
-    def _run(self, work: TurnWork[T], listener: QueueListener) -> None:
+    def run(self) -> None:
+        listener = self._listener
         try:
             with session_scope(self._session):
-                self.result = work(listener, stream=listener.draft, cancel=self.cancel)
+                self.result = self._work(listener, stream=listener.draft, cancel=self.cancel)
         except BaseException as exc:  # noqa: BLE001  (handed to the page thread, which shows it)
             self.failure = exc
         finally:
@@ -103,7 +105,7 @@ class BackgroundTurn(Generic[T]):
 
     @property
     def running(self) -> bool:
-        return self._thread.is_alive()
+        return self.is_alive()
 
     def pump(self, show: Callable[[list[TurnEvent]], None], check: Callable[[], None]) -> T | None:
         """Show events as they come until the turn ends; ``check`` raises when the page must stop (it runs at
@@ -144,12 +146,12 @@ class BackgroundTurn(Generic[T]):
             self._stop_handled = self._stop_handled or save
         if save:
             self._stopped()
-        self._thread.join(grace_s)
-        return not self._thread.is_alive()
+        self.join(grace_s)
+        return not self.is_alive()
 
     def wait(self, timeout_s: float) -> bool:
-        self._thread.join(timeout_s)
-        return not self._thread.is_alive()
+        self.join(timeout_s)
+        return not self.is_alive()
 
     def _stopped(self) -> None:
         try:

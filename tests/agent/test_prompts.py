@@ -30,7 +30,7 @@ def test_chat_prompt_has_rules_security_thresholds_and_format_in_order():
 
 
 def test_extras_go_after_the_context():
-    prompt = build_prompt(mode="chat", repo=None, chip_id=CHIP, qid=None,
+    prompt = build_prompt(mode="chat", repo=None, chip_id=CHIP, chip=None, qid=None,
                           extras=["## Skill: drift\nCompare with the 7-day median.", "  "])
     assert "## Skill: drift" not in prompt.system
     assert prompt.context.index("## Context") < prompt.context.index("## Skill: drift")
@@ -40,10 +40,11 @@ def test_extras_go_after_the_context():
 def test_the_shared_part_is_the_same_for_every_chat_question(repo):
     """What a prompt cache keeps: the system part does not depend on the chip, qubit, question or extras; all of
     those are in the context part."""
-    one = build_prompt(mode="chat", repo=repo, chip_id=CHIP, qid="5", api_style="chat_completions",
-                       question="Is the T1 of Q5 good?", extras=["## Skill: drift\nCompare with the median."])
-    other = build_prompt(mode="chat", repo=repo, chip_id="144Qv2", qid=None, api_style="chat_completions",
-                         question="Show the execution history")
+    one = build_prompt(mode="chat", repo=repo, chip_id=CHIP, chip=repo.chip_layout(CHIP), qid="5",
+                       api_style="chat_completions", question="Is the T1 of Q5 good?",
+                       extras=["## Skill: drift\nCompare with the median."])
+    other = build_prompt(mode="chat", repo=repo, chip_id="144Qv2", chip=repo.chip_layout("144Qv2"), qid=None,
+                         api_style="chat_completions", question="Show the execution history")
     assert one.system == other.system
     assert one.system.startswith(render_prompt("chat")) and one.system.endswith(render_prompt("strict_emulation"))
     for text in ("- chip_id: 64Qv3", "- target qubit: Q05", "## Scoring thresholds", "## Skill: drift"):

@@ -177,6 +177,7 @@ def test_the_stop_button_ends_a_review_at_once_and_leaves_the_report(repo, scrip
     turn = BackgroundTurn(lambda listener, stream, cancel: copilot.ask(state, analysis_request(*Q57), listener,
                                                                        stream=stream, cancel=cancel),
                           on_stopped=lambda _: saved.append([m.text for m in state.messages]))
+    turn.start()
     assert pause.reached.wait(60), "the review never started"
     assert turn.stop(grace_s=30), "stopping did not end the review"  # the read timeout is 600 s
     assert pause.hung_up.wait(30), "the model's stream was not closed by the stop"

@@ -4,6 +4,7 @@ server, with every read the repository sends to the database counted at the data
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -53,16 +54,27 @@ def counted_turn(demo_db, tmp_path, monkeypatch):
         state.chip_id = CHIP
         collected.clear()
         turn = copilot.ask(state, QUESTION, clarify=True)
-    return turn, counted.reads, collected
+        first_request = json.dumps(server.requests[0].body, ensure_ascii=False)
+    return turn, counted.reads, collected, first_request
 
 
 def test_a_one_tool_turn_reads_each_fact_once(counted_turn):
-    turn, reads, _ = counted_turn
+    turn, reads, _, _ = counted_turn
     assert turn.answer is not None and turn.answer.text.startswith("Qubit 5: values from the tool.")
     assert [o.name for o in turn.result.tool_calls] == ["get_qubit_params"]
     assert reads == EXPECTED_READS
 
 
 def test_a_turn_collects_its_secrets_once(counted_turn):
-    _, _, collected = counted_turn
+    _, _, collected, _ = counted_turn
     assert len(collected) == 1
+
+
+def test_the_layout_read_once_reaches_the_model_s_context(counted_turn, demo_db):
+    """The plan reads the chip's layout once; the prompt the model gets describes the chip from that read."""
+    _, _, _, first_request = counted_turn
+    doc = demo_db["chip"].find_one({"chip_id": CHIP}, sort=[("installed_at", -1)])
+    assert doc is not None and isinstance(doc["size"], int)
+    assert f"size: {doc['size']} qubits" in first_request
+    assert (doc.get("topology_id") or "square-lattice-mux") in first_request
+    assert "was not found in the database" not in first_request

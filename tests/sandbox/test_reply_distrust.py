@@ -75,6 +75,7 @@ def test_a_chat_turn_s_jobs_count_against_the_chat_not_the_turn_thread():
     with session_scope("chat-42"):
         turn = BackgroundTurn(lambda listener, stream, cancel: (current_session(), threading.get_ident()),
                               on_stopped=lambda result: None)
+    turn.start()
     assert turn.pump(lambda events: None, lambda: None) is not None
     session, thread = turn.result or ("", 0)
     assert session == "chat-42" and thread != threading.get_ident()
