@@ -89,3 +89,45 @@ def test_a_share_written_with_its_words_is_corrected_in_the_answer_read(repo, de
     shown = _ask(repo, scripted_openai, tmp_path, question.text)
     assert f"{truth:.1f}%" in shown and not problems(question.truth, shown), shown
     assert f"{made_up} of task results failed" not in shown, shown
+
+
+def test_a_window_counts_whole_days_and_only_finished_results(tmp_path):
+    """Hand-made documents at the window's edges and in every status: the count a person makes by hand."""
+    from datetime import datetime
+
+    from copilot_core.data.connection import open_memory_database
+    from copilot_core.data.repository import CalibrationRepository
+    from copilot_core.tools import DataStore, Toolkit
+
+    db = open_memory_database(f"window-edges-{tmp_path.name}")
+    db["chip"].insert_one({"chip_id": "8Qw", "size": 8})
+    newest = datetime(2026, 11, 26, 9, 30)  # a Thursday: "the last 3 days" are Nov 24, 25, 26
+    runs = [(datetime(2026, 11, 23, 9, 30), "completed"), (datetime(2026, 11, 23, 23, 59, 59), "failed"),
+            (datetime(2026, 11, 24, 0, 0), "completed"), (datetime(2026, 11, 25, 9, 30), "cancelled"),
+            (datetime(2026, 11, 26, 9, 0), "scheduled"), (newest, "completed")]
+    db["execution_history"].insert_many([{"chip_id": "8Qw", "execution_id": f"2026112{i}-001", "start_at": at,
+                                          "status": status} for i, (at, status) in enumerate(runs)])
+    statuses = ["completed", "failed", "skipped", "running", "failed", "completed"]
+    db["task_result_history"].insert_many([
+        {"chip_id": "8Qw", "task_id": f"t{i}", "name": "CheckT1" if i % 2 else "CheckRabi", "qid": str(i % 3),
+         "task_type": "qubit", "status": status, "start_at": at, "excluded": False, "output_parameters": {}}
+        for i, ((at, _), status) in enumerate(zip(runs, statuses))])
+    toolkit = Toolkit(CalibrationRepository(db), store=DataStore())
+
+    def count(**args) -> int:
+        outcome = toolkit.execute("count_in_window", {"chip_id": "8Qw", **args})
+        assert outcome.ok, outcome.error
+        return outcome.full["count"]
+
+    # by hand: Nov 24 00:00 (completed), Nov 25 (cancelled), Nov 26 09:30 (completed); the scheduled one never started
+    assert count(what="runs", days=3) == 3
+    assert count(what="runs", since_weekday="tuesday") == 3  # Nov 24 is a Tuesday
+    assert count(what="runs") == 5
+    # task results: t0 Nov 23 completed, t1 Nov 23 23:59:59 failed, t2 Nov 24 skipped, t3 Nov 25 running,
+    # t4 Nov 26 failed, t5 Nov 26 completed; finished ones in the last 3 days: t4, t5
+    assert count(what="task results", days=3) == 2
+    assert count(what="failed tasks", days=3) == 1
+    assert count(what="failed tasks") == 2
+    assert count(what="task results", task_name="CheckT1") == 2  # t1, t5 (t3 still running)
+    answer = toolkit.execute("count_in_window", {"chip_id": "8Qw", "what": "failed tasks", "days": 3}).full["answer"]
+    assert "from 2026-11-24 to 2026-11-26" in answer and "1 of 2 finished task results (50.0%)" in answer
