@@ -104,7 +104,8 @@ def test_a_window_counts_whole_days_and_only_finished_results(tmp_path):
     newest = datetime(2026, 11, 26, 9, 30)  # a Thursday: "the last 3 days" are Nov 24, 25, 26
     runs = [(datetime(2026, 11, 23, 9, 30), "completed"), (datetime(2026, 11, 23, 23, 59, 59), "failed"),
             (datetime(2026, 11, 24, 0, 0), "completed"), (datetime(2026, 11, 25, 9, 30), "cancelled"),
-            (datetime(2026, 11, 26, 9, 0), "scheduled"), (newest, "completed")]
+            (datetime(2026, 11, 26, 9, 0), "scheduled"), (newest, "completed"),
+            (datetime(2026, 11, 30, 9, 0), "scheduled")]  # planned for next week: not the data's "now"
     db["execution_history"].insert_many([{"chip_id": "8Qw", "execution_id": f"2026112{i}-001", "start_at": at,
                                           "status": status} for i, (at, status) in enumerate(runs)])
     statuses = ["completed", "failed", "skipped", "running", "failed", "completed"]
@@ -122,7 +123,7 @@ def test_a_window_counts_whole_days_and_only_finished_results(tmp_path):
     # by hand: Nov 24 00:00 (completed), Nov 25 (cancelled), Nov 26 09:30 (completed); the scheduled one never started
     assert count(what="runs", days=3) == 3
     assert count(what="runs", since_weekday="tuesday") == 3  # Nov 24 is a Tuesday
-    assert count(what="runs") == 5
+    assert count(what="runs") == 5  # and neither scheduled one
     # task results: t0 Nov 23 completed, t1 Nov 23 23:59:59 failed, t2 Nov 24 skipped, t3 Nov 25 running,
     # t4 Nov 26 failed, t5 Nov 26 completed; finished ones in the last 3 days: t4, t5
     assert count(what="task results", days=3) == 2
