@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 import statistics
+from datetime import datetime, timedelta
 
 from tests.eval_score import Expect, Truth
-from tests.public_eval import CHIP, Question, latest_values, tol
+from tests.public_eval import CHIP, OTHER, Question, latest_values, tol
 
 PCT_TOL = 0.051  # a share shown at one decimal
 R_TOL = 0.0051  # a coefficient shown at two decimals
@@ -47,6 +48,21 @@ def _share(db, qid: str, text: str, name: str, side: str, limit: float, kind: st
     n = sum(1 for v in vals.values() if (v < limit if side == "below" else v > limit))
     return Question(qid, "percentage", text,
                     Truth((Expect(100.0 * n / len(vals), PCT_TOL, unit="%"), (n, 0))))
+
+
+def _failure_share(db, qid: str, text: str, chip: str, task: str | None = None, days: int | None = None) -> Question:
+    """Failed over finished (completed or failed) task results, in whole UTC days ending with the newest run's day."""
+    query: dict = {"chip_id": chip}
+    if task is not None:
+        query["name"] = task
+    if days is not None:
+        last = next(db["execution_history"].find({"chip_id": chip}).sort([("start_at", -1)]).limit(1))["start_at"]
+        end = datetime(last.year, last.month, last.day) + timedelta(days=1)
+        query["start_at"] = {"$gte": end - timedelta(days=days), "$lt": end}
+    failed = db["task_result_history"].count_documents(query | {"status": "failed"})
+    finished = db["task_result_history"].count_documents(query | {"status": {"$in": ["completed", "failed"]}})
+    return Question(qid, "percentage", text,
+                    Truth((Expect(100.0 * failed / finished, PCT_TOL, unit="%"), (failed, 0))))
 
 
 def _quartiles(xs: list[float]) -> tuple[float, float]:
@@ -97,6 +113,11 @@ def build(db) -> list[Question]:
                "above", 98.5, "coupling"),
         _share(db, "pc-3", "What proportion of qubits have X90 gate fidelity below 99.8%?", "x90_gate_fidelity",
                "below", 99.8),
+        _share(db, "pc-4", "Out of all the qubits, how many have T2 echo below 40 μs?", "t2_echo", "below", 40.0),
+        _share(db, "pc-5", "In percentage terms, how many qubits reach a T1 over 70 μs?", "t1", "above", 70.0),
+        _failure_share(db, "pc-6", "What percent of task results failed in the last 10 days?", CHIP, days=10),
+        _failure_share(db, "pc-7", f"What share of CheckRamsey runs failed on {OTHER}?", OTHER, task="CheckRamsey"),
+        _failure_share(db, "pc-8", "Failure ratio of CheckT1 over the past 2 weeks?", CHIP, task="CheckT1", days=14),
         _spread(db, "sp-0", "How spread out is T1 on 64Qv3?", "t1", "std"),
         _spread(db, "sp-1", "What is the interquartile range of T2 echo across the chip?", "t2_echo", "iqr"),
         _spread(db, "sp-2", "How much does X90 gate fidelity vary from qubit to qubit?", "x90_gate_fidelity", "std"),

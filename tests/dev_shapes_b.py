@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from tests.eval_score import Truth
 from tests.public_eval import CHIP, OTHER, Question, latest_values, scale, size, tol
@@ -24,23 +24,42 @@ def _end(db, chip: str):
     return next(db["execution_history"].find({"chip_id": chip}).sort([("start_at", -1)]).limit(1))["start_at"]
 
 
-def _failed_since(db, chip: str, days: int | None) -> list[dict]:
-    query: dict = {"chip_id": chip, "status": "failed"}
-    if days is not None:
-        query["start_at"] = {"$gte": _end(db, chip) - timedelta(days=days)}
-    return list(db["task_result_history"].find(query))
+def _days(db, chip: str, days: int | None = None, weekday: int | None = None) -> dict:
+    """``start_at`` within whole UTC days ending with the day of the chip's newest run: the last ``days`` dates,
+    or from the latest ``weekday`` (0 = Monday) on or before that day; ``{}`` for every stored run."""
+    last = _end(db, chip)
+    end = datetime(last.year, last.month, last.day) + timedelta(days=1)
+    if weekday is not None:
+        start = end - timedelta(days=(last.weekday() - weekday) % 7 + 1)
+    elif days is not None:
+        start = end - timedelta(days=days)
+    else:
+        return {}
+    return {"start_at": {"$gte": start, "$lt": end}}
 
 
-def _runs_since(db, chip: str, days: int) -> int:
-    since = _end(db, chip) - timedelta(days=days)
-    return sum(1 for d in db["execution_history"].find({"chip_id": chip}) if d["start_at"] >= since)
+def _failed_since(db, chip: str, days: int | None, weekday: int | None = None) -> list[dict]:
+    return list(db["task_result_history"].find({"chip_id": chip, "status": "failed", **_days(db, chip, days, weekday)}))
+
+
+def _runs_since(db, chip: str, days: int | None, weekday: int | None = None) -> int:
+    return db["execution_history"].count_documents({"chip_id": chip, "status": {"$ne": "scheduled"},
+                                                    **_days(db, chip, days, weekday)})
+
+
+def _task_results(db, chip: str, task: str, qid: str | None, days: int | None, weekday: int | None = None,
+                  status: tuple[str, ...] = ("completed", "failed")) -> int:
+    query = {"chip_id": chip, "name": task, "status": {"$in": list(status)}, **_days(db, chip, days, weekday)}
+    if qid is not None:
+        query["qid"] = qid
+    return db["task_result_history"].count_documents(query)
 
 
 def _measurements(db, chip: str, qid: str, name: str, days: int) -> int:
-    since = _end(db, chip) - timedelta(days=days)
     docs = db["task_result_history"].find({"chip_id": chip, "qid": qid, "status": "completed",
-                                           "excluded": {"$ne": True}, f"output_parameters.{name}": {"$exists": True}})
-    return sum(1 for d in docs if d["start_at"] >= since and d["output_parameters"][name]["value"] not in (0, None)
+                                           "excluded": {"$ne": True}, f"output_parameters.{name}": {"$exists": True},
+                                           **_days(db, chip, days)})
+    return sum(1 for d in docs if d["output_parameters"][name]["value"] not in (0, None)
                and d["output_parameters"][name]["value"] == d["output_parameters"][name]["value"])
 
 
@@ -85,6 +104,7 @@ def _missing(db) -> list[Question]:
 
 
 def _window_count(db) -> list[Question]:
+    """Whole UTC days ending with the day of the newest run; "this week" and "since <day>" start on that weekday."""
     q = "5"
     return [
         Question("sb-window-1", "window count", "How many tasks failed in the past 4 days?",
@@ -92,11 +112,20 @@ def _window_count(db) -> list[Question]:
         Question("sb-window-2", "window count", f"Count the failed tasks on {OTHER} over the last two weeks.",
                  Truth(((len(_failed_since(db, OTHER, 14)), 0),))),
         Question("sb-window-3", "window count", "How many calibration runs were there this week?",
-                 Truth(((_runs_since(db, CHIP, 7), 0),))),
+                 Truth(((_runs_since(db, CHIP, None, weekday=0), 0),))),
         Question("sb-window-4", "window count", "Number of T1 measurements of Q05 in the last 10 days?",
                  Truth(((_measurements(db, CHIP, q, "t1", 10), 0),))),
         Question("sb-window-5", "window count", "how many runs happened in the past 5 days",
                  Truth(((_runs_since(db, CHIP, 5), 0),))),
+        Question("sb-window-6", "window count", "Over the past fortnight, how often did CheckRamsey fail?",
+                 Truth(((_task_results(db, CHIP, "CheckRamsey", None, 14, status=("failed",)), 0),))),
+        Question("sb-window-7", "window count", "Since Wednesday, what's the number of executions on 144Qv2?",
+                 Truth(((_runs_since(db, OTHER, None, weekday=2), 0),))),
+        Question("sb-window-8", "window count", "Tally the CheckT1 results for Q05 since Monday.",
+                 Truth(((_task_results(db, CHIP, "CheckT1", q, None, weekday=0), 0),))),
+        Question("sb-window-9", "window count",
+                 f"Give me the total number of failed tasks during the last 3 days on {OTHER}.",
+                 Truth(((len(_failed_since(db, OTHER, 3)), 0),))),
     ]
 
 

@@ -121,6 +121,10 @@ def _unmatched(case: _Case, loose_values: list[float]) -> Claim:
                and f.role == "count" and f.qualifier == case.qualifier and f.metric in (None, case.claimed)]
     if counted:  # "the last 3 tasks failed" when the run's failures are 4 (below/above: the limit may differ)
         return case.wrong(f"{r.written} is not {counted[0].describe()}", case.role, None, case.qualifier)
+    shares = [f for f in case.facts if f.role == "percent"]
+    if case.role == "percent" and shares:  # a share the model worked out itself: wrong, and no in-place fix, so
+        # the answer read is the tools' sentence, which states the share with its numerator and denominator
+        return case.claim("wrong", f"{r.written} is not {shares[0].describe()} the tools computed")
     return case.claim("unbacked", "no tool result has this number")
 
 

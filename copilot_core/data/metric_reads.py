@@ -78,8 +78,10 @@ class MetricReads(ScopedReader):
 
     @guarded
     def last_execution_at(self, chip_id: str) -> datetime | None:
-        """Start of the chip's newest execution: the end of every "last N days" window."""
-        doc = self.db["execution_history"].find_one(self.scope(chip_id=v.chip_id(chip_id)),
+        """Start of the chip's newest execution that started (a scheduled one has not): the end of every "last N
+        days" window."""
+        doc = self.db["execution_history"].find_one(self.scope(chip_id=v.chip_id(chip_id))
+                                                    | {"status": {"$ne": "scheduled"}},
                                                     {"_id": 0, "start_at": 1}, sort=[("start_at", -1)])
         start = doc.get("start_at") if doc else None
         return start if isinstance(start, datetime) else None

@@ -19,9 +19,9 @@ class WindowCounts(ScopedReader):
 
     @guarded
     def failure_counts(self, chip_id: str, *, by: Literal["name", "qid"] = "name",
-                       since: datetime | None = None) -> dict[str, int]:
+                       since: datetime | None = None, until: datetime | None = None) -> dict[str, int]:
         """Failed task results per task name (or per qubit/coupling id), most first: every failure, never capped."""
-        query = self.scope(chip_id=v.chip_id(chip_id), status="failed") | self._window("start_at", since, None)
+        query = self.scope(chip_id=v.chip_id(chip_id), status="failed") | self._window("start_at", since, until)
         counts: dict[str, int] = defaultdict(int)
         for doc in self.db["task_result_history"].find(query, {"_id": 0, by: 1}):
             key = doc.get(by)
@@ -30,23 +30,29 @@ class WindowCounts(ScopedReader):
         return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
     @guarded
-    def count_in_window(self, chip_id: str, what: Literal["failed tasks", "runs", "measurements"], *,
-                        since: datetime | None = None, qid: str | None = None, parameter: str | None = None) -> int:
-        """How many failed task results, executions, or usable completed results of ``parameter`` (of ``qid``)
-        started at or after ``since``: a count, never capped."""
-        window = self._window("start_at", since, None)
+    def count_in_window(self, chip_id: str, what: Literal["failed tasks", "task results", "runs", "measurements"], *,
+                        since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
+                        task_name: str | None = None, parameter: str | None = None) -> int:
+        """One count of documents that started in ``[since, until)``, counted by the server (never capped):
+        ``runs``: executions that started (any outcome; a scheduled one has not); ``task results``: finished task
+        results (completed or failed: one document per task run per qubit or coupling); ``failed tasks``: those
+        that failed; ``measurements``: completed, non-excluded results with a usable value of ``parameter``.
+        ``qid`` (a qubit's or coupling's own results) and ``task_name`` narrow the task results."""
+        window = self._window("start_at", since, until)
         if what == "runs":
-            return int(self.db["execution_history"].count_documents(self.scope(chip_id=v.chip_id(chip_id)) | window))
+            query = self.scope(chip_id=v.chip_id(chip_id)) | window | {"status": {"$ne": "scheduled"}}
+            return int(self.db["execution_history"].count_documents(query))
+        query = self.scope(chip_id=v.chip_id(chip_id), qid=v.qid_or_coupling(qid) if qid is not None else None,
+                           name=v.task_name(task_name) if task_name is not None else None) | window
         if what == "failed tasks":
-            query = self.scope(chip_id=v.chip_id(chip_id), status="failed",
-                               qid=v.qid_or_coupling(qid) if qid is not None else None) | window
-            return int(self.db["task_result_history"].count_documents(query))
+            return int(self.db["task_result_history"].count_documents(query | {"status": "failed"}))
+        if what == "task results":
+            return int(self.db["task_result_history"].count_documents(
+                query | {"status": {"$in": ["completed", "failed"]}}))
         if parameter is None:
             raise InvalidArgument("counting measurements needs a parameter")
         name = v.name(parameter)
-        query = self.scope(chip_id=v.chip_id(chip_id), status="completed",
-                           qid=v.qid_or_coupling(qid) if qid is not None else None) | window
-        query |= {"excluded": {"$ne": True}, f"output_parameters.{name}": {"$exists": True}}
+        query |= {"status": "completed", "excluded": {"$ne": True}, f"output_parameters.{name}": {"$exists": True}}
         docs = self.db["task_result_history"].find(query, {"_id": 0, f"output_parameters.{name}": 1})
         return sum(1 for doc in docs if stored_number(_param((doc.get("output_parameters") or {}).get(name))
                                                       .get("value")) is not None)

@@ -134,6 +134,8 @@ class Question:
     threshold: Threshold | None = None  # the first one, with its unit
     limits: tuple[Threshold, ...] = ()  # every one
     window: Window | None = None
+    since_weekday: str | None = None  # "since Monday", "this week" (monday): a window from that weekday on
+    task_name: str | None = None  # a QDash task named as written ("CheckT1")
     chart: bool = False
     bare_t2: bool = False  # "T2" with no echo/star
     about_data: bool = False  # names a qubit, the chip, a metric or a chip-wide word
@@ -248,13 +250,30 @@ def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Seque
     "qubit pair" (two qubits and a comparison word), "cross-chip" (two chips named, or words about every chip)."""
     if "fails most" in found:
         return "fails most"
-    if "count words" in found and ("window" in found or "this week" in found or "this month" in found):
+    if "count words" in found and any(row in found for row in _WINDOW_ROWS):
         return "window count"
     if len(qubits) == 2 and "pair words" in found:
         return "qubit pair"
     if "which chip" in found or len({c.lower() for c in chip_ids}) >= 2:
         return "cross-chip"
     return None
+
+
+_WINDOW_ROWS = ("window", "this week", "this month", "fortnight", "since weekday")
+
+
+def _since_weekday(text: str, found: dict[str, str]) -> str | None:
+    """The weekday a window starts on: "since Tuesday": tuesday; "this week": monday."""
+    if "since weekday" in found:
+        return found["since weekday"].split()[-1]
+    return "monday" if "this week" in found else None
+
+
+def _task_name(text: str) -> str | None:
+    """A QDash task's name as written ("CheckT1"), else None."""
+    rule = WORDS["task name"]
+    spans = rule.find(text) if isinstance(rule, Phrases) else []
+    return text[spans[0][0]:spans[0][1]] if spans else None
 
 
 @functools.lru_cache(maxsize=256)
@@ -282,7 +301,8 @@ def _parse(text: str, chips: tuple[str, ...]) -> Question:
         ends=ends,
         extreme=_EXTREMES[word] if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,
-        limits=limits, window=_window(text), chart="chart" in found,
+        limits=limits, window=_window(text) or (Window(2, "week") if "fortnight" in found else None),
+        since_weekday=_since_weekday(text, found), task_name=_task_name(text), chart="chart" in found,
         bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics),
         about_data="data" in found or bool(ends) or any(metrics), many_chips="many chips" in found or len(named_chips) > 1,
         chip_ids=tuple(_rx("chip id").findall(text)), execution_id=found.get("execution id"),

@@ -228,7 +228,8 @@ WORDS: dict[str, Row] = {
 SHAPES: tuple[tuple[str, Row], ...] = (
     ("plot", WORDS["chart"]),
     ("correlation", Phrases("correlat*|pearson|track*|move together")),
-    ("percentage", Phrases("percent*|percentage|fraction|share|proportion")),
+    ("percentage", Phrases("percent*|percentage|fraction|share|proportion|ratio|how many ... out of"
+                           "|out of how many|out of all")),
     ("compare runs", Phrases("last two runs|two most recent/latest runs/executions|previous run/execution"
                              "|last two executions|between the? runs")),
     ("when", Phrases("when|what date|what time")),
@@ -350,7 +351,10 @@ WORDS.update({
     "by qubit": Phrases("which qubit/qubits|qubit/qubits fail*|qubit/qubits has/have/had the? most"
                         "|qubit/qubits that/which/with|per qubit|by qubit"),
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
-    "this week": Phrases("this week"),
+    "this week": Phrases("this week|so far this week|since the start of the week"),
+    "fortnight": Phrases("fortnight"),
+    "since weekday": Phrases("since/from monday/tuesday/wednesday/thursday/friday/saturday/sunday"),
+    "task name": Phrases("check+|create+"),  # a QDash task's name: CheckT1, CreateZX90
     "this month": Phrases("this month"),
     "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"),
     "mean words": Phrases("mean|average"),

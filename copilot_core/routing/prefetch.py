@@ -135,7 +135,37 @@ def _window_days(asked: Question) -> int | None:
     """Whole days of the question's window ("last 3 days", "past two weeks", "this week"), else None."""
     if asked.window is not None and asked.window.unit != "hour":
         return max(1, min(365, round(asked.window.days)))
-    return 7 if asked.has("this week") else 30 if asked.has("this month") else None
+    return 30 if asked.has("this month") else None
+
+
+def _window_args(asked: Question, days: int | None) -> dict:
+    """"since Monday", "this week": from a weekday on; else the last N days; else nothing (every stored run)."""
+    if asked.since_weekday is not None:
+        return {"since_weekday": asked.since_weekday}
+    return {"days": days} if days is not None else {}
+
+
+def _narrowed(asked: Question) -> dict:
+    """The one qubit and the task a count is narrowed to."""
+    out: dict = {"qid": asked.qubits[0]} if len(asked.qubits) == 1 else {}
+    return out | ({"task_name": asked.task_name} if asked.task_name is not None else {})
+
+
+def _count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str], one: str | None) \
+        -> PlannedCall | None:
+    """How many failed task results, results of a task, usable measurements or runs in the window."""
+    chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
+    args: dict = {"chip_id": chip, **_window_args(asked, days), **_narrowed(asked)}
+    if asked.has("fail"):
+        return PlannedCall("count_in_window", {**args, "what": "failed tasks"}, "failed tasks in a window")
+    if asked.task_name is not None:
+        return PlannedCall("count_in_window", {**args, "what": "task results"}, "a task's results in a window")
+    if one is not None and CATALOGUE[one].kind == "qubit":
+        return PlannedCall("count_in_window", {**args, "what": "measurements", "metric_name": one},
+                           f"{one} measurements in a window")
+    if not clear and asked.has("execution") and "qid" not in args:
+        return PlannedCall("count_in_window", {**args, "what": "runs"}, "runs in a window")
+    return None
 
 
 def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
@@ -149,19 +179,12 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
         return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **({"days": days} if days else {})},
                            f"which {by} fails most")
-    if asked.shape == "window count" and days is not None:
-        chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
-        args: dict = {"chip_id": chip, "days": days}
-        if len(asked.qubits) == 1:
-            args["qid"] = asked.qubits[0]
-        if asked.has("fail"):
-            return PlannedCall("count_in_window", {**args, "what": "failed tasks"}, "failed tasks in a window")
-        if one is not None and CATALOGUE[one].kind == "qubit":
-            return PlannedCall("count_in_window", {**args, "what": "measurements", "metric_name": one},
-                               f"{one} measurements in a window")
-        if not clear and asked.has("execution") and "qid" not in args:
-            return PlannedCall("count_in_window", {**args, "what": "runs"}, "runs in a window")
-        return None
+    if asked.shape == "window count" and (days is not None or asked.since_weekday is not None):
+        return _count_plan(asked, chip_id, days, clear, one)
+    if asked.shape == "percentage" and asked.has("fail") and not clear and len(asked.chip_ids) <= 1:
+        chip = asked.chip_ids[0] if asked.chip_ids else chip_id
+        args = {"chip_id": chip, "what": "failed tasks", **_window_args(asked, days), **_narrowed(asked)}
+        return PlannedCall("count_in_window", args, "share of task results that failed")
     if asked.shape == "qubit pair" and (one is None or CATALOGUE[one].kind == "qubit") and len(clear) == len(
             asked.metrics) and not asked.has("trend") and not asked.chart:  # a trend of two qubits is a history
         chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id

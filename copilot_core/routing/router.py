@@ -58,7 +58,11 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("correlation words", ("correlate_metrics",)),
     ("which chip", ("compare_chips",)),
     ("fails most", ("failure_ranking",)),
+)
+# Question shapes (``Question.shape``) and the tools that answer them.
+SHAPE_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("window count", ("count_in_window",)),
+    ("percentage", ("filter_metric", "filter_metrics", "count_in_window")),
 )
 
 
@@ -90,6 +94,9 @@ def route(question: str, *, qid: str | None = None, mode: str = "chat",
         said = asked.said(row)
         if said is not None:
             add(tools, said.strip().lower())
+    for shape, tools in SHAPE_RULES:
+        if asked.shape == shape:
+            add(tools, shape)
     if mode == "analysis":
         add(("get_parameter_lineage", "execute_python_analysis"), "analysis mode")
     if not chosen:

@@ -5,7 +5,8 @@ Each tool returns the exact answer as one sentence that names its subject first,
 order of their value, each with the values written for it) that the claim check
 (:mod:`~copilot_core.checking.order`) holds a comparison in the answer against: a winner named wrong, or two values
 put on the wrong sides, is caught even when every number is one the tool returned.
-Windows end at the chip's newest run (the data's "now"), as every ``days`` argument does.
+A count over days counts whole UTC days ending with the day of the chip's newest run (the data's "now"): "the last
+7 days" are 7 dates, that day included, so a daily run is counted 7 times, not 8.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from copilot_core.analysis.chip_metrics import UnknownChip, chip_metric
-from copilot_core.domain.display import format_fraction
+from copilot_core.domain.display import format_fraction, format_share
 from copilot_core.domain.metrics import CATALOGUE, format_value
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, qid_arg, tool
@@ -86,43 +87,95 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "me
     return ToolResult(data, f"{statistic} {metric_name} on {len(rows)} chips: {head} {word}")
 
 
-What = Literal["failed tasks", "runs", "measurements"]
+What = Literal["failed tasks", "task results", "runs", "measurements"]
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
-def _window(ctx: ToolContext, chip_id: str, days: int) -> tuple[datetime, datetime]:
-    end = ctx.repo.window_end(chip_id)
-    return end - timedelta(days=days), end
+def day_window(last: datetime, days: int | None = None, weekday: str | None = None) -> tuple[datetime, datetime]:
+    """Whole UTC days ending with the day of ``last`` (the chip's newest run), as ``[start, end)``: the last
+    ``days`` days counting that day ("last 7 days": 7 dates), or from the latest ``weekday`` on or before it
+    ("since Monday", "this week")."""
+    end = datetime(last.year, last.month, last.day) + timedelta(days=1)
+    if weekday is not None:
+        back = (last.weekday() - WEEKDAYS.index(weekday)) % 7
+        return end - timedelta(days=back + 1), end
+    return end - timedelta(days=days or 1), end
+
+
+def _dates(start: datetime, end: datetime) -> str:
+    last = end - timedelta(days=1)
+    n = (end - start).days
+    span = f"on {start:%Y-%m-%d}" if n == 1 else f"from {start:%Y-%m-%d} to {last:%Y-%m-%d}"
+    return f"{span} (UTC, {n} day{'s' if n != 1 else ''} ending on the day of the newest run)"
 
 
 @tool("count_in_window",
       {"chip_id": chip_id_arg(),
-       "what": {"type": "string", "enum": ["failed tasks", "runs", "measurements"],
-                "description": "What to count: failed task results, calibration runs, or one metric's measurements."},
+       "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "measurements"],
+                "description": "What to count: failed task results (with the share of all finished ones), finished "
+                               "task results (completed or failed), calibration runs (executions), or one "
+                               "metric's usable measurements."},
        "days": {"type": "integer", "minimum": 1, "maximum": 365,
-                "description": "The last N days before the chip's newest run."},
-       "qid": qid_arg("Only this qubit."),
+                "description": "The last N whole days (UTC), counting the day of the chip's newest run."},
+       "since_weekday": {"type": "string", "enum": list(WEEKDAYS),
+                         "description": "Instead of days: from this weekday on ('since Monday'; 'this week': "
+                                        "monday). Neither: every stored run."},
+       "qid": qid_arg("Only this qubit's (or coupling's) own task results."),
+       "task_name": name_arg("Only results of this task, e.g. 'CheckT1'."),
        "metric_name": name_arg("For measurements: the metric, e.g. 't1'.")},
-      ("chip_id", "what", "days"))
-def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int, qid: str | None = None,
+      ("chip_id", "what"))
+def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None = None,
+                    since_weekday: str | None = None, qid: str | None = None, task_name: str | None = None,
                     metric_name: str | None = None) -> ToolResult:
     ctx.chip(chip_id)
     if qid is not None:
         ctx.check_qid(chip_id, qid)
     if what == "measurements" and metric_name not in CATALOGUE:
         raise ToolError("counting measurements needs a known metric_name", "e.g. {\"metric_name\": \"t1\"}")
-    since, end = _window(ctx, chip_id, days)
-    n = ctx.repo.count_in_window(chip_id, what, since=since, qid=qid,
-                                 parameter=metric_name if what == "measurements" else None)
-    owner = f" for {ctx.label(chip_id, qid)}" if qid is not None else ""
-    noun = {"failed tasks": "failed task results", "runs": "calibration runs",
-            "measurements": f"{CATALOGUE[metric_name].title if metric_name else ''} results with a usable value"}[what]
-    span = f"in the last {days} day{'s' if days != 1 else ''} ({since:%Y-%m-%d} to {end:%Y-%m-%d}, up to the newest run)"
-    answer = f"There were {n} {noun}{owner} on {chip_id} {span}."
-    data = {"answer": answer, "chip_id": chip_id, "what": what, "count": n, "days": days,
-            "from": since.isoformat(timespec="minutes"), "to": end.isoformat(timespec="minutes")}
-    if qid is not None:
-        data["qid"] = qid
-    return ToolResult(data, f"{n} {noun}{owner} on {chip_id} in {days} days")
+    if since_weekday is not None and since_weekday not in WEEKDAYS:
+        raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}")
+    last = ctx.repo.last_execution_at(chip_id)
+    if last is None:
+        raise ToolError(f"{chip_id} has no runs", "pick a chip with calibration runs")
+    windowed = days is not None or since_weekday is not None
+    since, until = day_window(last, days, since_weekday) if windowed else (None, None)
+    task = str(inline_from_database(task_name, 80)) if task_name else None
+    where = {"since": since, "until": until, "qid": qid, "task_name": task_name if what != "runs" else None}
+
+    def count(kind: What) -> int:
+        return ctx.repo.count_in_window(chip_id, kind, parameter=metric_name if kind == "measurements" else None,
+                                        **where)  # type: ignore[arg-type]
+
+    n = count(what)
+    owner = f" of {ctx.label(chip_id, qid)}" if qid is not None else ""
+    of_task = f"{task} " if task else ""
+    span = _dates(since, until) if since is not None and until is not None else "over every stored run"
+    data: dict = {"chip_id": chip_id, "what": what, "count": n}
+    if what == "failed tasks":
+        total = count("task results")
+        answer = (f"On {chip_id}, {n} {of_task}task results{owner} failed {span}: {n} of {total} finished "
+                  f"{of_task}task results ({format_share(n, total)}), each task run on a qubit or coupling counted once.")
+        data |= {"total": total, "percent": 100 * n / total if total else 0.0}
+    elif what == "task results":
+        failed = count("failed tasks")
+        answer = (f"On {chip_id}, {n} {of_task}task results{owner} finished (completed or failed) {span}, each "
+                  f"task run on a qubit or coupling counted once; {failed} of them failed "
+                  f"({format_share(failed, n)}).")
+        data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0}
+    elif what == "runs":
+        answer = f"On {chip_id}, {n} calibration runs (executions) started {span}, whatever their outcome."
+    else:
+        title = CATALOGUE[str(metric_name)].title
+        answer = (f"On {chip_id}, {n} {title} results{owner} with a usable value were measured {span} "
+                  f"(completed, not excluded).")
+    data["answer"] = answer
+    if since is not None and until is not None:
+        data |= {"from": f"{since:%Y-%m-%d}", "to": f"{until - timedelta(days=1):%Y-%m-%d}",
+                 "days": (until - since).days}
+    for key, value in (("qid", qid), ("task_name", task)):
+        if value is not None:
+            data[key] = value
+    return ToolResult(data, f"{n} {what}{owner} on {chip_id} {span}")
 
 
 @tool("failure_ranking",
@@ -135,11 +188,11 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int, qid: 
 def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"] = "task",
                     days: int | None = None) -> ToolResult:
     ctx.chip(chip_id)
-    since, end = _window(ctx, chip_id, days) if days is not None else (None, None)
-    counts = ctx.repo.failure_counts(chip_id, by="name" if by == "task" else "qid", since=since)
+    last = ctx.repo.last_execution_at(chip_id) if days is not None else None
+    since, until = day_window(last, days) if last is not None else (None, None)
+    counts = ctx.repo.failure_counts(chip_id, by="name" if by == "task" else "qid", since=since, until=until)
     total = sum(counts.values())
-    scope = (f"in the last {days} days ({since:%Y-%m-%d} to {end:%Y-%m-%d})" if since is not None and end is not None
-             else "over every stored run")
+    scope = _dates(since, until) if since is not None and until is not None else "over every stored run"
     if not counts:
         answer = f"No task failed on {chip_id} {scope}."
         return ToolResult({"answer": answer, "chip_id": chip_id, "by": by, "total": 0, "failures": []},
