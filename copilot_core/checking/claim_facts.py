@@ -21,6 +21,7 @@ from copilot_core.checking.matcher import states, written_decimals
 from copilot_core.domain.metrics import CATALOGUE, metric
 from copilot_core.domain.topology import target_label
 from copilot_core.tools.compact import SIGNIFICANT
+from copilot_core.tools.tabular import untabulate
 
 Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "change", "other",
                "std", "range", "iqr", "cv", "r", "percent"]
@@ -183,7 +184,8 @@ def _walk(obj: object, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
 
 def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
     subject = next((s for k in _SUBJECT_KEYS if (s := _canonical_subject(obj.get(k))) is not None), ctx.subject)
-    named = next((str(obj[k]) for k in _METRIC_KEYS if isinstance(obj.get(k), str)), None)
+    named = next((str(obj[k]) for k in _METRIC_KEYS if isinstance(obj.get(k), str)), None) or (
+        obj["name"] if isinstance(obj.get("name"), str) and obj["name"] in CATALOGUE else None)  # a table row of metrics ("name": "t1")
     here = _Context(ctx.tool, named or ctx.metric, subject, ctx.qualifier, ctx.ranked,
                     _stated(obj, ("unit",)) or ctx.unit, _stated(obj, _TIME_KEYS) or ctx.at)
     for k, value in obj.items():
@@ -236,7 +238,7 @@ def tool_facts(tool_results: Iterable[object]) -> list[Fact]:
         parts = [getattr(result, "full", None), getattr(result, "model_text", None)] if name else [result]
         size = getattr(result, "size", None)
         for part in parts:
-            obj = as_object(part)
+            obj = untabulate(as_object(part))
             if obj is not None:
                 facts.extend(replace(f, size=size) if size else f for f in _walk(obj, _Context(name)))
     for entry in CATALOGUE.values():

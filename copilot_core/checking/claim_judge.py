@@ -146,6 +146,9 @@ def _by_role(case: _Case, pool: list[Fact]) -> Claim:
         problem = _level_problem(case, pool)
         if problem is not None:
             return problem
+    if case.role in UNGRADED and case.band is not None:
+        return case.claim("wrong", f"{r.written} is {_ROLE_NAMES[case.role]}: a band ({case.band}) grades a "
+                                   "qubit's value, not a spread or a correlation")
     elif case.subject is not None and not any(f.subject == case.subject for f in pool):
         owners = sorted({case.label(f.subject) for f in pool if f.subject})
         whose = f" (it is {', '.join(owners[:3])}'s)" if owners else ""
@@ -307,6 +310,8 @@ def _side(reading: Reading) -> str | None:
     return "after" if reading.before.rstrip().endswith(_ARROWS) else None
 
 
+# Statistics a metric's bands (bad / fair / good / excellent) say nothing about: a band word on one is wrong.
+UNGRADED: frozenset[str] = frozenset({"std", "range", "iqr", "cv", "r"})
 _ROLE_NAMES = {"min": "lowest value", "max": "highest value", "median": "median", "mean": "mean",
                "latest": "latest value", "std": "standard deviation", "range": "range", "iqr": "interquartile range",
                "cv": "coefficient of variation", "r": "correlation coefficient", "percent": "share"}

@@ -131,13 +131,16 @@ class Reading:
     derived: bool
     listed: int | None = None  # "CheckRamsey 2 (Q03, Q07)": how many qubits/couplings the brackets after it name
     sentence: str = ""  # the sentence up to the number ("Median X90 fidelity 99.78% (good: above ")
+    remark: str = ""  # the clause after a comma that grades this one (", which is good": no number, no name)
 
 
 def read_numbers(answer: str) -> tuple[list[Reading], list[tuple[int, int, str]]]:
     mentions = [(m.start, m.end, m.subject) for m in find_mentions(answer)]
     masked = names_blanked(answer)
     out = []
-    for cstart, cend in clauses(masked):
+    bounds = clauses(masked)
+    for i, (cstart, cend) in enumerate(bounds):
+        remark = _remark(answer, masked, bounds[i + 1] if i + 1 < len(bounds) else None, cend, mentions)
         for start, end, written, derived in number_spans(masked[cstart:cend]):
             try:
                 value = written_value(written)
@@ -146,8 +149,21 @@ def read_numbers(answer: str) -> tuple[list[Reading], list[tuple[int, int, str]]
             s, e = cstart + start, cstart + end
             out.append(Reading(written, value, written_decimals(written), s, e, answer[cstart:cend].strip(),
                                 answer[cstart:s], answer[e:cend], derived, _listed(answer, e, mentions),
-                                _sentence_before(answer, s)))
+                                _sentence_before(answer, s), remark))
     return out, mentions
+
+
+def _remark(answer: str, masked: str, following: tuple[int, int] | None, end: int,
+            mentions: list[tuple[int, int, str]]) -> str:
+    """The next clause when a comma joins it to this one and it holds no number, no qubit and no metric: it can
+    only grade what this clause states ("20.5 μs, which is good")."""
+    if following is None or "," not in masked[end:following[0]]:
+        return ""
+    nstart, nend = following
+    if number_spans(masked[nstart:nend]) or any(nstart <= m[0] < nend for m in mentions):
+        return ""
+    text = answer[nstart:nend]
+    return "" if any(n is not None for n in metrics_named(text)) else text.strip()
 
 
 def numbers_read(text: str) -> list[str]:
@@ -226,7 +242,8 @@ def read_words(reading: Reading) -> Words:
                                   or (not reading.decimals and _compared_after(after)))
     role: Role | None = "threshold" if threshold else "total" if (is_count and _of_before(before)) else \
         "count" if is_count else _role_from_words(before, after, reading.clause)
-    return Words(role, _qualifier(reading.clause) if role == "count" else None, _band(reading.clause))
+    return Words(role, _qualifier(reading.clause) if role == "count" else None,
+                 _band(reading.clause) or _band(reading.remark))
 
 
 def _counted_before(before: str) -> bool:

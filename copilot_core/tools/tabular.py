@@ -67,3 +67,21 @@ def tabular_json(text: str) -> str:
     except ValueError:
         return text
     return to_model_json(tabulate(parsed))
+
+
+def untabulate(obj: object) -> object:
+    """:func:`tabulate` undone as far as a reader of values needs: every ``{"columns", "rows"}`` table becomes its
+    rows again (objects, the ``every_row`` fields in each), so each value is read with its column's name."""
+    if isinstance(obj, list):
+        return [untabulate(item) for item in obj]
+    if not isinstance(obj, dict):
+        return obj
+    columns, rows = obj.get("columns"), obj.get("rows")
+    if isinstance(columns, list) and isinstance(rows, list) and all(isinstance(c, str) for c in columns) \
+            and all(isinstance(r, list) and len(r) == len(columns) for r in rows) \
+            and set(obj) <= {"columns", "rows", "every_row"}:
+        every = obj.get("every_row")
+        shared = every if isinstance(every, dict) else {}
+        return [{**shared, **dict(zip(columns, row))} for row in rows]
+    return {k: untabulate(v) for k, v in obj.items()}
+

@@ -13,7 +13,7 @@ from copilot_core.tools.toolkit import answer_line
 
 CHIP = "64Qv3"
 QUESTION = "What share of the qubits on 64Qv3 have T1 below 45 μs?"
-INVENTED = "About 71.3% of the qubits qualify. That is 44.4 qubits."  # numbers no tool result holds
+INVENTED = "The typical T1 there is 12.34 μs. Most sit near 17.77 μs."  # numbers no tool result holds, in no role
 
 
 def _filter(repo, origin: str):
@@ -30,20 +30,20 @@ def test_every_sentence_left_out_gives_the_routers_answer(repo):
     texts = [b.text for b in blocks if isinstance(b, TextBlock)]
     assert action == "replaced"
     assert texts == [answer_line(out), f"_{ALL_LEFT_OUT}_"]
-    assert "71.3" not in " ".join(texts) and LEFT_OUT not in " ".join(texts)
+    assert "17.77" not in " ".join(texts) and LEFT_OUT not in " ".join(texts)
 
 
 def test_a_sentence_that_stands_keeps_the_answer_with_its_mark(repo):
     out = _filter(repo, "router")
     line = answer_line(out)
     assert line is not None
-    blocks, _, _ = checked_blocks([TextBlock(f"{line} About 71.3% of the qubits qualify.")], QUESTION, [out])
+    blocks, _, _ = checked_blocks([TextBlock(f"{line} Most sit near 17.77 μs.")], QUESTION, [out])
     shown = " ".join(b.text for b in blocks if isinstance(b, TextBlock))
-    assert line in shown and "71.3" not in shown and ALL_LEFT_OUT not in shown
+    assert line in shown and "17.77" not in shown and ALL_LEFT_OUT not in shown
 
 
 def test_without_the_routers_call_the_marks_stay(repo):
     out = _filter(repo, "model")
     blocks, _, _ = checked_blocks([TextBlock(INVENTED)], QUESTION, [out])
     shown = " ".join(b.text for b in blocks if isinstance(b, TextBlock))
-    assert LEFT_OUT in shown and "71.3" not in shown and ALL_LEFT_OUT not in shown
+    assert LEFT_OUT in shown and "17.77" not in shown and ALL_LEFT_OUT not in shown

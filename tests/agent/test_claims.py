@@ -390,3 +390,16 @@ def test_a_change_whose_direction_words_disagree_falls_back_to_the_deterministic
 
 def test_a_negative_level_is_not_read_as_a_change():
     assert verdicts("Q03 has anharmonicity −310.2 MHz.", [ANHARMONICITY]) == [("−310.2", "ok")]
+
+
+@pytest.mark.parametrize(("answer", "verdict"), [
+    ("Q05's T1 is 10.2 μs, which is good.", "wrong"),          # T1 below 20 μs is bad (the T1 bands, by hand)
+    ("Q05's T1 is 10.2 μs, well inside the good band.", "wrong"),
+    ("Q05's T1 is 10.2 μs, which is bad.", "ok"),
+    ("Q05's T1 is 10.2 μs, and Q06 is good.", "ok"),            # the remark names another qubit
+    ("Q05's T1 is 10.2 μs, while T2 echo is good.", "ok"),      # and another metric
+])
+def test_a_band_in_the_remark_after_a_comma_is_the_number_s(answer, verdict):
+    """", which is good" grades the number before it as "(good)" does; a clause naming something else does not."""
+    report = check_claims(answer, [{"qid": "5", "t1": 10.2, "metric": "t1", "chip_id": "64Qv3"}])
+    assert [c.verdict for c in report.claims] == [verdict], report.claims

@@ -107,3 +107,4 @@ def test_scripted_models_reach_the_floor_on_every_shape(model, questions, repo, 
               + ("\nfailed:\n" + "\n".join(failed) if failed else ""))
     low = [shape for shape in shapes if sum(scores[shape]) < FLOOR * len(scores[shape])]
     assert not low, f"{model} below {FLOOR:.0%}: {low}; failures: {failed}"
+    assert not let_through, f"{model}: numbers swapped between fields shown as written: {let_through}"

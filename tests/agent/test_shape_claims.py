@@ -56,3 +56,25 @@ def test_range_said_loosely_without_a_spread_claims_nothing():
     """"in the good range" with no spread statistic in the turn: the number keeps its usual reading."""
     report = check_claims("Q05's T1 of 61.2 μs is in the good range.", [{"qid": "5", "t1": 61.2, "metric": "t1"}])
     assert not report.wrong, report.claims
+
+
+@pytest.mark.parametrize("answer", [
+    "The interquartile range of T1 across the chip is **28.3 μs** (good: above 30 μs).",
+    "T1's standard deviation is 26.7 μs, which is bad.",
+    "The range of T1 is 124.5 μs (excellent).",
+    "T1's coefficient of variation is 41.3% (poor).",
+    "T1 and T2 echo correlate with Pearson r = 0.82 (good).",
+])
+def test_a_band_on_a_spread_or_a_correlation_is_wrong(answer):
+    """Bands grade a qubit's value; the right number with a band word after it still claims something false."""
+    report = check_claims(answer, [SPREAD, CORR])
+    assert [c.verdict for c in report.claims if c.band is not None] == ["wrong"], report.claims
+    repaired = repair_answer(answer, report, SPREAD["answer"])
+    assert repaired.action in ("corrected", "replaced") and answer not in repaired.text
+
+
+def test_a_band_on_a_share_describes_the_qubits_and_stays():
+    """"24.2% of qubits are good": the band is the qubits', not the share's."""
+    report = check_claims("24.2% of the 62 qubits with a value have T1 below 45 μs, which is bad.", [SHARE],
+                          question="below 45")
+    assert not report.wrong, report.claims

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from copilot_core.tools.tabular import tabular_json, tabulate
+from copilot_core.checking.claim_facts import tool_facts
+from copilot_core.tools.tabular import tabular_json, tabulate, untabulate
 
 
 def test_an_object_of_rows_becomes_one_header_and_value_arrays():
@@ -51,3 +52,22 @@ def test_null_fields_are_left_out_and_every_number_survives():
 
 def test_text_that_is_not_json_is_returned_unchanged():
     assert tabular_json("not json {") == "not json {"
+
+
+def test_a_table_read_back_gives_each_value_its_column_name():
+    params = {"t1": {"value": 93.83, "unit": "μs", "execution_id": "e1"},
+              "readout_frequency": {"value": 7.013, "unit": "GHz", "execution_id": "e1"},
+              "qubit_frequency": {"value": 4.696, "unit": "GHz", "execution_id": "e1"}}
+    back = untabulate(tabulate({"qid": "1", "parameters": params}))
+    assert back == {"qid": "1", "parameters": [{"execution_id": "e1", "name": k, **{f: v for f, v in row.items()
+                                                                                  if f != "execution_id"}}
+                                               for k, row in params.items()]}
+
+
+def test_the_claim_check_reads_a_tabulated_result_with_its_metric_names():
+    """The model's tabulated copy of a result binds each number to its metric, as the full result does: no
+    number of it backs a claim about another metric."""
+    params = {"readout_frequency": {"value": 7.013, "unit": "GHz"}, "qubit_frequency": {"value": 4.696, "unit": "GHz"}}
+    facts = tool_facts([json.loads(tabular_json(json.dumps({"qid": "1", "parameters": params})))])
+    by_value = {(f.value, f.metric) for f in facts if f.role == "value"}
+    assert by_value == {(7.013, "readout_frequency"), (4.696, "qubit_frequency")}
