@@ -184,8 +184,9 @@ def _walk(obj: object, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
 
 def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
     subject = next((s for k in _SUBJECT_KEYS if (s := _canonical_subject(obj.get(k))) is not None), ctx.subject)
+    row_of = obj.get("name")  # a table row of metrics: {"name": "t1", "value": ...}
     named = next((str(obj[k]) for k in _METRIC_KEYS if isinstance(obj.get(k), str)), None) or (
-        obj["name"] if isinstance(obj.get("name"), str) and obj["name"] in CATALOGUE else None)  # a table row of metrics ("name": "t1")
+        row_of if isinstance(row_of, str) and row_of in CATALOGUE else None)
     here = _Context(ctx.tool, named or ctx.metric, subject, ctx.qualifier, ctx.ranked,
                     _stated(obj, ("unit",)) or ctx.unit, _stated(obj, _TIME_KEYS) or ctx.at)
     for k, value in obj.items():
