@@ -12,8 +12,6 @@ per shape; the per-shape table is printed for the docs.
 
 from __future__ import annotations
 
-import json
-import re
 import time
 from collections import Counter, defaultdict
 
@@ -22,45 +20,21 @@ import pytest
 from copilot_core.agent import AgentRequest, run_copilot
 from copilot_core.answer.blocks import ChartBlock
 from copilot_core.tools import DataStore, Toolkit
+from tests.fakes.scripted_models import quoter, silent, swap_decimals, tool_sentences
 from tests.fakes.scripted_openai import SmartRequest, text
 from tests.public_eval import CHIP, Question, build, passed
 
 FLOOR = 0.8  # per shape: at least 8 of 10
-_NUM = re.compile(r"(?<![\w.])\d+\.\d+")
-
-
-def _sentences(request: SmartRequest) -> list[str]:
-    out = []
-    for seen in request.tool_results:
-        try:
-            body = json.loads(seen.output)
-        except ValueError:
-            continue
-        if isinstance(body, dict) and isinstance(body.get("answer"), str):
-            out.append(body["answer"])
-    return out
-
-
-def quoter(request: SmartRequest):
-    return text(" ".join(_sentences(request)) or "I could not find that.")
-
-
-def silent(request: SmartRequest):
-    return text("")
-
 
 SWAPPED: list[str] = []  # what the confabulator wrote when it swapped numbers (cleared per question)
 
 
 def confabulator(request: SmartRequest):
-    said = " ".join(_sentences(request))
-    found = _NUM.findall(said)
-    distinct = list(dict.fromkeys(found))
-    if len(distinct) >= 2:  # swap the first two decimals: both are in the result, each now in the other's place
-        a, b = distinct[:2]
-        said = said.replace(a, "\0").replace(b, a).replace("\0", b)
-        SWAPPED.append(said)
-    return text(said or "I could not find that.")
+    said = " ".join(tool_sentences(request))
+    swapped = swap_decimals(said)
+    if swapped != said:
+        SWAPPED.append(swapped)
+    return text(swapped or "I could not find that.")
 
 
 MODELS = {"quoter": quoter, "silent": silent, "confabulator": confabulator}

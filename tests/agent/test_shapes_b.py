@@ -5,7 +5,6 @@ one that quotes, one that swaps the sides or names the wrong winner.  Truths: ``
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -20,32 +19,12 @@ from copilot_core.skills import SkillLibrary
 from tests import dev_shapes_b
 from tests.depth.conftest import provider_for
 from tests.eval_score import passed
+from tests.fakes.scripted_models import quoter, silent, swap_decimals, tool_sentences
 from tests.fakes.scripted_openai import SmartRequest, text
 from tests.public_eval import CHIP, OTHER
 
 SMALL = "qwen2.5-coder-1.5b-instruct"
 SHAPES = ("cross-chip", "missing thing", "window count", "fails most", "qubit pair")
-_DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+")
-
-
-def _sentences(request: SmartRequest) -> list[str]:
-    out = []
-    for seen in request.tool_results:
-        try:
-            body = json.loads(seen.output)
-        except ValueError:
-            continue
-        if isinstance(body, dict) and isinstance(body.get("answer"), str):
-            out.append(body["answer"])
-    return out
-
-
-def quoter(request: SmartRequest):
-    return text(" ".join(_sentences(request)) or "I could not find that.")
-
-
-def silent(request: SmartRequest):
-    return text("")
 
 
 WRONG: list[str] = []
@@ -53,11 +32,7 @@ WRONG: list[str] = []
 
 def swapper(request: SmartRequest):
     """The first two decimals swapped, and the first two chip or qubit names swapped: the wrong side wins."""
-    said = " ".join(_sentences(request))
-    decimals = list(dict.fromkeys(_DECIMAL.findall(said)))
-    if len(decimals) >= 2:
-        a, b = decimals[:2]
-        said = said.replace(a, "\0").replace(b, a).replace("\0", b)
+    said = swap_decimals(" ".join(tool_sentences(request)))
     names = list(dict.fromkeys(re.findall(r"\b\d+Qv\d+\b|\bQ\d+\b", said)))
     if len(names) >= 2:
         a, b = names[:2]

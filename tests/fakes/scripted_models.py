@@ -1,0 +1,43 @@
+"""Scripted models for eval tests: they answer from the tools' own ``answer`` sentences the request carries, so a
+test knows what a right, a silent and a wrong answer are without a real model."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.fakes.scripted_openai import SmartRequest, text
+
+_DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+")
+
+
+def tool_sentences(request: SmartRequest) -> list[str]:
+    """The ``answer`` sentences of the tool results in the request, in order."""
+    out = []
+    for seen in request.tool_results:
+        try:
+            body = json.loads(seen.output)
+        except ValueError:
+            continue
+        if isinstance(body, dict) and isinstance(body.get("answer"), str):
+            out.append(body["answer"])
+    return out
+
+
+def quoter(request: SmartRequest):
+    """Quotes every tool sentence: a right answer in the tools' words."""
+    return text(" ".join(tool_sentences(request)) or "I could not find that.")
+
+
+def silent(request: SmartRequest):
+    """Writes nothing: the turn must still answer from the data."""
+    return text("")
+
+
+def swap_decimals(said: str) -> str:
+    """The first two distinct decimals of ``said`` swapped: both are in the results, each in the other's place."""
+    distinct = list(dict.fromkeys(_DECIMAL.findall(said)))
+    if len(distinct) < 2:
+        return said
+    a, b = distinct[:2]
+    return said.replace(a, "\0").replace(b, a).replace("\0", b)
