@@ -151,7 +151,7 @@ def sign_in(browser: Browser, url: str, login: str) -> tuple[Page, list[tuple[st
     page.wait_for_url(lambda u: urlsplit(u).port != urlsplit(url).port, timeout=TIMEOUT_MS)  # at the provider
     page.locator("input[name=login]").fill(login)
     page.locator("input[name=password]").fill("any-password")
-    app_button(page, "Sign-in").click()
+    page.get_by_role("button", name="Sign-in").click()  # the provider's own form
     page.wait_for_url(lambda u: urlsplit(u).port == urlsplit(url).port, timeout=TIMEOUT_MS)  # back in the app
     return page, outside
 
@@ -204,7 +204,7 @@ def test_two_users_sign_in_see_only_their_own_chats_and_sign_out(browser: Browse
 
     # Sign-out goes through the provider's end-session page and back to the sign-in screen.
     app_button(alice.get_by_test_id("stSidebar"), "Sign out").click()
-    confirm = app_button(alice, "Yes, sign me out")
+    confirm = alice.get_by_role("button", name="Yes, sign me out")  # the provider's end-session page
     confirm.wait_for(timeout=TIMEOUT_MS)
     confirm.click()
     expect(alice.get_by_text("Sign in with your lab account")).to_be_visible(timeout=TIMEOUT_MS)
