@@ -140,8 +140,10 @@ def read_numbers(answer: str) -> tuple[list[Reading], list[tuple[int, int, str]]
     out = []
     bounds = clauses(masked)
     for i, (cstart, cend) in enumerate(bounds):
-        remark = _remark(answer, masked, bounds[i + 1] if i + 1 < len(bounds) else None, cend, mentions)
-        for start, end, written, derived in number_spans(masked[cstart:cend]):
+        spans = number_spans(masked[cstart:cend])
+        remark = _remark(answer, masked, bounds[i + 1] if i + 1 < len(bounds) else None, cend, mentions) \
+            if spans else ""
+        for start, end, written, derived in spans:
             try:
                 value = written_value(written)
             except ValueError:
