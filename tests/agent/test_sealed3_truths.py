@@ -91,6 +91,10 @@ def test_every_truth_is_a_real_number_that_tells_answers_apart(questions):
             a, b = truth.expects[0], truth.expects[1]
             if truth.winner == truth.loser or abs(a.value - b.value) <= a.tol + b.tol:
                 bad.append(f"{q.id}: the two sides do not differ")
+            win = [e.value for e in truth.expects if e.near == (truth.winner,)]
+            lose = [e.value for e in truth.expects if e.near == (truth.loser,)]
+            if not (len(win) == len(lose) == 1 and win[0] > lose[0]):
+                bad.append(f"{q.id}: the side named higher does not hold the larger figure")
         if q.shape == "top N":
             values = [e.value for e in truth.expects]
             if len(values) < 3 or len(set(values)) != len(values) or len({e.near for e in truth.expects}) != len(values):
