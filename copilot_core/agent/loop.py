@@ -197,9 +197,9 @@ class ModelLoop:
             return True
         if call.name == MORE_TOOLS and self.plan.route is not None:
             self.expanded = True
-            self.keep(conversation, call, args, ToolOutcome(
-                name=MORE_TOOLS, args={}, ok=True, model_text=more_tools_reply(list(self.plan.tools), self.plan.route),
-                summary="asked for every tool"))
+            reply = more_tools_reply(list(self.plan.tools), self.plan.route)
+            self.keep(conversation, call, args, ToolOutcome(name=MORE_TOOLS, args={}, ok=True, model_text=reply,
+                                                            summary="asked for every tool"))
             return True
         return False
 
