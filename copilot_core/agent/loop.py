@@ -100,6 +100,7 @@ class ModelLoop:
         self.ledger = CallLedger()
         self.interim: list[str] = []  # text the model wrote next to its tool calls
         self.computed = False  # the answer is the tools' own sentences (the model wrote nothing usable)
+        self.repeated: str | None = None  # why the rounds end: a call the ledger already answered
 
     def run(self, repo: CalibrationRepository | None, *, prompt_extras: Sequence[str] = (),
             client: OpenAI | None = None) -> LoopEnd:
@@ -179,41 +180,34 @@ class ModelLoop:
             self.draft = text
             self.notify(self.stream, text)
 
-    def run_calls(self, conversation: Conversation, calls: list[ToolCall]) -> str | None:
-        """Run one turn's calls (every call gets an output); why the loop should stop for the final answer (a call
-        the ledger already answers), else None."""
-        repeated: str | None = None
-        self.notify(self.listener.phase, "running tools")
-        for call in calls:
-            if self.cancel is not None:
-                self.cancel.check()
-            parsed = _parse(call.arguments)
-            args = parsed if parsed is not None else {"_raw": call.arguments[:200]}
-            if call.name == ASK_TOOL and self.plan.clarify:
-                self.asked = self.asked or ask_from_call(call.arguments)
-                conversation.add_tool_result(call, to_model_json(
-                    {"note": "The user will answer in their next message."} if self.asked else
-                    {"error": "ask_user needs a question and 2-4 distinct options", "hint": "answer instead"}))
-                continue
-            earlier = self.ledger.earlier(call.name, args)
-            if earlier is not None:
-                with self.tracer.span(f"tool:{call.name}", tool=call.name, cached=True):
-                    conversation.add_tool_result(call, self.already_made(earlier))
-                repeated = "You asked again for a tool call that was already made; its result is above."
-                continue
-            if call.name == MORE_TOOLS and self.plan.route is not None:
-                self.expanded = True
-                outcome = ToolOutcome(name=MORE_TOOLS, args={}, ok=True, model_text=more_tools_reply(
-                    list(self.plan.tools), self.plan.route), summary="asked for every tool")
-            else:
-                self.notify(self.listener.tool_call, call.name, args)
-                outcome = self.execute(call, args, parsed)
-                if parsed is not None:
-                    outcome = retry_invented(partial(self.execute_args, call), call.name, args, outcome)
-            self.ledger.record(outcome, args)
-            conversation.add_tool_result(call, outcome.model_text)
-            self.notify(self.listener.tool_result, outcome)
-        return repeated
+    def answered_here(self, conversation: Conversation, call: ToolCall, args: dict) -> bool:
+        """True when ``call`` needs no tool run and is answered here: ``ask_user`` (the turn ends with the question),
+        a call the ledger already answers (the rounds then end: ``repeated``), ``more_tools``."""
+        if call.name == ASK_TOOL and self.plan.clarify:
+            self.asked = self.asked or ask_from_call(call.arguments)
+            conversation.add_tool_result(call, to_model_json(
+                {"note": "The user will answer in their next message."} if self.asked else
+                {"error": "ask_user needs a question and 2-4 distinct options", "hint": "answer instead"}))
+            return True
+        earlier = self.ledger.earlier(call.name, args)
+        if earlier is not None:
+            with self.tracer.span(f"tool:{call.name}", tool=call.name, cached=True):
+                conversation.add_tool_result(call, self.already_made(earlier))
+            self.repeated = "You asked again for a tool call that was already made; its result is above."
+            return True
+        if call.name == MORE_TOOLS and self.plan.route is not None:
+            self.expanded = True
+            reply = more_tools_reply(list(self.plan.tools), self.plan.route)
+            self.keep(conversation, call, args, ToolOutcome(name=MORE_TOOLS, args={}, ok=True, model_text=reply,
+                                                            summary="asked for every tool"))
+            return True
+        return False
+
+    def keep(self, conversation: Conversation, call: ToolCall, args: dict, outcome: ToolOutcome) -> None:
+        """A call's outcome into the ledger, its answer into the conversation, the listener told."""
+        self.ledger.record(outcome, args)
+        conversation.add_tool_result(call, outcome.model_text)
+        self.notify(self.listener.tool_result, outcome)
 
     @staticmethod
     def already_made(outcome: ToolOutcome) -> str:
@@ -279,7 +273,8 @@ class ModelLoop:
         return replace(outcome, model_text=tabular_json(outcome.model_text)) if self.plan.tabular else outcome
 
     def loop(self, conversation: Conversation, prefetched: bool) -> str | None:
-        """The rounds; returns the model's final text (None when it stayed empty)."""
+        """The rounds: the model's reply, then each of its calls answered here or run on the toolkit; returns the
+        model's final text (None when it stayed empty)."""
         if prefetched:  # the call the question needs is made: the model answers from it
             return self.final(conversation, shared=True)
         reason = f"You have used all {MAX_TOOL_ROUNDS} tool rounds."
@@ -302,11 +297,23 @@ class ModelLoop:
                 if turn.text:
                     self.interim.append(turn.text)
                 conversation.add_turn(turn)
-            stop = self.run_calls(conversation, calls)
+            self.notify(self.listener.phase, "running tools")
+            for call in calls:  # every call gets an output
+                if self.cancel is not None:
+                    self.cancel.check()
+                parsed = _parse(call.arguments)
+                args = parsed if parsed is not None else {"_raw": call.arguments[:200]}
+                if self.answered_here(conversation, call, args):
+                    continue
+                self.notify(self.listener.tool_call, call.name, args)
+                outcome = self.execute(call, args, parsed)
+                if parsed is not None:
+                    outcome = retry_invented(partial(self.execute_args, call), call.name, args, outcome)
+                self.keep(conversation, call, args, outcome)
             if self.asked is not None:  # the model asked the user: the turn ends with the question
                 return None
-            if stop:
-                reason = stop
+            if self.repeated is not None:
+                reason = self.repeated
                 break
         conversation.add_user_note(render_prompt("finalize", reason=reason))
         return self.final(conversation)

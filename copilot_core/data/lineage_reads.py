@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from copilot_core.data import validation as v
-from copilot_core.data.guarded import guarded
+from copilot_core.data.guarded import driver_errors
+from copilot_core.data.observed import seen
 from copilot_core.data.reader import ScopedReader
 from copilot_core.data.rows import LineageGraph
 from copilot_core.data.stored import ACTIVITY_FIELDS, VERSION_FIELDS, _pick, _projection, _usable
@@ -14,15 +15,15 @@ MAX_LINEAGE_NODES = 400
 class LineageReads(ScopedReader):
     """A parameter's versions and the ancestors of one version through provenance relations and activities."""
 
-    @guarded
     def parameter_versions(self, chip_id: str, parameter: str, qid: str, *, limit: int = 10) -> list[dict]:
         """Versions of one parameter on one qubit, version descending: {entity_id, parameter_name, qid, value,
         unit, error, version, valid_from, valid_until, task_name, execution_id, task_id}."""
-        query = self.scope(chip_id=v.chip_id(chip_id), parameter_name=v.name(parameter),
-                            qid=v.qid_or_coupling(qid))
-        rows = [_pick(doc, VERSION_FIELDS) for doc in self.db["parameter_versions"].find(
-            query, _projection(VERSION_FIELDS)).sort([("version", -1)]).limit(v.limit(limit))]
-        return self._with_task_state(rows)
+        with driver_errors(self):
+            query = self.scope(chip_id=v.chip_id(chip_id), parameter_name=v.name(parameter),
+                                qid=v.qid_or_coupling(qid))
+            rows = [_pick(doc, VERSION_FIELDS) for doc in self.db["parameter_versions"].find(
+                query, _projection(VERSION_FIELDS)).sort([("version", -1)]).limit(v.limit(limit))]
+            return seen(self._with_task_state(rows))
 
     def _with_task_state(self, versions: list[dict]) -> list[dict]:
         """Mark each version with the outcome of the task that produced it: ``task_status``,
@@ -45,48 +46,49 @@ class LineageReads(ScopedReader):
                              and _usable(row.get("value")) is not None)
         return versions
 
-    @guarded
     def lineage_graph(self, chip_id: str, entity_id: str, *, max_depth: int = 5) -> LineageGraph:
         """Ancestors of a parameter version through provenance relations/activities (max_depth 1..20):
         {"root": entity_id, "nodes": [{id, type: "entity"|"activity", depth, ...}], "edges": [{source, target,
         relation}], "truncated": bool}.  Unknown entity -> {"root": entity_id, "nodes": [], "edges": []}.
         Edges point from the newer thing to what it came from (wasGeneratedBy, used, wasDerivedFrom)."""
-        chip_id, entity_id = v.chip_id(chip_id), v.entity_id(entity_id)
-        depth_limit = v.limit(max_depth, "max_depth", maximum=20)
-        nodes: dict[str, dict] = {}
-        edges: list[dict] = []
-        root = self._entities([entity_id], chip_id)
-        if not root:
-            return LineageGraph(root=entity_id, nodes=[], edges=[], truncated=False)
-        nodes[entity_id] = root[entity_id] | {"depth": 0}
-        frontier, truncated = [entity_id], False
-        for depth in range(1, depth_limit + 1):
-            if not frontier:
-                break
-            relations = self.db["provenance_relations"].find(
-                self.scope(source_id={"$in": frontier}),
-                {"_id": 0, "relation_type": 1, "source_id": 1, "target_id": 1, "target_type": 1}) \
-                .sort([("source_id", 1), ("target_id", 1)]).limit(MAX_LINEAGE_NODES * 4)
-            new_entities: list[str] = []
-            new_activities: list[str] = []
-            for rel in relations:
-                target = rel.get("target_id")
-                if not isinstance(target, str):
-                    continue
-                edges.append({"source": rel.get("source_id"), "target": target, "relation": rel.get("relation_type")})
-                if target in nodes or target in new_entities or target in new_activities:
-                    continue
-                (new_activities if rel.get("target_type") == "activity" else new_entities).append(target)
-            found = self._entities(new_entities, chip_id) | self._activities(new_activities, chip_id)
-            frontier = []
-            for node_id in new_entities + new_activities:
-                if len(nodes) >= MAX_LINEAGE_NODES:
-                    truncated = True
+        with driver_errors(self):
+            chip_id, entity_id = v.chip_id(chip_id), v.entity_id(entity_id)
+            depth_limit = v.limit(max_depth, "max_depth", maximum=20)
+            nodes: dict[str, dict] = {}
+            edges: list[dict] = []
+            root = self._entities([entity_id], chip_id)
+            if not root:
+                return seen(LineageGraph(root=entity_id, nodes=[], edges=[], truncated=False))
+            nodes[entity_id] = root[entity_id] | {"depth": 0}
+            frontier, truncated = [entity_id], False
+            for depth in range(1, depth_limit + 1):
+                if not frontier:
                     break
-                nodes[node_id] = found.get(node_id, {"id": node_id, "type": "unknown"}) | {"depth": depth}
-                frontier.append(node_id)
-        edges = [e for e in edges if e["source"] in nodes and e["target"] in nodes]
-        return LineageGraph(root=entity_id, nodes=list(nodes.values()), edges=edges, truncated=truncated)
+                relations = self.db["provenance_relations"].find(
+                    self.scope(source_id={"$in": frontier}),
+                    {"_id": 0, "relation_type": 1, "source_id": 1, "target_id": 1, "target_type": 1}) \
+                    .sort([("source_id", 1), ("target_id", 1)]).limit(MAX_LINEAGE_NODES * 4)
+                new_entities: list[str] = []
+                new_activities: list[str] = []
+                for rel in relations:
+                    target = rel.get("target_id")
+                    if not isinstance(target, str):
+                        continue
+                    edges.append({"source": rel.get("source_id"), "target": target,
+                                  "relation": rel.get("relation_type")})
+                    if target in nodes or target in new_entities or target in new_activities:
+                        continue
+                    (new_activities if rel.get("target_type") == "activity" else new_entities).append(target)
+                found = self._entities(new_entities, chip_id) | self._activities(new_activities, chip_id)
+                frontier = []
+                for node_id in new_entities + new_activities:
+                    if len(nodes) >= MAX_LINEAGE_NODES:
+                        truncated = True
+                        break
+                    nodes[node_id] = found.get(node_id, {"id": node_id, "type": "unknown"}) | {"depth": depth}
+                    frontier.append(node_id)
+            edges = [e for e in edges if e["source"] in nodes and e["target"] in nodes]
+            return seen(LineageGraph(root=entity_id, nodes=list(nodes.values()), edges=edges, truncated=truncated))
 
     def _entities(self, ids: list[str], chip_id: str) -> dict[str, dict]:
         if not ids:

@@ -8,7 +8,8 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from copilot_core.data import validation as v
-from copilot_core.data.guarded import guarded
+from copilot_core.data.guarded import driver_errors
+from copilot_core.data.observed import seen
 from copilot_core.data.plans import MAX_SCAN, Query
 from copilot_core.data.reader import ScopedReader
 from copilot_core.data.rows import ChipSeriesRow, MetricValue, SeriesPoint
@@ -76,15 +77,15 @@ class MetricReads(ScopedReader):
                                        executions=lambda: self._runs(chip_id), known_ids=known_ids)
         return [r for r in (self._metric_row(d, parameter) for d in docs) if r is not None]
 
-    @guarded
     def last_execution_at(self, chip_id: str) -> datetime | None:
         """Start of the chip's newest execution that started (a scheduled one has not): the end of every "last N
         days" window."""
-        doc = self.db["execution_history"].find_one(self.scope(chip_id=v.chip_id(chip_id))
-                                                    | {"status": {"$ne": "scheduled"}},
-                                                    {"_id": 0, "start_at": 1}, sort=[("start_at", -1)])
-        start = doc.get("start_at") if doc else None
-        return start if isinstance(start, datetime) else None
+        with driver_errors(self):
+            doc = self.db["execution_history"].find_one(self.scope(chip_id=v.chip_id(chip_id))
+                                                        | {"status": {"$ne": "scheduled"}},
+                                                        {"_id": 0, "start_at": 1}, sort=[("start_at", -1)])
+            start = doc.get("start_at") if doc else None
+            return seen(start if isinstance(start, datetime) else None)
 
     def window_end(self, chip_id: str, window_end: datetime | None = None) -> datetime:
         """``window_end`` if given, else the chip's last execution, else now (naive UTC)."""
@@ -92,7 +93,6 @@ class MetricReads(ScopedReader):
             return v.when(window_end, "window_end")
         return self.last_execution_at(chip_id) or _utcnow()
 
-    @guarded
     def metric_values(self, chip_id: str, metric: str, *, mode: Mode = "latest", kind: Kind = "qubit",
                       within_hours: float | None = None, window_end: datetime | None = None,
                       qid: str | None = None) -> dict[str, MetricValue]:
@@ -103,71 +103,74 @@ class MetricReads(ScopedReader):
         best (catalogue's better direction) and average (mean, sample stddev) use the usable values.
         ``within_hours`` counts back from ``window_end`` (default: the chip's last execution); ``qid`` reads
         one qubit (or coupling id) only."""
-        chip_id, metric = v.chip_id(chip_id), v.name(metric, "metric name")
-        mode = v.choice(mode, "mode", v.MODES)  # type: ignore[assignment]
-        kind = v.choice(kind, "kind", v.KINDS)  # type: ignore[assignment]
-        query = self._metric_query(chip_id, metric, usable_only=mode != "latest", task_type=kind,
-                                   qid=v.qid_or_coupling(qid) if qid is not None else None)
-        if within_hours is not None:
-            since = self.window_end(chip_id, window_end) - timedelta(hours=v.hours(within_hours))
-            query |= {"start_at": {"$gte": since}} | self._window_hint(chip_id, since)
-        if mode == "latest":
-            rows = self._latest_metric_rows(query, metric, kind)
-        else:
-            rows = self._metric_rows(query, metric)
-        groups: dict[str, list[dict]] = defaultdict(list)
-        for row in rows:
-            groups[row["qid"]].append(row)
-        higher = catalogue_metric(metric, kind=kind).higher_is_better
-        out: dict[str, MetricValue] = {}
-        for key in sorted(groups, key=_qid_sort_key):
-            rows = groups[key]  # newest first
-            chosen = rows[0]
-            if mode == "best":
-                chosen = (max if higher else min)(rows, key=lambda r: r["value"])
-            values = [r["value"] for r in rows if r["value"] is not None]
-            value = statistics.fmean(values) if mode == "average" else chosen["value"]
-            stddev = (statistics.stdev(values) if len(values) > 1 else 0.0) if mode == "average" else None
-            out[key] = MetricValue(value=value, stddev=stddev, count=len(values), unit=chosen["unit"],
-                                   at=chosen["calibrated_at"], execution_id=chosen["execution_id"],
-                                   task_id=chosen["task_id"],
-                                   missing_since=chosen["calibrated_at"] if value is None else None)
-        return out
+        with driver_errors(self):
+            chip_id, metric = v.chip_id(chip_id), v.name(metric, "metric name")
+            mode = v.choice(mode, "mode", v.MODES)  # type: ignore[assignment]
+            kind = v.choice(kind, "kind", v.KINDS)  # type: ignore[assignment]
+            query = self._metric_query(chip_id, metric, usable_only=mode != "latest", task_type=kind,
+                                       qid=v.qid_or_coupling(qid) if qid is not None else None)
+            if within_hours is not None:
+                since = self.window_end(chip_id, window_end) - timedelta(hours=v.hours(within_hours))
+                query |= {"start_at": {"$gte": since}} | self._window_hint(chip_id, since)
+            if mode == "latest":
+                rows = self._latest_metric_rows(query, metric, kind)
+            else:
+                rows = self._metric_rows(query, metric)
+            groups: dict[str, list[dict]] = defaultdict(list)
+            for row in rows:
+                groups[row["qid"]].append(row)
+            higher = catalogue_metric(metric, kind=kind).higher_is_better
+            out: dict[str, MetricValue] = {}
+            for key in sorted(groups, key=_qid_sort_key):
+                rows = groups[key]  # newest first
+                chosen = rows[0]
+                if mode == "best":
+                    chosen = (max if higher else min)(rows, key=lambda r: r["value"])
+                values = [r["value"] for r in rows if r["value"] is not None]
+                value = statistics.fmean(values) if mode == "average" else chosen["value"]
+                stddev = (statistics.stdev(values) if len(values) > 1 else 0.0) if mode == "average" else None
+                out[key] = MetricValue(value=value, stddev=stddev, count=len(values), unit=chosen["unit"],
+                                       at=chosen["calibrated_at"], execution_id=chosen["execution_id"],
+                                       task_id=chosen["task_id"],
+                                       missing_since=chosen["calibrated_at"] if value is None else None)
+            return seen(out)
 
     # ---- timeseries ----------------------------------------------------------------------------
-    @guarded
     def parameter_timeseries(self, chip_id: str, parameter: str, qid: str, *, last_n: int = 10,
                              since: datetime | None = None) -> list[SeriesPoint]:
         """Last ``last_n`` values of one output parameter for one qubit, oldest first:
         {value, unit, error, calibrated_at, execution_id, task_id}.  Completed, non-excluded, 0/NaN skipped."""
-        query = self._metric_query(v.chip_id(chip_id), v.name(parameter), qid=v.qid_or_coupling(qid)) \
-            | self._window("start_at", since, None)
-        rows = self._metric_rows(query, parameter, limit=v.limit(last_n, "last_n"))
-        return [SeriesPoint(value=r["value"], unit=r["unit"], error=r["error"], calibrated_at=r["calibrated_at"],
-                            execution_id=r["execution_id"], task_id=r["task_id"]) for r in reversed(rows)]
+        with driver_errors(self):
+            query = self._metric_query(v.chip_id(chip_id), v.name(parameter), qid=v.qid_or_coupling(qid)) \
+                | self._window("start_at", since, None)
+            rows = self._metric_rows(query, parameter, limit=v.limit(last_n, "last_n"))
+            return seen([SeriesPoint(value=r["value"], unit=r["unit"], error=r["error"],
+                                     calibrated_at=r["calibrated_at"], execution_id=r["execution_id"],
+                                     task_id=r["task_id"]) for r in reversed(rows)])
 
-    @guarded
     def chip_parameter_timeseries(self, chip_id: str, parameter: str, *, qids: list[str] | None = None,
                                   since: datetime | None = None, last_n: int | None = None) -> list[ChipSeriesRow]:
         """Rows {qid, calibrated_at, value, unit, execution_id, task_id} for all (or the given) qubits,
         oldest first, in one query; ``last_n`` applies per qubit.  Same filters as ``parameter_timeseries``."""
-        extra: Query = {}
-        if qids is not None:
-            extra["qid"] = {"$in": v.qid_list(qids)}
-        per_qubit = v.limit(last_n, "last_n") if last_n is not None else None
-        chip_id = v.chip_id(chip_id)
-        query = self._metric_query(chip_id, v.name(parameter)) | extra | self._window("start_at", since, None)
-        if since is not None:
-            query |= self._window_hint(chip_id, query["start_at"]["$gte"])
-        rows = self._metric_rows(query, parameter)
-        if per_qubit is not None:
-            seen: dict[str, int] = defaultdict(int)
-            kept = []
-            for row in rows:
-                seen[row["qid"]] += 1
-                if seen[row["qid"]] <= per_qubit:
-                    kept.append(row)
-            rows = kept
-        rows.reverse()
-        return [ChipSeriesRow(qid=r["qid"], calibrated_at=r["calibrated_at"], value=r["value"], unit=r["unit"],
-                              execution_id=r["execution_id"], task_id=r["task_id"]) for r in rows]
+        with driver_errors(self):
+            extra: Query = {}
+            if qids is not None:
+                extra["qid"] = {"$in": v.qid_list(qids)}
+            per_qubit = v.limit(last_n, "last_n") if last_n is not None else None
+            chip_id = v.chip_id(chip_id)
+            query = self._metric_query(chip_id, v.name(parameter)) | extra | self._window("start_at", since, None)
+            if since is not None:
+                query |= self._window_hint(chip_id, query["start_at"]["$gte"])
+            rows = self._metric_rows(query, parameter)
+            if per_qubit is not None:
+                per_id: dict[str, int] = defaultdict(int)
+                kept = []
+                for row in rows:
+                    per_id[row["qid"]] += 1
+                    if per_id[row["qid"]] <= per_qubit:
+                        kept.append(row)
+                rows = kept
+            rows.reverse()
+            return seen([ChipSeriesRow(qid=r["qid"], calibrated_at=r["calibrated_at"], value=r["value"],
+                                       unit=r["unit"], execution_id=r["execution_id"], task_id=r["task_id"])
+                         for r in rows])

@@ -10,7 +10,7 @@ from typing import Self
 
 from copilot_core.data import validation as v
 from copilot_core.data.engine import Database
-from copilot_core.data.guarded import guarded
+from copilot_core.data.guarded import driver_errors
 from copilot_core.data.plans import QueryPlan, Query, Run, plan_for
 from copilot_core.data.rows import ChipLayout, ChipRow
 from copilot_core.data.scoped import scoped
@@ -58,10 +58,10 @@ class ScopedReader:
         return base | {k: c for k, c in conditions.items() if c is not None}
 
     # ---- health -------------------------------------------------------------------------
-    @guarded
     def ping(self) -> None:
         """Cheap round trip; raises ``DatabaseUnavailable`` (message names the host) when unreachable."""
-        self.plan.ping(self.db)
+        with driver_errors(self):
+            self.plan.ping(self.db)
 
     def warm_up(self) -> None:
         """Build the embedded engine's lazy in-process indexes now (see ``warmup.py``); a no-op on MongoDB."""

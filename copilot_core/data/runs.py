@@ -12,7 +12,8 @@ from datetime import datetime
 from typing import TypedDict
 
 from copilot_core.data import validation as v
-from copilot_core.data.guarded import guarded
+from copilot_core.data.guarded import driver_errors
+from copilot_core.data.observed import seen
 from copilot_core.data.plans import MAX_SCAN
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.data.stored import text_list
@@ -64,42 +65,43 @@ class RunReader:
         self.db = repo.db
         self.plan = repo.plan
 
-    @guarded
     def executions_between(self, chip_id: str, since: datetime | None = None,
                            until: datetime | None = None) -> list[dict]:
         """Executions of a chip started in ``[since, until)``, newest first ({execution_id, status, start_at,
         end_at, name, tags})."""
-        query = self.repo.scope(chip_id=v.chip_id(chip_id))
-        bounds = {}
-        if since is not None:
-            bounds["$gte"] = v.when(since, "since")
-        if until is not None:
-            bounds["$lt"] = v.when(until, "until")
-        if bounds:
-            query["start_at"] = bounds
-        rows = self.db["execution_history"].find(
-            query, {"_id": 0, "execution_id": 1, "status": 1, "start_at": 1, "end_at": 1, "name": 1, "tags": 1}) \
-            .sort([("start_at", -1), ("execution_id", -1)]).limit(MAX_EXECUTIONS)
-        return [{"execution_id": d["execution_id"], "status": _text(d.get("status")), "start_at": _when(d.get("start_at")),
-                 "end_at": _when(d.get("end_at")), "name": _text(d.get("name")), "tags": text_list(d.get("tags"))}
-                for d in rows if v.is_execution_id(d.get("execution_id"))]
+        with driver_errors(self):
+            query = self.repo.scope(chip_id=v.chip_id(chip_id))
+            bounds = {}
+            if since is not None:
+                bounds["$gte"] = v.when(since, "since")
+            if until is not None:
+                bounds["$lt"] = v.when(until, "until")
+            if bounds:
+                query["start_at"] = bounds
+            rows = self.db["execution_history"].find(
+                query, {"_id": 0, "execution_id": 1, "status": 1, "start_at": 1, "end_at": 1, "name": 1, "tags": 1}) \
+                .sort([("start_at", -1), ("execution_id", -1)]).limit(MAX_EXECUTIONS)
+            return seen([{"execution_id": d["execution_id"], "status": _text(d.get("status")),
+                          "start_at": _when(d.get("start_at")), "end_at": _when(d.get("end_at")),
+                          "name": _text(d.get("name")), "tags": text_list(d.get("tags"))}
+                         for d in rows if v.is_execution_id(d.get("execution_id"))])
 
-    @guarded
     def results(self, chip_id: str, execution_ids: list[str]) -> list[RunResult]:
         """Every task result (any status, excluded or not) of the given executions of a chip."""
-        ids = sorted({v.execution_id(e) for e in execution_ids})
-        if not ids:
-            return []
-        query = self.repo.scope(chip_id=v.chip_id(chip_id)) | {"execution_id": {"$in": ids}}
-        out: list[RunResult] = []
-        for doc in self.db["task_result_history"].find(query, RESULT_PROJECTION).limit(MAX_SCAN):
-            if not isinstance(doc.get("qid"), str):
-                continue
-            start = doc.get("start_at")
-            out.append(RunResult(
-                qid=doc["qid"], name=str(doc.get("name") or ""), task_type=str(doc.get("task_type") or "qubit"),
-                status=str(doc.get("status") or ""), excluded=bool(doc.get("excluded")),
-                start_at=start if isinstance(start, datetime) else None,
-                execution_id=str(doc.get("execution_id") or ""), task_id=str(doc.get("task_id") or ""),
-                message=str(doc.get("message") or ""), values=_values(doc.get("output_parameters"))))
-        return out
+        with driver_errors(self):
+            ids = sorted({v.execution_id(e) for e in execution_ids})
+            if not ids:
+                return seen([])
+            query = self.repo.scope(chip_id=v.chip_id(chip_id)) | {"execution_id": {"$in": ids}}
+            out: list[RunResult] = []
+            for doc in self.db["task_result_history"].find(query, RESULT_PROJECTION).limit(MAX_SCAN):
+                if not isinstance(doc.get("qid"), str):
+                    continue
+                start = doc.get("start_at")
+                out.append(RunResult(
+                    qid=doc["qid"], name=str(doc.get("name") or ""), task_type=str(doc.get("task_type") or "qubit"),
+                    status=str(doc.get("status") or ""), excluded=bool(doc.get("excluded")),
+                    start_at=start if isinstance(start, datetime) else None,
+                    execution_id=str(doc.get("execution_id") or ""), task_id=str(doc.get("task_id") or ""),
+                    message=str(doc.get("message") or ""), values=_values(doc.get("output_parameters"))))
+            return seen(out)

@@ -7,7 +7,8 @@ from datetime import datetime
 from typing import Literal
 
 from copilot_core.data import validation as v
-from copilot_core.data.guarded import guarded
+from copilot_core.data.guarded import driver_errors
+from copilot_core.data.observed import seen
 from copilot_core.data.reader import ScopedReader
 from copilot_core.data.stored import _param
 from copilot_core.data.validation import InvalidArgument
@@ -17,19 +18,18 @@ from copilot_core.domain.metrics import stored_number
 class WindowCounts(ScopedReader):
     """Failures per task name or qubit, and how many failures, runs or measurements a window holds."""
 
-    @guarded
     def failure_counts(self, chip_id: str, *, by: Literal["name", "qid"] = "name",
                        since: datetime | None = None, until: datetime | None = None) -> dict[str, int]:
         """Failed task results per task name (or per qubit/coupling id), most first: every failure, never capped."""
-        query = self.scope(chip_id=v.chip_id(chip_id), status="failed") | self._window("start_at", since, until)
-        counts: dict[str, int] = defaultdict(int)
-        for doc in self.db["task_result_history"].find(query, {"_id": 0, by: 1}):
-            key = doc.get(by)
-            if isinstance(key, str) and key:
-                counts[key] += 1
-        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+        with driver_errors(self):
+            query = self.scope(chip_id=v.chip_id(chip_id), status="failed") | self._window("start_at", since, until)
+            counts: dict[str, int] = defaultdict(int)
+            for doc in self.db["task_result_history"].find(query, {"_id": 0, by: 1}):
+                key = doc.get(by)
+                if isinstance(key, str) and key:
+                    counts[key] += 1
+            return seen(dict(sorted(counts.items(), key=lambda item: (-item[1], item[0]))))
 
-    @guarded
     def count_in_window(self, chip_id: str, what: Literal["failed tasks", "task results", "runs", "measurements"], *,
                         since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
                         task_name: str | None = None, parameter: str | None = None) -> int:
@@ -38,21 +38,22 @@ class WindowCounts(ScopedReader):
         results (completed or failed: one document per task run per qubit or coupling); ``failed tasks``: those
         that failed; ``measurements``: completed, non-excluded results with a usable value of ``parameter``.
         ``qid`` (a qubit's or coupling's own results) and ``task_name`` narrow the task results."""
-        window = self._window("start_at", since, until)
-        if what == "runs":
-            query = self.scope(chip_id=v.chip_id(chip_id)) | window | {"status": {"$ne": "scheduled"}}
-            return int(self.db["execution_history"].count_documents(query))
-        query = self.scope(chip_id=v.chip_id(chip_id), qid=v.qid_or_coupling(qid) if qid is not None else None,
-                           name=v.task_name(task_name) if task_name is not None else None) | window
-        if what == "failed tasks":
-            return int(self.db["task_result_history"].count_documents(query | {"status": "failed"}))
-        if what == "task results":
-            return int(self.db["task_result_history"].count_documents(
-                query | {"status": {"$in": ["completed", "failed"]}}))
-        if parameter is None:
-            raise InvalidArgument("counting measurements needs a parameter")
-        name = v.name(parameter)
-        query |= {"status": "completed", "excluded": {"$ne": True}, f"output_parameters.{name}": {"$exists": True}}
-        docs = self.db["task_result_history"].find(query, {"_id": 0, f"output_parameters.{name}": 1})
-        return sum(1 for doc in docs if stored_number(_param((doc.get("output_parameters") or {}).get(name))
-                                                      .get("value")) is not None)
+        with driver_errors(self):
+            window = self._window("start_at", since, until)
+            if what == "runs":
+                query = self.scope(chip_id=v.chip_id(chip_id)) | window | {"status": {"$ne": "scheduled"}}
+                return seen(int(self.db["execution_history"].count_documents(query)))
+            query = self.scope(chip_id=v.chip_id(chip_id), qid=v.qid_or_coupling(qid) if qid is not None else None,
+                               name=v.task_name(task_name) if task_name is not None else None) | window
+            if what == "failed tasks":
+                return seen(int(self.db["task_result_history"].count_documents(query | {"status": "failed"})))
+            if what == "task results":
+                return seen(int(self.db["task_result_history"].count_documents(
+                    query | {"status": {"$in": ["completed", "failed"]}})))
+            if parameter is None:
+                raise InvalidArgument("counting measurements needs a parameter")
+            name = v.name(parameter)
+            query |= {"status": "completed", "excluded": {"$ne": True}, f"output_parameters.{name}": {"$exists": True}}
+            docs = self.db["task_result_history"].find(query, {"_id": 0, f"output_parameters.{name}": 1})
+            return seen(sum(1 for doc in docs if stored_number(_param((doc.get("output_parameters") or {}).get(name))
+                                                               .get("value")) is not None))
