@@ -35,7 +35,7 @@ from openai import OpenAI
 
 from copilot_core.answer.parse import holds_no_answer
 from copilot_core.answer.blocks import AskBlock
-from copilot_core.routing.clarify import ASK_TOOL, ask_from_call
+from copilot_core.routing.clarify import ASK_TOOL, answer_instead, ask_from_call
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
 from copilot_core.agent.finish import LoopEnd, finish
 from copilot_core.guardrails import sanitize_output
@@ -101,6 +101,7 @@ class ModelLoop:
         self.interim: list[str] = []  # text the model wrote next to its tool calls
         self.computed = False  # the answer is the tools' own sentences (the model wrote nothing usable)
         self.repeated: str | None = None  # why the rounds end: a call the ledger already answered
+        self.refused = 0  # ask_user calls on a question the data answers (each told to answer instead)
 
     def run(self, repo: CalibrationRepository | None, *, prompt_extras: Sequence[str] = (),
             client: OpenAI | None = None) -> LoopEnd:
@@ -182,7 +183,11 @@ class ModelLoop:
 
     def answered_here(self, conversation: Conversation, call: ToolCall, args: dict) -> bool:
         """True when ``call`` needs no tool run and is answered here: ``ask_user`` (the turn ends with the question),
-        a call the ledger already answers (the rounds then end: ``repeated``), ``more_tools``."""
+        a call the ledger already answers (the rounds then end: ``repeated``), ``more_tools``.  An ``ask_user`` on a
+        question the data answers is refused (:meth:`refuse_ask`)."""
+        if call.name == ASK_TOOL and self.plan.clarify and not self.plan.ask_offered:
+            self.repeated = self.refuse_ask(conversation, call) or self.repeated
+            return True
         if call.name == ASK_TOOL and self.plan.clarify:
             self.asked = self.asked or ask_from_call(call.arguments)
             conversation.add_tool_result(call, to_model_json(
@@ -209,6 +214,13 @@ class ModelLoop:
         conversation.add_tool_result(call, outcome.model_text)
         self.notify(self.listener.tool_result, outcome)
 
+    def refuse_ask(self, conversation: Conversation, call: ToolCall) -> str:
+        """An ``ask_user`` call on a question the data answers: the reply says to answer it (on the chip in view),
+        and the rounds end for the answer (:meth:`loop` makes the question's call first when none was made)."""
+        self.refused += 1
+        conversation.add_tool_result(call, to_model_json(answer_instead(self.plan.chip_id)))
+        return "You asked the user a question the data answers; answer it now from the tool results."
+
     @staticmethod
     def already_made(outcome: ToolOutcome) -> str:
         """The reply to a repeat: the earlier call's answer sentence again, and what to do next."""
@@ -232,12 +244,17 @@ class ModelLoop:
         self.notify(self.listener.tool_result, outcome)
         return outcome.ok
 
+    def planned_call(self) -> PlannedCall | None:
+        """The call the question plainly needs (the router's rules), None when its words fix none."""
+        request = self.plan.request
+        return fallback_plan(request.message, chip_id=self.plan.chip_id, qid=request.qid,
+                             available=[t["name"] for t in self.plan.tools])
+
     def look_up(self) -> str:
         """A data question the model answered without a tool call: the call it needed, made now and answered from
         the tool's own sentence (or the failed tasks' messages), else a plain "could not look it up"."""
         request = self.plan.request
-        names = [t["name"] for t in self.plan.tools]
-        planned = fallback_plan(request.message, chip_id=self.plan.chip_id, qid=request.qid, available=names)
+        planned = self.planned_call()
         if planned is None:
             return COULD_NOT
         self.notify(self.listener.tool_call, planned.name, dict(planned.args))
@@ -315,6 +332,8 @@ class ModelLoop:
             if self.repeated is not None:
                 reason = self.repeated
                 break
+        if self.refused and not self.ledger.outcomes and (planned := self.planned_call()) is not None:
+            self.prefetch(conversation, planned)  # the call the question needs, so the answer has its data
         conversation.add_user_note(render_prompt("finalize", reason=reason))
         return self.final(conversation)
 

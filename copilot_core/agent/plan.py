@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from copilot_core.routing.clarify import ASK_SCHEMA, ASK_TOOL
+from copilot_core.routing.clarify import ASK_SCHEMA, ASK_TOOL, may_ask
 from copilot_core.agent.contracts import AgentRequest
 from copilot_core.guardrails import configured_secrets
 from copilot_core.agent.history import prepare_history
-from copilot_core.agent.lookups import lookup_plan
+from copilot_core.agent.lookups import fallback_plan, lookup_plan
 from copilot_core.routing.prefetch import PlannedCall, plan_prefetch
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question, parse
@@ -40,7 +40,9 @@ class TurnPlan:
     round; ``skills``: the procedures the prompt carries (none when the router made the call: the model then only
     writes the answer); ``tabular``: tool results reach the model as tables (a small model); ``prompt_chip`` and
     ``layout``: the chip the prompt's context describes (the chip in question, else the newest installed one) and
-    its layout (None when it was not found or could not be read)."""
+    its layout (None when it was not found or could not be read); ``clarify``: the page asks ambiguous questions
+    back; ``ask_offered``: the model may end this turn with ``ask_user`` (an ambiguity the data cannot settle, see
+    :func:`~copilot_core.routing.clarify.may_ask`)."""
 
     request: AgentRequest
     chip_id: str | None
@@ -54,6 +56,7 @@ class TurnPlan:
     tabular: bool
     secrets: tuple[str, ...]
     skills: tuple[str, ...]
+    ask_offered: bool = False
 
     @property
     def known(self) -> frozenset[str]:
@@ -64,13 +67,14 @@ class TurnPlan:
     def offered(self, expanded: bool) -> list[dict] | None:
         """A round's tools: all of them, or the routed few (+ ``more_tools``) until the model asked for more."""
         tools = list(self.tools)
-        ask = [ASK_SCHEMA] if self.clarify and tools else []
+        ask = [ASK_SCHEMA] if self.ask_offered and tools else []
         if self.route is None or not tools:
             return [*tools, *ask] or None
         return [*(all_tools(tools, self.route) if expanded else offered_tools(tools, self.route)), *ask]
 
     def every_tool(self) -> list[dict] | None:
-        """Every tool in the toolkit's order (the same list for every question, so a prompt cache keeps it)."""
+        """Every tool in the toolkit's order (the same list for every question, so a prompt cache keeps it; the
+        rounds that offer it make no call, so ``ask_user`` is listed whenever the page clarifies)."""
         return [*self.tools, *([ASK_SCHEMA] if self.clarify and self.tools else [])] or None
 
 
@@ -88,9 +92,11 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
     (else prepared here); ``secrets``: already collected by the caller.  The chip facts are read here, once: the
     chip the question names and the prompt chip's layout."""
     chip_id, prompt_chip, layout = request.chip_id, request.chip_id, None
+    installed = list(chips or ())
     if repo is not None:
         try:
-            chip_id = parse(request.message, repo.chip_ids() if chips is None else list(chips)).chip or chip_id
+            installed = repo.chip_ids() if chips is None else installed
+            chip_id = parse(request.message, installed).chip or chip_id
         except CopilotError:  # an unreachable database is reported by the tools themselves
             pass
         prompt_chip = chip_id
@@ -106,11 +112,16 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
             chosen, planned = _routed(request, chip_id, [t["name"] for t in tools], repo)
         except Exception:  # noqa: BLE001  (a router bug offers every tool; the turn goes on)
             log.exception("the router failed on a question")
+    names = [t["name"] for t in tools]
+    answerable = planned is not None or fallback_plan(request.message, chip_id=chip_id, qid=request.qid,
+                                                      available=names) is not None
+    ask = clarify and may_ask(parse(request.message, installed), chip_id=chip_id, chips=installed,
+                              planned=answerable)
     return TurnPlan(request=request, chip_id=chip_id, prompt_chip=prompt_chip, layout=layout,
                     history=tuple(prepare_history(request.history) if history is None else history),
                     tools=tuple(tools), route=chosen, prefetch=planned, clarify=clarify, tabular=router,
                     secrets=turn_secrets(provider) if secrets is None else secrets,
-                    skills=tuple(skills) if planned is None else ())
+                    skills=tuple(skills) if planned is None else (), ask_offered=ask)
 
 
 def absent_plan(question: str, chip_id: str | None, repo: CalibrationRepository | None) -> PlannedCall | None:

@@ -15,6 +15,7 @@ from dataclasses import replace
 import pandas as pd
 
 from copilot_core.answer.blocks import Block, TextBlock
+from copilot_core.checking.asked_role import missing_role
 from copilot_core.checking.claims import ClaimReport, check_claims, repair_answer
 from copilot_core.checking.dated_values import complete_dates, date_mentions
 from copilot_core.checking.grounding import unverified_numbers
@@ -66,6 +67,34 @@ def _words_left(shown: str) -> bool:
 
 
 def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOutcome]
+                   ) -> tuple[list[Block], ClaimReport, str]:
+    """:func:`claims_checked`, then the statistic the question's shape asks for (:func:`with_asked_role`)."""
+    shown, report, action = claims_checked(blocks, question, outcomes)
+    return with_asked_role(shown, report, action, question, outcomes)
+
+
+def with_asked_role(shown: list[Block], report: ClaimReport, action: str, question: str,
+                    outcomes: Sequence[ToolOutcome]) -> tuple[list[Block], ClaimReport, str]:
+    """A checked answer that states no value of the role its question's shape asks for (a spread, a share, a
+    count, a coefficient, N ranked values) gets the tool sentence that does, with a note ("completed"), or a note
+    that it does not state it (:mod:`~copilot_core.checking.asked_role`)."""
+    if action not in ("kept", "corrected") or not outcomes or any(runs_code(o.name) for o in outcomes):
+        return shown, report, action
+    said = "\n\n".join(b.text for b in shown if isinstance(b, TextBlock) and not b.text.startswith("_"))
+    try:
+        missing = missing_role(parse(question), check_claims(said, outcomes, question=question).claims, outcomes)
+    except Exception:  # noqa: BLE001  (a check that cannot decide leaves the answer as the claim check made it)
+        log.exception("the asked-role check failed on an answer")
+        return shown, report, action
+    if missing is None:
+        return shown, report, action
+    sentence, note = missing
+    if sentence is None:
+        return [*shown, TextBlock(f"_{note}_")], report, action
+    return [*shown, TextBlock(sentence), TextBlock(f"_{note}_")], report, "completed"
+
+
+def claims_checked(blocks: list[Block], question: str, outcomes: Sequence[ToolOutcome]
                    ) -> tuple[list[Block], ClaimReport, str]:
     """The answer's text blocks with wrong claims corrected from the data, or replaced by the deterministic
     answer; every other sentence that states a value, ranking, comparison or count either verified or marked where it

@@ -19,7 +19,7 @@ from itertools import groupby
 from collections.abc import Sequence
 
 from copilot_core.answer.blocks import AskBlock, ChoiceKind
-from copilot_core.language.question import parse
+from copilot_core.language.question import Question, parse
 
 ASK_TOOL = "ask_user"
 MAX_OPTIONS = 4
@@ -74,6 +74,25 @@ def clarify_first(question: str, *, chips: Sequence[str], chip_in_view: str | No
             and not asked.many_chips):
         return AskBlock("Which chip is this about?", tuple(sorted(chips))[:MAX_OPTIONS], choice="chip")
     return None
+
+
+def may_ask(asked: Question, *, chip_id: str | None, chips: Sequence[str], planned: bool) -> bool:
+    """Whether the model may end the turn with ``ask_user``: only for an ambiguity the data cannot settle.  A bare
+    "T2", a metric phrase that names no metric ("coherence"), no chip in view or named while several are installed,
+    or a question of no known shape with no call that answers it.  A question whose shape and parameters the parse
+    reads (``planned``: a deterministic call answers it) with a chip known is answered, never asked about."""
+    if asked.bare_t2 or None in asked.metrics:
+        return True
+    if chip_id is None and len(chips) > 1 and len(asked.chips) != 1 and not asked.many_chips:
+        return True
+    return not planned and asked.shape == "other"
+
+
+def answer_instead(chip_id: str | None) -> dict[str, str]:
+    """The tool reply to an ``ask_user`` call on an answerable question: answer it, on the chip in view."""
+    where = f"the chip in view is {chip_id}" if chip_id else "the chip is the one the question names"
+    return {"error": f"Do not ask the user: the question is answerable from the data ({where}).",
+            "hint": "Answer the question now from the tool results, quoting their numbers."}
 
 
 CHIP_PICKED = "(about the chip I picked below; it is now the chip in view)"

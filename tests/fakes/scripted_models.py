@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from tests.fakes.scripted_openai import SmartRequest, text
+from tests.fakes.scripted_openai import SmartRequest, call, text
 
 _DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+")
 
@@ -41,3 +41,20 @@ def swap_decimals(said: str) -> str:
         return said
     a, b = distinct[:2]
     return said.replace(a, "\0").replace(b, a).replace("\0", b)
+
+
+ASKED = {"question": "Which chip and which qubits do you mean?", "options": ["64Qv3", "144Qv2"]}
+
+
+def asker(request: SmartRequest):
+    """Asks the user back whenever it may call a tool, and writes nothing when it may not: what a small model does
+    with an answerable question when ``ask_user`` is in reach."""
+    return call("ask_user", ASKED) if request.has_tools else text("")
+
+
+def asker_then_quoter(request: SmartRequest):
+    """Asks the user back first; once a tool result is in the request, quotes its answer sentences."""
+    said = tool_sentences(request)
+    if said:
+        return text(" ".join(said))
+    return call("ask_user", ASKED) if request.has_tools else text("")

@@ -1,0 +1,99 @@
+"""The statistic a question's shape asks for, and whether an answer states it.
+
+A spread is answered by a standard deviation, range, IQR or coefficient of variation; a percentage by a share; a
+count by a count; a correlation by a coefficient; a top N by N ranked values.  An answer can be right number by
+number and still answer another question (the highest T1 for "how spread out is T1?", a list of qubits for "what
+share of qubits …?"): the claim check finds every number backed and keeps it.  Here the shape's role is held
+against the answer's claims and the tools' facts (:mod:`~copilot_core.checking.claim_facts`): when the answer
+states no value of that role, the tool sentence that does is added, or a note says the answer does not state it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from copilot_core.checking.claim_facts import Claim, Fact, Role, tool_facts
+from copilot_core.checking.matcher import states_written
+from copilot_core.language.question import Question
+from copilot_core.tools.toolkit import ToolOutcome, answer_line
+
+
+@dataclass(frozen=True)
+class AskedRole:
+    """The roles that answer a shape (any one of them does), what to call them, and how many values it takes."""
+
+    roles: tuple[Role, ...]
+    what: str
+    values: int = 1
+
+
+# Shape (``Question.shape``) -> the role of the value that answers it.
+SHAPE_ANSWERS: dict[str, AskedRole] = {
+    "spread": AskedRole(("std", "range", "iqr", "cv"), "spread (standard deviation, range, IQR or coefficient of "
+                                                       "variation)"),
+    "percentage": AskedRole(("percent",), "share"),
+    "count": AskedRole(("count", "total"), "count"),
+    "window count": AskedRole(("count", "total"), "count"),
+    "correlation": AskedRole(("r",), "correlation coefficient"),
+}
+_RANKED: tuple[Role, ...] = ("min", "max")
+
+
+def asked_role(asked: Question) -> AskedRole | None:
+    """The role ``asked`` needs its answer to state; None when its shape names none."""
+    if asked.shape == "extreme" and (asked.extreme_n or 0) >= 2:
+        return AskedRole(_RANKED, f"{asked.extreme_n} ranked values", asked.extreme_n or 2)
+    return SHAPE_ANSWERS.get(asked.shape)
+
+
+def _ranked(facts: Sequence[Fact]) -> list[Fact]:
+    return [f for f in facts if f.role in _RANKED and f.subject is not None]
+
+
+def _has_role(need: AskedRole, facts: Sequence[Fact]) -> bool:
+    """The facts hold the role (a top N: N ranked values)."""
+    if need.roles == _RANKED:
+        return len({f.subject for f in _ranked(facts)}) >= need.values
+    return any(f.role in need.roles for f in facts)
+
+
+def states_role(need: AskedRole, claims: Sequence[Claim], facts: Sequence[Fact]) -> bool:
+    """The answer's claims state a value of the role: read so by their words, or written as a value the tools gave
+    that role (a share quoted without its word).  A spread written as its two ends (lowest and highest) states the
+    range; a top N needs N ranked values of distinct subjects."""
+    if need.roles == _RANKED:
+        subjects = {f.subject for f in _ranked(facts) for c in claims if states_written(c.written, f.value)}
+        return len(subjects) >= min(need.values, len({f.subject for f in _ranked(facts)}))
+    if any(c.role in need.roles and c.verdict != "unbacked" for c in claims):
+        return True
+    if any(states_written(c.written, f.value) for f in facts if f.role in need.roles for c in claims):
+        return True
+    return "range" in need.roles and {"min", "max"} <= {c.role for c in claims if c.verdict == "ok"}
+
+
+def role_sentence(need: AskedRole, outcomes: Sequence[ToolOutcome]) -> str | None:
+    """The first tool sentence (the router's call first) whose result holds the role, None when no tool computed
+    it."""
+    for outcome in sorted((o for o in outcomes if o.ok), key=lambda o: o.origin != "router"):
+        line = answer_line(outcome)
+        if line and _has_role(need, tool_facts([outcome])):
+            return line
+    return None
+
+
+def missing_role(asked: Question, claims: Sequence[Claim], outcomes: Sequence[ToolOutcome]
+                 ) -> tuple[str | None, str] | None:
+    """When the answer states no value of the role the question's shape asks for: the tool sentence that states it
+    (None when no tool computed it) and the note the person reads; None when the answer states it."""
+    need = asked_role(asked)
+    if need is None:
+        return None
+    facts = tool_facts([o for o in outcomes if o.ok])
+    if states_role(need, claims, facts):
+        return None
+    sentence = role_sentence(need, outcomes)
+    if sentence is not None:
+        return sentence, (f"The model's answer does not state the {need.what} the question asks for; the sentence "
+                          "above is the tools' own, computed from the data.")
+    return None, f"The answer does not state the {need.what} the question asks for: no tool computed it."
