@@ -18,7 +18,7 @@ from tests.public_eval import CHIP, OTHER, Question, latest_values, size, tol
 
 def _window_count(db) -> list[Question]:
     return [
-        Question("ask-window-1", "window count", "In the last 6 days, how many task results ended in failure?",
+        Question("ask-window-1", "window count", "Count the task results that ended in failure during the previous 6 days.",
                  Truth(((len(_failed_since(db, CHIP, 6)), 0),))),
         Question("ask-window-2", "window count", "How many executions ran on the chip across the previous 3 days?",
                  Truth(((_runs_since(db, CHIP, 3), 0),))),
@@ -31,7 +31,7 @@ def _compound_filter(db) -> list[Question]:
     return [
         _compound(db, "ask-cf-1", "Count qubits whose T1 exceeds 60 μs while T2 echo exceeds 50 μs.",
                   [("t1", "above", 60.0), ("t2_echo", "above", 50.0)], "and"),
-        _compound(db, "ask-cf-2", "How many qubits show T1 under 45 μs or readout fidelity under 96%?",
+        _compound(db, "ask-cf-2", "How many qubits show either readout fidelity under 96% or T1 below 45 μs?",
                   [("t1", "below", 45.0), ("average_readout_fidelity", "below", 96.0)], "or"),
     ]
 

@@ -34,8 +34,8 @@ TREND_WORDS = {"up": ("up", "increas", "rising", "rose"), "down": ("down", "decr
 class Question:
     id: str
     shape: str
-    text: str
-    truth: Truth = field(default_factory=Truth)
+    text: str = field(repr=False)  # a sealed question's words never reach a test report
+    truth: Truth = field(default_factory=Truth, repr=False)
     fresh: bool = False  # written after the first local-model runs (still seen since: dev)
     split: str = "dev"  # "held-out" only for the sealed questions of ``tests/sealed``
 
