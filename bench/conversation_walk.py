@@ -28,7 +28,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from statistics import mean, median
 
@@ -66,10 +66,12 @@ class Truth:
         self.now = newest["start_at"]
 
     def values(self, qid: str, param: str, days: int) -> list[float]:
-        """Completed, not excluded values of ``param`` (display unit as stored) of ``qid`` over the last ``days``."""
+        """Completed, not excluded values of ``param`` (display unit as stored) of ``qid`` over the last ``days``
+        whole UTC days ending on the day of the chip's newest run."""
+        start = datetime(self.now.year, self.now.month, self.now.day) + timedelta(days=1 - days)
         out = []
         for doc in self.db["task_result_history"].find({"chip_id": CHIP, "qid": qid, "status": "completed",
-                                                        "start_at": {"$gte": self.now - timedelta(days=days)}}):
+                                                        "start_at": {"$gte": start}}):
             item = (doc.get("output_parameters") or {}).get(param)
             if not doc.get("excluded") and isinstance(item, dict) and isinstance(item.get("value"), (int, float)):
                 out.append(float(item["value"]))

@@ -17,6 +17,7 @@ from copilot_core.language.sentences import split_after_marks
 from copilot_core.guardrails import sanitize_output
 from copilot_core.agent.lookups import failure_quotes
 from copilot_core.agent.plan import TurnPlan
+from copilot_core.routing.limits import unit_refusals
 from copilot_core.llm.streaming import without_markup
 from copilot_core.checking.verify import asked_chart, checked_blocks
 from copilot_core.domain.metrics import thresholds_prompt
@@ -64,6 +65,8 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
         blocks, _, claims = checked_blocks(blocks, question, outcomes)
         if (quotes := failure_quotes(question, outcomes)) is not None:
             blocks = [*blocks, TextBlock(quotes)]
+        if (refused := unit_refusals(outcomes)) is not None and refused not in answer_text(blocks):
+            blocks = [*blocks, TextBlock(refused)]
         blocks = figure_answer(blocks, outcomes)
     if end.asked is None:
         charts.extend(asked_chart(question, outcomes, charts))

@@ -29,8 +29,8 @@ MAX_QUOTES = 10
 
 
 def window_days(question: str) -> int | None:
-    """Days of a window written in words ("last 14 days" 14, "past two weeks" 14, "last week" 7, "today" 1), else
-    None (a window of hours is no window of days)."""
+    """Days of a window written in words ("last 14 days" 14, "past two weeks" 14, "last week" 7, "today" and
+    "yesterday" 1: one whole day), else None (a window of hours is no window of days)."""
     window = parse(question).window
     if window is None or window.unit == "hour":
         return None
@@ -62,7 +62,7 @@ def history_plan(question: str, chip_id: str) -> PlannedCall | None:
         return None
     args: dict = {"parameter_name": metric, "chip_id": chip_id}
     if days is not None:
-        args["days"] = days
+        args["days"] = 2 if asked.window is not None and asked.window.yesterday else days  # whole days only
     if len(qubits) == 1:
         return PlannedCall("get_parameter_timeseries", {**args, "qid": qubits[0], "last_n": 100},
                            f"{metric} of the qubit asked about over {days} days")

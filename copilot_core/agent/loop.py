@@ -42,8 +42,10 @@ from copilot_core.guardrails import sanitize_output
 from copilot_core.llm.calls import call_model
 from copilot_core.llm.conversation import start_conversation
 from copilot_core.llm.turns import Conversation, ModelTurn, ToolCall
+from copilot_core.language.question import parse
 from copilot_core.agent.lookups import COULD_NOT, answered_from_thin_air, failure_quotes, fallback_plan
 from copilot_core.agent.plan import TurnPlan, plan_turn
+from copilot_core.routing.limits import Settled, noted, settle_limits
 from copilot_core.routing.prefetch import PlannedCall
 from copilot_core.agent.prompts import build_prompt, render_prompt
 from copilot_core.llm.provider import ProviderConfig, make_client
@@ -281,12 +283,17 @@ class ModelLoop:
         with self.tracer.span(f"tool:{call.name}", tool=call.name):
             if self.toolkit is None:
                 return _loop_outcome(call.name, args, "no tools in this session", "answer without tools")
+            settled = settle_limits(call.name, parsed, parse(self.plan.request.message)) if parsed is not None \
+                else Settled({})
+            if settled.refusal is not None:
+                return _loop_outcome(call.name, args, settled.refusal, settled.hint)
             try:
-                outcome = self.toolkit.execute(call.name, dict(parsed) if parsed is not None else call.arguments)
+                outcome = self.toolkit.execute(call.name, dict(settled.args) if parsed is not None else call.arguments)
             except Exception as exc:  # noqa: BLE001
                 log.exception("toolkit raised for %s", call.name)
                 return _loop_outcome(call.name, args, f"internal error in {call.name} ({type(exc).__name__})",
                                      "try another tool")
+            outcome = noted(outcome, settled.notes)
         return replace(outcome, model_text=tabular_json(outcome.model_text)) if self.plan.tabular else outcome
 
     def loop(self, conversation: Conversation, prefetched: bool) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -21,6 +21,7 @@ from copilot_core.domain.metrics import (BANDS, SCORED_COUPLING_METRICS, SCORED_
 from copilot_core.data.rows import ChipSeriesRow
 from copilot_core.domain.display import format_fraction, format_percent
 from copilot_core.domain.topology import qubit_label
+from copilot_core.domain.windows import dates_text, day_window
 from copilot_core.errors import InvalidRequest
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ class HealthReport:
     neighbours: list[str]
     couplings: list[CouplingCheck]
     findings: list[str] = field(default_factory=list)
-    window: str = ""  # "7 days up to 2025-06-06": trends count back from the chip's last execution
+    window: str = ""  # the dates of the window: whole UTC days ending on the chip's newest run's day
     failures: list[TaskFailure] = field(default_factory=list)  # newest first
 
     @property
@@ -283,7 +284,9 @@ def build_health_report(chip: ChipRow | dict, qid: str, qubit_params: dict[str, 
     scored = [c.band for c in checks if c.band is not None]
     verdict = min(scored, key=BANDS.index) if scored else None
     return HealthReport(str(chip.get("chip_id")), str(q), qubit_label(q, size), size, window_days, verdict, checks,
-                        neighbours, couplings, findings, window_text(window_days * 24, window_end), failures)
+                        neighbours, couplings, findings,
+                        dates_text(*day_window(window_end, window_days), window_end) if window_end is not None
+                        else window_text(window_days * 24, None), failures)
 
 
 def qubit_health(repo: CalibrationRepository, chip_id: str, qid: str, *, window_days: int = 7,
@@ -298,9 +301,9 @@ def qubit_health(repo: CalibrationRepository, chip_id: str, qid: str, *, window_
     if not 1 <= window_days <= 366:
         raise InvalidRequest(f"window must be 1..366 days, not {window_days!r}")
     end = repo.window_end(chip_id)  # the chip's last execution, else now
-    since = end - timedelta(days=window_days)
-    history = {name: repo.parameter_timeseries(chip_id, name, str(int(qid)), last_n=200, since=since)
+    since, until = day_window(end, window_days)
+    history = {name: repo.parameter_timeseries(chip_id, name, str(int(qid)), last_n=200, since=since, until=until)
                for name in metrics}
-    failed = repo.task_results(chip_id, status="failed", since=since, limit=1000)
+    failed = repo.task_results(chip_id, status="failed", since=since, until=until, limit=1000)
     return build_health_report(dict(chip), str(int(qid)), repo.all_qubit_params(chip_id), repo.all_coupling_params(chip_id),
                                history, window_days=window_days, metrics=metrics, window_end=end, failed=failed)

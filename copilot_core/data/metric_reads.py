@@ -137,19 +137,20 @@ class MetricReads(ScopedReader):
 
     # ---- timeseries ----------------------------------------------------------------------------
     def parameter_timeseries(self, chip_id: str, parameter: str, qid: str, *, last_n: int = 10,
-                             since: datetime | None = None) -> list[SeriesPoint]:
-        """Last ``last_n`` values of one output parameter for one qubit, oldest first:
-        {value, unit, error, calibrated_at, execution_id, task_id}.  Completed, non-excluded, 0/NaN skipped."""
+                             since: datetime | None = None, until: datetime | None = None) -> list[SeriesPoint]:
+        """Last ``last_n`` values of one output parameter for one qubit that started in ``[since, until)``, oldest
+        first: {value, unit, error, calibrated_at, execution_id, task_id}.  Completed, non-excluded, 0/NaN skipped."""
         with driver_errors(self):
             query = self._metric_query(v.chip_id(chip_id), v.name(parameter), qid=v.qid_or_coupling(qid)) \
-                | self._window("start_at", since, None)
+                | self._window("start_at", since, until)
             rows = self._metric_rows(query, parameter, limit=v.limit(last_n, "last_n"))
             return seen([SeriesPoint(value=r["value"], unit=r["unit"], error=r["error"],
                                      calibrated_at=r["calibrated_at"], execution_id=r["execution_id"],
                                      task_id=r["task_id"]) for r in reversed(rows)])
 
     def chip_parameter_timeseries(self, chip_id: str, parameter: str, *, qids: list[str] | None = None,
-                                  since: datetime | None = None, last_n: int | None = None) -> list[ChipSeriesRow]:
+                                  since: datetime | None = None, last_n: int | None = None,
+                                  until: datetime | None = None) -> list[ChipSeriesRow]:
         """Rows {qid, calibrated_at, value, unit, execution_id, task_id} for all (or the given) qubits,
         oldest first, in one query; ``last_n`` applies per qubit.  Same filters as ``parameter_timeseries``."""
         with driver_errors(self):
@@ -158,7 +159,7 @@ class MetricReads(ScopedReader):
                 extra["qid"] = {"$in": v.qid_list(qids)}
             per_qubit = v.limit(last_n, "last_n") if last_n is not None else None
             chip_id = v.chip_id(chip_id)
-            query = self._metric_query(chip_id, v.name(parameter)) | extra | self._window("start_at", since, None)
+            query = self._metric_query(chip_id, v.name(parameter)) | extra | self._window("start_at", since, until)
             if since is not None:
                 query |= self._window_hint(chip_id, query["start_at"]["$gte"])
             rows = self._metric_rows(query, parameter)

@@ -44,7 +44,13 @@ class Window:
 
     @property
     def days(self) -> float:
-        return {"today": 1.0, "yesterday": 2.0}.get(self.unit) or self.n * _UNIT_DAYS[self.unit]
+        """How many days the window spans: "today" and "yesterday" are one whole day each."""
+        return 1.0 if self.unit in ("today", "yesterday") else self.n * _UNIT_DAYS[self.unit]
+
+    @property
+    def yesterday(self) -> bool:
+        """The one whole day before the data's today (the day of the chip's newest run)."""
+        return self.unit == "yesterday"
 
 
 @dataclass(frozen=True)

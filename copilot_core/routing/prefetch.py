@@ -138,11 +138,19 @@ def _window_days(asked: Question) -> int | None:
     return 30 if asked.has("this month") else None
 
 
+def _days_args(asked: Question, days: int | None, *, one_day: bool = True) -> dict:
+    """"yesterday": that one day (a history, which takes whole days only: the last two, shown with their dates);
+    else the last N days; else nothing (every stored run)."""
+    if asked.window is not None and asked.window.yesterday:
+        return {"day": "yesterday"} if one_day else {"days": 2}
+    return {"days": days} if days is not None else {}
+
+
 def _window_args(asked: Question, days: int | None) -> dict:
-    """"since Monday", "this week": from a weekday on; else the last N days; else nothing (every stored run)."""
+    """"since Monday", "this week": from a weekday on; else :func:`_days_args`."""
     if asked.since_weekday is not None:
         return {"since_weekday": asked.since_weekday}
-    return {"days": days} if days is not None else {}
+    return _days_args(asked, days)
 
 
 def _narrowed(asked: Question) -> dict:
@@ -177,7 +185,7 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     if asked.shape == "fails most":
         by = "qubit" if asked.has("by qubit") else "task"
         chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
-        return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **({"days": days} if days else {})},
+        return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **_days_args(asked, days)},
                            f"which {by} fails most")
     if asked.shape == "window count" and (days is not None or asked.since_weekday is not None):
         return _count_plan(asked, chip_id, days, clear, one)
@@ -298,7 +306,8 @@ def _value_plan(asked: Question, chip_id: str, qubits: set[str]) -> PlannedCall 
             metric = _qubit_metric(named)
             if metric is None:
                 return None
-            span = {"days": days} if (days := _window_days(asked)) and asked.last_n is None and not asked.recent_n \
+            days = _window_days(asked)
+            span = _days_args(asked, days, one_day=False) if days and asked.last_n is None and not asked.recent_n \
                 else {"last_n": _points(asked)}
             return PlannedCall("get_parameter_timeseries", {"parameter_name": metric, "chip_id": chip_id, "qid": q,
                                                             **span}, "trend of one metric of the qubit asked about")
@@ -311,7 +320,8 @@ def _value_plan(asked: Question, chip_id: str, qubits: set[str]) -> PlannedCall 
         if metric is None or days is None:
             return None
         return PlannedCall("get_chip_parameter_timeseries", {"parameter_name": metric, "chip_id": chip_id,
-                                                             "days": days}, f"trend of {metric} across the chip")
+                                                             **_days_args(asked, days, one_day=False)},
+                           f"trend of {metric} across the chip")
     clear = [n for n in named if n is not None]  # a later "fidelity" after "X90 gate fidelity" refers back
     all_qubit = bool(clear) and len(clear) == len(named) and all(CATALOGUE[n].kind == "qubit" for n in clear)
     if asked.has("map"):

@@ -11,14 +11,16 @@ A count over days counts whole UTC days ending with the day of the chip's newest
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Literal
 
 from copilot_core.analysis.chip_metrics import UnknownChip, chip_metric
 from copilot_core.domain.display import format_fraction, format_share
 from copilot_core.domain.metrics import CATALOGUE, format_value
 from copilot_core.tools.compact import inline_from_database
-from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, qid_arg, tool
+from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, day_window
+from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, day_arg, days_arg, name_arg, qid_arg,
+                                     tool)
 
 Statistic = Literal["median", "mean"]
 SHOWN = 5  # names written out in a "fails most" sentence
@@ -88,45 +90,24 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "me
 
 
 What = Literal["failed tasks", "task results", "runs", "measurements"]
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-
-
-def day_window(last: datetime, days: int | None = None, weekday: str | None = None) -> tuple[datetime, datetime]:
-    """Whole UTC days ending with the day of ``last`` (the chip's newest run), as ``[start, end)``: the last
-    ``days`` days counting that day ("last 7 days": 7 dates), or from the latest ``weekday`` on or before it
-    ("since Monday", "this week")."""
-    end = datetime(last.year, last.month, last.day) + timedelta(days=1)
-    if weekday is not None:
-        back = (last.weekday() - WEEKDAYS.index(weekday)) % 7
-        return end - timedelta(days=back + 1), end
-    return end - timedelta(days=days or 1), end
-
-
-def _dates(start: datetime, end: datetime) -> str:
-    last = end - timedelta(days=1)
-    n = (end - start).days
-    span = f"on {start:%Y-%m-%d}" if n == 1 else f"from {start:%Y-%m-%d} to {last:%Y-%m-%d}"
-    return f"{span} (UTC, {n} day{'s' if n != 1 else ''} ending on the day of the newest run)"
-
-
 @tool("count_in_window",
       {"chip_id": chip_id_arg(),
        "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "measurements"],
                 "description": "What to count: failed task results (with the share of all finished ones), finished "
                                "task results (completed or failed), calibration runs (executions), or one "
                                "metric's usable measurements."},
-       "days": {"type": "integer", "minimum": 1, "maximum": 365,
-                "description": "The last N whole days (UTC), counting the day of the chip's newest run."},
+       "days": days_arg(),
        "since_weekday": {"type": "string", "enum": list(WEEKDAYS),
                          "description": "Instead of days: from this weekday on ('since Monday'; 'this week': "
                                         "monday). Neither: every stored run."},
+       "day": day_arg(),
        "qid": qid_arg("Only this qubit's (or coupling's) own task results."),
        "task_name": name_arg("Only results of this task, e.g. 'CheckT1'."),
        "metric_name": name_arg("For measurements: the metric, e.g. 't1'.")},
       ("chip_id", "what"))
 def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None = None,
                     since_weekday: str | None = None, qid: str | None = None, task_name: str | None = None,
-                    metric_name: str | None = None) -> ToolResult:
+                    metric_name: str | None = None, day: Day | None = None) -> ToolResult:
     ctx.chip(chip_id)
     if qid is not None:
         ctx.check_qid(chip_id, qid)
@@ -137,19 +118,19 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     last = ctx.repo.last_execution_at(chip_id)
     if last is None:
         raise ToolError(f"{chip_id} has no runs", "pick a chip with calibration runs")
-    windowed = days is not None or since_weekday is not None
-    since, until = day_window(last, days, since_weekday) if windowed else (None, None)
+    windowed = days is not None or since_weekday is not None or day is not None
+    since, until = day_window(last, days, since_weekday, day) if windowed else (None, None)
     task = str(inline_from_database(task_name, 80)) if task_name else None
-    where = {"since": since, "until": until, "qid": qid, "task_name": task_name if what != "runs" else None}
 
     def count(kind: What) -> int:
-        return ctx.repo.count_in_window(chip_id, kind, parameter=metric_name if kind == "measurements" else None,
-                                        **where)  # type: ignore[arg-type]
+        return ctx.repo.count_in_window(chip_id, kind, since=since, until=until, qid=qid,
+                                        task_name=task_name if what != "runs" else None,
+                                        parameter=metric_name if kind == "measurements" else None)
 
     n = count(what)
     owner = f" of {ctx.label(chip_id, qid)}" if qid is not None else ""
     of_task = f"{task} " if task else ""
-    span = _dates(since, until) if since is not None and until is not None else "over every stored run"
+    span = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
     data: dict = {"chip_id": chip_id, "what": what, "count": n}
     if what == "failed tasks":
         total = count("task results")
@@ -182,17 +163,17 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
       {"chip_id": chip_id_arg(),
        "by": {"type": "string", "enum": ["task", "qubit"], "default": "task",
               "description": "Group failures by task name or by qubit/coupling."},
-       "days": {"type": "integer", "minimum": 1, "maximum": 365,
-                "description": "Only the last N days before the chip's newest run; default every run."}},
+       "days": days_arg(),
+       "day": day_arg()},
       ("chip_id",))
 def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"] = "task",
-                    days: int | None = None) -> ToolResult:
+                    days: int | None = None, day: Day | None = None) -> ToolResult:
     ctx.chip(chip_id)
-    last = ctx.repo.last_execution_at(chip_id) if days is not None else None
-    since, until = day_window(last, days) if last is not None else (None, None)
+    last = ctx.repo.last_execution_at(chip_id) if days is not None or day is not None else None
+    since, until = day_window(last, days, day=day) if last is not None else (None, None)
     counts = ctx.repo.failure_counts(chip_id, by="name" if by == "task" else "qid", since=since, until=until)
     total = sum(counts.values())
-    scope = _dates(since, until) if since is not None and until is not None else "over every stored run"
+    scope = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
     if not counts:
         answer = f"No task failed on {chip_id} {scope}."
         return ToolResult({"answer": answer, "chip_id": chip_id, "by": by, "total": 0, "failures": []},
@@ -215,6 +196,7 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"]
             "failures": [{"name": k, "count_failed": n, "share_pct": 100 * n / total} for k, n in listed],
             "ranking": ranking(by, "failures", [(k, [str(n), format_fraction(n / total)]) for k, n in listed],
                                higher_is_better=False, complete=len(items) <= LISTED)}
-    if days is not None:
-        data["days"] = days
+    if since is not None and until is not None:
+        data |= {"from": f"{since:%Y-%m-%d}", "to": f"{until - timedelta(days=1):%Y-%m-%d}",
+                 "days": (until - since).days}
     return ToolResult(data, f"{items[0][0]} fails most on {chip_id}: {items[0][1]} of {total}")

@@ -18,6 +18,7 @@ import pandas as pd
 
 from copilot_core.analysis.overview import INACTIVE_MARK
 from copilot_core.domain.topology import Topology, target_label, topology_for
+from copilot_core.domain.windows import DAYS
 from copilot_core.errors import CopilotError
 from copilot_core.tools.compact import inline_from_database
 
@@ -261,6 +262,20 @@ def chip_id_arg() -> dict:
     """The chip: required by validation, filled by the toolkit with the session's chip when the model omits it."""
     return {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$",
             "description": "Chip id, e.g. '64Qv3'; default: the chip in view.", SESSION: True}
+
+
+def days_arg() -> dict:
+    """``days`` of a tool that reads a window: whole UTC days ending on the chip's newest run's day
+    (:func:`~copilot_core.domain.windows.day_window`)."""
+    return {"type": "integer", "minimum": 1, "maximum": 365,
+            "description": "The last N whole UTC days, counting the newest run's day (\"last 14 days\" is "
+                           "days=14): a window, not a count."}
+
+
+def day_arg() -> dict:
+    """``day``: one whole UTC day instead of ``days`` ("yesterday" is the day before the newest run's day)."""
+    return {"type": "string", "enum": list(DAYS),
+            "description": "Instead of days: one UTC day, 'today' (the newest run's day) or the day before."}
 
 
 def qid_arg(description: str | None = None) -> dict:

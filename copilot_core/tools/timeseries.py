@@ -7,28 +7,23 @@ the row schema and the key to analyse them with ``execute_python_analysis``.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import pandas as pd
 
 from copilot_core.analysis.stats import describe, mad_bounds
 from copilot_core.data.rows import ChipSeriesRow
 from copilot_core.domain.metrics import Metric, format_value, metric, missing_since, missing_text
+from copilot_core.domain.windows import dates_text, day_window
 from copilot_core.tools.compact import compact_number, compact_timestamp, from_database, iso
-from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, last_n_arg,
-                                     parameter_name_arg, qid_arg,
-                                     qids_arg, tool)
+from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, days_arg,
+                                     last_n_arg, parameter_name_arg, qid_arg, qids_arg, tool)
 
 FRAME_COLUMNS = ["qid", "calibrated_at", "value", "raw_value", "unit", "execution_id", "task_id"]
 TREND_BAND = 0.01  # latest vs first within ±1 % is "stable"
 SPELLED_OUT = 10  # a history this short has every value, with its date, in the answer sentence
+Span = tuple[datetime, datetime, datetime] | None  # a window's [start, end) and the newest run it ends on
 NAMED_QUBITS = 12  # a history of this many named qubits is answered qubit by qubit (and drawn one line each)
-
-
-def days_arg() -> dict:
-    return {"type": "integer", "minimum": 1, "maximum": 365,
-            "description": "Only values of the last N days before the chip's newest run: a time window, not a count "
-                           "(\"last 14 days\" is days=14)."}
 
 
 def window_last_n(default: int, maximum: int) -> dict:
@@ -38,18 +33,21 @@ def window_last_n(default: int, maximum: int) -> dict:
     return schema | {"description": f"Default {default}; with days, every point of the window. Max {maximum}."}
 
 
-def _points(last_n: int | None, days: int | None, default: int, maximum: int) -> int:
-    return last_n if last_n is not None else (maximum if days is not None else default)
+def _points(last_n: int | None, span: Span, default: int, maximum: int) -> int:
+    return last_n if last_n is not None else (maximum if span is not None else default)
 
 
-def _since(ctx: ToolContext, chip_id: str, days: int | None) -> datetime | None:
-    """The start of a "last N days" window, counted back from the chip's newest run (the data's now)."""
-    return None if days is None else ctx.repo.window_end(chip_id) - timedelta(days=days)
+def _span(ctx: ToolContext, chip_id: str, days: int | None) -> Span:
+    """The window of "the last N days": whole UTC days ending on the chip's newest run's day; None without one."""
+    if days is None:
+        return None
+    last = ctx.repo.window_end(chip_id)
+    since, until = day_window(last, days)
+    return since, until, last
 
 
-def _window(days: int | None, points: int) -> str:
-    return f"over the last {days} day{'s' if days != 1 else ''} ({points} points)" if days is not None \
-        else f"last {points} points"
+def _window(span: Span, points: int) -> str:
+    return f"{dates_text(*span)} ({points} points)" if span is not None else f"last {points} points"
 
 
 def _trend(first: float | None, last: float | None) -> str | None:
@@ -82,10 +80,11 @@ def _stats(values: list[float | None]) -> dict[str, object]:
 def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str, qid: str,
                              last_n: int | None = None, days: int | None = None) -> ToolResult:
     ctx.check_qid(chip_id, qid)
-    rows = ctx.repo.parameter_timeseries(chip_id, parameter_name, qid, last_n=_points(last_n, days, 10, 100),
-                                         since=_since(ctx, chip_id, days))
+    span = _span(ctx, chip_id, days)
+    rows = ctx.repo.parameter_timeseries(chip_id, parameter_name, qid, last_n=_points(last_n, span, 10, 100),
+                                         since=span[0] if span else None, until=span[1] if span else None)
     if not rows:
-        within = f" in the last {days} days" if days is not None else ""
+        within = f" {dates_text(*span)}" if span is not None else ""
         raise ToolError(f"no {parameter_name} values for {ctx.label(chip_id, qid)} on {chip_id}{within}",
                         "list names with list_available_parameters(chip_id, qid)")
     entry = metric(parameter_name, str(rows[-1].get("unit") or ""))
@@ -97,7 +96,7 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
     stats = describe(values)
     latest_text = ("no valid value (" + missing_text(failed_at) + ")" if failed_at is not None
                    else format_value(entry, latest))
-    answer = (f"{parameter_name} of {ctx.label(chip_id, qid)} on {chip_id}, {_window(days, len(points))}: "
+    answer = (f"{parameter_name} of {ctx.label(chip_id, qid)} on {chip_id}, {_window(span, len(points))}: "
               f"latest {latest_text}, lowest {format_value(entry, stats['min'])}, highest "
               f"{format_value(entry, stats['max'])}, mean {format_value(entry, stats['mean'])}, "
               f"trend {_trend(values[0], values[-1]) or 'unknown'}" + _newest_first(entry, points) + ".")
@@ -158,9 +157,10 @@ def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id
                                   last_n: int | None = None, days: int | None = None) -> ToolResult:
     for q in qids or ():
         ctx.check_qid(chip_id, q)
+    span = _span(ctx, chip_id, days)
     rows = ctx.repo.chip_parameter_timeseries(chip_id, parameter_name, qids=qids,
-                                              last_n=_points(last_n, days, 10, 365),
-                                              since=_since(ctx, chip_id, days))
+                                              last_n=_points(last_n, span, 10, 365),
+                                              since=span[0] if span else None, until=span[1] if span else None)
     frame = _frame(rows, parameter_name).dropna(subset=["value"]).reset_index(drop=True)
     if frame.empty:
         raise ToolError(f"no {parameter_name} values on {chip_id}", "list names with list_available_parameters")
@@ -189,7 +189,7 @@ def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id
     if qids is not None and len(qubits) <= NAMED_QUBITS:  # named qubits: each one's own history, never pooled
         labels = {str(q["qid"]): ctx.label(chip_id, str(q["qid"])) for q in qubits}
         data["labels"] = labels
-        data["answer"] = f"{parameter_name} on {chip_id} {_window(days, len(frame))}: " + "; ".join(
+        data["answer"] = f"{parameter_name} on {chip_id} {_window(span, len(frame))}: " + "; ".join(
             f"{labels[str(q['qid'])]} latest "
             + (format_value(entry, q["latest"]) if q["latest"] is not None else q.get("missing", "no valid value"))
             + f" ({q['count']} points, {format_value(entry, q['min'])} to {format_value(entry, q['max'])}, "

@@ -16,7 +16,7 @@ import math
 import re
 import statistics
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from copilot_core.domain.metrics import SCORED_QUBIT_METRICS, metric
@@ -82,7 +82,8 @@ def bad_band(db: Any, chip_id: str, qid: str, name: str) -> bool:
 
 
 def failed_tasks(db: Any, chip_id: str, qid: str) -> list[str]:
-    since = chip_end(db, chip_id) - timedelta(days=WINDOW_DAYS)
+    end = chip_end(db, chip_id)  # whole UTC days ending on the day of the chip's newest run
+    since = datetime(end.year, end.month, end.day) + timedelta(days=1 - WINDOW_DAYS)
     return sorted({d["name"] for d in db["task_result_history"].find(
         {"chip_id": chip_id, "qid": qid, "status": "failed", "start_at": {"$gte": since}})})
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -114,8 +114,9 @@ def test_the_one_click_review_facts_use_the_label(repo):
 
 def _window_points(db, qid: str, days: int) -> int:
     newest = db["execution_history"].find_one({"chip_id": CHIP}, sort=[("start_at", -1)])["start_at"]
+    start = datetime(newest.year, newest.month, newest.day) + timedelta(days=1 - days)  # whole UTC days
     docs = db["task_result_history"].find({"chip_id": CHIP, "qid": qid, "status": "completed",
-                                           "start_at": {"$gte": newest - timedelta(days=days)}})
+                                           "start_at": {"$gte": start}})
     return sum(1 for d in docs if not d.get("excluded") and "t1" in (d.get("output_parameters") or {}))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -246,7 +246,8 @@ def every_problem_review(req: SmartRequest) -> Step:
 def stored_failures(db, chip_id: str, qid: str) -> dict[str, str]:
     """{task name: newest stored message} of the failed tasks on the qubit or its couplings in the report's
     window, read with plain pymongo."""
-    since = ev.chip_end(db, chip_id) - timedelta(days=ev.WINDOW_DAYS)
+    end = ev.chip_end(db, chip_id)  # whole UTC days ending on the day of the chip's newest run
+    since = datetime(end.year, end.month, end.day) + timedelta(days=1 - ev.WINDOW_DAYS)
     docs = db["task_result_history"].find({"chip_id": chip_id, "status": "failed", "start_at": {"$gte": since}})
     mine = sorted((d for d in docs if qid in str(d["qid"]).split("-")), key=lambda d: d["start_at"], reverse=True)
     out: dict[str, str] = {}

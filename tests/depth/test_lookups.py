@@ -6,7 +6,7 @@ the repository or the tools.
 from __future__ import annotations
 
 import base64
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import numpy as np
 
@@ -35,12 +35,14 @@ def ask(server, repo, tmp_path, chip: str, question: str, *, router: str = "off"
 
 
 def t1_points(db, chip: str, qid: str, days: int) -> list[float]:
-    """Completed t1 values of one qubit in the last ``days`` days before the chip's newest run (pymongo)."""
+    """Completed t1 values of one qubit in the last ``days`` whole UTC days ending on the chip's newest run's day
+    (pymongo)."""
     newest = db["execution_history"].find_one({"chip_id": chip}, sort=[("start_at", -1)])["start_at"]
+    start = datetime(newest.year, newest.month, newest.day) + timedelta(days=1 - days)
     docs = db["task_result_history"].find({"chip_id": chip, "qid": qid, "status": "completed"})
     values = []
     for doc in docs:
-        if doc.get("excluded") or doc["start_at"] < newest - timedelta(days=days) or \
+        if doc.get("excluded") or doc["start_at"] < start or \
                 "t1" not in (doc.get("output_parameters") or {}):
             continue
         value = doc["output_parameters"]["t1"]
@@ -74,7 +76,7 @@ def test_a_data_question_answered_without_a_call_is_not_shown(scripted_openai, r
     assert "32.8" not in reply.text and "33.2" not in reply.text
     made = reply.work.tools
     assert [(t.name, t.args.get("days"), t.args.get("qid")) for t in made] == [("get_parameter_timeseries", 7, "40")]
-    assert "over the last 7 days" in reply.text
+    assert "7 days ending on the day of the newest run" in reply.text
 
 
 def test_a_question_that_cannot_be_looked_up_says_so(scripted_openai, repo, demo_chip_ids, tmp_path):

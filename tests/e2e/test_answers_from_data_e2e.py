@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -69,10 +69,11 @@ def test_a_why_question_quotes_the_stored_failure_message(page: Page, chat_url: 
 
 def _t1_qubits_with_points(db, days: int) -> dict[str, int]:
     newest = db["execution_history"].find_one({"chip_id": CHIP}, sort=[("start_at", -1)])["start_at"]
+    start = datetime(newest.year, newest.month, newest.day) + timedelta(days=1 - days)  # whole UTC days
     counts: dict[str, int] = {}
     for qid in ("5", "21"):
         docs = db["task_result_history"].find({"chip_id": CHIP, "qid": qid, "status": "completed",
-                                               "start_at": {"$gte": newest - timedelta(days=days)}})
+                                               "start_at": {"$gte": start}})
         counts[f"Q{int(qid):02d}"] = sum(1 for d in docs if not d.get("excluded")
                                          and "t1" in (d.get("output_parameters") or {}))
     return counts

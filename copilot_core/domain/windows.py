@@ -1,0 +1,44 @@
+"""The one meaning of "the last N days": whole UTC days ending with the day of the chip's newest run.
+
+The data's "today" is the day of the chip's newest run (a lab's data is often days old), so "the last 7 days" are the
+7 dates ending on that day, "yesterday" is the one date before it, and "since Monday" starts on the latest Monday on
+or before it.  Every count, ranking, history and review that takes days reads its window here, and its answer states
+the dates (:func:`dates_text`), so two tools asked about "the last 7 days" count over the same documents.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Literal
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+Day = Literal["today", "yesterday"]
+DAYS: tuple[Day, ...] = ("today", "yesterday")
+
+
+def day_window(last: datetime, days: int | None = None, weekday: str | None = None,
+               day: Day | None = None) -> tuple[datetime, datetime]:
+    """Whole UTC days as ``[start, end)``, ending with the day of ``last`` (the chip's newest run): the last ``days``
+    days counting that day ("last 7 days": 7 dates; none given: that day alone), from the latest ``weekday`` on or
+    before it ("since Monday"), or one ``day``: "today" is that day, "yesterday" the day before it."""
+    end = datetime(last.year, last.month, last.day) + timedelta(days=1)
+    if day is not None:
+        end -= timedelta(days=DAYS.index(day))
+        return end - timedelta(days=1), end
+    if weekday is not None:
+        back = (last.weekday() - WEEKDAYS.index(weekday)) % 7
+        return end - timedelta(days=back + 1), end
+    return end - timedelta(days=days or 1), end
+
+
+def dates_text(start: datetime, end: datetime, last: datetime | None = None) -> str:
+    """``from 2026-11-23 to 2026-11-29 (UTC, 7 days ending on the day of the newest run)``; one day: ``on ...``;
+    a window that ends before the day of ``last`` (the newest run: "yesterday") says so."""
+    final = end - timedelta(days=1)
+    n = (end - start).days
+    span = f"on {start:%Y-%m-%d}" if n == 1 else f"from {start:%Y-%m-%d} to {final:%Y-%m-%d}"
+    if last is not None and final.date() < last.date():
+        back = (last.date() - final.date()).days
+        return f"{span} (UTC, {n} day{'s' if n != 1 else ''} ending {back} day{'s' if back != 1 else ''} before " \
+               f"the day of the newest run, {last:%Y-%m-%d})"
+    return f"{span} (UTC, {n} day{'s' if n != 1 else ''} ending on the day of the newest run)"
