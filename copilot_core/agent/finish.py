@@ -18,6 +18,7 @@ from copilot_core.guardrails import sanitize_output
 from copilot_core.agent.lookups import failure_quotes
 from copilot_core.agent.plan import TurnPlan
 from copilot_core.llm.streaming import without_markup
+from copilot_core.checking.scope import scoped_blocks
 from copilot_core.checking.verify import asked_chart, checked_blocks
 from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.render_safety.markdown import escape
@@ -65,6 +66,8 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
         if (quotes := failure_quotes(question, outcomes)) is not None:
             blocks = [*blocks, TextBlock(quotes)]
         blocks = figure_answer(blocks, outcomes)
+    if end.asked is None and error is None:
+        blocks = scoped_blocks(blocks, question, outcomes)
     if end.asked is None:
         charts.extend(asked_chart(question, outcomes, charts))
     blocks = [_sanitized(b, plan.secrets) for b in vet_model_charts(blocks)] + [ChartBlock(c) for c in charts]
