@@ -155,13 +155,13 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         total = count("task results")
         answer = (f"On {chip_id}, {n} {of_task}task results{owner} failed {span}: {n} of {total} finished "
                   f"{of_task}task results ({format_share(n, total)}), each task run on a qubit or coupling counted once.")
-        data |= {"total": total, "percent": 100 * n / total if total else 0.0}
+        data |= {"total": total, "percent": 100 * n / total if total else 0.0, "share_of": "task results"}
     elif what == "task results":
         failed = count("failed tasks")
         answer = (f"On {chip_id}, {n} {of_task}task results{owner} finished (completed or failed) {span}, each "
                   f"task run on a qubit or coupling counted once; {failed} of them failed "
                   f"({format_share(failed, n)}).")
-        data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0}
+        data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0, "share_of": "task results"}
     elif what == "runs":
         held = " and ".join(([f"a {task} result"] if task else []) + ([f"a result of {ctx.label(chip_id, qid)}"]
                                                                         if qid is not None else []))
@@ -230,7 +230,7 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"]
         answer += "; next: " + ", ".join(f"{k} {n} ({format_fraction(n / total)})" for k, n in items[len(top):SHOWN])
     answer += "."
     listed = items[:LISTED]
-    data = {"answer": answer, "chip_id": chip_id, "by": by, "total": total,
+    data = {"answer": answer, "chip_id": chip_id, "by": by, "total": total, "share_of": "failed tasks",
             "failures": [{"name": k, "count_failed": n, "share_pct": 100 * n / total} for k, n in listed],
             "ranking": ranking(by, "failures", [(k, [str(n), format_fraction(n / total)]) for k, n in listed],
                                higher_is_better=False, complete=len(items) <= LISTED)}
