@@ -20,9 +20,9 @@ def failures(db, days: int | None = None, weekday: int | None = None, **narrow: 
                                                 **_days(db, CHIP, days, weekday)}))
 
 
-def runs_holding(db, qid: str, days: int | None = None, weekday: int | None = None) -> int:
-    """Started runs in the window that hold a task result of ``qid``."""
-    held = {d["execution_id"] for d in db["task_result_history"].find({"chip_id": CHIP, "qid": qid})}
+def runs_holding(db, days: int | None = None, weekday: int | None = None, **narrow: str) -> int:
+    """Started runs in the window that hold a task result narrowed by ``qid`` / ``name``."""
+    held = {d["execution_id"] for d in db["task_result_history"].find({"chip_id": CHIP, **narrow})}
     return db["execution_history"].count_documents({"chip_id": CHIP, "status": {"$ne": "scheduled"},
                                                     "execution_id": {"$in": sorted(held)},
                                                     **_days(db, CHIP, days, weekday)})
@@ -35,10 +35,10 @@ def busiest_qubit(db) -> str:
 
 def _fails_most(db) -> list[Question]:
     q = busiest_qubit(db)
-    rows = [("Over the past 10 days, which calibration task racked up the most failures?", 10, None, {}),
+    rows = [("Across the last 10 days, name the task with the highest failure tally.", 10, None, {}),
             ("Which task has failed the most since Tuesday?", None, 1, {}),
             (f"Which task fails most on qubit {int(q)} in the last week?", 7, None, {"qid": q}),
-            ("In the past 3 days, what task broke most often?", 3, None, {})]
+            ("Which task broke most often during the last 3 days?", 3, None, {})]
     out = []
     for i, (text, days, weekday, narrow) in enumerate(rows):
         failed = failures(db, days, weekday, **narrow)
@@ -50,7 +50,7 @@ def _fails_most(db) -> list[Question]:
 
 
 def _task_failures(db) -> list[Question]:
-    rows = [("How many times did CheckRamsey fail over the last 5 days?", "CheckRamsey", 5, None),
+    rows = [("What number of CheckRamsey failures happened within the last 5 days?", "CheckRamsey", 5, None),
             ("Count the CheckT1 failures in the past week.", "CheckT1", 7, None),
             ("Since Monday, how often has CheckQubitSpectroscopy failed?", "CheckQubitSpectroscopy", None, 0)]
     return [Question(f"sc-task-{i + 1}", "window count", text, Truth(((len(failures(db, days, weekday, name=task)), 0),)))
@@ -59,10 +59,13 @@ def _task_failures(db) -> list[Question]:
 
 def _qubit_runs(db) -> list[Question]:
     rows = [("How many runs touched Q05 in the last 6 days?", "5", 6, None),
-            ("How many executions included qubit 12 over the past two weeks?", "12", 14, None),
+            ("How many executions included qubit 12 across the last 14 days?", "12", 14, None),
             ("Since Wednesday, how many calibration runs had a result for Q30?", "30", None, 2)]
-    return [Question(f"sc-runs-{i + 1}", "window count", text, Truth(((runs_holding(db, q, days, weekday), 0),)))
-            for i, (text, q, days, weekday) in enumerate(rows)]
+    out = [Question(f"sc-runs-{i + 1}", "window count", text, Truth(((runs_holding(db, days, weekday, qid=q), 0),)))
+           for i, (text, q, days, weekday) in enumerate(rows)]
+    task = "CheckResonatorSpectroscopy"
+    return out + [Question("sc-runs-4", "window count", f"How many calibration runs included {task} during the "
+                           "last fortnight?", Truth(((runs_holding(db, 14, name=task), 0),)))]
 
 
 def _qubit_counts(db) -> list[Question]:

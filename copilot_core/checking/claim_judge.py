@@ -161,8 +161,8 @@ def _by_role(case: _Case, pool: list[Fact]) -> Claim:
 
 
 def _denominator_problem(case: _Case, pool: list[Fact]) -> Claim | None:
-    """A share whose words name another denominator than the tool's ("21% of all tasks" for a share of the failed
-    tasks): wrong, with no in-place fix (the denominator is a word, not a number)."""
+    """A share whose words name another denominator than the tool's ("21% of all tasks" for the failed tasks'
+    share): wrong, with no in-place fix (the denominator is a word, not a number)."""
     said = share_denominator(case.reading.after)
     shares = [f for f in pool if f.role == "percent" and f.qualifier is not None]
     if said is None or not shares or any(f.qualifier == said for f in shares):

@@ -181,7 +181,7 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         if by == "qubit":
             narrowed.pop("qid", None)  # the qubits are what is ranked
         elif asked.task_name is not None and not asked.has("by qubit"):
-            narrowed.pop("task_name", None)  # "which task fails most" ranks the tasks, the one named among them
+            narrowed.pop("task_name", None)  # the tasks are what is ranked, the one named among them
         return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **_window_args(asked, days), **narrowed},
                            f"which {by} fails most")
     if asked.shape == "window count" and (days is not None or asked.since_weekday is not None):
