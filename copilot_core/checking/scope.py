@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.checking.grounding import unverified_numbers
+from copilot_core.checking.matcher import written_value
 from copilot_core.language.question import Question, parse
 from copilot_core.render_safety.markdown import escape
 from copilot_core.tools.registry import TOOLS_BY_NAME, runs_code
@@ -24,8 +25,6 @@ from copilot_core.tools.toolkit import ToolOutcome, answer_line
 _NO_DATA = frozenset({"check_target", "list_available_parameters", "get_chip_topology", "recall_memory",
                       "get_calibration_notes"})
 _WINDOW_ARGS = ("days", "since_weekday")
-# What a call covers when it does not narrow a restriction the question states.
-_WIDER = {"window": "every stored run", "task": "every task", "qubit": "the whole chip"}
 
 
 @dataclass(frozen=True)
@@ -83,12 +82,11 @@ def _names_qubit(args: dict, qubit: str) -> bool:
 def scope_note(covered: Sequence[str], scope: Scope, replaced: bool = False) -> str:
     """The visible note: what the answer's figures cover vs what the question asked about."""
     stated = scope.stated()
-    what = " and ".join(_WIDER[k] for k in covered)
     asked = " and ".join(_asked_words(k, stated[k]) for k in covered)
     if replaced:
-        return (f"The model's answer used figures for {what}; the question asked about {asked}, so the answer "
-                "computed from the data for that scope is shown instead.")
-    return f"Scope: the figures above are for {what}; the question asked about {asked} only."
+        return (f"The model's answer used figures not limited to {asked}, which the question asked about; the "
+                "answer computed from the data for that scope is shown instead.")
+    return f"Scope: the figures above are not limited to {asked}, which the question asked about."
 
 
 def _asked_words(kind: str, value: str) -> str:
@@ -97,16 +95,18 @@ def _asked_words(kind: str, value: str) -> str:
     return escape(value)
 
 
-def _held(text: str, question: str, outcomes: Sequence[ToolOutcome]) -> set[str]:
+def _held(text: str, asked: Question, outcomes: Sequence[ToolOutcome]) -> set[str]:
     """The numbers of ``text`` (not the question's own) that the results of ``outcomes`` hold."""
-    numbers = set(unverified_numbers(text, [], allowed_text=[question]))
+    own = {written_value(w) for w in asked.values}
+    numbers = {w for w in unverified_numbers(text, []) if written_value(w) not in own}
     sources = [part for o in outcomes for part in (o.model_text, o.full, o.summary)]
-    return numbers - set(unverified_numbers(text, sources, allowed_text=[question])) if outcomes else set()
+    return numbers - set(unverified_numbers(text, sources)) if outcomes else set()
 
 
 def scoped_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOutcome]) -> list[Block]:
     """``blocks`` as shown, or with the scope note (see the module docstring): the one rule for every answer."""
-    scope = asked_scope(parse(question))
+    asked = parse(question)
+    scope = asked_scope(asked)
     data = [o for o in outcomes if o.ok and o.name not in _NO_DATA]
     if not scope.stated() or not data or any(runs_code(o.name) for o in data):
         return blocks
@@ -116,8 +116,8 @@ def scoped_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOut
     if not wide:
         return blocks
     text = "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
-    by_right, by_wide = (_held(text, question, calls) for calls in (right, [o for o, _ in wide]))
-    if by_right - by_wide or (right and not by_wide - by_right):
+    by_right, by_wide = (_held(text, asked, calls) for calls in (right, [o for o, _ in wide]))
+    if by_right - by_wide or not by_wide - by_right:
         return blocks  # the answer states a figure only the right-scope call holds, or none only a wider one holds
     covered = [k for k in ("window", "task", "qubit") if any(k in missing for _, missing in wide)]
     routed = next((line for o in right if o.origin == "router" and (line := answer_line(o))), None)

@@ -186,13 +186,11 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
        "by": {"type": "string", "enum": ["task", "qubit"], "default": "task",
               "description": "Group failures by task name or by qubit/coupling."},
        "days": {"type": "integer", "minimum": 1, "maximum": 365,
-                "description": "Only the last N whole days (UTC), counting the day of the chip's newest run; "
-                               "default every run."},
-       "since_weekday": {"type": "string", "enum": list(WEEKDAYS),
-                         "description": "Instead of days: from this weekday on ('since Monday'; 'this week': "
-                                        "monday)."},
-       "qid": qid_arg("Only this qubit's (or coupling's) own failures."),
-       "task_name": name_arg("Only failures of this task, e.g. 'CheckT1'.")},
+                "description": "Only the last N days before the chip's newest run; default every run."},
+       "since_weekday": {"type": "string", "pattern": "^(" + "|".join(WEEKDAYS) + ")$",
+                         "description": "Instead of days: from this weekday on, e.g. 'monday'."},
+       "qid": qid_arg("Only this qubit's failures."),
+       "task_name": name_arg("Only this task's failures.")},
       ("chip_id",))
 def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"] = "task",
                     days: int | None = None, since_weekday: str | None = None, qid: str | None = None,

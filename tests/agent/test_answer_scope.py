@@ -29,7 +29,7 @@ from tests.fakes.scripted_openai import tools_then_answer
 from tests.public_eval import CHIP
 
 SMALL = "qwen2.5-coder-1.5b-instruct"
-NOTE = "the question asked about"
+NOTE = "which the question asked about"
 IDS = ["sc-fails-1", "sc-fails-2", "sc-fails-3", "sc-fails-4", "sc-task-1", "sc-task-2", "sc-task-3", "sc-runs-1",
        "sc-runs-2", "sc-runs-3", "sc-runs-4", "sc-qubit-1", "sc-qubit-2", "sc-qubit-3"]
 
