@@ -47,6 +47,7 @@ _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
     "change": ("change", None), "change_pct": ("change", "pct"), "median_change": ("change", None),
     "std": ("std", None), "range": ("range", None), "iqr": ("iqr", None), "cv": ("cv", None),
     "pearson_r": ("r", "pearson"), "spearman_rho": ("r", "spearman"), "percent": ("percent", None),
+    "share_pct": ("percent", None),
     "count_matching": ("count", "matching"), "pairs": ("count", None),
 }
 # A list under one of these keys ranks its items: each item's value is a lowest/highest value.
@@ -54,6 +55,8 @@ _RANKED_KEYS: dict[str, Role] = {"lowest": "min", "highest": "max"}
 _SUBJECT_KEYS = ("qid", "coupling_id", "id", "label")
 _METRIC_KEYS = ("metric", "parameter_name", "metric_name")
 _QUALIFIER_KEYS = {"below": "below", "above": "above", "missing": "missing", "failed": "failed"}
+# What a share is a share of, as a tool states it (``share_of``): a share's qualifier.
+SHARE_DENOMINATORS = ("task results", "failed tasks", "qubits", "couplings")
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class Fact:
     role: Role
     metric: str | None = None
     subject: str | None = None  # "5" for a qubit, "4-1" for a coupling
-    qualifier: str | None = None  # for counts: below / above / missing / failed / band:<name>
+    qualifier: str | None = None  # counts: below / above / missing / failed / band:<name>; shares: their denominator
     tool: str = ""
     negative: bool = False  # the sign ``value`` dropped: a change's direction
     unit: str | None = None  # as the result states it next to the value ("μs", "%"), when it does
@@ -77,6 +80,8 @@ class Fact:
                 "value": "the value", "change": "the change", "other": "a number", "std": "the standard deviation",
                 "range": "the range", "iqr": "the interquartile range", "cv": "the coefficient of variation",
                 "r": f"the {self.qualifier or 'correlation'} coefficient", "percent": "the share"}[self.role]
+        if self.role == "percent" and self.qualifier:
+            what = f"the share of {self.qualifier}"
         if self.role == "count" and self.qualifier:
             what = f"the count of {self.qualifier.replace('band:', '')} items"
         owner = f" of {subject_label(self.subject, self.size)}" if self.subject else ""
@@ -144,6 +149,7 @@ class _Context:
     ranked: Role | None = None
     unit: str | None = None
     at: str | None = None
+    share_of: str | None = None  # the denominator of the shares below (``SHARE_DENOMINATORS``)
 
 
 _TIME_KEYS = ("calibrated_at", "at", "start_at", "measured_at")
@@ -187,8 +193,9 @@ def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
     row_of = obj.get("name")  # a table row of metrics: {"name": "t1", "value": ...}
     named = next((str(obj[k]) for k in _METRIC_KEYS if isinstance(obj.get(k), str)), None) or (
         row_of if isinstance(row_of, str) and row_of in CATALOGUE else None)
+    share_of = obj.get("share_of") if obj.get("share_of") in SHARE_DENOMINATORS else ctx.share_of
     here = _Context(ctx.tool, named or ctx.metric, subject, ctx.qualifier, ctx.ranked,
-                    _stated(obj, ("unit",)) or ctx.unit, _stated(obj, _TIME_KEYS) or ctx.at)
+                    _stated(obj, ("unit",)) or ctx.unit, _stated(obj, _TIME_KEYS) or ctx.at, share_of)
     for k, value in obj.items():
         k = str(k)
         if k in CATALOGUE or (k.isidentifier() and k in _ALL_METRIC_NAMES):
@@ -213,6 +220,8 @@ def _leaf(signed: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
         yield Fact(number, ctx.ranked, ctx.metric, ctx.subject, None, ctx.tool, unit=unit, at=at)
     if role == "count" and qualifier is None:
         qualifier = ctx.qualifier
+    if role == "percent":
+        qualifier = ctx.share_of
     yield Fact(number, role, ctx.metric, ctx.subject if role in ("value", "latest", "change", "other") else None,
                qualifier, ctx.tool, negative, unit, at)
 

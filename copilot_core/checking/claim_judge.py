@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from copilot_core.checking.claim_facts import (CATALOGUE_LIMIT, SHAPE_ROLES, Claim, Fact, Role, Verdict, matches,
                                                chip_size, subject_label, written_like)
 from copilot_core.checking.claim_reading import (Reading, asked_count, claimed_metric, counts_after, limits_after,
-                                                 read_words)
+                                                 read_words, share_denominator)
 from copilot_core.checking.matcher import states
 from copilot_core.domain.metrics import format_value, metric
 from copilot_core.domain.vocabulary import is_below, metrics_named
@@ -142,6 +142,8 @@ def _by_role(case: _Case, pool: list[Fact]) -> Claim:
     if case.role == "total":
         return case.claim("ok") if any(f.role in ("total", "count") for f in pool) else \
             case.claim("wrong", f"{r.written} is {pool[0].describe()}, not a total")
+    if case.role == "percent" and (problem := _denominator_problem(case, pool)) is not None:
+        return problem
     if case.role in ("min", "max", "median", "mean", "latest", *SHAPE_ROLES):
         problem = _level_problem(case, pool)
         if problem is not None:
@@ -156,6 +158,16 @@ def _by_role(case: _Case, pool: list[Fact]) -> Claim:
                           case.subject)
     band = _band_problem(r, case.band, case.claimed or next((f.metric for f in pool if f.metric), None), pool)
     return case.claim("wrong", band) if band else case.claim("ok")
+
+
+def _denominator_problem(case: _Case, pool: list[Fact]) -> Claim | None:
+    """A share whose words name another denominator than the tool's ("21% of all tasks" for the failed tasks'
+    share): wrong, with no in-place fix (the denominator is a word, not a number)."""
+    said = share_denominator(case.reading.after)
+    shares = [f for f in pool if f.role == "percent" and f.qualifier is not None]
+    if said is None or not shares or any(f.qualifier == said for f in shares):
+        return None
+    return case.claim("wrong", f"{case.reading.written}% is {shares[0].describe()}, not of {said}")
 
 
 def _fitting_levels(case: _Case, pool: list[Fact]) -> list[Fact]:

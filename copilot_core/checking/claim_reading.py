@@ -90,6 +90,27 @@ def _percent_of(text: str) -> bool:
     return rest[:1] == "%" and rest[1:2].isspace() and bool(words) and words[0].lower() == "of"
 
 
+# The nouns a share's words name its denominator by ("21% of all tasks", "of the failed tasks", "of the qubits").
+_DENOMINATOR_NOUNS = (("fail", "failed tasks"), ("qubit", "qubits"), ("coupling", "couplings"), ("pair", "couplings"),
+                      ("task", "task results"), ("result", "task results"), ("run", "task results"),
+                      ("execution", "task results"), ("calibration", "task results"))
+_DENOMINATOR_END = ".;:,()[]\n"
+
+
+def share_denominator(after: str) -> str | None:
+    """What a share written just before ``after`` is a share of ("% of all tasks": task results, "% of the failed
+    tasks": failed tasks, "% of the qubits": qubits); None when its words name no denominator ("% of them")."""
+    rest = after.lstrip()
+    rest = rest[1:] if rest[:1] == "%" else rest[len("percent"):] if rest[:7].lower() == "percent" else ""
+    words = rest.split(None, 1)
+    if not words or words[0].lower() != "of" or len(words) < 2:
+        return None
+    phrase = words[1]
+    end = next((i for i, c in enumerate(phrase) if c in _DENOMINATOR_END), len(phrase))
+    tokens = [t.lower() for t in phrase[:end].split()[:6]]
+    return next((kind for stem, kind in _DENOMINATOR_NOUNS if any(t.startswith(stem) for t in tokens)), None)
+
+
 def _role_from_words(before: str, after: str, clause: str) -> Role | None:
     """The role the nearest claim word gives a number: the last one before it in its clause, else one after."""
     best: tuple[int, Role] | None = None

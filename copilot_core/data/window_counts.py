@@ -19,10 +19,13 @@ class WindowCounts(ScopedReader):
     """Failures per task name or qubit, and how many failures, runs or measurements a window holds."""
 
     def failure_counts(self, chip_id: str, *, by: Literal["name", "qid"] = "name",
-                       since: datetime | None = None, until: datetime | None = None) -> dict[str, int]:
-        """Failed task results per task name (or per qubit/coupling id), most first: every failure, never capped."""
+                       since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
+                       task_name: str | None = None) -> dict[str, int]:
+        """Failed task results per task name (or per qubit/coupling id), most first: every failure, never capped;
+        ``qid`` and ``task_name`` narrow them to one qubit's (or coupling's) or one task's."""
         with driver_errors(self):
-            query = self.scope(chip_id=v.chip_id(chip_id), status="failed") | self._window("start_at", since, until)
+            query = self.scope(chip_id=v.chip_id(chip_id), status="failed", **_narrowing(qid, task_name)) | \
+                self._window("start_at", since, until)
             counts: dict[str, int] = defaultdict(int)
             for doc in self.db["task_result_history"].find(query, {"_id": 0, by: 1}):
                 key = doc.get(by)
@@ -37,14 +40,20 @@ class WindowCounts(ScopedReader):
         ``runs``: executions that started (any outcome; a scheduled one has not); ``task results``: finished task
         results (completed or failed: one document per task run per qubit or coupling); ``failed tasks``: those
         that failed; ``measurements``: completed, non-excluded results with a usable value of ``parameter``.
-        ``qid`` (a qubit's or coupling's own results) and ``task_name`` narrow the task results."""
+        ``qid`` (a qubit's or coupling's own results) and ``task_name`` narrow the task results, and the runs to
+        those that hold such a result."""
         with driver_errors(self):
             window = self._window("start_at", since, until)
+            narrowed = _narrowing(qid, task_name)
             if what == "runs":
                 query = self.scope(chip_id=v.chip_id(chip_id)) | window | {"status": {"$ne": "scheduled"}}
+                if narrowed:
+                    held = self.db["task_result_history"].find(self.scope(chip_id=v.chip_id(chip_id), **narrowed),
+                                                               {"_id": 0, "execution_id": 1})
+                    query |= {"execution_id": {"$in": sorted({str(d["execution_id"]) for d in held
+                                                              if isinstance(d.get("execution_id"), str)})}}
                 return seen(int(self.db["execution_history"].count_documents(query)))
-            query = self.scope(chip_id=v.chip_id(chip_id), qid=v.qid_or_coupling(qid) if qid is not None else None,
-                               name=v.task_name(task_name) if task_name is not None else None) | window
+            query = self.scope(chip_id=v.chip_id(chip_id), **narrowed) | window
             if what == "failed tasks":
                 return seen(int(self.db["task_result_history"].count_documents(query | {"status": "failed"})))
             if what == "task results":
@@ -57,3 +66,9 @@ class WindowCounts(ScopedReader):
             docs = self.db["task_result_history"].find(query, {"_id": 0, f"output_parameters.{name}": 1})
             return seen(sum(1 for doc in docs if stored_number(_param((doc.get("output_parameters") or {}).get(name))
                                                                .get("value")) is not None))
+
+
+def _narrowing(qid: str | None, task_name: str | None) -> dict[str, str]:
+    """The task-result fields one qubit (or coupling) and one task narrow a query to, validated."""
+    out = {"qid": v.qid_or_coupling(qid)} if qid is not None else {}
+    return out | ({"name": v.task_name(task_name)} if task_name is not None else {})

@@ -166,13 +166,13 @@ def _count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str
     args: dict = {"chip_id": chip, **_window_args(asked, days), **_narrowed(asked)}
     if asked.has("fail"):
         return PlannedCall("count_in_window", {**args, "what": "failed tasks"}, "failed tasks in a window")
+    if not clear and asked.has("execution"):
+        return PlannedCall("count_in_window", {**args, "what": "runs"}, "runs in a window")
     if asked.task_name is not None:
         return PlannedCall("count_in_window", {**args, "what": "task results"}, "a task's results in a window")
     if one is not None and CATALOGUE[one].kind == "qubit":
         return PlannedCall("count_in_window", {**args, "what": "measurements", "metric_name": one},
                            f"{one} measurements in a window")
-    if not clear and asked.has("execution") and "qid" not in args:
-        return PlannedCall("count_in_window", {**args, "what": "runs"}, "runs in a window")
     return None
 
 
@@ -185,7 +185,12 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     if asked.shape == "fails most":
         by = "qubit" if asked.has("by qubit") else "task"
         chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
-        return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **_days_args(asked, days)},
+        narrowed = _narrowed(asked)
+        if by == "qubit":
+            narrowed.pop("qid", None)  # the qubits are what is ranked
+        elif asked.task_name is not None and not asked.has("by qubit"):
+            narrowed.pop("task_name", None)  # the tasks are what is ranked, the one named among them
+        return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **_window_args(asked, days), **narrowed},
                            f"which {by} fails most")
     if asked.shape == "window count" and (days is not None or asked.since_weekday is not None):
         return _count_plan(asked, chip_id, days, clear, one)

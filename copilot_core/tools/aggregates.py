@@ -124,7 +124,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
 
     def count(kind: What) -> int:
         return ctx.repo.count_in_window(chip_id, kind, since=since, until=until, qid=qid,
-                                        task_name=task_name if what != "runs" else None,
+                                        task_name=task_name,
                                         parameter=metric_name if kind == "measurements" else None)
 
     n = count(what)
@@ -136,15 +136,18 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         total = count("task results")
         answer = (f"On {chip_id}, {n} {of_task}task results{owner} failed {span}: {n} of {total} finished "
                   f"{of_task}task results ({format_share(n, total)}), each task run on a qubit or coupling counted once.")
-        data |= {"total": total, "percent": 100 * n / total if total else 0.0}
+        data |= {"total": total, "percent": 100 * n / total if total else 0.0, "share_of": "task results"}
     elif what == "task results":
         failed = count("failed tasks")
         answer = (f"On {chip_id}, {n} {of_task}task results{owner} finished (completed or failed) {span}, each "
                   f"task run on a qubit or coupling counted once; {failed} of them failed "
                   f"({format_share(failed, n)}).")
-        data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0}
+        data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0, "share_of": "task results"}
     elif what == "runs":
-        answer = f"On {chip_id}, {n} calibration runs (executions) started {span}, whatever their outcome."
+        held = " and ".join(([f"a {task} result"] if task else []) + ([f"a result of {ctx.label(chip_id, qid)}"]
+                                                                        if qid is not None else []))
+        holding = f" holding {held}" if held else ""
+        answer = f"On {chip_id}, {n} calibration runs (executions){holding} started {span}, whatever their outcome."
     else:
         title = CATALOGUE[str(metric_name)].title
         answer = (f"On {chip_id}, {n} {title} results{owner} with a usable value were measured {span} "
@@ -164,16 +167,30 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
        "by": {"type": "string", "enum": ["task", "qubit"], "default": "task",
               "description": "Group failures by task name or by qubit/coupling."},
        "days": days_arg(),
-       "day": day_arg()},
+       "day": day_arg(),
+       "since_weekday": {"type": "string", "pattern": "^(" + "|".join(WEEKDAYS) + ")$",
+                         "description": "Instead of days: from this weekday on, e.g. 'monday'."},
+       "qid": qid_arg("Only this qubit's failures."),
+       "task_name": name_arg("Only this task's failures.")},
       ("chip_id",))
 def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"] = "task",
-                    days: int | None = None, day: Day | None = None) -> ToolResult:
+                    days: int | None = None, day: Day | None = None, since_weekday: str | None = None,
+                    qid: str | None = None, task_name: str | None = None) -> ToolResult:
     ctx.chip(chip_id)
-    last = ctx.repo.last_execution_at(chip_id) if days is not None or day is not None else None
-    since, until = day_window(last, days, day=day) if last is not None else (None, None)
-    counts = ctx.repo.failure_counts(chip_id, by="name" if by == "task" else "qid", since=since, until=until)
+    if qid is not None:
+        ctx.check_qid(chip_id, qid)
+    if since_weekday is not None and since_weekday not in WEEKDAYS:
+        raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}")
+    windowed = days is not None or since_weekday is not None or day is not None
+    last = ctx.repo.last_execution_at(chip_id) if windowed else None
+    since, until = day_window(last, days, since_weekday, day) if last is not None else (None, None)
+    counts = ctx.repo.failure_counts(chip_id, by="name" if by == "task" else "qid", since=since, until=until,
+                                     qid=qid, task_name=task_name)
     total = sum(counts.values())
-    scope = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
+    task = str(inline_from_database(task_name, 80)) if task_name else None
+    narrowed = "".join([f" of {task}" if task else "", f" of {ctx.label(chip_id, qid)}" if qid is not None else ""])
+    scope = (dates_text(since, until, last) if since is not None and until is not None else "over every stored run") \
+        + (f", counting only the failures{narrowed}" if narrowed else "")
     if not counts:
         answer = f"No task failed on {chip_id} {scope}."
         return ToolResult({"answer": answer, "chip_id": chip_id, "by": by, "total": 0, "failures": []},
@@ -192,11 +209,14 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"]
         answer += "; next: " + ", ".join(f"{k} {n} ({format_fraction(n / total)})" for k, n in items[len(top):SHOWN])
     answer += "."
     listed = items[:LISTED]
-    data = {"answer": answer, "chip_id": chip_id, "by": by, "total": total,
+    data = {"answer": answer, "chip_id": chip_id, "by": by, "total": total, "share_of": "failed tasks",
             "failures": [{"name": k, "count_failed": n, "share_pct": 100 * n / total} for k, n in listed],
             "ranking": ranking(by, "failures", [(k, [str(n), format_fraction(n / total)]) for k, n in listed],
                                higher_is_better=False, complete=len(items) <= LISTED)}
     if since is not None and until is not None:
         data |= {"from": f"{since:%Y-%m-%d}", "to": f"{until - timedelta(days=1):%Y-%m-%d}",
                  "days": (until - since).days}
+    for key, value in (("qid", qid), ("task_name", task)):
+        if value is not None:
+            data[key] = value
     return ToolResult(data, f"{items[0][0]} fails most on {chip_id}: {items[0][1]} of {total}")

@@ -104,7 +104,7 @@ def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float
               + (f": {_listed(cm, rows)}." if rows else "."))
     key = "below" if above is None else "above" if below is None else "matching"
     data = {"answer": answer, **_base(cm), "below_limit": below, "above_limit": above,
-            f"count_{key}": len(rows), "percent": float(share.rstrip("%")), key: rows}
+            f"count_{key}": len(rows), "percent": float(share.rstrip("%")), "share_of": kind, key: rows}
     return ToolResult(data, f"{len(rows)} {kind} with {cm.metric.name} {bounds} on {chip_id}")
 
 
@@ -196,5 +196,5 @@ def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join:
             "conditions": [{"metric": cm.metric.name, "unit": cm.metric.unit, f"{side}_limit": limit}
                            for cm, side, limit in limits],
             "with_data": len(judged), "num_" + kind: first.stats["total"], "count_matching": len(rows),
-            "percent": float(share.rstrip("%")), "matching": rows}
+            "percent": float(share.rstrip("%")), "share_of": kind, "matching": rows}
     return ToolResult(data, f"{len(rows)} {kind} with {bounds} on {chip_id}")
