@@ -35,7 +35,7 @@ def busiest_qubit(db) -> str:
 
 def _fails_most(db) -> list[Question]:
     q = busiest_qubit(db)
-    rows = [("Across the last 10 days, name the task with the highest failure tally.", 10, None, {}),
+    rows = [("Over the previous 10 days, name the task with the highest failure tally.", 10, None, {}),
             ("Which task has failed the most since Tuesday?", None, 1, {}),
             (f"Which task fails most on qubit {int(q)} in the last week?", 7, None, {"qid": q}),
             ("Which task broke most often during the last 3 days?", 3, None, {})]
@@ -50,7 +50,7 @@ def _fails_most(db) -> list[Question]:
 
 
 def _task_failures(db) -> list[Question]:
-    rows = [("What number of CheckRamsey failures happened within the last 5 days?", "CheckRamsey", 5, None),
+    rows = [("What number of CheckRamsey failures happened during the previous 5 days?", "CheckRamsey", 5, None),
             ("Count the CheckT1 failures in the past week.", "CheckT1", 7, None),
             ("Since Monday, how often has CheckQubitSpectroscopy failed?", "CheckQubitSpectroscopy", None, 0)]
     return [Question(f"sc-task-{i + 1}", "window count", text, Truth(((len(failures(db, days, weekday, name=task)), 0),)))
@@ -59,7 +59,7 @@ def _task_failures(db) -> list[Question]:
 
 def _qubit_runs(db) -> list[Question]:
     rows = [("How many runs touched Q05 in the last 6 days?", "5", 6, None),
-            ("How many executions included qubit 12 across the last 14 days?", "12", 14, None),
+            ("How many executions included qubit 12 over the previous 14 days?", "12", 14, None),
             ("Since Wednesday, how many calibration runs had a result for Q30?", "30", None, 2)]
     out = [Question(f"sc-runs-{i + 1}", "window count", text, Truth(((runs_holding(db, days, weekday, qid=q), 0),)))
            for i, (text, q, days, weekday) in enumerate(rows)]
@@ -71,7 +71,7 @@ def _qubit_runs(db) -> list[Question]:
 def _qubit_counts(db) -> list[Question]:
     rows = [("How many failed tasks did Q07 have in the last 9 days?", "7", 9, None),
             ("Count the failures on Q03 over the past fortnight.", "3", 14, None),
-            ("Since Thursday, how many tasks failed on qubit 29?", "29", None, 3)]
+            ("How many tasks failed on qubit 29 since Thursday?", "29", None, 3)]
     return [Question(f"sc-qubit-{i + 1}", "window count", text,
                      Truth(((len(failures(db, days, weekday, qid=q)), 0),)))
             for i, (text, q, days, weekday) in enumerate(rows)]

@@ -20,7 +20,7 @@ from copilot_core.domain.metrics import CATALOGUE, format_value
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, day_window
 from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, day_arg, days_arg, name_arg, qid_arg,
-                                     tool)
+                                     tool, weekday_arg)
 
 Statistic = Literal["median", "mean"]
 SHOWN = 5  # names written out in a "fails most" sentence
@@ -97,9 +97,7 @@ What = Literal["failed tasks", "task results", "runs", "measurements"]
                                "task results (completed or failed), calibration runs (executions), or one "
                                "metric's usable measurements."},
        "days": days_arg(),
-       "since_weekday": {"type": "string", "enum": list(WEEKDAYS),
-                         "description": "Instead of days: from this weekday on ('since Monday'; 'this week': "
-                                        "monday). Neither: every stored run."},
+       "since_weekday": weekday_arg(),
        "day": day_arg(),
        "qid": qid_arg("Only this qubit's (or coupling's) own task results."),
        "task_name": name_arg("Only results of this task, e.g. 'CheckT1'."),
@@ -113,6 +111,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         ctx.check_qid(chip_id, qid)
     if what == "measurements" and metric_name not in CATALOGUE:
         raise ToolError("counting measurements needs a known metric_name", "e.g. {\"metric_name\": \"t1\"}")
+    since_weekday = since_weekday.strip().lower() if isinstance(since_weekday, str) else since_weekday
     if since_weekday is not None and since_weekday not in WEEKDAYS:
         raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}")
     last = ctx.repo.last_execution_at(chip_id)
@@ -168,8 +167,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
               "description": "Group failures by task name or by qubit/coupling."},
        "days": days_arg(),
        "day": day_arg(),
-       "since_weekday": {"type": "string", "pattern": "^(" + "|".join(WEEKDAYS) + ")$",
-                         "description": "Instead of days: from this weekday on, e.g. 'monday'."},
+       "since_weekday": weekday_arg(),
        "qid": qid_arg("Only this qubit's failures."),
        "task_name": name_arg("Only this task's failures.")},
       ("chip_id",))
@@ -179,6 +177,7 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"]
     ctx.chip(chip_id)
     if qid is not None:
         ctx.check_qid(chip_id, qid)
+    since_weekday = since_weekday.strip().lower() if isinstance(since_weekday, str) else since_weekday
     if since_weekday is not None and since_weekday not in WEEKDAYS:
         raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}")
     windowed = days is not None or since_weekday is not None or day is not None

@@ -18,7 +18,7 @@ import pandas as pd
 
 from copilot_core.analysis.overview import INACTIVE_MARK
 from copilot_core.domain.topology import Topology, target_label, topology_for
-from copilot_core.domain.windows import DAYS
+from copilot_core.domain.windows import DAYS, WEEKDAYS
 from copilot_core.errors import CopilotError
 from copilot_core.tools.compact import inline_from_database
 
@@ -276,6 +276,13 @@ def day_arg() -> dict:
     """``day``: one whole UTC day instead of ``days`` ("yesterday" is the day before the newest run's day)."""
     return {"type": "string", "enum": list(DAYS),
             "description": "Instead of days: one UTC day, 'today' (the newest run's day) or the day before."}
+
+
+def weekday_arg() -> dict:
+    """``since_weekday``: a window from a weekday on; a pattern, not an enum, so the compact schema stays short."""
+    return {"type": "string", "pattern": "^(" + "|".join(WEEKDAYS) + ")$",
+            "description": "Instead of days: from this weekday on ('since Monday'; 'this week': monday), "
+                           "lower case."}
 
 
 def qid_arg(description: str | None = None) -> dict:
