@@ -11,7 +11,7 @@ A count over days counts whole UTC days ending with the day of the chip's newest
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Literal
 
 from copilot_core.analysis.chip_metrics import UnknownChip, chip_metric
@@ -90,6 +90,15 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "me
 
 
 What = Literal["failed tasks", "task results", "runs", "measurements"]
+def _scope_fields(since: datetime | None, until: datetime | None, qid: str | None, task: str | None) -> dict:
+    """What a window tool's data says it covers: the dates, the qubit, the task (only those given)."""
+    out: dict[str, object] = {}
+    if since is not None and until is not None:
+        out |= {"from": f"{since:%Y-%m-%d}", "to": f"{until - timedelta(days=1):%Y-%m-%d}",
+                "days": (until - since).days}
+    return out | {key: value for key, value in (("qid", qid), ("task_name", task)) if value is not None}
+
+
 @tool("count_in_window",
       {"chip_id": chip_id_arg(),
        "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "measurements"],
@@ -152,12 +161,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         answer = (f"On {chip_id}, {n} {title} results{owner} with a usable value were measured {span} "
                   f"(completed, not excluded).")
     data["answer"] = answer
-    if since is not None and until is not None:
-        data |= {"from": f"{since:%Y-%m-%d}", "to": f"{until - timedelta(days=1):%Y-%m-%d}",
-                 "days": (until - since).days}
-    for key, value in (("qid", qid), ("task_name", task)):
-        if value is not None:
-            data[key] = value
+    data |= _scope_fields(since, until, qid, task)
     return ToolResult(data, f"{n} {what}{owner} on {chip_id} {span}")
 
 
@@ -212,10 +216,5 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"]
             "failures": [{"name": k, "count_failed": n, "share_pct": 100 * n / total} for k, n in listed],
             "ranking": ranking(by, "failures", [(k, [str(n), format_fraction(n / total)]) for k, n in listed],
                                higher_is_better=False, complete=len(items) <= LISTED)}
-    if since is not None and until is not None:
-        data |= {"from": f"{since:%Y-%m-%d}", "to": f"{until - timedelta(days=1):%Y-%m-%d}",
-                 "days": (until - since).days}
-    for key, value in (("qid", qid), ("task_name", task)):
-        if value is not None:
-            data[key] = value
+    data |= _scope_fields(since, until, qid, task)
     return ToolResult(data, f"{items[0][0]} fails most on {chip_id}: {items[0][1]} of {total}")
