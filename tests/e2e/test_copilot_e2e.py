@@ -118,6 +118,9 @@ def test_analyze_with_copilot_from_the_qubits_table(page: Page, copilot_app_url:
     open_page(page, "Qubits")
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible(timeout=TIMEOUT_MS)
     click_df_row(page, 3)  # the row-marker checkbox of the 4th qubit
+    # the run the tick starts ends with the health report: the button is clicked on a settled page (a click while
+    # that run still draws can land on a moving layout on a loaded machine)
+    expect(page.get_by_test_id("stMain")).to_contain_text("neighbours are the nearest qubits", timeout=TIMEOUT_MS)
     wait_idle(page)
     button = app_button(page, "Analyze with copilot")
     expect(button).to_be_enabled(timeout=TIMEOUT_MS)
