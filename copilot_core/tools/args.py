@@ -67,9 +67,24 @@ def split_chip_prefix(args: dict) -> dict:
     return out
 
 
+def _allowed_case(value: str, schema: dict) -> str:
+    """An allowed value written in another case or with spaces around it ("Thursday", " Failed tasks") as the
+    allowed value itself; anything else unchanged (the schema then reports it)."""
+    text = value.strip()
+    for option in schema.get("enum") or ():
+        if isinstance(option, str) and option.lower() == text.lower():
+            return option
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str) and re.search(pattern, value) is None and re.search(pattern, text.lower()):
+        return text.lower()
+    return value
+
+
 def _coerce(value: object, schema: dict) -> object:
-    """Digit strings for integer/number parameters (local models quote numbers)."""
+    """Digit strings for integer/number parameters (local models quote numbers); an allowed string in another case."""
     kind = schema.get("type")
+    if isinstance(value, str) and kind in (None, "string"):
+        return _allowed_case(value, schema)
     if isinstance(value, str) and kind in ("integer", "number"):
         text = value.strip()
         try:

@@ -174,3 +174,28 @@ def test_malformed_arguments_never_raise(raw):
     outcome = Toolkit(None, store=DataStore()).execute("get_chip_topology", raw)
     assert not outcome.ok and json.loads(outcome.model_text)["error"]
     assert outcome.summary.startswith("get_chip_topology failed")
+
+
+@pytest.mark.parametrize(("tool", "key", "written", "meant"), [
+    ("failure_ranking", "since_weekday", "Thursday", "thursday"),
+    ("count_in_window", "since_weekday", " MONDAY ", "monday"),
+    ("count_in_window", "what", "Failed Tasks", "failed tasks"),
+    ("count_in_window", "day", "Yesterday", "yesterday"),
+    ("failure_ranking", "by", "Qubit", "qubit"),
+])
+def test_an_allowed_value_in_another_case_is_that_value(tool, key, written, meant):
+    """A small model writes "Thursday" where the schema allows "thursday": the call runs with the allowed value."""
+    args = validate_args(TOOLS_BY_NAME[tool], {"chip_id": "64Qv3", "what": "runs", key: written}
+                         if tool == "count_in_window" else {"chip_id": "64Qv3", key: written})
+    assert args[key] == meant
+
+
+@pytest.mark.parametrize(("tool", "key", "written"), [
+    ("failure_ranking", "since_weekday", "Thursdays"),
+    ("count_in_window", "what", "failed task"),
+    ("count_in_window", "day", "the day before"),
+])
+def test_a_value_that_is_not_allowed_in_any_case_is_still_refused(tool, key, written):
+    with pytest.raises(ToolError, match=f"invalid {key}"):
+        validate_args(TOOLS_BY_NAME[tool], {"chip_id": "64Qv3", "what": "runs", key: written}
+                      if tool == "count_in_window" else {"chip_id": "64Qv3", key: written})
