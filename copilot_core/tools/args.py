@@ -23,6 +23,9 @@ _NAME_KEYS = ("parameter_name", "metric_name")
 # A qubit written with its chip, as small models do when they are not sent chip_id: "64Qv3-Q05", "64Qv3:5".
 _QUBIT_REF = re.compile(r"[Qq]?[0-9]+")
 _CHIP_QUBIT = re.compile(r"(?P<chip>[A-Za-z0-9][A-Za-z0-9_\-]*?)[\s:/@\-]+(?P<qubit>[Qq]?[0-9]{1,5})")
+# A coupling written with its chip or with Q's: "144Qv2-1-144Qv2-2", "64Qv3:Q4-Q5", "Q4-Q5".
+_CHIP_COUPLING = re.compile(r"(?:(?P<chip>[A-Za-z0-9_]+)[\s:/@\-]+)?[Qq]?(?P<a>[0-9]{1,5})\s*-\s*"
+                            r"(?:(?P=chip)[\s:/@\-]+)?[Qq]?(?P<b>[0-9]{1,5})")
 _VALIDATORS: dict[str, Draft202012Validator] = {}
 
 
@@ -56,14 +59,21 @@ def _qubit(value: object) -> object:
 
 
 def split_chip_prefix(args: dict) -> dict:
-    """``{"qid": "64Qv3-Q05"}`` -> ``{"qid": "Q05", "chip_id": "64Qv3"}`` unless another chip_id was given;
-    a coupling ("4-1", "Q4-Q1") has no chip prefix (its first part is a qubit) and is left alone."""
+    """``{"qid": "64Qv3-Q05"}`` -> ``{"qid": "Q05", "chip_id": "64Qv3"}`` unless another chip_id was given (a
+    coupling as a qid, "4-1", has no chip prefix: its first part is a qubit); ``{"coupling_id": "144Qv2-1-144Qv2-2"}``
+    (or "Q1-Q2") -> ``{"coupling_id": "1-2", "chip_id": "144Qv2"}``, under the same rule."""
     out = dict(args)
     for key in _QUBIT_KEYS:
         found = _CHIP_QUBIT.fullmatch(out[key].strip()) if isinstance(out.get(key), str) else None
         if found is None or _QUBIT_REF.fullmatch(found["chip"]) or out.get("chip_id") not in (None, found["chip"]):
             continue
         out[key], out["chip_id"] = found["qubit"], found["chip"]
+    pair = _CHIP_COUPLING.fullmatch(out["coupling_id"].strip()) if isinstance(out.get("coupling_id"), str) else None
+    chip = pair["chip"] if pair is not None else None
+    if pair is not None and (chip is None or (not _QUBIT_REF.fullmatch(chip) and out.get("chip_id") in (None, chip))):
+        out["coupling_id"] = f"{int(pair['a'])}-{int(pair['b'])}"
+        if chip is not None:
+            out["chip_id"] = chip
     return out
 
 

@@ -136,3 +136,22 @@ def test_a_question_naming_two_chips_stays_on_the_chip_in_view(repo, chip64, chi
                              provider=server.provider("chat_completions"),
                              toolkit=Toolkit(repo, store=DataStore(), chip_id=chip64), repo=repo)
     assert json.loads(result.tool_calls[0].model_text)["chip_id"] == chip64
+
+
+@pytest.mark.parametrize("written", ["{chip}-{a}-{chip}-{b}", "{chip}:Q{a}-Q{b}", "Q{a}-Q{b}"])
+def test_a_coupling_written_with_its_chip_or_with_qs_runs_on_that_coupling(repo, db, chip64, chip144, written):
+    """What the local 1.5B model sent for a coupling: {"coupling_id": "144Qv2-1-144Qv2-2"}."""
+    doc = db["coupling"].find_one({"chip_id": chip144}, sort=[("qid", 1)])
+    a, b = doc["qid"].split("-")
+    kit = Toolkit(repo, store=DataStore(), chip_id=chip144 if written.startswith("Q") else chip64)
+    outcome, payload = run(kit, "get_coupling_params", {"coupling_id": written.format(chip=chip144, a=a, b=b)})
+    assert outcome.ok, payload
+    assert outcome.args["chip_id"] == chip144 and outcome.args["coupling_id"] == f"{int(a)}-{int(b)}"
+    stored = {name for name, entry in (doc.get("data") or {}).items() if (entry or {}).get("value")}
+    assert stored and all(name in json.dumps(payload) for name in stored)  # that coupling's parameters were read
+
+
+def test_a_coupling_on_another_chip_than_the_one_given_is_refused(repo, chip64, chip144):
+    kit = Toolkit(repo, store=DataStore(), chip_id=chip64)
+    outcome, payload = run(kit, "get_coupling_params", {"chip_id": chip64, "coupling_id": f"{chip144}-1-{chip144}-2"})
+    assert not outcome.ok and payload["error"].startswith("invalid coupling_id")
