@@ -1,7 +1,7 @@
 """The held-out eval stays sealed: other templates than dev, never read by product code, never quoted by it.
 
-The three sealed sets (``heldout.py``, ``heldout2.py`` and ``heldout3.py``) are covered.  A held-out question's
-4-word sequences (ids and digits taken out) must appear in no product file: code, prompts, skills, tool
+The four sealed sets (``heldout.py``, ``heldout2.py``, ``heldout3.py`` and ``heldout4.py``) are covered.  A held-out
+question's 4-word sequences (ids and digits taken out) must appear in no product file: code, prompts, skills, tool
 descriptions, the CLI eval's questions, pages, scripts.  When one does, either the product names a held-out wording
 (generalise the product code) or a held-out question shares wording with a dev one.
 """
@@ -18,6 +18,7 @@ from tests.public_eval import build, template
 from tests.sealed.heldout import build_heldout
 from tests.sealed.heldout2 import build_heldout2
 from tests.sealed.heldout3 import build_heldout3
+from tests.sealed.heldout4 import build_heldout4
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("copilot_core", "pages", "ui", "scripts", "app.py", "server.py")
@@ -68,6 +69,11 @@ def heldout3(demo_db, demo_now):
     return build_heldout3(demo_db, demo_now)
 
 
+@pytest.fixture(scope="module")
+def heldout4(demo_db, demo_now):
+    return build_heldout4(demo_db, demo_now)
+
+
 def test_the_held_out_set_is_large_and_in_its_own_templates(heldout, demo_db):
     dev = build(demo_db)
     assert len(heldout) >= 40 and all(q.split == "held-out" for q in heldout)
@@ -107,21 +113,35 @@ def test_the_third_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldo
     assert not shared, "\n".join(shared)
 
 
+def test_the_fourth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4, demo_db):
+    """Ten shapes × 4, none in a dev, first-, second- or third-set template, and no 4-word sequence shared with a
+    question of any of them (the failing sequence is named, never the question)."""
+    assert len(heldout4) == 40 and all(q.split == "held-out-4" for q in heldout4)
+    assert {q.shape for q in heldout4} == {q.shape for q in heldout}
+    assert all(sum(q.shape == s for q in heldout4) == 4 for s in {q.shape for q in heldout4})
+    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    assert not {template(q) for q in heldout4} & {template(q) for q in dev + heldout + heldout2 + heldout3}
+    mine = {g: q.id for q in heldout4 for g in grams(words(q.text))}
+    shared = sorted({f"{mine[g]}: {' '.join(g)!r}" for q in dev + heldout + heldout2 + heldout3
+                     for g in grams(words(q.text)) if g in mine})
+    assert not shared, "\n".join(shared)
+
+
 def test_no_product_file_reads_the_held_out_questions():
     readers = [str(p.relative_to(ROOT)) for p in product_files()
                if re.search(r"tests[./]sealed|heldout|build_heldout", p.read_text(encoding="utf-8", errors="ignore"))]
     assert not readers
 
 
-def test_no_held_out_wording_appears_in_product_code(heldout, heldout2, heldout3):
-    found = leaks([q.text for q in heldout + heldout2 + heldout3], product_files())
+def test_no_held_out_wording_appears_in_product_code(heldout, heldout2, heldout3, heldout4):
+    found = leaks([q.text for q in heldout + heldout2 + heldout3 + heldout4], product_files())
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("which", [0, 1, 2])
-def test_the_leak_check_finds_a_quoted_wording(heldout, heldout2, heldout3, tmp_path, which):
+@pytest.mark.parametrize("which", [0, 1, 2, 3])
+def test_the_leak_check_finds_a_quoted_wording(heldout, heldout2, heldout3, heldout4, tmp_path, which):
     """The check itself: a product file quoting one held-out question (other ids and digits) is caught."""
-    questions = (heldout, heldout2, heldout3)[which]
+    questions = (heldout, heldout2, heldout3, heldout4)[which]
     quoted = re.sub(r"\d+", "7", questions[5].text).replace("64Qv3", "20Qv1").replace("144Qv2", "20Qv1")
     planted = tmp_path / "router.py"
     planted.write_text(f'_PHRASES = ("{quoted}",)\n')

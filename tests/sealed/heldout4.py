@@ -162,14 +162,14 @@ def _compound(db) -> list[Question]:
         return _q("compound filter", i, text, Truth(numbers=((len(keep), 0),),
                                                    patterns=tuple(qubit_re(q) for q in keep)))
     return [
-        case(1, f"On {CHIP}, how many qubits currently have T1 longer than 90 us while their T2 echo is above "
-                "0.12 ms? Name them.", [("t1", ">", 90.0), ("t2_echo", ">", 120.0)]),
+        case(1, f"Count for me the {CHIP} qubits that currently have T1 longer than 90 us and also a T2 echo beyond "
+                "0.12 ms, and name them.", [("t1", ">", 90.0), ("t2_echo", ">", 120.0)]),
         case(2, "Which qubits clear both bars at once: readout fidelity over 97.5% and an X90 fidelity better than "
                 "0.9985?", [("average_readout_fidelity", ">", 97.5), ("x90_gate_fidelity", ">", 99.85)]),
-        case(3, "Find me the qubits sitting below 4850 MHz whose anharmonicity is deeper than -0.29 GHz and whose "
+        case(3, "Find me the qubits sitting below 4850 MHz whose anharmonicity is deeper than -0.29 GHz, provided "
                 "T1 is still over 50 microseconds.",
              [("qubit_frequency", "<", 4.85), ("anharmonicity", "<", -290.0), ("t1", ">", 50.0)]),
-        case(4, "Any qubits where T2* is under 25 μs even though T1 tops 0.05 ms? List them with a count.",
+        case(4, "Any qubit showing T2* under 25 μs even though T1 tops 0.05 ms? List them with a count.",
              [("t2_star", "<", 25.0), ("t1", ">", 50.0)]),
     ]
 
@@ -181,25 +181,26 @@ def _percentage(db) -> list[Question]:
     # share of qubits with a latest T1 >= 50 us among the qubits that have one; alternative: over every qubit
     t1 = latest(db, CHIP, "t1")
     hit = sum(v >= 50.0 for v in t1.values())
-    out.append(_q("percentage", 1, f"What fraction of the qubits on {CHIP} have a T1 of at least 50 µs right now?",
+    out.append(_q("percentage", 1, f"Right now, how big a fraction of the {CHIP} qubit population holds T1 at "
+                                   "50 µs or above?",
                   Truth(numbers=(Expect(_pct(hit, len(t1)), TOL["share"], unit="%",
                                         alternatives=(_pct(hit, n_qubits),)),))))
     # failed task rows / all task rows of the chip's newest run (any status)
     run = max(db["execution_history"].find({"chip_id": CHIP}), key=lambda e: e["start_at"])
     rows = tasks(db, CHIP, execution_id=run["execution_id"])
     failed = sum(r["status"] == "failed" for r in rows)
-    out.append(_q("percentage", 2, "In the most recent calibration run, what percent of the tasks ended up failing?",
+    out.append(_q("percentage", 2, "For the newest calibration run, which percentage of its tasks ended up failing?",
                   Truth(numbers=(Expect(_pct(failed, len(rows)), TOL["share"], unit="%"),))))
     # couplings with a latest ZX90 fidelity >= 97% among the measured ones; alternative: over every coupling pair
     zx = latest(db, CHIP, "zx90_gate_fidelity", "coupling")
     good = sum(v >= 97.0 for v in zx.values())
-    out.append(_q("percentage", 3, "What proportion of the couplings reach 97% ZX90 gate fidelity or more?",
+    out.append(_q("percentage", 3, "Out of all couplings, what percentage hit 97% or better for ZX90 fidelity?",
                   Truth(numbers=(Expect(_pct(good, len(zx)), TOL["share"], unit="%",
                                         alternatives=(_pct(good, n_pairs),)),))))
     # failed CheckT2Echo rows / all CheckT2Echo rows started in the 7-day window
     echo = [r for r in tasks(db, CHIP, name="CheckT2Echo") if in_window(r["start_at"], last, 7)]
     bad = sum(r["status"] == "failed" for r in echo)
-    out.append(_q("percentage", 4, "Over the past week, how big a share of the T2 echo measurements failed?",
+    out.append(_q("percentage", 4, "Looking at this past week, how big a slice of T2 echo measurements failed?",
                   Truth(numbers=(Expect(_pct(bad, len(echo)), TOL["share"], unit="%"),))))
     return out
 
@@ -212,12 +213,12 @@ def _top(db) -> list[Question]:
         near = (lambda q: pair_re(*q.split("-"))) if kind == "coupling" else qubit_re
         return _q("top N", i, text, Truth(numbers=tuple(Expect(v, tol, near=(near(q),)) for q, v in ranked)))
     return [
-        case(1, f"Give me the three qubits with the longest T1 on {CHIP} at the moment, with their values.",
+        case(1, f"Give me the three qubits whose T1 is longest on {CHIP} at the moment, with their values.",
              "t1", 3, True, tol=TOL["us"]),
-        case(2, "Which 5 qubits are doing worst on X90 gate fidelity right now?", "x90_gate_fidelity", 5, False),
+        case(2, "Which 5 qubits are doing worst on T2 echo right now?", "t2_echo", 5, False, tol=TOL["us"]),
         case(3, "Top four couplings by Bell state fidelity, please, best first.", "bell_state_fidelity", 4, True,
              kind="coupling"),
-        case(4, "Rank the seven qubits whose readout fidelity is lowest, from the bottom up.",
+        case(4, "Rank the seven poorest readout fidelities by qubit, from the bottom up.",
              "average_readout_fidelity", 7, False),
     ]
 
@@ -235,13 +236,13 @@ def _cross(db) -> list[Question]:
         return float(sum(in_window(r["start_at"], last, 7) for r in tasks(db, chip, status="failed")))
     chips = (CHIP, OTHER)
     return [
-        case(1, f"Is the median T1 better on {CHIP} or on {OTHER}?",
+        case(1, f"Median T1: does {CHIP} or {OTHER} come out ahead?",
              {c: statistics.median(latest(db, c, "t1").values()) for c in chips}, TOL["us"]),
-        case(2, "Compare the mean readout fidelity of the 64-qubit chip against the 144-qubit one.",
+        case(2, "Stack the 64-qubit chip's mean readout fidelity against the 144-qubit one's.",
              {c: statistics.fmean(latest(db, c, "average_readout_fidelity").values()) for c in chips}, TOL["%"]),
-        case(3, f"Which chip racked up more failed tasks in the last 7 days, {CHIP} or {OTHER}?",
+        case(3, f"Which chip racked up more failed tasks in the latest 7-day stretch, {CHIP} or {OTHER}?",
              {c: failed_week(c) for c in chips}, 0.0),
-        case(4, f"Between {OTHER} and {CHIP}, which one has the higher average ZX90 fidelity over its couplings?",
+        case(4, f"Between {OTHER} and {CHIP}, which chip's couplings have the higher mean ZX90 fidelity?",
              {c: statistics.fmean(latest(db, c, "zx90_gate_fidelity", "coupling").values()) for c in chips},
              TOL["%"]),
     ]
@@ -267,11 +268,11 @@ def _spread(db) -> list[Question]:
             if r.get("excluded") is not True and in_window(r["start_at"], last, 7)
             and (v := _usable(r["output_parameters"]["t1"]["value"])) is not None]
     return [
-        _q("spread", 1, f"What's the standard deviation of T1 across the qubits of {CHIP}?",
+        _q("spread", 1, f"What's the T1 standard deviation qubit-to-qubit on {CHIP}?",
            Truth(numbers=(Expect(statistics.stdev(t1), TOL["us"], alternatives=(statistics.pstdev(t1),)),))),
-        _q("spread", 2, "Max minus min: how wide is the anharmonicity spread over this chip's qubits, in MHz?",
+        _q("spread", 2, "Give me the anharmonicity spread on this chip as highest minus lowest, in MHz.",
            Truth(numbers=(Expect(max(anh) - min(anh), TOL["MHz"]),))),
-        _q("spread", 3, "Give me the interquartile range of T2 echo over the qubits.",
+        _q("spread", 3, "What IQR do the T2 echo values have across qubits?",
            Truth(numbers=(Expect(iqr, 0.51, alternatives=tuple(other_iqr)),))),
         _q("spread", 4, "How steady has qubit 12's T1 been this past week? A standard deviation will do.",
            Truth(numbers=(Expect(statistics.stdev(mine), TOL["us"], alternatives=(statistics.pstdev(mine),)),))),
@@ -288,8 +289,8 @@ def _correlation(db) -> list[Question]:
         return _q("correlation", i, text, Truth(numbers=(Expect(r, TOL["r"], signed=True,
                                                                 alternatives=(spearman(xs, ys),)),)))
     return [
-        case(1, "Do T1 and T2 echo go together across the qubits? What's r?", "t1", "t2_echo"),
-        case(2, "Is there any relationship between where a qubit's readout resonator sits in frequency and how well "
+        case(1, "Does a long T1 tend to come with a long T2 echo here? What's r?", "t1", "t2_echo"),
+        case(2, "Any link between where a qubit's readout resonator sits in frequency and how well "
                 "it reads out? Pearson coefficient please.", "readout_frequency", "average_readout_fidelity"),
         case(3, "Across couplings, is Bell state fidelity correlated with ZX90 fidelity, and how much?",
              "zx90_gate_fidelity", "bell_state_fidelity", "coupling"),
@@ -307,9 +308,9 @@ def _missing(db) -> list[Question]:
     truth = Truth(any_words=NOT_THERE, no_values=True)
     return [
         _q("missing thing", 1, f"Qubit 70 on {CHIP} — what does its T1 look like?", truth),
-        _q("missing thing", 2, "Pull up the average readout fidelity for chip 16Qv1.", truth),
+        _q("missing thing", 2, "Pull up the mean readout fidelity for chip 16Qv1.", truth),
         _q("missing thing", 3, "What ZX90 fidelity does the Q0–Q9 coupling have these days?", truth),
-        _q("missing thing", 4, "Tell me Q12's X180 gate fidelity.", truth),
+        _q("missing thing", 4, "What X180 gate fidelity did Q12 get?", truth),
     ]
 
 
@@ -325,7 +326,7 @@ def _window(db) -> list[Question]:
     other_failed = sum(in_window(r["start_at"], other_last, 3) for r in tasks(db, OTHER, status="failed"))
     return [
         # runs of any status started in the 7-day window
-        _q("window count", 1, "How many calibration runs happened over the last 7 days?",
+        _q("window count", 1, "How many runs has the chip had this past week (7 days)?",
            Truth(numbers=((runs, 0),))),
         # failed task rows started from the Monday on or before the newest run's day up to that day
         _q("window count", 2, "Since Monday, how many tasks have failed?", Truth(numbers=((since, 0),))),
@@ -351,16 +352,16 @@ def _fails(db) -> list[Question]:
                                          if r["task_type"] == "coupling" and in_window(r["start_at"], last, 10)))
     return [
         # failed rows per task name, all history of the chip
-        _q("fails most", 1, f"Which calibration task has the worst failure record on {CHIP}?",
+        _q("fails most", 1, f"On {CHIP}, which task name turns up most among the failures?",
            Truth(numbers=(Expect(n_task, 0.0, "count"),), patterns=(task_re(task),))),
         # failed qubit-task rows per qubit, inactive qubits left out
-        _q("fails most", 2, "Leaving the inactive qubits aside, which qubit has the most failed tasks against it?",
+        _q("fails most", 2, "Leaving the inactive qubits aside, what qubit collects the most failed tasks?",
            Truth(numbers=(Expect(n_qubit, 0.0, "count", near=(qubit_re(qubit),)),), patterns=(qubit_re(qubit),))),
         # failed rows per execution id
-        _q("fails most", 3, "Which run had the largest number of tasks fail?",
+        _q("fails most", 3, "Which execution saw the biggest pile of failed tasks?",
            Truth(numbers=(Expect(n_run, 0.0, "count"),), patterns=(run,))),
         # failed coupling-task rows per coupling id in the 10-day window
-        _q("fails most", 4, "Over the last 10 days, which coupling has failed most often?",
+        _q("fails most", 4, "Looking back 10 days, what coupling keeps failing the most?",
            Truth(numbers=(Expect(n_pair, 0.0, "count"),), patterns=(pair_re(*pair.split("-")),))),
     ]
 
@@ -380,7 +381,7 @@ def _pair(db) -> list[Question]:
     gate = latest(db, CHIP, "zx90_gate_time", "coupling")
     cid = next(c for c in ("4-5", "5-4") if c in zx)
     return [
-        compare(1, "Put Q12 and Q21 side by side on T1.", t1, "12", "21", TOL["us"]),
+        compare(1, "T1 for Q12 versus Q21: which is better?", t1, "12", "21", TOL["us"]),
         _q("qubit pair", 2, "For the coupling between qubits 4 and 5, what are its ZX90 gate time and ZX90 "
                             "fidelity?",
            Truth(numbers=(Expect(gate[cid], TOL["ns"]), Expect(zx[cid], TOL["%"])), patterns=(pair_re(4, 5),))),
