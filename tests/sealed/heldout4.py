@@ -45,10 +45,10 @@ def task_re(name: str) -> str:
 
 
 def pair_re(a: int | str, b: int | str) -> str:
-    """A coupling or pair written either way round: Q04-Q05, 4-5, Q5 and Q4."""
+    """A coupling or pair written either way round: Q04-Q05, 4-5, Q5 and Q4 (not 4-50, not 4-5.2)."""
     x, y = int(a), int(b)
-    one = rf"(?<![\d.])Q?0*{x}\D{{1,6}}Q?0*{y}(?![\d.])"
-    two = rf"(?<![\d.])Q?0*{y}\D{{1,6}}Q?0*{x}(?![\d.])"
+    one = rf"(?<![\d.])Q?0*{x}\D{{1,6}}Q?0*{y}(?!\d|\.\d)"
+    two = rf"(?<![\d.])Q?0*{y}\D{{1,6}}Q?0*{x}(?!\d|\.\d)"
     return rf"(?i)(?:{one}|{two})"
 
 
