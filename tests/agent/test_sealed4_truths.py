@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -213,3 +214,17 @@ def test_the_latest_value_is_what_the_state_documents_hold(demo_db, chip, kind, 
     ours = latest(demo_db, chip, name, kind)
     assert ours.keys() == merged.keys() and len(ours) > 50
     assert all(math.isclose(ours[q], merged[q] * scale(name)) for q in ours)
+
+
+def test_the_windows_end_on_the_newest_run_s_day(questions, demo_db):
+    """Recounted from the day written in each execution id (``YYYYMMDD-NNN``), not from timestamps: the runs of the
+    7 days ending on the newest run's day, and the failed tasks since the Monday on or before that day."""
+    ids = sorted(e["execution_id"] for e in demo_db["execution_history"].find({"chip_id": CHIP}))
+    last = datetime.strptime(ids[-1][:8], "%Y%m%d").date()
+    week = {(last - timedelta(days=k)).strftime("%Y%m%d") for k in range(7)}
+    monday = last - timedelta(days=last.weekday())
+    since = {(monday + timedelta(days=k)).strftime("%Y%m%d") for k in range((last - monday).days + 1)}
+    failed = [r["execution_id"][:8] for r in demo_db["task_result_history"].find({"chip_id": CHIP, "status": "failed"})]
+    by_id = {q.id: q.truth.expects[0].value for q in questions if q.shape == "window count"}
+    assert by_id["sealed4-window-count-1"] == sum(i[:8] in week for i in ids) >= 7
+    assert by_id["sealed4-window-count-2"] == sum(day in since for day in failed) >= 1
