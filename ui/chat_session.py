@@ -1,4 +1,5 @@
-"""Per-browser-session chat state for the Copilot page, the user's name, and saving to MongoDB.
+"""Per-browser-session chat state for the Copilot page, the user's name, and what the page says
+when the chat could not be saved.
 
 ``st.session_state`` is per browser session, so each session gets its own ChatState (messages, data store,
 provider): one session never sees another's data.
@@ -12,11 +13,7 @@ import streamlit as st
 
 from copilot_core.llm.provider import ProviderConfig
 from copilot_core.chat import ChatState, analysis_request
-from copilot_core.data.chat_sessions import (
-    ChatSessionStore,
-    InvalidChatSession,
-    clean_context,
-)
+from copilot_core.data.chat_sessions import InvalidChatSession, clean_context
 from copilot_core.errors import user_message
 from copilot_core.settings import ConfigError, Settings
 
@@ -95,14 +92,9 @@ def target_label(state: ChatState) -> str:
         return str(state.qid)
 
 
-def save_state(state: ChatState, sessions: ChatSessionStore | None) -> str | None:
-    """Store the chat; a message to show when that failed (the chat itself goes on)."""
-    if sessions is None or not state.messages:
-        return None
-    try:
-        sessions.save(state.username, state.session_id, **state.document_fields())
-    except InvalidChatSession as exc:
+def save_failure(exc: Exception) -> str:
+    """What the page says when the chat could not be stored (the chat itself goes on): the store's own reason for
+    a chat it refuses, the error's kind for a database failure, never a traceback."""
+    if isinstance(exc, InvalidChatSession):
         return f"This chat could not be saved: {exc}"
-    except Exception as exc:  # database errors: say so, never a traceback
-        return f"This chat could not be saved to the database ({type(exc).__name__})."
-    return None
+    return f"This chat could not be saved to the database ({type(exc).__name__})."

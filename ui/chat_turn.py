@@ -1,4 +1,5 @@
-"""Run one chat turn on the page: the question, live progress in ``st.status``, the answer, then save.
+"""Run one chat turn on the page: the question, live progress in ``st.status``, the answer (the turn's worker
+saves the chat; the page says when that failed).
 
 Also gathers what a turn needs (repository, session store, the turn service) once per page run.
 """
@@ -24,7 +25,7 @@ from copilot_core.session import Copilot, TurnResult
 from copilot_core.settings import Settings
 from ui.analysis_progress import turn_progress
 from ui.chat_render import render_answer, render_user, show_events, turn_slots
-from ui.chat_session import save_state
+from ui.chat_session import save_failure
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +172,7 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
             progress = turn_progress(state, status, early)
         draft = slots.draft
         turn: BackgroundTurn[TurnResult] = BackgroundTurn(partial(copilot.ask, state, verdict, clarify=True),
-                                                          on_stopped=lambda _: save_state(state, res.sessions))
+                                                          state, res.sessions)  # the worker saves the chat
         st.session_state[TURN_KEY] = turn
         turn.start()
         try:
@@ -195,5 +196,5 @@ def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
         draft.empty()
         early.empty()
         render_answer(answer, len(state.messages) - 1, state)
-    if warning := save_state(state, res.sessions):
-        st.warning(escape(warning))
+    if turn.save_failure is not None:
+        st.warning(escape(save_failure(turn.save_failure)))

@@ -1,5 +1,5 @@
-"""What a turn will do, decided once before the first model call: the chip (and its layout, read once for the
-prompt), the earlier turns the model reads, the tools (all, or the routed few), the call the question plainly fixes,
+"""What a turn will do, decided once before the first model call: the chip (and the chip the prompt describes),
+the earlier turns the model reads, the tools (all, or the routed few), the call the question plainly fixes,
 and the secrets every text is cleaned of.
 
 The loop (:mod:`~copilot_core.agent.loop`) and the answer's assembly (:mod:`~copilot_core.agent.finish`) read the
@@ -28,7 +28,6 @@ from copilot_core.tools.subjects import absence
 
 if TYPE_CHECKING:
     from copilot_core.data.repository import CalibrationRepository
-    from copilot_core.data.rows import ChipLayout
     from copilot_core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -38,16 +37,15 @@ log = logging.getLogger(__name__)
 class TurnPlan:
     """One turn's decisions.  ``route`` None: every tool is offered; ``prefetch``: the call made before the first
     round; ``skills``: the procedures the prompt carries (none when the router made the call: the model then only
-    writes the answer); ``tabular``: tool results reach the model as tables (a small model); ``prompt_chip`` and
-    ``layout``: the chip the prompt's context describes (the chip in question, else the newest installed one) and
-    its layout (None when it was not found or could not be read); ``clarify``: the page asks ambiguous questions
+    writes the answer); ``tabular``: tool results reach the model as tables (a small model); ``prompt_chip``: the
+    chip the prompt's context describes (the chip in question, else the newest installed one; the loop reads its
+    layout where it writes the prompt); ``clarify``: the page asks ambiguous questions
     back; ``ask_offered``: the model may end this turn with ``ask_user`` (an ambiguity the data cannot settle, see
     :func:`~copilot_core.routing.clarify.may_ask`)."""
 
     request: AgentRequest
     chip_id: str | None
     prompt_chip: str | None
-    layout: ChipLayout | None
     history: tuple[dict, ...]
     tools: tuple[dict, ...]
     route: Route | None
@@ -89,9 +87,9 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
               secrets: tuple[str, ...] | None = None) -> TurnPlan:
     """The plan for ``request``; ``tools`` the toolkit's schemas ([] without tools).  ``chips``: the installed chip
     ids when the caller has read them (else read here); ``history``: the earlier turns already prepared by the caller
-    (else prepared here); ``secrets``: already collected by the caller.  The chip facts are read here, once: the
-    chip the question names and the prompt chip's layout."""
-    chip_id, prompt_chip, layout = request.chip_id, request.chip_id, None
+    (else prepared here); ``secrets``: already collected by the caller.  The chip the question names and the prompt's
+    chip are decided here, once."""
+    chip_id, prompt_chip = request.chip_id, request.chip_id
     installed = list(chips or ())
     if repo is not None:
         try:
@@ -102,7 +100,6 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
         prompt_chip = chip_id
         try:  # the prompt's context is best effort: the tools can still fetch the chip
             prompt_chip = chip_id or repo.default_chip_id()
-            layout = repo.chip_layout(prompt_chip) if prompt_chip else None
         except Exception as exc:  # noqa: BLE001
             log.warning("context chip unavailable: %s", exc)
     chosen: Route | None = None
@@ -117,7 +114,7 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
                                                       available=names) is not None
     ask = clarify and may_ask(parse(request.message, installed), chip_id=chip_id, chips=installed,
                               planned=answerable)
-    return TurnPlan(request=request, chip_id=chip_id, prompt_chip=prompt_chip, layout=layout,
+    return TurnPlan(request=request, chip_id=chip_id, prompt_chip=prompt_chip,
                     history=tuple(prepare_history(request.history) if history is None else history),
                     tools=tuple(tools), route=chosen, prefetch=planned, clarify=clarify, tabular=router,
                     secrets=turn_secrets(provider) if secrets is None else secrets,

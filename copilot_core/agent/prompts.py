@@ -91,8 +91,8 @@ class Prompt:
 def build_prompt(*, mode: str, repo: CalibrationRepository | None, chip_id: str | None, chip: ChipLayout | None,
                  qid: str | None, context: dict | None = None, api_style: str = "responses", extras: Sequence[str] = (),
                  tools: bool = True, question: str | None = None) -> Prompt:
-    """The prompt for one request about ``chip_id`` (already resolved, its layout ``chip`` already read: the turn's
-    plan reads them once); ``repo`` is read only for the qubit's values, and in analysis mode its neighbours and
+    """The prompt for one request about ``chip_id`` (already resolved by the turn's plan, its layout ``chip`` already
+    read once by the loop); ``repo`` is read only for the qubit's values, and in analysis mode its neighbours and
     experiment.  ``tools`` False: the no-tools path for models that cannot call; ``question`` None: treated as
     needing every threshold and the qubit's values."""
     context = context or {}

@@ -4,8 +4,10 @@ block for a minute).
 
 The worker's listener events, streamed text included, go into a queue; the page thread drains it with
 :meth:`BackgroundTurn.pump`.  When the user stops, :meth:`BackgroundTurn.stop` cancels the turn (the model stream
-is closed, a running sandbox job killed) and ``on_stopped`` stores the chat exactly once, whichever of the two
-threads finishes last, so the stopped answer is saved even when the page run has already ended.
+is closed, a running sandbox job killed).  However the turn ends (answered, stopped, failed), the worker stores
+the chat once, before it tells the page the turn is over: a stopped answer is saved even when the page run has
+already ended, and a finished one before the page shows it.  A failed save does not raise: it is kept in
+``save_failure`` for the page to say so.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from copilot_core.agent.contracts import SilentListener, TurnListener
 from copilot_core.cancel import CancelToken
+from copilot_core.chat.state import ChatState
+from copilot_core.data.chat_sessions import ChatSessionStore
 from copilot_core.sandbox.fairshare import current_session, session_scope
 
 log = logging.getLogger(__name__)
@@ -70,38 +74,39 @@ class TurnWork(Protocol[T_co]):
 
 
 class BackgroundTurn(threading.Thread, Generic[T]):
-    """``work(listener, stream=, cancel=)`` on a daemon thread the page starts (:meth:`start`); see the module
+    """``work(listener, stream=, cancel=)`` on a daemon thread the page starts (:meth:`start`); ``chat`` is stored
+    in ``store`` when the turn ends (no store, or a chat without messages: nothing is written).  See the module
     docstring."""
 
-    def __init__(self, work: TurnWork[T], on_stopped: Callable[[T | None], object]) -> None:
+    def __init__(self, work: TurnWork[T], chat: ChatState, store: ChatSessionStore | None) -> None:
         super().__init__(name="copilot-turn", daemon=True)
         self.cancel = CancelToken()
         self.events: queue.Queue[TurnEvent | None] = queue.Queue()
         self.result: T | None = None
         self.failure: BaseException | None = None
+        self.save_failure: Exception | None = None  # the store's error when the chat could not be saved
         self._work = work
-        self._on_stopped = on_stopped
-        self._lock = threading.Lock()
-        self._finished = False
-        self._stop_handled = False
+        self._chat = chat
+        self._store = store
         self._listener = QueueListener(self.events)
         self._session = current_session()  # the page thread's chat: the turn's sandbox jobs count against it
 
     def run(self) -> None:
-        listener = self._listener
+        listener, chat, store = self._listener, self._chat, self._store
         try:
             with session_scope(self._session):
                 self.result = self._work(listener, stream=listener.draft, cancel=self.cancel)
         except BaseException as exc:  # noqa: BLE001  (handed to the page thread, which shows it)
             self.failure = exc
         finally:
-            self.events.put(None)
-            with self._lock:
-                self._finished = True
-                save = self.cancel.cancelled and not self._stop_handled
-                self._stop_handled = self._stop_handled or save
-            if save:
-                self._stopped()
+            try:
+                if store is not None and chat.messages:
+                    store.save(chat.username, chat.session_id, **chat.document_fields())
+            except Exception as exc:  # noqa: BLE001  (the page says so; the chat stays in memory)
+                self.save_failure = exc
+                log.warning("could not store the chat", exc_info=True)
+            finally:
+                self.events.put(None)  # the page always hears the end
 
     @property
     def running(self) -> bool:
@@ -138,23 +143,12 @@ class BackgroundTurn(threading.Thread, Generic[T]):
                 return self.result
 
     def stop(self, grace_s: float = 5.0) -> bool:
-        """Cancel the turn and wait up to ``grace_s`` for it to end; True when it did.  The chat is stored by
-        ``on_stopped`` once the worker has finished (now, or later on the worker's thread)."""
+        """Cancel the turn and wait up to ``grace_s`` for it to end; True when it did (the worker stores the chat
+        when it ends, now or later)."""
         self.cancel.cancel()
-        with self._lock:
-            save = self._finished and not self._stop_handled
-            self._stop_handled = self._stop_handled or save
-        if save:
-            self._stopped()
         self.join(grace_s)
         return not self.is_alive()
 
     def wait(self, timeout_s: float) -> bool:
         self.join(timeout_s)
         return not self.is_alive()
-
-    def _stopped(self) -> None:
-        try:
-            self._on_stopped(self.result)
-        except Exception:  # noqa: BLE001  (saving is best effort; the chat stays in memory)
-            log.exception("could not store the stopped chat")

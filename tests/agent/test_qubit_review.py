@@ -14,6 +14,8 @@ from copilot_core.review.qubit_review import run_qubit_review
 from copilot_core.cancel import STOPPED_MESSAGE
 from copilot_core.chat import ChatState, analysis_request
 from copilot_core.chat.background import BackgroundTurn
+from copilot_core.data.chat_sessions import ChatSessionStore
+from copilot_core.data.connection import open_memory_database
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.session import Copilot
 from copilot_core.settings import load_settings
@@ -173,10 +175,9 @@ def test_the_stop_button_ends_a_review_at_once_and_leaves_the_report(repo, scrip
                       memory=None, gate=False)
     state = ChatState(username="lab", provider=scripted_openai.provider(timeout_s=600), chip_id=Q57[0], qid=Q57[1],
                       mode="analysis")
-    saved: list[list[str]] = []
+    store = ChatSessionStore(open_memory_database("review-stop-chats"))
     turn = BackgroundTurn(lambda listener, stream, cancel: copilot.ask(state, analysis_request(*Q57), listener,
-                                                                       stream=stream, cancel=cancel),
-                          on_stopped=lambda _: saved.append([m.text for m in state.messages]))
+                                                                       stream=stream, cancel=cancel), state, store)
     turn.start()
     assert pause.reached.wait(60), "the review never started"
     assert turn.stop(grace_s=30), "stopping did not end the review"  # the read timeout is 600 s
@@ -189,7 +190,10 @@ def test_the_stop_button_ends_a_review_at_once_and_leaves_the_report(repo, scrip
     assert result.stopped and result.review.status == "stopped" and result.error == STOPPED_MESSAGE
     answer = state.messages[-1]
     assert answer.stopped and [b.text for b in answer.blocks] == [report, note]
-    assert saved == [[analysis_request(*Q57), answer.text]]  # stored once, with the report
+    stored = (store.get("lab", state.session_id) or {}).get("messages") or []  # the worker stored it, report in
+    assert [m["role"] for m in stored] == ["user", "assistant"] and stored[0]["content"] == analysis_request(*Q57)
+    assert "Q057 on 144Qv2: bad" in stored[1]["content"] and '"stopped": true' in stored[1]["content"]
+    assert turn.save_failure is None
     assert len(scripted_openai.requests) == 1 and scripted_openai.bodies()[0].get("stream") is True
 
 

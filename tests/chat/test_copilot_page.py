@@ -104,6 +104,25 @@ def test_question_shows_tool_progress_and_a_native_chart(chat_app):
     assert len(saved) == 1 and [m["role"] for m in saved[0]["messages"]] == ["user", "assistant"]
 
 
+def test_a_chat_the_store_refuses_is_answered_and_the_page_says_it_was_not_saved(chat_app):
+    """The chat's id is another user's chat (the store refuses to write it): the answer is shown, the page says
+    the chat was not saved and why, in a warning (no traceback), and the other user's chat is unchanged."""
+    app = chat_app(heatmap_smart)
+    at = app.run()
+    theirs = [{"role": "user", "content": "their question"}]
+    app.sessions().save("someone-else", "their-chat-1", title="theirs", context=None, messages=theirs)
+    state: ChatState = at.session_state["copilot_chat"]
+    state.session_id = "their-chat-1"
+    at = app.ask(f"Show me the T1 heatmap of {CHIP}")
+    assert not at.exception
+    user, assistant = at.chat_message
+    assert any(f"The median T1 on {CHIP} is" in t for t in texts(assistant))
+    assert [readable(w.value) for w in at.warning] == ["This chat could not be saved: that chat belongs to another user"]
+    other = app.sessions().get("someone-else", "their-chat-1") or {}
+    assert [(m["role"], m["content"]) for m in other.get("messages", [])] == [("user", "their question")]
+    assert app.sessions().list(app.username) == []
+
+
 REVIEW = "What is wrong: see the findings of the report.\nWhat to re-run: nothing"
 
 

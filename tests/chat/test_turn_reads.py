@@ -71,7 +71,7 @@ def test_a_turn_collects_its_secrets_once(counted_turn):
 
 
 def test_the_layout_read_once_reaches_the_model_s_context(counted_turn, demo_db):
-    """The plan reads the chip's layout once; the prompt the model gets describes the chip from that read."""
+    """The loop reads the prompt chip's layout once; the prompt the model gets describes the chip from that read."""
     _, _, _, first_request = counted_turn
     doc = demo_db["chip"].find_one({"chip_id": CHIP}, sort=[("installed_at", -1)])
     assert doc is not None and isinstance(doc["size"], int)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 
+from copilot_core.chat import ChatState
 from copilot_core.chat.background import BackgroundTurn
 from copilot_core.sandbox import run_analysis
 from copilot_core.sandbox.fairshare import current_session, session_scope
@@ -74,7 +75,7 @@ def test_each_job_draws_its_own_random_numbers(store, planted):
 def test_a_chat_turn_s_jobs_count_against_the_chat_not_the_turn_thread():
     with session_scope("chat-42"):
         turn = BackgroundTurn(lambda listener, stream, cancel: (current_session(), threading.get_ident()),
-                              on_stopped=lambda result: None)
+                              ChatState(username="t"), None)
     turn.start()
     assert turn.pump(lambda events: None, lambda: None) is not None
     session, thread = turn.result or ("", 0)
