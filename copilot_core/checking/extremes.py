@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from copilot_core.checking.claim_facts import Claim, Verdict
+from copilot_core.checking.claim_facts import Claim, Fact, Verdict
+from copilot_core.checking.matcher import states_written
 from copilot_core.checking.order import Ranking, rankings
 from copilot_core.language.sentences import sentences
 from copilot_core.language.subjects import RankWord, Subject, rank_word, side, subject_key, subjects
@@ -71,10 +72,21 @@ def judge_ranking(subject: Subject, word: RankWord, found: Sequence[Ranking]) ->
     return "unchecked", NO_RANKING
 
 
+def _bound(claim: Claim, subject: Subject, facts: Sequence[Fact]) -> bool:
+    """A verified lowest or highest value in the sentence is the subject's: a tool gave that value in that role to
+    this subject, or only as a statistic of one series (a qubit's lowest T1 over time), never to another subject."""
+    if claim.verdict != "ok" or claim.role not in ("min", "max"):
+        return False
+    held = [f for f in facts if f.role == claim.role and states_written(claim.written, f.value)]
+    owners = {f.subject for f in held}
+    return subject.key in owners or (bool(held) and owners == {None})
+
+
 def extreme_claims(text: str, results: Iterable[object], claims: Sequence[Claim], ordered: Sequence[Claim] = (),
-                   quoted: Sequence[tuple[int, int]] = ()) -> list[Claim]:
+                   quoted: Sequence[tuple[int, int]] = (), facts: Sequence[Fact] = ()) -> list[Claim]:
     """One claim per sentence of ``text`` that ranks a named subject and that neither the order check (``ordered``)
-    nor a tool's quoted sentence (``quoted``) covers; ``claims``: the verdicts on the answer's numbers."""
+    nor a tool's quoted sentence (``quoted``) covers; ``claims``: the verdicts on the answer's numbers, ``facts``: the
+    turn's facts (:func:`~copilot_core.checking.claim_facts.tool_facts`)."""
     found = rankings(results)
     known = [(r.kind, n) for r in found for n in r.names]
     out = []
@@ -89,7 +101,8 @@ def extreme_claims(text: str, results: Iterable[object], claims: Sequence[Claim]
         subject = _ranked_subject(sentence, word, known) if word is not None else None
         if word is None or subject is None:
             continue
-        if any(c.verdict == "ok" and c.role in ("min", "max") and c.subject == subject.key for c in inside):
+        if any(_bound(c, subject, facts) or c.role in ("min", "max") and c.verdict in ("wrong", "unbacked")
+               for c in inside):  # verified as the subject's own extreme value, or judged wrong as a value already
             continue
         verdict, reason = judge_ranking(subject, word, found)
         out.append(Claim(sentence[subject.start:subject.end], sentence, None, None, None, None, None, verdict,
