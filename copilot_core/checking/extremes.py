@@ -20,17 +20,73 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from copilot_core.checking.claim_facts import Claim, Fact, Verdict
+from dataclasses import dataclass
+
+from copilot_core.checking.claim_facts import Claim, Fact, Verdict, as_object
 from copilot_core.checking.matcher import states_written
 from copilot_core.checking.order import Ranking, rankings
 from copilot_core.language.sentences import sentences
+from copilot_core.domain.metrics import CATALOGUE, metric
+from copilot_core.domain.vocabulary import metrics_named
 from copilot_core.language.subjects import RankWord, Subject, rank_word, side, subject_key, subjects
 
 NO_RANKING = "no tool ranked what this sentence ranks"
 
 
-def _kind(ranking: Ranking, name: str) -> str:
-    return subject_key(name)[0] or ranking.kind
+@dataclass(frozen=True)
+class End:
+    """A subject the data puts at one end of a ranking: "up" (most, highest), "down", "best" or "worst"."""
+
+    side: str
+    kind: str
+    key: str
+    name: str  # as the tool wrote it
+    metric: str
+
+
+def _end(names: Sequence[str], side_: str, kind: str, metric_: str) -> End | None:
+    """The first of ``names``, ordered from the ``side_`` end, as that end."""
+    if not names:
+        return None
+    found_kind, key = subject_key(names[0])
+    return End(side_, found_kind or kind, key, names[0], metric_)
+
+
+def _ranking_ends(ranking: Ranking) -> list[End]:
+    """A tool's ``ranking`` (highest first): its top end always, its bottom end when every name is listed."""
+    ends = [(ranking.names, "up"), (ranking.best_first, "best")]
+    if ranking.complete:
+        ends += [(ranking.names[::-1], "down"), (ranking.best_first[::-1], "worst")]
+    elif not ranking.higher_is_better:  # the most is the worst (failures): that end is listed
+        ends.append((ranking.names, "worst"))
+    return [e for names, side_ in ends if (e := _end(names, side_, ranking.kind, ranking.metric))]
+
+
+def _list_ends(body: dict) -> list[End]:
+    """A ``lowest`` or ``highest`` list of a metric (``rank_metric``): its first item is that end."""
+    name = body.get("metric") or body.get("metric_name")
+    if not isinstance(name, str) or name not in CATALOGUE:
+        return []
+    higher = metric(name).higher_is_better
+    out = []
+    for key, side_ in (("highest", "up"), ("lowest", "down")):
+        rows = body.get(key)
+        if isinstance(rows, list) and rows and isinstance(rows[0], dict) and rows[0].get("label") is not None:
+            label = str(rows[0]["label"])
+            good = "best" if (side_ == "up") == higher else "worst"
+            out += [e for s in (side_, good) if (e := _end([label], s, "", name))]
+    return out
+
+
+def data_ends(results: Iterable[object]) -> list[End]:
+    """Every end a tool of the turn ranked: its ``ranking`` and its lowest/highest lists."""
+    results = list(results)
+    out = [e for r in rankings(results) for e in _ranking_ends(r)]
+    for result in results:
+        body = as_object(getattr(result, "full", None)) if not isinstance(result, (dict, str)) else as_object(result)
+        if isinstance(body, dict):
+            out += _list_ends(body)
+    return out
 
 
 def _ranked_subject(sentence: str, word: RankWord, known: Sequence[tuple[str, str]]) -> Subject | None:
@@ -44,42 +100,28 @@ def _ranked_subject(sentence: str, word: RankWord, known: Sequence[tuple[str, st
     return before[-1] if before else after[0] if after else None
 
 
-def _end(word: str, ranking: Ranking) -> str | None:
-    """The name the data puts at the end ``word`` points at; None when that end is not known (a list cut short)."""
-    order = {"up": ranking.names, "down": ranking.names[::-1], "best": ranking.best_first,
-             "worst": ranking.best_first[::-1]}[side(word)]
-    if not order:
-        return None
-    return order[0] if order[0] == ranking.names[0] or ranking.complete else None
-
-
-def judge_ranking(subject: Subject, word: RankWord, found: Sequence[Ranking]) -> tuple[Verdict, str]:
-    """The verdict on "``subject`` is at the end ``word`` names" from the tools' rankings of the subject's kind."""
+def judge_ranking(subject: Subject, word: RankWord, sentence: str, ends: Sequence[End]) -> tuple[Verdict, str]:
+    """The verdict on "``subject`` is at the end ``word`` names" from the ends the tools ranked of its kind (of the
+    metric the sentence names, when it names one)."""
     if not word.against_all:
         return "unchecked", NO_RANKING  # said against one other subject the order check did not find ranked
-    for ranking in found:
-        if not any(_kind(ranking, n) == subject.kind for n in ranking.names):
-            continue
-        expected = _end(word.word, ranking)
-        if expected is None:
-            continue
-        if subject_key(expected)[1] == subject.key:
-            return "ok", "the order the data gives"
-        same = [n for n in ranking.names if subject_key(n)[1] == subject.key]
-        if same and ranking.value(same[0]) is not None and ranking.value(same[0]) == ranking.value(expected):
-            return "ok", "tied at that end in the data"
-        return "wrong", f"the data puts {expected} at that end ({word.word} {ranking.metric})"
-    return "unchecked", NO_RANKING
+    found = [e for e in ends if e.kind == subject.kind and e.side == side(word.word)]
+    named = {m for m in metrics_named(sentence) if m is not None}
+    if named:
+        found = [e for e in found if e.metric in named]
+    if not found or (not named and len({e.metric for e in found}) > 1):
+        return "unchecked", NO_RANKING
+    if any(e.key == subject.key for e in found):
+        return "ok", "the order the data gives"
+    return "wrong", f"the data puts {found[0].name} at that end ({word.word} {found[0].metric})"
 
 
-def _bound(claim: Claim, subject: Subject, facts: Sequence[Fact]) -> bool:
-    """A verified lowest or highest value in the sentence is the subject's: a tool gave that value in that role to
-    this subject, or only as a statistic of one series (a qubit's lowest T1 over time), never to another subject."""
+def _owners(claim: Claim, facts: Sequence[Fact]) -> set[str | None] | None:
+    """Whose lowest or highest value a verified number of the sentence is (None in the set: a statistic of one
+    series, such as a qubit's lowest T1 over time); None when it is no verified lowest or highest value."""
     if claim.verdict != "ok" or claim.role not in ("min", "max"):
-        return False
-    held = [f for f in facts if f.role == claim.role and states_written(claim.written, f.value)]
-    owners = {f.subject for f in held}
-    return subject.key in owners or (bool(held) and owners == {None})
+        return None
+    return {f.subject for f in facts if f.role == claim.role and states_written(claim.written, f.value)} or None
 
 
 def extreme_claims(text: str, results: Iterable[object], claims: Sequence[Claim], ordered: Sequence[Claim] = (),
@@ -87,7 +129,9 @@ def extreme_claims(text: str, results: Iterable[object], claims: Sequence[Claim]
     """One claim per sentence of ``text`` that ranks a named subject and that neither the order check (``ordered``)
     nor a tool's quoted sentence (``quoted``) covers; ``claims``: the verdicts on the answer's numbers, ``facts``: the
     turn's facts (:func:`~copilot_core.checking.claim_facts.tool_facts`)."""
+    results = list(results)
     found = rankings(results)
+    ends = data_ends(results)
     known = [(r.kind, n) for r in found for n in r.names]
     out = []
     for s, e in sentences(text):
@@ -101,10 +145,12 @@ def extreme_claims(text: str, results: Iterable[object], claims: Sequence[Claim]
         subject = _ranked_subject(sentence, word, known) if word is not None else None
         if word is None or subject is None:
             continue
-        if any(_bound(c, subject, facts) or c.role in ("min", "max") and c.verdict in ("wrong", "unbacked")
-               for c in inside):  # verified as the subject's own extreme value, or judged wrong as a value already
-            continue
-        verdict, reason = judge_ranking(subject, word, found)
+        owners = [o for c in inside if (o := _owners(c, facts)) is not None]
+        if {None} in owners or any(c.role in ("min", "max") and c.verdict in ("wrong", "unbacked") for c in inside):
+            continue  # the extreme of one series (not a ranking of subjects), or a value already judged wrong
+        verdict, reason = judge_ranking(subject, word, sentence, ends)
+        if verdict == "unchecked" and any(subject.key in o for o in owners):
+            continue  # no tool ranked it, but the number is the subject's own lowest or highest value
         out.append(Claim(sentence[subject.start:subject.end], sentence, None, None, None, None, None, verdict,
                          reason, None, s + subject.start, s + subject.end))
     return out
