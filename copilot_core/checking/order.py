@@ -118,8 +118,8 @@ def _right_side(word: str, subject: str, named: list[tuple[int, int, str]], rank
     """The name the data puts at the side ``word`` says ``subject`` is on (None: ``subject`` is right).
     ``against_all``: said against every other ("more than any other task"), so it names an end."""
     others = [n[2] for n in named if n[2] != subject]
-    if word in PAIRWISE and not others and not against_all:  # "higher than the median": against no ranked name
-        return None
+    if word in PAIRWISE and not others and not against_all and len(ranking.names) != 2:
+        return None  # "higher than the median": against no ranked name (of two, the other is the one meant)
     if word in PAIRWISE and others:
         order = ranking.names if word in UP | DOWN else ranking.best_first
         rank = {n: i for i, n in enumerate(order)}
