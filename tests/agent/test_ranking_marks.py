@@ -16,7 +16,7 @@ import pytest
 
 from copilot_core.chat import ChatState
 from copilot_core.checking.claims import check_claims
-from copilot_core.checking.marks import LEFT_OUT, NOT_CHECKED
+from copilot_core.checking.marks import LEFT_OUT, NOT_CHECKED, mark_claims
 from copilot_core.session import Copilot
 from copilot_core.settings import load_settings
 from copilot_core.skills import SkillLibrary
@@ -185,3 +185,11 @@ def test_every_kind_and_verb_is_held_against_the_ranking(kind, names, verb, end)
 def test_a_ranking_no_tool_made_is_marked_not_checked(sentence):
     report = check_claims(sentence, [json.dumps({"answer": "14 task results failed.", "count_failed": 14})])
     assert any(c.verdict == "unchecked" for c in report.claims), report.claims
+
+
+def test_a_verified_number_does_not_vouch_for_the_ranking_in_its_sentence():
+    sentence = "Run 20261121-001 had the most failures, 14 of them."
+    report = check_claims(sentence, [json.dumps({"answer": "14 task results failed.", "count_failed": 14})])
+    shown, left_out, marked = mark_claims(sentence, report.claims)
+    assert ("14", "ok") in [(c.written, c.verdict) for c in report.claims]
+    assert shown == f"{sentence} {NOT_CHECKED}" and (left_out, marked) == (0, 1)
