@@ -83,7 +83,8 @@ def with_asked_role(shown: list[Block], report: ClaimReport, action: str, questi
         return shown, report, action
     said = "\n\n".join(b.text for b in shown if isinstance(b, TextBlock) and not b.text.startswith("_"))
     try:
-        missing = missing_role(parse(question), check_claims(said, outcomes, question=question).claims, outcomes)
+        missing = missing_role(parse(question), check_claims(said, outcomes, question=question).claims, outcomes,
+                               said)
     except Exception:  # noqa: BLE001  (a check that cannot decide leaves the answer as the claim check made it)
         log.exception("the asked-role check failed on an answer")
         return shown, report, action

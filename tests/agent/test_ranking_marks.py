@@ -22,7 +22,8 @@ from copilot_core.settings import load_settings
 from copilot_core.skills import SkillLibrary
 from tests import dev_marks
 from tests.eval_score import problems
-from tests.fakes.scripted_models import quoter
+from tests.dev_shapes_a import _correlation
+from tests.fakes.scripted_models import quoter, tool_sentences
 from tests.fakes.scripted_openai import SmartRequest, call, text
 from tests.public_eval import CHIP, OTHER, latest_values
 
@@ -115,7 +116,8 @@ def _top_bottom(db, name: str, kind: str = "qubit") -> list[str]:
 
 
 @pytest.mark.parametrize("kind, name, words, question", [
-    ("coupling", "zx90_gate_fidelity", "ZX90 gate fidelity", f"Which coupling has the highest ZX90 gate fidelity on {CHIP}?"),
+    ("coupling", "zx90_gate_fidelity", "ZX90 gate fidelity",
+     f"Which coupling has the highest ZX90 gate fidelity on {CHIP}?"),
     ("qubit", "t1", "T1", "Which qubit has the highest T1?"),
 ])
 @pytest.mark.parametrize("verb", ["{x} has the highest {w}.", "The strongest {w} is on {x}.", "{x} tops the chip for {w}."])
@@ -193,3 +195,27 @@ def test_a_verified_number_does_not_vouch_for_the_ranking_in_its_sentence():
     shown, left_out, marked = mark_claims(sentence, report.claims)
     assert ("14", "ok") in [(c.written, c.verdict) for c in report.claims]
     assert shown == f"{sentence} {NOT_CHECKED}" and (left_out, marked) == (0, 1)
+
+
+CORR_Q = "Is T1 tied to T2 echo?"  # no known shape: the answer's own words ask for the coefficient
+CORR_CALL = ("correlate_metrics", {"chip_id": CHIP, "metric_a": "t1", "metric_b": "t2_echo"})
+
+
+def test_no_correlation_without_the_coefficient_gets_the_tools_coefficient(demo_db, repo, scripted_openai, tmp_path):
+    truth = _correlation(demo_db, "marks-corr", CORR_Q, "t1", "t2_echo").truth
+    wrong = "There is no correlation between T1 and T2 echo on this chip."
+    assert problems(truth, wrong)
+    scripted_openai.smart = _writer(wrong, CORR_CALL)
+    shown, claims = _ask(repo, scripted_openai, tmp_path, CORR_Q)
+    assert not problems(truth, shown) and "does not state the correlation coefficient" in shown, shown
+
+
+def test_a_coefficient_quoted_from_the_tool_is_kept_unmarked(demo_db, repo, scripted_openai, tmp_path):
+    truth = _correlation(demo_db, "marks-corr", CORR_Q, "t1", "t2_echo").truth
+
+    def model(request: SmartRequest):
+        return text(" ".join(tool_sentences(request))) if request.tool_results else call(*CORR_CALL)
+
+    scripted_openai.smart = model
+    shown, claims = _ask(repo, scripted_openai, tmp_path, CORR_Q)
+    assert not problems(truth, shown) and claims == "kept" and "\n_" not in shown and NOT_CHECKED not in shown, shown
