@@ -36,7 +36,7 @@ def build(db) -> list[Question]:
     b = statistics.median(v for v in latest_values(db, OTHER, "t1").values() if v is not None)
     win, lose = (CHIP, OTHER) if a > b else (OTHER, CHIP)
     return [
-        Question("marks-task-1", "fails most", f"Which task racks up the most failures on {CHIP}?",
+        Question("marks-task-1", "fails most", f"Which task's failures are highest on {CHIP}?",
                  Truth(((n, 0),), patterns=(task,))),
         Question("marks-chip-1", "cross-chip", f"Of {CHIP} and {OTHER}, which one holds the higher median T1?",
                  Truth(((a, tol("t1")), (b, tol("t1"))), winner=win, loser=lose)),

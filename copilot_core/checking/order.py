@@ -116,10 +116,11 @@ def _said_of(sentence: str, named: list[tuple[int, int, str]]) -> tuple[str, str
 def _right_side(word: str, subject: str, named: list[tuple[int, int, str]], ranking: Ranking,
                 against_all: bool = False) -> str | None:
     """The name the data puts at the side ``word`` says ``subject`` is on (None: ``subject`` is right).
-    ``against_all``: said against every other ("more than any other task"), so it names an end."""
+    ``against_all``: said against every other ("more than any other task", or "the higher" of two), so it names
+    an end."""
     others = [n[2] for n in named if n[2] != subject]
-    if word in PAIRWISE and not others and not against_all and len(ranking.names) != 2:
-        return None  # "higher than the median": against no ranked name (of two, the other is the one meant)
+    if word in PAIRWISE and not others and not against_all:  # "higher than the median": against no ranked name
+        return None
     if word in PAIRWISE and others:
         order = ranking.names if word in UP | DOWN else ranking.best_first
         rank = {n: i for i, n in enumerate(order)}
@@ -176,7 +177,8 @@ def order_claims(text: str, results: Iterable[object]) -> list[Claim]:
         at = (s + first[0], s + first[1])
         said = _said_of(sentence, named)
         ranked = rank_word(sentence)
-        right = _right_side(said[0], said[1], named, ranking, ranked is not None and ranked.against_all) \
+        of_two = len(ranking.names) == 2 and "than" not in {w for _, _, w in tokens_of(sentence)}  # "the higher"
+        right = _right_side(said[0], said[1], named, ranking, ranked is not None and ranked.against_all or of_two) \
             if said else None
         if said and right and ranking.value(said[1]) != ranking.value(right):
             out.append(_claim(text, *at, sentence, "wrong",

@@ -68,7 +68,7 @@ def tasks(demo_db):
     return dev_marks.failure_counts(demo_db, CHIP, "name")
 
 
-TASK_Q = f"Which task racks up the most failures on {CHIP}?"
+TASK_Q = f"Which task's failures are highest on {CHIP}?"
 
 
 @pytest.mark.parametrize("verb", TOP_VERBS)
