@@ -94,13 +94,16 @@ def unclear_metric(asked: Question) -> bool:
     return None in (asked.without("subject words").metrics if asked.has("subject words") else asked.metrics)
 
 
-# Rows whose words name something the data holds: a count, a share, failures, runs, a trend, a value.
-_ANSWERABLE_ROWS = ("about data", "count words", "fail", "fails most", "threshold", "window", "extreme")
+# Rows whose words name something the data holds: the chip as a whole, a count, failures, runs, a limit, a window,
+# an end, a statistic, a change.  A lone "the noisy qubit" is none of these: which one is the question back.
+_ANSWERABLE_ROWS = ("chip wide", "plural", "count words", "fail", "fails most", "threshold", "window", "extreme",
+                    "run words", "execution", "coupling words", "statistic", "trend", "change")
 
 
 def names_answerable(asked: Question) -> bool:
     """The question names something the data answers: a metric, a qubit or coupling, a task, a run, a chip-wide
-    word, a count, a share or a known shape.  A chip id alone ("the odd one on 64Qv3") is no such thing."""
+    word, a count, a share or a known shape.  A chip id alone ("the odd one on 64Qv3") and one qubit meant but not
+    named ("the noisy qubit") are no such thing."""
     return (asked.shape != "other" or any(asked.metrics) or bool(asked.ends or asked.couplings or asked.qubits)
             or asked.task_name is not None or asked.execution_id is not None
             or any(asked.has(row) for row in _ANSWERABLE_ROWS))

@@ -99,3 +99,8 @@ def test_a_really_ambiguous_question_may_still_be_asked(text_, chip):
 ])
 def test_a_question_naming_something_the_data_holds_is_never_asked_about(text_):
     assert not may_ask(parse(text_, [CHIP, OTHER]), chip_id=CHIP, chips=[CHIP, OTHER], planned=False)
+
+
+def test_a_qubit_meant_but_not_named_may_be_asked_about():
+    asked = parse(f"How is the noisy qubit on {CHIP}?", [CHIP, OTHER])
+    assert may_ask(asked, chip_id=CHIP, chips=[CHIP, OTHER], planned=False)
