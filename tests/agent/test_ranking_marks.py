@@ -219,3 +219,13 @@ def test_a_coefficient_quoted_from_the_tool_is_kept_unmarked(demo_db, repo, scri
     scripted_openai.smart = model
     shown, claims = _ask(repo, scripted_openai, tmp_path, CORR_Q)
     assert not problems(truth, shown) and claims == "kept" and "\n_" not in shown and NOT_CHECKED not in shown, shown
+
+
+def test_a_comparison_of_counts_answered_with_medians_gets_a_note(demo_db, repo, scripted_openai, tmp_path):
+    question = "Between Q12 and Q25, which one has more failures?"
+    t1 = latest_values(demo_db, CHIP, "t1")
+    wrong = f"The T1 of Q12 is {t1['12']:.1f} μs. The T1 of Q25 is {t1['25']:.1f} μs."
+    scripted_openai.smart = _writer(wrong, ("compare_qubits", {"chip_id": CHIP, "qids": ["12", "25"],
+                                                               "param_names": ["t1"]}))
+    shown, _ = _ask(repo, scripted_openai, tmp_path, question)
+    assert "does not state the count" in shown, shown
