@@ -97,7 +97,8 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
               for c in claims]
     ordered = order_claims(answer_text or "", results)
     return ClaimReport(tuple(claims) + tuple(ordered)
-                       + tuple(extreme_claims(answer_text or "", results, claims, ordered, quoted, facts)))
+                       + tuple(extreme_claims(answer_text or "", results, claims, ordered, quoted, facts,
+                                                asked.qubits)))
 
 
 def quoted_spans(answer_text: str, sentences: Iterable[str]) -> list[tuple[int, int]]:

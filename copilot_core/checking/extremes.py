@@ -100,9 +100,11 @@ def _ranked_subject(sentence: str, word: RankWord, known: Sequence[tuple[str, st
     return before[-1] if before else after[0] if after else None
 
 
-def judge_ranking(subject: Subject, word: RankWord, sentence: str, ends: Sequence[End]) -> tuple[Verdict, str]:
+def judge_ranking(subject: Subject, word: RankWord, sentence: str, ends: Sequence[End],
+                  scope: Sequence[str] = ()) -> tuple[Verdict, str]:
     """The verdict on "``subject`` is at the end ``word`` names" from the ends the tools ranked of its kind (of the
-    metric the sentence names, when it names one)."""
+    metric the sentence names, when it names one).  ``scope``: the qubits the question names; an end that does not
+    involve them ranks more than was asked about, so it cannot make the claim wrong."""
     if not word.against_all:
         return "unchecked", NO_RANKING  # said against one other subject the order check did not find ranked
     found = [e for e in ends if e.kind == subject.kind and e.side == side(word.word)]
@@ -113,6 +115,8 @@ def judge_ranking(subject: Subject, word: RankWord, sentence: str, ends: Sequenc
         return "unchecked", NO_RANKING
     if any(e.key == subject.key for e in found):
         return "ok", "the order the data gives"
+    if scope and not all(set(scope) & set(e.key.split("-")) for e in found):
+        return "unchecked", NO_RANKING  # asked about one qubit's couplings: a chip-wide end is not that end
     return "wrong", f"the data puts {found[0].name} at that end ({word.word} {found[0].metric})"
 
 
@@ -125,10 +129,11 @@ def _owners(claim: Claim, facts: Sequence[Fact]) -> set[str | None] | None:
 
 
 def extreme_claims(text: str, results: Iterable[object], claims: Sequence[Claim], ordered: Sequence[Claim] = (),
-                   quoted: Sequence[tuple[int, int]] = (), facts: Sequence[Fact] = ()) -> list[Claim]:
+                   quoted: Sequence[tuple[int, int]] = (), facts: Sequence[Fact] = (),
+                   scope: Sequence[str] = ()) -> list[Claim]:
     """One claim per sentence of ``text`` that ranks a named subject and that neither the order check (``ordered``)
     nor a tool's quoted sentence (``quoted``) covers; ``claims``: the verdicts on the answer's numbers, ``facts``: the
-    turn's facts (:func:`~copilot_core.checking.claim_facts.tool_facts`)."""
+    turn's facts (:func:`~copilot_core.checking.claim_facts.tool_facts`); ``scope``: the qubits the question names."""
     results = list(results)
     found = rankings(results)
     ends = data_ends(results)
@@ -148,7 +153,7 @@ def extreme_claims(text: str, results: Iterable[object], claims: Sequence[Claim]
         owners = [o for c in inside if (o := _owners(c, facts)) is not None]
         if {None} in owners or any(c.role in ("min", "max") and c.verdict in ("wrong", "unbacked") for c in inside):
             continue  # the extreme of one series (not a ranking of subjects), or a value already judged wrong
-        verdict, reason = judge_ranking(subject, word, sentence, ends)
+        verdict, reason = judge_ranking(subject, word, sentence, ends, scope)
         if verdict == "unchecked" and any(subject.key in o for o in owners):
             continue  # no tool ranked it, but the number is the subject's own lowest or highest value
         out.append(Claim(sentence[subject.start:subject.end], sentence, None, None, None, None, None, verdict,

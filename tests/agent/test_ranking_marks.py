@@ -229,3 +229,13 @@ def test_a_comparison_of_counts_answered_with_medians_gets_a_note(demo_db, repo,
                                                                "param_names": ["t1"]}))
     shown, _ = _ask(repo, scripted_openai, tmp_path, question)
     assert "does not state the count" in shown, shown
+
+
+def test_a_chip_wide_end_does_not_make_a_claim_about_one_qubits_couplings_wrong():
+    chip_wide = json.dumps({"answer": "The highest zx90_gate_fidelity on 64Qv3 is Q51→Q50 with 99.49%.",
+                            "metric": "zx90_gate_fidelity", "order": "highest",
+                            "highest": [{"label": "Q51→Q50", "coupling_id": "51-50", "value": 99.49}]})
+    sentence = "Q04→Q05 has the highest ZX90 gate fidelity."
+    scoped = check_claims(sentence, [chip_wide], question="Which coupling of Q5 has the highest ZX90 fidelity?")
+    assert [c.verdict for c in scoped.claims] == ["unchecked"]
+    assert [c.verdict for c in check_claims(sentence, [chip_wide]).claims] == ["wrong"]
