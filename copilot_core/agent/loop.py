@@ -223,9 +223,14 @@ class ModelLoop:
 
     def refuse_ask(self, conversation: Conversation, call: ToolCall) -> str:
         """An ``ask_user`` call on a question the data answers: the reply says to answer it (on the chip in view),
-        and the rounds end for the answer (:meth:`loop` makes the question's call first when none was made)."""
+        and the rounds end for the answer (:meth:`loop` makes the question's call first when none was made).  When no
+        call was made and the router has none for it, the model gets one more round to call the tool that answers it
+        (a second ask ends the rounds)."""
         self.refused += 1
-        conversation.add_tool_result(call, to_model_json(answer_instead(self.plan.chip_id)))
+        first_look = self.refused == 1 and not self.ledger.outcomes and self.planned_call() is None
+        conversation.add_tool_result(call, to_model_json(answer_instead(self.plan.chip_id, look_up=first_look)))
+        if first_look:  # no call of the router answers it: the model gets its round to make the one that does
+            return ""
         return "You asked the user a question the data answers; answer it now from the tool results."
 
     @staticmethod

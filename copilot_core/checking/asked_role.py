@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from copilot_core.checking.claim_facts import Claim, Fact, Role, tool_facts
 from copilot_core.checking.matcher import states_written
 from copilot_core.language.question import Question
+from copilot_core.language.question_words import ANSWER_WORDS
 from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
 
@@ -40,11 +41,25 @@ SHAPE_ANSWERS: dict[str, AskedRole] = {
 _RANKED: tuple[Role, ...] = ("min", "max")
 
 
+# Shapes that compare two or more subjects: compared on counts when the question counts (or counts failures).
+_COMPARED = ("cross-chip", "qubit pair", "compare runs")
+
+
 def asked_role(asked: Question) -> AskedRole | None:
     """The role ``asked`` needs its answer to state; None when its shape names none."""
     if asked.shape == "extreme" and (asked.extreme_n or 0) >= 2:
         return AskedRole(_RANKED, f"{asked.extreme_n} ranked values", asked.extreme_n or 2)
+    if asked.shape in _COMPARED and (asked.has("count words") or asked.has("fail")):
+        return SHAPE_ANSWERS["count"]
     return SHAPE_ANSWERS.get(asked.shape)
+
+
+def told_role(said: str, facts: Sequence[Fact]) -> AskedRole | None:
+    """The role an answer's own words take up when a tool computed it: an answer that speaks of a correlation
+    ("there is no correlation") must state the coefficient the tool computed."""
+    if ANSWER_WORDS["r"].search(said) is not None and any(f.role == "r" for f in facts):
+        return SHAPE_ANSWERS["correlation"]
+    return None
 
 
 def _ranked(facts: Sequence[Fact]) -> list[Fact]:
@@ -82,14 +97,15 @@ def role_sentence(need: AskedRole, outcomes: Sequence[ToolOutcome]) -> str | Non
     return None
 
 
-def missing_role(asked: Question, claims: Sequence[Claim], outcomes: Sequence[ToolOutcome]
+def missing_role(asked: Question, claims: Sequence[Claim], outcomes: Sequence[ToolOutcome], said: str = ""
                  ) -> tuple[str | None, str] | None:
-    """When the answer states no value of the role the question's shape asks for: the tool sentence that states it
-    (None when no tool computed it) and the note the person reads; None when the answer states it."""
-    need = asked_role(asked)
+    """When the answer states no value of the role the question's shape asks for (or its own words, ``said``, take
+    up): the tool sentence that states it (None when no tool computed it) and the note the person reads; None when
+    the answer states it."""
+    facts = tool_facts([o for o in outcomes if o.ok])
+    need = asked_role(asked) or told_role(said, facts)
     if need is None:
         return None
-    facts = tool_facts([o for o in outcomes if o.ok])
     if states_role(need, claims, facts):
         return None
     sentence = role_sentence(need, outcomes)

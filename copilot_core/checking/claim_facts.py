@@ -27,7 +27,7 @@ Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "thre
                "std", "range", "iqr", "cv", "r", "percent"]
 # Statistics of a chip's spread, a correlation coefficient and a share: a number written for one is not another.
 SHAPE_ROLES: tuple[Role, ...] = ("std", "range", "iqr", "cv", "r", "percent")
-Verdict = Literal["ok", "wrong", "unbacked"]
+Verdict = Literal["ok", "wrong", "unbacked", "unchecked"]  # unchecked: a claim no tool result can verify
 
 # Field name -> (role, count qualifier).  Count qualifiers say *which* items were counted.
 _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {

@@ -29,6 +29,7 @@ from typing import Literal
 from copilot_core.checking.claim_facts import SHAPE_ROLES, Claim, as_object, tool_facts
 from copilot_core.checking.claim_judge import judge
 from copilot_core.checking.claim_reading import read_numbers, subject_for
+from copilot_core.checking.extremes import extreme_claims
 from copilot_core.checking.grounding import source_values
 from copilot_core.checking.matcher import written_value
 from copilot_core.checking.order import order_claims
@@ -94,7 +95,10 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
     quoted = quoted_spans(answer_text or "", [_answer_sentence(r) for r in results])
     claims = [_as_quoted(c) if c.verdict != "ok" and any(a <= c.start and c.end <= b for a, b in quoted) else c
               for c in claims]
-    return ClaimReport(tuple(claims) + tuple(order_claims(answer_text or "", results)))
+    ordered = order_claims(answer_text or "", results)
+    return ClaimReport(tuple(claims) + tuple(ordered)
+                       + tuple(extreme_claims(answer_text or "", results, claims, ordered, quoted, facts,
+                                                asked.qubits)))
 
 
 def quoted_spans(answer_text: str, sentences: Iterable[str]) -> list[tuple[int, int]]:

@@ -4,7 +4,8 @@ by the claim check or marked, visibly, where it stands.
 A sentence holding a number the check found wrong or in no tool result is left out, and a short constant says so in
 its place (it never quotes the model, and carries no digit for the grounding check to trip on).  A sentence that
 states something the check has no rule for ("Q05 has the highest T1", "64Qv3 is better than 144Qv2", a number it
-could not read) and holds no verified number gets :data:`NOT_CHECKED` right after it.  Table rows are units too.
+could not read) and holds no verified number gets :data:`NOT_CHECKED` right after it, and so does one that ranks a
+named subject no tool ranked (an ``unchecked`` claim), whatever numbers in it are verified.  Table rows are units too.
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ def mark_claims(text: str, claims: Sequence[Claim], *, unsupported: AbstractSet[
                 not claims and any(w in unsupported for w in numbers_read(plain[start:end]))):
             out.append(_row_left_out(unit) if _is_row(unit) else LEFT_OUT)
             left_out += 1
-        elif states_something(plain[start:end]) and not any(c.verdict == "ok" for c in inside) and NOT_CHECKED not in unit:
+        elif (any(c.verdict == "unchecked" for c in inside) or states_something(plain[start:end])
+              and not any(c.verdict == "ok" for c in inside)) and NOT_CHECKED not in unit:
             out.append(_marked(unit, NOT_CHECKED))
             marked += 1
         else:

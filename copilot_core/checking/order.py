@@ -19,6 +19,7 @@ from copilot_core.checking.matcher import states, written_decimals, written_valu
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.question import mentions, names_blanked
 from copilot_core.language.question_words import tokens_of
+from copilot_core.language.subjects import rank_word
 
 UP = frozenset({"higher", "highest", "more", "most", "larger", "largest", "longer", "longest", "greater",
                 "greatest", "above", "exceeds", "leads", "tops"})
@@ -112,12 +113,15 @@ def _said_of(sentence: str, named: list[tuple[int, int, str]]) -> tuple[str, str
     return None
 
 
-def _right_side(word: str, subject: str, named: list[tuple[int, int, str]], ranking: Ranking) -> str | None:
-    """The name the data puts at the side ``word`` says ``subject`` is on (None: ``subject`` is right)."""
+def _right_side(word: str, subject: str, named: list[tuple[int, int, str]], ranking: Ranking,
+                against_all: bool = False) -> str | None:
+    """The name the data puts at the side ``word`` says ``subject`` is on (None: ``subject`` is right).
+    ``against_all``: said against every other ("more than any other task", or "the higher" of two), so it names
+    an end."""
     others = [n[2] for n in named if n[2] != subject]
-    if word in PAIRWISE and not others:  # "higher than the median": said against something no ranking holds
+    if word in PAIRWISE and not others and not against_all:  # "higher than the median": against no ranked name
         return None
-    if word in PAIRWISE:
+    if word in PAIRWISE and others:
         order = ranking.names if word in UP | DOWN else ranking.best_first
         rank = {n: i for i, n in enumerate(order)}
         ahead = word in UP or word in BETTER
@@ -172,7 +176,10 @@ def order_claims(text: str, results: Iterable[object]) -> list[Claim]:
         first = named[0]
         at = (s + first[0], s + first[1])
         said = _said_of(sentence, named)
-        right = _right_side(said[0], said[1], named, ranking) if said else None
+        ranked = rank_word(sentence)
+        of_two = len(ranking.names) == 2 and "than" not in {w for _, _, w in tokens_of(sentence)}  # "the higher"
+        right = _right_side(said[0], said[1], named, ranking, ranked is not None and ranked.against_all or of_two) \
+            if said else None
         if said and right and ranking.value(said[1]) != ranking.value(right):
             out.append(_claim(text, *at, sentence, "wrong",
                               f"the data puts {right} on that side ({said[0]} {ranking.metric}), not {said[1]}"))

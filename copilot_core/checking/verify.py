@@ -21,6 +21,7 @@ from copilot_core.checking.dated_values import complete_dates, date_mentions
 from copilot_core.checking.grounding import unverified_numbers
 from copilot_core.language.numbers import number_spans
 from copilot_core.checking.marks import LEFT_OUT, mark_claims
+from copilot_core.checking.order import rankings
 from copilot_core.language.question import parse
 from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import metric, thresholds_prompt
@@ -82,7 +83,8 @@ def with_asked_role(shown: list[Block], report: ClaimReport, action: str, questi
         return shown, report, action
     said = "\n\n".join(b.text for b in shown if isinstance(b, TextBlock) and not b.text.startswith("_"))
     try:
-        missing = missing_role(parse(question), check_claims(said, outcomes, question=question).claims, outcomes)
+        missing = missing_role(parse(question), check_claims(said, outcomes, question=question).claims, outcomes,
+                               said)
     except Exception:  # noqa: BLE001  (a check that cannot decide leaves the answer as the claim check made it)
         log.exception("the asked-role check failed on an answer")
         return shown, report, action
@@ -115,6 +117,7 @@ def claims_checked(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
     fallback = deterministic_answer([o for o in outcomes if o.origin == "router"])
     try:
         report = check_claims(joined, outcomes, question=question)
+        fallback = fallback or ranked_answer(report, outcomes)
         repair = complete_dates(repair_answer(joined, report, fallback), question, outcomes, fallback)
         if repair.action == "replaced":
             shown, left_out, marked = repair.text, 0, 0
@@ -143,6 +146,14 @@ def claims_checked(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
         return blocks, report, "kept"
     said = _tool_errors(outcomes) if left_out else None
     return [*([TextBlock(said)] if said else []), TextBlock(shown), *charts], report, "kept"
+
+
+def ranked_answer(report: ClaimReport, outcomes: Sequence[ToolOutcome]) -> str | None:
+    """When the answer names another subject at an end a tool ranked: that tool's own sentence, which replaces it
+    (the router's answer, when there is one, comes first)."""
+    if not any(c.verdict == "wrong" and c.role is None for c in report.claims):
+        return None
+    return deterministic_answer([o for o in outcomes if o.ok and rankings([o.full])])
 
 
 def _tool_errors(outcomes: Sequence[ToolOutcome]) -> str | None:

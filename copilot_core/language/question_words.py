@@ -32,6 +32,8 @@ QUBIT_LIST = re.compile(r"qubits?\s*#?\d{1,3}(?:\s*(?:,|and|&|or)\s*(?:q\s*)?#?\
 CHIP_ID = re.compile(r"(?<![\w.])\d+Q[A-Za-z0-9_]*|\b\d{8}-\d{3,6}\b")
 
 TOKEN = re.compile(r"\w+")
+# A QDash task's name as an answer writes it: one CamelCase word ("CheckT1", "X90InterleavedRandomizedBenchmarking").
+TASK_WORD = re.compile(r"(?<![\w-])[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*(?![\w-])")
 
 
 @dataclass(frozen=True)

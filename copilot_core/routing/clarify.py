@@ -78,21 +78,44 @@ def clarify_first(question: str, *, chips: Sequence[str], chip_in_view: str | No
 
 def may_ask(asked: Question, *, chip_id: str | None, chips: Sequence[str], planned: bool) -> bool:
     """Whether the model may end the turn with ``ask_user``: only for an ambiguity the data cannot settle.  A bare
-    "T2", a metric phrase that names no metric ("coherence"), no chip in view or named while several are installed,
-    or a question of no known shape with no call that answers it.  A question whose shape and parameters the parse
-    reads (``planned``: a deterministic call answers it) with a chip known is answered, never asked about."""
-    if asked.bare_t2 or None in asked.metrics:
+    "T2", a metric phrase that names no metric or several ("coherence"), no chip in view or named while several are
+    installed, or a question that names nothing the data could answer.  Any other question, of a known shape or
+    not (``planned``: a deterministic call answers it), is answered, never asked about."""
+    if asked.bare_t2 or unclear_metric(asked):
         return True
     if chip_id is None and len(chips) > 1 and len(asked.chips) != 1 and not asked.many_chips:
         return True
-    return not planned and asked.shape == "other"
+    return not planned and not names_answerable(asked)
 
 
-def answer_instead(chip_id: str | None) -> dict[str, str]:
-    """The tool reply to an ``ask_user`` call on an answerable question: answer it, on the chip in view."""
+def unclear_metric(asked: Question) -> bool:
+    """A metric phrase of the question names no one metric ("coherence", "fidelity"); "coupling" and "pair" name
+    what is asked about, not a metric."""
+    return None in (asked.without("subject words").metrics if asked.has("subject words") else asked.metrics)
+
+
+# Rows whose words name something the data holds: the chip as a whole, a count, failures, runs, a limit, a window,
+# an end, a statistic, a change.  A lone "the noisy qubit" is none of these: which one is the question back.
+_ANSWERABLE_ROWS = ("chip wide", "plural", "count words", "fail", "fails most", "threshold", "window", "extreme",
+                    "run words", "execution", "coupling words", "statistic", "trend", "change")
+
+
+def names_answerable(asked: Question) -> bool:
+    """The question names something the data answers: a metric, a qubit or coupling, a task, a run, a chip-wide
+    word, a count, a share or a known shape.  A chip id alone ("the odd one on 64Qv3") and one qubit meant but not
+    named ("the noisy qubit") are no such thing."""
+    return (asked.shape != "other" or any(asked.metrics) or bool(asked.ends or asked.couplings or asked.qubits)
+            or asked.task_name is not None or asked.execution_id is not None
+            or any(asked.has(row) for row in _ANSWERABLE_ROWS))
+
+
+def answer_instead(chip_id: str | None, *, look_up: bool = False) -> dict[str, str]:
+    """The tool reply to an ``ask_user`` call on an answerable question: answer it, on the chip in view; ``look_up``:
+    no tool has been called yet, so call the one that answers it first."""
     where = f"the chip in view is {chip_id}" if chip_id else "the chip is the one the question names"
-    return {"error": f"Do not ask the user: the question is answerable from the data ({where}).",
-            "hint": "Answer the question now from the tool results, quoting their numbers."}
+    hint = ("Call the tool that answers the question now (on that chip), then answer from its result." if look_up
+            else "Answer the question now from the tool results, quoting their numbers.")
+    return {"error": f"Do not ask the user: the question is answerable from the data ({where}).", "hint": hint}
 
 
 CHIP_PICKED = "(about the chip I picked below; it is now the chip in view)"

@@ -19,7 +19,7 @@ def offered(body: dict) -> list[str]:
 
 def test_the_model_ends_its_round_with_a_question(scripted_openai, style, toolkit):
     scripted_openai.push(call(ASK_TOOL, {"question": "Which qubit?", "options": ["Q05", "Q17", "Q05"]}))
-    result = run_copilot(AgentRequest("How is the bad qubit?", chip_id="64Qv3"),
+    result = run_copilot(AgentRequest("What about the odd one?", chip_id="64Qv3"),
                          provider=scripted_openai.provider(style), toolkit=toolkit, repo=None, clarify=True)
     assert result.error is None
     assert result.blocks == [AskBlock("Which qubit?", ("Q05", "Q17"))]  # duplicates dropped
