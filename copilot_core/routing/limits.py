@@ -124,7 +124,7 @@ def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...]) -> tuple
         settled[t.side] = shown if value != shown else holder[side]
         unit = entry.unit if entry.unit == "%" else f" {entry.unit}"
         if side != t.side:
-            notes.append(f"the question's {entry.name} limit {_said(t)} is {t.side} it, not {side}: the call's "
+            notes.append(f"the question asks for {entry.name} {t.side} {_said(t)}, not {side} it: the call's "
                          f"below and above were the wrong way round")
         elif value == shown:
             continue

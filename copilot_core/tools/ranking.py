@@ -97,12 +97,12 @@ def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float
     bounds = _bound_text(cm, below, above)
     share = format_share(len(rows), cm.stats["count"])
     answer = (f"{len(rows)} of {cm.stats['count']} {kind} with {cm.metric.name} data on {chip_id} have "
-              f"{cm.metric.name} {bounds} ({share} of those with a value; {cm.stats['total']} on the chip)"
+              f"{bounds} ({share} of those with a value; {cm.stats['total']} on the chip)"
               + (f": {_listed(cm, rows)}." if rows else "."))
     key = "below" if above is None else "above" if below is None else "matching"
     data = {"answer": answer, **_base(cm), "below_limit": below, "above_limit": above,
             f"count_{key}": len(rows), "percent": float(share.rstrip("%")), "share_of": kind, key: rows}
-    return ToolResult(data, f"{len(rows)} {kind} with {cm.metric.name} {bounds} on {chip_id}")
+    return ToolResult(data, f"{len(rows)} {kind} with {bounds} on {chip_id}")
 
 
 @tool("missing_metric",
