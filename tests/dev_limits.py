@@ -37,7 +37,7 @@ def _metric(db) -> list[Question]:
         _q("lm-2", "limit metric", "Count the qubits that are above 50 μs for T2 echo and below 5.0 GHz for qubit "
                                    "frequency.",
            _count(db, {"t2_echo": lambda v: v > 50, "qubit_frequency": lambda v: v < 5.0})),
-        _q("lm-3", "limit metric", "How many qubits with T1 of at least 60 and T2 echo of at least 70?",
+        _q("lm-3", "limit metric", "How many qubits show a T1 no lower than 60 plus a T2 echo not below 70?",
            _count(db, {"t1": lambda v: v > 60, "t2_echo": lambda v: v > 70})),
         _q("lm-4", "limit metric", "How many qubits have a qubit frequency above 5.1 GHz and T2 echo above 5100 ns?",
            _count(db, {"qubit_frequency": lambda v: v > 5.1, "t2_echo": lambda v: v > 5.1})),

@@ -2,7 +2,7 @@
 
 "T1 above 40 μs and qubit frequency below 5100 MHz" holds two limits of two metrics: a number alone does not say
 whose limit it is, its place does.  A question writes its metrics either before their limits ("T1 > 40 μs", "with
-T1 of at least 40") or after them ("above 40 μs for T1"); the first limit and the first metric tell which, and each
+T1 no lower than 40") or after them ("above 40 μs for T1"); the first limit and the first metric tell which, and each
 limit takes the nearest metric on that side (the other side when there is none), preferring one whose unit fits
 the limit's ("above 40 μs" is no frequency's limit).
 

@@ -121,7 +121,7 @@ WORDS: dict[str, Row] = {
                        "strongest|top|bottom"),
     "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b(?!\s*(?:days?|weeks?|hours?))"
                     rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b", re.I),
-    # a limit: "below 50 μs", "T1 > 40us", "of at least .99" (:data:`AT_MOST` lists the words that mean below)
+    # a limit: "below 50 μs", "T1 > 40us", "at least .99" (:data:`AT_MOST` lists the words that mean below)
     "threshold": re.compile(rf"(?:\b({LIMIT_WORDS}|{AT_LEAST}|{AT_MOST})|(?<!-)([<>]=?|[≤≥]))\s*"
                             rf"(-?(?:\d+(?:\.\d+)?|\.\d+))\s*(?:({UNIT_WORDS})(?![a-z]))?", re.I),
     "window": re.compile(rf"\b(?:last|past|previous|recent|over the (?:last|past))\s+(?:({COUNT})\s+)?"

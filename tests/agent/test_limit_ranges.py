@@ -35,7 +35,7 @@ T = Threshold
     ("qubits above 40 μs for T1 and below 5.1 GHz for the qubit frequency",
      (T("above", 40, "μs", "t1"), T("below", 5.1, "GHz", "qubit_frequency"))),
     ("T1 > 40us and T2 echo<30", (T("above", 40, "us", "t1"), T("below", 30, "", "t2_echo"))),
-    ("qubits with T1 of at least 40 and T2 echo of at most 90 us",
+    ("qubits whose T1 is at least 40 and whose T2 echo is at most 90 us",
      (T("above", 40, "", "t1"), T("below", 90, "us", "t2_echo"))),
     ("T1 and qubit frequency above 40 us and below 5.1 GHz respectively",  # the unit says whose
      (T("above", 40, "us", "t1"), T("below", 5.1, "GHz", "qubit_frequency"))),
