@@ -41,6 +41,8 @@ def _metric(db) -> list[Question]:
            _count(db, {"t1": lambda v: v > 60, "t2_echo": lambda v: v > 70})),
         _q("lm-4", "limit metric", "How many qubits have a qubit frequency above 5.1 GHz and T2 echo above 5100 ns?",
            _count(db, {"qubit_frequency": lambda v: v > 5.1, "t2_echo": lambda v: v > 5.1})),
+        _q("lm-6", "limit metric", "How many qubits are above 45 μs in T1 and under 80 μs in T2 echo?",
+           _count(db, {"t1": lambda v: v > 45, "t2_echo": lambda v: v < 80})),
         _q("lm-5", "limit metric", "How many qubits have T1 above 40 μs, T2 echo above 50 μs and readout fidelity "
                                    "above 90%?",
            _count(db, {"t1": lambda v: v > 40, "t2_echo": lambda v: v > 50,
@@ -51,8 +53,8 @@ def _metric(db) -> list[Question]:
 def _range(db) -> list[Question]:
     """Inside ("between", "above and below") and outside ("below or above", "below and above", "outside a-b")."""
     return [
-        _q("lr-1", "limit range", "How many qubits have T1 between 50 and 80 μs?",
-           _count(db, {"t1": lambda v: 50 < v < 80})),
+        _q("lr-1", "limit range", "How many qubits have T1 between 55 and 80 μs?",
+           _count(db, {"t1": lambda v: 55 < v < 80})),
         _q("lr-2", "limit range", "How many qubits have T1 below 40 or above 90 μs?",
            _count(db, {"t1": lambda v: v < 40 or v > 90})),
         _q("lr-3", "limit range", "How many qubits have T2 echo below 50 and above 100 us?",
@@ -61,8 +63,8 @@ def _range(db) -> list[Question]:
            _count(db, {"t2_echo": lambda v: v < 60 or v > 90})),
         _q("lr-5", "limit range", "How many qubits have a qubit frequency between 4.9 and 5.1 GHz?",
            _count(db, {"qubit_frequency": lambda v: 4.9 < v < 5.1})),
-        _q("lr-6", "limit range", "How many qubits have T1 above 45 and below 75 μs?",
-           _count(db, {"t1": lambda v: 45 < v < 75})),
+        _q("lr-6", "limit range", "How many qubits have T1 above 50 and below 85 μs?",
+           _count(db, {"t1": lambda v: 50 < v < 85})),
     ]
 
 

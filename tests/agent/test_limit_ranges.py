@@ -34,6 +34,8 @@ T = Threshold
      (T("above", 40, "us", "t1"), T("below", 5100, "MHz", "qubit_frequency"))),
     ("qubits above 40 μs for T1 and below 5.1 GHz for the qubit frequency",
      (T("above", 40, "μs", "t1"), T("below", 5.1, "GHz", "qubit_frequency"))),
+    ("qubits above 45 μs in T1 and under 80 μs in T2 echo",  # one unit for both: the place says whose
+     (T("above", 45, "μs", "t1"), T("below", 80, "μs", "t2_echo"))),
     ("T1 > 40us and T2 echo<30", (T("above", 40, "us", "t1"), T("below", 30, "", "t2_echo"))),
     ("qubits whose T1 is at least 40 and whose T2 echo is at most 90 us",
      (T("above", 40, "", "t1"), T("below", 90, "us", "t2_echo"))),
@@ -95,7 +97,7 @@ def test_another_metrics_number_is_replaced_by_this_metrics_own_with_a_note():
 
 
 @pytest.mark.parametrize(("text", "given", "wanted"), [
-    ("How many qubits have T1 between 50 and 80 μs?", {"below": 50, "above": 80}, {"above": 50, "below": 80}),
+    ("How many qubits have T1 between 55 and 80 μs?", {"below": 55, "above": 80}, {"above": 55, "below": 80}),
     ("How many qubits have T1 below 40 or above 90 μs?", {"below": 90, "above": 40}, {"below": 40, "above": 90}),
     ("How many qubits have T1 above 40?", {"below": 40}, {"above": 40}),
 ])
@@ -175,7 +177,7 @@ def _wrong_caller(name: str, args: dict):
 @pytest.mark.parametrize(("qid", "name", "args"), [
     ("lm-1", "filter_metrics", _conditions(("t1", "above", 5100), ("qubit_frequency", "below", 40))),
     ("lm-4", "filter_metrics", _conditions(("qubit_frequency", "above", 5.1), ("t2_echo", "above", 5.1))),
-    ("lr-1", "filter_metric", {"chip_id": CHIP, "metric_name": "t1", "below": 50, "above": 80}),
+    ("lr-1", "filter_metric", {"chip_id": CHIP, "metric_name": "t1", "below": 55, "above": 80}),
     ("lr-2", "filter_metric", {"chip_id": CHIP, "metric_name": "t1", "below": 90, "above": 40}),
     ("lr-3", "filter_metrics", _conditions(("t2_echo", "above", 50), ("t2_echo", "below", 100))),
     ("lu-2", "filter_metric", {"chip_id": CHIP, "metric_name": "average_readout_fidelity", "above": 0.95}),
@@ -194,4 +196,4 @@ def test_a_models_wrong_limits_are_set_right_before_the_person_reads_the_count(q
 def test_the_person_reads_outside_and_between_in_the_answer(dev, repo, scripted_openai, tmp_path):
     scripted_openai.smart = quoter
     assert "outside 60–90 μs" in _ask(repo, scripted_openai, tmp_path, dev["lr-4"].text, "on")
-    assert "between 50 and 80 μs" in _ask(repo, scripted_openai, tmp_path, dev["lr-1"].text, "on")
+    assert "between 55 and 80 μs" in _ask(repo, scripted_openai, tmp_path, dev["lr-1"].text, "on")
