@@ -20,12 +20,13 @@ from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.units import family
 from copilot_core.domain.vocabulary import is_below, metric_spans
 from copilot_core.language.numbers import number_spans, unit_after
-from copilot_core.language.question_words import AT_MOST, WORDS, Phrases, tokens_of
+from copilot_core.language.question_words import AT_MOST, COUNT_NOUNS, WORDS, Phrases, tokens_of
 
 Side = Literal["below", "above"]
 _BELOW_SIGNS = ("<", "<=", "≤")
 # What may stand between a range word and its first number ("outside of the range 60-80"), and between its numbers.
 _LEAD = frozenset({"of", "the", "a", "range", "band", "interval"})
+_COUNTED = frozenset({"times", "time", "failed", "failures"})
 _JOINS = frozenset({"and", "to", "-", "–", "—", "..", "…"})
 
 
@@ -75,6 +76,9 @@ def _written(text: str) -> list[_Placed]:
         raise TypeError("the threshold row is a pattern")
     out = []
     for m in rule.finditer(text):
+        after = tokens_of(text[m.end():])[:1]
+        if after and (after[0][2].rstrip("s") in COUNT_NOUNS or after[0][2] in _COUNTED):
+            continue  # "more than 10 qubits", "at least 3 times": a count, no limit of a value
         word = " ".join((m.group(1) or "").lower().split())
         below = m.group(2) in _BELOW_SIGNS or bool(word) and (is_below(word) or word in AT_MOST.split("|"))
         out.append(_Placed(m.start(), m.end(), "below" if below else "above", float(m.group(3)), m.group(4) or ""))

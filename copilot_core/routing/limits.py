@@ -1,12 +1,15 @@
-"""A tool call's below/above limits held to the units the question wrote them in: the one place this is decided.
+"""A tool call's below/above limits held to the limits the question wrote for the same metric: the one place this is
+decided.
 
 Tools take limits in the metric's display unit (the catalogue's).  A question may write its limit in another unit of
-the same kind ("above 5100 MHz" of a frequency kept in GHz); a small model then passes 5100 unchanged and the tool
-answers "0 qubits above 5100 GHz".  Every call the turn makes (the router's, the model's, a retry) passes through
-:func:`settle_limits`: a limit equal to a number the question wrote with another unit is converted to the metric's
-unit (and the model is told), and a unit that cannot belong to the metric ("5 μs" of a frequency) refuses the call
-with a message that says why.  A limit the model already converted, or one the question wrote in the metric's own
-unit or with no unit, passes as it is.
+the same kind ("above 5100 MHz" of a frequency kept in GHz), as a fraction of a fidelity shown in % ("above 0.995"),
+or with no unit (the display unit); a small model then passes the number unchanged and the tool answers "0 qubits
+above 5100 GHz".  It may also put one metric's number on another's condition, or a range's two ends the wrong way
+round.  Every call the turn makes (the router's, the model's, a retry) passes through :func:`settle_limits`: each
+limit is held to the question's limit *of that metric* (:attr:`Threshold.metric`, the metric written next to it),
+never to an equal number written for another; it is converted, moved to the side the question wrote, or replaced by
+the metric's own (and the model is told), and a unit that cannot belong to the metric ("5 μs" of a frequency)
+refuses the call with a message that says why.  A limit the model already converted passes as it is.
 """
 
 from __future__ import annotations

@@ -44,6 +44,9 @@ T = Threshold
     ("T1 above 40 μs, T2 echo above 50 μs and readout fidelity above .9",
      (T("above", 40, "μs", "t1"), T("above", 50, "μs", "t2_echo"), T("above", 0.9, "", "average_readout_fidelity"))),
     ("couplings whose ZX90 fidelity is no less than 0.97", (T("above", 0.97, "", "zx90_gate_fidelity"),)),
+    ("Are more than 10 qubits below 50 us in T1?", (T("below", 50, "us", "t1"),)),  # a count is no limit
+    ("Which qubits failed at least 3 times?", ()),
+    ("How many runs had over 20 failed tasks?", ()),
 ])
 def test_each_limit_carries_the_metric_written_next_to_it(text, limits):
     assert parse(text).limits == limits
