@@ -86,20 +86,23 @@ def threshold_metrics(text: str) -> set[str]:
     return {name for rule, _, names in _TERMS if rule.search(text) for name in names}
 
 
-def metrics_named(text: str) -> list[str | None]:
-    """The metrics the question names, in the order it names them; ``None`` for an ambiguous phrase ("T2",
-    "coherence", "fidelity"), so a caller can tell "one clear metric" from "one of several"."""
-    taken: list[tuple[int, int]] = []
-    found: list[tuple[int, str | None]] = []
+def metric_spans(text: str) -> list[tuple[int, int, str | None]]:
+    """``(start, end, metric)`` of every metric phrase in ``text``, in order (``None``: an ambiguous phrase), so a
+    limit can be read as the limit of the metric written next to it."""
+    found: list[tuple[int, int, str | None]] = []
     for rule, name, _ in _TERMS:
         for match in rule.finditer(text):
             start, end = match.span()
-            if any(start < e and s < end for s, e in taken):
-                continue
-            taken.append((start, end))
-            found.append((start, name))
+            if not any(start < e and s < end for s, e, _ in found):
+                found.append((start, end, name))
+    return sorted(found, key=lambda span: span[0])
+
+
+def metrics_named(text: str) -> list[str | None]:
+    """The metrics the question names, in the order it names them; ``None`` for an ambiguous phrase ("T2",
+    "coherence", "fidelity"), so a caller can tell "one clear metric" from "one of several"."""
     named: list[str | None] = []
-    for _, name in sorted(found, key=lambda pair: pair[0]):
+    for _, _, name in metric_spans(text):
         if name is None or name not in named:
             named.append(name)
     return named

@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from copilot_core.language.limits import Range, Threshold, read_limits
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.question_words import (CHIP_ID, COUNT_NOUNS, MENTION, NOUN_AFTER, QUBIT_LIST, SELECTION_AFTER,
                                                SELECTION_BEFORE, SHAPES, STATED_NUMBER, TOKEN, WORDS, Phrases, Row,
                                                tokens_of)
-from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, is_below, metrics_named, threshold_metrics
+from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, metrics_named, threshold_metrics
 
 Extreme = Literal["lowest", "highest", "best", "worst"]
 _EXTREMES: dict[str, Extreme] = {"lowest": "lowest", "smallest": "lowest", "shortest": "lowest", "minimum": "lowest",
@@ -26,13 +27,6 @@ _EXTREMES: dict[str, Extreme] = {"lowest": "lowest", "smallest": "lowest", "shor
                                  "maximum": "highest", "strongest": "highest", "best": "best", "worst": "worst",
                                  "top": "best", "bottom": "worst"}
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.0, "hour": 1 / 24}
-
-
-@dataclass(frozen=True)
-class Threshold:
-    side: Literal["below", "above"]
-    value: float
-    unit: str  # as written ("μs", "%"), "" when none
 
 
 @dataclass(frozen=True)
@@ -138,7 +132,8 @@ class Question:
     extreme_word: str | None = None  # as written, lower-case ("top", "weakest")
     n: int | None = None
     threshold: Threshold | None = None  # the first one, with its unit
-    limits: tuple[Threshold, ...] = ()  # every one
+    limits: tuple[Threshold, ...] = ()  # every one, a range's two included
+    ranges: tuple[Range, ...] = ()  # two limits of one metric: "between 60 and 80 μs", "below 60 or above 80"
     window: Window | None = None
     since_weekday: str | None = None  # "since Monday", "this week" (monday): a window from that weekday on
     task_name: str | None = None  # a QDash task named as written ("CheckT1")
@@ -226,14 +221,6 @@ def _window(text: str) -> Window | None:
     return Window(n, m.group(2).lower().rstrip("s"))  # type: ignore[arg-type]
 
 
-def _limits(text: str) -> tuple[Threshold, ...]:
-    out = []
-    for m in _rx("threshold").finditer(text):
-        below = m.group(2) == "<" or bool(m.group(1) and is_below(m.group(1)))
-        out.append(Threshold("below" if below else "above", float(m.group(3)), m.group(4) or ""))
-    return tuple(out)
-
-
 def _qubits(text: str) -> tuple[str, ...]:
     named = [m.subject for m in mentions(text) if "-" not in m.subject]
     listed = [str(int(n)) for m in QUBIT_LIST.finditer(text) for t in TOKEN.findall(m.group(0))
@@ -287,14 +274,15 @@ def _parse(text: str, chips: tuple[str, ...]) -> Question:
     tokens = tokens_of(text)
     found = {row: said for row, rule in WORDS.items() if (said := _first(rule, text, tokens)) is not None}
     labelled = [m.subject for m in mentions(text) if "-" in m.subject]
-    bare = [f"{int(a)}-{int(b)}" for a, b in _rx("bare pair").findall(text)]
+    limits, ranges = read_limits(text)
+    bare = [f"{int(m.group(1))}-{int(m.group(2))}" for m in _rx("bare pair").finditer(text)  # "60-80" of a range
+            if not any(float(m.group(1)) == r.low and float(m.group(2)) == r.high for r in ranges)]
     couplings = tuple(dict.fromkeys(labelled + bare))
     qubits = tuple(q for q in _qubits(text) if not any(q in c.split("-") for c in bare))
     named_chips = tuple(c for c in chips if chip_named(text, [c]) is not None)
     metrics = tuple(metrics_named(text))
     word = found.get("extreme", "").lower() or None
     n_match = _rx("n").search(text)
-    limits = _limits(text)
     last = _rx("last n").search(text)
     shape = compared_shape(found, qubits, _rx("chip id").findall(text)) or \
         next((name for name, rule in SHAPES if _first(rule, text, tokens) is not None), None)
@@ -307,7 +295,7 @@ def _parse(text: str, chips: tuple[str, ...]) -> Question:
         ends=ends,
         extreme=_EXTREMES[word] if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,
-        limits=limits, window=_window(text) or (Window(2, "week") if "fortnight" in found else None),
+        limits=limits, ranges=ranges, window=_window(text) or (Window(2, "week") if "fortnight" in found else None),
         since_weekday=_since_weekday(text, found), task_name=_task_name(text), chart="chart" in found,
         bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics),
         about_data="data" in found or bool(ends) or any(metrics), many_chips="many chips" in found or len(named_chips) > 1,
@@ -319,5 +307,5 @@ def _parse(text: str, chips: tuple[str, ...]) -> Question:
         found=found)
 
 
-__all__ = ["Mention", "Question", "SHAPES", "Threshold", "WORDS", "Window", "blank", "count_word", "mentions",
+__all__ = ["Mention", "Question", "Range", "SHAPES", "Threshold", "WORDS", "Window", "blank", "count_word", "mentions",
            "names_blanked", "noun_after", "parse", "qubits_in", "selects"]

@@ -108,6 +108,8 @@ def _match(phrase: Sequence[tuple[tuple[str, ...], bool]], tokens: Sequence[tupl
 
 
 Row = re.Pattern[str] | Phrases
+AT_MOST = "at most|no more than|no higher than|not more than|not above"  # limit words that mean "below"
+AT_LEAST = "at least|no less than|no lower than|not less than|not below"  # and "above"
 _R = "run/runs/execution/executions/calibration/calibrations"
 _NEIGHBOURS = "neighbour/neighbours/neighbor/neighbors"
 _DIFF = "diff/diffs/difference/differences"
@@ -121,7 +123,9 @@ WORDS: dict[str, Row] = {
                        "strongest|top|bottom"),
     "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b(?!\s*(?:days?|weeks?|hours?))"
                     rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b", re.I),
-    "threshold": re.compile(rf"(?:\b({LIMIT_WORDS})|(?<!-)([<>]))\s*(-?\d+(?:\.\d+)?)\s*({UNIT_WORDS})?", re.I),
+    # a limit: "below 50 μs", "T1 > 40us", "at least .99" (:data:`AT_MOST` lists the words that mean below)
+    "threshold": re.compile(rf"(?:\b({LIMIT_WORDS}|{AT_LEAST}|{AT_MOST})|(?<!-)([<>]=?|[≤≥]))\s*"
+                            rf"(-?(?:\d+(?:\.\d+)?|\.\d+))\s*(?:({UNIT_WORDS})(?![a-z]))?", re.I),
     "window": re.compile(rf"\b(?:last|past|previous|recent|over the (?:last|past))\s+(?:({COUNT})\s+)?"
                          r"(days?|weeks?|months?|hours?)\b|\b(today|yesterday)\b", re.I),
     "t2": words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))"),
@@ -139,6 +143,9 @@ WORDS: dict[str, Row] = {
                            re.I),
     "last n": re.compile(r"\blast (\d{1,3}) (?:measurements|points|values|results|calibrations|runs|executions)\b", re.I),
     "dash pair": re.compile(r"\b\d{1,3}-\d{1,3}\b"),  # "4-5": a coupling, or a range
+    # a range written as its two ends ("between 60 and 80 μs", "outside 60-80 μs"): the words before the two numbers
+    "inside range": Phrases("between|within|inside"),
+    "outside range": Phrases("outside|not between|not within|out of the range/band"),
     # the router's rows: a match offers the row's tools (copilot_core.routing.router.RULES)
     "chip stat": Phrases("median|mean|average|typical|worst|best|lowest|highest|top #|bottom #|how many|yield"
                          "|distribution|spread|across|all qubits|every qubit|which qubits|outlier/outliers|chip wide"

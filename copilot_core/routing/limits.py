@@ -1,12 +1,15 @@
-"""A tool call's below/above limits held to the units the question wrote them in: the one place this is decided.
+"""A tool call's below/above limits held to the limits the question wrote for the same metric: the one place this is
+decided.
 
 Tools take limits in the metric's display unit (the catalogue's).  A question may write its limit in another unit of
-the same kind ("above 5100 MHz" of a frequency kept in GHz); a small model then passes 5100 unchanged and the tool
-answers "0 qubits above 5100 GHz".  Every call the turn makes (the router's, the model's, a retry) passes through
-:func:`settle_limits`: a limit equal to a number the question wrote with another unit is converted to the metric's
-unit (and the model is told), and a unit that cannot belong to the metric ("5 μs" of a frequency) refuses the call
-with a message that says why.  A limit the model already converted, or one the question wrote in the metric's own
-unit or with no unit, passes as it is.
+the same kind ("above 5100 MHz" of a frequency kept in GHz), as a fraction of a fidelity shown in % ("above 0.995"),
+or with no unit (the display unit); a small model then passes the number unchanged and the tool answers "0 qubits
+above 5100 GHz".  It may also put one metric's number on another's condition, or a range's two ends the wrong way
+round.  Every call the turn makes (the router's, the model's, a retry) passes through :func:`settle_limits`: each
+limit is held to the question's limit *of that metric* (:attr:`Threshold.metric`, the metric written next to it),
+never to an equal number written for another; it is converted, moved to the side the question wrote, or replaced by
+the metric's own (and the model is told), and a unit that cannot belong to the metric ("5 μs" of a frequency)
+refuses the call with a message that says why.  A limit the model already converted passes as it is.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from copilot_core.domain.metrics import CATALOGUE, Metric
-from copilot_core.domain.units import canonical, convert, family
+from copilot_core.domain.units import UnitMismatch, canonical, convert, family
 from copilot_core.language.question import Question, Threshold
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.toolkit import ToolOutcome
@@ -64,38 +67,102 @@ def _bounds(name: str, args: dict) -> Iterator[tuple[dict, str, Metric]]:
                 yield holder, side, entry
 
 
-def _written(value: float, limits: tuple[Threshold, ...]) -> list[Threshold]:
-    """The question's limits written with a unit whose number is ``value`` (the model passed it unchanged)."""
-    return [t for t in limits if t.unit and t.value == value]
+def _in_unit(t: Threshold, entry: Metric) -> float | None:
+    """``t`` in the metric's display unit; None when its unit cannot be the metric's.  A number with no unit is in
+    the display unit, except a fraction of a metric shown in % ("above 0.995" of a fidelity is 99.5%)."""
+    if not t.unit:
+        return t.value * 100 if entry.unit == "%" and 0 < abs(t.value) < 1 else t.value
+    try:
+        return convert(t.value, t.unit, entry.unit)
+    except UnitMismatch:
+        return None
+
+
+def _pool(entry: Metric, limits: tuple[Threshold, ...]) -> tuple[list[Threshold], bool]:
+    """The question's limits a limit of ``entry`` is held to: its own (True), else those written next to no metric,
+    else another metric's whose unit fits (a limit shared: "both T1 and T2 echo above 60 μs")."""
+    own = [t for t in limits if t.metric == entry.name]
+    if own:
+        return own, True
+    loose = [t for t in limits if t.metric is None]
+    return loose or [t for t in limits if _in_unit(t, entry) is not None], False
+
+
+def _said(t: Threshold) -> str:
+    return f"{t.value:g}{' ' + canonical(t.unit) if t.unit not in ('', '%') else t.unit}"
+
+
+def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...]) -> tuple[list[str], str | None]:
+    """``holder``'s limits held to the question's limits of its metric, in place: the notes, or a refusal."""
+    pool, own = _pool(entry, limits)
+    given = {side: v for side in SIDES if holder.get(side) is not None and (v := _number(holder[side])) is not None}
+    by_side = {side: [t for t in pool if t.side == side] for side in SIDES}
+    matched: dict[str, Threshold] = {}
+    for side, value in given.items():
+        same = next((t for t in by_side[side] if value in (t.value, _in_unit(t, entry))), None)
+        other = next((t for t in pool if t.side != side and value in (t.value, _in_unit(t, entry))), None)
+        elsewhere = next((t for t in limits if t not in pool and value in (t.value, _in_unit(t, entry))), None)
+        if same is None and other is not None and len(by_side[other.side]) == 1:
+            matched[side] = other  # the side the question wrote it on
+        elif same is not None:
+            matched[side] = same
+        elif own and elsewhere is not None and len(by_side[side]) == 1:
+            matched[side] = by_side[side][0]  # another metric's limit: this metric's own instead
+    targets = {side: matched[side].side if side in matched else side for side in given}
+    if len(set(targets.values())) < len(targets):
+        return [], None
+    notes: list[str] = []
+    settled: dict[str, object] = {}
+    for side, value in given.items():
+        t = matched.get(side)
+        if t is None:
+            settled[side] = holder[side]
+            continue
+        shown = _in_unit(t, entry)
+        if shown is None:
+            kind = family(t.unit)
+            return [], (f"{REFUSED} {t.value:g} {canonical(t.unit)} is "
+                        f"{'a ' + kind if kind else 'in ' + canonical(t.unit)}, so it cannot be a limit of "
+                        f"{entry.name}, which is in {entry.unit or 'no unit'}")
+        settled[t.side] = shown if value != shown else holder[side]
+        unit = entry.unit if entry.unit == "%" else f" {entry.unit}"
+        if side != t.side:
+            notes.append(f"the question asks for {entry.name} {t.side} {_said(t)}, not {side} it: the call's "
+                         f"below and above were the wrong way round")
+        elif value == shown:
+            continue
+        elif value == t.value:
+            notes.append(f"the question's {_said(t)} is {shown:g}{unit}: the {entry.name} limit was "
+                         f"{'read as a fraction' if not t.unit else 'converted'}")
+        else:
+            notes.append(f"the question's {entry.name} limit is {t.side} {_said(t)}, not {value:g}, a limit it "
+                         f"wrote for another metric")
+    for side in given:
+        holder.pop(side)
+    holder.update(settled)
+    return notes, None
 
 
 def settle_limits(name: str, args: dict, asked: Question) -> Settled:
-    """``args`` with every limit the question wrote in another unit converted to the metric's unit, or a refusal
-    when the unit cannot be the metric's.  Calls of other tools, and limits the question did not write with a unit,
-    come back unchanged."""
-    if name not in _ONE_METRIC | _CONDITIONS or not any(t.unit for t in asked.limits):
+    """``args`` with every limit held to the question's limit of the same metric: a number written in another unit
+    (or as a fraction of a metric in %) converted, a below and an above passed the wrong way round swapped, another
+    metric's number replaced by this metric's own; a refusal when the unit cannot be the metric's.  Calls of other
+    tools, and limits the question did not write, come back unchanged."""
+    if name not in _ONE_METRIC | _CONDITIONS or not asked.limits:
         return Settled(args)
     out = {**args, "conditions": [dict(c) if isinstance(c, dict) else c for c in args["conditions"]]} \
         if name in _CONDITIONS and isinstance(args.get("conditions"), list) else dict(args)
     notes: list[str] = []
-    for holder, side, entry in _bounds(name, out):
-        value = _number(holder[side])
-        written = _written(value, asked.limits) if value is not None else []
-        if value is None or not written or any(canonical(t.unit) == canonical(entry.unit) for t in written):
+    done: set[int] = set()
+    for holder, _, entry in _bounds(name, out):
+        if id(holder) in done:
             continue
-        same = next((t for t in written if family(t.unit) is not None and family(t.unit) == family(entry.unit)), None)
-        if same is None:
-            t = written[0]
-            kind = family(t.unit)
-            return Settled(args, refusal=f"{REFUSED} {t.value:g} {canonical(t.unit)} is "
-                           f"{'a ' + kind if kind else 'in ' + canonical(t.unit)}, so it cannot be a limit of "
-                           f"{entry.name}, which is in {entry.unit or 'no unit'}",
-                           hint=f"tell the user the limit's unit does not fit {entry.name} (in {entry.unit}) and ask "
-                                f"for the limit in {entry.unit}")
-        else:
-            holder[side] = convert(same.value, same.unit, entry.unit)
-            notes.append(f"the question's {same.value:g} {canonical(same.unit)} is {holder[side]:g} {entry.unit}: "
-                         f"the {entry.name} limit was converted")
+        done.add(id(holder))
+        said, refusal = _settle(holder, entry, asked.limits)
+        if refusal is not None:
+            return Settled(args, refusal=refusal, hint=f"tell the user the limit's unit does not fit {entry.name} "
+                                                       f"(in {entry.unit}) and ask for the limit in {entry.unit}")
+        notes += said
     return Settled(out, tuple(notes))
 
 

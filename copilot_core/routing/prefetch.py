@@ -91,6 +91,12 @@ def _chip_shape_plan(asked: Question, chip_id: str, named: Sequence[str | None])
     if not clear or None in named:
         return None
     limits = asked.limits
+    if len(clear) >= 2 and len({t.metric for t in limits}) >= 2 and all(t.metric in clear for t in limits):
+        if len({CATALOGUE[n].kind for n in clear}) != 1 or len(limits) > 4:
+            return None
+        join = "or" if asked.has("or join") else "and"  # each limit is of the metric written next to it
+        return PlannedCall("filter_metrics", {"chip_id": chip_id, "join": join, "conditions": [
+            {"metric_name": t.metric, t.side: t.value} for t in limits]}, f"{f' {join} '.join(clear)} past their limits")
     if len(limits) >= 2 and len(clear) == len(limits) or len(limits) == 1 and len(clear) >= 2:
         kinds = {CATALOGUE[n].kind for n in clear}
         if len(kinds) != 1 or len(clear) > 4:

@@ -92,8 +92,11 @@ def route(question: str, *, qid: str | None = None, mode: str = "chat",
         add(("compare_qubits",), "several qubits")
     for row, tools in RULES:
         said = asked.said(row)
-        if said is not None:
+        if said is not None and not (row == "dash pair" and asked.ranges and not asked.couplings):  # "60-80"
             add(tools, said.strip().lower())
+    if asked.ranges:  # "between 60 and 80 μs", "outside 60-80 μs" (of one metric, or with another's limit)
+        add(("filter_metric", "filter_metrics") if len({t.metric for t in asked.limits}) > 1 else ("filter_metric",),
+            "range")
     for shape, tools in SHAPE_RULES:
         if asked.shape == shape:
             add(tools, shape)

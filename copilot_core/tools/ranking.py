@@ -90,22 +90,19 @@ def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float
     if below is None and above is None:
         raise ToolError("give below or above", "e.g. {\"metric_name\": \"t1\", \"below\": 50}")
     cm = measure_metric(ctx, chip_id, metric_name)
-    matched = [i for i, v in cm.values.items() if v is not None and (below is None or v < below)
-               and (above is None or v > above)]
+    matched = [i for i, v in cm.values.items() if _meets(v, below, above)]
     matched.sort(key=_order_key)
     rows = [_item(cm, i) for i in matched]
     kind = "couplings" if cm.kind == "coupling" else "qubits"
-    unit = f" {cm.metric.unit}" if cm.metric.unit and cm.metric.unit != "%" else cm.metric.unit
-    bounds = " and ".join(b for b in (f"below {below:g}{unit}" if below is not None else "",
-                                      f"above {above:g}{unit}" if above is not None else "") if b)
+    bounds = _bound_text(cm, below, above)
     share = format_share(len(rows), cm.stats["count"])
     answer = (f"{len(rows)} of {cm.stats['count']} {kind} with {cm.metric.name} data on {chip_id} have "
-              f"{cm.metric.name} {bounds} ({share} of those with a value; {cm.stats['total']} on the chip)"
+              f"{bounds} ({share} of those with a value; {cm.stats['total']} on the chip)"
               + (f": {_listed(cm, rows)}." if rows else "."))
     key = "below" if above is None else "above" if below is None else "matching"
     data = {"answer": answer, **_base(cm), "below_limit": below, "above_limit": above,
             f"count_{key}": len(rows), "percent": float(share.rstrip("%")), "share_of": kind, key: rows}
-    return ToolResult(data, f"{len(rows)} {kind} with {cm.metric.name} {bounds} on {chip_id}")
+    return ToolResult(data, f"{len(rows)} {kind} with {bounds} on {chip_id}")
 
 
 @tool("missing_metric",
@@ -127,16 +124,44 @@ def missing_metric(ctx: ToolContext, chip_id: str, metric_name: str) -> ToolResu
     return ToolResult(data, f"{len(rows)} {kind} without a valid {cm.metric.name} on {chip_id}")
 
 
-def _bound_text(cm: ChipMetric, side: str, limit: float) -> str:
+def _bound_text(cm: ChipMetric, below: float | None, above: float | None) -> str:
+    """``t1 below 60 μs``, ``t1 between 60 and 80 μs``, ``t1 outside 60–80 μs``."""
     unit = f" {cm.metric.unit}" if cm.metric.unit and cm.metric.unit != "%" else cm.metric.unit
+    if below is not None and above is not None:
+        inside = f"between {above:g} and {below:g}" if below > above else f"outside {below:g}–{above:g}"
+        return f"{cm.metric.name} {inside}{unit}"
+    side, limit = ("below", below) if below is not None else ("above", above)
     return f"{cm.metric.name} {side} {limit:g}{unit}"
 
 
-def _meets(value: float | None, side: str, limit: float) -> bool | None:
-    """Whether a value is past its limit; None when there is no value to hold to it."""
+def _meets(value: float | None, below: float | None, above: float | None) -> bool | None:
+    """Whether a value is past its limits; None when there is no value to hold to them.  A below under the above
+    is a range's outside ("below 60 or above 80": nobody asks for what cannot be), a below over it its inside."""
     if value is None:
         return None
-    return value < limit if side == "below" else value > limit
+    under, over = below is not None and value < below, above is not None and value > above
+    if below is not None and above is not None:
+        return under or over if below <= above else under and over
+    return under or over
+
+
+def _groups(ctx: ToolContext, chip_id: str, conditions: list[dict]) -> list[tuple[ChipMetric, float | None, float | None]]:
+    """The conditions as (metric, below, above): a below and an above of one metric are one range."""
+    out: list[tuple[ChipMetric, float | None, float | None]] = []
+    for condition in conditions:
+        below, above = condition.get("below"), condition.get("above")
+        if below is None and above is None:
+            raise ToolError("each condition needs below or above", "e.g. {\"metric_name\": \"t1\", \"above\": 50}")
+        name = str(condition["metric_name"])
+        low, high = (float(below) if below is not None else None), (float(above) if above is not None else None)
+        at = next((i for i, (cm, b, a) in enumerate(out) if cm.metric.name == name and (b is None) != (a is None)
+                   and (low is None or b is None) and (high is None or a is None)), None)
+        if at is not None:
+            cm, b, a = out[at]
+            out[at] = (cm, b if low is None else low, a if high is None else high)
+        else:
+            out.append((measure_metric(ctx, chip_id, name), low, high))
+    return out
 
 
 _CONDITION = {"type": "object",
@@ -156,19 +181,12 @@ _CONDITION = {"type": "object",
       ("chip_id", "conditions"))
 def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join: str = "and") -> ToolResult:
     """Qubits (or couplings) meeting several conditions at once: a small model cannot intersect two lists."""
-    limits: list[tuple[ChipMetric, str, float]] = []
-    for condition in conditions:
-        below, above = condition.get("below"), condition.get("above")
-        if (below is None) == (above is None):
-            raise ToolError("each condition needs exactly one of below or above",
-                            "e.g. {\"metric_name\": \"t1\", \"above\": 50}")
-        side, limit = ("below", float(below)) if below is not None else ("above", float(above))  # type: ignore[arg-type]
-        limits.append((measure_metric(ctx, chip_id, str(condition["metric_name"])), side, limit))
+    limits = _groups(ctx, chip_id, conditions)
     kinds = {cm.kind for cm, _, _ in limits}
     if len(kinds) > 1:
         raise ToolError("conditions mix qubit and coupling metrics", "filter qubits and couplings separately")
     first = limits[0][0]
-    verdicts = {i: [_meets(cm.values.get(i), side, limit) for cm, side, limit in limits] for i in first.values}
+    verdicts = {i: [_meets(cm.values.get(i), below, above) for cm, below, above in limits] for i in first.values}
     if join == "and":
         judged = [i for i, v in verdicts.items() if None not in v]
         matched = [i for i in judged if all(v for v in verdicts[i])]
@@ -184,8 +202,8 @@ def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join:
             row[cm.metric.name] = cm.values.get(i)
         rows.append(row)
     kind = "couplings" if first.kind == "coupling" else "qubits"
-    bounds = f" {join} ".join(_bound_text(cm, side, limit) for cm, side, limit in limits)
-    which = ("every one of " if join == "and" else "at least one of ") + ", ".join(names)
+    bounds = f" {join} ".join(_bound_text(cm, below, above) for cm, below, above in limits)
+    which = names[0] if len(names) == 1 else ("every one of " if join == "and" else "at least one of ") + ", ".join(names)
     share = format_share(len(rows), len(judged))
     listed = ", ".join(str(r["label"]) for r in rows[:LISTED]) + (
         f" and {len(rows) - LISTED} more" if len(rows) > LISTED else "")
@@ -193,8 +211,9 @@ def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join:
               f"({share} of those with a value; {first.stats['total']} on the chip)"
               + (f": {listed}." if rows else "."))
     data = {"answer": answer, "chip_id": chip_id, "kind": first.kind, "join": join,
-            "conditions": [{"metric": cm.metric.name, "unit": cm.metric.unit, f"{side}_limit": limit}
-                           for cm, side, limit in limits],
+            "conditions": [{"metric": cm.metric.name, "unit": cm.metric.unit,
+                            **{f"{side}_limit": limit for side, limit in (("below", below), ("above", above))
+                               if limit is not None}} for cm, below, above in limits],
             "with_data": len(judged), "num_" + kind: first.stats["total"], "count_matching": len(rows),
             "percent": float(share.rstrip("%")), "share_of": kind, "matching": rows}
     return ToolResult(data, f"{len(rows)} {kind} with {bounds} on {chip_id}")

@@ -27,7 +27,7 @@ for word, side in [("below", "below"), ("under", "below"), ("less than", "below"
     for title, name, value, unit in [("T1", "t1", 50, "μs"), ("T2 echo", "t2_echo", 80, "us"),
                                      ("X90 gate fidelity", "x90_gate_fidelity", 99.5, "%")]:
         CASES.append((f"How many qubits have {title} {word} {value:g}{' ' if unit != '%' else ''}{unit}?",
-                      {"shape": "count", "metrics": (name,), "threshold": Threshold(side, float(value), unit)}))
+                      {"shape": "count", "metrics": (name,), "threshold": Threshold(side, float(value), unit, name)}))
 for n, word in [(3, "3"), (5, "five"), (2, "two"), (4, "4")]:
     for order, extreme in [("top", "best"), ("bottom", "worst")]:
         CASES.append((f"List the {order} {word} qubits by T1.", {"n": n, "extreme": extreme, "metrics": ("t1",)}))
@@ -88,8 +88,8 @@ for title, name in METRICS:
 for text, fields in [
     ("Compare qubits 3, 7 and 9 on T1", {"qubits": ("3", "7", "9"), "ends": ("3", "7", "9")}),
     ("Bell fidelity of coupling Q04-Q05", {"qubits": (), "ends": ("4", "5")}),
-    ("Which qubits have T1 between above 20 and below 50 μs?", {"limits": (Threshold("above", 20.0, ""),
-                                                                            Threshold("below", 50.0, "μs"))}),
+    ("Which qubits have T1 between above 20 and below 50 μs?", {"limits": (Threshold("above", 20.0, "", "t1"),
+                                                                            Threshold("below", 50.0, "μs", "t1"))}),
     ("What failed in run 20261126-004?", {"execution_id": "20261126-004"}),
     ("Which 3 qubits have the lowest T1?", {"extreme_n": 3, "extreme_word": "lowest"}),
     ("What were the two most recent T1 values of Q5?", {"recent_n": 2}),

@@ -50,11 +50,28 @@ def test_filter_metrics_or_counts_qubits_meeting_either(call, db, chip64):
     assert payload["answer"].startswith(f"{len(truth)} of {len(judged)} qubits with a value of at least one of ")
 
 
-def test_filter_metrics_refuses_a_condition_without_one_side(call, chip64):
+def test_filter_metrics_refuses_a_condition_without_a_side(call, chip64):
     outcome, payload = call("filter_metrics", chip_id=chip64,
-                            conditions=[{"metric_name": "t1", "above": 50, "below": 90}, {"metric_name": "t2_echo",
-                                                                                         "above": 40}])
-    assert not outcome.ok and "exactly one of below or above" in payload["error"]
+                            conditions=[{"metric_name": "t1"}, {"metric_name": "t2_echo", "above": 40}])
+    assert not outcome.ok and "each condition needs below or above" in payload["error"]
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_filter_metrics_reads_a_below_and_an_above_of_one_metric_as_a_range(call, db, chip64, split):
+    """Inside: above 50 and below 90 (one condition or two); outside: below 50 and above 90."""
+    t1, t2 = values(db, chip64, "t1"), values(db, chip64, "t2_echo")
+    judged = set(t1) & set(t2)
+    inside = sorted((q for q in judged if 50 < t1[q] < 90 and t2[q] > 40), key=int)
+    outside = sorted((q for q in judged if (t1[q] < 50 or t1[q] > 90) and t2[q] > 40), key=int)
+    assert inside and outside
+    for below, above, truth, words in ((90, 50, inside, "t1 between 50 and 90 μs"), (50, 90, outside,
+                                                                                     "t1 outside 50–90 μs")):
+        t1_conditions = [{"metric_name": "t1", "below": below}, {"metric_name": "t1", "above": above}] if split \
+            else [{"metric_name": "t1", "below": below, "above": above}]
+        outcome, payload = call("filter_metrics", chip_id=chip64,
+                                conditions=[*t1_conditions, {"metric_name": "t2_echo", "above": 40}])
+        assert [r["qid"] for r in payload["matching"]] == truth
+        assert f"have {words} and t2_echo above 40 μs" in payload["answer"]
 
 
 def test_filter_metric_states_the_share_of_qubits_with_a_value(call, db, chip64):

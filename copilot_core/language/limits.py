@@ -1,0 +1,167 @@
+"""The limits a question writes, each read as the limit of the metric written next to it, and ranges.
+
+"T1 above 40 μs and qubit frequency below 5100 MHz" holds two limits of two metrics: a number alone does not say
+whose limit it is, its place does.  A question writes its metrics either before their limits ("T1 > 40 μs", "with
+T1 no lower than 40") or after them ("above 40 μs for T1"); the first limit and the first metric tell which, and each
+limit takes the nearest metric on that side (the other side when there is none), preferring one whose unit fits
+the limit's ("above 40 μs" is no frequency's limit).
+
+Two limits of one metric are one :class:`Range`: "between 60 and 80 μs" and "above 60 and below 80" are inside;
+"below 60 or above 80", "below 60 and above 80" (nobody asks for what cannot be) and "outside 60-80" are outside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.domain.units import family
+from copilot_core.domain.vocabulary import is_below, metric_spans
+from copilot_core.language.numbers import number_spans, unit_after
+from copilot_core.language.question_words import AT_MOST, COUNT_NOUNS, WORDS, Phrases, tokens_of
+
+Side = Literal["below", "above"]
+_BELOW_SIGNS = ("<", "<=", "≤")
+# What may stand between a range word and its first number ("outside of the range 60-80"), and between its numbers.
+_LEAD = frozenset({"of", "the", "a", "range", "band", "interval"})
+_COUNTED = frozenset({"times", "time", "failed", "failures"})
+_JOINS = frozenset({"and", "to", "-", "–", "—", "..", "…"})
+
+
+@dataclass(frozen=True)
+class Threshold:
+    side: Side
+    value: float
+    unit: str  # as written ("μs", "%"), "" when none
+    metric: str | None = None  # the catalogue metric written next to it, None when none is clear
+
+
+@dataclass(frozen=True)
+class Range:
+    """Two limits of one metric: values between ``low`` and ``high`` (``inside``), or below ``low`` or above
+    ``high``."""
+
+    metric: str | None
+    low: float
+    high: float
+    unit: str
+    inside: bool
+
+    @property
+    def limits(self) -> tuple[Threshold, Threshold]:
+        """The range as a tool's two limits: inside is above ``low`` and below ``high``; outside is below ``low``
+        and above ``high`` (the tools read a below under the above as outside)."""
+        if self.inside:
+            return (Threshold("above", self.low, self.unit, self.metric),
+                    Threshold("below", self.high, self.unit, self.metric))
+        return (Threshold("below", self.low, self.unit, self.metric),
+                Threshold("above", self.high, self.unit, self.metric))
+
+
+@dataclass(frozen=True)
+class _Placed:
+    start: int
+    end: int
+    side: Side
+    value: float
+    unit: str
+
+
+def _written(text: str) -> list[_Placed]:
+    """Every limit written with a comparison word or sign, with its place."""
+    rule = WORDS["threshold"]
+    if isinstance(rule, Phrases):
+        raise TypeError("the threshold row is a pattern")
+    out = []
+    for m in rule.finditer(text):
+        after = tokens_of(text[m.end():])[:1]
+        if after and (after[0][2].rstrip("s") in COUNT_NOUNS or after[0][2] in _COUNTED):
+            continue  # "more than 10 qubits", "at least 3 times": a count, no limit of a value
+        word = " ".join((m.group(1) or "").lower().split())
+        below = m.group(2) in _BELOW_SIGNS or bool(word) and (is_below(word) or word in AT_MOST.split("|"))
+        out.append(_Placed(m.start(), m.end(), "below" if below else "above", float(m.group(3)), m.group(4) or ""))
+    return out
+
+
+def _range_words(text: str) -> list[tuple[int, int, bool]]:
+    """``(start, end, inside)`` of every range word, an outside word winning over the "between" inside it."""
+    rows = [(WORDS["outside range"], False), (WORDS["inside range"], True)]
+    out: list[tuple[int, int, bool]] = []
+    for rule, inside in rows:
+        if isinstance(rule, Phrases):
+            out += [(a, b, inside) for a, b in rule.find(text) if not any(s <= a < e for s, e, _ in out)]
+    return out
+
+
+def _ranges(text: str) -> list[tuple[int, int, float, float, str, bool]]:
+    """``(start, end, low, high, unit, inside)`` of every range written as a word and two numbers."""
+    numbers = number_spans(text)
+    out = []
+    for start, end, inside in _range_words(text):
+        after = [n for n in numbers if n[0] >= end]
+        if len(after) < 2 or not {w for _, _, w in tokens_of(text[end:after[0][0]])} <= _LEAD:
+            continue
+        (_, end1, first, _), (start2, end2, second, _) = after[:2]
+        unit1, skip = unit_after(text[end1:]) or ("", 0)
+        join = text[end1 + skip:start2].strip().lower()
+        if join not in _JOINS:
+            continue
+        unit2, skip2 = unit_after(text[end2:]) or ("", 0)
+        low, high = sorted((float(first), float(second)))
+        out.append((start, end2 + skip2, low, high, unit2 or unit1, inside))
+    return out
+
+
+def _fits(unit: str, metric: str) -> bool:
+    kind = family(unit) if unit else None
+    return kind is None or kind == family(CATALOGUE[metric].unit)
+
+
+def _metric_of(start: int, unit: str, spans: Sequence[tuple[int, int, str]], metric_first: bool) -> str | None:
+    """The metric a limit at ``start`` belongs to: the nearest on the question's side, else on the other side;
+    one whose unit fits first."""
+    before = [name for s, _, name in reversed(spans) if s < start]
+    after = [name for s, _, name in spans if s > start]
+    order = before + after if metric_first else after + before
+    return next((name for name in order if _fits(unit, name)), order[0] if order else None)
+
+
+def read_limits(text: str) -> tuple[tuple[Threshold, ...], tuple[Range, ...]]:
+    """The question's limits in the order written (a range's two included) and its ranges."""
+    spans = [(s, e, name) for s, e, name in metric_spans(text) if name is not None]
+    written = _ranges(text)
+    placed = [p for p in _written(text) if not any(s <= p.start < e for s, e, *_ in written)]
+    placed += [_Placed(s, e, "above", low, unit) for s, e, low, _, unit, _ in written]
+    firsts = [p.start for p in placed]
+    metric_first = bool(spans) and bool(firsts) and spans[0][0] < min(firsts)
+    by_place = {p.start: _metric_of(p.start, p.unit, spans, metric_first) for p in placed}
+    ranges = [Range(by_place[s], low, high, unit, inside) for s, _, low, high, unit, inside in written]
+    limits: list[Threshold] = []
+    starts = {s for s, *_ in written}
+    for p in sorted(placed, key=lambda p: p.start):
+        if p.start in starts:
+            limits += Range(by_place[p.start], *next((lo, hi, u, i) for s, _, lo, hi, u, i in written
+                                                     if s == p.start)).limits
+        else:
+            limits.append(Threshold(p.side, p.value, p.unit, by_place[p.start]))
+    return tuple(limits), tuple(ranges) + _paired(limits, ranges)
+
+
+def _paired(limits: Sequence[Threshold], ranges: Sequence[Range]) -> tuple[Range, ...]:
+    """A below and an above of one metric written as two limits: inside when the below is over the above
+    ("above 60 and below 80"), else outside ("below 60 or above 80")."""
+    out = []
+    taken = {r.metric for r in ranges}
+    for metric in dict.fromkeys(t.metric for t in limits):
+        if metric in taken:
+            continue
+        mine = [t for t in limits if t.metric == metric]
+        below = [t for t in mine if t.side == "below"]
+        above = [t for t in mine if t.side == "above"]
+        if len(below) == 1 and len(above) == 1 and (metric is not None or len(mine) == len(limits)):
+            b, a = below[0], above[0]
+            unit = b.unit or a.unit
+            out.append(Range(metric, min(a.value, b.value), max(a.value, b.value), unit, b.value > a.value))
+    return tuple(out)
