@@ -276,10 +276,10 @@ def build(db) -> list[Question]:
         qs.append(Question(f"provenance-{i}", "provenance", f"Where does the {TITLES[name]} of Q{int(q):02d} "
                                                             "come from?",
                            Truth((), (re.escape(str(param["execution_id"])),))))
-    from tests import dev_asks, dev_scope, dev_shapes_a, dev_shapes_b  # they read this module's helpers
+    from tests import dev_asks, dev_routes, dev_scope, dev_shapes_a, dev_shapes_b  # they read this module's helpers
 
     return (qs + fresh(db, live) + unrehearsed(db, live) + dev_shapes_a.build(db) + dev_shapes_b.build(db)
-            + dev_asks.build(db) + dev_scope.build(db))
+            + dev_asks.build(db) + dev_scope.build(db) + dev_routes.build(db))
 
 
 def _last_values(db, chip: str, q: str, name: str, n: int, text: str, qid: str) -> Question:

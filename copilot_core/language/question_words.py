@@ -347,9 +347,12 @@ WORDS.update({
     "fails most": Phrases("fail*/error*/break*/broke most|most fail*/error*|most often fail*|fail* more often"
                           "|most failures/errors|most failed|most frequently fail*|fail* most frequently"
                           "|fail* the most|highest failure/failures"
-                          "|failure/failures ... most/top/highest"),
+                          "|failure/failures ... most/top/highest|most task/tasks fail*"
+                          "|highest/largest/biggest number/count of fail*"),
     "by qubit": Phrases("which qubit/qubits|qubit/qubits fail*|qubit/qubits has/have/had the? most"
                         "|qubit/qubits that/which/with|per qubit|by qubit"),
+    "by run": Phrases("which/what calibration? run/runs/execution/executions|per/by/each run/execution"
+                      "|run/runs/execution/executions that/which/with"),
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
     "this week": Phrases("this week|so far this week|since the start of the week"),
     "fortnight": Phrases("fortnight"),

@@ -165,17 +165,20 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     return ToolResult(data, f"{n} {what}{owner} on {chip_id} {span}")
 
 
+_GROUPED: dict[str, Literal["name", "qid", "execution_id"]] = {"task": "name", "qubit": "qid", "run": "execution_id"}
+
+
 @tool("failure_ranking",
       {"chip_id": chip_id_arg(),
-       "by": {"type": "string", "enum": ["task", "qubit"], "default": "task",
-              "description": "Group failures by task name or by qubit/coupling."},
+       "by": {"type": "string", "enum": ["task", "qubit", "run"], "default": "task",
+              "description": "Group failures by task, qubit/coupling or run."},
        "days": days_arg(),
        "day": day_arg(),
        "since_weekday": weekday_arg(),
        "qid": qid_arg("Only this qubit's failures."),
        "task_name": name_arg("Only this task's failures.")},
       ("chip_id",))
-def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"] = "task",
+def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit", "run"] = "task",
                     days: int | None = None, day: Day | None = None, since_weekday: str | None = None,
                     qid: str | None = None, task_name: str | None = None) -> ToolResult:
     ctx.chip(chip_id)
@@ -187,8 +190,8 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"]
     windowed = days is not None or since_weekday is not None or day is not None
     last = ctx.repo.last_execution_at(chip_id) if windowed else None
     since, until = day_window(last, days, since_weekday, day) if last is not None else (None, None)
-    counts = ctx.repo.failure_counts(chip_id, by="name" if by == "task" else "qid", since=since, until=until,
-                                     qid=qid, task_name=task_name)
+    counts = ctx.repo.failure_counts(chip_id, by=_GROUPED[by], since=since, until=until, qid=qid,
+                                     task_name=task_name)
     total = sum(counts.values())
     task = str(inline_from_database(task_name, 80)) if task_name else None
     narrowed = "".join([f" of {task}" if task else "", f" of {ctx.label(chip_id, qid)}" if qid is not None else ""])
@@ -204,16 +207,27 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit"]
 
     items = [(name(k), n) for k, n in counts.items()]  # most first
     top = [(k, n) for k, n in items if n == items[0][1]]
-    lead = " and ".join(k for k, _ in top)
-    verb = "failed" if by == "task" else "had failures"
-    answer = (f"{lead} {verb} most often on {chip_id}: {items[0][1]} of {total} failed tasks "
-              f"({format_fraction(items[0][1] / total)}) {scope}")
+    started = ctx.repo.run_starts(chip_id) if by == "run" else {}
+
+    def dated(key: str) -> str:
+        return f"{key} (started {started[key]:%Y-%m-%d})" if key in started else key
+
+    lead = " and ".join(dated(k) for k, _ in top)
+    if by == "run":
+        answer = (f"Run {lead} had the most failed tasks on {chip_id}: {items[0][1]} of {total} failed tasks "
+                  f"({format_fraction(items[0][1] / total)}) {scope}")
+    else:
+        verb = "failed" if by == "task" else "had failures"
+        answer = (f"{lead} {verb} most often on {chip_id}: {items[0][1]} of {total} failed tasks "
+                  f"({format_fraction(items[0][1] / total)}) {scope}")
     if len(items) > len(top):
-        answer += "; next: " + ", ".join(f"{k} {n} ({format_fraction(n / total)})" for k, n in items[len(top):SHOWN])
+        answer += "; next: " + ", ".join(f"{dated(k)} {n} ({format_fraction(n / total)})"
+                                         for k, n in items[len(top):SHOWN])
     answer += "."
     listed = items[:LISTED]
     data = {"answer": answer, "chip_id": chip_id, "by": by, "total": total, "share_of": "failed tasks",
-            "failures": [{"name": k, "count_failed": n, "share_pct": 100 * n / total} for k, n in listed],
+            "failures": [{"name": k, "count_failed": n, "share_pct": 100 * n / total}
+                         | ({"start_at": f"{started[k]:%Y-%m-%d}"} if k in started else {}) for k, n in listed],
             "ranking": ranking(by, "failures", [(k, [str(n), format_fraction(n / total)]) for k, n in listed],
                                higher_is_better=False, complete=len(items) <= LISTED)}
     data |= _scope_fields(since, until, qid, task)

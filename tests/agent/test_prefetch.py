@@ -57,7 +57,8 @@ TABLE = [
     ("Show the latest CheckT1 result for qubit 4.", None, None),
     ("Which qubits are the topology neighbours of Q5?", None, None),
     ("Why does Q12 have this readout fidelity?", None, None),
-    ("What is the ZX90 gate fidelity of coupling 0-1?", None, None),
+    ("What is the ZX90 gate fidelity of coupling 0-1?", None,  # the coupling's own values, not a qubit's
+     ("get_coupling_params", {"chip_id": CHIP, "coupling_id": "0-1", "param_names": ["zx90_gate_fidelity"]})),
     ("Show the T2 trend of qubit 5.", None, None),
     ("Show the T1 trend across the chip", None, None),
     ("What is the median fidelity?", None, None),

@@ -1,0 +1,122 @@
+"""Shapes the router had no call for, now routed: which run saw the most failures, coupling rankings, two qubits
+or a coupling asked about together, a correlation's coefficient and two counts compared.
+
+Through the router's own call, and through ``Copilot.ask`` (the page's path, clarification on, no memory) with the
+scripted OpenAI-compatible server: a quoting model, a silent one, and one that names the wrong thing.  Truths are
+the pymongo queries of ``tests/dev_routes.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from copilot_core.chat import ChatState
+from copilot_core.routing.prefetch import plan_prefetch
+from copilot_core.session import Copilot
+from copilot_core.settings import load_settings
+from copilot_core.skills import SkillLibrary
+from copilot_core.tools import DataStore, Toolkit
+from copilot_core.tools.toolkit import answer_line
+from tests import dev_routes
+from tests.eval_score import problems
+from tests.fakes.scripted_models import quoter, silent
+from tests.fakes.scripted_openai import text
+from tests.public_eval import CHIP
+
+SMALL = "qwen2.5-coder-1.5b-instruct"
+RUNS = ["sr-run-1", "sr-run-2", "sr-run-3", "sr-run-4", "sr-run-5"]
+
+
+@pytest.fixture(scope="module")
+def questions(demo_db):
+    return {q.id: q for q in dev_routes.build(demo_db)}
+
+
+def _ask(repo, server, tmp_path, question: str, model: str | None = SMALL) -> str:
+    copilot = Copilot(repo, settings=load_settings({"DATA_DIR": str(tmp_path)}), skills=SkillLibrary.load(),
+                      memory=None, gate=False)
+    provider = server.provider("chat_completions", **({"model": model} if model else {}))
+    state = ChatState(username="local", provider=provider, chip_id=CHIP)
+    turn = copilot.ask(state, question, clarify=True)
+    return turn.answer.text if turn.answer is not None else (turn.notice or "")
+
+
+def _routed(repo, question: str) -> tuple[str, dict, str]:
+    planned = plan_prefetch(question, chip_id=CHIP)
+    assert planned is not None, question
+    said = answer_line(Toolkit(repo, store=DataStore()).execute(planned.name, planned.args))
+    assert said is not None, planned
+    return planned.name, planned.args, said
+
+
+@pytest.mark.parametrize("qid", RUNS)
+def test_the_routers_call_ranks_the_runs(qid, questions, repo):
+    question = questions[qid]
+    name, args, said = _routed(repo, question.text)
+    assert (name, args["by"]) == ("failure_ranking", "run")
+    assert not problems(question.truth, said), said
+
+
+@pytest.mark.parametrize("qid", RUNS)
+@pytest.mark.parametrize("model", [quoter, silent])
+def test_a_quoting_or_silent_model_shows_the_run_with_most_failures(qid, model, questions, repo, scripted_openai,
+                                                                    tmp_path):
+    question = questions[qid]
+    scripted_openai.smart = model
+    shown = _ask(repo, scripted_openai, tmp_path, question.text)
+    assert not problems(question.truth, shown), shown
+
+
+@pytest.mark.parametrize("qid", ["sr-run-1", "sr-run-3", "sr-run-5"])
+def test_a_wrong_run_named_by_the_model_is_not_shown_unmarked(qid, questions, repo, scripted_openai, tmp_path):
+    question = questions[qid]
+    _, args, said = _routed(repo, question.text)
+    result = Toolkit(repo, store=DataStore()).execute("failure_ranking", args)
+    runs = [row["name"] for row in result.full["failures"]]
+    second = result.full["failures"][1]
+    assert second["count_failed"] < result.full["failures"][0]["count_failed"]
+    wrong = f"Run {second['name']} had the most failed tasks: {second['count_failed']} of them."
+    scripted_openai.smart = lambda request: text(wrong)
+    shown = _ask(repo, scripted_openai, tmp_path, question.text)
+    assert wrong not in shown, shown
+    assert not problems(question.truth, shown) or "not checked" in shown.lower(), shown
+    assert runs[0] in shown, shown
+
+
+COUPLINGS = ["sr-coupling-1", "sr-coupling-2", "sr-coupling-3", "sr-coupling-4", "sr-coupling-5", "sr-coupling-6",
+             "sr-coupling-7"]
+
+
+@pytest.mark.parametrize("qid", COUPLINGS)
+def test_the_routers_call_ranks_the_couplings(qid, questions, repo):
+    question = questions[qid]
+    name, args, said = _routed(repo, question.text)
+    assert name in ("get_coupling_params", "rank_metric"), name
+    if "qubit_id" in args or name == "get_coupling_params":  # one qubit's couplings, never the whole chip's
+        assert args["qubit_id"] in question.text.replace("Q0", "Q")
+    assert not problems(question.truth, said), said
+
+
+@pytest.mark.parametrize("qid", COUPLINGS)
+@pytest.mark.parametrize("model", [quoter, silent])
+def test_a_quoting_or_silent_model_shows_the_right_coupling(qid, model, questions, repo, scripted_openai, tmp_path):
+    question = questions[qid]
+    scripted_openai.smart = model
+    shown = _ask(repo, scripted_openai, tmp_path, question.text)
+    assert not problems(question.truth, shown), shown
+
+
+@pytest.mark.parametrize("qid", ["sr-coupling-1", "sr-coupling-3", "sr-coupling-4"])
+def test_a_wrong_coupling_named_by_the_model_is_not_shown_unmarked(qid, questions, repo, scripted_openai, tmp_path):
+    question = questions[qid]
+    _, args, _ = _routed(repo, question.text)
+    order = Toolkit(repo, store=DataStore()).execute("get_coupling_params", args).full["ranking"]
+    best, runner = order["names"][:2] if order["higher_is_better"] else order["names"][::-1][:2]
+    asks_worst = "worst" in question.text or "lowest" in question.text
+    right, wrong_one = (order["names"][-1], order["names"][-2]) if asks_worst else (best, runner)
+    word = "worst" if asks_worst else "best"
+    wrong = f"{wrong_one} has the {word} value, {order['written'][wrong_one][0]}."
+    scripted_openai.smart = lambda request: text(wrong)
+    shown = _ask(repo, scripted_openai, tmp_path, question.text)
+    assert wrong not in shown, shown
+    assert right in shown, shown
