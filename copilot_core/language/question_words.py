@@ -359,7 +359,8 @@ WORDS.update({
     "since weekday": Phrases("since/from monday/tuesday/wednesday/thursday/friday/saturday/sunday"),
     "task name": Phrases("check+|create+"),  # a QDash task's name: CheckT1, CreateZX90
     "this month": Phrases("this month"),
-    "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"),
+    "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"
+                          "|differ*|similar|same|which of|both|side by side|healthier|each"),
     "mean words": Phrases("mean|average"),
     "average metric": Phrases("average readout/gate"),  # a metric's own name, not a mean
 })

@@ -120,3 +120,84 @@ def test_a_wrong_coupling_named_by_the_model_is_not_shown_unmarked(qid, question
     shown = _ask(repo, scripted_openai, tmp_path, question.text)
     assert wrong not in shown, shown
     assert right in shown, shown
+
+
+PAIRS = [f"sr-pair-{i}" for i in range(1, 9)]
+CORRELATIONS = [f"sr-corr-{i}" for i in range(1, 5)]
+COUNTS = [f"sr-count-{i}" for i in range(1, 6)]
+
+
+@pytest.mark.parametrize("qid", PAIRS + CORRELATIONS + COUNTS)
+def test_the_routers_call_answers_the_pair_the_relation_or_both_counts(qid, questions, repo):
+    question = questions[qid]
+    name, args, said = _routed(repo, question.text)
+    expected = {"pair": ("compare_qubits", "get_coupling_params"), "corr": ("correlate_metrics",),
+                "count": ("failure_ranking",)}[qid.split("-")[1]]
+    assert name in expected, (name, args)
+    assert not problems(question.truth, said), said
+
+
+@pytest.mark.parametrize("qid", PAIRS + CORRELATIONS + COUNTS)
+@pytest.mark.parametrize("model", [quoter, silent])
+def test_a_quoting_or_silent_model_answers_the_pair_the_relation_or_both_counts(qid, model, questions, repo,
+                                                                                  scripted_openai, tmp_path):
+    question = questions[qid]
+    scripted_openai.smart = model
+    shown = _ask(repo, scripted_openai, tmp_path, question.text)
+    assert not problems(question.truth, shown), shown
+
+
+def _one_side(said: str) -> str:
+    """The tool's pair sentence cut to its first qubit's value: one qubit answered, the other dropped."""
+    head, _, values = said.partition(": ")
+    return head.split(" is ")[0] + " has " + values.split(" vs ")[0].split(" ", 1)[1] + "."
+
+
+@pytest.mark.parametrize("qid", ["sr-pair-1", "sr-pair-2", "sr-pair-3"])
+def test_a_pair_answered_with_one_qubit_only_gets_both(qid, questions, repo, scripted_openai, tmp_path):
+    question = questions[qid]
+    _, _, said = _routed(repo, question.text)
+    one = _one_side(said)
+    assert problems(question.truth, one), one  # the cut answer misses the other qubit
+    scripted_openai.smart = lambda request: text(one)
+    shown = _ask(repo, scripted_openai, tmp_path, question.text)
+    assert not problems(question.truth, shown), shown
+    assert "does not state the value of each of the two qubits" in shown, shown
+
+
+@pytest.mark.parametrize("qid", CORRELATIONS)
+def test_no_correlation_without_a_coefficient_gets_the_coefficient_and_a_note(qid, questions, repo, scripted_openai,
+                                                                              tmp_path):
+    question = questions[qid]
+    _, args, _ = _routed(repo, question.text)
+    pairs = Toolkit(repo, store=DataStore()).execute("correlate_metrics", args).full["pairs"]
+    no_r = f"There is no correlation between the two metrics across the {pairs} qubits with both values."
+    scripted_openai.smart = lambda request: text(no_r)
+    shown = _ask(repo, scripted_openai, tmp_path, question.text)
+    assert not problems(question.truth, shown), shown
+    assert "does not state the correlation coefficient" in shown, shown
+
+
+@pytest.mark.parametrize("qid", ["sr-count-1", "sr-count-2", "sr-count-4"])
+def test_two_counts_compared_without_the_counts_get_both_counts(qid, questions, repo, scripted_openai, tmp_path):
+    question = questions[qid]
+    _, args, _ = _routed(repo, question.text)
+    rows = Toolkit(repo, store=DataStore()).execute("failure_ranking", args).full["failures"]
+    one = f"{rows[0]['label']} failed more often, with {rows[0]['count_failed']} failed tasks."
+    scripted_openai.smart = lambda request: text(one)
+    shown = _ask(repo, scripted_openai, tmp_path, question.text)
+    assert not problems(question.truth, shown), shown
+    assert "does not state the failed-task count of each qubit" in shown, shown
+
+
+@pytest.mark.parametrize("qid", ["sr-count-2", "sr-count-4"])
+def test_two_counts_swapped_by_the_model_are_not_shown_unmarked(qid, questions, repo, scripted_openai, tmp_path):
+    question = questions[qid]
+    _, args, _ = _routed(repo, question.text)
+    rows = Toolkit(repo, store=DataStore()).execute("failure_ranking", args).full["failures"]
+    (more, n_more), (fewer, n_fewer) = ((r["label"], r["count_failed"]) for r in rows)
+    assert n_more > n_fewer
+    wrong = f"{fewer} had more failed tasks than {more}: {n_more} vs {n_fewer}."
+    scripted_openai.smart = lambda request: text(wrong)
+    shown = _ask(repo, scripted_openai, tmp_path, question.text)
+    assert wrong not in shown, shown
