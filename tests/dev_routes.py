@@ -76,7 +76,8 @@ def _coupling_ranks(db) -> list[Question]:
     for i, (name, best, n, text) in enumerate([
             ("bell_state_fidelity", False, 1, "Which coupling on the chip has the worst Bell state fidelity?"),
             ("zx90_gate_fidelity", True, 3, "Top 3 couplings by ZX90 gate fidelity"),
-            ("zx90_gate_fidelity", False, 2, "What are the two weakest couplings by zx90 fidelity?")]):
+            ("zx90_gate_fidelity", False, 2, "What are the two weakest couplings by zx90 fidelity?"),
+            ("zx90_gate_fidelity", True, 1, "Which coupling on the chip reaches the best two-qubit gate fidelity?")]):
         values = {k: v for k, v in latest_values(db, CHIP, name, kind="coupling").items() if v is not None}
         picks = sorted(values, key=values.__getitem__, reverse=best)[:n]
         out.append(Question(f"sr-coupling-{i + 5}", "coupling ranking", text,

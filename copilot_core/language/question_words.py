@@ -117,7 +117,7 @@ WORDS: dict[str, Row] = {
                             re.I),
     "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
                        "strongest|top|bottom"),
-    "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b(?!\s*(?:days?|weeks?|hours?))"
+    "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b(?!\s*(?:days?|weeks?|hours?)|[\s-]*qubit(?!s))"
                     rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b", re.I),
     "threshold": re.compile(rf"(?:\b({LIMIT_WORDS})|(?<!-)([<>]))\s*(-?\d+(?:\.\d+)?)\s*({UNIT_WORDS})?", re.I),
     "window": re.compile(rf"\b(?:last|past|previous|recent|over the (?:last|past))\s+(?:({COUNT})\s+)?"
@@ -129,7 +129,8 @@ WORDS: dict[str, Row] = {
     "show": Phrases("show"),  # with several qubits named, "show" their history is a chart too
     "chip id": re.compile(r"(?<![A-Za-z0-9_])\d{1,4}Q[A-Za-z0-9_]*", re.I),
     "execution id": re.compile(r"\b\d{8}-\d{3,6}\b"),
-    "extreme n": re.compile(rf"\b(?:(?:lowest|worst|smallest|highest|best|largest|top|bottom)\s+{_SMALL_COUNT}|"
+    "extreme n": re.compile(rf"\b(?:(?:lowest|worst|smallest|highest|best|largest|top|bottom)\s+{_SMALL_COUNT}"
+                            r"(?![\s-]*qubit(?!s))|"
                             rf"{_SMALL_COUNT}\s+(?:lowest|worst|smallest|highest|best|largest|weakest|strongest)"
                             rf"|(?:which|the|list)\s+{_SMALL_COUNT}\s+(?:\w+\s+)?(?:qubits|couplings|pairs))\b", re.I),
     "recent n": re.compile(rf"\b(?:last|latest|most recent|{_SMALL_COUNT} most recent|{_SMALL_COUNT} latest)\s+"

@@ -293,7 +293,7 @@ def test_prefetched_questions_offer_the_same_tools_so_a_prompt_cache_keeps_them(
     scripted_openai.push(answer("T1 answer."), answer("Map answer."), call("get_qubit_params", {"qid": "3"}),
                          answer("Compared."))
     for question in ("What is the T1 of qubit Q5?", f"Show a T1 heatmap of chip {CHIP}",
-                     "How do qubits 3 and 7 differ?"):
+                     "How have qubits 3 and 7 drifted lately?"):  # a trend of two: the model chooses
         run_copilot(AgentRequest(question, chip_id=CHIP), provider=scripted_openai.provider(style),
                     toolkit=toolkit, repo=repo, router=True)
     lookup, heatmap, free_round = scripted_openai.bodies()[:3]

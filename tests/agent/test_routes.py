@@ -84,7 +84,7 @@ def test_a_wrong_run_named_by_the_model_is_not_shown_unmarked(qid, questions, re
 
 
 COUPLINGS = ["sr-coupling-1", "sr-coupling-2", "sr-coupling-3", "sr-coupling-4", "sr-coupling-5", "sr-coupling-6",
-             "sr-coupling-7"]
+             "sr-coupling-7", "sr-coupling-8"]
 
 
 @pytest.mark.parametrize("qid", COUPLINGS)
