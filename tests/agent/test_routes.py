@@ -201,3 +201,25 @@ def test_two_counts_swapped_by_the_model_are_not_shown_unmarked(qid, questions, 
     scripted_openai.smart = lambda request: text(wrong)
     shown = _ask(repo, scripted_openai, tmp_path, question.text)
     assert wrong not in shown, shown
+
+
+def _run_ranking() -> dict:
+    return {"ranking": {"kind": "run", "metric": "failures", "names": ["20261123-001", "20261129-001"],
+                        "written": {"20261123-001": ["14", "22%"], "20261129-001": ["13", "20%"]},
+                        "higher_is_better": False, "complete": True}}
+
+
+@pytest.mark.parametrize("sentence, verdict", [
+    ("Run 20261129-001 saw 14 failed tasks.", "wrong"),  # the other run's count, no ranking word
+    ("Run 20261129-001 had the most failed tasks.", "wrong"),
+    ("Run 20261120-001 had the most failed tasks.", "wrong"),  # a run the ranking does not hold
+    ("Run 20261123-001 had the most failed tasks: 14.", "ok"),
+    ("Run 20261123-001 had more failed tasks than run 20261129-001.", "ok"),
+    ("Run 20261129-001 had more failed tasks than run 20261123-001.", "wrong"),
+    ("Run 20261120-001 had more failed tasks than run 20261129-001.", "wrong"),  # no failures vs 13
+])
+def test_the_order_check_knows_runs_by_their_ids(sentence, verdict):
+    from copilot_core.checking.order import order_claims
+
+    claims = order_claims(sentence, [_run_ranking()])
+    assert [c.verdict for c in claims] == [verdict], claims
