@@ -11,6 +11,7 @@ by the data's or the sentence left out (:mod:`~copilot_core.checking.claims`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -31,7 +32,10 @@ PAIRWISE = frozenset({"higher", "more", "larger", "longer", "greater", "above", 
                       "smaller", "shorter", "below", "trails", "better", "beats", "outperforms", "worse", "inferior",
                       "superior"})
 _ENDS = (".", "!", "?", ";")
-_RUN_ID = WORDS["execution id"]
+_ROW = WORDS["execution id"]
+if not isinstance(_ROW, re.Pattern):
+    raise TypeError("the execution id row is a pattern")
+_RUN_ID: re.Pattern[str] = _ROW
 
 
 @dataclass(frozen=True)
