@@ -43,12 +43,23 @@ _RANKED: tuple[Role, ...] = ("min", "max")
 
 # Shapes that compare two or more subjects: compared on counts when the question counts (or counts failures).
 _COMPARED = ("cross-chip", "qubit pair", "compare runs")
+_FAILED: tuple[Role, ...] = ("count",)  # with the qualifier "failed": each qubit's failed-task count
+_PAIR: tuple[Role, ...] = ("value",)  # a value of each qubit of a pair
 
 
 def asked_role(asked: Question) -> AskedRole | None:
-    """The role ``asked`` needs its answer to state; None when its shape names none."""
+    """The role ``asked`` needs its answer to state; None when its shape names none.  Two qubits' failures
+    compared need both counts; a relation between two metrics, asked in any shape, needs its coefficient."""
     if asked.shape == "extreme" and (asked.extreme_n or 0) >= 2:
         return AskedRole(_RANKED, f"{asked.extreme_n} ranked values", asked.extreme_n or 2)
+    if asked.has("fail") and len(asked.qubits) >= 2 and not asked.has("why failed") and (
+            asked.shape == "fails most" or asked.has("count words") or asked.has("pair words")):
+        return AskedRole(_FAILED, "failed-task count of each qubit", len(asked.qubits))
+    if asked.shape in ("qubit pair", "lookup") and len(asked.qubits) == 2 and not asked.has("subject words") and \
+            not asked.has("fail"):
+        return AskedRole(_PAIR, "value of each of the two qubits", 2)
+    if asked.has("correlation words") and len([m for m in asked.metrics if m is not None]) == 2:
+        return SHAPE_ANSWERS["correlation"]
     if asked.shape in _COMPARED and (asked.has("count words") or asked.has("fail")):
         return SHAPE_ANSWERS["count"]
     return SHAPE_ANSWERS.get(asked.shape)
@@ -62,6 +73,10 @@ def told_role(said: str, facts: Sequence[Fact]) -> AskedRole | None:
     return None
 
 
+def _failed(facts: Sequence[Fact]) -> set[float]:
+    return {f.value for f in facts if f.role == "count" and f.qualifier == "failed"}
+
+
 def _ranked(facts: Sequence[Fact]) -> list[Fact]:
     return [f for f in facts if f.role in _RANKED and f.subject is not None]
 
@@ -70,6 +85,10 @@ def _has_role(need: AskedRole, facts: Sequence[Fact]) -> bool:
     """The facts hold the role (a top N: N ranked values)."""
     if need.roles == _RANKED:
         return len({f.subject for f in _ranked(facts)}) >= need.values
+    if need.roles is _FAILED:
+        return bool(_failed(facts))
+    if need.roles is _PAIR:
+        return len({f.subject for f in facts if f.role == "value" and f.subject}) >= 2
     return any(f.role in need.roles for f in facts)
 
 
@@ -80,6 +99,14 @@ def states_role(need: AskedRole, claims: Sequence[Claim], facts: Sequence[Fact])
     if need.roles == _RANKED:
         subjects = {f.subject for f in _ranked(facts) for c in claims if states_written(c.written, f.value)}
         return len(subjects) >= min(need.values, len({f.subject for f in _ranked(facts)}))
+    if need.roles is _PAIR:  # a value stated for each qubit, not one qubit's only
+        valued = [f for f in facts if f.role == "value" and f.subject]
+        return len({f.subject for f in valued for c in claims if states_written(c.written, f.value)}) >= min(
+            2, len({f.subject for f in valued}))
+    if need.roles is _FAILED:  # every count, not only one of them
+        counts = _failed(facts)
+        return len({v for v in counts for c in claims if states_written(c.written, v)}) >= min(need.values,
+                                                                                                len(counts))
     if any(c.role in need.roles and c.verdict != "unbacked" for c in claims):
         return True
     if any(states_written(c.written, f.value) for f in facts if f.role in need.roles for c in claims):

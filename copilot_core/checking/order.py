@@ -11,6 +11,7 @@ by the data's or the sentence left out (:mod:`~copilot_core.checking.claims`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ from copilot_core.checking.claim_facts import Claim, as_object
 from copilot_core.checking.matcher import states, written_decimals, written_value
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.question import mentions, names_blanked
-from copilot_core.language.question_words import tokens_of
+from copilot_core.language.question_words import WORDS, tokens_of
 from copilot_core.language.subjects import rank_word
 
 UP = frozenset({"higher", "highest", "more", "most", "larger", "largest", "longer", "longest", "greater",
@@ -32,6 +33,10 @@ PAIRWISE = frozenset({"higher", "more", "larger", "longer", "greater", "above", 
                       "smaller", "shorter", "below", "trails", "better", "beats", "outperforms", "worse", "inferior",
                       "superior"})
 _ENDS = (".", "!", "?", ";")
+_ROW = WORDS["execution id"]
+if not isinstance(_ROW, re.Pattern):
+    raise TypeError("the execution id row is a pattern")
+_RUN_ID: re.Pattern[str] = _ROW
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,12 @@ def _sentences(text: str) -> list[tuple[int, int]]:
 
 def _named(sentence: str, ranking: Ranking) -> list[tuple[int, int, str]]:
     """``(start, end, name)`` of each ranked name the sentence writes, in order (a qubit by its label or number)."""
+    if ranking.kind == "run":  # execution ids, those the ranking does not hold too (a run with no failures)
+        return [(m.start(), m.end(), m.group(0)) for m in _RUN_ID.finditer(sentence)]
+    if ranking.kind == "coupling":  # by its two qubits, in either direction ("Q04→Q05", "coupling 5-4")
+        by_pair = {frozenset(m.subject.split("-")): n for n in ranking.names for m in mentions(n)[:1]}
+        return [(m.start, m.end, by_pair[pair]) for m in mentions(sentence)
+                if (pair := frozenset(m.subject.split("-"))) in by_pair]
     if ranking.kind == "qubit":
         by_number = {str(int(n.lstrip("Qq"))): n for n in ranking.names if n.lstrip("Qq").isdigit()}
         return [(m.start, m.end, by_number[m.subject]) for m in mentions(sentence) if m.subject in by_number]
@@ -125,7 +136,8 @@ def _right_side(word: str, subject: str, named: list[tuple[int, int, str]], rank
         order = ranking.names if word in UP | DOWN else ranking.best_first
         rank = {n: i for i, n in enumerate(order)}
         ahead = word in UP or word in BETTER
-        wrong = [o for o in others if o in rank and (rank[o] < rank[subject] if ahead else rank[o] > rank[subject])]
+        mine = rank.get(subject, len(order))  # a name the ranking does not hold is below every one it does
+        wrong = [o for o in others if o in rank and (rank[o] < mine if ahead else rank[o] > mine)]
         return wrong[0] if wrong else None
     expected = _expected(word, ranking)
     return expected if expected is not None and expected != subject else None
@@ -153,6 +165,22 @@ def _value_order(sentence: str, named: list[tuple[int, int, str]], ranking: Rank
         if not seen or seen[-1] != owners[0]:
             seen.append(owners[0])
     return len(seen) == len(set(seen)) and seen == [n for n in order if n in seen]
+
+
+def _other_runs_count(sentence: str, named: list[tuple[int, int, str]], ranking: Ranking) -> str | None:
+    """A sentence naming one run with a count of failures only another run has: that other run, else None."""
+    runs = {n[2] for n in named}
+    if ranking.kind != "run" or len(runs) != 1:
+        return None
+    (run,) = runs
+    for _, _, written, _ in number_spans(names_blanked(sentence)):
+        size, places = written_value(written), written_decimals(written)
+        if places or any(states(size, places, v) for v in ranking.written.get(run, ())[:1]):
+            continue
+        owner = next((n for n in ranking.names if n != run and states(size, places, ranking.value(n) or -1.0)), None)
+        if owner is not None:
+            return owner
+    return None
 
 
 def _claim(text: str, start: int, end: int, sentence: str, verdict: str, reason: str) -> Claim:
@@ -183,6 +211,8 @@ def order_claims(text: str, results: Iterable[object]) -> list[Claim]:
         if said and right and ranking.value(said[1]) != ranking.value(right):
             out.append(_claim(text, *at, sentence, "wrong",
                               f"the data puts {right} on that side ({said[0]} {ranking.metric}), not {said[1]}"))
+        elif (other := _other_runs_count(sentence, named, ranking)) is not None:
+            out.append(_claim(text, *at, sentence, "wrong", f"that count of failed tasks is {other}'s, not {first[2]}'s"))
         elif not _value_order(sentence, named, ranking):
             out.append(_claim(text, *at, sentence, "wrong",
                               f"values of {ranking.metric} are put on the wrong names (the data: "

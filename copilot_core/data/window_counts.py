@@ -18,10 +18,10 @@ from copilot_core.domain.metrics import stored_number
 class WindowCounts(ScopedReader):
     """Failures per task name or qubit, and how many failures, runs or measurements a window holds."""
 
-    def failure_counts(self, chip_id: str, *, by: Literal["name", "qid"] = "name",
+    def failure_counts(self, chip_id: str, *, by: Literal["name", "qid", "execution_id"] = "name",
                        since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
                        task_name: str | None = None) -> dict[str, int]:
-        """Failed task results per task name (or per qubit/coupling id), most first: every failure, never capped;
+        """Failed task results per task name (or per qubit/coupling id, or per run), most first: every failure, never capped;
         ``qid`` and ``task_name`` narrow them to one qubit's (or coupling's) or one task's."""
         with driver_errors(self):
             query = self.scope(chip_id=v.chip_id(chip_id), status="failed", **_narrowing(qid, task_name)) | \
@@ -32,6 +32,11 @@ class WindowCounts(ScopedReader):
                 if isinstance(key, str) and key:
                     counts[key] += 1
             return seen(dict(sorted(counts.items(), key=lambda item: (-item[1], item[0]))))
+
+    def run_starts(self, chip_id: str) -> dict[str, datetime]:
+        """When each of the chip's runs (executions) started, by execution id: the date a ranked run is named with."""
+        with driver_errors(self):
+            return seen({r["execution_id"]: at for r in self._runs(v.chip_id(chip_id)) if (at := r["start_at"]) is not None})
 
     def count_in_window(self, chip_id: str, what: Literal["failed tasks", "task results", "runs", "measurements"], *,
                         since: datetime | None = None, until: datetime | None = None, qid: str | None = None,

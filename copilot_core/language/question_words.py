@@ -121,7 +121,7 @@ WORDS: dict[str, Row] = {
                             re.I),
     "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
                        "strongest|top|bottom"),
-    "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b(?!\s*(?:days?|weeks?|hours?))"
+    "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b(?!\s*(?:days?|weeks?|hours?)|[\s-]*qubit(?!s))"
                     rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b", re.I),
     # a limit: "below 50 μs", "T1 > 40us", "at least .99" (:data:`AT_MOST` lists the words that mean below)
     "threshold": re.compile(rf"(?:\b({LIMIT_WORDS}|{AT_LEAST}|{AT_MOST})|(?<!-)([<>]=?|[≤≥]))\s*"
@@ -135,7 +135,8 @@ WORDS: dict[str, Row] = {
     "show": Phrases("show"),  # with several qubits named, "show" their history is a chart too
     "chip id": re.compile(r"(?<![A-Za-z0-9_])\d{1,4}Q[A-Za-z0-9_]*", re.I),
     "execution id": re.compile(r"\b\d{8}-\d{3,6}\b"),
-    "extreme n": re.compile(rf"\b(?:(?:lowest|worst|smallest|highest|best|largest|top|bottom)\s+{_SMALL_COUNT}|"
+    "extreme n": re.compile(rf"\b(?:(?:lowest|worst|smallest|highest|best|largest|top|bottom)\s+{_SMALL_COUNT}"
+                            r"(?![\s-]*qubit(?!s))|"
                             rf"{_SMALL_COUNT}\s+(?:lowest|worst|smallest|highest|best|largest|weakest|strongest)"
                             rf"|(?:which|the|list)\s+{_SMALL_COUNT}\s+(?:\w+\s+)?(?:qubits|couplings|pairs))\b", re.I),
     "recent n": re.compile(rf"\b(?:last|latest|most recent|{_SMALL_COUNT} most recent|{_SMALL_COUNT} latest)\s+"
@@ -356,16 +357,20 @@ WORDS.update({
     "fails most": Phrases("fail*/error*/break*/broke most|most fail*/error*|most often fail*|fail* more often"
                           "|most failures/errors|most failed|most frequently fail*|fail* most frequently"
                           "|fail* the most|highest failure/failures"
-                          "|failure/failures ... most/top/highest"),
+                          "|failure/failures ... most/top/highest|most task/tasks fail*"
+                          "|highest/largest/biggest number/count of fail*"),
     "by qubit": Phrases("which qubit/qubits|qubit/qubits fail*|qubit/qubits has/have/had the? most"
                         "|qubit/qubits that/which/with|per qubit|by qubit"),
+    "by run": Phrases("which/what calibration? run/runs/execution/executions|per/by/each run/execution"
+                      "|run/runs/execution/executions that/which/with"),
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
     "this week": Phrases("this week|so far this week|since the start of the week"),
     "fortnight": Phrases("fortnight"),
     "since weekday": Phrases("since/from monday/tuesday/wednesday/thursday/friday/saturday/sunday"),
     "task name": Phrases("check+|create+"),  # a QDash task's name: CheckT1, CreateZX90
     "this month": Phrases("this month"),
-    "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"),
+    "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"
+                          "|differ*|similar|same|which of|both|side by side|healthier|each"),
     "mean words": Phrases("mean|average"),
     "average metric": Phrases("average readout/gate"),  # a metric's own name, not a mean
 })

@@ -22,8 +22,8 @@ from copilot_core.domain.metrics import CATALOGUE
 DEFAULT_LAST_N = 10
 MAX_LAST_N = 100
 # How an extreme word orders a ranking ("best" and "worst" depend on the metric).
-_LOW_WORDS = frozenset({"lowest", "worst", "smallest", "minimum", "shortest", "bottom"})
-_HIGH_WORDS = frozenset({"highest", "best", "largest", "maximum", "longest", "top"})
+_LOW_WORDS = frozenset({"lowest", "worst", "smallest", "minimum", "shortest", "bottom", "weakest"})
+_HIGH_WORDS = frozenset({"highest", "best", "largest", "maximum", "longest", "top", "strongest"})
 
 
 def _two_runs_plan(asked: Question, chip_id: str, qubits: set[str], metric_name: str | None) -> PlannedCall | None:
@@ -182,19 +182,33 @@ def _count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str
     return None
 
 
+def _failures_compared(asked: Question, chip_id: str, days: int | None) -> PlannedCall | None:
+    """"Did Q5 or Q9 fail more tasks this week?": the failure counts of the qubits named, side by side (counts,
+    never a metric's values)."""
+    if not asked.has("fail") or not 2 <= len(asked.qubits) <= 8 or asked.couplings or asked.has("why failed") or \
+            not (asked.shape == "fails most" or asked.has("count words") or asked.has("pair words")):
+        return None
+    chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
+    args = {"chip_id": chip, "by": "qubit", "qids": sorted(asked.qubits, key=int), **_window_args(asked, days),
+            **({"task_name": asked.task_name} if asked.task_name is not None else {})}
+    return PlannedCall("failure_ranking", args, "failure counts of the qubits named")
+
+
 def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     """The call of a "cross-chip", "fails most", "window count" or "qubit pair" question (one clear metric where
     the shape needs one)."""
     clear = [n for n in asked.metrics if n is not None]
     one = clear[0] if len(clear) == 1 and len(asked.metrics) == 1 else None
     days = _window_days(asked)
+    if (counted := _failures_compared(asked, chip_id, days)) is not None:
+        return counted
     if asked.shape == "fails most":
-        by = "qubit" if asked.has("by qubit") else "task"
+        by = "qubit" if asked.has("by qubit") else "run" if asked.has("by run") else "task"
         chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
         narrowed = _narrowed(asked)
         if by == "qubit":
             narrowed.pop("qid", None)  # the qubits are what is ranked
-        elif asked.task_name is not None and not asked.has("by qubit"):
+        elif by == "task" and asked.task_name is not None:
             narrowed.pop("task_name", None)  # the tasks are what is ranked, the one named among them
         return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **_window_args(asked, days), **narrowed},
                            f"which {by} fails most")
@@ -204,7 +218,9 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id
         args = {"chip_id": chip, "what": "failed tasks", **_window_args(asked, days), **_narrowed(asked)}
         return PlannedCall("count_in_window", args, "share of task results that failed")
-    if asked.shape == "qubit pair" and (one is None or CATALOGUE[one].kind == "qubit") and len(clear) == len(
+    two = asked.shape == "qubit pair" or len(asked.qubits) == 2 and (  # "T1 of Q3 and Q7", "parameters of Q3, Q7"
+        asked.shape == "lookup" or asked.shape == "other" and asked.has("parameters"))
+    if two and not _coupling_asked(asked) and (one is None or CATALOGUE[one].kind == "qubit") and len(clear) == len(
             asked.metrics) and not asked.has("trend") and not asked.chart:  # a trend of two qubits is a history
         chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
         args = {"chip_id": chip, "qids": sorted(asked.qubits, key=int)}
@@ -219,6 +235,33 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
             args["chip_ids"] = list(dict.fromkeys(asked.chip_ids))
         return PlannedCall("compare_chips", args, f"{stat} {one} across chips")
     return None
+
+
+def _coupling_asked(asked: Question) -> bool:
+    """"the coupling between Q4 and Q5", "Q4 and Q5's Bell state fidelity": the coupling of two qubits named."""
+    said = asked.said("subject words") or ""
+    clear = [n for n in asked.without("subject words").metrics if n is not None]
+    return len(asked.qubits) == 2 and not asked.couplings and (said.startswith("coupl") or bool(clear)) and \
+        all(CATALOGUE[n].kind == "coupling" for n in clear)
+
+
+def _couplings_plan(asked: Question, chip_id: str) -> PlannedCall | None:
+    """"Q5's couplings ranked by ZX90 gate fidelity": the couplings of the one qubit named, ranked by the
+    one coupling metric named; "the parameters of coupling Q4-Q5": that coupling's own values."""
+    clear = [n for n in asked.without("subject words").metrics if n is not None]
+    if len(asked.couplings) == 1 and not asked.qubits and not asked.has("trend") and not asked.chart and \
+            all(CATALOGUE[n].kind == "coupling" for n in clear):
+        return PlannedCall("get_coupling_params", {"chip_id": chip_id, "coupling_id": asked.couplings[0],
+                                                   **({"param_names": clear} if clear else {})}, "one coupling's values")
+    if _coupling_asked(asked) and not asked.has("trend") and not asked.chart:
+        pair = "-".join(asked.qubits)
+        return PlannedCall("get_coupling_params", {"chip_id": chip_id, "coupling_id": pair,
+                                                   **({"param_names": clear} if clear else {})}, "one coupling's values")
+    if len(asked.qubits) != 1 or asked.couplings or not asked.has("subject words") or len(set(clear)) != 1 or \
+            CATALOGUE[clear[0]].kind != "coupling" or asked.has("trend") or asked.chart:
+        return None
+    return PlannedCall("get_coupling_params", {"chip_id": chip_id, "qubit_id": asked.qubits[0],
+                                               "param_names": clear[:1]}, f"the couplings of a qubit by {clear[0]}")
 
 
 def _qubit_metric(names: Sequence[str | None]) -> str | None:
@@ -291,6 +334,8 @@ def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
     if any(chip.lower() != chip_id.lower() for chip in asked.chip_ids):
         return None  # another chip (or two), with no shape that compares them: the model's job
     qubits = set(asked.ends)  # a coupling's ends too
+    if (of_qubit := _couplings_plan(asked, chip_id)) is not None:
+        return _offered(of_qubit, available)
     shaped = _shape_plan(asked, chip_id, qubits, asked.without("subject words").metrics)
     if shaped is not None:
         return _offered(shaped, available)

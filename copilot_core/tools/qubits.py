@@ -152,6 +152,29 @@ def _coupling_ids(ctx: ToolContext, chip_id: str, coupling_id: str | None, qubit
     return [c.id for c in ctx.topology(chip_id).couplings_of(int(qubit_id))]
 
 
+def _couplings_answer(owner: str, chip_id: str, rows: list[dict], names: list[str] | None) -> dict:
+    """One metric of several couplings: them best first, as a sentence and the order the claim check holds; else
+    each coupling's values (a coupling is answered about as a coupling, never as one of its qubits)."""
+    if names and len(names) == 1 and len(rows) > 1:
+        name = names[0]
+        entry = metric(name, kind="coupling")
+        valued = {str(r["label"]): r["parameters"][name]["value"] for r in rows
+                  if isinstance(r["parameters"].get(name, {}).get("value"), (int, float))}
+        order = sorted(valued, key=lambda k: -valued[k])  # highest first
+        best = order if entry.higher_is_better else order[::-1]
+        none = [str(r["label"]) for r in rows if str(r["label"]) not in valued]
+        shown = {k: format_value(entry, valued[k]) for k in order}
+        answer = f"{owner} on {chip_id} by {name}, best first: " + (
+            ", ".join(f"{k} {shown[k]}" for k in best) if best else "no data") + (
+            f" (no valid value: {', '.join(none)})" if none else "") + "."
+        if best:
+            answer += f" Best: {best[0]}; worst: {best[-1]}." if len(best) > 1 else ""
+        return {"answer": answer, "ranking": ranking("coupling", name, [(k, [shown[k]]) for k in order],
+                                                     entry.higher_is_better)}
+    parts = [_values_answer(f"Coupling {r['label']}", chip_id, r["parameters"]) for r in rows if r["stored_as"]]
+    return {"answer": " ".join(parts)} if parts else {}
+
+
 @tool("get_coupling_params",
       {"chip_id": chip_id_arg(),
        "coupling_id": {"type": "string", "pattern": r"^[0-9]{1,5}-[0-9]{1,5}$",
@@ -178,6 +201,10 @@ def get_coupling_params(ctx: ToolContext, chip_id: str, coupling_id: str | None 
         raise ToolError(f"no data for coupling {ctx.label(chip_id, coupling_id)} on {chip_id}",
                         "use get_chip_topology to list couplings, or pass qubit_id")
     data = {"chip_id": chip_id, "couplings": rows}
+    for row in rows:
+        row["label"] = ctx.label(chip_id, str(row["coupling_id"]))
+    owner = f"The couplings of {ctx.label(chip_id, qubit_id)}" if qubit_id and not coupling_id else "Coupling"
+    data |= _couplings_answer(owner, chip_id, rows, param_names)
     with_data = sum(1 for r in rows if r["stored_as"])
     return ToolResult(data, f"{with_data} of {len(rows)} couplings with data on {chip_id}")
 

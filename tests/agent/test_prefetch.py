@@ -57,7 +57,8 @@ TABLE = [
     ("Show the latest CheckT1 result for qubit 4.", None, None),
     ("Which qubits are the topology neighbours of Q5?", None, None),
     ("Why does Q12 have this readout fidelity?", None, None),
-    ("What is the ZX90 gate fidelity of coupling 0-1?", None, None),
+    ("What is the ZX90 gate fidelity of coupling 0-1?", None,  # the coupling's own values, not a qubit's
+     ("get_coupling_params", {"chip_id": CHIP, "coupling_id": "0-1", "param_names": ["zx90_gate_fidelity"]})),
     ("Show the T2 trend of qubit 5.", None, None),
     ("Show the T1 trend across the chip", None, None),
     ("What is the median fidelity?", None, None),
@@ -292,7 +293,7 @@ def test_prefetched_questions_offer_the_same_tools_so_a_prompt_cache_keeps_them(
     scripted_openai.push(answer("T1 answer."), answer("Map answer."), call("get_qubit_params", {"qid": "3"}),
                          answer("Compared."))
     for question in ("What is the T1 of qubit Q5?", f"Show a T1 heatmap of chip {CHIP}",
-                     "How do qubits 3 and 7 differ?"):
+                     "How have qubits 3 and 7 drifted lately?"):  # a trend of two: the model chooses
         run_copilot(AgentRequest(question, chip_id=CHIP), provider=scripted_openai.provider(style),
                     toolkit=toolkit, repo=repo, router=True)
     lookup, heatmap, free_round = scripted_openai.bodies()[:3]

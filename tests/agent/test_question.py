@@ -107,7 +107,20 @@ for text, fields in [
 ROWS = [("Show the execution history of the chip", "history", True), ("What is the T1 of Q5?", "history", False),
         ("Where does Q5's T1 come from?", "provenance", True), ("Write me a poem about qubits", "off topic", True),
         ("Why did Q69's tasks fail?", "why failed", True), ("What is T1?", "definition", True),
-        ("Show T1 of Q3 and Q4", "show", True), ("Draw the T1 map", "show", False)]
+        ("Show T1 of Q3 and Q4", "show", True), ("Draw the T1 map", "show", False),
+        ("Which execution logged the most failures?", "by run", True),
+        ("Which calibration task breaks most often?", "by run", False),
+        ("Per run, where did failures peak?", "by run", True), ("Which qubit fails most?", "by run", False)]
+for text, fields in [
+    ("Which run saw the most failures this week?", {"shape": "fails most", "since_weekday": "monday"}),
+    ("On which run did the most tasks fail?", {"shape": "fails most"}),
+    ("How do Q10 and Q11 differ in T2 echo?", {"shape": "qubit pair", "qubits": ("10", "11")}),
+    ("Which of Q22 and Q23 reads out better?", {"shape": "qubit pair"}),
+    ("Best two-qubit gate fidelity among the couplings", {"metrics": ("zx90_gate_fidelity", None), "extreme_n": None,
+                                                          "n": None}),
+    ("top two qubits by T1", {"extreme_n": 2, "n": 2}),
+]:
+    CASES.append((text, fields))
 
 
 @pytest.mark.parametrize("text, row, expected", ROWS)

@@ -47,6 +47,10 @@ CALLS: list[tuple[str, dict]] = [
     ("correlate_metrics", {"metric_a": "t1", "metric_b": "t2_echo"}),
     ("count_in_window", {"what": "failed tasks", "days": 7}),
     ("failure_ranking", {"by": "task", "days": 7}),
+    ("failure_ranking", {"by": "run", "days": 7}),
+    ("failure_ranking", {"by": "qubit", "qids": ["69", "70"], "days": 14}),
+    ("get_coupling_params", {"coupling_id": "0-1"}),
+    ("get_coupling_params", {"qubit_id": "70", "param_names": ["zx90_gate_fidelity"]}),
     ("check_target", {"qid": "70", "metric_name": "t1"}),
 ]
 
@@ -55,7 +59,6 @@ CALLS: list[tuple[str, dict]] = [
 NO_SENTENCE: list[tuple[str, dict]] = [
     ("get_latest_task_result", {"task_name": "CheckT1", "qid": "70"}),
     ("get_task_history", {"task_name": "CheckT1", "qid": "70"}),
-    ("get_coupling_params", {"coupling_id": "0-1"}),
     ("get_chip_topology", {"qid": "70"}),
     ("search_task_results", {"task_name": "CheckT1", "qid": "70"}),
     ("get_calibration_notes", {"qid": "70"}),
