@@ -51,7 +51,7 @@ def asks(db) -> list[Question]:
     win, lose = ("12", "25") if va > vb else ("25", "12")
     return [
         _share(db, "marks-pc-1", "What portion of the qubits clear 80 μs in T1?", "t1", "above", 80.0),
-        Question("marks-pair-1", "qubit pair", "Put Q12 and Q25 side by side on T1.",
+        Question("marks-pair-1", "qubit pair", "Line Q12 up against Q25 on T1.",
                  Truth(((va, tol("t1")), (vb, tol("t1"))), winner=_label(win, 0), loser=_label(lose, 0))),
     ]
 
@@ -59,7 +59,7 @@ def asks(db) -> list[Question]:
 def runs(db) -> tuple[str, str, int]:
     """The run with the most failed task results on the chip in view: (question, execution id, count)."""
     run, n = _top(failure_counts(db, CHIP, "execution_id"))
-    return "Which execution saw the most failed tasks?", run, n
+    return "Which execution saw the largest number of failed tasks?", run, n
 
 
 def couplings(db, qubit: str = "5") -> list[tuple[str, float]]:

@@ -33,11 +33,11 @@ def _runs(db) -> list[Question]:
     out = []
     for i, (chip, days, weekday, text) in enumerate([
             (CHIP, 7, None, "Which run saw the most failures in the last 7 days?"),
-            (CHIP, None, 0, "Which execution had the most failed tasks this week?"),
+            (CHIP, None, 0, "Which execution had the highest count of failed tasks this week?"),
             (OTHER, 10, None, "On {chip}, which calibration run had the highest number of failures over the past "
                               "10 days?"),
             (CHIP, None, None, "which runs had the most errors?"),
-            (CHIP, 3, None, "Over the last 3 days, what run logged the most failed tasks?")]):
+            (CHIP, 3, None, "Over the last 3 days, what run logged the largest failure count?")]):
         run, n, day = _run_failures(db, chip, days, weekday)
         out.append(Question(f"sr-run-{i + 1}", "fails most by run", text.format(chip=chip),
                             Truth(((n, 0),), patterns=(run, day))))
@@ -66,7 +66,7 @@ def _coupling_ranks(db) -> list[Question]:
             ("5", "zx90_gate_fidelity", True, "Around Q5, which coupling is strongest on ZX90 fidelity?"),
             ("12", "zx90_gate_fidelity", False, "Of the couplings of Q12, where is the ZX90 gate "
                                                 "fidelity lowest?"),
-            ("20", "bell_state_fidelity", True, "Rank the pairs of qubit 20 by Bell state fidelity: which is "
+            ("20", "bell_state_fidelity", True, "Rank the pairs of qubit 20 on Bell state fidelity: which is "
                                                 "strongest?"),
             ("9", "bell_state_fidelity", False, "worst bell fidelity among Q09's couplings?")]):
         values = _couplings_of(db, CHIP, q, name)

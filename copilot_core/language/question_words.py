@@ -358,7 +358,8 @@ WORDS.update({
                           "|most failures/errors|most failed|most frequently fail*|fail* most frequently"
                           "|fail* the most|highest failure/failures"
                           "|failure/failures ... most/top/highest|most task/tasks fail*"
-                          "|highest/largest/biggest number/count of fail*"),
+                          "|highest/largest/biggest number/count of fail*"
+                          "|highest/largest/biggest/greatest failure/fail count/tally"),
     "by qubit": Phrases("which qubit/qubits|qubit/qubits fail*|qubit/qubits has/have/had the? most"
                         "|qubit/qubits that/which/with|per qubit|by qubit"),
     "by run": Phrases("which/what calibration? run/runs/execution/executions|per/by/each run/execution"

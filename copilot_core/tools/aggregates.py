@@ -245,7 +245,7 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit",
 
     lead = " and ".join(dated(k) for k, _ in top)
     if by == "run":
-        answer = (f"Run {lead} had the most failed tasks on {chip_id}: {items[0][1]} of {total} failed tasks "
+        answer = (f"Run {lead} ranks first in failures on {chip_id}: {items[0][1]} of {total} failed tasks "
                   f"({format_fraction(items[0][1] / total)}) {scope}")
     else:
         verb = "failed" if by == "task" else "had failures"

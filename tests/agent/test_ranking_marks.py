@@ -228,7 +228,12 @@ def test_a_comparison_of_counts_answered_with_medians_gets_a_note(demo_db, repo,
     scripted_openai.smart = _writer(wrong, ("compare_qubits", {"chip_id": CHIP, "qids": ["12", "25"],
                                                                "param_names": ["t1"]}))
     shown, _ = _ask(repo, scripted_openai, tmp_path, question)
-    assert "does not state the count" in shown, shown
+    failed = {q: demo_db["task_result_history"].count_documents({"chip_id": CHIP, "qid": q, "status": "failed"})
+              for q in ("12", "25")}
+    assert failed["12"] != failed["25"]
+    # what the person reads: both counts, and a visible note that the model's own words were not kept
+    assert f"{failed['12']} vs {failed['25']}" in shown or f"{failed['25']} vs {failed['12']}" in shown, shown
+    assert "does not state the count" in shown or "was replaced" in shown, shown
 
 
 def test_a_chip_wide_end_does_not_make_a_claim_about_one_qubits_couplings_wrong():

@@ -30,6 +30,7 @@ MODELS = {"small": "qwen2.5-coder-1.5b-instruct", "large": "gpt-4o"}
 # The call a model makes once told not to ask, per dev question.
 CALLS = {"marks-pc-1": ("filter_metric", {"chip_id": CHIP, "metric_name": "t1", "above": 80}),
          "marks-pair-1": ("compare_qubits", {"chip_id": CHIP, "qids": ["12", "25"], "param_names": ["t1"]})}
+ROUTED = {"marks-pair-1"}  # two qubits named with a metric: the router compares them, whatever the wording
 
 
 def _turn(repo, server, tmp_path, question: str, size: str, chip: str | None = CHIP):
@@ -78,8 +79,11 @@ def test_an_unclassified_answerable_question_is_answered(qid, size, asks, repo, 
     assert turn.answer is not None
     assert not any(isinstance(b, AskBlock) for b in turn.answer.blocks), turn.answer.text
     assert not problems(question.truth, turn.answer.text), turn.answer.text
-    refusals = [json.loads(s) for s in seen if "Do not ask the user" in s]
-    assert refusals and CHIP in refusals[0]["error"] and "Call the tool" in refusals[0]["hint"], seen
+    refused = [json.loads(s) for s in seen if "Do not ask the user" in s]
+    if qid in ROUTED:  # the router has this question's call: an ask is told to answer from its result
+        assert all(CHIP in r["error"] and "from the tool results" in r["hint"] for r in refused), seen
+    else:  # no call answers it yet: the model is told to call the tool
+        assert refused and CHIP in refused[0]["error"] and "Call the tool" in refused[0]["hint"], seen
 
 
 @pytest.mark.parametrize("text_, chip", [
@@ -93,7 +97,7 @@ def test_a_really_ambiguous_question_may_still_be_asked(text_, chip):
 
 
 @pytest.mark.parametrize("text_", [
-    "What portion of the qubits clear 80 μs in T1?", "Put Q12 and Q25 side by side on T1.",
+    "What portion of the qubits clear 80 μs in T1?", "Line Q12 up against Q25 on T1.",
     "How does the 12-13 coupling fare?", "Which execution broke the most tasks?", "Is T1 tied to T2 echo?",
     "Give me CheckT1's story.", "Anything odd in run 20261121-001?", "What's the tally of failures?",
 ])
