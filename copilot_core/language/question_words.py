@@ -32,8 +32,20 @@ QUBIT_LIST = re.compile(r"qubits?\s*#?\d{1,3}(?:\s*(?:,|and|&|or)\s*(?:q\s*)?#?\
 CHIP_ID = re.compile(r"(?<![\w.])\d+Q[A-Za-z0-9_]*|\b\d{8}-\d{3,6}\b")
 
 TOKEN = re.compile(r"\w+")
-# A QDash task's name as an answer writes it: one CamelCase word ("CheckT1", "X90InterleavedRandomizedBenchmarking").
-TASK_WORD = re.compile(r"(?<![\w-])[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*(?![\w-])")
+
+
+def _camel_case(word: str) -> bool:
+    """One CamelCase word: a capital first, and a capital after a lower-case letter ("CheckT1", not "QDash")."""
+    lower = next((i for i, c in enumerate(word) if c.islower()), None)
+    return (word.isascii() and word.isalnum() and word[0].isupper() and lower is not None
+            and any(c.isupper() for c in word[lower + 1:]))
+
+
+def task_words(text: str) -> list[tuple[int, int, str]]:
+    """A QDash task's name as an answer writes it, one CamelCase word not joined to another by a hyphen
+    ("CheckT1", "X90InterleavedRandomizedBenchmarking"): ``(start, end, word)``."""
+    return [(m.start(), m.end(), m.group(0)) for m in TOKEN.finditer(text) if _camel_case(m.group(0))
+            and text[m.start() - 1:m.start()] != "-" and text[m.end():m.end() + 1] != "-"]
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from copilot_core.language.question import mentions
-from copilot_core.language.question_words import CHIP_ID, TASK_WORD, WORDS, tokens_of
+from copilot_core.language.question_words import CHIP_ID, WORDS, task_words, tokens_of
 
 SUPERLATIVE_UP = frozenset({"highest", "most", "largest", "longest", "greatest", "top", "tops", "leads", "strongest"})
 SUPERLATIVE_DOWN = frozenset({"lowest", "least", "fewest", "smallest", "shortest", "weakest", "bottom"})
@@ -50,7 +50,7 @@ def subjects(text: str, known: Iterable[tuple[str, str]] = ()) -> list[Subject]:
     for m in CHIP_ID.finditer(text):
         is_run = runs.fullmatch(m.group(0)) is not None  # type: ignore[union-attr]
         found.append(Subject(m.start(), m.end(), "run" if is_run else "chip", m.group(0).lower()))
-    found += [Subject(m.start(), m.end(), "task", m.group(0).lower()) for m in TASK_WORD.finditer(text)]
+    found += [Subject(a, b, "task", w.lower()) for a, b, w in task_words(text)]
     names = {name.lower(): kind for kind, name in known if " " not in name.strip()}
     found += [Subject(a, b, names[w], w) for a, b, w in tokens_of(text) if w in names]
     out: list[Subject] = []

@@ -142,3 +142,15 @@ def test_each_phrasing_parses_to_its_fields(text, expected):
     parsed = parse(text, CHIPS)
     got = {key: getattr(parsed, key) for key in expected}
     assert got == expected
+
+
+@pytest.mark.parametrize("text_, names", [
+    ("CheckT1 failed most, then CheckRamsey.", ["CheckT1", "CheckRamsey"]),
+    ("X90InterleavedRandomizedBenchmarking ran twice", ["X90InterleavedRandomizedBenchmarking"]),
+    ("QDash stores it; CHECK it; checkRabi", []),  # one capital run, all capitals, a lower-case start
+    ("foo-CheckRabi and CheckRabi-x and Check_Rabi", []),  # joined to another word
+    ("(CheckRabi)'s count", ["CheckRabi"]),
+])
+def test_a_task_name_in_an_answer_is_one_camel_case_word(text_, names):
+    from copilot_core.language.question_words import task_words
+    assert [w for _, _, w in task_words(text_)] == names
