@@ -14,12 +14,8 @@ from dataclasses import replace
 import pytest
 
 from copilot_core.answer.blocks import TextBlock
-from copilot_core.chat import ChatState
 from copilot_core.checking.scope import scoped_blocks
 from copilot_core.routing.prefetch import plan_prefetch
-from copilot_core.session import Copilot
-from copilot_core.settings import load_settings
-from copilot_core.skills import SkillLibrary
 from copilot_core.tools import DataStore, Toolkit
 from copilot_core.tools.toolkit import answer_line
 from tests import dev_scope
@@ -27,8 +23,8 @@ from tests.eval_score import problems
 from tests.fakes.scripted_models import quoter
 from tests.fakes.scripted_openai import tools_then_answer
 from tests.public_eval import CHIP
+from tests.agent.page_turn import SMALL, page_turn, shown
 
-SMALL = "qwen2.5-coder-1.5b-instruct"
 NOTE = "which the question asked about"
 IDS = ["sc-fails-1", "sc-fails-2", "sc-fails-3", "sc-fails-4", "sc-task-1", "sc-task-2", "sc-task-3", "sc-runs-1",
        "sc-runs-2", "sc-runs-3", "sc-runs-4", "sc-qubit-1", "sc-qubit-2", "sc-qubit-3"]
@@ -40,12 +36,7 @@ def questions(demo_db):
 
 
 def _ask(repo, server, tmp_path, question: str, model: str | None = None) -> str:
-    copilot = Copilot(repo, settings=load_settings({"DATA_DIR": str(tmp_path)}), skills=SkillLibrary.load(),
-                      memory=None, gate=False)
-    provider = server.provider("chat_completions", **({"model": model} if model else {}))
-    state = ChatState(username="local", provider=provider, chip_id=CHIP)
-    turn = copilot.ask(state, question, clarify=True)
-    return turn.answer.text if turn.answer is not None else (turn.notice or "")
+    return shown(page_turn(repo, server, tmp_path, question, model))
 
 
 def _wide(planned_args: dict) -> dict:

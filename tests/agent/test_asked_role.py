@@ -12,25 +12,18 @@ import statistics
 
 import pytest
 
-from copilot_core.chat import ChatState
-from copilot_core.session import Copilot
-from copilot_core.settings import load_settings
-from copilot_core.skills import SkillLibrary
 from tests.dev_shapes_a import _correlation, _present, _share, _spread
 from tests.eval_score import Truth, problems
 from tests.fakes.scripted_models import quoter
 from tests.fakes.scripted_openai import SmartRequest, text
 from tests.public_eval import CHIP, Question
+from tests.agent.page_turn import SMALL, page_turn
 
-SMALL = "qwen2.5-coder-1.5b-instruct"
 NOTE = "does not state the"
 
 
 def _ask(repo, server, tmp_path, question: str) -> tuple[str, str]:
-    copilot = Copilot(repo, settings=load_settings({"DATA_DIR": str(tmp_path)}), skills=SkillLibrary.load(),
-                      memory=None, gate=False)
-    state = ChatState(username="local", provider=server.provider("chat_completions", model=SMALL), chip_id=CHIP)
-    turn = copilot.ask(state, question, clarify=True)
+    turn = page_turn(repo, server, tmp_path, question, SMALL)
     assert turn.answer is not None and turn.result is not None
     return turn.answer.text, turn.result.claims
 

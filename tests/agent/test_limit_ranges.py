@@ -13,19 +13,14 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.chat import ChatState
 from copilot_core.language.question import Range, Threshold, parse
 from copilot_core.routing.limits import settle_limits
-from copilot_core.session import Copilot
-from copilot_core.settings import load_settings
-from copilot_core.skills import SkillLibrary
 from copilot_core.tools import DataStore, Toolkit
 from tests import dev_limits
-from tests.fakes.scripted_models import quoter, silent
-from tests.fakes.scripted_openai import SmartRequest, call
+from tests.fakes.scripted_models import caller_then_quoter, quoter, silent
 from tests.public_eval import CHIP, latest_values, passed
+from tests.agent.page_turn import SMALL, page_turn, shown
 
-SMALL = "qwen2.5-coder-1.5b-instruct"
 T = Threshold
 
 
@@ -145,11 +140,7 @@ def test_the_filter_tool_counts_inside_and_outside_and_says_which(repo, demo_db,
 
 
 def _ask(repo, server, tmp_path, question: str, router: str) -> str:
-    settings = load_settings({"DATA_DIR": str(tmp_path), "COPILOT_TOOL_ROUTER": router})
-    copilot = Copilot(repo, settings=settings, skills=SkillLibrary.load(), memory=None, gate=False)
-    state = ChatState(username="local", provider=server.provider("chat_completions", model=SMALL), chip_id=CHIP)
-    turn = copilot.ask(state, question, clarify=True)
-    return turn.answer.text if turn.answer is not None else (turn.notice or "")
+    return shown(page_turn(repo, server, tmp_path, question, SMALL, {"COPILOT_TOOL_ROUTER": router}))
 
 
 @pytest.fixture(scope="module")
@@ -168,15 +159,6 @@ def test_every_dev_limit_question_is_answered_right_on_the_page_path(model, dev,
     assert not wrong, wrong
 
 
-def _wrong_caller(name: str, args: dict):
-    """A model that makes its own call with the arguments given, then quotes what the tools said."""
-    def reply(request: SmartRequest):
-        if request.has_tools and not request.tool_results:
-            return call(name, args)
-        return quoter(request)
-    return reply
-
-
 @pytest.mark.parametrize(("qid", "name", "args"), [
     ("lm-1", "filter_metrics", _conditions(("t1", "above", 5100), ("qubit_frequency", "below", 40))),
     ("lm-4", "filter_metrics", _conditions(("qubit_frequency", "above", 5.1), ("t2_echo", "above", 5.1))),
@@ -190,7 +172,7 @@ def test_a_models_wrong_limits_are_set_right_before_the_person_reads_the_count(q
                                                                               scripted_openai, tmp_path):
     """Router off: only the model's own call, with another metric's number, a range the wrong way round, a
     fraction of a fidelity shown in %."""
-    scripted_openai.smart = _wrong_caller(name, args)
+    scripted_openai.smart = caller_then_quoter(name, args)
     shown = _ask(repo, scripted_openai, tmp_path, dev[qid].text, "off")
     assert passed(dev[qid], shown, 0), shown
     assert "cannot be a limit" not in shown, shown

@@ -8,19 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.chat import ChatState
 from copilot_core.domain.units import UnitMismatch, canonical, convert, family
 from copilot_core.language.question import parse
 from copilot_core.routing.limits import settle_limits
-from copilot_core.session import Copilot
-from copilot_core.settings import load_settings
-from copilot_core.skills import SkillLibrary
 from copilot_core.tools import DataStore, Toolkit
-from tests.fakes.scripted_models import quoter
-from tests.fakes.scripted_openai import SmartRequest, call
+from tests.fakes.scripted_models import caller_then_quoter
 from tests.public_eval import CHIP, latest_values, scale
+from tests.agent.page_turn import SMALL, page_turn, shown
 
-SMALL = "qwen2.5-coder-1.5b-instruct"
 
 
 @pytest.mark.parametrize(("value", "written", "to", "expected"), [
@@ -115,27 +110,14 @@ def test_a_unit_that_cannot_be_the_metrics_is_refused_with_a_message(question, n
 
 
 def _ask(repo, server, tmp_path, question: str, router: str) -> str:
-    settings = load_settings({"DATA_DIR": str(tmp_path), "COPILOT_TOOL_ROUTER": router})
-    copilot = Copilot(repo, settings=settings, skills=SkillLibrary.load(), memory=None, gate=False)
-    state = ChatState(username="local", provider=server.provider("chat_completions", model=SMALL), chip_id=CHIP)
-    turn = copilot.ask(state, question, clarify=True)
-    return turn.answer.text if turn.answer is not None else (turn.notice or "")
-
-
-def _raw_caller(name: str, args: dict):
-    """A model that passes the question's number unchanged, then quotes what the tools said."""
-    def reply(request: SmartRequest):
-        if request.has_tools and not request.tool_results:
-            return call(name, args)
-        return quoter(request)
-    return reply
+    return shown(page_turn(repo, server, tmp_path, question, SMALL, {"COPILOT_TOOL_ROUTER": router}))
 
 
 @pytest.mark.parametrize("router", ["off", "on"])
 def test_the_person_reads_the_count_above_the_converted_limit(router, repo, demo_db, scripted_openai, tmp_path):
     """Router off: the model's own call passes 5100; router on: the router's call takes the question's 5100."""
     question = "How many qubits on 64Qv3 have a qubit frequency above 5100 MHz?"
-    scripted_openai.smart = _raw_caller("filter_metric", {"chip_id": CHIP, "metric_name": "qubit_frequency",
+    scripted_openai.smart = caller_then_quoter("filter_metric", {"chip_id": CHIP, "metric_name": "qubit_frequency",
                                                           "above": 5100})
     shown = _ask(repo, scripted_openai, tmp_path, question, router)
     truth = _count(demo_db, "qubit_frequency", "above", 5.1)
@@ -144,7 +126,7 @@ def test_the_person_reads_the_count_above_the_converted_limit(router, repo, demo
 
 
 def test_the_person_reads_why_a_limit_in_the_wrong_unit_gives_no_count(repo, scripted_openai, tmp_path):
-    scripted_openai.smart = _raw_caller("filter_metric", {"chip_id": CHIP, "metric_name": "qubit_frequency",
+    scripted_openai.smart = caller_then_quoter("filter_metric", {"chip_id": CHIP, "metric_name": "qubit_frequency",
                                                           "above": 5})
     shown = _ask(repo, scripted_openai, tmp_path, "How many qubits on 64Qv3 have a qubit frequency above 5 μs?", "off")
     assert "is a time" in shown and "qubit_frequency" in shown, shown

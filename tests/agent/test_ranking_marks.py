@@ -14,20 +14,16 @@ import statistics
 
 import pytest
 
-from copilot_core.chat import ChatState
 from copilot_core.checking.claims import check_claims
 from copilot_core.checking.marks import LEFT_OUT, NOT_CHECKED, mark_claims
-from copilot_core.session import Copilot
-from copilot_core.settings import load_settings
-from copilot_core.skills import SkillLibrary
 from tests import dev_marks
 from tests.eval_score import problems
 from tests.dev_shapes_a import _correlation
 from tests.fakes.scripted_models import quoter, tool_sentences
 from tests.fakes.scripted_openai import SmartRequest, call, text
 from tests.public_eval import CHIP, OTHER, latest_values
+from tests.agent.page_turn import SMALL, page_turn
 
-SMALL = "qwen2.5-coder-1.5b-instruct"
 REPLACED = "was replaced by one computed from the tool results"
 # A claim verb per way of saying "at the top": the task, run or subject is the one a tool ranked first.
 TOP_VERBS = ("{x} fails most often.", "The task that had the most failures is {x}.",
@@ -36,10 +32,7 @@ TOP_VERBS = ("{x} fails most often.", "The task that had the most failures is {x
 
 
 def _ask(repo, server, tmp_path, question: str) -> tuple[str, str]:
-    copilot = Copilot(repo, settings=load_settings({"DATA_DIR": str(tmp_path)}), skills=SkillLibrary.load(),
-                      memory=None, gate=False)
-    state = ChatState(username="local", provider=server.provider("chat_completions", model=SMALL), chip_id=CHIP)
-    turn = copilot.ask(state, question, clarify=True)
+    turn = page_turn(repo, server, tmp_path, question, SMALL)
     assert turn.answer is not None and turn.result is not None
     return turn.answer.text, turn.result.claims
 

@@ -10,11 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.chat import ChatState
 from copilot_core.routing.prefetch import plan_prefetch
-from copilot_core.session import Copilot
-from copilot_core.settings import load_settings
-from copilot_core.skills import SkillLibrary
 from copilot_core.tools import DataStore, Toolkit
 from copilot_core.tools.toolkit import answer_line
 from tests import dev_routes
@@ -22,8 +18,8 @@ from tests.eval_score import problems
 from tests.fakes.scripted_models import quoter, silent
 from tests.fakes.scripted_openai import text
 from tests.public_eval import CHIP
+from tests.agent.page_turn import SMALL, page_turn, shown
 
-SMALL = "qwen2.5-coder-1.5b-instruct"
 RUNS = ["sr-run-1", "sr-run-2", "sr-run-3", "sr-run-4", "sr-run-5"]
 
 
@@ -33,12 +29,7 @@ def questions(demo_db):
 
 
 def _ask(repo, server, tmp_path, question: str, model: str | None = SMALL) -> str:
-    copilot = Copilot(repo, settings=load_settings({"DATA_DIR": str(tmp_path)}), skills=SkillLibrary.load(),
-                      memory=None, gate=False)
-    provider = server.provider("chat_completions", **({"model": model} if model else {}))
-    state = ChatState(username="local", provider=provider, chip_id=CHIP)
-    turn = copilot.ask(state, question, clarify=True)
-    return turn.answer.text if turn.answer is not None else (turn.notice or "")
+    return shown(page_turn(repo, server, tmp_path, question, model))
 
 
 def _routed(repo, question: str) -> tuple[str, dict, str]:

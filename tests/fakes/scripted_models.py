@@ -58,3 +58,13 @@ def asker_then_quoter(request: SmartRequest):
     if said:
         return text(" ".join(said))
     return call("ask_user", ASKED) if request.has_tools else text("")
+
+
+def caller_then_quoter(name: str, args: dict):
+    """Makes one call of its own with ``args`` as given (before any tool result), then quotes what the tools said:
+    a model whose arguments the turn must settle."""
+    def reply(request: SmartRequest):
+        if request.has_tools and not request.tool_results:
+            return call(name, args)
+        return quoter(request)
+    return reply
