@@ -20,14 +20,16 @@ from copilot_core.checking.matcher import states, written_decimals, written_valu
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.question import mentions, names_blanked
 from copilot_core.language.question_words import WORDS, tokens_of
-from copilot_core.language.subjects import rank_word
+from copilot_core.language.subjects import (BEST, COMPARATIVE_DOWN, COMPARATIVE_UP, SUPERLATIVE_DOWN, SUPERLATIVE_UP,
+                                            WORST, rank_word)
+from copilot_core.language.subjects import BETTER as BETTER_WORDS
+from copilot_core.language.subjects import WORSE as WORSE_WORDS
 
-UP = frozenset({"higher", "highest", "more", "most", "larger", "largest", "longer", "longest", "greater",
-                "greatest", "above", "exceeds", "leads", "tops"})
-DOWN = frozenset({"lower", "lowest", "less", "least", "fewer", "fewest", "smaller", "smallest", "shorter",
-                  "shortest", "below", "trails"})
-BETTER = frozenset({"better", "best", "beats", "outperforms", "wins", "superior", "preferable"})
-WORSE = frozenset({"worse", "worst", "inferior"})
+# The ranking words of :mod:`~copilot_core.language.subjects`, and the ones said only between two named subjects.
+UP = SUPERLATIVE_UP | COMPARATIVE_UP | {"above", "exceeds"}
+DOWN = SUPERLATIVE_DOWN | COMPARATIVE_DOWN | {"below", "trails"}
+BETTER = BEST | BETTER_WORDS | {"wins", "superior", "preferable"}
+WORSE = WORST | WORSE_WORDS | {"inferior"}
 # Said of one name against another named in the same sentence ("X is lower than Y"), not of the whole ranking.
 PAIRWISE = frozenset({"higher", "more", "larger", "longer", "greater", "above", "exceeds", "lower", "less", "fewer",
                       "smaller", "shorter", "below", "trails", "better", "beats", "outperforms", "worse", "inferior",
