@@ -9,21 +9,16 @@ import re
 
 import pytest
 
-from copilot_core.chat import ChatState
 from copilot_core.checking.claims import check_claims
 from copilot_core.language.question import parse
 from copilot_core.routing.prefetch import plan_prefetch
-from copilot_core.session import Copilot
-from copilot_core.settings import load_settings
-from copilot_core.skills import SkillLibrary
 from tests import dev_shapes_b
-from tests.depth.conftest import provider_for
+from tests.agent.page_turn import SMALL, page_turn
 from tests.eval_score import passed
 from tests.fakes.scripted_models import quoter, silent, swap_decimals, tool_sentences
 from tests.fakes.scripted_openai import SmartRequest, text
 from tests.public_eval import CHIP, OTHER
 
-SMALL = "qwen2.5-coder-1.5b-instruct"
 SHAPES = ("cross-chip", "missing thing", "window count", "fails most", "qubit pair")
 
 
@@ -100,15 +95,6 @@ def test_two_qubits_trend_is_no_pair_of_latest_values():
     assert planned is None or planned.name != "compare_qubits"
 
 
-def _ask(repo, server, tmp_path, question: str):
-    settings = load_settings({"DATA_DIR": str(tmp_path)})
-    copilot = Copilot(repo, settings=settings, skills=SkillLibrary.load(), memory=None, gate=False)
-    state = ChatState(username="local", provider=provider_for(server, model=SMALL), chip_id=CHIP)
-    result = copilot.ask(state, question, clarify=True)  # the page's flags
-    assert result.answer is not None and result.result is not None
-    return result
-
-
 @pytest.mark.parametrize("model", list(MODELS))
 def test_each_shape_is_answered_right_through_ask(model, questions, repo, scripted_openai, tmp_path):
     scripted_openai.smart = MODELS[model]
@@ -116,7 +102,8 @@ def test_each_shape_is_answered_right_through_ask(model, questions, repo, script
     for question in questions:
         WRONG.clear()
         before = len(scripted_openai.bodies())
-        result = _ask(repo, scripted_openai, tmp_path, question.text)
+        result = page_turn(repo, scripted_openai, tmp_path, question.text, model=SMALL)
+        assert result.answer is not None and result.result is not None
         answer = result.result.answer
         if not passed(question.truth, answer):
             wrong.append(f"{question.id}: {question.text} -> {answer!r}")

@@ -6,26 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.chat import ChatState
-from copilot_core.session import Copilot
-from copilot_core.settings import load_settings
-from copilot_core.skills import SkillLibrary
 from tests import dev_shapes_a, dev_shapes_b
+from tests.agent.page_turn import SMALL, page_turn
+from tests.agent.page_turn import shown as shown_by
 from tests.eval_score import problems
 from tests.fakes.scripted_openai import SmartRequest, text
 from tests.public_eval import CHIP
 
-SMALL = "qwen2.5-coder-1.5b-instruct"
 OWN_SHARE = "About 37.5% of them do, so roughly a third."
 OWN_COUNT = "There were 9999 of them in that window."
-
-
-def _ask(repo, server, tmp_path, question: str) -> str:
-    copilot = Copilot(repo, settings=load_settings({"DATA_DIR": str(tmp_path)}), skills=SkillLibrary.load(),
-                      memory=None, gate=False)
-    state = ChatState(username="local", provider=server.provider("chat_completions", model=SMALL), chip_id=CHIP)
-    turn = copilot.ask(state, question, clarify=True)
-    return turn.answer.text if turn.answer is not None else (turn.notice or "")
 
 
 @pytest.mark.parametrize("qid", ["pc-0", "pc-4", "pc-6", "pc-7"])
@@ -36,7 +25,7 @@ def test_a_share_the_model_made_up_is_never_shown_as_it_wrote_it(qid, repo, demo
         return text(OWN_SHARE)
 
     scripted_openai.smart = own_share
-    shown = _ask(repo, scripted_openai, tmp_path, question.text)
+    shown = shown_by(page_turn(repo, scripted_openai, tmp_path, question.text, model=SMALL))
     assert not problems(question.truth, shown), shown  # the tool's share, with its count
     assert OWN_SHARE not in shown, shown
 
@@ -49,7 +38,7 @@ def test_a_count_the_model_made_up_is_never_shown_as_it_wrote_it(qid, repo, demo
         return text(OWN_COUNT)
 
     scripted_openai.smart = own_count
-    shown = _ask(repo, scripted_openai, tmp_path, question.text)
+    shown = shown_by(page_turn(repo, scripted_openai, tmp_path, question.text, model=SMALL))
     assert not problems(question.truth, shown), shown
     assert OWN_COUNT not in shown, shown
 
@@ -86,7 +75,7 @@ def test_a_share_written_with_its_words_is_corrected_in_the_answer_read(repo, de
         return text(f"{made_up} of task results failed in the last 10 days.")
 
     scripted_openai.smart = own_share
-    shown = _ask(repo, scripted_openai, tmp_path, question.text)
+    shown = shown_by(page_turn(repo, scripted_openai, tmp_path, question.text, model=SMALL))
     assert f"{truth:.1f}%" in shown and not problems(question.truth, shown), shown
     assert f"{made_up} of task results failed" not in shown, shown
 
