@@ -222,10 +222,10 @@ def compound_filter(db) -> list[Question]:
     return [
         _q(s, 1, "Which qubits here sit between 30 and 45 us on T1 while also reading out worse than 92%? "
                   "Give me how many and their ids.", _compound(one)),
-        _q(s, 2, "Find the 64Q qubits that tick all three boxes: T2E longer than 0.1 ms, X90 fidelity of at "
-                  "least 0.998, and a qubit frequency under 5 GHz. How many are there?", _compound(two)),
-        _q(s, 3, "On 144Qv2 I'm hunting for weak spots: qubits whose T1 is shorter than 25000 ns and whose "
-                  "Ramsey T2* is also under 20 microseconds. Count them and name them.", _compound(three)),
+        _q(s, 2, "Find the 64Q qubits that tick all three boxes: T2E longer than 0.1 ms, X90 fidelity no lower "
+                  "than 0.998; qubit frequency under 5 GHz. Count?", _compound(two)),
+        _q(s, 3, "On 144Qv2 I'm hunting for weak spots: qubits with T1 shorter than 25000 ns where "
+                  "Ramsey T2* also stays under 20 microseconds. Count them and name them.", _compound(three)),
         _q(s, 4, "144Qv2: list qubits with anharmonicity from -300 to -280 MHz (inclusive) that also have T1 "
                   "beyond 100 μs, plus the tally.", _compound(four)),
     ]
@@ -235,11 +235,11 @@ def correlation(db) -> list[Question]:
     """Pearson r over the qubits with both latest values (Spearman accepted)."""
     s = "correlation"
     return [
-        _q(s, 1, "Across the 144-qubit device, do T1 and T2 echo move together? Give me the correlation "
+        _q(s, 1, "Across the 144-qubit device, does T1 track T2 echo? Give me the correlation "
                   "coefficient.", Truth(numbers=(_r(*_paired(db, OTHER, "t1", "t2_echo")),))),
-        _q(s, 2, "How strongly is T2* tied to T2E on this chip, as an r value?",
+        _q(s, 2, "Give r for T2* versus T2E here.",
            Truth(numbers=(_r(*_paired(db, CHIP, "t2_star", "t2_echo")),))),
-        _q(s, 3, "Is there any relationship between where the resonator sits (readout frequency) and how good "
+        _q(s, 3, "Does where the resonator sits (readout frequency) have anything to do with how good "
                   "the readout fidelity is on 64Qv3? Quantify it with a correlation.",
            Truth(numbers=(_r(*_paired(db, CHIP, "readout_frequency", "average_readout_fidelity")),))),
         _q(s, 4, "For 144Qv2, compute r between echo coherence time and single-qubit X90 gate fidelity.",
@@ -261,12 +261,12 @@ def cross_chip(db) -> list[Question]:
     a, b = CHIP_RE[CHIP], CHIP_RE[OTHER]
     s = "cross-chip"
     return [
-        _q(s, 1, "Median T1: is the 64Qv3 better or worse than the 144Qv2? Numbers for both please.",
+        _q(s, 1, "Median T1: is the 64Qv3 better or worse than the 144Qv2? I'd like both figures.",
            _compare(a, med(CHIP, "t1"), b, med(OTHER, "t1"), TOL["us"])),
-        _q(s, 2, "Put the two chips side by side on average Bell state fidelity. Which one comes out ahead?",
+        _q(s, 2, "Line the two chips up against each other on mean Bell state fidelity: who leads?",
            _compare(a, mean(CHIP, "bell_state_fidelity", "coupling"), b,
                     mean(OTHER, "bell_state_fidelity", "coupling"), TOL["%"])),
-        _q(s, 3, "Over the past seven days, did 64Qv3 or 144Qv2 rack up more failed tasks? How many each?",
+        _q(s, 3, "Over the past seven days, did 64Qv3 or 144Qv2 collect more task failures? How many each?",
            _compare(a, failed(CHIP), b, failed(OTHER), 0, "count")),
         _q(s, 4, "Compare the typical (median) ZX90 fidelity of 144Qv2's couplings with that of 64Qv3's.",
            _compare(a, med(CHIP, "zx90_gate_fidelity", "coupling"), b,
@@ -288,17 +288,17 @@ def fails_most(db) -> list[Question]:
     pair_task, pair_n = single_winner(_window_failed(db, OTHER, 10, "coupling"))
     s = "fails most"
     return [
-        _q(s, 1, "Looking at just the last week on 64Qv3, which calibration step broke most often, and how many "
-                  "times?", Truth(numbers=(Expect(week_n, 0, "count", near=(task_re(week_task),)),),
+        _q(s, 1, "Looking at just the previous 7 days on 64Qv3, which calibration step broke most often, and "
+                  "what was its failure count?", Truth(numbers=(Expect(week_n, 0, "count", near=(task_re(week_task),)),),
                                   patterns=(task_re(week_task),))),
-        _q(s, 2, "Which execution on this chip ended up with the largest number of failed tasks? Give the run id "
+        _q(s, 2, "Which execution on this chip saw the most tasks go wrong? Give the run id "
                   "and the failure count.", Truth(numbers=(Expect(run_n, 0, "count", near=(re.escape(run),)),),
                                                   patterns=(re.escape(run),))),
         _q(s, 3, "On 144Qv2, what is our least reliable task in terms of failure rate (failed out of attempted)?",
            Truth(numbers=(Expect(rates[worst], 0.051, unit="%", near=(task_re(worst),),
                                  alternatives=(_pct(bad[worst], kept[worst]),)),), patterns=(task_re(worst),))),
-        _q(s, 4, "Of the two-qubit experiments run on 144Qv2 during the last 10 days, which one failed the most "
-                  "and how often?", Truth(numbers=(Expect(pair_n, 0, "count", near=(task_re(pair_task),)),),
+        _q(s, 4, "Among coupling experiments on 144Qv2 within the latest 10 days, which one errored out the "
+                  "most, and how often?", Truth(numbers=(Expect(pair_n, 0, "count", near=(task_re(pair_task),)),),
                                           patterns=(task_re(pair_task),))),
     ]
 
@@ -310,10 +310,10 @@ def missing_thing(db) -> list[Question]:
     assert db["task_result_history"].count_documents({"output_parameters.x180_gate_fidelity": {"$exists": True}}) == 0
     s = "missing thing"
     return [
-        _q(s, 1, "What T1 did qubit 64 show in the latest calibration?", _missing()),
+        _q(s, 1, "Qubit 64: what T1 came out of its newest calibration?", _missing()),
         _q(s, 2, "Pull up readout fidelity for Q150 on 144Qv2.", _missing()),
-        _q(s, 3, "How does the median T2 echo on chip 128Qv1 look these days?", _missing()),
-        _q(s, 4, "I need the X180 gate fidelity of Q07 on 64Qv3 — what is it?", _missing()),
+        _q(s, 3, "How does chip 128Qv1 do on T2 echo these days, median-wise?", _missing()),
+        _q(s, 4, "I need Q07's X180 fidelity on 64Qv3 — what is it?", _missing()),
     ]
 
 
@@ -325,13 +325,13 @@ def percentage(db) -> list[Question]:
     t2s = latest(db, OTHER, "t2_star")
     s = "percentage"
     return [
-        _q(s, 1, "What fraction of qubits on the 64Q device clear 50 μs of T1? Answer as a percent.",
+        _q(s, 1, "What share of the 64Q device's qubits clear 50 μs of T1? Answer as a percent.",
            Truth(numbers=(_share(sum(v > 50 for v in t1.values()), len(t1), qubit_count(db, CHIP)),))),
-        _q(s, 2, "Roughly what percentage of couplings here have a ZX90 fidelity below 0.97?",
+        _q(s, 2, "Roughly how many percent of couplings here have a ZX90 fidelity below 0.97?",
            Truth(numbers=(_share(sum(v < 97 for v in zx.values()), len(zx), coupling_pairs(db, CHIP)),))),
         _q(s, 3, "Tell me the proportion of 144Qv2 qubits reading out below 90 percent fidelity.",
            Truth(numbers=(_share(sum(v < 90 for v in ro.values()), len(ro), qubit_count(db, OTHER)),))),
-        _q(s, 4, "On the 144-qubit chip, how many percent of qubits have T2* shorter than 20000 ns?",
+        _q(s, 4, "On 144Qv2, how many percent of its qubits show T2* shorter than 20000 ns?",
            Truth(numbers=(_share(sum(v < 20 for v in t2s.values()), len(t2s), qubit_count(db, OTHER)),))),
     ]
 
@@ -346,13 +346,13 @@ def qubit_pair(db) -> list[Question]:
     two = _compare(qubit_re(40), t2s["40"], qubit_re(41), t2s["41"], TOL["us"])
     s = "qubit pair"
     return [
-        _q(s, 1, "How long is the ZX90 gate between Q12 and Q13, in nanoseconds?",
+        _q(s, 1, "How long does the ZX90 gate between Q12 and Q13 take, in nanoseconds?",
            Truth(numbers=(Expect(gate, TOL["ns"], near=(pair_re(12, 13),)),), patterns=(pair_re(12, 13),))),
         _q(s, 2, "Bell fidelity on the 25-28 link of 144Qv2?",
            Truth(numbers=(Expect(bell, TOL["%"], near=(pair_re(25, 28),)),), patterns=(pair_re(25, 28),))),
-        _q(s, 3, "Between neighbours Q9 and Q10, whose T1 is longer right now?",
+        _q(s, 3, "Between neighbours Q9 and Q10, which one currently keeps its T1 longer?",
            Truth(numbers=one.numbers, winner=one.winner, loser=one.loser, patterns=(qubit_re(9), qubit_re(10)))),
-        _q(s, 4, "On 144Qv2, stack qubit 40 against qubit 41 on T2 star: who wins and by how much?",
+        _q(s, 4, "On 144Qv2, stack qubit 40 against qubit 41 on T2 star: who wins, and by what margin?",
            Truth(numbers=two.numbers, winner=two.winner, loser=two.loser, patterns=(qubit_re(40), qubit_re(41)))),
     ]
 
@@ -371,7 +371,7 @@ def spread(db) -> list[Question]:
            Truth(numbers=(_std(t1, TOL["us"]),))),
         _q(s, 2, "Max minus min of qubit frequency on 144Qv2, expressed in MHz?",
            Truth(numbers=(Expect((max(f) - min(f)) * 1000.0, 0.51),))),
-        _q(s, 3, "Give me the interquartile range of readout fidelity over the 144Q chip.",
+        _q(s, 3, "For 144Q readout fidelities, what is the IQR?",
            Truth(numbers=(Expect(q3 - q1, TOL["%"], unit="%", alternatives=(i3 - i1,)),))),
         _q(s, 4, "What's the sigma of the ZX90 gate durations here, in ns?",
            Truth(numbers=(_std(gate, TOL["ns"]),))),
@@ -386,9 +386,9 @@ def top_n(db) -> list[Question]:
            _top(latest(db, CHIP, "t1"), 5, True, TOL["us"])),
         _q(s, 2, "Which three couplings on this chip have the poorest ZX90 fidelity? Include values.",
            _top(latest(db, CHIP, "zx90_gate_fidelity", "coupling"), 3, True, TOL["%"], near=pair_re)),
-        _q(s, 3, "Show me the four 144Qv2 qubits with the longest T2 echo, along with their times.",
+        _q(s, 3, "On 144Qv2, show me the four longest T2 echo times and which qubits hold them.",
            _top(latest(db, OTHER, "t2_echo"), 4, False, TOL["us"])),
-        _q(s, 4, "Bottom 3 qubits for X90 fidelity on the 144-qubit chip?",
+        _q(s, 4, "Bottom 3 qubits for X90 fidelity on 144Qv2?",
            _top(latest(db, OTHER, "x90_gate_fidelity"), 3, True, TOL["%"])),
     ]
 
@@ -406,9 +406,9 @@ def window_count(db) -> list[Question]:
                    for e in db["execution_history"].find({"status": "failed", "chip_id": {"$in": [CHIP, OTHER]}}))
     s = "window count"
     return [
-        _q(s, 1, "How many calibration runs did 64Qv3 get through in the last fortnight?",
+        _q(s, 1, "Count the runs 64Qv3 has been put through this past fortnight.",
            Truth(numbers=(Expect(runs, 0, "count"),))),
-        _q(s, 2, "Tally the failed tasks on 144Qv2 across the most recent 5 days.",
+        _q(s, 2, "Tally up 144Qv2's failed tasks across the most recent 5 days.",
            Truth(numbers=(Expect(failed5, 0, "count"),))),
         _q(s, 3, "In the past three days, how many successful T1 measurements were recorded on this chip?",
            Truth(numbers=(Expect(len(t1_rows), 0, "count", alternatives=(t1_kept,)),))),
