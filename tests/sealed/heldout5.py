@@ -292,8 +292,8 @@ def fails_most(db) -> list[Question]:
                   "what was its failure count?", Truth(numbers=(Expect(week_n, 0, "count", near=(task_re(week_task),)),),
                                   patterns=(task_re(week_task),))),
         _q(s, 2, "Which execution on this chip saw the most tasks go wrong? Give the run id "
-                  "and the failure count.", Truth(numbers=(Expect(run_n, 0, "count", near=(re.escape(run),)),),
-                                                  patterns=(re.escape(run),))),
+                  "and the failure count.", Truth(numbers=(Expect(run_n, 0, "count", near=(run,)),),
+                                                  patterns=(run,))),
         _q(s, 3, "On 144Qv2, what is our least reliable task in terms of failure rate (failed out of attempted)?",
            Truth(numbers=(Expect(rates[worst], 0.051, unit="%", near=(task_re(worst),),
                                  alternatives=(_pct(bad[worst], kept[worst]),)),), patterns=(task_re(worst),))),
