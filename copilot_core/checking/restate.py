@@ -152,7 +152,7 @@ def _shared(asked: Question, given: Sequence[Condition]) -> list[Condition]:
 
 
 def _pair_mismatches(asked: Question, name: str, args: dict, clear: list[str]) -> list[Mismatch]:
-    """A coupling's values for a question about its two qubits' own parameter, or the other way round; other
+    """A coupling's values for a question about its two qubits' own parameter, or conversely; other
     qubits than the two named."""
     kinds = {CATALOGUE[m].kind for m in clear if m in CATALOGUE}
     wanted = " and ".join(_title(m) for m in clear)
