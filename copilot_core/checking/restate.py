@@ -115,6 +115,14 @@ def _order_asked(asked: Question, metric: str) -> str | None:
     return "lowest" if word in _LOW else "highest" if word in _HIGH else None
 
 
+def _join_asked(asked: Question) -> str | None:
+    """How the question joins limits of several metrics; None when an "or" may be a range's ("below 40 or above
+    90")."""
+    if asked.ranges:
+        return None
+    return "or" if asked.has("or join") else "and"
+
+
 def _limit_mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
     wanted = asked_conditions(asked)
     given = call_conditions(name, args)
@@ -189,6 +197,11 @@ def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
                                 f"{' and '.join(_title(m) for m in others)}"))
     if name in _FILTERS or (name == "rank_metric" and asked.limits):
         out += _limit_mismatches(asked, name, args)
+    join = _join_asked(asked)
+    if name == "filter_metrics" and join is not None and len(call_metrics(name, args)) > 1 and \
+            args.get("join", "and") != join:
+        out.append(Mismatch("asks for " + ("every condition at once" if join == "and" else "any one condition") +
+                            ", not " + ("any one of them" if join == "and" else "every one at once")))
     if name == "rank_metric":
         metric = str(args.get("metric_name"))
         order = _order_asked(asked, metric)
@@ -245,7 +258,7 @@ def _rebuilt_filter(asked: Question, name: str, args: dict) -> tuple[str, dict] 
     chip = {"chip_id": args["chip_id"]} if "chip_id" in args else {}
     if len(metrics) == 1:
         return "filter_metric", {**chip, "metric_name": metrics[0], **{s: v for _, s, v in wanted}}
-    join = args.get("join") if args.get("join") in ("and", "or") else "or" if asked.has("or join") else "and"
+    join = _join_asked(asked) or (args.get("join") if args.get("join") in ("and", "or") else "and")
     return "filter_metrics", {**chip, "join": join, "conditions": [{"metric_name": m, s: v} for m, s, v in wanted]}
 
 
@@ -267,6 +280,8 @@ def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
         return "compare_qubits", {**chip, "qids": sorted(asked.qubits, key=int), "param_names": clear}
     if name == "compare_qubits" and kinds == {"coupling"} and len(asked.qubits) == 2 and not asked.couplings:
         return "get_coupling_params", {**chip, "coupling_id": "-".join(asked.qubits), "param_names": clear}
+    if name == "compare_qubits" and len(asked.qubits) >= 2 and not asked.couplings and kinds <= {"qubit"}:
+        return name, {**args, "qids": sorted(asked.qubits, key=int)}
     return None
 
 
