@@ -103,8 +103,10 @@ def call_metrics(name: str, args: dict) -> list[str]:
 
 
 def _clear(asked: Question) -> list[str]:
-    """The question's metrics, when every metric phrase it holds is clear ("T2" alone settles none)."""
-    return [] if None in asked.metrics else list(dict.fromkeys(m for m in asked.metrics if m is not None))
+    """The question's metrics, when every metric phrase it holds is clear ("T2" alone settles none; "coupling" and
+    "pair" name what is read, no metric)."""
+    named = asked.without("subject words").metrics
+    return [] if None in named else list(dict.fromkeys(m for m in named if m is not None))
 
 
 def _order_asked(asked: Question, metric: str) -> str | None:
@@ -131,7 +133,8 @@ def _limit_mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
         if any(m == metric and s == side and _same(v, value) for m, s, v in given):
             continue
         said = _limit_words(metric, side, value)
-        other = [c for c in given if c[0] == metric]
+        wanted_here = {(m, s, v) for m, s, v in wanted if m == metric}
+        other = [c for c in given if c[0] == metric and not any(c[1] == s and _same(c[2], v) for _, s, v in wanted_here)]
         if other:
             out.append(Mismatch(f"sets {said}, not {' and '.join(_limit_words(*c) for c in other)}"))
         else:
