@@ -243,8 +243,8 @@ def reading(name: str, args: dict) -> str:
         return f"gives the values of coupling {which}{chip}" if args.get("coupling_id") else \
             f"gives the values of {which}{chip}"
     if name == "compare_qubits":
-        qids = args.get("qids") if isinstance(args.get("qids"), list) else []
-        return f"compares qubits {', '.join(str(q) for q in qids)}{chip}"
+        qids = args.get("qids")
+        return f"compares qubits {', '.join(str(q) for q in qids) if isinstance(qids, list) else ''}{chip}"
     metrics = " and ".join(_title(m) for m in call_metrics(name, args))
     return f"reads {metrics}{chip}" if metrics else f"is {name}{chip}"
 
