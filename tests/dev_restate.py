@@ -54,12 +54,12 @@ def _filters(db) -> list[Question]:
     return [
         _filter(db, "rf-1", "How many qubits combine a T1 under 55 μs with a T2 echo over 35 μs?",
                 {"t1": lambda v: v < 55, "t2_echo": lambda v: v > 35}),
-        _filter(db, "rf-2", "Count the qubits whose T1 is above 0.045 ms and whose qubit frequency is below 5050 MHz.",
+        _filter(db, "rf-2", "Count the qubits where T1 exceeds 0.045 ms and qubit frequency stays below 5050 MHz.",
                 {"t1": lambda v: v > 45, "qubit_frequency": lambda v: v < 5.05}),
         _filter(db, "rf-3", "How many qubits sit between 40 and 75 μs in T1 and have a T2 echo above 25000 ns?",
                 {"t1": lambda v: 40 < v < 75, "t2_echo": lambda v: v > 25}),
-        _filter(db, "rf-4", "How many qubits have T1 over 35 μs, T2 echo under 90 μs and X90 gate fidelity over "
-                            "99.5%?",
+        _filter(db, "rf-4", "How many qubits have T1 over 35 μs, T2 echo under 90 μs, plus X90 gate fidelity "
+                            "over 99.5%?",
                 {"t1": lambda v: v > 35, "t2_echo": lambda v: v < 90, "x90_gate_fidelity": lambda v: v > 99.5}),
         _filter(db, "rf-5", "Tally the qubits having readout fidelity above 0.93 together with T1 below 60 μs.",
                 {"average_readout_fidelity": lambda v: v > 93, "t1": lambda v: v < 60}),
@@ -78,7 +78,7 @@ def _shares(db) -> list[Question]:
                lambda v: v > 99.7),
         _share(db, "rs-4", "What percentage of the qubits have readout fidelity below 0.94?",
                "average_readout_fidelity", lambda v: v < 94),
-        _share(db, "rs-5", "Percentage of qubits whose T1 is above 65 μs?", "t1", lambda v: v > 65),
+        _share(db, "rs-5", "Percentage of qubits having T1 above 65 μs?", "t1", lambda v: v > 65),
     ]
 
 
@@ -86,10 +86,10 @@ def _tops(db) -> list[Question]:
     return [
         _top(db, "rt-1", "Name the 3 qubits with the highest T1.", "t1", 3, True),
         _top(db, "rt-2", "List the 4 qubits with the lowest T2 echo.", "t2_echo", 4, False),
-        _top(db, "rt-3", "Which 3 qubits have the best X90 gate fidelity?", "x90_gate_fidelity", 3, True),
-        _top(db, "rt-4", "Which 2 qubits have the worst readout fidelity?", "average_readout_fidelity", 2, False),
+        _top(db, "rt-3", "Rank the 3 best qubits by X90 gate fidelity.", "x90_gate_fidelity", 3, True),
+        _top(db, "rt-4", "Name the 2 qubits with the worst readout fidelity.", "average_readout_fidelity", 2, False),
         _top(db, "rt-5", "Give the top 5 qubits by T2 echo.", "t2_echo", 5, True),
-        _top(db, "rt-6", "Which 3 qubits have the worst T1?", "t1", 3, False),
+        _top(db, "rt-6", "Point out the 3 qubits with the worst T1.", "t1", 3, False),
     ]
 
 
@@ -101,7 +101,8 @@ def _pairs(db) -> list[Question]:
     a, b = first.split("-")
     c, d = second.split("-")
     out = [
-        Question("rp-1", "restate pair", f"What ZX90 gate fidelity does the coupling of Q{int(a)} and Q{int(b)} have?",
+        Question("rp-1", "restate pair",
+                 f"Report the ZX90 gate fidelity measured on the coupling linking Q{int(a)} with Q{int(b)}.",
                  Truth(((zx[first], tol("zx90_gate_fidelity")),))),
         Question("rp-2", "restate pair", f"Bell state fidelity of the coupling joining Q{int(c)} and Q{int(d)}?",
                  Truth(((bell[second], tol("bell_state_fidelity")),))),
