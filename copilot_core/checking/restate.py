@@ -26,11 +26,13 @@ from copilot_core.tools.toolkit import ToolOutcome
 
 Condition = tuple[str, str, float]  # metric, side, limit in the metric's display unit
 _FILTERS = frozenset({"filter_metric", "filter_metrics"})
-_METRIC_ARGS = ("metric_name", "metric_a", "metric_b", "param_names")
+_METRIC_ARGS = ("metric_name", "metric_a", "metric_b", "parameter_name", "param_names")
 # The tools whose arguments carry what a question settles; other calls (a chip summary, a qubit's values) are
 # context, and the scope check holds their window, task and qubit.
 CHECKED = frozenset({"filter_metric", "filter_metrics", "rank_metric", "missing_metric", "metric_spread",
-                     "correlate_metrics", "compare_chips", "compare_qubits", "get_coupling_params"})
+                     "correlate_metrics", "compare_chips", "compare_qubits", "get_coupling_params", "count_in_window",
+                     "get_parameter_timeseries", "get_chip_parameter_timeseries", "generate_chip_heatmap",
+                     "get_parameter_lineage"})
 _LOW = frozenset({"lowest", "smallest", "shortest", "minimum", "weakest", "bottom"})
 _HIGH = frozenset({"highest", "largest", "longest", "maximum", "strongest", "top"})
 MAX_CONDITIONS = 4  # filter_metrics' own limit
@@ -194,7 +196,10 @@ def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
     used = call_metrics(name, args)
     limit_metrics = {m for m, _, _ in asked_conditions(asked)}
     if clear:
-        others = [m for m in used if m not in clear and m not in limit_metrics]
+        listed = args.get("param_names") if isinstance(args.get("param_names"), list) else []
+        others = [m for m in used if m not in clear and m not in limit_metrics and m not in listed]
+        if listed and not any(str(m) in clear or str(m) in limit_metrics for m in listed):
+            others += [str(m) for m in listed]  # a list of parameters reads another's besides: context, unless all
         if others:
             out.append(Mismatch(f"asks about {' and '.join(_title(m) for m in clear)}, not "
                                 f"{' and '.join(_title(m) for m in others)}"))

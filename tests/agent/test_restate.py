@@ -197,3 +197,11 @@ def test_a_call_that_restates_its_question_has_no_mismatch(text, name, args):
 ])
 def test_each_mismatch_says_what_the_question_settles(text, name, args, missed):
     assert [m.missed for m in mismatches(parse(text, [CHIP, OTHER]), name, args)] == [missed]
+
+
+def test_a_history_of_another_metric_is_shown_with_a_note(repo, scripted_openai, tmp_path):
+    question = "How has the T1 of Q5 moved over its last 10 measurements?"
+    scripted_openai.smart = caller_then_quoter("get_parameter_timeseries", {"chip_id": CHIP, "qid": "5",
+                                                                            "parameter_name": "t2_echo", "last_n": 10})
+    said = _ask(repo, scripted_openai, tmp_path, question, "off")
+    assert f"{NOTE} reads T2 echo on {CHIP} only; your question asks about T1, not T2 echo" in said, said
