@@ -196,7 +196,8 @@ def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
     used = call_metrics(name, args)
     limit_metrics = {m for m, _, _ in asked_conditions(asked)}
     if clear:
-        listed = args.get("param_names") if isinstance(args.get("param_names"), list) else []
+        names = args.get("param_names")
+        listed: list = names if isinstance(names, list) else []
         others = [m for m in used if m not in clear and m not in limit_metrics and m not in listed]
         if listed and not any(str(m) in clear or str(m) in limit_metrics for m in listed):
             others += [str(m) for m in listed]  # a list of parameters reads another's besides: context, unless all
