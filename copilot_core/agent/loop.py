@@ -54,6 +54,7 @@ from copilot_core.llm.streaming import draft_text
 from copilot_core.llm.textcalls import is_call_shaped, text_tool_calls
 from copilot_core.agent.ledger import CallLedger
 from copilot_core.cancel import CancelToken, TurnCancelled
+from copilot_core.checking.restate import corrected
 from copilot_core.checking.verify import NO_ANSWER, answer_line, deterministic_answer, retry_invented
 from copilot_core.errors import ProviderError
 from copilot_core.tools.compact import to_model_json
@@ -297,13 +298,15 @@ class ModelLoop:
                 else Settled({})
             if settled.refusal is not None:
                 return _loop_outcome(call.name, args, settled.refusal, settled.hint)
+            name, made, why = corrected(call.name, dict(settled.args), parse(self.plan.request.message)) \
+                if parsed is not None else (call.name, {}, None)
             try:
-                outcome = self.toolkit.execute(call.name, dict(settled.args) if parsed is not None else call.arguments)
+                outcome = self.toolkit.execute(name, made if parsed is not None else call.arguments)
             except Exception as exc:  # noqa: BLE001
                 log.exception("toolkit raised for %s", call.name)
                 return _loop_outcome(call.name, args, f"internal error in {call.name} ({type(exc).__name__})",
                                      "try another tool")
-            outcome = noted(outcome, settled.notes)
+            outcome = noted(outcome, settled.notes + ((why,) if why else ()))
         return replace(outcome, model_text=tabular_json(outcome.model_text)) if self.plan.tabular else outcome
 
     def loop(self, conversation: Conversation, prefetched: bool) -> str | None:

@@ -67,7 +67,7 @@ def _bounds(name: str, args: dict) -> Iterator[tuple[dict, str, Metric]]:
                 yield holder, side, entry
 
 
-def _in_unit(t: Threshold, entry: Metric) -> float | None:
+def in_display_unit(t: Threshold, entry: Metric) -> float | None:
     """``t`` in the metric's display unit; None when its unit cannot be the metric's.  A number with no unit is in
     the display unit, except a fraction of a metric shown in % ("above 0.995" of a fidelity is 99.5%)."""
     if not t.unit:
@@ -85,7 +85,7 @@ def _pool(entry: Metric, limits: tuple[Threshold, ...]) -> tuple[list[Threshold]
     if own:
         return own, True
     loose = [t for t in limits if t.metric is None]
-    return loose or [t for t in limits if _in_unit(t, entry) is not None], False
+    return loose or [t for t in limits if in_display_unit(t, entry) is not None], False
 
 
 def _said(t: Threshold) -> str:
@@ -99,9 +99,9 @@ def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...]) -> tuple
     by_side = {side: [t for t in pool if t.side == side] for side in SIDES}
     matched: dict[str, Threshold] = {}
     for side, value in given.items():
-        same = next((t for t in by_side[side] if value in (t.value, _in_unit(t, entry))), None)
-        other = next((t for t in pool if t.side != side and value in (t.value, _in_unit(t, entry))), None)
-        elsewhere = next((t for t in limits if t not in pool and value in (t.value, _in_unit(t, entry))), None)
+        same = next((t for t in by_side[side] if value in (t.value, in_display_unit(t, entry))), None)
+        other = next((t for t in pool if t.side != side and value in (t.value, in_display_unit(t, entry))), None)
+        elsewhere = next((t for t in limits if t not in pool and value in (t.value, in_display_unit(t, entry))), None)
         if same is None and other is not None and len(by_side[other.side]) == 1:
             matched[side] = other  # the side the question wrote it on
         elif same is not None:
@@ -118,7 +118,7 @@ def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...]) -> tuple
         if t is None:
             settled[side] = holder[side]
             continue
-        shown = _in_unit(t, entry)
+        shown = in_display_unit(t, entry)
         if shown is None:
             kind = family(t.unit)
             return [], (f"{REFUSED} {t.value:g} {canonical(t.unit)} is "

@@ -228,13 +228,18 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
             args["param_names"] = [one]
         return PlannedCall("compare_qubits", args, "two qubits side by side")
     if asked.shape == "cross-chip" and one is not None:
-        mean = asked.has("mean words") and not (asked.said("mean words") == "average" and asked.has("average metric"))
-        stat = "mean" if mean else "median"
+        stat = statistic_asked(asked)
         args = {"metric_name": one, "statistic": stat}
         if len({c.lower() for c in asked.chip_ids}) >= 2:
             args["chip_ids"] = list(dict.fromkeys(asked.chip_ids))
         return PlannedCall("compare_chips", args, f"{stat} {one} across chips")
     return None
+
+
+def statistic_asked(asked: Question) -> str:
+    """"mean" when the question says mean or average (not of "average readout fidelity"), else "median"."""
+    mean = asked.has("mean words") and not (asked.said("mean words") == "average" and asked.has("average metric"))
+    return "mean" if mean else "median"
 
 
 def _coupling_asked(asked: Question) -> bool:
