@@ -55,21 +55,21 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "me
                   chip_ids: list[str] | None = None) -> ToolResult:
     entry = CATALOGUE.get(metric_name)
     if entry is None:
-        raise ToolError(f"unknown metric {metric_name!r}", "list names with list_available_parameters")
+        raise ToolError(f"unknown metric {metric_name!r}", "list names with list_available_parameters", kind="call")
     values: dict[str, float] = {}
     rows = []
     for chip_id in _chips(ctx, chip_ids):
         try:
             cm = chip_metric(ctx.repo, chip_id, metric_name, kind=entry.kind)
         except UnknownChip as exc:
-            raise ToolError(str(exc), "list chips in the app's overview") from None
+            raise ToolError(str(exc), "list chips in the app's overview", kind="data") from None
         value = cm.stats[statistic]
         if value is not None:
             values[chip_id] = value
             rows.append({"chip_id": chip_id, statistic: value, "with_data": cm.stats["count"],
                          "total": cm.stats["total"]})
     if len(values) < 2:
-        raise ToolError(f"fewer than two chips have {metric_name} data", "compare qubits on one chip instead")
+        raise ToolError(f"fewer than two chips have {metric_name} data", "compare qubits on one chip instead", kind="data")
     order = sorted(values, key=lambda c: -values[c])  # highest first
     rows.sort(key=lambda r: order.index(str(r["chip_id"])))
     better = order if entry.higher_is_better else order[::-1]
@@ -119,13 +119,13 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     if qid is not None:
         ctx.check_qid(chip_id, qid)
     if what == "measurements" and metric_name not in CATALOGUE:
-        raise ToolError("counting measurements needs a known metric_name", "e.g. {\"metric_name\": \"t1\"}")
+        raise ToolError("counting measurements needs a known metric_name", "e.g. {\"metric_name\": \"t1\"}", kind="call")
     since_weekday = since_weekday.strip().lower() if isinstance(since_weekday, str) else since_weekday
     if since_weekday is not None and since_weekday not in WEEKDAYS:
-        raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}")
+        raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}", kind="call")
     last = ctx.repo.last_execution_at(chip_id)
     if last is None:
-        raise ToolError(f"{chip_id} has no runs", "pick a chip with calibration runs")
+        raise ToolError(f"{chip_id} has no runs", "pick a chip with calibration runs", kind="data")
     windowed = days is not None or since_weekday is not None or day is not None
     since, until = day_window(last, days, since_weekday, day) if windowed else (None, None)
     task = str(inline_from_database(task_name, 80)) if task_name else None
@@ -213,7 +213,7 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit",
         ctx.check_qid(chip_id, q)
     since_weekday = since_weekday.strip().lower() if isinstance(since_weekday, str) else since_weekday
     if since_weekday is not None and since_weekday not in WEEKDAYS:
-        raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}")
+        raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}", kind="call")
     windowed = days is not None or since_weekday is not None or day is not None
     last = ctx.repo.last_execution_at(chip_id) if windowed else None
     since, until = day_window(last, days, since_weekday, day) if last is not None else (None, None)

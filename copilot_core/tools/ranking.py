@@ -29,9 +29,9 @@ def measure_metric(ctx: ToolContext, chip_id: str, metric_name: str) -> ChipMetr
             coupling = chip_metric(ctx.repo, chip_id, metric_name, kind="coupling")
             found = coupling if coupling.stats["count"] else found
     except UnknownChip as exc:
-        raise ToolError(str(exc), "list chips in the app's overview") from None
+        raise ToolError(str(exc), "list chips in the app's overview", kind="data") from None
     if found.stats["count"] == 0:
-        raise ToolError(f"no {metric_name} data on {chip_id}", "list names with list_available_parameters")
+        raise ToolError(f"no {metric_name} data on {chip_id}", "list names with list_available_parameters", kind="data")
     return found
 
 
@@ -88,7 +88,7 @@ def _order_key(item_id: str) -> tuple[int, ...]:
 def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float | None = None,
                   above: float | None = None) -> ToolResult:
     if below is None and above is None:
-        raise ToolError("give below or above", "e.g. {\"metric_name\": \"t1\", \"below\": 50}")
+        raise ToolError("give below or above", "e.g. {\"metric_name\": \"t1\", \"below\": 50}", kind="call")
     cm = measure_metric(ctx, chip_id, metric_name)
     matched = [i for i, v in cm.values.items() if _meets(v, below, above)]
     matched.sort(key=_order_key)
@@ -151,7 +151,8 @@ def _groups(ctx: ToolContext, chip_id: str, conditions: list[dict]) -> list[tupl
     for condition in conditions:
         below, above = condition.get("below"), condition.get("above")
         if below is None and above is None:
-            raise ToolError("each condition needs below or above", "e.g. {\"metric_name\": \"t1\", \"above\": 50}")
+            raise ToolError("each condition needs below or above", "e.g. {\"metric_name\": \"t1\", \"above\": 50}",
+                            kind="call")
         name = str(condition["metric_name"])
         low, high = (float(below) if below is not None else None), (float(above) if above is not None else None)
         at = next((i for i, (cm, b, a) in enumerate(out) if cm.metric.name == name and (b is None) != (a is None)
@@ -184,7 +185,7 @@ def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join:
     limits = _groups(ctx, chip_id, conditions)
     kinds = {cm.kind for cm, _, _ in limits}
     if len(kinds) > 1:
-        raise ToolError("conditions mix qubit and coupling metrics", "filter qubits and couplings separately")
+        raise ToolError("conditions mix qubit and coupling metrics", "filter qubits and couplings separately", kind="call")
     first = limits[0][0]
     verdicts = {i: [_meets(cm.values.get(i), below, above) for cm, below, above in limits] for i in first.values}
     if join == "and":

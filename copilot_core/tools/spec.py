@@ -29,13 +29,21 @@ if TYPE_CHECKING:
     from copilot_core.tools.store import DataStore
 
 
-class ToolError(CopilotError):
-    """A failure the model can act on: ``message`` says what went wrong, ``hint`` what to do instead."""
+ErrorKind = Literal["data", "call"]
+"""What a failed call tells the person: ``data``, a fact of the data (no such qubit, chip not found, a metric never
+measured there), shown as the data's answer; ``call``, a call that did not fit (bad arguments, a tool that is off),
+which says nothing about the data and is never shown as its answer."""
 
-    def __init__(self, message: str, hint: str = "") -> None:
+
+class ToolError(CopilotError):
+    """A failure the model can act on: ``message`` says what went wrong, ``hint`` what to do instead, ``kind``
+    whether it is a fact of the data or a call that did not fit (:data:`ErrorKind`; every raise names one)."""
+
+    def __init__(self, message: str, hint: str = "", *, kind: ErrorKind) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.kind = kind
 
 
 @dataclass
@@ -99,7 +107,7 @@ class ToolContext:
             if found is None:
                 known = ", ".join(inline_from_database(c["chip_id"], 64) + ("" if c.get("active", True) else INACTIVE_MARK)
                                   for c in self.repo.list_chips()[:20]) or "none"
-                raise ToolError(f"chip {chip_id!r} not found", f"available chips: {known}")
+                raise ToolError(f"chip {chip_id!r} not found", f"available chips: {known}", kind="data")
             self._chips[chip_id] = found
         return self._chips[chip_id]
 
@@ -112,14 +120,15 @@ class ToolContext:
             topology_id = chip["topology_id"]
             return topology_for(int(chip["size"] or 0), None if topology_id is None else str(topology_id))
         except ValueError as exc:
-            raise ToolError(f"chip {chip_id!r} has no known topology: {exc}") from None
+            raise ToolError(f"chip {chip_id!r} has no known topology: {exc}", kind="data") from None
 
     def check_qid(self, chip_id: str, qid: str) -> str:
         """``qid`` if the chip has that qubit, else a ToolError giving the valid range."""
         size = self.size(chip_id)
         if size and int(qid) >= size:
             raise ToolError(f"{target_label(qid, size)} does not exist on {chip_id}",
-                            f"{chip_id} has qubits {target_label('0', size)}..{target_label(str(size - 1), size)}")
+                            f"{chip_id} has qubits {target_label('0', size)}..{target_label(str(size - 1), size)}",
+                            kind="data")
         return qid
 
     def label(self, chip_id: str, qid: str) -> str:
