@@ -18,7 +18,7 @@ import pandas as pd
 
 from copilot_core.analysis.overview import INACTIVE_MARK
 from copilot_core.domain.topology import Topology, target_label, topology_for
-from copilot_core.domain.windows import DAYS, WEEKDAYS
+from copilot_core.domain.windows import DATE_PATTERN, DAYS, WEEKDAYS
 from copilot_core.errors import CopilotError
 from copilot_core.tools.compact import inline_from_database
 
@@ -154,6 +154,9 @@ SESSION = "x-session"
 # Marks an enum whose values the model is not sent (a filter whose values it knows, e.g. a run's status): a
 # wrong value still fails validation, and the error lists the valid ones.
 VALUES_ON_ERROR = "x-values-on-error"
+# Marks an argument the router fills from the question's words (a window written as dates): validated like any other,
+# not sent, so the tool set stays within its token budget; the model answers such questions from the router's call.
+FROM_QUESTION = "x-from-question"
 
 
 @lru_cache(maxsize=None)
@@ -173,7 +176,8 @@ def _model_property(prop: dict) -> dict:
 def model_schema(schema: dict) -> dict:
     """What the model is sent of a tool's parameter schema: property names, types other than string, enums and
     required keys, without the session-filled arguments and without an empty ``required``."""
-    sent = {name: prop for name, prop in schema.get("properties", {}).items() if SESSION not in prop}
+    sent = {name: prop for name, prop in schema.get("properties", {}).items()
+            if SESSION not in prop and FROM_QUESTION not in prop}
     out: dict = {k: v for k, v in schema.items() if k in _MODEL_KEYS and k not in ("properties", "required")}
     out["properties"] = {name: _model_property(prop) for name, prop in sent.items()}
     required = [name for name in schema.get("required", []) if name in sent]
@@ -285,6 +289,14 @@ def day_arg() -> dict:
     """``day``: one whole UTC day instead of ``days`` ("yesterday" is the day before the newest run's day)."""
     return {"type": "string", "enum": list(DAYS),
             "description": "Instead of days: one UTC day, 'today' (the newest run's day) or the day before."}
+
+
+def date_arg(end: str) -> dict:
+    """``from_date``/``to_date``: one end of a window written as dates, whole UTC days, both ends included
+    (:func:`~copilot_core.domain.windows.dates_window`); the router fills it from the question."""
+    return {"type": "string", "pattern": DATE_PATTERN, FROM_QUESTION: True,
+            "description": f"Instead of days: the {end} day, 'YYYY-MM-DD', 'MM-DD' or a weekday (the latest such day "
+                           "on or before the newest run's day), included."}
 
 
 def weekday_arg() -> dict:

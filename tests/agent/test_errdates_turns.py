@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.agent.page_turn import page_turn, shown
+from tests.agent.page_turn import SMALL, page_turn, shown
 from tests.fakes.scripted_openai import SmartRequest, call, text
 
 MADE_UP = "Q05 has a T1 of 12.3456 μs, the lowest on the chip."
@@ -56,3 +56,27 @@ def test_a_year_the_model_took_for_a_qubit_is_never_said_not_to_exist(question, 
     said = shown(page_turn(repo, scripted_openai, tmp_path, question, env={"COPILOT_TOOL_ROUTER": "off"}))
     assert "2026 does not exist" not in said and "From the data" not in said, said
     assert "could not be computed" in said, said
+
+
+def _dev(demo_db, prefix: str) -> list:
+    from tests import dev_errdates
+    return [q for q in dev_errdates.build(demo_db) if q.id.startswith(prefix)]
+
+
+WINDOW_IDS = [f"ed-{i}" for i in range(1, 15)]
+
+
+@pytest.mark.parametrize("qid", WINDOW_IDS)
+@pytest.mark.parametrize("model", ["quoter", "silent"])
+def test_a_window_written_as_dates_counts_what_pymongo_counts(qid, model, repo, demo_db, scripted_openai, tmp_path):
+    from tests.eval_score import problems
+    from tests.fakes import scripted_models
+
+    asked = [q for q in _dev(demo_db, "ed-") if q.id == qid]
+    if not asked:
+        pytest.fail(f"{qid} was not built (no failure on Tuesday in the demo?)")
+    question = asked[0]
+    scripted_openai.smart = getattr(scripted_models, model)
+    said = shown(page_turn(repo, scripted_openai, tmp_path, question.text, model=SMALL))
+    assert not problems(question.truth, said), (question.text, said)
+    assert "does not exist" not in said and "From the data" not in said, said

@@ -20,7 +20,8 @@ DATA_FACTS = ("not found", "does not exist", "has no known topology", "has no ru
               "only {arr.size} value", "only {n} {a.kind}s", "no qubit parameters", "nothing to compare")
 BAD_CALLS = ("unknown tool", "no chip in view", "is limited to", "give ", "unknown metric", "unknown weekday",
              "counting measurements needs", "not available", "memory is", "are not both", "each condition needs",
-             "conditions mix", "arguments are not valid JSON", "arguments must be", "invalid {where}")
+             "conditions mix", "cannot read the window", "arguments are not valid JSON", "arguments must be",
+             "invalid {where}")
 
 
 def _raises() -> list[tuple[str, int, str, ast.Call]]:
