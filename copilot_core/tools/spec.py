@@ -299,6 +299,14 @@ def date_arg(end: str) -> dict:
                            "on or before the newest run's day), included."}
 
 
+def including_arg() -> dict:
+    """``including``: the sides whose limit itself counts ("at least 60": a value of 60 meets it); the router
+    fills it from the question's words (:func:`~copilot_core.routing.limits.settle_limits`)."""
+    return {"type": "array", "items": {"type": "string", "enum": ["below", "above"]}, "maxItems": 2,
+            "uniqueItems": True, FROM_QUESTION: True,
+            "description": "The sides whose limit counts itself ('at least', 'no more than')."}
+
+
 def weekday_arg() -> dict:
     """``since_weekday``: a window from a weekday on; a pattern, not an enum, so the compact schema stays short."""
     return {"type": "string", "pattern": "^(" + "|".join(WEEKDAYS) + ")$",

@@ -80,3 +80,15 @@ def test_a_window_written_as_dates_counts_what_pymongo_counts(qid, model, repo, 
     said = shown(page_turn(repo, scripted_openai, tmp_path, question.text, model=SMALL))
     assert not problems(question.truth, said), (question.text, said)
     assert "does not exist" not in said and "From the data" not in said, said
+
+
+@pytest.mark.parametrize("qid", [f"ed-limit-{i}" for i in range(1, 5)])
+@pytest.mark.parametrize("model", ["quoter", "silent"])
+def test_a_limit_written_inclusive_counts_the_qubit_at_the_limit(qid, model, repo, demo_db, scripted_openai, tmp_path):
+    from tests.eval_score import problems
+    from tests.fakes import scripted_models
+
+    question = next(q for q in _dev(demo_db, "ed-limit-") if q.id == qid)
+    scripted_openai.smart = getattr(scripted_models, model)
+    said = shown(page_turn(repo, scripted_openai, tmp_path, question.text, model=SMALL))
+    assert not problems(question.truth, said), (question.text, said)

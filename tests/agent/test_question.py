@@ -156,6 +156,16 @@ for text, fields in [
     ("Since Tuesday, how many runs?", {"dates": None, "since_weekday": "tuesday"}),
 ]:
     CASES.append((text, fields))
+# a limit that counts the value at it ("at least", "no more than", "≥", "<=") and one that does not
+for text, side, inclusive in [("T1 at least 50 μs", "above", True), ("T1 no less than 50 μs", "above", True),
+                              ("T1 ≥ 50 μs", "above", True), ("T1 >= 50 μs", "above", True),
+                              ("T1 at most 50 μs", "below", True), ("T1 no more than 50 μs", "below", True),
+                              ("T1 ≤ 50 μs", "below", True), ("T1 <= 50 μs", "below", True),
+                              ("T1 above 50 μs", "above", False), ("T1 > 50 μs", "above", False),
+                              ("T1 below 50 μs", "below", False), ("T1 < 50 μs", "below", False),
+                              ("T1 more than 50 μs", "above", False), ("T1 under 50 μs", "below", False)]:
+    unit = "μs"
+    CASES.append((f"Which qubits show {text}?", {"limits": (Threshold(side, 50.0, unit, "t1", inclusive),)}))
 
 
 @pytest.mark.parametrize("text, row, expected", ROWS)
