@@ -97,6 +97,11 @@ def _windows(db) -> list[Question]:
         ("ed-13", "window count", f"What is the count of failed CheckRamsey tasks during {end:%B %Y}?",
          len(_failed(db, CHIP, month_start, end, "CheckRamsey"))),
     ]
+    late = next(end - timedelta(days=back) for back in range(3, 25)  # six days of one month inside the data
+                if (end - timedelta(days=back + 5)).month == (end - timedelta(days=back)).month)
+    early = late - timedelta(days=5)
+    qs.append(("ed-15", "window count", f"Between {early.day} and {_long(late)}, how many runs were recorded?",
+               _runs(db, CHIP, early, late)))
     out = [Question(i, shape, text, Truth(((n, 0),))) for i, shape, text, n in qs]
     failed_tue = Counter(d["name"] for d in _failed(db, CHIP, tue, tue))
     if failed_tue:

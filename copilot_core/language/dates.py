@@ -81,7 +81,7 @@ class Written:
     before: str
 
 
-def _day(year: str | None, month: int, day: int) -> str | None:
+def _calendar_day(year: str | None, month: int, day: int) -> str | None:
     """``2026-11-03`` / ``11-03``; None for a day no calendar has."""
     if not (1 <= month <= 12 and 1 <= day <= _DAYS_IN[month - 1]):
         return None
@@ -118,7 +118,7 @@ def written_days(text: str) -> list[Written]:
             if any(s <= f.start < e for s, e in taken):
                 continue
             parts = _from_form(form, f, text)
-            day = _day(*parts) if parts else None
+            day = _calendar_day(*parts) if parts else None
             if day is not None:
                 taken.append((f.start, f.end))
                 out.append(Written(f.start, f.end, day, day, _word_before(tokens, f.start)))
@@ -132,12 +132,28 @@ def written_days(text: str) -> list[Written]:
         if year is None and before not in ("in", "during", "of", "for"):
             continue
         stop = tokens[i + 1][1] if year is not None else end
-        first, last = _day(year, month, 1), _day(year, month, _DAYS_IN[month - 1] if month != 2 or year and
-                                                   int(year) % 4 == 0 else 28)
+        leap = month == 2 and year is not None and int(year) % 4 == 0
+        first, last = _calendar_day(year, month, 1), _calendar_day(year, month, 29 if leap else _DAYS_IN[month - 1]
+                                                                   if month != 2 else 28)
         if first is not None and last is not None:
             taken.append((start, stop))
             out.append(Written(start, stop, first, last, before))
-    return sorted(out, key=lambda w: w.start)
+    return sorted(out + _shared_month(tokens, out), key=lambda w: w.start)
+
+
+def _shared_month(tokens: list[tuple[int, int, str]], days: list[Written]) -> list[Written]:
+    """The first end of "between 1 and 15 November 2026" (or "from 1 to 15 Nov"), a day written with the month and
+    year of the second."""
+    out = []
+    for w in days:
+        at = next((i for i, t in enumerate(tokens) if t[0] == w.start), None)
+        if at is None or at < 3 or w.first != w.last or (tokens[at - 1][2], tokens[at - 3][2]) not in (
+                ("and", "between"), ("to", "from")):
+            continue
+        start, end, word = tokens[at - 2]
+        if word.isdigit() and (day := _calendar_day(w.first[:-6] or None, int(w.first[-5:-3]), int(word))):
+            out.append(Written(start, end, day, day, tokens[at - 3][2]))
+    return out
 
 
 def _word_before(tokens: list[tuple[int, int, str]], start: int) -> str:

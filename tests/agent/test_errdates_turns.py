@@ -63,7 +63,7 @@ def _dev(demo_db, prefix: str) -> list:
     return [q for q in dev_errdates.build(demo_db) if q.id.startswith(prefix)]
 
 
-WINDOW_IDS = [f"ed-{i}" for i in range(1, 15)]
+WINDOW_IDS = [f"ed-{i}" for i in range(1, 16)]
 
 
 @pytest.mark.parametrize("qid", WINDOW_IDS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.language.question import Threshold, parse
+from copilot_core.language.question import Range, Threshold, parse
 
 CHIPS = ("64Qv3", "144Qv2")
 QUBIT_FORMS = [("Q05", "5"), ("Q5", "5"), ("qubit 5", "5"), ("Qubit 12", "12"), ("q007", "7"), ("Q63", "63"),
@@ -141,6 +141,9 @@ for text, window in [
     ("How many runs failed on Tuesday?", ("tuesday", "tuesday")),
     ("How many runs did we have last Friday?", ("friday", "friday")),
     ("Count the failed tasks from 30 December 2026 to 2 January 2027", ("2026-12-30", "2027-01-02")),
+    ("How many runs happened between 1 and 15 November 2026?", ("2026-11-01", "2026-11-15")),
+    ("How many tasks failed from 3 to 9 Nov?", ("11-03", "11-09")),
+    ("How many runs were there in February 2027?", ("2027-02-01", "2027-02-28")),
 ]:
     CASES.append((text, {"dates": window, "shape": "window count", **_NO_SUBJECT}))
 for text, fields in [
@@ -153,6 +156,8 @@ for text, fields in [
                                                "couplings": ()}),
     ("What is the ZX90 of coupling 4-5 since Nov 20, 2026?", {"couplings": ("4-5",), "dates": ("2026-11-20", None)}),
     ("T1 of Q5 may be low", {"dates": None, "qubits": ("5",)}),  # "may" the verb is no month
+    ("Which qubits had T1 between 40 and 50 μs on 3 Nov?", {"dates": ("11-03", "11-03"), "qubits": (),
+                                                             "ranges": (Range("t1", 40.0, 50.0, "μs", True),)}),
     ("Since Tuesday, how many runs?", {"dates": None, "since_weekday": "tuesday"}),
 ]:
     CASES.append((text, fields))
