@@ -181,7 +181,8 @@ def _names_asked(outcome: ToolOutcome, asked: Question) -> bool:
     called a qubit (a year, a day of the month) is no answer to it."""
     args = outcome.args
     named = [args.get("qid"), args.get("qubit_id"), *(args.get("qids") or [])]
-    return all(asked.names_qubit(str(q).lower().lstrip("q")) for q in named if q is not None)
+    return all(asked.names_qubit(str(q).lower().lstrip("q")) or str(q) in asked.couplings for q in named
+               if q is not None)
 
 
 def _unsupported(text: str, question: str, outcomes: Sequence[ToolOutcome]) -> set[str]:
