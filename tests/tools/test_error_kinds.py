@@ -83,7 +83,7 @@ def test_a_fact_of_the_data_is_kind_data_and_the_person_reads_it(tool, args, sai
 @pytest.mark.parametrize(("question", "args", "from_data"), [
     ("What is the T1 of qubit 200?", {"chip_id": CHIP, "qid": "200"}, True),
     ("How many tasks failed in October 2026?", {"chip_id": CHIP, "qid": "2026", "what": "runs"}, False),
-    ("How many runs since 3 Nov 2026?", {"chip_id": CHIP, "qid": "3", "what": "runs"}, False),
+    ("How many runs since 3 Nov 2026?", {"chip_id": CHIP, "qid": "64", "what": "runs"}, False),
 ])
 def test_a_missing_subject_is_the_datas_answer_only_when_the_question_names_it(question, args, from_data, repo):
     from copilot_core.answer.blocks import TextBlock
