@@ -59,7 +59,7 @@ from copilot_core.checking.verify import NO_ANSWER, answer_line, deterministic_a
 from copilot_core.errors import ProviderError
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.tabular import tabular_json
-from copilot_core.tools.toolkit import ToolLayer, ToolOutcome
+from copilot_core.tools.toolkit import UNFIT, FailureKind, ToolLayer, ToolOutcome
 
 if TYPE_CHECKING:
     from copilot_core.data.repository import CalibrationRepository
@@ -79,10 +79,12 @@ def _parse(raw: str) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def _loop_outcome(name: str, args: dict, message: str, hint: str) -> ToolOutcome:
-    """An outcome the loop makes itself (call not run)."""
+def _loop_outcome(name: str, args: dict, message: str, hint: str, kind: FailureKind = "call",
+                  plain: bool = False) -> ToolOutcome:
+    """An outcome the loop makes itself (call not run); ``plain``: its message is written for the person too."""
+    said = message if plain or kind != "call" else UNFIT
     return ToolOutcome(name=name, args=args, ok=False, model_text=to_model_json({"error": message, "hint": hint}),
-                       summary=f"{name}: {message}", error=message)
+                       summary=f"{name} failed: {said}", error=message, error_kind=kind)
 
 
 class ModelLoop:
@@ -297,7 +299,7 @@ class ModelLoop:
             settled = settle_limits(call.name, parsed, parse(self.plan.request.message)) if parsed is not None \
                 else Settled({})
             if settled.refusal is not None:
-                return _loop_outcome(call.name, args, settled.refusal, settled.hint)
+                return _loop_outcome(call.name, args, settled.refusal, settled.hint, plain=True)
             name, made, why = corrected(call.name, dict(settled.args), parse(self.plan.request.message)) \
                 if parsed is not None else (call.name, {}, None)
             try:
@@ -305,7 +307,7 @@ class ModelLoop:
             except Exception as exc:  # noqa: BLE001
                 log.exception("toolkit raised for %s", call.name)
                 return _loop_outcome(call.name, args, f"internal error in {call.name} ({type(exc).__name__})",
-                                     "try another tool")
+                                     "try another tool", "internal")
             outcome = noted(outcome, settled.notes + ((why,) if why else ()))
         return replace(outcome, model_text=tabular_json(outcome.model_text)) if self.plan.tabular else outcome
 

@@ -203,7 +203,8 @@ def compare(reader: RunReader, chip: dict, before: str = "previous", after: str 
     executions = reader.executions_between(chip_id)
     a, b = resolve_point(before, executions), resolve_point(after, executions)
     if set(a.execution_ids) & set(b.execution_ids):
-        raise CompareError(f"both points cover the same run ({a.label} and {b.label}): pick two different runs")
+        raise CompareError(f"both points cover the same run ({a.label} and {b.label}): pick two different runs",
+                           malformed=True)
     if a.start > b.start:
         a, b = b, a
     topology = chip_topology(chip)

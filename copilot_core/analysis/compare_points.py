@@ -18,9 +18,14 @@ ALIASES = {"latest": "latest", "last": "latest", "now": "latest", "today": "late
 
 
 class CompareError(CopilotError, ValueError):
-    """The two points cannot be compared (message is safe to show and says what to pick instead)."""
+    """The two points cannot be compared (message is safe to show and says what to pick instead); ``malformed``:
+    a point that is not written as one (not a fact of the data)."""
 
     level = "warning"
+
+    def __init__(self, message: str, *, malformed: bool = False) -> None:
+        super().__init__(message)
+        self.malformed = malformed
 
 
 @dataclass(frozen=True)
@@ -83,7 +88,7 @@ def resolve_point(spec: str, executions: list[dict]) -> Point:
         try:
             day = date.fromisoformat(text)
         except ValueError:
-            raise CompareError(f"{text!r} is not a calendar date (YYYY-MM-DD)") from None
+            raise CompareError(f"{text!r} is not a calendar date (YYYY-MM-DD)", malformed=True) from None
         point = _day_point(spec, day, dated)
         if point is None:
             days = sorted({e["start_at"].date() for e in dated}, reverse=True)[:5]
@@ -100,4 +105,5 @@ def resolve_point(spec: str, executions: list[dict]) -> Point:
         raise CompareError(f"no execution on or before {target.isoformat()} ({int(back.group(1))} days before the "
                            "chip's last execution)")
     raise CompareError(f"cannot read the point {str(spec)[:40]!r}: use 'latest', 'previous', an execution id like "
-                       "'20260720-003', a date like '2026-07-20', or '-7d' (7 days before the last execution)")
+                       "'20260720-003', a date like '2026-07-20', or '-7d' (7 days before the last execution)",
+                       malformed=True)

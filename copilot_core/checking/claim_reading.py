@@ -216,12 +216,21 @@ def _listed(answer: str, end: int, mentions: list[tuple[int, int, str]]) -> int 
 
 
 def subject_for(reading: Reading, mentions: list[tuple[int, int, str]], answer: str) -> str | None:
-    """The qubit or coupling named nearest to the number within its clause."""
+    """The qubit or coupling a number belongs to within its clause: the nearest named before it when the clause
+    names its subjects before their values ("Q12 has 44.7 μs and Q25 71.8 μs"), the nearest after it when it writes
+    its values first ("44.7 μs for Q12 and 71.8 μs for Q25"), else the nearest on the other side."""
     clause_start = reading.start - len(reading.before)
     clause_end = reading.end + len(reading.after)
-    near = [(min(abs(reading.start - e), abs(s - reading.end)), subject) for s, e, subject in mentions
-            if s >= clause_start and e <= clause_end]
-    return min(near)[1] if near else None
+    inside = sorted((s, e, subject) for s, e, subject in mentions if s >= clause_start and e <= clause_end)
+    if not inside:
+        return None
+    values = number_spans(blank(answer[clause_start:clause_end], [(s - clause_start, e - clause_start)
+                                                                   for s, e, _ in inside]))
+    first_value = clause_start + values[0][0] if values else reading.start
+    before = [m for m in inside if m[1] <= reading.start]
+    after = [m for m in inside if m[0] >= reading.end]
+    lead, other = (before[::-1], after) if inside[0][0] < first_value else (after, before[::-1])
+    return (lead or other or inside)[0][2]
 
 
 def claimed_metric(clause: str, candidates: Sequence[Fact]) -> str | None:

@@ -22,7 +22,7 @@ from copilot_core.checking.grounding import unverified_numbers
 from copilot_core.language.numbers import number_spans
 from copilot_core.checking.marks import LEFT_OUT, mark_claims
 from copilot_core.checking.order import rankings
-from copilot_core.language.question import parse
+from copilot_core.language.question import Question, parse
 from copilot_core.charts.timeseries import timeseries_figure
 from copilot_core.domain.metrics import metric, thresholds_prompt
 from copilot_core.render_safety import validate_figure
@@ -144,8 +144,8 @@ def claims_checked(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
         return [TextBlock(shown), TextBlock(f"_{repair.note}_"), *charts], report, "corrected"
     if shown == joined:
         return blocks, report, "kept"
-    said = _tool_errors(outcomes) if left_out else None
-    return [*([TextBlock(said)] if said else []), TextBlock(shown), *charts], report, "kept"
+    said = tool_errors(outcomes, question) if left_out else []
+    return [*said[:1], TextBlock(shown), *said[1:], *charts], report, "kept"
 
 
 def ranked_answer(report: ClaimReport, outcomes: Sequence[ToolOutcome]) -> str | None:
@@ -156,13 +156,33 @@ def ranked_answer(report: ClaimReport, outcomes: Sequence[ToolOutcome]) -> str |
     return deterministic_answer([o for o in outcomes if o.ok and rankings([o.full])])
 
 
-def _tool_errors(outcomes: Sequence[ToolOutcome]) -> str | None:
-    """What the tools said when none of them found anything ("qubit 200 does not exist on 64Qv3"): the data's
-    answer to a question about a qubit or chip that is not there, shown above what was left out."""
-    if any(o.ok for o in outcomes):
-        return None
-    errors = list(dict.fromkeys(o.error.strip().rstrip(".") for o in outcomes if o.error and o.error.strip()))
-    return ("From the data: " + "; ".join(errors[:3]) + ".") if errors else None
+NOT_COMPUTED = ("This could not be computed: the lookup made for the question did not fit what the tool takes, so "
+                "no value was read from the data. Naming the chip, the qubit, the metric or the dates plainly may help.")
+NOT_COMPUTED_NOTE = "Not computed: every lookup made for this question failed, so nothing above comes from the data."
+
+
+def tool_errors(outcomes: Sequence[ToolOutcome], question: str) -> list[Block]:
+    """What the tools said when none of them found anything: the data's answer to a question about a qubit or chip
+    that is not there ("qubit 200 does not exist on 64Qv3"), shown above what was left out; only a fact of the data
+    about what the question names is shown so.  Calls that did not fit (bad arguments, a qubit the question never
+    named) say plainly that nothing could be computed, with a note, never their error text."""
+    if any(o.ok for o in outcomes) or not any(o.error for o in outcomes):
+        return []
+    asked = parse(question)
+    facts = list(dict.fromkeys(o.error.strip().rstrip(".") for o in outcomes
+                               if o.error_kind == "data" and o.error and o.error.strip() and _names_asked(o, asked)))
+    if facts:
+        return [TextBlock("From the data: " + "; ".join(facts[:3]) + ".")]
+    return [TextBlock(NOT_COMPUTED), TextBlock(f"_{NOT_COMPUTED_NOTE}_")]
+
+
+def _names_asked(outcome: ToolOutcome, asked: Question) -> bool:
+    """Every qubit the call names is one the question names: a "no such qubit" about a number the question never
+    called a qubit (a year, a day of the month) is no answer to it."""
+    args = outcome.args
+    named = [args.get("qid"), args.get("qubit_id"), *(args.get("qids") or [])]
+    return all(asked.names_qubit(str(q).lower().lstrip("q")) or str(q) in asked.couplings for q in named
+               if q is not None)
 
 
 def _unsupported(text: str, question: str, outcomes: Sequence[ToolOutcome]) -> set[str]:

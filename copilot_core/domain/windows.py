@@ -8,12 +8,45 @@ the dates (:func:`dates_text`), so two tools asked about "the last 7 days" count
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Literal
+
+from copilot_core.errors import InvalidRequest
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 Day = Literal["today", "yesterday"]
 DAYS: tuple[Day, ...] = ("today", "yesterday")
+# one end of a window written as a day: a date, a month and day (the year left to the data) or a weekday
+DATE_PATTERN = r"^(\d{4}-)?\d{2}-\d{2}$|^(" + "|".join(WEEKDAYS) + ")$"
+_FIRST = datetime(1970, 1, 1)  # an open start: every stored run
+
+
+def written_day(last: datetime, written: str) -> date:
+    """One end of a window as the router writes it: ``2026-11-03``; ``11-03`` or ``tuesday``, the latest such day
+    on or before the day of ``last`` (the newest run).  ``InvalidRequest`` for a day no calendar has."""
+    today = last.date()
+    if written in WEEKDAYS:
+        return today - timedelta(days=(today.weekday() - WEEKDAYS.index(written)) % 7)
+    try:
+        if len(written) == 10:
+            return date.fromisoformat(written)
+        month, day = int(written[:2]), int(written[3:])
+        found = date(today.year, month, day) if (month, day) != (2, 29) else None
+        return found if found is not None and found <= today else date(today.year - 1, month, day)
+    except ValueError:
+        raise InvalidRequest(f"{written!r} is not a day of the calendar") from None
+
+
+def dates_window(last: datetime, first: str | None, final: str | None) -> tuple[datetime, datetime]:
+    """Whole UTC days as ``[start, end)`` from the day ``first`` through the day ``final``, both included (an open
+    start: every stored run; an open end: through the day of the newest run).  ``InvalidRequest`` when it ends
+    before it starts."""
+    start = datetime.combine(written_day(last, first), datetime.min.time()) if first else _FIRST
+    final_day = written_day(last, final) if final else last.date()
+    end = datetime.combine(final_day, datetime.min.time()) + timedelta(days=1)
+    if end <= start:
+        raise InvalidRequest(f"the window ends ({final_day:%Y-%m-%d}) before it starts ({start:%Y-%m-%d})")
+    return start, end
 
 
 def day_window(last: datetime, days: int | None = None, weekday: str | None = None,
@@ -36,6 +69,8 @@ def dates_text(start: datetime, end: datetime, last: datetime | None = None) -> 
     a window that ends before the day of ``last`` (the newest run: "yesterday") says so."""
     final = end - timedelta(days=1)
     n = (end - start).days
+    if start == _FIRST:
+        return f"through {final:%Y-%m-%d} (UTC, every stored run up to that day)"
     span = f"on {start:%Y-%m-%d}" if n == 1 else f"from {start:%Y-%m-%d} to {final:%Y-%m-%d}"
     if last is not None and final.date() < last.date():
         back = (last.date() - final.date()).days

@@ -14,6 +14,11 @@ Month names, ``T``, ``at`` and ``UTC`` are read in any case in the first three w
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from copilot_core.language.forms import Found, found, found_each
+from copilot_core.language.question_words import tokens_of
 
 WRITTEN = ("ymd", "mon_d", "d_mon", "a_b_y", "m_d", "a_b")
 MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10,
@@ -49,3 +54,144 @@ DATES = re.compile(
     rf"(?:(?=(?P<a_b>(?<![\w.\-/])(?P<a_b__a>\d{{1,2}})/(?P<a_b__b>\d{{1,2}}){_TIME}(?![\w\-/]|\.\d)))|)"
     r"(?(iso)|(?(iso_minute)|(?(ymd)|(?(mon_d)|(?(d_mon)|(?(a_b_y)|(?(m_d)|(?(a_b)|(?!)))))))))"  # where some form starts
 )
+
+
+# --- a window written as dates ("between 1 November 2026 and 15 November 2026", "since Nov 3", "in October 2026")
+
+_DAY_FORMS = ("ymd", "mon_d", "d_mon", "a_b_y")  # the forms whose digits are never a qubit, a count or a limit
+_MONTH_WORDS = {**{name: n for name, n in MONTHS.items() if name != "may"},
+                **{full: n for full, n in (("january", 1), ("february", 2), ("march", 3), ("april", 4), ("may", 5),
+                                           ("june", 6), ("july", 7), ("august", 8), ("september", 9), ("october", 10),
+                                           ("november", 11), ("december", 12), ("sept", 9))}}
+_OPEN_END = ("since", "from", "after")  # one date after these: the window runs on to the newest run's day
+_OPEN_START = ("before", "until", "till", "through", "by")  # and these: every stored run up to that date
+_DAYS_IN = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+WEEKDAY_WORDS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+@dataclass(frozen=True)
+class Written:
+    """A day or a month written in a text: where, its first and last day (``YYYY-MM-DD``, or ``MM-DD`` when no year
+    is written) and the word before it."""
+
+    start: int
+    end: int
+    first: str
+    last: str
+    before: str
+
+
+def _calendar_day(year: str | None, month: int, day: int) -> str | None:
+    """``2026-11-03`` / ``11-03``; None for a day no calendar has."""
+    if not (1 <= month <= 12 and 1 <= day <= _DAYS_IN[month - 1]):
+        return None
+    if year is not None:
+        try:
+            date(int(year), month, day)
+        except ValueError:
+            return None
+        return f"{int(year):04d}-{month:02d}-{day:02d}"
+    return f"{month:02d}-{day:02d}"
+
+
+def _from_form(form: str, f: Found, text: str) -> tuple[str | None, int, int] | None:
+    """A written day's (year, month, day)."""
+    g = f.groups
+    if form == "ymd":
+        return g["y"], int(g["m"] or 0), int(g["d"] or 0)
+    if form in ("mon_d", "d_mon"):
+        return g["y"], MONTHS[(g["mon"] or "")[:3].lower()], int(g["d"] or 0)
+    a, b = int(g["a"] or 0), int(g["b"] or 0)  # a_b_y: day first when it cannot be a month or written with dots
+    dotted = text[f.start + len(g["a"] or ""):][:1] == "."
+    return (g["y"], b, a) if a > 12 or dotted else (g["y"], a, b)
+
+
+def written_days(text: str) -> list[Written]:
+    """Every day and month ``text`` writes as a date, in order: the dates of :data:`DATES`' unambiguous forms and a
+    month name with its year ("October 2026") or after "in", "during" or "of" ("in October")."""
+    tokens = tokens_of(text)
+    out: list[Written] = []
+    each = found_each(DATES, text, ("iso", *_DAY_FORMS))
+    taken: list[tuple[int, int]] = []
+    for form in _DAY_FORMS:
+        for f in each[form]:
+            if any(s <= f.start < e for s, e in taken):
+                continue
+            parts = _from_form(form, f, text)
+            day = _calendar_day(*parts) if parts else None
+            if day is not None:
+                taken.append((f.start, f.end))
+                out.append(Written(f.start, f.end, day, day, _word_before(tokens, f.start)))
+    for i, (start, end, word) in enumerate(tokens):
+        month = _MONTH_WORDS.get(word)
+        if month is None or any(s <= start < e for s, e in taken):
+            continue
+        year = tokens[i + 1][2] if i + 1 < len(tokens) and len(tokens[i + 1][2]) == 4 and tokens[i + 1][2].isdigit() \
+            else None
+        before = _word_before(tokens, start)
+        if year is None and before not in ("in", "during", "of", "for"):
+            continue
+        stop = tokens[i + 1][1] if year is not None else end
+        leap = month == 2 and year is not None and int(year) % 4 == 0
+        first, last = _calendar_day(year, month, 1), _calendar_day(year, month, 29 if leap else _DAYS_IN[month - 1]
+                                                                   if month != 2 else 28)
+        if first is not None and last is not None:
+            taken.append((start, stop))
+            out.append(Written(start, stop, first, last, before))
+    return sorted(out + _shared_month(tokens, out), key=lambda w: w.start)
+
+
+def _shared_month(tokens: list[tuple[int, int, str]], days: list[Written]) -> list[Written]:
+    """The first end of "between 1 and 15 November 2026" (or "from 1 to 15 Nov"), a day written with the month and
+    year of the second."""
+    out = []
+    for w in days:
+        at = next((i for i, t in enumerate(tokens) if t[0] == w.start), None)
+        if at is None or at < 3 or w.first != w.last or (tokens[at - 1][2], tokens[at - 3][2]) not in (
+                ("and", "between"), ("to", "from")):
+            continue
+        start, end, word = tokens[at - 2]
+        if word.isdigit() and (day := _calendar_day(w.first[:-6] or None, int(w.first[-5:-3]), int(word))):
+            out.append(Written(start, end, day, day, tokens[at - 3][2]))
+    return out
+
+
+def _word_before(tokens: list[tuple[int, int, str]], start: int) -> str:
+    words = [w for s, _, w in tokens if s < start and not w.isdigit()]
+    return words[-1] if words else ""
+
+
+def _shifted(day: str, by: int) -> str:
+    """``day`` moved by ``by`` days, written as it was (with or without its year)."""
+    if len(day) == 10:
+        return (date.fromisoformat(day) + timedelta(days=by)).isoformat()
+    moved = date(2001, int(day[:2]), int(day[3:])) + timedelta(days=by)  # a year without 29 February
+    return f"{moved:%m-%d}"
+
+
+def written_window(text: str) -> tuple[str | None, str | None] | None:
+    """The window of whole days ``text`` writes as dates, both ends included (None: open): two dates are its ends
+    ("between 1 and 15 November 2026", "2026-11-01 to 2026-11-10"); one date after "since"/"from"/"after" opens its
+    end, after "before"/"until" its start, otherwise it is that one day or month ("on 3 Nov", "in October 2026"); a
+    weekday after "on" or "last" is that one day ("on Tuesday").  None when it writes none."""
+    days = written_days(text)
+    if len(days) >= 2:
+        return days[0].first, days[1].last
+    if len(days) == 1:
+        one = days[0]
+        if one.before in _OPEN_END:
+            return (_shifted(one.last, 1) if one.before == "after" else one.first), None
+        if one.before in _OPEN_START:
+            return None, _shifted(one.first, -1) if one.before == "before" else one.last
+        return one.first, one.last
+    tokens = tokens_of(text)
+    for i, (_, _, word) in enumerate(tokens):
+        if word in WEEKDAY_WORDS and i and tokens[i - 1][2] in ("on", "last"):
+            return word, word
+    return None
+
+
+def date_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes a date whose digits are no qubit, count or limit (:func:`written_days`, ISO included)."""
+    iso = [(f.start, f.end) for f in found(DATES, text, "iso")]
+    return iso + [(w.start, w.end) for w in written_days(text)]

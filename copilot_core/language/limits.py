@@ -20,10 +20,12 @@ from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.units import family
 from copilot_core.domain.vocabulary import is_below, metric_spans
 from copilot_core.language.numbers import number_spans, unit_after
-from copilot_core.language.question_words import AT_MOST, COUNT_NOUNS, WORDS, Phrases, tokens_of
+from copilot_core.language.question_words import AT_LEAST, AT_MOST, COUNT_NOUNS, WORDS, Phrases, tokens_of
 
 Side = Literal["below", "above"]
 _BELOW_SIGNS = ("<", "<=", "≤")
+_INCLUSIVE_SIGNS = ("<=", "≤", ">=", "≥")
+_INCLUSIVE_WORDS = frozenset((AT_MOST + "|" + AT_LEAST).split("|"))
 # What may stand between a range word and its first number ("outside of the range 60-80"), and between its numbers.
 _LEAD = frozenset({"of", "the", "a", "range", "band", "interval"})
 _COUNTED = frozenset({"times", "time", "failed", "failures"})
@@ -36,6 +38,7 @@ class Threshold:
     value: float
     unit: str  # as written ("μs", "%"), "" when none
     metric: str | None = None  # the catalogue metric written next to it, None when none is clear
+    inclusive: bool = False  # a value at the limit counts ("at least", "no more than", "≥", "<=")
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,7 @@ class _Placed:
     side: Side
     value: float
     unit: str
+    inclusive: bool = False
 
 
 def _written(text: str) -> list[_Placed]:
@@ -81,7 +85,9 @@ def _written(text: str) -> list[_Placed]:
             continue  # "more than 10 qubits", "at least 3 times": a count, no limit of a value
         word = " ".join((m.group(1) or "").lower().split())
         below = m.group(2) in _BELOW_SIGNS or bool(word) and (is_below(word) or word in AT_MOST.split("|"))
-        out.append(_Placed(m.start(), m.end(), "below" if below else "above", float(m.group(3)), m.group(4) or ""))
+        inclusive = m.group(2) in _INCLUSIVE_SIGNS or word in _INCLUSIVE_WORDS
+        out.append(_Placed(m.start(), m.end(), "below" if below else "above", float(m.group(3)), m.group(4) or "",
+                           inclusive))
     return out
 
 
@@ -145,7 +151,7 @@ def read_limits(text: str) -> tuple[tuple[Threshold, ...], tuple[Range, ...]]:
             limits += Range(by_place[p.start], *next((lo, hi, u, i) for s, _, lo, hi, u, i in written
                                                      if s == p.start)).limits
         else:
-            limits.append(Threshold(p.side, p.value, p.unit, by_place[p.start]))
+            limits.append(Threshold(p.side, p.value, p.unit, by_place[p.start], p.inclusive))
     return tuple(limits), tuple(ranges) + _paired(limits, ranges)
 
 

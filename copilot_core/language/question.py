@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from copilot_core.language.dates import date_spans, written_window
 from copilot_core.language.limits import Range, Threshold, read_limits
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.question_words import (CHIP_ID, COUNT_NOUNS, MENTION, NOUN_AFTER, QUBIT_LIST, SELECTION_AFTER,
@@ -135,6 +136,7 @@ class Question:
     limits: tuple[Threshold, ...] = ()  # every one, a range's two included
     ranges: tuple[Range, ...] = ()  # two limits of one metric: "between 60 and 80 μs", "below 60 or above 80"
     window: Window | None = None
+    dates: tuple[str | None, str | None] | None = None  # a window written as dates, both ends included (None: open)
     since_weekday: str | None = None  # "since Monday", "this week" (monday): a window from that weekday on
     task_name: str | None = None  # a QDash task named as written ("CheckT1")
     chart: bool = False
@@ -238,12 +240,13 @@ def parse(text: str, chips: Sequence[str] = ()) -> Question:
     return _parse(text, tuple(chips))
 
 
-def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Sequence[str]) -> str | None:
+def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Sequence[str], dated: bool = False
+                   ) -> str | None:
     """The shapes that need more than one row: "fails most", "window count" (a count and a window of time),
     "qubit pair" (two qubits and a comparison word), "cross-chip" (two chips named, or words about every chip)."""
     if "fails most" in found:
         return "fails most"
-    if "count words" in found and any(row in found for row in _WINDOW_ROWS):
+    if "count words" in found and (dated or any(row in found for row in _WINDOW_ROWS)):
         return "window count"
     if len(qubits) == 2 and "pair words" in found:
         return "qubit pair"
@@ -270,9 +273,11 @@ def _task_name(text: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _parse(text: str, chips: tuple[str, ...]) -> Question:
-    tokens = tokens_of(text)
-    found = {row: said for row, rule in WORDS.items() if (said := _first(rule, text, tokens)) is not None}
+def _parse(written: str, chips: tuple[str, ...]) -> Question:
+    tokens = tokens_of(written)
+    found = {row: said for row, rule in WORDS.items() if (said := _first(rule, written, tokens)) is not None}
+    dates = written_window(written)
+    text = blank(written, date_spans(written))  # a date's digits are never a qubit, a count or a limit
     labelled = [m.subject for m in mentions(text) if "-" in m.subject]
     limits, ranges = read_limits(text)
     bare = [f"{int(m.group(1))}-{int(m.group(2))}" for m in _rx("bare pair").finditer(text)  # "60-80" of a range
@@ -284,14 +289,14 @@ def _parse(text: str, chips: tuple[str, ...]) -> Question:
     word = found.get("extreme", "").lower() or None
     n_match = _rx("n").search(text)
     last = _rx("last n").search(text)
-    shape = compared_shape(found, qubits, _rx("chip id").findall(text)) or \
-        next((name for name, rule in SHAPES if _first(rule, text, tokens) is not None), None)
+    shape = compared_shape(found, qubits, _rx("chip id").findall(text), dates is not None) or \
+        next((name for name, rule in SHAPES if _first(rule, written, tokens) is not None), None)
     if shape is None:
         shape = "lookup" if (qubits or couplings) and any(metrics) else "other"
     counted = _rx("extreme n").search(text)
     ends = tuple(dict.fromkeys([*qubits, *(e for m in mentions(text) if m.labelled for e in m.subject.split("-"))]))
     return Question(
-        text=text, shape=shape, chips=named_chips, qubits=qubits, couplings=couplings, metrics=metrics,
+        text=written, shape=shape, dates=dates, chips=named_chips, qubits=qubits, couplings=couplings, metrics=metrics,
         ends=ends,
         extreme=_EXTREMES[word] if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,

@@ -140,6 +140,9 @@ def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...]) -> tuple
     for side in given:
         holder.pop(side)
     holder.update(settled)
+    included = sorted({t.side for t in matched.values() if t.inclusive})
+    if included:
+        holder["including"] = included  # a value at the question's "at least"/"no more than" limit counts
     return notes, None
 
 

@@ -153,7 +153,11 @@ def _days_args(asked: Question, days: int | None, *, one_day: bool = True) -> di
 
 
 def _window_args(asked: Question, days: int | None) -> dict:
-    """"since Monday", "this week": from a weekday on; else :func:`_days_args`."""
+    """Dates written out ("between 1 and 15 November", "on Tuesday"): those whole days, both ends included;
+    "since Monday", "this week": from a weekday on; else :func:`_days_args`."""
+    if asked.dates is not None:
+        first, last = asked.dates
+        return {key: day for key, day in (("from_date", first), ("to_date", last)) if day is not None}
     if asked.since_weekday is not None:
         return {"since_weekday": asked.since_weekday}
     return _days_args(asked, days)
@@ -212,7 +216,7 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
             narrowed.pop("task_name", None)  # the tasks are what is ranked, the one named among them
         return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **_window_args(asked, days), **narrowed},
                            f"which {by} fails most")
-    if asked.shape == "window count" and (days is not None or asked.since_weekday is not None):
+    if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates):
         return _count_plan(asked, chip_id, days, clear, one)
     if asked.shape == "percentage" and asked.has("fail") and not clear and len(asked.chip_ids) <= 1:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id

@@ -18,9 +18,10 @@ from copilot_core.analysis.chip_metrics import UnknownChip, chip_metric
 from copilot_core.domain.display import format_fraction, format_share
 from copilot_core.domain.metrics import CATALOGUE, format_value
 from copilot_core.tools.compact import inline_from_database
-from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, day_window
-from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, day_arg, days_arg, name_arg, qid_arg,
-                                     qids_arg, tool, weekday_arg)
+from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, dates_window, day_window
+from copilot_core.errors import InvalidRequest
+from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, date_arg, day_arg, days_arg,
+                                     name_arg, qid_arg, qids_arg, tool, weekday_arg)
 
 Statistic = Literal["median", "mean"]
 SHOWN = 5  # names written out in a "fails most" sentence
@@ -55,21 +56,21 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "me
                   chip_ids: list[str] | None = None) -> ToolResult:
     entry = CATALOGUE.get(metric_name)
     if entry is None:
-        raise ToolError(f"unknown metric {metric_name!r}", "list names with list_available_parameters")
+        raise ToolError(f"unknown metric {metric_name!r}", "list names with list_available_parameters", kind="call")
     values: dict[str, float] = {}
     rows = []
     for chip_id in _chips(ctx, chip_ids):
         try:
             cm = chip_metric(ctx.repo, chip_id, metric_name, kind=entry.kind)
         except UnknownChip as exc:
-            raise ToolError(str(exc), "list chips in the app's overview") from None
+            raise ToolError(str(exc), "list chips in the app's overview", kind="data") from None
         value = cm.stats[statistic]
         if value is not None:
             values[chip_id] = value
             rows.append({"chip_id": chip_id, statistic: value, "with_data": cm.stats["count"],
                          "total": cm.stats["total"]})
     if len(values) < 2:
-        raise ToolError(f"fewer than two chips have {metric_name} data", "compare qubits on one chip instead")
+        raise ToolError(f"fewer than two chips have {metric_name} data", "compare qubits on one chip instead", kind="data")
     order = sorted(values, key=lambda c: -values[c])  # highest first
     rows.sort(key=lambda r: order.index(str(r["chip_id"])))
     better = order if entry.higher_is_better else order[::-1]
@@ -90,6 +91,20 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "me
 
 
 What = Literal["failed tasks", "task results", "runs", "measurements"]
+
+
+def _window(last: datetime, days: int | None, weekday: str | None, day: Day | None, from_date: str | None,
+            to_date: str | None) -> tuple[datetime, datetime] | tuple[None, None]:
+    """The window a count reads: written dates (both ends included), else :func:`day_window`'s, else every stored
+    run; a day no calendar has is a call that did not fit."""
+    if from_date or to_date:
+        try:
+            return dates_window(last, from_date, to_date)
+        except InvalidRequest as exc:
+            raise ToolError(f"cannot read the window: {exc}", "write days as 'YYYY-MM-DD'", kind="call") from None
+    if days is not None or weekday is not None or day is not None:
+        return day_window(last, days, weekday, day)
+    return None, None
 def _scope_fields(since: datetime | None, until: datetime | None, qid: str | None, task: str | None) -> dict:
     """What a window tool's data says it covers: the dates, the qubit, the task (only those given)."""
     out: dict[str, object] = {}
@@ -108,26 +123,28 @@ def _scope_fields(since: datetime | None, until: datetime | None, qid: str | Non
        "days": days_arg(),
        "since_weekday": weekday_arg(),
        "day": day_arg(),
+       "from_date": date_arg("first"),
+       "to_date": date_arg("last"),
        "qid": qid_arg("Only this qubit's (or coupling's) own task results."),
        "task_name": name_arg("Only results of this task, e.g. 'CheckT1'."),
        "metric_name": name_arg("For measurements: the metric, e.g. 't1'.")},
       ("chip_id", "what"))
 def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None = None,
                     since_weekday: str | None = None, qid: str | None = None, task_name: str | None = None,
-                    metric_name: str | None = None, day: Day | None = None) -> ToolResult:
+                    metric_name: str | None = None, day: Day | None = None, from_date: str | None = None,
+                    to_date: str | None = None) -> ToolResult:
     ctx.chip(chip_id)
     if qid is not None:
         ctx.check_qid(chip_id, qid)
     if what == "measurements" and metric_name not in CATALOGUE:
-        raise ToolError("counting measurements needs a known metric_name", "e.g. {\"metric_name\": \"t1\"}")
+        raise ToolError("counting measurements needs a known metric_name", "e.g. {\"metric_name\": \"t1\"}", kind="call")
     since_weekday = since_weekday.strip().lower() if isinstance(since_weekday, str) else since_weekday
     if since_weekday is not None and since_weekday not in WEEKDAYS:
-        raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}")
+        raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}", kind="call")
     last = ctx.repo.last_execution_at(chip_id)
     if last is None:
-        raise ToolError(f"{chip_id} has no runs", "pick a chip with calibration runs")
-    windowed = days is not None or since_weekday is not None or day is not None
-    since, until = day_window(last, days, since_weekday, day) if windowed else (None, None)
+        raise ToolError(f"{chip_id} has no runs", "pick a chip with calibration runs", kind="data")
+    since, until = _window(last, days, since_weekday, day, from_date, to_date)
     task = str(inline_from_database(task_name, 80)) if task_name else None
 
     def count(kind: What) -> int:
@@ -201,22 +218,25 @@ _GROUPED: dict[str, Literal["name", "qid", "execution_id"]] = {"task": "name", "
        "days": days_arg(),
        "day": day_arg(),
        "since_weekday": weekday_arg(),
+       "from_date": date_arg("first"),
+       "to_date": date_arg("last"),
        "qid": qid_arg("Only this qubit's failures."),
        "qids": qids_arg(8, min_items=2) | {"description": "Compare these qubits' failure counts."},
        "task_name": name_arg("Only this task's failures.")},
       ("chip_id",))
 def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit", "run"] = "task",
                     days: int | None = None, day: Day | None = None, since_weekday: str | None = None,
-                    qid: str | None = None, task_name: str | None = None, qids: list[str] | None = None) -> ToolResult:
+                    qid: str | None = None, task_name: str | None = None, qids: list[str] | None = None,
+                    from_date: str | None = None, to_date: str | None = None) -> ToolResult:
     ctx.chip(chip_id)
     for q in ([qid] if qid is not None else []) + (qids or []):
         ctx.check_qid(chip_id, q)
     since_weekday = since_weekday.strip().lower() if isinstance(since_weekday, str) else since_weekday
     if since_weekday is not None and since_weekday not in WEEKDAYS:
-        raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}")
-    windowed = days is not None or since_weekday is not None or day is not None
+        raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}", kind="call")
+    windowed = days is not None or since_weekday is not None or day is not None or bool(from_date or to_date)
     last = ctx.repo.last_execution_at(chip_id) if windowed else None
-    since, until = day_window(last, days, since_weekday, day) if last is not None else (None, None)
+    since, until = _window(last, days, since_weekday, day, from_date, to_date) if last is not None else (None, None)
     counts = ctx.repo.failure_counts(chip_id, by="qid" if qids else _GROUPED[by], since=since, until=until,
                                      qid=None if qids else qid, task_name=task_name)
     total = sum(counts.values())

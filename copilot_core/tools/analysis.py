@@ -20,7 +20,7 @@ CODE_CHARS = 20_000
 def execute_python_analysis(ctx: ToolContext, code: str) -> ToolResult:
     if ctx.sandbox is None:
         raise ToolError("the Python sandbox is not available in this session",
-                        "answer from the other tools' results instead")
+                        "answer from the other tools' results instead", kind="call")
     frames = ctx.store.frames()
     result = ctx.sandbox(code, frames)
     charts = list(result.charts or [])

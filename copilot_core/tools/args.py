@@ -38,10 +38,10 @@ def parse_raw(raw: str | dict | None) -> dict:
             raw = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise ToolError(f"arguments are not valid JSON ({exc.msg} at char {exc.pos})",
-                            "send the arguments as one JSON object, e.g. {\"chip_id\": \"64Qv3\"}") from None
+                            "send the arguments as one JSON object, e.g. {\"chip_id\": \"64Qv3\"}", kind="call") from None
     if not isinstance(raw, dict):
         raise ToolError(f"arguments must be a JSON object, not {type(raw).__name__}",
-                        "send the arguments as one JSON object, e.g. {\"chip_id\": \"64Qv3\"}")
+                        "send the arguments as one JSON object, e.g. {\"chip_id\": \"64Qv3\"}", kind="call")
     return dict(raw)
 
 
@@ -141,7 +141,7 @@ def validate_args(spec: ToolSpec, raw: str | dict | None) -> dict:
     error = best_match(_validator(spec).iter_errors(args))
     if error is not None:
         where = ".".join(str(p) for p in error.absolute_path) or "arguments"
-        raise ToolError(f"invalid {where}: {clean_text(error.message, 240)}", usage(spec))
+        raise ToolError(f"invalid {where}: {clean_text(error.message, 240)}", usage(spec), kind="call")
     for key, schema in properties.items():
         if key not in args and "default" in schema:
             args[key] = schema["default"]

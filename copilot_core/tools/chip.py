@@ -56,7 +56,7 @@ def get_chip_summary(ctx: ToolContext, chip_id: str, param_names: list[str] | No
     available = set().union(*(p.keys() for p in params.values())) if params else set()
     names = param_names or default_names(available, scored_only=True)
     if not names:
-        raise ToolError(f"no qubit parameters on {chip_id}", "list names with list_available_parameters")
+        raise ToolError(f"no qubit parameters on {chip_id}", "list names with list_available_parameters", kind="data")
     # polluted ids ("000", "0-1") once appeared in QDash's qubit collection: only canonical qids count
     qids = sorted({q for q in params if q.isdigit() and str(int(q)) == q} | {str(q) for q in range(size)}, key=int)
     records = [{"qid": q, "label": ctx.label(chip_id, q), **values_row(params.get(q), names)} for q in qids]

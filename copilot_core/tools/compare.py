@@ -152,11 +152,12 @@ def compare_calibrations(ctx: ToolContext, chip_id: str, to: str = "latest", met
         comp = compare(RunReader(ctx.repo), dict(chip), points.get("from", "previous"), to,
                        metrics=tuple(metrics) if metrics else None)
     except CompareError as exc:
-        raise ToolError(str(exc), "list runs with get_execution_history, then pass execution ids or dates") from None
+        raise ToolError(str(exc), "list runs with get_execution_history, then pass execution ids or dates",
+                        kind="call" if exc.malformed else "data") from None
     summary = metric_summary(comp)
     if comp.frame.empty:
         raise ToolError(f"nothing to compare on {chip_id} between {comp.before.label} and {comp.after.label}",
-                        "pick other runs or metrics (list_available_parameters)")
+                        "pick other runs or metrics (list_available_parameters)", kind="data")
     before, after = _shown(comp.before), _shown(comp.after)
     per_metric = {row["metric"]: {k: compact_number(v) if isinstance(v, float) else v for k, v in row.items()
                                   if k not in ("metric", "title", "kind")}

@@ -31,7 +31,8 @@ def metric_spread(ctx: ToolContext, chip_id: str, metric_name: str, lead: Statis
     cm = measure_metric(ctx, chip_id, metric_name)
     arr = np.asarray([v for v in cm.values.values() if v is not None], dtype=float)
     if arr.size < 2:
-        raise ToolError(f"only {arr.size} value of {metric_name} on {chip_id}: no spread", "ask for the value instead")
+        raise ToolError(f"only {arr.size} value of {metric_name} on {chip_id}: no spread", "ask for the value instead",
+                        kind="data")
     std = float(arr.std(ddof=1))
     low, high = float(arr.min()), float(arr.max())
     q1, q3 = (float(x) for x in np.percentile(arr, [25, 75]))
@@ -64,17 +65,17 @@ def metric_spread(ctx: ToolContext, chip_id: str, metric_name: str, lead: Statis
 def correlate_metrics(ctx: ToolContext, chip_id: str, metric_a: str, metric_b: str,
                       method: str = "pearson") -> ToolResult:
     if metric_a == metric_b:
-        raise ToolError("give two different metrics", "e.g. metric_a 't1', metric_b 't2_echo'")
+        raise ToolError("give two different metrics", "e.g. metric_a 't1', metric_b 't2_echo'", kind="call")
     a, b = measure_metric(ctx, chip_id, metric_a), measure_metric(ctx, chip_id, metric_b)
     if a.kind != b.kind:
         raise ToolError(f"{metric_a} and {metric_b} are not both qubit (or both coupling) metrics",
-                        "correlate two qubit metrics or two coupling metrics")
+                        "correlate two qubit metrics or two coupling metrics", kind="call")
     pairs = pd.DataFrame({"a": {i: v for i, v in a.values.items() if v is not None},
                           "b": {i: v for i, v in b.values.items() if v is not None}}).dropna()
     n = len(pairs)
     if n < 3 or pairs["a"].nunique() < 2 or pairs["b"].nunique() < 2:
         raise ToolError(f"only {n} {a.kind}s have both {metric_a} and {metric_b} (or the values do not vary)",
-                        "a correlation needs at least 3 varying pairs")
+                        "a correlation needs at least 3 varying pairs", kind="data")
     pearson = float(pairs["a"].corr(pairs["b"], method="pearson"))
     ranks = pairs.rank()  # Spearman's rho: Pearson's r of the ranks (ties averaged), without scipy
     spearman = float(ranks["a"].corr(ranks["b"], method="pearson"))

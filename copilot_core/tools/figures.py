@@ -42,9 +42,9 @@ def _line(shown: TaskFigure) -> str:
 def get_task_figure(ctx: ToolContext, chip_id: str, qid: str, task_name: str | None = None,
                     parameter_name: str | None = None) -> ToolResult:
     if ctx.figures is None:
-        raise ToolError("figures are not available in this session", "answer from the stored values")
+        raise ToolError("figures are not available in this session", "answer from the stored values", kind="call")
     if task_name is None and parameter_name is None:
-        raise ToolError("give task_name or parameter_name", "e.g. parameter_name 't1' or task_name 'CheckT1'")
+        raise ToolError("give task_name or parameter_name", "e.g. parameter_name 't1' or task_name 'CheckT1'", kind="call")
     ctx.chip(chip_id)
     if "-" not in qid:
         ctx.check_qid(chip_id, qid)
@@ -55,7 +55,7 @@ def get_task_figure(ctx: ToolContext, chip_id: str, qid: str, task_name: str | N
     size = ctx.size(chip_id)
     label = target_label(qid, size)
     if not rows:
-        raise ToolError(f"no completed {what} result on {label}", "list task names with get_task_history")
+        raise ToolError(f"no completed {what} result on {label}", "list task names with get_task_history", kind="data")
     shown = task_figure(ctx.figures, rows[0], size)
     line = _line(shown)
     if shown.plotly is not None:
@@ -64,6 +64,6 @@ def get_task_figure(ctx: ToolContext, chip_id: str, qid: str, task_name: str | N
         charts = [_png_chart(shown.png)]
     else:
         raise ToolError(f"{line} No figure can be shown: {clean_text(shown.problem, 200)}",
-                        "answer from the stored values")
+                        "answer from the stored values", kind="data")
     model = {"answer": line, "chart": CHART_NOTE}
     return ToolResult({**model, "figure_path": shown.stored_path}, line, model=model, charts=charts)

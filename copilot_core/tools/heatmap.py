@@ -26,7 +26,7 @@ def _measure(ctx: ToolContext, chip_id: str, metric_name: str, mode: str, within
                                    kind="coupling")
             found = coupling if coupling.stats["count"] else found
     except UnknownChip as exc:
-        raise ToolError(str(exc), "list chips in the app's overview") from None
+        raise ToolError(str(exc), "list chips in the app's overview", kind="data") from None
     return found
 
 
@@ -60,7 +60,8 @@ def generate_chip_heatmap(ctx: ToolContext, chip_id: str, metric_name: str, sele
     window = f" in {cm.window}" if within_hours else ""
     if cm.stats["count"] == 0:
         raise ToolError(f"no {metric_name} data on {chip_id}{window}",
-                        "list names with list_available_parameters" + (", or widen within_hours" if window else ""))
+                        "list names with list_available_parameters" + (", or widen within_hours" if window else ""),
+                        kind="data")
     topo = ctx.topology(chip_id)
     figure = qubit_heatmap(cm, topo) if cm.kind == "qubit" else coupling_map(cm, topo)
     best, worst = _ranked(cm)

@@ -16,9 +16,9 @@ from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_
       ("chip_id",), requires="memory")
 def recall_memory(ctx: ToolContext, chip_id: str, kind: str | None = None) -> ToolResult:
     if ctx.memory is None:
-        raise ToolError("memory is off in this session", "answer without memory")
+        raise ToolError("memory is off in this session", "answer without memory", kind="call")
     try:
         data = ctx.memory.recall(chip_id, kind=kind)
     except Exception as exc:  # noqa: BLE001 - a database failure is a tool error the model can work around
-        raise ToolError(f"memory is unavailable ({type(exc).__name__})", "answer without memory") from None
+        raise ToolError(f"memory is unavailable ({type(exc).__name__})", "answer without memory", kind="call") from None
     return ToolResult(data, f"memory of {chip_id}: {data['count']} entries")

@@ -83,7 +83,8 @@ def get_qubit_params(ctx: ToolContext, chip_id: str, qid: str) -> ToolResult:
     ctx.check_qid(chip_id, qid)
     params = ctx.repo.qubit_params(chip_id, qid)
     if params is None:
-        raise ToolError(f"{ctx.label(chip_id, qid)} not found on {chip_id}", "check the qid with get_chip_topology")
+        raise ToolError(f"{ctx.label(chip_id, qid)} not found on {chip_id}", "check the qid with get_chip_topology",
+                        kind="data")
     view = parameter_view(params)
     data = {"answer": _values_answer(ctx.label(chip_id, qid), chip_id, view), "chip_id": chip_id, "qid": qid,
             "label": ctx.label(chip_id, qid), "parameters": view}
@@ -147,7 +148,7 @@ def _coupling_ids(ctx: ToolContext, chip_id: str, coupling_id: str | None, qubit
     if qubit_id is None:
         raise ToolError("give coupling_id or qubit_id",
                         "for a chip-wide view use generate_chip_heatmap with a coupling metric such as "
-                        "zx90_gate_fidelity")
+                        "zx90_gate_fidelity", kind="call")
     ctx.check_qid(chip_id, qubit_id)
     return [c.id for c in ctx.topology(chip_id).couplings_of(int(qubit_id))]
 
@@ -199,7 +200,7 @@ def get_coupling_params(ctx: ToolContext, chip_id: str, coupling_id: str | None 
                      "stored_as": stored_as, "parameters": parameter_view(params, "coupling", param_names)})
     if coupling_id and rows[0]["stored_as"] is None:
         raise ToolError(f"no data for coupling {ctx.label(chip_id, coupling_id)} on {chip_id}",
-                        "use get_chip_topology to list couplings, or pass qubit_id")
+                        "use get_chip_topology to list couplings, or pass qubit_id", kind="data")
     data = {"chip_id": chip_id, "couplings": rows}
     for row in rows:
         row["label"] = ctx.label(chip_id, str(row["coupling_id"]))

@@ -9,12 +9,13 @@ qubit or coupling, in display units), so the copilot and the dashboard agree.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from copilot_core.analysis.chip_metrics import ChipMetric, UnknownChip, chip_metric
 from copilot_core.domain.display import format_share
 from copilot_core.domain.metrics import CATALOGUE, format_value
-from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, tool
+from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, including_arg, name_arg, tool
 
 LISTED = 40  # ids written out in an answer sentence; the full list is in the result
 Order = Literal["lowest", "highest"]
@@ -29,9 +30,9 @@ def measure_metric(ctx: ToolContext, chip_id: str, metric_name: str) -> ChipMetr
             coupling = chip_metric(ctx.repo, chip_id, metric_name, kind="coupling")
             found = coupling if coupling.stats["count"] else found
     except UnknownChip as exc:
-        raise ToolError(str(exc), "list chips in the app's overview") from None
+        raise ToolError(str(exc), "list chips in the app's overview", kind="data") from None
     if found.stats["count"] == 0:
-        raise ToolError(f"no {metric_name} data on {chip_id}", "list names with list_available_parameters")
+        raise ToolError(f"no {metric_name} data on {chip_id}", "list names with list_available_parameters", kind="data")
     return found
 
 
@@ -83,18 +84,19 @@ def _order_key(item_id: str) -> tuple[int, ...]:
 @tool("filter_metric",
       {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'zx90_gate_fidelity'."),
        "below": {"type": "number", "description": "Only values below this (display units)."},
-       "above": {"type": "number", "description": "Only values above this (display units)."}},
+       "above": {"type": "number", "description": "Only values above this (display units)."},
+       "including": including_arg()},
       ("chip_id", "metric_name"))
 def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float | None = None,
-                  above: float | None = None) -> ToolResult:
+                  above: float | None = None, including: list[str] | None = None) -> ToolResult:
     if below is None and above is None:
-        raise ToolError("give below or above", "e.g. {\"metric_name\": \"t1\", \"below\": 50}")
+        raise ToolError("give below or above", "e.g. {\"metric_name\": \"t1\", \"below\": 50}", kind="call")
     cm = measure_metric(ctx, chip_id, metric_name)
-    matched = [i for i, v in cm.values.items() if _meets(v, below, above)]
+    matched = [i for i, v in cm.values.items() if _meets(v, below, above, including)]
     matched.sort(key=_order_key)
     rows = [_item(cm, i) for i in matched]
     kind = "couplings" if cm.kind == "coupling" else "qubits"
-    bounds = _bound_text(cm, below, above)
+    bounds = _bound_text(cm, below, above, including)
     share = format_share(len(rows), cm.stats["count"])
     answer = (f"{len(rows)} of {cm.stats['count']} {kind} with {cm.metric.name} data on {chip_id} have "
               f"{bounds} ({share} of those with a value; {cm.stats['total']} on the chip)"
@@ -124,50 +126,66 @@ def missing_metric(ctx: ToolContext, chip_id: str, metric_name: str) -> ToolResu
     return ToolResult(data, f"{len(rows)} {kind} without a valid {cm.metric.name} on {chip_id}")
 
 
-def _bound_text(cm: ChipMetric, below: float | None, above: float | None) -> str:
-    """``t1 below 60 μs``, ``t1 between 60 and 80 μs``, ``t1 outside 60–80 μs``."""
+def _bound_text(cm: ChipMetric, below: float | None, above: float | None,
+                including: Sequence[str] | None = None) -> str:
+    """``t1 below 60 μs``, ``t1 at least 60 μs``, ``t1 between 60 and 80 μs``, ``t1 outside 60–80 μs``."""
     unit = f" {cm.metric.unit}" if cm.metric.unit and cm.metric.unit != "%" else cm.metric.unit
     if below is not None and above is not None:
         inside = f"between {above:g} and {below:g}" if below > above else f"outside {below:g}–{above:g}"
-        return f"{cm.metric.name} {inside}{unit}"
+        ends = " (ends included)" if including and len(including) == 2 else \
+            f" ({'upper' if 'below' in including else 'lower'} end included)" if including else ""
+        return f"{cm.metric.name} {inside}{unit}{ends}"
     side, limit = ("below", below) if below is not None else ("above", above)
+    if including and side in including:
+        side = "at most" if side == "below" else "at least"
     return f"{cm.metric.name} {side} {limit:g}{unit}"
 
 
-def _meets(value: float | None, below: float | None, above: float | None) -> bool | None:
+def _meets(value: float | None, below: float | None, above: float | None,
+           including: Sequence[str] | None = None) -> bool | None:
     """Whether a value is past its limits; None when there is no value to hold to them.  A below under the above
-    is a range's outside ("below 60 or above 80": nobody asks for what cannot be), a below over it its inside."""
+    is a range's outside ("below 60 or above 80": nobody asks for what cannot be), a below over it its inside.
+    ``including``: the sides whose limit itself counts ("at least 60": a value of 60 meets it)."""
     if value is None:
         return None
-    under, over = below is not None and value < below, above is not None and value > above
+    at = set(including or ())
+    under = below is not None and (value <= below if "below" in at else value < below)
+    over = above is not None and (value >= above if "above" in at else value > above)
     if below is not None and above is not None:
         return under or over if below <= above else under and over
     return under or over
 
 
-def _groups(ctx: ToolContext, chip_id: str, conditions: list[dict]) -> list[tuple[ChipMetric, float | None, float | None]]:
-    """The conditions as (metric, below, above): a below and an above of one metric are one range."""
-    out: list[tuple[ChipMetric, float | None, float | None]] = []
+Group = tuple[ChipMetric, float | None, float | None, list[str]]
+
+
+def _groups(ctx: ToolContext, chip_id: str, conditions: list[dict]) -> list[Group]:
+    """The conditions as (metric, below, above, sides included): a below and an above of one metric are one
+    range."""
+    out: list[Group] = []
     for condition in conditions:
         below, above = condition.get("below"), condition.get("above")
         if below is None and above is None:
-            raise ToolError("each condition needs below or above", "e.g. {\"metric_name\": \"t1\", \"above\": 50}")
+            raise ToolError("each condition needs below or above", "e.g. {\"metric_name\": \"t1\", \"above\": 50}",
+                            kind="call")
         name = str(condition["metric_name"])
         low, high = (float(below) if below is not None else None), (float(above) if above is not None else None)
-        at = next((i for i, (cm, b, a) in enumerate(out) if cm.metric.name == name and (b is None) != (a is None)
+        included = [side for side in condition.get("including") or () if side in ("below", "above")]
+        at = next((i for i, (cm, b, a, _) in enumerate(out) if cm.metric.name == name and (b is None) != (a is None)
                    and (low is None or b is None) and (high is None or a is None)), None)
         if at is not None:
-            cm, b, a = out[at]
-            out[at] = (cm, b if low is None else low, a if high is None else high)
+            cm, b, a, was = out[at]
+            out[at] = (cm, b if low is None else low, a if high is None else high, sorted({*was, *included}))
         else:
-            out.append((measure_metric(ctx, chip_id, name), low, high))
+            out.append((measure_metric(ctx, chip_id, name), low, high, included))
     return out
 
 
 _CONDITION = {"type": "object",
               "properties": {"metric_name": name_arg("Metric, e.g. 't1'."),
                              "below": {"type": "number", "description": "Only values below this (display units)."},
-                             "above": {"type": "number", "description": "Only values above this (display units)."}},
+                             "above": {"type": "number", "description": "Only values above this (display units)."},
+                             "including": including_arg()},
               "required": ["metric_name"], "additionalProperties": False}
 
 
@@ -182,11 +200,12 @@ _CONDITION = {"type": "object",
 def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join: str = "and") -> ToolResult:
     """Qubits (or couplings) meeting several conditions at once: a small model cannot intersect two lists."""
     limits = _groups(ctx, chip_id, conditions)
-    kinds = {cm.kind for cm, _, _ in limits}
+    kinds = {cm.kind for cm, _, _, _ in limits}
     if len(kinds) > 1:
-        raise ToolError("conditions mix qubit and coupling metrics", "filter qubits and couplings separately")
+        raise ToolError("conditions mix qubit and coupling metrics", "filter qubits and couplings separately", kind="call")
     first = limits[0][0]
-    verdicts = {i: [_meets(cm.values.get(i), below, above) for cm, below, above in limits] for i in first.values}
+    verdicts = {i: [_meets(cm.values.get(i), below, above, at) for cm, below, above, at in limits]
+                for i in first.values}
     if join == "and":
         judged = [i for i, v in verdicts.items() if None not in v]
         matched = [i for i in judged if all(v for v in verdicts[i])]
@@ -194,15 +213,15 @@ def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join:
         judged = [i for i, v in verdicts.items() if any(x is not None for x in v)]
         matched = [i for i in judged if any(verdicts[i])]
     matched.sort(key=_order_key)
-    names = list(dict.fromkeys(cm.metric.name for cm, _, _ in limits))
+    names = list(dict.fromkeys(cm.metric.name for cm, _, _, _ in limits))
     rows = []
     for i in matched:
         row: dict[str, object] = {("coupling_id" if first.kind == "coupling" else "qid"): i, "label": first.label(i)}
-        for cm, _, _ in limits:
+        for cm, _, _, _ in limits:
             row[cm.metric.name] = cm.values.get(i)
         rows.append(row)
     kind = "couplings" if first.kind == "coupling" else "qubits"
-    bounds = f" {join} ".join(_bound_text(cm, below, above) for cm, below, above in limits)
+    bounds = f" {join} ".join(_bound_text(cm, below, above, at) for cm, below, above, at in limits)
     which = names[0] if len(names) == 1 else ("every one of " if join == "and" else "at least one of ") + ", ".join(names)
     share = format_share(len(rows), len(judged))
     listed = ", ".join(str(r["label"]) for r in rows[:LISTED]) + (
@@ -213,7 +232,7 @@ def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join:
     data = {"answer": answer, "chip_id": chip_id, "kind": first.kind, "join": join,
             "conditions": [{"metric": cm.metric.name, "unit": cm.metric.unit,
                             **{f"{side}_limit": limit for side, limit in (("below", below), ("above", above))
-                               if limit is not None}} for cm, below, above in limits],
+                               if limit is not None}} for cm, below, above, _ in limits],
             "with_data": len(judged), "num_" + kind: first.stats["total"], "count_matching": len(rows),
             "percent": float(share.rstrip("%")), "share_of": kind, "matching": rows}
     return ToolResult(data, f"{len(rows)} {kind} with {bounds} on {chip_id}")

@@ -18,7 +18,7 @@ import pandas as pd
 
 from copilot_core.analysis.overview import INACTIVE_MARK
 from copilot_core.domain.topology import Topology, target_label, topology_for
-from copilot_core.domain.windows import DAYS, WEEKDAYS
+from copilot_core.domain.windows import DATE_PATTERN, DAYS, WEEKDAYS
 from copilot_core.errors import CopilotError
 from copilot_core.tools.compact import inline_from_database
 
@@ -29,13 +29,21 @@ if TYPE_CHECKING:
     from copilot_core.tools.store import DataStore
 
 
-class ToolError(CopilotError):
-    """A failure the model can act on: ``message`` says what went wrong, ``hint`` what to do instead."""
+ErrorKind = Literal["data", "call"]
+"""What a failed call tells the person: ``data``, a fact of the data (no such qubit, chip not found, a metric never
+measured there), shown as the data's answer; ``call``, a call that did not fit (bad arguments, a tool that is off),
+which says nothing about the data and is never shown as its answer."""
 
-    def __init__(self, message: str, hint: str = "") -> None:
+
+class ToolError(CopilotError):
+    """A failure the model can act on: ``message`` says what went wrong, ``hint`` what to do instead, ``kind``
+    whether it is a fact of the data or a call that did not fit (:data:`ErrorKind`; every raise names one)."""
+
+    def __init__(self, message: str, hint: str = "", *, kind: ErrorKind) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.kind = kind
 
 
 @dataclass
@@ -99,7 +107,7 @@ class ToolContext:
             if found is None:
                 known = ", ".join(inline_from_database(c["chip_id"], 64) + ("" if c.get("active", True) else INACTIVE_MARK)
                                   for c in self.repo.list_chips()[:20]) or "none"
-                raise ToolError(f"chip {chip_id!r} not found", f"available chips: {known}")
+                raise ToolError(f"chip {chip_id!r} not found", f"available chips: {known}", kind="data")
             self._chips[chip_id] = found
         return self._chips[chip_id]
 
@@ -112,14 +120,15 @@ class ToolContext:
             topology_id = chip["topology_id"]
             return topology_for(int(chip["size"] or 0), None if topology_id is None else str(topology_id))
         except ValueError as exc:
-            raise ToolError(f"chip {chip_id!r} has no known topology: {exc}") from None
+            raise ToolError(f"chip {chip_id!r} has no known topology: {exc}", kind="data") from None
 
     def check_qid(self, chip_id: str, qid: str) -> str:
         """``qid`` if the chip has that qubit, else a ToolError giving the valid range."""
         size = self.size(chip_id)
         if size and int(qid) >= size:
             raise ToolError(f"{target_label(qid, size)} does not exist on {chip_id}",
-                            f"{chip_id} has qubits {target_label('0', size)}..{target_label(str(size - 1), size)}")
+                            f"{chip_id} has qubits {target_label('0', size)}..{target_label(str(size - 1), size)}",
+                            kind="data")
         return qid
 
     def label(self, chip_id: str, qid: str) -> str:
@@ -145,6 +154,9 @@ SESSION = "x-session"
 # Marks an enum whose values the model is not sent (a filter whose values it knows, e.g. a run's status): a
 # wrong value still fails validation, and the error lists the valid ones.
 VALUES_ON_ERROR = "x-values-on-error"
+# Marks an argument the router fills from the question's words (a window written as dates): validated like any other,
+# not sent, so the tool set stays within its token budget; the model answers such questions from the router's call.
+FROM_QUESTION = "x-from-question"
 
 
 @lru_cache(maxsize=None)
@@ -164,7 +176,8 @@ def _model_property(prop: dict) -> dict:
 def model_schema(schema: dict) -> dict:
     """What the model is sent of a tool's parameter schema: property names, types other than string, enums and
     required keys, without the session-filled arguments and without an empty ``required``."""
-    sent = {name: prop for name, prop in schema.get("properties", {}).items() if SESSION not in prop}
+    sent = {name: prop for name, prop in schema.get("properties", {}).items()
+            if SESSION not in prop and FROM_QUESTION not in prop}
     out: dict = {k: v for k, v in schema.items() if k in _MODEL_KEYS and k not in ("properties", "required")}
     out["properties"] = {name: _model_property(prop) for name, prop in sent.items()}
     required = [name for name in schema.get("required", []) if name in sent]
@@ -276,6 +289,22 @@ def day_arg() -> dict:
     """``day``: one whole UTC day instead of ``days`` ("yesterday" is the day before the newest run's day)."""
     return {"type": "string", "enum": list(DAYS),
             "description": "Instead of days: one UTC day, 'today' (the newest run's day) or the day before."}
+
+
+def date_arg(end: str) -> dict:
+    """``from_date``/``to_date``: one end of a window written as dates, whole UTC days, both ends included
+    (:func:`~copilot_core.domain.windows.dates_window`); the router fills it from the question."""
+    return {"type": "string", "pattern": DATE_PATTERN, FROM_QUESTION: True,
+            "description": f"Instead of days: the {end} day, 'YYYY-MM-DD', 'MM-DD' or a weekday (the latest such day "
+                           "on or before the newest run's day), included."}
+
+
+def including_arg() -> dict:
+    """``including``: the sides whose limit itself counts ("at least 60": a value of 60 meets it); the router
+    fills it from the question's words (:func:`~copilot_core.routing.limits.settle_limits`)."""
+    return {"type": "array", "items": {"type": "string", "enum": ["below", "above"]}, "maxItems": 2,
+            "uniqueItems": True, FROM_QUESTION: True,
+            "description": "The sides whose limit counts itself ('at least', 'no more than')."}
 
 
 def weekday_arg() -> dict:

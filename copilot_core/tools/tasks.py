@@ -61,7 +61,7 @@ def get_latest_task_result(ctx: ToolContext, task_name: str, chip_id: str, qid: 
     row = ctx.repo.latest_task_result(chip_id, task_name, qid)
     if row is None:
         raise ToolError(f"no completed {task_name} result for {ctx.label(chip_id, qid)} on {chip_id}",
-                        "check the task name with search_task_results(chip_id, qid=...)")
+                        "check the task name with search_task_results(chip_id, qid=...)", kind="data")
     view = task_view(row)
     return ToolResult(_with_untrusted_note({"chip_id": chip_id, "result": view}, [view]),
                       f"{task_name} on {ctx.label(chip_id, qid)}: {view['status']} {view['execution_id']}")
@@ -213,7 +213,7 @@ def get_run_failures(ctx: ToolContext, chip_id: str, execution_id: str | None = 
     if execution_id is None:
         latest = ctx.repo.executions(chip_id, limit=1)
         if not latest:
-            raise ToolError(f"no executions on {chip_id}", "check the chip id")
+            raise ToolError(f"no executions on {chip_id}", "check the chip id", kind="data")
         execution_id = str(latest[0].get("execution_id"))
         started = latest[0].get("start_at")
     else:
@@ -221,7 +221,7 @@ def get_run_failures(ctx: ToolContext, chip_id: str, execution_id: str | None = 
     rows = ctx.repo.task_results(chip_id, execution_id=execution_id, limit=_RUN_SCAN)
     if not rows:
         raise ToolError(f"no task results for execution {execution_id} on {chip_id}",
-                        "list runs with get_execution_history")
+                        "list runs with get_execution_history", kind="data")
     started = started or min((r["start_at"] for r in rows if isinstance(r["start_at"], datetime)), default=None)
     failed = ctx.repo.task_results(chip_id, execution_id=execution_id, status="failed", limit=_RUN_SCAN)
     by_task: dict[str, list[str]] = {}

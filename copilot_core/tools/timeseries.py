@@ -86,7 +86,7 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
     if not rows:
         within = f" {dates_text(*span)}" if span is not None else ""
         raise ToolError(f"no {parameter_name} values for {ctx.label(chip_id, qid)} on {chip_id}{within}",
-                        "list names with list_available_parameters(chip_id, qid)")
+                        "list names with list_available_parameters(chip_id, qid)", kind="data")
     entry = metric(parameter_name, str(rows[-1].get("unit") or ""))
     values = [entry.to_display(r.get("value")) for r in rows]
     points = [{"calibrated_at": r.get("calibrated_at"), "value": value,
@@ -163,7 +163,7 @@ def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id
                                               since=span[0] if span else None, until=span[1] if span else None)
     frame = _frame(rows, parameter_name).dropna(subset=["value"]).reset_index(drop=True)
     if frame.empty:
-        raise ToolError(f"no {parameter_name} values on {chip_id}", "list names with list_available_parameters")
+        raise ToolError(f"no {parameter_name} values on {chip_id}", "list names with list_available_parameters", kind="data")
     unit = str(frame["unit"].iloc[0])
     times = [at for r in rows if isinstance(at := r["calibrated_at"], datetime)]  # datetimes: compacted for the model
     failed = {q: at for q, at in _failed_latest(ctx, chip_id, parameter_name).items() if qids is None or q in qids}

@@ -14,7 +14,7 @@ import logging
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from copilot_core.data.connection import DatabaseUnavailable
 from copilot_core.data.observed import observed
@@ -50,6 +50,14 @@ class ToolOutcome:
     elapsed_s: float = 0.0
     origin: str = "model"  # "router": the turn service made this call before the model's first round
     size: int | None = None  # the qubits of the chip the call read (how the claim check labels its qubits)
+    error_kind: FailureKind | None = None  # a failed call's :data:`FailureKind`
+
+
+FailureKind = Literal["data", "call", "internal"]
+"""Why a call failed: ``data`` a fact of the data (``ToolError`` of kind data), ``call`` a call that did not fit
+(bad arguments, an unknown or throttled tool), ``internal`` the app's own failure (a bug, the database down).  Only a
+fact of the data is ever shown as the data's answer."""
+UNFIT = "the request for it did not fit what the tool takes, so nothing was read from the data"
 
 
 class ToolLayer(Protocol):
@@ -129,16 +137,17 @@ class Toolkit:
                 result = spec.run(self._ctx, **args)
             return self._success(spec, args, result, started)
         except ToolError as exc:
-            return self._failure(name, args, exc.message, exc.hint, started)
+            return self._failure(name, args, exc.message, exc.hint, started, exc.kind)
         except InvalidArgument as exc:
             hint = usage(self._specs[name]) if name in self._specs else ""
-            return self._failure(name, args, str(exc), hint, started)
+            return self._failure(name, args, str(exc), hint, started, "call")
         except DatabaseUnavailable as exc:
-            return self._failure(name, args, f"database unavailable: {exc}", "tell the user; do not retry", started)
+            return self._failure(name, args, f"database unavailable: {exc}", "tell the user; do not retry", started,
+                                 "internal")
         except Exception as exc:  # a bug or a hostile document: the model gets a clean message, the log the trace
             log.exception("tool %s failed", name)
             return self._failure(name, args, f"internal error in {name} ({type(exc).__name__})",
-                                 "try other arguments or another tool", started)
+                                 "try other arguments or another tool", started, "internal")
 
     # ------------------------------------------------------------------------------------------
 
@@ -146,7 +155,7 @@ class Toolkit:
         spec = self._specs.get(name) if isinstance(name, str) else None
         if spec is None:
             shown = clean_text(name, 60)
-            raise ToolError(f"unknown tool {shown!r}", "available tools: " + ", ".join(self._specs))
+            raise ToolError(f"unknown tool {shown!r}", "available tools: " + ", ".join(self._specs), kind="call")
         return spec
 
     def chip_in_view(self) -> str:
@@ -155,7 +164,7 @@ class Toolkit:
         if chip is None and self._ctx.repo is not None:
             chip = self._default_chip = self._ctx.repo.default_chip_id()
         if not chip:
-            raise ToolError("no chip in view", "pass chip_id, e.g. {\"chip_id\": \"64Qv3\"}")
+            raise ToolError("no chip in view", "pass chip_id, e.g. {\"chip_id\": \"64Qv3\"}", kind="call")
         return chip
 
     def _fill_session(self, spec: ToolSpec, args: dict) -> dict:
@@ -169,7 +178,7 @@ class Toolkit:
             return
         self._calls[spec.name] += 1
         if self._calls[spec.name] > spec.limit.calls:
-            raise ToolError(f"{spec.name} is limited to {spec.limit.calls} calls per request", spec.limit.hint)
+            raise ToolError(f"{spec.name} is limited to {spec.limit.calls} calls per request", spec.limit.hint, kind="call")
 
     def _success(self, spec: ToolSpec, args: dict, result: ToolResult, started: float) -> ToolOutcome:
         data_keys: list[str] = []
@@ -199,13 +208,16 @@ class Toolkit:
         except ToolError:
             return None
 
-    def _failure(self, name: str, args: dict, message: str, hint: str, started: float) -> ToolOutcome:
+    def _failure(self, name: str, args: dict, message: str, hint: str, started: float,
+                 kind: FailureKind) -> ToolOutcome:
+        """The model reads the error and hint; the person (the summary) reads the error only when it is a fact of
+        the data or the app's own failure, never a call's argument error."""
         shown = clean_text(name, 60) if isinstance(name, str) else "?"
         body = {"error": message, "hint": hint} if hint else {"error": message}
+        said = f"{shown} failed: {UNFIT}" if kind == "call" else f"{shown} failed: {message}"
         return ToolOutcome(name=shown, args=args, ok=False,
                            model_text=to_model_json(mark_for_model(body, self._database_text)),
-                           summary=f"{shown} failed: {message}", error=message,
-                           elapsed_s=time.perf_counter() - started)
+                           summary=said, error=message, elapsed_s=time.perf_counter() - started, error_kind=kind)
 
 
 def answer_line(outcome: ToolOutcome) -> str | None:

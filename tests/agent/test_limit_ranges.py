@@ -33,12 +33,12 @@ T = Threshold
      (T("above", 45, "μs", "t1"), T("below", 80, "μs", "t2_echo"))),
     ("T1 > 40us and T2 echo<30", (T("above", 40, "us", "t1"), T("below", 30, "", "t2_echo"))),
     ("qubits whose T1 is at least 40 and whose T2 echo is at most 90 us",
-     (T("above", 40, "", "t1"), T("below", 90, "us", "t2_echo"))),
+     (T("above", 40, "", "t1", True), T("below", 90, "us", "t2_echo", True))),  # at least/most: inclusive
     ("T1 and qubit frequency above 40 us and below 5.1 GHz respectively",  # the unit says whose
      (T("above", 40, "us", "t1"), T("below", 5.1, "GHz", "qubit_frequency"))),
     ("T1 above 40 μs, T2 echo above 50 μs and readout fidelity above .9",
      (T("above", 40, "μs", "t1"), T("above", 50, "μs", "t2_echo"), T("above", 0.9, "", "average_readout_fidelity"))),
-    ("couplings whose ZX90 fidelity is no less than 0.97", (T("above", 0.97, "", "zx90_gate_fidelity"),)),
+    ("couplings whose ZX90 fidelity is no less than 0.97", (T("above", 0.97, "", "zx90_gate_fidelity", True),)),
     ("Are more than 10 qubits below 50 us in T1?", (T("below", 50, "us", "t1"),)),  # a count is no limit
     ("Which qubits failed at least 3 times?", ()),
     ("How many runs had over 20 failed tasks?", ()),

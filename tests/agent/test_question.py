@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.language.question import Threshold, parse
+from copilot_core.language.question import Range, Threshold, parse
 
 CHIPS = ("64Qv3", "144Qv2")
 QUBIT_FORMS = [("Q05", "5"), ("Q5", "5"), ("qubit 5", "5"), ("Qubit 12", "12"), ("q007", "7"), ("Q63", "63"),
@@ -121,6 +121,56 @@ for text, fields in [
     ("top two qubits by T1", {"extreme_n": 2, "n": 2}),
 ]:
     CASES.append((text, fields))
+# windows written as dates: whole days, both ends included; no digit of a date is a qubit, a coupling or a value
+_NO_SUBJECT = {"qubits": (), "couplings": (), "ends": (), "values": ()}
+for text, window in [
+    ("How many runs happened between 2 November 2026 and 16 November 2026?", ("2026-11-02", "2026-11-16")),
+    ("How many runs happened from 2026-11-04 to 2026-11-12?", ("2026-11-04", "2026-11-12")),
+    ("How many tasks failed since Nov 5, 2026?", ("2026-11-05", None)),
+    ("How many tasks failed since November 5th?", ("11-05", None)),
+    ("How many runs were there in October 2026?", ("2026-10-01", "2026-10-31")),
+    ("How many runs were there during February 2028?", ("2028-02-01", "2028-02-29")),
+    ("How many runs were there in September?", ("09-01", "09-30")),
+    ("How many tasks failed on 7 Nov?", ("11-07", "11-07")),
+    ("How many tasks failed on 2026/11/07?", ("2026-11-07", "2026-11-07")),
+    ("How many executions between 03.11.2026 and 09.11.2026?", ("2026-11-03", "2026-11-09")),
+    ("How many executions between 11/03/2026 and 11/09/2026?", ("2026-11-03", "2026-11-09")),
+    ("How many tasks failed after 9 November 2026?", ("2026-11-10", None)),
+    ("How many tasks failed before 9 November 2026?", (None, "2026-11-08")),
+    ("How many tasks failed until Nov 9?", (None, "11-09")),
+    ("How many runs failed on Tuesday?", ("tuesday", "tuesday")),
+    ("How many runs did we have last Friday?", ("friday", "friday")),
+    ("Count the failed tasks from 30 December 2026 to 2 January 2027", ("2026-12-30", "2027-01-02")),
+    ("How many runs happened between 1 and 15 November 2026?", ("2026-11-01", "2026-11-15")),
+    ("How many tasks failed from 3 to 9 Nov?", ("11-03", "11-09")),
+    ("How many runs were there in February 2027?", ("2027-02-01", "2027-02-28")),
+]:
+    CASES.append((text, {"dates": window, "shape": "window count", **_NO_SUBJECT}))
+for text, fields in [
+    ("Which task failed most on Tuesday?", {"dates": ("tuesday", "tuesday"), "shape": "fails most"}),
+    ("Run 20261124-001 failed on Tuesday", {"dates": ("tuesday", "tuesday"), "qubits": (),
+                                             "execution_id": "20261124-001"}),
+    ("How many T1 measurements of Q5 between 1 November 2026 and 15 November 2026?",
+     {"dates": ("2026-11-01", "2026-11-15"), "qubits": ("5",), "ends": ("5",), "couplings": ()}),
+    ("T1 of qubit 12 on 2026-11-20 at 10:30", {"qubits": ("12",), "dates": ("2026-11-20", "2026-11-20"),
+                                               "couplings": ()}),
+    ("What is the ZX90 of coupling 4-5 since Nov 20, 2026?", {"couplings": ("4-5",), "dates": ("2026-11-20", None)}),
+    ("T1 of Q5 may be low", {"dates": None, "qubits": ("5",)}),  # "may" the verb is no month
+    ("Which qubits had T1 between 40 and 50 μs on 3 Nov?", {"dates": ("11-03", "11-03"), "qubits": (),
+                                                             "ranges": (Range("t1", 40.0, 50.0, "μs", True),)}),
+    ("Since Tuesday, how many runs?", {"dates": None, "since_weekday": "tuesday"}),
+]:
+    CASES.append((text, fields))
+# a limit that counts the value at it ("at least", "no more than", "≥", "<=") and one that does not
+for text, side, inclusive in [("T1 at least 50 μs", "above", True), ("T1 no less than 50 μs", "above", True),
+                              ("T1 ≥ 50 μs", "above", True), ("T1 >= 50 μs", "above", True),
+                              ("T1 at most 50 μs", "below", True), ("T1 no more than 50 μs", "below", True),
+                              ("T1 ≤ 50 μs", "below", True), ("T1 <= 50 μs", "below", True),
+                              ("T1 above 50 μs", "above", False), ("T1 > 50 μs", "above", False),
+                              ("T1 below 50 μs", "below", False), ("T1 < 50 μs", "below", False),
+                              ("T1 more than 50 μs", "above", False), ("T1 under 50 μs", "below", False)]:
+    unit = "μs"
+    CASES.append((f"Which qubits show {text}?", {"limits": (Threshold(side, 50.0, unit, "t1", inclusive),)}))
 
 
 @pytest.mark.parametrize("text, row, expected", ROWS)

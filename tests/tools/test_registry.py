@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from copilot_core.tools import REDUCED_TOOLS, STORED_TOOLS, TOOLS, DataStore, Toolkit
 from copilot_core.tools.args import validate_args
 from copilot_core.tools.registry import TOOLS_BY_NAME
-from copilot_core.tools.spec import ToolError
+from copilot_core.tools.spec import FROM_QUESTION, ToolError
 
 SEED_000_TOOLS = {  # the table in seed 000, verbatim
     "get_qubit_params", "get_latest_task_result", "get_task_history", "get_parameter_timeseries",
@@ -105,7 +105,8 @@ def test_the_model_is_sent_names_and_types_not_rules_or_repeated_words(spec):
     params = sent["parameters"]
     Draft202012Validator.check_schema(params)
     full = spec.parameters["properties"]
-    assert set(params["properties"]) == set(full) - {"chip_id"}
+    from_question = {name for name, prop in full.items() if FROM_QUESTION in prop}  # the router fills them
+    assert set(params["properties"]) == set(full) - {"chip_id"} - from_question
     assert params.get("required", []) == [n for n in spec.parameters["required"] if n != "chip_id"]
     assert "required" not in params or params["required"]
     text = json.dumps(params)
