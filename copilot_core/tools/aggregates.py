@@ -110,22 +110,35 @@ def _scope_fields(since: datetime | None, until: datetime | None, qid: str | Non
        "day": day_arg(),
        "qid": qid_arg("Only this qubit's (or coupling's) own task results."),
        "task_name": name_arg("Only results of this task, e.g. 'CheckT1'."),
-       "metric_name": name_arg("For measurements: the metric, e.g. 't1'.")},
+       "metric_name": name_arg("For measurements: the metric, e.g. 't1'."),
+       "chip_ids": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$"}, "minItems": 2,
+                    "maxItems": 4, "uniqueItems": True, "description": "Count on each chip, side by side."},
+       "qids": qids_arg(8, min_items=2) | {"description": "Count for each qubit, side by side."}},
       ("chip_id", "what"))
 def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None = None,
                     since_weekday: str | None = None, qid: str | None = None, task_name: str | None = None,
-                    metric_name: str | None = None, day: Day | None = None) -> ToolResult:
-    ctx.chip(chip_id)
-    if qid is not None:
-        ctx.check_qid(chip_id, qid)
+                    metric_name: str | None = None, day: Day | None = None, chip_ids: list[str] | None = None,
+                    qids: list[str] | None = None) -> ToolResult:
+    chips = list(dict.fromkeys(chip_ids or [chip_id]))
+    for chip in chips:
+        ctx.chip(chip)
+    for q in ([qid] if qid is not None else []) + (qids or []):
+        ctx.check_qid(chip_id, q)
     if what == "measurements" and metric_name not in CATALOGUE:
         raise ToolError("counting measurements needs a known metric_name", "e.g. {\"metric_name\": \"t1\"}")
     since_weekday = since_weekday.strip().lower() if isinstance(since_weekday, str) else since_weekday
     if since_weekday is not None and since_weekday not in WEEKDAYS:
         raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}")
-    last = ctx.repo.last_execution_at(chip_id)
-    if last is None:
-        raise ToolError(f"{chip_id} has no runs", "pick a chip with calibration runs")
+    lasts = [at for chip in chips if (at := ctx.repo.last_execution_at(chip)) is not None]
+    if len(lasts) < len(chips):
+        raise ToolError(f"{chip_id if len(chips) == 1 else 'a chip named'} has no runs",
+                        "pick a chip with calibration runs")
+    last = max(lasts)  # several chips: one window for all, ending on the day of the newest run of any of them
+    if len(chips) > 1 or qids:
+        windowed = days is not None or since_weekday is not None or day is not None
+        since, until = day_window(last, days, since_weekday, day) if windowed else (None, None)
+        return counts_compared(ctx, chips, what, since, until, last, [qid] if qid is not None else list(
+            dict.fromkeys(qids or [])), task_name, metric_name)
     windowed = days is not None or since_weekday is not None or day is not None
     since, until = day_window(last, days, since_weekday, day) if windowed else (None, None)
     task = str(inline_from_database(task_name, 80)) if task_name else None
@@ -155,7 +168,11 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         held = " and ".join(([f"a {task} result"] if task else []) + ([f"a result of {ctx.label(chip_id, qid)}"]
                                                                         if qid is not None else []))
         holding = f" holding {held}" if held else ""
-        answer = f"On {chip_id}, {n} calibration runs (executions){holding} started {span}, whatever their outcome."
+        failed = ctx.repo.count_in_window(chip_id, "failed runs", since=since, until=until, qid=qid,
+                                          task_name=task_name)
+        answer = (f"On {chip_id}, {n} calibration runs (executions){holding} started {span}, whatever their outcome; "
+                  f"{failed} of {n} runs failed ({format_share(failed, n)}).")
+        data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0, "share_of": "runs"}
     else:
         title = CATALOGUE[str(metric_name)].title
         answer = (f"On {chip_id}, {n} {title} results{owner} with a usable value were measured {span} "
@@ -163,6 +180,46 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     data["answer"] = answer
     data |= _scope_fields(since, until, qid, task)
     return ToolResult(data, f"{n} {what}{owner} on {chip_id} {span}")
+
+
+_COUNTED = {"failed tasks": "failed task results", "task results": "finished task results", "runs": "calibration runs"}
+
+
+def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datetime | None, until: datetime | None,
+                    last: datetime, qids: list[str], task_name: str | None, metric_name: str | None) -> ToolResult:
+    """One count per chip (one window for all of them) or per qubit, side by side: the winner named first, a tie
+    said as a tie, and a ``ranking`` the order check holds the answer's winner and counts against."""
+    per_qubit = len(qids) > 1
+    keys = qids if per_qubit else chips
+    chip_of = {k: (chips[0] if per_qubit else k) for k in keys}
+    label = {k: ctx.label(chips[0], k) if per_qubit else k for k in keys}
+    counted = {k: ctx.repo.count_in_window(chip_of[k], what, since=since, until=until,
+                                           qid=k if per_qubit else (qids[0] if qids else None), task_name=task_name,
+                                           parameter=metric_name if what == "measurements" else None) for k in keys}
+    order = sorted(keys, key=lambda k: -counted[k])  # most first
+    task = f"{inline_from_database(task_name, 80)} " if task_name else ""
+    noun = f"{CATALOGUE[str(metric_name)].title} measurements" if what == "measurements" else \
+        f"{task}{_COUNTED[what]}"
+    span = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
+    where = f" on {chips[0]}" if per_qubit else ""
+    listed = ", ".join(f"{label[k]} {counted[k]}" for k in order)
+    top = [k for k in order if counted[k] == counted[order[0]]]
+    if len(top) == len(keys):
+        answer = f"{' and '.join(label[k] for k in keys)} had the same number of {noun}{where} {span}: " \
+                 f"{counted[keys[0]]} each."
+    elif len(keys) == 2:
+        a, b = order
+        answer = f"{label[a]} had more {noun} than {label[b]}{where} {span}: {counted[a]} vs {counted[b]}."
+    else:
+        answer = f"{' and '.join(label[k] for k in top)} had the most {noun}{where} {span}; counts: {listed}."
+    field = "count_failed" if what == "failed tasks" else "count"
+    kind = "qubit" if per_qubit else "chip"
+    data = {"answer": answer, "what": what, "chip_id" if per_qubit else "chip_ids": chips[0] if per_qubit else chips,
+            "counts": [{("qid" if per_qubit else "chip_id"): k, "label": label[k], field: counted[k]} for k in order],
+            "ranking": ranking(kind, noun, [(label[k], [str(counted[k])]) for k in order],
+                               higher_is_better=what != "failed tasks")}
+    data |= _scope_fields(since, until, None, task_name)
+    return ToolResult(data, f"{noun}{where} {span}: {listed}")
 
 
 def _qubits_compared(ctx: ToolContext, chip_id: str, qids: list[str], counts: dict[str, int], scope: str,
