@@ -16,6 +16,8 @@ import pandas as pd
 
 from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.checking.asked_role import missing_role
+from copilot_core.checking.asked_subject import NOTE as SUBJECT_NOTE
+from copilot_core.checking.asked_subject import ranked_subject_problem, share_problem
 from copilot_core.checking.claims import ClaimReport, check_claims, repair_answer
 from copilot_core.checking.dated_values import complete_dates, date_mentions
 from copilot_core.checking.grounding import unverified_numbers
@@ -71,7 +73,31 @@ def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
                    ) -> tuple[list[Block], ClaimReport, str]:
     """:func:`claims_checked`, then the statistic the question's shape asks for (:func:`with_asked_role`)."""
     shown, report, action = claims_checked(blocks, question, outcomes)
+    if (replaced := with_asked_subject(blocks, action, question, outcomes)) is not None:
+        return replaced, report, "replaced"
     return with_asked_role(shown, report, action, question, outcomes)
+
+
+def with_asked_subject(blocks: list[Block], action: str, question: str, outcomes: Sequence[ToolOutcome]
+                       ) -> list[Block] | None:
+    """The router's sentence with a note, when the model's answer to a ranking or share question names another
+    subject, none, ids the data does not hold, or not the counts or share asked for
+    (:mod:`~copilot_core.checking.asked_subject`); None when it answers what was asked."""
+    if action == "replaced" or not outcomes or any(runs_code(o.name) for o in outcomes):
+        return None
+    said = "\n\n".join(b.text for b in blocks if isinstance(b, TextBlock))
+    try:
+        asked = parse(question)
+        problem = ranked_subject_problem(asked, said, outcomes) or share_problem(
+            asked, said, check_claims(said, outcomes, question=question).claims, outcomes)
+    except Exception:  # noqa: BLE001  (a check that cannot decide leaves the answer as the claim check made it)
+        log.exception("the asked-subject check failed on an answer")
+        return None
+    if problem is None:
+        return None
+    line, why = problem
+    charts = [b for b in blocks if not isinstance(b, TextBlock)]
+    return [TextBlock(line), TextBlock(f"_{SUBJECT_NOTE.format(why=why)}_"), *charts]
 
 
 def with_asked_role(shown: list[Block], report: ClaimReport, action: str, question: str,

@@ -111,8 +111,8 @@ def _scope_fields(since: datetime | None, until: datetime | None, qid: str | Non
        "qid": qid_arg("Only this qubit's (or coupling's) own task results."),
        "task_name": name_arg("Only results of this task, e.g. 'CheckT1'."),
        "metric_name": name_arg("For measurements: the metric, e.g. 't1'."),
-       "chip_ids": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$"}, "minItems": 2,
-                    "maxItems": 4, "uniqueItems": True, "description": "Count on each chip, side by side."},
+       "chip_ids": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$"},
+                    "minItems": 2, "maxItems": 4, "uniqueItems": True, "description": "Count on each chip, side by side."},
        "qids": qids_arg(8, min_items=2) | {"description": "Count for each qubit, side by side."}},
       ("chip_id", "what"))
 def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None = None,
