@@ -1,12 +1,14 @@
 """The answer to a question that asks for a subject at one end of a ranking, or for a share, held against the
 router's call from the question's side, whatever words the answer uses.
 
-"Which task fails most?" (or is least reliable, has the worst success rate ...) asks for the subject the router's
-``failure_ranking`` puts first: the first subject the answer names, of any kind (a qubit or coupling named where a
-task was asked is wrong too), must be one the data puts there, and a tie names every tied one.  Counts compared side
-by side (two chips over a window, two qubits) must state every count the tool computed.  A share question ("what
-percent of runs failed") must state the share.  Ids the turn's tools never returned ("64Qv3-001") name nothing in the
-data.  An answer that fails is replaced by the tool's sentence, with a note that says why; ranking words the
+A question about the task, qubit or run at the top of the failures (in any words: least reliable, poorest success
+rate ...) asks for the subject the router's ``failure_ranking`` puts first: the first subject the answer names, of
+any kind (a qubit or coupling named where a task was asked is wrong too), must be one the data puts there, and a
+tie names every tied one.  Counts compared side by side (two chips over a window, two qubits) state no count the
+tool did not compute (that each count is stated, on the right name, is checked by
+:mod:`~copilot_core.checking.asked_role` and :mod:`~copilot_core.checking.order`).  A share question ("what
+percent of runs failed") must state the share.  Ids the turn's tools never returned ("64Qv3-001") name nothing in
+the data.  An answer that fails is replaced by the tool's sentence, with a note that says why; ranking words the
 sentence readers do not know cannot let a wrong subject through, because the subject is read, not the word.
 """
 
@@ -18,15 +20,14 @@ from collections.abc import Sequence
 
 from copilot_core.checking.asked_role import SHAPE_ANSWERS, states_role
 from copilot_core.checking.claim_facts import Claim, tool_facts
-from copilot_core.checking.matcher import states, written_decimals, written_value
+from copilot_core.checking.grounding import unverified_numbers
 from copilot_core.checking.order import Ranking, rankings
-from copilot_core.language.numbers import number_spans
-from copilot_core.language.question import Question, names_blanked
+from copilot_core.language.question import Question
 from copilot_core.language.subjects import Subject, subjects
 from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
-# An id written like a label of the data ("64Qv3-001", "Q05", "20261030-001", "CheckT1"): checked against the results.
-_LABELLED_ID = re.compile(r"(?<![\w.])\d+Q[A-Za-z0-9_]*-\d+(?![\w.])")
+# An id written like a label of the data: a chip-prefixed one ("64Qv3-001") or an execution id ("20261030-001").
+_LABELLED_ID = re.compile(r"(?<![\w.])\d+Q[A-Za-z0-9_]*-\d+(?![\w.])|(?<![\w.-])\d{8}-\d{3,6}(?![\w.])")
 
 
 def _router_ranking(outcomes: Sequence[ToolOutcome]) -> tuple[ToolOutcome, Ranking] | None:
@@ -53,17 +54,16 @@ def _tops(ranking: Ranking, low_end: bool) -> list[str]:
     return [n for n in names if ranking.value(n) == first]
 
 
-def _counts_stated(text: str, ranking: Ranking) -> bool:
-    """Every count of the ranking is written in the answer (the order check binds each to its name)."""
-    written = [(written_value(w), written_decimals(w)) for _, _, w, _ in number_spans(names_blanked(text))]
-    return all(any(states(v, places, value) for v, places in written)
-               for n in ranking.names if (value := ranking.value(n)) is not None)
-
-
-def _foreign_ids(text: str, outcomes: Sequence[ToolOutcome], question: Question) -> list[str]:
+def foreign_ids(text: str, outcomes: Sequence[ToolOutcome], question: Question) -> list[str]:
     """Ids written like the data's labels that no tool result of the turn and not the question holds."""
-    held = question.text + " ".join(json.dumps(o.full, default=str) for o in outcomes if o.ok)
-    return [m.group(0) for m in _LABELLED_ID.finditer(text) if m.group(0) not in held]
+    held = question.text + " ".join(json.dumps(o.full, default=str) + str(o.model_text) for o in outcomes if o.ok)
+    return list(dict.fromkeys(m.group(0) for m in _LABELLED_ID.finditer(text) if m.group(0) not in held))
+
+
+def _made_up_count(text: str, outcome: ToolOutcome, asked: Question) -> str | None:
+    """A number of the answer that the router's result (its counts, shares, window) and the question do not give."""
+    found = unverified_numbers(text, [outcome.full, outcome.model_text], allowed_text=[asked.text])
+    return found[0] if found else None
 
 
 def ranked_subject_problem(asked: Question, text: str, outcomes: Sequence[ToolOutcome]) -> tuple[str, str] | None:
@@ -76,14 +76,12 @@ def ranked_subject_problem(asked: Question, text: str, outcomes: Sequence[ToolOu
     line = answer_line(outcome)
     if not line:
         return None
-    if (foreign := _foreign_ids(text, outcomes, asked)):
+    if (foreign := foreign_ids(text, outcomes, asked)):
         return line, f"the answer names {foreign[0]}, which the data does not hold"
-    side_by_side = len(ranking.names) <= 8 and (len(asked.chip_ids) >= 2 or len(asked.qubits) >= 2)
-    if side_by_side:
-        if not _counts_stated(text, ranking):
-            return line, "the answer does not state the count of each one compared"
-        return None
-    if asked.shape != "fails most":
+    if asked.shape == "fails most" or len(asked.chip_ids) >= 2 or len(asked.qubits) >= 2:
+        if (made_up := _made_up_count(text, outcome, asked)) is not None:
+            return line, f"the answer states {made_up}, a count the data does not give"
+    if asked.shape != "fails most" or len(asked.chip_ids) >= 2 or len(asked.qubits) >= 2:
         return None
     tops = _tops(ranking, low_end=False)
     top_keys = {_key(n, ranking) for n in tops}
@@ -107,7 +105,7 @@ def share_problem(asked: Question, text: str, claims: Sequence[Claim], outcomes:
                                                                           for f in tool_facts([o]))]
     if not router or not (line := answer_line(router[0])):
         return None
-    if (foreign := _foreign_ids(text, outcomes, asked)):
+    if (foreign := foreign_ids(text, outcomes, asked)):
         return line, f"the answer names {foreign[0]}, which the data does not hold"
     if not states_role(SHAPE_ANSWERS["percentage"], claims, tool_facts(router)):
         return line, "the answer does not state the share the question asks for"

@@ -195,8 +195,8 @@ def _failures_compared(asked: Question, chip_id: str, days: int | None) -> Plann
 
 
 def _counts_side_by_side(asked: Question, chip_id: str, days: int | None, one: str | None) -> PlannedCall | None:
-    """"Did 64Qv3 or 144Qv2 log more failed tasks in the last 2 weeks?", "Was Q4 or Q9 calibrated more often?":
-    one count per chip named (one window for all) or per qubit named, side by side."""
+    """Two chips named with failures, runs or a count over a window; two qubits named with how often they were
+    calibrated: one count per chip named (one window for all) or per qubit named, side by side."""
     chips = list(dict.fromkeys(asked.chip_ids))
     failed = asked.has("fail") or asked.shape == "fails most"
     runs = (asked.has("execution") or asked.has("calibrated")) and one is None

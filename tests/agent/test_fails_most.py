@@ -16,15 +16,19 @@ from tests import dev_ranking
 from tests.agent.page_turn import SMALL, page_turn
 from tests.eval_score import problems
 from tests.fakes.scripted_models import quoter
-from tests.fakes.scripted_openai import SmartRequest, text
+from tests.fakes.scripted_openai import SmartRequest, call, text
 from tests.public_eval import CHIP, OTHER
 
 REPLACED = "was replaced by one computed from the tool results"
 TASK_Q = "Which calibration task is the least reliable on this chip?"
 
 
-def _ask(repo, server, tmp_path, question: str, answer: str) -> tuple[str, str]:
+def _ask(repo, server, tmp_path, question: str, answer: str, first: tuple[str, dict] | None = None
+         ) -> tuple[str, str]:
+    """``answer`` written by a model that makes ``first`` when it may call and has no result yet."""
     def model(request: SmartRequest):
+        if first is not None and request.has_tools and not request.tool_results:
+            return call(*first)
         return text(answer)
     server.smart = model
     turn = page_turn(repo, server, tmp_path, question, SMALL)
@@ -100,15 +104,22 @@ def test_cross_chip_counts_right_are_kept(chips, repo, scripted_openai, tmp_path
 
 @pytest.mark.parametrize("wrong", [
     "{lose} logged more: {a} failed tasks against {b} on {win}.",  # the winner and the counts swapped
-    "{win} was clearly the busier chip for failures.",  # no count at all
     "{win} logged more: {a1} failed tasks against {b} on {lose}.",  # a count made up
 ])
 def test_cross_chip_counts_wrong_are_replaced(wrong, chips, repo, scripted_openai, tmp_path):
     win, a, lose, b = chips
     said = wrong.format(win=win, lose=lose, a=a, b=b, a1=a + 1)
     shown, claims = _ask(repo, scripted_openai, tmp_path, CHIPS_Q, said)
-    assert said not in shown and claims == "replaced", shown
+    assert said not in shown and claims == "replaced" and REPLACED in shown, shown
     assert f"{win} had more" in shown and str(a) in shown and str(b) in shown, shown
+
+
+def test_cross_chip_counts_left_out_get_the_counts_with_a_note(chips, repo, scripted_openai, tmp_path):
+    win, a, lose, b = chips
+    said = f"{win} was clearly the busier chip for failures."
+    shown, claims = _ask(repo, scripted_openai, tmp_path, CHIPS_Q, said)
+    assert claims in ("completed", "replaced") and f"{win} had more" in shown, shown
+    assert str(a) in shown and str(b) in shown and "_" in shown.split(f"{win} had more")[1], shown
 
 
 @pytest.mark.parametrize("case", [0, 1])
@@ -165,3 +176,20 @@ def test_the_quoter_answers_every_dev_ranking_question(demo_db, repo, scripted_o
 def _quoting(server):
     server.smart = quoter
     return server
+
+
+def test_a_made_up_count_for_the_right_task_is_replaced(tasks, repo, scripted_openai, tmp_path):
+    said = f"{tasks[0][0]} is the flakiest task here, with {tasks[0][1] + 7} failures."
+    shown, claims = _ask(repo, scripted_openai, tmp_path, TASK_Q, said)
+    assert said not in shown and claims == "replaced" and str(tasks[0][1]) in shown, shown
+
+
+@pytest.mark.parametrize("question", ["List the calibration runs of this chip.", "How are the runs going lately?"])
+def test_a_run_id_the_data_does_not_hold_is_never_shown_unmarked(question, demo_db, repo, scripted_openai,
+                                                                 tmp_path):
+    made_up = "20990101-007"
+    assert demo_db["execution_history"].count_documents({"execution_id": made_up}) == 0
+    said = f"The latest run, {made_up}, went fine."
+    shown, _ = _ask(repo, scripted_openai, tmp_path, question, said, ("get_execution_history", {"chip_id": CHIP}))
+    assert said not in shown or "Not in the data: no tool of this turn returned 20990101-007" in shown, shown
+    assert REPLACED in shown or "Not in the data" in shown, shown
