@@ -193,3 +193,27 @@ def test_a_run_id_the_data_does_not_hold_is_never_shown_unmarked(question, demo_
     shown, _ = _ask(repo, scripted_openai, tmp_path, question, said, ("get_execution_history", {"chip_id": CHIP}))
     assert said not in shown or "Not in the data: no tool of this turn returned 20990101-007" in shown, shown
     assert REPLACED in shown or "Not in the data" in shown, shown
+
+
+@pytest.mark.parametrize("question, name, args", [
+    ("Which calibration task is the least reliable on this chip?", "failure_ranking", {"by": "task"}),
+    ("What task shows the poorest success rate?", "failure_ranking", {"by": "task"}),
+    ("Name the task that breaks down most frequently.", "failure_ranking", {"by": "task"}),
+    ("Which calibration run had the poorest success rate?", "failure_ranking", {"by": "run"}),
+    ("Which coupling fails most?", "failure_ranking", {"by": "qubit"}),
+    (f"Did {CHIP} or {OTHER} log more failed tasks over the past 14 days?", "count_in_window",
+     {"what": "failed tasks", "chip_ids": [CHIP, OTHER], "days": 14}),
+    (f"Between {OTHER} and {CHIP}, which saw more calibration runs since Monday?", "count_in_window",
+     {"what": "runs", "chip_ids": [OTHER, CHIP], "since_weekday": "monday"}),
+    ("Was Q4 or Q9 calibrated more often in the last week?", "count_in_window",
+     {"what": "runs", "qids": ["4", "9"], "days": 7}),
+    ("What percent of calibration runs failed in the last 30 days?", "count_in_window", {"what": "runs", "days": 30}),
+    ("What percentage of task results failed?", "count_in_window", {"what": "failed tasks"}),
+    (f"Which chip has the higher median T1, {CHIP} or {OTHER}?", "compare_chips", {"metric_name": "t1"}),
+])
+def test_the_router_makes_the_call_the_question_fixes(question, name, args):
+    from copilot_core.routing.prefetch import plan_prefetch
+
+    plan = plan_prefetch(question, chip_id=CHIP)
+    assert plan is not None and plan.name == name, plan
+    assert {k: plan.args.get(k) for k in args} == args, plan.args
