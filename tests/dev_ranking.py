@@ -26,8 +26,11 @@ def _window(db, chips: tuple[str, ...], days: int | None) -> dict:
 
 
 def failures_by(db, chip: str, key: str, days: int | None = None) -> list[tuple[str, int]]:
-    """Failed task results per ``key`` ("name", "qid", "execution_id"), most first."""
+    """Failed task results per ``key`` ("name", "qid", "execution_id"; "coupling": per qid of a coupling only),
+    most first."""
     docs = db["task_result_history"].find({"chip_id": chip, "status": "failed", **_window(db, (chip,), days)})
+    if key == "coupling":
+        return Counter(d["qid"] for d in docs if "-" in d["qid"]).most_common()
     return Counter(d[key] for d in docs).most_common()
 
 
@@ -57,6 +60,9 @@ def runs_of_qubit(db, chip: str, qid: str, days: int | None) -> int:
 
 
 def _label(name: str) -> str:
+    if "-" in name and all(p.isdigit() and len(p) <= 4 for p in name.split("-")):  # a coupling: "Q23→Q26"
+        a, b = name.split("-")
+        return rf"Q0*{int(a)}\s*(?:→|->|-)\s*Q0*{int(b)}(?!\d)"
     return rf"Q0*{int(name)}(?!\d)" if name.isdigit() else name
 
 
@@ -93,7 +99,8 @@ def build(db) -> list[Question]:
         _fails_most(db, "rank-task-5", "Over the last 7 days, which task was the most troublesome?", CHIP, "name", 7),
         _fails_most(db, "rank-task-6", f"On {OTHER}, which task shows the poorest failure rate?", OTHER, "name"),
         _fails_most(db, "rank-qubit-1", "Which qubit is least reliable?", CHIP, "qid"),
-        _fails_most(db, "rank-run-1", "Which calibration run had the poorest success rate?", CHIP, "execution_id"),
+        _fails_most(db, "rank-coupling-1", "Which coupling breaks down most often?", CHIP, "coupling"),
+        _fails_most(db, "rank-run-1", "In which run did the most task failures pile up?", CHIP, "execution_id"),
         _two("rank-chips-1", "cross-chip", f"Did {CHIP} or {OTHER} log more failed tasks over the past 14 days?",
              {c: failed_on(db, both, c, 14) for c in both}),
         _two("rank-chips-2", "cross-chip", f"Over the last 10 days, which chip recorded more task failures: {OTHER} "

@@ -375,7 +375,8 @@ WORDS.update({
                           "|least reliable|most unreliable|worst/poorest/lowest reliability|break* down most"
                           "|least/lowest/worst/poorest success/pass/completion rate|worst/poorest failure/error rate"
                           "|most troublesome|most problematic|most trouble"),
-    "by qubit": Phrases("which qubit/qubits/coupling/couplings|qubit/qubits fail*|qubit/qubits has/have/had the? most"
+    "by coupling": Phrases("which coupling/couplings|coupling/couplings fail*|per/by coupling"),
+    "by qubit": Phrases("which qubit/qubits|qubit/qubits fail*|qubit/qubits has/have/had the? most"
                         "|qubit/qubits that/which/with|per qubit|by qubit"),
     "by run": Phrases("which/what calibration? run/runs/execution/executions|per/by/each run/execution"
                       "|run/runs/execution/executions that/which/with"),

@@ -228,11 +228,12 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
             is not None:
         return counted
     if asked.shape == "fails most":
-        by = "qubit" if asked.has("by qubit") else "run" if asked.has("by run") else "task"
+        by = "coupling" if asked.has("by coupling") else "qubit" if asked.has("by qubit") else \
+            "run" if asked.has("by run") else "task"
         chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
         narrowed = _narrowed(asked)
-        if by == "qubit":
-            narrowed.pop("qid", None)  # the qubits are what is ranked
+        if by in ("qubit", "coupling"):
+            narrowed.pop("qid", None)  # the qubits (couplings) are what is ranked
         elif by == "task" and asked.task_name is not None:
             narrowed.pop("task_name", None)  # the tasks are what is ranked, the one named among them
         return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **_window_args(asked, days), **narrowed},

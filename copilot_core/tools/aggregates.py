@@ -248,13 +248,15 @@ def _qubits_compared(ctx: ToolContext, chip_id: str, qids: list[str], counts: di
     return ToolResult(data, f"failed tasks of {len(qids)} qubits on {chip_id}: {listed}")
 
 
-_GROUPED: dict[str, Literal["name", "qid", "execution_id"]] = {"task": "name", "qubit": "qid", "run": "execution_id"}
+_GROUPED: dict[str, Literal["name", "qid", "execution_id"]] = {"task": "name", "qubit": "qid", "coupling": "qid",
+                                                               "run": "execution_id"}
+By = Literal["task", "qubit", "coupling", "run"]
 
 
 @tool("failure_ranking",
       {"chip_id": chip_id_arg(),
-       "by": {"type": "string", "enum": ["task", "qubit", "run"], "default": "task",
-              "description": "Group failures by task, qubit/coupling or run."},
+       "by": {"type": "string", "enum": ["task", "qubit", "coupling", "run"], "default": "task",
+              "description": "Group failures by task, qubit (couplings too), coupling only, or run."},
        "days": days_arg(),
        "day": day_arg(),
        "since_weekday": weekday_arg(),
@@ -262,7 +264,7 @@ _GROUPED: dict[str, Literal["name", "qid", "execution_id"]] = {"task": "name", "
        "qids": qids_arg(8, min_items=2) | {"description": "Compare these qubits' failure counts."},
        "task_name": name_arg("Only this task's failures.")},
       ("chip_id",))
-def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit", "run"] = "task",
+def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
                     days: int | None = None, day: Day | None = None, since_weekday: str | None = None,
                     qid: str | None = None, task_name: str | None = None, qids: list[str] | None = None) -> ToolResult:
     ctx.chip(chip_id)
@@ -276,6 +278,8 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit",
     since, until = day_window(last, days, since_weekday, day) if last is not None else (None, None)
     counts = ctx.repo.failure_counts(chip_id, by="qid" if qids else _GROUPED[by], since=since, until=until,
                                      qid=None if qids else qid, task_name=task_name)
+    if by == "coupling" and not qids:  # a coupling's results are stored under its "4-5" id: only those
+        counts = {k: n for k, n in counts.items() if "-" in k}
     total = sum(counts.values())
     task = str(inline_from_database(task_name, 80)) if task_name else None
     narrowed = "".join([f" of {task}" if task else "", f" of {ctx.label(chip_id, qid)}"
@@ -291,7 +295,7 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit",
                           f"no failures on {chip_id}")
 
     def name(key: str) -> str:
-        return ctx.label(chip_id, key) if by == "qubit" else str(inline_from_database(key, 80))
+        return ctx.label(chip_id, key) if by in ("qubit", "coupling") else str(inline_from_database(key, 80))
 
     items = [(name(k), n) for k, n in counts.items()]  # most first
     top = [(k, n) for k, n in items if n == items[0][1]]

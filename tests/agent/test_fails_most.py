@@ -83,6 +83,17 @@ def test_a_tie_told_half_is_replaced_and_told_whole_is_kept(demo_db, repo, scrip
     assert shown.strip() == whole and claims == "kept", shown
 
 
+def test_a_qubit_named_for_the_coupling_that_fails_most_is_replaced(demo_db, repo, scripted_openai, tmp_path):
+    couplings = dev_ranking.failures_by(demo_db, CHIP, "coupling")
+    tied = [c for c, n in couplings if n == couplings[0][1]]
+    qubit = dev_ranking.failures_by(demo_db, CHIP, "qid")[0][0]
+    assert "-" not in qubit
+    said = f"{_q(qubit)} is the coupling that misbehaves the most."
+    shown, claims = _ask(repo, scripted_openai, tmp_path, "Which coupling breaks down most often?", said)
+    assert said not in shown and claims == "replaced", shown
+    assert all("→".join(_q(e) for e in c.split("-")) in shown for c in tied), shown
+
+
 CHIPS_Q = f"Did {CHIP} or {OTHER} log more failed tasks over the past 14 days?"
 
 
@@ -200,7 +211,8 @@ def test_a_run_id_the_data_does_not_hold_is_never_shown_unmarked(question, demo_
     ("What task shows the poorest success rate?", "failure_ranking", {"by": "task"}),
     ("Name the task that breaks down most frequently.", "failure_ranking", {"by": "task"}),
     ("Which calibration run had the poorest success rate?", "failure_ranking", {"by": "run"}),
-    ("Which coupling fails most?", "failure_ranking", {"by": "qubit"}),
+    ("Which coupling fails most?", "failure_ranking", {"by": "coupling"}),
+    ("Which qubit is least reliable?", "failure_ranking", {"by": "qubit"}),
     (f"Did {CHIP} or {OTHER} log more failed tasks over the past 14 days?", "count_in_window",
      {"what": "failed tasks", "chip_ids": [CHIP, OTHER], "days": 14}),
     (f"Between {OTHER} and {CHIP}, which saw more calibration runs since Monday?", "count_in_window",
