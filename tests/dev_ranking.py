@@ -100,7 +100,7 @@ def build(db) -> list[Question]:
         _fails_most(db, "rank-task-6", f"On {OTHER}, which task shows the poorest failure rate?", OTHER, "name"),
         _fails_most(db, "rank-qubit-1", "Which qubit is least reliable?", CHIP, "qid"),
         _fails_most(db, "rank-coupling-1", "Which coupling breaks down most often?", CHIP, "coupling"),
-        _fails_most(db, "rank-run-1", "In which run did the most task failures pile up?", CHIP, "execution_id"),
+        _fails_most(db, "rank-run-1", "In which run did task failures pile up the most?", CHIP, "execution_id"),
         _two("rank-chips-1", "cross-chip", f"Did {CHIP} or {OTHER} log more failed tasks over the past 14 days?",
              {c: failed_on(db, both, c, 14) for c in both}),
         _two("rank-chips-2", "cross-chip", f"Over the last 10 days, which chip recorded more task failures: {OTHER} "
