@@ -4,12 +4,13 @@ router's call from the question's side, whatever words the answer uses.
 A question about the task, qubit or run at the top of the failures (in any words: least reliable, poorest success
 rate ...) asks for the subject the router's ``failure_ranking`` puts first: the first subject the answer names, of
 any kind (a qubit or coupling named where a task was asked is wrong too), must be one the data puts there, and a
-tie names every tied one.  Counts compared side by side (two chips over a window, two qubits) state no count the
-tool did not compute (that each count is stated, on the right name, is checked by
-:mod:`~copilot_core.checking.asked_role` and :mod:`~copilot_core.checking.order`).  A share question ("what
-percent of runs failed") must state the share.  Ids the turn's tools never returned ("64Qv3-001") name nothing in
-the data.  An answer that fails is replaced by the tool's sentence, with a note that says why; ranking words the
-sentence readers do not know cannot let a wrong subject through, because the subject is read, not the word.
+tie names every tied one.  Every number of an answer to a question the router ranked for (fails most, two chips or
+two qubits side by side) is one the router's result or the question gives, whatever noun follows it ("calibrated
+10 times"); that each count is stated, on the right name, is :mod:`~copilot_core.checking.order`'s and
+:mod:`~copilot_core.checking.asked_role`'s.  A share question ("what percent of runs failed") must state the share.
+Ids the turn's tools never returned ("64Qv3-001") name nothing in the data.  An answer that fails is replaced by the
+tool's sentence, with a note that says why; ranking words the sentence readers do not know cannot let a wrong
+subject through, because the subject is read, not the word.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ def foreign_ids(text: str, outcomes: Sequence[ToolOutcome], question: Question) 
 
 
 def _made_up_count(text: str, outcome: ToolOutcome, asked: Question) -> str | None:
-    """A number of the answer that the router's result (its counts, shares, window) and the question do not give."""
+    """A number of the answer that the router's result (its counts, shares, window) and the question do not give:
+    "calibrated 10 times" is a count, whatever noun follows it."""
     found = unverified_numbers(text, [outcome.full, outcome.model_text], allowed_text=[asked.text])
     return found[0] if found else None
 
@@ -78,10 +80,10 @@ def ranked_subject_problem(asked: Question, text: str, outcomes: Sequence[ToolOu
         return None
     if (foreign := foreign_ids(text, outcomes, asked)):
         return line, f"the answer names {foreign[0]}, which the data does not hold"
-    if asked.shape == "fails most" or len(asked.chip_ids) >= 2 or len(asked.qubits) >= 2:
-        if (made_up := _made_up_count(text, outcome, asked)) is not None:
-            return line, f"the answer states {made_up}, a count the data does not give"
-    if asked.shape != "fails most" or len(asked.chip_ids) >= 2 or len(asked.qubits) >= 2:
+    side_by_side = len(asked.chip_ids) >= 2 or len(asked.qubits) >= 2
+    if (asked.shape == "fails most" or side_by_side) and (made_up := _made_up_count(text, outcome, asked)):
+        return line, f"the answer states {made_up}, a count the data does not give"
+    if asked.shape != "fails most" or side_by_side:
         return None
     tops = _tops(ranking, low_end=False)
     top_keys = {_key(n, ranking) for n in tops}

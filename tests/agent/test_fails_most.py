@@ -189,8 +189,10 @@ def _quoting(server):
     return server
 
 
-def test_a_made_up_count_for_the_right_task_is_replaced(tasks, repo, scripted_openai, tmp_path):
-    said = f"{tasks[0][0]} is the flakiest task here, with {tasks[0][1] + 7} failures."
+@pytest.mark.parametrize("form", ["{top} is the flakiest task here, with {n} failures.",
+                                  "{top} is the flakiest, misbehaving {n} times.", "{top} tops it: {n}."])
+def test_a_made_up_count_for_the_right_task_is_replaced(form, tasks, repo, scripted_openai, tmp_path):
+    said = form.format(top=tasks[0][0], n=tasks[0][1] + 7)
     shown, claims = _ask(repo, scripted_openai, tmp_path, TASK_Q, said)
     assert said not in shown and claims == "replaced" and str(tasks[0][1]) in shown, shown
 
