@@ -56,7 +56,7 @@ _SUBJECT_KEYS = ("qid", "coupling_id", "id", "label")
 _METRIC_KEYS = ("metric", "parameter_name", "metric_name")
 _QUALIFIER_KEYS = {"below": "below", "above": "above", "missing": "missing", "failed": "failed"}
 # What a share is a share of, as a tool states it (``share_of``): a share's qualifier.
-SHARE_DENOMINATORS = ("task results", "failed tasks", "qubits", "couplings")
+SHARE_DENOMINATORS = ("task results", "failed tasks", "qubits", "couplings", "runs")
 
 
 @dataclass(frozen=True)

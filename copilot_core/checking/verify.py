@@ -16,6 +16,8 @@ import pandas as pd
 
 from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.checking.asked_role import missing_role
+from copilot_core.checking.asked_subject import NOTE as SUBJECT_NOTE
+from copilot_core.checking.asked_subject import foreign_ids, ranked_subject_problem, share_problem
 from copilot_core.checking.claims import ClaimReport, check_claims, repair_answer
 from copilot_core.checking.dated_values import complete_dates, date_mentions
 from copilot_core.checking.grounding import unverified_numbers
@@ -71,7 +73,41 @@ def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
                    ) -> tuple[list[Block], ClaimReport, str]:
     """:func:`claims_checked`, then the statistic the question's shape asks for (:func:`with_asked_role`)."""
     shown, report, action = claims_checked(blocks, question, outcomes)
+    if (changed := with_asked_subject(blocks, shown, action, question, outcomes)) is not None:
+        return changed[0], report, changed[1]
     return with_asked_role(shown, report, action, question, outcomes)
+
+
+def with_asked_subject(blocks: list[Block], shown: list[Block], action: str, question: str,
+                       outcomes: Sequence[ToolOutcome]) -> tuple[list[Block], str] | None:
+    """The router's sentence with a note ("replaced"), when the model's answer (``blocks``) to a ranking or share
+    question names another subject, none, or not the counts or share asked for, or names ids no tool returned
+    (:mod:`~copilot_core.checking.asked_subject`); with no router's sentence, ids no tool returned get a note under
+    the checked answer (``shown``); None when it answers what was asked."""
+    if action == "replaced" or not outcomes or any(runs_code(o.name) for o in outcomes):
+        return None
+    said = "\n\n".join(b.text for b in blocks if isinstance(b, TextBlock))
+    try:
+        asked = parse(question)
+        problem = ranked_subject_problem(asked, said, outcomes) or share_problem(
+            asked, said, check_claims(said, outcomes, question=question).claims, outcomes)
+        foreign = foreign_ids(said, outcomes, asked)
+    except Exception:  # noqa: BLE001  (a check that cannot decide leaves the answer as the claim check made it)
+        log.exception("the asked-subject check failed on an answer")
+        return None
+    charts = [b for b in blocks if not isinstance(b, TextBlock)]
+    fallback = deterministic_answer([o for o in outcomes if o.origin == "router"])
+    if problem is None and foreign:
+        if fallback is None:
+            return [*shown, TextBlock(f"_{FOREIGN_NOTE.format(ids=', '.join(foreign[:3]))}_")], action
+        problem = fallback, f"the answer names {foreign[0]}, which the data does not hold"
+    if problem is None:
+        return None
+    line, why = problem
+    return [TextBlock(line), TextBlock(f"_{SUBJECT_NOTE.format(why=why)}_"), *charts], "replaced"
+
+
+FOREIGN_NOTE = "Not in the data: no tool of this turn returned {ids}; the answer's words about it are not checked."
 
 
 def with_asked_role(shown: list[Block], report: ClaimReport, action: str, question: str,

@@ -38,20 +38,23 @@ class WindowCounts(ScopedReader):
         with driver_errors(self):
             return seen({r["execution_id"]: at for r in self._runs(v.chip_id(chip_id)) if (at := r["start_at"]) is not None})
 
-    def count_in_window(self, chip_id: str, what: Literal["failed tasks", "task results", "runs", "measurements"], *,
+    def count_in_window(self, chip_id: str,
+                        what: Literal["failed tasks", "task results", "runs", "failed runs", "measurements"], *,
                         since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
                         task_name: str | None = None, parameter: str | None = None) -> int:
         """One count of documents that started in ``[since, until)``, counted by the server (never capped):
         ``runs``: executions that started (any outcome; a scheduled one has not); ``task results``: finished task
-        results (completed or failed: one document per task run per qubit or coupling); ``failed tasks``: those
+        results (completed or failed: one document per task run per qubit or coupling); ``failed runs``: executions
+        whose status is failed; ``failed tasks``: those
         that failed; ``measurements``: completed, non-excluded results with a usable value of ``parameter``.
         ``qid`` (a qubit's or coupling's own results) and ``task_name`` narrow the task results, and the runs to
         those that hold such a result."""
         with driver_errors(self):
             window = self._window("start_at", since, until)
             narrowed = _narrowing(qid, task_name)
-            if what == "runs":
-                query = self.scope(chip_id=v.chip_id(chip_id)) | window | {"status": {"$ne": "scheduled"}}
+            if what in ("runs", "failed runs"):
+                status = {"$ne": "scheduled"} if what == "runs" else "failed"
+                query = self.scope(chip_id=v.chip_id(chip_id)) | window | {"status": status}
                 if narrowed:
                     held = self.db["task_result_history"].find(self.scope(chip_id=v.chip_id(chip_id), **narrowed),
                                                                {"_id": 0, "execution_id": 1})

@@ -371,7 +371,11 @@ WORDS.update({
                           "|fail* the most|highest failure/failures"
                           "|failure/failures ... most/top/highest|most task/tasks fail*"
                           "|highest/largest/biggest number/count of fail*"
-                          "|highest/largest/biggest/greatest failure/fail count/tally"),
+                          "|highest/largest/biggest/greatest failure/fail count/tally"
+                          "|least reliable|most unreliable|worst/poorest/lowest reliability|break* down most"
+                          "|least/lowest/worst/poorest success/pass/completion rate|worst/poorest failure/error rate"
+                          "|most troublesome|most problematic|most trouble"),
+    "by coupling": Phrases("which coupling/couplings|coupling/couplings fail*|per/by coupling"),
     "by qubit": Phrases("which qubit/qubits|qubit/qubits fail*|qubit/qubits has/have/had the? most"
                         "|qubit/qubits that/which/with|per qubit|by qubit"),
     "by run": Phrases("which/what calibration? run/runs/execution/executions|per/by/each run/execution"
@@ -384,6 +388,8 @@ WORDS.update({
     "this month": Phrases("this month"),
     "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"
                           "|differ*|similar|same|which of|both|side by side|healthier|each"),
+    "calibrated": Phrases("calibrat*|recalibrat*|measured|remeasured"),  # how often a qubit was calibrated
+    "fewer": Phrases("fewer|less|least|fewest|lower number"),  # the low end of a count compared
     "mean words": Phrases("mean|average"),
     "average metric": Phrases("average readout/gate"),  # a metric's own name, not a mean
 })

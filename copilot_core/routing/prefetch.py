@@ -198,20 +198,46 @@ def _failures_compared(asked: Question, chip_id: str, days: int | None) -> Plann
     return PlannedCall("failure_ranking", args, "failure counts of the qubits named")
 
 
+def _counts_side_by_side(asked: Question, chip_id: str, days: int | None, one: str | None) -> PlannedCall | None:
+    """Two chips named with failures, runs or a count over a window; two qubits named with how often they were
+    calibrated: one count per chip named (one window for all) or per qubit named, side by side."""
+    chips = list(dict.fromkeys(asked.chip_ids))
+    failed = asked.has("fail") or asked.shape == "fails most"
+    runs = (asked.has("execution") or asked.has("calibrated")) and one is None
+    if len({c.lower() for c in chips}) >= 2 and not asked.qubits and (failed or runs or asked.has("count words")):
+        what = "failed tasks" if failed else "runs" if runs else \
+            "measurements" if one is not None and asked.has("count words") else None
+        if what is None or what == "measurements" and CATALOGUE[one or ""].kind != "qubit":
+            return None
+        args: dict = {"chip_id": chips[0], "what": what, "chip_ids": chips[:4], **_window_args(asked, days),
+                      **({"metric_name": one} if what == "measurements" else {}),
+                      **({"task_name": asked.task_name} if asked.task_name is not None else {})}
+        return PlannedCall("count_in_window", args, f"{what} on each chip named")
+    counted = asked.has("count words") or asked.has("pair words")
+    if 2 <= len(asked.qubits) <= 8 and not asked.couplings and not asked.has("fail") and counted and \
+            asked.has("calibrated") and not asked.metrics:
+        chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
+        return PlannedCall("count_in_window", {"chip_id": chip, "what": "runs", "qids": sorted(asked.qubits, key=int),
+                                               **_window_args(asked, days)}, "calibration runs of each qubit named")
+    return None
+
+
 def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     """The call of a "cross-chip", "fails most", "window count" or "qubit pair" question (one clear metric where
     the shape needs one)."""
     clear = [n for n in asked.metrics if n is not None]
     one = clear[0] if len(clear) == 1 and len(asked.metrics) == 1 else None
     days = _window_days(asked)
-    if (counted := _failures_compared(asked, chip_id, days)) is not None:
+    if (counted := _failures_compared(asked, chip_id, days) or _counts_side_by_side(asked, chip_id, days, one)) \
+            is not None:
         return counted
     if asked.shape == "fails most":
-        by = "qubit" if asked.has("by qubit") else "run" if asked.has("by run") else "task"
+        by = "coupling" if asked.has("by coupling") else "qubit" if asked.has("by qubit") else \
+            "run" if asked.has("by run") else "task"
         chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
         narrowed = _narrowed(asked)
-        if by == "qubit":
-            narrowed.pop("qid", None)  # the qubits are what is ranked
+        if by in ("qubit", "coupling"):
+            narrowed.pop("qid", None)  # the qubits (couplings) are what is ranked
         elif by == "task" and asked.task_name is not None:
             narrowed.pop("task_name", None)  # the tasks are what is ranked, the one named among them
         return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **_window_args(asked, days), **narrowed},
@@ -220,8 +246,10 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         return _count_plan(asked, chip_id, days, clear, one)
     if asked.shape == "percentage" and asked.has("fail") and not clear and len(asked.chip_ids) <= 1:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id
-        args = {"chip_id": chip, "what": "failed tasks", **_window_args(asked, days), **_narrowed(asked)}
-        return PlannedCall("count_in_window", args, "share of task results that failed")
+        runs = asked.has("execution") and not asked.has("tasks") and asked.task_name is None  # "% of runs failed"
+        args = {"chip_id": chip, "what": "runs" if runs else "failed tasks", **_window_args(asked, days),
+                **_narrowed(asked)}
+        return PlannedCall("count_in_window", args, f"share of {'runs' if runs else 'task results'} that failed")
     two = asked.shape == "qubit pair" or len(asked.qubits) == 2 and (  # "T1 of Q3 and Q7", "parameters of Q3, Q7"
         asked.shape == "lookup" or asked.shape == "other" and asked.has("parameters"))
     if two and not _coupling_asked(asked) and (one is None or CATALOGUE[one].kind == "qubit") and len(clear) == len(

@@ -105,6 +105,8 @@ def _window(last: datetime, days: int | None, weekday: str | None, day: Day | No
     if days is not None or weekday is not None or day is not None:
         return day_window(last, days, weekday, day)
     return None, None
+
+
 def _scope_fields(since: datetime | None, until: datetime | None, qid: str | None, task: str | None) -> dict:
     """What a window tool's data says it covers: the dates, the qubit, the task (only those given)."""
     out: dict[str, object] = {}
@@ -127,24 +129,35 @@ def _scope_fields(since: datetime | None, until: datetime | None, qid: str | Non
        "to_date": date_arg("last"),
        "qid": qid_arg("Only this qubit's (or coupling's) own task results."),
        "task_name": name_arg("Only results of this task, e.g. 'CheckT1'."),
-       "metric_name": name_arg("For measurements: the metric, e.g. 't1'.")},
+       "metric_name": name_arg("For measurements: the metric, e.g. 't1'."),
+       "chip_ids": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$"},
+                    "minItems": 2, "maxItems": 4, "uniqueItems": True, "description": "Count on each chip, side by side."},
+       "qids": qids_arg(8, min_items=2) | {"description": "Count for each qubit, side by side."}},
       ("chip_id", "what"))
 def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None = None,
                     since_weekday: str | None = None, qid: str | None = None, task_name: str | None = None,
                     metric_name: str | None = None, day: Day | None = None, from_date: str | None = None,
-                    to_date: str | None = None) -> ToolResult:
-    ctx.chip(chip_id)
-    if qid is not None:
-        ctx.check_qid(chip_id, qid)
+                    to_date: str | None = None, chip_ids: list[str] | None = None,
+                    qids: list[str] | None = None) -> ToolResult:
+    chips = list(dict.fromkeys(chip_ids or [chip_id]))
+    for chip in chips:
+        ctx.chip(chip)
+    for q in ([qid] if qid is not None else []) + (qids or []):
+        ctx.check_qid(chip_id, q)
     if what == "measurements" and metric_name not in CATALOGUE:
         raise ToolError("counting measurements needs a known metric_name", "e.g. {\"metric_name\": \"t1\"}", kind="call")
     since_weekday = since_weekday.strip().lower() if isinstance(since_weekday, str) else since_weekday
     if since_weekday is not None and since_weekday not in WEEKDAYS:
         raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}", kind="call")
-    last = ctx.repo.last_execution_at(chip_id)
-    if last is None:
-        raise ToolError(f"{chip_id} has no runs", "pick a chip with calibration runs", kind="data")
+    lasts = [at for chip in chips if (at := ctx.repo.last_execution_at(chip)) is not None]
+    if len(lasts) < len(chips):
+        raise ToolError(f"{chip_id if len(chips) == 1 else 'a chip named'} has no runs",
+                        "pick a chip with calibration runs", kind="data")
+    last = max(lasts)  # several chips: one window for all, ending on the day of the newest run of any of them
     since, until = _window(last, days, since_weekday, day, from_date, to_date)
+    if len(chips) > 1 or qids:
+        return counts_compared(ctx, chips, what, since, until, last, [qid] if qid is not None else list(
+            dict.fromkeys(qids or [])), task_name, metric_name)
     task = str(inline_from_database(task_name, 80)) if task_name else None
 
     def count(kind: What) -> int:
@@ -172,7 +185,11 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         held = " and ".join(([f"a {task} result"] if task else []) + ([f"a result of {ctx.label(chip_id, qid)}"]
                                                                         if qid is not None else []))
         holding = f" holding {held}" if held else ""
-        answer = f"On {chip_id}, {n} calibration runs (executions){holding} started {span}, whatever their outcome."
+        failed = ctx.repo.count_in_window(chip_id, "failed runs", since=since, until=until, qid=qid,
+                                          task_name=task_name)
+        answer = (f"On {chip_id}, {n} calibration runs (executions){holding} started {span}, whatever their outcome; "
+                  f"{failed} of {n} runs failed ({format_share(failed, n)}).")
+        data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0, "share_of": "runs"}
     else:
         title = CATALOGUE[str(metric_name)].title
         answer = (f"On {chip_id}, {n} {title} results{owner} with a usable value were measured {span} "
@@ -180,6 +197,46 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     data["answer"] = answer
     data |= _scope_fields(since, until, qid, task)
     return ToolResult(data, f"{n} {what}{owner} on {chip_id} {span}")
+
+
+_COUNTED = {"failed tasks": "failed task results", "task results": "finished task results", "runs": "calibration runs"}
+
+
+def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datetime | None, until: datetime | None,
+                    last: datetime, qids: list[str], task_name: str | None, metric_name: str | None) -> ToolResult:
+    """One count per chip (one window for all of them) or per qubit, side by side: the winner named first, a tie
+    said as a tie, and a ``ranking`` the order check holds the answer's winner and counts against."""
+    per_qubit = len(qids) > 1
+    keys = qids if per_qubit else chips
+    chip_of = {k: (chips[0] if per_qubit else k) for k in keys}
+    label = {k: ctx.label(chips[0], k) if per_qubit else k for k in keys}
+    counted = {k: ctx.repo.count_in_window(chip_of[k], what, since=since, until=until,
+                                           qid=k if per_qubit else (qids[0] if qids else None), task_name=task_name,
+                                           parameter=metric_name if what == "measurements" else None) for k in keys}
+    order = sorted(keys, key=lambda k: -counted[k])  # most first
+    task = f"{inline_from_database(task_name, 80)} " if task_name else ""
+    noun = f"{CATALOGUE[str(metric_name)].title} measurements" if what == "measurements" else \
+        f"{task}{_COUNTED[what]}"
+    span = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
+    where = f" on {chips[0]}" if per_qubit else ""
+    listed = ", ".join(f"{label[k]} {counted[k]}" for k in order)
+    top = [k for k in order if counted[k] == counted[order[0]]]
+    if len(top) == len(keys):
+        answer = f"{' and '.join(label[k] for k in keys)} had the same number of {noun}{where} {span}: " \
+                 f"{counted[keys[0]]} each."
+    elif len(keys) == 2:
+        a, b = order
+        answer = f"{label[a]} had more {noun} than {label[b]}{where} {span}: {counted[a]} vs {counted[b]}."
+    else:
+        answer = f"{' and '.join(label[k] for k in top)} had the most {noun}{where} {span}; counts: {listed}."
+    field = "count_failed" if what == "failed tasks" else "count"
+    kind = "qubit" if per_qubit else "chip"
+    data = {"answer": answer, "what": what, "chip_id" if per_qubit else "chip_ids": chips[0] if per_qubit else chips,
+            "counts": [{("qid" if per_qubit else "chip_id"): k, "label": label[k], field: counted[k]} for k in order],
+            "ranking": ranking(kind, noun, [(label[k], [str(counted[k])]) for k in order],
+                               higher_is_better=what != "failed tasks")}
+    data |= _scope_fields(since, until, None, task_name)
+    return ToolResult(data, f"{noun}{where} {span}: {listed}")
 
 
 def _qubits_compared(ctx: ToolContext, chip_id: str, qids: list[str], counts: dict[str, int], scope: str,
@@ -208,13 +265,15 @@ def _qubits_compared(ctx: ToolContext, chip_id: str, qids: list[str], counts: di
     return ToolResult(data, f"failed tasks of {len(qids)} qubits on {chip_id}: {listed}")
 
 
-_GROUPED: dict[str, Literal["name", "qid", "execution_id"]] = {"task": "name", "qubit": "qid", "run": "execution_id"}
+_GROUPED: dict[str, Literal["name", "qid", "execution_id"]] = {"task": "name", "qubit": "qid", "coupling": "qid",
+                                                               "run": "execution_id"}
+By = Literal["task", "qubit", "coupling", "run"]
 
 
 @tool("failure_ranking",
       {"chip_id": chip_id_arg(),
-       "by": {"type": "string", "enum": ["task", "qubit", "run"], "default": "task",
-              "description": "Group failures by task, qubit/coupling or run."},
+       "by": {"type": "string", "enum": ["task", "qubit", "coupling", "run"], "default": "task",
+              "description": "Group failures by task, qubit (couplings too), coupling only, or run."},
        "days": days_arg(),
        "day": day_arg(),
        "since_weekday": weekday_arg(),
@@ -224,7 +283,7 @@ _GROUPED: dict[str, Literal["name", "qid", "execution_id"]] = {"task": "name", "
        "qids": qids_arg(8, min_items=2) | {"description": "Compare these qubits' failure counts."},
        "task_name": name_arg("Only this task's failures.")},
       ("chip_id",))
-def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit", "run"] = "task",
+def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
                     days: int | None = None, day: Day | None = None, since_weekday: str | None = None,
                     qid: str | None = None, task_name: str | None = None, qids: list[str] | None = None,
                     from_date: str | None = None, to_date: str | None = None) -> ToolResult:
@@ -239,6 +298,8 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit",
     since, until = _window(last, days, since_weekday, day, from_date, to_date) if last is not None else (None, None)
     counts = ctx.repo.failure_counts(chip_id, by="qid" if qids else _GROUPED[by], since=since, until=until,
                                      qid=None if qids else qid, task_name=task_name)
+    if by == "coupling" and not qids:  # a coupling's results are stored under its "4-5" id: only those
+        counts = {k: n for k, n in counts.items() if "-" in k}
     total = sum(counts.values())
     task = str(inline_from_database(task_name, 80)) if task_name else None
     narrowed = "".join([f" of {task}" if task else "", f" of {ctx.label(chip_id, qid)}"
@@ -254,7 +315,7 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: Literal["task", "qubit",
                           f"no failures on {chip_id}")
 
     def name(key: str) -> str:
-        return ctx.label(chip_id, key) if by == "qubit" else str(inline_from_database(key, 80))
+        return ctx.label(chip_id, key) if by in ("qubit", "coupling") else str(inline_from_database(key, 80))
 
     items = [(name(k), n) for k, n in counts.items()]  # most first
     top = [(k, n) for k, n in items if n == items[0][1]]
