@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from copilot_core.checking.claim_facts import Claim, as_object
 from copilot_core.checking.matcher import states, written_decimals, written_value
+from copilot_core.checking.negation import negated
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.question import mentions, names_blanked
 from copilot_core.language.question_words import WORDS, tokens_of
@@ -117,13 +118,19 @@ def _named(sentence: str, ranking: Ranking) -> list[tuple[int, int, str]]:
 
 def _said_of(sentence: str, named: list[tuple[int, int, str]]) -> tuple[str, str] | None:
     """The comparison word and the name it is said of: the nearest name before it, else the first after it."""
-    for a, _, word in tokens_of(sentence):
-        if word in UP | DOWN | BETTER | WORSE:
-            before = [n for n in named if n[1] <= a]
-            after = [n for n in named if n[0] >= a]
-            subject = before[-1] if before else after[0] if after else None
-            return (word, subject[2]) if subject else None
-    return None
+    at = _comparison_at(sentence)
+    if at is None:
+        return None
+    a, word = at
+    before = [n for n in named if n[1] <= a]
+    after = [n for n in named if n[0] >= a]
+    subject = before[-1] if before else after[0] if after else None
+    return (word, subject[2]) if subject else None
+
+
+def _comparison_at(sentence: str) -> tuple[int, str] | None:
+    """Where the sentence's first comparison word starts, and the word."""
+    return next(((a, word) for a, _, word in tokens_of(sentence) if word in UP | DOWN | BETTER | WORSE), None)
 
 
 def _right_side(word: str, subject: str, named: list[tuple[int, int, str]], ranking: Ranking,
@@ -206,6 +213,9 @@ def order_claims(text: str, results: Iterable[object]) -> list[Claim]:
         first = named[0]
         at = (s + first[0], s + first[1])
         said = _said_of(sentence, named)
+        if said and negated(sentence, _comparison_at(sentence)[0]):  # type: ignore[index]
+            out.append(_claim(text, *at, sentence, "unchecked", f"a negated comparison ({said[0]}) is not verified"))
+            continue
         ranked = rank_word(sentence)
         of_two = len(ranking.names) == 2 and "than" not in {w for _, _, w in tokens_of(sentence)}  # "the higher"
         right = _right_side(said[0], said[1], named, ranking, ranked is not None and ranked.against_all or of_two) \

@@ -1,0 +1,190 @@
+"""Wrong answers a small model writes that the claim check used to verify or keep silently, replayed through
+``Copilot.ask`` (the page's path: clarification on, the chip in view) with scripted models over real HTTP.
+
+Three classes found auditing the local model's dev answers:
+
+- a negated comparison or ranking ("Q06 is not better than Q14", "CheckRamsey is not the task with the most
+  failures"): the order checks read the word as if it were said plainly, so the wrong way round was verified;
+- words saying how two metrics relate ("only a weak correlation (r = 0.82)", "strongly correlated" over r = 0.02,
+  "not correlated"): the coefficient's number was verified, its words were never read;
+- a qubit named right after a comma ("Q06 has 100.0 μs, Q14 has 100.0 μs"): the clause cut took the name with the
+  comma, so the value after it was held to no qubit and passed as anyone's.
+
+Each wrong sentence must not reach the person unmarked; each right one is kept as written, with no mark.  Values
+are pymongo reads of the demo documents (``tests/public_eval.latest_values``, ``tests/dev_marks.failure_counts``)
+and coefficients computed here from them, never the tools' output.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from copilot_core.checking.marks import LEFT_OUT, NOT_CHECKED
+from tests import dev_marks
+from tests.agent.page_turn import SMALL, page_turn
+from tests.fakes.scripted_openai import SmartRequest, text
+from tests.public_eval import CHIP, OTHER, latest_values
+
+REPLACED = "was replaced by one computed from the tool results"
+
+
+def _writer(answer: str):
+    def model(request: SmartRequest):
+        return text(answer)
+    return model
+
+
+def _ask(repo, server, tmp_path, question: str, answer: str) -> tuple[str, str]:
+    server.smart = _writer(answer)
+    turn = page_turn(repo, server, tmp_path, question, SMALL)
+    assert turn.answer is not None and turn.result is not None
+    return turn.answer.text, turn.result.claims
+
+
+def _shown_unmarked(sentence: str, shown: str) -> bool:
+    """``sentence`` reaches the person as written, with no mark after it and no note that it was replaced."""
+    at = shown.find(sentence)
+    return at >= 0 and not shown[at + len(sentence):].lstrip().startswith(NOT_CHECKED) and REPLACED not in shown
+
+
+def _label(qid: str) -> str:
+    return f"Q{int(qid):02d}"
+
+
+@pytest.fixture(scope="module")
+def pair(demo_db):
+    """Q06 and Q14 by their T1, higher first (``(label, value)`` each)."""
+    t1 = latest_values(demo_db, CHIP, "t1")
+    a, b = ("6", t1["6"]), ("14", t1["14"])
+    assert a[1] is not None and b[1] is not None and round(a[1], 1) != round(b[1], 1)
+    win, lose = sorted((a, b), key=lambda x: x[1], reverse=True)  # type: ignore[arg-type, return-value]
+    return (_label(win[0]), win[1]), (_label(lose[0]), lose[1])
+
+
+@pytest.fixture(scope="module")
+def chips(demo_db):
+    """The two chips by their median T2 echo, higher first."""
+    medians = {c: statistics.median(v for v in latest_values(demo_db, c, "t2_echo").values() if v is not None)
+               for c in (CHIP, OTHER)}
+    return sorted(medians.items(), key=lambda kv: kv[1], reverse=True)
+
+
+PAIR_Q = "For T1, is Q06 or Q14 the better qubit?"
+CHIPS_Q = f"Between {CHIP} and {OTHER}, whose median T2 echo is larger?"
+
+
+@pytest.mark.parametrize("template", [
+    "{w} ({wv:.1f} μs) is not better than {l} ({lv:.1f} μs) on T1.",
+    "{l} ({lv:.1f} μs) is not worse than {w} ({wv:.1f} μs).",
+    "On T1, {w} isn't higher than {l}: {wv:.1f} μs against {lv:.1f} μs.",
+    "{w} does not have a longer T1 than {l} ({wv:.1f} vs {lv:.1f} μs).",
+])
+def test_a_negated_comparison_of_two_qubits_is_not_verified(template, pair, repo, scripted_openai, tmp_path):
+    (w, wv), (lose, lv) = pair
+    wrong = template.format(w=w, wv=wv, l=lose, lv=lv)
+    shown, _ = _ask(repo, scripted_openai, tmp_path, PAIR_Q, wrong)
+    assert not _shown_unmarked(wrong, shown), shown
+
+
+def test_the_same_comparison_said_plainly_is_kept_unmarked(pair, repo, scripted_openai, tmp_path):
+    (w, wv), (lose, lv) = pair
+    right = f"{w} ({wv:.1f} μs) is better than {lose} ({lv:.1f} μs) on T1."
+    shown, claims = _ask(repo, scripted_openai, tmp_path, PAIR_Q, right)
+    assert shown.strip() == right and claims == "kept", shown
+
+
+def test_no_as_the_answer_word_is_not_a_negation(pair, repo, scripted_openai, tmp_path):
+    (w, wv), (lose, lv) = pair
+    right = f"No, {w} ({wv:.1f} μs) is better than {lose} ({lv:.1f} μs) on T1."
+    shown, claims = _ask(repo, scripted_openai, tmp_path, PAIR_Q, right)
+    assert shown.strip() == right and claims == "kept", shown
+
+
+@pytest.mark.parametrize("template", [
+    "{w} has T1 {wv:.1f} μs, {l} has {wv:.1f} μs.",
+    "T1: {w} is at {lv:.1f} μs, {l} at {wv:.1f} μs.",
+])
+def test_a_value_given_to_the_qubit_named_after_a_comma_is_held_to_that_qubit(template, pair, repo,
+                                                                              scripted_openai, tmp_path):
+    (w, wv), (lose, lv) = pair
+    wrong = template.format(w=w, wv=wv, l=lose, lv=lv)
+    shown, _ = _ask(repo, scripted_openai, tmp_path, PAIR_Q, wrong)
+    assert not _shown_unmarked(wrong, shown), shown
+
+
+def test_a_negated_comparison_of_two_chips_is_not_verified(chips, repo, scripted_openai, tmp_path):
+    (win, wv), (lose, lv) = chips
+    wrong = f"{win}'s median T2 echo ({wv:.1f} μs) is not larger than {lose}'s ({lv:.1f} μs)."
+    shown, _ = _ask(repo, scripted_openai, tmp_path, CHIPS_Q, wrong)
+    assert not _shown_unmarked(wrong, shown), shown
+
+
+def test_a_negated_top_task_is_not_verified(demo_db, repo, scripted_openai, tmp_path):
+    top = dev_marks.failure_counts(demo_db, CHIP, "name")[0][0]
+    wrong = f"{top} is not the task with the most failures."
+    shown, _ = _ask(repo, scripted_openai, tmp_path, f"Which task's failures are highest on {CHIP}?", wrong)
+    assert not _shown_unmarked(wrong, shown), shown
+
+
+def _coefficient(db, a: str, b: str) -> float:
+    va, vb = latest_values(db, CHIP, a), latest_values(db, CHIP, b)
+    both = sorted(q for q in set(va) & set(vb) if va[q] is not None and vb[q] is not None)
+    return statistics.correlation([va[q] for q in both], [vb[q] for q in both])  # type: ignore[misc]
+
+
+def _band(r: float) -> str:
+    """The bands by hand: 0.7 and up strong, 0.4 moderate, 0.1 weak, below that none."""
+    size = abs(r)
+    return "strong" if size >= 0.7 else "moderate" if size >= 0.4 else "weak" if size >= 0.1 else "none"
+
+
+STRONG_Q = "Is T1 correlated with T2 echo across the qubits?"
+NONE_Q = "Do X90 gate fidelity and readout fidelity track each other?"
+
+
+@pytest.fixture(scope="module")
+def coefficients(demo_db):
+    strong = _coefficient(demo_db, "t1", "t2_echo")
+    none = _coefficient(demo_db, "x90_gate_fidelity", "average_readout_fidelity")
+    assert _band(strong) == "strong" and strong > 0 and _band(none) == "none"
+    return {STRONG_Q: strong, NONE_Q: none}
+
+
+@pytest.mark.parametrize("question, template", [
+    (STRONG_Q, "There is only a weak correlation between T1 and T2 echo (Pearson r = {r:.2f})."),
+    (STRONG_Q, "T1 and T2 echo show a strong negative correlation (r = {r:.2f})."),
+    (STRONG_Q, "Across the qubits, T1 and T2 echo are not correlated."),
+    (STRONG_Q, "T1 is independent of T2 echo (r = {r:.2f})."),
+    (STRONG_Q, "They are moderately related, with r = {r:.2f}."),
+    (NONE_Q, "X90 gate fidelity and readout fidelity are strongly correlated (r = {r:.2f})."),
+    (NONE_Q, "Yes, they track each other closely."),
+    (NONE_Q, "There is a clear positive relationship between them."),
+])
+def test_words_that_misstate_a_relation_are_not_shown_unmarked(question, template, coefficients, repo,
+                                                               scripted_openai, tmp_path):
+    r = coefficients[question]
+    wrong = template.format(r=r)
+    shown, _ = _ask(repo, scripted_openai, tmp_path, question, wrong)
+    assert not _shown_unmarked(wrong, shown), shown
+    assert f"{r:.2f}" in shown, shown  # the person reads the coefficient the data gives
+
+
+@pytest.mark.parametrize("question, template", [
+    (STRONG_Q, "Yes: T1 and T2 echo are strongly positively correlated, Pearson r = {r:.2f}."),
+    (STRONG_Q, "T1 and T2 echo are not weakly related: r = {r:.2f}, a strong relation."),
+    (NONE_Q, "No, they are not correlated (r = {r:.2f})."),
+    (NONE_Q, "X90 gate fidelity and readout fidelity are uncorrelated: r = {r:.2f}."),
+])
+def test_words_that_state_a_relation_rightly_are_kept_unmarked(question, template, coefficients, repo,
+                                                               scripted_openai, tmp_path):
+    right = template.format(r=coefficients[question])
+    shown, claims = _ask(repo, scripted_openai, tmp_path, question, right)
+    assert shown.strip() == right and claims == "kept", shown
+
+
+def test_a_relation_no_tool_computed_is_marked(repo, scripted_openai, tmp_path):
+    said = "Q05's T1 is strongly correlated with its readout fidelity."
+    shown, _ = _ask(repo, scripted_openai, tmp_path, "What is the T1 of Q05?", said)
+    assert NOT_CHECKED in shown or LEFT_OUT in shown or REPLACED in shown, shown
