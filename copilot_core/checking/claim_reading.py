@@ -134,6 +134,11 @@ def _qualifier(clause: str) -> str | None:
     return next((name for name in _QUALIFIERS if _says(name, clause)), None)
 
 
+def count_qualifier(text: str) -> str | None:
+    """Which items a count in ``text`` counts: "below", "above", "missing", "failed", else None."""
+    return _qualifier(text)
+
+
 def counts_after(after: str) -> bool:
     """The words after a number say it counts something ("3 qubits", "of the 59 couplings")."""
     return opening(ANSWER_WORDS["counted"], after) is not None

@@ -15,8 +15,8 @@ _CLAUSE_ENDS = ",;:()"
 
 
 def negated(sentence: str, at: int) -> bool:
-    """True when a negation stands before ``sentence[at:]``'s word in the same clause ("is not the task with the
-    most"; in "No, Q14 is better" the "No" answers the question and is not said of "better")."""
+    """True when a negation stands before ``sentence[at:]``'s word in the same clause ("Q06 is not at all the one
+    that fails most"; in "No, Q14 is better" the "No" answers the question and is not said of "better")."""
     head = sentence[:at]
     cut = max(head.rfind(c) for c in _CLAUSE_ENDS)
     words = [w for _, _, w in tokens_of(head[cut + 1:])]

@@ -188,3 +188,42 @@ def test_a_relation_no_tool_computed_is_marked(repo, scripted_openai, tmp_path):
     said = "Q05's T1 is strongly correlated with its readout fidelity."
     shown, _ = _ask(repo, scripted_openai, tmp_path, "What is the T1 of Q05?", said)
     assert NOT_CHECKED in shown or LEFT_OUT in shown or REPLACED in shown, shown
+
+
+def _count(db, conditions: list[tuple[str, str, float]]) -> int:
+    """Qubits of the chip whose every named value is on the given side of its limit (pymongo reads)."""
+    values = {name: latest_values(db, CHIP, name) for name, _, _ in conditions}
+    qubits = set.intersection(*({q for q, v in vs.items() if v is not None} for vs in values.values()))
+    return sum(all((values[n][q] > limit) if side == "above" else (values[n][q] < limit)  # type: ignore[operator]
+                   for n, side, limit in conditions) for q in qubits)
+
+
+BOTH_Q = "How many qubits have T1 above 55 μs and T2 echo above 45 μs?"
+BOTH = [("t1", "above", 55.0), ("t2_echo", "above", 45.0)]
+
+
+@pytest.mark.parametrize("wrong", [
+    "None of the 62 qubits have T1 above 55 μs and T2 echo above 45 μs.",
+    "No qubits have T1 above 55 μs and T2 echo above 45 μs.",
+    "Not a single qubit has both T1 above 55 μs and T2 echo above 45 μs.",
+])
+def test_none_said_in_words_over_a_count_that_is_not_zero_is_not_shown_unmarked(wrong, demo_db, repo,
+                                                                               scripted_openai, tmp_path):
+    n = _count(demo_db, BOTH)
+    assert n > 0
+    shown, _ = _ask(repo, scripted_openai, tmp_path, BOTH_Q, wrong)
+    assert not _shown_unmarked(wrong, shown), shown
+    assert str(n) in shown, shown
+
+
+def test_none_said_in_words_over_a_count_of_zero_is_kept_unmarked(demo_db, repo, scripted_openai, tmp_path):
+    assert _count(demo_db, [("t1", "above", 500.0)]) == 0
+    right = "No qubits have T1 above 500 μs."
+    shown, claims = _ask(repo, scripted_openai, tmp_path, "How many qubits have T1 above 500 μs?", right)
+    assert shown.strip() == right and claims == "kept", shown
+
+
+def test_no_before_a_qubit_number_names_it_and_counts_nothing(repo, scripted_openai, tmp_path):
+    right = f"Q05 has no T1 above 500 μs on {CHIP}."
+    shown, _ = _ask(repo, scripted_openai, tmp_path, "What is the T1 of Q05?", right)
+    assert NOT_CHECKED not in shown and LEFT_OUT not in shown, shown
