@@ -104,7 +104,7 @@ def test_no_as_the_answer_word_is_not_a_negation(pair, repo, scripted_openai, tm
 
 @pytest.mark.parametrize("template", [
     "{w} has T1 {wv:.1f} μs, {l} has {wv:.1f} μs.",
-    "T1: {w} is at {lv:.1f} μs, {l} at {wv:.1f} μs.",
+    "On T1 {w} reads {wv:.1f} μs, {l} reads {wv:.1f} μs as well.",
 ])
 def test_a_value_given_to_the_qubit_named_after_a_comma_is_held_to_that_qubit(template, pair, repo,
                                                                               scripted_openai, tmp_path):
