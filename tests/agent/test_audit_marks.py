@@ -1,14 +1,17 @@
 """Wrong answers a small model writes that the claim check used to verify or keep silently, replayed through
 ``Copilot.ask`` (the page's path: clarification on, the chip in view) with scripted models over real HTTP.
 
-Three classes found auditing the local model's dev answers:
+Five classes found auditing the local model's dev answers:
 
 - a negated comparison or ranking ("Q06 is not better than Q14", "CheckRamsey is not the task with the most
   failures"): the order checks read the word as if it were said plainly, so the wrong way round was verified;
 - words saying how two metrics relate ("only a weak correlation (r = 0.82)", "strongly correlated" over r = 0.02,
   "not correlated"): the coefficient's number was verified, its words were never read;
 - a qubit named right after a comma ("Q06 has 100.0 μs, Q14 has 100.0 μs"): the clause cut took the name with the
-  comma, so the value after it was held to no qubit and passed as anyone's.
+  comma, so the value after it was held to no qubit and passed as anyone's;
+- two subjects said to be the same, equal or alike ("Q06 and Q14 have the same T1"): a sentence naming two ranked
+  names with no comparison word was verified on its numbers alone;
+- none said in words ("None of the 62 qubits …"): its number (a total) verified, the zero it claims never read.
 
 Each wrong sentence must not reach the person unmarked; each right one is kept as written, with no mark.  Values
 are pymongo reads of the demo documents (``tests/public_eval.latest_values``, ``tests/dev_marks.failure_counts``)
@@ -227,3 +230,25 @@ def test_no_before_a_qubit_number_names_it_and_counts_nothing(repo, scripted_ope
     right = f"Q05 has no T1 above 500 μs on {CHIP}."
     shown, _ = _ask(repo, scripted_openai, tmp_path, "What is the T1 of Q05?", right)
     assert NOT_CHECKED not in shown and LEFT_OUT not in shown, shown
+
+
+@pytest.mark.parametrize("template", [
+    "{w} ({wv:.1f} μs) and {l} ({lv:.1f} μs) have the same T1.",
+    "{w} and {l} are equally good on T1: {wv:.1f} μs and {lv:.1f} μs.",
+    "On T1, {l} and {w} are tied.",
+    "{w} and {l} have a similar T1.",
+])
+def test_two_qubits_said_to_be_equal_or_alike_are_not_verified_when_they_differ(template, pair, repo,
+                                                                               scripted_openai, tmp_path):
+    (w, wv), (lose, lv) = pair
+    wrong = template.format(w=w, wv=wv, l=lose, lv=lv)
+    shown, _ = _ask(repo, scripted_openai, tmp_path, PAIR_Q, wrong)
+    assert not _shown_unmarked(wrong, shown), shown
+
+
+def test_two_chips_said_to_be_equal_are_not_verified_when_they_differ(chips, repo, scripted_openai, tmp_path):
+    (win, wv), (lose, lv) = chips
+    wrong = f"{win} ({wv:.1f} μs) and {lose} ({lv:.1f} μs) have an equal median T2 echo."
+    shown, _ = _ask(repo, scripted_openai, tmp_path, CHIPS_Q, wrong)
+    assert not _shown_unmarked(wrong, shown), shown
+    assert f"{wv:.1f}" in shown and f"{lv:.1f}" in shown, shown
