@@ -155,8 +155,8 @@ def extreme_claims(text: str, results: Iterable[object], claims: Sequence[Claim]
         if {None} in owners or any(c.role in ("min", "max") and c.verdict in ("wrong", "unbacked") for c in inside):
             continue  # the extreme of one series (not a ranking of subjects), or a value already judged wrong
         negation = negated(sentence, word.start)
-        verdict, reason = ("unchecked", f"a negated ranking ({word.word}) is not verified") if negation else \
-            judge_ranking(subject, word, sentence, ends, scope)
+        unchecked: tuple[Verdict, str] = ("unchecked", f"a negated ranking ({word.word}) is not verified")
+        verdict, reason = unchecked if negation else judge_ranking(subject, word, sentence, ends, scope)
         if verdict == "unchecked" and not negation and any(subject.key in o for o in owners):
             continue  # no tool ranked it, but the number is the subject's own lowest or highest value
         out.append(Claim(sentence[subject.start:subject.end], sentence, None, None, None, None, None, verdict,
