@@ -9,6 +9,9 @@ missing, or matching the question's conditions) is:
 - ``wrong`` when the tools counted them and no such count is 0;
 - ``unchecked`` when no tool counted them: the sentence carries the visible "not checked" mark.
 
+Most or all of a counted noun ("most qubits", "the majority of", "all couplings") is held the same way to the
+turn's shares (:func:`share_claims`): over half, or 100%.
+
 A sentence that says "no" of something else ("no qubit 200", "No, Q14 is better") states no count; a tool's own
 sentence, quoted, is left alone.
 """
@@ -41,6 +44,46 @@ def _none_at(sentence: str) -> tuple[int, int] | None:
         if word == "not" and rest[:2] in (["a", "single"], ["one", "of"]) or word == "not" and rest[:1] == ["one"]:
             return start, end
     return None
+
+
+# "most qubits", "the majority of", "all qubits", "every coupling": a share over half, or all of them.
+_MOST = frozenset({"most", "majority"})
+_ALL = frozenset({"all", "every"})
+
+
+def _share_at(sentence: str) -> tuple[int, int, str] | None:
+    """Where the sentence says most or all of a counted noun, and which ("most" or "all")."""
+    tokens = tokens_of(sentence)
+    for i, (start, end, word) in enumerate(tokens):
+        rest = [w for _, _, w in tokens[i + 1:i + 3]]
+        if i and tokens[i - 1][2] == "the" and word == "most":
+            continue  # "the most failures": a ranking (checking/extremes.py), not a share
+        if word in _MOST | _ALL and rest and (rest[0] in _NOUNS or word == "majority" and rest[0] == "of"):
+            return start, end, "most" if word in _MOST else "all"
+    return None
+
+
+def share_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int, int]] = ()) -> list[Claim]:
+    """One claim per sentence of ``text`` that says most or all of a counted kind of item, held to the turn's
+    shares: ``ok`` when one is over half (most) or 100% (all), ``wrong`` when none is, ``unchecked`` when the tools
+    computed no share."""
+    out = []
+    for s, e in sentences(text):
+        if any(a <= s and e <= b for a, b in quoted):
+            continue
+        sentence = text[s:e]
+        found = _share_at(sentence)
+        if found is None:
+            continue
+        start, end, which = found
+        shares = [f for f in facts if f.role == "percent"]
+        fits = [f for f in shares if (f.value > 50 if which == "most" else f.value == 100)]
+        verdict, reason = ("unchecked", "no tool computed the share this sentence states") if not shares else \
+            ("ok", "the share the tools give") if fits else \
+            ("wrong", f"{shares[0].describe()} is {shares[0].value:.1f}%, not {'over half' if which == 'most' else 'all'}")
+        out.append(Claim(sentence[start:end], sentence, None, None, None, None, None, verdict,  # type: ignore[arg-type]
+                         reason, None, s + start, s + end))
+    return out
 
 
 def none_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int, int]] = ()) -> list[Claim]:

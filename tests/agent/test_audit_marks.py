@@ -1,7 +1,7 @@
 """Wrong answers a small model writes that the claim check used to verify or keep silently, replayed through
 ``Copilot.ask`` (the page's path: clarification on, the chip in view) with scripted models over real HTTP.
 
-Five classes found auditing the local model's dev answers:
+Six classes found auditing the local model's dev answers:
 
 - a negated comparison or ranking ("Q06 is not better than Q14", "CheckRamsey is not the task with the most
   failures"): the order checks read the word as if it were said plainly, so the wrong way round was verified;
@@ -11,7 +11,8 @@ Five classes found auditing the local model's dev answers:
   comma, so the value after it was held to no qubit and passed as anyone's;
 - two subjects said to be the same, equal or alike ("Q06 and Q14 have the same T1"): a sentence naming two ranked
   names with no comparison word was verified on its numbers alone;
-- none said in words ("None of the 62 qubits …"): its number (a total) verified, the zero it claims never read.
+- none said in words ("None of the 62 qubits …"): its number (a total) verified, the zero it claims never read;
+  most or all said of a share ("Most qubits (24.2%) …"): the share verified, the word never read.
 
 Each wrong sentence must not reach the person unmarked; each right one is kept as written, with no mark.  Values
 are pymongo reads of the demo documents (``tests/public_eval.latest_values``, ``tests/dev_marks.failure_counts``)
@@ -252,3 +253,41 @@ def test_two_chips_said_to_be_equal_are_not_verified_when_they_differ(chips, rep
     shown, _ = _ask(repo, scripted_openai, tmp_path, CHIPS_Q, wrong)
     assert not _shown_unmarked(wrong, shown), shown
     assert f"{wv:.1f}" in shown and f"{lv:.1f}" in shown, shown
+
+
+def _share(db, name: str, side: str, limit: float) -> float:
+    values = [v for v in latest_values(db, CHIP, name).values() if v is not None]
+    return 100 * sum((v > limit) if side == "above" else (v < limit) for v in values) / len(values)
+
+
+SHARE_Q = "What percent of qubits have T1 under 45 μs?"
+
+
+@pytest.mark.parametrize("template", [
+    "Most qubits ({p:.1f}%) have T1 under 45 μs.",
+    "The majority of qubits, {p:.1f}%, have T1 under 45 μs.",
+    "All qubits have T1 under 45 μs ({p:.1f}%).",
+])
+def test_most_or_all_said_of_a_share_under_half_is_not_shown_unmarked(template, demo_db, repo, scripted_openai,
+                                                                       tmp_path):
+    p = _share(demo_db, "t1", "below", 45.0)
+    assert p < 50
+    wrong = template.format(p=p)
+    shown, _ = _ask(repo, scripted_openai, tmp_path, SHARE_Q, wrong)
+    assert not _shown_unmarked(wrong, shown), shown
+
+
+def test_most_said_of_a_share_over_half_is_kept_unmarked(demo_db, repo, scripted_openai, tmp_path):
+    p = _share(demo_db, "t2_echo", "above", 60.0)
+    assert p > 50
+    right = f"Most qubits ({p:.1f}%) have T2 echo above 60 μs."
+    shown, claims = _ask(repo, scripted_openai, tmp_path, "What fraction of the qubits have T2 echo above 60 μs?",
+                         right)
+    assert shown.strip() == right and claims == "kept", shown
+
+
+def test_the_most_failures_is_a_ranking_not_a_share(demo_db, repo, scripted_openai, tmp_path):
+    top, n = dev_marks.failure_counts(demo_db, CHIP, "name")[0]
+    right = f"{top} has the most failures, {n} of them."
+    shown, claims = _ask(repo, scripted_openai, tmp_path, f"Which task's failures are highest on {CHIP}?", right)
+    assert shown.strip() == right and claims == "kept", shown
