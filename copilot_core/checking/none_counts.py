@@ -49,6 +49,7 @@ def _none_at(sentence: str) -> tuple[int, int] | None:
 # "most qubits", "the majority of", "all qubits", "every coupling": a share over half, or all of them.
 _MOST = frozenset({"most", "majority"})
 _ALL = frozenset({"all", "every"})
+_OVER = frozenset({"of", "across", "over", "among", "for", "in", "on", "from", "between", "at", "to", "with"})
 
 
 def _share_at(sentence: str) -> tuple[int, int, str] | None:
@@ -56,8 +57,11 @@ def _share_at(sentence: str) -> tuple[int, int, str] | None:
     tokens = tokens_of(sentence)
     for i, (start, end, word) in enumerate(tokens):
         rest = [w for _, _, w in tokens[i + 1:i + 3]]
-        if i and tokens[i - 1][2] == "the" and word == "most":
+        before = tokens[i - 1][2] if i else ""
+        if before == "the" and word == "most":
             continue  # "the most failures": a ranking (checking/extremes.py), not a share
+        if before in _OVER and word in _ALL:
+            continue  # "30.2% of all tasks", "across all qubits": what a number is of, not a claim about all
         if word in _MOST | _ALL and rest and (rest[0] in _NOUNS or word == "majority" and rest[0] == "of"):
             return start, end, "most" if word in _MOST else "all"
     return None

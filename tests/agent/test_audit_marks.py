@@ -291,3 +291,10 @@ def test_the_most_failures_is_a_ranking_not_a_share(demo_db, repo, scripted_open
     right = f"{top} has the most failures, {n} of them."
     shown, claims = _ask(repo, scripted_openai, tmp_path, f"Which task's failures are highest on {CHIP}?", right)
     assert shown.strip() == right and claims == "kept", shown
+
+
+def test_all_after_of_or_across_names_what_a_share_is_of(demo_db, repo, scripted_openai, tmp_path):
+    p = _share(demo_db, "t1", "below", 45.0)
+    right = f"Across all qubits with a value, {p:.1f}% have T1 under 45 μs."
+    shown, claims = _ask(repo, scripted_openai, tmp_path, SHARE_Q, right)
+    assert shown.strip() == right and claims == "kept", shown
