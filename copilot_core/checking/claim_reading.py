@@ -134,6 +134,11 @@ def _qualifier(clause: str) -> str | None:
     return next((name for name in _QUALIFIERS if _says(name, clause)), None)
 
 
+def count_qualifier(text: str) -> str | None:
+    """Which items a count in ``text`` counts: "below", "above", "missing", "failed", else None."""
+    return _qualifier(text)
+
+
 def counts_after(after: str) -> bool:
     """The words after a number say it counts something ("3 qubits", "of the 59 couplings")."""
     return opening(ANSWER_WORDS["counted"], after) is not None
@@ -159,7 +164,7 @@ def read_numbers(answer: str) -> tuple[list[Reading], list[tuple[int, int, str]]
     mentions = [(m.start, m.end, m.subject) for m in find_mentions(answer)]
     masked = names_blanked(answer)
     out = []
-    bounds = clauses(masked)
+    bounds = clauses(_names_held(answer, masked))
     for i, (cstart, cend) in enumerate(bounds):
         spans = number_spans(masked[cstart:cend])
         remark = _remark(answer, masked, bounds[i + 1] if i + 1 < len(bounds) else None, cend, mentions) \
@@ -174,6 +179,12 @@ def read_numbers(answer: str) -> tuple[list[Reading], list[tuple[int, int, str]]
                                 answer[cstart:s], answer[e:cend], derived, _listed(answer, e, mentions),
                                 _sentence_before(answer, s), remark))
     return out, mentions
+
+
+def _names_held(answer: str, masked: str) -> str:
+    """``masked`` with each blanked name filled with letters instead of spaces: a clause cut (", ") never takes the
+    name that opens the next clause with it ("…, Q14 has 44.0 μs" keeps Q14 in the clause of 44.0)."""
+    return "".join("x" if m == " " and a != " " else m for m, a in zip(masked, answer))
 
 
 def _remark(answer: str, masked: str, following: tuple[int, int] | None, end: int,

@@ -33,6 +33,8 @@ from copilot_core.checking.extremes import extreme_claims
 from copilot_core.checking.grounding import source_values
 from copilot_core.checking.matcher import written_value
 from copilot_core.checking.order import order_claims
+from copilot_core.checking.none_counts import none_claims, share_claims
+from copilot_core.checking.relation import relation_claims
 from copilot_core.language.question import parse
 
 
@@ -98,7 +100,10 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
     ordered = order_claims(answer_text or "", results)
     return ClaimReport(tuple(claims) + tuple(ordered)
                        + tuple(extreme_claims(answer_text or "", results, claims, ordered, quoted, facts,
-                                                asked.qubits)))
+                                                asked.qubits))
+                       + tuple(relation_claims(answer_text or "", facts, quoted))
+                       + tuple(none_claims(answer_text or "", facts, quoted))
+                       + tuple(share_claims(answer_text or "", facts, quoted)))
 
 
 def quoted_spans(answer_text: str, sentences: Iterable[str]) -> list[tuple[int, int]]:

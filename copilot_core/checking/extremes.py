@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from copilot_core.checking.claim_facts import Claim, Fact, Verdict, as_object
 from copilot_core.checking.matcher import states_written
+from copilot_core.checking.negation import negated
 from copilot_core.checking.order import Ranking, rankings
 from copilot_core.language.sentences import sentences
 from copilot_core.domain.metrics import CATALOGUE, metric
@@ -153,8 +154,10 @@ def extreme_claims(text: str, results: Iterable[object], claims: Sequence[Claim]
         owners = [o for c in inside if (o := _owners(c, facts)) is not None]
         if {None} in owners or any(c.role in ("min", "max") and c.verdict in ("wrong", "unbacked") for c in inside):
             continue  # the extreme of one series (not a ranking of subjects), or a value already judged wrong
-        verdict, reason = judge_ranking(subject, word, sentence, ends, scope)
-        if verdict == "unchecked" and any(subject.key in o for o in owners):
+        negation = negated(sentence, word.start)
+        unchecked: tuple[Verdict, str] = ("unchecked", f"a negated ranking ({word.word}) is not verified")
+        verdict, reason = unchecked if negation else judge_ranking(subject, word, sentence, ends, scope)
+        if verdict == "unchecked" and not negation and any(subject.key in o for o in owners):
             continue  # no tool ranked it, but the number is the subject's own lowest or highest value
         out.append(Claim(sentence[subject.start:subject.end], sentence, None, None, None, None, None, verdict,
                          reason, None, s + subject.start, s + subject.end))

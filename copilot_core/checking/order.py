@@ -4,7 +4,9 @@ A tool that compares (chips on a metric, two qubits, tasks by failures) returns 
 value first, each with the values its sentence writes for it.  In each sentence of an answer that names some of
 them, two things are checked: the name a comparison word ("higher", "better", "most", "lower", "worse", "fewest")
 is said of is the one the data puts at that end, and the values written follow the names in the order written
-(a value put on the other side is wrong even though the tool returned it).  A sentence that passes gets an ``ok``
+(a value put on the other side is wrong even though the tool returned it).  A sentence that says two names are the
+same or equal is held to their values; one that says they are alike is marked (a negated comparison too,
+:mod:`~copilot_core.checking.negation`).  A sentence that passes gets an ``ok``
 claim (it is verified, not "not checked"); one that fails a ``wrong`` claim on the name, so the answer is replaced
 by the data's or the sentence left out (:mod:`~copilot_core.checking.claims`).
 """
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 
 from copilot_core.checking.claim_facts import Claim, as_object
 from copilot_core.checking.matcher import states, written_decimals, written_value
+from copilot_core.checking.negation import negated
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.question import mentions, names_blanked
 from copilot_core.language.question_words import WORDS, tokens_of
@@ -117,13 +120,19 @@ def _named(sentence: str, ranking: Ranking) -> list[tuple[int, int, str]]:
 
 def _said_of(sentence: str, named: list[tuple[int, int, str]]) -> tuple[str, str] | None:
     """The comparison word and the name it is said of: the nearest name before it, else the first after it."""
-    for a, _, word in tokens_of(sentence):
-        if word in UP | DOWN | BETTER | WORSE:
-            before = [n for n in named if n[1] <= a]
-            after = [n for n in named if n[0] >= a]
-            subject = before[-1] if before else after[0] if after else None
-            return (word, subject[2]) if subject else None
-    return None
+    at = _comparison_at(sentence)
+    if at is None:
+        return None
+    a, word = at
+    before = [n for n in named if n[1] <= a]
+    after = [n for n in named if n[0] >= a]
+    subject = before[-1] if before else after[0] if after else None
+    return (word, subject[2]) if subject else None
+
+
+def _comparison_at(sentence: str) -> tuple[int, str] | None:
+    """Where the sentence's first comparison word starts, and the word."""
+    return next(((a, word) for a, _, word in tokens_of(sentence) if word in UP | DOWN | BETTER | WORSE), None)
 
 
 def _right_side(word: str, subject: str, named: list[tuple[int, int, str]], ranking: Ranking,
@@ -185,6 +194,28 @@ def _other_runs_count(sentence: str, named: list[tuple[int, int, str]], ranking:
     return None
 
 
+# Said of two or more names as one: "the same", "equal", "identical" claim their values are equal; "similar",
+# "comparable", "close" are a judgement the data cannot settle.
+_EQUAL = frozenset({"same", "equal", "equally", "identical", "identically", "tied", "tie"})
+_ALIKE = frozenset({"similar", "similarly", "comparable", "alike", "par", "close"})
+
+
+def _equality(sentence: str, named: list[tuple[int, int, str]], ranking: Ranking) -> tuple[str, str] | None:
+    """The verdict on a sentence saying two or more ranked names are equal or alike (None: it says neither): ``ok``
+    when their values in the ranking are equal, ``wrong`` when not, ``unchecked`` for "similar"."""
+    names = list(dict.fromkeys(n[2] for n in named))
+    words = {w for _, _, w in tokens_of(sentence)}
+    if len(names) < 2 or not words & (_EQUAL | _ALIKE):
+        return None
+    if not words & _EQUAL:
+        return "unchecked", "how alike two values are is not verified"
+    values = {ranking.value(n) for n in names}
+    if len(values) == 1 and None not in values:
+        return "ok", "the values the data gives are equal"
+    return "wrong", (f"the data gives {ranking.metric} different values: "
+                     + ", ".join(f"{n} {ranking.value(n):g}" for n in names if ranking.value(n) is not None))
+
+
 def _claim(text: str, start: int, end: int, sentence: str, verdict: str, reason: str) -> Claim:
     return Claim(text[start:end], sentence, None, None, None, None, None, verdict,  # type: ignore[arg-type]
                  reason, None, start, end)
@@ -206,6 +237,12 @@ def order_claims(text: str, results: Iterable[object]) -> list[Claim]:
         first = named[0]
         at = (s + first[0], s + first[1])
         said = _said_of(sentence, named)
+        if said is None and (equal := _equality(sentence, named, ranking)) is not None:
+            out.append(_claim(text, *at, sentence, *equal))
+            continue
+        if said and negated(sentence, _comparison_at(sentence)[0]):  # type: ignore[index]
+            out.append(_claim(text, *at, sentence, "unchecked", f"a negated comparison ({said[0]}) is not verified"))
+            continue
         ranked = rank_word(sentence)
         of_two = len(ranking.names) == 2 and "than" not in {w for _, _, w in tokens_of(sentence)}  # "the higher"
         right = _right_side(said[0], said[1], named, ranking, ranked is not None and ranked.against_all or of_two) \

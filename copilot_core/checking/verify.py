@@ -18,6 +18,7 @@ from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.checking.asked_role import missing_role
 from copilot_core.checking.asked_subject import NOTE as SUBJECT_NOTE
 from copilot_core.checking.asked_subject import foreign_ids, ranked_subject_problem, share_problem
+from copilot_core.checking.claim_facts import tool_facts
 from copilot_core.checking.claims import ClaimReport, check_claims, repair_answer
 from copilot_core.checking.dated_values import complete_dates, date_mentions
 from copilot_core.checking.grounding import unverified_numbers
@@ -189,7 +190,11 @@ def ranked_answer(report: ClaimReport, outcomes: Sequence[ToolOutcome]) -> str |
     (the router's answer, when there is one, comes first)."""
     if not any(c.verdict == "wrong" and c.role is None for c in report.claims):
         return None
-    return deterministic_answer([o for o in outcomes if o.ok and rankings([o.full])])
+    ranked = [o for o in outcomes if o.ok and rankings([o.full])]
+    # a relation or a count of none the words got wrong: the sentences of the tools that computed a coefficient or
+    # counted (checking/relation.py, checking/none_counts.py)
+    return deterministic_answer(ranked or [o for o in outcomes if o.ok and any(
+        f.role == "r" or (f.role == "count" and f.qualifier) for f in tool_facts([o]))])
 
 
 NOT_COMPUTED = ("This could not be computed: the lookup made for the question did not fit what the tool takes, so "

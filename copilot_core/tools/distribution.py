@@ -92,8 +92,14 @@ def correlate_metrics(ctx: ToolContext, chip_id: str, metric_a: str, metric_b: s
     return ToolResult(data, f"{a.metric.name} vs {b.metric.name} on {chip_id}: r over {n} {kind}")
 
 
+def relation_strength(r: float) -> str:
+    """The word for a coefficient's size: "strong", "moderate", "weak" or "no clear" (the claim check holds an
+    answer's words to the same bands)."""
+    size = abs(r)
+    return "strong" if size >= 0.7 else "moderate" if size >= 0.4 else "weak" if size >= 0.1 else "no clear"
+
+
 def _strength(r: float) -> str:
     """Words for a coefficient's size and sign, so the sentence reads without the number."""
-    size = abs(r)
-    word = "strong" if size >= 0.7 else "moderate" if size >= 0.4 else "weak" if size >= 0.1 else "no clear"
+    word = relation_strength(r)
     return f"{word} {'positive' if r > 0 else 'negative'} relation" if word != "no clear" else "no clear relation"
