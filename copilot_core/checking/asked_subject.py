@@ -16,7 +16,6 @@ subject through, because the subject is read, not the word.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 
 from copilot_core.checking.asked_role import SHAPE_ANSWERS, states_role
@@ -24,11 +23,26 @@ from copilot_core.checking.claim_facts import Claim, tool_facts
 from copilot_core.checking.grounding import unverified_numbers
 from copilot_core.checking.order import Ranking, rankings
 from copilot_core.language.question import Question
+from copilot_core.language.question_words import CHIP_ID
 from copilot_core.language.subjects import Subject, subjects
 from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
-# An id written like a label of the data: a chip-prefixed one ("64Qv3-001") or an execution id ("20261030-001").
-_LABELLED_ID = re.compile(r"(?<![\w.])\d+Q[A-Za-z0-9_]*-\d+(?![\w.])|(?<![\w.-])\d{8}-\d{3,6}(?![\w.])")
+
+
+def _labelled_ids(text: str) -> list[str]:
+    """Ids written like a label of the data: an execution id ("20261030-001"), or a chip id with a number after a
+    hyphen ("64Qv3-001")."""
+    out: list[str] = []
+    for m in CHIP_ID.finditer(text):
+        if "-" in m.group(0):  # an execution id
+            out.append(m.group(0))
+            continue
+        tail = text[m.end() + 1:]
+        digits = tail[:len(tail) - len(tail.lstrip("0123456789"))]
+        after = tail[len(digits):len(digits) + 1]
+        if text[m.end():m.end() + 1] == "-" and digits and not (after.isalnum() or after == "_"):
+            out.append(f"{m.group(0)}-{digits}")
+    return out
 
 
 def _router_ranking(outcomes: Sequence[ToolOutcome]) -> tuple[ToolOutcome, Ranking] | None:
@@ -58,7 +72,7 @@ def _tops(ranking: Ranking, low_end: bool) -> list[str]:
 def foreign_ids(text: str, outcomes: Sequence[ToolOutcome], question: Question) -> list[str]:
     """Ids written like the data's labels that no tool result of the turn and not the question holds."""
     held = question.text + " ".join(json.dumps(o.full, default=str) + str(o.model_text) for o in outcomes if o.ok)
-    return list(dict.fromkeys(m.group(0) for m in _LABELLED_ID.finditer(text) if m.group(0) not in held))
+    return list(dict.fromkeys(i for i in _labelled_ids(text) if i not in held))
 
 
 def _made_up_count(text: str, outcome: ToolOutcome, asked: Question) -> str | None:

@@ -85,7 +85,7 @@ def test_a_value_for_a_qubit_that_does_not_exist_gives_way_to_what_the_data_says
     sentence is left out, and the tool's own words stand above it."""
     failed = ToolOutcome("get_qubit_params", {"chip_id": "64Qv3", "qid": "200"}, False,
                          json.dumps({"error": "qubit 200 does not exist on 64Qv3"}), "error",
-                         error="qubit 200 does not exist on 64Qv3")
+                         error="qubit 200 does not exist on 64Qv3", error_kind="data")
     blocks, _, _ = checked_blocks([TextBlock("Qubit 200 has a T1 of 20.5 μs (good: above 20 μs).")],
                                   "What is the T1 of qubit 200?", [failed])
     text = "\n".join(b.text for b in blocks if isinstance(b, TextBlock))

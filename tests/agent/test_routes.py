@@ -166,7 +166,9 @@ def test_no_correlation_without_a_coefficient_gets_the_coefficient_and_a_note(qi
     scripted_openai.smart = lambda request: text(no_r)
     shown = _ask(repo, scripted_openai, tmp_path, question.text)
     assert not problems(question.truth, shown), shown
-    assert "does not state the correlation coefficient" in shown, shown
+    # the coefficient added beside the words, or the words (a relation the data does not support) replaced
+    assert "does not state the correlation coefficient" in shown or ("was replaced" in shown and no_r not in shown), \
+        shown
 
 
 @pytest.mark.parametrize("qid", ["sr-count-1", "sr-count-2", "sr-count-4"])
