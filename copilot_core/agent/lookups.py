@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from copilot_core.language.numbers import answer_numbers
-from copilot_core.routing.prefetch import PlannedCall, plan_prefetch
+from copilot_core.routing.planned import PlannedCall
+from copilot_core.routing.prefetch import plan_prefetch
 from copilot_core.language.question import Question, parse
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.render_safety.markdown import escape

@@ -46,7 +46,7 @@ from copilot_core.language.question import parse
 from copilot_core.agent.lookups import COULD_NOT, answered_from_thin_air, failure_quotes, fallback_plan
 from copilot_core.agent.plan import TurnPlan, plan_turn
 from copilot_core.routing.limits import Settled, noted, settle_limits
-from copilot_core.routing.prefetch import PlannedCall
+from copilot_core.routing.planned import PlannedCall
 from copilot_core.agent.prompts import build_prompt, render_prompt
 from copilot_core.llm.provider import ProviderConfig, make_client
 from copilot_core.routing.router import MORE_TOOLS, more_tools_reply

@@ -18,7 +18,8 @@ from copilot_core.agent.contracts import AgentRequest
 from copilot_core.guardrails import configured_secrets
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.lookups import fallback_plan, lookup_plan
-from copilot_core.routing.prefetch import PlannedCall, plan_prefetch
+from copilot_core.routing.planned import PlannedCall
+from copilot_core.routing.prefetch import plan_prefetch
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question, parse
 from copilot_core.llm.provider import ProviderConfig

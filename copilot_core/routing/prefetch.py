@@ -14,9 +14,12 @@ usual.  The call is shown in show-work as made by the router.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from copilot_core.language.question import Question, parse
+from copilot_core.routing.counts import (
+    count_plan, counts_side_by_side, days_args, failures_compared, narrowed, window_args, window_days,
+)
+from copilot_core.routing.planned import PlannedCall
 from copilot_core.domain.metrics import CATALOGUE
 
 DEFAULT_LAST_N = 10
@@ -126,129 +129,33 @@ def recent_values_asked(question: str) -> int | None:
     return parse(question).recent_n
 
 
-@dataclass(frozen=True)
-class PlannedCall:
-    """A tool call the router makes itself, and the words that decided it (for show-work and tests).  ``settles``:
-    its answer is the whole answer (something the question names does not exist), so no model round follows."""
-
-    name: str
-    args: dict = field(hash=False)
-    reason: str = ""
-    settles: bool = False
-
-
-def _window_days(asked: Question) -> int | None:
-    """Whole days of the question's window ("last 3 days", "past two weeks", "this week"), else None."""
-    if asked.window is not None and asked.window.unit != "hour":
-        return max(1, min(365, round(asked.window.days)))
-    return 30 if asked.has("this month") else None
-
-
-def _days_args(asked: Question, days: int | None, *, one_day: bool = True) -> dict:
-    """"yesterday": that one day (a history, which takes whole days only: the last two, shown with their dates);
-    else the last N days; else nothing (every stored run)."""
-    if asked.window is not None and asked.window.yesterday:
-        return {"day": "yesterday"} if one_day else {"days": 2}
-    return {"days": days} if days is not None else {}
-
-
-def _window_args(asked: Question, days: int | None) -> dict:
-    """Dates written out ("between 1 and 15 November", "on Tuesday"): those whole days, both ends included;
-    "since Monday", "this week": from a weekday on; else :func:`_days_args`."""
-    if asked.dates is not None:
-        first, last = asked.dates
-        return {key: day for key, day in (("from_date", first), ("to_date", last)) if day is not None}
-    if asked.since_weekday is not None:
-        return {"since_weekday": asked.since_weekday}
-    return _days_args(asked, days)
-
-
-def _narrowed(asked: Question) -> dict:
-    """The one qubit and the task a count is narrowed to."""
-    out: dict = {"qid": asked.qubits[0]} if len(asked.qubits) == 1 else {}
-    return out | ({"task_name": asked.task_name} if asked.task_name is not None else {})
-
-
-def _count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str], one: str | None) \
-        -> PlannedCall | None:
-    """How many failed task results, results of a task, usable measurements or runs in the window."""
-    chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
-    args: dict = {"chip_id": chip, **_window_args(asked, days), **_narrowed(asked)}
-    if asked.has("fail"):
-        return PlannedCall("count_in_window", {**args, "what": "failed tasks"}, "failed tasks in a window")
-    if not clear and asked.has("execution"):
-        return PlannedCall("count_in_window", {**args, "what": "runs"}, "runs in a window")
-    if asked.task_name is not None:
-        return PlannedCall("count_in_window", {**args, "what": "task results"}, "a task's results in a window")
-    if one is not None and CATALOGUE[one].kind == "qubit":
-        return PlannedCall("count_in_window", {**args, "what": "measurements", "metric_name": one},
-                           f"{one} measurements in a window")
-    return None
-
-
-def _failures_compared(asked: Question, chip_id: str, days: int | None) -> PlannedCall | None:
-    """"Did Q5 or Q9 fail more tasks this week?": the failure counts of the qubits named, side by side (counts,
-    never a metric's values)."""
-    if not asked.has("fail") or not 2 <= len(asked.qubits) <= 8 or asked.couplings or asked.has("why failed") or \
-            not (asked.shape == "fails most" or asked.has("count words") or asked.has("pair words")):
-        return None
-    chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
-    args = {"chip_id": chip, "by": "qubit", "qids": sorted(asked.qubits, key=int), **_window_args(asked, days),
-            **({"task_name": asked.task_name} if asked.task_name is not None else {})}
-    return PlannedCall("failure_ranking", args, "failure counts of the qubits named")
-
-
-def _counts_side_by_side(asked: Question, chip_id: str, days: int | None, one: str | None) -> PlannedCall | None:
-    """Two chips named with failures, runs or a count over a window; two qubits named with how often they were
-    calibrated: one count per chip named (one window for all) or per qubit named, side by side."""
-    chips = list(dict.fromkeys(asked.chip_ids))
-    failed = asked.has("fail") or asked.shape == "fails most"
-    runs = (asked.has("execution") or asked.has("calibrated")) and one is None
-    if len({c.lower() for c in chips}) >= 2 and not asked.qubits and (failed or runs or asked.has("count words")):
-        what = "failed tasks" if failed else "runs" if runs else \
-            "measurements" if one is not None and asked.has("count words") else None
-        if what is None or what == "measurements" and CATALOGUE[one or ""].kind != "qubit":
-            return None
-        args: dict = {"chip_id": chips[0], "what": what, "chip_ids": chips[:4], **_window_args(asked, days),
-                      **({"metric_name": one} if what == "measurements" else {}),
-                      **({"task_name": asked.task_name} if asked.task_name is not None else {})}
-        return PlannedCall("count_in_window", args, f"{what} on each chip named")
-    counted = asked.has("count words") or asked.has("pair words")
-    if 2 <= len(asked.qubits) <= 8 and not asked.couplings and not asked.has("fail") and counted and \
-            asked.has("calibrated") and not asked.metrics:
-        chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
-        return PlannedCall("count_in_window", {"chip_id": chip, "what": "runs", "qids": sorted(asked.qubits, key=int),
-                                               **_window_args(asked, days)}, "calibration runs of each qubit named")
-    return None
-
-
 def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     """The call of a "cross-chip", "fails most", "window count" or "qubit pair" question (one clear metric where
     the shape needs one)."""
     clear = [n for n in asked.metrics if n is not None]
     one = clear[0] if len(clear) == 1 and len(asked.metrics) == 1 else None
-    days = _window_days(asked)
-    if (counted := _failures_compared(asked, chip_id, days) or _counts_side_by_side(asked, chip_id, days, one)) \
+    days = window_days(asked)
+    if (counted := failures_compared(asked, chip_id, days) or counts_side_by_side(asked, chip_id, days, one)) \
             is not None:
         return counted
     if asked.shape == "fails most":
         by = "coupling" if asked.has("by coupling") else "qubit" if asked.has("by qubit") else \
             "run" if asked.has("by run") else "task"
         chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
-        narrowed = _narrowed(asked)
+        ranked_within = narrowed(asked)
         if by in ("qubit", "coupling"):
-            narrowed.pop("qid", None)  # the qubits (couplings) are what is ranked
+            ranked_within.pop("qid", None)  # the qubits (couplings) are what is ranked
         elif by == "task" and asked.task_name is not None:
-            narrowed.pop("task_name", None)  # the tasks are what is ranked, the one named among them
-        return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **_window_args(asked, days), **narrowed},
+            ranked_within.pop("task_name", None)  # the tasks are what is ranked, the one named among them
+        return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **window_args(asked, days), **ranked_within},
                            f"which {by} fails most")
     if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates):
-        return _count_plan(asked, chip_id, days, clear, one)
+        return count_plan(asked, chip_id, days, clear, one)
     if asked.shape == "percentage" and asked.has("fail") and not clear and len(asked.chip_ids) <= 1:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id
         runs = asked.has("execution") and not asked.has("tasks") and asked.task_name is None  # "% of runs failed"
-        args = {"chip_id": chip, "what": "runs" if runs else "failed tasks", **_window_args(asked, days),
-                **_narrowed(asked)}
+        args = {"chip_id": chip, "what": "runs" if runs else "failed tasks", **window_args(asked, days),
+                **narrowed(asked)}
         return PlannedCall("count_in_window", args, f"share of {'runs' if runs else 'task results'} that failed")
     two = asked.shape == "qubit pair" or len(asked.qubits) == 2 and (  # "T1 of Q3 and Q7", "parameters of Q3, Q7"
         asked.shape == "lookup" or asked.shape == "other" and asked.has("parameters"))
@@ -399,8 +306,8 @@ def _value_plan(asked: Question, chip_id: str, qubits: set[str]) -> PlannedCall 
             metric = _qubit_metric(named)
             if metric is None:
                 return None
-            days = _window_days(asked)
-            span = _days_args(asked, days, one_day=False) if days and asked.last_n is None and not asked.recent_n \
+            days = window_days(asked)
+            span = days_args(asked, days, one_day=False) if days and asked.last_n is None and not asked.recent_n \
                 else {"last_n": _points(asked)}
             return PlannedCall("get_parameter_timeseries", {"parameter_name": metric, "chip_id": chip_id, "qid": q,
                                                             **span}, "trend of one metric of the qubit asked about")
@@ -409,11 +316,11 @@ def _value_plan(asked: Question, chip_id: str, qubits: set[str]) -> PlannedCall 
         return None
     if asked.has("trend"):
         metric = _qubit_metric(named)
-        days = _window_days(asked)
+        days = window_days(asked)
         if metric is None or days is None:
             return None
         return PlannedCall("get_chip_parameter_timeseries", {"parameter_name": metric, "chip_id": chip_id,
-                                                             **_days_args(asked, days, one_day=False)},
+                                                             **days_args(asked, days, one_day=False)},
                            f"trend of {metric} across the chip")
     clear = [n for n in named if n is not None]  # a later "fidelity" after "X90 gate fidelity" refers back
     all_qubit = bool(clear) and len(clear) == len(named) and all(CATALOGUE[n].kind == "qubit" for n in clear)

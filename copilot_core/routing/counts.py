@@ -1,0 +1,93 @@
+"""The router's counting calls: how many in a window (dates written out, "since Monday", the last N days), and
+counts side by side (two chips, two qubits' failures or calibrations)."""
+
+from __future__ import annotations
+
+from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.language.question import Question
+from copilot_core.routing.planned import PlannedCall
+
+
+def window_days(asked: Question) -> int | None:
+    """Whole days of the question's window ("last 3 days", "past two weeks", "this week"), else None."""
+    if asked.window is not None and asked.window.unit != "hour":
+        return max(1, min(365, round(asked.window.days)))
+    return 30 if asked.has("this month") else None
+
+
+def days_args(asked: Question, days: int | None, *, one_day: bool = True) -> dict:
+    """"yesterday": that one day (a history, which takes whole days only: the last two, shown with their dates);
+    else the last N days; else nothing (every stored run)."""
+    if asked.window is not None and asked.window.yesterday:
+        return {"day": "yesterday"} if one_day else {"days": 2}
+    return {"days": days} if days is not None else {}
+
+
+def window_args(asked: Question, days: int | None) -> dict:
+    """Dates written out ("between 1 and 15 November", "on Tuesday"): those whole days, both ends included;
+    "since Monday", "this week": from a weekday on; else :func:`_days_args`."""
+    if asked.dates is not None:
+        first, last = asked.dates
+        return {key: day for key, day in (("from_date", first), ("to_date", last)) if day is not None}
+    if asked.since_weekday is not None:
+        return {"since_weekday": asked.since_weekday}
+    return days_args(asked, days)
+
+
+def narrowed(asked: Question) -> dict:
+    """The one qubit and the task a count is narrowed to."""
+    out: dict = {"qid": asked.qubits[0]} if len(asked.qubits) == 1 else {}
+    return out | ({"task_name": asked.task_name} if asked.task_name is not None else {})
+
+
+def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str], one: str | None) \
+        -> PlannedCall | None:
+    """How many failed task results, results of a task, usable measurements or runs in the window."""
+    chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
+    args: dict = {"chip_id": chip, **window_args(asked, days), **narrowed(asked)}
+    if asked.has("fail"):
+        return PlannedCall("count_in_window", {**args, "what": "failed tasks"}, "failed tasks in a window")
+    if not clear and asked.has("execution"):
+        return PlannedCall("count_in_window", {**args, "what": "runs"}, "runs in a window")
+    if asked.task_name is not None:
+        return PlannedCall("count_in_window", {**args, "what": "task results"}, "a task's results in a window")
+    if one is not None and CATALOGUE[one].kind == "qubit":
+        return PlannedCall("count_in_window", {**args, "what": "measurements", "metric_name": one},
+                           f"{one} measurements in a window")
+    return None
+
+
+def failures_compared(asked: Question, chip_id: str, days: int | None) -> PlannedCall | None:
+    """"Did Q5 or Q9 fail more tasks this week?": the failure counts of the qubits named, side by side (counts,
+    never a metric's values)."""
+    if not asked.has("fail") or not 2 <= len(asked.qubits) <= 8 or asked.couplings or asked.has("why failed") or \
+            not (asked.shape == "fails most" or asked.has("count words") or asked.has("pair words")):
+        return None
+    chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
+    args = {"chip_id": chip, "by": "qubit", "qids": sorted(asked.qubits, key=int), **window_args(asked, days),
+            **({"task_name": asked.task_name} if asked.task_name is not None else {})}
+    return PlannedCall("failure_ranking", args, "failure counts of the qubits named")
+
+
+def counts_side_by_side(asked: Question, chip_id: str, days: int | None, one: str | None) -> PlannedCall | None:
+    """Two chips named with failures, runs or a count over a window; two qubits named with how often they were
+    calibrated: one count per chip named (one window for all) or per qubit named, side by side."""
+    chips = list(dict.fromkeys(asked.chip_ids))
+    failed = asked.has("fail") or asked.shape == "fails most"
+    runs = (asked.has("execution") or asked.has("calibrated")) and one is None
+    if len({c.lower() for c in chips}) >= 2 and not asked.qubits and (failed or runs or asked.has("count words")):
+        what = "failed tasks" if failed else "runs" if runs else \
+            "measurements" if one is not None and asked.has("count words") else None
+        if what is None or what == "measurements" and CATALOGUE[one or ""].kind != "qubit":
+            return None
+        args: dict = {"chip_id": chips[0], "what": what, "chip_ids": chips[:4], **window_args(asked, days),
+                      **({"metric_name": one} if what == "measurements" else {}),
+                      **({"task_name": asked.task_name} if asked.task_name is not None else {})}
+        return PlannedCall("count_in_window", args, f"{what} on each chip named")
+    counted = asked.has("count words") or asked.has("pair words")
+    if 2 <= len(asked.qubits) <= 8 and not asked.couplings and not asked.has("fail") and counted and \
+            asked.has("calibrated") and not asked.metrics:
+        chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
+        return PlannedCall("count_in_window", {"chip_id": chip, "what": "runs", "qids": sorted(asked.qubits, key=int),
+                                               **window_args(asked, days)}, "calibration runs of each qubit named")
+    return None
