@@ -26,7 +26,7 @@ from copilot_core.checking.claim_facts import Claim, Fact, Verdict, as_object
 from copilot_core.checking.matcher import states_written
 from copilot_core.checking.negation import negated
 from copilot_core.checking.order import Ranking, rankings
-from copilot_core.language.sentences import sentences
+from copilot_core.language.sentences import own_sentences
 from copilot_core.domain.metrics import CATALOGUE, metric
 from copilot_core.domain.vocabulary import metrics_named
 from copilot_core.language.subjects import RankWord, Subject, rank_word, side, subject_key, subjects
@@ -140,9 +140,7 @@ def extreme_claims(text: str, results: Iterable[object], claims: Sequence[Claim]
     ends = data_ends(results)
     known = [(r.kind, n) for r in found for n in r.names]
     out = []
-    for s, e in sentences(text):
-        if any(a <= s and e <= b for a, b in quoted):
-            continue
+    for s, e in own_sentences(text, quoted):
         if any(s <= c.start < e for c in ordered):
             continue
         inside = [c for c in claims if s <= c.start < e]

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from copilot_core.checking.claim_facts import Claim, Fact
 from copilot_core.checking.claim_reading import count_qualifier
 from copilot_core.language.question_words import COUNT_NOUNS, tokens_of
-from copilot_core.language.sentences import sentences
+from copilot_core.language.sentences import own_sentences
 
 _NOUNS = frozenset(COUNT_NOUNS) | {f"{n}s" for n in COUNT_NOUNS} | {"one"}
 _QUALIFIED = ("below", "above", "failed", "missing")
@@ -72,9 +72,7 @@ def share_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int, i
     shares: ``ok`` when one is over half (most) or 100% (all), ``wrong`` when none is, ``unchecked`` when the tools
     computed no share."""
     out = []
-    for s, e in sentences(text):
-        if any(a <= s and e <= b for a, b in quoted):
-            continue
+    for s, e in own_sentences(text, quoted):
         sentence = text[s:e]
         found = _share_at(sentence)
         if found is None:
@@ -93,9 +91,7 @@ def share_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int, i
 def none_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int, int]] = ()) -> list[Claim]:
     """One claim per sentence of ``text`` that says none of a counted kind of item."""
     out = []
-    for s, e in sentences(text):
-        if any(a <= s and e <= b for a, b in quoted):
-            continue
+    for s, e in own_sentences(text, quoted):
         sentence = text[s:e]
         at = _none_at(sentence)
         if at is None:

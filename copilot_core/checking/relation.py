@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from copilot_core.checking.claim_facts import Claim, Fact
 from copilot_core.checking.negation import negated
 from copilot_core.language.question_words import tokens_of
-from copilot_core.language.sentences import sentences
+from copilot_core.language.sentences import own_sentences
 from copilot_core.tools.distribution import relation_strength
 
 _RELATION_STEMS = ("correlat", "relat", "anticorrelat", "linked", "track")
@@ -77,9 +77,7 @@ def _fits(fact: Fact, band: str | None, negated_band: bool, sign: int) -> bool:
 def relation_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int, int]] = ()) -> list[Claim]:
     """One claim per sentence of ``text`` that says how strong a relation is, its sign, or that there is none."""
     out = []
-    for s, e in sentences(text):
-        if any(a <= s and e <= b for a, b in quoted):
-            continue
+    for s, e in own_sentences(text, quoted):
         sentence = text[s:e]
         at = _relation_word(sentence)
         if at is None:

@@ -7,6 +7,8 @@ tabs and more text.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 END_MARKS = ".!?;"
 
 
@@ -31,6 +33,12 @@ def sentences(text: str, ends: str = END_MARKS) -> list[tuple[int, int]]:
         i += 1
     out.append((start, len(text)))
     return [(s, e) for s, e in out if text[s:e].strip()]
+
+
+def own_sentences(text: str, quoted: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """The sentences of ``text`` outside every ``quoted`` span (a tool's sentence quoted whole is the tool's claim,
+    not the writer's)."""
+    return [(s, e) for s, e in sentences(text) if not any(a <= s and e <= b for a, b in quoted)]
 
 
 def split_after_marks(line: str, marks: str = ".!?") -> list[str]:
