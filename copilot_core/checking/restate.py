@@ -186,6 +186,27 @@ def _pair_mismatches(asked: Question, name: str, args: dict, clear: list[str]) -
     return []
 
 
+def _chips_named(asked: Question) -> list[str]:
+    """The chips a question sets side by side (two or more named), as written first."""
+    named = list({c.lower(): c for c in reversed(asked.chip_ids)}.values())[::-1]
+    return named if len(named) >= 2 else []
+
+
+def _chips_mismatch(asked: Question, name: str, args: dict) -> Mismatch | None:
+    """Two chips named, and a count or a chip comparison over other chips (a count of the chip in view alone, when
+    the question compares: its shape is cross-chip or the call already counts side by side)."""
+    named = _chips_named(asked)
+    given = args.get("chip_ids")
+    if not named or name not in ("compare_chips", "count_in_window") or \
+            name == "count_in_window" and given is None and asked.shape != "cross-chip":
+        return None
+    chips = [str(c) for c in given] if isinstance(given, list) else [] if name == "compare_chips" else \
+        [str(args.get("chip_id"))]
+    if name == "compare_chips" and not chips or {c.lower() for c in chips} == {c.lower() for c in named}:
+        return None  # compare_chips with no chip_ids compares every chip, the named ones among them
+    return Mismatch(f"sets {' and '.join(named)} side by side, not {' and '.join(chips)}")
+
+
 def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
     """What the question settles that the call ``name(args)`` contradicts or leaves out; empty when it restates the
     question (or is no call :data:`CHECKED` holds)."""
@@ -227,6 +248,8 @@ def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
             out.append(Mismatch(f"asks for the {stat}, not the {args.get('statistic') or 'median'}"))
     if name in ("get_coupling_params", "compare_qubits"):
         out += _pair_mismatches(asked, name, args, clear)
+    if (sides := _chips_mismatch(asked, name, args)) is not None:
+        out.append(sides)
     chip = args.get("chip_id")
     if len(asked.chip_ids) == 1 and isinstance(chip, str) and chip.lower() != asked.chip_ids[0].lower():
         out.append(Mismatch(f"asks about {asked.chip_ids[0]}, not {chip}"))
@@ -274,6 +297,12 @@ def _rebuilt_filter(asked: Question, name: str, args: dict) -> tuple[str, dict] 
 def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     """The call with what the question settles put right, when one reading is possible; None otherwise."""
     clear = _clear(asked)
+    if _chips_mismatch(asked, name, args) is not None:
+        named = _chips_named(asked)
+        args = {**args, "chip_ids": named[:4 if name == "count_in_window" else 8]} | (
+            {"chip_id": named[0]} if name == "count_in_window" else {})
+        if not mismatches(asked, name, args):
+            return name, args
     if name in _FILTERS:
         return _rebuilt_filter(asked, name, args)
     if name == "rank_metric" and not asked.limits and len(clear) == 1:

@@ -205,3 +205,33 @@ def test_a_history_of_another_metric_is_shown_with_a_note(repo, scripted_openai,
                                                                             "parameter_name": "t2_echo", "last_n": 10})
     said = _ask(repo, scripted_openai, tmp_path, question, "off")
     assert f"{NOTE} reads T2 echo on {CHIP} only; your question asks about T1, not T2 echo" in said, said
+
+
+@pytest.fixture(scope="module")
+def chips_side_by_side(demo_db) -> dict[str, Question]:
+    from tests import dev_ranking
+    return {q.id: q for q in dev_ranking.build(demo_db) if q.id.startswith("rank-chips-")}
+
+
+@pytest.mark.parametrize(("qid", "days"), [("rank-chips-1", 14), ("rank-chips-2", 10), ("rank-chips-3", 3)])
+@pytest.mark.parametrize("writer", ["quoter", "silent"])
+def test_a_count_of_one_chip_for_two_chips_named_is_re_made_for_both(qid, days, writer, chips_side_by_side, repo,
+                                                                     scripted_openai, tmp_path):
+    """Router off: the model counts the chip in view only; the person reads both chips' counts (pymongo's) and the
+    winner, with no note."""
+    question = chips_side_by_side[qid]
+    args = {"chip_id": CHIP, "what": "failed tasks", "days": days}
+    assert mismatches(parse(question.text, [CHIP]), "count_in_window", args), "one chip for two named must be wrong"
+    scripted_openai.smart = caller_then_quoter("count_in_window", args) if writer == "quoter" else \
+        _caller_then_silent("count_in_window", args)
+    said = _ask(repo, scripted_openai, tmp_path, question.text, "off")
+    assert passed(question, said, 0), said
+    assert OTHER in said and NOTE not in said, said
+
+
+def test_a_chip_comparison_over_the_named_chips_is_no_mismatch():
+    asked = parse(f"Is the median T1 higher on {CHIP} or {OTHER}?", [CHIP])
+    assert not mismatches(asked, "compare_chips", {"metric_name": "t1", "statistic": "median"})
+    assert not mismatches(asked, "compare_chips", {"metric_name": "t1", "chip_ids": [OTHER, CHIP]})
+    assert not mismatches(asked, "count_in_window", {"chip_id": CHIP, "what": "runs", "days": 7,
+                                                     "chip_ids": [CHIP, OTHER]})
