@@ -20,8 +20,8 @@ from copilot_core.domain.metrics import CATALOGUE, format_value
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, dates_window, day_window
 from copilot_core.errors import InvalidRequest
-from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, date_arg, day_arg, days_arg,
-                                     name_arg, qid_arg, qids_arg, tool, weekday_arg)
+from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, chip_ids_arg, date_arg, day_arg,
+                                     days_arg, name_arg, qid_arg, qids_arg, tool, weekday_arg)
 
 Statistic = Literal["median", "mean"]
 SHOWN = 5  # names written out in a "fails most" sentence
@@ -48,9 +48,7 @@ def _chips(ctx: ToolContext, chip_ids: list[str] | None) -> list[str]:
       {"metric_name": name_arg("Metric, e.g. 't2_echo', 'average_readout_fidelity'."),
        "statistic": {"type": "string", "enum": ["median", "mean"], "default": "median",
                      "description": "Which statistic of the latest values per chip."},
-       "chip_ids": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$"},
-                    "minItems": 2, "maxItems": 8, "uniqueItems": True,
-                    "description": "Chips to compare; default every chip."}},
+       "chip_ids": chip_ids_arg(8, "Chips to compare; default every chip.")},
       ("metric_name",))
 def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "median",
                   chip_ids: list[str] | None = None) -> ToolResult:
@@ -130,8 +128,7 @@ def _scope_fields(since: datetime | None, until: datetime | None, qid: str | Non
        "qid": qid_arg("Only this qubit's (or coupling's) own task results."),
        "task_name": name_arg("Only results of this task, e.g. 'CheckT1'."),
        "metric_name": name_arg("For measurements: the metric, e.g. 't1'."),
-       "chip_ids": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$"},
-                    "minItems": 2, "maxItems": 4, "uniqueItems": True, "description": "Count on each chip, side by side."},
+       "chip_ids": chip_ids_arg(4, "Count on each chip, side by side."),
        "qids": qids_arg(8, min_items=2) | {"description": "Count for each qubit, side by side."}},
       ("chip_id", "what"))
 def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None = None,

@@ -271,10 +271,19 @@ def tool(name: str, properties: dict[str, dict], required: tuple[str, ...] = (),
 # ------------------------------------------------------------------------------- schema fragments
 # Shared by every tool, so each is worded once (the full schema's words; the model reads the tool guide).
 
+CHIP_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$"
+
+
 def chip_id_arg() -> dict:
     """The chip: required by validation, filled by the toolkit with the session's chip when the model omits it."""
-    return {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$",
+    return {"type": "string", "pattern": CHIP_PATTERN,
             "description": "Chip id, e.g. '64Qv3'; default: the chip in view.", SESSION: True}
+
+
+def chip_ids_arg(max_items: int, description: str) -> dict:
+    """Several chips side by side (at least two)."""
+    return {"type": "array", "items": {"type": "string", "pattern": CHIP_PATTERN}, "minItems": 2,
+            "maxItems": max_items, "uniqueItems": True, "description": description}
 
 
 def days_arg() -> dict:
