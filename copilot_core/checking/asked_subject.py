@@ -128,4 +128,3 @@ def share_problem(asked: Question, text: str, claims: Sequence[Claim], outcomes:
     return None
 
 
-NOTE = "The model's answer was replaced by one computed from the tool results, because {why}."

@@ -73,6 +73,10 @@ class Repair:
     report: ClaimReport = field(default_factory=ClaimReport)
 
 
+# The note under an answer the check replaced by the tools' own sentences, whatever check replaced it.
+REPLACED = "The model's answer was replaced by one computed from the tool results, because {why}."
+
+
 def _answer_sentence(result: object) -> str:
     """A tool's own ``answer`` sentence (its numbers back a claim the check has no role for)."""
     for part in (getattr(result, "model_text", None), getattr(result, "full", None)):
@@ -149,7 +153,6 @@ def repair_answer(answer_text: str, report: ClaimReport, fallback: str | None) -
         return Repair(text, "corrected", f"Corrected from the data: {fixes}. {CHECK_SCOPE}", report)
     reasons = "; ".join(_note_claim(c) for c in wrong[:3])
     if fallback:
-        return Repair(fallback, "replaced", "The model's answer was replaced by one computed from the tool results, "
-                                            f"because the data does not support it: {reasons}.", report)
+        return Repair(fallback, "replaced", REPLACED.format(why=f"the data does not support it: {reasons}"), report)
     # no answer to replace it with: the unsupported sentences are left out where they stand (checking/marks.py)
     return Repair(answer_text, "kept", "", report)

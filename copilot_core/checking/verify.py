@@ -16,10 +16,9 @@ import pandas as pd
 
 from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.checking.asked_role import missing_role
-from copilot_core.checking.asked_subject import NOTE as SUBJECT_NOTE
 from copilot_core.checking.asked_subject import foreign_ids, ranked_subject_problem, share_problem
 from copilot_core.checking.claim_facts import tool_facts
-from copilot_core.checking.claims import ClaimReport, check_claims, repair_answer
+from copilot_core.checking.claims import REPLACED, ClaimReport, check_claims, repair_answer
 from copilot_core.checking.dated_values import complete_dates, date_mentions
 from copilot_core.checking.grounding import unverified_numbers
 from copilot_core.language.numbers import number_spans
@@ -105,7 +104,7 @@ def with_asked_subject(blocks: list[Block], shown: list[Block], action: str, que
     if problem is None:
         return None
     line, why = problem
-    return [TextBlock(line), TextBlock(f"_{SUBJECT_NOTE.format(why=why)}_"), *charts], "replaced"
+    return [TextBlock(line), TextBlock(f"_{REPLACED.format(why=why)}_"), *charts], "replaced"
 
 
 FOREIGN_NOTE = "Not in the data: no tool of this turn returned {ids}; the answer's words about it are not checked."
