@@ -1,6 +1,6 @@
 """The held-out eval stays sealed: other templates than dev, never read by product code, never quoted by it.
 
-The five sealed sets (``heldout.py`` to ``heldout5.py``) are covered.  A held-out
+The six sealed sets (``heldout.py`` to ``heldout6.py``) are covered.  A held-out
 question's 4-word sequences (ids and digits taken out) must appear in no product file: code, prompts, skills, tool
 descriptions, the CLI eval's questions, pages, scripts.  When one does, either the product names a held-out wording
 (generalise the product code) or a held-out question shares wording with a dev one.
@@ -20,6 +20,7 @@ from tests.sealed.heldout2 import build_heldout2
 from tests.sealed.heldout3 import build_heldout3
 from tests.sealed.heldout4 import build_heldout4
 from tests.sealed.heldout5 import build_heldout5
+from tests.sealed.heldout6 import build_heldout6
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("copilot_core", "pages", "ui", "scripts", "app.py", "server.py")
@@ -78,6 +79,11 @@ def heldout4(demo_db, demo_now):
 @pytest.fixture(scope="module")
 def heldout5(demo_db, demo_now):
     return build_heldout5(demo_db, demo_now)
+
+
+@pytest.fixture(scope="module")
+def heldout6(demo_db, demo_now):
+    return build_heldout6(demo_db, demo_now)
 
 
 def test_the_held_out_set_is_large_and_in_its_own_templates(heldout, demo_db):
@@ -148,21 +154,37 @@ def test_the_fifth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldo
     assert not shared, "\n".join(shared)
 
 
+def test_the_sixth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4, heldout5,
+                                                                  heldout6, demo_db):
+    """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
+    of them (the failing sequence is named, never the question)."""
+    assert len(heldout6) == 40 and all(q.split == "held-out-6" for q in heldout6)
+    assert {q.shape for q in heldout6} == {q.shape for q in heldout}
+    assert all(sum(q.shape == s for q in heldout6) == 4 for s in {q.shape for q in heldout6})
+    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    earlier = dev + heldout + heldout2 + heldout3 + heldout4 + heldout5
+    assert not {template(q) for q in heldout6} & {template(q) for q in earlier}
+    mine = {g: q.id for q in heldout6 for g in grams(words(q.text))}
+    shared = sorted({f"{mine[g]}: {' '.join(g)!r}" for q in earlier for g in grams(words(q.text)) if g in mine})
+    assert not shared, "\n".join(shared)
+
+
 def test_no_product_file_reads_the_held_out_questions():
     readers = [str(p.relative_to(ROOT)) for p in product_files()
                if re.search(r"tests[./]sealed|heldout|build_heldout", p.read_text(encoding="utf-8", errors="ignore"))]
     assert not readers
 
 
-def test_no_held_out_wording_appears_in_product_code(heldout, heldout2, heldout3, heldout4, heldout5):
-    found = leaks([q.text for q in heldout + heldout2 + heldout3 + heldout4 + heldout5], product_files())
+def test_no_held_out_wording_appears_in_product_code(heldout, heldout2, heldout3, heldout4, heldout5, heldout6):
+    found = leaks([q.text for q in heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6], product_files())
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("which", [0, 1, 2, 3, 4])
-def test_the_leak_check_finds_a_quoted_wording(heldout, heldout2, heldout3, heldout4, heldout5, tmp_path, which):
+@pytest.mark.parametrize("which", [0, 1, 2, 3, 4, 5])
+def test_the_leak_check_finds_a_quoted_wording(heldout, heldout2, heldout3, heldout4, heldout5, heldout6, tmp_path,
+                                               which):
     """The check itself: a product file quoting one held-out question (other ids and digits) is caught."""
-    questions = (heldout, heldout2, heldout3, heldout4, heldout5)[which]
+    questions = (heldout, heldout2, heldout3, heldout4, heldout5, heldout6)[which]
     quoted = re.sub(r"\d+", "7", questions[5].text).replace("64Qv3", "20Qv1").replace("144Qv2", "20Qv1")
     planted = tmp_path / "router.py"
     planted.write_text(f'_PHRASES = ("{quoted}",)\n')
