@@ -98,7 +98,7 @@ def describe_failure(exc: Exception, provider: ProviderConfig, attempts: int) ->
     if status == 429:
         return f"The model provider is rate-limiting requests (HTTP 429){tries}. Wait a minute and try again."
     if status is not None and status >= 500:
-        return f"The model provider failed (HTTP {status}){tries}. Try again later."  # its text: the log only
+        return f"The model provider failed (HTTP {status}){tries}. Try again later."  # its text may quote the model or a key
     if status is not None:
         return f"The model provider rejected the request (HTTP {status}): {detail}"
     return f"The model call failed: {type(exc).__name__}."
@@ -143,7 +143,5 @@ def call_model(conversation: Conversation, tools: list[dict] | None, *, provider
                 continue
             if not _is_api_error(exc):
                 log.exception("unexpected error from the model client")
-            else:
-                log.warning("model call failed for good: %s", getattr(exc, "message", exc))
             raise ProviderError(describe_failure(exc, provider, attempt + 1), status=_status(exc),
                                 retryable=_retryable(exc)) from exc
