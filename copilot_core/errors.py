@@ -39,3 +39,8 @@ class ProviderError(CopilotError):
         self.status = status
         self.retryable = retryable
 
+
+
+class UnreadableReply(ProviderError):
+    """The model server could not parse what the model wrote (a tool call's JSON, mostly): not a network failure,
+    so the same request is not retried; the loop asks once more without tools or answers from the data."""

@@ -3,22 +3,21 @@
 A turn is three stages: :func:`~copilot_core.agent.plan.plan_turn` decides what the turn will do (once),
 :class:`ModelLoop` talks to the model and runs the tools, :func:`~copilot_core.agent.finish.finish` assembles the
 answer (pure).  Explicit and bounded: at most ``MAX_TOOL_ROUNDS`` tool rounds.  The tools are read-only, so a call
-the turn's ledger (:class:`~copilot_core.agent.ledger.CallLedger`) already answers is never run again: it gets the earlier
-result back with a hint, and the tool rounds end
-(small models otherwise circle between two calls until the limit).  A repeat, or running out of rounds, ends with
-one forced "finalize" call.  Every round of a request sends the same prefix (system prompt, the same tools in the
-same order, the earlier turns unchanged) so llama.cpp's slot cache and hosted prompt caches reuse it; the finalize
-call keeps the tools and sets ``tool_choice="none"``.  With the router on, the tools offered are the routed few plus
-``more_tools``, and a call the question plainly fixes is made before the first round
-(:mod:`~copilot_core.routing.prefetch`); the model then writes its answer in that round, as in a finalize call: a
-small model given a free round after the call asks for it again or wanders off to other tools, and each extra round
-costs it seconds.  That round offers every tool (not callable), the same list for every question, so the prompt
-cache keeps the tools across questions too.  A tool call a small model wrote as text is run like a structured one,
-and never shown as the answer; when the model writes no final answer at all, the tools' own answer sentences are
-shown, labelled so.
-Nothing raises out of :meth:`ModelLoop.run`: API failures become the end's ``error``, and the answer is then built
-from what the tools returned.  The question arrives checked (``copilot_core.session`` runs the input check once per
-turn).  Streamed text is passed through the output sanitizer here, whatever the model wrote.
+the turn's ledger (:class:`~copilot_core.agent.ledger.CallLedger`) already answers is never run again: it gets the
+earlier result back with a hint, and the tool rounds end (small models otherwise circle between two calls until the
+limit).  A repeat, or running out of rounds, ends with one forced "finalize" call.  Every round of a request sends
+the same prefix (system prompt, the same tools in the same order, the earlier turns unchanged) so llama.cpp's slot
+cache and hosted prompt caches reuse it; the finalize call keeps the tools and sets ``tool_choice="none"``.  With the
+router on, the tools offered are the routed few plus ``more_tools``, and a call the question plainly fixes is made
+before the first round (:mod:`~copilot_core.routing.prefetch`); the model then writes its answer in that round, as in
+a finalize call: a small model given a free round after the call asks for it again or wanders off to other tools,
+and each extra round costs it seconds.  That round offers every tool (not callable), the same list for every
+question, so the prompt cache keeps the tools across questions too.  A tool call a small model wrote as text is run
+like a structured one, and never shown as the answer; when the model writes no final answer at all, the tools' own
+answer sentences are shown, labelled so.  Nothing raises out of :meth:`ModelLoop.run`: a provider failure after the
+tools found facts ends with the answer computed from them (:mod:`~copilot_core.agent.provider_failure`), else it is
+the end's ``error``.  The question arrives checked (``copilot_core.session`` runs the input check once per turn).
+Streamed text is passed through the output sanitizer here, whatever the model wrote.
 """
 
 from __future__ import annotations
@@ -39,12 +38,12 @@ from copilot_core.routing.clarify import ASK_TOOL, answer_instead, ask_from_call
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
 from copilot_core.agent.finish import LoopEnd, finish
 from copilot_core.guardrails import sanitize_output
-from copilot_core.llm.calls import call_model
 from copilot_core.llm.conversation import start_conversation
 from copilot_core.llm.turns import Conversation, ModelTurn, ToolCall
 from copilot_core.language.question import parse
 from copilot_core.agent.lookups import COULD_NOT, answered_from_thin_air, failure_quotes, fallback_plan
 from copilot_core.agent.plan import TurnPlan, plan_turn
+from copilot_core.agent.provider_failure import computed_after, has_facts, readable_turn
 from copilot_core.routing.limits import Settled, noted, settle_limits
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.agent.prompts import build_prompt, render_prompt
@@ -70,8 +69,7 @@ LOOKED_UP = "The model answered without looking anything up, so its answer is no
 
 
 def _parse(raw: str) -> dict | None:
-    """The call's arguments as a JSON object, parsed once per call; None when they are not one (the toolkit then
-    gets the raw text and answers with its own error)."""
+    """The call's arguments as a JSON object; None when they are not one (the toolkit answers the raw text)."""
     try:
         value = json.loads(raw) if raw else {}
     except ValueError:
@@ -147,8 +145,9 @@ class ModelLoop:
                     self.cancel.check()
         except TurnCancelled as exc:
             return self.end(None, str(exc), stopped=True)
-        except ProviderError as exc:
-            return self.end(None, str(exc))
+        except ProviderError as exc:  # after facts, the answer computed from them with a note; else the failure
+            self.computed = (text := computed_after(self.ledger.outcomes, exc)) is not None
+            return self.end(text, None if self.computed else str(exc))
         except Exception as exc:  # noqa: BLE001  (last resort: a bug must not become a traceback for the user)
             log.exception("agent loop failed")
             return self.end(None, f"The copilot hit an internal error ({type(exc).__name__}); see the server log.")
@@ -173,10 +172,10 @@ class ModelLoop:
                               tools=bool(tools)):
             self.show_draft("")
             conversation.charts_drawn = bool(self.ledger.charts)
-            turn = call_model(conversation, tools, provider=self.provider, dropped=self.dropped,
-                              on_retry=lambda phase: self.notify(self.listener.phase, phase),
-                              tool_choice="none" if final and tools else None,
-                              on_text=self.streamed if self.stream is not None else None, cancel=self.cancel)
+            turn = readable_turn(conversation, tools, "none" if final and tools else None, self.provider, self.dropped,
+                                 facts=has_facts(self.ledger.outcomes), restart=lambda: self.show_draft(""),
+                                 on_retry=lambda phase: self.notify(self.listener.phase, phase), cancel=self.cancel,
+                                 on_text=self.streamed if self.stream is not None else None)
             self.tracer.record_usage(turn.input_tokens, turn.output_tokens, self.provider.model)
         self.rounds.append({"input_tokens": turn.input_tokens, "cached_tokens": turn.cached_tokens,
                             "output_tokens": turn.output_tokens, "tools": len(tools or []), "final": final})

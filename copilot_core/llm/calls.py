@@ -1,7 +1,9 @@
 """One model call with retries and error wording a user can act on.
 
 ``call_model`` retries 429/5xx/timeouts with a short backoff, drops ``temperature``/``top_p``/the answer schema
-when a model rejects them, and turns every other failure into a ``ProviderError``.
+when a model rejects them, raises ``UnreadableReply`` at once when the server could not parse what the model wrote
+(:mod:`~copilot_core.llm.unreadable`: retrying the same request fails the same way), and turns every other failure
+into a ``ProviderError``.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from collections.abc import Callable
 
 from copilot_core.llm.provider import ProviderConfig
 from copilot_core.cancel import CancelToken, TurnCancelled
-from copilot_core.errors import ProviderError
-from copilot_core.masking import mask_url
+from copilot_core.errors import ProviderError, UnreadableReply
+from copilot_core.masking import mask_url, mask_urls_in
 from copilot_core.llm.conversation import CONTEXT_MESSAGE
 from copilot_core.llm.turns import Conversation, ModelTurn, OnText
+from copilot_core.llm.unreadable import unreadable, unreadable_reply
 
 # How chat templates refuse a system message after the first (Mistral's, Gemma's, Llama 2's ...).
 _ONE_SYSTEM_MESSAGE = re.compile(r"roles? must alternate|system (message|role)s? (is|are)? ?(only|not)"
@@ -30,7 +33,13 @@ MAX_BACKOFF_S = 8.0
 
 
 def _status(exc: Exception) -> int | None:
-    return getattr(exc, "status_code", None)
+    """The HTTP status; for an error event inside a stream (no status of its own), the code its body gives
+    (llama.cpp: ``{"error": {"code": 500, ...}}``)."""
+    status = getattr(exc, "status_code", None)
+    if status is not None:
+        return int(status)
+    code = str(getattr(exc, "code", "") or "")
+    return int(code) if code.isdigit() and 100 <= int(code) < 600 else None
 
 
 def _rejected_param(exc: Exception, dropped: set[str]) -> str | None:
@@ -78,7 +87,7 @@ def describe_failure(exc: Exception, provider: ProviderConfig, attempts: int) ->
         return (f"Cannot reach the model provider at {mask_url(provider.base_url) or 'api.openai.com'}{tries}. "
                 "Check OPENAI_BASE_URL and that the server is running.")
     status = _status(exc)
-    detail = str(getattr(exc, "message", "") or "").replace("\n", " ")[:240]
+    detail = mask_urls_in(str(getattr(exc, "message", "") or "").replace("\n", " ")[:240])
     if status == 401:
         return f"The model provider ({where}) rejected the API key (HTTP 401). Check OPENAI_API_KEY."
     if status == 403:
@@ -89,7 +98,7 @@ def describe_failure(exc: Exception, provider: ProviderConfig, attempts: int) ->
     if status == 429:
         return f"The model provider is rate-limiting requests (HTTP 429){tries}. Wait a minute and try again."
     if status is not None and status >= 500:
-        return f"The model provider failed (HTTP {status}){tries}. Try again later. Detail: {detail}"
+        return f"The model provider failed (HTTP {status}){tries}. Try again later."  # its text may quote the model or a key
     if status is not None:
         return f"The model provider rejected the request (HTTP {status}): {detail}"
     return f"The model call failed: {type(exc).__name__}."
@@ -110,11 +119,14 @@ def call_model(conversation: Conversation, tools: list[dict] | None, *, provider
             if on_text is None and cancel is None:
                 return conversation.request(tools, dropped, tool_choice)
             return conversation.request(tools, dropped, tool_choice, on_text=on_text, cancel=cancel)
-        except TurnCancelled:
+        except (TurnCancelled, UnreadableReply):
             raise
         except Exception as exc:  # noqa: BLE001  (classified below; nothing escapes unexplained)
             if cancel is not None and cancel.cancelled:
                 raise TurnCancelled() from None
+            if _is_api_error(exc) and unreadable_reply(_status(exc), str(getattr(exc, "message", "") or exc)):
+                log.warning("the server could not read the model's reply (HTTP %s); not retried", _status(exc))
+                raise unreadable(_status(exc)) from exc
             param = _rejected_param(exc, dropped)
             if param is not None:
                 log.info("model rejected %s; retrying without it", param)

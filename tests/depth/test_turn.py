@@ -68,13 +68,14 @@ def test_turn_injects_skills_and_memory_and_learns(scripted_openai, repo, demo_c
 def test_failed_turn_does_not_teach_memory(scripted_openai, repo, demo_chip_ids, memory, tmp_path):
     chip = demo_chip_ids[0]
     state = ChatState(username="local", provider=provider_for(scripted_openai), chip_id=chip)
-    scripted_openai.push(call("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": chip, "qid": "2"}),
-                         error(401, "bad key"))
+    memory.learn(chip, [{"name": "x", "ok": True, "args": {"parameter_name": "t1"}}])
+    before = memory.entries(chip)
+    scripted_openai.push(error(401, "bad key"))  # before any fact (after one, the answer is computed from it)
     turn = copilot(repo, memory, tmp_path).ask(state, "T1 of Q2?")
     assert turn.answer.error and "HTTP 401" in turn.answer.error
-    assert memory.entries(chip) == []
+    assert memory.entries(chip) == before  # neither learned nor decayed
     summary = turn.answer.work.trace
-    assert summary["trace_file"] and summary["llm_calls"] == 1
+    assert summary["trace_file"] and scripted_openai.calls_made == 1
 
 
 def test_a_model_that_cannot_call_tools_gets_no_tools_and_no_memory_tool(scripted_openai, repo, demo_chip_ids,

@@ -27,6 +27,10 @@ Steps (API-neutral: rendered as Responses output items or a Chat Completions mes
     calls((name, args), (name, args))   several function calls in one reply
     reasoning("summary", step)          prepend a reasoning item (Responses only) to ``step``
     error(status, message, param=None)  an HTTP error with OpenAI's error body
+    unparsable(status=500, mid_stream=False)  llama.cpp's answer when the model wrote a tool call its parser cannot
+                                        read: HTTP 500 with {"error": {"code": 500, "message": "Failed to parse tool
+                                        call arguments as JSON: ...", "type": "server_error"}}; ``mid_stream``: a
+                                        streamed request gets 200, a first piece, then that body as a stream event
     delay(seconds, step)                sleep server-side, then reply ``step`` (for client timeouts)
     paused(step, after=n) -> (step, Pause)   a slow model: a streamed request gets ``n`` pieces, then the server
                                         sets ``pause.reached`` and waits for ``pause.release`` (or for the server to
@@ -104,7 +108,7 @@ class Pause:
 
 @dataclass(frozen=True)
 class Step:
-    kind: str  # "text" | "calls" | "error" | "null"
+    kind: str  # "text" | "calls" | "error" | "null" | "unparsable"
     text: str | None = None
     calls: tuple[tuple[str, str], ...] = ()  # (name, raw JSON arguments)
     status: int = 200
@@ -112,6 +116,7 @@ class Step:
     delay_s: float = 0.0
     reasoning: str | None = None
     pause: Pause | None = None
+    mid_stream: bool = False  # "unparsable": a streamed request fails after its first piece, as an event
 
 
 def paused(step: Step, after: int = 1) -> tuple[Step, Pause]:
@@ -154,6 +159,18 @@ def reasoning(summary: str, step: Step) -> Step:
 def error(status: int, message: str, param: str | None = None) -> Step:
     """An HTTP error with OpenAI's error body."""
     return Step("error", text=message, status=status, param=param)
+
+
+# What llama.cpp's server says when the model's tool call is not JSON it can parse (the model's text is quoted in it).
+PARSE_FAILURE = ("Failed to parse tool call arguments as JSON: [json.exception.parse_error.101] parse error at line 1, "
+                 "column 38: syntax error while parsing object - unexpected end of input; expected '}'; last read: "
+                 "'{\"chip_id\": \"64Qv3\", \"metric_name\": \"t1'")
+
+
+def unparsable(status: int = 500, message: str = PARSE_FAILURE, mid_stream: bool = False) -> Step:
+    """The server could not parse the tool call the model wrote: llama.cpp's error body (``code`` a number, no
+    ``param``) with HTTP ``status``; ``mid_stream``: a streamed request gets 200 and the error after a first piece."""
+    return Step("unparsable", text=message, status=status, mid_stream=mid_stream)
 
 
 def delay(seconds: float, step: Step) -> Step:
@@ -474,6 +491,13 @@ class ScriptedOpenAI:
     def _events(self, path: str, body: dict, payload: dict) -> list[str]:
         """The reply as Server-Sent Events: a few header events, one per text piece or call, the end."""
         api = "responses" if path.split("?")[0].rstrip("/").endswith("/responses") else "chat"
+        if STREAM_ERROR in payload:  # a first piece of text, then the server's error as an event (no event name)
+            first = {"type": "response.output_text.delta", "sequence_number": 0, "item_id": "msg_0", "output_index": 0,
+                     "content_index": 0, "delta": "Looking", "logprobs": []} if api == "responses" else {
+                "id": "chatcmpl-0", "object": "chat.completion.chunk", "created": int(time.time()), "model": self.model,
+                "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Looking"}, "finish_reason": None}]}
+            return [_sse(first, "response.output_text.delta" if api == "responses" else None),
+                    _sse(payload[STREAM_ERROR])]
         return _responses_events(payload) if api == "responses" else _chat_events(payload, body)
 
     def _handle(self, path: str, body: dict, headers: dict[str, str]) -> tuple[int, dict, float, Pause | None]:
@@ -499,6 +523,12 @@ class ScriptedOpenAI:
             step = self.smart(smart_request_from(api, body))
         if step is None:
             return 400, _err("scripted server: script exhausted", "invalid_request_error"), 0.0, None
+        if step.kind == "unparsable":
+            failed = {"error": {"code": step.status, "message": step.text,
+                                "type": "server_error" if step.status >= 500 else "invalid_request_error"}}
+            if step.mid_stream and body.get("stream"):
+                return 200, {STREAM_ERROR: failed}, step.delay_s, None
+            return step.status, failed, step.delay_s, None
         if step.kind == "error":
             kind = "rate_limit_error" if step.status == 429 else (
                 "server_error" if step.status >= 500 else "invalid_request_error")
@@ -589,6 +619,9 @@ class ScriptedOpenAI:
                 "usage": {"prompt_tokens": tin, "completion_tokens": tout, "total_tokens": tin + tout,
                           "prompt_tokens_details": {"cached_tokens": cached}},
                 "timings": {"cache_n": cached, "prompt_n": tin - cached}}
+
+
+STREAM_ERROR = "stream_error"  # in a 200 payload: the events are one piece, then this error body
 
 
 def _hung_up(conn: socket.socket) -> bool:

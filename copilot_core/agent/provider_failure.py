@@ -1,0 +1,64 @@
+"""What a turn does when the model provider fails: one more try when the server could not read the model's reply,
+and the computed answer when the tools had already found facts.
+
+A small local model sometimes writes a tool call whose JSON the server's parser rejects (llama.cpp: HTTP 500).  The
+step is asked once more: with facts in the conversation, without tools and with a note to answer from the tool
+results (no call the server could fail to parse); with none, as it was (the model samples again).  When the provider
+fails after the tools returned facts, for any reason, the person reads the answer computed from those facts with a
+short note saying why, never the provider's failure alone; with no facts, the failure's own clear sentence stays.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+
+from copilot_core.agent.prompts import render_prompt
+from copilot_core.checking.verify import deterministic_answer
+from copilot_core.errors import ProviderError, UnreadableReply
+from copilot_core.cancel import CancelToken
+from copilot_core.llm.calls import call_model
+from copilot_core.llm.provider import ProviderConfig
+from copilot_core.llm.turns import Conversation, ModelTurn, OnText
+from copilot_core.tools.toolkit import ToolOutcome
+
+log = logging.getLogger(__name__)
+
+UNREADABLE_NOTE = "The model's reply could not be read; this answer was computed from the data."
+COMPUTED = "This answer was computed from the data."
+NUDGE = "Your previous reply could not be read."
+
+def readable_turn(conversation: Conversation, tools: list[dict] | None, tool_choice: str | None,
+                  provider: ProviderConfig, dropped: set[str], *, facts: bool, restart: Callable[[], None],
+                  on_retry: Callable[[str], None], on_text: OnText | None, cancel: CancelToken | None) -> ModelTurn:
+    """One model round (:func:`~copilot_core.llm.calls.call_model`); when the server could not read the reply, asked
+    once more (``facts``: the tools have returned facts this turn, so without tools, after a note to answer from
+    them).  ``restart`` clears what the failed try streamed.  A second failure raises."""
+    def ask(offered: list[dict] | None, choice: str | None) -> ModelTurn:
+        return call_model(conversation, offered, provider=provider, dropped=dropped, on_retry=on_retry,
+                          tool_choice=choice, on_text=on_text, cancel=cancel)
+
+    try:
+        return ask(tools, tool_choice)
+    except UnreadableReply:
+        log.warning("the model's reply could not be read; one more try %s", "without tools" if facts else "as is")
+        restart()
+        if not facts:
+            return ask(tools, tool_choice)
+        conversation.add_user_note(render_prompt("finalize", reason=NUDGE))
+        return ask(None, None)
+
+
+def has_facts(outcomes: Sequence[ToolOutcome]) -> bool:
+    """The tools returned something the turn can answer from (a sentence of their own)."""
+    return deterministic_answer(outcomes) is not None
+
+
+def computed_after(outcomes: Sequence[ToolOutcome], failure: ProviderError) -> str | None:
+    """The answer computed from the tools' facts, with a note saying the model could not finish and why; None when
+    the tools found nothing to answer from (the failure's sentence is then the message)."""
+    found = deterministic_answer(outcomes)
+    if found is None:
+        return None
+    note = UNREADABLE_NOTE if isinstance(failure, UnreadableReply) else f"{failure} {COMPUTED}"
+    return f"{found}\n\n_{note}_"
