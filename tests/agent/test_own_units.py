@@ -81,6 +81,7 @@ def run_failures(demo_db) -> int:
     (SPREAD_Q, "T1 varies by 40 ns across the chip."),
     (SPREAD_Q, "T1 is between 20 and 40 MHz on this chip."),  # a range: the first number's unit is after the second
     (SPREAD_Q, "T1 varies by {median:.1f} μs from qubit to qubit."),  # the median said to be a spread
+    (MEDIAN_Q, "T1 varies by {median:.1f} μs across the chip."),  # a spread no tool of this turn computed
     (MEDIAN_Q, "The median T1 is {median:.1f} μs and the IQR is 12 dB."),
     (MEDIAN_Q, "The median T1 is {median:.1f} μs, and its standard deviation is {median:.1f} μs."),
     (MEDIAN_Q, "The median T1 is {ms:.4f} ms, which is excellent."),  # converted, then graded: 50-100 μs is good
@@ -105,6 +106,7 @@ def test_a_fraction_written_as_a_percentage_is_replaced(x90_median, repo, script
     wrong = f"The median X90 gate fidelity is {x90_median / 100:.4f}%."
     shown, claims = _ask(repo, scripted_openai, tmp_path, FIDELITY_Q, wrong)
     assert claims == "replaced" and wrong not in shown and f"{x90_median:.2f}%" in shown, shown
+    assert "reads a fraction as a percentage" in shown, shown  # the note says what is wrong with it
 
 
 @pytest.mark.parametrize("question, template", [
