@@ -55,7 +55,7 @@ def t1(demo_db) -> dict[str, float]:
     median = statistics.median(values)
     assert 50 <= median < 100  # T1's catalogue bands: good from 50 μs, excellent from 100 μs
     return {"median": median, "std": std, "range": values[-1] - values[0], "iqr": q3 - q1,
-            "cv": 100 * std / statistics.mean(values), "min": values[0], "max": values[-1]}
+            "cv": 100 * std / statistics.mean(values), "min": values[0], "max": values[-1], "n": len(values)}
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +113,7 @@ def test_a_fraction_written_as_a_percentage_is_replaced(x90_median, repo, script
     (SPREAD_Q, "The standard deviation of T1 is about three microseconds."),  # a number in words
     (SPREAD_Q, "T1's IQR is roughly twelve μs."),
     (MEDIAN_Q, "The median T1 is {median:.1f} μs; there are 12 anomalies on the chip."),  # a count nobody counted
+    (MEDIAN_Q, "The median T1 is {median:.1f} μs; {n} outliers were found."),  # ... equal to the qubits counted
 ])
 def test_a_value_in_words_or_a_count_nobody_made_is_marked(question, template, t1, repo, scripted_openai, tmp_path):
     said = template.format(**t1)
