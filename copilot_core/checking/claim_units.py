@@ -128,7 +128,7 @@ def unit_problem(written: str, unit: str | None, facts: Sequence[Fact], name: st
     same = [f for f in facts if f.role != "threshold" and matches(value, decimals, f)]
     if same:
         return f"{written} {unit} is not in the unit of {same[0].describe()} ({fact_unit(same[0]) or 'a plain number'})"
-    own = CATALOGUE[name].unit if name in CATALOGUE else ""
+    own = CATALOGUE[name].unit if name is not None and name in CATALOGUE else ""
     if unit != "%" and family(own) is not None and family(unit) != family(own):
         return f"{written} {unit} is not in {name}'s unit ({own})"
     return None
