@@ -1,7 +1,7 @@
 """A number's unit held to the unit of what it states: a unit the fact's metric does not have (and cannot be
 converted to) is wrong by itself, a unit of the same family is converted before the number is matched.
 
-Numbers were matched by value alone, so "the standard deviation of T1 is 26.7 MHz" passed on the tools' 26.7 μs,
+Numbers were matched by value alone, so "T1's standard deviation is 26.7 MHz" passed on the tools' 26.7 μs,
 "the IQR is 12 dB" on any 12, and a right value in another unit of its family ("0.0452 ms" for 45.2 μs) was struck.
 Here a fact's unit is the one its result states, else its metric's (:mod:`~copilot_core.domain.metrics`); a share,
 a coefficient of variation or a change in percent is in %; a count, a total and a correlation coefficient have none.
