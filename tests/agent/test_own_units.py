@@ -86,6 +86,7 @@ def run_failures(demo_db) -> int:
     (MEDIAN_Q, "The median T1 is {median:.1f} μs, and its standard deviation is {median:.1f} μs."),
     (MEDIAN_Q, "The median T1 is {ms:.4f} ms, which is excellent."),  # converted, then graded: 50-100 μs is good
     (MEDIAN_Q, "The median T1 is {median:.1f} MHz."),
+    (MEDIAN_Q, "Q99 holds the chip's median T1, {median:.1f} μs."),  # a subject no tool returned (64 qubits)
 ])
 def test_a_value_in_a_unit_its_metric_lacks_or_a_statistic_no_tool_gave_is_not_shown_unmarked(
         question, template, t1, repo, scripted_openai, tmp_path):
