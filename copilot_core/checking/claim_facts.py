@@ -24,9 +24,11 @@ from copilot_core.tools.compact import SIGNIFICANT
 from copilot_core.tools.tabular import untabulate
 
 Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "change", "other",
-               "std", "range", "iqr", "cv", "r", "percent"]
+               "std", "range", "iqr", "cv", "r", "percent", "spread"]
 # Statistics of a chip's spread, a correlation coefficient and a share: a number written for one is not another.
 SHAPE_ROLES: tuple[Role, ...] = ("std", "range", "iqr", "cv", "r", "percent")
+# The statistics of a spread; "spread" is a number said to be one of them ("varies by", "a spread of").
+SPREAD_ROLES: tuple[Role, ...] = ("std", "range", "iqr", "cv")
 Verdict = Literal["ok", "wrong", "unbacked", "unchecked"]  # unchecked: a claim no tool result can verify
 
 # Field name -> (role, count qualifier).  Count qualifiers say *which* items were counted.
@@ -79,7 +81,8 @@ class Fact:
                 "latest": "the latest value", "count": "a count", "total": "a total", "threshold": "a threshold",
                 "value": "the value", "change": "the change", "other": "a number", "std": "the standard deviation",
                 "range": "the range", "iqr": "the interquartile range", "cv": "the coefficient of variation",
-                "r": f"the {self.qualifier or 'correlation'} coefficient", "percent": "the share"}[self.role]
+                "r": f"the {self.qualifier or 'correlation'} coefficient", "percent": "the share",
+                "spread": "the spread"}[self.role]
         if self.role == "percent" and self.qualifier:
             what = f"the share of {self.qualifier}"
         if self.role == "count" and self.qualifier:

@@ -14,15 +14,18 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from copilot_core.checking.claim_facts import (CATALOGUE_LIMIT, SHAPE_ROLES, Claim, Fact, Role, Verdict, matches,
-                                               chip_size, subject_label, written_like)
+from copilot_core.checking.claim_facts import (CATALOGUE_LIMIT, SHAPE_ROLES, SPREAD_ROLES, Claim, Fact, Role, Verdict,
+                                               chip_size, matches, subject_label, written_like)
 from copilot_core.checking.claim_reading import (Reading, asked_count, claimed_metric, counts_after, limits_after,
                                                  read_words, share_denominator)
+from copilot_core.checking.claim_units import (in_metric_unit, said_metric, uncounted_noun, unit_fits, unit_problem,
+                                               written_unit)
 from copilot_core.checking.matcher import states
 from copilot_core.domain.metrics import format_value, metric
-from copilot_core.domain.vocabulary import is_below, metrics_named
+from copilot_core.domain.units import family
+from copilot_core.domain.vocabulary import is_below
 from copilot_core.language.numbers import unit_after
-from copilot_core.language.question_words import ANSWER_WORDS
+from copilot_core.language.question_words import ANSWER_WORDS, tokens_of
 
 
 @dataclass
@@ -59,14 +62,22 @@ def judge(reading: Reading, subject: str | None, facts: list[Fact], user_values:
     """The verdict on one number (see the module docstring)."""
     words = read_words(reading)
     role = words.role
-    if role in SHAPE_ROLES and not any(f.role == role for f in facts):
+    if role in _LOOSE_ROLES and not any(f.role == role for f in facts):
         role = None  # "range" or "share" said loosely, in a turn with no such statistic: the words claim nothing
     case = _Case(reading, subject, facts, role, words.qualifier, words.band)
-    case.candidates = [f for f in facts if matches(reading.value, reading.decimals, f)]
+    unit = written_unit(reading.after)
+    case.candidates = [f for f in facts if unit_fits(reading.written, unit, f)]
     case.claimed = claimed_metric(reading.clause, case.candidates)
     decided = _no_claim(case, user_values, stated) or _as_change(case)
     if decided is not None:
         return decided
+    if not case.candidates and (problem := unit_problem(reading.written, unit, facts, said_metric(
+            reading.clause, reading.sentence, facts))):
+        return case.claim("wrong", problem)
+    if (unchecked := _not_computed(case, unit)) is not None:
+        return unchecked
+    if not case.candidates and case.role == "threshold":  # a limit in another metric's unit: said why below
+        case.candidates = [f for f in facts if matches(reading.value, reading.decimals, f)]
     if not case.candidates:
         return _unmatched(case, loose_values)
     if case.role == "threshold":  # a limit the tools or the metric's catalogue entry use, or "at least 3 qubits"
@@ -84,6 +95,33 @@ def judge(reading: Reading, subject: str | None, facts: list[Fact], user_values:
                               case.qualifier)
         pool = same_metric
     return _by_role(case, pool)
+
+
+# Statistic words read loosely: with no such statistic in the turn ("in the range of", "a share of") they claim
+# nothing.  A spread's statistics are held strictly (:func:`_not_computed`).
+_LOOSE_ROLES: tuple[Role, ...] = ("range", "r", "percent")
+
+
+def _not_computed(case: _Case, unit: str | None) -> Claim | None:
+    """A count of something no tool counts ("12 anomalies"), or a spread statistic no tool of the turn computed
+    ("the IQR is 12 μs" after a median): the sentence is marked not checked, whatever fact shares its value."""
+    r = case.reading
+    if case.role not in ("count", "total", "threshold") and unit is None and (noun := uncounted_noun(r)) is not None:
+        return case.claim("unchecked", f"no tool counted {noun}")
+    wanted = SPREAD_ROLES if case.role == "spread" else (case.role,) if case.role in SPREAD_ROLES else ()
+    if not wanted or any(f.role in wanted for f in case.facts) or (case.role == "spread" and _ends(r)):
+        return None
+    return case.claim("unchecked", f"no tool computed the {_ROLE_NAMES[str(case.role)]} this number is said to be")
+
+
+_ENDS = frozenset({"from", "between", "to", "and"})
+
+
+def _ends(reading: Reading) -> bool:
+    """The number is an end of what it spreads over ("varies from 21.7 to 146.2 μs", "between … and …")."""
+    words = tokens_of(reading.before[-30:])
+    return reading.before.rstrip().endswith(("-", "–", "—")) or bool(words) and words[-1][2] in _ENDS \
+        and not reading.before[words[-1][1]:].strip()
 
 
 def _no_claim(case: _Case, user_values: list[float], stated: AbstractSet[tuple[int, str]]) -> Claim | None:
@@ -144,7 +182,7 @@ def _by_role(case: _Case, pool: list[Fact]) -> Claim:
             case.claim("wrong", f"{r.written} is {pool[0].describe()}, not a total")
     if case.role == "percent" and (problem := _denominator_problem(case, pool)) is not None:
         return problem
-    if case.role in ("min", "max", "median", "mean", "latest", *SHAPE_ROLES):
+    if case.role in ("min", "max", "median", "mean", "latest", "spread", *SHAPE_ROLES):
         problem = _level_problem(case, pool)
         if problem is not None:
             return problem
@@ -174,7 +212,8 @@ def _fitting_levels(case: _Case, pool: list[Fact]) -> list[Fact]:
     """The facts of the claimed level (min, max, median, mean, latest) that can hold this number."""
     role, subject = case.role, case.subject
     fitting = [f for f in pool if f.role == role or (role == "latest" and f.role == "value")
-               or (role == "range" and f.role in ("min", "max"))]  # a range is stated by its ends too
+               or (role == "range" and f.role in ("min", "max"))  # a range is stated by its ends too
+               or (role == "spread" and (f.role in SPREAD_ROLES or (_ends(case.reading) and f.role in ("min", "max"))))]
     side = _side(case.reading)
     if side is not None and any(f.qualifier == side for f in fitting):  # "median 59.1 μs → 61.9 μs"
         fitting = [f for f in fitting if f.qualifier == side]
@@ -213,24 +252,10 @@ def _level_problem(case: _Case, pool: list[Fact]) -> Claim | None:
     return None
 
 
-_UNIT_NAMES = {"µs": "μs", "us": "μs"}
-
-
-def _limit_metric(reading: Reading, facts: Sequence[Fact]) -> str | None:
-    """The metric a below/above limit is said of: named in its clause, else the nearest one named before it in
-    its sentence, else the one metric the tool results hold."""
-    for text in (reading.clause, reading.sentence):
-        named = [n for n in metrics_named(text) if n is not None]
-        if named:
-            return named[-1] if text is reading.sentence else named[0] if len(named) == 1 else None
-    held = {f.metric for f in facts if f.metric and f.qualifier != CATALOGUE_LIMIT}
-    return held.pop() if len(held) == 1 else None
-
-
 def _limit_problem(reading: Reading, candidates: Sequence[Fact], facts: Sequence[Fact]) -> str | None:
     """Why a below/above limit is not one the tools or the metric's own catalogue entry state (the question's own
     numbers are accepted before this), in the metric's display unit; None when it is."""
-    name = _limit_metric(reading, facts)
+    name = said_metric(reading.clause, reading.sentence, facts)
     limits = [f for f in candidates if f.role == "threshold" and (name is None or f.metric in (None, name))]
     if name is None:  # no metric to hold it to: a tool's limit, or a catalogue limit of a metric the tools returned
         held = {f.metric for f in facts if f.metric and f.qualifier != CATALOGUE_LIMIT}
@@ -244,7 +269,7 @@ def _limit_problem(reading: Reading, candidates: Sequence[Fact], facts: Sequence
         return (f"{reading.written} is {other}, not a threshold the question, the tools or {name or 'the metric'} "
                 "use" + (f" ({name}: {stated})" if stated else ""))
     unit, _ = unit_after(reading.after) or ("", 0)
-    if unit and name is not None and metric(name).unit and _UNIT_NAMES.get(unit, unit) != metric(name).unit:
+    if unit and name is not None and metric(name).unit and family(unit) != family(metric(name).unit):
         return f"{reading.written} {unit} is not in {name}'s unit ({metric(name).unit})"
     return None
 
@@ -323,10 +348,11 @@ def _side(reading: Reading) -> str | None:
 
 
 # Statistics a metric's bands (bad / fair / good / excellent) say nothing about: a band word on one is wrong.
-UNGRADED: frozenset[str] = frozenset({"std", "range", "iqr", "cv", "r"})
+UNGRADED: frozenset[str] = frozenset({"std", "range", "iqr", "cv", "r", "spread"})
 _ROLE_NAMES = {"min": "lowest value", "max": "highest value", "median": "median", "mean": "mean",
                "latest": "latest value", "std": "standard deviation", "range": "range", "iqr": "interquartile range",
-               "cv": "coefficient of variation", "r": "correlation coefficient", "percent": "share"}
+               "cv": "coefficient of variation", "r": "correlation coefficient", "percent": "share",
+               "spread": "spread (standard deviation, range, IQR or coefficient of variation)"}
 
 
 def _band_problem(reading: Reading, band: str | None, name: str | None, pool: list[Fact]) -> str | None:
@@ -335,7 +361,8 @@ def _band_problem(reading: Reading, band: str | None, name: str | None, pool: li
         return None
     entry = metric(name)
     if band is not None and entry.good is not None:
-        actual = entry.score(reading.value if entry.higher_is_better or entry.unit != "MHz" else -reading.value)
+        value = in_metric_unit(reading.value, written_unit(reading.after), name)
+        actual = entry.score(value if entry.higher_is_better or entry.unit != "MHz" else -value)
         if actual is not None and actual != band:
             return f"{reading.written} {entry.unit} is {actual} for {name}, not {band}"
     after = reading.after

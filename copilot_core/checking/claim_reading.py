@@ -24,7 +24,8 @@ from copilot_core.language.question_words import ANSWER_WORDS, TOKEN, closing, o
 from copilot_core.domain.vocabulary import metrics_named
 
 _CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")
-_ROLES: tuple[Role, ...] = ("min", "max", "median", "mean", "latest", "std", "iqr", "cv", "range", "r", "percent")
+_ROLES: tuple[Role, ...] = ("min", "max", "median", "mean", "latest", "std", "iqr", "cv", "range", "spread", "r",
+                            "percent")
 _QUALIFIERS = ("missing", "failed", "below", "above")
 _SIGNS = {"below": "<", "above": ">"}
 _BAND_ALIASES = {"poor": "bad"}
@@ -80,7 +81,7 @@ def _role_words(role: Role, text: str) -> list[int]:
 
 
 # A role word that is not that role after these words: "at least" is a limit, "interquartile range" not the range.
-_NOT_THE_ROLE = {"least": "at ", "range": "interquartile "}
+_NOT_THE_ROLE = {"least": "at ", "range": "interquartile ", "variation": "coefficient of "}
 
 
 def _percent_of(text: str) -> bool:

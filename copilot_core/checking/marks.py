@@ -15,6 +15,7 @@ from collections.abc import Set as AbstractSet
 
 from copilot_core.checking.claim_facts import Claim
 from copilot_core.checking.claim_reading import numbers_read
+from copilot_core.checking.claim_units import spelled_value
 from copilot_core.language.question_words import ANSWER_WORDS
 from copilot_core.language.sentences import sentences
 
@@ -23,8 +24,10 @@ LEFT_OUT = "*(a sentence was left out here: the data does not support it)*"
 
 
 def states_something(sentence: str) -> bool:
-    """True when a sentence states a value, a ranking, a comparison or a count (a number or a ranking word)."""
-    return bool(numbers_read(sentence)) or ANSWER_WORDS["ranking"].search(sentence) is not None
+    """True when a sentence states a value, a ranking, a comparison or a count (a number, a ranking word, or a
+    number written as a word with a unit: "about three microseconds")."""
+    return bool(numbers_read(sentence)) or ANSWER_WORDS["ranking"].search(sentence) is not None \
+        or spelled_value(sentence)
 
 
 def _is_row(unit: str) -> bool:

@@ -1,5 +1,6 @@
 """A count said in words as none ("none of the 40 couplings is below 96%", "no tasks failed", "not a single
-qubit"), held against the counts the turn's tools returned.
+qubit", "nothing failed"), or as all of something succeeding ("every run succeeded", "all of them were successful":
+none failed), held against the counts the turn's tools returned.
 
 The number check reads digits, so "none of the 40 couplings …" passed on its verified 40 (a total) while it
 claims a count of zero.  A sentence that says none of something and what it counts (below or above a limit, failed,
@@ -43,6 +44,28 @@ def _none_at(sentence: str) -> tuple[int, int] | None:
                 return start, end
         if word == "not" and rest[:2] in (["a", "single"], ["one", "of"]) or word == "not" and rest[:1] == ["one"]:
             return start, end
+        if word in _NONE_OF_FAILURES and any(w.startswith(_FAILURE_STEMS) for w in rest) \
+                and not following.startswith(","):
+            return start, end  # "nothing failed", "never failed", "without any errors", "no errors"
+    return None
+
+
+_NONE_OF_FAILURES = frozenset({"nothing", "never", "without", "no", "zero"})
+_FAILURE_STEMS = ("fail", "error")
+_SUCCESS_STEMS = ("succe", "pass", "complet")  # succeeded, successful, successfully, passed, completed
+
+
+def _succeeded_at(sentence: str) -> tuple[int, int, bool] | None:
+    """Where the sentence says all of something succeeded ("all of them were successful", "every run succeeded",
+    "each task passed"), and whether it says so negated ("not all tasks completed": some failed)."""
+    if count_qualifier(sentence) in ("below", "above"):
+        return None  # "all qubits passed: above 20 μs" is a count against a limit
+    tokens = tokens_of(sentence)
+    for i, (start, end, word) in enumerate(tokens):
+        if word in _ALL | {"each", "everything", "both"} and any(
+                w.startswith(_SUCCESS_STEMS) for _, _, w in tokens[i + 1:i + 8]):
+            negated = i > 0 and tokens[i - 1][2] in ("not", "never")
+            return start, end, negated
     return None
 
 
@@ -75,7 +98,7 @@ def share_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int, i
     for s, e in own_sentences(text, quoted):
         sentence = text[s:e]
         found = _share_at(sentence)
-        if found is None:
+        if found is None or _succeeded_at(sentence) is not None:  # "every run succeeded": none failed, not a share
             continue
         start, end, which = found
         shares = [f for f in facts if f.role == "percent"]
@@ -93,10 +116,13 @@ def none_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int, in
     out = []
     for s, e in own_sentences(text, quoted):
         sentence = text[s:e]
-        at = _none_at(sentence)
+        at: tuple[int, int] | None = _none_at(sentence)
+        which = count_qualifier(sentence)
+        some = False  # "not all tasks completed" claims some failed
+        if at is None and (succeeded := _succeeded_at(sentence)) is not None:
+            at, which, some = succeeded[:2], "failed", succeeded[2]
         if at is None:
             continue
-        which = count_qualifier(sentence)
         kinds = (which, "matching") if which in ("below", "above") else (which,) if which else (*_QUALIFIED,
                                                                                                  "matching")
         counts = [f for f in facts if f.role == "count" and f.qualifier in kinds]
@@ -104,6 +130,9 @@ def none_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int, in
             continue  # says "no" of nothing the question counts
         if not counts:
             verdict, reason = "unchecked", "no tool counted what this sentence says there is none of"
+        elif some:
+            verdict, reason = ("ok", "a count of failures the tools give") if any(f.value for f in counts) else \
+                ("wrong", f"{counts[0].describe()} is 0: none failed")
         elif any(f.value == 0 for f in counts):
             verdict, reason = "ok", "a count of zero the tools give"
         else:

@@ -14,7 +14,12 @@ FAMILIES: dict[str, dict[str, float]] = {
     "percentage": {"%": 1.0},
     "ratio in decibels": {"dB": 1.0},
 }
-_SPELLINGS = {unit.lower(): unit for family in FAMILIES.values() for unit in family} | {"us": "μs", "µs": "μs"}
+# Units written out in words ("45 microseconds", "3 megahertz"), singular and plural.
+SPELLED_UNITS: dict[str, str] = {f"{name}{plural}": unit for name, unit in (
+    ("nanosecond", "ns"), ("microsecond", "μs"), ("millisecond", "ms"), ("hertz", "Hz"), ("kilohertz", "kHz"),
+    ("megahertz", "MHz"), ("gigahertz", "GHz"), ("decibel", "dB")) for plural in ("", "s")} | {"percent": "%"}
+_SPELLINGS = ({unit.lower(): unit for family in FAMILIES.values() for unit in family} | {"us": "μs", "µs": "μs"}
+              | SPELLED_UNITS)
 
 
 class UnitMismatch(ValueError):

@@ -314,6 +314,8 @@ ANSWER_WORDS: dict[str, Phrases] = {
     "iqr": Phrases("interquartile range|iqr"),
     "cv": Phrases("coefficient of variation|cv"),
     "range": Phrases("range"),  # not in "interquartile range": the reader skips it
+    "spread": Phrases("spread/spreads|vary/varies/varied/varying|variation|variance|variability|dispersion|scatter"
+                      "|ranges/ranged/spans/spanned over|differ/differs by|fluctuate/fluctuates by"),
     "r": Phrases("pearson|spearman|correlat*|r|rho|ρ"),
     "coefficient": Phrases("pearson|spearman|rho|ρ"),
     "percent": Phrases("percent|percentage|share|fraction"),
