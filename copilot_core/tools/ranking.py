@@ -136,9 +136,10 @@ def _bound_text(cm: ChipMetric, below: float | None, above: float | None,
             f" ({'upper' if 'below' in including else 'lower'} end included)" if including else ""
         return f"{cm.metric.name} {inside}{unit}{ends}"
     side, limit = ("below", below) if below is not None else ("above", above)
+    band = cm.metric.band_at(side, limit) if limit is not None else None  # "short T1": the lab's band limit
     if including and side in including:
         side = "at most" if side == "below" else "at least"
-    return f"{cm.metric.name} {side} {limit:g}{unit}"
+    return f"{cm.metric.name} {side} {limit:g}{unit}" + (f" (the lab's '{band}' limit)" if band else "")
 
 
 def _meets(value: float | None, below: float | None, above: float | None,
