@@ -49,7 +49,7 @@ def _conditions(db) -> list[Question]:
                  Truth(((_count(db, {"t2_echo": lambda v: v < 30}), 0),))),
         Question("r2c-2", "restate2 condition", "Count the qubits that combine high T1 with good readout fidelity.",
                  Truth(((_count(db, {"t1": lambda v: v > 50, "average_readout_fidelity": lambda v: v > 95}), 0),))),
-        Question("r2c-3", "restate2 condition", "What share of the qubits have a long T1?",
+        Question("r2c-3", "restate2 condition", "Among all qubits, what percentage have a long T1?",
                  Truth((Expect(100.0 * long_t1 / len(t1), PCT_TOL, unit="%"), (long_t1, 0)))),
         Question("r2c-4", "restate2 condition", "Tally the couplings with high ZX90 gate fidelity.",
                  Truth(((_count(db, {"zx90_gate_fidelity": lambda v: v > 95}, "coupling"), 0),))),
@@ -84,7 +84,7 @@ def _many(db) -> list[Question]:
                  _ends(db, "t2_echo", 3, False)),
         Question("r2n-2", "restate2 n", "List the qubits with the highest readout fidelity.",
                  _ends(db, "average_readout_fidelity", 3, True, tolerance=PCT_VALUE_TOL)),
-        Question("r2n-3", "restate2 n", "Name the five worst couplings by Bell state fidelity.",
+        Question("r2n-3", "restate2 n", "Name the five worst couplings, ranked on Bell state fidelity.",
                  _ends(db, "bell_state_fidelity", 5, False, "coupling", labels=False, tolerance=PCT_VALUE_TOL)),
         Question("r2n-4", "restate2 n", "Give me the two qubits with the longest T1.", _ends(db, "t1", 2, True)),
     ]
@@ -104,7 +104,7 @@ def _spreads(db) -> list[Question]:
         _spread(db, "r2s-1", "What is the interquartile range of T1 across the chip?", "t1", "iqr"),
         _spread(db, "r2s-2", "How large is the standard deviation of the qubit frequency, in MHz?",
                 "qubit_frequency", "std", 1000.0),
-        _spread(db, "r2s-3", "Give the range (max minus min) of T2 echo on the chip.", "t2_echo", "range"),
+        _spread(db, "r2s-3", "Give the full range of T2 echo values on the chip.", "t2_echo", "range"),
         _spread(db, "r2s-4", "What's the IQR of the qubit frequencies in MHz?", "qubit_frequency", "iqr", 1000.0),
     ]
 

@@ -67,7 +67,7 @@ def _in_unit(metric: Metric, unit: str) -> Metric:
     """``metric`` shown in ``unit``, another unit of its own family (a frequency's spread in MHz)."""
     written = canonical(unit)
     if family(written) is None or family(written) != family(metric.unit):
-        raise ToolError(f"{metric.name} is in {metric.unit}, not something in {unit}",
+        raise ToolError(f"{unit} is not available for {metric.name} (in {metric.unit})",
                         f"leave unit out, or give one in {metric.unit}'s family", kind="call")
     return replace(metric, unit=written)
 
