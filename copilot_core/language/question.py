@@ -317,5 +317,5 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
         found=found)
 
 
-__all__ = ["Mention", "Quality", "Question", "Range", "SHAPES", "Threshold", "WORDS", "Window", "blank", "count_word", "mentions",
-           "names_blanked", "noun_after", "parse", "qubits_in", "selects"]
+__all__ = ["Mention", "Quality", "Question", "Range", "SHAPES", "Threshold", "WORDS", "Window", "blank", "count_word",
+           "mentions", "names_blanked", "noun_after", "parse", "qubits_in", "selects"]
