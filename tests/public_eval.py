@@ -283,7 +283,8 @@ def build(db) -> list[Question]:
 
     return (qs + fresh(db, live) + unrehearsed(db, live) + dev_shapes_a.build(db) + dev_shapes_b.build(db)
             + dev_asks.build(db) + dev_scope.build(db) + dev_marks.build(db) + dev_limits.build(db)
-            + dev_routes.build(db) + dev_restate.build(db) + dev_errdates.build(db) + dev_ranking.build(db))
+            + dev_routes.build(db) + dev_restate.build(db) + dev_errdates.build(db) + dev_ranking.build(db)
+            + __import__("tests.dev_restate2", fromlist=["build"]).build(db))
 
 
 def _last_values(db, chip: str, q: str, name: str, n: int, text: str, qid: str) -> Question:

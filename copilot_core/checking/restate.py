@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
-from copilot_core.routing.limits import SIDES, in_display_unit
+from copilot_core.checking.restate_elements import DEFAULT_MANY, element_mismatches, many_asked, rebuilt
+from copilot_core.routing.limits import SIDES, in_display_unit, quality_conditions
 from copilot_core.routing.prefetch import statistic_asked
 from copilot_core.tools.toolkit import ToolOutcome
 
@@ -74,7 +75,7 @@ def asked_conditions(asked: Question) -> list[Condition]:
         value = in_display_unit(t, entry) if entry is not None else None
         if entry is not None and value is not None:
             out.append((entry.name, t.side, value))
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out + (quality_conditions(asked) or [])))
 
 
 def call_conditions(name: str, args: dict) -> list[Condition]:
@@ -225,8 +226,9 @@ def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
         if others:
             out.append(Mismatch(f"asks about {' and '.join(_title(m) for m in clear)}, not "
                                 f"{' and '.join(_title(m) for m in others)}"))
-    if name in _FILTERS or (name == "rank_metric" and asked.limits):
+    if name in _FILTERS or (name == "rank_metric" and limit_metrics):
         out += _limit_mismatches(asked, name, args)
+    out += [Mismatch(m) for m in element_mismatches(asked, name, args, used)]
     join = _join_asked(asked)
     if name == "filter_metrics" and join is not None and len(call_metrics(name, args)) > 1 and \
             args.get("join", "and") != join:
@@ -297,6 +299,8 @@ def _rebuilt_filter(asked: Question, name: str, args: dict) -> tuple[str, dict] 
 def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     """The call with what the question settles put right, when one reading is possible; None otherwise."""
     clear = _clear(asked)
+    if (fixed := rebuilt(asked, name, args)) is not None and not mismatches(asked, *fixed):
+        return fixed
     if _chips_mismatch(asked, name, args) is not None:
         named = _chips_named(asked)
         args = {**args, "chip_ids": named[:4 if name == "count_in_window" else 8]} | (
@@ -309,6 +313,7 @@ def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
         metric = clear[0]
         order = _order_asked(asked, metric) or str(args.get("order") or "lowest")
         n = asked.extreme_n or int(_number(args.get("n")) or 5)
+        n = DEFAULT_MANY if n == 1 and many_asked(asked) else n
         return name, {**args, "metric_name": metric, "order": order, "n": min(n, 50)}
     if name == "compare_chips" and asked.has("statistic"):
         return name, {**args, "statistic": statistic_asked(asked)}

@@ -95,6 +95,25 @@ class Metric:
             return "bad"
         return "fair"
 
+    def band_limit(self, direction: str, word: str = "") -> tuple[str, float, Band] | None:
+        """The lab's limit a condition in words means: a worse side ("poor", or "short" of a longer-is-better
+        metric) is past the ``bad`` limit, a better one reaches ``good`` (``excellent`` when so written), as
+        ``(side, value, band)``; None when the metric has no such limit (the person is asked which)."""
+        worse_side = "below" if self.higher_is_better else "above"
+        worse = direction == "worse" if direction in ("worse", "better") else \
+            ("below" if direction == "low" else "above") == worse_side
+        band: Band = "bad" if worse else "excellent" if word == "excellent" else "good"
+        value = {"bad": self.bad, "good": self.good, "excellent": self.excellent}[band]
+        side = worse_side if worse else "above" if worse_side == "below" else "below"
+        return None if value is None else (side, value, band)
+
+    def band_at(self, side: str, value: float) -> Band | None:
+        """The band whose limit ``side value`` is (below 20 μs of T1: "bad"), else None."""
+        worse_side = "below" if self.higher_is_better else "above"
+        limits: dict[Band, float | None] = {"bad": self.bad, "good": self.good, "excellent": self.excellent}
+        return next((b for b, v in limits.items() if v is not None and abs(v - value) < 1e-9
+                     and (side == worse_side) == (b == "bad")), None)
+
     def threshold_text(self) -> str:
         """One prompt line, e.g. ``t1: bad < 20 μs, good > 50 μs, excellent > 100 μs``."""
         worse, better = ("<", ">") if self.higher_is_better else (">", "<")

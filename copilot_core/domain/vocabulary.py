@@ -35,7 +35,10 @@ class Term:
 METRIC_TERMS: tuple[Term, ...] = (
     Term(r"readout freq(uency|uencies)?", "readout_frequency", ()),
     Term(r"(average )?readout fidelit(y|ies)|readout", "average_readout_fidelity", ("average_readout_fidelity",)),
-    Term(r"zx90(?!_)( gate)?( fidelit(y|ies))?", "zx90_gate_fidelity", _TWO_QUBIT),
+    # a coupling's gate time before its fidelity: "ZX90 gate time", "CZ duration", "two-qubit gate length"
+    Term(r"((zx90|cz|cr|cnot|two.qubit|2q|coupling) )?gate (time|duration|length)s?|(zx90|cz|cr) (time|duration)s?",
+         "zx90_gate_time", ()),
+    Term(r"zx90(?!_)( gate)?( fidelit(y|ies))?|cz( gate)? fidelit(y|ies)", "zx90_gate_fidelity", _TWO_QUBIT),
     Term(r"x90(?!_)( gate)?( fidelit(y|ies))?", "x90_gate_fidelity", _GATES),
     Term(r"x180(?!_)( gate)?( fidelit(y|ies))?", "x180_gate_fidelity", _GATES),
     Term(r"average gate fidelit(y|ies)|rb|randomi[sz]ed benchmarking", "average_gate_fidelity", _GATES),

@@ -17,9 +17,11 @@ from typing import Literal
 from copilot_core.language.dates import date_spans, written_window
 from copilot_core.language.limits import Range, Threshold, read_limits
 from copilot_core.language.numbers import number_spans
+from copilot_core.language.qualities import Quality, qualities
 from copilot_core.language.question_words import (CHIP_ID, COUNT_NOUNS, MENTION, NOUN_AFTER, QUBIT_LIST, SELECTION_AFTER,
                                                SELECTION_BEFORE, SHAPES, STATED_NUMBER, TOKEN, WORDS, Phrases, Row,
                                                tokens_of)
+from copilot_core.domain.units import canonical
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, metrics_named, threshold_metrics
 
 Extreme = Literal["lowest", "highest", "best", "worst"]
@@ -151,6 +153,8 @@ class Question:
     stated_counts: frozenset[tuple[int, str]] = frozenset()  # (3, "values"), (2, "selection")
     values: tuple[str, ...] = ()  # every number as written, labels and ids left out
     threshold_metrics: frozenset[str] = frozenset()  # scored metrics its words point at, each phrase on its own
+    qualities: tuple[Quality, ...] = ()  # conditions in words, no number: "short T1", "poor T2 echo"
+    unit_asked: str | None = None  # "in MHz": the unit an answer's value is asked in, as the catalogue spells it
     found: dict[str, str] = field(default_factory=dict, compare=False, hash=False)  # row -> its first match
 
     @property
@@ -307,10 +311,11 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
         chip_ids=tuple(_rx("chip id").findall(text)), execution_id=found.get("execution id"),
         extreme_n=_first_count(counted.groups()) if counted else None, recent_n=_recent_n(text),
         last_n=int(last.group(1)) if last else None, stated_counts=_stated_counts(text),
-        threshold_metrics=frozenset(threshold_metrics(text)),
+        threshold_metrics=frozenset(threshold_metrics(text)), qualities=qualities(text),
+        unit_asked=canonical(found["unit asked"].split()[-1]) if "unit asked" in found else None,
         values=tuple(w for _, _, w, _ in number_spans(blank(text, [(m.start, m.end) for m in mentions(text)]))),
         found=found)
 
 
-__all__ = ["Mention", "Question", "Range", "SHAPES", "Threshold", "WORDS", "Window", "blank", "count_word", "mentions",
-           "names_blanked", "noun_after", "parse", "qubits_in", "selects"]
+__all__ = ["Mention", "Quality", "Question", "Range", "SHAPES", "Threshold", "WORDS", "Window", "blank", "count_word",
+           "mentions", "names_blanked", "noun_after", "parse", "qubits_in", "selects"]

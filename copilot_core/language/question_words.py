@@ -394,4 +394,8 @@ WORDS.update({
     "fewer": Phrases("fewer|less|least|fewest|lower number"),  # the low end of a count compared
     "mean words": Phrases("mean|average"),
     "average metric": Phrases("average readout/gate"),  # a metric's own name, not a mean
+    # a condition in words, next to its metric: "short T1", "high-fidelity couplings", "T2 echo is poor"
+    "low words": Phrases("low|short|small"), "high words": Phrases("high|long|large"),
+    "worse words": Phrases("poor|bad|weak"), "better words": Phrases("good|strong|excellent"),
+    "unit asked": Phrases("in/into/as hz/khz/mhz/ghz/ns/us/μs/µs/ms"),  # "the spread of the frequency in MHz"
 })

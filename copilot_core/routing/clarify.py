@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from copilot_core.answer.blocks import AskBlock, ChoiceKind
 from copilot_core.language.question import Question, parse
+from copilot_core.routing.limits import quality_conditions
 
 ASK_TOOL = "ask_user"
 MAX_OPTIONS = 4
@@ -81,8 +82,8 @@ def may_ask(asked: Question, *, chip_id: str | None, chips: Sequence[str], plann
     "T2", a metric phrase that names no metric or several ("coherence"), no chip in view or named while several are
     installed, or a question that names nothing the data could answer.  Any other question, of a known shape or
     not (``planned``: a deterministic call answers it), is answered, never asked about."""
-    if asked.bare_t2 or unclear_metric(asked):
-        return True
+    if asked.bare_t2 or unclear_metric(asked) or asked.qualities and quality_conditions(asked) is None:
+        return True  # (a condition in words of a metric with no band limit: which limit is the person's)
     if chip_id is None and len(chips) > 1 and len(asked.chips) != 1 and not asked.many_chips:
         return True
     return not planned and not names_answerable(asked)

@@ -78,6 +78,22 @@ def in_display_unit(t: Threshold, entry: Metric) -> float | None:
         return None
 
 
+def quality_conditions(asked: Question) -> list[tuple[str, str, float]] | None:
+    """The question's conditions in words ("short T1") as ``(metric, side, value)`` at the lab's band limits, a
+    metric the question also limits with a number left to that number; None when one has no clear metric or no
+    band (the person is asked which limit)."""
+    written = {t.metric for t in asked.limits}
+    out = []
+    for q in asked.qualities:
+        entry = CATALOGUE.get(q.metric) if q.metric is not None else None
+        found = entry.band_limit(q.direction, q.word) if entry is not None else None
+        if found is None or entry is None:
+            return None
+        if entry.name not in written:
+            out.append((entry.name, found[0], found[1]))
+    return list(dict.fromkeys(out))
+
+
 def _pool(entry: Metric, limits: tuple[Threshold, ...]) -> tuple[list[Threshold], bool]:
     """The question's limits a limit of ``entry`` is held to: its own (True), else those written next to no metric,
     else another metric's whose unit fits (a limit shared: "both T1 and T2 echo above 60 μs")."""

@@ -19,8 +19,11 @@ from copilot_core.language.question import Question, parse
 from copilot_core.routing.counts import (
     count_plan, counts_side_by_side, days_args, failures_compared, narrowed, window_args, window_days,
 )
+from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.domain.units import family
+from copilot_core.tools.distribution import SPREAD_UNITS
 
 DEFAULT_LAST_N = 10
 MAX_LAST_N = 100
@@ -51,7 +54,8 @@ def _shape_plan(asked: Question, chip_id: str, qubits: set[str], named: Sequence
     metric_name = clear[0] if len(clear) == 1 and len(named) == 1 else None
     if (compared := _two_runs_plan(asked, chip_id, qubits, metric_name)) is not None:
         return compared
-    if not qubits and not asked.has("trend") and (chip_wide := _chip_shape_plan(asked, chip_id, named)) is not None:
+    if not qubits and not asked.has("trend") and (chip_wide := quality_plan(asked, chip_id) or
+                                                  _chip_shape_plan(asked, chip_id, named)) is not None:
         return chip_wide
     if asked.has("fail") and (asked.has("run words") or asked.execution_id) and not qubits and metric_name is None:
         args: dict = {"chip_id": chip_id}
@@ -84,8 +88,39 @@ def _shape_plan(asked: Question, chip_id: str, qubits: set[str], named: Sequence
     return None
 
 
+def quality_plan(asked: Question, chip_id: str) -> PlannedCall | None:
+    """"Which qubits have low readout fidelity and short T1?": each condition in words at the lab's band limit (with
+    any limit written as a number); none when a condition has no band, or the question ranks, spreads or relates."""
+    conditions = quality_conditions(asked) if asked.qualities else None
+    if not conditions or asked.extreme_word or asked.chart or asked.has("definition") or asked.has("missing") or \
+            asked.shape in ("correlation", "spread", "trend", "statistic") or asked.ranges:
+        return None
+    wanted = [(t.metric, t.side, t.value) for t in asked.limits] + conditions
+    if any(m is None for m, _, _ in wanted) or len(wanted) > 4 or len({CATALOGUE[str(m)].kind for m, _, _ in wanted}) > 1:
+        return None
+    metrics = list(dict.fromkeys(str(m) for m, _, _ in wanted))
+    why = " and ".join(f"{q.word} {q.metric}" for q in asked.qualities) + " at the lab's band limits"
+    if len(metrics) == 1:
+        return PlannedCall("filter_metric", {"chip_id": chip_id, "metric_name": metrics[0],
+                                             **{s: v for _, s, v in wanted}}, why)
+    return PlannedCall("filter_metrics", {"chip_id": chip_id, "join": "or" if asked.has("or join") else "and",
+                                          "conditions": [{"metric_name": m, s: v} for m, s, v in wanted]}, why)
+
+
 # The statistic a spread question names, most specific words first ("interquartile range" is no plain range).
 _LEADS = (("iqr words", "iqr"), ("cv words", "cv"), ("std words", "std"), ("range words", "range"))
+
+
+def spread_lead(asked: Question) -> str | None:
+    """The statistic a spread question names ("IQR": iqr), None when it names none ("spread")."""
+    return next((stat for row, stat in _LEADS if asked.has(row)), None)
+
+
+def spread_unit(asked: Question, metric: str) -> str | None:
+    """The unit a spread of ``metric`` is asked in ("in MHz" of a frequency kept in GHz), when the spread tool gives
+    it (:data:`~copilot_core.tools.distribution.SPREAD_UNITS`) and it is of the metric's own family; None otherwise."""
+    unit, shown = asked.unit_asked, CATALOGUE[metric].unit
+    return unit if unit in SPREAD_UNITS and unit != shown and family(unit) == family(shown) else None
 
 
 def _chip_shape_plan(asked: Question, chip_id: str, named: Sequence[str | None]) -> PlannedCall | None:
@@ -117,8 +152,9 @@ def _chip_shape_plan(asked: Question, chip_id: str, named: Sequence[str | None])
         return PlannedCall("correlate_metrics", {"chip_id": chip_id, "metric_a": clear[0], "metric_b": clear[1],
                                                  "method": method}, f"correlation of {clear[0]} and {clear[1]}")
     if (asked.shape == "spread" or asked.has("spread words")) and len(clear) == 1:
-        lead = next((stat for row, stat in _LEADS if asked.has(row)), "std")
-        return PlannedCall("metric_spread", {"chip_id": chip_id, "metric_name": clear[0], "lead": lead},
+        unit = spread_unit(asked, clear[0])
+        return PlannedCall("metric_spread", {"chip_id": chip_id, "metric_name": clear[0],
+                                             "lead": spread_lead(asked) or "std", **({"unit": unit} if unit else {})},
                            f"spread of {clear[0]}")
     return None
 

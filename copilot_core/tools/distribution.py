@@ -9,27 +9,35 @@ heatmap's (latest completed, non-excluded result per qubit or coupling, display 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from copilot_core.domain.display import format_coefficient, format_value
+from copilot_core.domain.metrics import Metric
+from copilot_core.domain.units import canonical, convert, family
 from copilot_core.tools.ranking import measure_metric
 from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, tool
 
 Statistic = Literal["std", "range", "iqr", "cv"]
 STATISTICS: tuple[Statistic, ...] = ("std", "range", "iqr", "cv")
+SPREAD_UNITS = ("kHz", "MHz")  # a frequency's (GHz) or an anharmonicity's (MHz) spread in a smaller unit
 
 
 @tool("metric_spread",
       {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'zx90_gate_fidelity'."),
        "lead": {"type": "string", "enum": list(STATISTICS), "default": "std",
-                "description": "The statistic asked for, written first."}},
+                "description": "The statistic asked for, written first."},
+       "unit": {"type": "string", "enum": list(SPREAD_UNITS), "description": "Unit asked."}},
       ("chip_id", "metric_name"))
-def metric_spread(ctx: ToolContext, chip_id: str, metric_name: str, lead: Statistic = "std") -> ToolResult:
+def metric_spread(ctx: ToolContext, chip_id: str, metric_name: str, lead: Statistic = "std",
+                  unit: str | None = None) -> ToolResult:
     cm = measure_metric(ctx, chip_id, metric_name)
-    arr = np.asarray([v for v in cm.values.values() if v is not None], dtype=float)
+    show = cm.metric if unit is None else _in_unit(cm.metric, unit)
+    factor = convert(1.0, cm.metric.unit, show.unit) if show.unit != cm.metric.unit else 1.0
+    arr = np.asarray([v * factor for v in cm.values.values() if v is not None], dtype=float)
     if arr.size < 2:
         raise ToolError(f"only {arr.size} value of {metric_name} on {chip_id}: no spread", "ask for the value instead",
                         kind="data")
@@ -38,7 +46,6 @@ def metric_spread(ctx: ToolContext, chip_id: str, metric_name: str, lead: Statis
     q1, q3 = (float(x) for x in np.percentile(arr, [25, 75]))
     mean = float(arr.mean())
     cv = 100.0 * std / abs(mean) if mean else None
-    show = cm.metric
     parts: dict[Statistic, str] = {
         "std": f"standard deviation {format_value(show, std)}",
         "range": f"range {format_value(show, high - low)} (min {format_value(show, low)}, max {format_value(show, high)})",
@@ -49,11 +56,20 @@ def metric_spread(ctx: ToolContext, chip_id: str, metric_name: str, lead: Statis
     kind = "couplings" if cm.kind == "coupling" else "qubits"
     answer = (f"{cm.metric.name} on {chip_id}: " + "; ".join(parts[s] for s in order)
               + f"; over {arr.size} {kind} with a value (mean {format_value(show, mean)}).")
-    data = {"answer": answer, "chip_id": chip_id, "metric": cm.metric.name, "unit": cm.metric.unit,
+    data = {"answer": answer, "chip_id": chip_id, "metric": cm.metric.name, "unit": show.unit,
             "with_data": int(arr.size), f"num_{kind}": cm.stats["total"], "std": std, "range": high - low,
             "min": low, "max": high, "q1": q1, "q3": q3, "iqr": q3 - q1, "mean": mean,
             "cv": cv, "lead": lead}
     return ToolResult(data, f"spread of {cm.metric.name} on {chip_id} over {arr.size} {kind}")
+
+
+def _in_unit(metric: Metric, unit: str) -> Metric:
+    """``metric`` shown in ``unit``, another unit of its own family (a frequency's spread in MHz)."""
+    written = canonical(unit)
+    if family(written) is None or family(written) != family(metric.unit):
+        raise ToolError(f"{unit} is not available for {metric.name} (in {metric.unit})",
+                        f"leave unit out, or give one in {metric.unit}'s family", kind="call")
+    return replace(metric, unit=written)
 
 
 @tool("correlate_metrics",

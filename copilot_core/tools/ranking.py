@@ -100,7 +100,7 @@ def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float
     share = format_share(len(rows), cm.stats["count"])
     answer = (f"{len(rows)} of {cm.stats['count']} {kind} with {cm.metric.name} data on {chip_id} have "
               f"{bounds} ({share} of those with a value; {cm.stats['total']} on the chip)"
-              + (f": {_listed(cm, rows)}." if rows else "."))
+              + (f": {_listed(cm, rows)}." if rows else ".") + _bands_said([(cm, below, above)]))
     key = "below" if above is None else "above" if below is None else "matching"
     data = {"answer": answer, **_base(cm), "below_limit": below, "above_limit": above,
             f"count_{key}": len(rows), "percent": float(share.rstrip("%")), "share_of": kind, key: rows}
@@ -139,6 +139,17 @@ def _bound_text(cm: ChipMetric, below: float | None, above: float | None,
     if including and side in including:
         side = "at most" if side == "below" else "at least"
     return f"{cm.metric.name} {side} {limit:g}{unit}"
+
+
+def _bands_said(groups: Sequence[tuple[ChipMetric, float | None, float | None]]) -> str:
+    """" 50 μs is the lab's 'good' limit of t1.": which limits are the catalogue's band limits, so an answer to
+    "high T1" says which limit it used; "" when none is."""
+    said = []
+    for cm, below, above in groups:
+        unit = f" {cm.metric.unit}" if cm.metric.unit and cm.metric.unit != "%" else cm.metric.unit
+        said += [f"{limit:g}{unit} is the lab's '{band}' limit of {cm.metric.name}" for side, limit in
+                 (("below", below), ("above", above)) if limit is not None and (band := cm.metric.band_at(side, limit))]
+    return f" {'; '.join(said)}." if said else ""
 
 
 def _meets(value: float | None, below: float | None, above: float | None,
@@ -228,7 +239,7 @@ def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join:
         f" and {len(rows) - LISTED} more" if len(rows) > LISTED else "")
     answer = (f"{len(rows)} of {len(judged)} {kind} with a value of {which} on {chip_id} have {bounds} "
               f"({share} of those with a value; {first.stats['total']} on the chip)"
-              + (f": {listed}." if rows else "."))
+              + (f": {listed}." if rows else ".") + _bands_said([(cm, b, a) for cm, b, a, _ in limits]))
     data = {"answer": answer, "chip_id": chip_id, "kind": first.kind, "join": join,
             "conditions": [{"metric": cm.metric.name, "unit": cm.metric.unit,
                             **{f"{side}_limit": limit for side, limit in (("below", below), ("above", above))

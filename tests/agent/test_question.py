@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.language.question import Range, Threshold, parse
+from copilot_core.language.question import Quality, Range, Threshold, parse
 
 CHIPS = ("64Qv3", "144Qv2")
 QUBIT_FORMS = [("Q05", "5"), ("Q5", "5"), ("qubit 5", "5"), ("Qubit 12", "12"), ("q007", "7"), ("Q63", "63"),
@@ -159,6 +159,33 @@ for text, fields in [
     ("Which qubits had T1 between 40 and 50 μs on 3 Nov?", {"dates": ("11-03", "11-03"), "qubits": (),
                                                              "ranges": (Range("t1", 40.0, 50.0, "μs", True),)}),
     ("Since Tuesday, how many runs?", {"dates": None, "since_weekday": "tuesday"}),
+]:
+    CASES.append((text, fields))
+# a condition in words with no number, on the metric next to it; the unit a value is asked in; a coupling's gate
+# time (not its fidelity)
+for text, fields in [
+    ("Which qubits have low readout fidelity and short T1?",
+     {"qualities": (Quality("average_readout_fidelity", "low", "low"), Quality("t1", "low", "short")), "limits": ()}),
+    ("How many qubits have poor T2 echo?", {"qualities": (Quality("t2_echo", "worse", "poor"),)}),
+    ("List the high-fidelity couplings.", {"qualities": (Quality(None, "high", "high"),)}),
+    ("Which qubits' T1 is short?", {"qualities": (Quality("t1", "low", "short"),)}),
+    ("Count qubits whose X90 gate fidelity is excellent", {"qualities": (Quality("x90_gate_fidelity", "better",
+                                                                                "excellent"),)}),
+    ("How many couplings have a long ZX90 gate time?", {"qualities": (Quality("zx90_gate_time", "high", "long"),),
+                                                        "metrics": (None, "zx90_gate_time")}),
+    ("Which qubit shows the lowest T1?", {"qualities": (), "extreme": "lowest"}),  # an end, no condition
+    ("Is the T1 of Q5 good?", {"qualities": ()}),  # a judgement of one value, no condition
+    ("How many qubits have weak readout and good T2 echo?",
+     {"qualities": (Quality("average_readout_fidelity", "worse", "weak"), Quality("t2_echo", "better", "good"))}),
+    ("What is the spread of qubit frequency in MHz?", {"unit_asked": "MHz", "qualities": ()}),
+    ("Standard deviation of the anharmonicity in kHz", {"unit_asked": "kHz"}),
+    ("T1 spread in us", {"unit_asked": "μs"}),
+    ("What is the spread of T1?", {"unit_asked": None}),
+    ("Which coupling has the shortest CZ duration?", {"metrics": (None, "zx90_gate_time")}),
+    ("ZX90 gate time of coupling 4-5", {"metrics": ("zx90_gate_time", None)}),  # "coupling": no metric
+    ("Two-qubit gate length on the chip", {"metrics": ("zx90_gate_time",)}),
+    ("Which coupling has the best CZ fidelity?", {"metrics": (None, "zx90_gate_fidelity")}),
+    ("ZX90 gate fidelity of coupling 4-5", {"metrics": ("zx90_gate_fidelity", None)}),
 ]:
     CASES.append((text, fields))
 # a limit that counts the value at it ("at least", "no more than", "≥", "<=") and one that does not
