@@ -267,11 +267,12 @@ def _offered(plan: PlannedCall | None, available: Sequence[str] | None) -> Plann
 
 
 def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
-                  available: Sequence[str] | None = None) -> PlannedCall | None:
-    """The call this question plainly needs, or None when the model should choose (see the module docstring)."""
+                  available: Sequence[str] | None = None, chips: Sequence[str] = ()) -> PlannedCall | None:
+    """The call this question plainly needs, or None when the model should choose (see the module docstring);
+    ``chips``: the installed chip ids, so a chip written short ("64Q") is the one it means."""
     if not chip_id:
         return None
-    asked = parse(question)
+    asked = parse(question, chips)
     compared = compared_plan(asked, chip_id)
     if compared is not None:
         return _offered(compared, available)
