@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from copilot_core.language.question import Question, parse
 from copilot_core.routing.counts import (
-    count_plan, counts_side_by_side, days_args, failures_compared, narrowed, window_args, window_days,
+    count_plan, counts_side_by_side, days_args, failures_compared, narrowed, runs_asked, window_args, window_days,
 )
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.domain.metrics import CATALOGUE
@@ -153,7 +153,7 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         return count_plan(asked, chip_id, days, clear, one)
     if asked.shape == "percentage" and asked.has("fail") and not clear and len(asked.chip_ids) <= 1:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id
-        runs = asked.has("execution") and not asked.has("tasks") and asked.task_name is None  # "% of runs failed"
+        runs = runs_asked(asked)  # "% of runs failed"
         args = {"chip_id": chip, "what": "runs" if runs else "failed tasks", **window_args(asked, days),
                 **narrowed(asked)}
         return PlannedCall("count_in_window", args, f"share of {'runs' if runs else 'task results'} that failed")
