@@ -212,7 +212,8 @@ _COUNTED_WORDS = {"failed runs": "failed runs (executions)", "failed tasks": "fa
 
 
 def _counted_mismatch(asked: Question, args: dict) -> Mismatch | None:
-    """A count of failed task results for a question that counts failed runs, or the other way round."""
+    """A count of failed task results where the question counts failed runs, or of failed runs where it counts
+    failed task results."""
     wanted, given = failed_counted(asked), args.get("what")
     if wanted is None or given not in _COUNTED_WORDS or given == wanted:
         return None
