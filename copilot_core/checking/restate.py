@@ -317,7 +317,7 @@ def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     """The call with what the question settles put right, when one reading is possible; None otherwise."""
     clear = _clear(asked)
     if name == "count_in_window" and _counted_mismatch(asked, args) is not None:
-        args = {**args, "what": failed_counted(asked)}
+        args = {**args, "what": failed_counted(asked)}  # then the chips, when it also counts other chips
         if not mismatches(asked, name, args):
             return name, args
     if _chips_mismatch(asked, name, args) is not None:
