@@ -18,7 +18,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Protocol, cast
 
 from copilot_core.answer.blocks import AskBlock, TextBlock
-from copilot_core.routing.clarify import clarify_first
+from copilot_core.routing.clarify import chips_after_pick, clarify_first
 from copilot_core.routing.followups import follow_ups
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
 from copilot_core.guardrails import InputCheck, check_input
@@ -154,7 +154,7 @@ class Copilot:
         if state.mode == "analysis" and state.chip_id and state.qid and not history:
             return self._qubit_review(state, provider, flags, listener, trace_attrs, cancel, repo)
         try:  # read once: the clarification and the plan both need them
-            chips = repo.chip_ids()
+            chips = chips_after_pick(text, repo.chip_ids(), state.chip_id)
         except Exception:  # noqa: BLE001 - an unreachable database is reported by the tools in the turn itself
             chips = []
         if clarify and (ask := clarify_first(text, chips=chips, chip_in_view=state.chip_id,

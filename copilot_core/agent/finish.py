@@ -21,7 +21,6 @@ from copilot_core.routing.limits import unit_refusals
 from copilot_core.llm.streaming import without_markup
 from copilot_core.checking.restate import restated_blocks
 from copilot_core.checking.scope import scoped_blocks
-from copilot_core.language.question import parse
 from copilot_core.checking.verify import asked_chart, checked_blocks
 from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.render_safety.markdown import escape
@@ -72,7 +71,7 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
             blocks = [*blocks, TextBlock(refused)]
         blocks = figure_answer(blocks, outcomes)
     if end.asked is None and error is None:
-        blocks = scoped_blocks(restated_blocks(blocks, parse(question), outcomes), question, outcomes)
+        blocks = scoped_blocks(restated_blocks(blocks, plan.asked, outcomes), question, outcomes)
     if end.asked is None:
         charts.extend(asked_chart(question, outcomes, charts))
     blocks = [_sanitized(b, plan.secrets) for b in vet_model_charts(blocks)] + [ChartBlock(c) for c in charts]

@@ -40,7 +40,6 @@ from copilot_core.agent.finish import LoopEnd, finish
 from copilot_core.guardrails import sanitize_output
 from copilot_core.llm.conversation import start_conversation
 from copilot_core.llm.turns import Conversation, ModelTurn, ToolCall
-from copilot_core.language.question import parse
 from copilot_core.agent.lookups import COULD_NOT, answered_from_thin_air, failure_quotes, fallback_plan
 from copilot_core.agent.plan import TurnPlan, plan_turn
 from copilot_core.agent.provider_failure import computed_after, has_facts, readable_turn
@@ -295,11 +294,11 @@ class ModelLoop:
         with self.tracer.span(f"tool:{call.name}", tool=call.name):
             if self.toolkit is None:
                 return _loop_outcome(call.name, args, "no tools in this session", "answer without tools")
-            settled = settle_limits(call.name, parsed, parse(self.plan.request.message)) if parsed is not None \
+            settled = settle_limits(call.name, parsed, self.plan.asked) if parsed is not None \
                 else Settled({})
             if settled.refusal is not None:
                 return _loop_outcome(call.name, args, settled.refusal, settled.hint, plain=True)
-            name, made, why = corrected(call.name, dict(settled.args), parse(self.plan.request.message)) \
+            name, made, why = corrected(call.name, dict(settled.args), self.plan.asked) \
                 if parsed is not None else (call.name, {}, None)
             try:
                 outcome = self.toolkit.execute(name, made if parsed is not None else call.arguments)

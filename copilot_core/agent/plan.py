@@ -56,6 +56,12 @@ class TurnPlan:
     secrets: tuple[str, ...]
     skills: tuple[str, ...]
     ask_offered: bool = False
+    chips: tuple[str, ...] = ()  # the installed chip ids, which a chip written short is read against
+
+    @property
+    def asked(self) -> Question:
+        """The question, read against the installed chips ("64Q" is the installed 64Qv3)."""
+        return parse(self.request.message, self.chips)
 
     @property
     def known(self) -> frozenset[str]:
@@ -107,7 +113,7 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
     planned: PlannedCall | None = None
     if router and tools:
         try:
-            chosen, planned = _routed(request, chip_id, [t["name"] for t in tools], repo)
+            chosen, planned = _routed(request, chip_id, [t["name"] for t in tools], repo, installed)
         except Exception:  # noqa: BLE001  (a router bug offers every tool; the turn goes on)
             log.exception("the router failed on a question")
     names = [t["name"] for t in tools]
@@ -119,21 +125,25 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
                     history=tuple(prepare_history(request.history) if history is None else history),
                     tools=tuple(tools), route=chosen, prefetch=planned, clarify=clarify, tabular=router,
                     secrets=turn_secrets(provider) if secrets is None else secrets,
-                    skills=tuple(skills) if planned is None else (), ask_offered=ask)
+                    skills=tuple(skills) if planned is None else (), ask_offered=ask, chips=tuple(installed))
 
 
-def absent_plan(question: str, chip_id: str | None, repo: CalibrationRepository | None) -> PlannedCall | None:
+def absent_plan(question: str, chip_id: str | None, repo: CalibrationRepository | None,
+                installed: Sequence[str] | None = None) -> PlannedCall | None:
     """When a chip, qubit or coupling the question names does not exist: the call that says so, which settles the
-    turn (no model round: there is no value to state)."""
-    asked = parse(question)
-    named_chips = [c for c in asked.chip_ids if not c.upper().endswith("Q")]  # "2Q gates" names no chip
-    if repo is None or not (asked.qubits or asked.couplings or named_chips):
+    turn (no model round: there is no value to state).  A chip written short ("64Q") is the installed one it means;
+    one that could be several is asked about, never said not to exist."""
+    if repo is None:
         return None
     try:
-        chips = repo.chip_ids()
-        installed = {c.lower(): c for c in chips}
-        unknown = next((c for c in named_chips if c.lower() not in installed), None)
-        target = unknown or (installed[named_chips[0].lower()] if len(named_chips) == 1 else chip_id)
+        chips = list(installed) if installed else repo.chip_ids()
+        asked = parse(question, chips)
+        named_chips = list(asked.chip_ids)
+        if asked.chip_options or not (asked.qubits or asked.couplings or named_chips):
+            return None
+        by_lower = {c.lower(): c for c in chips}
+        unknown = next((c for c in named_chips if c.lower() not in by_lower), None)
+        target = unknown or (by_lower[named_chips[0].lower()] if len(named_chips) == 1 else chip_id)
         row = repo.get_chip(target) if target is not None and unknown is None else None
         if target is None:
             return None
@@ -169,15 +179,15 @@ def _no_value_plan(asked: Question, chip_id: str, repo: CalibrationRepository) -
                        f"the qubit asked about has no {metrics[0]}", settles=True)
 
 
-def _routed(request: AgentRequest, chip_id: str | None, names: list[str],
-            repo: CalibrationRepository | None = None) -> tuple[Route | None, PlannedCall | None]:
+def _routed(request: AgentRequest, chip_id: str | None, names: list[str], repo: CalibrationRepository | None = None,
+            chips: Sequence[str] = ()) -> tuple[Route | None, PlannedCall | None]:
     """The routed tools (None: none left out) and the call the question plainly fixes."""
     planned: PlannedCall | None = None
     picked = route(request.message, qid=request.qid, mode=request.mode, available=names)
     if request.mode == "chat":
-        absent = absent_plan(request.message, chip_id, repo) if "check_target" in names else None
+        absent = absent_plan(request.message, chip_id, repo, chips) if "check_target" in names else None
         planned = absent or lookup_plan(request.message, chip_id, names) or plan_prefetch(
-            request.message, chip_id=chip_id, qid=request.qid, available=names)
+            request.message, chip_id=chip_id, qid=request.qid, available=names, chips=chips)
     if planned is not None and planned.name not in picked.names:
         picked = Route(tuple(n for n in names if n in {*picked.names, planned.name}), (*picked.reasons, planned.reason))
     return (picked if len(picked.names) < len(names) else None), planned  # nothing left out: no escape hatch

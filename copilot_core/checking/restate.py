@@ -21,6 +21,7 @@ from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
 from copilot_core.checking.restate_elements import DEFAULT_MANY, element_mismatches, many_asked, rebuilt
+from copilot_core.routing.counts import failed_counted
 from copilot_core.routing.limits import SIDES, in_display_unit, quality_conditions
 from copilot_core.routing.prefetch import statistic_asked
 from copilot_core.tools.toolkit import ToolOutcome
@@ -188,24 +189,36 @@ def _pair_mismatches(asked: Question, name: str, args: dict, clear: list[str]) -
 
 
 def _chips_named(asked: Question) -> list[str]:
-    """The chips a question sets side by side (two or more named), as written first."""
-    named = list({c.lower(): c for c in reversed(asked.chip_ids)}.values())[::-1]
-    return named if len(named) >= 2 else []
+    """The chips a question sets side by side (two or more named, or each installed one it asks for)."""
+    return list({c.lower(): c for c in reversed(asked.chips_compared)}.values())[::-1]
 
 
 def _chips_mismatch(asked: Question, name: str, args: dict) -> Mismatch | None:
-    """Two chips named, and a count or a chip comparison over other chips (a count of the chip in view alone, when
-    the question compares: its shape is cross-chip or the call already counts side by side)."""
+    """Two chips named (or each chip asked for), and a count or a chip comparison over other chips (a count of one
+    chip alone, when the question compares: its shape is cross-chip, it asks per chip, or the call already counts
+    side by side)."""
     named = _chips_named(asked)
     given = args.get("chip_ids")
     if not named or name not in ("compare_chips", "count_in_window") or \
-            name == "count_in_window" and given is None and asked.shape != "cross-chip":
+            name == "count_in_window" and given is None and asked.shape != "cross-chip" and not asked.has("each chip"):
         return None
     chips = [str(c) for c in given] if isinstance(given, list) else [] if name == "compare_chips" else \
         [str(args.get("chip_id"))]
     if name == "compare_chips" and not chips or {c.lower() for c in chips} == {c.lower() for c in named}:
         return None  # compare_chips with no chip_ids compares every chip, the named ones among them
     return Mismatch(f"sets {' and '.join(named)} side by side, not {' and '.join(chips)}")
+
+
+_COUNTED_WORDS = {"failed runs": "failed runs (executions)", "failed tasks": "failed task results"}
+
+
+def _counted_mismatch(asked: Question, args: dict) -> Mismatch | None:
+    """A count of failed task results where the question counts failed runs, or of failed runs where it counts
+    failed task results."""
+    wanted, given = failed_counted(asked), args.get("what")
+    if wanted is None or given not in _COUNTED_WORDS or given == wanted:
+        return None
+    return Mismatch(f"counts {_COUNTED_WORDS[wanted]}, not {_COUNTED_WORDS[str(given)]}")
 
 
 def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
@@ -252,6 +265,8 @@ def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
         out += _pair_mismatches(asked, name, args, clear)
     if (sides := _chips_mismatch(asked, name, args)) is not None:
         out.append(sides)
+    if name == "count_in_window" and (counted := _counted_mismatch(asked, args)) is not None:
+        out.append(counted)
     chip = args.get("chip_id")
     if len(asked.chip_ids) == 1 and isinstance(chip, str) and chip.lower() != asked.chip_ids[0].lower():
         out.append(Mismatch(f"asks about {asked.chip_ids[0]}, not {chip}"))
@@ -267,6 +282,10 @@ def reading(name: str, args: dict) -> str:
     if name == "rank_metric":
         return (f"ranks by {_title(str(args.get('metric_name')))} ({args.get('order') or 'lowest'} "
                 f"{int(_number(args.get('n')) or 5)}){chip}")
+    if name == "count_in_window" and isinstance(args.get("what"), str):
+        chips = args.get("chip_ids")
+        where = f" on {' and '.join(str(c) for c in chips)}" if isinstance(chips, list) and chips else chip
+        return f"counts {_COUNTED_WORDS.get(args['what'], args['what'])}{where}"
     if name == "compare_chips":
         return f"compares the chips' {args.get('statistic') or 'median'} {_title(str(args.get('metric_name')))}"
     if name == "get_coupling_params":
@@ -301,6 +320,10 @@ def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     clear = _clear(asked)
     if (fixed := rebuilt(asked, name, args)) is not None and not mismatches(asked, *fixed):
         return fixed
+    if name == "count_in_window" and _counted_mismatch(asked, args) is not None:
+        args = {**args, "what": failed_counted(asked)}  # then the chips, when it also counts other chips
+        if not mismatches(asked, name, args):
+            return name, args
     if _chips_mismatch(asked, name, args) is not None:
         named = _chips_named(asked)
         args = {**args, "chip_ids": named[:4 if name == "count_in_window" else 8]} | (

@@ -10,6 +10,7 @@ boundaries.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from copilot_core.domain.metrics import CATALOGUE, SCORED_COUPLING_METRICS, SCORED_QUBIT_METRICS
@@ -110,6 +111,33 @@ def metrics_named(text: str) -> list[str | None]:
         if name is None or name not in named:
             named.append(name)
     return named
+
+
+def _count_digits(chip: str) -> str:
+    """The digits a chip id starts with: its qubit count as QDash names chips ("64" of "64Qv3")."""
+    return chip[:len(chip) - len(chip.lstrip("0123456789"))]
+
+
+def chips_meant(written: str, installed: Sequence[str]) -> tuple[str, ...]:
+    """The installed chips a chip written the way people write it can be, read the one way for the question and
+    for a tool's argument: the id itself in any case ("64QV3"); else every id it begins, written with its whole
+    qubit count and a letter after it ("64Q", "64qv" of "64Qv3"; "6Q" and a bare "64" begin none).  One chip: the
+    one meant; several: a choice to ask about; none: no such chip."""
+    said = written.strip().lower()
+    exact = [chip for chip in installed if chip.lower() == said]
+    if exact:
+        return (exact[0],)
+    digits = _count_digits(said)
+    if not digits or len(said) <= len(digits):
+        return ()
+    return tuple(dict.fromkeys(chip for chip in installed
+                               if chip.lower().startswith(said) and _count_digits(chip) == digits))
+
+
+def chip_resolved(written: str, installed: Sequence[str]) -> str:
+    """``written`` as the one installed chip it means, else as written (an unknown chip, or one of several)."""
+    meant = chips_meant(written, installed)
+    return meant[0] if len(meant) == 1 else written
 
 
 def chip_named(text: str, chip_ids: list[str]) -> str | None:

@@ -22,7 +22,7 @@ from copilot_core.language.question_words import (CHIP_ID, COUNT_NOUNS, MENTION,
                                                SELECTION_BEFORE, SHAPES, STATED_NUMBER, TOKEN, WORDS, Phrases, Row,
                                                tokens_of)
 from copilot_core.domain.units import canonical
-from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, metrics_named, threshold_metrics
+from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, chips_meant, metrics_named, threshold_metrics
 
 Extreme = Literal["lowest", "highest", "best", "worst"]
 _EXTREMES: dict[str, Extreme] = {"lowest": "lowest", "smallest": "lowest", "shortest": "lowest", "minimum": "lowest",
@@ -145,7 +145,9 @@ class Question:
     bare_t2: bool = False  # "T2" with no echo/star
     about_data: bool = False  # names a qubit, the chip, a metric or a chip-wide word
     many_chips: bool = False  # about several chips at once
-    chip_ids: tuple[str, ...] = ()  # every chip id written ("64Qv3"), installed or not
+    chip_ids: tuple[str, ...] = ()  # every chip written: the installed id it means ("64Q": "64Qv3"), else as written
+    chip_options: tuple[str, ...] = ()  # the installed chips a chip written could be, when it could be several
+    installed: tuple[str, ...] = ()  # the installed chips it was read against
     execution_id: str | None = None
     extreme_n: int | None = None  # "lowest 3", "which 5 qubits"
     recent_n: int | None = None  # "the last 5 values": 5; "the latest values": 0; None when not asked
@@ -165,6 +167,15 @@ class Question:
     def chip(self) -> str | None:
         """The one installed chip it names, None when it names none or several."""
         return self.chips[0] if len(self.chips) == 1 else None
+
+    @property
+    def chips_compared(self) -> tuple[str, ...]:
+        """The chips it sets side by side: two or more named, else every installed chip when it asks for each
+        chip ("per chip", "on both chips"); empty otherwise."""
+        named = tuple(dict.fromkeys(self.chip_ids))
+        if len({c.lower() for c in named}) >= 2:
+            return named
+        return self.installed if self.has("each chip") and len(self.installed) >= 2 and not named else ()
 
     def names_qubit(self, qid: str) -> bool:
         """It names qubit ``qid`` ("Q5", "qubit 5") or says "this qubit"."""
@@ -239,6 +250,34 @@ def _recent_n(text: str) -> int | None:
     return None if found is None else (_first_count(found.groups()) or 0)
 
 
+def _chips_written(text: str, chips: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(every chip ``text`` writes, as the installed chip it means or as written; the installed chips one written
+    could be when it could be several).  A chip is an id ("64Qv3", "64q", "99Qv9") or "<N>-qubit chip"; a bare
+    "<N>Q" that means no installed chip is a chip only next to the word chip ("chip 999Q"; "2Q gates" is none)."""
+    tokens = tokens_of(text)
+    found: list[tuple[int, str, bool]] = []
+    for m in _rx("chip id").finditer(text):
+        if text[m.end():m.end() + 1] == "-" and text[m.end() + 1:m.end() + 2].isalnum():
+            continue  # a label with the chip in it ("64Qv3-001"), not the chip
+        near = [t[2] for t in tokens if t[1] <= m.start()][-1:] + [t[2] for t in tokens if t[0] >= m.end()][:1]
+        found.append((m.start(), m.group(0), bool({"chip", "chips", "device"} & set(near))))
+    if chips:
+        sized = WORDS["sized chip"]
+        found += [(start, f"{tokens_of(text[start:end])[0][2]}Q", True)
+                  for start, end in (sized.find(text) if isinstance(sized, Phrases) else [])]
+    ids: list[str] = []
+    options: list[str] = []
+    for _, written, says_chip in sorted(found):
+        meant = chips_meant(written, chips)
+        if len(meant) > 1:
+            options += meant
+        if len(meant) == 1:
+            ids.append(meant[0])
+        elif meant or says_chip or not chips or not written.lower().endswith("q"):
+            ids.append(written)
+    return tuple(ids), tuple(dict.fromkeys(options))
+
+
 def parse(text: str, chips: Sequence[str] = ()) -> Question:
     """Read ``text`` once (``chips``: the installed chip ids it may name); the same text is read only once."""
     return _parse(text, tuple(chips))
@@ -288,12 +327,14 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
             if not any(float(m.group(1)) == r.low and float(m.group(2)) == r.high for r in ranges)]
     couplings = tuple(dict.fromkeys(labelled + bare))
     qubits = tuple(q for q in _qubits(text) if not any(q in c.split("-") for c in bare))
-    named_chips = tuple(c for c in chips if chip_named(text, [c]) is not None)
+    chip_ids, chip_options = _chips_written(text, chips)
+    named_chips = tuple(dict.fromkeys([c for c in chip_ids if c in chips] +
+                                      [c for c in chips if chip_named(text, [c]) is not None]))
     metrics = tuple(metrics_named(text))
     word = found.get("extreme", "").lower() or None
     n_match = _rx("n").search(text)
     last = _rx("last n").search(text)
-    shape = compared_shape(found, qubits, _rx("chip id").findall(text), dates is not None) or \
+    shape = compared_shape(found, qubits, chip_ids, dates is not None) or \
         next((name for name, rule in SHAPES if _first(rule, written, tokens) is not None), None)
     if shape is None:
         shape = "lookup" if (qubits or couplings) and any(metrics) else "other"
@@ -307,8 +348,9 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
         limits=limits, ranges=ranges, window=_window(text) or (Window(2, "week") if "fortnight" in found else None),
         since_weekday=_since_weekday(text, found), task_name=_task_name(text), chart="chart" in found,
         bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics),
-        about_data="data" in found or bool(ends) or any(metrics), many_chips="many chips" in found or len(named_chips) > 1,
-        chip_ids=tuple(_rx("chip id").findall(text)), execution_id=found.get("execution id"),
+        about_data="data" in found or bool(ends) or any(metrics),
+        many_chips="many chips" in found or len(named_chips) > 1,
+        chip_ids=chip_ids, chip_options=chip_options, installed=chips, execution_id=found.get("execution id"),
         extreme_n=_first_count(counted.groups()) if counted else None, recent_n=_recent_n(text),
         last_n=int(last.group(1)) if last else None, stated_counts=_stated_counts(text),
         threshold_metrics=frozenset(threshold_metrics(text)), qualities=qualities(text),

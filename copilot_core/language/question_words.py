@@ -142,7 +142,9 @@ WORDS: dict[str, Row] = {
                          r"(days?|weeks?|months?|hours?)\b|\b(today|yesterday)\b", re.I),
     "t2": words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))"),
     "data": Phrases("qubit/qubits|chip|heat map|heatmap|median|trend|worst|best"),  # or a qubit named
-    "many chips": Phrases("chips|compare|comparison|every chip|all chips|which chip"),
+    "many chips": Phrases("chips|compare|comparison|every chip|all chips|which chip|each chip|per chip"),
+    "each chip": Phrases("each chip|per chip|both chips|every chip|all chips|all the chips|each of the chips"),
+    "sized chip": Phrases("# qubit/qubits chip/chips/device"),  # "the 64-qubit chip"
     "chart": Phrases("plot*|graph*|chart*|draw|visualize*|visualise*"),
     "show": Phrases("show"),  # with several qubits named, "show" their history is a chart too
     "chip id": re.compile(r"(?<![A-Za-z0-9_])\d{1,4}Q[A-Za-z0-9_]*", re.I),

@@ -69,6 +69,8 @@ def clarify_first(question: str, *, chips: Sequence[str], chip_in_view: str | No
                   history: Sequence[dict]) -> AskBlock | None:
     """A question to ask before the model runs, for the ambiguities that need no model to see."""
     asked = parse(question, chips)
+    if asked.chip_options:  # "64Q" while 64Qv3 and 64Qv2 are installed: which one, never a guess
+        return AskBlock("Which chip do you mean?", asked.chip_options[:MAX_OPTIONS], choice="chip")
     if asked.bare_t2:
         return AskBlock("Which T2 do you mean?", T2_OPTIONS, choice="metric")
     if (not history and chip_in_view is None and len(chips) > 1 and len(asked.chips) != 1 and asked.about_data
@@ -120,6 +122,15 @@ def answer_instead(chip_id: str | None, *, look_up: bool = False) -> dict[str, s
 
 
 CHIP_PICKED = "(about the chip I picked below; it is now the chip in view)"
+
+
+def chips_after_pick(message: str, chips: Sequence[str], chip_in_view: str | None) -> list[str]:
+    """The installed chips a message is read against: after a click on a chip the question could mean (it ends
+    with :data:`CHIP_PICKED`), the others it could mean are left out, so it reads as the chip picked."""
+    if chip_in_view is None or chip_in_view not in chips or not message.rstrip().endswith(CHIP_PICKED):
+        return list(chips)
+    could_be = parse(message, chips).chip_options
+    return [c for c in chips if c == chip_in_view or c not in could_be]
 
 
 def choice_message(question: str, choice: ChoiceKind, options: Sequence[str], picked: int) -> str | None:

@@ -40,11 +40,26 @@ def narrowed(asked: Question) -> dict:
     return out | ({"task_name": asked.task_name} if asked.task_name is not None else {})
 
 
+def runs_asked(asked: Question) -> bool:
+    """It counts runs (executions), not task results: "runs", "executions" and no task word or task named."""
+    return asked.has("execution") and not asked.has("tasks") and asked.task_name is None
+
+
+def failed_counted(asked: Question) -> str | None:
+    """What a count of failures counts: "failed runs" (executions whose status is failed: "how many runs failed")
+    or "failed tasks" (task results); None when it counts no failures."""
+    if not (asked.has("fail") or asked.shape == "fails most"):
+        return None
+    return "failed runs" if runs_asked(asked) else "failed tasks"
+
+
 def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str], one: str | None) \
         -> PlannedCall | None:
-    """How many failed task results, results of a task, usable measurements or runs in the window."""
+    """How many failed task results or runs, results of a task, usable measurements or runs in the window."""
     chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
     args: dict = {"chip_id": chip, **window_args(asked, days), **narrowed(asked)}
+    if failed_counted(asked) == "failed runs":
+        return PlannedCall("count_in_window", {**args, "what": "failed runs"}, "failed runs in a window")
     if asked.has("fail"):
         return PlannedCall("count_in_window", {**args, "what": "failed tasks"}, "failed tasks in a window")
     if not clear and asked.has("execution"):
@@ -70,20 +85,21 @@ def failures_compared(asked: Question, chip_id: str, days: int | None) -> Planne
 
 
 def counts_side_by_side(asked: Question, chip_id: str, days: int | None, one: str | None) -> PlannedCall | None:
-    """Two chips named with failures, runs or a count over a window; two qubits named with how often they were
-    calibrated: one count per chip named (one window for all) or per qubit named, side by side."""
-    chips = list(dict.fromkeys(asked.chip_ids))
-    failed = asked.has("fail") or asked.shape == "fails most"
+    """Two chips named, or each chip asked for ("per chip"), with failures, runs or a count over a window; two
+    qubits named with how often they were calibrated: one count per chip (one window for all) or per qubit named,
+    side by side.  Failed runs when it counts runs that failed, else failed task results."""
+    chips = list(asked.chips_compared)
+    failed = failed_counted(asked)
     runs = (asked.has("execution") or asked.has("calibrated")) and one is None
     if len({c.lower() for c in chips}) >= 2 and not asked.qubits and (failed or runs or asked.has("count words")):
-        what = "failed tasks" if failed else "runs" if runs else \
-            "measurements" if one is not None and asked.has("count words") else None
+        what = failed or ("runs" if runs else
+                          "measurements" if one is not None and asked.has("count words") else None)
         if what is None or what == "measurements" and CATALOGUE[one or ""].kind != "qubit":
             return None
         args: dict = {"chip_id": chips[0], "what": what, "chip_ids": chips[:4], **window_args(asked, days),
                       **({"metric_name": one} if what == "measurements" else {}),
                       **({"task_name": asked.task_name} if asked.task_name is not None else {})}
-        return PlannedCall("count_in_window", args, f"{what} on each chip named")
+        return PlannedCall("count_in_window", args, f"{what} on each chip")
     counted = asked.has("count words") or asked.has("pair words")
     if 2 <= len(asked.qubits) <= 8 and not asked.couplings and not asked.has("fail") and counted and \
             asked.has("calibrated") and not asked.metrics:

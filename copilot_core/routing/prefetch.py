@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from copilot_core.language.question import Question, parse
 from copilot_core.routing.counts import (
-    count_plan, counts_side_by_side, days_args, failures_compared, narrowed, window_args, window_days,
+    count_plan, counts_side_by_side, days_args, failures_compared, narrowed, runs_asked, window_args, window_days,
 )
 from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.planned import PlannedCall
@@ -189,7 +189,7 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         return count_plan(asked, chip_id, days, clear, one)
     if asked.shape == "percentage" and asked.has("fail") and not clear and len(asked.chip_ids) <= 1:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id
-        runs = asked.has("execution") and not asked.has("tasks") and asked.task_name is None  # "% of runs failed"
+        runs = runs_asked(asked)  # "% of runs failed"
         args = {"chip_id": chip, "what": "runs" if runs else "failed tasks", **window_args(asked, days),
                 **narrowed(asked)}
         return PlannedCall("count_in_window", args, f"share of {'runs' if runs else 'task results'} that failed")
@@ -303,11 +303,12 @@ def _offered(plan: PlannedCall | None, available: Sequence[str] | None) -> Plann
 
 
 def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
-                  available: Sequence[str] | None = None) -> PlannedCall | None:
-    """The call this question plainly needs, or None when the model should choose (see the module docstring)."""
+                  available: Sequence[str] | None = None, chips: Sequence[str] = ()) -> PlannedCall | None:
+    """The call this question plainly needs, or None when the model should choose (see the module docstring);
+    ``chips``: the installed chip ids, so a chip written short ("64Q") is the one it means."""
     if not chip_id:
         return None
-    asked = parse(question)
+    asked = parse(question, chips)
     compared = compared_plan(asked, chip_id)
     if compared is not None:
         return _offered(compared, available)

@@ -88,7 +88,7 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "me
     return ToolResult(data, f"{statistic} {metric_name} on {len(rows)} chips: {head} {word}")
 
 
-What = Literal["failed tasks", "task results", "runs", "measurements"]
+What = Literal["failed tasks", "task results", "runs", "failed runs", "measurements"]
 
 
 def _window(last: datetime, days: int | None, weekday: str | None, day: Day | None, from_date: str | None,
@@ -116,10 +116,10 @@ def _scope_fields(since: datetime | None, until: datetime | None, qid: str | Non
 
 @tool("count_in_window",
       {"chip_id": chip_id_arg(),
-       "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "measurements"],
+       "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "failed runs", "measurements"],
                 "description": "What to count: failed task results (with the share of all finished ones), finished "
-                               "task results (completed or failed), calibration runs (executions), or one "
-                               "metric's usable measurements."},
+                               "task results (completed or failed), calibration runs (executions), failed runs, or "
+                               "one metric's usable measurements."},
        "days": days_arg(),
        "since_weekday": weekday_arg(),
        "day": day_arg(),
@@ -178,15 +178,19 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
                   f"task run on a qubit or coupling counted once; {failed} of them failed "
                   f"({format_share(failed, n)}).")
         data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0, "share_of": "task results"}
-    elif what == "runs":
+    elif what in ("runs", "failed runs"):
         held = " and ".join(([f"a {task} result"] if task else []) + ([f"a result of {ctx.label(chip_id, qid)}"]
                                                                         if qid is not None else []))
         holding = f" holding {held}" if held else ""
-        failed = ctx.repo.count_in_window(chip_id, "failed runs", since=since, until=until, qid=qid,
-                                          task_name=task_name)
-        answer = (f"On {chip_id}, {n} calibration runs (executions){holding} started {span}, whatever their outcome; "
-                  f"{failed} of {n} runs failed ({format_share(failed, n)}).")
-        data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0, "share_of": "runs"}
+        other = ctx.repo.count_in_window(chip_id, "failed runs" if what == "runs" else "runs", since=since,
+                                         until=until, qid=qid, task_name=task_name)
+        failed, total = (other, n) if what == "runs" else (n, other)
+        answer = (f"On {chip_id}, {total} calibration runs (executions){holding} started {span}, whatever their "
+                  f"outcome; {failed} of {total} runs failed ({format_share(failed, total)}).") if what == "runs" else \
+            (f"On {chip_id}, {failed} calibration runs (executions){holding} failed {span}: {failed} of {total} "
+             f"runs that started ({format_share(failed, total)}).")
+        data |= {"count_failed": failed, "percent": 100 * failed / total if total else 0.0, "share_of": "runs"} | (
+            {"total": total} if what == "failed runs" else {})
     else:
         title = CATALOGUE[str(metric_name)].title
         answer = (f"On {chip_id}, {n} {title} results{owner} with a usable value were measured {span} "
@@ -196,7 +200,8 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     return ToolResult(data, f"{n} {what}{owner} on {chip_id} {span}")
 
 
-_COUNTED = {"failed tasks": "failed task results", "task results": "finished task results", "runs": "calibration runs"}
+_COUNTED = {"failed tasks": "failed task results", "task results": "finished task results", "runs": "calibration runs",
+            "failed runs": "failed calibration runs (executions)"}
 
 
 def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datetime | None, until: datetime | None,
@@ -226,12 +231,12 @@ def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datet
         answer = f"{label[a]} had more {noun} than {label[b]}{where} {span}: {counted[a]} vs {counted[b]}."
     else:
         answer = f"{' and '.join(label[k] for k in top)} had the most {noun}{where} {span}; counts: {listed}."
-    field = "count_failed" if what == "failed tasks" else "count"
+    field = "count_failed" if what in ("failed tasks", "failed runs") else "count"
     kind = "qubit" if per_qubit else "chip"
     data = {"answer": answer, "what": what, "chip_id" if per_qubit else "chip_ids": chips[0] if per_qubit else chips,
             "counts": [{("qid" if per_qubit else "chip_id"): k, "label": label[k], field: counted[k]} for k in order],
             "ranking": ranking(kind, noun, [(label[k], [str(counted[k])]) for k in order],
-                               higher_is_better=what != "failed tasks")}
+                               higher_is_better=what not in ("failed tasks", "failed runs"))}
     data |= _scope_fields(since, until, None, task_name)
     return ToolResult(data, f"{noun}{where} {span}: {listed}")
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from copilot_core.data.connection import DatabaseUnavailable
 from copilot_core.data.observed import observed
 from copilot_core.data.validation import InvalidArgument
+from copilot_core.domain.vocabulary import chip_resolved
 from copilot_core.tools.args import parse_raw, split_chip_prefix, usage, validate_args
 from copilot_core.tools.compact import MAX_TOOL_RESULT_CHARS, clean_text, compact_value, fit_to_budget, to_model_json
 from copilot_core.tools.registry import TOOLS_BY_NAME
@@ -168,10 +169,28 @@ class Toolkit:
         return chip
 
     def _fill_session(self, spec: ToolSpec, args: dict) -> dict:
-        """Arguments with the session-filled ones (``chip_id``) added where the model left them out or null."""
+        """Arguments with the session-filled ones (``chip_id``) added where the model left them out or null, and
+        each chip written short ("64Q", "64qv3") as the installed chip it means."""
         args = split_chip_prefix(args) if "chip_id" in spec.parameters["properties"] else args
         missing = [name for name in session_arguments(spec.parameters) if args.get(name) is None]
-        return {**args, **{name: self.chip_in_view() for name in missing}} if missing else args
+        args = {**args, **{name: self.chip_in_view() for name in missing}} if missing else args
+        return self._chips_meant(args)
+
+    def _chips_meant(self, args: dict) -> dict:
+        """``chip_id`` and ``chip_ids`` read as the question's chips are (:func:`chips_meant`): one installed chip
+        meant is that chip; an unknown chip, or one of several, stays as written for the tool to refuse."""
+        written = [c for c in [args.get("chip_id"), *(args.get("chip_ids") or [])] if isinstance(c, str)]
+        if not written or self._ctx.repo is None:
+            return args
+        installed = self._ctx.repo.chip_ids()
+        if all(c in installed for c in written):
+            return args
+        out = dict(args)
+        if isinstance(args.get("chip_id"), str):
+            out["chip_id"] = chip_resolved(args["chip_id"], installed)
+        if isinstance(args.get("chip_ids"), list):
+            out["chip_ids"] = [chip_resolved(c, installed) if isinstance(c, str) else c for c in args["chip_ids"]]
+        return out
 
     def _throttle(self, spec: ToolSpec) -> None:
         if spec.limit is None:

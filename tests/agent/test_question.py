@@ -104,6 +104,26 @@ for text, fields in [
                                                                                       (3, "selection")})}),
 ]:
     CASES.append((text, fields))
+# A chip written the way people write it is the installed chip it means (written by hand for CHIPS).
+for text, fields in [
+    ("What is the median T1 on 64Q?", {"chip_ids": ("64Qv3",), "chips": ("64Qv3",), "chip_options": ()}),
+    ("Median T2 echo of the 64q chip", {"chip_ids": ("64Qv3",), "chips": ("64Qv3",)}),
+    ("What is the T1 of Q5 on the 64-qubit chip?", {"chip_ids": ("64Qv3",), "chips": ("64Qv3",), "qubits": ("5",)}),
+    ("Is the 144 qubit chip healthy?", {"chip_ids": ("144Qv2",), "chips": ("144Qv2",)}),
+    ("How many tasks failed on 64QV3 this week?", {"chip_ids": ("64Qv3",), "chips": ("64Qv3",)}),
+    ("How is chip 64qv3 doing?", {"chip_ids": ("64Qv3",), "chips": ("64Qv3",)}),
+    ("What is the median T1 on 144Q?", {"chip_ids": ("144Qv2",), "chips": ("144Qv2",)}),
+    ("Compare 64Q and 144q on T1", {"chip_ids": ("64Qv3", "144Qv2"), "shape": "cross-chip", "many_chips": True}),
+    ("Is chip 999Q healthy?", {"chip_ids": ("999Q",), "chips": ()}),
+    ("What is the median T1 on the 16-qubit chip?", {"chip_ids": ("16Q",), "chips": ()}),
+    ("Median T1 on 64Qv4?", {"chip_ids": ("64Qv4",), "chips": ()}),
+    ("How good are the 2Q gates on 64Qv3?", {"chip_ids": ("64Qv3",), "chips": ("64Qv3",)}),
+    ("What is the T1 of 6Q?", {"chip_ids": (), "chips": ()}),  # 6 begins no installed chip's qubit count
+    ("How many runs failed on each chip since 3 November?", {"chips_compared": CHIPS, "chip_ids": ()}),
+    ("failed executions per chip since Nov 3", {"chips_compared": CHIPS, "many_chips": True}),
+    ("How many runs failed on 64Q since 3 November?", {"chips_compared": (), "chips": ("64Qv3",)}),
+]:
+    CASES.append((text, fields))
 ROWS = [("Show the execution history of the chip", "history", True), ("What is the T1 of Q5?", "history", False),
         ("Where does Q5's T1 come from?", "provenance", True), ("Write me a poem about qubits", "off topic", True),
         ("Why did Q69's tasks fail?", "why failed", True), ("What is T1?", "definition", True),
@@ -231,3 +251,15 @@ def test_each_phrasing_parses_to_its_fields(text, expected):
 def test_a_task_name_in_an_answer_is_one_camel_case_word(text_, names):
     from copilot_core.language.question_words import task_words
     assert [w for _, _, w in task_words(text_)] == names
+
+
+@pytest.mark.parametrize("text, options", [
+    ("What is the median T1 on 64Q?", ("64Qv3", "64Qv2")),
+    ("Median T1 of the 64-qubit chip?", ("64Qv3", "64Qv2")),
+    ("What is the median T1 on 64qv3?", ()),  # the whole id: one chip
+    ("What is the median T1 on 144Q?", ()),
+])
+def test_a_chip_written_short_that_two_chips_begin_is_a_choice_not_a_guess(text, options):
+    parsed = parse(text, ("64Qv3", "64Qv2", "144Qv2"))
+    assert parsed.chip_options == options
+    assert parsed.chips == (() if options else (parsed.chip_ids[0],))
