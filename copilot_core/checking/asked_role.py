@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from copilot_core.checking.claim_facts import Claim, Fact, Role, tool_facts
 from copilot_core.checking.matcher import states_written
 from copilot_core.language.question import Question
-from copilot_core.language.question_words import ANSWER_WORDS
+from copilot_core.language.answer_words import ANSWER_WORDS
 from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
 

@@ -25,7 +25,8 @@ from copilot_core.domain.metrics import format_value, metric
 from copilot_core.domain.units import family
 from copilot_core.domain.vocabulary import is_below
 from copilot_core.language.numbers import unit_after
-from copilot_core.language.question_words import ANSWER_WORDS, tokens_of
+from copilot_core.language.answer_words import ANSWER_WORDS
+from copilot_core.language.question_words import tokens_of
 
 
 @dataclass

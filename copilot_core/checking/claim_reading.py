@@ -20,7 +20,8 @@ from copilot_core.checking.matcher import written_decimals, written_value
 from copilot_core.language.question import blank, names_blanked, noun_after, selects
 from copilot_core.language.question import mentions as find_mentions
 from copilot_core.language.sentences import sentence_at
-from copilot_core.language.question_words import ANSWER_WORDS, TOKEN, closing, opening, tokens_of
+from copilot_core.language.answer_words import ANSWER_WORDS, closing, opening
+from copilot_core.language.question_words import TOKEN, tokens_of
 from copilot_core.domain.vocabulary import metrics_named
 
 _CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")

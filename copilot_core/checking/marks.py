@@ -16,7 +16,7 @@ from collections.abc import Set as AbstractSet
 from copilot_core.checking.claim_facts import Claim
 from copilot_core.checking.claim_reading import numbers_read
 from copilot_core.checking.claim_units import spelled_value
-from copilot_core.language.question_words import ANSWER_WORDS
+from copilot_core.language.answer_words import ANSWER_WORDS
 from copilot_core.language.sentences import sentences
 
 NOT_CHECKED = "*(not checked)*"

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 from copilot_core.language.question import qubits_in
-from copilot_core.language.question_words import Phrases, Row, closing, tokens_of
+from copilot_core.language.answer_words import closing
+from copilot_core.language.question_words import Phrases, Row, tokens_of
 from copilot_core.language.sentences import sentences as sentence_spans
 from copilot_core.language.sentences import written_alone
 from copilot_core.review.qubit_facts import Problem, ProblemKind, problems

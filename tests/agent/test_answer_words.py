@@ -7,7 +7,7 @@ import pytest
 
 from copilot_core.checking.claim_reading import limits_after, read_numbers, read_words
 from copilot_core.checking.marks import states_something
-from copilot_core.language.question_words import ANSWER_WORDS, closing, opening
+from copilot_core.language.answer_words import ANSWER_WORDS, closing, opening
 from copilot_core.language.sentences import sentence_at, sentences, written_alone
 
 
