@@ -129,7 +129,7 @@ def _correlations(db) -> list[Question]:
         _correlation(db, "r2r-2", "Does readout fidelity track T1?", "average_readout_fidelity", "t1"),
         _correlation(db, "r2r-3", "What is the relationship between X90 gate fidelity and T2 echo?",
                      "x90_gate_fidelity", "t2_echo"),
-        _correlation(db, "r2r-4", "Is ZX90 gate fidelity correlated with Bell state fidelity over the couplings?",
+        _correlation(db, "r2r-4", "Across all couplings, do ZX90 gate fidelities and Bell state fidelities move together?",
                      "zx90_gate_fidelity", "bell_state_fidelity", "coupling"),
     ]
 
