@@ -40,21 +40,21 @@ def _compound(db, qid: str, text: str, tests: dict[str, Test]) -> Question:
 def _compounds(db) -> list[Question]:
     return [
         _compound(db, "cac-1", "t1>50us & t2e>40us count?", {"t1": lambda v: v > 50, "t2_echo": lambda v: v > 40}),
-        _compound(db, "cac-2", "how many qubits have t1 above 60 us and t2 echo above 30 us",
+        _compound(db, "cac-2", "count of qubits having t2 echo above 30 us and t1 above 60 us",
                   {"t1": lambda v: v > 60, "t2_echo": lambda v: v > 30}),
         _compound(db, "cac-3", "Could you tell me how many of the qubits manage both a T1 over 40 μs and a readout "
                   "fidelity over 90%?", {"t1": lambda v: v > 40, "average_readout_fidelity": lambda v: v > 90}),
-        _compound(db, "cac-4", "With T1 below 30 us and T2 echo below 20 us, how many qubits are there?",
+        _compound(db, "cac-4", "With T2 echo below 20 us and T1 below 30 us, how many qubits are there?",
                   {"t1": lambda v: v < 30, "t2_echo": lambda v: v < 20}),
-        _compound(db, "cac-5", "number of qubits where readout fidelity > 95% and x90 fidelity > 99%",
-                  {"average_readout_fidelity": lambda v: v > 95, "x90_gate_fidelity": lambda v: v > 99}),
+        _compound(db, "cac-5", "number of qubits where x90 fidelity > 99% and readout fidelity > 95%",
+                  {"x90_gate_fidelity": lambda v: v > 99, "average_readout_fidelity": lambda v: v > 95}),
         _compound(db, "cac-6", "Count qubits satisfying T1 >= 50 μs, T2 echo >= 50 μs and readout fidelity >= 90 %.",
                   {"t1": lambda v: v >= 50, "t2_echo": lambda v: v >= 50,
                    "average_readout_fidelity": lambda v: v >= 90}),
         _compound(db, "cac-7", "how many qubits have t1 under 25us while their readout fidelity is under 85%",
                   {"t1": lambda v: v < 25, "average_readout_fidelity": lambda v: v < 85}),
-        _compound(db, "cac-8", "Qubits with T2 echo greater than 40 microseconds and T1 greater than 80 "
-                  "microseconds: how many?", {"t2_echo": lambda v: v > 40, "t1": lambda v: v > 80}),
+        _compound(db, "cac-8", "Qubits whose T2 echo is greater than 40 microseconds and T1 greater than "
+                  "80 microseconds: how many?", {"t2_echo": lambda v: v > 40, "t1": lambda v: v > 80}),
     ]
 
 
@@ -72,10 +72,10 @@ def _shares(db) -> list[Question]:
                lambda v: v < 90),
         _share(db, "cas-3", "How many out of all the qubits have T2 echo over 40 µs?", "t2_echo", lambda v: v > 40,
                percent=False),
-        _share(db, "cas-4", "What share of the qubits have a T1 under 30 microseconds?", "t1", lambda v: v < 30),
-        _share(db, "cas-5", "percentage of qubits with x90 gate fidelity over 99.5%", "x90_gate_fidelity",
+        _share(db, "cas-4", "What share of all qubits have a T1 under 30 microseconds?", "t1", lambda v: v < 30),
+        _share(db, "cas-5", "x90 gate fidelity over 99.5%: percentage of the qubits?", "x90_gate_fidelity",
                lambda v: v > 99.5),
-        _share(db, "cas-6", "Of the qubits on this chip, what percent reach a T2 echo of at least 50 us?", "t2_echo",
+        _share(db, "cas-6", "Of the chip's qubits, what percent reach a T2 echo of at least 50 us?", "t2_echo",
                lambda v: v >= 50),
         _share(db, "cas-7", "t1 > 70us: what % of qubits?", "t1", lambda v: v > 70),
         _share(db, "cas-8", "Roughly what proportion of the couplings have ZX90 gate fidelity above 95%?",
@@ -102,11 +102,11 @@ def _tops(db) -> list[Question]:
         _ends(db, "can-1", "worst five qubits by T1", "t1", 5, False),
         _ends(db, "can-2", "bottom 3 qubits for readout fidelity", "average_readout_fidelity", 3, False),
         _ends(db, "can-3", "the 10 best qubits on T2 echo", "t2_echo", 10, True),
-        _ends(db, "can-4", "Which 4 qubits have the highest X90 gate fidelity?", "x90_gate_fidelity", 4, True),
-        _ends(db, "can-5", "top 6 couplings by bell state fidelity", "bell_state_fidelity", 6, True, "coupling"),
+        _ends(db, "can-4", "Which 4 qubits score highest on X90 gate fidelity?", "x90_gate_fidelity", 4, True),
+        _ends(db, "can-5", "bell-state fidelity: top 6 couplings", "bell_state_fidelity", 6, True, "coupling"),
         _ends(db, "can-6", "Show me the three lowest-T1 qubits please.", "t1", 3, False),
         _ends(db, "can-7", "By T2 echo, which are the 5 weakest qubits?", "t2_echo", 5, False),
-        _ends(db, "can-8", "List the best 2 couplings in terms of ZX90 gate fidelity.", "zx90_gate_fidelity", 2, True,
+        _ends(db, "can-8", "List the best 2 couplings as measured by ZX90 gate fidelity.", "zx90_gate_fidelity", 2, True,
               "coupling"),
         _ends(db, "can-9", "give me the top seven qubits ranked by readout fidelity", "average_readout_fidelity", 7,
               True),
@@ -126,7 +126,7 @@ def _spread(db, qid: str, text: str, name: str, stat: str) -> Question:
 
 def _spreads(db) -> list[Question]:
     return [
-        _spread(db, "caw-1", "How widely does T1 differ from qubit to qubit on the chip?", "t1", "std"),
+        _spread(db, "caw-1", "T1 from qubit to qubit: how widely does it differ?", "t1", "std"),
         _spread(db, "caw-2", "how tight is the T1 distribution", "t1", "std"),
         _spread(db, "caw-3", "std of t2 echo across qubits?", "t2_echo", "std"),
         _spread(db, "caw-4", "What's the standard deviation of readout fidelity on this chip?",
@@ -135,7 +135,7 @@ def _spreads(db) -> list[Question]:
         _spread(db, "caw-6", "range of x90 gate fidelity across the qubits", "x90_gate_fidelity", "range"),
         _spread(db, "caw-7", "How consistent is T2 echo across the chip? Give the coefficient of variation.",
                 "t2_echo", "cv"),
-        _spread(db, "caw-8", "What is the spread (max minus min) of T1 over all qubits?", "t1", "range"),
+        _spread(db, "caw-8", "What is the spread of T1 over all qubits, max minus min?", "t1", "range"),
         _spread(db, "caw-9", "How much does the readout fidelity vary between qubits, as a standard deviation?",
                 "average_readout_fidelity", "std"),
     ]
@@ -161,10 +161,10 @@ def _correlations(db) -> list[Question]:
                      "average_readout_fidelity"),
         _correlation(db, "car-4", "Do qubits with longer T2 echo also have higher X90 fidelity?", "t2_echo",
                      "x90_gate_fidelity"),
-        _correlation(db, "car-5", "How strongly is T1 related to qubit frequency across the chip?", "t1",
+        _correlation(db, "car-5", "To what degree is T1 related to qubit frequency across the chip?", "t1",
                      "qubit_frequency"),
         _correlation(db, "car-6", "Pearson r of T2 echo vs readout fidelity?", "t2_echo", "average_readout_fidelity"),
-        _correlation(db, "car-7", "Is Bell state fidelity associated with ZX90 gate fidelity on the couplings?",
+        _correlation(db, "car-7", "On the couplings, are Bell-state fidelity plus ZX90 gate fidelity associated?",
                      "bell_state_fidelity", "zx90_gate_fidelity", "coupling"),
         _correlation(db, "car-8", "When T1 rises, does readout fidelity rise with it?", "t1",
                      "average_readout_fidelity"),

@@ -19,9 +19,9 @@ ZX, BELL, FREQ = "zx90_gate_fidelity", "bell_state_fidelity", "qubit_frequency"
 
 # id: (tool, metrics in order, what else the call must carry)
 EXPECTED: dict[str, tuple[str, tuple[str, ...], dict]] = {
-    "cac-1": ("filter_metrics", (T1, T2), {}), "cac-2": ("filter_metrics", (T1, T2), {}),
+    "cac-1": ("filter_metrics", (T1, T2), {}), "cac-2": ("filter_metrics", (T2, T1), {}),
     "cac-3": ("filter_metrics", (T1, RO), {}), "cac-4": ("filter_metrics", (T1, T2), {}),
-    "cac-5": ("filter_metrics", (RO, X90), {}), "cac-6": ("filter_metrics", (T1, T2, RO), {}),
+    "cac-5": ("filter_metrics", (X90, RO), {}), "cac-6": ("filter_metrics", (T1, T2, RO), {}),
     "cac-7": ("filter_metrics", (T1, RO), {}), "cac-8": ("filter_metrics", (T2, T1), {}),
     "cas-1": ("filter_metric", (T1,), {}), "cas-2": ("filter_metric", (RO,), {}),
     "cas-3": ("filter_metric", (T2,), {}), "cas-4": ("filter_metric", (T1,), {}),
@@ -45,7 +45,7 @@ EXPECTED: dict[str, tuple[str, tuple[str, ...], dict]] = {
     "car-1": ("correlate_metrics", (T1, T2), {}), "car-2": ("correlate_metrics", (RO, T1), {}),
     "car-3": ("correlate_metrics", (X90, RO), {}), "car-4": ("correlate_metrics", (T2, X90), {}),
     "car-5": ("correlate_metrics", (T1, FREQ), {}), "car-6": ("correlate_metrics", (T2, RO), {}),
-    "car-7": ("correlate_metrics", (BELL, ZX), {}), "car-8": ("correlate_metrics", (T1, RO), {}),
+    "car-7": ("correlate_metrics", (ZX, BELL), {}), "car-8": ("correlate_metrics", (T1, RO), {}),
     "car-9": ("correlate_metrics", (T1, T2), {}),
 }
 
