@@ -286,13 +286,17 @@ WORDS.update({
     "or join": Phrases("or|either"),
     "spread words": Phrases("spread|standard deviation|std|stdev|sigma|variance|variation|vary|varies|variability"
                             "|range|iqr|interquartile|quartile/quartiles|coefficient of variation|cv|uniform"
-                            "|uniformity|consistent|homogeneous|dispersion|how wide|max minus min"),
+                            "|uniformity|consistent|homogeneous|dispersion|how wide|max minus min|how tight/tightly"
+                            "|how narrow|clustered|how widely|qubit to qubit|coupling to coupling"),
     "iqr words": Phrases("iqr|interquartile|quartile/quartiles"),
     "cv words": Phrases("coefficient of variation|cv|relative spread|relative variation"),
     "std words": Phrases("standard deviation|std|stdev|sigma|variance"),
     "range words": Phrases("range|max minus min|how wide|gap between"),
     "correlation words": Phrases("correlat*|pearson|spearman|relationship|relate/related/relates|track/tracks"
-                                 "|move/go together|go hand in hand|hand in hand|linked|co vary|covary*"),
+                                 "|move/go together|go hand in hand|hand in hand|linked|co vary|covary*|link/links"
+                                 "|associated|association|also have/has/show/get higher/lower/longer/shorter/better/worse"
+                                 "|rise/rises/fall/falls/drop/drops/grow/grows/move/moves/change/changes with it/them"
+                                 "|go/goes with|go/goes along with"),
     "spearman": Phrases("spearman|rank correlation|rank order|monotonic"),
     "pearson": Phrases("pearson|linear correlation"),
 })
