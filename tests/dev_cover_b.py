@@ -147,13 +147,17 @@ def _pair(db) -> list[tuple[Question, Call]]:
 
 
 def _missing(db) -> list[tuple[Question, Call | None]]:
+    """A qubit past the chip's size, a chip not installed: the call that says so (``check_target``); a task no run
+    ever had: no call that counts it as if it were there."""
     n64, n144 = size(db, CHIP), size(db, OTHER)
+    assert not db["chip"].find_one({"chip_id": "32Qv1"}) and not db["task_result_history"].find_one(
+        {"name": "CheckWobble"})
     rows: list[tuple[str, Call | None]] = [
-        (f"T1 of Q{n64 + 16} on 64Q?", ("get_qubit_params", {"chip_id": CHIP, "qid": str(n64 + 16)})),
-        (f"Show the T1 of qubit {n64} on the 64-qubit device", ("get_qubit_params", {"chip_id": CHIP, "qid": str(n64)})),
-        (f"readout fidelity of qubit {n144 + 6} on 144Q", ("get_qubit_params", {"chip_id": OTHER, "qid": str(n144 + 6)})),
-        ("what's the median T2 echo on the 256-qubit chip", None),
-        ("median T1 of chip 32Qv1, please", None),
+        (f"T1 of Q{n64 + 16} on 64Q?", ("check_target", {"chip_id": CHIP, "qid": str(n64 + 16)})),
+        (f"Show the T1 of qubit {n64} on the 64-qubit device", ("check_target", {"chip_id": CHIP, "qid": str(n64)})),
+        (f"readout fidelity of qubit {n144 + 6} on 144Q", ("check_target", {"chip_id": OTHER, "qid": str(n144 + 6)})),
+        ("what's the median T2 echo on the 256-qubit chip", ("check_target", {})),
+        ("median T1 of chip 32Qv1, please", ("check_target", {"chip_id": "32Qv1"})),
         ("How often does the task CheckWobble fail?", None),
     ]
     return [(Question(f"cb-missing-{i + 1}", "missing thing", text, Truth(patterns=(NO_SUCH,), no_values=True)), call)

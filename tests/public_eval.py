@@ -277,8 +277,8 @@ def build(db) -> list[Question]:
                                                             "come from?",
                            Truth((), (re.escape(str(param["execution_id"])),))))
     from tests import (  # they read its helpers
-        dev_asks, dev_chipname, dev_cover_b, dev_errdates, dev_limits, dev_marks, dev_ranking, dev_restate, dev_restate2, dev_routes,
-        dev_scope, dev_shapes_a, dev_shapes_b,
+        dev_asks, dev_chipname, dev_cover_b, dev_errdates, dev_limits, dev_marks, dev_ranking, dev_restate,
+        dev_restate2, dev_routes, dev_scope, dev_shapes_a, dev_shapes_b,
     )
 
     return (qs + fresh(db, live) + unrehearsed(db, live) + dev_shapes_a.build(db) + dev_shapes_b.build(db)

@@ -304,6 +304,7 @@ WORDS.update({
                           "|each chip|every chip|all the? chips|the two chips|the chips|on each chip"),
     "fails most": Phrases("fail*/error*/break*/broke most|most fail*/error*|most often fail*|fail* more often"
                           "|most failures/errors|most failed|most frequently fail*|fail* most frequently"
+                          "|most often error*/break*|error*/break* most often"
                           "|fail* the most|highest failure/failures"
                           "|failure/failures ... most/top/highest|most task/tasks fail*"
                           "|highest/largest/biggest number/count of fail*"
@@ -311,9 +312,11 @@ WORDS.update({
                           "|least reliable|most unreliable|worst/poorest/lowest reliability|break* down most"
                           "|least/lowest/worst/poorest success/pass/completion rate|worst/poorest failure/error rate"
                           "|most troublesome|most problematic|most trouble"),
-    "by coupling": Phrases("which coupling/couplings|coupling/couplings fail*|per/by coupling"),
+    "by coupling": Phrases("which coupling/couplings|coupling/couplings fail*|per/by coupling"
+                           "|reliable/unreliable/troublesome/problematic coupling/couplings"),
     "by qubit": Phrases("which qubit/qubits|qubit/qubits fail*|qubit/qubits has/have/had the? most"
-                        "|qubit/qubits that/which/with|per qubit|by qubit"),
+                        "|qubit/qubits that/which/with|per qubit|by qubit"
+                        "|reliable/unreliable/troublesome/problematic qubit/qubits"),
     "by run": Phrases("which/what calibration? run/runs/execution/executions|per/by/each run/execution"
                       "|run/runs/execution/executions that/which/with"),
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
