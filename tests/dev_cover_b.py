@@ -67,21 +67,19 @@ def _cross(db) -> list[tuple[Question, Call]]:
 def _window(db) -> list[tuple[Question, Call]]:
     end = _newest(db, CHIP)
     month = end.replace(day=1) if end.day >= 10 else (end.replace(day=1) - timedelta(days=1)).replace(day=1)
-    last_month_end = end.replace(day=1) - timedelta(days=1)
-    last_month = last_month_end.replace(day=1)
     d3, d10, wk = month.replace(day=3), month.replace(day=10), month.replace(day=7)
     cut = end - timedelta(days=8)
     after = end - timedelta(days=5)
     rows = [
-        ("how many tasks failed last month", len(_failed(db, CHIP, last_month, last_month_end)),
-         {"what": "failed tasks", "from_date": last_month.isoformat(), "to_date": last_month_end.isoformat()}),
+        ("how many tasks failed over the past month", len(_failed(db, CHIP, end - timedelta(days=29), end)),
+         {"what": "failed tasks", "days": 30}),
         (f"How many calibration runs were there in the first week of {month:%B}?", _runs(db, CHIP, month, wk),
          {"what": "runs", "from_date": month.isoformat(), "to_date": wk.isoformat()}),
         (f"number of failed tasks between the 3rd and the 10th of {month:%B}", len(_failed(db, CHIP, d3, d10)),
          {"what": "failed tasks", "from_date": d3.isoformat(), "to_date": d10.isoformat()}),
         (f"How many runs were done before {cut.day} {cut:%b}?", _runs(db, CHIP, None, cut - timedelta(days=1)),
          {"what": "runs", "to_date": (cut - timedelta(days=1)).isoformat()}),
-        (f"failed tasks on 64Q after {after:%b} {after.day}?", len(_failed(db, CHIP, after + timedelta(days=1))),
+        (f"how many failed tasks on 64Q after {after:%b} {after.day}?", len(_failed(db, CHIP, after + timedelta(days=1))),
          {"what": "failed tasks", "from_date": (after + timedelta(days=1)).isoformat()}),
         (f"Since {cut.day}/{cut.month}/{cut.year}, how many executions have there been on the 144-qubit chip?",
          _runs(db, OTHER, cut, None), {"chip_id": OTHER, "what": "runs", "from_date": cut.isoformat()}),

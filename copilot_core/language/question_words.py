@@ -209,7 +209,7 @@ WORDS: dict[str, Row] = {
     "plural": Phrases("which/what/list *? qubits/couplings/pairs"),
     "run words": Phrases("run|execution|calibration|latest|last|recent|most recent|today"),
     "last calibrated": Phrases("when ... last? calibrat*/run/measured/executed/execution/start/started"
-                               "|last calibrat*"),
+                               "|last calibrat*|status/outcome of the? latest/last/newest/most? recent run/execution"),
     "recent run": Phrases(f"most? recent {_R}"),  # which run, not a trend
     "since last run": Phrases(f"what changed/changes ... since/from the? last/latest/previous/prior {_R}"
                               f"|what has/have changed ... since/from the? last/latest/previous/prior {_R}"),
