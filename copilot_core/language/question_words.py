@@ -144,7 +144,7 @@ WORDS: dict[str, Row] = {
     "data": Phrases("qubit/qubits|chip|heat map|heatmap|median|trend|worst|best"),  # or a qubit named
     "many chips": Phrases("chips|compare|comparison|every chip|all chips|which chip|each chip|per chip"),
     "each chip": Phrases("each chip|per chip|both chips|every chip|all chips|all the chips|each of the chips"),
-    "sized chip": Phrases("# qubit/qubits chip/chips/device"),  # "the 64-qubit chip"
+    "sized chip": Phrases("# qubit/qubits chip/chips/device/processor/one"),  # "the 64-qubit chip"
     "chart": Phrases("plot*|graph*|chart*|draw|visualize*|visualise*"),
     "show": Phrases("show"),  # with several qubits named, "show" their history is a chart too
     "chip id": re.compile(r"(?<![A-Za-z0-9_])\d{1,4}Q[A-Za-z0-9_]*", re.I),
