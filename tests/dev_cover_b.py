@@ -48,7 +48,7 @@ def _stat(db, chip: str, name: str, how=statistics.median) -> float:
 
 def _cross(db) -> list[tuple[Question, Call]]:
     rows = [("t1", "median", "which device has the better median T1, 64Q or 144Q?"),
-            ("t2_echo", "median", "median t2 echo: 64-qubit device vs the 144-qubit one?"),
+            ("t2_echo", "median", "median t2 echo, compare 64Q against the 144-qubit one"),
             ("x90_gate_fidelity", "median", "Going by the median, is X90 gate fidelity better on 64Q or on 144Q?"),
             ("t1", "mean", "How does the 144-qubit chip stack up against the 64-qubit chip for mean T1?"),
             ("t2_echo", "mean", "Does 144Qv2 or 64Qv3 have longer T2 echo times on average?"),
@@ -75,7 +75,7 @@ def _window(db) -> list[tuple[Question, Call]]:
          {"what": "failed tasks", "days": 30}),
         (f"How many calibration runs were there in the first week of {month:%B}?", _runs(db, CHIP, month, wk),
          {"what": "runs", "from_date": month.isoformat(), "to_date": wk.isoformat()}),
-        (f"number of failed tasks between the 3rd and the 10th of {month:%B}", len(_failed(db, CHIP, d3, d10)),
+        (f"number of failed tasks between the 3rd and the 10th of {month:%b}", len(_failed(db, CHIP, d3, d10)),
          {"what": "failed tasks", "from_date": d3.isoformat(), "to_date": d10.isoformat()}),
         (f"How many runs were done before {cut.day} {cut:%b}?", _runs(db, CHIP, None, cut - timedelta(days=1)),
          {"what": "runs", "to_date": (cut - timedelta(days=1)).isoformat()}),
@@ -83,7 +83,7 @@ def _window(db) -> list[tuple[Question, Call]]:
          {"what": "failed tasks", "from_date": (after + timedelta(days=1)).isoformat()}),
         (f"Since {cut.day}/{cut.month}/{cut.year}, how many executions have there been on the 144-qubit chip?",
          _runs(db, OTHER, cut, None), {"chip_id": OTHER, "what": "runs", "from_date": cut.isoformat()}),
-        ("how many failed tasks in the last 2 weeks", len(_failed(db, CHIP, end - timedelta(days=13), end)),
+        ("failed task count for the past 2 weeks", len(_failed(db, CHIP, end - timedelta(days=13), end)),
          {"what": "failed tasks", "days": 14}),
     ]
     return [(Question(f"cb-window-{i + 1}", "window count", text, Truth(((n, 0),))),
@@ -101,7 +101,7 @@ def _fails(db) -> list[tuple[Question, Call]]:
     rows = [
         ("what's the least reliable task on 64Q", _failed(db, CHIP), "name", CHIP, "task", {}),
         ("Which task most often errors out?", _failed(db, CHIP), "name", CHIP, "task", {}),
-        ("Which qubit had the most failed tasks over the past week?", week, "qid", CHIP, "qubit", {"days": 7}),
+        ("which qubit logged the most failures in the past 7 days", week, "qid", CHIP, "qubit", {"days": 7}),
         ("What calibration task fails most frequently on the 144-qubit device?", _failed(db, OTHER), "name", OTHER,
          "task", {}),
         ("which coupling fails most often", [d for d in _failed(db, CHIP) if d["task_type"] == "coupling"], "qid",
@@ -124,7 +124,7 @@ def _pair(db) -> list[tuple[Question, Call]]:
             ("t1", "2", "9", "q2 vs q9 t1?"),
             ("t2_echo", "10", "11", "Is Q10's T2 echo longer than Q11's?"),
             ("x90_gate_fidelity", "12", "13", "compare qubits 12 and 13 on X90 fidelity"),
-            ("qubit_frequency", "22", "23", "Which of Q22 and Q23 sits at the higher qubit frequency?")]):
+            ("qubit_frequency", "22", "23", "Q22 or Q23, whose qubit frequency is higher?")]):
         values = latest_values(db, CHIP, name)
         va, vb = values[a], values[b]
         assert va is not None and vb is not None and va != vb, (name, a, b)
@@ -152,9 +152,9 @@ def _missing(db) -> list[tuple[Question, Call | None]]:
         {"name": "CheckWobble"})
     rows: list[tuple[str, Call | None]] = [
         (f"T1 of Q{n64 + 16} on 64Q?", ("check_target", {"chip_id": CHIP, "qid": str(n64 + 16)})),
-        (f"Show the T1 of qubit {n64} on the 64-qubit device", ("check_target", {"chip_id": CHIP, "qid": str(n64)})),
+        (f"Show the T1 of qubit {n64}, 64-qubit device", ("check_target", {"chip_id": CHIP, "qid": str(n64)})),
         (f"readout fidelity of qubit {n144 + 6} on 144Q", ("check_target", {"chip_id": OTHER, "qid": str(n144 + 6)})),
-        ("what's the median T2 echo on the 256-qubit chip", ("check_target", {})),
+        ("what's the median T2 echo for the 256-qubit chip", ("check_target", {})),
         ("median T1 of chip 32Qv1, please", ("check_target", {"chip_id": "32Qv1"})),
         ("How often does the task CheckWobble fail?", None),
     ]

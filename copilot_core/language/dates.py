@@ -156,8 +156,8 @@ def _day_number(word: str) -> int | None:
 
 
 def _shared_month(tokens: list[tuple[int, int, str]], days: list[Written]) -> list[Written]:
-    """The first end of "between 1 and 15 November 2026" (or "from 1 to 15 Nov", "between the 3rd and the 10th of
-    November"), a day written with the month and year of the second."""
+    """The first end of "between 1 and 15 November 2026" (or "from 1 to 15 Nov", "from the 2nd till the 9th of
+    Dec"), a day written with the month and year of the second."""
     out = []
     for w in days:
         at = next((i for i, t in enumerate(tokens) if t[0] == w.start), None)
