@@ -135,24 +135,40 @@ def written_days(text: str) -> list[Written]:
         leap = month == 2 and year is not None and int(year) % 4 == 0
         first, last = _calendar_day(year, month, 1), _calendar_day(year, month, 29 if leap else _DAYS_IN[month - 1]
                                                                    if month != 2 else 28)
+        week = _WEEKS.get(tokens[i - 3][2]) if i >= 3 and [t[2] for t in tokens[i - 2:i]] == ["week", "of"] else None
+        if first is not None and last is not None and week is not None:  # "the second week of November"
+            first, last = _shifted(first, 7 * week), _shifted(first, 7 * week + 6)
+            start, before = tokens[i - 3][0], _word_before(tokens, tokens[i - 3][0])
         if first is not None and last is not None:
             taken.append((start, stop))
             out.append(Written(start, stop, first, last, before))
     return sorted(out + _shared_month(tokens, out), key=lambda w: w.start)
 
 
+_RANGE_WORDS = (("and", "between"), ("to", "from"), ("till", "from"), ("until", "from"), ("through", "from"))
+_WEEKS = {"first": 0, "second": 1, "third": 2, "fourth": 3}  # "the first week of November": days 1-7
+
+
+def _day_number(word: str) -> int | None:
+    """"3", "3rd", "21st": the day of the month written; None for any other word."""
+    digits = word[:-2] if word[-2:] in ("st", "nd", "rd", "th") else word
+    return int(digits) if digits.isdigit() and len(digits) <= 2 else None
+
+
 def _shared_month(tokens: list[tuple[int, int, str]], days: list[Written]) -> list[Written]:
-    """The first end of "between 1 and 15 November 2026" (or "from 1 to 15 Nov"), a day written with the month and
-    year of the second."""
+    """The first end of "between 1 and 15 November 2026" (or "from 1 to 15 Nov", "from the 2nd till the 9th of
+    Dec"), a day written with the month and year of the second."""
     out = []
     for w in days:
         at = next((i for i, t in enumerate(tokens) if t[0] == w.start), None)
-        if at is None or at < 3 or w.first != w.last or (tokens[at - 1][2], tokens[at - 3][2]) not in (
-                ("and", "between"), ("to", "from")):
+        if at is None or w.first != w.last:
             continue
-        start, end, word = tokens[at - 2]
-        if word.isdigit() and (day := _calendar_day(w.first[:-6] or None, int(w.first[-5:-3]), int(word))):
-            out.append(Written(start, end, day, day, tokens[at - 3][2]))
+        words = [t for t in tokens[:at] if t[2] != "the"][-3:]  # "the" leaves the range's words unchanged
+        if len(words) < 3 or (words[2][2], words[0][2]) not in _RANGE_WORDS:
+            continue
+        number = _day_number(words[1][2])
+        if number is not None and (day := _calendar_day(w.first[:-6] or None, int(w.first[-5:-3]), number)):
+            out.append(Written(words[1][0], words[1][1], day, day, words[0][2]))
     return out
 
 

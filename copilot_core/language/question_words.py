@@ -144,7 +144,7 @@ WORDS: dict[str, Row] = {
     "data": Phrases("qubit/qubits|chip|heat map|heatmap|median|trend|worst|best"),  # or a qubit named
     "many chips": Phrases("chips|compare|comparison|every chip|all chips|which chip|each chip|per chip"),
     "each chip": Phrases("each chip|per chip|both chips|every chip|all chips|all the chips|each of the chips"),
-    "sized chip": Phrases("# qubit/qubits chip/chips/device"),  # "the 64-qubit chip"
+    "sized chip": Phrases("# qubit/qubits chip/chips/device/processor/one"),  # "the 64-qubit chip"
     "chart": Phrases("plot*|graph*|chart*|draw|visualize*|visualise*"),
     "show": Phrases("show"),  # with several qubits named, "show" their history is a chart too
     "chip id": re.compile(r"(?<![A-Za-z0-9_])\d{1,4}Q[A-Za-z0-9_]*", re.I),
@@ -209,7 +209,7 @@ WORDS: dict[str, Row] = {
     "plural": Phrases("which/what/list *? qubits/couplings/pairs"),
     "run words": Phrases("run|execution|calibration|latest|last|recent|most recent|today"),
     "last calibrated": Phrases("when ... last? calibrat*/run/measured/executed/execution/start/started"
-                               "|last calibrat*"),
+                               "|last calibrat*|status/outcome of the? latest/last/newest/most? recent run/execution"),
     "recent run": Phrases(f"most? recent {_R}"),  # which run, not a trend
     "since last run": Phrases(f"what changed/changes ... since/from the? last/latest/previous/prior {_R}"
                               f"|what has/have changed ... since/from the? last/latest/previous/prior {_R}"),
@@ -308,6 +308,7 @@ WORDS.update({
                           "|each chip|every chip|all the? chips|the two chips|the chips|on each chip"),
     "fails most": Phrases("fail*/error*/break*/broke most|most fail*/error*|most often fail*|fail* more often"
                           "|most failures/errors|most failed|most frequently fail*|fail* most frequently"
+                          "|most often error*/break*|error*/break* most often"
                           "|fail* the most|highest failure/failures"
                           "|failure/failures ... most/top/highest|most task/tasks fail*"
                           "|highest/largest/biggest number/count of fail*"
@@ -315,9 +316,11 @@ WORDS.update({
                           "|least reliable|most unreliable|worst/poorest/lowest reliability|break* down most"
                           "|least/lowest/worst/poorest success/pass/completion rate|worst/poorest failure/error rate"
                           "|most troublesome|most problematic|most trouble"),
-    "by coupling": Phrases("which coupling/couplings|coupling/couplings fail*|per/by coupling"),
+    "by coupling": Phrases("which coupling/couplings|coupling/couplings fail*|per/by coupling"
+                           "|reliable/unreliable/troublesome/problematic coupling/couplings"),
     "by qubit": Phrases("which qubit/qubits|qubit/qubits fail*|qubit/qubits has/have/had the? most"
-                        "|qubit/qubits that/which/with|per qubit|by qubit"),
+                        "|qubit/qubits that/which/with|per qubit|by qubit"
+                        "|reliable/unreliable/troublesome/problematic qubit/qubits"),
     "by run": Phrases("which/what calibration? run/runs/execution/executions|per/by/each run/execution"
                       "|run/runs/execution/executions that/which/with"),
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),

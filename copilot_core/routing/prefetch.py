@@ -313,7 +313,9 @@ def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
     if compared is not None:
         return _offered(compared, available)
     if any(chip.lower() != chip_id.lower() for chip in asked.chip_ids):
-        return None  # another chip (or two), with no shape that compares them: the model's job
+        if asked.chip is None or len({c.lower() for c in asked.chip_ids}) != 1:
+            return None  # two chips with no shape that compares them, or one not installed: the model's job
+        chip_id = asked.chip  # the one installed chip named is the one asked about, not the one in view
     qubits = set(asked.ends)  # a coupling's ends too
     if (of_qubit := _couplings_plan(asked, chip_id)) is not None:
         return _offered(of_qubit, available)
