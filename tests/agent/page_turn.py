@@ -24,3 +24,8 @@ def page_turn(repo, server, tmp_path, question: str, model: str | None = None,
 def shown(turn: TurnResult) -> str:
     """What the person reads: the answer, or the notice when there is none."""
     return turn.answer.text if turn.answer is not None else (turn.notice or "")
+
+
+def asked_on_small(repo, server, tmp_path, question: str, router: str) -> str:
+    """What the person reads when a small model is asked with the tool router ``"on"`` or ``"off"``."""
+    return shown(page_turn(repo, server, tmp_path, question, SMALL, {"COPILOT_TOOL_ROUTER": router}))

@@ -19,7 +19,7 @@ from copilot_core.tools import DataStore, Toolkit
 from tests import dev_limits
 from tests.fakes.scripted_models import caller_then_quoter, quoter, silent
 from tests.public_eval import CHIP, latest_values, passed
-from tests.agent.page_turn import SMALL, page_turn, shown
+from tests.agent.page_turn import asked_on_small as _ask
 
 T = Threshold
 
@@ -137,10 +137,6 @@ def test_the_filter_tool_counts_inside_and_outside_and_says_which(repo, demo_db,
     assert 0 < truth < len(values)
     assert outcome.ok and outcome.full["answer"].startswith(f"{truth} of {len(values)} qubits with t1 data on {CHIP} "
                                                            f"have {words} ")
-
-
-def _ask(repo, server, tmp_path, question: str, router: str) -> str:
-    return shown(page_turn(repo, server, tmp_path, question, SMALL, {"COPILOT_TOOL_ROUTER": router}))
 
 
 @pytest.fixture(scope="module")

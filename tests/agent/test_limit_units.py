@@ -14,7 +14,7 @@ from copilot_core.routing.limits import settle_limits
 from copilot_core.tools import DataStore, Toolkit
 from tests.fakes.scripted_models import caller_then_quoter
 from tests.public_eval import CHIP, latest_values, scale
-from tests.agent.page_turn import SMALL, page_turn, shown
+from tests.agent.page_turn import asked_on_small as _ask
 
 
 
@@ -107,10 +107,6 @@ def test_each_condition_of_a_compound_filter_is_converted_on_its_own(repo, demo_
 def test_a_unit_that_cannot_be_the_metrics_is_refused_with_a_message(question, name, written, words):
     settled = settle_limits("filter_metric", {"metric_name": name, "above": written}, parse(question))
     assert settled.refusal is not None and words in settled.refusal and name in settled.refusal
-
-
-def _ask(repo, server, tmp_path, question: str, router: str) -> str:
-    return shown(page_turn(repo, server, tmp_path, question, SMALL, {"COPILOT_TOOL_ROUTER": router}))
 
 
 @pytest.mark.parametrize("router", ["off", "on"])

@@ -15,7 +15,7 @@ import pytest
 from copilot_core.checking.restate import mismatches
 from copilot_core.language.question import parse
 from tests import dev_restate
-from tests.agent.page_turn import SMALL, page_turn, shown
+from tests.agent.page_turn import asked_on_small as _ask
 from tests.eval_score import Truth
 from tests.fakes.scripted_models import caller_then_quoter, quoter, silent
 from tests.fakes.scripted_openai import call, text
@@ -27,10 +27,6 @@ NOTE = "Note: this"
 @pytest.fixture(scope="module")
 def dev(demo_db) -> dict[str, Question]:
     return {q.id: q for q in dev_restate.build(demo_db)}
-
-
-def _ask(repo, server, tmp_path, question: str, router: str) -> str:
-    return shown(page_turn(repo, server, tmp_path, question, SMALL, {"COPILOT_TOOL_ROUTER": router}))
 
 
 def test_there_are_enough_dev_questions_of_every_kind(dev):
