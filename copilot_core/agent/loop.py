@@ -14,10 +14,9 @@ a finalize call: a small model given a free round after the call asks for it aga
 and each extra round costs it seconds.  That round offers every tool (not callable), the same list for every
 question, so the prompt cache keeps the tools across questions too.  A tool call a small model wrote as text is run
 like a structured one, and never shown as the answer; when the model writes no final answer at all, the tools' own
-answer sentences are shown, labelled so.  Nothing raises out of :meth:`ModelLoop.run`: a provider failure after the
-tools found facts ends with the answer computed from them (:mod:`~copilot_core.agent.provider_failure`), else it is
-the end's ``error``.  The question arrives checked (``copilot_core.session`` runs the input check once per turn).
-Streamed text is passed through the output sanitizer here, whatever the model wrote.
+answer sentences are shown, labelled so.  Nothing raises out of :meth:`ModelLoop.run`: a provider failure after facts
+ends with the answer computed from them (:mod:`~copilot_core.agent.provider_failure`), else it is the ``error``.
+The question arrives checked (``copilot_core.session``); streamed text passes the output sanitizer here.
 """
 
 from __future__ import annotations
@@ -38,11 +37,12 @@ from copilot_core.routing.clarify import ASK_TOOL, answer_instead, ask_from_call
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
 from copilot_core.agent.finish import LoopEnd, finish
 from copilot_core.guardrails import sanitize_output
+from copilot_core.llm.calls import call_model
 from copilot_core.llm.conversation import start_conversation
 from copilot_core.llm.turns import Conversation, ModelTurn, ToolCall
 from copilot_core.agent.lookups import COULD_NOT, answered_from_thin_air, failure_quotes, fallback_plan
 from copilot_core.agent.plan import TurnPlan, plan_turn
-from copilot_core.agent.provider_failure import computed_after, has_facts, readable_turn
+from copilot_core.agent.provider_failure import computed_after, has_facts, reread
 from copilot_core.routing.limits import Settled, noted, settle_limits
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.agent.prompts import build_prompt, render_prompt
@@ -171,10 +171,12 @@ class ModelLoop:
                               tools=bool(tools)):
             self.show_draft("")
             conversation.charts_drawn = bool(self.ledger.charts)
-            turn = readable_turn(conversation, tools, "none" if final and tools else None, self.provider, self.dropped,
-                                 facts=has_facts(self.ledger.outcomes), restart=lambda: self.show_draft(""),
-                                 on_retry=lambda phase: self.notify(self.listener.phase, phase), cancel=self.cancel,
-                                 on_text=self.streamed if self.stream is not None else None)
+            choice = "none" if final and tools else None
+            turn = call_model(conversation, tools, provider=self.provider, dropped=self.dropped, tool_choice=choice,
+                              on_retry=lambda phase: self.notify(self.listener.phase, phase), cancel=self.cancel,
+                              on_text=self.streamed if self.stream is not None else None,
+                              reread=reread(conversation, tools, choice, facts=has_facts(self.ledger.outcomes),
+                                            restart=lambda: self.show_draft("")))
             self.tracer.record_usage(turn.input_tokens, turn.output_tokens, self.provider.model)
         self.rounds.append({"input_tokens": turn.input_tokens, "cached_tokens": turn.cached_tokens,
                             "output_tokens": turn.output_tokens, "tools": len(tools or []), "final": final})

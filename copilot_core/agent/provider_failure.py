@@ -16,10 +16,8 @@ from collections.abc import Callable, Sequence
 from copilot_core.agent.prompts import render_prompt
 from copilot_core.checking.verify import deterministic_answer
 from copilot_core.errors import ProviderError, UnreadableReply
-from copilot_core.cancel import CancelToken
-from copilot_core.llm.calls import call_model
-from copilot_core.llm.provider import ProviderConfig
-from copilot_core.llm.turns import Conversation, ModelTurn, OnText
+from copilot_core.llm.calls import Reread
+from copilot_core.llm.turns import Conversation
 from copilot_core.tools.toolkit import ToolOutcome
 
 log = logging.getLogger(__name__)
@@ -28,25 +26,19 @@ UNREADABLE_NOTE = "The model's reply could not be read; this answer was computed
 COMPUTED = "This answer was computed from the data."
 NUDGE = "Your previous reply could not be read."
 
-def readable_turn(conversation: Conversation, tools: list[dict] | None, tool_choice: str | None,
-                  provider: ProviderConfig, dropped: set[str], *, facts: bool, restart: Callable[[], None],
-                  on_retry: Callable[[str], None], on_text: OnText | None, cancel: CancelToken | None) -> ModelTurn:
-    """One model round (:func:`~copilot_core.llm.calls.call_model`); when the server could not read the reply, asked
-    once more (``facts``: the tools have returned facts this turn, so without tools, after a note to answer from
-    them).  ``restart`` clears what the failed try streamed.  A second failure raises."""
-    def ask(offered: list[dict] | None, choice: str | None) -> ModelTurn:
-        return call_model(conversation, offered, provider=provider, dropped=dropped, on_retry=on_retry,
-                          tool_choice=choice, on_text=on_text, cancel=cancel)
-
-    try:
-        return ask(tools, tool_choice)
-    except UnreadableReply:
+def reread(conversation: Conversation, tools: list[dict] | None, tool_choice: str | None, *, facts: bool,
+           restart: Callable[[], None]) -> Reread:
+    """The one more try :func:`~copilot_core.llm.calls.call_model` makes when the server could not read the reply:
+    ``facts`` (the tools have returned facts this turn): without tools, after a note to answer from them; else as it
+    was.  ``restart`` clears what the failed try streamed."""
+    def again() -> tuple[list[dict] | None, str | None]:
         log.warning("the model's reply could not be read; one more try %s", "without tools" if facts else "as is")
         restart()
         if not facts:
-            return ask(tools, tool_choice)
+            return tools, tool_choice
         conversation.add_user_note(render_prompt("finalize", reason=NUDGE))
-        return ask(None, None)
+        return None, None
+    return again
 
 
 def has_facts(outcomes: Sequence[ToolOutcome]) -> bool:

@@ -1,9 +1,9 @@
 """One model call with retries and error wording a user can act on.
 
 ``call_model`` retries 429/5xx/timeouts with a short backoff, drops ``temperature``/``top_p``/the answer schema
-when a model rejects them, raises ``UnreadableReply`` at once when the server could not parse what the model wrote
-(:mod:`~copilot_core.llm.unreadable`: retrying the same request fails the same way), and turns every other failure
-into a ``ProviderError``.
+when a model rejects them, makes the caller's one more try (or raises ``UnreadableReply``) at once when the server
+could not parse what the model wrote (:mod:`~copilot_core.llm.unreadable`: retrying the same request fails the same
+way), and turns every other failure into a ``ProviderError``.
 """
 
 from __future__ import annotations
@@ -104,13 +104,27 @@ def describe_failure(exc: Exception, provider: ProviderConfig, attempts: int) ->
     return f"The model call failed: {type(exc).__name__}."
 
 
+
+Reread = Callable[[], tuple[list[dict] | None, str | None]]
+
+
+def _unreadable(exc: Exception) -> UnreadableReply | None:
+    """The error for a reply the server could not parse (a model-output failure, not the server's), else None."""
+    if not (_is_api_error(exc) and unreadable_reply(_status(exc), str(getattr(exc, "message", "") or exc))):
+        return None
+    log.warning("the server could not read the model's reply (HTTP %s); not retried", _status(exc))
+    return unreadable(_status(exc))
+
 def call_model(conversation: Conversation, tools: list[dict] | None, *, provider: ProviderConfig,
                dropped: set[str], on_retry: Callable[[str], None] | None = None,
                sleep: Callable[[float], None] = time.sleep, tool_choice: str | None = None,
-               on_text: OnText | None = None, cancel: CancelToken | None = None) -> ModelTurn:
+               on_text: OnText | None = None, cancel: CancelToken | None = None,
+               reread: Reread | None = None) -> ModelTurn:
     """One model turn with bounded retries; raises ProviderError with a clear message when it gives up, and
     TurnCancelled (never retried) when the user stopped the turn.
-    ``tool_choice="none"``: the tools stay in the request but the model must answer in text."""
+    ``tool_choice="none"``: the tools stay in the request but the model must answer in text.
+    ``reread``: when the server could not read the model's reply, called once for the tools and tool choice of one
+    more try (a deterministic failure is not worth the transient retries); without it, or a second time, it raises."""
     attempt = 0
     while True:
         if cancel is not None:
@@ -119,14 +133,18 @@ def call_model(conversation: Conversation, tools: list[dict] | None, *, provider
             if on_text is None and cancel is None:
                 return conversation.request(tools, dropped, tool_choice)
             return conversation.request(tools, dropped, tool_choice, on_text=on_text, cancel=cancel)
-        except (TurnCancelled, UnreadableReply):
+        except TurnCancelled:
             raise
         except Exception as exc:  # noqa: BLE001  (classified below; nothing escapes unexplained)
             if cancel is not None and cancel.cancelled:
                 raise TurnCancelled() from None
-            if _is_api_error(exc) and unreadable_reply(_status(exc), str(getattr(exc, "message", "") or exc)):
-                log.warning("the server could not read the model's reply (HTTP %s); not retried", _status(exc))
-                raise unreadable(_status(exc)) from exc
+            failed = exc if isinstance(exc, UnreadableReply) else _unreadable(exc)
+            if failed is not None:
+                if reread is None:
+                    raise failed from exc
+                tools, tool_choice = reread()
+                reread = None
+                continue
             param = _rejected_param(exc, dropped)
             if param is not None:
                 log.info("model rejected %s; retrying without it", param)
