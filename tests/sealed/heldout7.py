@@ -228,9 +228,9 @@ def _fails_most(db) -> list[Question]:
     dead = inactive(db, CHIP)
     rows = db["task_result_history"].find({"chip_id": CHIP, "task_type": "qubit", "status": "failed"}, {"qid": 1})
     qid, n = single_top(Counter(r["qid"] for r in rows if r["qid"] not in dead))
+    truth = Truth(numbers=(Expect(n, 0, "count", near=(qubit_re(qid),)),), patterns=(qubit_re(qid),))
     out.append(_q("fails most", 1, "Ignoring dead (inactive) qubits, who is the worst offender on 64Qv3 for "
-                  "failed tasks overall -- name it with its count", Truth(numbers=(Expect(n, 0, "count", near=(qubit_re(qid),)),),
-                                                 patterns=(qubit_re(qid),))))
+                  "failed tasks overall -- name it with its count", truth))
     # 2: the 64Qv3 run (execution id) with the most failed task rows
     rows = db["task_result_history"].find({"chip_id": CHIP, "status": "failed"}, {"execution_id": 1})
     run, n = single_top(Counter(r["execution_id"] for r in rows))
