@@ -45,7 +45,7 @@ _DAYS_TOOLS = frozenset({"count_in_window", "failure_ranking", "get_parameter_ti
 
 
 def days_asked(asked: Question) -> int | None:
-    """The last N whole days the question asks for ("the 6 latest days", "the eight previous days": 8), when it writes no dates, no
+    """The last N whole days the question asks for ("the eight previous days": 8), when it writes no dates, no
     weekday and no "yesterday" (those are other arguments); None otherwise."""
     if asked.dates is not None or asked.since_weekday is not None or asked.window is None or asked.window.yesterday \
             or asked.window.unit in ("hour", "today"):
