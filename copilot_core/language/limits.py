@@ -28,7 +28,8 @@ _BELOW_SIGNS = ("<", "<=", "≤")
 _INCLUSIVE_SIGNS = ("<=", "≤", ">=", "≥")
 # What may stand between a range word and its first number ("outside of the range 60-80"), and between its numbers.
 _LEAD = frozenset({"of", "the", "a", "range", "band", "interval"})
-_COUNTED = frozenset({"times", "time", "failed", "failures"})
+_COUNTED = frozenset({"times", "time", "failed", "failures", "conditions", "condition", "criteria", "days", "day",
+                      "weeks", "week", "hours", "hour", "months", "month"})  # "meets 2 conditions", "over 10 days"
 _JOINS = frozenset({"and", "to", "-", "–", "—", "..", "…"})
 
 
