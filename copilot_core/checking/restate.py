@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
-from copilot_core.checking.restate_elements import DEFAULT_MANY, element_mismatches, many_asked, rebuilt
-from copilot_core.routing.counts import failed_counted
+from copilot_core.checking.restate_elements import (DEFAULT_MANY, element_mismatches, many_asked, not_held_note,
+                                                     rebuilt)
+from copilot_core.routing.counts import kind_counted
 from copilot_core.routing.limits import SIDES, in_display_unit, quality_conditions
 from copilot_core.routing.prefetch import statistic_asked
 from copilot_core.tools.toolkit import ToolOutcome
@@ -34,7 +35,7 @@ _METRIC_ARGS = ("metric_name", "metric_a", "metric_b", "parameter_name", "param_
 CHECKED = frozenset({"filter_metric", "filter_metrics", "rank_metric", "missing_metric", "metric_spread",
                      "correlate_metrics", "compare_chips", "compare_qubits", "get_coupling_params", "count_in_window",
                      "get_parameter_timeseries", "get_chip_parameter_timeseries", "generate_chip_heatmap",
-                     "get_parameter_lineage"})
+                     "get_parameter_lineage", "failure_ranking"})
 _LOW = frozenset({"lowest", "smallest", "shortest", "minimum", "weakest", "bottom"})
 _HIGH = frozenset({"highest", "largest", "longest", "maximum", "strongest", "top"})
 MAX_CONDITIONS = 4  # filter_metrics' own limit
@@ -209,13 +210,15 @@ def _chips_mismatch(asked: Question, name: str, args: dict) -> Mismatch | None:
     return Mismatch(f"sets {' and '.join(named)} side by side, not {' and '.join(chips)}")
 
 
-_COUNTED_WORDS = {"failed runs": "failed runs (executions)", "failed tasks": "failed task results"}
+_COUNTED_WORDS = {"failed runs": "failed runs (executions)", "failed tasks": "failed task results",
+                  "excluded tasks": "excluded task results", "usable tasks": "usable task results (completed, not "
+                  "excluded)", "completed tasks": "completed task results", "task results": "every finished task result"}
 
 
 def _counted_mismatch(asked: Question, args: dict) -> Mismatch | None:
-    """A count of failed task results where the question counts failed runs, or of failed runs where it counts
-    failed task results."""
-    wanted, given = failed_counted(asked), args.get("what")
+    """A count of another kind of result than the question's: failed task results for failed runs, usable or every
+    finished one for excluded ones (:func:`~copilot_core.routing.counts.kind_counted`)."""
+    wanted, given = kind_counted(asked), args.get("what")
     if wanted is None or given not in _COUNTED_WORDS or given == wanted:
         return None
     return Mismatch(f"counts {_COUNTED_WORDS[wanted]}, not {_COUNTED_WORDS[str(given)]}")
@@ -321,7 +324,7 @@ def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     if (fixed := rebuilt(asked, name, args)) is not None and not mismatches(asked, *fixed):
         return fixed
     if name == "count_in_window" and _counted_mismatch(asked, args) is not None:
-        args = {**args, "what": failed_counted(asked)}  # then the chips, when it also counts other chips
+        args = {**args, "what": kind_counted(asked)}  # then the chips, when it also counts other chips
         if not mismatches(asked, name, args):
             return name, args
     if _chips_mismatch(asked, name, args) is not None:
@@ -369,7 +372,7 @@ def restate_note(asked: Question, outcomes: Sequence[ToolOutcome]) -> str | None
     it: what was computed and what the question asked that it does not cover; None when one call restates it."""
     judged = [(o, mismatches(asked, o.name, o.args)) for o in outcomes if o.ok and o.name in CHECKED]
     if not judged or any(not found for _, found in judged):
-        return None
+        return not_held_note(asked, [(o.name, o.args) for o in outcomes if o.ok])
     lines = []
     for outcome, found in judged[:2]:
         missed = "; ".join(m.missed for m in found)

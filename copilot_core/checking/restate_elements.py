@@ -6,8 +6,12 @@ statistic and unit, and a correlation's two metrics.  Each is a mismatch when a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.domain.vocabulary import NOT_HELD
 from copilot_core.language.question import Question
+from copilot_core.routing.counts import window_days
 from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.prefetch import quality_plan, spread_lead, spread_unit
 
@@ -35,9 +39,60 @@ def many_asked(asked: Question) -> bool:
     return asked.extreme_n is None and asked.has("plural")
 
 
+# The tools that read a window of the last N days from their ``days`` argument.
+_DAYS_TOOLS = frozenset({"count_in_window", "failure_ranking", "get_parameter_timeseries",
+                         "get_chip_parameter_timeseries"})
+
+
+def days_asked(asked: Question) -> int | None:
+    """The last N whole days the question asks for ("the eight previous days": 8), when it writes no dates, no
+    weekday and no "yesterday" (those are other arguments); None otherwise."""
+    if asked.dates is not None or asked.since_weekday is not None or asked.window is None or asked.window.yesterday \
+            or asked.window.unit in ("hour", "today"):
+        return None
+    return window_days(asked)
+
+
+def _window_mismatch(asked: Question, name: str, args: dict) -> str | None:
+    """A call over another number of days than the question's "last N days" (or over one day, or every run)."""
+    days = days_asked(asked)
+    if name not in _DAYS_TOOLS or days is None:
+        return None
+    given = _n(args.get("days"))
+    if given == days or given is None and any(args.get(k) is not None for k in ("from_date", "since_weekday")):
+        return None
+    other = "one day" if args.get("day") is not None else f"the last {given} days" if given is not None else \
+        "every stored run"
+    return f"asks for the last {days} days, not {other}"
+
+
+def not_held_text(key: str) -> str:
+    """"leakage rate, which the data does not hold (the nearest metrics it holds: X90 gate fidelity, ...)"."""
+    title, near = NOT_HELD[key]
+    return f"{title}, which the data does not hold (the nearest metrics it holds: {', '.join(map(_title, near))})"
+
+
+def _not_held_mismatch(asked: Question, used: list[str]) -> list[str]:
+    """A call reading a metric the question does not name, for a quantity no metric holds (a neighbour's value)."""
+    clear = set(_clear(asked))
+    return [f"asks for {not_held_text(key)}, not {', '.join(_title(m) for m in used if m not in clear)}"
+            for key in asked.not_held if any(m not in clear for m in used)][:1]
+
+
+def not_held_note(asked: Question, calls: Sequence[tuple[str, dict]]) -> str | None:
+    """The note an answer gets when its question names a quantity the data does not hold and no call of the turn
+    said so (``check_target`` of it): no value in the answer is of that quantity."""
+    if not asked.not_held or not calls or any(n == "check_target" and args.get("metric_name") and
+                                              args.get("metric_name") not in CATALOGUE for n, args in calls):
+        return None
+    return f"Note: your question asks for {not_held_text(asked.not_held[0])}; no value in this answer is of it."
+
+
 def element_mismatches(asked: Question, name: str, args: dict, used: list[str]) -> list[str]:
     """What the call ``name(args)`` (reading ``used``) leaves out of this module's elements, in words."""
-    out = []
+    out = _not_held_mismatch(asked, used)
+    if (window := _window_mismatch(asked, name, args)) is not None:
+        out.append(window)
     unbanded = [q for q in asked.qualities if q.metric is not None and (q.metric not in used or name not in _FILTERS)
                 and (entry := CATALOGUE.get(q.metric)) is not None and entry.band_limit(q.direction, q.word) is None]
     out += [f"asks for {q.word} {_title(str(q.metric))}, and the lab sets no limit for it (say which limit you mean)"
@@ -64,6 +119,9 @@ def rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     """The call with this module's elements put right, when one reading is possible; None otherwise."""
     chip = args.get("chip_id") if isinstance(args.get("chip_id"), str) else None
     clear = _clear(asked)
+    windowed = _window_mismatch(asked, name, args) is not None
+    if windowed:  # the question's days, then whatever else this module puts right
+        args = {**{k: v for k, v in args.items() if k not in ("day", "days")}, "days": days_asked(asked)}
     if asked.qualities and quality_conditions(asked) and name in ("rank_metric", "filter_metric", "filter_metrics") \
             and chip is not None and (plan := quality_plan(asked, chip)) is not None:
         return plan.name, dict(plan.args)
@@ -77,4 +135,4 @@ def rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
         return "correlate_metrics", {"chip_id": chip, "metric_a": clear[0], "metric_b": clear[1],
                                      "method": args.get("method", "pearson") if name == "correlate_metrics"
                                      else "pearson"}
-    return None
+    return (name, args) if windowed else None

@@ -15,6 +15,12 @@ from copilot_core.data.validation import InvalidArgument
 from copilot_core.domain.metrics import stored_number
 
 
+# A kind of task result, by QDash's ``excluded`` flag and ``status``.
+_KINDS: dict[str, dict] = {"excluded tasks": {"excluded": True},
+                           "usable tasks": {"status": "completed", "excluded": {"$ne": True}},
+                           "completed tasks": {"status": "completed"}}
+
+
 class WindowCounts(ScopedReader):
     """Failures per task name or qubit, and how many failures, runs or measurements a window holds."""
 
@@ -39,16 +45,18 @@ class WindowCounts(ScopedReader):
             return seen({r["execution_id"]: at for r in self._runs(v.chip_id(chip_id)) if (at := r["start_at"]) is not None})
 
     def count_in_window(self, chip_id: str,
-                        what: Literal["failed tasks", "task results", "runs", "failed runs", "measurements"], *,
+                        what: Literal["failed tasks", "task results", "runs", "failed runs", "measurements",
+                                      "excluded tasks", "usable tasks", "completed tasks"], *,
                         since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
                         task_name: str | None = None, parameter: str | None = None) -> int:
         """One count of documents that started in ``[since, until)``, counted by the server (never capped):
         ``runs``: executions that started (any outcome; a scheduled one has not); ``task results``: finished task
         results (completed or failed: one document per task run per qubit or coupling); ``failed runs``: executions
-        whose status is failed; ``failed tasks``: those
-        that failed; ``measurements``: completed, non-excluded results with a usable value of ``parameter``.
-        ``qid`` (a qubit's or coupling's own results) and ``task_name`` narrow the task results, and the runs to
-        those that hold such a result."""
+        whose status is failed; ``failed tasks``: those that failed; ``excluded tasks``: task results a person
+        marked excluded (QDash's ``excluded: true``, any status); ``usable tasks``: completed and not excluded;
+        ``completed tasks``: completed (excluded or not); ``measurements``: completed, non-excluded results with a
+        usable value of ``parameter``.  ``qid`` (a qubit's or coupling's own results) and ``task_name`` narrow the
+        task results, and the runs to those that hold such a result."""
         with driver_errors(self):
             window = self._window("start_at", since, until)
             narrowed = _narrowing(qid, task_name)
@@ -64,6 +72,8 @@ class WindowCounts(ScopedReader):
             query = self.scope(chip_id=v.chip_id(chip_id), **narrowed) | window
             if what == "failed tasks":
                 return seen(int(self.db["task_result_history"].count_documents(query | {"status": "failed"})))
+            if what in _KINDS:
+                return seen(int(self.db["task_result_history"].count_documents(query | _KINDS[what])))
             if what == "task results":
                 return seen(int(self.db["task_result_history"].count_documents(
                     query | {"status": {"$in": ["completed", "failed"]}})))

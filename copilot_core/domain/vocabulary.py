@@ -54,8 +54,44 @@ METRIC_TERMS: tuple[Term, ...] = (
     Term(r"coherence|decoherence|lifetimes?", None, ("t1", "t2_echo", "t2_star")),
     Term(r"(qubit )?freq(uency|uencies)?", "qubit_frequency", ("qubit_frequency",)),
     Term(r"anharmonicity", "anharmonicity", ("anharmonicity",)),
+    Term(r"(static )?zz( interaction| crosstalk| cross talk| coupling)?", "static_zz_interaction", ()),
     Term(r"fidelity|fidelities|忠実度", None, _FIDELITIES),
 )
+
+# Physical quantities people ask about that no QDash task measures (no metric of the catalogue holds them): the words
+# (a language.question_words Phrases spec), what the answer calls it, and the held metrics nearest to it.  A question
+# about one is told the data holds no such quantity, never given a neighbour's value as if it were the one asked.
+NOT_HELD: dict[str, tuple[str, tuple[str, ...]]] = {
+    "depolariz*|depolaris*": ("depolarizing rate", ("average_gate_fidelity", "x90_gate_fidelity")),
+    "leakage rate/rates|leakage|leak rate/rates": ("leakage rate", ("x90_gate_fidelity", "average_gate_fidelity")),
+    "readout/measurement? crosstalk|readout/measurement? cross talk": (
+        "crosstalk", ("static_zz_interaction", "zx90_gate_fidelity")),
+    "thermal population/populations/excitation/occupation|excited state population|residual excited/excitation"
+    "|effective/qubit temperature": ("thermal population",
+                                     ("readout_fidelity_0", "average_readout_fidelity")),
+    "dephasing rate/rates|pure dephasing|t phi|tphi|t_phi": ("pure dephasing rate", ("t2_echo", "t2_star", "t1")),
+    "dispersive shift|chi shift": ("dispersive shift", ("readout_frequency", "qubit_frequency")),
+    "resonator linewidth/linewidths|resonator kappa|kappa": ("resonator linewidth", ("readout_frequency",)),
+    "spam error/errors|state preparation and measurement": ("SPAM error", ("average_readout_fidelity",)),
+    "quasiparticle/quasiparticles|tls density|two level system density": (
+        "quasiparticle or TLS density", ("t1",)),
+    "charge noise|flux noise|charge dispersion": ("charge or flux noise", ("t2_echo", "t2_star")),
+    "coupling strength/strengths|exchange coupling|j coupling": ("coupling strength", (
+        "static_zz_interaction", "zx90_gate_time")),
+}
+
+
+
+def not_held_named(name: str) -> tuple[str, tuple[str, ...]] | None:
+    """The :data:`NOT_HELD` entry whose title (or title with ``_`` for spaces, as a tool argument) is ``name``."""
+    said = " ".join(name.replace("_", " ").lower().split())
+    return next((entry for entry in NOT_HELD.values() if entry[0].lower() == said), None)
+
+
+def not_held_arg(key: str) -> str:
+    """The tool argument naming the :data:`NOT_HELD` quantity of ``key`` ("depolarizing_rate")."""
+    return "_".join(NOT_HELD[key][0].split()).replace("/", "_")
+
 
 # Comparison and absence words, shared by the router (which tool), the prefetch (the threshold's side) and the claim
 # check (what a number in an answer claims), so "under 50", "exceeding 99.9" or "without a valid T1" is read alike.

@@ -18,17 +18,18 @@ from typing import Literal
 
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.units import family
-from copilot_core.domain.vocabulary import is_below, metric_spans
+from copilot_core.domain.vocabulary import metric_spans
+from copilot_core.language.comparisons import TRAILING, Way, comparison
 from copilot_core.language.numbers import number_spans, unit_after
-from copilot_core.language.question_words import AT_LEAST, AT_MOST, COUNT_NOUNS, WORDS, Phrases, tokens_of
+from copilot_core.language.question_words import COUNT_NOUNS, WORDS, Phrases, tokens_of
 
 Side = Literal["below", "above"]
 _BELOW_SIGNS = ("<", "<=", "≤")
 _INCLUSIVE_SIGNS = ("<=", "≤", ">=", "≥")
-_INCLUSIVE_WORDS = frozenset((AT_MOST + "|" + AT_LEAST).split("|"))
 # What may stand between a range word and its first number ("outside of the range 60-80"), and between its numbers.
 _LEAD = frozenset({"of", "the", "a", "range", "band", "interval"})
-_COUNTED = frozenset({"times", "time", "failed", "failures"})
+_COUNTED = frozenset({"times", "time", "failed", "failures", "conditions", "condition", "criteria", "days", "day",
+                      "weeks", "week", "hours", "hour", "months", "month"})  # "meets 2 conditions", "over 10 days"
 _JOINS = frozenset({"and", "to", "-", "–", "—", "..", "…"})
 
 
@@ -67,7 +68,7 @@ class Range:
 class _Placed:
     start: int
     end: int
-    side: Side
+    side: Way  # "better"/"worse": the metric's own direction says which side
     value: float
     unit: str
     inclusive: bool = False
@@ -83,11 +84,24 @@ def _written(text: str) -> list[_Placed]:
         after = tokens_of(text[m.end():])[:1]
         if after and (after[0][2].rstrip("s") in COUNT_NOUNS or after[0][2] in _COUNTED):
             continue  # "more than 10 qubits", "at least 3 times": a count, no limit of a value
-        word = " ".join((m.group(1) or "").lower().split())
-        below = m.group(2) in _BELOW_SIGNS or bool(word) and (is_below(word) or word in AT_MOST.split("|"))
-        inclusive = m.group(2) in _INCLUSIVE_SIGNS or word in _INCLUSIVE_WORDS
-        out.append(_Placed(m.start(), m.end(), "below" if below else "above", float(m.group(3)), m.group(4) or "",
-                           inclusive))
+        way, inclusive = (comparison(m.group(1)) or ("above", False)) if m.group(1) else \
+            ("below" if m.group(2) in _BELOW_SIGNS else "above", m.group(2) in _INCLUSIVE_SIGNS)
+        out.append(_Placed(m.start(), m.end(), way, float(m.group(3)), m.group(4) or "", inclusive))
+    return out + _trailing(text, [(p.start, p.end) for p in out])
+
+
+def _trailing(text: str, taken: Sequence[tuple[int, int]]) -> list[_Placed]:
+    """A number with the comparison after it: "T1 of 50 μs or more", "readout fidelity 92% or worse" (not a number
+    of a limit already read, nor one whose comparison word begins the next limit: "above 20 and below 50")."""
+    out = []
+    for start, end, written, _ in number_spans(text):
+        unit, skip = unit_after(text[end:]) or ("", 0)
+        after = tokens_of(text[end + skip:])[:3]
+        way = TRAILING.get((after[0][2], after[1][2])) if len(after) >= 2 else None
+        if way is not None and not any(s <= start < e for s, e in taken) and \
+                not (len(after) == 3 and after[2][2].replace(".", "").isdigit()) and \
+                not text[end + skip:end + skip + after[0][0]].strip():
+            out.append(_Placed(start, end + skip + after[1][1], way, float(written), unit, True))
     return out
 
 
@@ -151,8 +165,17 @@ def read_limits(text: str) -> tuple[tuple[Threshold, ...], tuple[Range, ...]]:
             limits += Range(by_place[p.start], *next((lo, hi, u, i) for s, _, lo, hi, u, i in written
                                                      if s == p.start)).limits
         else:
-            limits.append(Threshold(p.side, p.value, p.unit, by_place[p.start], p.inclusive))
+            limits.append(Threshold(_side(p.side, by_place[p.start]), p.value, p.unit, by_place[p.start],
+                                    p.inclusive))
     return tuple(limits), tuple(ranges) + _paired(limits, ranges)
+
+
+def _side(way: Way, metric: str | None) -> Side:
+    """"better than" is above for a metric where higher is better, below for one where lower is (a gate time)."""
+    if way in ("below", "above"):
+        return "below" if way == "below" else "above"
+    higher = CATALOGUE[metric].higher_is_better if metric in CATALOGUE else True
+    return "above" if (way == "better") == higher else "below"
 
 
 def _paired(limits: Sequence[Threshold], ranges: Sequence[Range]) -> tuple[Range, ...]:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from copilot_core.language.absent import not_held_spans
 from copilot_core.language.dates import date_spans, written_window
 from copilot_core.language.limits import Range, Threshold, read_limits
 from copilot_core.language.numbers import number_spans
@@ -157,6 +158,7 @@ class Question:
     threshold_metrics: frozenset[str] = frozenset()  # scored metrics its words point at, each phrase on its own
     qualities: tuple[Quality, ...] = ()  # conditions in words, no number: "short T1", "poor T2 echo"
     unit_asked: str | None = None  # "in MHz": the unit an answer's value is asked in, as the catalogue spells it
+    not_held: tuple[str, ...] = ()  # quantities no metric holds ("leakage rate"): keys of vocabulary.NOT_HELD
     found: dict[str, str] = field(default_factory=dict, compare=False, hash=False)  # row -> its first match
 
     @property
@@ -234,8 +236,9 @@ def _window(text: str) -> Window | None:
         return None
     if m.group(3):
         return Window(1, "today" if m.group(3).lower() == "today" else "yesterday")
-    n = count_word(m.group(1)) if m.group(1) else 1
-    return Window(n, m.group(2).lower().rstrip("s"))  # type: ignore[arg-type]
+    counted, unit = (m.group(1), m.group(2)) if m.group(2) else (m.group(4), m.group(5))
+    n = count_word(counted) if counted else 1
+    return Window(n, unit.lower().rstrip("s"))  # type: ignore[arg-type]
 
 
 def _qubits(text: str) -> tuple[str, ...]:
@@ -330,7 +333,8 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     chip_ids, chip_options = _chips_written(text, chips)
     named_chips = tuple(dict.fromkeys([c for c in chip_ids if c in chips] +
                                       [c for c in chips if chip_named(text, [c]) is not None]))
-    metrics = tuple(metrics_named(text))
+    absent = not_held_spans(text)
+    metrics = tuple(metrics_named(blank(text, [(s, e) for s, e, _ in absent])))
     word = found.get("extreme", "").lower() or None
     n_match = _rx("n").search(text)
     last = _rx("last n").search(text)
@@ -354,6 +358,7 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
         extreme_n=_first_count(counted.groups()) if counted else None, recent_n=_recent_n(text),
         last_n=int(last.group(1)) if last else None, stated_counts=_stated_counts(text),
         threshold_metrics=frozenset(threshold_metrics(text)), qualities=qualities(text),
+        not_held=tuple(dict.fromkeys(key for _, _, key in absent)),
         unit_asked=canonical(found["unit asked"].split()[-1]) if "unit asked" in found else None,
         values=tuple(w for _, _, w, _ in number_spans(blank(text, [(m.start, m.end) for m in mentions(text)]))),
         found=found)

@@ -13,7 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from copilot_core.domain.vocabulary import LIMIT_WORDS, MISSING_WORDS, NUMBER_WORDS, UNIT_WORDS, words
+from copilot_core.language.comparisons import COMPARISON_PATTERN
+from copilot_core.domain.vocabulary import MISSING_WORDS, NUMBER_WORDS, UNIT_WORDS, words
 
 COUNT = rf"\d+|{'|'.join(NUMBER_WORDS)}"
 _SMALL_COUNT = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
@@ -120,8 +121,6 @@ def _match(phrase: Sequence[tuple[tuple[str, ...], bool]], tokens: Sequence[tupl
 
 
 Row = re.Pattern[str] | Phrases
-AT_MOST = "at most|no more than|no higher than|not more than|not above"  # limit words that mean "below"
-AT_LEAST = "at least|no less than|no lower than|not less than|not below"  # and "above"
 _R = "run/runs/execution/executions/calibration/calibrations"
 _NEIGHBOURS = "neighbour/neighbours/neighbor/neighbors"
 _DIFF = "diff/diffs/difference/differences"
@@ -134,12 +133,15 @@ WORDS: dict[str, Row] = {
     "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
                        "strongest|top|bottom"),
     "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b(?!\s*(?:days?|weeks?|hours?)|[\s-]*qubit(?!s))"
-                    rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b", re.I),
-    # a limit: "below 50 μs", "T1 > 40us", "at least .99" (:data:`AT_MOST` lists the words that mean below)
-    "threshold": re.compile(rf"(?:\b({LIMIT_WORDS}|{AT_LEAST}|{AT_MOST})|(?<!-)([<>]=?|[≤≥]))\s*"
+                    rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b"
+                    r"(?!\s+(?:days?|weeks?|months?|hours?)\b)", re.I),
+    # a limit: "below 50 μs", "T1 > 40us", "at least .99", "doesn't reach 90%" (the words: language/comparisons.py)
+    "threshold": re.compile(rf"(?:\b{COMPARISON_PATTERN}|(?<!-)([<>]=?|[≤≥]))\s*"
                             rf"(-?(?:\d+(?:\.\d+)?|\.\d+))\s*(?:({UNIT_WORDS})(?![a-z]))?", re.I),
     "window": re.compile(rf"\b(?:last|past|previous|recent|over the (?:last|past))\s+(?:({COUNT})\s+)?"
-                         r"(days?|weeks?|months?|hours?)\b|\b(today|yesterday)\b", re.I),
+                         r"(days?|weeks?|months?|hours?)\b|\b(today|yesterday)\b"  # "the eight previous days":
+                         rf"|\b({COUNT})\s+(?:most\s+)?(?:recent|previous|past|last|latest)\s+(days?|weeks?|months?|hours?)\b",
+                         re.I),
     "t2": words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))"),
     "data": Phrases("qubit/qubits|chip|heat map|heatmap|median|trend|worst|best"),  # or a qubit named
     "many chips": Phrases("chips|compare|comparison|every chip|all chips|which chip|each chip|per chip"),
@@ -279,7 +281,8 @@ COUNT_NOUNS = {"qubit": "qubits", "coupling": "couplings", "pair": "couplings", 
 NOUN_AFTER = re.compile(rf"^\s+(?:[\w*-]+\s+){{0,3}}?({'|'.join(COUNT_NOUNS)})s?\b", re.I)
 
 # Question shapes over a chip's values: several conditions at once, a share, a spread, a correlation.
-_LIMIT = "above/below/under/over/exceeding/exceeds/beyond/greater/more/less/lower/higher than? #"
+_LIMIT = ("above/below/under/over/exceeding/exceeds/exceed/beyond/greater/more/less/lower/higher/better/worse/beats/beat"
+          "/clears/clear/tops/reach/reaches/short/shy/least/most/surpasses than/of? #")
 WORDS.update({
     # "T1 above 50 μs and T2 echo above 40 μs", "both T1 and T2 echo above 60 μs"
     "two limits": Phrases(f"{_LIMIT} ... {_LIMIT}|both ... and ... {_LIMIT}"),
@@ -338,5 +341,9 @@ WORDS.update({
     # a condition in words, next to its metric: "short T1", "high-fidelity couplings", "T2 echo is poor"
     "low words": Phrases("low|short|small"), "high words": Phrases("high|long|large"),
     "worse words": Phrases("poor|bad|weak"), "better words": Phrases("good|strong|excellent"),
+    # the kind of task result a count counts (QDash's ``excluded`` flag and ``status``): usable before excluded
+    "usable words": Phrases("usable|not excluded|non excluded|unexcluded|kept|valid|good results"),
+    "excluded words": Phrases("excluded|exclusion/exclusions|set aside|thrown out|discarded|rejected"),
+    "completed words": Phrases("completed|complete|successful|successfully|succeeded|passed|went through"),
     "unit asked": Phrases("in/into/as hz/khz/mhz/ghz/ns/us/μs/µs/ms"),  # "the spread of the frequency in MHz"
 })

@@ -53,6 +53,23 @@ def failed_counted(asked: Question) -> str | None:
     return "failed runs" if runs_asked(asked) else "failed tasks"
 
 
+# A kind of task result a count counts, by the words that ask for it (first row held wins: "not excluded" is usable).
+_KINDS = (("usable words", "usable tasks"), ("excluded words", "excluded tasks"), ("completed words", "completed tasks"))
+
+
+def kind_counted(asked: Question) -> str | None:
+    """What a count of task results counts: failed runs or failed tasks (:func:`failed_counted`), else excluded,
+    usable (completed, not excluded) or completed task results when the question says so; None when it says no
+    kind (runs, measurements or every finished task result)."""
+    failed = failed_counted(asked)
+    if failed is not None or runs_asked(asked):
+        return failed
+    return next((kind for row, kind in _KINDS if asked.has(row)), None)
+
+
+KINDS = frozenset(kind for _, kind in _KINDS)
+
+
 def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str], one: str | None) \
         -> PlannedCall | None:
     """How many failed task results or runs, results of a task, usable measurements or runs in the window."""
@@ -64,11 +81,18 @@ def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str]
         return PlannedCall("count_in_window", {**args, "what": "failed tasks"}, "failed tasks in a window")
     if not clear and asked.has("execution"):
         return PlannedCall("count_in_window", {**args, "what": "runs"}, "runs in a window")
+    kind = kind_counted(asked)
+    if kind is not None and not (kind == "usable tasks" and one is not None):  # a metric's usable: measurements
+        task = {"task_name": CATALOGUE[one].task} if one is not None and CATALOGUE[one].task and \
+            asked.task_name is None else {}
+        return PlannedCall("count_in_window", {**args, **task, "what": kind}, f"{kind} in a window")
     if asked.task_name is not None:
         return PlannedCall("count_in_window", {**args, "what": "task results"}, "a task's results in a window")
     if one is not None and CATALOGUE[one].kind == "qubit":
         return PlannedCall("count_in_window", {**args, "what": "measurements", "metric_name": one},
                            f"{one} measurements in a window")
+    if not clear and asked.has("tasks"):
+        return PlannedCall("count_in_window", {**args, "what": "task results"}, "task results in a window")
     return None
 
 

@@ -17,12 +17,14 @@ from collections.abc import Sequence
 
 from copilot_core.language.question import Question, parse
 from copilot_core.routing.counts import (
-    count_plan, counts_side_by_side, days_args, failures_compared, narrowed, runs_asked, window_args, window_days,
+    KINDS, count_plan, counts_side_by_side, days_args, failures_compared, kind_counted, narrowed, runs_asked,
+    window_args, window_days,
 )
 from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.units import family
+from copilot_core.domain.vocabulary import not_held_arg
 from copilot_core.tools.distribution import SPREAD_UNITS
 
 DEFAULT_LAST_N = 10
@@ -185,8 +187,9 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
             ranked_within.pop("task_name", None)  # the tasks are what is ranked, the one named among them
         return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **window_args(asked, days), **ranked_within},
                            f"which {by} fails most")
-    if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates):
-        return count_plan(asked, chip_id, days, clear, one)
+    if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates) or \
+            asked.shape in ("count", "percentage") and kind_counted(asked) in KINDS and asked.has("tasks"):
+        return count_plan(asked, chip_id, days, clear, one)  # an excluded (usable, completed) count: any window
     if asked.shape == "percentage" and asked.has("fail") and not clear and len(asked.chip_ids) <= 1:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id
         runs = runs_asked(asked)  # "% of runs failed"
@@ -309,6 +312,10 @@ def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
     if not chip_id:
         return None
     asked = parse(question, chips)
+    if asked.not_held and not any(asked.metrics):  # no neighbour's value stands in for a quantity not held
+        chip = asked.chip or chip_id
+        return _offered(PlannedCall("check_target", {"chip_id": chip, "metric_name": not_held_arg(asked.not_held[0])},
+                                    "a quantity the data does not hold", settles=True), available)
     compared = compared_plan(asked, chip_id)
     if compared is not None:
         return _offered(compared, available)

@@ -88,7 +88,11 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "me
     return ToolResult(data, f"{statistic} {metric_name} on {len(rows)} chips: {head} {word}")
 
 
-What = Literal["failed tasks", "task results", "runs", "failed runs", "measurements"]
+What = Literal["failed tasks", "task results", "runs", "failed runs", "measurements", "excluded tasks", "usable tasks",
+               "completed tasks"]
+# A kind of task result counted with its share of all finished ones, and what the kind is, in the answer's words.
+KINDS = {"excluded tasks": "were marked excluded (set aside by a person; QDash's excluded flag)",
+         "usable tasks": "were usable (completed and not excluded)", "completed tasks": "completed"}
 
 
 def _window(last: datetime, days: int | None, weekday: str | None, day: Day | None, from_date: str | None,
@@ -116,10 +120,10 @@ def _scope_fields(since: datetime | None, until: datetime | None, qid: str | Non
 
 @tool("count_in_window",
       {"chip_id": chip_id_arg(),
-       "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "failed runs", "measurements"],
-                "description": "What to count: failed task results (with the share of all finished ones), finished "
-                               "task results (completed or failed), calibration runs (executions), failed runs, or "
-                               "one metric's usable measurements."},
+       "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "failed runs", "measurements",
+                                           "excluded tasks", "usable tasks", "completed tasks"],
+                "description": "Task results (finished) or of a kind, runs (executions), failed runs, or a metric's "
+                               "usable measurements."},
        "days": days_arg(),
        "since_weekday": weekday_arg(),
        "day": day_arg(),
@@ -172,6 +176,11 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         answer = (f"On {chip_id}, {n} {of_task}task results{owner} failed {span}: {n} of {total} finished "
                   f"{of_task}task results ({format_share(n, total)}), each task run on a qubit or coupling counted once.")
         data |= {"total": total, "percent": 100 * n / total if total else 0.0, "share_of": "task results"}
+    elif what in KINDS:
+        total = count("task results")
+        answer = (f"On {chip_id}, {n} {of_task}task results{owner} {KINDS[what]} {span}: {n} of {total} finished "
+                  f"{of_task}task results ({format_share(n, total)}), each task run on a qubit or coupling counted once.")
+        data |= {"total": total, "percent": 100 * n / total if total else 0.0, "share_of": "task results"}
     elif what == "task results":
         failed = count("failed tasks")
         answer = (f"On {chip_id}, {n} {of_task}task results{owner} finished (completed or failed) {span}, each "
@@ -201,6 +210,8 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
 
 
 _COUNTED = {"failed tasks": "failed task results", "task results": "finished task results", "runs": "calibration runs",
+            "excluded tasks": "excluded task results", "usable tasks": "usable task results",
+            "completed tasks": "completed task results",
             "failed runs": "failed calibration runs (executions)"}
 
 

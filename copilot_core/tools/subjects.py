@@ -11,6 +11,7 @@ from __future__ import annotations
 from copilot_core.analysis.chip_metrics import chip_metric
 from copilot_core.domain.metrics import CATALOGUE, format_value
 from copilot_core.domain.topology import qubit_label, topology_for
+from copilot_core.domain.vocabulary import not_held_named
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.tools.spec import ToolContext, ToolResult, chip_id_arg, name_arg, qid_arg, tool
 
@@ -60,6 +61,9 @@ def check_target(ctx: ToolContext, chip_id: str, qid: str | None = None, couplin
         data["answer"] = missing
         return ToolResult(data, missing)
     entry = CATALOGUE.get(metric_name or "")
+    if metric_name and entry is None:
+        data |= {"held": False, "answer": _not_held(metric_name, chip_id)}
+        return ToolResult(data, data["answer"])
     if qid is None or entry is None or entry.kind != "qubit":
         data["answer"] = f"{ctx.label(chip_id, qid) if qid is not None else chip_id} exists on {chip_id}."
         return ToolResult(data, data["answer"])
@@ -75,3 +79,14 @@ def check_target(ctx: ToolContext, chip_id: str, qid: str | None = None, couplin
         data["answer"] = f"{label} on {chip_id} has {entry.title} {format_value(entry, value)}."
         data |= {"qid": qid, "metric": entry.name, "value": value, "has_value": True}
     return ToolResult(data, data["answer"])
+
+
+def _not_held(name: str, chip_id: str) -> str:
+    """What the data holds instead of a quantity no metric of the catalogue is (from the catalogue, no value)."""
+    found = not_held_named(name)
+    title = found[0] if found else inline_from_database(name.replace("_", " "), 80)
+    near = " and ".join(CATALOGUE[m].title for m in found[1]) if found else ""
+    nearest = f" The nearest metrics it holds are {near}; ask for one of those by name if it helps." if near else \
+        " list_available_parameters lists what it holds."
+    return (f"The data holds no {title}: no calibration task on {chip_id} measures it, and the metric catalogue has "
+            f"no such quantity, so there is no value of it to give.{nearest}")
