@@ -3,7 +3,8 @@
 Correlations: "is X related to Y", "do qubits with higher X have worse Y", Pearson, Spearman, both, "negative
 relationship", "anticorrelated", "depends on", "predict", coupling metrics, another chip named, a window.  Shares:
 percent / fraction / proportion / share / "%" / "out of all", of qubits and couplings, over the qubits with a value or
-over every one on the chip, and the failed share of runs or task results in a window of days.
+over every one on the chip, the failed share of runs or task results in a window of days, and the excluded share
+of task results.
 
 Truths are hand-written pymongo reads (``public_eval.latest_values``: newest completed, non-excluded result, NaN and
 QDash's 0 as no value); Pearson r by numpy, Spearman rho as Pearson's r of average ranks written here; a window is
@@ -205,6 +206,14 @@ def failed_results(db, chip: str, days: int, task: str | None = None) -> tuple[i
     return sum(1 for d in done if d["status"] == "failed"), len(done)
 
 
+def excluded_results(db, chip: str, days: int | None) -> tuple[int, int]:
+    """Finished task results marked excluded, and all finished ones, in the last ``days`` (None: every stored run)."""
+    since, until = day_window(db, chip, days) if days is not None else (datetime.min, datetime.max)
+    done = [d for d in db["task_result_history"].find({"chip_id": chip, "status": {"$in": ["completed", "failed"]}})
+            if since <= d["start_at"] < until]
+    return sum(1 for d in done if d.get("excluded") is True), len(done)
+
+
 def _failure_share(qid: str, text: str, parts: tuple[int, int]) -> Question:
     failed, total = parts
     pct = Expect(100.0 * failed / total if total else 0.0, PCT_TOL, unit="%")
@@ -220,4 +229,7 @@ def build(db) -> list[Question]:
         _failure_share("cpp-21", "what percentage of runs failed yesterday?", failed_runs(db, CHIP, 1, back=1)),
         _failure_share("cpp-22", "what share of CheckRamsey results failed over the past 10 days?",
                        failed_results(db, CHIP, 10, "CheckRamsey")),
+        _failure_share("cpp-23", "how many percent of tasks were excluded", excluded_results(db, CHIP, None)),
+        _failure_share("cpp-24", "what % of task results were excluded in the last week?",
+                       excluded_results(db, CHIP, 7)),
     ])

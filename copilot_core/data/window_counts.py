@@ -39,14 +39,15 @@ class WindowCounts(ScopedReader):
             return seen({r["execution_id"]: at for r in self._runs(v.chip_id(chip_id)) if (at := r["start_at"]) is not None})
 
     def count_in_window(self, chip_id: str,
-                        what: Literal["failed tasks", "task results", "runs", "failed runs", "measurements"], *,
+                        what: Literal["failed tasks", "task results", "runs", "failed runs", "measurements",
+                                      "excluded tasks"], *,
                         since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
                         task_name: str | None = None, parameter: str | None = None) -> int:
         """One count of documents that started in ``[since, until)``, counted by the server (never capped):
         ``runs``: executions that started (any outcome; a scheduled one has not); ``task results``: finished task
         results (completed or failed: one document per task run per qubit or coupling); ``failed runs``: executions
         whose status is failed; ``failed tasks``: those
-        that failed; ``measurements``: completed, non-excluded results with a usable value of ``parameter``.
+        that failed; ``excluded tasks``: finished ones marked excluded; ``measurements``: completed, non-excluded results with a usable value of ``parameter``.
         ``qid`` (a qubit's or coupling's own results) and ``task_name`` narrow the task results, and the runs to
         those that hold such a result."""
         with driver_errors(self):
@@ -64,6 +65,9 @@ class WindowCounts(ScopedReader):
             query = self.scope(chip_id=v.chip_id(chip_id), **narrowed) | window
             if what == "failed tasks":
                 return seen(int(self.db["task_result_history"].count_documents(query | {"status": "failed"})))
+            if what == "excluded tasks":  # finished results the lab excluded from every latest value
+                return seen(int(self.db["task_result_history"].count_documents(
+                    query | {"status": {"$in": ["completed", "failed"]}, "excluded": True})))
             if what == "task results":
                 return seen(int(self.db["task_result_history"].count_documents(
                     query | {"status": {"$in": ["completed", "failed"]}})))

@@ -333,6 +333,7 @@ WORDS.update({
     "since weekday": Phrases("since/from monday/tuesday/wednesday/thursday/friday/saturday/sunday"),
     "task name": Phrases("check+|create+"),  # a QDash task's name: CheckT1, CreateZX90
     "this month": Phrases("this month"),
+    "excluded": Phrases("exclud*"),  # results the lab marked not to be used: "how many tasks were excluded"
     "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"
                           "|differ*|similar|same|which of|both|side by side|healthier|each"),
     "calibrated": Phrases("calibrat*|recalibrat*|measured|remeasured"),  # how often a qubit was calibrated

@@ -201,12 +201,13 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
                            f"which {by} fails most")
     if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates):
         return count_plan(asked, chip_id, days, clear, one)
-    if asked.shape == "percentage" and asked.has("fail") and not clear and len(asked.chip_ids) <= 1:
+    if asked.shape == "percentage" and (asked.has("fail") or asked.has("excluded")) and not clear and \
+            len(asked.chip_ids) <= 1:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id
         runs = runs_asked(asked)  # "% of runs failed"
-        args = {"chip_id": chip, "what": "runs" if runs else "failed tasks", **window_args(asked, days),
-                **narrowed(asked)}
-        return PlannedCall("count_in_window", args, f"share of {'runs' if runs else 'task results'} that failed")
+        what = "runs" if runs else "failed tasks" if asked.has("fail") else "excluded tasks"
+        args = {"chip_id": chip, "what": what, **window_args(asked, days), **narrowed(asked)}
+        return PlannedCall("count_in_window", args, f"share of {'runs that failed' if runs else what}")
     two = asked.shape == "qubit pair" or len(asked.qubits) == 2 and (  # "T1 of Q3 and Q7", "parameters of Q3, Q7"
         asked.shape == "lookup" or asked.shape == "other" and asked.has("parameters"))
     if two and not _coupling_asked(asked) and (one is None or CATALOGUE[one].kind == "qubit") and len(clear) == len(

@@ -88,7 +88,7 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "me
     return ToolResult(data, f"{statistic} {metric_name} on {len(rows)} chips: {head} {word}")
 
 
-What = Literal["failed tasks", "task results", "runs", "failed runs", "measurements"]
+What = Literal["failed tasks", "task results", "runs", "failed runs", "measurements", "excluded tasks"]
 
 
 def _window(last: datetime, days: int | None, weekday: str | None, day: Day | None, from_date: str | None,
@@ -116,10 +116,10 @@ def _scope_fields(since: datetime | None, until: datetime | None, qid: str | Non
 
 @tool("count_in_window",
       {"chip_id": chip_id_arg(),
-       "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "failed runs", "measurements"],
-                "description": "What to count: failed task results (with the share of all finished ones), finished "
-                               "task results (completed or failed), calibration runs (executions), failed runs, or "
-                               "one metric's usable measurements."},
+       "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "failed runs", "measurements",
+                                           "excluded tasks"],
+                "description": "What to count: failed, finished (completed or failed) or excluded task results, "
+                               "calibration runs (executions), failed runs, or one metric's usable measurements."},
        "days": days_arg(),
        "since_weekday": weekday_arg(),
        "day": day_arg(),
@@ -167,9 +167,10 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     of_task = f"{task} " if task else ""
     span = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
     data: dict = {"chip_id": chip_id, "what": what, "count": n}
-    if what == "failed tasks":
+    if what in ("failed tasks", "excluded tasks"):
         total = count("task results")
-        answer = (f"On {chip_id}, {n} {of_task}task results{owner} failed {span}: {n} of {total} finished "
+        verb = "failed" if what == "failed tasks" else "were excluded (marked not to be used)"
+        answer = (f"On {chip_id}, {n} {of_task}task results{owner} {verb} {span}: {n} of {total} finished "
                   f"{of_task}task results ({format_share(n, total)}), each task run on a qubit or coupling counted once.")
         data |= {"total": total, "percent": 100 * n / total if total else 0.0, "share_of": "task results"}
     elif what == "task results":
@@ -201,7 +202,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
 
 
 _COUNTED = {"failed tasks": "failed task results", "task results": "finished task results", "runs": "calibration runs",
-            "failed runs": "failed calibration runs (executions)"}
+            "failed runs": "failed calibration runs (executions)", "excluded tasks": "excluded task results"}
 
 
 def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datetime | None, until: datetime | None,

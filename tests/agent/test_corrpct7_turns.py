@@ -156,3 +156,23 @@ def test_a_fraction_written_as_a_fraction_is_kept(demo_db, repo, scripted_openai
     scripted_openai.smart = _writes(right)
     said = _ask(repo, scripted_openai, tmp_path, "what fraction of qubits have T1 above 50 us?", "on")
     assert said.startswith(right) and REPLACED not in said, said
+
+
+@pytest.mark.parametrize("days", [None, 7])
+def test_the_excluded_count_states_its_share_of_finished_results(days, demo_db, repo):
+    from copilot_core.tools import DataStore, Toolkit
+
+    excluded, finished = dev_corrpct7.excluded_results(demo_db, CHIP, days)
+    assert 0 < excluded < finished  # by hand: the demo excludes some results
+    outcome = Toolkit(repo, store=DataStore()).execute(
+        "count_in_window", {"chip_id": CHIP, "what": "excluded tasks", **({"days": days} if days else {})})
+    assert outcome.ok, outcome.error
+    assert f"{excluded} of {finished} finished task results ({100 * excluded / finished:.1f}%)" in outcome.model_text
+
+
+def test_an_excluded_share_the_model_made_up_is_never_shown(demo_db, repo, scripted_openai, tmp_path):
+    excluded, finished = dev_corrpct7.excluded_results(demo_db, CHIP, 7)
+    made_up = f"{100 * excluded / finished + 4:.1f}%"
+    scripted_openai.smart = _writes(f"About {made_up} of task results were excluded in the last week.")
+    said = _ask(repo, scripted_openai, tmp_path, "what % of task results were excluded in the last week?", "on")
+    assert made_up not in said and f"{excluded} of {finished} finished task results" in said, said

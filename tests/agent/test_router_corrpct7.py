@@ -49,7 +49,8 @@ EXPECTED: dict[str, tuple[str, dict]] = {
     "cpp-18": ("filter_metrics", {"chip_id": CHIP, "join": "and", "conditions": [
         {"metric_name": T1, "above": 40.0}, {"metric_name": T2, "above": 30.0}]}),
     "cpp-19": _c("runs", days=1), "cpp-20": _c("failed tasks", days=7), "cpp-21": _c("runs", day="yesterday"),
-    "cpp-22": _c("failed tasks", days=10, task_name="CheckRamsey"),
+    "cpp-22": _c("failed tasks", days=10, task_name="CheckRamsey"), "cpp-23": _c("excluded tasks"),
+    "cpp-24": _c("excluded tasks", days=7),
 }
 
 
