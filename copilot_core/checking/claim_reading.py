@@ -311,7 +311,7 @@ def _written_as_share(reading: Reading) -> bool:
 
 
 def _of_after(after: str) -> bool:
-    """"44 of 62": the number is counted out of the one after it."""
+    """"44 of 62": a numerator, with its denominator next."""
     words = after.split(None, 2)
     return len(words) >= 2 and words[0].lower() == "of" and words[1][:1].isdecimal()
 
