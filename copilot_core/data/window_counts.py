@@ -46,8 +46,8 @@ class WindowCounts(ScopedReader):
         """One count of documents that started in ``[since, until)``, counted by the server (never capped):
         ``runs``: executions that started (any outcome; a scheduled one has not); ``task results``: finished task
         results (completed or failed: one document per task run per qubit or coupling); ``failed runs``: executions
-        whose status is failed; ``failed tasks``: those
-        that failed; ``excluded tasks``: finished ones marked excluded; ``measurements``: completed, non-excluded results with a usable value of ``parameter``.
+        whose status is failed; ``failed tasks``: those that failed; ``excluded tasks``: finished ones marked
+        excluded; ``measurements``: completed, non-excluded results with a usable value of ``parameter``.
         ``qid`` (a qubit's or coupling's own results) and ``task_name`` narrow the task results, and the runs to
         those that hold such a result."""
         with driver_errors(self):
