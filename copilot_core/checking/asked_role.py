@@ -58,7 +58,7 @@ def asked_role(asked: Question) -> AskedRole | None:
     if asked.shape in ("qubit pair", "lookup") and len(asked.qubits) == 2 and not asked.has("subject words") and \
             not asked.has("fail"):
         return AskedRole(_PAIR, "value of each of the two qubits", 2)
-    if asked.has("correlation words") and len([m for m in asked.metrics if m is not None]) == 2:
+    if asked.relates and len([m for m in asked.metrics if m is not None]) == 2:
         return SHAPE_ANSWERS["correlation"]
     if asked.shape in _COMPARED and (asked.has("count words") or asked.has("fail")):
         return SHAPE_ANSWERS["count"]

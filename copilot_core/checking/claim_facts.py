@@ -58,7 +58,8 @@ _SUBJECT_KEYS = ("qid", "coupling_id", "id", "label")
 _METRIC_KEYS = ("metric", "parameter_name", "metric_name")
 _QUALIFIER_KEYS = {"below": "below", "above": "above", "missing": "missing", "failed": "failed"}
 # What a share is a share of, as a tool states it (``share_of``): a share's qualifier.
-SHARE_DENOMINATORS = ("task results", "failed tasks", "qubits", "couplings", "runs")
+SHARE_DENOMINATORS = ("task results", "failed tasks", "qubits", "couplings", "runs", "qubits on the chip",
+                      "couplings on the chip")
 
 
 @dataclass(frozen=True)
@@ -83,8 +84,10 @@ class Fact:
                 "range": "the range", "iqr": "the interquartile range", "cv": "the coefficient of variation",
                 "r": f"the {self.qualifier or 'correlation'} coefficient", "percent": "the share",
                 "spread": "the spread"}[self.role]
-        if self.role == "percent" and self.qualifier:
-            what = f"the share of {self.qualifier}"
+        if self.role == "percent" and self.qualifier:  # "the share of qubits with a value (t1)"
+            plain = self.qualifier in ("qubits", "couplings")
+            return f"the share of {self.qualifier}{' with a value' if plain else ''}" + (
+                f" ({self.metric})" if self.metric else "")
         if self.role == "count" and self.qualifier:
             what = f"the count of {self.qualifier.replace('band:', '')} items"
         owner = f" of {subject_label(self.subject, self.size)}" if self.subject else ""

@@ -204,9 +204,15 @@ def _denominator_problem(case: _Case, pool: list[Fact]) -> Claim | None:
     share): wrong, with no in-place fix (the denominator is a word, not a number)."""
     said = share_denominator(case.reading.after)
     shares = [f for f in pool if f.role == "percent" and f.qualifier is not None]
-    if said is None or not shares or any(f.qualifier == said for f in shares):
+    if said is None or not shares or any(_denominator_fits(said, str(f.qualifier)) for f in shares):
         return None
     return case.claim("wrong", f"{case.reading.written}% is {shares[0].describe()}, not of {said}")
+
+
+def _denominator_fits(said: str, share_of: str) -> bool:
+    """The denominator words name the tool's: "of the qubits" fits either qubits' share, "of all 64 qubits" only
+    the chip's, "of the qubits with a value" only the share of those with a value."""
+    return said == share_of or share_of.startswith(f"{said} ") or said == f"{share_of} with a value"
 
 
 def _fitting_levels(case: _Case, pool: list[Fact]) -> list[Fact]:

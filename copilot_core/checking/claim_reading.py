@@ -109,8 +109,18 @@ def share_denominator(after: str) -> str | None:
         return None
     phrase = words[1]
     end = next((i for i, c in enumerate(phrase) if c in _DENOMINATOR_END), len(phrase))
-    tokens = [t.lower() for t in phrase[:end].split()[:6]]
-    return next((kind for stem, kind in _DENOMINATOR_NOUNS if any(t.startswith(stem) for t in tokens)), None)
+    tokens = [t.lower() for t in phrase[:end].split()[:8]]
+    kind = next((kind for stem, kind in _DENOMINATOR_NOUNS if any(t.startswith(stem) for t in tokens)), None)
+    if kind in ("qubits", "couplings") and set(tokens) & _WITH_VALUE:
+        return f"{kind} with a value"  # "of the 62 qubits with a value", "of all qubits with data"
+    if kind in ("qubits", "couplings") and set(tokens) & _WHOLE_CHIP:
+        return f"{kind} on the chip"  # "of all 64 qubits", "of the chip's qubits"
+    return kind
+
+
+# Words that name which qubits (couplings) a share is of: those with a value, or every one on the chip.
+_WITH_VALUE = frozenset({"with", "having", "measured", "valid"})
+_WHOLE_CHIP = frozenset({"all", "every", "chip", "chip's", "entire", "whole", "total"})
 
 
 def _role_from_words(before: str, after: str, clause: str) -> Role | None:
@@ -287,8 +297,23 @@ def read_words(reading: Reading) -> Words:
                                   or (not reading.decimals and _compared_after(after)))
     role: Role | None = "threshold" if threshold else "total" if (is_count and _of_before(before)) else \
         "count" if is_count else _role_from_words(before, after, reading.clause)
+    if role == "percent" and not _written_as_share(reading) and (_of_before(before) or _of_after(after)):
+        role = "total" if _of_before(before) else None  # "a fraction of 0.71 (44 of 62)": 44 and 62 are no share
     return Words(role, _qualifier(reading.clause) if role == "count" else None,
                  _band(reading.clause) or _band(reading.remark))
+
+
+def _written_as_share(reading: Reading) -> bool:
+    """A share is written as a percent ("71%", "71 percent") or as a fraction (0.71); a whole number above 1 with
+    neither is a count or a total, whatever share word its clause holds."""
+    rest = reading.after.lstrip()
+    return rest[:1] == "%" or rest[:7].lower() == "percent" or reading.decimals > 0 or reading.value <= 1
+
+
+def _of_after(after: str) -> bool:
+    """"44 of 62": a numerator, with its denominator next."""
+    words = after.split(None, 2)
+    return len(words) >= 2 and words[0].lower() == "of" and words[1][:1].isdecimal()
 
 
 def _counted_before(before: str) -> bool:

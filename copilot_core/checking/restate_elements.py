@@ -13,7 +13,7 @@ from copilot_core.domain.vocabulary import NOT_HELD
 from copilot_core.language.question import Question
 from copilot_core.routing.counts import window_days
 from copilot_core.routing.limits import quality_conditions
-from copilot_core.routing.prefetch import quality_plan, spread_lead, spread_unit
+from copilot_core.routing.prefetch import correlation_method, quality_plan, spread_lead, spread_unit
 
 _STATS = {"std": "standard deviation", "iqr": "interquartile range", "range": "range", "cv": "coefficient of variation"}
 _FILTERS = frozenset({"filter_metric", "filter_metrics"})
@@ -107,12 +107,24 @@ def element_mismatches(asked: Question, name: str, args: dict, used: list[str]) 
         unit = spread_unit(asked, clear[0])
         if unit is not None and args.get("unit") != unit:
             out.append(f"asks for it in {unit}, not {args.get('unit') or CATALOGUE[clear[0]].unit}")
-    if asked.shape == "correlation" and len(clear) == 2 and name != "correlate_metrics":
+    if asked.relates and len(clear) == 2 and name != "correlate_metrics":
         out.append(f"asks how {_title(clear[0])} and {_title(clear[1])} go together, which it does not compute")
     if name == "correlate_metrics" and len(clear) == 2 and \
             {str(args.get("metric_a")), str(args.get("metric_b"))} != set(clear):
         out.append(f"asks how {_title(clear[0])} and {_title(clear[1])} go together")
+    if name == "correlate_metrics" and asked.relates and (method := _method_missed(asked, args)) is not None:
+        out.append(f"asks for {method}")
     return out
+
+
+_METHODS = {"pearson": "Pearson's r", "spearman": "Spearman's rho", "both": "Pearson's r and Spearman's rho"}
+
+
+def _method_missed(asked: Question, args: dict) -> str | None:
+    """The coefficient the question names that the call does not state ("Spearman" answered with Pearson's r)."""
+    want, given = correlation_method(asked), str(args.get("method") or "pearson")
+    named = asked.has("spearman") or asked.has("pearson")
+    return _METHODS[want] if named and want != given and given != "both" else None
 
 
 def rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
@@ -131,8 +143,9 @@ def rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
         unit = spread_unit(asked, clear[0])
         return name, {**args, "metric_name": clear[0], "lead": spread_lead(asked) or args.get("lead") or "std",
                       **({"unit": unit} if unit else {})}
-    if asked.shape == "correlation" and len(clear) == 2 and chip is not None:
+    if asked.relates and len(clear) == 2 and chip is not None:
+        given = args.get("method", "pearson") if name == "correlate_metrics" else "pearson"
         return "correlate_metrics", {"chip_id": chip, "metric_a": clear[0], "metric_b": clear[1],
-                                     "method": args.get("method", "pearson") if name == "correlate_metrics"
-                                     else "pearson"}
+                                     "method": correlation_method(asked) if _method_missed(asked, {"method": given})
+                                     else given}
     return (name, args) if windowed else None

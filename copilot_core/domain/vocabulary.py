@@ -95,8 +95,8 @@ def not_held_arg(key: str) -> str:
 
 # Comparison and absence words, shared by the router (which tool), the prefetch (the threshold's side) and the claim
 # check (what a number in an answer claims), so "under 50", "exceeding 99.9" or "without a valid T1" is read alike.
-BELOW_WORDS = r"below|under|less than|lower than"
-ABOVE_WORDS = r"above|over|greater than|more than|higher than|exceed(?:s|ing|ed)?"
+BELOW_WORDS = r"below|under|less than|lower than|shorter than|smaller than"  # "shorter": a time's limit
+ABOVE_WORDS = r"above|over|greater than|more than|higher than|longer than|larger than|exceed(?:s|ing|ed)?"
 LIMIT_WORDS = f"{BELOW_WORDS}|{ABOVE_WORDS}"
 # The units an answer writes after a number (display units, with the ASCII and micro-sign spellings of μs).
 UNIT_WORDS = r"%|[μµu]s|ns|ms|[kMG]?Hz|dB"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from copilot_core.language.question_words import Phrases, tokens_of
 
-_BELOW_WORDS = "below|under|less than|lower than"
-_ABOVE_WORDS = "above|over|greater than|more than|higher than|exceed/exceeds/exceeding/exceeded"
+_BELOW_WORDS = "below|under|less than|lower than|shorter than|smaller than"
+_ABOVE_WORDS = "above|over|greater than|more than|higher than|longer than|larger than|exceed/exceeds/exceeding/exceeded"
 _SEVERAL = "values/points/measurements/results/calibrations"
 ANSWER_WORDS: dict[str, Phrases] = {
     # the role the nearest word gives a number

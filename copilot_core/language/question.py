@@ -179,6 +179,12 @@ class Question:
             return named
         return self.installed if self.has("each chip") and len(self.installed) >= 2 and not named else ()
 
+    @property
+    def relates(self) -> bool:
+        """It asks how two metrics go together: the correlation shape, or its words in any shape ("is T1 related
+        to frequency", "do qubits with higher X have worse Y"), for the router and the checks alike."""
+        return self.shape == "correlation" or self.has("correlation words")
+
     def names_qubit(self, qid: str) -> bool:
         """It names qubit ``qid`` ("Q5", "qubit 5") or says "this qubit"."""
         return (qid.isdigit() and str(int(qid)) in self.qubits) or self.has("this qubit")
@@ -318,6 +324,12 @@ def _task_name(text: str) -> str | None:
     return text[spans[0][0]:spans[0][1]] if spans else None
 
 
+def _bare_percent(text: str) -> bool:
+    """A "%" written for the word percent, after no number ("what % of qubits", "% of couplings"): no token, so no
+    row of the word table can read it."""
+    return any(c == "%" and not text[:i].rstrip()[-1:].isdigit() for i, c in enumerate(text))
+
+
 @functools.lru_cache(maxsize=256)
 def _parse(written: str, chips: tuple[str, ...]) -> Question:
     tokens = tokens_of(written)
@@ -339,7 +351,8 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     n_match = _rx("n").search(text)
     last = _rx("last n").search(text)
     shape = compared_shape(found, qubits, chip_ids, dates is not None) or \
-        next((name for name, rule in SHAPES if _first(rule, written, tokens) is not None), None)
+        next((name for name, rule in SHAPES if _first(rule, written, tokens) is not None
+              or name == "percentage" and _bare_percent(text)), None)
     if shape is None:
         shape = "lookup" if (qubits or couplings) and any(metrics) else "other"
     counted = _rx("extreme n").search(text)

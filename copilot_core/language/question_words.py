@@ -299,7 +299,11 @@ WORDS.update({
                                  "|move/go together|go hand in hand|hand in hand|linked|co vary|covary*|link/links"
                                  "|associated|association|also have/has/show/get higher/lower/longer/shorter/better/worse"
                                  "|rise/rises/fall/falls/drop/drops/grow/grows/move/moves/change/changes with it/them"
-                                 "|go/goes with|go/goes along with"),
+                                 "|go/goes with|go/goes along with|anticorrelat*|depend/depends/dependent on"
+                                 "|dependence|predict/predicts|r between|rho|in step with|scale/scales with"
+                                 "|vary/varies with|with higher/lower/longer/shorter/larger/better/worse ... have/has"
+                                 " higher/lower/longer/shorter/larger/smaller/better/worse|up/down when/as/if"
+                                 "|when/as/if ... get/gets/becomes shorter/longer/higher/lower/better/worse"),
     "spearman": Phrases("spearman|rank correlation|rank order|monotonic"),
     "pearson": Phrases("pearson|linear correlation"),
 })
@@ -332,6 +336,7 @@ WORDS.update({
     "since weekday": Phrases("since/from monday/tuesday/wednesday/thursday/friday/saturday/sunday"),
     "task name": Phrases("check+|create+"),  # a QDash task's name: CheckT1, CreateZX90
     "this month": Phrases("this month"),
+    "excluded": Phrases("exclud*"),  # results the lab marked not to be used: "how many tasks were excluded"
     "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"
                           "|differ*|similar|same|which of|both|side by side|healthier|each"),
     "calibrated": Phrases("calibrat*|recalibrat*|measured|remeasured"),  # how often a qubit was calibrated

@@ -56,6 +56,8 @@ def _shape_plan(asked: Question, chip_id: str, qubits: set[str], named: Sequence
     metric_name = clear[0] if len(clear) == 1 and len(named) == 1 else None
     if (compared := _two_runs_plan(asked, chip_id, qubits, metric_name)) is not None:
         return compared
+    if not qubits and (related := correlation_plan(asked, chip_id, named)) is not None:
+        return related  # over the latest values even when a window is written: the scope check says so
     if not qubits and not asked.has("trend") and (chip_wide := quality_plan(asked, chip_id) or
                                                   _chip_shape_plan(asked, chip_id, named)) is not None:
         return chip_wide
@@ -95,7 +97,7 @@ def quality_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     any limit written as a number); none when a condition has no band, or the question ranks, spreads or relates."""
     conditions = quality_conditions(asked) if asked.qualities else None
     if not conditions or asked.extreme_word or asked.chart or asked.has("definition") or asked.has("missing") or \
-            asked.shape in ("correlation", "spread", "trend", "statistic") or asked.ranges:
+            asked.relates or asked.shape in ("spread", "trend", "statistic") or asked.ranges:
         return None
     wanted = [(t.metric, t.side, t.value) for t in asked.limits] + conditions
     if any(m is None for m, _, _ in wanted) or len(wanted) > 4 or len({CATALOGUE[str(m)].kind for m, _, _ in wanted}) > 1:
@@ -107,6 +109,23 @@ def quality_plan(asked: Question, chip_id: str) -> PlannedCall | None:
                                              **{s: v for _, s, v in wanted}}, why)
     return PlannedCall("filter_metrics", {"chip_id": chip_id, "join": "or" if asked.has("or join") else "and",
                                           "conditions": [{"metric_name": m, s: v} for m, s, v in wanted]}, why)
+
+
+def correlation_method(asked: Question) -> str:
+    """The coefficient a correlation question names: Spearman's, Pearson's, both; Pearson's when it names none."""
+    return "both" if asked.has("spearman") and asked.has("pearson") else \
+        "spearman" if asked.has("spearman") else "pearson"
+
+
+def correlation_plan(asked: Question, chip_id: str, named: Sequence[str | None]) -> PlannedCall | None:
+    """How two clearly named metrics of one kind go together across the chip, with no limit that narrows them."""
+    clear = list(dict.fromkeys(n for n in named if n is not None))
+    if not asked.relates or len(clear) != 2 or None in named or asked.limits or \
+            len({CATALOGUE[n].kind for n in clear}) != 1:
+        return None
+    return PlannedCall("correlate_metrics", {"chip_id": chip_id, "metric_a": clear[0], "metric_b": clear[1],
+                                             "method": correlation_method(asked)},
+                       f"correlation of {clear[0]} and {clear[1]}")
 
 
 # The statistic a spread question names, most specific words first ("interquartile range" is no plain range).
@@ -148,11 +167,6 @@ def _chip_shape_plan(asked: Question, chip_id: str, named: Sequence[str | None])
                            f"{f' {join} '.join(clear)} past their limits")
     if limits:
         return None
-    if (asked.shape == "correlation" or asked.has("correlation words")) and len(clear) == 2:
-        method = "both" if asked.has("spearman") and asked.has("pearson") else \
-            "spearman" if asked.has("spearman") else "pearson"
-        return PlannedCall("correlate_metrics", {"chip_id": chip_id, "metric_a": clear[0], "metric_b": clear[1],
-                                                 "method": method}, f"correlation of {clear[0]} and {clear[1]}")
     if (asked.shape == "spread" or asked.has("spread words")) and len(clear) == 1:
         unit = spread_unit(asked, clear[0])
         return PlannedCall("metric_spread", {"chip_id": chip_id, "metric_name": clear[0],
@@ -190,12 +204,13 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates) or \
             asked.shape in ("count", "percentage") and kind_counted(asked) in KINDS and asked.has("tasks"):
         return count_plan(asked, chip_id, days, clear, one)  # an excluded (usable, completed) count: any window
-    if asked.shape == "percentage" and asked.has("fail") and not clear and len(asked.chip_ids) <= 1:
+    if asked.shape == "percentage" and (asked.has("fail") or asked.has("excluded")) and not clear and \
+            len(asked.chip_ids) <= 1:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id
         runs = runs_asked(asked)  # "% of runs failed"
-        args = {"chip_id": chip, "what": "runs" if runs else "failed tasks", **window_args(asked, days),
-                **narrowed(asked)}
-        return PlannedCall("count_in_window", args, f"share of {'runs' if runs else 'task results'} that failed")
+        what = "runs" if runs else "failed tasks" if asked.has("fail") else "excluded tasks"
+        args = {"chip_id": chip, "what": what, **window_args(asked, days), **narrowed(asked)}
+        return PlannedCall("count_in_window", args, f"share of {'runs that failed' if runs else what}")
     two = asked.shape == "qubit pair" or len(asked.qubits) == 2 and (  # "T1 of Q3 and Q7", "parameters of Q3, Q7"
         asked.shape == "lookup" or asked.shape == "other" and asked.has("parameters"))
     if two and not _coupling_asked(asked) and (one is None or CATALOGUE[one].kind == "qubit") and len(clear) == len(

@@ -171,14 +171,10 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     of_task = f"{task} " if task else ""
     span = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
     data: dict = {"chip_id": chip_id, "what": what, "count": n}
-    if what == "failed tasks":
+    if what == "failed tasks" or what in KINDS:
         total = count("task results")
-        answer = (f"On {chip_id}, {n} {of_task}task results{owner} failed {span}: {n} of {total} finished "
-                  f"{of_task}task results ({format_share(n, total)}), each task run on a qubit or coupling counted once.")
-        data |= {"total": total, "percent": 100 * n / total if total else 0.0, "share_of": "task results"}
-    elif what in KINDS:
-        total = count("task results")
-        answer = (f"On {chip_id}, {n} {of_task}task results{owner} {KINDS[what]} {span}: {n} of {total} finished "
+        kind = KINDS.get(what, "failed")
+        answer = (f"On {chip_id}, {n} {of_task}task results{owner} {kind} {span}: {n} of {total} finished "
                   f"{of_task}task results ({format_share(n, total)}), each task run on a qubit or coupling counted once.")
         data |= {"total": total, "percent": 100 * n / total if total else 0.0, "share_of": "task results"}
     elif what == "task results":

@@ -77,6 +77,15 @@ def rank_metric(ctx: ToolContext, chip_id: str, metric_name: str, order: Order =
     return ToolResult(data, f"{order} {len(rows)} {cm.metric.name} on {chip_id}: {head['label']}")
 
 
+def shares_said(n: int, with_value: int, total: int, kind: str) -> tuple[str, dict[str, object]]:
+    """A share stated over both denominators a person may mean: the subjects with a value, and all on the chip
+    ("71.0% of those with a value; 68.8% of all 64 on the chip"), and the chip's share as a fact of its own."""
+    of_all = format_share(n, total)
+    said = f"{format_share(n, with_value)} of those with a value; " + (
+        f"{of_all} of all {total} on the chip" if with_value != total else f"all {total} on the chip have one")
+    return said, {"percent": float(of_all.rstrip("%")), "share_of": f"{kind} on the chip"}
+
+
 def _order_key(item_id: str) -> tuple[int, ...]:
     return tuple(int(p) for p in item_id.split("-"))
 
@@ -98,12 +107,14 @@ def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float
     kind = "couplings" if cm.kind == "coupling" else "qubits"
     bounds = _bound_text(cm, below, above, including)
     share = format_share(len(rows), cm.stats["count"])
+    said, of_chip = shares_said(len(rows), cm.stats["count"], cm.stats["total"], kind)
     answer = (f"{len(rows)} of {cm.stats['count']} {kind} with {cm.metric.name} data on {chip_id} have "
-              f"{bounds} ({share} of those with a value; {cm.stats['total']} on the chip)"
+              f"{bounds} ({said})"
               + (f": {_listed(cm, rows)}." if rows else ".") + _bands_said([(cm, below, above)]))
     key = "below" if above is None else "above" if below is None else "matching"
     data = {"answer": answer, **_base(cm), "below_limit": below, "above_limit": above,
-            f"count_{key}": len(rows), "percent": float(share.rstrip("%")), "share_of": kind, key: rows}
+            f"count_{key}": len(rows), "percent": float(share.rstrip("%")), "share_of": kind, "of_chip": of_chip,
+            key: rows}
     return ToolResult(data, f"{len(rows)} {kind} with {bounds} on {chip_id}")
 
 
@@ -235,15 +246,16 @@ def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join:
     bounds = f" {join} ".join(_bound_text(cm, below, above, at) for cm, below, above, at in limits)
     which = names[0] if len(names) == 1 else ("every one of " if join == "and" else "at least one of ") + ", ".join(names)
     share = format_share(len(rows), len(judged))
+    said, of_chip = shares_said(len(rows), len(judged), first.stats["total"], kind)
     listed = ", ".join(str(r["label"]) for r in rows[:LISTED]) + (
         f" and {len(rows) - LISTED} more" if len(rows) > LISTED else "")
     answer = (f"{len(rows)} of {len(judged)} {kind} with a value of {which} on {chip_id} have {bounds} "
-              f"({share} of those with a value; {first.stats['total']} on the chip)"
+              f"({said})"
               + (f": {listed}." if rows else ".") + _bands_said([(cm, b, a) for cm, b, a, _ in limits]))
     data = {"answer": answer, "chip_id": chip_id, "kind": first.kind, "join": join,
             "conditions": [{"metric": cm.metric.name, "unit": cm.metric.unit,
                             **{f"{side}_limit": limit for side, limit in (("below", below), ("above", above))
                                if limit is not None}} for cm, below, above, _ in limits],
             "with_data": len(judged), "num_" + kind: first.stats["total"], "count_matching": len(rows),
-            "percent": float(share.rstrip("%")), "share_of": kind, "matching": rows}
+            "percent": float(share.rstrip("%")), "share_of": kind, "of_chip": of_chip, "matching": rows}
     return ToolResult(data, f"{len(rows)} {kind} with {bounds} on {chip_id}")

@@ -208,6 +208,25 @@ for text, fields in [
     ("ZX90 gate fidelity of coupling 4-5", {"metrics": ("zx90_gate_fidelity", None)}),
 ]:
     CASES.append((text, fields))
+# a relation asked without "correlation" (the router and the restate check read ``relates``); a "%" for the word
+# percent; a time's limit written "shorter/longer than"; results the lab excluded
+for text, fields in [
+    ("Does T2 echo depend on qubit frequency?", {"relates": True}),
+    ("How well does T1 predict readout fidelity?", {"relates": True}),
+    ("Do qubits with higher T1 have worse readout fidelity?", {"relates": True}),
+    ("Does readout fidelity go down when T1 gets shorter?", {"relates": True}),
+    ("Is T1 anticorrelated with frequency?", {"relates": True}),
+    ("r between T1 and T2 echo", {"relates": True}),
+    ("Which qubits have higher T1 than Q5?", {"relates": False}),
+    ("What is the T2 echo of Q7 now?", {"relates": False}),
+    ("% of qubits with T1 above 50 us", {"shape": "percentage"}),
+    ("what % of couplings are below 99%?", {"shape": "percentage"}),
+    ("Which qubits have readout fidelity above 95%?", {"shape": "other"}),  # a "%" after a number: a unit
+    ("qubits with a T1 shorter than 20 us", {"limits": (Threshold("below", 20.0, "us", "t1"),)}),
+    ("qubits with T2 echo longer than 60us", {"limits": (Threshold("above", 60.0, "us", "t2_echo"),)}),
+]:
+    CASES.append((text, fields))
+ROWS += [("How many task results were excluded?", "excluded", True), ("How many tasks failed?", "excluded", False)]
 # a limit that counts the value at it ("at least", "no more than", "≥", "<=") and one that does not
 for text, side, inclusive in [("T1 at least 50 μs", "above", True), ("T1 no less than 50 μs", "above", True),
                               ("T1 ≥ 50 μs", "above", True), ("T1 >= 50 μs", "above", True),
