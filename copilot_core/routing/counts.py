@@ -75,8 +75,6 @@ def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str]
     """How many failed task results or runs, results of a task, usable measurements or runs in the window."""
     chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
     args: dict = {"chip_id": chip, **window_args(asked, days), **narrowed(asked)}
-    if asked.has("excluded") and not asked.has("fail") and not clear:
-        return PlannedCall("count_in_window", {**args, "what": "excluded tasks"}, "excluded task results")
     if failed_counted(asked) == "failed runs":
         return PlannedCall("count_in_window", {**args, "what": "failed runs"}, "failed runs in a window")
     if asked.has("fail"):

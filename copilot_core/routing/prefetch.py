@@ -204,11 +204,12 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates) or \
             asked.shape in ("count", "percentage") and kind_counted(asked) in KINDS and asked.has("tasks"):
         return count_plan(asked, chip_id, days, clear, one)  # an excluded (usable, completed) count: any window
-    if asked.shape == "percentage" and (asked.has("fail") or asked.has("excluded")) and not clear and \
+    kind = kind_counted(asked)
+    if asked.shape == "percentage" and (asked.has("fail") or kind in KINDS) and not clear and \
             len(asked.chip_ids) <= 1:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id
         runs = runs_asked(asked)  # "% of runs failed"
-        what = "runs" if runs else "failed tasks" if asked.has("fail") else "excluded tasks"
+        what = "runs" if runs else "failed tasks" if asked.has("fail") or kind is None else kind
         args = {"chip_id": chip, "what": what, **window_args(asked, days), **narrowed(asked)}
         return PlannedCall("count_in_window", args, f"share of {'runs that failed' if runs else what}")
     two = asked.shape == "qubit pair" or len(asked.qubits) == 2 and (  # "T1 of Q3 and Q7", "parameters of Q3, Q7"
