@@ -9,7 +9,8 @@ from __future__ import annotations
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
 from copilot_core.routing.limits import quality_conditions
-from copilot_core.routing.prefetch import quality_plan, spread_lead, spread_unit
+from copilot_core.routing.prefetch import quality_plan
+from copilot_core.routing.statistics import spread_lead, spread_unit
 
 _STATS = {"std": "standard deviation", "iqr": "interquartile range", "range": "range", "cv": "coefficient of variation"}
 _FILTERS = frozenset({"filter_metric", "filter_metrics"})
