@@ -77,12 +77,12 @@ def _each(db) -> list[tuple[Question, Call]]:
         a, b = (stat(_values(db, c, name, factor=factor), how) for c in (CHIP, OTHER))
         close = 0.051 if unit == "MHz" else tol(name)
         high, low = (CHIP, OTHER) if a > b else (OTHER, CHIP)
-        spread = how in ("std", "iqr", "range")  # the winner of a spread is the more uniform chip (the smaller)
+        spread = how in ("std", "iqr", "range")  # a spread's "winner" is the chip with the larger one (written first)
         args = {"metric_name": name, "statistic": how, **({"unit": unit} if unit else {})}
         if "64Q" in text:
             args["chip_ids"] = [CHIP, OTHER]
         out.append((Question(f"cc7-each-{i + 1}", "spread per chip" if spread else "each chip", text,
-                             Truth(((a, close), (b, close)), winner=low if spread else high, loser=high if spread else low)),
+                             Truth(((a, close), (b, close)), winner=high, loser=low)),
                     ("compare_chips", args)))
     return out
 
@@ -112,7 +112,7 @@ def _couplings(db) -> list[tuple[Question, Call]]:
         out.append((Question(f"cc7-pair-{i + 1}", "two couplings", text,
                              Truth(((a, close), (b, close)), winner=label(win), loser=label(lose))),
                     ("get_coupling_params", {"chip_id": CHIP, "coupling_ids": list(pair), "param_names": [name]})))
-    for j, (pair, text) in enumerate([(("3-4", "0-1"), "Is coupling 3-4 or coupling 0-1 better for ZX90 fidelity?"),
+    for j, (pair, text) in enumerate([(("3-4", "0-1"), "coupling 3-4 or coupling 0-1: whose ZX90 fidelity is higher?"),
                                       (("0-1", "0-9"), "0-1 vs 0-9: which pair has the higher CZ fidelity")]):
         out.append((Question(f"cc7-nopair-{j + 1}", "two couplings", text, Truth(patterns=(NO_SUCH,), no_values=True)),
                     ("check_target", {"chip_id": CHIP, "coupling_id": pair[0] if j == 0 else pair[1]})))

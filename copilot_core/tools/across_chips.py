@@ -89,22 +89,17 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: ChipStatistic =
         answer = (f"Over all {len(every)} {kind} of {' and '.join(order)} together (pooled), the {title} is "
                   f"{_shown(show, statistic, together)}; each chip's own: {each} {kind}.")
         data["pooled"] = {statistic: together, "with_data": len(every), "chip_ids": order}
-    elif spread:  # each chip's spread, widest first, and the one with the smallest named as the more uniform
-        listed = ", ".join(f"{c} {shown[c]}" for c in order)
-        answer = (f"{title[0].upper()}{title[1:]} by chip, widest first: {listed} (difference "
-                  f"{_shown(show, statistic, values[order[0]] - values[order[1]])}); "
-                  + (f"{order[-1]} is the more uniform." if values[order[-1]] != values[order[-2]] else
-                     "the spreads are the same."))
-    else:
+    else:  # the best first (a spread: the widest), and the chip that varies least in words no ranking reads
         better = order if higher_is_better else order[::-1]
-        head, rest = better[0], better[1:]
-        word = "higher" if entry.higher_is_better else "lower"
+        head, rest = (order[0], order[1:]) if spread else (better[0], better[1:])
+        word = "larger" if spread else "higher" if entry.higher_is_better else "lower"
         if values[rest[0]] == values[head]:
             answer = f"{head} and {rest[0]} have the same {title}: {shown[head]}."
         else:
             others = ", ".join(f"{shown[c]} on {c}" for c in rest)
             answer = (f"{head} has the {word} {title}: {shown[head]} vs {others}; difference "
-                      f"{_shown(show, statistic, abs(values[head] - values[rest[0]]))}.")
+                      f"{_shown(show, statistic, abs(values[head] - values[rest[0]]))}"
+                      + (f"; {order[-1]} varies least (the most uniform)." if spread else "."))
     data["answer"] = answer
     scope = "pooled over" if pooled else "on"
     return ToolResult(data, f"{statistic} {metric_name} {scope} {len(rows)} chips")
