@@ -65,8 +65,10 @@ def statistic_of(values: Iterable[float | None], statistic: ChipStatistic) -> fl
     arr = finite(values)
     if arr.size == 0 or statistic in SPREADS and arr.size < 2:
         return None
-    if statistic in ("median", "mean", "min", "max"):
-        return float({"median": np.median, "mean": np.mean, "min": np.min, "max": np.max}[statistic](arr))
+    if statistic == "median":
+        return float(np.median(arr))
+    if statistic in ("mean", "min", "max"):
+        return float(arr.mean() if statistic == "mean" else arr.min() if statistic == "min" else arr.max())
     std = float(arr.std(ddof=1))
     if statistic == "std":
         return std
