@@ -277,14 +277,15 @@ def build(db) -> list[Question]:
                                                             "come from?",
                            Truth((), (re.escape(str(param["execution_id"])),))))
     from tests import (  # they read its helpers
-        dev_asks, dev_chipname, dev_cover_a, dev_cover_b, dev_errdates, dev_limits, dev_marks, dev_ranking, dev_restate,
-        dev_restate2, dev_routes, dev_scope, dev_shapes_a, dev_shapes_b,
+        dev_asks, dev_chipname, dev_cover_a, dev_cover_b, dev_crosschip7, dev_errdates, dev_limits, dev_marks,
+        dev_ranking, dev_restate, dev_restate2, dev_routes, dev_scope, dev_shapes_a, dev_shapes_b,
     )
 
     return (qs + fresh(db, live) + unrehearsed(db, live) + dev_shapes_a.build(db) + dev_shapes_b.build(db)
             + dev_asks.build(db) + dev_scope.build(db) + dev_marks.build(db) + dev_limits.build(db)
             + dev_routes.build(db) + dev_restate.build(db) + dev_errdates.build(db) + dev_ranking.build(db)
-            + dev_restate2.build(db) + dev_chipname.build(db) + dev_cover_a.build(db) + dev_cover_b.build(db))
+            + dev_restate2.build(db) + dev_chipname.build(db) + dev_cover_a.build(db) + dev_cover_b.build(db)
+            + dev_crosschip7.build(db))
 
 
 def _last_values(db, chip: str, q: str, name: str, n: int, text: str, qid: str) -> Question:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 import numpy as np
 
@@ -53,3 +53,29 @@ def mad_bounds(values: Iterable[float | None], k: float = 3.0) -> tuple[float, f
     med = float(np.median(arr))
     mad = float(np.median(np.abs(arr - med))) * 1.4826
     return med - k * mad, med + k * mad
+
+
+ChipStatistic = Literal["median", "mean", "min", "max", "std", "iqr", "range", "cv"]
+SPREADS: tuple[ChipStatistic, ...] = ("std", "iqr", "range", "cv")
+
+
+def statistic_of(values: Iterable[float | None], statistic: ChipStatistic) -> float | None:
+    """One statistic of the finite values, the spread tool's definitions (std with n−1, IQR of linear quartiles,
+    CV = std / |mean| in %); None when there are too few values (a spread needs two)."""
+    arr = finite(values)
+    if arr.size == 0 or statistic in SPREADS and arr.size < 2:
+        return None
+    if statistic == "median":
+        return float(np.median(arr))
+    if statistic in ("mean", "min", "max"):
+        return float(arr.mean() if statistic == "mean" else arr.min() if statistic == "min" else arr.max())
+    std = float(arr.std(ddof=1))
+    if statistic == "std":
+        return std
+    if statistic == "range":
+        return float(arr.max() - arr.min())
+    if statistic == "iqr":
+        q1, q3 = np.percentile(arr, [25, 75])
+        return float(q3 - q1)
+    mean = float(arr.mean())
+    return 100.0 * std / abs(mean) if mean else None

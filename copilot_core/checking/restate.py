@@ -22,9 +22,9 @@ from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
 from copilot_core.checking.restate_elements import (DEFAULT_MANY, element_mismatches, many_asked, not_held_note,
                                                      rebuilt)
+from copilot_core.checking.restate_sides import ONE_CHIP, sides_mismatches, sides_rebuilt
 from copilot_core.routing.counts import kind_counted
 from copilot_core.routing.limits import SIDES, in_display_unit, quality_conditions
-from copilot_core.routing.prefetch import statistic_asked
 from copilot_core.tools.toolkit import ToolOutcome
 
 Condition = tuple[str, str, float]  # metric, side, limit in the metric's display unit
@@ -227,6 +227,8 @@ def _counted_mismatch(asked: Question, args: dict) -> Mismatch | None:
 def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
     """What the question settles that the call ``name(args)`` contradicts or leaves out; empty when it restates the
     question (or is no call :data:`CHECKED` holds)."""
+    if name in ONE_CHIP - CHECKED and isinstance(args, dict):  # a chip summary: only its scope is held
+        return [Mismatch(m) for m in sides_mismatches(asked, name, args)]
     if name not in CHECKED or not isinstance(args, dict):
         return []
     clear = _clear(asked)
@@ -260,10 +262,7 @@ def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
             out.append(Mismatch(f"asks for the {order}, not the {given_order}"))
         if n is not None and int(given_n) != n:
             out.append(Mismatch(f"asks for {n}, not {int(given_n)}"))
-    if name == "compare_chips" and asked.has("statistic"):
-        stat = statistic_asked(asked)
-        if str(args.get("statistic") or "median") != stat:
-            out.append(Mismatch(f"asks for the {stat}, not the {args.get('statistic') or 'median'}"))
+    out += [Mismatch(m) for m in sides_mismatches(asked, name, args)]
     if name in ("get_coupling_params", "compare_qubits"):
         out += _pair_mismatches(asked, name, args, clear)
     if (sides := _chips_mismatch(asked, name, args)) is not None:
@@ -290,7 +289,8 @@ def reading(name: str, args: dict) -> str:
         where = f" on {' and '.join(str(c) for c in chips)}" if isinstance(chips, list) and chips else chip
         return f"counts {_COUNTED_WORDS.get(args['what'], args['what'])}{where}"
     if name == "compare_chips":
-        return f"compares the chips' {args.get('statistic') or 'median'} {_title(str(args.get('metric_name')))}"
+        return f"{'pools' if args.get('pooled') else 'compares'} the chips' {args.get('statistic') or 'median'} " \
+               f"{_title(str(args.get('metric_name')))}"
     if name == "get_coupling_params":
         which = args.get("coupling_id") or f"the couplings of qubit {args.get('qubit_id')}"
         return f"gives the values of coupling {which}{chip}" if args.get("coupling_id") else \
@@ -321,8 +321,9 @@ def _rebuilt_filter(asked: Question, name: str, args: dict) -> tuple[str, dict] 
 def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     """The call with what the question settles put right, when one reading is possible; None otherwise."""
     clear = _clear(asked)
-    if (fixed := rebuilt(asked, name, args)) is not None and not mismatches(asked, *fixed):
-        return fixed
+    for fixed in (rebuilt(asked, name, args), sides_rebuilt(asked, name, args)):
+        if fixed is not None and not mismatches(asked, *fixed):
+            return fixed
     if name == "count_in_window" and _counted_mismatch(asked, args) is not None:
         args = {**args, "what": kind_counted(asked)}  # then the chips, when it also counts other chips
         if not mismatches(asked, name, args):
@@ -341,8 +342,6 @@ def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
         n = asked.extreme_n or int(_number(args.get("n")) or 5)
         n = DEFAULT_MANY if n == 1 and many_asked(asked) else n
         return name, {**args, "metric_name": metric, "order": order, "n": min(n, 50)}
-    if name == "compare_chips" and asked.has("statistic"):
-        return name, {**args, "statistic": statistic_asked(asked)}
     kinds = {CATALOGUE[m].kind for m in clear}
     chip = {"chip_id": args["chip_id"]} if "chip_id" in args else {}
     if name == "get_coupling_params" and kinds == {"qubit"} and len(asked.qubits) == 2:
@@ -370,7 +369,8 @@ def corrected(name: str, args: dict, asked: Question) -> tuple[str, dict, str | 
 def restate_note(asked: Question, outcomes: Sequence[ToolOutcome]) -> str | None:
     """The note an answer gets when every call of the turn that carries what the question settles misses part of
     it: what was computed and what the question asked that it does not cover; None when one call restates it."""
-    judged = [(o, mismatches(asked, o.name, o.args)) for o in outcomes if o.ok and o.name in CHECKED]
+    judged = [(o, found) for o in outcomes if o.ok and (o.name in CHECKED or o.name in ONE_CHIP) and (
+        (found := mismatches(asked, o.name, o.args)) or o.name in CHECKED)]
     if not judged or any(not found for _, found in judged):
         return not_held_note(asked, [(o.name, o.args) for o in outcomes if o.ok])
     lines = []

@@ -13,7 +13,8 @@ from copilot_core.domain.vocabulary import NOT_HELD
 from copilot_core.language.question import Question
 from copilot_core.routing.counts import window_days
 from copilot_core.routing.limits import quality_conditions
-from copilot_core.routing.prefetch import correlation_method, quality_plan, spread_lead, spread_unit
+from copilot_core.routing.prefetch import correlation_method, quality_plan
+from copilot_core.routing.statistics import spread_lead, spread_unit
 
 _STATS = {"std": "standard deviation", "iqr": "interquartile range", "range": "range", "cv": "coefficient of variation"}
 _FILTERS = frozenset({"filter_metric", "filter_metrics"})

@@ -115,6 +115,20 @@ def _range_words(text: str) -> list[tuple[int, int, bool]]:
     return out
 
 
+_DASHES = frozenset({"-", "–", "—"})
+_PAIR_JOINS = frozenset({"and", "or", "vs", "versus"})
+
+
+def _two_pairs(text: str, join: str, after: Sequence[tuple[int, int, str, bool]]) -> bool:
+    """"between the 0-1 and 4-1 couplings": two dash pairs joined by "and", "or" or "vs" are two couplings, no
+    range."""
+    if join not in _DASHES or len(after) < 4:
+        return False
+    between = {w for _, _, w in tokens_of(text[after[1][1]:after[2][0]])}
+    return bool(between & _PAIR_JOINS) and between <= _PAIR_JOINS | {"the", "coupling", "couplings", "pair", "pairs"} \
+        and text[after[2][1]:after[3][0]].strip() in _DASHES
+
+
 def _ranges(text: str) -> list[tuple[int, int, float, float, str, bool]]:
     """``(start, end, low, high, unit, inside)`` of every range written as a word and two numbers."""
     numbers = number_spans(text)
@@ -126,7 +140,7 @@ def _ranges(text: str) -> list[tuple[int, int, float, float, str, bool]]:
         (_, end1, first, _), (start2, end2, second, _) = after[:2]
         unit1, skip = unit_after(text[end1:]) or ("", 0)
         join = text[end1 + skip:start2].strip().lower()
-        if join not in _JOINS:
+        if join not in _JOINS or _two_pairs(text, join, after):
             continue
         unit2, skip2 = unit_after(text[end2:]) or ("", 0)
         low, high = sorted((float(first), float(second)))

@@ -185,6 +185,15 @@ class Question:
         to frequency", "do qubits with higher X have worse Y"), for the router and the checks alike."""
         return self.shape == "correlation" or self.has("correlation words")
 
+    @property
+    def chip_scope(self) -> Literal["one", "each", "pooled"]:
+        """Over which chips a statistic is asked: pooled over every qubit of the chips together ("across all
+        chips", "fleet-wide", "over both devices", with no word setting them against each other), each chip side
+        by side (a cross-chip question), else one chip."""
+        if self.has("pooled chips") and not self.has("chip comparing"):
+            return "pooled"
+        return "each" if self.shape == "cross-chip" or self.chips_compared else "one"
+
     def names_qubit(self, qid: str) -> bool:
         """It names qubit ``qid`` ("Q5", "qubit 5") or says "this qubit"."""
         return (qid.isdigit() and str(int(qid)) in self.qubits) or self.has("this qubit")
@@ -302,7 +311,7 @@ def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Seque
         return "window count"
     if len(qubits) == 2 and "pair words" in found:
         return "qubit pair"
-    if "which chip" in found or len({c.lower() for c in chip_ids}) >= 2:
+    if "which chip" in found or "pooled chips" in found or len({c.lower() for c in chip_ids}) >= 2:
         return "cross-chip"
     return None
 

@@ -124,6 +124,7 @@ Row = re.Pattern[str] | Phrases
 _R = "run/runs/execution/executions/calibration/calibrations"
 _NEIGHBOURS = "neighbour/neighbours/neighbor/neighbors"
 _DIFF = "diff/diffs/difference/differences"
+_CHIP, _CHIPS = "chip/device/processor", "chips/devices/processors"
 
 # Row name -> words.  :class:`~copilot_core.language.question.Question` keeps the first match of every row.
 WORDS: dict[str, Row] = {
@@ -145,7 +146,8 @@ WORDS: dict[str, Row] = {
     "t2": words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))"),
     "data": Phrases("qubit/qubits|chip|heat map|heatmap|median|trend|worst|best"),  # or a qubit named
     "many chips": Phrases("chips|compare|comparison|every chip|all chips|which chip|each chip|per chip"),
-    "each chip": Phrases("each chip|per chip|both chips|every chip|all chips|all the chips|each of the chips"),
+    "each chip": Phrases("each chip|per chip|both chips|every chip|all chips|all the chips|each of the chips"
+                         "|each/per/every device/processor|both/all devices/processors|chip by chip|device by device"),
     "sized chip": Phrases("# qubit/qubits chip/chips/device/processor/one"),  # "the 64-qubit chip"
     "chart": Phrases("plot*|graph*|chart*|draw|visualize*|visualise*"),
     "show": Phrases("show"),  # with several qubits named, "show" their history is a chart too
@@ -287,7 +289,7 @@ WORDS.update({
     # "T1 above 50 μs and T2 echo above 40 μs", "both T1 and T2 echo above 60 μs"
     "two limits": Phrases(f"{_LIMIT} ... {_LIMIT}|both ... and ... {_LIMIT}"),
     "or join": Phrases("or|either"),
-    "spread words": Phrases("spread|standard deviation|std|stdev|sigma|variance|variation|vary|varies|variability"
+    "spread words": Phrases("spread/spreads|standard deviation|std|stdev|sigma|variance|variation|vary|varies|variability"
                             "|range|iqr|interquartile|quartile/quartiles|coefficient of variation|cv|uniform"
                             "|uniformity|consistent|homogeneous|dispersion|how wide|max minus min|how tight/tightly"
                             "|how narrow|clustered|how widely|qubit to qubit|coupling to coupling"),
@@ -312,7 +314,9 @@ WORDS.update({
 # failures' top task or qubit, a count over a window of days, two qubits side by side.
 WORDS.update({
     "which chip": Phrases("which chip/chips|which of the chips|between the chips|across the? chips|both chips"
-                          "|each chip|every chip|all the? chips|the two chips|the chips|on each chip"),
+                          "|each chip|every chip|all the? chips|the two chips|the chips|on each chip"
+                          "|each/per/every device/processor|both/the two devices/processors|chip by chip"
+                          "|device by device"),
     "fails most": Phrases("fail*/error*/break*/broke most|most fail*/error*|most often fail*|fail* more often"
                           "|most failures/errors|most failed|most frequently fail*|fail* most frequently"
                           "|most often error*/break*|error*/break* most often"
@@ -330,6 +334,15 @@ WORDS.update({
                         "|reliable/unreliable/troublesome/problematic qubit/qubits"),
     "by run": Phrases("which/what calibration? run/runs/execution/executions|per/by/each run/execution"
                       "|run/runs/execution/executions that/which/with"),
+    # one statistic over every qubit of the chips together ("the mean T1 across all chips", "fleet-wide"), unless
+    # the question sets the chips against each other ("chip comparing")
+    "pooled chips": Phrases(f"across/over all/both? the/our? {_CHIPS}|across/over every {_CHIP}|fleet*"
+                            f"|{_CHIPS} combined/together/pooled|pooled|combined over/across"
+                            f"|overall ... all/both/every the? {_CHIPS}"),
+    "chip comparing": Phrases(f"which {_CHIP}/{_CHIPS}/one|which of|each/per {_CHIP}|chip by chip|compare*|comparison"
+                              "|vs|versus|than|side by side|differ*|better|worse|higher|lower|larger|smaller"
+                              "|more uniform|less uniform|stack up|against|between the"),
+    "min max words": Phrases("minimum|maximum|min|max"),
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
     "this week": Phrases("this week|so far this week|since the start of the week"),
     "fortnight": Phrases("fortnight"),
@@ -341,7 +354,7 @@ WORDS.update({
                           "|differ*|similar|same|which of|both|side by side|healthier|each"),
     "calibrated": Phrases("calibrat*|recalibrat*|measured|remeasured"),  # how often a qubit was calibrated
     "fewer": Phrases("fewer|less|least|fewest|lower number"),  # the low end of a count compared
-    "mean words": Phrases("mean|average"),
+    "mean words": Phrases("mean|average|averaged|averaging"),
     "average metric": Phrases("average readout/gate"),  # a metric's own name, not a mean
     # a condition in words, next to its metric: "short T1", "high-fidelity couplings", "T2 echo is poor"
     "low words": Phrases("low|short|small"), "high words": Phrases("high|long|large"),

@@ -23,11 +23,11 @@ from copilot_core.routing.counts import (
 from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.domain.metrics import CATALOGUE
-from copilot_core.domain.units import family
 from copilot_core.domain.vocabulary import not_held_arg
-from copilot_core.tools.distribution import SPREAD_UNITS
+from copilot_core.routing.statistics import chips_plan, spread_lead, spread_unit
 
 DEFAULT_LAST_N = 10
+DEFAULT_COUPLING_METRIC = "zx90_gate_fidelity"  # which of two couplings is "better" with no metric named: its 2Q gate
 MAX_LAST_N = 100
 # How an extreme word orders a ranking ("best" and "worst" depend on the metric).
 _LOW_WORDS = frozenset({"lowest", "worst", "smallest", "minimum", "shortest", "bottom", "weakest"})
@@ -128,22 +128,6 @@ def correlation_plan(asked: Question, chip_id: str, named: Sequence[str | None])
                        f"correlation of {clear[0]} and {clear[1]}")
 
 
-# The statistic a spread question names, most specific words first ("interquartile range" is no plain range).
-_LEADS = (("iqr words", "iqr"), ("cv words", "cv"), ("std words", "std"), ("range words", "range"))
-
-
-def spread_lead(asked: Question) -> str | None:
-    """The statistic a spread question names ("IQR": iqr), None when it names none ("spread")."""
-    return next((stat for row, stat in _LEADS if asked.has(row)), None)
-
-
-def spread_unit(asked: Question, metric: str) -> str | None:
-    """The unit a spread of ``metric`` is asked in ("in MHz" of a frequency kept in GHz), when the spread tool gives
-    it (:data:`~copilot_core.tools.distribution.SPREAD_UNITS`) and it is of the metric's own family; None otherwise."""
-    unit, shown = asked.unit_asked, CATALOGUE[metric].unit
-    return unit if unit in SPREAD_UNITS and unit != shown and family(unit) == family(shown) else None
-
-
 def _chip_shape_plan(asked: Question, chip_id: str, named: Sequence[str | None]) -> PlannedCall | None:
     """Several conditions at once, a spread or a correlation across the chip: each metric named clearly."""
     clear = list(dict.fromkeys(n for n in named if n is not None))
@@ -222,18 +206,8 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
             args["param_names"] = [one]
         return PlannedCall("compare_qubits", args, "two qubits side by side")
     if asked.shape == "cross-chip" and one is not None:
-        stat = statistic_asked(asked)
-        args = {"metric_name": one, "statistic": stat}
-        if len({c.lower() for c in asked.chip_ids}) >= 2:
-            args["chip_ids"] = list(dict.fromkeys(asked.chip_ids))
-        return PlannedCall("compare_chips", args, f"{stat} {one} across chips")
+        return chips_plan(asked, one)
     return None
-
-
-def statistic_asked(asked: Question) -> str:
-    """"mean" when the question says mean or average (not of "average readout fidelity"), else "median"."""
-    mean = asked.has("mean words") and not (asked.said("mean words") == "average" and asked.has("average metric"))
-    return "mean" if mean else "median"
 
 
 def _coupling_asked(asked: Question) -> bool:
@@ -244,10 +218,21 @@ def _coupling_asked(asked: Question) -> bool:
         all(CATALOGUE[n].kind == "coupling" for n in clear)
 
 
+def couplings_compared(asked: Question) -> list[str]:
+    """The couplings a question sets side by side ("0-1 or 1-4", "Q03–Q04 versus Q04–Q09"), else none: two pairs
+    are two couplings, never their three or four qubits."""
+    return list(asked.couplings) if len(asked.couplings) >= 2 and not asked.qubits else []
+
+
 def _couplings_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     """"Q5's couplings ranked by ZX90 gate fidelity": the couplings of the one qubit named, ranked by the
     one coupling metric named; "the parameters of coupling Q4-Q5": that coupling's own values."""
     clear = [n for n in asked.without("subject words").metrics if n is not None]
+    if (pairs := couplings_compared(asked)) and all(CATALOGUE[n].kind == "coupling" for n in clear) and \
+            not asked.has("trend") and not asked.chart:
+        names = clear or ([DEFAULT_COUPLING_METRIC] if asked.has("pair words") or asked.extreme_word else [])
+        return PlannedCall("get_coupling_params", {"chip_id": chip_id, "coupling_ids": pairs[:8],
+                                                   **({"param_names": names} if names else {})}, "couplings compared")
     if len(asked.couplings) == 1 and not asked.qubits and not asked.has("trend") and not asked.chart and \
             all(CATALOGUE[n].kind == "coupling" for n in clear):
         return PlannedCall("get_coupling_params", {"chip_id": chip_id, "coupling_id": asked.couplings[0],

@@ -1,4 +1,4 @@
-"""Counts and comparisons a chip summary does not give: a metric across chips, counts over a window of days, and
+"""Counts and comparisons a chip summary does not give: counts over a window of days, and
 which task, qubit or run fails most (or how often the qubits named failed).
 
 Each tool returns the exact answer as one sentence that names its subject first, and a ``ranking`` (names in
@@ -14,16 +14,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Literal
 
-from copilot_core.analysis.chip_metrics import UnknownChip, chip_metric
 from copilot_core.domain.display import format_fraction, format_share
-from copilot_core.domain.metrics import CATALOGUE, format_value
+from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, dates_window, day_window
 from copilot_core.errors import InvalidRequest
 from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, chip_ids_arg, date_arg, day_arg,
                                      days_arg, name_arg, qid_arg, qids_arg, tool, weekday_arg)
 
-Statistic = Literal["median", "mean"]
 SHOWN = 5  # names written out in a "fails most" sentence
 LISTED = 20  # names in the result (the model's table and the order check)
 
@@ -34,58 +32,6 @@ def ranking(kind: str, metric: str, ordered: list[tuple[str, list[str]]], higher
     ``complete``: every compared name is listed (else the low end is not known)."""
     return {"kind": kind, "metric": metric, "names": [n for n, _ in ordered],
             "written": {n: w for n, w in ordered}, "higher_is_better": higher_is_better, "complete": complete}
-
-
-def _chips(ctx: ToolContext, chip_ids: list[str] | None) -> list[str]:
-    if chip_ids:
-        for chip_id in chip_ids:
-            ctx.chip(chip_id)
-        return list(dict.fromkeys(chip_ids))
-    return [c["chip_id"] for c in ctx.repo.list_chips() if isinstance(c.get("chip_id"), str)]
-
-
-@tool("compare_chips",
-      {"metric_name": name_arg("Metric, e.g. 't2_echo', 'average_readout_fidelity'."),
-       "statistic": {"type": "string", "enum": ["median", "mean"], "default": "median",
-                     "description": "Which statistic of the latest values per chip."},
-       "chip_ids": chip_ids_arg(8, "Chips to compare; default every chip.")},
-      ("metric_name",))
-def compare_chips(ctx: ToolContext, metric_name: str, statistic: Statistic = "median",
-                  chip_ids: list[str] | None = None) -> ToolResult:
-    entry = CATALOGUE.get(metric_name)
-    if entry is None:
-        raise ToolError(f"unknown metric {metric_name!r}", "list names with list_available_parameters", kind="call")
-    values: dict[str, float] = {}
-    rows = []
-    for chip_id in _chips(ctx, chip_ids):
-        try:
-            cm = chip_metric(ctx.repo, chip_id, metric_name, kind=entry.kind)
-        except UnknownChip as exc:
-            raise ToolError(str(exc), "list chips in the app's overview", kind="data") from None
-        value = cm.stats[statistic]
-        if value is not None:
-            values[chip_id] = value
-            rows.append({"chip_id": chip_id, statistic: value, "with_data": cm.stats["count"],
-                         "total": cm.stats["total"]})
-    if len(values) < 2:
-        raise ToolError(f"fewer than two chips have {metric_name} data", "compare qubits on one chip instead", kind="data")
-    order = sorted(values, key=lambda c: -values[c])  # highest first
-    rows.sort(key=lambda r: order.index(str(r["chip_id"])))
-    better = order if entry.higher_is_better else order[::-1]
-    word = "higher" if entry.higher_is_better else "lower"
-    shown = {c: format_value(entry, values[c]) for c in order}
-    head, rest = better[0], better[1:]
-    title = f"{statistic} {entry.title}"
-    if values[rest[0]] == values[head]:
-        answer = f"{head} and {rest[0]} have the same {title}: {shown[head]}."
-    else:
-        others = ", ".join(f"{shown[c]} on {c}" for c in rest)
-        answer = (f"{head} has the {word} {title}: {shown[head]} vs {others}; difference "
-                  f"{format_value(entry, abs(values[head] - values[rest[0]]))}.")
-    data = {"answer": answer, "metric": metric_name, "statistic": statistic, "unit": entry.unit, "chips": rows,
-            "difference": abs(values[order[0]] - values[order[1]]),
-            "ranking": ranking("chip", metric_name, [(c, [shown[c]]) for c in order], entry.higher_is_better)}
-    return ToolResult(data, f"{statistic} {metric_name} on {len(rows)} chips: {head} {word}")
 
 
 What = Literal["failed tasks", "task results", "runs", "failed runs", "measurements", "excluded tasks", "usable tasks",
@@ -122,8 +68,7 @@ def _scope_fields(since: datetime | None, until: datetime | None, qid: str | Non
       {"chip_id": chip_id_arg(),
        "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "failed runs", "measurements",
                                            "excluded tasks", "usable tasks", "completed tasks"],
-                "description": "Task results (finished) or of a kind, runs (executions), failed runs, or a metric's "
-                               "usable measurements."},
+                "description": "Finished task results (or one kind), runs, failed runs, or usable measurements."},
        "days": days_arg(),
        "since_weekday": weekday_arg(),
        "day": day_arg(),

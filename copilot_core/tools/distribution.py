@@ -35,7 +35,7 @@ SPREAD_UNITS = ("kHz", "MHz")  # a frequency's (GHz) or an anharmonicity's (MHz)
 def metric_spread(ctx: ToolContext, chip_id: str, metric_name: str, lead: Statistic = "std",
                   unit: str | None = None) -> ToolResult:
     cm = measure_metric(ctx, chip_id, metric_name)
-    show = cm.metric if unit is None else _in_unit(cm.metric, unit)
+    show = cm.metric if unit is None else in_unit(cm.metric, unit)
     factor = convert(1.0, cm.metric.unit, show.unit) if show.unit != cm.metric.unit else 1.0
     arr = np.asarray([v * factor for v in cm.values.values() if v is not None], dtype=float)
     if arr.size < 2:
@@ -63,7 +63,7 @@ def metric_spread(ctx: ToolContext, chip_id: str, metric_name: str, lead: Statis
     return ToolResult(data, f"spread of {cm.metric.name} on {chip_id} over {arr.size} {kind}")
 
 
-def _in_unit(metric: Metric, unit: str) -> Metric:
+def in_unit(metric: Metric, unit: str) -> Metric:
     """``metric`` shown in ``unit``, another unit of its own family (a frequency's spread in MHz)."""
     written = canonical(unit)
     if family(written) is None or family(written) != family(metric.unit):

@@ -142,7 +142,17 @@ def compare_qubits(ctx: ToolContext, chip_id: str, qids: list[str], param_names:
     return ToolResult(data, f"compared {len(qids)} qubits on {chip_id} over {len(names)} parameters")
 
 
-def _coupling_ids(ctx: ToolContext, chip_id: str, coupling_id: str | None, qubit_id: str | None) -> list[str]:
+def _coupling_ids(ctx: ToolContext, chip_id: str, coupling_id: str | None, qubit_id: str | None,
+                  coupling_ids: list[str] | None = None) -> list[str]:
+    """The couplings asked: one, several side by side (each must exist on the chip), or every one of a qubit."""
+    if coupling_ids:
+        topo = ctx.topology(chip_id)
+        for cid in coupling_ids:
+            a, b = (int(p) for p in cid.split("-"))
+            if max(a, b) >= ctx.size(chip_id) or topo.coupling_between(a, b) is None:
+                raise ToolError(f"There is no coupling {ctx.label(chip_id, cid)} on {chip_id}: those two qubits are "
+                                "not neighbours", "use get_chip_topology to list couplings", kind="data")
+        return list(dict.fromkeys(coupling_ids))
     if coupling_id:
         return [coupling_id]
     if qubit_id is None:
@@ -168,7 +178,10 @@ def _couplings_answer(owner: str, chip_id: str, rows: list[dict], names: list[st
         answer = f"{owner} on {chip_id} by {name}, best first: " + (
             ", ".join(f"{k} {shown[k]}" for k in best) if best else "no data") + (
             f" (no valid value: {', '.join(none)})" if none else "") + "."
-        if best:
+        if len(best) == 2 and valued[best[0]] != valued[best[1]] and len(rows) == 2:  # two couplings side by side
+            answer = (f"{best[0]} is better than {best[1]} for {entry.title} on {chip_id}: {best[0]} "
+                      f"{shown[best[0]]} vs {best[1]} {shown[best[1]]}.")
+        elif best:
             answer += f" Best: {best[0]}; worst: {best[-1]}." if len(best) > 1 else ""
         return {"answer": answer, "ranking": ranking("coupling", name, [(k, [shown[k]]) for k in order],
                                                      entry.higher_is_better)}
@@ -176,17 +189,22 @@ def _couplings_answer(owner: str, chip_id: str, rows: list[dict], names: list[st
     return {"answer": " ".join(parts)} if parts else {}
 
 
+_COUPLING = {"type": "string", "pattern": r"^[0-9]{1,5}-[0-9]{1,5}$"}
+
+
 @tool("get_coupling_params",
       {"chip_id": chip_id_arg(),
-       "coupling_id": {"type": "string", "pattern": r"^[0-9]{1,5}-[0-9]{1,5}$",
-                       "description": "Coupling 'control-target', e.g. '4-1'."},
+       "coupling_id": _COUPLING | {"description": "Coupling 'control-target', e.g. '4-1'."},
+       "coupling_ids": {"type": "array", "items": _COUPLING, "minItems": 2, "maxItems": 8, "uniqueItems": True,
+                        "description": "Couplings side by side, e.g. ['0-1', '1-4']."},
        "qubit_id": qid_arg("All couplings of this qubit."),
        "param_names": param_names_arg()}, ("chip_id",))
 def get_coupling_params(ctx: ToolContext, chip_id: str, coupling_id: str | None = None,
-                        qubit_id: str | None = None, param_names: list[str] | None = None) -> ToolResult:
+                        qubit_id: str | None = None, param_names: list[str] | None = None,
+                        coupling_ids: list[str] | None = None) -> ToolResult:
     topo = ctx.topology(chip_id)
     rows = []
-    for cid in _coupling_ids(ctx, chip_id, coupling_id, qubit_id):
+    for cid in _coupling_ids(ctx, chip_id, coupling_id, qubit_id, coupling_ids):
         a, b = cid.split("-")
         edge = topo.coupling_between(int(a), int(b))
         control, target = (str(edge.control), str(edge.target)) if edge else (a, b)
@@ -204,7 +222,8 @@ def get_coupling_params(ctx: ToolContext, chip_id: str, coupling_id: str | None 
     data = {"chip_id": chip_id, "couplings": rows}
     for row in rows:
         row["label"] = ctx.label(chip_id, str(row["coupling_id"]))
-    owner = f"The couplings of {ctx.label(chip_id, qubit_id)}" if qubit_id and not coupling_id else "Coupling"
+    owner = f"The couplings of {ctx.label(chip_id, qubit_id)}" if qubit_id and not coupling_id and not coupling_ids \
+        else "The couplings compared" if coupling_ids else "Coupling"
     data |= _couplings_answer(owner, chip_id, rows, param_names)
     with_data = sum(1 for r in rows if r["stored_as"])
     return ToolResult(data, f"{with_data} of {len(rows)} couplings with data on {chip_id}")

@@ -1,0 +1,85 @@
+"""Elements of a question that sets several chips or couplings side by side, held by the restate check
+(:mod:`~copilot_core.checking.restate`): the statistic asked of each chip or pooled over the chips, its scope and
+unit; and two couplings compared as couplings (never as their three or four qubits).
+
+A single-chip call (a chip summary, one chip's spread) for a question across chips, a ``compare_chips`` with
+another statistic, scope or unit, and a qubit comparison for two couplings are each a mismatch; :func:`sides_rebuilt`
+re-makes them as the router's own call (:func:`~copilot_core.routing.statistics.chips_plan`, the couplings' values
+side by side).
+"""
+
+from __future__ import annotations
+
+from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.language.question import Question
+from copilot_core.routing.prefetch import couplings_compared
+from copilot_core.routing.statistics import chip_statistic, chips_plan, names_statistic, spread_unit
+
+ONE_CHIP = frozenset({"get_chip_summary", "metric_spread"})  # calls that read one chip's statistics
+_WORDS = {"median": "median", "mean": "mean", "min": "minimum", "max": "maximum", "std": "standard deviation",
+          "iqr": "interquartile range", "range": "range", "cv": "coefficient of variation"}
+
+
+def _clear(asked: Question) -> list[str]:
+    named = asked.without("subject words").metrics
+    return [] if None in named else list(dict.fromkeys(m for m in named if m is not None))
+
+
+def across_metric(asked: Question) -> str | None:
+    """The one metric a question asks a statistic of across chips (each or pooled), else None."""
+    clear = _clear(asked)
+    if asked.chip_scope == "one" or len(clear) != 1 or not (names_statistic(asked) or asked.chip_scope == "pooled"):
+        return None
+    return clear[0]
+
+
+def _couplings(values: object) -> set[frozenset[str]]:
+    """Coupling ids as unordered pairs of qubit numbers ("04-01" and "1-4" are one coupling)."""
+    out = set()
+    for v in values if isinstance(values, list) else []:
+        ends = str(v).split("-")
+        if len(ends) == 2 and all(e.strip().lstrip("Qq").isdigit() for e in ends):
+            out.add(frozenset(str(int(e.strip().lstrip("Qq"))) for e in ends))
+    return out
+
+
+def sides_mismatches(asked: Question, name: str, args: dict) -> list[str]:
+    """What the call leaves out of a question across chips or about several couplings, in words."""
+    out = []
+    metric = across_metric(asked)
+    if metric is not None and name in ONE_CHIP:
+        where = "every chip's qubits pooled together" if asked.chip_scope == "pooled" else "each chip side by side"
+        out.append(f"asks for the {_WORDS[chip_statistic(asked)]} of {CATALOGUE[metric].title} over {where}, not on "
+                   f"{args.get('chip_id') or 'one chip'} alone")
+    if name == "compare_chips" and metric is not None:
+        wanted, given = chip_statistic(asked), str(args.get("statistic") or "median")
+        if names_statistic(asked) and wanted != given:
+            out.append(f"asks for the {_WORDS[wanted]}, not the {_WORDS.get(given, given)}")
+        pooled = bool(args.get("pooled"))
+        if pooled != (asked.chip_scope == "pooled"):
+            out.append("asks for one value over every chip's qubits together, not each chip's own" if not pooled
+                       else "asks for each chip's own value, not one pooled over the chips")
+        unit = spread_unit(asked, metric)
+        if unit is not None and args.get("unit") != unit:
+            out.append(f"asks for it in {unit}, not {args.get('unit') or CATALOGUE[metric].unit}")
+    pairs = couplings_compared(asked)
+    if pairs and name == "compare_qubits":
+        out.append(f"compares couplings {' and '.join(pairs)}, not single qubits")
+    if pairs and name == "get_coupling_params" and _couplings(args.get("coupling_ids") or [args.get("coupling_id")]) \
+            != _couplings(pairs):
+        out.append(f"compares couplings {' and '.join(pairs)}")
+    return out
+
+
+def sides_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
+    """The router's call for a question across chips or about several couplings, when the call misses it."""
+    metric = across_metric(asked)
+    if metric is not None and (name in ONE_CHIP or name == "compare_chips"):
+        plan = chips_plan(asked, metric)
+        return plan.name, dict(plan.args)
+    pairs = couplings_compared(asked)
+    if pairs and name in ("compare_qubits", "get_coupling_params") and isinstance(args.get("chip_id"), str):
+        clear = [m for m in _clear(asked) if CATALOGUE[m].kind == "coupling"]
+        return "get_coupling_params", {"chip_id": args["chip_id"], "coupling_ids": pairs[:8],
+                                       **({"param_names": clear} if clear else {})}
+    return None

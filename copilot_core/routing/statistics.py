@@ -1,0 +1,71 @@
+"""Which statistic a question asks, and over which chips: the one reading the prefetch, the router's cross-chip call
+and the restate check share.
+
+A chip-wide statistic is a center (median, mean, min, max) or a spread (std, IQR, range, CV); a cross-chip
+question asks it of each chip side by side, or pooled over every qubit of the chips together
+(:attr:`~copilot_core.language.question.Question.chip_scope`).  :func:`chips_plan` is the ``compare_chips`` call
+that computes the statistic asked over the scope asked, in the unit asked.
+"""
+
+from __future__ import annotations
+
+from copilot_core.analysis.stats import ChipStatistic
+from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.domain.units import family
+from copilot_core.language.question import Question
+from copilot_core.routing.planned import PlannedCall
+from copilot_core.tools.distribution import SPREAD_UNITS
+
+# The statistic a spread question names, most specific words first ("interquartile range" is no plain range).
+_LEADS: tuple[tuple[str, ChipStatistic], ...] = (("iqr words", "iqr"), ("cv words", "cv"), ("std words", "std"),
+                                                 ("range words", "range"))
+
+
+def spread_lead(asked: Question) -> ChipStatistic | None:
+    """The statistic a spread question names ("IQR": iqr), None when it names none ("spread")."""
+    return next((stat for row, stat in _LEADS if asked.has(row)), None)
+
+
+def spread_asked(asked: Question) -> bool:
+    """It asks how a metric spreads (a spread word, or the spread shape)."""
+    return asked.shape == "spread" or asked.has("spread words")
+
+
+def spread_unit(asked: Question, metric: str) -> str | None:
+    """The unit a value of ``metric`` is asked in ("in MHz" of a frequency kept in GHz), when the tools give it
+    (:data:`~copilot_core.tools.distribution.SPREAD_UNITS`) and it is of the metric's own family; None otherwise."""
+    unit, shown = asked.unit_asked, CATALOGUE[metric].unit
+    return unit if unit in SPREAD_UNITS and unit != shown and family(unit) == family(shown) else None
+
+
+def statistic_asked(asked: Question) -> str:
+    """"mean" when the question says mean or average (not of "average readout fidelity"), else "median"."""
+    mean = asked.has("mean words") and not (asked.said("mean words") == "average" and asked.has("average metric"))
+    return "mean" if mean else "median"
+
+
+def chip_statistic(asked: Question) -> ChipStatistic:
+    """The statistic of a chip's values the question asks: a spread's (std when it names none), the minimum or
+    maximum, the mean, else the median."""
+    if spread_asked(asked):
+        return spread_lead(asked) or "std"
+    if asked.has("min max words"):
+        return "min" if str(asked.said("min max words")).startswith("min") else "max"
+    return "mean" if statistic_asked(asked) == "mean" else "median"
+
+
+def names_statistic(asked: Question) -> bool:
+    """It names the statistic (a center word, a spread, a minimum or maximum), so a call with another is wrong."""
+    return asked.has("statistic") or asked.has("mean words") or spread_asked(asked) or asked.has("min max words")
+
+
+def chips_plan(asked: Question, metric: str) -> PlannedCall:
+    """``compare_chips`` of ``metric``: the statistic asked, pooled when the question pools the chips, in the unit
+    asked, over the chips it names (every chip when it names fewer than two)."""
+    stat, unit = chip_statistic(asked), spread_unit(asked, metric)
+    args: dict = {"metric_name": metric, "statistic": stat, **({"unit": unit} if unit else {}),
+                  **({"pooled": True} if asked.chip_scope == "pooled" else {})}
+    if len({c.lower() for c in asked.chip_ids}) >= 2:
+        args["chip_ids"] = list(dict.fromkeys(asked.chip_ids))
+    scope = "pooled over the chips" if asked.chip_scope == "pooled" else "on each chip"
+    return PlannedCall("compare_chips", args, f"{stat} {metric} {scope}")
