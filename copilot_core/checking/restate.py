@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
+from copilot_core.checking.restate_failures import failure_mismatches, failure_rebuilt
 from copilot_core.checking.restate_elements import DEFAULT_MANY, element_mismatches, many_asked, rebuilt
 from copilot_core.routing.counts import failed_counted
 from copilot_core.routing.limits import SIDES, in_display_unit, quality_conditions
@@ -34,7 +35,7 @@ _METRIC_ARGS = ("metric_name", "metric_a", "metric_b", "parameter_name", "param_
 CHECKED = frozenset({"filter_metric", "filter_metrics", "rank_metric", "missing_metric", "metric_spread",
                      "correlate_metrics", "compare_chips", "compare_qubits", "get_coupling_params", "count_in_window",
                      "get_parameter_timeseries", "get_chip_parameter_timeseries", "generate_chip_heatmap",
-                     "get_parameter_lineage"})
+                     "get_parameter_lineage", "failure_ranking"})
 _LOW = frozenset({"lowest", "smallest", "shortest", "minimum", "weakest", "bottom"})
 _HIGH = frozenset({"highest", "largest", "longest", "maximum", "strongest", "top"})
 MAX_CONDITIONS = 4  # filter_metrics' own limit
@@ -241,7 +242,7 @@ def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
                                 f"{' and '.join(_title(m) for m in others)}"))
     if name in _FILTERS or (name == "rank_metric" and limit_metrics):
         out += _limit_mismatches(asked, name, args)
-    out += [Mismatch(m) for m in element_mismatches(asked, name, args, used)]
+    out += [Mismatch(m) for m in element_mismatches(asked, name, args, used) + failure_mismatches(asked, name, args)]
     join = _join_asked(asked)
     if name == "filter_metrics" and join is not None and len(call_metrics(name, args)) > 1 and \
             args.get("join", "and") != join:
@@ -318,8 +319,9 @@ def _rebuilt_filter(asked: Question, name: str, args: dict) -> tuple[str, dict] 
 def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     """The call with what the question settles put right, when one reading is possible; None otherwise."""
     clear = _clear(asked)
-    if (fixed := rebuilt(asked, name, args)) is not None and not mismatches(asked, *fixed):
-        return fixed
+    for fixed in (rebuilt(asked, name, args), failure_rebuilt(asked, name, args)):
+        if fixed is not None and not mismatches(asked, *fixed):
+            return fixed
     if name == "count_in_window" and _counted_mismatch(asked, args) is not None:
         args = {**args, "what": failed_counted(asked)}  # then the chips, when it also counts other chips
         if not mismatches(asked, name, args):
