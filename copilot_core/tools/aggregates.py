@@ -1,5 +1,5 @@
-"""Counts and comparisons a chip summary does not give: a metric across chips, counts over a window of days, and
-which task, qubit or run fails most (or how often the qubits named failed).
+"""Counts and comparisons a chip summary does not give: a metric across chips and counts over a window of days
+(which task, qubit, coupling or run fails most is :mod:`~copilot_core.tools.failures`).
 
 Each tool returns the exact answer as one sentence that names its subject first, and a ``ranking`` (names in
 order of their value, each with the values written for it) that the claim check
