@@ -72,6 +72,14 @@ def _fails_most(db, qid: str, text: str, chip: str, key: str, days: int | None =
     return Question(qid, "fails most", text, Truth(((counts[0][1], 0),), patterns=tuple(_label(t) for t in tops)))
 
 
+def _fails_rate(db, qid: str, text: str, chip: str, key: str) -> Question:
+    """A rate question: the top by failed over finished results, with its failed count."""
+    rates = failure_rates(db, chip, key)
+    tops = [k for k, r in rates if r == rates[0][1]]
+    return Question(qid, "fails most", text, Truth(((dict(failures_by(db, chip, key))[tops[0]], 0),),
+                                                   patterns=tuple(_label(t) for t in tops)))
+
+
 def _two(qid: str, shape: str, text: str, counts: dict[str, int]) -> Question:
     """Both counts; the one with more is the side a comparison puts higher (a "fewer" question too)."""
     (a, na), (b, nb) = sorted(counts.items(), key=lambda kv: kv[1], reverse=True)
@@ -97,7 +105,7 @@ def build(db) -> list[Question]:
         _fails_most(db, "rank-task-3", "Name the task that breaks down most frequently.", CHIP, "name"),
         _fails_most(db, "rank-task-4", "Across all runs, the most errors came from which task?", CHIP, "name"),
         _fails_most(db, "rank-task-5", "Over the last 7 days, which task was the most troublesome?", CHIP, "name", 7),
-        _fails_most(db, "rank-task-6", f"On {OTHER}, which task shows the poorest failure rate?", OTHER, "name"),
+        _fails_rate(db, "rank-task-6", f"On {OTHER}, which task shows the poorest failure rate?", OTHER, "name"),
         _fails_most(db, "rank-qubit-1", "Which qubit is least reliable?", CHIP, "qid"),
         _fails_most(db, "rank-coupling-1", "Which coupling breaks down most often?", CHIP, "coupling"),
         _fails_most(db, "rank-run-1", "In which run did task failures pile up the most?", CHIP, "execution_id"),

@@ -137,7 +137,7 @@ def _fails_most(db) -> list[Question]:
             (CHIP, 7, "name", "Which task failed the most in the last 7 days?"),
             (CHIP, None, "qid", "Which qubit fails most?"),
             (OTHER, None, "qid", "which qubit had the most failures on {chip}")]):
-        failed = _failed_since(db, chip, days)
+        failed = [d for d in _failed_since(db, chip, days) if by == "name" or "-" not in d["qid"]]  # qubits only
         top, n = Counter(d[by] for d in failed).most_common(1)[0]
         name = _label(top, size(db, chip)) if by == "qid" else top
         out.append(Question(f"sb-fails-{i + 1}", "fails most", text.format(chip=chip),

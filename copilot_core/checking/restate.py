@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
+from copilot_core.checking.restate_failures import failure_mismatches, failure_rebuilt
 from copilot_core.checking.restate_elements import (DEFAULT_MANY, element_mismatches, many_asked, not_held_note,
                                                      rebuilt)
 from copilot_core.checking.restate_sides import ONE_CHIP, sides_mismatches, sides_rebuilt
@@ -246,7 +247,7 @@ def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
                                 f"{' and '.join(_title(m) for m in others)}"))
     if name in _FILTERS or (name == "rank_metric" and limit_metrics):
         out += _limit_mismatches(asked, name, args)
-    out += [Mismatch(m) for m in element_mismatches(asked, name, args, used)]
+    out += [Mismatch(m) for m in element_mismatches(asked, name, args, used) + failure_mismatches(asked, name, args)]
     join = _join_asked(asked)
     if name == "filter_metrics" and join is not None and len(call_metrics(name, args)) > 1 and \
             args.get("join", "and") != join:
@@ -321,7 +322,7 @@ def _rebuilt_filter(asked: Question, name: str, args: dict) -> tuple[str, dict] 
 def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     """The call with what the question settles put right, when one reading is possible; None otherwise."""
     clear = _clear(asked)
-    for fixed in (rebuilt(asked, name, args), sides_rebuilt(asked, name, args)):
+    for fixed in (rebuilt(asked, name, args), sides_rebuilt(asked, name, args), failure_rebuilt(asked, name, args)):
         if fixed is not None and not mismatches(asked, *fixed):
             return fixed
     if name == "count_in_window" and _counted_mismatch(asked, args) is not None:

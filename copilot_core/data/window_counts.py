@@ -13,6 +13,7 @@ from copilot_core.data.reader import ScopedReader
 from copilot_core.data.stored import _param
 from copilot_core.data.validation import InvalidArgument
 from copilot_core.domain.metrics import stored_number
+from copilot_core.domain.task_families import Family, in_family
 
 
 # A kind of task result, by QDash's ``excluded`` flag and ``status``.
@@ -26,16 +27,22 @@ class WindowCounts(ScopedReader):
 
     def failure_counts(self, chip_id: str, *, by: Literal["name", "qid", "execution_id"] = "name",
                        since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
-                       task_name: str | None = None) -> dict[str, int]:
-        """Failed task results per task name (or per qubit/coupling id, or per run), most first: every failure, never capped;
-        ``qid`` and ``task_name`` narrow them to one qubit's (or coupling's) or one task's."""
+                       task_name: str | None = None, family: Family | None = None,
+                       finished: bool = False) -> dict[str, int]:
+        """Failed task results per task name (or per qubit/coupling id, or per run), most first: every failure, never
+        capped; ``qid``, ``task_name`` and ``family`` (:mod:`~copilot_core.domain.task_families`) narrow them to one
+        qubit's (or coupling's), one task's or one family's.  ``finished``: every finished result (completed or
+        failed) instead, the denominator of a failure rate."""
         with driver_errors(self):
-            query = self.scope(chip_id=v.chip_id(chip_id), status="failed", **_narrowing(qid, task_name)) | \
+            status: object = {"$in": ["completed", "failed"]} if finished else "failed"
+            query = self.scope(chip_id=v.chip_id(chip_id), status=status, **_narrowing(qid, task_name)) | \
                 self._window("start_at", since, until)
             counts: dict[str, int] = defaultdict(int)
-            for doc in self.db["task_result_history"].find(query, {"_id": 0, by: 1}):
+            fields = {"_id": 0, by: 1} | ({"name": 1, "task_type": 1, "qid": 1} if family else {})
+            for doc in self.db["task_result_history"].find(query, fields):
                 key = doc.get(by)
-                if isinstance(key, str) and key:
+                if isinstance(key, str) and key and (family is None or in_family(family, doc.get("name"),
+                                                                                 doc.get("task_type"), doc.get("qid"))):
                     counts[key] += 1
             return seen(dict(sorted(counts.items(), key=lambda item: (-item[1], item[0]))))
 

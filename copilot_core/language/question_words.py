@@ -125,6 +125,8 @@ _R = "run/runs/execution/executions/calibration/calibrations"
 _NEIGHBOURS = "neighbour/neighbours/neighbor/neighbors"
 _DIFF = "diff/diffs/difference/differences"
 _CHIP, _CHIPS = "chip/device/processor", "chips/devices/processors"
+_TASKS = ("task/tasks/calibration/calibrations/experiment/experiments/measurement/measurements/check/checks"
+          "/routine/routines/step/steps")
 
 # Row name -> words.  :class:`~copilot_core.language.question.Question` keeps the first match of every row.
 WORDS: dict[str, Row] = {
@@ -326,9 +328,13 @@ WORDS.update({
                           "|highest/largest/biggest/greatest failure/fail count/tally"
                           "|least reliable|most unreliable|worst/poorest/lowest reliability|break* down most"
                           "|least/lowest/worst/poorest success/pass/completion rate|worst/poorest failure/error rate"
-                          "|most troublesome|most problematic|most trouble"),
-    "by coupling": Phrases("which coupling/couplings|coupling/couplings fail*|per/by coupling"
-                           "|reliable/unreliable/troublesome/problematic coupling/couplings"),
+                          "|most troublesome|most problematic|most trouble"
+                          "|highest/largest/biggest/greatest/worst percentage/proportion/share/fraction/ratio of fail*"),
+    "by coupling": Phrases("which/what two/2? qubit? coupling/couplings/pair/pairs/edge/edges"
+                           "|which/what cz/zx90/cr coupling/couplings/pair/pairs/edge/edges|pair/pairs of qubits"
+                           "|qubit pair/pairs fail*|coupling/couplings/edge/edges fail*|per/by coupling/pair/edge"
+                           "|coupling/couplings/pairs/edges that/which/with"
+                           "|reliable/unreliable/troublesome/problematic coupling/couplings/pair/pairs"),
     "by qubit": Phrases("which qubit/qubits|qubit/qubits fail*|qubit/qubits has/have/had the? most"
                         "|qubit/qubits that/which/with|per qubit|by qubit"
                         "|reliable/unreliable/troublesome/problematic qubit/qubits"),
@@ -343,6 +349,23 @@ WORDS.update({
                               "|vs|versus|than|side by side|differ*|better|worse|higher|lower|larger|smaller"
                               "|more uniform|less uniform|stack up|against|between the"),
     "min max words": Phrases("minimum|maximum|min|max"),
+    "by chip": Phrases("which/what chip/chips/device/devices/processor/processors|which of the two? chips/devices"
+                       "|per/by chip"),
+    # a family of tasks the ranking is narrowed to (domain/task_families.py): "the coupling tasks", "1Q calibrations"
+    "coupling tasks": Phrases(f"coupling/couplings/cz/zx90/cr/bell/entangling {_TASKS}|two/2 qubit gate? {_TASKS}"
+                              f"|2q gate? {_TASKS}|{_TASKS} on/of/for the? couplings/pairs|two/2 qubit ones"
+                              "|coupling ones"),
+    "qubit tasks": Phrases(f"single/one/1 qubit gate? {_TASKS}|1q gate? {_TASKS}|single/one/1 qubit ones"
+                           f"|{_TASKS} on/of/for single qubits"),
+    "readout tasks": Phrases(f"readout/resonator related? {_TASKS}|readout/resonator related? ones"
+                             f"|{_TASKS} of/for the? readout/resonator/resonators"),
+    # a failure rate (failed results over finished ones), not a count; and subjects that never failed
+    "rate words": Phrases("rate/rates|ratio|relative to|relatively|proportion/share/fraction/percentage/percent"
+                          "|per attempt/try|out of ... attempts/tries/runs/results|normali*"
+                          "|for how often|given how often|how often it/they/each/one run/runs/ran"
+                          "|how often it/they/each/one is/are/was/were/gets/get/got run/tried/attempted"),
+    "never fails": Phrases("never fail*|never had a? failure/failures|not failed once|not once failed|zero failures"
+                           "|without a/any? failure/failures|always succeed*/pass*/complete*|no failure/failures at all"),
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
     "this week": Phrases("this week|so far this week|since the start of the week"),
     "fortnight": Phrases("fortnight"),

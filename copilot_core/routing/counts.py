@@ -4,6 +4,7 @@ counts side by side (two chips, two qubits' failures or calibrations)."""
 from __future__ import annotations
 
 from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.domain.task_families import Family
 from copilot_core.language.question import Question
 from copilot_core.routing.planned import PlannedCall
 
@@ -112,7 +113,7 @@ def counts_side_by_side(asked: Question, chip_id: str, days: int | None, one: st
     """Two chips named, or each chip asked for ("per chip"), with failures, runs or a count over a window; two
     qubits named with how often they were calibrated: one count per chip (one window for all) or per qubit named,
     side by side.  Failed runs when it counts runs that failed, else failed task results."""
-    chips = list(asked.chips_compared)
+    chips = list(asked.chips_compared) or (list(asked.installed) if asked.has("by chip") else [])
     failed = failed_counted(asked)
     runs = (asked.has("execution") or asked.has("calibrated")) and one is None
     if len({c.lower() for c in chips}) >= 2 and not asked.qubits and (failed or runs or asked.has("count words")):
@@ -131,3 +132,62 @@ def counts_side_by_side(asked: Question, chip_id: str, days: int | None, one: st
         return PlannedCall("count_in_window", {"chip_id": chip, "what": "runs", "qids": sorted(asked.qubits, key=int),
                                                **window_args(asked, days)}, "calibration runs of each qubit named")
     return None
+
+
+_FAMILY_ROWS: tuple[tuple[str, Family], ...] = (("readout tasks", "readout"), ("coupling tasks", "coupling"),
+                                                ("qubit tasks", "qubit"))
+_SUBJECT_ROWS = (("by chip", "chip"), ("by coupling", "coupling"), ("by qubit", "qubit"), ("by run", "run"))
+
+
+def failure_family(asked: Question) -> Family | None:
+    """The one family of tasks a failure question is narrowed to ("among the coupling tasks", "readout
+    calibrations only"); None when it names none, or two."""
+    named = [family for row, family in _FAMILY_ROWS if asked.has(row)]
+    return named[0] if len(named) == 1 else None
+
+
+def failure_subject(asked: Question) -> str | None:
+    """What a failure question ranks, as the question writes it: ``chip``, ``coupling``, ``qubit``, ``run``, else
+    ``task`` when it names a family of tasks or a task word; None when it names no subject ("what fails most?").
+    A family's words are no subject ("which coupling task": tasks, of the coupling family)."""
+    rest = asked.without("rate words") if asked.has("rate words") else asked  # "how often it runs": no run
+    for row, _ in _FAMILY_ROWS:
+        rest = rest.without(row) if rest.has(row) else rest
+    found = next((subject for row, subject in _SUBJECT_ROWS if rest.has(row)), None)
+    if found is not None:
+        return found
+    return "task" if failure_family(asked) is not None or asked.has("tasks") else None
+
+
+def rate_asked(asked: Question) -> bool:
+    """A failure rate (each one's failed results over its finished ones) is asked, not a count: "relative to how
+    often it runs", "lowest success rate", "highest share of failures"; and "never fails" (every subject's results
+    counted, so those with none failed are known)."""
+    return asked.has("rate words") or asked.has("never fails")
+
+
+def failure_plan(asked: Question, chip_id: str, days: int | None) -> PlannedCall | None:
+    """The ranking a "fails most" (or "never fails") question asks for: its subject, its family of tasks, count or
+    rate, its window and chip; "which chip fails most": the failed task results of each installed chip side by
+    side."""
+    if asked.shape != "fails most" and not asked.has("never fails"):
+        return None
+    subject = failure_subject(asked) or "task"
+    if subject == "chip":
+        chips = list(asked.installed if len(asked.installed) >= 2 else dict.fromkeys(asked.chip_ids))
+        if len(chips) < 2:
+            return None
+        what = "failed runs" if runs_asked(asked) else "failed tasks"
+        return PlannedCall("count_in_window", {"chip_id": chips[0], "what": what, "chip_ids": chips[:4],
+                                               **window_args(asked, days)}, f"{what} on each chip")
+    chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
+    ranked_within = narrowed(asked)
+    if subject in ("qubit", "coupling"):
+        ranked_within.pop("qid", None)  # the qubits (couplings) are what is ranked
+    elif subject == "task" and asked.task_name is not None:
+        ranked_within.pop("task_name", None)  # the tasks are what is ranked, the one named among them
+    family = failure_family(asked)
+    extra = ({"family": family} if family else {}) | ({"rate": True} if rate_asked(asked) else {})
+    return PlannedCall("failure_ranking", {"chip_id": chip, "by": subject, **window_args(asked, days),
+                                           **ranked_within, **extra},
+                       f"which {subject} fails most" + (" by rate" if extra.get("rate") else ""))

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from copilot_core.language.question import Question, parse
 from copilot_core.routing.counts import (
-    KINDS, count_plan, counts_side_by_side, days_args, failures_compared, kind_counted, narrowed, runs_asked,
-    window_args, window_days,
+    KINDS, count_plan, counts_side_by_side, days_args, failure_plan, failures_compared, kind_counted, narrowed,
+    runs_asked, window_args, window_days,
 )
 from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.planned import PlannedCall
@@ -174,17 +174,8 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     if (counted := failures_compared(asked, chip_id, days) or counts_side_by_side(asked, chip_id, days, one)) \
             is not None:
         return counted
-    if asked.shape == "fails most":
-        by = "coupling" if asked.has("by coupling") else "qubit" if asked.has("by qubit") else \
-            "run" if asked.has("by run") else "task"
-        chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
-        ranked_within = narrowed(asked)
-        if by in ("qubit", "coupling"):
-            ranked_within.pop("qid", None)  # the qubits (couplings) are what is ranked
-        elif by == "task" and asked.task_name is not None:
-            ranked_within.pop("task_name", None)  # the tasks are what is ranked, the one named among them
-        return PlannedCall("failure_ranking", {"chip_id": chip, "by": by, **window_args(asked, days), **ranked_within},
-                           f"which {by} fails most")
+    if (ranked := failure_plan(asked, chip_id, days)) is not None:
+        return ranked
     if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates) or \
             asked.shape in ("count", "percentage") and kind_counted(asked) in KINDS and asked.has("tasks"):
         return count_plan(asked, chip_id, days, clear, one)  # an excluded (usable, completed) count: any window

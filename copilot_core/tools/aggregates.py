@@ -1,5 +1,6 @@
-"""Counts and comparisons a chip summary does not give: counts over a window of days, and
-which task, qubit or run fails most (or how often the qubits named failed).
+"""Counts a chip summary does not give: counts over a window of days (a metric across chips is
+:mod:`~copilot_core.tools.across_chips`; which task, qubit, coupling or run fails most is
+:mod:`~copilot_core.tools.failures`).
 
 Each tool returns the exact answer as one sentence that names its subject first, and a ``ranking`` (names in
 order of their value, each with the values written for it) that the claim check
@@ -14,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Literal
 
-from copilot_core.domain.display import format_fraction, format_share
+from copilot_core.domain.display import format_share
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, dates_window, day_window
@@ -191,110 +192,3 @@ def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datet
                                higher_is_better=what not in ("failed tasks", "failed runs"))}
     data |= _scope_fields(since, until, None, task_name)
     return ToolResult(data, f"{noun}{where} {span}: {listed}")
-
-
-def _qubits_compared(ctx: ToolContext, chip_id: str, qids: list[str], counts: dict[str, int], scope: str,
-                     fields: dict) -> ToolResult:
-    """Two or more qubits' failed-task counts side by side (a qubit with no failure counts 0): counts compared
-    as counts, never as a metric's values."""
-    named = {q: counts.get(q, 0) for q in qids}
-    order = sorted(qids, key=lambda q: -named[q])  # most first
-    label = {q: ctx.label(chip_id, q) for q in qids}
-    task = fields.get("task_name")
-    what = f"failed {task} task results" if task else "failed task results"
-    listed = ", ".join(f"{label[q]} {named[q]}" for q in order)
-    if len(set(named.values())) == 1:
-        answer = f"{' and '.join(label[q] for q in qids)} had the same number of {what} on {chip_id} {scope}: " \
-                 f"{named[qids[0]]} each."
-    elif len(qids) == 2:
-        a, b = order
-        answer = (f"{label[a]} had more {what} than {label[b]} on {chip_id} {scope}: {named[a]} vs {named[b]}, "
-                  "each task run on a qubit counted once.")
-    else:
-        answer = f"{label[order[0]]} had the most {what} on {chip_id} {scope}; counts: {listed}."
-    data = {"answer": answer, "chip_id": chip_id, "by": "qubit",
-            "failures": [{"qid": q, "label": label[q], "count_failed": named[q]} for q in order],
-            "ranking": ranking("qubit", "failures", [(label[q], [str(named[q])]) for q in order],
-                               higher_is_better=False)} | fields
-    return ToolResult(data, f"failed tasks of {len(qids)} qubits on {chip_id}: {listed}")
-
-
-_GROUPED: dict[str, Literal["name", "qid", "execution_id"]] = {"task": "name", "qubit": "qid", "coupling": "qid",
-                                                               "run": "execution_id"}
-By = Literal["task", "qubit", "coupling", "run"]
-
-
-@tool("failure_ranking",
-      {"chip_id": chip_id_arg(),
-       "by": {"type": "string", "enum": ["task", "qubit", "coupling", "run"], "default": "task",
-              "description": "Group failures by task, qubit (couplings too), coupling only, or run."},
-       "days": days_arg(),
-       "day": day_arg(),
-       "since_weekday": weekday_arg(),
-       "from_date": date_arg("first"),
-       "to_date": date_arg("last"),
-       "qid": qid_arg("Only this qubit's failures."),
-       "qids": qids_arg(8, min_items=2) | {"description": "Compare these qubits' failure counts."},
-       "task_name": name_arg("Only this task's failures.")},
-      ("chip_id",))
-def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
-                    days: int | None = None, day: Day | None = None, since_weekday: str | None = None,
-                    qid: str | None = None, task_name: str | None = None, qids: list[str] | None = None,
-                    from_date: str | None = None, to_date: str | None = None) -> ToolResult:
-    ctx.chip(chip_id)
-    for q in ([qid] if qid is not None else []) + (qids or []):
-        ctx.check_qid(chip_id, q)
-    since_weekday = since_weekday.strip().lower() if isinstance(since_weekday, str) else since_weekday
-    if since_weekday is not None and since_weekday not in WEEKDAYS:
-        raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}", kind="call")
-    windowed = days is not None or since_weekday is not None or day is not None or bool(from_date or to_date)
-    last = ctx.repo.last_execution_at(chip_id) if windowed else None
-    since, until = _window(last, days, since_weekday, day, from_date, to_date) if last is not None else (None, None)
-    counts = ctx.repo.failure_counts(chip_id, by="qid" if qids else _GROUPED[by], since=since, until=until,
-                                     qid=None if qids else qid, task_name=task_name)
-    if by == "coupling" and not qids:  # a coupling's results are stored under its "4-5" id: only those
-        counts = {k: n for k, n in counts.items() if "-" in k}
-    total = sum(counts.values())
-    task = str(inline_from_database(task_name, 80)) if task_name else None
-    narrowed = "".join([f" of {task}" if task else "", f" of {ctx.label(chip_id, qid)}"
-                        if qid is not None and not qids else ""])
-    scope = (dates_text(since, until, last) if since is not None and until is not None else "over every stored run") \
-        + (f", counting only the failures{narrowed}" if narrowed else "")
-    if qids:
-        return _qubits_compared(ctx, chip_id, list(dict.fromkeys(qids)), counts, scope,
-                                _scope_fields(since, until, None, task))
-    if not counts:
-        answer = f"No task failed on {chip_id} {scope}."
-        return ToolResult({"answer": answer, "chip_id": chip_id, "by": by, "total": 0, "failures": []},
-                          f"no failures on {chip_id}")
-
-    def name(key: str) -> str:
-        return ctx.label(chip_id, key) if by in ("qubit", "coupling") else str(inline_from_database(key, 80))
-
-    items = [(name(k), n) for k, n in counts.items()]  # most first
-    top = [(k, n) for k, n in items if n == items[0][1]]
-    started = ctx.repo.run_starts(chip_id) if by == "run" else {}
-
-    def dated(key: str) -> str:
-        return f"{key} (started {started[key]:%Y-%m-%d})" if key in started else key
-
-    lead = " and ".join(dated(k) for k, _ in top)
-    if by == "run":
-        answer = (f"Run {lead} ranks first in failures on {chip_id}: {items[0][1]} of {total} failed tasks "
-                  f"({format_fraction(items[0][1] / total)}) {scope}")
-    else:
-        verb = "failed" if by == "task" else "had failures"
-        answer = (f"{lead} {verb} most often on {chip_id}: {items[0][1]} of {total} failed tasks "
-                  f"({format_fraction(items[0][1] / total)}) {scope}")
-    if len(items) > len(top):
-        answer += "; next: " + ", ".join(f"{dated(k)} {n} ({format_fraction(n / total)})"
-                                         for k, n in items[len(top):SHOWN])
-    answer += "."
-    listed = items[:LISTED]
-    data = {"answer": answer, "chip_id": chip_id, "by": by, "total": total, "share_of": "failed tasks",
-            "failures": [{"name": k, "count_failed": n, "share_pct": 100 * n / total}
-                         | ({"start_at": f"{started[k]:%Y-%m-%d}"} if k in started else {}) for k, n in listed],
-            "ranking": ranking(by, "failures", [(k, [str(n), format_fraction(n / total)]) for k, n in listed],
-                               higher_is_better=False, complete=len(items) <= LISTED)}
-    data |= _scope_fields(since, until, qid, task)
-    return ToolResult(data, f"{items[0][0]} fails most on {chip_id}: {items[0][1]} of {total}")

@@ -3,8 +3,8 @@ show-work, the CLI and the tests read.  Adding a tool: declare it in its family 
 
 from __future__ import annotations
 
-from copilot_core.tools import (across_chips, aggregates, analysis, chip, compare, distribution, figures, heatmap, memory,
-                                provenance, qubits, ranking, subjects, tasks, timeseries)
+from copilot_core.tools import (across_chips, aggregates, analysis, chip, compare, distribution, failures, figures,
+                                heatmap, memory, provenance, qubits, ranking, subjects, tasks, timeseries)
 from copilot_core.tools.spec import ToolSpec
 
 TOOLS: tuple[ToolSpec, ...] = (
@@ -37,7 +37,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     distribution.correlate_metrics,
     across_chips.compare_chips,
     aggregates.count_in_window,
-    aggregates.failure_ranking,
+    failures.failure_ranking,
     subjects.check_target,
 )
 TOOLS_BY_NAME: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
