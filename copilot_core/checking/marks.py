@@ -75,7 +75,7 @@ def mark_claims(text: str, claims: Sequence[Claim], *, unsupported: AbstractSet[
                 not claims and any(w in unsupported for w in numbers_read(plain[start:end]))):
             out.append(_row_left_out(unit) if _is_row(unit) else LEFT_OUT)
             left_out += 1
-        elif (any(c.verdict in ("unchecked", "unbacked") for c in inside) or states_something(plain[start:end])
+        elif (any(c.verdict == "unchecked" for c in inside) or states_something(plain[start:end])
               and not any(c.verdict == "ok" for c in inside)) and NOT_CHECKED not in unit:
             out.append(_marked(unit, NOT_CHECKED))
             marked += 1
