@@ -5,7 +5,8 @@ Three rules, each a plain function of the question's words:
 - the call a question in words plainly needs: a time window ("over the last 14 days") is a window of days, never a
   count of points; several named qubits are fetched together (and drawn as one chart, a line each); "why did Q69's
   tasks fail" reads the qubit's failed task results with their stored messages;
-- a data question whose turn made no tool call and whose answer states values (or explains a failure) gets the call
+- a data question whose turn made no tool call and whose answer states values, ranks, or names qubits, couplings, tasks
+  or runs (or explains a failure) gets the call
   made by the turn service, or a plain "could not look it up"; an earlier answer in the chat is context, never
   evidence for a new one;
 - the answer to a why-it-failed question quotes the stored messages of the failed tasks.
@@ -15,7 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from copilot_core.checking.marks import states_something
 from copilot_core.language.numbers import answer_numbers
+from copilot_core.language.subjects import subjects
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.routing.prefetch import plan_prefetch
 from copilot_core.language.question import Question, parse
@@ -95,15 +98,18 @@ def needs_data(question: str) -> bool:
     return asked.names_lab_data and not asked.has("definition")
 
 
-def answered_from_thin_air(question: str, answer: str | None) -> bool:
+def answered_from_thin_air(question: str, answer: str | None, follow_up: bool = False) -> bool:
     """A data question whose answer (written with no tool call) states values, or explains why something failed:
-    what the model wrote can only come from earlier turns or from nowhere."""
-    if not needs_data(question):
+    what the model wrote can only come from earlier turns or from nowhere.  ``follow_up``: the chat has earlier
+    turns, so a question with no data words of its own ("and how does that compare?") asks about the same data."""
+    if not (needs_data(question) or (follow_up and not parse(question).has("definition"))):
         return False
     if parse(question).has("why failed"):
         return True
-    try:
-        return bool(answer_numbers(answer or ""))
+    text = answer or ""
+    try:  # a number, a ranking or a value in words, or a qubit, coupling, task or run named ("Q05 and Q07 are flagged")
+        return bool(answer_numbers(text)) or states_something(text) or any(
+            s.kind in ("qubit", "coupling", "task", "run") for s in subjects(text))
     except Exception:  # noqa: BLE001 - numbers that cannot be read are not evidence either
         return True
 

@@ -138,7 +138,7 @@ class ModelLoop:
                 else:
                     text = self.loop(conversation, prefetched)
                 if self.asked is None and not self.ledger.outcomes and toolkit is not None and \
-                        answered_from_thin_air(request.message, text):
+                        answered_from_thin_air(request.message, text, bool(self.plan.history)):
                     text = self.look_up()  # a data question answered with no call: never shown
                 if self.cancel is not None:
                     self.cancel.check()

@@ -20,6 +20,7 @@ from copilot_core.checking.grounding import finite_number
 from copilot_core.checking.matcher import states, written_decimals
 from copilot_core.domain.metrics import CATALOGUE, metric
 from copilot_core.domain.topology import target_label
+from copilot_core.language.question_words import task_words
 from copilot_core.tools.compact import SIGNIFICANT
 from copilot_core.tools.tabular import untabulate
 
@@ -37,7 +38,8 @@ _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
     "max": ("max", None), "maximum": ("max", None), "highest_value": ("max", None),
     "median": ("median", None), "mean": ("mean", None), "average": ("mean", None),
     "median_before": ("median", "before"), "median_after": ("median", "after"),
-    "compared": ("count", None), "better": ("count", None), "worse": ("count", None),
+    "compared": ("count", None), "better": ("count", "better"), "worse": ("count", "worse"),
+    "difference": ("change", None),
     "latest": ("latest", None), "value": ("value", None),
     "count": ("count", None), "qubits_with_data": ("count", None), "with_data": ("count", None),
     "num_points": ("count", None), "num_qubits": ("total", None), "num_couplings": ("total", None),
@@ -56,7 +58,8 @@ _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
 _RANKED_KEYS: dict[str, Role] = {"lowest": "min", "highest": "max"}
 _SUBJECT_KEYS = ("qid", "coupling_id", "id", "label")
 _METRIC_KEYS = ("metric", "parameter_name", "metric_name")
-_QUALIFIER_KEYS = {"below": "below", "above": "above", "missing": "missing", "failed": "failed"}
+_QUALIFIER_KEYS = {"below": "below", "above": "above", "missing": "missing", "failed": "failed", "fell": "fell",
+                   "rose": "rose"}
 # What a share is a share of, as a tool states it (``share_of``): a share's qualifier.
 SHARE_DENOMINATORS = ("task results", "failed tasks", "qubits", "couplings", "runs", "qubits on the chip",
                       "couplings on the chip")
@@ -130,6 +133,11 @@ def _canonical_subject(value: object) -> str | None:
     return str(int(digits))
 
 
+def is_task(subject: str | None) -> bool:
+    """``subject`` is a task's name ("CheckRamsey"), the subject of a count of that task's failures."""
+    return subject is not None and [w for _, _, w in task_words(subject)] == [subject]
+
+
 def subject_label(subject: str, size: int | None) -> str:
     """How a subject is named back to the person, as the tables write it on a chip of ``size`` qubits: ``Q074``
     and ``Q017→Q018`` on 144, ``Q05`` on 64 (:func:`~copilot_core.domain.topology.target_label`)."""
@@ -200,12 +208,20 @@ def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
     named = next((str(obj[k]) for k in _METRIC_KEYS if isinstance(obj.get(k), str)), None) or (
         row_of if isinstance(row_of, str) and row_of in CATALOGUE else None)
     share_of = obj.get("share_of") if obj.get("share_of") in SHARE_DENOMINATORS else ctx.share_of
-    here = _Context(ctx.tool, named or ctx.metric, subject, ctx.qualifier, ctx.ranked,
+    if isinstance(row_of, str) and is_task(row_of):  # a failure ranking's row: {"name": "CheckT1", "count_failed": 3}
+        subject = row_of
+    what = obj.get("what")  # count_in_window's "failed tasks": its count is a count of failures
+    qualifier = "failed" if isinstance(what, str) and "fail" in what else ctx.qualifier
+    here = _Context(ctx.tool, named or ctx.metric, subject, qualifier, ctx.ranked,
                     _stated(obj, ("unit",)) or ctx.unit, _stated(obj, _TIME_KEYS) or ctx.at, share_of)
     for k, value in obj.items():
         k = str(k)
         if k in CATALOGUE or (k.isidentifier() and k in _ALL_METRIC_NAMES):
             yield from _walk(value, replace(here, metric=k), "value")
+        elif k == "by_task" and isinstance(value, dict):  # a run's failures per task: each task's own count
+            for task, n in value.items():
+                if (count := _number(n)) is not None:
+                    yield Fact(count, "count", None, str(task), "failed", here.tool)
         elif k == "bands" and isinstance(value, dict):
             for band, n in value.items():
                 if (count := _number(n)) is not None:
@@ -228,7 +244,8 @@ def _leaf(signed: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
         qualifier = ctx.qualifier
     if role == "percent":
         qualifier = ctx.share_of
-    yield Fact(number, role, ctx.metric, ctx.subject if role in ("value", "latest", "change", "other") else None,
+    owner = role in ("value", "latest", "change", "other") or (role == "count" and is_task(ctx.subject))
+    yield Fact(number, role, ctx.metric, ctx.subject if owner else None,
                qualifier, ctx.tool, negative, unit, at)
 
 

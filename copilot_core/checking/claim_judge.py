@@ -9,13 +9,14 @@ holds, a threshold, another metric's number, then the claim's role.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
+from copilot_core.checking.claim_changes import change_claimed, change_problem, changes_of
+from copilot_core.checking.claim_counts import of_subject, same_items, task_named, total_of_one_side, unmatched_count
 from copilot_core.checking.claim_facts import (CATALOGUE_LIMIT, SHAPE_ROLES, SPREAD_ROLES, Claim, Fact, Role, Verdict,
-                                               chip_size, matches, subject_label, written_like)
+                                               chip_size, is_task, matches, subject_label, written_like)
 from copilot_core.checking.claim_reading import (Reading, asked_count, claimed_metric, counts_after, limits_after,
                                                  read_words, share_denominator)
 from copilot_core.checking.claim_units import (in_metric_unit, said_metric, uncounted_noun, unit_fits, unit_problem,
@@ -65,6 +66,8 @@ def judge(reading: Reading, subject: str | None, facts: list[Fact], user_values:
     role = words.role
     if role in _LOOSE_ROLES and not any(f.role == role for f in facts):
         role = None  # "range" or "share" said loosely, in a turn with no such statistic: the words claim nothing
+    if role == "count" and subject is None:
+        subject = task_named(reading, facts)  # "CheckRamsey failed 2 times": that task's own count
     case = _Case(reading, subject, facts, role, words.qualifier, words.band)
     unit = written_unit(reading.after)
     case.candidates = [f for f in facts if unit_fits(reading.written, unit, f)]
@@ -87,6 +90,8 @@ def judge(reading: Reading, subject: str | None, facts: list[Fact], user_values:
         problem = _limit_problem(reading, case.candidates, facts)
         return case.claim("wrong", problem) if problem else case.claim("ok", "a threshold")
     pool = [f for f in case.candidates if f.role != "threshold"]
+    if not pool and case.role in ("count", "total"):  # a count that only a limit has: counted by no tool
+        return _unmatched(case, loose_values)
     if not pool:  # only a threshold has this value: no data gives it
         return case.claim("unbacked", "only a threshold has this number")
     if case.claimed is not None:
@@ -143,11 +148,11 @@ def _no_claim(case: _Case, user_values: list[float], stated: AbstractSet[tuple[i
 
 def _as_change(case: _Case) -> Claim | None:
     """"+0.05%", "fell by 2.6 μs": a change, checked against the tools' change and never made a level."""
-    direction = _change_claimed(case.reading, case.candidates, case.claimed)
-    if direction is None or not (case.candidates or _changes(case.facts, case.claimed, case.subject)):
+    direction = change_claimed(case.reading, case.candidates, case.claimed)
+    if direction is None or not (case.candidates or changes_of(case.facts, case.claimed, case.subject)):
         return None
     case.role = "change"
-    problem, fix = _change_problem(case.reading, direction, case.facts, case.claimed, case.subject)
+    problem, fix = change_problem(case.reading, direction, case.facts, case.claimed, case.subject)
     return case.claim("wrong", problem, fix) if problem else case.claim("ok", "the change the tools give")
 
 
@@ -156,10 +161,13 @@ def _unmatched(case: _Case, loose_values: list[float]) -> Claim:
     r = case.reading
     if case.role is None and any(states(r.value, r.decimals, v) for v in loose_values):
         return case.claim("ok", "in a tool result's text")
-    counted = [f for f in case.facts if case.role == "count" and case.qualifier in ("failed", "missing")
-               and f.role == "count" and f.qualifier == case.qualifier and f.metric in (None, case.claimed)]
+    counted = of_subject([f for f in case.facts if case.role == "count" and case.qualifier in ("failed", "missing")
+                          and f.role == "count" and f.qualifier == case.qualifier and f.metric in (None, case.claimed)],
+                         case.subject, case.facts)
     if counted:  # "the last 3 tasks failed" when the run's failures are 4 (below/above: the limit may differ)
-        return case.wrong(f"{r.written} is not {counted[0].describe()}", case.role, None, case.qualifier)
+        return case.wrong(f"{r.written} is not {counted[0].describe()}", case.role, case.subject, case.qualifier)
+    if case.role in ("count", "total"):  # never "in a tool result's text": those digits are a name, a date, a value
+        return case.claim(*unmatched_count(r, case.role, case.qualifier, case.facts, case.subject))
     shares = [f for f in case.facts if f.role == "percent"]
     if case.role == "percent" and shares:  # a share the model worked out itself: wrong, and no in-place fix, so
         # the answer read is the tools' sentence, which states the share with its numerator and denominator
@@ -171,16 +179,18 @@ def _by_role(case: _Case, pool: list[Fact]) -> Claim:
     """Held against the facts of its role (count, total, an extreme or statistic, a qubit's value), then its band."""
     r = case.reading
     if case.role == "count":
-        fitting = [f for f in pool if f.role == "count" and (f.qualifier == case.qualifier or (
-            f.qualifier == "matching" and case.qualifier in ("below", "above")))] \
+        fitting = [f for f in pool if f.role == "count" and same_items(case.qualifier, f)] \
             if case.qualifier is not None else [f for f in pool if f.role in ("count", "total")]
+        fitting = of_subject(fitting, case.subject, case.facts)
+        if not fitting and case.subject is not None and not is_task(case.subject):
+            return case.claim("unchecked", f"no tool counted {case.qualifier or 'items'} of {case.label(case.subject)}")
         if not fitting:
             return case.wrong(f"{r.written} is {pool[0].describe()}, not a count of {case.qualifier or 'items'}",
-                              "count", None, case.qualifier)
+                              "count", case.subject, case.qualifier)
         return case.claim("ok")
     if case.role == "total":
         return case.claim("ok") if any(f.role in ("total", "count") for f in pool) else \
-            case.claim("wrong", f"{r.written} is {pool[0].describe()}, not a total")
+            case.claim(*total_of_one_side(r, pool, case.facts))
     if case.role == "percent" and (problem := _denominator_problem(case, pool)) is not None:
         return problem
     if case.role in ("min", "max", "median", "mean", "latest", "spread", *SHAPE_ROLES):
@@ -281,67 +291,6 @@ def _limit_problem(reading: Reading, candidates: Sequence[Fact], facts: Sequence
     return None
 
 
-_RISE = r"ros[ei]\w*|ris[ei]\w*|increas\w*|grew|grow\w*|gain\w*|went up|up"
-_FALL = r"fell|fall\w*|dropp?\w*|drops?|decreas\w*|lost|los[est]\w*|went down|down|declin\w*"
-_BETTER, _WORSE = r"improv\w*|better", r"degrad\w*|worse\w*"
-_CHANGE_BEFORE = re.compile(
-    rf"(?:\b(?:(?P<rise>{_RISE})|(?P<fall>{_FALL})|(?P<better>{_BETTER})|(?P<worse>{_WORSE})|chang\w*|shift\w*|mov\w*)\b"
-    r"(?:\s+[\w*]+)?\s+(?:by|of)"
-    r"|\b(?:delta|difference|change)\s*(?:of|:|=|is|was)?|Δ\s*[=:]?)\s*(?:about|roughly|around|approximately|~)?\s*"
-    r"[(\[]?\s*$", re.I)
-
-
-def _change_claimed(reading: Reading, candidates: Sequence[Fact], claimed: str | None) -> int | None:
-    """Whether the number is claimed as a change, and which way: +1 up, -1 down, 0 either (None: not a change).
-    A leading ``+`` or change words right before it ("fell by", "a change of") say so; a leading minus says so
-    only when no level among the number's facts is negative (an anharmonicity of -310 MHz is a level)."""
-    sign = reading.written[:1]
-    words = _CHANGE_BEFORE.search(reading.before)
-    negative_level = any(f.negative and f.role not in ("change", "threshold") for f in candidates)
-    if sign == "+":
-        return 1
-    if sign in "-−" and (words or (not negative_level and any(f.role == "change" for f in candidates))):
-        return -1
-    if words is None:
-        return None
-    if words.group("rise"):
-        return 1
-    if words.group("fall"):
-        return -1
-    better = words.group("better") is not None
-    if (better or words.group("worse")) and claimed is not None:
-        return 1 if better == metric(claimed).higher_is_better else -1
-    return 0
-
-
-def _changes(facts: Sequence[Fact], claimed: str | None, subject: str | None) -> list[Fact]:
-    """The changes the tools give for this metric (any when unnamed) and qubit or coupling (any when unnamed)."""
-    return [f for f in facts if f.role == "change" and f.metric in (None, claimed)
-            and (subject is None or f.subject == subject)]
-
-
-def _change_problem(reading: Reading, direction: int, facts: Sequence[Fact], claimed: str | None,
-                    subject: str | None) -> tuple[str, str | None] | tuple[None, None]:
-    """Why a claimed change is not the change the tools give for that metric and qubit (sign included), and the
-    right change written like the claim when exactly one fits and the answer's words cannot contradict it."""
-    changes = _changes(facts, claimed, subject)
-    fitting = [f for f in changes if matches(reading.value, reading.decimals, f)
-               and (direction == 0 or f.negative == (direction < 0))]
-    if fitting:
-        return None, None
-    owner = f" of {subject_label(subject, chip_size(facts))}" if subject else ""
-    what = f"the change{' in ' + claimed if claimed else ''}{owner}"
-    same = [f for f in changes if f.qualifier is None]
-    values = sorted({("-" if f.negative else "+") + written_like(f.value, reading.written) for f in same})
-    if not values:
-        return f"no tool result gives {what}", None
-    fix = None
-    if len(values) == 1 and (reading.written[:1] in "+-−" or direction == 0
-                             or (same[0].negative == (direction < 0))):
-        fix = values[0] if reading.written[:1] in "+-−" else values[0].lstrip("+-")
-    return f"{reading.written} is not {what} (the tools give {', '.join(values[:3])})", fix
-
-
 _ARROWS = ("→", "->")
 
 
@@ -384,12 +333,13 @@ def _band_problem(reading: Reading, band: str | None, name: str | None, pool: li
 def _correction(facts: list[Fact], role: Role | None, name: str | None, subject: str | None, qualifier: str | None,
                 written: str) -> str | None:
     """The one value the data gives for this claim (role, metric, subject, count qualifier), else None."""
-    if role in (None, "threshold", "other", "total") or (role in ("min", "max") and subject is not None):
+    if role in (None, "threshold", "other", "total") or (role in ("min", "max") and subject is not None) or (
+            role == "count" and subject is not None and not is_task(subject)):
         return None  # a wrong extreme named with a qubit: the qubit is wrong too, so no in-place fix
     wanted_roles = ("value", "latest") if role == "value" else (role,)
     found = {f.value for f in facts if f.role in wanted_roles and (name is None or f.metric == name)
              and (role not in ("value", "latest") or f.subject == subject)
-             and (role != "count" or f.qualifier == qualifier)
+             and (role != "count" or (f.qualifier == qualifier and f in of_subject([f], subject, facts)))
              and (role in ("value", "latest", "count") or f.subject is None)}
     if role == "latest" and not found and subject is not None:
         found = {f.value for f in facts if f.role == "value" and f.subject == subject and f.metric == name}

@@ -21,12 +21,12 @@ from copilot_core.language.question import blank, names_blanked, noun_after, sel
 from copilot_core.language.question import mentions as find_mentions
 from copilot_core.language.sentences import sentence_at
 from copilot_core.language.answer_words import ANSWER_WORDS, closing, opening
-from copilot_core.language.question_words import TOKEN, tokens_of
+from copilot_core.language.question_words import TOKEN
 from copilot_core.domain.vocabulary import metrics_named
 
 _CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")
 _ROLES: tuple[Role, ...] = ("min", "max", "median", "mean", "latest", "std", "iqr", "cv", "range", "spread", "r",
-                            "percent")
+                            "percent", "total")
 _QUALIFIERS = ("missing", "failed", "below", "above")
 _SIGNS = {"below": "<", "above": ">"}
 _BAND_ALIASES = {"poor": "bad"}
@@ -77,7 +77,8 @@ def _role_words(role: Role, text: str) -> list[int]:
         return [start for start, _ in ANSWER_WORDS["latest"].find(text) if start not in several]
     if role == "percent" and _percent_of(text):
         return [0]
-    return [start for start, end in ANSWER_WORDS[role].find(text)
+    row = ANSWER_WORDS["aggregate" if role == "total" else role]  # "combined", "in total", "together", "overall"
+    return [start for start, end in row.find(text)
             if not text[:start].lower().endswith(_NOT_THE_ROLE.get(text[start:end].lower(), "\0"))]
 
 
@@ -152,7 +153,11 @@ def count_qualifier(text: str) -> str | None:
 
 
 def counts_after(after: str) -> bool:
-    """The words after a number say it counts something ("3 qubits", "of the 59 couplings")."""
+    """The words after a number say it counts something ("3 qubits", "of the 59 couplings", "out of 64", "failed 14
+    times"), or it is the numerator of "12/64"."""
+    if after[:1] == "/" and after[1:2].isdigit():  # "13/750 tasks", "13/750 failed"; not a date ("11/26: 52.3 μs")
+        ratio = after[1:].lstrip(_DIGITS)
+        return ratio[:1].isspace() and (counts_after(after[1:]) or opening(ANSWER_WORDS["failed"], ratio) is not None)
     return opening(ANSWER_WORDS["counted"], after) is not None
 
 
@@ -294,13 +299,31 @@ def read_words(reading: Reading) -> Words:
     before, after = without_windows(reading.before), reading.after
     threshold = before.rstrip()[-1:] in ("<", ">", "≤", "≥") or closing(ANSWER_WORDS["limit"], before) is not None
     is_count = not threshold and (counts_after(after) or _counted_before(before)
-                                  or (not reading.decimals and _compared_after(after)))
+                                  or (not reading.decimals and (_compared_after(after) or _moved_on(before))))
     role: Role | None = "threshold" if threshold else "total" if (is_count and _of_before(before)) else \
         "count" if is_count else _role_from_words(before, after, reading.clause)
     if role == "percent" and not _written_as_share(reading) and (_of_before(before) or _of_after(after)):
         role = "total" if _of_before(before) else None  # "a fraction of 0.71 (44 of 62)": 44 and 62 are no share
-    return Words(role, _qualifier(reading.clause) if role == "count" else None,
-                 _band(reading.clause) or _band(reading.remark))
+    qualifier = (_qualifier(reading.clause) or _moved(before, after)) if role == "count" else None
+    return Words(role, qualifier, _band(reading.clause) or _band(reading.remark))
+
+
+_MOVES = ("better", "worse", "fell", "rose")
+
+
+def _moved(before: str, after: str) -> str | None:
+    """Which way the compared items a count counts moved: the word right after the number ("27 better"), else the
+    nearest before it ("worse on 33 of 60 and better on 27"), else the first after it."""
+    before = before[max((i + 1 for i, c in enumerate(before) if c.isdigit()), default=0):]  # since the last number
+    after = after[:next((i for i, c in enumerate(after) if c.isdigit()), len(after))]  # up to the next one
+    right_after = next((row for row in _MOVES if opening(ANSWER_WORDS[row], after) is not None), None)
+    if right_after is not None:  # "33 worse and 27 better": the word right after the number is its own
+        return right_after
+    found = [(spans[-1][0], row) for row in _MOVES if (spans := ANSWER_WORDS[row].find(before))]
+    if found:
+        return max(found)[1]
+    found = [(spans[0][0], row) for row in _MOVES if (spans := ANSWER_WORDS[row].find(after))]
+    return min(found)[1] if found else None
 
 
 def _written_as_share(reading: Reading) -> bool:
@@ -322,19 +345,22 @@ def _counted_before(before: str) -> bool:
     return bool(found) and not any(c.isdecimal() for c in before[found[-1][1]:])
 
 
+def _moved_on(before: str) -> bool:
+    """"better on 27", "fell for 33": a count of the compared items that moved that way."""
+    return closing(ANSWER_WORDS["moved on"], before) is not None
+
+
 def _compared_after(after: str) -> bool:
     """"(60 compared, 27 better, 33 worse)": a count of compared items."""
     return after[:1].isspace() and opening(ANSWER_WORDS["compared"], after) is not None
 
 
 def _of_before(before: str) -> bool:
-    """"36 of 59", "out of 59", "of the 62": the number is a total."""
-    tokens = tokens_of(before)
-    if not tokens or before[tokens[-1][1]:].strip():
-        return False
-    if len(tokens) > 1 and tokens[-1][2] == "the" and not before[tokens[-2][1]:tokens[-1][0]].strip():
-        tokens = tokens[:-1]  # "of the 62 qubits"
-    return tokens[-1][2] == "of"
+    """"36 of 59", "out of 59", "of the 62", "12/64", "13 failures in 750 tasks": the number is a total (the
+    denominator of a share), not the count."""
+    if before.rstrip()[-1:] == "/" and before.rstrip()[-2:-1].isdigit():
+        return True
+    return closing(ANSWER_WORDS["denominator"], before) is not None
 
 
 def _band(clause: str) -> str | None:

@@ -178,17 +178,25 @@ def _value_order(sentence: str, named: list[tuple[int, int, str]], ranking: Rank
     return len(seen) == len(set(seen)) and seen == [n for n in order if n in seen]
 
 
-def _other_runs_count(sentence: str, named: list[tuple[int, int, str]], ranking: Ranking) -> str | None:
-    """A sentence naming one run with a count of failures only another run has: that other run, else None."""
-    runs = {n[2] for n in named}
-    if ranking.kind != "run" or len(runs) != 1:
+# Kinds with few names, each value its own: a number said of one of them that is another's value is misattributed.
+_FEW = frozenset({"run", "chip", "task"})
+
+
+def _others_value(sentence: str, named: list[tuple[int, int, str]], ranking: Ranking) -> str | None:
+    """A sentence naming one run, chip or task with a value (a count of failures, a chip's median) only another
+    ranked name has: that other name, else None."""
+    subjects = {n[2] for n in named}
+    if ranking.kind not in _FEW or len(subjects) != 1:
         return None
-    (run,) = runs
-    for _, _, written, _ in number_spans(names_blanked(sentence)):
+    (subject,) = subjects
+    own = ranking.written.get(subject, ())
+    for _, end, written, _ in number_spans(names_blanked(sentence)):
         size, places = written_value(written), written_decimals(written)
-        if places or any(states(size, places, v) for v in ranking.written.get(run, ())[:1]):
+        share = sentence[end:].lstrip()[:1] == "%"  # a task's share of the failures, not its count
+        if (places and ranking.kind == "run") or share or any(states(size, places, v) for v in own):
             continue
-        owner = next((n for n in ranking.names if n != run and states(size, places, ranking.value(n) or -1.0)), None)
+        owner = next((n for n in ranking.names if n != subject and states(size, places, ranking.value(n) or -1.0)),
+                     None)
         if owner is not None:
             return owner
     return None
@@ -250,8 +258,9 @@ def order_claims(text: str, results: Iterable[object]) -> list[Claim]:
         if said and right and ranking.value(said[1]) != ranking.value(right):
             out.append(_claim(text, *at, sentence, "wrong",
                               f"the data puts {right} on that side ({said[0]} {ranking.metric}), not {said[1]}"))
-        elif (other := _other_runs_count(sentence, named, ranking)) is not None:
-            out.append(_claim(text, *at, sentence, "wrong", f"that count of failed tasks is {other}'s, not {first[2]}'s"))
+        elif (other := _others_value(sentence, named, ranking)) is not None:
+            out.append(_claim(text, *at, sentence, "wrong", f"that value of {ranking.metric} is {other}'s, not "
+                                                            f"{first[2]}'s"))
         elif not _value_order(sentence, named, ranking):
             out.append(_claim(text, *at, sentence, "wrong",
                               f"values of {ranking.metric} are put on the wrong names (the data: "

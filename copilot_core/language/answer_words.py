@@ -11,6 +11,10 @@ from copilot_core.language.question_words import Phrases, tokens_of
 _BELOW_WORDS = "below|under|less than|lower than|shorter than|smaller than"
 _ABOVE_WORDS = "above|over|greater than|more than|higher than|longer than|larger than|exceed/exceeds/exceeding/exceeded"
 _SEVERAL = "values/points/measurements/results/calibrations"
+# the nouns a count counts ("14 qubits", "failed 14 times", "3 errors")
+_COUNTED = ("qubit/qubits/coupling/couplings/pair/pairs/task/tasks/failure/failures/run/runs/execution/executions"
+            "/result/results/point/points/value/values/measurement/measurements/time/times/error/errors/attempt"
+            "/attempts/occurrence/occurrences/retry/retries")
 ANSWER_WORDS: dict[str, Phrases] = {
     # the role the nearest word gives a number
     "min": Phrases("lowest|minimum|min|smallest|shortest|least"),  # "at least" is a limit: the reader skips it
@@ -23,10 +27,12 @@ ANSWER_WORDS: dict[str, Phrases] = {
     "below or above": Phrases(f"{_BELOW_WORDS}|{_ABOVE_WORDS}"),
     "limit": Phrases(f"{_BELOW_WORDS}|{_ABOVE_WORDS}|at least|at most|threshold of?"),
     "count before": Phrases("how many|count/counted|number of|total of"),
-    "counted": Phrases("of the? # *? qubit/qubits/coupling/couplings/pair/pairs/task/tasks/failure/failures/run/runs"
-                       "/execution/executions/result/results/point/points/value/values/measurement/measurements"
-                       "|*? qubit/qubits/coupling/couplings/pair/pairs/task/tasks/failure/failures/run/runs"
-                       "/execution/executions/result/results/point/points/value/values/measurement/measurements"),
+    "counted": Phrases(f"of the? # *? {_COUNTED}|*? {_COUNTED}|of the? #|out of the? #"),
+    # a share's denominator right before a number: "out of 64", "of the 62", "13 failures in 750 tasks"
+    "denominator": Phrases("out of the? all?|of the? all?|# *? in/among/across the? all?"),
+    # a number said to be the sum of several: held to a total the tools gave, never to one side's value
+    "aggregate": Phrases("total/totals/totaling/totalling|combined|sum/summed|together|altogether|overall|in all"
+                         "|all told|cumulative/cumulatively|aggregate|both/two chips/qubits/runs/tasks/sides"),
     "compared": Phrases("compared|better|worse"),  # "(60 compared, 27 better, 33 worse)"
     # what a count counts
     "missing": Phrases("no valid*|not valid*|invalid*|missing*|without a? valid*/usable*/value*/data*"
@@ -35,6 +41,12 @@ ANSWER_WORDS: dict[str, Phrases] = {
     "below": Phrases(f"{_BELOW_WORDS}|at most"),
     "above": Phrases(f"{_ABOVE_WORDS}|at least"),
     "band": Phrases("excellent|good|fair|bad|poor"),
+    # which way a count of compared items moved ("worse on 33 of 60", "27 better", "fell on 33")
+    "better": Phrases("better|improved|improving"),
+    "worse": Phrases("worse|degraded|degrading|deteriorated"),
+    "fell": Phrases("fell|dropped|decreased|declined|went down"),
+    "rose": Phrases("rose|increased|went up|grew"),
+    "moved on": Phrases("better/worse/improved/degraded/fell/rose/dropped/increased/decreased/declined on/for/in"),
     # a span of time the values were taken over: "over the last 7 days" is a window, not a limit ("over 7")
     "window": Phrases("over/in/during/for/within/across the? last/past/previous #? hour/hours/day/days/week/weeks"
                       "/month/months/run/runs/calibration/calibrations|over time"),

@@ -210,7 +210,10 @@ WORDS: dict[str, Row] = {
         "|plot|analys*|analyz*|percentile|std|standard deviation|which parameters|what parameters|parameters are"
         f"|remember|last time|previously|you said|memory|changed|{_DIFF}|regress*|failed|failure/failures"
         "|error/errors|search|within hours|since"),
-    "summary": Phrases("health|summary|overview|status"),
+    "summary": Phrases("health|summary|overview|status|flagged|flag/flags|bad qubit/qubits"),
+    # a terse list or count ("list failed tasks", "count failed tasks?"), and time words no window is read from
+    "list or count": Phrases("list|count|number of|how many|which|show|what"),
+    "loose time": Phrases("week/weeks/month/months/year/years/day/days/hour/hours/yesterday|since"),
     "statistic": Phrases("median|mean|average|typical"),
     "plural": Phrases("which/what/list *? qubits/couplings/pairs"),
     "run words": Phrases("run|execution|calibration|latest|last|recent|most recent|today"),

@@ -61,7 +61,10 @@ def _shape_plan(asked: Question, chip_id: str, qubits: set[str], named: Sequence
     if not qubits and not asked.has("trend") and (chip_wide := quality_plan(asked, chip_id) or
                                                   _chip_shape_plan(asked, chip_id, named)) is not None:
         return chip_wide
-    if asked.has("fail") and (asked.has("run words") or asked.execution_id) and not qubits and metric_name is None:
+    terse = asked.has("list or count") and asked.window is None and not asked.has("loose time") and \
+        asked.task_name is None  # "list failed tasks", "count failed tasks?": the latest run's failures
+    if asked.has("fail") and (asked.has("run words") or asked.execution_id or terse) and not qubits and \
+            metric_name is None:
         args: dict = {"chip_id": chip_id}
         if asked.execution_id is not None:
             args["execution_id"] = asked.execution_id
