@@ -111,7 +111,8 @@ def _fails(db) -> list[tuple[Question, Call]]:
     out = []
     for i, (text, failed, key, chip, by, extra) in enumerate(rows):
         top, n = _top(failed, key)
-        name = rf"Q0*{int(top)}(?!\d)" if by == "qubit" else top
+        name = rf"Q0*{int(top)}(?!\d)" if by == "qubit" else \
+            r"Q0*{}→Q0*{}(?!\d)".format(*(int(q) for q in top.split("-"))) if by == "coupling" else top
         out.append((Question(f"cb-fails-{i + 1}", "fails most", text, Truth(((n, 0),), patterns=(name,))),
                     ("failure_ranking", {"chip_id": chip, "by": by, **extra})))
     return out

@@ -222,6 +222,8 @@ def _denominator_problem(case: _Case, pool: list[Fact]) -> Claim | None:
 def _denominator_fits(said: str, share_of: str) -> bool:
     """The denominator words name the tool's: "of the qubits" fits either qubits' share, "of all 64 qubits" only
     the chip's, "of the qubits with a value" only the share of those with a value."""
+    if said in ("with a value", "on the chip"):  # no noun: "of those with a value", "of all 64 on the chip"
+        return share_of in ("qubits", "couplings") if said == "with a value" else share_of.endswith(said)
     return said == share_of or share_of.startswith(f"{said} ") or said == f"{share_of} with a value"
 
 

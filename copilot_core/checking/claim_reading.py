@@ -116,6 +116,10 @@ def share_denominator(after: str) -> str | None:
         return f"{kind} with a value"  # "of the 62 qubits with a value", "of all qubits with data"
     if kind in ("qubits", "couplings") and set(tokens) & _WHOLE_CHIP:
         return f"{kind} on the chip"  # "of all 64 qubits", "of the chip's qubits"
+    if kind is None and set(tokens) & _WITH_VALUE:
+        return "with a value"  # "of those with a value": the qubits' or couplings' share, whichever was computed
+    if kind is None and set(tokens) & {"chip", "chip's"}:
+        return "on the chip"  # "of all 64 on the chip"
     return kind
 
 

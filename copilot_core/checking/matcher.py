@@ -12,6 +12,8 @@ import bisect
 import math
 from collections.abc import Sequence
 
+from copilot_core.language.numbers import signed_value
+
 # Past this many decimals a half-unit is below the smallest float: more would overflow ``10.0 ** -decimals``.
 MAX_DECIMALS = 400
 
@@ -29,7 +31,7 @@ def written_decimals(written: str) -> int:
 
 def written_value(written: str) -> float:
     """The size of a number as written (``−3`` and ``1,200`` too); ``inf`` for one too large for a float."""
-    return abs(float(written.replace(",", "").replace("−", "-")))
+    return abs(signed_value(written))
 
 
 def _half(size: float, decimals: int) -> tuple[float, float]:

@@ -20,7 +20,7 @@ from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.units import family
 from copilot_core.domain.vocabulary import metric_spans
 from copilot_core.language.comparisons import TRAILING, Way, comparison
-from copilot_core.language.numbers import number_spans, unit_after
+from copilot_core.language.numbers import number_spans, signed_value, unit_after
 from copilot_core.language.question_words import COUNT_NOUNS, WORDS, Phrases, tokens_of
 
 Side = Literal["below", "above"]
@@ -86,7 +86,7 @@ def _written(text: str) -> list[_Placed]:
             continue  # "more than 10 qubits", "at least 3 times": a count, no limit of a value
         way, inclusive = (comparison(m.group(1)) or ("above", False)) if m.group(1) else \
             ("below" if m.group(2) in _BELOW_SIGNS else "above", m.group(2) in _INCLUSIVE_SIGNS)
-        out.append(_Placed(m.start(), m.end(), way, float(m.group(3)), m.group(4) or "", inclusive))
+        out.append(_Placed(m.start(), m.end(), way, signed_value(m.group(3)), m.group(4) or "", inclusive))
     return out + _trailing(text, [(p.start, p.end) for p in out])
 
 
@@ -101,7 +101,7 @@ def _trailing(text: str, taken: Sequence[tuple[int, int]]) -> list[_Placed]:
         if way is not None and not any(s <= start < e for s, e in taken) and \
                 not (len(after) == 3 and after[2][2].replace(".", "").isdigit()) and \
                 not text[end + skip:end + skip + after[0][0]].strip():
-            out.append(_Placed(start, end + skip + after[1][1], way, float(written), unit, True))
+            out.append(_Placed(start, end + skip + after[1][1], way, signed_value(written), unit, True))
     return out
 
 
@@ -143,7 +143,7 @@ def _ranges(text: str) -> list[tuple[int, int, float, float, str, bool]]:
         if join not in _JOINS or _two_pairs(text, join, after):
             continue
         unit2, skip2 = unit_after(text[end2:]) or ("", 0)
-        low, high = sorted((float(first), float(second)))
+        low, high = sorted((signed_value(first), signed_value(second)))
         out.append((start, end2 + skip2, low, high, unit2 or unit1, inside))
     return out
 

@@ -61,6 +61,11 @@ def number_spans(text: str) -> list[tuple[int, int, str, bool]]:
     return out
 
 
+def signed_value(written: str) -> float:
+    """A number as written, as a float: a typographic minus ("−2") and thousands commas ("1,200") read too."""
+    return float(written.replace(",", "").replace("−", "-"))
+
+
 def answer_numbers(text: str) -> list[tuple[str, bool]]:
     """``(number as written, marked as derived)`` for every checked number in ``text``, in order."""
     return [(written, derived) for _, _, written, derived in number_spans(text)]

@@ -41,7 +41,7 @@ def _shown(show: Metric, statistic: str, value: float) -> str:
        "statistic": {"type": "string", "enum": list(STATISTICS), "default": "median",
                      "description": "Statistic of the latest values (spreads: std, iqr, range, cv)."},
        "chip_ids": chip_ids_arg(8, "Chips to compare; default every chip."),
-       "unit": {"type": "string", "enum": list(SPREAD_UNITS)},
+       "unit": {"type": "string", "enum": list(SPREAD_UNITS), "description": "Unit asked."},
        "pooled": {"type": "boolean", "default": False,
                   "description": "One value over all their qubits."}},
       ("metric_name",))

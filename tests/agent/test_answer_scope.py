@@ -73,8 +73,10 @@ def test_a_model_that_calls_the_wider_tool_gets_a_scope_note(qid, questions, rep
     assert wide_said is not None and problems(question.truth, wide_said), "the wider call must answer differently"
     scripted_openai.smart = tools_then_answer([(planned.name, wide)], _quote)
     shown = _ask(repo, scripted_openai, tmp_path, question.text)
-    assert NOTE in shown, shown  # the person is told the figures are wider than asked
-    assert "Scope:" in shown, shown
+    if NOTE not in shown:  # the restate check re-made the call on the window asked: the scoped answer, unmarked
+        assert not problems(question.truth, shown) and wide_said not in shown, shown
+        return
+    assert "Scope:" in shown, shown  # else the person is told the figures are wider than asked
 
 
 @pytest.mark.parametrize("qid", ["sc-fails-2", "sc-task-1", "sc-runs-1", "sc-qubit-3"])

@@ -30,7 +30,7 @@ MODELS = {"small": "qwen2.5-coder-1.5b-instruct", "large": "gpt-4o"}
 # The call a model makes once told not to ask, per dev question.
 CALLS = {"marks-pc-1": ("filter_metric", {"chip_id": CHIP, "metric_name": "t1", "above": 80}),
          "marks-pair-1": ("compare_qubits", {"chip_id": CHIP, "qids": ["12", "25"], "param_names": ["t1"]})}
-ROUTED = {"marks-pair-1"}  # two qubits named with a metric: the router compares them, whatever the wording
+ROUTED = {"marks-pair-1", "marks-pc-1"}  # two qubits named with a metric; a limit written as a verb ("clear")
 
 
 def _turn(repo, server, tmp_path, question: str, size: str, chip: str | None = CHIP):
