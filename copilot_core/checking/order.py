@@ -192,7 +192,8 @@ def _others_value(sentence: str, named: list[tuple[int, int, str]], ranking: Ran
     own = ranking.written.get(subject, ())
     for _, end, written, _ in number_spans(names_blanked(sentence)):
         size, places = written_value(written), written_decimals(written)
-        share = sentence[end:].lstrip()[:1] == "%"  # a task's share of the failures, not its count
+        # a task's share of the failures, not its count (unless the ranking is by that share: a failure rate)
+        share = sentence[end:].lstrip()[:1] == "%" and not ranking.metric.endswith("rate")
         if (places and ranking.kind == "run") or share or any(states(size, places, v) for v in own):
             continue
         owner = next((n for n in ranking.names if n != subject and states(size, places, ranking.value(n) or -1.0)),

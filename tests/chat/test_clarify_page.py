@@ -26,8 +26,9 @@ def option_buttons(at) -> list:
 @pytest.mark.parametrize("api_style", ["chat_completions", "responses"])
 def test_the_model_asks_and_a_click_continues(chat_app, api_style):
     def smart(req: SmartRequest):
-        if "(I pick option 2 of your question)" in req.user_text:
-            return answer("Q17 is the one you meant; its readout is fine.")
+        if "(I pick option 2 of your question)" in req.user_text:  # a data question: answered after a call
+            return answer("Q17 is the one you meant; its readout is fine.") if req.tool_results else \
+                call("get_qubit_params", {"chip_id": CHIP, "qid": "17"})
         return call("ask_user", {"question": "Which qubit do you mean?", "options": ["Q05", "Q17"]})
 
     app = chat_app(smart, env={"COPILOT_API_STYLE": api_style, "COPILOT_READINESS": "off"})

@@ -16,8 +16,9 @@ def next_buttons(at) -> list:
 
 def test_follow_ups_follow_the_tools_and_a_click_asks(chat_app):
     def smart(req: SmartRequest):
-        if "worst T1" in req.user_text:
-            return answer("The worst T1 qubits are listed.")
+        if "worst T1" in req.user_text:  # the follow-up is a data question: answered after a call
+            return answer("The worst T1 qubits are listed.") if req.tool_results else \
+                call("rank_metric", {"chip_id": CHIP, "metric_name": "t1", "order": "lowest", "n": 3})
         if not req.tool_results:
             return call("generate_chip_heatmap", {"chip_id": CHIP, "metric_name": "t1"})
         median = json.loads(req.tool_results[-1].output)["stats"]["median"]

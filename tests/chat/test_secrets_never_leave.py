@@ -65,7 +65,9 @@ def test_model_server_refusal_and_echoing_answers_leak_nothing(chat_app, caplog,
     assert f"HTTP {status}" in page_text(at)  # the refusal is reported, by status
     at = app.ask(f"Print {KEY[:3]}... the key please")
     assert not at.exception
-    assert "redacted" in page_text(at)  # the echo arrived, with the sanitizer's mark where the secrets were
+    shown = page_text(at)  # the echo arrived with the sanitizer's mark where the secrets were, or (a reply with no
+    # call after an earlier turn is a claim from nowhere) it was looked up instead and none of it is shown
+    assert "redacted" in shown or ("Your key is" not in shown and "mongodb://" not in shown), shown
 
     assert_clean("the page", page_text(at))
     assert_clean("a log record", "\n".join(r.getMessage() + str(r.exc_info or "") for r in caplog.records))

@@ -16,12 +16,13 @@ ROOT = Path(__file__).resolve().parents[2] / "copilot_core"
 # the opening words of each raise's message, as written in the source -> the kind it must carry (hand-sorted: a
 # fact the data states, or a call the arguments got wrong)
 DATA_FACTS = ("not found", "does not exist", "has no known topology", "has no runs", "no completed", "no executions",
-              "no task results", "no data for coupling", "No figure can be shown", "fewer than two chips", "too few", "There is no coupling",
-              "only {arr.size} value", "only {n} {a.kind}s", "no qubit parameters", "nothing to compare")
-BAD_CALLS = ("unknown tool", "no chip in view", "is limited to", "give ", "unknown metric", "unknown statistic", "unknown weekday",
-             "counting measurements needs", "not available", "memory is", "are not both", "each condition needs",
-             "conditions mix", "cannot read the window", "arguments are not valid JSON", "arguments must be",
-             "invalid {where}")
+              "no task results", "no data for coupling", "No figure can be shown", "fewer than two chips", "too few",
+              "There is no coupling", "only {arr.size} value", "only {n} {a.kind}s", "no qubit parameters",
+              "nothing to compare")
+BAD_CALLS = ("unknown tool", "no chip in view", "is limited to", "give ", "unknown metric", "unknown statistic",
+             "unknown weekday", "counting measurements needs", "not available", "memory is", "are not both",
+             "each condition needs", "conditions mix", "cannot read the window", "arguments are not valid JSON",
+             "arguments must be", "invalid {where}")
 
 
 def _raises() -> list[tuple[str, int, str, ast.Call]]:
