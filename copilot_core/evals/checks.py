@@ -10,6 +10,8 @@ import math
 import re
 from collections.abc import Iterable
 
+from copilot_core.language.numbers import signed_value
+
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])"  # 1,234.5
                      r"|(?<![\w.])[-−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")  # 61.23, -0.3, 1e-3
 _SECRET_SHAPES = (re.compile(r"\bsk-[A-Za-z0-9_\-]{16,}"), re.compile(r"mongodb(?:\+srv)?://[^:@/\s]+:[^@/\s\[]+@"))
@@ -24,7 +26,7 @@ def numbers_in(text: str) -> list[float]:
     out = []
     for raw in _NUMBER.findall(text or ""):
         try:
-            out.append(float(raw.replace(",", "").replace("−", "-")))
+            out.append(signed_value(raw))
         except ValueError:
             continue
     return out
