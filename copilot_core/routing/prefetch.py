@@ -179,10 +179,10 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         return counted
     if (ranked := failure_plan(asked, chip_id, days)) is not None:
         return ranked
-    if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates) or \
-            asked.shape in ("count", "percentage") and kind_counted(asked) in KINDS and asked.has("tasks"):
-        return count_plan(asked, chip_id, days, clear, one)  # an excluded (usable, completed) count: any window
     kind = kind_counted(asked)
+    if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates) or \
+            asked.shape in ("count", "percentage") and kind in KINDS and asked.has("tasks"):
+        return count_plan(asked, chip_id, days, clear, one)  # an excluded (usable, completed) count: any window
     if asked.shape == "percentage" and (asked.has("fail") or kind in KINDS) and not clear and \
             len(asked.chip_ids) <= 1:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id
