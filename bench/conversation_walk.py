@@ -528,12 +528,12 @@ def local_model(timeout_s: float) -> Iterator[dict[str, str]]:
 
 def seeded_store(folder: Path) -> Path:
     from copilot_core.data.connection import open_database
-    from copilot_core.demo.seed import chip_specs, seed_database, utc_now
+    from copilot_core.demo.seed import chip_specs, demo_clock, seed_database
     from copilot_core.settings import Settings
 
     db = open_database(Settings(data_dir=folder))
     try:
-        seed_database(db, chip_specs(), seed=7, now=utc_now())
+        seed_database(db, chip_specs(), seed=7, now=demo_clock())
     finally:
         db.close()
     return folder

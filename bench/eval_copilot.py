@@ -125,13 +125,13 @@ def main(argv: list[str]) -> int:
     from copilot_core.chat.state import ChatState
     from copilot_core.data.connection import open_memory_database
     from copilot_core.data.repository import CalibrationRepository
-    from copilot_core.demo.seed import chip_specs, seed_database, utc_now
+    from copilot_core.demo.seed import chip_specs, demo_clock, seed_database
     from copilot_core.session import Copilot
     from copilot_core.settings import load_settings
     from tests.eval_score import problems
     from tests.public_eval import CHIP
 
-    now = utc_now()
+    now = demo_clock()
     db = open_memory_database(f"eval-{os.getpid()}")
     seed_database(db, chip_specs(), seed=7, now=now)
     repo = CalibrationRepository(db)

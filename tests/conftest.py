@@ -144,10 +144,10 @@ def demo_now(tmp_path_factory):
     """One "now" for the whole run, so every worker's demo documents (and their copies) are the same."""
     from datetime import datetime
 
-    from copilot_core.demo.seed import utc_now
+    from copilot_core.demo.seed import demo_clock
 
     def write(folder: Path) -> None:
-        (folder / "now").write_text(utc_now().isoformat())
+        (folder / "now").write_text(demo_clock().isoformat())
 
     return datetime.fromisoformat((_built_once(tmp_path_factory, "demo-now", write) / "now").read_text())
 

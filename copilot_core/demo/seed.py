@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
+
 import numpy as np
 
 from copilot_core.data.connection import ensure_indexes
@@ -56,6 +57,15 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
+def demo_clock(now: datetime | None = None) -> datetime:
+    """The demo's "now": the latest noon (UTC) at or before ``now``.  Each day's runs start about 90 minutes
+    before it and end before it, so no run crosses midnight and the data of a day does not depend on the hour
+    it was seeded at."""
+    now = (now or utc_now()).replace(tzinfo=None)
+    noon = now.replace(hour=12, minute=0, second=0, microsecond=0)
+    return noon if noon <= now else noon - timedelta(days=1)
+
+
 def chip_specs(sizes: tuple[int, ...] = DEFAULT_CHIPS, days: int = 30, stress: bool = False) -> list[ChipSpec]:
     """The chips to generate; ``stress`` adds a 1024-qubit chip with at most 7 days."""
     specs = [ChipSpec(CHIP_NAMES.get(s, f"{s}Qv1"), s, INSTALLED_DAYS_AGO.get(s, 100), days) for s in sizes]
@@ -68,7 +78,7 @@ def generate(specs: list[ChipSpec], *, seed: int = 7, now: datetime | None = Non
              project_id: str = DEMO_PROJECT_ID, username: str = DEMO_USERNAME,
              provenance_days: int = 5) -> dict[str, list[dict]]:
     """All demo documents by collection (pure: no database)."""
-    now = (now or utc_now()).replace(tzinfo=None)
+    now = (now or demo_clock()).replace(tzinfo=None)
     ids = _Ids(seed)
     out: dict[str, list[dict]] = {c: [] for c in COLLECTIONS}
     for index, spec in enumerate(specs):

@@ -213,3 +213,20 @@ def test_cli_never_writes_into_a_configured_mongodb(tmp_path):
     assert make_run.returncode == 0 and "no demo data written" in make_run.stdout and "pw-x1" not in make_run.stdout
     explicit = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert explicit.returncode == 2 and "refusing" in explicit.stderr and "pw-x1" not in explicit.stderr
+
+
+@pytest.mark.parametrize("hour, minute", [(0, 20), (1, 30), (11, 59), (12, 0), (23, 55)])
+def test_a_demo_seeded_at_any_hour_keeps_each_run_inside_its_day(hour, minute):
+    """Every task result, run and note starts on the UTC day its execution id names, and the newest run is the one
+    of the latest noon at or before the hour seeded (so "since Monday" counts the same at 00:20 as at 23:55)."""
+    from copilot_core.demo.seed import demo_clock
+
+    seeded = datetime(2026, 11, 30, hour, minute)
+    docs = generate(chip_specs((16,), days=5), now=demo_clock(seeded))
+    dated = docs["task_result_history"] + docs["execution_history"]
+    assert len(dated) > 100
+    days = {(d["execution_id"][:8], d["start_at"].strftime("%Y%m%d")) for d in dated}
+    assert all(named == started for named, started in days), sorted(d for d in days if d[0] != d[1])
+    newest = max(d["execution_id"][:8] for d in docs["execution_history"])
+    assert newest == ("20261130" if hour >= 12 else "20261129")
+    assert max(d["end_at"] for d in docs["execution_history"]) <= demo_clock(seeded) <= seeded
