@@ -367,19 +367,22 @@ def _pairs(db) -> list[Question]:
         return Truth(numbers=(Expect(_pair_value(db, chip, a, b, name), TOL[unit], near=(pair_re(a, b),)),),
                      patterns=(pair_re(a, b),))
 
-    first, second = (_pair_value(db, OTHER, 16, k, "zx90_gate_fidelity") for k in (17, 18))
-    win, lose = ((16, 17), (16, 18)) if first > second else ((16, 18), (16, 17))
-    both = Truth(numbers=(Expect(first, TOL["%"], near=(pair_re(16, 17),)),
-                          Expect(second, TOL["%"], near=(pair_re(16, 18),))),
-                 patterns=(pair_re(16, 17), pair_re(16, 18)), winner=pair_re(*win), loser=pair_re(*lose))
+    def duel(chip: str, q: int, x: int, y: int, name: str) -> Truth:
+        """Couplings q-x and q-y compared: both values, both pairs named, the higher one first."""
+        first, second = (_pair_value(db, chip, q, k, name) for k in (x, y))
+        win, lose = ((q, x), (q, y)) if first > second else ((q, y), (q, x))
+        return Truth(numbers=(Expect(first, TOL["%"], near=(pair_re(q, x),)),
+                              Expect(second, TOL["%"], near=(pair_re(q, y),))),
+                     patterns=(pair_re(q, x), pair_re(q, y)), winner=pair_re(*win), loser=pair_re(*lose))
+
     return [
         _q("qubit pair", 1, "ZX90 fidelity between q13 and q12 on 64Qv3?", one(CHIP, 12, 13, "zx90_gate_fidelity", "%")),
-        _q("qubit pair", 2, "what Bell fidelity does the Q19/Q22 pair on 144Qv2 currently show",
-           one(OTHER, 19, 22, "bell_state_fidelity", "%")),
+        _q("qubit pair", 2, "what Bell fidelity do the Q19/Q22 and Q19/Q18 pairs on 144Qv2 currently show, "
+           "and which one is better", duel(OTHER, 19, 22, 18, "bell_state_fidelity")),
         _q("qubit pair", 3, "Gate length of the cross-resonance ZX90 on qubits 20 & 21 (64Qv3), in nanoseconds?",
            one(CHIP, 20, 21, "zx90_gate_time", "ns")),
         _q("qubit pair", 4, "144Qv2: qubit 16 couples to 17 and to 18 -- which of those two links wins on ZX90 "
-           "fidelity, and by how much?", both),
+           "fidelity, and by how much?", duel(OTHER, 16, 17, 18, "zx90_gate_fidelity")),
     ]
 
 
