@@ -75,10 +75,10 @@ def _window_mismatch(asked: Question, name: str, args: dict) -> str | None:
     if name not in _DAYS_TOOLS or days is None:
         return None
     given = _n(args.get("days"))
-    if given == days or given is None and any(args.get(k) is not None for k in ("from_date", "since_weekday")):
+    if given == days or given is None and args.get("from_date") is not None:  # the same days written as dates
         return None
     other = "one day" if args.get("day") is not None else f"the last {given} days" if given is not None else \
-        "every stored run"
+        "a week's days" if args.get("since_weekday") is not None else "every stored run"
     return f"asks for the last {days} days, not {other}"
 
 

@@ -337,13 +337,16 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     if shape is None:
         shape = "lookup" if (qubits or couplings) and any(metrics) else "other"
     counted = _rx("extreme n").search(text)
+    window = read_window(text) or (Window(2, "week") if "fortnight" in found else None)
+    if window is not None and window.vague == "recently" and shape not in ("window count", "fails most"):
+        window = None  # a history "recently" is its recent values, not a window of days
     ends = tuple(dict.fromkeys([*qubits, *(e for m in mentions(text) if m.labelled for e in m.subject.split("-"))]))
     return Question(
         text=written, shape=shape, dates=dates, chips=named_chips, qubits=qubits, couplings=couplings, metrics=metrics,
         ends=ends,
         extreme=_EXTREMES[word] if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,
-        limits=limits, ranges=ranges, window=read_window(text) or (Window(2, "week") if "fortnight" in found else None),
+        limits=limits, ranges=ranges, window=window,
         since_weekday=_since_weekday(text, found), task_name=_task_name(text), chart="chart" in found,
         bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics),
         about_data="data" in found or bool(ends) or any(metrics),
