@@ -286,7 +286,7 @@ def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Seque
 
 
 _WINDOW_ROWS = ("window", "this week", "this month", "fortnight", "since weekday", "vague window")
-# the first word of a terse count ("failed tasks this week?", "runs in the past two weeks"): what it counts
+# the first word of a terse count, naming what it counts ("failed tasks this week?")
 _TERSE_STARTS = frozenset({"failed", "failures", "runs", "executions", "tasks", "calibration", "calibrations"})
 
 
