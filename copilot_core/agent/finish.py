@@ -19,6 +19,7 @@ from copilot_core.agent.lookups import failure_quotes
 from copilot_core.agent.plan import TurnPlan
 from copilot_core.routing.limits import unit_refusals
 from copilot_core.llm.streaming import without_markup
+from copilot_core.language.window_words import window_reading
 from copilot_core.checking.restate import restated_blocks
 from copilot_core.checking.scope import scoped_blocks
 from copilot_core.checking.verify import asked_chart, checked_blocks
@@ -72,6 +73,8 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
         blocks = figure_answer(blocks, outcomes)
     if end.asked is None and error is None:
         blocks = scoped_blocks(restated_blocks(blocks, plan.asked, outcomes), question, outcomes)
+        if (read := _window_read(plan, outcomes)) is not None and read not in answer_text(blocks):
+            blocks = [*blocks, TextBlock(read)]
     if end.asked is None:
         charts.extend(asked_chart(question, outcomes, charts))
     blocks = [_sanitized(b, plan.secrets) for b in vet_model_charts(blocks)] + [ChartBlock(c) for c in charts]
@@ -82,6 +85,19 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
                        routed_tools=list(plan.route.names) if plan.route is not None else None,
                        unverified_numbers=_unverified(answer, plan, outcomes), stopped=end.stopped,
                        claims=claims, skills_sent=bool(plan.skills))
+
+
+_WINDOW_TOOLS = frozenset({"count_in_window", "failure_ranking", "get_parameter_timeseries",
+                           "get_chip_parameter_timeseries"})
+
+
+def _window_read(plan: TurnPlan, outcomes: Sequence[ToolOutcome]) -> str | None:
+    """How a window in hours or with no number was read, when a call read it that way: the person sees the days."""
+    window = plan.asked.window
+    if window is None or not any(o.ok and o.name in _WINDOW_TOOLS and o.args.get("days") == window.whole_days
+                                 for o in outcomes):
+        return None
+    return window_reading(window)
 
 
 def _partial(end: LoopEnd, headline: str, question: str = "") -> list[Block]:

@@ -21,7 +21,7 @@ from copilot_core.domain.metrics import (BANDS, SCORED_COUPLING_METRICS, SCORED_
 from copilot_core.data.rows import ChipSeriesRow
 from copilot_core.domain.display import format_fraction, format_percent
 from copilot_core.domain.topology import qubit_label
-from copilot_core.domain.windows import dates_text, day_window
+from copilot_core.domain.windows import dates_text, day_window, read_end
 from copilot_core.errors import InvalidRequest
 
 if TYPE_CHECKING:
@@ -302,8 +302,9 @@ def qubit_health(repo: CalibrationRepository, chip_id: str, qid: str, *, window_
         raise InvalidRequest(f"window must be 1..366 days, not {window_days!r}")
     end = repo.window_end(chip_id)  # the chip's last execution, else now
     since, until = day_window(end, window_days)
-    history = {name: repo.parameter_timeseries(chip_id, name, str(int(qid)), last_n=200, since=since, until=until)
+    read = read_end(until, end)  # the newest run whole, even past midnight UTC
+    history = {name: repo.parameter_timeseries(chip_id, name, str(int(qid)), last_n=200, since=since, until=read)
                for name in metrics}
-    failed = repo.task_results(chip_id, status="failed", since=since, until=until, limit=1000)
+    failed = repo.task_results(chip_id, status="failed", since=since, until=read, limit=1000)
     return build_health_report(dict(chip), str(int(qid)), repo.all_qubit_params(chip_id), repo.all_coupling_params(chip_id),
                                history, window_days=window_days, metrics=metrics, window_end=end, failed=failed)

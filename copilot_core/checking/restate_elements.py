@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.vocabulary import NOT_HELD
 from copilot_core.language.question import Question
-from copilot_core.routing.counts import window_days
+from copilot_core.routing.counts import window_args, window_days
 from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.prefetch import correlation_method, quality_plan
 from copilot_core.routing.statistics import spread_lead, spread_unit
@@ -46,24 +46,39 @@ _DAYS_TOOLS = frozenset({"count_in_window", "failure_ranking", "get_parameter_ti
 
 
 def days_asked(asked: Question) -> int | None:
-    """The last N whole days the question asks for ("the eight previous days": 8), when it writes no dates, no
-    weekday and no "yesterday" (those are other arguments); None otherwise."""
+    """The last N whole days the question asks for ("the eight previous days": 8, "the last 48 hours": 2), when it
+    writes no dates, no weekday and no "yesterday" (those are other arguments); None otherwise."""
     if asked.dates is not None or asked.since_weekday is not None or asked.window is None or asked.window.yesterday \
-            or asked.window.unit in ("hour", "today"):
+            or asked.window.unit == "today":
         return None
     return window_days(asked)
 
 
+_WINDOW_KEYS = ("days", "day", "since_weekday", "from_date", "to_date")
+
+
+def _dated_mismatch(asked: Question, name: str, args: dict) -> str | None:
+    """A count or ranking over another window than the question's dates or weekday ("this month": since the 1st,
+    "this week": since Monday), e.g. the last 30 or 7 days."""
+    if name not in ("count_in_window", "failure_ranking") or asked.dates is None and asked.since_weekday is None:
+        return None
+    want = window_args(asked, None)
+    given = {k: args[k] for k in _WINDOW_KEYS if args.get(k) is not None}
+    return None if given == want else f"asks for {', '.join(f'{k}={v}' for k, v in want.items())}, not {given}"
+
+
 def _window_mismatch(asked: Question, name: str, args: dict) -> str | None:
     """A call over another number of days than the question's "last N days" (or over one day, or every run)."""
+    if (dated := _dated_mismatch(asked, name, args)) is not None:
+        return dated
     days = days_asked(asked)
     if name not in _DAYS_TOOLS or days is None:
         return None
     given = _n(args.get("days"))
-    if given == days or given is None and any(args.get(k) is not None for k in ("from_date", "since_weekday")):
+    if given == days or given is None and args.get("from_date") is not None:  # the same days written as dates
         return None
     other = "one day" if args.get("day") is not None else f"the last {given} days" if given is not None else \
-        "every stored run"
+        "a week's days" if args.get("since_weekday") is not None else "every stored run"
     return f"asks for the last {days} days, not {other}"
 
 
@@ -133,8 +148,9 @@ def rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     chip = args.get("chip_id") if isinstance(args.get("chip_id"), str) else None
     clear = _clear(asked)
     windowed = _window_mismatch(asked, name, args) is not None
-    if windowed:  # the question's days, then whatever else this module puts right
-        args = {**{k: v for k, v in args.items() if k not in ("day", "days")}, "days": days_asked(asked)}
+    if windowed:  # the question's window, then whatever else this module puts right
+        args = {**{k: v for k, v in args.items() if k not in _WINDOW_KEYS}, **(
+            window_args(asked, None) if _dated_mismatch(asked, name, args) else {"days": days_asked(asked)})}
     if asked.qualities and quality_conditions(asked) and name in ("rank_metric", "filter_metric", "filter_metrics") \
             and chip is not None and (plan := quality_plan(asked, chip)) is not None:
         return plan.name, dict(plan.args)

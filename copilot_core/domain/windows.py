@@ -16,15 +16,19 @@ from copilot_core.errors import InvalidRequest
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 Day = Literal["today", "yesterday"]
 DAYS: tuple[Day, ...] = ("today", "yesterday")
-# one end of a window written as a day: a date, a month and day (the year left to the data) or a weekday
-DATE_PATTERN = r"^(\d{4}-)?\d{2}-\d{2}$|^(" + "|".join(WEEKDAYS) + ")$"
+# one end of a window written as a day: a date, a month and day (the year left to the data), a weekday, or "month"
+# (the 1st of the newest run's month: "this month")
+DATE_PATTERN = r"^(\d{4}-)?\d{2}-\d{2}$|^(" + "|".join(WEEKDAYS) + "|month)$"
 _FIRST = datetime(1970, 1, 1)  # an open start: every stored run
 
 
 def written_day(last: datetime, written: str) -> date:
     """One end of a window as the router writes it: ``2026-11-03``; ``11-03`` or ``tuesday``, the latest such day
-    on or before the day of ``last`` (the newest run).  ``InvalidRequest`` for a day no calendar has."""
+    on or before the day of ``last`` (the newest run); ``month``, the 1st of its month ("this month").
+    ``InvalidRequest`` for a day no calendar has."""
     today = last.date()
+    if written == "month":
+        return today.replace(day=1)
     if written in WEEKDAYS:
         return today - timedelta(days=(today.weekday() - WEEKDAYS.index(written)) % 7)
     try:
@@ -62,6 +66,13 @@ def day_window(last: datetime, days: int | None = None, weekday: str | None = No
         back = (last.weekday() - WEEKDAYS.index(weekday)) % 7
         return end - timedelta(days=back + 1), end
     return end - timedelta(days=days or 1), end
+
+
+def read_end(until: datetime | None, last: datetime | None) -> datetime | None:
+    """The end a query reads for a window ending at ``until`` (``last``: the newest run's start): none when the
+    window takes in the newest run's day, so a run that crosses midnight UTC is counted whole (its tasks after
+    midnight too), while :func:`dates_text` still says the dates; else ``until``."""
+    return None if until is not None and last is not None and until > last else until
 
 
 def dates_text(start: datetime, end: datetime, last: datetime | None = None) -> str:

@@ -19,6 +19,7 @@ from copilot_core.language.dates import date_spans, written_window
 from copilot_core.language.limits import Range, Threshold, read_limits
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.qualities import Quality, qualities
+from copilot_core.language.window_words import Window, read_window
 from copilot_core.language.question_words import (CHIP_ID, COUNT_NOUNS, MENTION, NOUN_AFTER, QUBIT_LIST, SELECTION_AFTER,
                                                SELECTION_BEFORE, SHAPES, STATED_NUMBER, TOKEN, WORDS, Phrases, Row,
                                                tokens_of)
@@ -30,27 +31,6 @@ _EXTREMES: dict[str, Extreme] = {"lowest": "lowest", "smallest": "lowest", "shor
                                  "weakest": "lowest", "highest": "highest", "largest": "highest", "longest": "highest",
                                  "maximum": "highest", "strongest": "highest", "best": "best", "worst": "worst",
                                  "top": "best", "bottom": "worst"}
-_UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.0, "hour": 1 / 24}
-
-
-@dataclass(frozen=True)
-class Window:
-    """A time window in words: ``n`` units ("last 2 weeks": 2, "week"); "today" and "yesterday" are their own unit."""
-
-    n: int
-    unit: Literal["day", "week", "month", "hour", "today", "yesterday"]
-
-    @property
-    def days(self) -> float:
-        """How many days the window spans: "today" and "yesterday" are one whole day each."""
-        return 1.0 if self.unit in ("today", "yesterday") else self.n * _UNIT_DAYS[self.unit]
-
-    @property
-    def yesterday(self) -> bool:
-        """The one whole day before the data's today (the day of the chip's newest run)."""
-        return self.unit == "yesterday"
-
-
 @dataclass(frozen=True)
 class Mention:
     """A qubit ("5") or coupling ("4-1") named in a text, and where."""
@@ -245,17 +225,6 @@ def _first_count(groups: Sequence[str | None]) -> int | None:
     return next((count_word(g) for g in groups if g and (g.isdigit() or g.lower() in NUMBER_WORDS)), None)
 
 
-def _window(text: str) -> Window | None:
-    m = _rx("window").search(text)
-    if m is None:
-        return None
-    if m.group(3):
-        return Window(1, "today" if m.group(3).lower() == "today" else "yesterday")
-    counted, unit = (m.group(1), m.group(2)) if m.group(2) else (m.group(4), m.group(5))
-    n = count_word(counted) if counted else 1
-    return Window(n, unit.lower().rstrip("s"))  # type: ignore[arg-type]
-
-
 def _qubits(text: str) -> tuple[str, ...]:
     named = [m.subject for m in mentions(text) if "-" not in m.subject]
     listed = [str(int(n)) for m in QUBIT_LIST.finditer(text) for t in TOKEN.findall(m.group(0))
@@ -301,13 +270,13 @@ def parse(text: str, chips: Sequence[str] = ()) -> Question:
     return _parse(text, tuple(chips))
 
 
-def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Sequence[str], dated: bool = False
-                   ) -> str | None:
+def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Sequence[str], dated: bool = False,
+                   terse: bool = False) -> str | None:
     """The shapes that need more than one row: "fails most", "window count" (a count and a window of time),
     "qubit pair" (two qubits and a comparison word), "cross-chip" (two chips named, or words about every chip)."""
     if "fails most" in found:
         return "fails most"
-    if "count words" in found and (dated or any(row in found for row in _WINDOW_ROWS)):
+    if ("count words" in found or terse) and (dated or any(row in found for row in _WINDOW_ROWS)):
         return "window count"
     if len(qubits) == 2 and "pair words" in found:
         return "qubit pair"
@@ -316,7 +285,9 @@ def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Seque
     return None
 
 
-_WINDOW_ROWS = ("window", "this week", "this month", "fortnight", "since weekday")
+_WINDOW_ROWS = ("window", "this week", "this month", "fortnight", "since weekday", "vague window")
+# the first word of a terse count, naming what it counts ("failed tasks this week?")
+_TERSE_STARTS = frozenset({"failed", "failures", "runs", "executions", "tasks", "calibration", "calibrations"})
 
 
 def _since_weekday(text: str, found: dict[str, str]) -> str | None:
@@ -343,7 +314,7 @@ def _bare_percent(text: str) -> bool:
 def _parse(written: str, chips: tuple[str, ...]) -> Question:
     tokens = tokens_of(written)
     found = {row: said for row, rule in WORDS.items() if (said := _first(rule, written, tokens)) is not None}
-    dates = written_window(written)
+    dates = written_window(written) or (("month", None) if "this month" in found else None)  # since the 1st
     text = blank(written, date_spans(written))  # a date's digits are never a qubit, a count or a limit
     labelled = [m.subject for m in mentions(text) if "-" in m.subject]
     limits, ranges = read_limits(text)
@@ -359,19 +330,23 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     word = found.get("extreme", "").lower() or None
     n_match = _rx("n").search(text)
     last = _rx("last n").search(text)
-    shape = compared_shape(found, qubits, chip_ids, dates is not None) or \
+    terse = bool(tokens) and tokens[0][2] in _TERSE_STARTS
+    shape = compared_shape(found, qubits, chip_ids, dates is not None, terse) or \
         next((name for name, rule in SHAPES if _first(rule, written, tokens) is not None
               or name == "percentage" and _bare_percent(text)), None)
     if shape is None:
         shape = "lookup" if (qubits or couplings) and any(metrics) else "other"
     counted = _rx("extreme n").search(text)
+    window = read_window(text) or (Window(2, "week") if "fortnight" in found else None)
+    if window is not None and window.vague == "recently" and shape not in ("window count", "fails most"):
+        window = None  # a history "recently" is its recent values, not a window of days
     ends = tuple(dict.fromkeys([*qubits, *(e for m in mentions(text) if m.labelled for e in m.subject.split("-"))]))
     return Question(
         text=written, shape=shape, dates=dates, chips=named_chips, qubits=qubits, couplings=couplings, metrics=metrics,
         ends=ends,
         extreme=_EXTREMES[word] if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,
-        limits=limits, ranges=ranges, window=_window(text) or (Window(2, "week") if "fortnight" in found else None),
+        limits=limits, ranges=ranges, window=window,
         since_weekday=_since_weekday(text, found), task_name=_task_name(text), chart="chart" in found,
         bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics),
         about_data="data" in found or bool(ends) or any(metrics),

@@ -135,14 +135,15 @@ WORDS: dict[str, Row] = {
                             re.I),
     "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
                        "strongest|top|bottom"),
-    "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b(?!\s*(?:days?|weeks?|hours?)|[\s-]*qubit(?!s))"
+    "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b"
+                    r"(?!\s*(?:days?|weeks?|hours?|hrs?\b)|[\s-]*qubit(?!s))"
                     rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b"
                     r"(?!\s+(?:days?|weeks?|months?|hours?)\b)", re.I),
     # a limit: "below 50 μs", "T1 > 40us", "at least .99", "doesn't reach 90%" (the words: language/comparisons.py)
     "threshold": re.compile(rf"(?:\b{COMPARISON_PATTERN}|(?<!-)([<>]=?|[≤≥]))\s*"
                             rf"(-?(?:\d+(?:\.\d+)?|\.\d+))\s*(?:({UNIT_WORDS})(?![a-z]))?", re.I),
-    "window": re.compile(rf"\b(?:last|past|previous|recent|over the (?:last|past))\s+(?:({COUNT})\s+)?"
-                         r"(days?|weeks?|months?|hours?)\b|\b(today|yesterday)\b"  # "the eight previous days":
+    "window": re.compile(rf"\b(?:last|past|previous|recent|over the (?:last|past))\s+(?:({COUNT})\s*)?"
+                         r"(days?|weeks?|months?|hours?|hrs?|h)\b|\b(today|yesterday)\b"  # "the eight previous days":
                          rf"|\b({COUNT})\s+(?:most\s+)?(?:recent|previous|past|last|latest)\s+(days?|weeks?|months?|hours?)\b",
                          re.I),
     "t2": words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))"),
@@ -372,6 +373,8 @@ WORDS.update({
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
     "this week": Phrases("this week|so far this week|since the start of the week"),
     "fortnight": Phrases("fortnight"),
+    "vague window": Phrases("last/past/previous/these a? few/several/couple of? day/days|a few/couple of? days|recently"
+                            "|lately"),
     "since weekday": Phrases("since/from monday/tuesday/wednesday/thursday/friday/saturday/sunday"),
     "task name": Phrases("check+|create+"),  # a QDash task's name: CheckT1, CreateZX90
     "this month": Phrases("this month"),

@@ -10,10 +10,9 @@ from copilot_core.routing.planned import PlannedCall
 
 
 def window_days(asked: Question) -> int | None:
-    """Whole days of the question's window ("last 3 days", "past two weeks", "this week"), else None."""
-    if asked.window is not None and asked.window.unit != "hour":
-        return max(1, min(365, round(asked.window.days)))
-    return 30 if asked.has("this month") else None
+    """Whole days of the question's window ("last 3 days", "past two weeks", "the last 48 hours": 2, rounded up;
+    "recently": the default), else None ("this month" is a date: since the 1st)."""
+    return asked.window.whole_days if asked.window is not None else None
 
 
 def days_args(asked: Question, days: int | None, *, one_day: bool = True) -> dict:

@@ -18,7 +18,7 @@ from typing import Literal
 from copilot_core.domain.display import format_share
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.tools.compact import inline_from_database
-from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, dates_window, day_window
+from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, dates_window, day_window, read_end
 from copilot_core.errors import InvalidRequest
 from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, chip_ids_arg, date_arg, day_arg,
                                      days_arg, name_arg, qid_arg, qids_arg, tool, weekday_arg)
@@ -108,7 +108,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     task = str(inline_from_database(task_name, 80)) if task_name else None
 
     def count(kind: What) -> int:
-        return ctx.repo.count_in_window(chip_id, kind, since=since, until=until, qid=qid,
+        return ctx.repo.count_in_window(chip_id, kind, since=since, until=read_end(until, last), qid=qid,
                                         task_name=task_name,
                                         parameter=metric_name if kind == "measurements" else None)
 
@@ -134,7 +134,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
                                                                         if qid is not None else []))
         holding = f" holding {held}" if held else ""
         other = ctx.repo.count_in_window(chip_id, "failed runs" if what == "runs" else "runs", since=since,
-                                         until=until, qid=qid, task_name=task_name)
+                                         until=read_end(until, last), qid=qid, task_name=task_name)
         failed, total = (other, n) if what == "runs" else (n, other)
         answer = (f"On {chip_id}, {total} calibration runs (executions){holding} started {span}, whatever their "
                   f"outcome; {failed} of {total} runs failed ({format_share(failed, total)}).") if what == "runs" else \
@@ -165,7 +165,7 @@ def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datet
     keys = qids if per_qubit else chips
     chip_of = {k: (chips[0] if per_qubit else k) for k in keys}
     label = {k: ctx.label(chips[0], k) if per_qubit else k for k in keys}
-    counted = {k: ctx.repo.count_in_window(chip_of[k], what, since=since, until=until,
+    counted = {k: ctx.repo.count_in_window(chip_of[k], what, since=since, until=read_end(until, last),
                                            qid=k if per_qubit else (qids[0] if qids else None), task_name=task_name,
                                            parameter=metric_name if what == "measurements" else None) for k in keys}
     order = sorted(keys, key=lambda k: -counted[k])  # most first

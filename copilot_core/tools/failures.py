@@ -14,7 +14,7 @@ from typing import Literal
 
 from copilot_core.domain.display import format_fraction, format_share
 from copilot_core.domain.task_families import FAMILIES, FAMILY_WORDS, Family
-from copilot_core.domain.windows import WEEKDAYS, Day, dates_text
+from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, read_end
 from copilot_core.tools.aggregates import LISTED, SHOWN, _scope_fields, _window, ranking
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.tools.spec import (FROM_QUESTION, ToolContext, ToolError, ToolResult, chip_id_arg, date_arg,
@@ -95,8 +95,8 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
     windowed = days is not None or since_weekday is not None or day is not None or bool(from_date or to_date)
     last = ctx.repo.last_execution_at(chip_id) if windowed else None
     since, until = _window(last, days, since_weekday, day, from_date, to_date) if last is not None else (None, None)
-    read = {"by": "qid" if qids else _GROUPED[by], "since": since, "until": until, "qid": None if qids else qid,
-            "task_name": task_name, "family": family}
+    read = {"by": "qid" if qids else _GROUPED[by], "since": since, "until": read_end(until, last),
+            "qid": None if qids else qid, "task_name": task_name, "family": family}
     counts = ctx.repo.failure_counts(chip_id, **read)  # type: ignore[arg-type]
     if not qids:
         counts = _of_subject(counts, by)

@@ -14,7 +14,7 @@ import pandas as pd
 from copilot_core.analysis.stats import describe, mad_bounds
 from copilot_core.data.rows import ChipSeriesRow
 from copilot_core.domain.metrics import Metric, format_value, metric, missing_since, missing_text
-from copilot_core.domain.windows import dates_text, day_window
+from copilot_core.domain.windows import dates_text, day_window, read_end
 from copilot_core.tools.compact import compact_number, compact_timestamp, from_database, iso
 from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, days_arg,
                                      last_n_arg, parameter_name_arg, qid_arg, qids_arg, tool)
@@ -82,7 +82,8 @@ def get_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str
     ctx.check_qid(chip_id, qid)
     span = _span(ctx, chip_id, days)
     rows = ctx.repo.parameter_timeseries(chip_id, parameter_name, qid, last_n=_points(last_n, span, 10, 100),
-                                         since=span[0] if span else None, until=span[1] if span else None)
+                                         since=span[0] if span else None,
+                                         until=read_end(span[1], span[2]) if span else None)
     if not rows:
         within = f" {dates_text(*span)}" if span is not None else ""
         raise ToolError(f"no {parameter_name} values for {ctx.label(chip_id, qid)} on {chip_id}{within}",
@@ -160,7 +161,8 @@ def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id
     span = _span(ctx, chip_id, days)
     rows = ctx.repo.chip_parameter_timeseries(chip_id, parameter_name, qids=qids,
                                               last_n=_points(last_n, span, 10, 365),
-                                              since=span[0] if span else None, until=span[1] if span else None)
+                                              since=span[0] if span else None,
+                                              until=read_end(span[1], span[2]) if span else None)
     frame = _frame(rows, parameter_name).dropna(subset=["value"]).reset_index(drop=True)
     if frame.empty:
         raise ToolError(f"no {parameter_name} values on {chip_id}", "list names with list_available_parameters", kind="data")

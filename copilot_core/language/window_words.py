@@ -1,0 +1,95 @@
+"""A time window as a question writes it in words, read into one :class:`Window` (the days it means are the
+domain's: :mod:`copilot_core.domain.windows`).
+
+- a number of days, weeks or months ("the last 3 days", "past two weeks", "the last month": 30 days);
+- hours ("the last 48 hours", "past 36h", "the last day and a half": 36 hours): read as whole UTC days, rounded up
+  (:attr:`Window.whole_days`), and the answer says so;
+- no number ("the last few days", "several days", "recently", "lately"): :data:`DEFAULT_DAYS` days, "a couple of
+  days" two, and the answer says so;
+- "today", "yesterday".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from copilot_core.domain.vocabulary import NUMBER_WORDS
+from copilot_core.language.question_words import WORDS, Phrases, tokens_of
+
+Unit = Literal["day", "week", "month", "hour", "today", "yesterday"]
+_UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.0, "hour": 1 / 24}
+_UNIT_NAMES = {"h": "hour", "hr": "hour", "hrs": "hour"}  # "36h", "12 hrs"
+DEFAULT_DAYS = 3  # a window written with no number ("the last few days", "recently")
+_VAGUE_DAYS = {"couple": 2}  # a vague word that still says how many
+_VAGUE_SAID = {"couple": "a couple of days", "few": "a few days", "several": "several days"}
+
+
+@dataclass(frozen=True)
+class Window:
+    """A time window in words: ``n`` units ("last 2 weeks": 2, "week"); "today" and "yesterday" are their own unit;
+    ``vague``: the words of a window written with no number ("recently"), read as :data:`DEFAULT_DAYS` days."""
+
+    n: int
+    unit: Unit
+    vague: str | None = None
+
+    @property
+    def days(self) -> float:
+        """How many days the window spans: "today" and "yesterday" are one whole day each."""
+        return 1.0 if self.unit in ("today", "yesterday") else self.n * _UNIT_DAYS[self.unit]
+
+    @property
+    def whole_days(self) -> int:
+        """The whole UTC days it is read as, 1 to 365: hours rounded up ("48 hours": 2, "36 hours": 2)."""
+        return max(1, min(365, math.ceil(self.days - 1e-9) if self.unit == "hour" else round(self.days)))
+
+    @property
+    def yesterday(self) -> bool:
+        """The one whole day before the data's today (the day of the chip's newest run)."""
+        return self.unit == "yesterday"
+
+
+def _count(word: str) -> int:
+    return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
+
+
+def read_window(text: str) -> Window | None:
+    """The window ``text`` writes in words (see the module docstring), else None."""
+    rule = WORDS["window"]
+    m = rule.search(text) if isinstance(rule, re.Pattern) else None
+    if m is None:
+        return _vague(text)
+    if m.group(3):
+        return Window(1, "today" if m.group(3).lower() == "today" else "yesterday")
+    counted, written = (m.group(1), m.group(2)) if m.group(2) else (m.group(4), m.group(5))
+    n = _count(counted) if counted else 1
+    unit = written.lower()
+    unit = _UNIT_NAMES.get(unit, unit.rstrip("s"))
+    if [w for _, _, w in tokens_of(text[m.end():])[:3]] == ["and", "a", "half"]:  # "the last day and a half"
+        return Window(math.ceil((n + 0.5) * _UNIT_DAYS[unit] * 24), "hour")
+    return Window(n, unit)  # type: ignore[arg-type]
+
+
+def _vague(text: str) -> Window | None:
+    rule = WORDS["vague window"]
+    spans = rule.find(text) if isinstance(rule, Phrases) else []
+    if not spans:
+        return None
+    words = {w for _, _, w in tokens_of(text[spans[0][0]:spans[0][1]])}
+    key = next((k for k in _VAGUE_SAID if k in words), None)
+    return Window(_VAGUE_DAYS.get(key or "", DEFAULT_DAYS), "day", _VAGUE_SAID[key] if key else "recently")
+
+
+def window_reading(window: Window | None) -> str | None:
+    """The sentence that says how a window in hours or with no number was read, for the answer; None for others."""
+    if window is None or window.unit != "hour" and window.vague is None:
+        return None
+    days = window.whole_days
+    span = f"the last {days} whole UTC day{'s' if days != 1 else ''}, ending on the day of the newest run"
+    if window.vague is not None:
+        why = "a window written with no number" if window.vague != "a couple of days" else "two days"
+        return f"Window: \"{window.vague}\" is read as {span} ({why}; the default is {DEFAULT_DAYS} days)."
+    return f"Window: {window.n} hours are read as {span} (hours rounded up to whole days)."
