@@ -298,8 +298,8 @@ WORDS.update({
                             "|range|iqr|interquartile|quartile/quartiles|coefficient of variation|cv|uniform"
                             "|uniformity|consistent|homogeneous|dispersion|how wide|max minus min|how tight/tightly"
                             "|how narrow|clustered|how widely|qubit to qubit|coupling to coupling|how much scatter"
-                            "|scatter in/of/across|scattered|how variable|variable across/between/from|consistency|spread out|dispersed"
-                            "|heterogeneous|inhomogeneous|non uniform|nonuniform|how even|how evenly"),
+                            "|scatter in/of/across|scattered|how variable|variable across/between/from|consistency"
+                            "|spread out|dispersed|heterogeneous|inhomogeneous|non uniform|nonuniform|how even|how evenly"),
     "iqr words": Phrases("iqr|interquartile|quartile/quartiles"),
     "cv words": Phrases("coefficient of variation|cv|relative spread|relative variation"),
     "std words": Phrases("standard deviation|std|stdev|sigma|variance"),

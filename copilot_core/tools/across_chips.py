@@ -6,7 +6,8 @@ taken over the pooled latest values of every chip compared (not the median of th
 own value is written beside it.  A spread (std, IQR, range, CV) is one chip's spread over its own qubits, or the
 pooled values' spread; a frequency's spread may be asked in kHz or MHz.  With a limit (``below``/``above``) the
 statistic is the share of each chip's qubits past it, said over both denominators a person may mean (those with a
-value, and every one on the chip), or pooled: the matching qubits of all the chips over all their qubits.  The
+value, and every one on the chip), or pooled: the matching qubits of all the chips over all their qubits (the limits
+come from the question's words: the router's call and the restate check fill them, and no model is sent them).  The
 ``ranking`` (highest first) is what the order check holds a winner against; a smaller spread is the better (more
 uniform) one.
 """
@@ -21,7 +22,7 @@ from copilot_core.domain.units import convert
 from copilot_core.tools.aggregates import ranking
 from copilot_core.tools.distribution import SPREAD_UNITS, in_unit
 from copilot_core.tools.ranking import _bound_text, _meets
-from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_ids_arg, name_arg, tool
+from copilot_core.tools.spec import FROM_QUESTION, ToolContext, ToolError, ToolResult, chip_ids_arg, name_arg, tool
 
 STATISTICS: tuple[ChipStatistic, ...] = ("median", "mean", "min", "max", "std", "iqr", "range", "cv")
 TITLES: dict[str, str] = {"median": "median", "mean": "mean", "min": "minimum", "max": "maximum",
@@ -49,8 +50,8 @@ def _shown(show: Metric, statistic: str, value: float) -> str:
        "unit": {"type": "string", "enum": list(SPREAD_UNITS), "description": "Unit asked."},
        "pooled": {"type": "boolean", "default": False,
                   "description": "One value over all their qubits."},
-       "below": {"type": "number", "description": "Share of qubits below this (display units)."},
-       "above": {"type": "number", "description": "Share of qubits above this (display units)."}},
+       "below": {"type": "number", FROM_QUESTION: True, "description": "Share of qubits below this (display units)."},
+       "above": {"type": "number", FROM_QUESTION: True, "description": "Share of qubits above this (display units)."}},
       ("metric_name",))
 def compare_chips(ctx: ToolContext, metric_name: str, statistic: ChipStatistic = "median",
                   chip_ids: list[str] | None = None, unit: str | None = None, pooled: bool = False,
