@@ -157,3 +157,13 @@ def test_a_call_that_restates_its_scope_and_statistic_has_no_mismatch(text_, nam
 
 def test_other_chip_is_in_the_pool(dev):
     assert OTHER in CHIPS and dev["s8-chip-6"].truth.any_words == ("pooled", "together")
+
+
+def test_a_pooled_share_names_both_denominators_over_every_chip(demo_db, repo, scripted_openai, tmp_path):
+    scripted_openai.smart = quoter
+    said = _ask(repo, scripted_openai, tmp_path, "across all chips combined, what percent of qubits have T1 over 40 us?",
+                "on")
+    vals = [v for chip in CHIPS for v in present(demo_db, chip, "t1").values()]
+    hit, total = sum(1 for v in vals if v > 40), sum(on_chip(demo_db, chip, "qubit") for chip in CHIPS)
+    assert f"together (pooled), t1 above 40 μs: {hit} of {len(vals)} qubits with a value ({100 * hit / len(vals):.1f}% " \
+           f"of those with a value; {100 * hit / total:.1f}% of all {total} qubits on the chips)" in said, said
