@@ -82,8 +82,9 @@ def asked_conditions(asked: Question) -> list[Condition]:
 
 
 def call_conditions(name: str, args: dict) -> list[Condition]:
-    """A filter call's limits as (metric, side, value)."""
-    holders = [args] if name == "filter_metric" else args.get("conditions") if name == "filter_metrics" else []
+    """A filter call's limits (a share across chips' too) as (metric, side, value)."""
+    holders = [args] if name in ("filter_metric", "compare_chips") else \
+        args.get("conditions") if name == "filter_metrics" else []
     out: list[Condition] = []
     for holder in holders if isinstance(holders, list) else []:
         if not isinstance(holder, dict):
@@ -245,7 +246,7 @@ def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
         if others:
             out.append(Mismatch(f"asks about {' and '.join(_title(m) for m in clear)}, not "
                                 f"{' and '.join(_title(m) for m in others)}"))
-    if name in _FILTERS or (name == "rank_metric" and limit_metrics):
+    if name in _FILTERS or (name in ("rank_metric", "compare_chips") and limit_metrics):
         out += _limit_mismatches(asked, name, args)
     out += [Mismatch(m) for m in element_mismatches(asked, name, args, used) + failure_mismatches(asked, name, args)]
     join = _join_asked(asked)

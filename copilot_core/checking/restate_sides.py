@@ -13,9 +13,13 @@ from __future__ import annotations
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
 from copilot_core.routing.prefetch import couplings_compared
-from copilot_core.routing.statistics import chip_statistic, chips_plan, names_statistic, spread_unit
+from copilot_core.routing.statistics import (chip_limits, chip_statistic, chips_plan, names_statistic, spread_asked,
+                                              spread_plan, spread_unit)
 
 ONE_CHIP = frozenset({"get_chip_summary", "metric_spread"})  # calls that read one chip's statistics
+_ONE_CHIP_SHARE = frozenset({"filter_metric", "filter_metrics", "get_chip_summary"})  # one chip's share or counts
+# Calls that answer a spread question with a center, an extreme value, a filter or a count: no spread in them.
+_NO_SPREAD = frozenset({"get_chip_summary", "rank_metric", "filter_metric", "filter_metrics", "count_in_window"})
 _WORDS = {"median": "median", "mean": "mean", "min": "minimum", "max": "maximum", "std": "standard deviation",
           "iqr": "interquartile range", "range": "range", "cv": "coefficient of variation"}
 
@@ -26,11 +30,23 @@ def _clear(asked: Question) -> list[str]:
 
 
 def across_metric(asked: Question) -> str | None:
-    """The one metric a question asks a statistic of across chips (each or pooled), else None."""
+    """The one metric a question asks a statistic (or a share past a limit) of across chips, each or pooled, else
+    None.  "Which chip is better for T1" names no statistic but sets the chips side by side all the same."""
     clear = _clear(asked)
-    if asked.chip_scope == "one" or len(clear) != 1 or not (names_statistic(asked) or asked.chip_scope == "pooled"):
+    if asked.chip_scope == "one" or len(clear) != 1 or not (
+            names_statistic(asked) or asked.chip_scope == "pooled" or asked.shape == "cross-chip" or asked.limits):
         return None
     return clear[0]
+
+
+def _asked_words(asked: Question, metric: str) -> str:
+    """The statistic asked of ``metric``, in words: a share past the limits, a spread, a center."""
+    entry = CATALOGUE[metric]
+    limits = chip_limits(asked, metric)
+    if limits:
+        return (f"share of {'couplings' if entry.kind == 'coupling' else 'qubits'} with {entry.title} "
+                + " and ".join(f"{side} {value:g}" for side, value in limits.items()))
+    return f"{_WORDS[chip_statistic(asked)]} of {entry.title}"
 
 
 def _couplings(values: object) -> set[frozenset[str]]:
@@ -43,17 +59,39 @@ def _couplings(values: object) -> set[frozenset[str]]:
     return out
 
 
+def spread_metric(asked: Question) -> str | None:
+    """The one metric a question asks the spread of ("how consistent is T1", "T1's IQR"), with no limit, extreme or
+    second metric that would make it a filter, a ranking or a correlation; else None."""
+    clear = _clear(asked)
+    if len(clear) != 1 or not spread_asked(asked) or asked.limits or asked.extreme or asked.relates or asked.qualities:
+        return None
+    return clear[0]
+
+
 def sides_mismatches(asked: Question, name: str, args: dict) -> list[str]:
-    """What the call leaves out of a question across chips or about several couplings, in words."""
+    """What the call leaves out of a question across chips, of a spread, or about several couplings, in words."""
     out = []
     metric = across_metric(asked)
-    if metric is not None and name in ONE_CHIP:
+    spread = spread_metric(asked)
+    if spread is not None and name in _NO_SPREAD:
+        out.append(f"asks how {CATALOGUE[spread].title} spreads over the "
+                   f"{'couplings' if CATALOGUE[spread].kind == 'coupling' else 'qubits'} (its "
+                   f"{_WORDS[chip_statistic(asked)]}), which this call does not compute")
+    if metric is not None and name == "count_in_window" and chip_limits(asked, metric):
+        out.append(f"asks for the {_asked_words(asked, metric)} on each chip, not a "
+                   f"count of {args.get('what') or 'task results'}")
+    if metric is not None and (name in ONE_CHIP or chip_limits(asked, metric) and name in _ONE_CHIP_SHARE):
         where = "every chip's qubits pooled together" if asked.chip_scope == "pooled" else "each chip side by side"
-        out.append(f"asks for the {_WORDS[chip_statistic(asked)]} of {CATALOGUE[metric].title} over {where}, not on "
+        out.append(f"asks for the {_asked_words(asked, metric)} over {where}, not on "
                    f"{args.get('chip_id') or 'one chip'} alone")
     if name == "compare_chips" and metric is not None:
         wanted, given = chip_statistic(asked), str(args.get("statistic") or "median")
-        if names_statistic(asked) and wanted != given:
+        limited = args.get("below") is not None or args.get("above") is not None
+        if chip_limits(asked, metric) and not limited:
+            out.append(f"asks for the {_asked_words(asked, metric)}, not the {_WORDS.get(given, given)}")
+        elif limited and not chip_limits(asked, metric):
+            out.append(f"asks for the {_WORDS[wanted]}, not a share past a limit")
+        elif not limited and names_statistic(asked) and wanted != given:
             out.append(f"asks for the {_WORDS[wanted]}, not the {_WORDS.get(given, given)}")
         pooled = bool(args.get("pooled"))
         if pooled != (asked.chip_scope == "pooled"):
@@ -74,8 +112,14 @@ def sides_mismatches(asked: Question, name: str, args: dict) -> list[str]:
 def sides_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     """The router's call for a question across chips or about several couplings, when the call misses it."""
     metric = across_metric(asked)
-    if metric is not None and (name in ONE_CHIP or name == "compare_chips"):
+    if metric is not None and (name in ONE_CHIP or name == "compare_chips" or name in _ONE_CHIP_SHARE or
+                               name == "count_in_window" and chip_limits(asked, metric)):
         plan = chips_plan(asked, metric)
+        return plan.name, dict(plan.args)
+    spread = spread_metric(asked)
+    chip = args.get("chip_id") if isinstance(args.get("chip_id"), str) else asked.chip
+    if spread is not None and name in _NO_SPREAD and chip is not None:
+        plan = spread_plan(asked, chip, spread)
         return plan.name, dict(plan.args)
     pairs = couplings_compared(asked)
     if pairs and name in ("compare_qubits", "get_coupling_params") and isinstance(args.get("chip_id"), str):

@@ -298,7 +298,9 @@ WORDS.update({
     "spread words": Phrases("spread/spreads|standard deviation|std|stdev|sigma|variance|variation|vary|varies|variability"
                             "|range|iqr|interquartile|quartile/quartiles|coefficient of variation|cv|uniform"
                             "|uniformity|consistent|homogeneous|dispersion|how wide|max minus min|how tight/tightly"
-                            "|how narrow|clustered|how widely|qubit to qubit|coupling to coupling"),
+                            "|how narrow|clustered|how widely|qubit to qubit|coupling to coupling|how much scatter"
+                            "|scatter in/of/across|scattered|how variable|variable across/between/from|consistency"
+                            "|spread out|dispersed|heterogeneous|inhomogeneous|non uniform|nonuniform|how even|how evenly"),
     "iqr words": Phrases("iqr|interquartile|quartile/quartiles"),
     "cv words": Phrases("coefficient of variation|cv|relative spread|relative variation"),
     "std words": Phrases("standard deviation|std|stdev|sigma|variance"),
@@ -319,7 +321,8 @@ WORDS.update({
 # Shapes read before SHAPES (:func:`~copilot_core.language.question.compared_shape`): a metric across chips, the
 # failures' top task or qubit, a count over a window of days, two qubits side by side.
 WORDS.update({
-    "which chip": Phrases("which chip/chips|which of the chips|between the chips|across the? chips|both chips"
+    "which chip": Phrases("which chip/chips/device/devices/processor/processors|which of the chips|between the chips"
+                          "|across the? chips|both chips"
                           "|each chip|every chip|all the? chips|the two chips|the chips|on each chip"
                           "|each/per/every device/processor|both/the two devices/processors|chip by chip"
                           "|device by device"),

@@ -118,8 +118,8 @@ def counts_side_by_side(asked: Question, chip_id: str, days: int | None, one: st
     if len({c.lower() for c in chips}) >= 2 and not asked.qubits and (failed or runs or asked.has("count words")):
         what = failed or ("runs" if runs else
                           "measurements" if one is not None and asked.has("count words") else None)
-        if what is None or what == "measurements" and CATALOGUE[one or ""].kind != "qubit":
-            return None
+        if what is None or what == "measurements" and (CATALOGUE[one or ""].kind != "qubit" or asked.limits):
+            return None  # "how many qubits on each chip have T1 below 30 μs" counts qubits: compare_chips' share
         args: dict = {"chip_id": chips[0], "what": what, "chip_ids": chips[:4], **window_args(asked, days),
                       **({"metric_name": one} if what == "measurements" else {}),
                       **({"task_name": asked.task_name} if asked.task_name is not None else {})}

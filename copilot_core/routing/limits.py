@@ -27,7 +27,7 @@ from copilot_core.tools.toolkit import ToolOutcome
 SIDES = ("below", "above")
 REFUSED = "The question's limit"  # how a refusal for a unit starts, so the answer can show it
 # The tools that take limits, and where: top-level ``below``/``above`` of one metric, or a list of conditions.
-_ONE_METRIC = frozenset({"filter_metric"})
+_ONE_METRIC = frozenset({"filter_metric", "compare_chips"})  # compare_chips: a share past a limit
 _CONDITIONS = frozenset({"filter_metrics"})
 
 

@@ -24,7 +24,7 @@ from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.vocabulary import not_held_arg
-from copilot_core.routing.statistics import chips_plan, spread_lead, spread_unit
+from copilot_core.routing.statistics import chips_plan, spread_asked, spread_plan
 
 DEFAULT_LAST_N = 10
 DEFAULT_COUPLING_METRIC = "zx90_gate_fidelity"  # which of two couplings is "better" with no metric named: its 2Q gate
@@ -154,11 +154,8 @@ def _chip_shape_plan(asked: Question, chip_id: str, named: Sequence[str | None])
                            f"{f' {join} '.join(clear)} past their limits")
     if limits:
         return None
-    if (asked.shape == "spread" or asked.has("spread words")) and len(clear) == 1:
-        unit = spread_unit(asked, clear[0])
-        return PlannedCall("metric_spread", {"chip_id": chip_id, "metric_name": clear[0],
-                                             "lead": spread_lead(asked) or "std", **({"unit": unit} if unit else {})},
-                           f"spread of {clear[0]}")
+    if spread_asked(asked) and len(clear) == 1:
+        return spread_plan(asked, chip_id, clear[0])
     return None
 
 

@@ -46,26 +46,42 @@ def statistic_asked(asked: Question) -> str:
 
 def chip_statistic(asked: Question) -> ChipStatistic:
     """The statistic of a chip's values the question asks: a spread's (std when it names none), the minimum or
-    maximum, the mean, else the median."""
+    maximum (in words, or an extreme of the values, not of the chips), the mean, else the median."""
     if spread_asked(asked):
         return spread_lead(asked) or "std"
     if asked.has("min max words"):
         return "min" if str(asked.said("min max words")).startswith("min") else "max"
+    if asked.extreme in ("lowest", "highest") and not asked.has("by chip"):  # "the longest T1 anywhere"; "which
+        return "min" if asked.extreme == "lowest" else "max"  # chip has the highest T1" ranks the chips instead
     return "mean" if statistic_asked(asked) == "mean" else "median"
 
 
 def names_statistic(asked: Question) -> bool:
     """It names the statistic (a center word, a spread, a minimum or maximum), so a call with another is wrong."""
-    return asked.has("statistic") or asked.has("mean words") or spread_asked(asked) or asked.has("min max words")
+    return asked.has("statistic") or asked.has("mean words") or spread_asked(asked) or asked.has("min max words") or \
+        asked.extreme in ("lowest", "highest") and not asked.has("by chip")
+
+
+def spread_plan(asked: Question, chip_id: str, metric: str) -> PlannedCall:
+    """``metric_spread`` of ``metric`` on one chip: the spread named (std when none), in the unit asked."""
+    unit = spread_unit(asked, metric)
+    return PlannedCall("metric_spread", {"chip_id": chip_id, "metric_name": metric, "lead": spread_lead(asked) or "std",
+                                         **({"unit": unit} if unit else {})}, f"spread of {metric}")
+
+
+def chip_limits(asked: Question, metric: str) -> dict[str, float]:
+    """The limits a question across chips holds ``metric`` to ("share of qubits with T1 above 50 μs on each chip":
+    above 50): what makes its statistic a share of qubits past them, not a center or a spread."""
+    return {t.side: t.value for t in asked.limits if t.metric in (metric, None)}
 
 
 def chips_plan(asked: Question, metric: str) -> PlannedCall:
-    """``compare_chips`` of ``metric``: the statistic asked, pooled when the question pools the chips, in the unit
-    asked, over the chips it names (every chip when it names fewer than two)."""
-    stat, unit = chip_statistic(asked), spread_unit(asked, metric)
-    args: dict = {"metric_name": metric, "statistic": stat, **({"unit": unit} if unit else {}),
+    """``compare_chips`` of ``metric``: the statistic asked (a share past the question's limits), pooled when the
+    question pools the chips, in the unit asked, over the chips it names (every chip when it names fewer than two)."""
+    stat, unit, limits = chip_statistic(asked), spread_unit(asked, metric), chip_limits(asked, metric)
+    args: dict = {"metric_name": metric, **(limits or {"statistic": stat}), **({"unit": unit} if unit else {}),
                   **({"pooled": True} if asked.chip_scope == "pooled" else {})}
     if len({c.lower() for c in asked.chip_ids}) >= 2:
         args["chip_ids"] = list(dict.fromkeys(asked.chip_ids))
     scope = "pooled over the chips" if asked.chip_scope == "pooled" else "on each chip"
-    return PlannedCall("compare_chips", args, f"{stat} {metric} {scope}")
+    return PlannedCall("compare_chips", args, f"{'share past the limits of' if limits else stat} {metric} {scope}")

@@ -4,19 +4,25 @@ qubit (coupling) of the chips together.
 "Across chips" has one meaning here: a statistic asked "across all chips", "over both devices" or "fleet-wide" is
 taken over the pooled latest values of every chip compared (not the median of the chips' medians), and each chip's
 own value is written beside it.  A spread (std, IQR, range, CV) is one chip's spread over its own qubits, or the
-pooled values' spread; a frequency's spread may be asked in kHz or MHz.  The ``ranking`` (highest first) is what
-the order check holds a winner against; a smaller spread is the better (more uniform) one.
+pooled values' spread; a frequency's spread may be asked in kHz or MHz.  With a limit (``below``/``above``) the
+statistic is the share of each chip's qubits past it, said over both denominators a person may mean (those with a
+value, and every one on the chip), or pooled: the matching qubits of all the chips over all their qubits (the limits
+come from the question's words: the router's call and the restate check fill them, and no model is sent them).  The
+``ranking`` (highest first) is what the order check holds a winner against; a smaller spread is the better (more
+uniform) one.
 """
 
 from __future__ import annotations
 
 from copilot_core.analysis.chip_metrics import UnknownChip, chip_metric
 from copilot_core.analysis.stats import SPREADS, ChipStatistic, statistic_of
+from copilot_core.domain.display import format_share
 from copilot_core.domain.metrics import CATALOGUE, Metric, format_value
 from copilot_core.domain.units import convert
 from copilot_core.tools.aggregates import ranking
 from copilot_core.tools.distribution import SPREAD_UNITS, in_unit
-from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_ids_arg, name_arg, tool
+from copilot_core.tools.ranking import _bound_text, _meets
+from copilot_core.tools.spec import FROM_QUESTION, ToolContext, ToolError, ToolResult, chip_ids_arg, name_arg, tool
 
 STATISTICS: tuple[ChipStatistic, ...] = ("median", "mean", "min", "max", "std", "iqr", "range", "cv")
 TITLES: dict[str, str] = {"median": "median", "mean": "mean", "min": "minimum", "max": "maximum",
@@ -43,15 +49,20 @@ def _shown(show: Metric, statistic: str, value: float) -> str:
        "chip_ids": chip_ids_arg(8, "Chips to compare; default every chip."),
        "unit": {"type": "string", "enum": list(SPREAD_UNITS), "description": "Unit asked."},
        "pooled": {"type": "boolean", "default": False,
-                  "description": "One value over all their qubits."}},
+                  "description": "One value over all their qubits."},
+       "below": {"type": "number", FROM_QUESTION: True, "description": "Share of qubits below this (display units)."},
+       "above": {"type": "number", FROM_QUESTION: True, "description": "Share of qubits above this (display units)."}},
       ("metric_name",))
 def compare_chips(ctx: ToolContext, metric_name: str, statistic: ChipStatistic = "median",
-                  chip_ids: list[str] | None = None, unit: str | None = None, pooled: bool = False) -> ToolResult:
+                  chip_ids: list[str] | None = None, unit: str | None = None, pooled: bool = False,
+                  below: float | None = None, above: float | None = None) -> ToolResult:
     entry = CATALOGUE.get(metric_name)
     if entry is None:
         raise ToolError(f"unknown metric {metric_name!r}", "list names with list_available_parameters", kind="call")
     if statistic not in STATISTICS:
         raise ToolError(f"unknown statistic {statistic!r}", f"one of {', '.join(STATISTICS)}", kind="call")
+    if below is not None or above is not None:
+        return _shares(ctx, metric_name, _chips(ctx, chip_ids), below, above, pooled)
     show = entry if unit is None else in_unit(entry, unit)
     factor = convert(1.0, entry.unit, show.unit) if show.unit != entry.unit else 1.0
     values: dict[str, float] = {}
@@ -103,3 +114,50 @@ def compare_chips(ctx: ToolContext, metric_name: str, statistic: ChipStatistic =
     data["answer"] = answer
     scope = "pooled over" if pooled else "on"
     return ToolResult(data, f"{statistic} {metric_name} {scope} {len(rows)} chips")
+
+
+def _shares(ctx: ToolContext, metric_name: str, chips: list[str], below: float | None, above: float | None,
+            pooled: bool) -> ToolResult:
+    """The share of each chip's qubits (couplings) past the limits, over those with a value and over all on the
+    chip; pooled: over every chip's together.  The highest share is ranked first."""
+    parts: dict[str, tuple[int, int, int]] = {}  # chip: (matching, with a value, all on the chip)
+    bounds = ""
+    for chip_id in chips:
+        try:
+            cm = chip_metric(ctx.repo, chip_id, metric_name, kind=CATALOGUE[metric_name].kind)
+        except UnknownChip as exc:
+            raise ToolError(str(exc), "list chips in the app's overview", kind="data") from None
+        hit = sum(1 for v in cm.values.values() if _meets(v, below, above))
+        parts[chip_id] = (hit, int(cm.stats["count"]), int(cm.stats["total"]))
+        bounds = _bound_text(cm, below, above)
+    if sum(1 for p in parts.values() if p[1]) < 2:
+        raise ToolError(f"fewer than two chips have {metric_name} data", "filter one chip instead", kind="data")
+    kind = "couplings" if CATALOGUE[metric_name].kind == "coupling" else "qubits"
+    order = sorted(parts, key=lambda c: -(parts[c][0] / parts[c][1] if parts[c][1] else 0.0))
+
+    def said(hit: int, with_value: int, total: int, where: str) -> str:
+        return (f"{hit} of {with_value} {kind} with a value ({format_share(hit, with_value)} of those with a value; "
+                f"{format_share(hit, total)} of all {total} {kind} {where})")
+    rows = [{"chip_id": c, "matching": parts[c][0], "with_data": parts[c][1], "total": parts[c][2],
+             "percent": 100.0 * parts[c][0] / parts[c][1] if parts[c][1] else 0.0,
+             "percent_of_chip": 100.0 * parts[c][0] / parts[c][2] if parts[c][2] else 0.0} for c in order]
+    each = "; ".join(f"{c}: {said(*parts[c], 'on the chip')}" for c in order)
+    data: dict = {"metric": metric_name, "statistic": "share", "below_limit": below, "above_limit": above,
+                  "share_of": kind, "chips": rows,
+                  "ranking": ranking("chip", f"share with {bounds}",
+                                     [(c, [format_share(parts[c][0], parts[c][1])]) for c in order], True)}
+    if pooled:
+        hit, with_value, total = (sum(p[i] for p in parts.values()) for i in range(3))
+        data["pooled"] = {"matching": hit, "with_data": with_value, "total": total, "chip_ids": order,
+                          "percent": 100.0 * hit / with_value if with_value else 0.0}
+        answer = (f"Over all {kind} of {' and '.join(order)} together (pooled), {bounds}: "
+                  f"{said(hit, with_value, total, 'on the chips')}; each chip's own: {each}.")
+    else:
+        pct = {c: format_share(parts[c][0], parts[c][1]) for c in order}
+        head, rest = order[0], order[1:]
+        lead = (f"{head} and {rest[0]} have the same, {pct[head]}" if pct[head] == pct[rest[0]] else
+                f"{head} has the larger, {pct[head]} vs " + ", ".join(f"{pct[c]} on {c}" for c in rest))
+        answer = f"Share of {kind} with {bounds}: {lead} (of those with a value). Each chip: {each}."
+    data["answer"] = answer
+    scope = "pooled over" if pooled else "on"
+    return ToolResult(data, f"share of {kind} with {bounds} {scope} {len(order)} chips")
