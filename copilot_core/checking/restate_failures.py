@@ -64,9 +64,9 @@ def _window_mismatch(asked: Question, args: dict) -> list[str]:
     wanted, given = _window(window_args(asked, window_days(asked))), _window(args)
     if wanted == given:
         return []
-    def words(window: dict) -> str:
+    def said(window: dict) -> str:
         return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in window.items()) or "every stored run"
-    return [f"ranks over {words(wanted)}, not {words(given)}"]
+    return [f"ranks over {said(wanted)}, not {said(given)}"]
 
 
 def failure_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
