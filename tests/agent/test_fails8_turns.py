@@ -47,14 +47,23 @@ def _names_all(said: str, keys: list[str], n: int) -> bool:
     ("Which calibration run went worst?", "get_run_failures", {}, CHIP, "run"),
     ("Which run had the most failures?", "failure_ranking", {"by": "qubit"}, CHIP, "run"),
     ("Which coupling fails the most?", "count_in_window", {"what": "failed tasks"}, CHIP, "coupling"),
-    ("Which coupling fails the most on 144Qv2?", "failure_ranking", {"by": "coupling", "days": 3}, OTHER,
-     "coupling"),
+    ("Which coupling fails the most on 144Qv2?", "failure_ranking", {"chip_id": OTHER, "by": "coupling", "days": 3},
+     OTHER, "coupling"),
 ])
 def test_a_model_calling_another_tool_subject_or_window_is_re_made(question, name, args, chip, by, demo_db, repo,
                                                                    scripted_openai, tmp_path):
     keys, n = _top(demo_db, chip, by)
     scripted_openai.smart = caller_then_quoter(name, {"chip_id": CHIP, **args})
     said = asked_on_small(repo, scripted_openai, tmp_path, question, "off")
+    assert _names_all(said, keys, n), said
+
+
+def test_a_ranking_over_every_run_for_this_weeks_question_is_re_made_over_the_week(demo_db, repo, scripted_openai,
+                                                                                    tmp_path):
+    end = dev_fails8.last_day(demo_db, CHIP)
+    keys, n = dev_fails8.top(dev_fails8.failed_by(demo_db, CHIP, "qubit", end - timedelta(days=end.weekday())))
+    scripted_openai.smart = caller_then_quoter("failure_ranking", {"chip_id": CHIP, "by": "qubit"})
+    said = asked_on_small(repo, scripted_openai, tmp_path, "worst qubit for failures this week", "off")
     assert _names_all(said, keys, n), said
 
 
