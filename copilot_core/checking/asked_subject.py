@@ -64,8 +64,8 @@ def _key(name: str, ranking: Ranking) -> str:
 
 
 def _stored(key: str, keys: set[str]) -> str:
-    """A coupling named the other way round ("Q05-Q04") is the one the data stores ("4-5") when it stores only that
-    direction; any other key is itself."""
+    """A coupling whose qubits are written in reverse order ("Q05-Q04") is the one the data stores ("4-5") when it
+    stores only that direction; any other key is itself."""
     flipped = "-".join(key.split("-")[::-1])
     return flipped if key.count("-") == 1 and key not in keys and flipped in keys else key
 
