@@ -335,7 +335,7 @@ WORDS.update({
                           "|most troublesome|most problematic|most trouble"
                           "|highest/largest/biggest/greatest/worst percentage/proportion/share/fraction/ratio of fail*"
                           "|worst * for fail*/error/errors|keep/keeps fail*|fail* repeatedly/consistently|by fail*"
-                          "|fail* * most often/frequently|fail* * the most|went/go/goes the? worst|worst run/runs"
+                          "|fail* * most often/frequently|went/go/goes the? worst|worst run/runs"
                           "|by number/count of fail*|fail*/error/errors per/by qubit/coupling/pair/run"),
     "by coupling": Phrases("which/what two/2? qubit? coupling/couplings/pair/pairs/edge/edges"
                            "|which/what cz/zx90/cr coupling/couplings/pair/pairs/edge/edges|pair/pairs of qubits"
