@@ -63,6 +63,13 @@ def _key(name: str, ranking: Ranking) -> str:
     return named[0].key if len(named) == 1 else name.strip().lower()
 
 
+def _stored(key: str, keys: set[str]) -> str:
+    """A coupling whose qubits are written in reverse order ("Q05-Q04") is the one the data stores ("4-5") when it
+    stores only that direction; any other key is itself."""
+    flipped = "-".join(key.split("-")[::-1])
+    return flipped if key.count("-") == 1 and key not in keys and flipped in keys else key
+
+
 def _tops(ranking: Ranking, low_end: bool) -> list[str]:
     names = list(ranking.names[::-1] if low_end else ranking.names)
     first = ranking.value(names[0])
@@ -101,12 +108,13 @@ def ranked_subject_problem(asked: Question, text: str, outcomes: Sequence[ToolOu
         return None
     tops = _tops(ranking, low_end=False)
     top_keys = {_key(n, ranking) for n in tops}
+    keys = {_key(n, ranking) for n in ranking.names}
     named = _named(text, ranking)
     if not named:
         return line, f"the answer names no {ranking.kind}, and the question asks which one"
-    if named[0].key not in top_keys:
+    if _stored(named[0].key, keys) not in top_keys:
         return line, f"the data puts {' and '.join(tops)} first ({ranking.metric}), not {text[named[0].start:named[0].end]}"
-    if len(tops) > 1 and not top_keys <= {s.key for s in named}:
+    if len(tops) > 1 and not top_keys <= {_stored(s.key, keys) for s in named}:
         return line, f"{' and '.join(tops)} are tied first ({ranking.metric}); the answer does not name every one"
     return None
 

@@ -36,7 +36,7 @@ _METRIC_ARGS = ("metric_name", "metric_a", "metric_b", "parameter_name", "param_
 CHECKED = frozenset({"filter_metric", "filter_metrics", "rank_metric", "missing_metric", "metric_spread",
                      "correlate_metrics", "compare_chips", "compare_qubits", "get_coupling_params", "count_in_window",
                      "get_parameter_timeseries", "get_chip_parameter_timeseries", "generate_chip_heatmap",
-                     "get_parameter_lineage", "failure_ranking"})
+                     "get_parameter_lineage", "failure_ranking", "get_run_failures"})
 _LOW = frozenset({"lowest", "smallest", "shortest", "minimum", "weakest", "bottom"})
 _HIGH = frozenset({"highest", "largest", "longest", "maximum", "strongest", "top"})
 MAX_CONDITIONS = 4  # filter_metrics' own limit

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from copilot_core.domain.task_families import FAMILY_WORDS
 from copilot_core.language.question import Question
-from copilot_core.routing.counts import failure_family, failure_plan, failure_subject, rate_asked, window_days
+from copilot_core.routing.counts import (failure_family, failure_plan, failure_subject, rate_asked, window_args,
+                                         window_days)
 
-_RANKINGS = frozenset({"failure_ranking", "count_in_window"})
+_RANKINGS = frozenset({"failure_ranking", "count_in_window", "get_run_failures"})
+_WINDOW_KEYS = ("days", "day", "since_weekday", "from_date", "to_date")
 
 
 def _asked(asked: Question) -> bool:
@@ -23,14 +25,19 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
     if not _asked(asked) or name not in _RANKINGS or args.get("qids"):
         return []
     subject = failure_subject(asked)
+    chip = args.get("chip_id")
+    other_chip = [f"asks about {asked.chip_ids[0]}, not {chip}"] if len(asked.chip_ids) == 1 and \
+        isinstance(chip, str) and chip.lower() != asked.chip_ids[0].lower() else []
+    if name == "get_run_failures":  # one run's failed tasks: no ranking over the runs stored
+        return [f"asks which {subject or 'task'} fails most over the stored runs, not one run's failed tasks"]
     if name == "count_in_window":  # the chips side by side: right only for "which chip", and by count
         if not args.get("chip_ids"):
-            return []
+            return [] if subject == "chip" else [f"asks which {subject or 'task'} fails most, not one count"]
         if subject != "chip":
             return [f"asks which {subject or 'task'} fails most, not a count per chip"]
         return ["asks for a failure rate (failed over finished results), not a count of failures"] \
             if rate_asked(asked) else []
-    out = []
+    out = other_chip + _window_mismatch(asked, args)
     by = str(args.get("by") or "task")
     if subject is not None and subject != by:
         out.append(f"asks which {subject} fails most, not which {by}")
@@ -45,6 +52,21 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
     elif not rate_asked(asked) and args.get("rate") is True:
         out.append("asks for a count of failures, not a failure rate")
     return out
+
+
+def _window(args: dict) -> dict:
+    """A call's window, its dates as month and day ("2026-11-03" and "11-03" are one day)."""
+    return {k: str(args[k])[-5:] if k.endswith("date") else args[k] for k in _WINDOW_KEYS if args.get(k) is not None}
+
+
+def _window_mismatch(asked: Question, args: dict) -> list[str]:
+    """A ranking over another window than the question's (none written: every stored run)."""
+    wanted, given = _window(window_args(asked, window_days(asked))), _window(args)
+    if wanted == given:
+        return []
+    def said(window: dict) -> str:
+        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in window.items()) or "every stored run"
+    return [f"ranks over {said(wanted)}, not {said(given)}"]
 
 
 def failure_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:

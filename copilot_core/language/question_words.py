@@ -263,6 +263,7 @@ SHAPES: tuple[tuple[str, Row], ...] = (
     ("plot", WORDS["chart"]),
     ("correlation", Phrases("correlat*|pearson|track*|move together")),
     ("percentage", Phrases("percent*|percentage|fraction|share|proportion|ratio|how many ... out of"
+                           "|failure/fail/error/success rate/rates"
                            "|out of how many|out of all")),
     ("compare runs", Phrases("last two runs|two most recent/latest runs/executions|previous run/execution"
                              "|last two executions|between the? runs")),
@@ -336,17 +337,22 @@ WORDS.update({
                           "|least reliable|most unreliable|worst/poorest/lowest reliability|break* down most"
                           "|least/lowest/worst/poorest success/pass/completion rate|worst/poorest failure/error rate"
                           "|most troublesome|most problematic|most trouble"
-                          "|highest/largest/biggest/greatest/worst percentage/proportion/share/fraction/ratio of fail*"),
+                          "|highest/largest/biggest/greatest/worst percentage/proportion/share/fraction/ratio of fail*"
+                          "|worst * for fail*/error/errors|keep/keeps fail*|fail* repeatedly/consistently|by fail*"
+                          "|fail* * most often/frequently|went/go/goes the? worst|worst run/runs"
+                          "|by number/count of fail*|fail*/error/errors per/by qubit/coupling/pair/run"),
     "by coupling": Phrases("which/what two/2? qubit? coupling/couplings/pair/pairs/edge/edges"
                            "|which/what cz/zx90/cr coupling/couplings/pair/pairs/edge/edges|pair/pairs of qubits"
                            "|qubit pair/pairs fail*|coupling/couplings/edge/edges fail*|per/by coupling/pair/edge"
-                           "|coupling/couplings/pairs/edges that/which/with"
+                           "|which of the/our/these? couplings/pairs/edges|worst/top/rank coupling/couplings/pairs"
+                           "|couplings/pairs by|coupling/couplings/pairs/edges that/which/with"
                            "|reliable/unreliable/troublesome/problematic coupling/couplings/pair/pairs"),
-    "by qubit": Phrases("which qubit/qubits|qubit/qubits fail*|qubit/qubits has/have/had the? most"
-                        "|qubit/qubits that/which/with|per qubit|by qubit"
-                        "|reliable/unreliable/troublesome/problematic qubit/qubits"),
+    "by qubit": Phrases("which qubit/qubits|which of the/our/these? qubits|worst/top/rank qubit/qubits|qubits by"
+                        "|qubit/qubits fail*|qubit/qubits has/have/had the? most|qubit/qubits that/which/with"
+                        "|per/by qubit|reliable/unreliable/troublesome/problematic qubit/qubits"),
     "by run": Phrases("which/what calibration? run/runs/execution/executions|per/by/each run/execution"
-                      "|run/runs/execution/executions that/which/with"),
+                      "|which of the/our/these? calibration? run/runs/execution/executions|worst/top/rank run/runs"
+                      "|run/runs/execution/executions has/have/had/by/that/which/with"),
     # one statistic over every qubit of the chips together ("the mean T1 across all chips", "fleet-wide"), unless
     # the question sets the chips against each other ("chip comparing")
     "pooled chips": Phrases(f"across/over all/both? the/our? {_CHIPS}|across/over every {_CHIP}|fleet*"
@@ -371,8 +377,9 @@ WORDS.update({
                           "|per attempt/try|out of ... attempts/tries/runs/results|normali*"
                           "|for how often|given how often|how often it/they/each/one run/runs/ran"
                           "|how often it/they/each/one is/are/was/were/gets/get/got run/tried/attempted"),
-    "never fails": Phrases("never fail*|never had a? failure/failures|not failed once|not once failed|zero failures"
-                           "|without a/any? failure/failures|always succeed*/pass*/complete*|no failure/failures at all"),
+    "never fails": Phrases("never fail*|never had a/any? fail*/error/errors|haven/hasn t ever? failed|not failed once"
+                           "|not once failed|zero failures|without a/any? failure/failures|always succeed*/pass*/complete*"
+                           "|no failure/failures at all"),
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
     "this week": Phrases("this week|so far this week|since the start of the week"),
     "fortnight": Phrases("fortnight"),
