@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from copilot_core.checking.absence import absence_claims, read_subjects
 from copilot_core.checking.claim_facts import SHAPE_ROLES, Claim, as_object, tool_facts
 from copilot_core.checking.claim_judge import judge
 from copilot_core.checking.claim_reading import read_numbers, subject_for
@@ -107,7 +108,9 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
                                                 asked.qubits))
                        + tuple(relation_claims(answer_text or "", facts, quoted))
                        + tuple(none_claims(answer_text or "", facts, quoted))
-                       + tuple(share_claims(answer_text or "", facts, quoted)))
+                       + tuple(share_claims(answer_text or "", facts, quoted))
+                       + tuple(absence_claims(answer_text or "", facts, quoted, (*asked.qubits, *asked.couplings),
+                                                    read_subjects(results))))
 
 
 def quoted_spans(answer_text: str, sentences: Iterable[str]) -> list[tuple[int, int]]:
