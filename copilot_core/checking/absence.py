@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from copilot_core.checking.claim_facts import Claim, Fact, Verdict, canonical_subject
+from copilot_core.checking.claim_facts import Claim, Fact, Verdict, canonical_subject, tool_facts
 from copilot_core.domain.vocabulary import metrics_named
 from copilot_core.language.question import mentions
 from copilot_core.language.question_words import tokens_of
@@ -79,7 +79,8 @@ def absence_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int,
         held = [f for f in facts if f.subject == subject and f.metric == name and f.role in _VALUE_ROLES]
         verdict: Verdict
         if held:
-            verdict, reason = "wrong", f"{held[0].describe()} is {held[0].value:g}: it is in the data"
+            unit = f" {held[0].unit}" if held[0].unit else ""
+            verdict, reason = "wrong", f"{held[0].describe()} is {held[0].value:.4g}{unit}: it is in the data"
         elif subject in reads and (reads[subject] is None or name in (reads[subject] or ())):
             verdict, reason = "ok", f"the tools read {subject} and hold no {name} for it"
         else:
@@ -87,3 +88,9 @@ def absence_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int,
         out.append(Claim(sentence[at[0]:at[1]], sentence, None, name, subject, "missing", None,
                          verdict, reason, None, s + at[0], s + at[1]))
     return out
+
+
+def unread_absences(text: str, results: Sequence[object], asked: Sequence[str] = ()) -> list[str]:
+    """The subjects ``text`` says a value of is absent that no call of the turn read: what to read before judging."""
+    claims = absence_claims(text, tool_facts(list(results)), (), asked, read_subjects(results))
+    return list(dict.fromkeys(c.subject for c in claims if c.verdict == "unchecked" and c.subject))

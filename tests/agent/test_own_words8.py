@@ -13,6 +13,7 @@ Expected values are pymongo reads of the demo documents, computed here by hand, 
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter
 
 import pytest
@@ -53,6 +54,7 @@ def t(demo_db) -> dict:
     size = int(demo_db["chip"].find_one({"chip_id": CHIP})["size"])
     no_t1 = next(str(q) for q in range(size) if t1.get(str(q)) is None)
     ranked = sorted((v, q) for q, v in t1.items() if v is not None)
+    median = statistics.median(v for v, _ in ranked)
     zx = {k: v for k, v in latest_values(demo_db, CHIP, "zx90_gate_fidelity", "coupling").items() if v is not None}
     pair = next(k for k in sorted(zx) if k.startswith("4-"))
     other_pair = next(k for k in sorted(zx) if k != pair and abs(zx[k] - zx[pair]) > 0.5)
@@ -65,8 +67,8 @@ def t(demo_db) -> dict:
     low = min(sorted(by_task), key=lambda k: by_task[k])
     top = max(sorted(by_task), key=lambda k: by_task[k])
     out = {"q": f"Q{int(qid):02d}", "t1": t1[qid], "t2": t2[qid], "no_t1": f"Q{int(no_t1):02d}",
-           "lowest": [(f"Q{int(q):02d}", v) for v, q in ranked[:3]], "far": ranked[-1][0],
-           "pair": pair, "zx": zx[pair], "other_zx": zx[other_pair], "eid": eid, "prev": earlier[-1],
+           "median": median, "lowest": [(f"Q{int(q):02d}", v) for v, q in ranked[:3]], "far": ranked[-1][0],
+           "pair": pair, "other_pair": other_pair, "zx": zx[pair], "other_zx": zx[other_pair], "eid": eid, "prev": earlier[-1],
            "failed": sum(by_task.values()), "in_run": len(run), "low": low, "low_n": by_task[low],
            "top": top, "top_n": by_task[top]}
     # the answers below are written for these shapes of the data
@@ -86,6 +88,7 @@ T1_Q = "What is {q}'s T1?"
 T2_Q = "What is the T2 echo of {q}?"
 LOW_Q = "Which 3 qubits have the lowest T1?"
 PAIR_Q = "What is the ZX90 gate fidelity of coupling {pair}?"
+MEDIAN_Q = "What is the median T1 of the chip?"
 RUN_Q = "How many tasks failed in the latest run?"
 
 # (question, wrong answer, what the right answer shows; for a list, the wrong item instead, which must be marked)
@@ -99,6 +102,8 @@ WRONG = {
         (T2_Q, "{q}'s T2 echo is missing from the data.", "{t2v} μs"),
         (T2_Q, "The T2 echo of {q} is unavailable.", "{t2v} μs"),
         (T2_Q, "I couldn't find any T2 echo result for {q}.", "{t2v} μs"),
+        (MEDIAN_Q, "{q} has no T1 data.", "{t1:.4g}"),  # no tool of the turn read the qubit: the database holds it
+        (MEDIAN_Q, "The median is {median:.1f} μs; T1 was not measured on {q}.", "{t1:.4g}"),
     ],
     "task count": [
         (RUN_Q, "{low} failed {top_n} times.", "{low_n}"),
@@ -123,6 +128,8 @@ WRONG = {
         (PAIR_Q, "ZX90 fidelity for coupling {pair} = {otherv}%.", "{zxv}%"),
         (PAIR_Q, "It is {otherv}% for coupling {pair}.", "{zxv}%"),
         (PAIR_Q, "Coupling {pair} reaches {otherv}% ZX90 gate fidelity, which is good.", "{zxv}%"),
+        (PAIR_Q, "{pair} is at {otherv}%.", "{zxv}%"),
+        (PAIR_Q, "The ZX90 gate fidelity of {pair} is {zxv}%, while {other_pair} has {zxv}% too.", "{zxv}%"),
     ],
     "top-N": [
         (LOW_Q, "1. {a}: {av} μs\n2. {b}: {cv} μs\n3. {c}: {bv} μs", "{c}: {bv} μs"),
@@ -133,6 +140,7 @@ WRONG = {
          "| {c} | {bv} μs |"),
         (LOW_Q, "{a}: {av} μs; {b}: {bv} μs; {c}: 19.4 μs", "{cv} μs"),
         (LOW_Q, "1. {a} – {bv} μs\n2. {b} – {av} μs\n3. {c} – {cv} μs", "{a} – {bv} μs"),
+        (LOW_Q, "{a}, {b} and {c}, with {av}, {cv} and {bv} μs respectively.", "{bv} μs"),
     ],
 }
 
@@ -142,6 +150,7 @@ RIGHT = {
         (T2_Q, "The T2 echo of {q} is {t2v} μs."),
         ("What are the parameters of {no_t1}?", "There is no T1 value for {no_t1}."),
         ("What are the parameters of {no_t1}?", "{no_t1}'s T1 is not available."),
+        (MEDIAN_Q, "The median is {median:.1f} μs; {no_t1} has no T1 value."),
     ],
     "task count": [
         (RUN_Q, "{low} failed {low_n} times."),
@@ -160,12 +169,14 @@ RIGHT = {
         (PAIR_Q, "The ZX90 gate fidelity of {pair} is {zxv}%."),
         (PAIR_Q, "{pair}: {zxv}%"),
         (PAIR_Q, "It is {zxv}% for coupling {pair}."),
+        (PAIR_Q, "{pair} is at {zxv}%."),
     ],
     "top-N": [
         (LOW_Q, "1. {a}: {av} μs\n2. {b}: {bv} μs\n3. {c}: {cv} μs"),
         (LOW_Q, "- {a}: {av} μs\n- {b}: {bv} μs\n- {c}: {cv} μs"),
         (LOW_Q, "The lowest are {a} ({av} μs), {b} ({bv} μs) and {c} ({cv} μs)."),
         (LOW_Q, "{a}: {av} μs; {b}: {bv} μs; {c}: {cv} μs"),
+        (LOW_Q, "{a}, {b} and {c}, with {av}, {bv} and {cv} μs respectively."),
     ],
 }
 
