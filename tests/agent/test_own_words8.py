@@ -68,12 +68,13 @@ def t(demo_db) -> dict:
     top = max(sorted(by_task), key=lambda k: by_task[k])
     out = {"q": f"Q{int(qid):02d}", "t1": t1[qid], "t2": t2[qid], "no_t1": f"Q{int(no_t1):02d}",
            "median": median, "lowest": [(f"Q{int(q):02d}", v) for v, q in ranked[:3]], "far": ranked[-1][0],
-           "pair": pair, "other_pair": other_pair, "zx": zx[pair], "other_zx": zx[other_pair], "eid": eid, "prev": earlier[-1],
+           "pair": pair, "other_pair": other_pair, "zx": zx[pair], "other_zx": zx[other_pair], "eid": eid,
+           "prev": earlier[-1],
            "failed": sum(by_task.values()), "in_run": len(run), "low": low, "low_n": by_task[low],
            "top": top, "top_n": by_task[top]}
     # the answers below are written for these shapes of the data
     assert out["low_n"] != out["top_n"] and len({round(v, 1) for _, v in out["lowest"]}) == 3
-    assert t2[qid] != t1[qid] and no_t1 not in t1 or t1[no_t1] is None
+    assert t2[qid] != t1[qid] and (no_t1 not in t1 or t1[no_t1] is None)
     return out
 
 
