@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from copilot_core.checking.absence import unread_absences
 from copilot_core.checking.marks import states_something
 from copilot_core.language.numbers import answer_numbers
 from copilot_core.language.subjects import subjects
@@ -24,6 +25,7 @@ from copilot_core.routing.prefetch import plan_prefetch
 from copilot_core.language.question import Question, parse
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.render_safety.markdown import escape
+from copilot_core.tools.registry import runs_code
 from copilot_core.tools.toolkit import ToolOutcome
 
 COULD_NOT = ("I could not look this up: no tool was called for this question, so there is no data to answer it from "
@@ -119,6 +121,20 @@ def fallback_plan(question: str, *, chip_id: str | None, qid: str | None,
     """The call to make when the model made none for a data question."""
     return lookup_plan(question, chip_id, available) or plan_prefetch(question, chip_id=chip_id, qid=qid,
                                                                       available=available)
+
+
+def absence_call(answer: str, outcomes: Sequence[ToolOutcome], chip_id: str | None, question: str
+                 ) -> PlannedCall | None:
+    """An answer that says a qubit's or coupling's value is absent when no call of the turn read that subject: the
+    call that reads it, so the claim check holds the absence to the database, never to nothing."""
+    asked = parse(question)
+    unread = unread_absences(answer, outcomes, (*asked.qubits, *asked.couplings))
+    if chip_id is None or not unread or any(runs_code(o.name) for o in outcomes):
+        return None
+    subject = unread[0]
+    if "-" in subject:
+        return PlannedCall("get_coupling_params", {"chip_id": chip_id, "coupling_id": subject}, "an absence said")
+    return PlannedCall("get_qubit_params", {"chip_id": chip_id, "qid": subject}, "an absence said")
 
 
 def failure_quotes(question: str, outcomes: Sequence[ToolOutcome]) -> str | None:

@@ -40,7 +40,7 @@ from copilot_core.guardrails import sanitize_output
 from copilot_core.llm.calls import call_model
 from copilot_core.llm.conversation import start_conversation
 from copilot_core.llm.turns import Conversation, ModelTurn, ToolCall
-from copilot_core.agent.lookups import COULD_NOT, answered_from_thin_air, failure_quotes, fallback_plan
+from copilot_core.agent.lookups import COULD_NOT, absence_call, answered_from_thin_air, failure_quotes, fallback_plan
 from copilot_core.agent.plan import TurnPlan, plan_turn
 from copilot_core.agent.provider_failure import computed_after, has_facts, reread
 from copilot_core.routing.limits import Settled, noted, settle_limits
@@ -140,6 +140,8 @@ class ModelLoop:
                 if self.asked is None and not self.ledger.outcomes and toolkit is not None and \
                         answered_from_thin_air(request.message, text, bool(self.plan.history)):
                     text = self.look_up()  # a data question answered with no call: never shown
+                elif text and (read := absence_call(text, self.ledger.outcomes, self.plan.chip_id, request.message)):
+                    self.record(read, "call_check_absent")  # "Q05 has no T1 data": held to what the database holds
                 if self.cancel is not None:
                     self.cancel.check()
         except TurnCancelled as exc:
@@ -167,8 +169,7 @@ class ModelLoop:
 
     def ask(self, conversation: Conversation, tools: list[dict] | None, *, final: bool = False) -> ModelTurn:
         self.notify(self.listener.phase, "finalizing" if final else "thinking")
-        with self.tracer.span("llm.call", round=len(self.rounds) + 1, model=self.provider.model,
-                              tools=bool(tools)):
+        with self.tracer.span("llm.call", round=len(self.rounds) + 1, model=self.provider.model, tools=bool(tools)):
             self.show_draft("")
             conversation.charts_drawn = bool(self.ledger.charts)
             choice = "none" if final and tools else None
@@ -250,14 +251,19 @@ class ModelLoop:
         """Make the router's call and put it in the conversation as if the model had made it; True when it
         answered (the model then writes its answer from it)."""
         self.notify(self.listener.phase, "running tools")
-        self.notify(self.listener.tool_call, planned.name, dict(planned.args))
-        call = ToolCall("call_router_1", planned.name, json.dumps(planned.args))
-        outcome = replace(self.execute(call, dict(planned.args), dict(planned.args)), origin="router")
-        self.ledger.record(outcome, dict(planned.args))
+        call, outcome = self.record(planned, "call_router_1")
         conversation.add_calls([call])
         conversation.add_tool_result(call, outcome.model_text)
-        self.notify(self.listener.tool_result, outcome)
         return outcome.ok
+
+    def record(self, planned: PlannedCall, call_id: str) -> tuple[ToolCall, ToolOutcome]:
+        """Make a call the turn decided on itself (the router's, a lookup's, a check's) and keep its outcome."""
+        self.notify(self.listener.tool_call, planned.name, dict(planned.args))
+        call = ToolCall(call_id, planned.name, json.dumps(planned.args))
+        outcome = replace(self.execute(call, dict(planned.args), dict(planned.args)), origin="router")
+        self.ledger.record(outcome, dict(planned.args))
+        self.notify(self.listener.tool_result, outcome)
+        return call, outcome
 
     def planned_call(self) -> PlannedCall | None:
         """The call the question plainly needs (the router's rules), None when its words fix none."""
@@ -272,11 +278,7 @@ class ModelLoop:
         planned = self.planned_call()
         if planned is None:
             return COULD_NOT
-        self.notify(self.listener.tool_call, planned.name, dict(planned.args))
-        call = ToolCall("call_router_lookup", planned.name, json.dumps(planned.args))
-        outcome = replace(self.execute(call, dict(planned.args), dict(planned.args)), origin="router")
-        self.ledger.record(outcome, dict(planned.args))
-        self.notify(self.listener.tool_result, outcome)
+        _, outcome = self.record(planned, "call_router_lookup")
         if not outcome.ok:
             return f"{COULD_NOT}\n\n{outcome.summary}"
         found = failure_quotes(request.message, [outcome]) or answer_line(outcome) or outcome.summary
@@ -288,16 +290,14 @@ class ModelLoop:
                 for i, (name, args) in enumerate(text_tool_calls(text, set(self.plan.known)))]
 
     def execute_args(self, call: ToolCall, args: dict) -> ToolOutcome:
-        """``call`` run with other arguments (the corrected retry of invented ones)."""
-        return self.execute(call, args, args)
+        return self.execute(call, args, args)  # ``call`` run with other arguments (the retry of invented ones)
 
     def execute(self, call: ToolCall, args: dict, parsed: dict | None) -> ToolOutcome:
         """Run one call on the toolkit (which promises not to raise; held to that); as a table for a small model."""
         with self.tracer.span(f"tool:{call.name}", tool=call.name):
             if self.toolkit is None:
                 return _loop_outcome(call.name, args, "no tools in this session", "answer without tools")
-            settled = settle_limits(call.name, parsed, self.plan.asked) if parsed is not None \
-                else Settled({})
+            settled = settle_limits(call.name, parsed, self.plan.asked) if parsed is not None else Settled({})
             if settled.refusal is not None:
                 return _loop_outcome(call.name, args, settled.refusal, settled.hint, plain=True)
             name, made, why = corrected(call.name, dict(settled.args), self.plan.asked) \

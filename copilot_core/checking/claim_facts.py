@@ -119,7 +119,7 @@ class Claim:
 _COUPLING_TEXT = re.compile(r"[Qq]?0*(\d{1,5})\s*(?:-|→|->|–|—)\s*[Qq]?0*(\d{1,5})")
 
 
-def _canonical_subject(value: object) -> str | None:
+def canonical_subject(value: object) -> str | None:
     """``"5"``, ``"Q05"`` -> ``"5"``; ``"4-1"``, ``"Q004→Q001"`` -> ``"4-1"``; anything else None."""
     if isinstance(value, bool) or value is None:
         return None
@@ -203,7 +203,7 @@ def _walk(obj: object, ctx: _Context, key: str | None = None) -> Iterator[Fact]:
 
 
 def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
-    subject = next((s for k in _SUBJECT_KEYS if (s := _canonical_subject(obj.get(k))) is not None), ctx.subject)
+    subject = next((s for k in _SUBJECT_KEYS if (s := canonical_subject(obj.get(k))) is not None), ctx.subject)
     row_of = obj.get("name")  # a table row of metrics: {"name": "t1", "value": ...}
     named = next((str(obj[k]) for k in _METRIC_KEYS if isinstance(obj.get(k), str)), None) or (
         row_of if isinstance(row_of, str) and row_of in CATALOGUE else None)
@@ -226,7 +226,7 @@ def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
             for band, n in value.items():
                 if (count := _number(n)) is not None:
                     yield Fact(count, "count", here.metric, None, f"band:{band}", here.tool)
-        elif (keyed := _canonical_subject(k)) is not None and k not in _ROLE_KEYS:
+        elif (keyed := canonical_subject(k)) is not None and k not in _ROLE_KEYS:
             yield from _walk(value, replace(here, subject=keyed), "value")
         else:
             yield from _walk(value, here, k)

@@ -66,10 +66,15 @@ def judge(reading: Reading, subject: str | None, facts: list[Fact], user_values:
     role = words.role
     if role in _LOOSE_ROLES and not any(f.role == role for f in facts):
         role = None  # "range" or "share" said loosely, in a turn with no such statistic: the words claim nothing
-    if role == "count" and subject is None:
-        subject = task_named(reading, facts)  # "CheckRamsey failed 2 times": that task's own count
-    case = _Case(reading, subject, facts, role, words.qualifier, words.band)
     unit = written_unit(reading.after)
+    if role in ("count", None) and subject is None:
+        subject = task_named(reading, facts)  # "CheckRamsey failed 2 times": that task's own count
+        if role is None and subject is not None and (unit is not None or reading.decimals):
+            subject = None  # "CheckT1 gave 45.2 μs": a value, not a count
+        # "CheckT1 accounted for 3 of them": a whole number said of a task the tools counted is that task's count
+        role = "count" if subject is not None else role
+    qualifier = words.qualifier or ("failed" if role == "count" and words.role is None else None)
+    case = _Case(reading, subject, facts, role, qualifier, words.band)
     case.candidates = [f for f in facts if unit_fits(reading.written, unit, f)]
     case.claimed = claimed_metric(reading.clause, case.candidates)
     decided = _no_claim(case, user_values, stated) or _as_change(case)

@@ -15,7 +15,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from copilot_core.checking.claim_facts import Fact, Role
-from copilot_core.language.numbers import number_spans
+from copilot_core.language.numbers import list_markers, number_spans
 from copilot_core.checking.matcher import written_decimals, written_value
 from copilot_core.language.question import blank, names_blanked, noun_after, selects
 from copilot_core.language.question import mentions as find_mentions
@@ -183,7 +183,7 @@ class Reading:
 
 def read_numbers(answer: str) -> tuple[list[Reading], list[tuple[int, int, str]]]:
     mentions = [(m.start, m.end, m.subject) for m in find_mentions(answer)]
-    masked = names_blanked(answer)
+    masked = blank(names_blanked(answer), list_markers(answer))  # "1. Q59: 21.7 μs": the "1." opens no clause
     out = []
     bounds = clauses(_names_held(answer, masked))
     for i, (cstart, cend) in enumerate(bounds):
@@ -255,7 +255,7 @@ def subject_for(reading: Reading, mentions: list[tuple[int, int, str]], answer: 
     clause_end = reading.end + len(reading.after)
     inside = sorted((s, e, subject) for s, e, subject in mentions if s >= clause_start and e <= clause_end)
     if not inside:
-        return None
+        return _labelled(answer, clause_start, mentions)
     values = number_spans(blank(answer[clause_start:clause_end], [(s - clause_start, e - clause_start)
                                                                    for s, e, _ in inside]))
     first_value = clause_start + values[0][0] if values else reading.start
@@ -263,6 +263,21 @@ def subject_for(reading: Reading, mentions: list[tuple[int, int, str]], answer: 
     after = [m for m in inside if m[0] >= reading.end]
     lead, other = (before[::-1], after) if inside[0][0] < first_value else (after, before[::-1])
     return (lead or other or inside)[0][2]
+
+
+def _labelled(answer: str, clause_start: int, mentions: list[tuple[int, int, str]]) -> str | None:
+    """The subject a label names for the clause after its colon ("Q27: 25.5 μs", "- **Q04-Q05**: 96.3%"): a line
+    or sentence that opens with nothing but the name and a colon."""
+    head = answer[:clause_start].rstrip()
+    if not head.endswith(":"):
+        return None
+    named = [m for m in mentions if m[1] <= len(head) and not answer[m[1]:len(head) - 1].strip(" *_`")]
+    if not named:
+        return None
+    start, _, subject = named[-1]
+    line = answer[:start].rsplit("\n", 1)[-1]
+    opener = line.strip(" \t*_`-+#").rstrip(".)")
+    return subject if not opener or opener.isdigit() or line.rstrip().endswith((".", ";")) else None
 
 
 def claimed_metric(clause: str, candidates: Sequence[Fact]) -> str | None:

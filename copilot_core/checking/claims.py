@@ -22,13 +22,14 @@ Public entry points (also used by the qubit-analysis mode):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from copilot_core.checking.claim_facts import SHAPE_ROLES, Claim, as_object, tool_facts
+from copilot_core.checking.absence import absence_claims, read_subjects
+from copilot_core.checking.claim_facts import SHAPE_ROLES, Claim, Fact, as_object, canonical_subject, chip_size, tool_facts
 from copilot_core.checking.claim_judge import judge
-from copilot_core.checking.claim_reading import read_numbers, subject_for
+from copilot_core.checking.claim_reading import Reading, read_numbers, subject_for
 from copilot_core.checking.extremes import extreme_claims
 from copilot_core.checking.grounding import source_values
 from copilot_core.checking.matcher import written_value
@@ -36,6 +37,7 @@ from copilot_core.checking.order import order_claims
 from copilot_core.checking.none_counts import none_claims, share_claims
 from copilot_core.checking.relation import relation_claims
 from copilot_core.language.question import parse
+from copilot_core.language.sentences import sentences
 
 
 @dataclass(frozen=True)
@@ -96,8 +98,13 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
     loose = source_values([getattr(r, "summary", None) or "" for r in results] + [_answer_sentence(r) for r in results]
                           + [r for r in results if isinstance(r, str)])
     readings, mentions = read_numbers(answer_text or "")
+    if bare := bare_pairs(answer_text or "", facts, mentions):  # "4-6 has 97.8%" in a turn about couplings
+        mentions = sorted([*mentions, *bare])
+        readings = [r for r in readings if not any(s <= r.start < e for s, e, _ in bare)]
     stated = asked.stated_counts
-    claims = [judge(r, subject_for(r, mentions, answer_text), facts, user_values, loose, stated) for r in readings]
+    paired = respective_subjects(answer_text or "", readings, mentions)
+    claims = [judge(r, paired.get(r.start) or subject_for(r, mentions, answer_text), facts, user_values, loose, stated)
+              for r in readings]
     quoted = quoted_spans(answer_text or "", [_answer_sentence(r) for r in results])
     claims = [_as_quoted(c) if c.verdict != "ok" and any(a <= c.start and c.end <= b for a, b in quoted) else c
               for c in claims]
@@ -107,7 +114,53 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
                                                 asked.qubits))
                        + tuple(relation_claims(answer_text or "", facts, quoted))
                        + tuple(none_claims(answer_text or "", facts, quoted))
-                       + tuple(share_claims(answer_text or "", facts, quoted)))
+                       + tuple(share_claims(answer_text or "", facts, quoted))
+                       + tuple(absence_claims(answer_text or "", facts, quoted, (*asked.qubits, *asked.couplings),
+                                                    read_subjects(results))))
+
+
+_PAIR_EDGES = ".,;:!?()[]*_`'\"%"
+
+
+def bare_pairs(answer_text: str, facts: Sequence[Fact], mentions: Sequence[tuple[int, int, str]]
+               ) -> list[tuple[int, int, str]]:
+    """Couplings written as bare pairs ("4-6", "12→13") in a turn whose tools returned couplings: names, so their
+    digits are no value, and the subject of the values next to them (a date or an id is never two ends on a chip)."""
+    size = chip_size(facts)
+    if size is None or not any(f.subject and "-" in f.subject for f in facts):
+        return []
+    out: list[tuple[int, int, str]] = []
+    at = 0
+    for word in answer_text.split():
+        start = answer_text.index(word, at)
+        at = start + len(word)
+        core = word.strip(_PAIR_EDGES)
+        begin = start + word.index(core) if core else start
+        subject = canonical_subject(core) if core[:1].isdigit() else None
+        if subject is None or "-" not in subject or any(m[0] < begin + len(core) and begin < m[1] for m in mentions):
+            continue
+        if all(int(end) < size for end in subject.split("-")):
+            out.append((begin, begin + len(core), subject))
+    return out
+
+
+_IN_TURN = ("respectively", "in that order", "in the same order")
+
+
+def respective_subjects(answer_text: str, readings: Sequence[Reading], mentions: Sequence[tuple[int, int, str]]
+                        ) -> dict[int, str]:
+    """Where a sentence names its subjects, then their values "respectively" ("Q59, Q49 and Q27, with 21.7, 25.5
+    and 26.7 μs respectively"): each value's subject, by place (keyed by where the value starts)."""
+    out: dict[int, str] = {}
+    for start, end in sentences(answer_text):
+        if not any(words in answer_text[start:end].lower() for words in _IN_TURN):
+            continue
+        named = [m[2] for m in mentions if start <= m[0] < end]
+        values = [r for r in readings if start <= r.start < end and not r.derived]
+        if len(named) > 1 and len(named) == len(values) and all(m[1] <= values[0].start for m in mentions
+                                                                if start <= m[0] < end):
+            out.update({r.start: subject for r, subject in zip(values, named)})
+    return out
 
 
 def quoted_spans(answer_text: str, sentences: Iterable[str]) -> list[tuple[int, int]]:

@@ -61,6 +61,11 @@ def number_spans(text: str) -> list[tuple[int, int, str, bool]]:
     return out
 
 
+def list_markers(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` opens a line with an ordered list's marker ("1. ", "- 2) "): a position, never a value."""
+    return [(m.start, m.end) for m in found(NUMBERS, text, "list_marker")]
+
+
 def signed_value(written: str) -> float:
     """A number as written, as a float: a typographic minus ("−2") and thousands commas ("1,200") read too."""
     return float(written.replace(",", "").replace("−", "-"))

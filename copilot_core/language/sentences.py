@@ -21,7 +21,7 @@ def sentences(text: str, ends: str = END_MARKS) -> list[tuple[int, int]]:
             out.append((start, i))
             start = i = i + 1
             continue
-        if text[i] in " \t" and i and text[i - 1] in ends:
+        if text[i] in " \t" and i and text[i - 1] in ends and not _list_marker(text[start:i]):
             j = i
             while j < len(text) and text[j] in " \t":
                 j += 1
@@ -33,6 +33,12 @@ def sentences(text: str, ends: str = END_MARKS) -> list[tuple[int, int]]:
         i += 1
     out.append((start, len(text)))
     return [(s, e) for s, e in out if text[s:e].strip()]
+
+
+def _list_marker(head: str) -> bool:
+    """``head`` is only an ordered list's marker ("1.", "  12)"): the item it opens is the sentence, not the marker."""
+    body = head.strip()
+    return len(body) > 1 and body[:-1].isdigit() and body[-1] in ".)"
 
 
 def own_sentences(text: str, quoted: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
