@@ -165,7 +165,7 @@ def _fits(unit: str, metric: str) -> bool:
 
 def _nearest(start: int, spans: Sequence[tuple[int, int, str | None]], metric_first: bool) -> int | None:
     """Where the metric phrase nearest a limit at ``start`` on the question's side starts (an unclear one too:
-    "single-qubit gate fidelity above 99.5%" is a limit of no clear metric, not of the readout fidelity after it)."""
+    "gate fidelity above 99.5%" alone is a limit of no clear metric, not of a readout fidelity written after it)."""
     side = [s for s, _, _ in spans if (s < start) == metric_first]
     return (max(side) if metric_first else min(side)) if side else None
 
