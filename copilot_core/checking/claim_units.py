@@ -20,7 +20,8 @@ from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.units import FAMILIES, SPELLED_UNITS, UnitMismatch, canonical, convert, family
 from copilot_core.domain.vocabulary import NUMBER_WORDS, metrics_named
 from copilot_core.language.numbers import number_spans, unit_after
-from copilot_core.language.question_words import COUNT_NOUNS, tokens_of
+from copilot_core.language.question_words import tokens_of
+from copilot_core.language.stated_numbers import COUNT_NOUNS
 
 _PLAIN_ROLES = ("count", "total", "r")  # a plain number: any unit written with it is wrong
 _PERCENT_ROLES = ("cv", "percent")

@@ -23,7 +23,8 @@ from collections.abc import Sequence
 
 from copilot_core.checking.claim_facts import Claim, Fact
 from copilot_core.checking.claim_reading import count_qualifier
-from copilot_core.language.question_words import COUNT_NOUNS, tokens_of
+from copilot_core.language.question_words import tokens_of
+from copilot_core.language.stated_numbers import COUNT_NOUNS
 from copilot_core.language.sentences import own_sentences
 
 _NOUNS = frozenset(COUNT_NOUNS) | {f"{n}s" for n in COUNT_NOUNS} | {"one"}

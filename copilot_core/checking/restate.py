@@ -25,7 +25,8 @@ from copilot_core.checking.restate_elements import (DEFAULT_MANY, element_mismat
                                                      rebuilt)
 from copilot_core.checking.restate_sides import ONE_CHIP, sides_mismatches, sides_rebuilt
 from copilot_core.routing.counts import kind_counted
-from copilot_core.routing.limits import SIDES, in_display_unit, quality_conditions
+from copilot_core.routing.conditions import status_plan
+from copilot_core.routing.limits import SIDES, in_display_unit, quality_conditions, settle_limits
 from copilot_core.tools.toolkit import ToolOutcome
 
 Condition = tuple[str, str, float]  # metric, side, limit in the metric's display unit
@@ -109,6 +110,12 @@ def call_metrics(name: str, args: dict) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _condition_metrics(args: dict) -> set[str]:
+    """The metrics of a ``filter_metrics`` call's conditions, a status ("no valid value") included."""
+    held = args.get("conditions")
+    return {str(c.get("metric_name")) for c in held if isinstance(c, dict)} if isinstance(held, list) else set()
+
+
 def _clear(asked: Question) -> list[str]:
     """The question's metrics, when every metric phrase it holds is clear ("T2" alone settles none; "coupling" and
     "pair" name what is read, no metric)."""
@@ -125,11 +132,9 @@ def _order_asked(asked: Question, metric: str) -> str | None:
 
 
 def _join_asked(asked: Question) -> str | None:
-    """How the question joins limits of several metrics; None when an "or" may be a range's ("below 40 or above
-    90")."""
-    if asked.ranges:
-        return None
-    return "or" if asked.has("or join") else "and"
+    """How the question joins limits of several metrics (a range's own "or", "below 40 or above 90", is no join:
+    :attr:`Question.join`)."""
+    return asked.join
 
 
 def _limit_mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
@@ -250,7 +255,7 @@ def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
         out += _limit_mismatches(asked, name, args)
     out += [Mismatch(m) for m in element_mismatches(asked, name, args, used) + failure_mismatches(asked, name, args)]
     join = _join_asked(asked)
-    if name == "filter_metrics" and join is not None and len(call_metrics(name, args)) > 1 and \
+    if name == "filter_metrics" and join is not None and len(_condition_metrics(args)) > 1 and \
             args.get("join", "and") != join:
         out.append(Mismatch("asks for " + ("every condition at once" if join == "and" else "any one condition") +
                             ", not " + ("any one of them" if join == "and" else "every one at once")))
@@ -336,6 +341,9 @@ def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
             {"chip_id": named[0]} if name == "count_in_window" else {})
         if not mismatches(asked, name, args):
             return name, args
+    if name in _FILTERS | {"missing_metric"} and isinstance(args.get("chip_id"), str) and \
+            (status := status_plan(asked, args["chip_id"])) is not None:
+        return status.name, dict(status.args)
     if name in _FILTERS:
         return _rebuilt_filter(asked, name, args)
     if name == "rank_metric" and not asked.limits and len(clear) == 1:
@@ -362,6 +370,8 @@ def corrected(name: str, args: dict, asked: Question) -> tuple[str, dict, str | 
     if not found:
         return name, args, None
     fixed = _rebuilt(asked, name, args)
+    if fixed is not None:  # the re-made call's limits held to the question's too ("at most": ``including``)
+        fixed = fixed[0], settle_limits(fixed[0], dict(fixed[1]), asked).args
     if fixed is None or mismatches(asked, *fixed) or fixed == (name, args):
         return name, args, None
     why = "; ".join(m.missed for m in found)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.vocabulary import NOT_HELD
 from copilot_core.language.question import Question
+from copilot_core.routing.conditions import missing_asked
 from copilot_core.routing.counts import window_args, window_days
 from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.prefetch import correlation_method, quality_plan
@@ -104,9 +105,38 @@ def not_held_note(asked: Question, calls: Sequence[tuple[str, dict]]) -> str | N
     return f"Note: your question asks for {not_held_text(asked.not_held[0])}; no value in this answer is of it."
 
 
+def _values(args: dict) -> list[float]:
+    held = args.get("conditions")
+    holders: list = held if isinstance(held, list) else [args]
+    return [float(v) for c in holders if isinstance(c, dict) for side in ("below", "above")
+            if isinstance(v := c.get(side), (int, float)) and not isinstance(v, bool)]
+
+
+def status_mismatches(asked: Question, name: str, args: dict) -> list[str]:
+    """A status the question joins with its limits ("no valid T2 echo") that a filter leaves out, or the limits a
+    call for the missing alone leaves out; a limit of a metric the question does not name clearly, in a question of
+    several conditions, that no condition of a filter carries."""
+    if name not in _FILTERS | {"missing_metric"}:
+        return []
+    held = args.get("conditions") if name == "filter_metrics" else [args] if name == "missing_metric" else []
+    holders: list = held if isinstance(held, list) else []
+    statuses = {str(c.get("metric_name")) for c in holders if isinstance(c, dict) and c.get("below") is None and
+                c.get("above") is None}
+    missing = missing_asked(asked)
+    out = [f"also asks for no valid {_title(m)}" for m in missing if m not in statuses]
+    if name == "missing_metric" and missing:
+        out += [f"also sets {_title(str(t.metric))} {t.side} {t.value:g}{'' if t.unit in ('', '%') else ' '}{t.unit}"
+                for t in asked.limits]
+    if name in _FILTERS and len(asked.limits) > 1:
+        given = _values(args)
+        out += [f"also sets a limit {t.side} {t.value:g}{t.unit} of a metric it does not name clearly"
+                for t in asked.limits if t.metric is None and not any(abs(t.value - v) < 1e-9 for v in given)]
+    return out
+
+
 def element_mismatches(asked: Question, name: str, args: dict, used: list[str]) -> list[str]:
     """What the call ``name(args)`` (reading ``used``) leaves out of this module's elements, in words."""
-    out = _not_held_mismatch(asked, used)
+    out = _not_held_mismatch(asked, used) + status_mismatches(asked, name, args)
     if (window := _window_mismatch(asked, name, args)) is not None:
         out.append(window)
     unbanded = [q for q in asked.qualities if q.metric is not None and (q.metric not in used or name not in _FILTERS)

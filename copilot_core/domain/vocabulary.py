@@ -43,11 +43,12 @@ METRIC_TERMS: tuple[Term, ...] = (
     Term(r"x90(?!_)( gate)?( fidelit(y|ies))?", "x90_gate_fidelity", _GATES),
     Term(r"x180(?!_)( gate)?( fidelit(y|ies))?", "x180_gate_fidelity", _GATES),
     Term(r"average gate fidelit(y|ies)|rb|randomi[sz]ed benchmarking", "average_gate_fidelity", _GATES),
-    Term(r"two.qubit gate fidelit(y|ies)|cr gate fidelit(y|ies)", "zx90_gate_fidelity", _TWO_QUBIT),  # the ZX90 (CR) gate
+    # the ZX90 (CR) gate
+    Term(r"(two.qubit|2q) gate fidelit(y|ies)|cr gate fidelit(y|ies)", "zx90_gate_fidelity", _TWO_QUBIT),
     Term(r"gate fidelity|gate fidelities|single.qubit gates?", None, _GATES),
     Term(r"bell( state)?( fidelit(y|ies))?", "bell_state_fidelity", ("bell_state_fidelity",)),
     Term(r"cr|cnot|two.qubit( gates?)?|couplings?", None, _TWO_QUBIT),
-    Term(r"t1", "t1", ("t1", "t1_average")),
+    Term(r"t1|(energy )?relaxation times?", "t1", ("t1", "t1_average")),
     Term(r"t2 ?(\*|star)|ramsey", "t2_star", ("t2_star",)),
     Term(r"t2 ?e(cho)?|echo", "t2_echo", ("t2_echo", "t2_echo_average")),
     Term(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))", None, ("t2_echo", "t2_echo_average", "t2_star")),

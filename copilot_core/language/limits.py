@@ -8,6 +8,10 @@ the limit's ("above 40 μs" is no frequency's limit).
 
 Two limits of one metric are one :class:`Range`: "between 60 and 80 μs" and "above 60 and below 80" are inside;
 "below 60 or above 80", "below 60 and above 80" (nobody asks for what cannot be) and "outside 60-80" are outside.
+
+A condition the question excludes ("T1 above 50 μs but not T2 echo above 40 μs", "excluding those with readout
+fidelity below 93%", "which don't have ...") is read as its opposite, the side turned and a value at the limit
+counted: "not T2 echo above 40 μs" is T2 echo of at most 40 μs, so a filter joins it with "and" like any other.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from copilot_core.domain.units import family
 from copilot_core.domain.vocabulary import metric_spans
 from copilot_core.language.comparisons import TRAILING, Way, comparison
 from copilot_core.language.numbers import number_spans, signed_value, unit_after
-from copilot_core.language.question_words import COUNT_NOUNS, WORDS, Phrases, tokens_of
+from copilot_core.language.question_words import CHIP_ID, MENTION, WORDS, Phrases, tokens_of
+from copilot_core.language.stated_numbers import COUNT_NOUNS
 
 Side = Literal["below", "above"]
 _BELOW_SIGNS = ("<", "<=", "≤")
@@ -31,6 +36,12 @@ _LEAD = frozenset({"of", "the", "a", "range", "band", "interval"})
 _COUNTED = frozenset({"times", "time", "failed", "failures", "conditions", "condition", "criteria", "days", "day",
                       "weeks", "week", "hours", "hour", "months", "month"})  # "meets 2 conditions", "over 10 days"
 _JOINS = frozenset({"and", "to", "-", "–", "—", "..", "…"})
+# Words that exclude the condition after them, within its clause (between the limit before it and it).
+EXCLUSION = Phrases("but not|and not|excluding|exclude|excludes|except|apart from|other than|"
+                    "not counting|leaving out|leave out|without|don t have|do not have|doesn t have|does not have|"
+                    "lacking|minus the ones|minus those|setting aside|aside from|but no|and no")
+_SUBJECTS = frozenset({"coupling", "couplings", "qubit", "qubits", "pair", "pairs", "cr", "cnot"})
+_FLIPPED: dict[Side, Side] = {"below": "above", "above": "below"}
 
 
 @dataclass(frozen=True)
@@ -153,35 +164,81 @@ def _fits(unit: str, metric: str) -> bool:
     return kind is None or kind == family(CATALOGUE[metric].unit)
 
 
+def _nearest(start: int, spans: Sequence[tuple[int, int, str | None]], metric_first: bool) -> int | None:
+    """Where the metric phrase nearest a limit at ``start`` on the question's side starts (an unclear one too:
+    "gate fidelity above 99.5%" alone is a limit of no clear metric, not of a readout fidelity written after it)."""
+    side = [s for s, _, _ in spans if (s < start) == metric_first]
+    return (max(side) if metric_first else min(side)) if side else None
+
+
 def _metric_of(start: int, unit: str, spans: Sequence[tuple[int, int, str]], metric_first: bool) -> str | None:
     """The metric a limit at ``start`` belongs to: the nearest on the question's side, else on the other side;
-    one whose unit fits first."""
+    one whose unit fits first; none when its unit fits no metric named ("1Q gate fidelity above 99.5%" is no T1's)."""
     before = [name for s, _, name in reversed(spans) if s < start]
     after = [name for s, _, name in spans if s > start]
     order = before + after if metric_first else after + before
-    return next((name for name in order if _fits(unit, name)), order[0] if order else None)
+    return next((name for name in order if _fits(unit, name)), None if unit or not order else order[0])
 
 
-def read_limits(text: str) -> tuple[tuple[Threshold, ...], tuple[Range, ...]]:
-    """The question's limits in the order written (a range's two included) and its ranges."""
-    spans = [(s, e, name) for s, e, name in metric_spans(text) if name is not None]
+def _excluded(text: str, placed: Sequence[_Placed]) -> set[int]:
+    """The starts of the limits an exclusion word stands before, in their own clause (after the limit before)."""
+    out = set()
+    ends = [0] + [p.end for p in placed]
+    for before, p in zip(ends, placed):
+        found = EXCLUSION.find(text[before:p.start]) if before <= p.start else []
+        rest = text[before + found[-1][1]:p.start] if found else ""
+        if found and not MENTION.search(rest) and not CHIP_ID.search(rest):  # "other than Q5, T1 above 50"
+            out.add(p.start)
+    return out
+
+
+Join = Literal["and", "or"]
+
+
+def _join(text: str, ordered: Sequence[_Placed], by_place: dict[int, str | None]) -> Join:
+    """How the question joins its conditions: "or" only when an "or"/"either" is left once the limits' own words
+    ("50 μs or more") and the words between two limits of one metric ("below 30 or above 90": a range) are set aside."""
+    spans = [(p.start, p.end) for p in ordered]
+    ends = [0] + [p.end for p in ordered]
+    for before, p, q in zip(ends, ordered, ordered[1:]):
+        if by_place[p.start] == by_place[q.start]:  # "T1 either below 30 or above 90": one metric's range
+            spans += [(p.end, q.start)] + [(before + a, before + b) for a, b, w in tokens_of(text[before:p.start])
+                                           if w == "either"]
+    rest = "".join(" " if any(s <= i < e for s, e in spans) else c for i, c in enumerate(text))
+    rule = WORDS["or join"]
+    return "or" if isinstance(rule, Phrases) and rule.find(rest) else "and"
+
+
+def read_limits(text: str) -> tuple[tuple[Threshold, ...], tuple[Range, ...], Join]:
+    """The question's limits in the order written (a range's two included), its ranges, and how its conditions are
+    joined; an excluded condition turned to its opposite."""
+    every = [(s, e, name) for s, e, name in metric_spans(text) if text[s:e].lower() not in _SUBJECTS]
+    spans = [(s, e, name) for s, e, name in every if name is not None]
+    unclear = [s for s, _, name in every if name is None]
     written = _ranges(text)
     placed = [p for p in _written(text) if not any(s <= p.start < e for s, e, *_ in written)]
     placed += [_Placed(s, e, "above", low, unit) for s, e, low, _, unit, _ in written]
     firsts = [p.start for p in placed]
-    metric_first = bool(spans) and bool(firsts) and spans[0][0] < min(firsts)
-    by_place = {p.start: _metric_of(p.start, p.unit, spans, metric_first) for p in placed}
+    metric_first = bool(every) and bool(firsts) and every[0][0] < min(firsts)
+    by_place = {p.start: None if _nearest(p.start, every, metric_first) in unclear else
+                _metric_of(p.start, p.unit, spans, metric_first) for p in placed}
+    ordered = sorted(placed, key=lambda p: p.start)
+    excluded = _excluded(text, ordered)
+    written = [(s, e, low, high, unit, inside != (s in excluded)) for s, e, low, high, unit, inside in written]
     ranges = [Range(by_place[s], low, high, unit, inside) for s, _, low, high, unit, inside in written]
     limits: list[Threshold] = []
     starts = {s for s, *_ in written}
-    for p in sorted(placed, key=lambda p: p.start):
+    for p in ordered:
         if p.start in starts:
             limits += Range(by_place[p.start], *next((lo, hi, u, i) for s, _, lo, hi, u, i in written
                                                      if s == p.start)).limits
+        elif p.start in excluded:
+            limits.append(Threshold(_FLIPPED[_side(p.side, by_place[p.start])], p.value, p.unit, by_place[p.start],
+                                    not p.inclusive))
         else:
             limits.append(Threshold(_side(p.side, by_place[p.start]), p.value, p.unit, by_place[p.start],
                                     p.inclusive))
-    return tuple(limits), tuple(ranges) + _paired(limits, ranges)
+    return tuple(limits), tuple(ranges) + _paired(limits, ranges), _join(text, ordered, by_place)
 
 
 def _side(way: Way, metric: str | None) -> Side:

@@ -20,9 +20,8 @@ from copilot_core.language.limits import Range, Threshold, read_limits
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.qualities import Quality, qualities
 from copilot_core.language.window_words import Window, read_window
-from copilot_core.language.question_words import (CHIP_ID, COUNT_NOUNS, MENTION, NOUN_AFTER, QUBIT_LIST, SELECTION_AFTER,
-                                               SELECTION_BEFORE, SHAPES, STATED_NUMBER, TOKEN, WORDS, Phrases, Row,
-                                               tokens_of)
+from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
+from copilot_core.language.stated_numbers import COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE, STATED_NUMBER
 from copilot_core.domain.units import canonical
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, chips_meant, metrics_named, threshold_metrics
 
@@ -118,6 +117,7 @@ class Question:
     threshold: Threshold | None = None  # the first one, with its unit
     limits: tuple[Threshold, ...] = ()  # every one, a range's two included
     ranges: tuple[Range, ...] = ()  # two limits of one metric: "between 60 and 80 μs", "below 60 or above 80"
+    join: Literal["and", "or"] = "and"  # how its conditions are joined ("or" of a range or of "50 μs or more": none)
     window: Window | None = None
     dates: tuple[str | None, str | None] | None = None  # a window written as dates, both ends included (None: open)
     since_weekday: str | None = None  # "since Monday", "this week" (monday): a window from that weekday on
@@ -317,7 +317,7 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     dates = written_window(written) or (("month", None) if "this month" in found else None)  # since the 1st
     text = blank(written, date_spans(written))  # a date's digits are never a qubit, a count or a limit
     labelled = [m.subject for m in mentions(text) if "-" in m.subject]
-    limits, ranges = read_limits(text)
+    limits, ranges, join = read_limits(text)
     bare = [f"{int(m.group(1))}-{int(m.group(2))}" for m in _rx("bare pair").finditer(text)  # "60-80" of a range
             if not any(float(m.group(1)) == r.low and float(m.group(2)) == r.high for r in ranges)]
     couplings = tuple(dict.fromkeys(labelled + bare))
@@ -346,7 +346,7 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
         ends=ends,
         extreme=_EXTREMES[word] if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,
-        limits=limits, ranges=ranges, window=window,
+        limits=limits, ranges=ranges, join=join, window=window,
         since_weekday=_since_weekday(text, found), task_name=_task_name(text), chart="chart" in found,
         bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics),
         about_data="data" in found or bool(ends) or any(metrics),

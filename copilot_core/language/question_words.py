@@ -279,16 +279,6 @@ SHAPES: tuple[tuple[str, Row], ...] = (
     ("health", Phrases("health*|shape|condition|wrong|look|doing|status|summary|overview")),
 )
 
-# A number the question states, and what sizes or counts it: "the last 3 values", "the two most recent", "which 5
-# qubits".  The claim check reads answers with the same words (a count that sizes a selection is no claim).
-STATED_NUMBER = re.compile(rf"(?<![\w.])(\d+|{'|'.join(NUMBER_WORDS)})(?![\w.])", re.I)
-SELECTION_BEFORE = re.compile(r"\b(?:last|latest|most recent|newest|recent|past|previous|first|top|bottom)\s+$", re.I)
-SELECTION_AFTER = re.compile(r"^\s+(?:most recent|latest|newest|last|recent|previous)\b", re.I)
-COUNT_NOUNS = {"qubit": "qubits", "coupling": "couplings", "pair": "couplings", "task": "tasks", "failure": "tasks",
-               "run": "runs", "execution": "runs", "calibration": "runs", "result": "values", "point": "values",
-               "value": "values", "measurement": "values"}
-NOUN_AFTER = re.compile(rf"^\s+(?:[\w*-]+\s+){{0,3}}?({'|'.join(COUNT_NOUNS)})s?\b", re.I)
-
 # Question shapes over a chip's values: several conditions at once, a share, a spread, a correlation.
 _LIMIT = ("above/below/under/over/exceeding/exceeds/exceed/beyond/greater/more/less/lower/higher/better/worse/beats/beat"
           "/clears/clear/tops/reach/reaches/short/shy/least/most/surpasses than/of? #")

@@ -20,6 +20,7 @@ from copilot_core.routing.counts import (
     KINDS, count_plan, counts_side_by_side, days_args, failure_plan, failures_compared, kind_counted, narrowed,
     runs_asked, window_args, window_days,
 )
+from copilot_core.routing.conditions import status_plan
 from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.domain.metrics import CATALOGUE
@@ -58,8 +59,8 @@ def _shape_plan(asked: Question, chip_id: str, qubits: set[str], named: Sequence
         return compared
     if not qubits and (related := correlation_plan(asked, chip_id, named)) is not None:
         return related  # over the latest values even when a window is written: the scope check says so
-    if not qubits and not asked.has("trend") and (chip_wide := quality_plan(asked, chip_id) or
-                                                  _chip_shape_plan(asked, chip_id, named)) is not None:
+    if not qubits and not asked.has("trend") and (chip_wide := status_plan(asked, chip_id) or quality_plan(
+            asked, chip_id) or _chip_shape_plan(asked, chip_id, named)) is not None:
         return chip_wide
     terse = asked.has("list or count") and asked.window is None and not asked.has("loose time") and \
         asked.task_name is None  # "list failed tasks", "count failed tasks?": the latest run's failures
@@ -78,6 +79,8 @@ def _shape_plan(asked: Question, chip_id: str, qubits: set[str], named: Sequence
         return PlannedCall("missing_metric", {"chip_id": chip_id, "metric_name": metric_name},
                            f"which have no valid {metric_name}")
     if asked.limits and not asked.has("trend"):
+        if any(t.metric != metric_name for t in asked.limits) or len({t.side for t in asked.limits}) < len(asked.limits):
+            return None  # one metric's filter would carry only some of the conditions: the model chooses
         args = {"chip_id": chip_id, "metric_name": metric_name}
         for limit in asked.limits:
             args[limit.side] = limit.value
@@ -110,7 +113,7 @@ def quality_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     if len(metrics) == 1:
         return PlannedCall("filter_metric", {"chip_id": chip_id, "metric_name": metrics[0],
                                              **{s: v for _, s, v in wanted}}, why)
-    return PlannedCall("filter_metrics", {"chip_id": chip_id, "join": "or" if asked.has("or join") else "and",
+    return PlannedCall("filter_metrics", {"chip_id": chip_id, "join": asked.join,
                                           "conditions": [{"metric_name": m, s: v} for m, s, v in wanted]}, why)
 
 
@@ -140,16 +143,17 @@ def _chip_shape_plan(asked: Question, chip_id: str, named: Sequence[str | None])
     if len(clear) >= 2 and len({t.metric for t in limits}) >= 2 and all(t.metric in clear for t in limits):
         if len({CATALOGUE[n].kind for n in clear}) != 1 or len(limits) > 4:
             return None
-        join = "or" if asked.has("or join") else "and"  # each limit is of the metric written next to it
+        join = asked.join  # each limit is of the metric written next to it
         return PlannedCall("filter_metrics", {"chip_id": chip_id, "join": join, "conditions": [
             {"metric_name": t.metric, t.side: t.value} for t in limits]}, f"{f' {join} '.join(clear)} past their limits")
-    if len(limits) >= 2 and len(clear) == len(limits) or len(limits) == 1 and len(clear) >= 2:
+    if len(limits) >= 2 and len(clear) == len(limits) or len(limits) == 1 and len(clear) >= 2 and \
+            not asked.has("missing"):  # "T1 above 50 μs and no T2 echo": a status, no limit shared
         kinds = {CATALOGUE[n].kind for n in clear}
         if len(kinds) != 1 or len(clear) > 4:
             return None
         sides = limits if len(limits) > 1 else limits * len(clear)
         conditions = [{"metric_name": n, limit.side: limit.value} for n, limit in zip(clear, sides)]
-        join = "or" if asked.has("or join") else "and"
+        join = asked.join
         return PlannedCall("filter_metrics", {"chip_id": chip_id, "conditions": conditions, "join": join},
                            f"{f' {join} '.join(clear)} past their limits")
     if limits:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from copilot_core.language.question import parse
+from copilot_core.routing.conditions import missing_asked
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.registry import TOOLS
 
@@ -97,6 +98,8 @@ def route(question: str, *, qid: str | None = None, mode: str = "chat",
     if asked.ranges:  # "between 60 and 80 μs", "outside 60-80 μs" (of one metric, or with another's limit)
         add(("filter_metric", "filter_metrics") if len({t.metric for t in asked.limits}) > 1 else ("filter_metric",),
             "range")
+    if len({t.metric for t in asked.limits} | {q.metric for q in asked.qualities} | set(missing_asked(asked))) > 1:
+        add(("filter_metrics",), "conditions")  # "T1 above 50 μs but no valid T2 echo", "short T1 and T2 above 30"
     for shape, tools in SHAPE_RULES:
         if asked.shape == shape:
             add(tools, shape)

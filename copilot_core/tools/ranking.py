@@ -183,18 +183,16 @@ Group = tuple[ChipMetric, float | None, float | None, list[str]]
 
 def _groups(ctx: ToolContext, chip_id: str, conditions: list[dict]) -> list[Group]:
     """The conditions as (metric, below, above, sides included): a below and an above of one metric are one
-    range."""
+    range; a condition with neither is the status "no valid value" ("T1 above 50 μs and no T2 echo")."""
     out: list[Group] = []
     for condition in conditions:
         below, above = condition.get("below"), condition.get("above")
-        if below is None and above is None:
-            raise ToolError("each condition needs below or above", "e.g. {\"metric_name\": \"t1\", \"above\": 50}",
-                            kind="call")
         name = str(condition["metric_name"])
         low, high = (float(below) if below is not None else None), (float(above) if above is not None else None)
         included = [side for side in condition.get("including") or () if side in ("below", "above")]
-        at = next((i for i, (cm, b, a, _) in enumerate(out) if cm.metric.name == name and (b is None) != (a is None)
-                   and (low is None or b is None) and (high is None or a is None)), None)
+        at = None if below is None and above is None else next(
+            (i for i, (cm, b, a, _) in enumerate(out) if cm.metric.name == name and (b is None) != (a is None)
+             and (low is None or b is None) and (high is None or a is None)), None)
         if at is not None:
             cm, b, a, was = out[at]
             out[at] = (cm, b if low is None else low, a if high is None else high, sorted({*was, *included}))
@@ -226,8 +224,8 @@ def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join:
     if len(kinds) > 1:
         raise ToolError("conditions mix qubit and coupling metrics", "filter qubits and couplings separately", kind="call")
     first = limits[0][0]
-    verdicts = {i: [_meets(cm.values.get(i), below, above, at) for cm, below, above, at in limits]
-                for i in first.values}
+    verdicts = {i: [_meets(cm.values.get(i), below, above, at) if below is not None or above is not None
+                    else cm.values.get(i) is None for cm, below, above, at in limits] for i in first.values}
     if join == "and":
         judged = [i for i, v in verdicts.items() if None not in v]
         matched = [i for i in judged if all(v for v in verdicts[i])]
@@ -235,7 +233,7 @@ def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join:
         judged = [i for i, v in verdicts.items() if any(x is not None for x in v)]
         matched = [i for i in judged if any(verdicts[i])]
     matched.sort(key=_order_key)
-    names = list(dict.fromkeys(cm.metric.name for cm, _, _, _ in limits))
+    names = list(dict.fromkeys(cm.metric.name for cm, b, a, _ in limits if b is not None or a is not None))
     rows = []
     for i in matched:
         row: dict[str, object] = {("coupling_id" if first.kind == "coupling" else "qid"): i, "label": first.label(i)}
@@ -243,19 +241,22 @@ def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join:
             row[cm.metric.name] = cm.values.get(i)
         rows.append(row)
     kind = "couplings" if first.kind == "coupling" else "qubits"
-    bounds = f" {join} ".join(_bound_text(cm, below, above, at) for cm, below, above, at in limits)
-    which = names[0] if len(names) == 1 else ("every one of " if join == "and" else "at least one of ") + ", ".join(names)
+    bounds = f" {join} ".join(_bound_text(cm, below, above, at) if below is not None or above is not None else
+                              f"no valid {cm.metric.name}" for cm, below, above, at in limits)
+    which = "" if not names else f" with a value of {names[0]}" if len(names) == 1 else \
+        f" with a value of {'every one of ' if join == 'and' else 'at least one of '}{', '.join(names)}"
     share = format_share(len(rows), len(judged))
     said, of_chip = shares_said(len(rows), len(judged), first.stats["total"], kind)
     listed = ", ".join(str(r["label"]) for r in rows[:LISTED]) + (
         f" and {len(rows) - LISTED} more" if len(rows) > LISTED else "")
-    answer = (f"{len(rows)} of {len(judged)} {kind} with a value of {which} on {chip_id} have {bounds} "
+    answer = (f"{len(rows)} of {len(judged)} {kind}{which} on {chip_id} have {bounds} "
               f"({said})"
               + (f": {listed}." if rows else ".") + _bands_said([(cm, b, a) for cm, b, a, _ in limits]))
     data = {"answer": answer, "chip_id": chip_id, "kind": first.kind, "join": join,
             "conditions": [{"metric": cm.metric.name, "unit": cm.metric.unit,
                             **{f"{side}_limit": limit for side, limit in (("below", below), ("above", above))
-                               if limit is not None}} for cm, below, above, _ in limits],
+                               if limit is not None}, **({} if below is not None or above is not None else
+                                                         {"no_valid_value": True})} for cm, below, above, _ in limits],
             "with_data": len(judged), "num_" + kind: first.stats["total"], "count_matching": len(rows),
             "percent": float(share.rstrip("%")), "share_of": kind, "of_chip": of_chip, "matching": rows}
     return ToolResult(data, f"{len(rows)} {kind} with {bounds} on {chip_id}")

@@ -21,7 +21,8 @@ SHAPES = {"compound filter", "percentage", "top N", "cross-chip", "spread", "cor
           "window count", "fails most", "qubit pair"}
 _QUBIT = re.compile(r"\(\?i\)\(\?:\\bQ0\*(\d+)\|")
 _PAIR = re.compile(r"\(\?i\)\(\?:\(\?<!\[\\d\.\]\)Q\?0\*(\d+)\\D\{1,6\}Q\?0\*(\d+)")
-SETS = {4: heldout4, 5: heldout5, 6: heldout6, 7: heldout7, 8: heldout8}  # the sets' modules: the same truth helpers, one per set
+# the sets' modules: the same truth helpers, one per set
+SETS = {4: heldout4, 5: heldout5, 6: heldout6, 7: heldout7, 8: heldout8}
 _CHIPS = {pattern: chip for chip, pattern in heldout4.CHIP_RE.items() | heldout5.CHIP_RE.items()
           | heldout6.CHIP_RE.items() | heldout7.CHIP_RE.items() | heldout8.CHIP_RE.items()}
 
