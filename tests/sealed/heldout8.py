@@ -282,7 +282,8 @@ def _percent(db) -> list[Question]:
 
     t2 = latest(db, OTHER, "t2_echo")
     size = db["qubit"].count_documents({"chip_id": OTHER})
-    out.append(_q("percentage", 4, "144Qv2: T2 echo falling short of 60 us - share in %?", Truth(numbers=(_share(sum(v < 60 for v in t2.values()), len(t2), size),))))
+    out.append(_q("percentage", 4, "144Qv2: T2 echo falling short of 60 us - share in %?",
+               Truth(numbers=(_share(sum(v < 60 for v in t2.values()), len(t2), size),))))
     return out
 
 
