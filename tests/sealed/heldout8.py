@@ -184,7 +184,8 @@ def _window(db) -> list[Question]:
         (CHIP, 10, {"excluded": True}, HISTORY,
          "count of results someone flagged as excluded on 64Qv3 within the final 10 days of data"),
         (OTHER, 21, {"name": "CheckT1", "status": "completed", "output_parameters.t1.value": 0}, HISTORY,
-         "144Qv2: within 21 days back from the latest run, count CheckT1 outputs whose T1 got stored as 0 (NaN fits)"),
+         "144Qv2: in the 21 days leading up to the latest run, count CheckT1 outputs whose T1 got stored as 0 "
+         "(NaN fits)"),
     )
     out = []
     for i, (chip, days, query, collection, text) in enumerate(specs, 1):
@@ -281,7 +282,8 @@ def _percent(db) -> list[Question]:
 
     t2 = latest(db, OTHER, "t2_echo")
     size = db["qubit"].count_documents({"chip_id": OTHER})
-    out.append(_q("percentage", 4, "144Qv2: T2 echo falling short of 60 us - share in %?", Truth(numbers=(_share(sum(v < 60 for v in t2.values()), len(t2), size),))))
+    out.append(_q("percentage", 4, "144Qv2: T2 echo falling short of 60 us - share in %?",
+               Truth(numbers=(_share(sum(v < 60 for v in t2.values()), len(t2), size),))))
     return out
 
 
@@ -311,7 +313,8 @@ def _spread(db) -> list[Question]:
 # ---- correlation: Pearson r over the ids holding both latest values (Spearman's rank r accepted) -----------------
 def _correlation(db) -> list[Question]:
     specs = (
-        (OTHER, "t1", "t2_star", "qubit", "144Qv2: do T1 and T2* track each other qubit to qubit? Pearson r please"),
+        (OTHER, "t1", "t2_star", "qubit",
+         "144Qv2: qubits with long T1, do they also tend to have long T2*? Pearson r please"),
         (CHIP, "readout_frequency", "average_readout_fidelity", "qubit",
          "On 64Qv3, does a resonator's readout frequency relate at all to that qubit's readout "
          "fidelity? a correlation coefficient would be great"),
@@ -345,9 +348,9 @@ def _missing(db) -> list[Question]:
         raise ValueError("the demo holds what a missing-thing question asks for")
     absent = Truth(any_words=ABSENT, no_values=True)
     return [
-        _q("missing thing", 1, "what's the latest T1 on qubit 071 of the 64Qv3 chip?", absent),
+        _q("missing thing", 1, "64Qv3, qubit 071: what's its latest T1?", absent),
         _q("missing thing", 2, "144Qv2 — effective qubit temperature (mK) for q12, what do we have?", absent),
-        _q("missing thing", 3, "When did the DRAG calibration last run on 64Qv3, and what coefficient did it give "
+        _q("missing thing", 3, "When was DRAG calibration last done on 64Qv3, and which coefficient came out for "
            "Q05?", absent),
         _q("missing thing", 4, "what ZX90 fid does the Q0-Q100 coupler on 144Qv2 have?", absent),
     ]
@@ -382,7 +385,7 @@ def _pairs(db) -> list[Question]:
         _q("qubit pair", 3, "Gate length of the cross-resonance ZX90 on qubits 20 & 21 (64Qv3), in nanoseconds?",
            one(CHIP, 20, 21, "zx90_gate_time", "ns")),
         _q("qubit pair", 4, "144Qv2: qubit 16 couples to 17 and to 18 -- which of those two links wins on ZX90 "
-           "fidelity, and by how much?", duel(OTHER, 16, 17, 18, "zx90_gate_fidelity")),
+           "fidelity, and what's the margin?", duel(OTHER, 16, 17, 18, "zx90_gate_fidelity")),
     ]
 
 
