@@ -63,9 +63,22 @@ def _dated_mismatch(asked: Question, name: str, args: dict) -> str | None:
     "this week": since Monday), e.g. the last 30 or 7 days."""
     if name not in ("count_in_window", "failure_ranking") or asked.dates is None and asked.since_weekday is None:
         return None
-    want = window_args(asked, None)
-    given = {k: args[k] for k in _WINDOW_KEYS if args.get(k) is not None}
-    return None if given == want else f"asks for {', '.join(f'{k}={v}' for k, v in want.items())}, not {given}"
+    want, given = window_args(asked, None), call_window(args)
+    return None if same_window(want, given) else \
+        f"asks for {', '.join(f'{k}={v}' for k, v in want.items())}, not {given}"
+
+
+def call_window(args: dict) -> dict:
+    """The window arguments a call sets."""
+    return {k: args[k] for k in _WINDOW_KEYS if args.get(k) is not None}
+
+
+def same_window(want: dict, given: dict) -> bool:
+    """One window: the same arguments, a date written without its year ("11-03") being that date with one."""
+    def day(key: str, a: object, b: object) -> bool:
+        a, b = str(a), str(b)
+        return a == b or key.endswith("date") and 5 in (len(a), len(b)) and a[-5:] == b[-5:]
+    return want.keys() == given.keys() and all(day(k, want[k], given[k]) for k in want)
 
 
 def _window_mismatch(asked: Question, name: str, args: dict) -> str | None:

@@ -7,13 +7,13 @@ re-makes it as the question reads it (the router's own plan, :func:`~copilot_cor
 
 from __future__ import annotations
 
+from copilot_core.checking.restate_elements import call_window, same_window
 from copilot_core.domain.task_families import FAMILY_WORDS
 from copilot_core.language.question import Question
 from copilot_core.routing.counts import (failure_family, failure_plan, failure_subject, rate_asked, window_args,
                                          window_days)
 
 _RANKINGS = frozenset({"failure_ranking", "count_in_window", "get_run_failures"})
-_WINDOW_KEYS = ("days", "day", "since_weekday", "from_date", "to_date")
 
 
 def _asked(asked: Question) -> bool:
@@ -54,15 +54,10 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
     return out
 
 
-def _window(args: dict) -> dict:
-    """A call's window, its dates as month and day ("2026-11-03" and "11-03" are one day)."""
-    return {k: str(args[k])[-5:] if k.endswith("date") else args[k] for k in _WINDOW_KEYS if args.get(k) is not None}
-
-
 def _window_mismatch(asked: Question, args: dict) -> list[str]:
     """A ranking over another window than the question's (none written: every stored run)."""
-    wanted, given = _window(window_args(asked, window_days(asked))), _window(args)
-    if wanted == given:
+    wanted, given = window_args(asked, window_days(asked)), call_window(args)
+    if same_window(wanted, given):
         return []
     def said(window: dict) -> str:
         return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in window.items()) or "every stored run"

@@ -50,10 +50,19 @@ def test_filter_metrics_or_counts_qubits_meeting_either(call, db, chip64):
     assert payload["answer"].startswith(f"{len(truth)} of {len(judged)} qubits with a value of at least one of ")
 
 
-def test_filter_metrics_refuses_a_condition_without_a_side(call, chip64):
-    outcome, payload = call("filter_metrics", chip_id=chip64,
-                            conditions=[{"metric_name": "t1"}, {"metric_name": "t2_echo", "above": 40}])
-    assert not outcome.ok and "each condition needs below or above" in payload["error"]
+def test_filter_metrics_reads_a_condition_without_a_side_as_no_valid_value(call, db, chip64):
+    """A condition with neither below nor above is the status "no valid value": the chip's qubits with no usable T1
+    and T2 echo above 40 μs."""
+    qubits = {d["qid"] for d in db["qubit"].find({"chip_id": chip64}, {"qid": 1})}
+    t1, t2 = values(db, chip64, "t1"), values(db, chip64, "t2_echo")
+    truth = sorted((q for q in qubits if q not in t1 and t2.get(q, 0.0) > 40), key=int)
+    either = sorted((q for q in qubits if q not in t1 or t2.get(q, 0.0) > 40), key=int)
+    assert set(either) - {q for q in qubits if t2.get(q, 0.0) > 40}  # a qubit matched for its missing T1 alone
+    for join, expected in (("and", truth), ("or", either)):
+        outcome, payload = call("filter_metrics", chip_id=chip64, join=join,
+                                conditions=[{"metric_name": "t1"}, {"metric_name": "t2_echo", "above": 40}])
+        assert outcome.ok and [r["qid"] for r in payload["matching"]] == expected
+        assert "no valid t1" in payload["answer"]
 
 
 @pytest.mark.parametrize("split", [False, True])
