@@ -116,6 +116,7 @@ def chat_resources(settings: Settings) -> ChatResources:
 TURN_KEY = "copilot_turn"  # the running (or last) BackgroundTurn of this browser session
 STOP_KEY = "copilot_stop"  # the Stop button every running turn shows, however it was started
 STOP_GRACE_S = 5.0  # how long a stop waits for the model stream and a sandbox job to close before the run ends
+STOP_CLOSE_S = 60.0  # then how long the next page run waits for it, so the stopped turn is drawn with the history
 
 
 def _status_label(answer: ChatMessage) -> str:
@@ -144,10 +145,14 @@ def _stop_clicked() -> None:
 
 def finish_previous_turn() -> None:
     """A turn stopped in an earlier page run may still be closing its stream: let it end before the history is
-    drawn, so its stopped answer shows (bounded: a stuck provider cannot hold the page)."""
+    drawn, so its question and stopped answer show (bounded: a stuck provider holds the page a minute at most)."""
     turn = st.session_state.get(TURN_KEY)
-    if isinstance(turn, BackgroundTurn) and turn.running:
-        turn.wait(STOP_GRACE_S)
+    if not isinstance(turn, BackgroundTurn) or not turn.running or turn.wait(STOP_GRACE_S):
+        return
+    with st.spinner("Closing the stopped answer…"):  # a loaded machine: the question and its mark come with it
+        if turn.wait(STOP_CLOSE_S):
+            return
+    st.warning("The stopped answer is still closing; it shows when the page next updates.", icon=":material/schedule:")
 
 
 def run_turn(state: ChatState, text: str, res: ChatResources) -> None:
