@@ -58,6 +58,9 @@ def asked_role(asked: Question) -> AskedRole | None:
     if asked.shape in ("qubit pair", "lookup") and len(asked.qubits) == 2 and not asked.has("subject words") and \
             not asked.has("fail"):
         return AskedRole(_PAIR, "value of each of the two qubits", 2)
+    if asked.shape in ("qubit pair", "lookup") and len(asked.couplings) == 2 and not asked.qubits and \
+            not asked.has("fail"):  # "Q16-Q17 or Q16-Q18": each coupling's own value
+        return AskedRole(_PAIR, "value of each of the two couplings", 2)
     if asked.relates and len([m for m in asked.metrics if m is not None]) == 2:
         return SHAPE_ANSWERS["correlation"]
     if asked.shape in _COMPARED and (asked.has("count words") or asked.has("fail")):
@@ -92,6 +95,11 @@ def _has_role(need: AskedRole, facts: Sequence[Fact]) -> bool:
     return any(f.role in need.roles for f in facts)
 
 
+def _same_side(said: str | None, subject: str | None) -> bool:
+    """A value said of ``said`` (None: of no one named) can be ``subject``'s: a coupling either way round."""
+    return said is None or subject is None or set(said.split("-")) == set(subject.split("-"))
+
+
 def states_role(need: AskedRole, claims: Sequence[Claim], facts: Sequence[Fact]) -> bool:
     """The answer's claims state a value of the role: read so by their words, or written as a value the tools gave
     that role (a share quoted without its word).  A spread written as its two ends (lowest and highest) states the
@@ -99,10 +107,10 @@ def states_role(need: AskedRole, claims: Sequence[Claim], facts: Sequence[Fact])
     if need.roles == _RANKED:
         subjects = {f.subject for f in _ranked(facts) for c in claims if states_written(c.written, f.value)}
         return len(subjects) >= min(need.values, len({f.subject for f in _ranked(facts)}))
-    if need.roles is _PAIR:  # a value stated for each qubit, not one qubit's only
+    if need.roles is _PAIR:  # a value stated for each side, not one side's only (nor one side's value twice)
         valued = [f for f in facts if f.role == "value" and f.subject]
-        return len({f.subject for f in valued for c in claims if states_written(c.written, f.value)}) >= min(
-            2, len({f.subject for f in valued}))
+        return len({f.subject for f in valued for c in claims if states_written(c.written, f.value)
+                    and _same_side(c.subject, f.subject)}) >= min(2, len({f.subject for f in valued}))
     if need.roles is _FAILED:  # every count, not only one of them
         counts = _failed(facts)
         return len({v for v in counts for c in claims if states_written(c.written, v)}) >= min(need.values,

@@ -35,7 +35,7 @@ class Term:
 # written-out name ``x90_gate_fidelity`` names that metric alone.
 METRIC_TERMS: tuple[Term, ...] = (
     Term(r"readout freq(uency|uencies)?", "readout_frequency", ()),
-    Term(r"(average )?readout fidelit(y|ies)|readout", "average_readout_fidelity", ("average_readout_fidelity",)),
+    Term(r"(average )?readout fidelit(y|ies)|readout|reads? out", "average_readout_fidelity", ("average_readout_fidelity",)),
     # a coupling's gate time before its fidelity: "ZX90 gate time", "CZ duration", "two-qubit gate length"
     Term(r"((zx90|cz|cr|cnot|two.qubit|2q|coupling) )?gate (time|duration|length)s?|(zx90|cz|cr) (time|duration)s?",
          "zx90_gate_time", ()),

@@ -18,10 +18,12 @@ from copilot_core.language.absent import not_held_spans
 from copilot_core.language.dates import date_spans, written_window
 from copilot_core.language.limits import Range, Threshold, read_limits
 from copilot_core.language.numbers import number_spans
+from copilot_core.language.pairs import couplings_written
 from copilot_core.language.qualities import Quality, qualities
 from copilot_core.language.window_words import Window, read_window
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
 from copilot_core.language.stated_numbers import COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE, STATED_NUMBER
+from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.units import canonical
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, chips_meant, metrics_named, threshold_metrics
 
@@ -320,13 +322,16 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     limits, ranges, join = read_limits(text)
     bare = [f"{int(m.group(1))}-{int(m.group(2))}" for m in _rx("bare pair").finditer(text)  # "60-80" of a range
             if not any(float(m.group(1)) == r.low and float(m.group(2)) == r.high for r in ranges)]
-    couplings = tuple(dict.fromkeys(labelled + bare))
-    qubits = tuple(q for q in _qubits(text) if not any(q in c.split("-") for c in bare))
+    absent = not_held_spans(text)
+    metrics = tuple(metrics_named(blank(text, [(s, e) for s, e, _ in absent])))
+    grouped = [] if len(labelled + bare) >= 2 else couplings_written(text, any(
+        m is not None and CATALOGUE[m].kind == "coupling" for m in metrics),  # "between 16 and 17 or 16 and 18"
+        frozenset([t.value for t in limits if t.unit] + [v for r in ranges if r.unit for v in (r.low, r.high)]))
+    couplings = tuple(dict.fromkeys(labelled + bare + grouped))
+    qubits = tuple(q for q in _qubits(text) if not any(q in c.split("-") for c in bare + grouped))
     chip_ids, chip_options = _chips_written(text, chips)
     named_chips = tuple(dict.fromkeys([c for c in chip_ids if c in chips] +
                                       [c for c in chips if chip_named(text, [c]) is not None]))
-    absent = not_held_spans(text)
-    metrics = tuple(metrics_named(blank(text, [(s, e) for s, e, _ in absent])))
     word = found.get("extreme", "").lower() or None
     n_match = _rx("n").search(text)
     last = _rx("last n").search(text)

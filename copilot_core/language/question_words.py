@@ -131,7 +131,7 @@ _TASKS = ("task/tasks/calibration/calibrations/experiment/experiments/measuremen
 # Row name -> words.  :class:`~copilot_core.language.question.Question` keeps the first match of every row.
 WORDS: dict[str, Row] = {
     # what the parse turns into typed fields
-    "bare pair": re.compile(r"(?<![\w.])(?:coupling\s+|pair\s+)?q?0*(\d{1,4})\s*(?:-|→|->)\s*q?0*(\d{1,4})(?![\w.])",
+    "bare pair": re.compile(r"(?<![\w.])(?:coupling\s+|pair\s+)?q?0*(\d{1,4})\s*(?:-|–|—|→|->)\s*q?0*(\d{1,4})(?![\w.])",
                             re.I),
     "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
                        "strongest|top|bottom"),

@@ -193,9 +193,13 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         return PlannedCall("count_in_window", args, f"share of {'runs that failed' if runs else what}")
     two = asked.shape == "qubit pair" or len(asked.qubits) == 2 and (  # "T1 of Q3 and Q7", "parameters of Q3, Q7"
         asked.shape == "lookup" or asked.shape == "other" and asked.has("parameters"))
+    chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
+    if two and days is not None and one is not None and CATALOGUE[one].kind == "qubit" and not asked.chart and \
+            not _coupling_asked(asked):  # "on average over the last week": each one's values over that window
+        return PlannedCall("get_chip_parameter_timeseries", {"parameter_name": one, "chip_id": chip, "qids": sorted(
+            asked.qubits, key=int), **days_args(asked, days, one_day=False)}, "two qubits over a window")
     if two and not _coupling_asked(asked) and (one is None or CATALOGUE[one].kind == "qubit") and len(clear) == len(
             asked.metrics) and not asked.has("trend") and not asked.chart:  # a trend of two qubits is a history
-        chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
         args = {"chip_id": chip, "qids": sorted(asked.qubits, key=int)}
         if one is not None:
             args["param_names"] = [one]

@@ -15,6 +15,7 @@ from copilot_core.analysis.stats import describe, mad_bounds
 from copilot_core.data.rows import ChipSeriesRow
 from copilot_core.domain.metrics import Metric, format_value, metric, missing_since, missing_text
 from copilot_core.domain.windows import dates_text, day_window, read_end
+from copilot_core.tools.aggregates import ranking
 from copilot_core.tools.compact import compact_number, compact_timestamp, from_database, iso
 from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, days_arg,
                                      last_n_arg, parameter_name_arg, qid_arg, qids_arg, tool)
@@ -122,6 +123,25 @@ def _newest_first(entry: Metric, points: list[dict]) -> str:
     return f"; values, newest first: {shown}"
 
 
+def _two_means(entry: Metric, labels: dict[str, str], frame: pd.DataFrame, span: Span) -> tuple[str, dict]:
+    """Two qubits over a window of days, compared on their means there ("on average over the last week"), the
+    better one by the metric's direction first, and the order the claim check holds; empty without a window or
+    when one has no value."""
+    means = frame.groupby("qid", sort=False)["value"].mean()
+    if span is None or len(labels) != 2 or len(means) != 2:
+        return "", {}
+    high, low = sorted(means.index, key=lambda q: -float(means[q]))
+    shown = {str(q): format_value(entry, float(means[q])) for q in (high, low)}
+    order = ranking("qubit", entry.name, [(labels[str(q)], [shown[str(q)]]) for q in (high, low)],
+                    entry.higher_is_better)
+    a, b = (str(high), str(low)) if entry.higher_is_better else (str(low), str(high))
+    over = dates_text(*span)
+    if shown[a] == shown[b]:
+        return f"{labels[a]} and {labels[b]} have the same mean {entry.title} {over}: {shown[a]}. ", order
+    return (f"{labels[a]} is better than {labels[b]} for mean {entry.title} {over}: {labels[a]} mean {shown[a]} vs "
+            f"{labels[b]} mean {shown[b]}. ", order)
+
+
 def _frame(rows: list[ChipSeriesRow], parameter_name: str) -> pd.DataFrame:
     """The long table the sandbox gets as ``data[parameter_name]`` (display units, full precision)."""
     records = []
@@ -191,11 +211,15 @@ def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id
     if qids is not None and len(qubits) <= NAMED_QUBITS:  # named qubits: each one's own history, never pooled
         labels = {str(q["qid"]): ctx.label(chip_id, str(q["qid"])) for q in qubits}
         data["labels"] = labels
-        data["answer"] = f"{parameter_name} on {chip_id} {_window(span, len(frame))}: " + "; ".join(
+        means, order = _two_means(entry, labels, frame, span)
+        if order:
+            data["ranking"] = order
+        data["answer"] = means + f"{parameter_name} on {chip_id} " \
+            f"{_window(span, len(frame))}: " + "; ".join(
             f"{labels[str(q['qid'])]} latest "
             + (format_value(entry, q["latest"]) if q["latest"] is not None else q.get("missing", "no valid value"))
-            + f" ({q['count']} points, {format_value(entry, q['min'])} to {format_value(entry, q['max'])}, "
-              f"trend {q['trend'] or 'unknown'})" for q in qubits) + "."
+            + f" ({q['count']} points, mean {format_value(entry, q['mean'])}, {format_value(entry, q['min'])} to "
+              f"{format_value(entry, q['max'])}, trend {q['trend'] or 'unknown'})" for q in qubits) + "."
     median = data["latest_statistics"]["median"]
     return ToolResult(data, f"{parameter_name} on {chip_id}: {len(qubits)} qubits, {len(frame)} points, "
                             f"median latest {median} {unit}", frame=frame)

@@ -1,0 +1,78 @@
+"""Two couplings a question sets side by side, each written by its two qubits with whatever joins them.
+
+"Q16-Q17 or Q16-Q18" is read by the mention grammar; a person also writes "the coupler between qubits 16 and 17 and
+the one between 16 and 18", "(16,17) or (16,18)", "16/17 vs 16/18", "Q16Q17 versus Q16Q18", "16 to 17 or 16 to 18".
+Read as loose numbers those are three or four qubits, and the answer lists qubits for a question about couplings.
+Here two numbers joined only by a joining word or mark are one pair, and two or more pairs separated by a word that
+sets them apart ("or", "vs", "and the one") are couplings, when the question is about couplings at all (a coupling
+word or a coupling metric): a list of qubits ("qubits 3, 7 and 9") never has two pairs apart, so it stays qubits.
+"""
+
+from __future__ import annotations
+
+from copilot_core.language.question_words import tokens_of
+
+# What may stand between a pair's two qubits: words, and marks (any other character ends the pair).
+_JOINS = frozenset({"and", "to", "with", "q", "qubit", "qubits"})
+_CONNECTIVES = frozenset({"and", "to", "with"})  # at most one of them
+_MARKS = frozenset(" ,-–—−/&→>()")
+# What sets one pair apart from the next: one of these words between them.
+_APART = frozenset({"or", "vs", "versus", "than", "and", "against", "compared", "between", "v"})
+COUPLING_NOUNS = frozenset({"coupling", "couplings", "coupler", "couplers", "link", "links", "edge", "edges",
+                            "connection", "connections", "pair", "pairs", "bond", "bonds"})
+
+_UNITS = frozenset({"us", "μs", "µs", "ns", "ms", "s", "hz", "khz", "mhz", "ghz", "percent", "day", "days", "week",
+                    "weeks", "hour", "hours", "h"})
+Number = tuple[int, int, str]  # start, end, the number as written (zeros kept)
+
+
+def _numbers(text: str, values: frozenset[float]) -> list[Number]:
+    """Every qubit number written: "16", "Q16", and both of "Q16Q17" (one word, no room between them); never a
+    decimal's part ("0.95"), a value with its unit ("90 %", "60 us") or a limit the question states (``values``)."""
+    out: list[Number] = []
+    tokens = tokens_of(text)
+    for i, (start, end, word) in enumerate(tokens):
+        after = tokens[i + 1][2] if i + 1 < len(tokens) else ""
+        if word.isdigit():
+            decimal = text[start - 1:start] == "." or text[end:end + 1] == "." and text[end + 1:end + 2].isdigit()
+            unit = text[end:].lstrip()[:1] == "%" or after in _UNITS and not text[end:tokens[i + 1][0]].strip()
+            if not (decimal or unit or float(word) in values):
+                out.append((start, end, word))
+            continue
+        parts = word.split("q")
+        if 2 <= len(parts) <= 3 and not parts[0] and all(p.isdigit() for p in parts[1:]):
+            out += [(start, end, p) for p in parts[1:]]
+    return out
+
+
+def _joined(gap: str) -> bool:
+    """Only a joining word or mark stands between two numbers: they are one pair."""
+    words = [w for _, _, w in tokens_of(gap)]
+    marks = {c for c in gap if not (c.isalnum() or c == "_")}
+    return set(words) <= _JOINS and sum(w in _CONNECTIVES for w in words) <= 1 and marks <= _MARKS
+
+
+def _apart(gap: str) -> bool:
+    return bool({w for _, _, w in tokens_of(gap)} & _APART)
+
+
+def couplings_written(text: str, about_couplings: bool, values: frozenset[float] = frozenset()) -> list[str]:
+    """The couplings ``text`` sets side by side, written by their qubits ("16-17"), in order; none unless it is
+    about couplings (``about_couplings``, or a coupling word) and names at least two pairs set apart; ``values``: the limits it
+    states with a unit, never a qubit ("between 16 and 18" of a coupling is one, not a range)."""
+    if not about_couplings and not {w for _, _, w in tokens_of(text)} & COUPLING_NOUNS:
+        return []
+    numbers = _numbers(text, values)
+    pairs: list[tuple[Number, Number]] = []
+    i = 0
+    while i + 1 < len(numbers):
+        a, b = numbers[i], numbers[i + 1]
+        together = a[:2] == b[:2] or _joined(text[a[1]:b[0]])
+        if together and (not pairs or _apart(text[pairs[-1][1][1]:a[0]])):
+            pairs.append((a, b))
+            i += 2
+            continue
+        i += 1
+    if len(pairs) < 2:
+        return []
+    return list(dict.fromkeys(f"{int(a[2])}-{int(b[2])}" for a, b in pairs if int(a[2]) != int(b[2])))
