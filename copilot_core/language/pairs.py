@@ -58,8 +58,8 @@ def _apart(gap: str) -> bool:
 
 def couplings_written(text: str, about_couplings: bool, values: frozenset[float] = frozenset()) -> list[str]:
     """The couplings ``text`` sets side by side, written by their qubits ("16-17"), in order; none unless it is
-    about couplings (``about_couplings``, or a coupling word) and names at least two pairs set apart; ``values``: the limits it
-    states with a unit, never a qubit ("between 16 and 18" of a coupling is one, not a range)."""
+    about couplings (``about_couplings``, or a coupling word) and names at least two pairs set apart.  ``values``:
+    the limits it states with a unit, never a qubit ("between 16 and 18" of a coupling is one, not a range)."""
     if not about_couplings and not {w for _, _, w in tokens_of(text)} & COUPLING_NOUNS:
         return []
     numbers = _numbers(text, values)
