@@ -108,6 +108,14 @@ COUPLING_WORDINGS: tuple[tuple[str, str], ...] = (
     ("zx90_gate_time", "gate time of Q{y}-Q{x} vs Q{z}-Q{x}, which is better?"),
     ("bell_state_fidelity", "Of the couplers ({x}, {y}) and ({x}, {z}), whose Bell state fidelity is worse?"),
     ("zx90_gate_fidelity", "ZX90 fidelity — edge {x}–{y} against edge {x}–{z}?"),
+    # written after the fix, to attack it
+    ("bell_state_fidelity", "Which coupling is stronger on Bell fidelity: the one linking qubit {x} with qubit {y}, "
+                            "or the one linking qubit {x} with qubit {z}?"),
+    ("zx90_gate_fidelity", "CZ fidelity of pair {x} & {y} vs pair {x} & {z}"),
+    ("bell_state_fidelity", "bell state fidelity {x}:{y} vs {x}:{z}"),
+    ("zx90_gate_time", "Between (Q{x}, Q{y}) and (Q{x}, Q{z}), which coupler has the better ZX90 gate time?"),
+    ("zx90_gate_fidelity", "Which is worse for ZX90 fidelity, qubits {x} and {y} or qubits {x} and {z}?"),
+    ("zx90_gate_fidelity", "Q{x}Q{y} or Q{x}Q{z}: whose two-qubit gate fidelity is higher?"),
 )
 
 
@@ -155,6 +163,9 @@ QUBIT_WORDINGS: tuple[tuple[str, str], ...] = (
     ("x90_gate_fidelity", "How does Q{a}'s X90 gate fidelity compare with Q{b}'s?"),
     ("t1", "Is Q{a}'s relaxation time shorter than Q{b}'s?"),
     ("t2_echo", "Compare qubits {a} and {b} on T2 echo."),
+    # written after the fix, to attack it
+    ("t1", "Q{a} and Q{b} — who has the better T1?"),
+    ("average_readout_fidelity", "Of Q{a} and Q{b}, which one reads out worse?"),
 )
 
 
@@ -183,6 +194,10 @@ MEAN_WORDINGS: tuple[tuple[str, int, str], ...] = (
                                      "Q{a} or Q{b}?"),
     ("t1", 3, "Averaged over the last 3 days, is qubit {a} or qubit {b} better for T1?"),
     ("t2_echo", 14, "Compare the mean T2 echo of Q{a} and Q{b} over the past two weeks."),
+    # written after the fix, to attack it
+    ("t1", 3, "What's the difference in T1 between Q{a} and Q{b} over the last 3 days on average?"),
+    ("x90_gate_fidelity", 10, "Compare X90 gate fidelity of qubit {a} and qubit {b} for the last 10 days, averaged."),
+    ("average_readout_fidelity", 7, "Typical readout fidelity over the past week: Q{a} or Q{b}, which is higher?"),
 )
 
 

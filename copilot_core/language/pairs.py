@@ -1,11 +1,12 @@
 """Two couplings a question sets side by side, each written by its two qubits with whatever joins them.
 
-"Q16-Q17 or Q16-Q18" is read by the mention grammar; a person also writes "the coupler between qubits 16 and 17 and
-the one between 16 and 18", "(16,17) or (16,18)", "16/17 vs 16/18", "Q16Q17 versus Q16Q18", "16 to 17 or 16 to 18".
+"Q4-Q5 vs Q4-Q6" is read by the mention grammar; a person also writes "coupling of qubits 4 and 5 against that of
+qubits 4 and 6", "(4,5) or (4,6)", "4/5 vs 4/6", "Q4Q5 versus Q4Q6", "4 to 5 or 4 to 6".
 Read as loose numbers those are three or four qubits, and the answer lists qubits for a question about couplings.
 Here two numbers joined only by a joining word or mark are one pair, and two or more pairs separated by a word that
 sets them apart ("or", "vs", "and the one") are couplings, when the question is about couplings at all (a coupling
-word or a coupling metric): a list of qubits ("qubits 3, 7 and 9") never has two pairs apart, so it stays qubits.
+word, a coupling metric, or two qubits written as one word): a list of qubits ("qubits 3, 7 and 9") never has two
+pairs apart, so it stays qubits.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from copilot_core.language.question_words import tokens_of
 # What may stand between a pair's two qubits: words, and marks (any other character ends the pair).
 _JOINS = frozenset({"and", "to", "with", "q", "qubit", "qubits"})
 _CONNECTIVES = frozenset({"and", "to", "with"})  # at most one of them
-_MARKS = frozenset(" ,-–—−/&→>()")
+_MARKS = frozenset(" ,-–—−/&→>():")
 # What sets one pair apart from the next: one of these words between them.
 _APART = frozenset({"or", "vs", "versus", "than", "and", "against", "compared", "between", "v"})
 COUPLING_NOUNS = frozenset({"coupling", "couplings", "coupler", "couplers", "link", "links", "edge", "edges",
@@ -60,9 +61,10 @@ def couplings_written(text: str, about_couplings: bool, values: frozenset[float]
     """The couplings ``text`` sets side by side, written by their qubits ("16-17"), in order; none unless it is
     about couplings (``about_couplings``, or a coupling word) and names at least two pairs set apart.  ``values``:
     the limits it states with a unit, never a qubit ("between 16 and 18" of a coupling is one, not a range)."""
-    if not about_couplings and not {w for _, _, w in tokens_of(text)} & COUPLING_NOUNS:
-        return []
     numbers = _numbers(text, values)
+    fused = any(a[:2] == b[:2] for a, b in zip(numbers, numbers[1:]))  # "Q7Q10": a pair whatever the words
+    if not about_couplings and not fused and not {w for _, _, w in tokens_of(text)} & COUPLING_NOUNS:
+        return []
     pairs: list[tuple[Number, Number]] = []
     i = 0
     while i + 1 < len(numbers):

@@ -195,7 +195,7 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         asked.shape == "lookup" or asked.shape == "other" and asked.has("parameters"))
     chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
     if two and days is not None and one is not None and CATALOGUE[one].kind == "qubit" and not asked.chart and \
-            not _coupling_asked(asked):  # "on average over the last week": each one's values over that window
+            not _coupling_asked(asked):  # a mean over a window of days: each one's values there
         return PlannedCall("get_chip_parameter_timeseries", {"parameter_name": one, "chip_id": chip, "qids": sorted(
             asked.qubits, key=int), **days_args(asked, days, one_day=False)}, "two qubits over a window")
     if two and not _coupling_asked(asked) and (one is None or CATALOGUE[one].kind == "qubit") and len(clear) == len(

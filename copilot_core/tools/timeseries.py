@@ -124,7 +124,7 @@ def _newest_first(entry: Metric, points: list[dict]) -> str:
 
 
 def _two_means(entry: Metric, labels: dict[str, str], frame: pd.DataFrame, span: Span) -> tuple[str, dict]:
-    """Two qubits over a window of days, compared on their means there ("on average over the last week"), the
+    """Two qubits over a window of days, compared on their means there (a "mean over N days" question), the
     better one by the metric's direction first, and the order the claim check holds; empty without a window or
     when one has no value."""
     means = frame.groupby("qid", sort=False)["value"].mean()
