@@ -1,4 +1,4 @@
-"""The fourth to eighth sealed sets' truths are computable on the demo store, not degenerate, and scorable.
+"""The fourth to ninth sealed sets' truths are computable on the demo store, not degenerate, and scorable.
 
 Only question ids appear in failure messages, never the questions.  The latest-value rule of each set's module is
 checked against ``tests/public_eval.latest_values`` (written separately) and against the ``qubit``/``coupling``
@@ -15,16 +15,17 @@ import pytest
 
 from tests.eval_score import Expect, passed
 from tests.public_eval import CHIP, OTHER, latest_values
-from tests.sealed import heldout4, heldout5, heldout6, heldout7, heldout8
+from tests.sealed import heldout4, heldout5, heldout6, heldout7, heldout8, heldout9
 
 SHAPES = {"compound filter", "percentage", "top N", "cross-chip", "spread", "correlation", "missing thing",
           "window count", "fails most", "qubit pair"}
 _QUBIT = re.compile(r"\(\?i\)\(\?:\\bQ0\*(\d+)\|")
 _PAIR = re.compile(r"\(\?i\)\(\?:\(\?<!\[\\d\.\]\)Q\?0\*(\d+)\\D\{1,6\}Q\?0\*(\d+)")
 # the sets' modules: the same truth helpers, one per set
-SETS = {4: heldout4, 5: heldout5, 6: heldout6, 7: heldout7, 8: heldout8}
+SETS = {4: heldout4, 5: heldout5, 6: heldout6, 7: heldout7, 8: heldout8, 9: heldout9}
 _CHIPS = {pattern: chip for chip, pattern in heldout4.CHIP_RE.items() | heldout5.CHIP_RE.items()
-          | heldout6.CHIP_RE.items() | heldout7.CHIP_RE.items() | heldout8.CHIP_RE.items()}
+          | heldout6.CHIP_RE.items() | heldout7.CHIP_RE.items() | heldout8.CHIP_RE.items()
+          | heldout9.CHIP_RE.items()}
 
 
 @pytest.fixture(scope="module", params=sorted(SETS))
