@@ -151,9 +151,30 @@ def _scoped(db) -> list[tuple[Question, Call]]:
     ]
 
 
+def _attacks(db) -> list[tuple[Question, Call]]:
+    """Written after the fix, to attack it: other failure verbs, subjects, run and window words."""
+    end, other_end = last_day(db, CHIP), last_day(db, OTHER)
+    other_run = "20261129-002"
+    return [
+        _q("f9-att-1", "Which calibration blew up the most times this week?",
+           failures(db, CHIP, "task", end - timedelta(days=end.weekday())), _rank(CHIP, "task", since_weekday="monday")),
+        _q("f9-att-2", "Which task has crashed most often on 144Qv2?", failures(db, OTHER, "task"), _rank(OTHER, "task")),
+        _q("f9-att-3", "Which qubit pairing fails most?", failures(db, CHIP, "coupling"), _rank(CHIP, "coupling")),
+        _q("f9-att-4", "Which qubit has been failing the most in recent days on 144Qv2?",
+           failures(db, OTHER, "qubit", other_end - timedelta(days=2)), _rank(OTHER, "qubit", days=3)),
+        _q("f9-att-5", "For the latest calibration run, which qubit failed most on 144Qv2?",
+           failures(db, OTHER, "qubit", run=newest_run(db, OTHER)), _rank(OTHER, "qubit", execution_id="latest")),
+        _q("f9-att-6", f"Within execution {other_run}, which qubit broke the most?",
+           failures(db, OTHER, "qubit", run=other_run), _rank(CHIP, "qubit", execution_id=other_run)),
+        _q("f9-att-7", "What was the worst run for failures this week?",
+           failures(db, CHIP, "run", end - timedelta(days=end.weekday())), _rank(CHIP, "run", since_weekday="monday")),
+        _q("f9-att-8", "Rank the tasks by failures on 144Qv2", failures(db, OTHER, "task"), _rank(OTHER, "task")),
+    ]
+
+
 def planned(db) -> list[tuple[Question, Call]]:
     """Every dev question with the router call it needs."""
-    return [*_tasks(db), *_couplings(db), *_runs(db), *_scoped(db)]
+    return [*_tasks(db), *_couplings(db), *_runs(db), *_scoped(db), *_attacks(db)]
 
 
 def build(db) -> list[Question]:

@@ -79,6 +79,9 @@ def test_the_last_n_runs_no_call_narrows_to_is_a_mismatch_no_re_make_hides():
     "Which task failed at most twice?",
     "When did CheckT1 last fail?",
     "Show the failed tasks of the most recent execution",
+    "Did the most recent run fail?",
+    "Which qubit has the highest readout fidelity, and did it fail?",
+    "List every failed task of run 20261123-001",
 ])
 def test_recency_bounds_and_metrics_are_no_failure_ranking(text):
     assert parse(text, CHIPS).shape != "fails most", text

@@ -36,7 +36,7 @@ FAILURE_WORDS: dict[str, Row] = {
                           "|keep/keeps breaking/erroring"
                           "|least dependable|most undependable|flakiest|most flaky|worst track record"),
     "by coupling": Phrases("which/what two/2? qubit? coupling/couplings/pair/pairs/edge/edges/coupler/couplers"
-                           "|which/what two/2? qubit? link/links"
+                           "|which/what two/2? qubit? link/links/pairing/pairings"
                            "|which/what connection/connections|two qubits ... together|fail* together"
                            "|which/what cz/zx90/cr coupling/couplings/pair/pairs/edge/edges|pair/pairs of qubits"
                            "|qubit pair/pairs fail*|coupling/couplings/edge/edges fail*|per/by coupling/pair/edge"
@@ -74,7 +74,7 @@ FAILURE_WORDS: dict[str, Row] = {
     # the compound reading (:func:`ranks_failures`): a failure word, a ranking word, and what is not a ranking
     "failure words": Phrases("fail*|error/errors|erroring|errored|break/breaks|breaking|broke|broken|trouble"
                              "|troublesome|flaky|flakey|flakier|flakiest|unreliable|undependable|problematic|trip/trips"
-                             "|tripped"),
+                             "|tripped|crash*|blew/blow/blows/blown up"),
     "top words": Phrases("most|top|tops|greatest|highest|largest|biggest|worst|leading|maximum|max|number one"
                          "|more *? than any/every/all other*|more *? than the others|most common/commonly"),
     "not a ranking": Phrases("most/more recent/recently/latest/newest|at most|most of"),

@@ -254,7 +254,7 @@ WORDS.update({
     "this week": Phrases("this week|so far this week|since the start of the week"),
     "fortnight": Phrases("fortnight"),
     "vague window": Phrases("last/past/previous/these a? few/several/couple of? day/days|a few/couple of? days|recently"
-                            "|lately|of late|in/over recent days"),
+                            "|lately|of late"),
     "since weekday": Phrases("since/from monday/tuesday/wednesday/thursday/friday/saturday/sunday"),
     "task name": Phrases("check+|create+"),  # a QDash task's name: CheckT1, CreateZX90
     "this month": Phrases("this month"),
