@@ -154,7 +154,7 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
     share = f"{items[0][1]} of {total} failed tasks{' each' if len(top) > 1 else ''} " \
             f"({format_fraction(items[0][1] / total)})"
     if len(top) > 1:  # a tie is said as one: every name, the one count
-        answer = f"{'Runs ' if by == 'run' else ''}{lead} are tied for the most failures on {chip_id}: {share} {scope}"
+        answer = f"{'Runs ' if by == 'run' else ''}{lead} are tied first in failures on {chip_id}: {share} {scope}"
     elif by == "run":
         answer = f"Run {lead} ranks first in failures on {chip_id}: {share} {scope}"
     else:
