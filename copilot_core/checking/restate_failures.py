@@ -10,8 +10,8 @@ from __future__ import annotations
 from copilot_core.checking.restate_elements import call_window, same_window
 from copilot_core.domain.task_families import FAMILY_WORDS
 from copilot_core.language.question import Question
-from copilot_core.routing.counts import (failure_family, failure_plan, failure_subject, rate_asked, window_args,
-                                         window_days)
+from copilot_core.routing.counts import (failure_family, failure_plan, failure_subject, rate_asked, run_asked,
+                                         window_args, window_days)
 
 _RANKINGS = frozenset({"failure_ranking", "count_in_window", "get_run_failures"})
 
@@ -28,8 +28,10 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
     chip = args.get("chip_id")
     other_chip = [f"asks about {asked.chip_ids[0]}, not {chip}"] if len(asked.chip_ids) == 1 and \
         isinstance(chip, str) and chip.lower() != asked.chip_ids[0].lower() else []
+    run = run_asked(asked)
     if name == "get_run_failures":  # one run's failed tasks: no ranking over the runs stored
-        return [f"asks which {subject or 'task'} fails most over the stored runs, not one run's failed tasks"]
+        return [f"asks which {subject or 'task'} fails most " + (f"in run {run}" if run and run != "latest" else
+                "in the latest run" if run else "over the stored runs") + ", not one run's failed tasks listed"]
     if name == "count_in_window":  # the chips side by side: right only for "which chip", and by count
         if not args.get("chip_ids"):
             return [] if subject == "chip" else [f"asks which {subject or 'task'} fails most, not one count"]
@@ -37,10 +39,19 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
             return [f"asks which {subject or 'task'} fails most, not a count per chip"]
         return ["asks for a failure rate (failed over finished results), not a count of failures"] \
             if rate_asked(asked) else []
-    out = other_chip + _window_mismatch(asked, args)
+    given_run = args.get("execution_id")
+    if run is not None or given_run is not None:  # a run is its own window
+        out = other_chip + ([] if given_run == run else [_runs_said(run, given_run)])
+    else:
+        out = other_chip + _window_mismatch(asked, args)
+    if asked.last_n is not None and asked.has("execution") and not given_run:  # "in the last 5 runs": no call's
+        out.append(f"ranks the failures of the last {asked.last_n} runs only")  # window, so it is noted
     by = str(args.get("by") or "task")
     if subject is not None and subject != by:
         out.append(f"asks which {subject} fails most, not which {by}")
+    task = asked.task_name
+    if task is not None and by != "task" and str(args.get("task_name") or "").lower() != task.lower():
+        out.append(f"counts only the failures of {task}")
     family, given = failure_family(asked), args.get("family")
     if family is not None and given != family:
         out.append(f"counts only the {FAMILY_WORDS[family]} tasks" +
@@ -52,6 +63,12 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
     elif not rate_asked(asked) and args.get("rate") is True:
         out.append("asks for a count of failures, not a failure rate")
     return out
+
+
+def _runs_said(wanted: str | None, given: object) -> str:
+    def said(run: object) -> str:
+        return "every stored run" if run is None else "the latest run" if run == "latest" else f"run {run}"
+    return f"ranks the failures of {said(wanted)}, not {said(given)}"
 
 
 def _window_mismatch(asked: Question, args: dict) -> list[str]:

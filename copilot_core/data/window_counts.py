@@ -28,15 +28,16 @@ class WindowCounts(ScopedReader):
     def failure_counts(self, chip_id: str, *, by: Literal["name", "qid", "execution_id"] = "name",
                        since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
                        task_name: str | None = None, family: Family | None = None,
-                       finished: bool = False) -> dict[str, int]:
+                       finished: bool = False, execution_id: str | None = None) -> dict[str, int]:
         """Failed task results per task name (or per qubit/coupling id, or per run), most first: every failure, never
         capped; ``qid``, ``task_name`` and ``family`` (:mod:`~copilot_core.domain.task_families`) narrow them to one
-        qubit's (or coupling's), one task's or one family's.  ``finished``: every finished result (completed or
-        failed) instead, the denominator of a failure rate."""
+        qubit's (or coupling's), one task's or one family's, ``execution_id`` to one run's.  ``finished``: every
+        finished result (completed or failed) instead, the denominator of a failure rate."""
         with driver_errors(self):
             status: object = {"$in": ["completed", "failed"]} if finished else "failed"
             query = self.scope(chip_id=v.chip_id(chip_id), status=status, **_narrowing(qid, task_name)) | \
-                self._window("start_at", since, until)
+                self._window("start_at", since, until) | \
+                ({"execution_id": v.execution_id(execution_id)} if execution_id is not None else {})
             counts: dict[str, int] = defaultdict(int)
             fields = {"_id": 0, by: 1} | ({"name": 1, "task_type": 1, "qid": 1} if family else {})
             for doc in self.db["task_result_history"].find(query, fields):

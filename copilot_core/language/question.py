@@ -16,6 +16,7 @@ from typing import Literal
 
 from copilot_core.language.absent import not_held_spans
 from copilot_core.language.dates import date_spans, written_window
+from copilot_core.language.failure_words import ranks_failures
 from copilot_core.language.limits import Range, Threshold, read_limits
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.pairs import couplings_written
@@ -332,6 +333,8 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     chip_ids, chip_options = _chips_written(text, chips)
     named_chips = tuple(dict.fromkeys([c for c in chip_ids if c in chips] +
                                       [c for c in chips if chip_named(text, [c]) is not None]))
+    if "fails most" not in found and not any(metrics) and (top := ranks_failures(tokens)) is not None:
+        found["fails most"] = " ".join(t[2] for t in tokens[top[0]:top[1]])  # a failure word ranked, in any phrase
     word = found.get("extreme", "").lower() or None
     n_match = _rx("n").search(text)
     last = _rx("last n").search(text)

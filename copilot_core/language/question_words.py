@@ -8,13 +8,12 @@ one the answer checks use to find which qubit or coupling a sentence names.
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
 
 from copilot_core.language.comparisons import COMPARISON_PATTERN
 from copilot_core.domain.vocabulary import MISSING_WORDS, NUMBER_WORDS, UNIT_WORDS, words
+from copilot_core.language.failure_words import FAILURE_WORDS
+from copilot_core.language.phrases import TOKEN, Phrases, Row, tokens_of  # noqa: F401  (read from here too)
 
 COUNT = rf"\d+|{'|'.join(NUMBER_WORDS)}"
 _SMALL_COUNT = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
@@ -32,7 +31,6 @@ QUBIT_LIST = re.compile(r"qubits?\s*#?\d{1,3}(?:\s*(?:,|and|&|or)\s*(?:q\s*)?#?\
 # Chip ids and execution ids: names, never values ("64Qv3", "20261126-001").
 CHIP_ID = re.compile(r"(?<![\w.])\d+Q[A-Za-z0-9_]*|\b\d{8}-\d{3,6}\b")
 
-TOKEN = re.compile(r"\w+")
 
 
 def _camel_case(word: str) -> bool:
@@ -49,84 +47,10 @@ def task_words(text: str) -> list[tuple[int, int, str]]:
             and text[m.start() - 1:m.start()] != "-" and text[m.end():m.end() + 1] != "-"]
 
 
-@dataclass(frozen=True)
-class Phrases:
-    """A row of plain words, matched on the question's tokens (no pattern of its own).
-
-    ``spec``: phrases separated by ``|``, each a run of tokens separated by spaces; a token is one or more
-    choices separated by ``/``; ``fail*`` is any word starting "fail", ``check+`` one starting "check" and longer,
-    ``#`` a number, ``*`` any word, ``...`` any words, and a trailing ``?`` makes the token optional.  Words match
-    whatever separates them ("two-qubit" is "two qubit").
-    """
-
-    spec: str
-
-    @functools.cached_property
-    def phrases(self) -> tuple[tuple[tuple[tuple[str, ...], bool], ...], ...]:
-        return tuple(tuple((tuple(t.rstrip("?").split("/")), t.endswith("?")) for t in phrase.split())
-                     for phrase in self.spec.split("|"))
-
-    def find(self, text: str) -> list[tuple[int, int]]:
-        """``(start, end)`` in ``text`` of every place a phrase of the row starts, leftmost first."""
-        tokens = tokens_of(text)
-        return [(tokens[a][0], tokens[b - 1][1]) for a, b in self.spans(tokens)]
-
-    def search(self, text: str) -> tuple[int, int] | None:
-        """The first place a phrase of the row is in ``text``, else None (a pattern's ``search``, for a phrase row)."""
-        found = self.find(text)
-        return found[0] if found else None
-
-    def spans(self, tokens: Sequence[tuple[int, int, str]]) -> list[tuple[int, int]]:
-        """``(first token, end token)`` of every place a phrase starts, leftmost first (one per start: the first
-        phrase of the row that matches there)."""
-        out = []
-        for i in range(len(tokens)):
-            for phrase in self.phrases:
-                end = _match(phrase, tokens, i)
-                if end is not None and end > i:
-                    out.append((i, end))
-                    break
-        return out
-
-
-def tokens_of(text: str) -> list[tuple[int, int, str]]:
-    """The words of ``text``, lower-case, with their places."""
-    return [(m.start(), m.end(), m.group(0).lower()) for m in TOKEN.finditer(text)]
-
-
-def _word(choice: str, word: str) -> bool:
-    if choice == "#":
-        return word.isdigit()
-    if choice.endswith("+"):
-        return word.startswith(choice[:-1]) and len(word) > len(choice) - 1
-    if choice.endswith("*"):
-        return word.startswith(choice[:-1])
-    return word == choice
-
-
-def _match(phrase: Sequence[tuple[tuple[str, ...], bool]], tokens: Sequence[tuple[int, int, str]],
-           i: int) -> int | None:
-    """The token index right after ``phrase`` matched from token ``i``, else None."""
-    if not phrase:
-        return i
-    choices, optional = phrase[0]
-    if choices == ("...",):  # any words, then the rest
-        return next((end for j in range(i, len(tokens) + 1) if (end := _match(phrase[1:], tokens, j)) is not None),
-                    None)
-    if i < len(tokens) and any(_word(c, tokens[i][2]) for c in choices):
-        end = _match(phrase[1:], tokens, i + 1)
-        if end is not None:
-            return end
-    return _match(phrase[1:], tokens, i) if optional else None
-
-
-Row = re.Pattern[str] | Phrases
 _R = "run/runs/execution/executions/calibration/calibrations"
 _NEIGHBOURS = "neighbour/neighbours/neighbor/neighbors"
 _DIFF = "diff/diffs/difference/differences"
 _CHIP, _CHIPS = "chip/device/processor", "chips/devices/processors"
-_TASKS = ("task/tasks/calibration/calibrations/experiment/experiments/measurement/measurements/check/checks"
-          "/routine/routines/step/steps")
 
 # Row name -> words.  :class:`~copilot_core.language.question.Question` keeps the first match of every row.
 WORDS: dict[str, Row] = {
@@ -317,32 +241,6 @@ WORDS.update({
                           "|each chip|every chip|all the? chips|the two chips|the chips|on each chip"
                           "|each/per/every device/processor|both/the two devices/processors|chip by chip"
                           "|device by device"),
-    "fails most": Phrases("fail*/error*/break*/broke most|most fail*/error*|most often fail*|fail* more often"
-                          "|most failures/errors|most failed|most frequently fail*|fail* most frequently"
-                          "|most often error*/break*|error*/break* most often"
-                          "|fail* the most|highest failure/failures"
-                          "|failure/failures ... most/top/highest|most task/tasks fail*"
-                          "|highest/largest/biggest number/count of fail*"
-                          "|highest/largest/biggest/greatest failure/fail count/tally"
-                          "|least reliable|most unreliable|worst/poorest/lowest reliability|break* down most"
-                          "|least/lowest/worst/poorest success/pass/completion rate|worst/poorest failure/error rate"
-                          "|most troublesome|most problematic|most trouble"
-                          "|highest/largest/biggest/greatest/worst percentage/proportion/share/fraction/ratio of fail*"
-                          "|worst * for fail*/error/errors|keep/keeps fail*|fail* repeatedly/consistently|by fail*"
-                          "|fail* * most often/frequently|went/go/goes the? worst|worst run/runs"
-                          "|by number/count of fail*|fail*/error/errors per/by qubit/coupling/pair/run"),
-    "by coupling": Phrases("which/what two/2? qubit? coupling/couplings/pair/pairs/edge/edges"
-                           "|which/what cz/zx90/cr coupling/couplings/pair/pairs/edge/edges|pair/pairs of qubits"
-                           "|qubit pair/pairs fail*|coupling/couplings/edge/edges fail*|per/by coupling/pair/edge"
-                           "|which of the/our/these? couplings/pairs/edges|worst/top/rank coupling/couplings/pairs"
-                           "|couplings/pairs by|coupling/couplings/pairs/edges that/which/with"
-                           "|reliable/unreliable/troublesome/problematic coupling/couplings/pair/pairs"),
-    "by qubit": Phrases("which qubit/qubits|which of the/our/these? qubits|worst/top/rank qubit/qubits|qubits by"
-                        "|qubit/qubits fail*|qubit/qubits has/have/had the? most|qubit/qubits that/which/with"
-                        "|per/by qubit|reliable/unreliable/troublesome/problematic qubit/qubits"),
-    "by run": Phrases("which/what calibration? run/runs/execution/executions|per/by/each run/execution"
-                      "|which of the/our/these? calibration? run/runs/execution/executions|worst/top/rank run/runs"
-                      "|run/runs/execution/executions has/have/had/by/that/which/with"),
     # one statistic over every qubit of the chips together ("the mean T1 across all chips", "fleet-wide"), unless
     # the question sets the chips against each other ("chip comparing")
     "pooled chips": Phrases(f"across/over all/both? the/our? {_CHIPS}|across/over every {_CHIP}|fleet*"
@@ -352,29 +250,11 @@ WORDS.update({
                               "|vs|versus|than|side by side|differ*|better|worse|higher|lower|larger|smaller"
                               "|more uniform|less uniform|stack up|against|between the"),
     "min max words": Phrases("minimum|maximum|min|max"),
-    "by chip": Phrases("which/what chip/chips/device/devices/processor/processors|which of the two? chips/devices"
-                       "|per/by chip"),
-    # a family of tasks the ranking is narrowed to (domain/task_families.py): "the coupling tasks", "1Q calibrations"
-    "coupling tasks": Phrases(f"coupling/couplings/cz/zx90/cr/bell/entangling {_TASKS}|two/2 qubit gate? {_TASKS}"
-                              f"|2q gate? {_TASKS}|{_TASKS} on/of/for the? couplings/pairs|two/2 qubit ones"
-                              "|coupling ones"),
-    "qubit tasks": Phrases(f"single/one/1 qubit gate? {_TASKS}|1q gate? {_TASKS}|single/one/1 qubit ones"
-                           f"|{_TASKS} on/of/for single qubits"),
-    "readout tasks": Phrases(f"readout/resonator related? {_TASKS}|readout/resonator related? ones"
-                             f"|{_TASKS} of/for the? readout/resonator/resonators"),
-    # a failure rate (failed results over finished ones), not a count; and subjects that never failed
-    "rate words": Phrases("rate/rates|ratio|relative to|relatively|proportion/share/fraction/percentage/percent"
-                          "|per attempt/try|out of ... attempts/tries/runs/results|normali*"
-                          "|for how often|given how often|how often it/they/each/one run/runs/ran"
-                          "|how often it/they/each/one is/are/was/were/gets/get/got run/tried/attempted"),
-    "never fails": Phrases("never fail*|never had a/any? fail*/error/errors|haven/hasn t ever? failed|not failed once"
-                           "|not once failed|zero failures|without a/any? failure/failures|always succeed*/pass*/complete*"
-                           "|no failure/failures at all"),
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
     "this week": Phrases("this week|so far this week|since the start of the week"),
     "fortnight": Phrases("fortnight"),
     "vague window": Phrases("last/past/previous/these a? few/several/couple of? day/days|a few/couple of? days|recently"
-                            "|lately"),
+                            "|lately|of late"),
     "since weekday": Phrases("since/from monday/tuesday/wednesday/thursday/friday/saturday/sunday"),
     "task name": Phrases("check+|create+"),  # a QDash task's name: CheckT1, CreateZX90
     "this month": Phrases("this month"),
@@ -394,3 +274,4 @@ WORDS.update({
     "completed words": Phrases("completed|complete|successful|successfully|succeeded|passed|went through"),
     "unit asked": Phrases("in/into/as hz/khz/mhz/ghz/ns/us/μs/µs/ms"),  # "the spread of the frequency in MHz"
 })
+WORDS.update(FAILURE_WORDS)  # which subject fails most, of which family, by count or rate

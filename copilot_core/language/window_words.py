@@ -65,6 +65,8 @@ def read_window(text: str) -> Window | None:
     if m.group(3):
         return Window(1, "today" if m.group(3).lower() == "today" else "yesterday")
     counted, written = (m.group(1), m.group(2)) if m.group(2) else (m.group(4), m.group(5))
+    if not counted and written.lower() == "days":  # "in recent days", "the past days": no number written
+        return Window(DEFAULT_DAYS, "day", "recently")
     n = _count(counted) if counted else 1
     unit = written.lower()
     unit = _UNIT_NAMES.get(unit, unit.rstrip("s"))

@@ -158,6 +158,14 @@ def failure_subject(asked: Question) -> str | None:
     return "task" if failure_family(asked) is not None or asked.has("tasks") else None
 
 
+def run_asked(asked: Question) -> str | None:
+    """The one run a failure ranking is narrowed to: the execution id written ("in 20261111-003"), or ``latest``
+    for "in the latest run"; None when it names none, or ranks the runs themselves."""
+    if failure_subject(asked) == "run":
+        return None
+    return asked.execution_id or ("latest" if asked.has("latest run") else None)
+
+
 def rate_asked(asked: Question) -> bool:
     """A failure rate (each one's failed results over its finished ones) is asked, not a count: "relative to how
     often it runs", "lowest success rate", "highest share of failures"; and "never fails" (every subject's results
@@ -185,8 +193,8 @@ def failure_plan(asked: Question, chip_id: str, days: int | None) -> PlannedCall
         ranked_within.pop("qid", None)  # the qubits (couplings) are what is ranked
     elif subject == "task" and asked.task_name is not None:
         ranked_within.pop("task_name", None)  # the tasks are what is ranked, the one named among them
-    family = failure_family(asked)
+    family, run = failure_family(asked), run_asked(asked)
     extra = ({"family": family} if family else {}) | ({"rate": True} if rate_asked(asked) else {})
-    return PlannedCall("failure_ranking", {"chip_id": chip, "by": subject, **window_args(asked, days),
-                                           **ranked_within, **extra},
+    within = {"execution_id": run} if run is not None else window_args(asked, days)  # a run: its own window
+    return PlannedCall("failure_ranking", {"chip_id": chip, "by": subject, **within, **ranked_within, **extra},
                        f"which {subject} fails most" + (" by rate" if extra.get("rate") else ""))

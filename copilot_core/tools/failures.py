@@ -52,6 +52,22 @@ def _qubits_compared(ctx: ToolContext, chip_id: str, qids: list[str], counts: di
     return ToolResult(data, f"failed tasks of {len(qids)} qubits on {chip_id}: {listed}")
 
 
+def _run_named(ctx: ToolContext, chip_id: str, execution_id: str) -> tuple[str, str]:
+    """``(chip, run)`` a ranking is narrowed to: the chip's newest run for "latest"; a run id given is read on the
+    chip that holds it (an id names one run of one chip, whichever chip is in view); one no chip holds is a clear
+    error, not an empty ranking."""
+    if execution_id == "latest":
+        newest = ctx.repo.executions(chip_id, limit=1)
+        if not newest:
+            raise ToolError(f"no executions on {chip_id}", "check the chip id", kind="data")
+        return chip_id, str(newest[0].get("execution_id"))
+    for chip in dict.fromkeys([chip_id, *ctx.repo.chip_ids()]):
+        if ctx.repo.count_task_results(chip, execution_id):
+            return chip, execution_id
+    raise ToolError(f"no task results for execution {execution_id} on {chip_id}",
+                    "list runs with get_execution_history", kind="data")
+
+
 def _next_end(tied: int) -> int:
     """Where the "next" names of a sentence end: up to :data:`SHOWN` names in all, and two after a long tie."""
     return SHOWN if tied < SHOWN else tied + 2
@@ -79,14 +95,17 @@ def _of_subject(counts: dict[str, int], by: str) -> dict[str, int]:
        "family": {"type": "string", "enum": list(FAMILIES), FROM_QUESTION: True,
                   "description": "Only tasks of this family: single-qubit, coupling (two-qubit) or readout."},
        "rate": {"type": "boolean", FROM_QUESTION: True,
-                "description": "Rank by failure rate: each one's failed results over its finished ones."}},
+                "description": "Rank by failure rate: each one's failed results over its finished ones."},
+       "execution_id": {"type": "string", "pattern": r"^([0-9]{8}-[0-9]{3,6}|latest)$", FROM_QUESTION: True,
+                        "description": "Only this run's failures ('latest': the chip's newest run)."}},
       ("chip_id",))
 def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
                     days: int | None = None, day: Day | None = None, since_weekday: str | None = None,
                     qid: str | None = None, task_name: str | None = None, qids: list[str] | None = None,
                     from_date: str | None = None, to_date: str | None = None, family: Family | None = None,
-                    rate: bool = False) -> ToolResult:
+                    rate: bool = False, execution_id: str | None = None) -> ToolResult:
     ctx.chip(chip_id)
+    chip_id, run = _run_named(ctx, chip_id, execution_id) if execution_id is not None else (chip_id, None)
     for q in ([qid] if qid is not None else []) + (qids or []):
         ctx.check_qid(chip_id, q)
     since_weekday = since_weekday.strip().lower() if isinstance(since_weekday, str) else since_weekday
@@ -96,7 +115,7 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
     last = ctx.repo.last_execution_at(chip_id) if windowed else None
     since, until = _window(last, days, since_weekday, day, from_date, to_date) if last is not None else (None, None)
     read = {"by": "qid" if qids else _GROUPED[by], "since": since, "until": read_end(until, last),
-            "qid": None if qids else qid, "task_name": task_name, "family": family}
+            "qid": None if qids else qid, "task_name": task_name, "family": family, "execution_id": run}
     counts = ctx.repo.failure_counts(chip_id, **read)  # type: ignore[arg-type]
     if not qids:
         counts = _of_subject(counts, by)
@@ -104,9 +123,11 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
     narrowed = "".join([f" of {task}" if task else "", f" of {ctx.label(chip_id, qid)}"
                         if qid is not None and not qids else "",
                         f" of the {FAMILY_WORDS[family]} tasks" if family else ""])
-    scope = (dates_text(since, until, last) if since is not None and until is not None else "over every stored run") \
+    scope = (f"in run {run}" if run is not None else dates_text(since, until, last)
+             if since is not None and until is not None else "over every stored run") \
         + (f", counting only the failures{narrowed}" if narrowed else "")
-    fields = _scope_fields(since, until, None if qids else qid, task) | ({"family": family} if family else {})
+    fields = _scope_fields(since, until, None if qids else qid, task) | ({"family": family} if family else {}) | \
+        ({"execution_id": run} if run is not None else {})
     if qids:
         return _qubits_compared(ctx, chip_id, list(dict.fromkeys(qids)), counts, scope, fields)
     finished = _of_subject(ctx.repo.failure_counts(chip_id, **read, finished=True), by) if rate else {}  # type: ignore[arg-type]
@@ -128,14 +149,16 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
     def dated(key: str) -> str:
         return f"{key} (started {started[key]:%Y-%m-%d})" if key in started else key
 
-    lead = " and ".join(dated(k) for k, _ in top)
-    if by == "run":
-        answer = (f"Run {lead} ranks first in failures on {chip_id}: {items[0][1]} of {total} failed tasks "
-                  f"({format_fraction(items[0][1] / total)}) {scope}")
+    named = [dated(k) for k, _ in top]
+    lead = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    share = f"{items[0][1]} of {total} failed tasks{' each' if len(top) > 1 else ''} " \
+            f"({format_fraction(items[0][1] / total)})"
+    if len(top) > 1:  # a tie is said as one: every name, the one count
+        answer = f"{'Runs ' if by == 'run' else ''}{lead} are tied first in failures on {chip_id}: {share} {scope}"
+    elif by == "run":
+        answer = f"Run {lead} ranks first in failures on {chip_id}: {share} {scope}"
     else:
-        verb = "failed" if by == "task" else "had failures"
-        answer = (f"{lead} {verb} most often on {chip_id}: {items[0][1]} of {total} failed tasks "
-                  f"({format_fraction(items[0][1] / total)}) {scope}")
+        answer = f"{lead} {'failed' if by == 'task' else 'had failures'} most often on {chip_id}: {share} {scope}"
     if len(items) > len(top):
         answer += "; next: " + ", ".join(f"{dated(k)} {n} ({format_fraction(n / total)})"
                                          for k, n in items[len(top):_next_end(len(top))])
