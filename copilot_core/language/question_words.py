@@ -129,6 +129,7 @@ _TASKS = ("task/tasks/calibration/calibrations/experiment/experiments/measuremen
           "/routine/routines/step/steps")
 
 # Row name -> words.  :class:`~copilot_core.language.question.Question` keeps the first match of every row.
+_DISTINCT = "distinct/different/unique/individual/separate qubits/couplings/pairs/tasks/runs/executions"
 WORDS: dict[str, Row] = {
     # what the parse turns into typed fields
     "bare pair": re.compile(r"(?<![\w.])(?:coupling\s+|pair\s+)?q?0*(\d{1,4})\s*(?:-|→|->)\s*q?0*(\d{1,4})(?![\w.])",
@@ -370,6 +371,9 @@ WORDS.update({
     "never fails": Phrases("never fail*|never had a/any? fail*/error/errors|haven/hasn t ever? failed|not failed once"
                            "|not once failed|zero failures|without a/any? failure/failures|always succeed*/pass*/complete*"
                            "|no failure/failures at all"),
+    # a count of the distinct subjects that failed, not of the failed results ("how many different qubits failed")
+    "distinct count": Phrases(f"how many {_DISTINCT}|number of {_DISTINCT}|count of {_DISTINCT}"
+                              "|how many the? qubits/couplings/pairs|number of qubits/couplings/pairs"),
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
     "this week": Phrases("this week|so far this week|since the start of the week"),
     "fortnight": Phrases("fortnight"),
@@ -390,7 +394,7 @@ WORDS.update({
     "worse words": Phrases("poor|bad|weak"), "better words": Phrases("good|strong|excellent"),
     # the kind of task result a count counts (QDash's ``excluded`` flag and ``status``): usable before excluded
     "usable words": Phrases("usable|not excluded|non excluded|unexcluded|kept|valid|good results"),
-    "excluded words": Phrases("excluded|exclusion/exclusions|set aside|thrown out|discarded|rejected"),
+    "excluded words": Phrases("excluded|exclusion/exclusions|set aside|thrown out|discarded|rejected|skipped|skip"),
     "completed words": Phrases("completed|complete|successful|successfully|succeeded|passed|went through"),
     "unit asked": Phrases("in/into/as hz/khz/mhz/ghz/ns/us/μs/µs/ms"),  # "the spread of the frequency in MHz"
 })
