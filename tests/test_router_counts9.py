@@ -117,7 +117,7 @@ _C = {"chip_id": CHIP}
      ("count_in_window", _C | {"what": "excluded tasks", "days": 7})),
     ("How many calibration notes since Monday?", ("count_in_window", _C | {"what": "runs", "since_weekday": "monday"}),
      ("count_in_window", _C | {"what": "notes", "since_weekday": "monday"})),
-    ("How many runs failed in the last 10 days?", ("count_in_window", _C | {"what": "runs", "days": 10}),
+    ("How many runs failed in the last 10 days?", ("count_in_window", _C | {"what": "failed tasks", "days": 10}),
      ("count_in_window", _C | {"what": "failed runs", "days": 10})),
     ("How many different qubits failed in the last 3 days?", ("count_in_window", _C | {"what": "failed tasks",
                                                                                          "days": 3}),

@@ -220,16 +220,16 @@ def _chips_mismatch(asked: Question, name: str, args: dict) -> Mismatch | None:
 _COUNTED_WORDS = {"failed runs": "failed runs (executions)", "failed tasks": "failed task results",
                   "excluded tasks": "excluded task results", "usable tasks": "usable task results (completed, not "
                   "excluded)", "completed tasks": "completed task results", "task results": "every finished task result",
-                  "runs": "calibration runs", "notes": "calibration notes"}
+                  "notes": "calibration notes"}  # "runs" answers failed runs too: its count of those that failed
 
 
 def _counted_mismatch(asked: Question, args: dict) -> Mismatch | None:
     """A count of another kind of result than the question's: failed task results for failed runs, usable or every
     finished one for excluded ones (:func:`~copilot_core.routing.counts.kind_counted`)."""
     wanted, given = counted_kind(asked), args.get("what")
-    if wanted is None or given not in _COUNTED_WORDS or given == wanted:
-        return None
-    return Mismatch(f"counts {_COUNTED_WORDS[wanted]}, not {_COUNTED_WORDS[str(given)]}")
+    if wanted is None or given not in _COUNTED_WORDS and (wanted != "notes" or given is None) or given == wanted:
+        return None  # calibration notes: no other kind counts them
+    return Mismatch(f"counts {_COUNTED_WORDS[wanted]}, not {_COUNTED_WORDS.get(str(given), str(given))}")
 
 
 def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:

@@ -112,7 +112,8 @@ def distinct_plan(asked: Question, chip_id: str, days: int | None) -> PlannedCal
     """"How many different qubits failed this week?": the failures per qubit (coupling, task, run), whose answer
     says how many distinct ones had a failure; a count of failed results is :func:`count_plan`'s."""
     said = asked.said("distinct count")
-    if said is None or not asked.has("fail") or asked.qubits or len(asked.chips_compared) >= 2:
+    if said is None or not asked.has("fail") or asked.qubits or len(asked.chips_compared) >= 2 or asked.limits or \
+            any(asked.metrics):  # "how many couplings fail to reach 95%": a limit of a metric, no task failure
         return None
     chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
     within = {"task_name": asked.task_name} if asked.task_name is not None else {}

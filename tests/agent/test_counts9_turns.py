@@ -60,7 +60,7 @@ WRONG_CALLS = [
     ("c9-count-2", "search_task_results", _c(status="excluded")),  # no such status: "0, no data"
     ("c9-count-3", "count_in_window", {"chip_id": OTHER, "what": "task results", "days": 10}),
     ("c9-count-4", "count_in_window", _c(what="excluded tasks")),  # the day of the month dropped
-    ("c9-count-9", "count_in_window", _c(what="runs", from_date="---18")),  # runs for failed runs
+    ("c9-count-9", "count_in_window", _c(what="failed tasks", from_date="---18")),  # failed tasks for failed runs
     ("c9-count-10", "get_calibration_notes", _c(last_n=10)),  # a listing for a count of notes
     ("c9-count-15", "count_in_window", _c(what="failed tasks", days=7)),
     ("c9-distinct-18", "count_in_window", _c(what="failed tasks", days=3)),  # results for distinct qubits
