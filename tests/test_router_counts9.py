@@ -150,3 +150,29 @@ def test_a_models_call_of_another_kind_window_or_tool_is_re_made(text, given, wa
 ])
 def test_a_call_that_restates_the_question_is_kept(text, given):
     assert corrected(*given, parse(text, CHIPS))[2] is None
+
+
+_O, _BOTH = {"chip_id": OTHER}, {"chip_ids": list(CHIPS)}
+
+
+@pytest.mark.parametrize(("text", "want"), [  # wordings written after the fix, to attack it
+    ("How many results were skipped on 144Qv2 from the 21st?",
+     ("count_in_window", _O | {"what": "excluded tasks", "from_date": "---21"})),
+    ("How many qubits failed on the 24th?",
+     ("failure_ranking", _C | {"by": "qubit", "from_date": "---24", "to_date": "---24"})),
+    ("how many notes since the 1st", ("count_in_window", _C | {"what": "notes", "from_date": "---01"})),
+    ("number of different couplings with failures in the past 2 days on 144Qv2",
+     ("failure_ranking", _O | {"by": "coupling", "days": 2})),
+    ("Which chip skipped more tasks this week?",
+     ("count_in_window", _C | _BOTH | {"what": "excluded tasks", "since_weekday": "monday"})),
+    ("Average T1 per chip?", ("compare_chips", {"metric_name": "t1", "statistic": "mean"})),
+    ("How many executions failed since the 19th on 144Qv2?",
+     ("count_in_window", _O | {"what": "failed runs", "from_date": "---19"})),
+    ("How many separate tasks failed yesterday?", ("failure_ranking", _C | {"by": "task", "day": "yesterday"})),
+    ("Which chip had more calibration notes since the 22nd?",
+     ("count_in_window", _C | _BOTH | {"what": "notes", "from_date": "---22"})),
+    ("median T2 echo for each chip", ("compare_chips", {"metric_name": "t2_echo", "statistic": "median"})),
+])
+def test_attacking_wordings_get_the_call_of_their_kind_and_window(text, want):
+    plan = _plan(text)
+    assert plan is not None and (plan.name, dict(plan.args)) == want, plan
