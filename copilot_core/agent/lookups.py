@@ -117,10 +117,11 @@ def answered_from_thin_air(question: str, answer: str | None, follow_up: bool = 
 
 
 def fallback_plan(question: str, *, chip_id: str | None, qid: str | None,
-                  available: Sequence[str] | None) -> PlannedCall | None:
-    """The call to make when the model made none for a data question."""
+                  available: Sequence[str] | None, chips: Sequence[str] = ()) -> PlannedCall | None:
+    """The call to make when the model made none for a data question (``chips``: the installed ones, so "per chip"
+    and "which chip" are read against them)."""
     return lookup_plan(question, chip_id, available) or plan_prefetch(question, chip_id=chip_id, qid=qid,
-                                                                      available=available)
+                                                                      available=available, chips=chips)
 
 
 def absence_call(answer: str, outcomes: Sequence[ToolOutcome], chip_id: str | None, question: str

@@ -15,9 +15,8 @@ and each extra round costs it seconds.  That round offers every tool (not callab
 question, so the prompt cache keeps the tools across questions too.  A tool call a small model wrote as text is run
 like a structured one, and never shown as the answer; when the model writes no final answer at all, the tools' own
 answer sentences are shown, labelled so.  Nothing raises out of :meth:`ModelLoop.run`: a provider failure after facts
-ends with the answer computed from them (:mod:`~copilot_core.agent.provider_failure`), else it is the ``error``.
-The question arrives checked (``copilot_core.session``); streamed text passes the output sanitizer here.
-"""
+(or the router's call) ends with the answer computed from them (:mod:`~copilot_core.agent.provider_failure`), else
+it is the ``error``.  The question arrives checked; streamed text passes the output sanitizer here."""
 
 from __future__ import annotations
 
@@ -42,7 +41,7 @@ from copilot_core.llm.conversation import start_conversation
 from copilot_core.llm.turns import Conversation, ModelTurn, ToolCall
 from copilot_core.agent.lookups import COULD_NOT, absence_call, answered_from_thin_air, failure_quotes, fallback_plan
 from copilot_core.agent.plan import TurnPlan, plan_turn
-from copilot_core.agent.provider_failure import computed_after, has_facts, reread
+from copilot_core.agent.provider_failure import UNFIT_REASON, computed_after, fall_back, has_facts, reread, unfit_only
 from copilot_core.routing.limits import Settled, noted, settle_limits
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.agent.prompts import build_prompt, render_prompt
@@ -146,7 +145,8 @@ class ModelLoop:
                     self.cancel.check()
         except TurnCancelled as exc:
             return self.end(None, str(exc), stopped=True)
-        except ProviderError as exc:  # after facts, the answer computed from them with a note; else the failure
+        except ProviderError as exc:  # after facts (or the router's call), the answer computed from them with a note
+            fall_back(self.ledger.outcomes, exc, self.planned_call, lambda c: self.record(c, "call_router_fallback"))
             self.computed = (text := computed_after(self.ledger.outcomes, exc)) is not None
             return self.end(text, None if self.computed else str(exc))
         except Exception as exc:  # noqa: BLE001  (last resort: a bug must not become a traceback for the user)
@@ -177,7 +177,7 @@ class ModelLoop:
                               on_retry=lambda phase: self.notify(self.listener.phase, phase), cancel=self.cancel,
                               on_text=self.streamed if self.stream is not None else None,
                               reread=reread(conversation, tools, choice, facts=has_facts(self.ledger.outcomes),
-                                            restart=lambda: self.show_draft("")))
+                                            restart=lambda: self.show_draft(""), routed=bool(self.planned_call())))
             self.tracer.record_usage(turn.input_tokens, turn.output_tokens, self.provider.model)
         self.rounds.append({"input_tokens": turn.input_tokens, "cached_tokens": turn.cached_tokens,
                             "output_tokens": turn.output_tokens, "tools": len(tools or []), "final": final})
@@ -269,7 +269,7 @@ class ModelLoop:
         """The call the question plainly needs (the router's rules), None when its words fix none."""
         request = self.plan.request
         return fallback_plan(request.message, chip_id=self.plan.chip_id, qid=request.qid,
-                             available=[t["name"] for t in self.plan.tools])
+                             available=[t["name"] for t in self.plan.tools], chips=self.plan.chips)
 
     def look_up(self) -> str:
         """A data question the model answered without a tool call: the call it needed, made now and answered from
@@ -316,7 +316,7 @@ class ModelLoop:
         model's final text (None when it stayed empty)."""
         if prefetched:  # the call the question needs is made: the model answers from it
             return self.final(conversation, shared=True)
-        reason = f"You have used all {MAX_TOOL_ROUNDS} tool rounds."
+        reason, unfit = f"You have used all {MAX_TOOL_ROUNDS} tool rounds.", False
         for _ in range(MAX_TOOL_ROUNDS):
             turn = self.ask(conversation, self.plan.offered(self.expanded))
             calls = turn.calls
@@ -351,10 +351,10 @@ class ModelLoop:
                 self.keep(conversation, call, args, outcome)
             if self.asked is not None:  # the model asked the user: the turn ends with the question
                 return None
-            if self.repeated is not None:
-                reason = self.repeated
+            if self.repeated is not None or (unfit := unfit_only(self.ledger.outcomes, self.planned_call)):
+                reason = self.repeated or UNFIT_REASON  # a call that did not fit: the router's own, at once
                 break
-        if self.refused and not self.ledger.outcomes and (planned := self.planned_call()) is not None:
+        if (self.refused or unfit) and not has_facts(self.ledger.outcomes) and (planned := self.planned_call()):
             self.prefetch(conversation, planned)  # the call the question needs, so the answer has its data
         conversation.add_user_note(render_prompt("finalize", reason=reason))
         return self.final(conversation)

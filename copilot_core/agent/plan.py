@@ -118,7 +118,7 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
             log.exception("the router failed on a question")
     names = [t["name"] for t in tools]
     answerable = planned is not None or fallback_plan(request.message, chip_id=chip_id, qid=request.qid,
-                                                      available=names) is not None
+                                                      available=names, chips=installed) is not None
     ask = clarify and may_ask(parse(request.message, installed), chip_id=chip_id, chips=installed,
                               planned=answerable)
     return TurnPlan(request=request, chip_id=chip_id, prompt_chip=prompt_chip,

@@ -18,6 +18,7 @@ from copilot_core.checking.verify import deterministic_answer
 from copilot_core.errors import ProviderError, UnreadableReply
 from copilot_core.llm.calls import Reread
 from copilot_core.llm.turns import Conversation
+from copilot_core.routing.planned import PlannedCall
 from copilot_core.tools.toolkit import ToolOutcome
 
 log = logging.getLogger(__name__)
@@ -27,10 +28,14 @@ COMPUTED = "This answer was computed from the data."
 NUDGE = "Your previous reply could not be read."
 
 def reread(conversation: Conversation, tools: list[dict] | None, tool_choice: str | None, *, facts: bool,
-           restart: Callable[[], None]) -> Reread:
+           restart: Callable[[], None], routed: bool = False) -> Reread | None:
     """The one more try :func:`~copilot_core.llm.calls.call_model` makes when the server could not read the reply:
     ``facts`` (the tools have returned facts this turn): without tools, after a note to answer from them; else as it
-    was.  ``restart`` clears what the failed try streamed."""
+    was, unless the router has the question's call (``routed``): then none, and the turn makes that call at once
+    (:func:`fall_back`) instead of sampling the model again for minutes.  ``restart`` clears what the failed try
+    streamed."""
+    if routed and not facts:
+        return None
     def again() -> tuple[list[dict] | None, str | None]:
         log.warning("the model's reply could not be read; one more try %s", "without tools" if facts else "as is")
         restart()
@@ -39,6 +44,23 @@ def reread(conversation: Conversation, tools: list[dict] | None, tool_choice: st
         conversation.add_user_note(render_prompt("finalize", reason=NUDGE))
         return None, None
     return again
+
+
+def fall_back(outcomes: Sequence[ToolOutcome], failure: ProviderError, planned: Callable[[], PlannedCall | None],
+              make: Callable[[PlannedCall], object]) -> None:
+    """A reply the server could not read before any tool found a fact: the router's own call for the question
+    (``planned``), made by ``make``, so the answer is computed from the data, not an error."""
+    if isinstance(failure, UnreadableReply) and not has_facts(outcomes) and (call := planned()) is not None:
+        make(call)
+
+
+UNFIT_REASON = "Your tool call did not fit what the tool takes; the call the question needs was made for you."
+
+
+def unfit_only(outcomes: Sequence[ToolOutcome], planned: Callable[[], PlannedCall | None]) -> bool:
+    """The model's calls so far found no fact, one of them did not fit what its tool takes (bad arguments) and the
+    router has the question's call: the turn makes it at once rather than give the model rounds to repair its own."""
+    return any(o.error_kind == "call" for o in outcomes) and not has_facts(outcomes) and planned() is not None
 
 
 def has_facts(outcomes: Sequence[ToolOutcome]) -> bool:

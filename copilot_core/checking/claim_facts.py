@@ -46,7 +46,7 @@ _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
     "tasks_in_run": ("total", None), "total": ("total", None),
     "considered": ("total", None),
     "count_below": ("count", "below"), "count_above": ("count", "above"), "count_missing": ("count", "missing"),
-    "count_failed": ("count", "failed"), "threshold": ("threshold", None),
+    "count_failed": ("count", "failed"), "failed_subjects": ("count", "failed"), "threshold": ("threshold", None),
     "below_limit": ("threshold", None), "above_limit": ("threshold", None),
     "change": ("change", None), "change_pct": ("change", "pct"), "median_change": ("change", None),
     "std": ("std", None), "range": ("range", None), "iqr": ("iqr", None), "cv": ("cv", None),

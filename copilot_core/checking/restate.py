@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
-from copilot_core.checking.restate_failures import failure_mismatches, failure_rebuilt
+from copilot_core.checking.restate_failures import LISTINGS, failure_mismatches, failure_rebuilt
 from copilot_core.checking.restate_elements import (DEFAULT_MANY, element_mismatches, many_asked, not_held_note,
                                                      rebuilt)
 from copilot_core.checking.restate_sides import ONE_CHIP, sides_mismatches, sides_rebuilt
-from copilot_core.routing.counts import kind_counted
+from copilot_core.routing.counts import counted_kind
 from copilot_core.routing.conditions import status_plan
 from copilot_core.routing.limits import SIDES, in_display_unit, quality_conditions, settle_limits
 from copilot_core.tools.toolkit import ToolOutcome
@@ -37,7 +37,7 @@ _METRIC_ARGS = ("metric_name", "metric_a", "metric_b", "parameter_name", "param_
 CHECKED = frozenset({"filter_metric", "filter_metrics", "rank_metric", "missing_metric", "metric_spread",
                      "correlate_metrics", "compare_chips", "compare_qubits", "get_coupling_params", "count_in_window",
                      "get_parameter_timeseries", "get_chip_parameter_timeseries", "generate_chip_heatmap",
-                     "get_parameter_lineage", "failure_ranking", "get_run_failures"})
+                     "get_parameter_lineage", "failure_ranking"}) | LISTINGS
 _LOW = frozenset({"lowest", "smallest", "shortest", "minimum", "weakest", "bottom"})
 _HIGH = frozenset({"highest", "largest", "longest", "maximum", "strongest", "top"})
 MAX_CONDITIONS = 4  # filter_metrics' own limit
@@ -219,16 +219,17 @@ def _chips_mismatch(asked: Question, name: str, args: dict) -> Mismatch | None:
 
 _COUNTED_WORDS = {"failed runs": "failed runs (executions)", "failed tasks": "failed task results",
                   "excluded tasks": "excluded task results", "usable tasks": "usable task results (completed, not "
-                  "excluded)", "completed tasks": "completed task results", "task results": "every finished task result"}
+                  "excluded)", "completed tasks": "completed task results", "task results": "every finished task result",
+                  "notes": "calibration notes"}  # "runs" answers failed runs too: its count of those that failed
 
 
 def _counted_mismatch(asked: Question, args: dict) -> Mismatch | None:
     """A count of another kind of result than the question's: failed task results for failed runs, usable or every
     finished one for excluded ones (:func:`~copilot_core.routing.counts.kind_counted`)."""
-    wanted, given = kind_counted(asked), args.get("what")
-    if wanted is None or given not in _COUNTED_WORDS or given == wanted:
-        return None
-    return Mismatch(f"counts {_COUNTED_WORDS[wanted]}, not {_COUNTED_WORDS[str(given)]}")
+    wanted, given = counted_kind(asked), args.get("what")
+    if wanted is None or given not in _COUNTED_WORDS and (wanted != "notes" or given is None) or given == wanted:
+        return None  # calibration notes: no other kind counts them
+    return Mismatch(f"counts {_COUNTED_WORDS[wanted]}, not {_COUNTED_WORDS.get(str(given), str(given))}")
 
 
 def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
@@ -332,7 +333,7 @@ def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
         if fixed is not None and not mismatches(asked, *fixed):
             return fixed
     if name == "count_in_window" and _counted_mismatch(asked, args) is not None:
-        args = {**args, "what": kind_counted(asked)}  # then the chips, when it also counts other chips
+        args = {**args, "what": counted_kind(asked)}  # then the chips, when it also counts other chips
         if not mismatches(asked, name, args):
             return name, args
     if _chips_mismatch(asked, name, args) is not None:

@@ -10,21 +10,43 @@ from __future__ import annotations
 from copilot_core.checking.restate_elements import call_window, same_window
 from copilot_core.domain.task_families import FAMILY_WORDS
 from copilot_core.language.question import Question
-from copilot_core.routing.counts import (failure_family, failure_plan, failure_subject, rate_asked, run_asked,
-                                         window_args, window_days)
+from copilot_core.routing.planned import PlannedCall
+from copilot_core.routing.prefetch import plan_prefetch
+from copilot_core.routing.counts import (distinct_plan, failure_family, failure_plan, failure_subject, rate_asked,
+                                         run_asked, window_args, window_days)
 
 _RANKINGS = frozenset({"failure_ranking", "count_in_window", "get_run_failures"})
+# calls that list results, runs or notes: no count over a window ("how many failed in the last 3 days")
+LISTINGS = frozenset({"get_run_failures", "search_task_results", "get_calibration_notes", "get_execution_history"})
+
+
+def _count_call(asked: Question, chip: object) -> PlannedCall | None:
+    """The router's count (or distinct-failures ranking) for a count over a window, on ``chip``; else None."""
+    if asked.shape != "window count" or not isinstance(chip, str) or not chip:
+        return None
+    plan = plan_prefetch(asked.text, chip_id=chip, chips=asked.installed)
+    return plan if plan is not None and plan.name in ("count_in_window", "failure_ranking") else None
 
 
 def _asked(asked: Question) -> bool:
-    return asked.shape == "fails most" or asked.has("never fails")
+    return asked.shape == "fails most" or asked.has("never fails") or _distinct(asked) is not None
+
+
+def _distinct(asked: Question) -> str | None:
+    """"How many different qubits failed": the subject whose distinct failing ones are counted, else None."""
+    plan = distinct_plan(asked, "", window_days(asked))
+    return str(plan.args["by"]) if plan is not None else None
 
 
 def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
-    """What a failure ranking (or a count standing in for one) leaves out of a "fails most" question, in words."""
+    """What a failure ranking (or a count standing in for one) leaves out of a "fails most" question, in words; a
+    listing (one run's failures, a search) standing in for a count over a window."""
+    if name in LISTINGS and (plan := _count_call(asked, args.get("chip_id"))) is not None:
+        return [f"asks for a count over a window ({plan.reason}), not a listing of {name.replace('_', ' ')}"]
     if not _asked(asked) or name not in _RANKINGS or args.get("qids"):
         return []
-    subject = failure_subject(asked)
+    distinct = _distinct(asked)
+    subject = distinct or failure_subject(asked)
     chip = args.get("chip_id")
     other_chip = [f"asks about {asked.chip_ids[0]}, not {chip}"] if len(asked.chip_ids) == 1 and \
         isinstance(chip, str) and chip.lower() != asked.chip_ids[0].lower() else []
@@ -33,6 +55,8 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
         return [f"asks which {subject or 'task'} fails most " + (f"in run {run}" if run and run != "latest" else
                 "in the latest run" if run else "over the stored runs") + ", not one run's failed tasks listed"]
     if name == "count_in_window":  # the chips side by side: right only for "which chip", and by count
+        if distinct is not None:
+            return [f"asks how many distinct {distinct}s had a failure, not a count of failed results"]
         if not args.get("chip_ids"):
             return [] if subject == "chip" else [f"asks which {subject or 'task'} fails most, not one count"]
         if subject != "chip":
@@ -86,8 +110,10 @@ def failure_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] 
     measure; None when it is no failure ranking or the question cannot be planned."""
     if not failure_mismatches(asked, name, args) or asked.chips_compared:
         return None  # several chips at once: no one ranking restates it (the answer gets the note)
-    chip = args.get("chip_id")
-    plan = failure_plan(asked, chip if isinstance(chip, str) else "", window_days(asked))
+    if name in LISTINGS and (counted := _count_call(asked, args.get("chip_id"))) is not None:
+        return counted.name, dict(counted.args)
+    chip = args.get("chip_id") if isinstance(args.get("chip_id"), str) else ""
+    plan = distinct_plan(asked, str(chip), window_days(asked)) or failure_plan(asked, str(chip), window_days(asked))
     if plan is None or not isinstance(plan.args.get("chip_id"), str) or not plan.args["chip_id"]:
         return None
     return plan.name, dict(plan.args)

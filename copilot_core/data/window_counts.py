@@ -54,7 +54,7 @@ class WindowCounts(ScopedReader):
 
     def count_in_window(self, chip_id: str,
                         what: Literal["failed tasks", "task results", "runs", "failed runs", "measurements",
-                                      "excluded tasks", "usable tasks", "completed tasks"], *,
+                                      "excluded tasks", "usable tasks", "completed tasks", "notes"], *,
                         since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
                         task_name: str | None = None, parameter: str | None = None) -> int:
         """One count of documents that started in ``[since, until)``, counted by the server (never capped):
@@ -63,9 +63,13 @@ class WindowCounts(ScopedReader):
         whose status is failed; ``failed tasks``: those that failed; ``excluded tasks``: task results a person
         marked excluded (QDash's ``excluded: true``, any status); ``usable tasks``: completed and not excluded;
         ``completed tasks``: completed (excluded or not); ``measurements``: completed, non-excluded results with a
-        usable value of ``parameter``.  ``qid`` (a qubit's or coupling's own results) and ``task_name`` narrow the
-        task results, and the runs to those that hold such a result."""
+        usable value of ``parameter``; ``notes``: calibration notes written (by their ``timestamp``).  ``qid`` (a
+        qubit's or coupling's own results) and ``task_name`` narrow the task results, and the runs to those that
+        hold such a result."""
         with driver_errors(self):
+            if what == "notes":
+                return seen(int(self.db["calibration_note"].count_documents(
+                    self.scope(chip_id=v.chip_id(chip_id)) | self._window("timestamp", since, until))))
             window = self._window("start_at", since, until)
             narrowed = _narrowing(qid, task_name)
             if what in ("runs", "failed runs"):

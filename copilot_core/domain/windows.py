@@ -16,21 +16,27 @@ from copilot_core.errors import InvalidRequest
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 Day = Literal["today", "yesterday"]
 DAYS: tuple[Day, ...] = ("today", "yesterday")
-# one end of a window written as a day: a date, a month and day (the year left to the data), a weekday, or "month"
-# (the 1st of the newest run's month: "this month")
-DATE_PATTERN = r"^(\d{4}-)?\d{2}-\d{2}$|^(" + "|".join(WEEKDAYS) + "|month)$"
+# one end of a window written as a day: a date, a month and day (the year left to the data), a day of the month
+# alone (``---20``, ISO 8601's form: "since the 20th"), a weekday, or "month" (the 1st of the newest run's month)
+DATE_PATTERN = r"^(\d{4}-)?\d{2}-\d{2}$|^---\d{2}$|^(" + "|".join(WEEKDAYS) + "|month)$"
 _FIRST = datetime(1970, 1, 1)  # an open start: every stored run
 
 
 def written_day(last: datetime, written: str) -> date:
-    """One end of a window as the router writes it: ``2026-11-03``; ``11-03`` or ``tuesday``, the latest such day
-    on or before the day of ``last`` (the newest run); ``month``, the 1st of its month ("this month").
-    ``InvalidRequest`` for a day no calendar has."""
+    """One end of a window as the router writes it: ``2026-11-03``; ``11-03``, ``---03`` (a day of the month) or
+    ``tuesday``, the latest such day on or before the day of ``last`` (the newest run); ``month``, the 1st of its
+    month ("this month").  ``InvalidRequest`` for a day no calendar has."""
     today = last.date()
     if written == "month":
         return today.replace(day=1)
     if written in WEEKDAYS:
         return today - timedelta(days=(today.weekday() - WEEKDAYS.index(written)) % 7)
+    if written.startswith("---") and written[3:].isdigit() and 1 <= int(written[3:]) <= 31:
+        first_of = today.replace(day=1)
+        while True:  # the latest month, this one or earlier, that has the day, on or before today
+            if (found := _day_of(first_of, int(written[3:]))) is not None and found <= today:
+                return found
+            first_of = (first_of - timedelta(days=1)).replace(day=1)
     try:
         if len(written) == 10:
             return date.fromisoformat(written)
@@ -39,6 +45,13 @@ def written_day(last: datetime, written: str) -> date:
         return found if found is not None and found <= today else date(today.year - 1, month, day)
     except ValueError:
         raise InvalidRequest(f"{written!r} is not a day of the calendar") from None
+
+
+def _day_of(month: date, day: int) -> date | None:
+    try:
+        return month.replace(day=day)
+    except ValueError:
+        return None
 
 
 def dates_window(last: datetime, first: str | None, final: str | None) -> tuple[datetime, datetime]:

@@ -142,7 +142,36 @@ def written_days(text: str) -> list[Written]:
         if first is not None and last is not None:
             taken.append((start, stop))
             out.append(Written(start, stop, first, last, before))
-    return sorted(out + _shared_month(tokens, out), key=lambda w: w.start)
+    shared = _shared_month(tokens, out)
+    out += _month_days(tokens, taken + [(w.start, w.end) for w in shared])
+    return sorted(out + shared, key=lambda w: w.start)
+
+
+# the words a day of the month alone follows ("since the 20th", "between the 20th and the 23rd"); "after" and "before"
+# are left out: the day next to it is no written form
+_DAY_ALONE_AFTER = frozenset({"since", "from", "until", "till", "through", "on", "between", "and", "to"})
+_NOT_A_DAY = frozenset({"of", "qubit", "qubits", "coupling", "couplings", "pair", "chip", "run", "runs", "execution",
+                        "executions", "task", "tasks", "value", "values", "measurement", "measurements", "point",
+                        "points", "lowest", "highest", "best", "worst", "one", "ones", "time", "times", "percentile"})
+
+
+def _month_days(tokens: list[tuple[int, int, str]], taken: list[tuple[int, int]]) -> list[Written]:
+    """"since the 20th", "on the 3rd": a day of the month with no month written, as ``---20`` (the latest 20th on
+    or before the newest run's day): a number with its ordinal ending, not followed by a month ("the 9th of Dec" is
+    :func:`_shared_month`'s) or a noun it ranks ("the 2nd qubit")."""
+    out = []
+    for i, (start, end, word) in enumerate(tokens):
+        number = _day_number(word)
+        if number is None or not 1 <= number <= 31 or any(s <= start < e for s, e in taken) or i == 0:
+            continue
+        the = tokens[i - 1][2] == "the"
+        before = tokens[i - 2][2] if the and i >= 2 else tokens[i - 1][2]
+        after = tokens[i + 1][2] if i + 1 < len(tokens) else ""
+        if not word.isdigit() and before in _DAY_ALONE_AFTER and after not in _NOT_A_DAY and \
+                after not in _MONTH_WORDS:
+            out.append(Written(tokens[i - 1][0] if the else start, end, f"---{number:02d}", f"---{number:02d}",
+                               before))
+    return out
 
 
 _RANGE_WORDS = (("and", "between"), ("to", "from"), ("till", "from"), ("until", "from"), ("through", "from"))

@@ -15,6 +15,7 @@ from copilot_core.language.phrases import Phrases, Row
 
 _TASKS = ("task/tasks/calibration/calibrations/experiment/experiments/measurement/measurements/check/checks"
           "/routine/routines/step/steps")
+_DISTINCT = "distinct/different/unique/individual/separate qubits/couplings/pairs/tasks/runs/executions"
 _NEAR = 6  # tokens between a ranking word and the failure word it ranks
 
 FAILURE_WORDS: dict[str, Row] = {
@@ -68,6 +69,9 @@ FAILURE_WORDS: dict[str, Row] = {
     "never fails": Phrases("never fail*|never had a/any? fail*/error/errors|haven/hasn t ever? failed|not failed once"
                            "|not once failed|zero failures|without a/any? failure/failures|always succeed*/pass*/complete*"
                            "|no failure/failures at all"),
+    # a count of the distinct subjects that failed, not of the failed results ("how many different qubits failed")
+    "distinct count": Phrases(f"how many {_DISTINCT}|number of {_DISTINCT}|count of {_DISTINCT}"
+                              "|how many the? qubits/couplings/pairs|number of qubits/couplings/pairs"),
     # one run the ranking is narrowed to, named by its place ("in the latest run"); an id is the parse's own field
     "latest run": Phrases("latest/last/newest/final/current calibration? run/execution"
                           "|most? recent calibration? run/execution"),

@@ -270,7 +270,7 @@ WORDS.update({
     "worse words": Phrases("poor|bad|weak"), "better words": Phrases("good|strong|excellent"),
     # the kind of task result a count counts (QDash's ``excluded`` flag and ``status``): usable before excluded
     "usable words": Phrases("usable|not excluded|non excluded|unexcluded|kept|valid|good results"),
-    "excluded words": Phrases("excluded|exclusion/exclusions|set aside|thrown out|discarded|rejected"),
+    "excluded words": Phrases("excluded|exclusion/exclusions|set aside|thrown out|discarded|rejected|skipped|skip"),
     "completed words": Phrases("completed|complete|successful|successfully|succeeded|passed|went through"),
     "unit asked": Phrases("in/into/as hz/khz/mhz/ghz/ns/us/μs/µs/ms"),  # "the spread of the frequency in MHz"
 })

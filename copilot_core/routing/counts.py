@@ -70,11 +70,19 @@ def kind_counted(asked: Question) -> str | None:
 KINDS = frozenset(kind for _, kind in _KINDS)
 
 
+def counted_kind(asked: Question) -> str | None:
+    """What a count counts, :func:`kind_counted`'s kinds and calibration notes ("how many notes this week")."""
+    return "notes" if asked.has("notes") and not asked.has("fail") else kind_counted(asked)
+
+
 def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str], one: str | None) \
         -> PlannedCall | None:
     """How many failed task results or runs, results of a task, usable measurements or runs in the window."""
     chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
     args: dict = {"chip_id": chip, **window_args(asked, days), **narrowed(asked)}
+    if asked.has("notes") and not asked.has("fail"):  # calibration notes: one a run, per chip
+        return PlannedCall("count_in_window", {"chip_id": chip, **window_args(asked, days), "what": "notes"},
+                           "calibration notes in a window")
     if failed_counted(asked) == "failed runs":
         return PlannedCall("count_in_window", {**args, "what": "failed runs"}, "failed runs in a window")
     if asked.has("fail"):
@@ -96,6 +104,23 @@ def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str]
     return None
 
 
+_DISTINCT = {"qubits": "qubit", "couplings": "coupling", "pairs": "coupling", "tasks": "task", "runs": "run",
+             "executions": "run"}
+
+
+def distinct_plan(asked: Question, chip_id: str, days: int | None) -> PlannedCall | None:
+    """"How many different qubits failed this week?": the failures per qubit (coupling, task, run), whose answer
+    says how many distinct ones had a failure; a count of failed results is :func:`count_plan`'s."""
+    said = asked.said("distinct count")
+    if said is None or not asked.has("fail") or asked.qubits or len(asked.chips_compared) >= 2 or asked.limits or \
+            any(asked.metrics):  # "how many couplings fail to reach 95%": a limit of a metric, no task failure
+        return None
+    chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
+    within = {"task_name": asked.task_name} if asked.task_name is not None else {}
+    return PlannedCall("failure_ranking", {"chip_id": chip, "by": _DISTINCT[said.split()[-1]],
+                                           **window_args(asked, days), **within}, "how many distinct ones failed")
+
+
 def failures_compared(asked: Question, chip_id: str, days: int | None) -> PlannedCall | None:
     """"Did Q5 or Q9 fail more tasks this week?": the failure counts of the qubits named, side by side (counts,
     never a metric's values)."""
@@ -114,10 +139,12 @@ def counts_side_by_side(asked: Question, chip_id: str, days: int | None, one: st
     side by side.  Failed runs when it counts runs that failed, else failed task results."""
     chips = list(asked.chips_compared) or (list(asked.installed) if asked.has("by chip") else [])
     failed = failed_counted(asked)
+    kind = counted_kind(asked) if one is None else None  # excluded, usable or completed results, or notes
     runs = (asked.has("execution") or asked.has("calibrated")) and one is None
-    if len({c.lower() for c in chips}) >= 2 and not asked.qubits and (failed or runs or asked.has("count words")):
-        what = failed or ("runs" if runs else
-                          "measurements" if one is not None and asked.has("count words") else None)
+    if len({c.lower() for c in chips}) >= 2 and not asked.qubits and \
+            (failed or kind or runs or asked.has("count words")):
+        what = failed or kind or ("runs" if runs else
+                                  "measurements" if one is not None and asked.has("count words") else None)
         if what is None or what == "measurements" and (CATALOGUE[one or ""].kind != "qubit" or asked.limits):
             return None  # "how many qubits on each chip have T1 below 30 μs" counts qubits: compare_chips' share
         args: dict = {"chip_id": chips[0], "what": what, "chip_ids": chips[:4], **window_args(asked, days),

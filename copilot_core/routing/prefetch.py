@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from copilot_core.language.question import Question, parse
 from copilot_core.routing.counts import (
-    KINDS, count_plan, counts_side_by_side, days_args, failure_plan, failures_compared, kind_counted, narrowed,
-    runs_asked, window_args, window_days,
+    KINDS, count_plan, counts_side_by_side, days_args, distinct_plan, failure_plan, failures_compared, kind_counted,
+    narrowed, runs_asked, window_args, window_days,
 )
 from copilot_core.routing.conditions import status_plan
 from copilot_core.routing.limits import quality_conditions
@@ -178,7 +178,7 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     if (counted := failures_compared(asked, chip_id, days) or counts_side_by_side(asked, chip_id, days, one)) \
             is not None:
         return counted
-    if (ranked := failure_plan(asked, chip_id, days)) is not None:
+    if (ranked := distinct_plan(asked, chip_id, days) or failure_plan(asked, chip_id, days)) is not None:
         return ranked
     kind = kind_counted(asked)
     if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates) or \
@@ -204,7 +204,8 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         if one is not None:
             args["param_names"] = [one]
         return PlannedCall("compare_qubits", args, "two qubits side by side")
-    if asked.shape == "cross-chip" and one is not None:
+    if one is not None and (asked.shape == "cross-chip" or asked.chip_scope != "one" and asked.has("chip stat")
+                            and not asked.qubits):  # "the mean T2 echo per chip": each chip's, side by side
         return chips_plan(asked, one)
     return None
 

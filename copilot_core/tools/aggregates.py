@@ -36,7 +36,7 @@ def ranking(kind: str, metric: str, ordered: list[tuple[str, list[str]]], higher
 
 
 What = Literal["failed tasks", "task results", "runs", "failed runs", "measurements", "excluded tasks", "usable tasks",
-               "completed tasks"]
+               "completed tasks", "notes"]
 # A kind of task result counted with its share of all finished ones, and what the kind is, in the answer's words.
 KINDS = {"excluded tasks": "were marked excluded (set aside by a person; QDash's excluded flag)",
          "usable tasks": "were usable (completed and not excluded)", "completed tasks": "completed"}
@@ -68,8 +68,8 @@ def _scope_fields(since: datetime | None, until: datetime | None, qid: str | Non
 @tool("count_in_window",
       {"chip_id": chip_id_arg(),
        "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "failed runs", "measurements",
-                                           "excluded tasks", "usable tasks", "completed tasks"],
-                "description": "Finished task results (or one kind), runs, failed runs, or usable measurements."},
+                                           "excluded tasks", "usable tasks", "completed tasks", "notes"],
+                "description": "Finished task results (or one kind), runs, failed runs, usable measurements, or notes."},
        "days": days_arg(),
        "since_weekday": weekday_arg(),
        "day": day_arg(),
@@ -91,6 +91,9 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         ctx.chip(chip)
     for q in ([qid] if qid is not None else []) + (qids or []):
         ctx.check_qid(chip_id, q)
+    if what == "notes" and (qid is not None or task_name is not None or qids):
+        raise ToolError("calibration notes are counted per chip (one a run)", "leave out qid and task_name",
+                        kind="call")
     if what == "measurements" and metric_name not in CATALOGUE:
         raise ToolError("counting measurements needs a known metric_name", "e.g. {\"metric_name\": \"t1\"}", kind="call")
     since_weekday = since_weekday.strip().lower() if isinstance(since_weekday, str) else since_weekday
@@ -142,6 +145,8 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
              f"runs that started ({format_share(failed, total)}).")
         data |= {"count_failed": failed, "percent": 100 * failed / total if total else 0.0, "share_of": "runs"} | (
             {"total": total} if what == "failed runs" else {})
+    elif what == "notes":
+        answer = f"On {chip_id}, {n} calibration notes were written {span}, each note counted by its time."
     else:
         title = CATALOGUE[str(metric_name)].title
         answer = (f"On {chip_id}, {n} {title} results{owner} with a usable value were measured {span} "
@@ -154,7 +159,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
 _COUNTED = {"failed tasks": "failed task results", "task results": "finished task results", "runs": "calibration runs",
             "excluded tasks": "excluded task results", "usable tasks": "usable task results",
             "completed tasks": "completed task results",
-            "failed runs": "failed calibration runs (executions)"}
+            "failed runs": "failed calibration runs (executions)", "notes": "calibration notes"}
 
 
 def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datetime | None, until: datetime | None,

@@ -68,6 +68,9 @@ def _run_named(ctx: ToolContext, chip_id: str, execution_id: str) -> tuple[str, 
                     "list runs with get_execution_history", kind="data")
 
 
+_PLURAL = {"qubit": "qubits", "coupling": "couplings", "task": "tasks", "run": "runs"}
+
+
 def _next_end(tied: int) -> int:
     """Where the "next" names of a sentence end: up to :data:`SHOWN` names in all, and two after a long tie."""
     return SHOWN if tied < SHOWN else tied + 2
@@ -162,9 +165,10 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
     if len(items) > len(top):
         answer += "; next: " + ", ".join(f"{dated(k)} {n} ({format_fraction(n / total)})"
                                          for k, n in items[len(top):_next_end(len(top))])
-    answer += "."
+    answer += f"; {len(items)} {_PLURAL[by]} had at least one failure."
     listed = items[:LISTED]
     data = {"answer": answer, "chip_id": chip_id, "by": by, "total": total, "share_of": "failed tasks",
+            "failed_subjects": len(items),
             "failures": [{"name": k, "count_failed": n, "share_pct": 100 * n / total}
                          | ({"start_at": f"{started[k]:%Y-%m-%d}"} if k in started else {}) for k, n in listed],
             "ranking": ranking(by, "failures", [(k, [str(n), format_fraction(n / total)]) for k, n in listed],

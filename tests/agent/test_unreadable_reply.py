@@ -119,15 +119,32 @@ def test_any_provider_failure_after_the_routers_call_gives_the_computed_answer(f
     assert "upstream exploded" not in said and "10.9.8.7" not in said, said
 
 
+VAGUE = "Tell me something interesting about the calibration data."  # no call of the router's answers it
+
+
 def test_an_unreadable_reply_with_no_facts_is_a_clear_error(repo, scripted_openai, tmp_path):
     scripted_openai.push(unparsable(), unparsable())
-    turn = page_turn(repo, scripted_openai, tmp_path, QUESTION, SMALL, {"COPILOT_TOOL_ROUTER": "off"})
+    turn = page_turn(repo, scripted_openai, tmp_path, VAGUE, SMALL, {"COPILOT_TOOL_ROUTER": "off"})
     said = shown(turn)
     assert turn.result is not None and turn.result.error is not None and not turn.result.tool_calls
     assert said.startswith("The model's reply could not be read") and "Ask again" in said, said
     assert NOTE not in said, said
     first, retry = scripted_openai.bodies()  # one more sample of the same step, then the error
     assert first.get("tools") and retry.get("tools") == first["tools"] and messages(retry) == messages(first)
+    no_server_text(said, scripted_openai)
+
+
+def test_an_unreadable_reply_with_no_facts_on_a_question_the_router_answers_makes_its_call_at_once(
+        repo, scripted_openai, tmp_path, truth):
+    """Router off, so no call before the model's round: the unreadable reply is not sampled again (minutes on a
+    small model); the router's own call is made and its sentence is the answer, with the note."""
+    scripted_openai.push(unparsable(), unparsable())
+    turn = page_turn(repo, scripted_openai, tmp_path, QUESTION, SMALL, {"COPILOT_TOOL_ROUTER": "off"})
+    said = shown(turn)
+    assert computed_right(said, truth), said
+    assert said.rstrip().endswith(f"_{NOTE}_"), said
+    assert turn.result is not None and turn.result.error is None and turn.result.claims == "computed"
+    assert scripted_openai.calls_made == 1, scripted_openai.calls_made
     no_server_text(said, scripted_openai)
 
 
