@@ -81,7 +81,7 @@ def _ranked(facts: Sequence[Fact]) -> list[Fact]:
     return [f for f in facts if f.role in _RANKED and f.subject is not None]
 
 
-def _has_role(need: AskedRole, facts: Sequence[Fact]) -> bool:
+def holds_role(need: AskedRole, facts: Sequence[Fact]) -> bool:
     """The facts hold the role (a top N: N ranked values)."""
     if need.roles == _RANKED:
         return len({f.subject for f in _ranked(facts)}) >= need.values
@@ -119,7 +119,7 @@ def role_sentence(need: AskedRole, outcomes: Sequence[ToolOutcome]) -> str | Non
     it."""
     for outcome in sorted((o for o in outcomes if o.ok), key=lambda o: o.origin != "router"):
         line = answer_line(outcome)
-        if line and _has_role(need, tool_facts([outcome])):
+        if line and holds_role(need, tool_facts([outcome])):
             return line
     return None
 

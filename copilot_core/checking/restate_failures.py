@@ -7,7 +7,7 @@ re-makes it as the question reads it (the router's own plan, :func:`~copilot_cor
 
 from __future__ import annotations
 
-from copilot_core.checking.restate_elements import call_window, same_window
+from copilot_core.checking.restate_elements import call_window, same_window, window_mismatch
 from copilot_core.domain.task_families import FAMILY_WORDS
 from copilot_core.language.question import Question
 from copilot_core.routing.counts import (failure_family, failure_plan, failure_subject, rate_asked, window_args,
@@ -37,7 +37,8 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
             return [f"asks which {subject or 'task'} fails most, not a count per chip"]
         return ["asks for a failure rate (failed over finished results), not a count of failures"] \
             if rate_asked(asked) else []
-    out = other_chip + _window_mismatch(asked, args)
+    # the elements' own window check already holds a written window to this call: one note, not two
+    out = other_chip + ([] if window_mismatch(asked, name, args) is not None else _window_mismatch(asked, args))
     by = str(args.get("by") or "task")
     if subject is not None and subject != by:
         out.append(f"asks which {subject} fails most, not which {by}")
