@@ -68,27 +68,33 @@ class Feature:
 
 # --- N: the N ranked subjects of a top-N ---------------------------------------------------------------------
 
+def _about(asked: Question, call: Call) -> list[Fact]:
+    """The call's facts of the question's metrics (every fact when it names none; facts of no metric kept)."""
+    named = {m for m in asked.metrics if m is not None}
+    return [f for f in call.facts if not named or f.metric is None or f.metric in named]
+
+
 def _n_parts(asked: Question) -> list[Part]:
     n = asked.extreme_n
     if asked.shape != "extreme" or n is None or n < 2:
         return []
     word = asked.extreme_word or "ranked"
-    words = f"the top {n}" if word == "top" else f"the {n} {word}"
+    words = f"the {word} {n}" if word in ("top", "bottom") else f"the {n} {word}"
     return [Part(words, n, (f"{n} ranked values", f"asks for {n},"))]
 
 
-def _ranked(call: Call) -> int:
-    return len({f.subject for f in call.facts if f.role in _RANKED and f.subject})
+def _ranked(asked: Question, call: Call) -> int:
+    return len({f.subject for f in _about(asked, call) if f.role in _RANKED and f.subject})
 
 
 def _n_covers(asked: Question, part: Part, call: Call) -> bool:
     n = cast(int, part.value)
     given = call.args.get("n")
-    return _ranked(call) >= n or call.name == "rank_metric" and isinstance(given, int) and given >= n
+    return _ranked(asked, call) >= n or call.name == "rank_metric" and isinstance(given, int) and given >= n
 
 
 def _n_gave(asked: Question, part: Part, calls: Sequence[Call]) -> str:
-    most = max((_ranked(c) for c in calls), default=0)
+    most = max((_ranked(asked, c) for c in calls), default=0)
     return f"the answer names {most}" if most else "no call ranked them"
 
 
@@ -178,7 +184,7 @@ def _statistic_parts(asked: Question) -> list[Part]:
 
 
 def _statistic_covers(asked: Question, part: Part, call: Call) -> bool:
-    return isinstance(part.value, AskedRole) and holds_role(part.value, call.facts)
+    return isinstance(part.value, AskedRole) and holds_role(part.value, _about(asked, call))
 
 
 def _statistic_gave(asked: Question, part: Part, calls: Sequence[Call]) -> str:
