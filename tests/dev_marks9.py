@@ -116,6 +116,8 @@ CASES: tuple[Case, ...] = (
          (_not("couplings", "the answer is about tasks"),)),
     Case("attack-days-ranking", "Which qubit failed most over the past 10 days?",
          ("failure_ranking", {"by": "qubit", "days": 10}), ()),
+    Case("attack-pair-coupling-metric", "Bell state fidelity between Q0 and Q1?",
+         ("get_coupling_params", {"coupling_id": "0-1", "param_names": ["bell_state_fidelity"]}), ()),
     Case("attack-unit-lookup", "What is Q5 qubit frequency in MHz?", ("get_qubit_params", {"qid": "5"}),
          (_not("the value in MHz", "the figures above are in GHz"),)),
 )
