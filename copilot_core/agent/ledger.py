@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 
+from copilot_core.checking.claim_facts import Fact, tool_facts
 from copilot_core.tools.args import validate_args
 from copilot_core.tools.registry import TOOLS_BY_NAME, cacheable
 from copilot_core.tools.spec import ToolError
@@ -54,6 +55,13 @@ class CallLedger:
         self.outcomes: list[ToolOutcome] = []
         self.hits = 0  # calls answered from the ledger instead of running
         self._keys: dict[str, ToolOutcome] = {}
+        self._facts: tuple[int, list[Fact]] = (0, [])
+
+    def facts(self) -> list[Fact]:
+        """The facts of every call so far, built once per set of calls (the checks of one turn share them)."""
+        if self._facts[0] != len(self.outcomes) or not self._facts[1]:
+            self._facts = (len(self.outcomes), tool_facts(self.outcomes))
+        return self._facts[1]
 
     @property
     def charts(self) -> list[dict]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from copilot_core.agent.ledger import CallLedger
 from copilot_core.checking.absence import unread_absences
 from copilot_core.checking.marks import states_something
 from copilot_core.language.numbers import answer_numbers
@@ -124,13 +125,13 @@ def fallback_plan(question: str, *, chip_id: str | None, qid: str | None,
                                                                       available=available, chips=chips)
 
 
-def absence_call(answer: str, outcomes: Sequence[ToolOutcome], chip_id: str | None, question: str
-                 ) -> PlannedCall | None:
+def absence_call(answer: str, ledger: CallLedger, chip_id: str | None, question: str) -> PlannedCall | None:
     """An answer that says a qubit's or coupling's value is absent when no call of the turn read that subject: the
-    call that reads it, so the claim check holds the absence to the database, never to nothing."""
-    asked = parse(question)
+    call that reads it, so the claim check holds the absence to the database, never to nothing.  The ledger's
+    facts are the turn's, built once."""
+    asked, outcomes = parse(question), ledger.outcomes
     try:
-        unread = unread_absences(answer, outcomes, (*asked.qubits, *asked.couplings))
+        unread = unread_absences(answer, outcomes, (*asked.qubits, *asked.couplings), ledger.facts())
     except Exception:  # noqa: BLE001 - results the check cannot read: the claim check after it fails closed on them
         return None
     if chip_id is None or not unread or any(runs_code(o.name) for o in outcomes):

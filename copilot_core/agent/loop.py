@@ -139,7 +139,7 @@ class ModelLoop:
                 if self.asked is None and not self.ledger.outcomes and toolkit is not None and \
                         answered_from_thin_air(request.message, text, bool(self.plan.history)):
                     text = self.look_up()  # a data question answered with no call: never shown
-                elif text and (read := absence_call(text, self.ledger.outcomes, self.plan.chip_id, request.message)):
+                elif text and (read := absence_call(text, self.ledger, self.plan.chip_id, request.message)):
                     self.record(read, "call_check_absent")  # "Q05 has no T1 data": held to what the database holds
                 if self.cancel is not None:
                     self.cancel.check()

@@ -90,7 +90,10 @@ def absence_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int,
     return out
 
 
-def unread_absences(text: str, results: Sequence[object], asked: Sequence[str] = ()) -> list[str]:
-    """The subjects ``text`` says a value of is absent that no call of the turn read: what to read before judging."""
-    claims = absence_claims(text, tool_facts(list(results)), (), asked, read_subjects(results))
+def unread_absences(text: str, results: Sequence[object], asked: Sequence[str] = (),
+                    facts: Sequence[Fact] | None = None) -> list[str]:
+    """The subjects ``text`` says a value of is absent that no call of the turn read: what to read before judging
+    (``facts``: those of ``results``, when the caller already built them)."""
+    held = tool_facts(list(results)) if facts is None else facts
+    claims = absence_claims(text, held, (), asked, read_subjects(results))
     return list(dict.fromkeys(c.subject for c in claims if c.verdict == "unchecked" and c.subject))

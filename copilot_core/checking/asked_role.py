@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from copilot_core.checking.claim_facts import Claim, Fact, Role, tool_facts
 from copilot_core.checking.matcher import states_written
+from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
 from copilot_core.language.answer_words import ANSWER_WORDS
 from copilot_core.tools.toolkit import ToolOutcome, answer_line
@@ -56,7 +57,7 @@ def asked_role(asked: Question) -> AskedRole | None:
             asked.shape == "fails most" or asked.has("count words") or asked.has("pair words")):
         return AskedRole(_FAILED, "failed-task count of each qubit", len(asked.qubits))
     if asked.shape in ("qubit pair", "lookup") and len(asked.qubits) == 2 and not asked.has("subject words") and \
-            not asked.has("fail"):
+            not asked.has("fail") and not _of_couplings(asked):
         return AskedRole(_PAIR, "value of each of the two qubits", 2)
     if asked.shape in ("qubit pair", "lookup") and len(asked.couplings) == 2 and not asked.qubits and \
             not asked.has("fail"):  # "Q16-Q17 or Q16-Q18": each coupling's own value
@@ -66,6 +67,12 @@ def asked_role(asked: Question) -> AskedRole | None:
     if asked.shape in _COMPARED and (asked.has("count words") or asked.has("fail")):
         return SHAPE_ANSWERS["count"]
     return SHAPE_ANSWERS.get(asked.shape)
+
+
+def _of_couplings(asked: Question) -> bool:
+    """Every metric the question names is a coupling's ("Bell state fidelity between qubits 0 and 1"): one value."""
+    named = [CATALOGUE[m].kind for m in asked.metrics if m is not None and m in CATALOGUE]
+    return bool(named) and set(named) == {"coupling"}
 
 
 def told_role(said: str, facts: Sequence[Fact]) -> AskedRole | None:
@@ -84,7 +91,7 @@ def _ranked(facts: Sequence[Fact]) -> list[Fact]:
     return [f for f in facts if f.role in _RANKED and f.subject is not None]
 
 
-def _has_role(need: AskedRole, facts: Sequence[Fact]) -> bool:
+def holds_role(need: AskedRole, facts: Sequence[Fact]) -> bool:
     """The facts hold the role (a top N: N ranked values)."""
     if need.roles == _RANKED:
         return len({f.subject for f in _ranked(facts)}) >= need.values
@@ -127,7 +134,7 @@ def role_sentence(need: AskedRole, outcomes: Sequence[ToolOutcome]) -> str | Non
     it."""
     for outcome in sorted((o for o in outcomes if o.ok), key=lambda o: o.origin != "router"):
         line = answer_line(outcome)
-        if line and _has_role(need, tool_facts([outcome])):
+        if line and holds_role(need, tool_facts([outcome])):
             return line
     return None
 

@@ -55,7 +55,7 @@ def _title(name: str) -> str:
     return entry.title if entry is not None else name
 
 
-def _limit_words(name: str, side: str, value: float) -> str:
+def limit_words(name: str, side: str, value: float) -> str:
     entry = CATALOGUE.get(name)
     unit = "" if entry is None or not entry.unit else entry.unit if entry.unit == "%" else f" {entry.unit}"
     return f"{_title(name)} {side} {value:g}{unit}"
@@ -144,11 +144,11 @@ def _limit_mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
     for metric, side, value in wanted:
         if any(m == metric and s == side and _same(v, value) for m, s, v in given):
             continue
-        said = _limit_words(metric, side, value)
+        said = limit_words(metric, side, value)
         wanted_here = {(m, s, v) for m, s, v in wanted if m == metric}
         other = [c for c in given if c[0] == metric and not any(c[1] == s and _same(c[2], v) for _, s, v in wanted_here)]
         if other:
-            out.append(Mismatch(f"sets {said}, not {' and '.join(_limit_words(*c) for c in other)}"))
+            out.append(Mismatch(f"sets {said}, not {' and '.join(limit_words(*c) for c in other)}"))
         else:
             out.append(Mismatch(f"also sets {said}"))
     wanted_metrics = {m for m, _, _ in wanted}
@@ -288,7 +288,7 @@ def reading(name: str, args: dict) -> str:
     chip = f" on {args['chip_id']}" if isinstance(args.get("chip_id"), str) else ""
     if name in _FILTERS:
         join = " or " if args.get("join") == "or" else " and "
-        return f"counts those with {join.join(_limit_words(*c) for c in call_conditions(name, args))}{chip}"
+        return f"counts those with {join.join(limit_words(*c) for c in call_conditions(name, args))}{chip}"
     if name == "rank_metric":
         return (f"ranks by {_title(str(args.get('metric_name')))} ({args.get('order') or 'lowest'} "
                 f"{int(_number(args.get('n')) or 5)}){chip}")

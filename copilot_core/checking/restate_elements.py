@@ -85,7 +85,7 @@ def same_window(want: dict, given: dict) -> bool:
     return want.keys() == given.keys() and all(day(k, want[k], given[k]) for k in want)
 
 
-def _window_mismatch(asked: Question, name: str, args: dict) -> str | None:
+def window_mismatch(asked: Question, name: str, args: dict) -> str | None:
     """A call over another number of days than the question's "last N days" (or over one day, or every run)."""
     if (dated := _dated_mismatch(asked, name, args)) is not None:
         return dated
@@ -154,7 +154,7 @@ def status_mismatches(asked: Question, name: str, args: dict) -> list[str]:
 def element_mismatches(asked: Question, name: str, args: dict, used: list[str]) -> list[str]:
     """What the call ``name(args)`` (reading ``used``) leaves out of this module's elements, in words."""
     out = _not_held_mismatch(asked, used) + status_mismatches(asked, name, args)
-    if (window := _window_mismatch(asked, name, args)) is not None:
+    if (window := window_mismatch(asked, name, args)) is not None:
         out.append(window)
     unbanded = [q for q in asked.qualities if q.metric is not None and (q.metric not in used or name not in _FILTERS)
                 and (entry := CATALOGUE.get(q.metric)) is not None and entry.band_limit(q.direction, q.word) is None]
@@ -194,7 +194,7 @@ def rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     """The call with this module's elements put right, when one reading is possible; None otherwise."""
     chip = args.get("chip_id") if isinstance(args.get("chip_id"), str) else None
     clear = _clear(asked)
-    windowed = _window_mismatch(asked, name, args) is not None
+    windowed = window_mismatch(asked, name, args) is not None
     if windowed:  # the question's window, then whatever else this module puts right
         args = {**{k: v for k, v in args.items() if k not in _WINDOW_KEYS}, **(
             window_args(asked, None) if _dated_mismatch(asked, name, args) else {"days": days_asked(asked)})}

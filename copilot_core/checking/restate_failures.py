@@ -7,7 +7,7 @@ re-makes it as the question reads it (the router's own plan, :func:`~copilot_cor
 
 from __future__ import annotations
 
-from copilot_core.checking.restate_elements import call_window, same_window
+from copilot_core.checking.restate_elements import call_window, same_window, window_mismatch
 from copilot_core.domain.task_families import FAMILY_WORDS
 from copilot_core.language.question import Question
 from copilot_core.routing.planned import PlannedCall
@@ -66,8 +66,8 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
     given_run = args.get("execution_id")
     if run is not None or given_run is not None:  # a run is its own window
         out = other_chip + ([] if given_run == run else [_runs_said(run, given_run)])
-    else:
-        out = other_chip + _window_mismatch(asked, args)
+    else:  # the elements' own window check already holds a written window to this call: one note, not two
+        out = other_chip + ([] if window_mismatch(asked, name, args) is not None else _window_mismatch(asked, args))
     if asked.last_n is not None and asked.has("execution") and not given_run:  # "in the last 5 runs": no call's
         out.append(f"ranks the failures of the last {asked.last_n} runs only")  # window, so it is noted
     by = str(args.get("by") or "task")

@@ -22,9 +22,9 @@ from copilot_core.tools.registry import TOOLS_BY_NAME, runs_code
 from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
 # Tools that read no measured data (a name check, the chip's layout, notes, memory): no scope to judge.
-_NO_DATA = frozenset({"check_target", "list_available_parameters", "get_chip_topology", "recall_memory",
-                      "get_calibration_notes"})
-_WINDOW_ARGS = ("days", "since_weekday")
+NO_DATA = frozenset({"check_target", "list_available_parameters", "get_chip_topology", "recall_memory",
+                     "get_calibration_notes"})
+_WINDOW_ARGS = ("days", "day", "since_weekday", "from_date", "to_date")  # restate_elements.call_window's keys
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,13 @@ class Scope:
         return {k: v for k, v in (("window", self.window), ("task", self.task), ("qubit", self.qubit)) if v}
 
 
-def _window_words(asked: Question) -> str | None:
+def window_words(asked: Question) -> str | None:
     """The question's window, rebuilt from its parsed parts (never the question's own characters)."""
     if asked.since_weekday is not None:
         return "this week" if asked.has("this week") else f"since {asked.since_weekday.capitalize()}"
+    if asked.dates is not None:  # as written: "11-03", "2026-11-05"
+        first, last = asked.dates
+        return f"from {first} to {last}" if first and last else f"since {first}" if first else f"up to {last}"
     window = asked.window
     if window is not None:
         if window.unit in ("today", "yesterday"):
@@ -54,7 +57,7 @@ def _window_words(asked: Question) -> str | None:
 def asked_scope(asked: Question) -> Scope:
     """The window, task and single qubit ``asked`` restricts its answer to."""
     qubit = asked.qubits[0] if len(asked.qubits) == 1 and not asked.couplings else None
-    return Scope(_window_words(asked), asked.task_name, qubit)
+    return Scope(window_words(asked), asked.task_name, qubit)
 
 
 def wider(outcome: ToolOutcome, scope: Scope) -> list[str]:
@@ -82,14 +85,14 @@ def _names_qubit(args: dict, qubit: str) -> bool:
 def scope_note(covered: Sequence[str], scope: Scope, replaced: bool = False) -> str:
     """The visible note: what the answer's figures cover vs what the question asked about."""
     stated = scope.stated()
-    asked = " and ".join(_asked_words(k, stated[k]) for k in covered)
+    asked = " and ".join(asked_words(k, stated[k]) for k in covered)
     if replaced:
         return (f"The model's answer used figures not limited to {asked}, which the question asked about; the "
                 "answer computed from the data for that scope is shown instead.")
     return f"Scope: the figures above are not limited to {asked}, which the question asked about."
 
 
-def _asked_words(kind: str, value: str) -> str:
+def asked_words(kind: str, value: str) -> str:
     if kind == "qubit":
         return f"qubit {int(value)}"
     return escape(value)
@@ -107,7 +110,7 @@ def scoped_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOut
     """``blocks`` as shown, or with the scope note (see the module docstring): the one rule for every answer."""
     asked = parse(question)
     scope = asked_scope(asked)
-    data = [o for o in outcomes if o.ok and o.name not in _NO_DATA]
+    data = [o for o in outcomes if o.ok and o.name not in NO_DATA]
     if not scope.stated() or not data or any(runs_code(o.name) for o in data):
         return blocks
     judged = [(o, wider(o, scope)) for o in data]

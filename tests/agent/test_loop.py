@@ -96,7 +96,7 @@ def test_parallel_calls_in_one_turn_each_get_an_output(scripted_openai, style, t
     scripted_openai.push(calls(("get_qubit_params", {"chip_id": "64Qv3", "qid": "1"}),
                                ("get_qubit_params", {"chip_id": "64Qv3", "qid": "2"})),
                          answer("Both fine."))
-    result = ask(scripted_openai, style, toolkit)
+    result = ask(scripted_openai, style, toolkit, "How are qubits 1 and 2?")  # "qubit 5" would get the scope note
     assert result.error is None and result.answer == "Both fine."
     outputs = tool_outputs(scripted_openai.bodies()[1])
     assert [json.loads(o)["qid"] for o in outputs] == ["1", "2"]
