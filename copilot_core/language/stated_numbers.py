@@ -18,3 +18,9 @@ COUNT_NOUNS = {"qubit": "qubits", "coupling": "couplings", "pair": "couplings", 
                "run": "runs", "execution": "runs", "calibration": "runs", "result": "values", "point": "values",
                "value": "values", "measurement": "values"}
 NOUN_AFTER = re.compile(rf"^\s+(?:[\w*-]+\s+){{0,3}}?({'|'.join(COUNT_NOUNS)})s?\b", re.I)
+# Counts written in words the count patterns do not read ("half a dozen", "a dozen", "a few", "twelve"): the size of
+# a selection they mean.  The parse reads "top N" and "the N lowest" on the question with these written as digits.
+COUNT_PHRASES: dict[str, int] = {
+    "half a dozen": 6, "a dozen": 12, "dozen": 12, "a few": 3, "a couple of": 2, "a couple": 2, "couple of": 2,
+    "a handful of": 5, "a handful": 5, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20}
