@@ -21,7 +21,8 @@ from copilot_core.language.numbers import number_spans
 from copilot_core.language.qualities import Quality, qualities
 from copilot_core.language.window_words import Window, read_window
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
-from copilot_core.language.stated_numbers import COUNT_NOUNS, COUNT_PHRASES, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE, STATED_NUMBER
+from copilot_core.language.stated_numbers import (COUNT_NOUNS, COUNT_PHRASES, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
+                                                  STATED_NUMBER)
 from copilot_core.domain.units import canonical
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, chips_meant, metrics_named, threshold_metrics
 
