@@ -1,10 +1,10 @@
-"""Limits whose comparison is written once for several numbers: "pass a ZX90 fidelity of 95% and a Bell state
-fidelity of 90%", "reach a T1 of 50 μs and a T2 echo of 40 μs", "clear 60 μs on T1 and 99.5% on X90 gate fidelity".
+"""Limits whose comparison word is written once for several numbers: a passing verb before a metric and its value
+("passes an X of v", then "a Y of w" joined to it), or one comparison before the first value only ("clears v on X,
+w on Y").
 
-The comparison word stands before a metric and its number ("reach a T1 of 50 μs"), or before the first of several
-numbers only ("clear 60 μs on T1 and 99.5% on ..."): each later number of a metric, joined to the limit before it,
-is a limit of the same side.  A number is carried only when it is a value of a metric (a unit after it, or "of" /
-"is" / "at" before it), never a count ("3 days"), a label ("qubit 5") or a chip's size.
+Each later value of a metric, joined to the limit before it, is a limit on the same side.  A number is carried only
+when it is a value of a metric (a unit after it, or "of" / "is" / "at" before it), never a count (days, runs), a
+label (a qubit's number) or a chip's size.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from copilot_core.language.question_words import CHIP_ID, MENTION, tokens_of
 from copilot_core.language.stated_numbers import COUNT_NOUNS
 
 Carried = tuple[int, int, Way, float, str, bool]  # start, end, side, value, unit as written, a value at it counts
-# Verbs of passing a limit that take the metric first ("pass a ZX90 fidelity of 95%"): at least the value.
+# Verbs of passing a limit that take the metric first ("passes an X of v"): at least the value.
 _PASSING: dict[str, tuple[Way, bool]] = {w: ("above", True) for w in (
     "pass", "passes", "passing", "satisfy", "satisfies", "satisfying", "achieve", "achieves", "achieving")}
 _VALUE_BEFORE = frozenset({"of", "is", "at", "=", "are", "be"})
