@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
-from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.domain.metrics import CATALOGUE, RESTATED
 from copilot_core.domain.topology import parse_qubit_ref, qubit_label, target_label, topology_for
 from copilot_core.tools.compact import (compact_output_parameters, compact_timestamp, inline_from_database,
                                         untrusted_data)
@@ -90,7 +90,7 @@ def qubit_sections(repo: CalibrationRepository, chip_id: str, qid: str, chip: Ch
     label = qubit_label(qid, _size(chip))
     lines = [f"- target qubit: {label}"]
     if values:
-        names = None if neighbours else tuple(CATALOGUE)
+        names = None if neighbours else tuple(n for n in CATALOGUE if n not in RESTATED)
         lines.append(f"- {label} current parameters: "
                      f"{_params_line(_safe('qubit params', repo.qubit_params, chip_id, qid), names)}")
     if not neighbours or not chip or not chip.get("size"):

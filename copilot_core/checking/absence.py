@@ -13,9 +13,10 @@ one) and says its value is absent is:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from copilot_core.checking.claim_facts import Claim, Fact, Verdict, canonical_subject, tool_facts
-from copilot_core.domain.vocabulary import metrics_named
+from copilot_core.domain.vocabulary import NUMBER_WORDS, metrics_named
 from copilot_core.language.question import mentions
 from copilot_core.language.question_words import tokens_of
 from copilot_core.language.sentences import own_sentences
@@ -59,6 +60,22 @@ def read_subjects(results: Sequence[object]) -> dict[str, frozenset[str] | None]
     return out
 
 
+def _chip_wide(sentence: str, at: tuple[int, int], named: Sequence[str], facts: Sequence[Fact]) -> Claim | None:
+    """A sentence naming no qubit or coupling that says the data is absent ("there is no data for that", "no
+    couplings have Bell state fidelity data") while the tools returned values of its metric (of any metric when it
+    names none) over the chip: wrong.  One that counts the missing ("3 qubits have no T1 value") is a count's, and
+    none is judged when the tools themselves counted some missing."""
+    if len(set(named)) > 1 or any(w.isdigit() or w in NUMBER_WORDS for _, _, w in tokens_of(sentence)) or \
+            any(f.qualifier == "missing" and f.value for f in facts):
+        return None
+    held = [f for f in facts if f.metric is not None and (not named or f.metric == named[0])]
+    if not held:
+        return None
+    reason = f"the tools returned values of {held[0].metric} over the chip: they are in the data"
+    return Claim(sentence[at[0]:at[1]], sentence, None, held[0].metric, None, "missing", None, "wrong", reason, None,
+                 at[0], at[1])
+
+
 def absence_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int, int]] = (),
                    asked: Sequence[str] = (), read: Mapping[str, frozenset[str] | None] | None = None) -> list[Claim]:
     """One claim per sentence of ``text`` that says one metric's value of one subject is absent.  ``asked``: the
@@ -70,10 +87,12 @@ def absence_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int,
         sentence = text[s:e]
         at = _absent_at(sentence)
         named = [m for m in metrics_named(sentence) if m is not None]
-        if at is None or len(set(named)) != 1:
+        if at is None:
             continue
         subjects = list(dict.fromkeys(m.subject for m in mentions(sentence))) or list(asked)
-        if len(subjects) != 1:
+        if not subjects and (chip_wide := _chip_wide(sentence, at, named, facts)) is not None:
+            out.append(replace(chip_wide, start=s + at[0], end=s + at[1]))
+        if len(set(named)) != 1 or len(subjects) != 1:
             continue
         name, subject = named[0], subjects[0]
         held = [f for f in facts if f.subject == subject and f.metric == name and f.role in _VALUE_ROLES]

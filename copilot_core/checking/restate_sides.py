@@ -63,7 +63,8 @@ def spread_metric(asked: Question) -> str | None:
     """The one metric a question asks the spread of ("how consistent is T1", "T1's IQR"), with no limit, extreme or
     second metric that would make it a filter, a ranking or a correlation; else None."""
     clear = _clear(asked)
-    if len(clear) != 1 or not spread_asked(asked) or asked.limits or asked.extreme or asked.relates or asked.qualities:
+    ranked = asked.extreme is not None and not asked.has("range words")  # "highest and lowest ... apart": a range
+    if len(clear) != 1 or not spread_asked(asked) or asked.limits or ranked or asked.relates or asked.qualities:
         return None
     return clear[0]
 

@@ -16,7 +16,7 @@ from copilot_core.domain.topology import qubit_label, target_label
 if TYPE_CHECKING:
     from copilot_core.domain.metrics import Metric
 
-__all__ = ["NOT_MEASURED", "NO_CHANGE", "NO_VALUE", "format_value", "format_change", "format_percent",
+__all__ = ["NOT_MEASURED", "NO_CHANGE", "NO_VALUE", "converted_decimals", "format_value", "format_change", "format_percent",
            "format_fraction", "format_share", "format_coefficient", "format_with_error", "number_or_none",
            "qubit_label", "target_label", "MEDIAN_CHANGE_LABEL"]
 
@@ -41,12 +41,21 @@ def _with_unit(text: str, unit: str) -> str:
     return f"{text}%" if unit == "%" else f"{text} {unit}"
 
 
-def format_value(metric: Metric, value: float | None, *, unit: bool = True, missing: str = NO_VALUE) -> str:
-    """``99.87%``, ``48.3 μs``, ``5.0474 GHz``; ``missing`` (default "—") when there is no value, never a 0."""
+def converted_decimals(unit: str, factor: float) -> int | None:
+    """The decimals a value kept in ``unit`` has once multiplied by ``factor`` into another unit of its family (a GHz
+    value's 4 are 1 in MHz and none in kHz; a ns value's 1 is 4 in μs): the data's precision, not the new unit's."""
+    base = _DECIMALS.get(unit)
+    return None if base is None or factor <= 0 else max(0, base - round(math.log10(factor)))
+
+
+def format_value(metric: Metric, value: float | None, *, unit: bool = True, missing: str = NO_VALUE,
+                 decimals: int | None = None) -> str:
+    """``99.87%``, ``48.3 μs``, ``5.0474 GHz``; ``missing`` (default "—") when there is no value, never a 0;
+    ``decimals`` when a converted value keeps another precision than its unit's (:func:`converted_decimals`)."""
     number = number_or_none(value)
     if number is None:
         return missing
-    decimals = _DECIMALS.get(metric.unit)
+    decimals = _DECIMALS.get(metric.unit) if decimals is None else decimals
     text = f"{number:.{decimals}f}" if decimals is not None else f"{number:.5g}"
     return _with_unit(text, metric.unit) if unit else text
 

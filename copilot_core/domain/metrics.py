@@ -155,6 +155,11 @@ CATALOGUE: dict[str, Metric] = {m.name: m for m in (
     _fidelity("bell_state_fidelity", "Bell state fidelity", 80, 90, 95, kind="coupling",
               task="CheckBellStateTomography"),
     Metric("zx90_gate_time", "ZX90 gate time", "ns", 1.0, False, kind="coupling", task="CreateZX90"),
+    # the interleaved RB tasks' second output (lower is better), unscored: a correlation or a ranking may read it
+    Metric("x90_depolarizing_rate", "X90 depolarizing rate", "a.u.", 1.0, False,
+           task="X90InterleavedRandomizedBenchmarking"),
+    Metric("zx90_depolarizing_rate", "ZX90 depolarizing rate", "a.u.", 1.0, False, kind="coupling",
+           task="ZX90InterleavedRandomizedBenchmarking"),
     Metric("static_zz_interaction", "Static ZZ", "MHz", 1000.0, False, kind="coupling"),
     # QDash's metrics.yaml: units and scales as there; it evaluates none of them against thresholds (unscored)
     Metric("maximum_rabi_frequency", "Maximum Rabi frequency", "MHz/a.u.", 1.0, True, task="CheckRabi"),
@@ -166,6 +171,9 @@ CATALOGUE: dict[str, Metric] = {m.name: m for m in (
               task="Check2QGateCoherenceLimit"),
 )}
 
+# A gate fidelity's other form (its interleaved RB depolarizing rate): read by the tools, left out of the prompt's
+# context, where the fidelity already says it.
+RESTATED = frozenset({"x90_depolarizing_rate", "zx90_depolarizing_rate"})
 QUBIT_METRICS = tuple(name for name, m in CATALOGUE.items() if m.kind == "qubit")
 COUPLING_METRICS = tuple(name for name, m in CATALOGUE.items() if m.kind == "coupling")
 # Metrics with thresholds: what health summaries, drift flags and prompts score.

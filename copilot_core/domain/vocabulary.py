@@ -39,6 +39,9 @@ METRIC_TERMS: tuple[Term, ...] = (
     # a coupling's gate time before its fidelity: "ZX90 gate time", "CZ duration", "two-qubit gate length"
     Term(r"((zx90|cz|cr|cnot|two.qubit|2q|coupling) )?gate (time|duration|length)s?|(zx90|cz|cr) (time|duration)s?",
          "zx90_gate_time", ()),
+    # the interleaved RB depolarizing rates, before the gates' fidelities ("ZX90 depolarizing rate" is no fidelity)
+    Term(r"(zx90|cz|cr|two.qubit|2q|coupling)( gate)? depolari[sz]ing rates?", "zx90_depolarizing_rate", ()),
+    Term(r"x90( gate)? depolari[sz]ing rates?", "x90_depolarizing_rate", ()),
     Term(r"zx90(?!_)( gate)?( fidelit(y|ies))?|cz( gate)? fidelit(y|ies)", "zx90_gate_fidelity", _TWO_QUBIT),
     Term(r"x90(?!_)( gate)?( fidelit(y|ies))?", "x90_gate_fidelity", _GATES),
     Term(r"x180(?!_)( gate)?( fidelit(y|ies))?", "x180_gate_fidelity", _GATES),

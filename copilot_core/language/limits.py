@@ -23,6 +23,7 @@ from typing import Literal
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.units import family
 from copilot_core.domain.vocabulary import metric_spans
+from copilot_core.language.carried import carried
 from copilot_core.language.comparisons import TRAILING, Way, comparison
 from copilot_core.language.numbers import number_spans, signed_value, unit_after
 from copilot_core.language.question_words import CHIP_ID, MENTION, WORDS, Phrases, tokens_of
@@ -98,7 +99,8 @@ def _written(text: str) -> list[_Placed]:
         way, inclusive = (comparison(m.group(1)) or ("above", False)) if m.group(1) else \
             ("below" if m.group(2) in _BELOW_SIGNS else "above", m.group(2) in _INCLUSIVE_SIGNS)
         out.append(_Placed(m.start(), m.end(), way, signed_value(m.group(3)), m.group(4) or "", inclusive))
-    return out + _trailing(text, [(p.start, p.end) for p in out])
+    out += _trailing(text, [(p.start, p.end) for p in out])
+    return out + [_Placed(*c) for c in carried(text, [(p.start, p.end, p.side, p.inclusive) for p in out])]
 
 
 def _trailing(text: str, taken: Sequence[tuple[int, int]]) -> list[_Placed]:

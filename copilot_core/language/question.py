@@ -23,7 +23,8 @@ from copilot_core.language.pairs import couplings_written
 from copilot_core.language.qualities import Quality, qualities
 from copilot_core.language.window_words import Window, read_window
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
-from copilot_core.language.stated_numbers import COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE, STATED_NUMBER
+from copilot_core.language.stated_numbers import (COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
+                                                  STATED_NUMBER, counts_as_digits)
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.units import canonical
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, chips_meant, metrics_named, threshold_metrics
@@ -235,6 +236,24 @@ def _qubits(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(named + listed))
 
 
+_N_OF_THE = Phrases("# of? the/those lowest/highest/best/worst/smallest/largest/shortest/longest/weakest/strongest")
+
+
+def _extreme_n(counting: str, extreme: bool) -> int | None:
+    """How many a ranking lists: "lowest 3", "the 5 worst", "which 4 qubits", or "five qubits" of a question with an
+    extreme word ("name five qubits with the lowest T1")."""
+    counted = _rx("extreme n").search(counting)
+    if counted:
+        return _first_count(counted.groups())
+    of_the = _N_OF_THE.find(counting) if extreme else []  # "a couple of the worst", "5 of the lowest"
+    if of_the:
+        return int(tokens_of(counting[of_the[0][0]:of_the[0][1]])[0][2])
+    sized = _rx("n").search(counting)
+    if extreme and sized and sized.group(2) and sized.group(0).split()[-1].lower() in ("qubits", "couplings", "pairs"):
+        return count_word(sized.group(2))
+    return None
+
+
 def _recent_n(text: str) -> int | None:
     found = _rx("recent n").search(text)
     return None if found is None else (_first_count(found.groups()) or 0)
@@ -336,7 +355,8 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     if "fails most" not in found and not any(metrics) and (top := ranks_failures(tokens)) is not None:
         found["fails most"] = " ".join(t[2] for t in tokens[top[0]:top[1]])  # a failure word ranked, in any phrase
     word = found.get("extreme", "").lower() or None
-    n_match = _rx("n").search(text)
+    counting = counts_as_digits(text)
+    n_match = _rx("n").search(counting)
     last = _rx("last n").search(text)
     terse = bool(tokens) and tokens[0][2] in _TERSE_STARTS
     shape = compared_shape(found, qubits, chip_ids, dates is not None, terse) or \
@@ -344,7 +364,6 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
               or name == "percentage" and _bare_percent(text)), None)
     if shape is None:
         shape = "lookup" if (qubits or couplings) and any(metrics) else "other"
-    counted = _rx("extreme n").search(text)
     window = read_window(text) or (Window(2, "week") if "fortnight" in found else None)
     if window is not None and window.vague == "recently" and shape not in ("window count", "fails most"):
         window = None  # a history "recently" is its recent values, not a window of days
@@ -360,7 +379,7 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
         about_data="data" in found or bool(ends) or any(metrics),
         many_chips="many chips" in found or len(named_chips) > 1,
         chip_ids=chip_ids, chip_options=chip_options, installed=chips, execution_id=found.get("execution id"),
-        extreme_n=_first_count(counted.groups()) if counted else None, recent_n=_recent_n(text),
+        extreme_n=_extreme_n(counting, word is not None), recent_n=_recent_n(text),
         last_n=int(last.group(1)) if last else None, stated_counts=_stated_counts(text),
         threshold_metrics=frozenset(threshold_metrics(text)), qualities=qualities(text),
         not_held=tuple(dict.fromkeys(key for _, _, key in absent)),

@@ -17,7 +17,7 @@ from copilot_core.language.phrases import TOKEN, Phrases, Row, tokens_of  # noqa
 
 COUNT = rf"\d+|{'|'.join(NUMBER_WORDS)}"
 _SMALL_COUNT = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
-_ARROW = r"(?:-|→|->|–|—)"
+_ARROW, _RANKS = r"(?:-|→|->|–|—)", "lowest|worst|smallest|shortest|highest|best|largest|longest"
 
 # A qubit or a coupling named in any text (a question or an answer): "Q5", "qubit #5", "Q4-Q1", "coupling 4-1",
 # "4→1".  A bare "4-1" is a coupling only in a question (:data:`WORDS` ``"bare pair"``): in an answer it is a range.
@@ -50,6 +50,10 @@ def task_words(text: str) -> list[tuple[int, int, str]]:
 _R = "run/runs/execution/executions/calibration/calibrations"
 _NEIGHBOURS = "neighbour/neighbours/neighbor/neighbors"
 _DIFF = "diff/diffs/difference/differences"
+_EDGE = "highest/max/maximum/largest/best/top/lowest/min/minimum/smallest/worst/bottom"  # the two ends of a range
+_RANGE = (f"range|max minus min|how wide|gap between|how far apart|far apart|peak to peak|ptp|{_EDGE} minus {_EDGE}"
+          f"|{_DIFF}/gap/distance/span/spread between the? {_EDGE} ... and|{_EDGE} and the? {_EDGE} ... apart/{_DIFF}"
+          f"|from the? {_EDGE} to the? {_EDGE}|{_EDGE} to {_EDGE} {_DIFF}/gap/span|{_EDGE} {_EDGE} {_DIFF}/gap/span")
 _CHIP, _CHIPS = "chip/device/processor", "chips/devices/processors"
 
 # Row name -> words.  :class:`~copilot_core.language.question.Question` keeps the first match of every row.
@@ -80,9 +84,8 @@ WORDS: dict[str, Row] = {
     "show": Phrases("show"),  # with several qubits named, "show" their history is a chart too
     "chip id": re.compile(r"(?<![A-Za-z0-9_])\d{1,4}Q[A-Za-z0-9_]*", re.I),
     "execution id": re.compile(r"\b\d{8}-\d{3,6}\b"),
-    "extreme n": re.compile(rf"\b(?:(?:lowest|worst|smallest|highest|best|largest|top|bottom)\s+{_SMALL_COUNT}"
-                            r"(?![\s-]*qubit(?!s))|"
-                            rf"{_SMALL_COUNT}\s+(?:lowest|worst|smallest|highest|best|largest|weakest|strongest)"
+    "extreme n": re.compile(rf"\b(?:(?:{_RANKS}|top|bottom)\s+{_SMALL_COUNT}(?![\s-]*qubit(?!s))|"
+                            rf"{_SMALL_COUNT}\s+(?:{_RANKS}|weakest|strongest)"
                             rf"|(?:which|the|list)\s+{_SMALL_COUNT}\s+(?:\w+\s+)?(?:qubits|couplings|pairs))\b", re.I),
     "recent n": re.compile(rf"\b(?:last|latest|most recent|{_SMALL_COUNT} most recent|{_SMALL_COUNT} latest)\s+"
                            rf"{_SMALL_COUNT}?\s*(?:[\w*]+\s+){{0,3}}(?:values|measurements|points|results|calibrations)\b",
@@ -194,7 +197,7 @@ SHAPES: tuple[tuple[str, Row], ...] = (
     ("when", Phrases("when|what date|what time")),
     ("failures", Phrases("fail*|error/errors")),
     ("missing", WORDS["missing"]),
-    ("spread", Phrases("spread|standard deviation|std|vary|variation|range|gap between")),
+    ("spread", Phrases(f"spread|standard deviation|std|vary|variation|variability|dispersion|{_RANGE}")),
     ("count", Phrases("how many|count|number of")),
     ("extreme", WORDS["extreme"]),
     ("statistic", WORDS["statistic"]),
@@ -211,15 +214,15 @@ WORDS.update({
     "two limits": Phrases(f"{_LIMIT} ... {_LIMIT}|both ... and ... {_LIMIT}"),
     "or join": Phrases("or|either"),
     "spread words": Phrases("spread/spreads|standard deviation|std|stdev|sigma|variance|variation|vary|varies|variability"
-                            "|range|iqr|interquartile|quartile/quartiles|coefficient of variation|cv|uniform"
-                            "|uniformity|consistent|homogeneous|dispersion|how wide|max minus min|how tight/tightly"
+                            f"|{_RANGE}|iqr|interquartile|quartile/quartiles|coefficient of variation|cv|uniform"
+                            "|uniformity|consistent|homogeneous|dispersion|how tight/tightly"
                             "|how narrow|clustered|how widely|qubit to qubit|coupling to coupling|how much scatter"
                             "|scatter in/of/across|scattered|how variable|variable across/between/from|consistency"
                             "|spread out|dispersed|heterogeneous|inhomogeneous|non uniform|nonuniform|how even|how evenly"),
     "iqr words": Phrases("iqr|interquartile|quartile/quartiles"),
     "cv words": Phrases("coefficient of variation|cv|relative spread|relative variation"),
     "std words": Phrases("standard deviation|std|stdev|sigma|variance"),
-    "range words": Phrases("range|max minus min|how wide|gap between"),
+    "range words": Phrases(_RANGE),
     "correlation words": Phrases("correlat*|pearson|spearman|relationship|relate/related/relates|track/tracks"
                                  "|move/go together|go hand in hand|hand in hand|linked|co vary|covary*|link/links"
                                  "|associated|association|also have/has/show/get higher/lower/longer/shorter/better/worse"

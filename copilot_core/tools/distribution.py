@@ -15,7 +15,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from copilot_core.domain.display import format_coefficient, format_value
+from copilot_core.domain.display import converted_decimals, format_coefficient, format_value
 from copilot_core.domain.metrics import Metric
 from copilot_core.domain.units import canonical, convert, family
 from copilot_core.tools.ranking import measure_metric
@@ -23,7 +23,7 @@ from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_
 
 Statistic = Literal["std", "range", "iqr", "cv"]
 STATISTICS: tuple[Statistic, ...] = ("std", "range", "iqr", "cv")
-SPREAD_UNITS = ("kHz", "MHz")  # a frequency's (GHz) or an anharmonicity's (MHz) spread in a smaller unit
+SPREAD_UNITS = ("kHz", "MHz", "ns", "μs")  # a frequency's (GHz) spread in a smaller unit, a time's in the other
 
 
 @tool("metric_spread",
@@ -41,21 +41,26 @@ def metric_spread(ctx: ToolContext, chip_id: str, metric_name: str, lead: Statis
     if arr.size < 2:
         raise ToolError(f"only {arr.size} value of {metric_name} on {chip_id}: no spread", "ask for the value instead",
                         kind="data")
+    places = converted_decimals(cm.metric.unit, factor) if factor != 1.0 else None
+
+    def shown(value: float) -> str:
+        return format_value(show, value, decimals=places)
+
     std = float(arr.std(ddof=1))
     low, high = float(arr.min()), float(arr.max())
     q1, q3 = (float(x) for x in np.percentile(arr, [25, 75]))
     mean = float(arr.mean())
     cv = 100.0 * std / abs(mean) if mean else None
     parts: dict[Statistic, str] = {
-        "std": f"standard deviation {format_value(show, std)}",
-        "range": f"range {format_value(show, high - low)} (min {format_value(show, low)}, max {format_value(show, high)})",
-        "iqr": f"interquartile range (IQR) {format_value(show, q3 - q1)}",
+        "std": f"standard deviation {shown(std)}",
+        "range": f"range {shown(high - low)} (min {shown(low)}, max {shown(high)})",
+        "iqr": f"interquartile range (IQR) {shown(q3 - q1)}",
         "cv": f"coefficient of variation {cv:.1f}%" if cv is not None else "coefficient of variation undefined",
     }
     order = [lead, *(s for s in STATISTICS if s != lead)]
     kind = "couplings" if cm.kind == "coupling" else "qubits"
     answer = (f"{cm.metric.name} on {chip_id}: " + "; ".join(parts[s] for s in order)
-              + f"; over {arr.size} {kind} with a value (mean {format_value(show, mean)}).")
+              + f"; over {arr.size} {kind} with a value (mean {shown(mean)}).")
     data = {"answer": answer, "chip_id": chip_id, "metric": cm.metric.name, "unit": show.unit,
             "with_data": int(arr.size), f"num_{kind}": cm.stats["total"], "std": std, "range": high - low,
             "min": low, "max": high, "q1": q1, "q3": q3, "iqr": q3 - q1, "mean": mean,
