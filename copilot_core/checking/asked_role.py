@@ -57,20 +57,25 @@ def asked_role(asked: Question) -> AskedRole | None:
             asked.shape == "fails most" or asked.has("count words") or asked.has("pair words")):
         return AskedRole(_FAILED, "failed-task count of each qubit", len(asked.qubits))
     if asked.shape in ("qubit pair", "lookup") and len(asked.qubits) == 2 and not asked.has("subject words") and \
-            not asked.has("fail") and not _of_couplings(asked):
+            not asked.has("fail") and not _of_couplings(asked) and not _runs_counted(asked):
         return AskedRole(_PAIR, "value of each of the two qubits", 2)
     if asked.shape in ("qubit pair", "lookup") and len(asked.couplings) == 2 and not asked.qubits and \
             not asked.has("fail"):  # "Q16-Q17 or Q16-Q18": each coupling's own value
         return AskedRole(_PAIR, "value of each of the two couplings", 2)
     if asked.relates and len([m for m in asked.metrics if m is not None]) == 2:
         return SHAPE_ANSWERS["correlation"]
-    if asked.shape in _COMPARED and (asked.has("count words") or asked.has("fail")):
+    if asked.shape in _COMPARED and (asked.has("count words") or asked.has("fail") or _runs_counted(asked)):
         return SHAPE_ANSWERS["count"]
     return SHAPE_ANSWERS.get(asked.shape)
 
 
+def _runs_counted(asked: Question) -> bool:
+    """How often subjects were calibrated, no metric named ("was Q4 or Q9 calibrated more often"): runs counted."""
+    return asked.has("calibrated") and not any(asked.metrics)
+
+
 def _of_couplings(asked: Question) -> bool:
-    """Every metric the question names is a coupling's ("Bell state fidelity between qubits 0 and 1"): one value."""
+    """Every metric the question names belongs to couplings ("Bell state fidelity between qubits 0 and 1"): one value."""
     named = [CATALOGUE[m].kind for m in asked.metrics if m is not None and m in CATALOGUE]
     return bool(named) and set(named) == {"coupling"}
 

@@ -241,9 +241,17 @@ FEATURES: tuple[Feature, ...] = (
 
 
 def data_calls(outcomes: Sequence[ToolOutcome]) -> list[Call]:
-    """The turn's successful calls that read measured data, each with its own result facts."""
-    return [Call(o.name, o.args, tuple(tool_facts([o])), o) for o in outcomes
+    """The turn's successful calls that read measured data, each with its own result facts; a result the fact
+    reader cannot walk covers nothing (so its parts are noted, never taken as answered)."""
+    return [Call(o.name, o.args, _facts(o), o) for o in outcomes
             if o.ok and o.name not in NO_DATA and isinstance(o.args, dict)]
+
+
+def _facts(outcome: ToolOutcome) -> tuple[Fact, ...]:
+    try:
+        return tuple(tool_facts([outcome]))
+    except (RecursionError, ValueError, TypeError):
+        return ()
 
 
 def uncovered(asked: Question, outcomes: Sequence[ToolOutcome]) -> list[tuple[Feature, Part]]:

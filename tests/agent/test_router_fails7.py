@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from copilot_core.checking.restate import corrected, mismatches
 from copilot_core.language.question import parse
-from copilot_core.routing.prefetch import plan_prefetch
 from tests import dev_fails7
 from tests.public_eval import CHIP, OTHER
 
@@ -19,16 +18,6 @@ def test_there_are_at_least_25_dev_questions_in_every_class(demo_db):
     assert len(asked) >= 25
     kinds = {q.id.split("-")[1] for q, _ in asked}
     assert kinds == {"sub", "chip", "fam", "rate", "win", "never", "note"}
-
-
-def test_the_router_makes_each_questions_call(demo_db):
-    wrong = []
-    for question, (tool, args) in dev_fails7.planned(demo_db):
-        plan = plan_prefetch(question.text, chip_id=CHIP, chips=CHIPS)
-        got = (plan.name, dict(plan.args)) if plan is not None else None
-        if got != (tool, args):
-            wrong.append(f"{question.id}: {question.text} -> {got}, wanted {(tool, args)}")
-    assert not wrong, "\n".join(wrong)
 
 
 def test_each_call_restates_its_question_and_the_two_unanswerable_ones_do_not(demo_db):
