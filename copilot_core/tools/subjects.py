@@ -44,6 +44,20 @@ def absence(chips: list[str], chip_id: str, size: int, topology_id: str | None, 
     return None
 
 
+def _held_elsewhere(ctx: ToolContext, chips: list[str], chip_id: str, qid: str | None,
+                    coupling_id: str | None) -> list[str]:
+    """The other installed chips that hold the qubit or coupling a chip lacks: a question that names no chip is read
+    on the chip in view, and "no such qubit" alone would hide the chip the person meant."""
+    held = []
+    for other in chips:
+        row = ctx.repo.get_chip(other) if other != chip_id else None
+        size = int(row.get("size") or 0) if row else 0
+        topology = row.get("topology_id") if row else None
+        if size and absence(chips, other, size, None if topology is None else str(topology), qid, coupling_id) is None:
+            held.append(other)
+    return held
+
+
 @tool("check_target",
       {"chip_id": chip_id_arg(), "qid": qid_arg("A qubit the question names."),
        "coupling_id": {"type": "string", "pattern": r"^[0-9]{1,5}-[0-9]{1,5}$", "description": "A coupling, '4-5'."},
@@ -58,6 +72,9 @@ def check_target(ctx: ToolContext, chip_id: str, qid: str | None = None, couplin
     missing = absence(chips, chip_id, size, None if topology_id is None else str(topology_id), qid, coupling_id)
     data: dict = {"chip_id": chip_id, "exists": missing is None}
     if missing is not None:
+        if row is not None and (held := _held_elsewhere(ctx, chips, chip_id, qid, coupling_id)):
+            missing += f" {', '.join(held)} {'has' if len(held) == 1 else 'have'} it: name the chip to ask there."
+            data["held_on"] = held
         data["answer"] = missing
         return ToolResult(data, missing)
     entry = CATALOGUE.get(metric_name or "")

@@ -202,6 +202,12 @@ def test_check_target_says_what_is_there_and_what_is_not(repo, demo_db):
     no_qubit = toolkit.execute("check_target", {"chip_id": CHIP, "qid": "64"})
     assert no_qubit.ok and no_qubit.full["exists"] is False
     assert "qubit 64 does not exist on 64Qv3 (64Qv3 has qubits Q00–Q63)" in no_qubit.full["answer"]
+    sizes = {c["chip_id"]: c["size"] for c in demo_db["chip"].find({}, {"chip_id": 1, "size": 1})}
+    assert [c for c, n in sizes.items() if n > 64] == ["144Qv2"]  # the one chip that holds a qubit 64
+    assert no_qubit.full["held_on"] == ["144Qv2"]
+    assert "144Qv2 has it: name the chip to ask there." in no_qubit.full["answer"]
+    nowhere = toolkit.execute("check_target", {"chip_id": CHIP, "qid": "200"})
+    assert "held_on" not in nowhere.full and "has it" not in nowhere.full["answer"]  # no chip has a qubit 200
     no_chip = toolkit.execute("check_target", {"chip_id": "99Qv9"})
     assert no_chip.ok and "no chip 99Qv9" in no_chip.full["answer"] and "64Qv3" in no_chip.full["answer"]
     apart = toolkit.execute("check_target", {"chip_id": CHIP, "coupling_id": "0-63"})
