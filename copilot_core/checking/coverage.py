@@ -254,21 +254,20 @@ def _facts(outcome: ToolOutcome) -> tuple[Fact, ...]:
         return ()
 
 
-def uncovered(asked: Question, outcomes: Sequence[ToolOutcome]) -> list[tuple[Feature, Part]]:
+def uncovered(asked: Question, calls: Sequence[Call]) -> list[tuple[Feature, Part]]:
     """Each part of ``asked`` no data call of the turn covers; none when the turn read no data or ran code (which
     can compute anything)."""
-    calls = data_calls(outcomes)
     if not calls or any(runs_code(c.name) for c in calls):
         return []
     return [(feature, part) for feature in FEATURES for part in feature.parts(asked)
             if not any(feature.covers(asked, part, call) for call in calls)]
 
 
-def coverage_note(asked: Question, feature: Feature, part: Part, outcomes: Sequence[ToolOutcome]) -> str:
+def coverage_note(asked: Question, feature: Feature, part: Part, calls: Sequence[Call]) -> str:
     """The visible note for one part the answer does not cover."""
     if feature.gave is _scope_gave:
         return scope_note([str(part.value)], asked_scope(asked))
-    return f"Not answered: the question asks for {part.words}; {feature.gave(asked, part, data_calls(outcomes))}."
+    return f"Not answered: the question asks for {part.words}; {feature.gave(asked, part, calls)}."
 
 
 def covered_blocks(blocks: list[Block], asked: Question, outcomes: Sequence[ToolOutcome]) -> list[Block]:
@@ -278,8 +277,9 @@ def covered_blocks(blocks: list[Block], asked: Question, outcomes: Sequence[Tool
     noted = " ".join(t.lower() for t in texts if t.startswith("_"))
     said = " ".join(t for t in texts if not t.startswith("_"))
     notes: list[str] = []
-    for feature, part in uncovered(asked, outcomes):
+    calls = data_calls(outcomes)  # each result's facts read once a turn
+    for feature, part in uncovered(asked, calls):
         if any(n.lower() in noted for n in part.named_by) or feature.stated and feature.stated(said, asked, part):
             continue
-        notes.append(f"_{coverage_note(asked, feature, part, outcomes)}_")
+        notes.append(f"_{coverage_note(asked, feature, part, calls)}_")
     return [*blocks, *(TextBlock(n) for n in dict.fromkeys(notes))]
