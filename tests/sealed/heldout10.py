@@ -259,7 +259,7 @@ def _cross(db) -> list[Question]:
          _sides(median_t1, UNIT_TOL["us"], True)),
         ("Comparing the average X90 fidelity of the small chip and the big chip, which is better? both numbers pls",
          _sides(mean_x90, UNIT_TOL["%"], True)),
-        ("Since Tuesday, did 64Qv3 or 144Qv2 pile up a bigger heap of failed tasks? Give each chip's tally.",
+        ("Since Tuesday, did 64Qv3 or 144Qv2 pile up more task failures? Each chip's tally, please.",
          _sides({c: float(n) for c, n in fails.items()}, 0, True, {c: float(n) for c, n in fails_id.items()})),
         ("Whose weakest coupler is weaker on Bell fidelity, the 64Q chip or the 144Q one? I want the two minimums.",
          _sides(worst_bell, UNIT_TOL["%"], False)),
@@ -287,14 +287,14 @@ def _pairs(db) -> list[Question]:
         raise ValueError("the two ends are level")
     longer, shorter = ("107", "110") if t1["107"] > t1["110"] else ("110", "107")
     cases = (
-        ("ZX90 fidelity of the Q104-Q105 coupler on 144Qv2?",
+        ("Q104-Q105 coupler, 144Qv2: ZX90 fidelity?",
          Truth(numbers=(Expect(zx, tol, near=(pair_re(104, 105),), unit="%"),))),
-        ("quick one - pair Q16/Q17 on 64Qv3, Bell-state fidelity these days?",
+        ("quick one - Bell-state fidelity these days for pair Q16/Q17 (64Qv3)?",
          Truth(numbers=(Expect(bell, tol, unit="%"),))),
         ("64Qv3, two couplers head to head: Q20-Q21 against Q22-Q23 on ZX90 fidelity. Which wins?",
          Truth(numbers=(Expect(win[2], tol, unit="%"), Expect(lose[2], tol, unit="%")),
                winner=pair_re(win[0], win[1]), loser=pair_re(lose[0], lose[1]))),
-        ("Coupling 107-110 on the 144-qubit chip: ZX90 duration in ns, and which end qubit lives longer by T1?",
+        ("Coupling 107-110 (144Qv2): ZX90 duration in ns, and which end qubit lives longer by T1?",
          Truth(numbers=(Expect(gate, UNIT_TOL["ns"]), Expect(t1[longer], UNIT_TOL["us"]),
                         Expect(t1[shorter], UNIT_TOL["us"])), winner=qubit_re(longer), loser=qubit_re(shorter))),
     )
@@ -317,11 +317,11 @@ def _fails_most(db) -> list[Question]:
     pair, n_pair = _sole(Counter(_pair(r["qid"]) for r in _rows(db, OTHER, first, last,
                                                                  {**failed, "task_type": "coupling"})[0]))
     cases = (
-        ("Past five days on 64Qv3 -- name the calibration task with the worst failure record, with its fail tally.",
+        ("Past five days on 64Qv3 -- name the calibration task whose failure record looks ugliest, with its fail tally.",
          Truth(numbers=(_count(n_task),), patterns=(rf"(?i){re.escape(task)}",))),
         ("Since Thursday on 144Qv2 (ignore inactive qubits): whose qubit-level tasks tripped most, and how many fails?",
          Truth(numbers=(_count(n_qubit),), patterns=(qubit_re(qubit),))),
-        (f"Window {run_text}: on 144Qv2 the execution id that collected the largest pile of failed tasks, and its count?",
+        (f"Window {run_text}: on 144Qv2 the execution id that collected the largest pile of task failures, and its count?",
          Truth(numbers=(_count(n_run),), patterns=(re.escape(run),))),
         ("This month so far on 144Qv2, which coupler keeps failing hardest? count included",
          Truth(numbers=(_count(n_pair),), patterns=(pair_re(*pair.split("-")),))),
