@@ -175,6 +175,23 @@ def repo(demo_db):
     return CalibrationRepository(demo_db)
 
 
+@pytest.fixture(scope="session")
+def midnight():
+    """The demo seeded so each chip's newest runs cross midnight UTC (read-only: shared by every module)."""
+    from tests.dev_windows8 import midnight_db
+
+    db = midnight_db(f"midnight-session-{os.getpid()}")
+    yield db
+    db.close()
+
+
+@pytest.fixture(scope="session")
+def mrepo(midnight):
+    from copilot_core.data.repository import CalibrationRepository
+
+    return CalibrationRepository(midnight)
+
+
 def _seeded_copy(tmp_path_factory: pytest.TempPathFactory, name: str, now, **specs) -> Path:
     """This worker's own copy of an embedded SQLite store seeded with the demo chips ``chip_specs(**specs)``
     (seeded once per run; tests may write to their copy)."""

@@ -26,15 +26,8 @@ CHIPS = (CHIP, OTHER)
 
 
 @pytest.fixture(scope="module")
-def db():
-    database = dev_counts9.midnight_db("counts9-router")
-    yield database
-    database.close()
-
-
-@pytest.fixture(scope="module")
-def cases(db):
-    return dev_counts9.cases(db)
+def cases(midnight):
+    return dev_counts9.cases(midnight)
 
 
 def _plan(text: str):
@@ -63,8 +56,8 @@ def test_the_router_makes_each_questions_call(cases, kind):
     assert not wrong, "\n".join(wrong)
 
 
-def test_the_tools_answer_each_question_with_the_pymongo_truth(cases, db):
-    kit = Toolkit(CalibrationRepository(db), store=DataStore())
+def test_the_tools_answer_each_question_with_the_pymongo_truth(cases, midnight):
+    kit = Toolkit(CalibrationRepository(midnight), store=DataStore())
     wrong = []
     for q, _ in cases:
         plan = _plan(q.text)

@@ -23,15 +23,8 @@ CHIPS = (CHIP, OTHER)
 
 
 @pytest.fixture(scope="module")
-def db():
-    database = dev_windows8.midnight_db("windows8-router")
-    yield database
-    database.close()
-
-
-@pytest.fixture(scope="module")
-def cases(db):
-    return dev_windows8.cases(db)
+def cases(midnight):
+    return dev_windows8.cases(midnight)
 
 
 def _plan(text: str):
@@ -45,10 +38,10 @@ def test_there_are_enough_dev_questions_on_both_chips(cases):
     assert {call[1]["chip_id"] for _, call in cases} == {CHIP, OTHER}
 
 
-def test_the_newest_runs_cross_midnight(db):
+def test_the_newest_runs_cross_midnight(midnight):
     for chip in CHIPS:
-        newest = dev_windows8._newest(db, chip)
-        after = db["task_result_history"].count_documents({"chip_id": chip, "start_at": {"$gt": newest.replace(
+        newest = dev_windows8._newest(midnight, chip)
+        after = midnight["task_result_history"].count_documents({"chip_id": chip, "start_at": {"$gt": newest.replace(
             hour=0, minute=0, second=0, microsecond=0).replace(day=newest.day + 1)}})
         assert newest.hour == 23 or newest.hour == 22, newest
         assert after > 0, chip
@@ -68,9 +61,9 @@ def test_the_router_makes_each_questions_call(cases, kind):
     assert not wrong, "\n".join(wrong)
 
 
-def test_the_tools_count_the_newest_run_whole_and_say_the_window(cases, db):
+def test_the_tools_count_the_newest_run_whole_and_say_the_window(cases, midnight):
     """The router's call run on the toolkit: its answer sentence states the pymongo count and the dates."""
-    kit = Toolkit(CalibrationRepository(db), store=DataStore())
+    kit = Toolkit(CalibrationRepository(midnight), store=DataStore())
     wrong = []
     for q, _ in cases:
         plan = _plan(q.text)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.data.repository import CalibrationRepository
 from tests import dev_counts9
 from tests.agent.page_turn import SMALL, page_turn, shown
 from tests.agent.page_turn import asked_on_small as _ask
@@ -21,18 +20,6 @@ from tests.fakes.scripted_openai import unparsable
 from tests.public_eval import CHIP, OTHER, Question, passed
 
 NOTE = "Note:"
-
-
-@pytest.fixture(scope="module")
-def midnight():
-    database = dev_counts9.midnight_db("counts9-turns")
-    yield database
-    database.close()
-
-
-@pytest.fixture(scope="module")
-def mrepo(midnight):
-    return CalibrationRepository(midnight)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_core.data.repository import CalibrationRepository
 from tests import dev_windows8
 from tests.agent.page_turn import asked_on_small as _ask
 from tests.fakes.scripted_models import caller_then_quoter, quoter, silent
@@ -19,18 +18,6 @@ from tests.fakes.scripted_openai import text
 from tests.public_eval import CHIP, OTHER, Question, passed
 
 NOTE = "Note:"
-
-
-@pytest.fixture(scope="module")
-def midnight():
-    database = dev_windows8.midnight_db("windows8-turns")
-    yield database
-    database.close()
-
-
-@pytest.fixture(scope="module")
-def mrepo(midnight):
-    return CalibrationRepository(midnight)
 
 
 @pytest.fixture(scope="module")
