@@ -193,6 +193,7 @@ def failed_kind(asked: Question) -> str | None:
     failed"): QDash's coupling results are those whose id joins two qubits; None when it names no such kind."""
     if asked.qubits or asked.couplings:
         return None  # one subject's own failures: the count narrowed to it
+    asked = asked.without("sized chip") if asked.has("sized chip") else asked  # "the 64-qubit chip": a chip
     coupling = asked.has("coupling kind")
     qubit = (asked.without("coupling kind") if coupling else asked).has("qubit kind")
     return None if coupling == qubit else "coupling" if coupling else "qubit"  # both named: every subject
