@@ -83,3 +83,16 @@ def test_a_run_id_no_tool_returned_gets_a_note(demo_db, repo, scripted_openai, t
                                                                                       "failures.")
     said = asked_on_small(repo, scripted_openai, tmp_path, "What failed in run 20261120-009?", "off")
     assert "Not in the data: no tool of this turn returned 20261120-009" in said, said
+
+
+@pytest.mark.parametrize("claim", [
+    "The coupler next to it is stronger.",
+    "It is healthier than the rest of the chip.",
+    "Q05 beats its neighbours.",
+    "So Q05 is the more reliable qubit.",
+])
+def test_a_comparison_next_to_a_sentence_left_out_is_marked(claim, repo, scripted_openai, tmp_path):
+    scripted_openai.smart = _calls_then_writes("get_qubit_params", {"chip_id": CHIP, "qid": "5"},
+                                               f"Q05 has a T1 of 999 us. {claim}")
+    said = asked_on_small(repo, scripted_openai, tmp_path, "What is the T1 of Q05?", "off")
+    assert "a sentence was left out here" in said and f"{claim} *(not checked)*" in said, said
