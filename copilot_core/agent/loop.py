@@ -308,7 +308,7 @@ class ModelLoop:
                 log.exception("toolkit raised for %s", call.name)
                 return _loop_outcome(call.name, args, f"internal error in {call.name} ({type(exc).__name__})",
                                      "try another tool", "internal")
-            outcome = noted(outcome, settled.notes + ((why,) if why else ()))
+            outcome = noted(replace(outcome, origin="restated") if why else outcome, settled.notes + ((why,) if why else ()))
         return replace(outcome, model_text=tabular_json(outcome.model_text)) if self.plan.tabular else outcome
 
     def loop(self, conversation: Conversation, prefetched: bool) -> str | None:

@@ -25,7 +25,7 @@ from copilot_core.checking.order import Ranking, rankings
 from copilot_core.language.question import Question
 from copilot_core.language.question_words import CHIP_ID
 from copilot_core.language.subjects import Subject, subjects
-from copilot_core.tools.toolkit import ToolOutcome, answer_line
+from copilot_core.tools.toolkit import PLANNED, ToolOutcome, answer_line
 
 
 
@@ -47,7 +47,7 @@ def _labelled_ids(text: str) -> list[str]:
 
 def _router_ranking(outcomes: Sequence[ToolOutcome]) -> tuple[ToolOutcome, Ranking] | None:
     for outcome in outcomes:
-        if outcome.ok and outcome.origin == "router" and (found := rankings([outcome.full])):
+        if outcome.ok and outcome.origin in PLANNED and (found := rankings([outcome.full])):
             return outcome, found[0]
     return None
 
@@ -77,8 +77,9 @@ def _tops(ranking: Ranking, low_end: bool) -> list[str]:
 
 
 def foreign_ids(text: str, outcomes: Sequence[ToolOutcome], question: Question) -> list[str]:
-    """Ids written like the data's labels that no tool result of the turn and not the question holds."""
-    held = question.text + " ".join(json.dumps(o.full, default=str) + str(o.model_text) for o in outcomes if o.ok)
+    """Ids written like the data's labels that no tool result of the turn holds: one the question names is foreign too
+    when no result returned it (a run id that does not exist, or whose results were not read)."""
+    held = " ".join(json.dumps(o.full, default=str) + str(o.model_text) for o in outcomes if o.ok)
     return list(dict.fromkeys(i for i in _labelled_ids(text) if i not in held))
 
 
@@ -125,7 +126,7 @@ def share_problem(asked: Question, text: str, claims: Sequence[Claim], outcomes:
     names ids no tool returned; None otherwise (or when the router computed no share)."""
     if asked.shape != "percentage":
         return None
-    router = [o for o in outcomes if o.ok and o.origin == "router" and any(f.role == "percent"
+    router = [o for o in outcomes if o.ok and o.origin in PLANNED and any(f.role == "percent"
                                                                           for f in tool_facts([o]))]
     if not router or not (line := answer_line(router[0])):
         return None

@@ -236,7 +236,7 @@ def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
     """What the question settles that the call ``name(args)`` contradicts or leaves out; empty when it restates the
     question (or is no call :data:`CHECKED` holds)."""
     if name in ONE_CHIP - CHECKED and isinstance(args, dict):  # a chip summary: only its scope is held
-        return [Mismatch(m) for m in sides_mismatches(asked, name, args)]
+        return [Mismatch(m) for m in sides_mismatches(asked, name, args) + failure_mismatches(asked, name, args)]
     if name not in CHECKED or not isinstance(args, dict):
         return []
     clear = _clear(asked)

@@ -8,6 +8,7 @@ re-makes it as the question reads it (the router's own plan, :func:`~copilot_cor
 from __future__ import annotations
 
 from copilot_core.checking.restate_elements import call_window, same_window, window_mismatch
+from copilot_core.checking.restate_sides import ONE_CHIP
 from copilot_core.domain.task_families import FAMILY_WORDS
 from copilot_core.language.question import Question
 from copilot_core.routing.planned import PlannedCall
@@ -43,10 +44,15 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
     listing (one run's failures, a search) standing in for a count over a window."""
     if name in LISTINGS and (plan := _count_call(asked, args.get("chip_id"))) is not None:
         return [f"asks for a count over a window ({plan.reason}), not a listing of {name.replace('_', ' ')}"]
-    if not _asked(asked) or name not in _RANKINGS or args.get("qids"):
+    if (counted := _count_call(asked, args.get("chip_id"))) is not None and counted.name == "failure_ranking" and \
+            not _distinct(asked) and name in _RANKINGS and not args.get("qids") and not args.get("chip_ids"):
+        return _kind_mismatch(asked, name, args, str(counted.args["by"]))
+    if not _asked(asked) or name not in _RANKINGS | LISTINGS | ONE_CHIP or args.get("qids"):
         return []
     distinct = _distinct(asked)
     subject = distinct or failure_subject(asked)
+    if name not in _RANKINGS:  # a listing or one chip's statistics: no count per subject to rank by
+        return [f"asks which {subject or 'task'} fails most, not a {name.replace('_', ' ')} call"]
     chip = args.get("chip_id")
     other_chip = [f"asks about {asked.chip_ids[0]}, not {chip}"] if len(asked.chip_ids) == 1 and \
         isinstance(chip, str) and chip.lower() != asked.chip_ids[0].lower() else []
@@ -89,6 +95,14 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
     return out
 
 
+def _kind_mismatch(asked: Question, name: str, args: dict, kind: str) -> list[str]:
+    """A count of one kind's failures ("coupler calibrations") over a window: a count over every subject, a ranking
+    of another kind, or over another window than the question's, misses it."""
+    given = str(args.get("by") or "task") if name == "failure_ranking" else None
+    out = [] if given == kind else [f"counts only the {kind}s' failures, not every failed result"]
+    return out + ([] if window_mismatch(asked, name, args) is not None else _window_mismatch(asked, args))
+
+
 def _runs_said(wanted: str | None, given: object) -> str:
     def said(run: object) -> str:
         return "every stored run" if run is None else "the latest run" if run == "latest" else f"run {run}"
@@ -110,7 +124,8 @@ def failure_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] 
     measure; None when it is no failure ranking or the question cannot be planned."""
     if not failure_mismatches(asked, name, args) or asked.chips_compared:
         return None  # several chips at once: no one ranking restates it (the answer gets the note)
-    if name in LISTINGS and (counted := _count_call(asked, args.get("chip_id"))) is not None:
+    counted = _count_call(asked, args.get("chip_id"))
+    if counted is not None and (name in LISTINGS or counted.name == "failure_ranking" and not _asked(asked)):
         return counted.name, dict(counted.args)
     chip = args.get("chip_id") if isinstance(args.get("chip_id"), str) else ""
     plan = distinct_plan(asked, str(chip), window_days(asked)) or failure_plan(asked, str(chip), window_days(asked))

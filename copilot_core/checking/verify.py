@@ -30,7 +30,7 @@ from copilot_core.domain.metrics import metric, thresholds_prompt
 from copilot_core.render_safety import validate_figure
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.registry import runs_code
-from copilot_core.tools.toolkit import ToolOutcome, answer_line
+from copilot_core.tools.toolkit import PLANNED, ToolOutcome, answer_line
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ def _invalid_argument(error: str) -> str | None:
 def deterministic_answer(outcomes: Sequence[ToolOutcome]) -> str | None:
     """The question answered from the tools' own sentences: the router's call first (it is the one the question
     plainly needed), then the others in call order; None when no tool wrote one."""
-    ordered = sorted((o for o in outcomes if o.ok), key=lambda o: o.origin != "router")
+    ordered = sorted((o for o in outcomes if o.ok), key=lambda o: o.origin not in PLANNED)
     lines = list(dict.fromkeys(line for o in ordered if (line := answer_line(o))))
     if not lines:
         return None
@@ -96,7 +96,7 @@ def with_asked_subject(blocks: list[Block], shown: list[Block], action: str, que
         log.exception("the asked-subject check failed on an answer")
         return None
     charts = [b for b in blocks if not isinstance(b, TextBlock)]
-    fallback = deterministic_answer([o for o in outcomes if o.origin == "router"])
+    fallback = deterministic_answer([o for o in outcomes if o.origin in PLANNED])
     if problem is None and foreign:
         if fallback is None:
             return [*shown, TextBlock(f"_{FOREIGN_NOTE.format(ids=', '.join(foreign[:3]))}_")], action
@@ -150,7 +150,7 @@ def claims_checked(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
                                              names=_dates(joined))
         return ([TextBlock(text), *charts] if left_out or marked else blocks), ClaimReport(), "kept"
     # only the router's call is known to answer this question: otherwise the wrong claim is flagged, not replaced
-    fallback = deterministic_answer([o for o in outcomes if o.origin == "router"])
+    fallback = deterministic_answer([o for o in outcomes if o.origin in PLANNED])
     try:
         report = check_claims(joined, outcomes, question=question)
         fallback = fallback or ranked_answer(report, outcomes)

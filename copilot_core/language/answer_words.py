@@ -63,7 +63,8 @@ ANSWER_WORDS: dict[str, Phrases] = {
     "percent": Phrases("percent|percentage|share|fraction"),
     "ranking": Phrases("highest|lowest|most|least|best|worst|top|bottom|higher|lower|greater|smaller|larger|longer"
                        "|shorter|better|worse|more|fewer|less|exceed/exceeds|outperform/outperforms|rank/ranks"
-                       "|ranked|lead/leads|win/wins|trail/trails"),
+                       "|ranked|lead/leads|win/wins|trail/trails|stronger|weaker|healthier|sturdier|superior|inferior"
+                       "|beat/beats|outranks|surpass/surpasses/surpassed|outperformed|more/less reliable"),
 }
 
 

@@ -61,6 +61,10 @@ FAILURE_WORDS: dict[str, Row] = {
                            f"|{_TASKS} on/of/for single qubits"),
     "readout tasks": Phrases(f"readout/resonator related? {_TASKS}|readout/resonator related? ones"
                              f"|{_TASKS} of/for the? readout/resonator/resonators"),
+    # the kind of subject a count of failures is of ("how many coupler calibrations failed"): a coupling's id joins two
+    "coupling kind": Phrases("coupling/couplings/coupler/couplers/edge/edges/cz/zx90|two/2 qubit|2q"
+                             "|qubit pair/pairs|pair/pairs of qubits"),
+    "qubit kind": Phrases("qubit/qubits|1q"),
     # a failure rate (failed results over finished ones), not a count; and subjects that never failed
     "rate words": Phrases("rate/rates|ratio|relative to|relatively|proportion/share/fraction/percentage/percent"
                           "|per attempt/try|out of ... attempts/tries/runs/results|normali*"

@@ -273,7 +273,10 @@ WORDS.update({
     "worse words": Phrases("poor|bad|weak"), "better words": Phrases("good|strong|excellent"),
     # the kind of task result a count counts (QDash's ``excluded`` flag and ``status``): usable before excluded
     "usable words": Phrases("usable|not excluded|non excluded|unexcluded|kept|valid|good results"),
-    "excluded words": Phrases("excluded|exclusion/exclusions|set aside|thrown out|discarded|rejected|skipped|skip"),
+    "excluded words": Phrases("excluded|exclusion/exclusions|set aside|thrown out|discarded|rejected|skipped|skip"
+                              "|left/kept/taken/filtered/flagged/ruled/marked/thrown out|omitted|ignored|disregarded"
+                              "|dropped|unused|not used/counted/included|never used|removed from|masked"),
+    "result words": Phrases("result/results|calibration/calibrations|fit/fits"),  # what a kind of result counts
     "completed words": Phrases("completed|complete|successful|successfully|succeeded|passed|went through"),
     "unit asked": Phrases("in/into/as hz/khz/mhz/ghz/ns/us/μs/µs/ms"),  # "the spread of the frequency in MHz"
 })

@@ -85,6 +85,9 @@ def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str]
                            "calibration notes in a window")
     if failed_counted(asked) == "failed runs":
         return PlannedCall("count_in_window", {**args, "what": "failed runs"}, "failed runs in a window")
+    if asked.has("fail") and (kind := failed_kind(asked)) is not None:  # the count has no kind: the ranking's total
+        return PlannedCall("failure_ranking", {"chip_id": chip, "by": kind, **window_args(asked, days),
+                                               **narrowed(asked)}, f"failed {kind} results in a window")
     if asked.has("fail"):
         return PlannedCall("count_in_window", {**args, "what": "failed tasks"}, "failed tasks in a window")
     if not clear and asked.has("execution"):
@@ -183,6 +186,17 @@ def failure_subject(asked: Question) -> str | None:
     if found is not None:
         return found
     return "task" if failure_family(asked) is not None or asked.has("tasks") else None
+
+
+def failed_kind(asked: Question) -> str | None:
+    """``coupling`` or ``qubit`` when a count of failures is of one kind of subject ("how many coupler calibrations
+    failed"): QDash's coupling results are those whose id joins two qubits; None when it names no such kind."""
+    if asked.qubits or asked.couplings:
+        return None  # one subject's own failures: the count narrowed to it
+    asked = asked.without("sized chip") if asked.has("sized chip") else asked  # "the 64-qubit chip": a chip
+    coupling = asked.has("coupling kind")
+    qubit = (asked.without("coupling kind") if coupling else asked).has("qubit kind")
+    return None if coupling == qubit else "coupling" if coupling else "qubit"  # both named: every subject
 
 
 def run_asked(asked: Question) -> str | None:

@@ -49,10 +49,15 @@ class ToolOutcome:
     full: object = None
     error: str | None = None
     elapsed_s: float = 0.0
-    origin: str = "model"  # "router": the turn service made this call before the model's first round
+    origin: str = "model"  # "router": the turn service made this call before the model's first round; "restated":
+    # the model's call re-made as the question reads it (:data:`PLANNED`)
     size: int | None = None  # the qubits of the chip the call read (how the claim check labels its qubits)
     error_kind: FailureKind | None = None  # a failed call's :data:`FailureKind`
 
+
+PLANNED = frozenset({"router", "restated"})
+"""The origins of a call known to answer the question: the router's, or the model's re-made as the question reads it
+(so its sentence may replace a model's answer that names another subject)."""
 
 FailureKind = Literal["data", "call", "internal"]
 """Why a call failed: ``data`` a fact of the data (``ToolError`` of kind data), ``call`` a call that did not fit
