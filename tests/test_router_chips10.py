@@ -77,7 +77,7 @@ def test_a_described_chip_is_the_installed_chip_meant_and_the_router_calls_on_it
 def test_each_calls_sentence_gives_the_pymongo_truth(cases, repo):
     kit = Toolkit(repo, store=DataStore())
     wrong = []
-    for q, (tool, want) in cases:
+    for q, _ in cases:
         chip = _meant(repo, q.text) if q.shape == "described chip" else CHIP
         plan = plan_prefetch(q.text, chip_id=chip, chips=CHIPS)
         assert plan is not None, q.text

@@ -79,7 +79,7 @@ WORDS: dict[str, Row] = {
     "many chips": Phrases(f"{_CHIPS}|compare|comparison|every chip|all chips|which chip|each chip|per chip"),
     "each chip": Phrases("each chip|per chip|both chips|every chip|all chips|all the chips"
                          f"|each of the/our/both/two? {_CHIPS}|each/per/every installed? {_CHIP}|by {_CHIP}"
-                         f"|both/all {_CHIPS}|the two {_CHIPS}|chip/device/processor by chip/device/processor|chip wise|chipwise"),
+                         f"|both/all {_CHIPS}|the two {_CHIPS}|{_CHIP} by {_CHIP}|chip wise|chipwise"),
     "sized chip": Phrases("# qubit/qubits chip/chips/device/processor/one"),  # "the 64-qubit chip"
     "chart": Phrases("plot*|graph*|chart*|draw|visualize*|visualise*"),
     "show": Phrases("show"),  # with several qubits named, "show" their history is a chart too
