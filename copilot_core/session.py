@@ -18,7 +18,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Protocol, cast
 
 from copilot_core.answer.blocks import AskBlock, TextBlock
-from copilot_core.routing.clarify import chips_after_pick, clarify_first
+from copilot_core.routing.chip_meant import EACH_CHIP, ChipsMeant, chips_meant_by, facts_of
+from copilot_core.routing.clarify import CHIP_PICKED, MAX_OPTIONS, chips_after_pick, clarify_first
+from copilot_core.language.chip_words import chips_described
 from copilot_core.routing.followups import follow_ups
 from copilot_core.agent.contracts import AgentRequest, AgentResult, SilentListener, TurnListener
 from copilot_core.guardrails import InputCheck, check_input
@@ -157,7 +159,13 @@ class Copilot:
             chips = chips_after_pick(text, repo.chip_ids(), state.chip_id)
         except Exception:  # noqa: BLE001 - an unreachable database is reported by the tools in the turn itself
             chips = []
-        if clarify and (ask := clarify_first(text, chips=chips, chip_in_view=state.chip_id,
+        meant = _described(repo, text, state.chip_id)
+        if clarify and meant.unclear:
+            return self._asked(state, provider, flags, AskBlock("Which chip do you mean?",
+                                                                meant.options[:MAX_OPTIONS], choice="chip"))
+        chip_id = meant.chips[0] if len(meant.chips) == 1 else state.chip_id  # "the bigger chip": that chip
+        text = f"{text} {EACH_CHIP}" if len(meant.chips) > 1 else text  # "the bigger chip or the smaller one"
+        if clarify and (ask := clarify_first(text, chips=chips, chip_in_view=chip_id,
                                              history=history)) is not None:
             return self._asked(state, provider, flags, ask)
 
@@ -172,12 +180,13 @@ class Copilot:
         secrets = turn_secrets(provider, self.settings)
         tracer = Tracer.from_settings(self.settings, provider=provider, chip_id=state.chip_id, mode=state.mode,
                                       secrets=secrets, **trace_attrs)
-        request = AgentRequest(message=text, chip_id=state.chip_id, qid=state.qid, mode=state.mode,
+        request = AgentRequest(message=text, chip_id=chip_id, qid=state.qid, mode=state.mode,
                                history=history, context=dict(context or {}), flags=flags)
         started = time.perf_counter()
         plan = plan_turn(request, provider=provider, tools=toolkit.schemas(), repo=repo, chips=chips,
                          router=self._router(provider, readiness), clarify=clarify,
-                         skills=[render_skills(chosen)] if chosen else [], history=prepared, secrets=secrets)
+                         skills=[render_skills(chosen)] if chosen else [], history=prepared, secrets=secrets,
+                         described=chip_id if len(meant.chips) == 1 else None)
         end = ModelLoop(plan, provider, toolkit, tracer=tracer, listener=listener, stream=stream, cancel=cancel).run(
             repo, prompt_extras=extras, client=self.client)
         result = finish(plan, end, model=provider.model, api_style=provider.api_style)
@@ -292,6 +301,17 @@ class Copilot:
                 memory.learn(chip_id, result.tool_calls)
         except Exception:  # noqa: BLE001
             log.exception("could not update copilot memory for chip %s", chip_id)
+
+
+def _described(repo: CalibrationRepository, text: str, chip_in_view: str | None) -> ChipsMeant:
+    """The installed chips ``text`` describes in words ("the bigger chip"), read from the chip collection; none
+    after a chip picked from a choice (the pick is the chip in view) or when the database cannot say."""
+    if text.rstrip().endswith(CHIP_PICKED) or not chips_described(text):
+        return ChipsMeant()
+    try:
+        return chips_meant_by(text, facts_of(repo.list_chips()), chip_in_view)
+    except CopilotError:
+        return ChipsMeant()
 
 
 def _chip_size(repo: CalibrationRepository, chip_id: str) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from copilot_core.routing.clarify import ASK_SCHEMA, ASK_TOOL, may_ask
@@ -57,11 +57,16 @@ class TurnPlan:
     skills: tuple[str, ...]
     ask_offered: bool = False
     chips: tuple[str, ...] = ()  # the installed chip ids, which a chip written short is read against
+    described: str | None = None  # the installed chip the question describes in words ("the bigger chip")
 
     @property
     def asked(self) -> Question:
-        """The question, read against the installed chips ("64Q" is the installed 64Qv3)."""
-        return parse(self.request.message, self.chips)
+        """The question, read against the installed chips ("64Q" is the installed 64Qv3); a chip it describes in
+        words is read as named, so a call on another chip is re-made on it."""
+        asked = parse(self.request.message, self.chips)
+        if self.described is None or asked.chip_ids:
+            return asked
+        return replace(asked, chips=(self.described,), chip_ids=(self.described,))
 
     @property
     def known(self) -> frozenset[str]:
@@ -91,11 +96,12 @@ def turn_secrets(provider: ProviderConfig, settings: Settings | None = None) -> 
 def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequence[dict],
               repo: CalibrationRepository | None, chips: Sequence[str] | None = None, router: bool = False,
               clarify: bool = False, skills: Sequence[str] = (), history: Sequence[dict] | None = None,
-              secrets: tuple[str, ...] | None = None) -> TurnPlan:
+              secrets: tuple[str, ...] | None = None, described: str | None = None) -> TurnPlan:
     """The plan for ``request``; ``tools`` the toolkit's schemas ([] without tools).  ``chips``: the installed chip
     ids when the caller has read them (else read here); ``history``: the earlier turns already prepared by the caller
-    (else prepared here); ``secrets``: already collected by the caller.  The chip the question names and the prompt's
-    chip are decided here, once."""
+    (else prepared here); ``secrets``: already collected by the caller; ``described``: the installed chip the question
+    describes in words (the request's chip).  The chip the question names and the prompt's chip are decided here,
+    once."""
     chip_id, prompt_chip = request.chip_id, request.chip_id
     installed = list(chips or ())
     if repo is not None:
@@ -125,7 +131,8 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
                     history=tuple(prepare_history(request.history) if history is None else history),
                     tools=tuple(tools), route=chosen, prefetch=planned, clarify=clarify, tabular=router,
                     secrets=turn_secrets(provider) if secrets is None else secrets,
-                    skills=tuple(skills) if planned is None else (), ask_offered=ask, chips=tuple(installed))
+                    skills=tuple(skills) if planned is None else (), ask_offered=ask, chips=tuple(installed),
+                    described=described)
 
 
 def absent_plan(question: str, chip_id: str | None, repo: CalibrationRepository | None,

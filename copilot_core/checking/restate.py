@@ -198,7 +198,7 @@ def _pair_mismatches(asked: Question, name: str, args: dict, clear: list[str]) -
 
 def _chips_named(asked: Question) -> list[str]:
     """The chips a question sets side by side (two or more named, or each installed one it asks for)."""
-    return list({c.lower(): c for c in reversed(asked.chips_compared)}.values())[::-1]
+    return list({c.lower(): c for c in reversed(asked.chips_asked)}.values())[::-1]
 
 
 def _chips_mismatch(asked: Question, name: str, args: dict) -> Mismatch | None:
@@ -339,9 +339,9 @@ def _rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     if _chips_mismatch(asked, name, args) is not None:
         named = _chips_named(asked)
         args = {**args, "chip_ids": named[:4 if name == "count_in_window" else 8]} | (
-            {"chip_id": named[0]} if name == "count_in_window" else {})
-        if not mismatches(asked, name, args):
-            return name, args
+            {"chip_id": named[0]} if name == "count_in_window" else {})  # then its window too ("since the 16th")
+        if made := next((m for m in ((name, args), rebuilt(asked, name, args)) if m and not mismatches(asked, *m)), None):
+            return made
     if name in _FILTERS | {"missing_metric"} and isinstance(args.get("chip_id"), str) and \
             (status := status_plan(asked, args["chip_id"])) is not None:
         return status.name, dict(status.args)

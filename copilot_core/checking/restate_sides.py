@@ -72,6 +72,8 @@ def spread_metric(asked: Question) -> str | None:
 def sides_mismatches(asked: Question, name: str, args: dict) -> list[str]:
     """What the call leaves out of a question across chips, of a spread, or about several couplings, in words."""
     out = []
+    if name in ONE_CHIP and (chip := other_chip(asked, args)) is not None:  # the checked tools' own check says it
+        out.append(f"asks about {asked.chip}, not {chip}")
     metric = across_metric(asked)
     spread = spread_metric(asked)
     if spread is not None and name in _NO_SPREAD:
@@ -110,8 +112,21 @@ def sides_mismatches(asked: Question, name: str, args: dict) -> list[str]:
     return out
 
 
+def other_chip(asked: Question, args: dict) -> str | None:
+    """The chip a one-chip call reads when the question asks about another installed chip (named, or described in
+    words and read by the turn: "the bigger chip"); None when it reads the one asked, or the question names none."""
+    chip = args.get("chip_id")
+    if asked.chip is None or asked.chips_compared or "chip_ids" in args or not isinstance(chip, str):
+        return None
+    return chip if chip.lower() != asked.chip.lower() else None
+
+
 def sides_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
-    """The router's call for a question across chips or about several couplings, when the call misses it."""
+    """The router's call for a question across chips or about several couplings, when the call misses it; a call
+    on another chip than the one asked about, on that chip."""
+    if other_chip(asked, args) is not None:
+        fixed = sides_rebuilt(asked, name, {**args, "chip_id": asked.chip})
+        return fixed or (name, {**args, "chip_id": asked.chip})
     metric = across_metric(asked)
     if metric is not None and (name in ONE_CHIP or name == "compare_chips" or name in _ONE_CHIP_SHARE or
                                name == "count_in_window" and chip_limits(asked, metric)):

@@ -51,7 +51,7 @@ FAILURE_WORDS: dict[str, Row] = {
                       "|which of the/our/these? calibration? run/runs/execution/executions|worst/top/rank run/runs"
                       "|run/runs/execution/executions has/have/had/by/that/which/with"
                       "|failing run/runs/execution/executions"),
-    "by chip": Phrases("which/what chip/chips/device/devices/processor/processors|which of the two? chips/devices"
+    "by chip": Phrases("which/what chip/chips/device/devices/processor/processors|which of the/our two? chips/devices"
                        "|per/by chip"),
     # a family of tasks the ranking is narrowed to (domain/task_families.py): "the coupling tasks", "1Q calibrations"
     "coupling tasks": Phrases(f"coupling/couplings/cz/zx90/cr/bell/entangling {_TASKS}|two/2 qubit gate? {_TASKS}"

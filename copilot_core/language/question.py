@@ -164,6 +164,13 @@ class Question:
         return self.installed if self.has("each chip") and len(self.installed) >= 2 and not named else ()
 
     @property
+    def chips_asked(self) -> tuple[str, ...]:
+        """The chips a figure is asked of, each on its own: :attr:`chips_compared`, else every installed chip when
+        it asks which chip ("which chip had fewer failed runs") and does not pool them."""
+        which = self.has("which chip") and not self.has("pooled chips") and len(self.installed) >= 2
+        return self.chips_compared or (self.installed if which and not self.chip_ids else ())
+
+    @property
     def relates(self) -> bool:
         """It asks how two metrics go together: the correlation shape, or its words in any shape ("is T1 related
         to frequency", "do qubits with higher X have worse Y"), for the router and the checks alike."""

@@ -76,9 +76,10 @@ WORDS: dict[str, Row] = {
                          re.I),
     "t2": words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))"),
     "data": Phrases("qubit/qubits|chip|heat map|heatmap|median|trend|worst|best"),  # or a qubit named
-    "many chips": Phrases("chips|compare|comparison|every chip|all chips|which chip|each chip|per chip"),
-    "each chip": Phrases("each chip|per chip|both chips|every chip|all chips|all the chips|each of the chips"
-                         "|each/per/every device/processor|both/all devices/processors|chip by chip|device by device"),
+    "many chips": Phrases(f"{_CHIPS}|compare|comparison|every chip|all chips|which chip|each chip|per chip"),
+    "each chip": Phrases("each chip|per chip|both chips|every chip|all chips|all the chips"
+                         f"|each of the/our/both/two? {_CHIPS}|each/per/every installed? {_CHIP}|by {_CHIP}"
+                         f"|both/all {_CHIPS}|the two {_CHIPS}|{_CHIP} by {_CHIP}|chip wise|chipwise"),
     "sized chip": Phrases("# qubit/qubits chip/chips/device/processor/one"),  # "the 64-qubit chip"
     "chart": Phrases("plot*|graph*|chart*|draw|visualize*|visualise*"),
     "show": Phrases("show"),  # with several qubits named, "show" their history is a chart too
@@ -239,7 +240,8 @@ WORDS.update({
 # Shapes read before SHAPES (:func:`~copilot_core.language.question.compared_shape`): a metric across chips, the
 # failures' top task or qubit, a count over a window of days, two qubits side by side.
 WORDS.update({
-    "which chip": Phrases("which chip/chips/device/devices/processor/processors|which of the chips|between the chips"
+    "which chip": Phrases(f"which chip/chips/device/devices/processor/processors|which of the/our/both/two? {_CHIPS}"
+                          "|between the chips"
                           "|across the? chips|both chips"
                           "|each chip|every chip|all the? chips|the two chips|the chips|on each chip"
                           "|each/per/every device/processor|both/the two devices/processors|chip by chip"

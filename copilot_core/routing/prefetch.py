@@ -25,7 +25,7 @@ from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.vocabulary import not_held_arg
-from copilot_core.routing.statistics import chips_plan, spread_asked, spread_plan
+from copilot_core.routing.statistics import chips_plan, names_statistic, spread_asked, spread_plan
 
 DEFAULT_LAST_N = 10
 DEFAULT_COUPLING_METRIC = "zx90_gate_fidelity"  # which of two couplings is "better" with no metric named: its 2Q gate
@@ -204,8 +204,8 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         if one is not None:
             args["param_names"] = [one]
         return PlannedCall("compare_qubits", args, "two qubits side by side")
-    if one is not None and (asked.shape == "cross-chip" or asked.chip_scope != "one" and asked.has("chip stat")
-                            and not asked.qubits):  # "the mean T2 echo per chip": each chip's, side by side
+    if one is not None and (asked.shape == "cross-chip" or asked.chip_scope != "one" and (
+            asked.has("chip stat") or names_statistic(asked) or asked.limits) and not asked.qubits):  # per chip
         return chips_plan(asked, one)
     return None
 
