@@ -17,7 +17,7 @@ from copilot_core.language.sentences import split_after_marks
 from copilot_core.guardrails import sanitize_output
 from copilot_core.agent.lookups import failure_quotes
 from copilot_core.agent.plan import TurnPlan
-from copilot_core.routing.limits import unit_refusals
+from copilot_core.routing.limits import unfit_note, unit_refusals
 from copilot_core.llm.streaming import without_markup
 from copilot_core.language.window_words import window_reading
 from copilot_core.checking.restate import restated_blocks
@@ -79,6 +79,8 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
         blocks = chip_lead_blocks(blocks, plan.asked, outcomes)  # "which chip had fewer ...": that chip first
         if (read := _window_read(plan, outcomes)) is not None and read not in answer_text(blocks):
             blocks = [*blocks, TextBlock(read)]
+    if end.asked is None and (unfit := unfit_note(plan.asked)) is not None and unfit not in answer_text(blocks):
+        blocks = [*blocks, TextBlock(unfit)]  # a limit no metric named can hold: said, whatever else was answered
     if end.asked is None:
         charts.extend(asked_chart(question, outcomes, charts))
     blocks = [_sanitized(b, plan.secrets) for b in vet_model_charts(blocks)] + [ChartBlock(c) for c in charts]

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Literal
 
 from copilot_core.domain.display import format_value as format_value  # the display rule, re-exported
+from copilot_core.domain.units import UnitMismatch, convert, family
 
 Kind = Literal["qubit", "coupling"]
 Band = Literal["bad", "fair", "good", "excellent"]
@@ -76,6 +77,25 @@ class Metric:
     excellent: float | None = None
     kind: Kind = "qubit"
     task: str | None = None  # the QDash task that produces it
+    span: tuple[float, float] | None = None  # display units: the values the quantity can physically take
+
+    def in_display(self, value: float, unit: str) -> float | None:
+        """``value`` written in ``unit`` in the display unit; None when the unit cannot be this metric's.  A number
+        with no unit is in the display unit, except a fraction of a metric shown in % ("0.995" of a fidelity)."""
+        if not unit:
+            return value * 100 if self.unit == "%" and 0 < abs(value) < 1 else value
+        try:
+            return convert(value, unit, self.unit)
+        except UnitMismatch:
+            return None
+
+    def can_hold(self, value: float, unit: str) -> bool:
+        """Whether a limit ``value`` ``unit`` can be this metric's: its unit of the metric's family (none for a metric
+        in no family) and, in the display unit, a value the metric can take ("7.1 GHz" is no anharmonicity)."""
+        if unit and family(self.unit) is None:
+            return False
+        shown = self.in_display(value, unit)
+        return shown is not None and (self.span is None or self.span[0] <= shown <= self.span[1])
 
     def to_display(self, raw: object) -> float | None:
         """Raw stored value -> display units; NaN/inf and QDash's NaN-as-0 become None."""
@@ -130,18 +150,31 @@ class Metric:
 
 def _fidelity(name: str, title: str, bad: float | None, good: float | None, excellent: float | None,
               kind: Kind = "qubit", task: str | None = None) -> Metric:
-    return Metric(name, title, "%", 100.0, True, bad, good, excellent, kind, task)
+    return Metric(name, title, "%", 100.0, True, bad, good, excellent, kind, task, _SHARE)
+
+
+# What each quantity can physically take, in display units, wide enough for any lab's chip: a limit outside it is
+# another quantity's ("7.1 GHz" is a frequency, never an anharmonicity of 7100 MHz).
+_SHARE = (0.0, 100.0)
+_FREQUENCY = (0.05, 50.0)  # GHz
+_DETUNING = (-2000.0, 2000.0)  # MHz: anharmonicity
+_ZZ = (-200.0, 200.0)  # MHz
+_COHERENCE = (0.0, 1e5)  # μs
+_GATE = (0.0, 1e4)  # ns
 
 
 CATALOGUE: dict[str, Metric] = {m.name: m for m in (
-    Metric("qubit_frequency", "Qubit frequency", "GHz", 1.0, True, None, 4.5, 5.0, task="CheckQubitFrequency"),
-    Metric("readout_frequency", "Readout frequency", "GHz", 1.0, True, task="CheckReadoutFrequency"),
-    Metric("anharmonicity", "Anharmonicity", "MHz", 1000.0, False, -250, -280, -320, task="CheckQubitSpectroscopy"),
-    Metric("t1", "T1", "μs", 1.0, True, 20, 50, 100, task="CheckT1"),
-    Metric("t1_average", "T1 (average)", "μs", 1.0, True, 20, 50, 100, task="CheckT1Average"),
-    Metric("t2_echo", "T2 echo", "μs", 1.0, True, 30, 80, 150, task="CheckT2Echo"),
-    Metric("t2_echo_average", "T2 echo (average)", "μs", 1.0, True, 30, 80, 150, task="CheckT2EchoAverage"),
-    Metric("t2_star", "T2*", "μs", 1.0, True, 10, 20, 40, task="CheckRamsey"),
+    Metric("qubit_frequency", "Qubit frequency", "GHz", 1.0, True, None, 4.5, 5.0, task="CheckQubitFrequency",
+           span=_FREQUENCY),
+    Metric("readout_frequency", "Readout frequency", "GHz", 1.0, True, task="CheckReadoutFrequency", span=_FREQUENCY),
+    Metric("anharmonicity", "Anharmonicity", "MHz", 1000.0, False, -250, -280, -320, task="CheckQubitSpectroscopy",
+           span=_DETUNING),
+    Metric("t1", "T1", "μs", 1.0, True, 20, 50, 100, task="CheckT1", span=_COHERENCE),
+    Metric("t1_average", "T1 (average)", "μs", 1.0, True, 20, 50, 100, task="CheckT1Average", span=_COHERENCE),
+    Metric("t2_echo", "T2 echo", "μs", 1.0, True, 30, 80, 150, task="CheckT2Echo", span=_COHERENCE),
+    Metric("t2_echo_average", "T2 echo (average)", "μs", 1.0, True, 30, 80, 150, task="CheckT2EchoAverage",
+           span=_COHERENCE),
+    Metric("t2_star", "T2*", "μs", 1.0, True, 10, 20, 40, task="CheckRamsey", span=_COHERENCE),
     _fidelity("average_readout_fidelity", "Readout fidelity", 85, 95, 99, task="ReadoutClassification"),
     _fidelity("readout_fidelity_0", "Readout fidelity |0>", None, None, None, task="ReadoutClassification"),
     _fidelity("readout_fidelity_1", "Readout fidelity |1>", None, None, None, task="ReadoutClassification"),
@@ -154,17 +187,17 @@ CATALOGUE: dict[str, Metric] = {m.name: m for m in (
               task="ZX90InterleavedRandomizedBenchmarking"),
     _fidelity("bell_state_fidelity", "Bell state fidelity", 80, 90, 95, kind="coupling",
               task="CheckBellStateTomography"),
-    Metric("zx90_gate_time", "ZX90 gate time", "ns", 1.0, False, kind="coupling", task="CreateZX90"),
+    Metric("zx90_gate_time", "ZX90 gate time", "ns", 1.0, False, kind="coupling", task="CreateZX90", span=_GATE),
     # the interleaved RB tasks' second output (lower is better), unscored: a correlation or a ranking may read it
     Metric("x90_depolarizing_rate", "X90 depolarizing rate", "a.u.", 1.0, False,
            task="X90InterleavedRandomizedBenchmarking"),
     Metric("zx90_depolarizing_rate", "ZX90 depolarizing rate", "a.u.", 1.0, False, kind="coupling",
            task="ZX90InterleavedRandomizedBenchmarking"),
-    Metric("static_zz_interaction", "Static ZZ", "MHz", 1000.0, False, kind="coupling"),
+    Metric("static_zz_interaction", "Static ZZ", "MHz", 1000.0, False, kind="coupling", span=_ZZ),
     # QDash's metrics.yaml: units and scales as there; it evaluates none of them against thresholds (unscored)
     Metric("maximum_rabi_frequency", "Maximum Rabi frequency", "MHz/a.u.", 1.0, True, task="CheckRabi"),
     Metric("hpi_amplitude", "HPI amplitude", "a.u.", 1.0, True, task="CreateHPIPulse"),
-    Metric("hpi_length", "HPI length", "ns", 1.0, False, task="CreateHPIPulse"),
+    Metric("hpi_length", "HPI length", "ns", 1.0, False, task="CreateHPIPulse", span=_GATE),
     _fidelity("one_qubit_gate_coherence_limit", "1Q gate coherence limit", None, None, None,
               task="Check1QGateCoherenceLimit"),
     _fidelity("two_qubit_gate_coherence_limit", "2Q gate coherence limit", None, None, None, kind="coupling",

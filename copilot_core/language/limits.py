@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from copilot_core.domain.metrics import CATALOGUE
-from copilot_core.domain.units import family
 from copilot_core.domain.vocabulary import metric_spans
 from copilot_core.language.carried import carried
 from copilot_core.language.comparisons import TRAILING, Way, comparison
 from copilot_core.language.numbers import number_spans, signed_value, unit_after
+from copilot_core.language.qualities import worded
 from copilot_core.language.question_words import CHIP_ID, MENTION, WORDS, Phrases, tokens_of
 from copilot_core.language.stated_numbers import COUNT_NOUNS
 
@@ -161,9 +161,8 @@ def _ranges(text: str) -> list[tuple[int, int, float, float, str, bool]]:
     return out
 
 
-def _fits(unit: str, metric: str) -> bool:
-    kind = family(unit) if unit else None
-    return kind is None or kind == family(CATALOGUE[metric].unit)
+def _fits(value: float, unit: str, metric: str) -> bool:
+    return CATALOGUE[metric].can_hold(value, unit)
 
 
 def _nearest(start: int, spans: Sequence[tuple[int, int, str | None]], metric_first: bool) -> int | None:
@@ -173,13 +172,60 @@ def _nearest(start: int, spans: Sequence[tuple[int, int, str | None]], metric_fi
     return (max(side) if metric_first else min(side)) if side else None
 
 
-def _metric_of(start: int, unit: str, spans: Sequence[tuple[int, int, str]], metric_first: bool) -> str | None:
-    """The metric a limit at ``start`` belongs to: the nearest on the question's side, else on the other side;
-    one whose unit fits first; none when its unit fits no metric named ("1Q gate fidelity above 99.5%" is no T1's)."""
-    before = [name for s, _, name in reversed(spans) if s < start]
-    after = [name for s, _, name in spans if s > start]
-    order = before + after if metric_first else after + before
-    return next((name for name in order if _fits(unit, name)), None if unit or not order else order[0])
+def _order(start: int, spans: Sequence[tuple[int, int, str]], metric_first: bool) -> list[int]:
+    """The indexes of the metric phrases a limit at ``start`` may belong to, nearest first on the question's side,
+    then the other side's."""
+    before = [i for i in reversed(range(len(spans))) if spans[i][0] < start]
+    after = [i for i in range(len(spans)) if spans[i][0] > start]
+    return before + after if metric_first else after + before
+
+
+# What may stand between two metrics that share one limit ("both T1 and T2 echo above 30 μs").
+_SHARING = frozenset({"and", "both", "as", "well", "a", "an", "the", "their", "its", "plus", "/", "&", "or", "either"})
+_SHARED = frozenset({"and", "plus", "well", "/", "&", "or"})  # one of them, or a comma, joins the two
+
+
+def _sharing(index: int, spans: Sequence[tuple[int, int, str]], text: str, starts: Sequence[int],
+             metric_first: bool, owned: set[int]) -> list[int]:
+    """The metric phrase at ``index`` and those joined to it (before it when metrics come first, else after it)
+    with no limit of their own: they share its limit."""
+    out = [index]
+    step = -1 if metric_first else 1
+    while 0 <= out[-1] + step < len(spans) and out[-1] + step not in owned:
+        a, b = sorted((out[-1], out[-1] + step))
+        gap = text[spans[a][1]:spans[b][0]]
+        words = {w for _, _, w in tokens_of(gap)}
+        if not words <= _SHARING or not (words & _SHARED or "," in gap) or \
+                any(spans[a][1] <= s < spans[b][0] for s in starts):
+            break
+        out.append(out[-1] + step)
+    return out
+
+
+def _placed_metrics(placed: Sequence[_Placed], spans: Sequence[tuple[int, int, str]], text: str,
+                    metric_first: bool) -> dict[int, tuple[list[str], list[str]]]:
+    """Each limit's metrics, and the metrics written next to it that cannot hold it.  A limit is the nearest metric
+    phrase's and of those joined to it with no limit of their own ("both T1 and T2 echo above 30 μs"), each that
+    can hold its unit and size; when none of them can ("above 7.1 GHz" after an anharmonicity), it is the next
+    metric named that can and holds no limit of its own on that side, else no metric's."""
+    orders = {p.start: _order(p.start, spans, metric_first) for p in placed}
+    near = {p.start: orders[p.start][0] for p in placed if orders[p.start]}
+    owned = set(near.values()) | {i for i, (s, _, _) in enumerate(spans) if s in worded(text)}
+    groups = {start: _sharing(i, spans, text, [p.start for p in placed], metric_first, owned - {i})
+              for start, i in near.items()}
+    claimed = {(spans[i][2], p.side) for p in placed for i in groups.get(p.start, [])
+               if _fits(p.value, p.unit, spans[i][2])}
+    out: dict[int, tuple[list[str], list[str]]] = {}
+    for p in placed:
+        group = [spans[i][2] for i in groups.get(p.start, [])]  # the nearest first
+        held = [spans[i][2] for i in sorted(groups.get(p.start, [])) if _fits(p.value, p.unit, spans[i][2])]
+        if held or not group:
+            out[p.start] = (held, [m for m in group if m not in held])
+            continue
+        moved = next((spans[i][2] for i in orders[p.start] if _fits(p.value, p.unit, spans[i][2])
+                      and (spans[i][2], p.side) not in claimed), None)
+        out[p.start] = ([moved], []) if moved is not None else ([], group[:1])
+    return out
 
 
 def _excluded(text: str, placed: Sequence[_Placed]) -> set[int]:
@@ -211,9 +257,10 @@ def _join(text: str, ordered: Sequence[_Placed], by_place: dict[int, str | None]
     return "or" if isinstance(rule, Phrases) and rule.find(rest) else "and"
 
 
-def read_limits(text: str) -> tuple[tuple[Threshold, ...], tuple[Range, ...], Join]:
-    """The question's limits in the order written (a range's two included), its ranges, and how its conditions are
-    joined; an excluded condition turned to its opposite."""
+def read_limits(text: str) -> tuple[tuple[Threshold, ...], tuple[Range, ...], Join, tuple[Threshold, ...]]:
+    """The question's limits in the order written (a range's two included, a limit two metrics share given to
+    each), its ranges, how its conditions are joined, and the limits a metric written next to them cannot hold
+    (each with that metric); an excluded condition turned to its opposite."""
     every = [(s, e, name) for s, e, name in metric_spans(text) if text[s:e].lower() not in _SUBJECTS]
     spans = [(s, e, name) for s, e, name in every if name is not None]
     unclear = [s for s, _, name in every if name is None]
@@ -222,25 +269,29 @@ def read_limits(text: str) -> tuple[tuple[Threshold, ...], tuple[Range, ...], Jo
     placed += [_Placed(s, e, "above", low, unit) for s, e, low, _, unit, _ in written]
     firsts = [p.start for p in placed]
     metric_first = bool(every) and bool(firsts) and every[0][0] < min(firsts)
-    by_place = {p.start: None if _nearest(p.start, every, metric_first) in unclear else
-                _metric_of(p.start, p.unit, spans, metric_first) for p in placed}
+    where = _placed_metrics(placed, spans, text, metric_first)
+    unclear_near = {p.start for p in placed if _nearest(p.start, every, metric_first) in unclear}
+    names: dict[int, list[str | None]] = {p.start: [None] if p.start in unclear_near or not where[p.start][0] and
+                                          not where[p.start][1] else list(where[p.start][0]) for p in placed}
+    by_place = {start: found[0] if found else None for start, found in names.items()}
     ordered = sorted(placed, key=lambda p: p.start)
     excluded = _excluded(text, ordered)
     written = [(s, e, low, high, unit, inside != (s in excluded)) for s, e, low, high, unit, inside in written]
-    ranges = [Range(by_place[s], low, high, unit, inside) for s, _, low, high, unit, inside in written]
+    ranges = [Range(m, low, high, unit, inside) for s, _, low, high, unit, inside in written for m in names[s]]
     limits: list[Threshold] = []
+    unfit: list[Threshold] = []
     starts = {s for s, *_ in written}
     for p in ordered:
-        if p.start in starts:
-            limits += Range(by_place[p.start], *next((lo, hi, u, i) for s, _, lo, hi, u, i in written
-                                                     if s == p.start)).limits
-        elif p.start in excluded:
-            limits.append(Threshold(_FLIPPED[_side(p.side, by_place[p.start])], p.value, p.unit, by_place[p.start],
-                                    not p.inclusive))
-        else:
-            limits.append(Threshold(_side(p.side, by_place[p.start]), p.value, p.unit, by_place[p.start],
-                                    p.inclusive))
-    return tuple(limits), tuple(ranges) + _paired(limits, ranges), _join(text, ordered, by_place)
+        for name in names[p.start]:
+            if p.start in starts:
+                limits += Range(name, *next((lo, hi, u, i) for s, _, lo, hi, u, i in written if s == p.start)).limits
+            elif p.start in excluded:
+                limits.append(Threshold(_FLIPPED[_side(p.side, name)], p.value, p.unit, name, not p.inclusive))
+            else:
+                limits.append(Threshold(_side(p.side, name), p.value, p.unit, name, p.inclusive))
+        unfit += [Threshold(_side(p.side, m), p.value, p.unit, m, p.inclusive)
+                  for m in ([] if p.start in unclear_near else where[p.start][1])]
+    return tuple(limits), tuple(ranges) + _paired(limits, ranges), _join(text, ordered, by_place), tuple(unfit)
 
 
 def _side(way: Way, metric: str | None) -> Side:

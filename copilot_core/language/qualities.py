@@ -40,16 +40,27 @@ def _words(text: str) -> list[tuple[int, int, Direction, str]]:
     return out
 
 
-def qualities(text: str) -> tuple[Quality, ...]:
-    """Every condition in words ``text`` puts on a metric: the word right before the metric phrase ("short T1",
-    "high-fidelity") or after it and a link word ("T1 is short")."""
+def _qualified(text: str) -> list[tuple[int, Quality]]:
+    """Each condition in words with where its metric phrase starts."""
     words = _words(text)
     tokens = tokens_of(text)
-    out: list[Quality] = []
+    out: list[tuple[int, Quality]] = []
     for start, end, metric in metric_spans(text):
         before = [w for w in words if w[1] <= start and not text[w[1]:start].strip(" -")]
         after = [t for t in tokens if t[0] >= end][:2]
         if not before and len(after) == 2 and after[0][2] in _LINKS and not text[end:after[0][0]].strip():
             before = [w for w in words if w[0] == after[1][0]]
-        out += [Quality(metric, w[2], w[3]) for w in before[-1:]]
-    return tuple(dict.fromkeys(out))
+        out += [(start, Quality(metric, w[2], w[3])) for w in before[-1:]]
+    return out
+
+
+def qualities(text: str) -> tuple[Quality, ...]:
+    """Every condition in words ``text`` puts on a metric: the word right before the metric phrase ("short T1",
+    "high-fidelity") or after it and a link word ("T1 is short")."""
+    return tuple(dict.fromkeys(q for _, q in _qualified(text)))
+
+
+def worded(text: str) -> frozenset[int]:
+    """Where the metric phrases that carry a condition in words start: such a metric shares no number's limit
+    ("short T1 and T2 echo above 40 μs")."""
+    return frozenset(start for start, _ in _qualified(text))

@@ -69,7 +69,8 @@ WORDS: dict[str, Row] = {
                     r"(?!\s+(?:days?|weeks?|months?|hours?)\b)", re.I),
     # a limit: "below 50 μs", "T1 > 40us", "at least .99", "doesn't reach 90%" (the words: language/comparisons.py)
     "threshold": re.compile(rf"(?:\b{COMPARISON_PATTERN}|(?<!-)([<>]=?|[≤≥]))\s*"
-                            rf"(-?(?:\d+(?:\.\d+)?|\.\d+))\s*(?:({UNIT_WORDS})(?![a-z]))?", re.I),
+                            r"([-−]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))"  # "7,100 MHz" too
+                            rf"\s*(?:({UNIT_WORDS})(?![a-z]))?", re.I),
     "window": re.compile(rf"\b(?:last|past|previous|recent|over the (?:last|past))\s+(?:({COUNT})\s*)?"
                          r"(days?|weeks?|months?|hours?|hrs?|h)\b|\b(today|yesterday)\b"  # "the eight previous days":
                          rf"|\b({COUNT})\s+(?:most\s+)?(?:recent|previous|past|last|latest)\s+(days?|weeks?|months?|hours?)\b",

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from copilot_core.domain.metrics import CATALOGUE, Metric
-from copilot_core.domain.units import UnitMismatch, canonical, convert, family
+from copilot_core.domain.units import canonical, family
 from copilot_core.language.question import Question, Threshold
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.toolkit import ToolOutcome
@@ -68,14 +68,8 @@ def _bounds(name: str, args: dict) -> Iterator[tuple[dict, str, Metric]]:
 
 
 def in_display_unit(t: Threshold, entry: Metric) -> float | None:
-    """``t`` in the metric's display unit; None when its unit cannot be the metric's.  A number with no unit is in
-    the display unit, except a fraction of a metric shown in % ("above 0.995" of a fidelity is 99.5%)."""
-    if not t.unit:
-        return t.value * 100 if entry.unit == "%" and 0 < abs(t.value) < 1 else t.value
-    try:
-        return convert(t.value, t.unit, entry.unit)
-    except UnitMismatch:
-        return None
+    """``t`` in the metric's display unit; None when its unit cannot be the metric's (:meth:`Metric.in_display`)."""
+    return entry.in_display(t.value, t.unit)
 
 
 def quality_conditions(asked: Question) -> list[tuple[str, str, float]] | None:
@@ -108,10 +102,37 @@ def _said(t: Threshold) -> str:
     return f"{t.value:g}{' ' + canonical(t.unit) if t.unit not in ('', '%') else t.unit}"
 
 
-def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...]) -> tuple[list[str], str | None]:
+def cannot_hold(t: Threshold, entry: Metric) -> str:
+    """Why the question's limit ``t`` cannot be a limit of ``entry`` (its unit, or a value the metric never takes),
+    and what the person may say instead."""
+    written = f"{REFUSED} {_said(t)}"
+    shown = entry.in_display(t.value, t.unit)
+    unit = entry.unit if entry.unit == "%" else f" {entry.unit}"
+    ask = f"say which metric it limits, or give {entry.name}'s limit in {entry.unit or 'no unit'}"
+    if shown is None:
+        kind = family(t.unit)
+        return (f"{written} is {'a ' + kind if kind else 'in ' + canonical(t.unit)}, so it cannot be a limit of "
+                f"{entry.name}, which is in {entry.unit or 'no unit'}: {ask}")
+    low, high = entry.span or (shown, shown)
+    return (f"{written} is {shown:g}{unit}, a value {entry.name} never takes (between {low:g} and {high:g}{unit}), "
+            f"so it cannot be its limit: {ask}")
+
+
+def unfit_note(asked: Question) -> str | None:
+    """The limits a metric the question writes next to them cannot hold, as one line the person reads; None when
+    there is none."""
+    said = [f"{cannot_hold(t, CATALOGUE[t.metric])}." for t in asked.unfit if t.metric in CATALOGUE]
+    return " ".join(dict.fromkeys(said)) or None
+
+
+def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...],
+            unfit: tuple[Threshold, ...] = ()) -> tuple[list[str], str | None]:
     """``holder``'s limits held to the question's limits of its metric, in place: the notes, or a refusal."""
     pool, own = _pool(entry, limits)
     given = {side: v for side in SIDES if holder.get(side) is not None and (v := _number(holder[side])) is not None}
+    wrong = next((t for t in unfit if t.metric == entry.name and t.value in given.values()), None)
+    if wrong is not None:  # the model put on a metric the limit the question wrote next to it, which it cannot hold
+        return [], cannot_hold(wrong, entry)
     by_side = {side: [t for t in pool if t.side == side] for side in SIDES}
     matched: dict[str, Threshold] = {}
     for side, value in given.items():
@@ -135,11 +156,8 @@ def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...]) -> tuple
             settled[side] = holder[side]
             continue
         shown = in_display_unit(t, entry)
-        if shown is None:
-            kind = family(t.unit)
-            return [], (f"{REFUSED} {t.value:g} {canonical(t.unit)} is "
-                        f"{'a ' + kind if kind else 'in ' + canonical(t.unit)}, so it cannot be a limit of "
-                        f"{entry.name}, which is in {entry.unit or 'no unit'}")
+        if shown is None or not entry.can_hold(t.value, t.unit):
+            return [], cannot_hold(t, entry)
         settled[t.side] = shown if value != shown else holder[side]
         unit = entry.unit if entry.unit == "%" else f" {entry.unit}"
         if side != t.side:
@@ -167,7 +185,7 @@ def settle_limits(name: str, args: dict, asked: Question) -> Settled:
     (or as a fraction of a metric in %) converted, a below and an above passed the wrong way round swapped, another
     metric's number replaced by this metric's own; a refusal when the unit cannot be the metric's.  Calls of other
     tools, and limits the question did not write, come back unchanged."""
-    if name not in _ONE_METRIC | _CONDITIONS or not asked.limits:
+    if name not in _ONE_METRIC | _CONDITIONS or not asked.limits and not asked.unfit:
         return Settled(args)
     out = {**args, "conditions": [dict(c) if isinstance(c, dict) else c for c in args["conditions"]]} \
         if name in _CONDITIONS and isinstance(args.get("conditions"), list) else dict(args)
@@ -177,7 +195,7 @@ def settle_limits(name: str, args: dict, asked: Question) -> Settled:
         if id(holder) in done:
             continue
         done.add(id(holder))
-        said, refusal = _settle(holder, entry, asked.limits)
+        said, refusal = _settle(holder, entry, asked.limits, asked.unfit)
         if refusal is not None:
             return Settled(args, refusal=refusal, hint=f"tell the user the limit's unit does not fit {entry.name} "
                                                        f"(in {entry.unit}) and ask for the limit in {entry.unit}")

@@ -146,6 +146,12 @@ def _chip_shape_plan(asked: Question, chip_id: str, named: Sequence[str | None])
         join = asked.join  # each limit is of the metric written next to it
         return PlannedCall("filter_metrics", {"chip_id": chip_id, "join": join, "conditions": [
             {"metric_name": t.metric, t.side: t.value} for t in limits]}, f"{f' {join} '.join(clear)} past their limits")
+    if asked.unfit:  # a limit no metric named can hold: the others' filter, the turn says why (``unfit_note``)
+        metric = limits[0].metric if limits else None
+        if metric is None or any(t.metric != metric for t in limits) or len({t.side for t in limits}) < len(limits):
+            return None
+        return PlannedCall("filter_metric", {"chip_id": chip_id, "metric_name": metric,
+                                             **{t.side: t.value for t in limits}}, f"{metric} past a threshold")
     if len(limits) >= 2 and len(clear) == len(limits) or len(limits) == 1 and len(clear) >= 2 and \
             not asked.has("missing"):  # "T1 above 50 μs and no T2 echo": a status, no limit shared
         kinds = {CATALOGUE[n].kind for n in clear}
