@@ -46,6 +46,8 @@ def right(name: str | None, args: dict, want: tuple[str, dict]) -> bool:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base-url", default="", help="a running OpenAI-compatible server: also measure the fill")
+    parser.add_argument("--after", action="store_true", help="the seventeen written after the build, not the forty")
+    parser.add_argument("--show", action="store_true", help="print the model's raw fill of each unrouted question")
     args = parser.parse_args(argv)
 
     from copilot_core.agent.lookups import lookup_plan
@@ -63,13 +65,24 @@ def main(argv: list[str]) -> int:
     repo = CalibrationRepository(db)
     filler = None
     if args.base_url:
-        from copilot_core.llm.fill import ChatFiller
-        filler = ChatFiller(base_url=args.base_url.rstrip("/") + ("" if args.base_url.endswith("/v1") else "/v1"),
-                            model="qwen2.5-coder-1.5b-instruct", timeout_s=300.0)
+        from copilot_core.llm.fill import model_filler
+        from copilot_core.llm.provider import ProviderConfig
+        url = args.base_url.rstrip("/")
+        filler = model_filler(ProviderConfig(api_key="local", base_url=url if url.endswith("/v1") else url + "/v1",
+                                             model="qwen2.5-coder-1.5b-instruct", api_style="chat_completions",
+                                             timeout_s=300.0, max_retries=0, fill_unrouted=True))
+        call = filler
+        raws: list[str | None] = []
+
+        def recorded(text: str, schema: dict) -> str | None:
+            raws.append(call(text, schema) if call is not None else None)
+            return raws[-1]
+        filler = recorded
     base = fill = 0
     broke: list[str] = []
     seconds: list[float] = []
-    for q, want in dev_fill10.planned(db):
+    asked = dev_fill10.after(db) if args.after else dev_fill10.planned(db)
+    for q, want in asked:
         plan = absent_plan(q.text, CHIP, repo, chips) or lookup_plan(q.text, CHIP) or \
             plan_prefetch(q.text, chip_id=CHIP, chips=chips)
         ok = plan is not None and right(plan.name, dict(plan.args), want)
@@ -80,16 +93,18 @@ def main(argv: list[str]) -> int:
             filled = plan_prefetch(q.text, chip_id=CHIP, chips=chips, filler=filler) if plan is None else plan
             if plan is None:
                 seconds.append(time.perf_counter() - started)
+            if plan is None and args.show:
+                print("   raw fill:", raws[-1] if raws else None)
             ok2 = filled is not None and right(filled.name, dict(filled.args), want)
             fill += ok2
             if ok and not ok2:
                 broke.append(q.id)
             line += f" | fill: {'ok ' if ok2 else 'MISS'} {filled and (filled.name, dict(filled.args))}"
         print(line, flush=True)
-    print(f"\nparse only: {base}/40 routed right")
+    print(f"\nparse only: {base}/{len(asked)} routed right")
     if filler is not None:
         mean = sum(seconds) / len(seconds) if seconds else 0.0
-        print(f"parse + fill: {fill}/40 routed right; right turned wrong: {broke or 'none'}; "
+        print(f"parse + fill: {fill}/{len(asked)} routed right; right turned wrong: {broke or 'none'}; "
               f"{len(seconds)} fill calls, {mean:.1f} s mean, {max(seconds, default=0):.1f} s max")
     return 0
 

@@ -42,8 +42,8 @@ def _passing(db, chip: str, kind: str, tests: list[tuple[str, Test]]) -> tuple[i
     return sum(all(t(got[m][s]) for m, t in tests) for s in every), len(every)
 
 
-def _compound(db) -> list[tuple[Question, Call]]:
-    rows = [
+def _compound(db, extra: list | None = None) -> list[tuple[Question, Call]]:
+    rows = extra or [
         ("fill-cf-1", "hey, quick one: how many qubits have both T1 above 45 us and T2 echo above 35 us?", CHIP,
          "qubit", [(T1, "above", 45.0), (T2, "above", 35.0)]),
         ("fill-cf-2", "qubits w/ readout fid < 93% AND x90 fid < 99.6%, 144Qv2", OTHER, "qubit",
@@ -62,8 +62,8 @@ def _compound(db) -> list[tuple[Question, Call]]:
     return out
 
 
-def _percentage(db) -> list[tuple[Question, Call]]:
-    rows = [
+def _percentage(db, extra: list | None = None) -> list[tuple[Question, Call]]:
+    rows = extra or [
         ("fill-pc-1", "Roughly what percent of the qubits have a T1 under 30 us?", CHIP, "qubit", T1, "below", 30.0),
         ("fill-pc-2", "share of 144Qv2 qubits w/ readout fidelity over 95%", OTHER, "qubit", RO, "above", 95.0),
         ("fill-pc-3", "Of all the couplers, how many percent manage a Bell state fidelity above 88%?", CHIP,
@@ -80,8 +80,8 @@ def _percentage(db) -> list[tuple[Question, Call]]:
     return out
 
 
-def _top_n(db) -> list[tuple[Question, Call]]:
-    rows = [
+def _top_n(db, extra: list | None = None) -> list[tuple[Question, Call]]:
+    rows = extra or [
         ("fill-tn-1", "Could you pull up the 6 qubits with the longest T2 echo?", CHIP, "qubit", T2, "highest", 6),
         ("fill-tn-2", "lowest 3 readout fidelities, 144Qv2", OTHER, "qubit", RO, "lowest", 3),
         ("fill-tn-3", "By T1, who are the eight worst qubits here?", CHIP, "qubit", T1, "lowest", 8),
@@ -101,8 +101,8 @@ def _stat(db, chip: str, metric: str, how: str) -> float:
     return statistics.mean(got) if how == "mean" else statistics.median(got)
 
 
-def _cross(db) -> list[tuple[Question, Call]]:
-    rows = [
+def _cross(db, extra: list | None = None) -> list[tuple[Question, Call]]:
+    rows = extra or [
         ("fill-cc-1", "Between our two chips, which one has the higher median readout fidelity?", RO, "median"),
         ("fill-cc-2", "mean X90 gate fidelity: 64Qv3 vs 144Qv2?", X90, "mean"),
         ("fill-cc-3", "Is T2 echo typically longer on 144Qv2 than on 64Qv3, median-wise?", T2, "median"),
@@ -118,8 +118,8 @@ def _cross(db) -> list[tuple[Question, Call]]:
     return out
 
 
-def _spread(db) -> list[tuple[Question, Call]]:
-    rows = [
+def _spread(db, extra: list | None = None) -> list[tuple[Question, Call]]:
+    rows = extra or [
         ("fill-sp-1", "How spread out are the T1 values on 144Qv2 (standard deviation)?", OTHER, T1, "std", 1.0),
         ("fill-sp-2", "qubit frequency range in MHz", CHIP, FREQ, "range", 1e3),
         ("fill-sp-3", "Tell me how much the T2 echo scatters across qubits on this chip.", CHIP, T2, "std", 1.0),
@@ -127,15 +127,16 @@ def _spread(db) -> list[tuple[Question, Call]]:
     ]
     out = []
     for qid, text, chip, metric, lead, factor in rows:
-        got = np.asarray(list(values(db, chip, metric).values()), dtype=float)
+        got = np.asarray(list(values(db, chip, metric, "coupling" if metric in (ZX, BELL) else "qubit").values()),
+                         dtype=float)
         value = float(got.max() - got.min()) if lead == "range" else float(got.std(ddof=1))
         call_args = {"chip_id": chip, "metric_name": metric, "lead": lead, **({"unit": "MHz"} if factor > 1 else {})}
         out.append((Question(qid, "spread", text, Truth(((value * factor, 0.051),))), ("metric_spread", call_args)))
     return out
 
 
-def _correlation(db) -> list[tuple[Question, Call]]:
-    rows = [
+def _correlation(db, extra: list | None = None) -> list[tuple[Question, Call]]:
+    rows = extra or [
         ("fill-co-1", "Do qubits with long T1 tend to also have long T2 echo?", CHIP, "qubit", T1, T2),
         ("fill-co-2", "correlation between readout fidelity and X90 gate fidelity on 144Qv2", OTHER, "qubit", RO, X90),
         ("fill-co-3", "Is there any link between a qubit's frequency and its T1?", CHIP, "qubit", FREQ, T1),
@@ -166,9 +167,9 @@ def _missing(db) -> list[tuple[Question, Call]]:
             for qid, text, args in rows]
 
 
-def _window(db) -> list[tuple[Question, Call]]:
+def _window(db, extra: list | None = None) -> list[tuple[Question, Call]]:
     end, other_end = _newest(db, CHIP), _newest(db, OTHER)
-    rows = [
+    rows = extra or [
         ("fill-wc-1", "How many tasks failed over the last 4 days?", CHIP, "failed tasks", 4),
         ("fill-wc-2", "runs on 144Qv2 in the past 10 days: how many?", OTHER, "runs", 10),
         ("fill-wc-3", "Failed task total for the past fortnight?", CHIP, "failed tasks", 14),
@@ -184,9 +185,9 @@ def _window(db) -> list[tuple[Question, Call]]:
     return out
 
 
-def _fails(db) -> list[tuple[Question, Call]]:
+def _fails(db, extra: list | None = None) -> list[tuple[Question, Call]]:
     end = _newest(db, CHIP)
-    rows = [
+    rows = extra or [
         ("fill-fm-1", "Which qubit keeps failing the most?", CHIP, "qubit", failures(db, CHIP, "qubit"), {}),
         ("fill-fm-2", "On 144Qv2, what task fails more often than the others?", OTHER, "task",
          failures(db, OTHER, "task"), {}),
@@ -226,6 +227,39 @@ def planned(db) -> list[tuple[Question, Call]]:
     """Every dev question with the router call it needs, four per shape."""
     return [*_compound(db), *_percentage(db), *_top_n(db), *_cross(db), *_spread(db), *_correlation(db),
             *_missing(db), *_window(db), *_fails(db), *_pairs(db)]
+
+
+def after(db) -> list[tuple[Question, Call]]:
+    """Seventeen more, written after the fill was built (and after the router was read), each one a wording the
+    parse leaves unrouted when written: the pool the fill's accuracy on unrouted questions is measured on.  Not
+    part of the forty."""
+    return [
+        *_spread(db, [("fill-a-sp-1", "Tell me how uneven readout fidelity is on 144Qv2.", OTHER, RO, "std", 1.0),
+                      ("fill-a-sp-2", "how lopsided is the ZX90 gate fidelity across couplings", CHIP, ZX, "std", 1.0),
+                      ("fill-a-sp-3", "How much does T1 wander between qubits on 144Qv2?", OTHER, T1, "std", 1.0),
+                      ("fill-a-sp-4", "T2 echo: how bunched together are the qubits?", CHIP, T2, "std", 1.0),
+                      ("fill-a-sp-5", "how jumpy is the qubit frequency across 144Qv2", OTHER, FREQ, "std", 1.0)]),
+        *_correlation(db, [("fill-a-co-1", "Does T2 echo rise and fall along with T1?", CHIP, "qubit", T2, T1),
+                           ("fill-a-co-2", "does readout fidelity follow qubit frequency", CHIP, "qubit", RO, FREQ),
+                           ("fill-a-co-3", "is a longer T1 paired with better X90 gate fidelity", CHIP, "qubit", T1,
+                            X90),
+                           ("fill-a-co-4", "When Bell state fidelity goes up, does ZX90 gate fidelity go up too?",
+                            CHIP, "coupling", BELL, ZX),
+                           ("fill-a-co-5", "do X90 gate fidelity and readout fidelity hang together on 144Qv2", OTHER,
+                            "qubit", X90, RO)]),
+        *_top_n(db, [("fill-a-tn-1", "give the 7 qubits with the poorest readout fidelity", CHIP, "qubit", RO,
+                      "lowest", 7),
+                     ("fill-a-tn-2", "Which 5 qubits have the shabbiest T1?", CHIP, "qubit", T1, "lowest", 5),
+                     ("fill-a-tn-3", "list 4 couplings with the finest Bell state fidelity on 144Qv2", OTHER,
+                      "coupling", BELL, "highest", 4),
+                     ("fill-a-tn-4", "the half-dozen feeblest T2 echo qubits", CHIP, "qubit", T2, "lowest", 6)]),
+        *_fails(db, [("fill-a-fm-1", "which coupling misbehaves most on 144Qv2?", OTHER, "coupling",
+                      failures(db, OTHER, "coupling"), {})]),
+        *_window(db, [("fill-a-wc-1", "how many times did we calibrate 144Qv2 in the last 12 days?", OTHER, "runs",
+                       12)]),
+        *_compound(db, [("fill-a-cf-1", "qubits with T1 beyond 40 us as well as T2 echo beyond 30 us", CHIP, "qubit",
+                         [(T1, "above", 40.0), (T2, "above", 30.0)])]),
+    ]
 
 
 def build(db) -> list[Question]:
