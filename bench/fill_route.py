@@ -47,6 +47,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base-url", default="", help="a running OpenAI-compatible server: also measure the fill")
     parser.add_argument("--after", action="store_true", help="the seventeen written after the build, not the forty")
+    parser.add_argument("--shape-last", action="store_true", help="a variant: the schema asks the shape last")
+    parser.add_argument("--prompt", default="", help="a variant: this system prompt instead of the product's")
     parser.add_argument("--show", action="store_true", help="print the model's raw fill of each unrouted question")
     args = parser.parse_args(argv)
 
@@ -74,7 +76,15 @@ def main(argv: list[str]) -> int:
         call = filler
         raws: list[str | None] = []
 
+        if args.prompt:
+            import copilot_core.llm.fill as fill_module
+            fill_module.SYSTEM = args.prompt
+
         def recorded(text: str, schema: dict) -> str | None:
+            if args.shape_last:
+                props = dict(schema["properties"])
+                props["shape"] = props.pop("shape")
+                schema = {**schema, "properties": props, "required": list(props)}
             raws.append(call(text, schema) if call is not None else None)
             return raws[-1]
         filler = recorded

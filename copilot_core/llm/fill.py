@@ -17,11 +17,7 @@ from copilot_core.llm.provider import ProviderConfig, make_client
 log = logging.getLogger(__name__)
 MAX_FILL_TOKENS = 200  # the filled object is short; a runaway reply is cut here
 SYSTEM = ("Read the lab question into the JSON fields. Use only what the question says; leave a field empty "
-          "(\"none\", 0 or []) when it does not say it; never invent limits or qubits.\n"
-          "shape: compound filter = two metric limits at once; percentage = share past a limit; top N = the N "
-          "best/worst by a metric; cross-chip = chips compared; spread = how much one metric varies across the chip; "
-          "correlation = how two metrics go together; window count = how many in the last N days; fails most = "
-          "which qubit/coupling/task/run fails most; qubit pair = two named qubits compared; else other.")
+          "(\"none\", 0 or []) when it does not say it; never invent limits or qubits. Metrics are the catalogue keys.")
 FillCall = Callable[[str, dict], "str | None"]  # as routing.fill.FillCall (the same floor: neither imports the other)
 
 

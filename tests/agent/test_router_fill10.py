@@ -87,7 +87,7 @@ def test_the_fill_request_carries_the_closed_schema_and_a_good_fill_routes(scrip
     schema = body["response_format"]["json_schema"]["schema"]
     props = schema["properties"]
     assert schema["additionalProperties"] is False and set(schema["required"]) == set(props)
-    assert props["shape"]["enum"] == TEN
+    assert props["shape"]["enum"] == TEN and list(props)[-1] == "shape"  # asked last
     assert set(props["metrics"]["items"]["enum"]) == set(CATALOGUE)
     assert props["chip"]["enum"] == [CHIP, OTHER, "none"]
     assert props["qubits"]["items"]["enum"] == ["144"]  # the question's own numbers only
@@ -130,6 +130,8 @@ def test_a_good_fill_routes_an_unrouted_question_to_its_call(question, raw, call
     # a shape whose own fields are not there: no qubits to compare (what the real model wrote for a spread)
     ("Tell me how much the T2 echo scatters across qubits on this chip.", _fill(shape="qubit pair",
                                                                                 metrics=["t2_echo"], n=2)),
+    # chips compared in a question that names no chip and no chip word (what the real model wrote for a top N)
+    ("Which 5 qubits have the shabbiest T1?", _fill(shape="cross-chip", metrics=["t1"])),
     # qubits the question never writes
     ("Does T2 echo rise and fall along with T1?", _fill(shape="qubit pair", qubits=["5", "9"])),
     # a metric the question never writes
@@ -157,6 +159,8 @@ def test_a_parse_field_wins_over_the_fill():
                    _fill(shape="top N", metrics=["t1"], extreme="lowest", n=9))
     assert got == ("rank_metric", {"chip_id": CHIP, "metric_name": "average_readout_fidelity", "order": "lowest",
                                    "n": 7})
+    got, _ = _plan("Does T2 echo rise and fall along with T1?", _fill(shape="correlation", metrics=["t1"]))
+    assert got == ("correlate_metrics", {"chip_id": CHIP, "metric_a": "t2_echo", "metric_b": "t1", "method": "pearson"})
 
 
 def test_the_setting_is_off_by_default_and_a_responses_provider_gets_no_filler():
