@@ -137,6 +137,8 @@ def test_a_good_fill_routes_an_unrouted_question_to_its_call(question, raw, call
     # a metric the question never writes
     ("how lopsided is the ZX90 gate fidelity across couplings", _fill(shape="correlation",
                                                                       metrics=["bell_state_fidelity"])),
+    # a metric the question never writes, where the parse read none
+    ("how jumpy are the values across 144Qv2?", _fill(shape="spread", metrics=["t1"])),
     # a chip not installed, a shape not in the schema
     ("how lopsided is the ZX90 gate fidelity across couplings", _fill(shape="histogram", chip="99Qv9")),
     # limits of values, units or metrics the question does not write
