@@ -214,7 +214,7 @@ def agreed(asked: Question, raw: str | None) -> FilledQuestion | None:
 
 def _shaped(asked: Question) -> bool:
     """The question holds what its shape needs: two qubits to compare, two metrics to relate, one to spread, rank
-    or set chips side by side on, a window to count in, a limit to take a share past."""
+    or compare chips by, a window to count in, a limit to take a share past."""
     clear = {m for m in asked.metrics if m is not None}
     needs = {"qubit pair": len(asked.qubits) == 2, "correlation": len(clear) == 2, "spread": len(clear) == 1,
              "extreme": len(clear) == 1 and asked.extreme is not None,
