@@ -19,9 +19,11 @@ from copilot_core.guardrails import configured_secrets
 from copilot_core.agent.history import prepare_history
 from copilot_core.agent.lookups import fallback_plan, lookup_plan
 from copilot_core.routing.planned import PlannedCall
+from copilot_core.routing.fill import FillCall
 from copilot_core.routing.prefetch import plan_prefetch
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question, parse
+from copilot_core.llm.fill import model_filler
 from copilot_core.llm.provider import ProviderConfig
 from copilot_core.routing.router import MORE_TOOLS, Route, all_tools, offered_tools, route
 from copilot_core.errors import CopilotError
@@ -119,7 +121,8 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
     planned: PlannedCall | None = None
     if router and tools:
         try:
-            chosen, planned = _routed(request, chip_id, [t["name"] for t in tools], repo, installed)
+            chosen, planned = _routed(request, chip_id, [t["name"] for t in tools], repo, installed,
+                                      model_filler(provider))
         except Exception:  # noqa: BLE001  (a router bug offers every tool; the turn goes on)
             log.exception("the router failed on a question")
     names = [t["name"] for t in tools]
@@ -187,14 +190,15 @@ def _no_value_plan(asked: Question, chip_id: str, repo: CalibrationRepository) -
 
 
 def _routed(request: AgentRequest, chip_id: str | None, names: list[str], repo: CalibrationRepository | None = None,
-            chips: Sequence[str] = ()) -> tuple[Route | None, PlannedCall | None]:
-    """The routed tools (None: none left out) and the call the question plainly fixes."""
+            chips: Sequence[str] = (), filler: FillCall | None = None) -> tuple[Route | None, PlannedCall | None]:
+    """The routed tools (None: none left out) and the call the question plainly fixes (``filler``: the model
+    fills the fields of a question the parse leaves unrouted)."""
     planned: PlannedCall | None = None
     picked = route(request.message, qid=request.qid, mode=request.mode, available=names)
     if request.mode == "chat":
         absent = absent_plan(request.message, chip_id, repo, chips) if "check_target" in names else None
         planned = absent or lookup_plan(request.message, chip_id, names) or plan_prefetch(
-            request.message, chip_id=chip_id, qid=request.qid, available=names, chips=chips)
+            request.message, chip_id=chip_id, qid=request.qid, available=names, chips=chips, filler=filler)
     if planned is not None and planned.name not in picked.names:
         picked = Route(tuple(n for n in names if n in {*picked.names, planned.name}), (*picked.reasons, planned.reason))
     return (picked if len(picked.names) < len(names) else None), planned  # nothing left out: no escape hatch

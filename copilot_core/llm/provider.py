@@ -37,6 +37,8 @@ class ProviderConfig:
     # The server compiles each tool's JSON schema into a decoding grammar (llama.cpp with --jinja): send the full,
     # closed schemas so a small model cannot write a malformed or off-schema call (chat completions, not OpenAI).
     constrain_tool_calls: bool = False
+    # One constrained call fills the typed fields of a question the parse leaves unrouted (llm/fill.py).
+    fill_unrouted: bool = False
 
     @property
     def is_openai(self) -> bool:
@@ -85,7 +87,8 @@ def provider_from_settings(settings: Settings) -> ProviderConfig | None:
 
     Optional tuning keys (env or secrets): COPILOT_TEMPERATURE ("none" to omit), COPILOT_MAX_OUTPUT_TOKENS,
     COPILOT_TIMEOUT_S, COPILOT_MAX_RETRIES, COPILOT_RETRY_BACKOFF_S, COPILOT_CONSTRAIN_TOOL_CALLS ("on" for a
-    llama.cpp server; ignored for OpenAI).  Raises ConfigError on bad values.
+    llama.cpp server; ignored for OpenAI), COPILOT_FILL_UNROUTED ("on": one model call fills the fields of a
+    question the parse leaves unrouted).  Raises ConfigError on bad values.
     """
     base_url = with_quoted_credentials(settings.openai_base_url) if settings.openai_base_url else None
     if not settings.openai_api_key and not base_url:
@@ -107,6 +110,7 @@ def provider_from_settings(settings: Settings) -> ProviderConfig | None:
         max_retries=int(_number(settings, "COPILOT_MAX_RETRIES", int, 2) or 0),
         retry_backoff_s=float(_number(settings, "COPILOT_RETRY_BACKOFF_S", float, 0.5) or 0.0),
         constrain_tool_calls=_switch(settings, "COPILOT_CONSTRAIN_TOOL_CALLS") and not openai,
+        fill_unrouted=_switch(settings, "COPILOT_FILL_UNROUTED"),
     )
 
 

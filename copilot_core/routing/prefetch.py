@@ -21,6 +21,7 @@ from copilot_core.routing.counts import (
     narrowed, runs_asked, window_args, window_days,
 )
 from copilot_core.routing.conditions import status_plan
+from copilot_core.routing.fill import FillCall, agreed, fill_schema
 from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.domain.metrics import CATALOGUE
@@ -313,12 +314,22 @@ def _offered(plan: PlannedCall | None, available: Sequence[str] | None) -> Plann
 
 
 def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
-                  available: Sequence[str] | None = None, chips: Sequence[str] = ()) -> PlannedCall | None:
+                  available: Sequence[str] | None = None, chips: Sequence[str] = (),
+                  filler: FillCall | None = None) -> PlannedCall | None:
     """The call this question plainly needs, or None when the model should choose (see the module docstring);
-    ``chips``: the installed chip ids, so a chip written short ("64Q") is the one it means."""
+    ``chips``: the installed chip ids, so a chip written short ("64Q") is the one it means; ``filler``: one
+    constrained model call that fills the fields of a question the parse leaves unrouted (:mod:`.fill`)."""
     if not chip_id:
         return None
     asked = parse(question, chips)
+    planned = _planned(asked, chip_id, qid, available)
+    if planned is not None or filler is None:
+        return planned
+    filled = agreed(asked, filler(question, fill_schema(asked)))
+    return None if filled is None else _planned(filled, chip_id, qid, available)
+
+
+def _planned(asked: Question, chip_id: str, qid: str | None, available: Sequence[str] | None) -> PlannedCall | None:
     if asked.not_held and not any(asked.metrics):  # no neighbour's value stands in for a quantity not held
         chip = asked.chip or chip_id
         return _offered(PlannedCall("check_target", {"chip_id": chip, "metric_name": not_held_arg(asked.not_held[0])},
