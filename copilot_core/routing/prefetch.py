@@ -25,7 +25,7 @@ from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.vocabulary import not_held_arg
-from copilot_core.routing.statistics import chips_plan, spread_asked, spread_plan
+from copilot_core.routing.statistics import chips_plan, pair_statistic, spread_asked, spread_plan
 
 DEFAULT_LAST_N = 10
 DEFAULT_COUPLING_METRIC = "zx90_gate_fidelity"  # which of two couplings is "better" with no metric named: its 2Q gate
@@ -194,10 +194,12 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     two = asked.shape == "qubit pair" or len(asked.qubits) == 2 and (  # "T1 of Q3 and Q7", "parameters of Q3, Q7"
         asked.shape == "lookup" or asked.shape == "other" and asked.has("parameters"))
     chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
-    if two and days is not None and one is not None and CATALOGUE[one].kind == "qubit" and not asked.chart and \
-            not _coupling_asked(asked):  # a mean over a window of days: each one's values there
+    stat = pair_statistic(asked)  # a mean over a window of days, how much each varied, drifted, improved ...
+    if two and (days is not None or stat in ("std", "drift", "gain")) and one is not None and \
+            CATALOGUE[one].kind == "qubit" and not asked.chart and not _coupling_asked(asked):
+        named = {"statistic": stat} if stat not in (None, "mean") else {}
         return PlannedCall("get_chip_parameter_timeseries", {"parameter_name": one, "chip_id": chip, "qids": sorted(
-            asked.qubits, key=int), **days_args(asked, days, one_day=False)}, "two qubits over a window")
+            asked.qubits, key=int), **days_args(asked, days, one_day=False), **named}, "two qubits over a window")
     if two and not _coupling_asked(asked) and (one is None or CATALOGUE[one].kind == "qubit") and len(clear) == len(
             asked.metrics) and not asked.has("trend") and not asked.chart:  # a trend of two qubits is a history
         args = {"chip_id": chip, "qids": sorted(asked.qubits, key=int)}
