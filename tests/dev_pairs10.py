@@ -196,10 +196,50 @@ def _windows(db, rows, prefix: str) -> list[tuple[Question, Call]]:
     return out
 
 
+# (metric, chip, order, n, template): a top N, the chip named in the words when it is not the one in view.
+TOPS: tuple[tuple[str, str, str, int, str], ...] = (
+    ("t1", CHIP, "highest", 5, "Which 5 qubits have the highest T1?"),
+    ("t2_echo", OTHER, "lowest", 3, "List the 3 qubits with the lowest T2 echo on 144Qv2."),
+    ("x90_gate_fidelity", CHIP, "lowest", 4, "Bottom 4 qubits by X90 gate fidelity"),
+    ("zx90_gate_fidelity", CHIP, "highest", 3, "Top three couplings by ZX90 gate fidelity"),
+    ("bell_state_fidelity", OTHER, "lowest", 5, "Which five couplings have the worst Bell state fidelity on 144Qv2?"),
+    ("average_readout_fidelity", CHIP, "highest", 6, "Give me the 6 best qubits for readout fidelity."),
+)
+ATTACK_TOPS: tuple[tuple[str, str, str, int, str], ...] = ()
+
+
+def ranked(db, chip: str, name: str, order: str) -> list[tuple[str, float]]:
+    """Every qubit (or coupling, by the direction that holds data) with a usable latest value, from the ``order``
+    end; ties by number."""
+    kind = "qubit" if unit(name) != "ns" and name not in ("zx90_gate_fidelity", "bell_state_fidelity") else "coupling"
+    values = {}
+    for doc in db[kind].find({"chip_id": chip}):
+        raw = ((doc.get("data") or {}).get(name) or {}).get("value")
+        if usable(raw):
+            values[doc["qid"]] = shown(name, raw)
+    key = (lambda kv: (-kv[1], kv[0])) if order == "highest" else (lambda kv: (kv[1], kv[0]))
+    return sorted(values.items(), key=key)
+
+
+def label(key: str) -> str:
+    return coupling_label(*(int(e) for e in key.split("-"))) if "-" in key else qubit_label(int(key))
+
+
+def _tops(db, rows, prefix: str) -> list[tuple[Question, Call]]:
+    out = []
+    for i, (name, chip, order, n, text) in enumerate(rows):
+        top = ranked(db, chip, name, order)[:n]
+        truth = Truth(tuple(Expect(v, VALUE_TOL[unit(name)], near=(label(k),)) for k, v in top))
+        args = {"chip_id": chip, "metric_name": name, "order": order, "n": n}
+        out.append((Question(f"{prefix}-{i + 1}", "extreme", text, truth), ("rank_metric", args)))
+    return out
+
+
 def planned(db) -> list[tuple[Question, Call]]:
     """Every dev question with the call the router makes for it."""
     return (_gaps(db, GAPS, "p10-gap", False) + _gaps(db, RATIOS, "p10-ratio", True)
             + _coupling_gaps(db, COUPLING_GAPS, "p10-cgap") + _windows(db, WINDOWS, "p10-window")
             + _gaps(db, ATTACK_GAPS, "p10-attack-gap", False) + _gaps(db, ATTACK_RATIOS, "p10-attack-ratio", True)
             + _coupling_gaps(db, ATTACK_COUPLINGS, "p10-attack-cgap")
-            + _windows(db, ATTACK_WINDOWS, "p10-attack-window"))
+            + _windows(db, ATTACK_WINDOWS, "p10-attack-window") + _tops(db, TOPS, "p10-top")
+            + _tops(db, ATTACK_TOPS, "p10-attack-top"))
