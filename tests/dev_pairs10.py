@@ -117,10 +117,28 @@ WINDOWS: tuple[tuple[str, str, str, int, str], ...] = (
                                              "Q{b}?"),
 )
 # written after the fix, to attack it
-ATTACK_GAPS: tuple[tuple[str, str, str], ...] = ()
-ATTACK_RATIOS: tuple[tuple[str, str, str], ...] = ()
-ATTACK_COUPLINGS: tuple[tuple[str, str, str], ...] = ()
-ATTACK_WINDOWS: tuple[tuple[str, str, str, int, str], ...] = ()
+ATTACK_GAPS: tuple[tuple[str, str, str], ...] = (
+    ("t2_echo", OTHER, "Q{a} and Q{b}: what's the difference between their T2 echo times?"),
+    ("qubit_frequency", CHIP, "how much lower is Q{a}'s qubit frequency than Q{b}'s"),
+    ("average_readout_fidelity", OTHER, "Readout fidelity of qubit {a} vs qubit {b} — how big is the gap?"),
+)
+ATTACK_RATIOS: tuple[tuple[str, str, str], ...] = (
+    ("t1", CHIP, "Q{a}'s T1 is how many times Q{b}'s?"),
+)
+ATTACK_COUPLINGS: tuple[tuple[str, str, str], ...] = (
+    ("zx90_gate_fidelity", OTHER, "({x},{y}) vs ({x},{z}): difference in ZX90 gate fidelity?"),
+)
+ATTACK_WINDOWS: tuple[tuple[str, str, str, int, str], ...] = (
+    ("t1", OTHER, "std", 14, "Over the past fortnight, which qubit had the more variable T1, Q{a} or Q{b}?"),
+    ("qubit_frequency", CHIP, "median", 7, "Median qubit frequency over the last week — Q{a} vs Q{b}?"),
+    ("t2_echo", CHIP, "max", 10, "Highest single T2 echo reading in the past 10 days: Q{a} or Q{b}?"),
+    ("average_readout_fidelity", OTHER, "drift", 14, "Whose readout fidelity shifted more over the last 14 days, "
+                                                     "Q{a} or Q{b}?"),
+    ("t2_echo", CHIP, "gain", 7, "Did Q{a} or Q{b} gain more T2 echo over the last 7 days?"),
+    ("t1", OTHER, "min", 7, "Lowest single T1 of Q{a} and Q{b} in the past 7 days — which is worse?"),
+    ("x90_gate_fidelity", CHIP, "std", 10, "Which qubit's X90 fidelity was noisier over the last 10 days, Q{a} or "
+                                           "Q{b}?"),
+)
 
 
 def _on(chip: str, text: str) -> str:
@@ -205,7 +223,10 @@ TOPS: tuple[tuple[str, str, str, int, str], ...] = (
     ("bell_state_fidelity", OTHER, "lowest", 5, "Which five couplings have the worst Bell state fidelity on 144Qv2?"),
     ("average_readout_fidelity", CHIP, "highest", 6, "Give me the 6 best qubits for readout fidelity."),
 )
-ATTACK_TOPS: tuple[tuple[str, str, str, int, str], ...] = ()
+ATTACK_TOPS: tuple[tuple[str, str, str, int, str], ...] = (
+    ("qubit_frequency", OTHER, "highest", 4, "Four highest qubit frequencies on 144Qv2?"),
+    ("zx90_gate_time", CHIP, "lowest", 3, "The 3 couplings with the shortest ZX90 gate time"),
+)
 
 
 def ranked(db, chip: str, name: str, order: str) -> list[tuple[str, float]]:

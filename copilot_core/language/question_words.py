@@ -264,7 +264,8 @@ WORDS.update({
     "excluded": Phrases("exclud*"),  # results the lab marked not to be used: "how many tasks were excluded"
     "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"
                           "|differ*|similar|same|which of|both|side by side|healthier|each|apart|gap/gaps|ratio"
-                          "|beat|margin"),
+                          "|beat|margin|is how many times|how many times as/more/higher/longer/larger/greater/bigger"
+                          "/shorter/lower"),
     # what two subjects are set side by side on, other than their latest values (copilot_core.language.pairs)
     "gap words": Phrases("apart|gap/gaps|difference|differ*|margin|by how much/many|how much/many more/less/higher"
                          "/lower/longer/shorter/better/worse"),
