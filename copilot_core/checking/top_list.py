@@ -1,6 +1,6 @@
 """A top-N list the model writes, held to the ranking the question asks for.
 
-"Which 5 qubits have the highest T1?" is answered by one ranking: that metric, on the chip asked about (the one in
+A request for the five longest-T1 qubits is answered by one ranking: that metric, on the chip asked about (the one in
 view when the question names none), from the end asked, N long.  A model that ranks another metric, reads the other
 chip, takes the other end or lists another number of subjects writes a list whose every value may be true of
 something, so the claim check can only mark it.  Here the list is held to the router's own ranking call

@@ -266,7 +266,7 @@ WORDS.update({
                           "|differ*|similar|same|which of|both|side by side|healthier|each|apart|gap/gaps|ratio"
                           "|beat|margin|is how many times|how many times as/more/higher/longer/larger/greater/bigger"
                           "/shorter/lower"),
-    # what two subjects are set side by side on, other than their latest values (copilot_core.language.pairs)
+    # a figure derived from two subjects' values, not the values (routing.statistics.pair_statistic)
     "gap words": Phrases("apart|gap/gaps|difference|differ*|margin|by how much/many|how much/many more/less/higher"
                          "/lower/longer/shorter/better/worse"),
     "ratio words": Phrases("ratio|how many times|times as/more/higher/longer/larger|fold"),

@@ -1,8 +1,8 @@
-"""What two subjects are set side by side on besides their latest values: the gap between their values (with its
-unit and which one is higher) and the ratio, and one statistic of each one's history over a window.
+"""Figures derived from two subjects' values, beyond the values themselves: the gap between two values (its unit
+and the higher side named) and their ratio, and one statistic of each history over a window.
 
-A person asking "how far apart are Q3 and Q9", "whose T1 varied more over the last two weeks" or "which one
-improved more" wants that one derived figure, the winner first; a dump of each one's latest value leaves the
+A person asking for the frequency gap of two qubits, or which of two T1 histories was the steadier in a fortnight,
+wants that one derived figure, the winner first; a dump of each one's latest value leaves the
 arithmetic, and its mistakes, to the reader (and to a small model).  The statistic a call names is computed here
 once; the tools only put the sentence first in their answer.
 """

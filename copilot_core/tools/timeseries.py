@@ -176,7 +176,8 @@ def _per_qubit(frame: pd.DataFrame, failed: dict[str, datetime]) -> list[dict]:
 @tool("get_chip_parameter_timeseries",
       {"parameter_name": parameter_name_arg(), "chip_id": chip_id_arg(),
        "qids": qids_arg(2048), "last_n": window_last_n(10, 365), "days": days_arg(),
-       "statistic": {"enum": list(STATISTICS), "description": "Of two qids: compare on this (default mean)."}},
+       "statistic": {"type": "string", "pattern": "^(" + "|".join(STATISTICS) + ")$",
+                     "description": "Of two qids, compare on: " + ", ".join(STATISTICS) + " (default mean)."}},
       ("parameter_name", "chip_id"), stored_key=lambda args: args["parameter_name"])
 def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str, qids: list[str] | None = None,
                                   last_n: int | None = None, days: int | None = None,
