@@ -44,21 +44,24 @@ def _signed(entry: Metric, value: float) -> str:
 
 
 def gap_text(entry: Metric, a: tuple[str, float], b: tuple[str, float]) -> str:
-    """"Q03 is 12.1 μs higher than Q09 (difference 12.1 μs; ratio Q03/Q09 1.31)": the gap of two values, the higher
-    named first; the ratio only of two positive values."""
-    (high, hv), (low, lv) = (a, b) if a[1] >= b[1] else (b, a)
-    if hv == lv:
-        return f"{high} and {low} are equal ({format_value(entry, hv)}; difference 0)"
-    gap = _amount(entry, hv - lv)
-    ratio = f"; ratio {high}/{low} {hv / lv:.3g}" if lv > 0 and hv > 0 else ""
-    return f"{high} is {gap} higher than {low} (difference {gap}{ratio})"
+    """"Q03 is 12.1 μs higher than Q09 (difference 12.1 μs; ratio Q03/Q09 1.31)": the gap of two values, the better
+    side by the metric's direction named first (a gate time: the shorter, "lower"); the ratio only of two positive
+    values."""
+    (first, fv), (second, sv) = (a, b) if (a[1] >= b[1]) == entry.higher_is_better else (b, a)
+    if fv == sv:
+        return f"{first} and {second} are equal ({format_value(entry, fv)}; difference 0)"
+    gap = _amount(entry, abs(fv - sv))
+    ratio = f"; ratio {first}/{second} {fv / sv:.3g}" if fv > 0 and sv > 0 else ""
+    if not entry.higher_is_better:  # "lower" would read as the worse side: the gap alone, the better side first
+        return f"{first} and {second} differ by {gap} in {entry.title}, {first} the better (difference {gap}{ratio})"
+    return f"{first} is {gap} higher than {second} (difference {gap}{ratio})"
 
 
 def gap_facts(entry: Metric, a: float, b: float) -> dict:
     """The gap (and ratio) :func:`gap_text` writes, as the numbers the claim check reads."""
     number, unit = _amount_value(entry, abs(a - b))
-    high, low = max(a, b), min(a, b)
-    return {"difference": number, "unit": unit, **({"ratio": high / low} if low > 0 else {})}
+    first, second = (max(a, b), min(a, b)) if entry.higher_is_better else (min(a, b), max(a, b))
+    return {"difference": number, "unit": unit, **({"ratio": first / second} if first > 0 and second > 0 else {})}
 
 
 def series_statistic(values: Sequence[float], statistic: Statistic) -> float | None:
