@@ -10,12 +10,13 @@ import pytest
 from copilot_core.checking.restate import mismatches
 from copilot_core.language.question import parse
 from copilot_core.routing.prefetch import plan_prefetch
-from tests import dev_fails7, dev_fails8, dev_fails9, dev_fails10, dev_pairs9
+from tests import dev_fails7, dev_fails8, dev_fails9, dev_fails10, dev_pairs9, dev_pairs10
 from tests.public_eval import CHIP, OTHER
 
 CHIPS = (CHIP, OTHER)
-PLANNED = [dev_fails7, dev_fails8, dev_fails9, dev_fails10, dev_pairs9]
-RESTATED = [dev_fails8, dev_fails9, dev_fails10, dev_pairs9]  # dev_fails7 holds questions no call answers: its own test
+PLANNED = [dev_fails7, dev_fails8, dev_fails9, dev_fails10, dev_pairs9, dev_pairs10]
+# dev_fails7 holds questions no call answers: its own test
+RESTATED = [dev_fails8, dev_fails9, dev_fails10, dev_pairs9, dev_pairs10]
 
 
 @pytest.mark.parametrize("dev", PLANNED, ids=lambda m: m.__name__.rsplit("_", 1)[-1])

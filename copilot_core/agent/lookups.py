@@ -14,11 +14,13 @@ Three rules, each a plain function of the question's words:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from copilot_core.agent.ledger import CallLedger
 from copilot_core.checking.absence import unread_absences
 from copilot_core.checking.marks import states_something
+from copilot_core.checking.top_list import ranking_plan, re_ranked, unranked
+from copilot_core.llm.turns import ToolCall
 from copilot_core.language.numbers import answer_numbers
 from copilot_core.language.subjects import subjects
 from copilot_core.routing.planned import PlannedCall
@@ -140,6 +142,19 @@ def absence_call(answer: str, ledger: CallLedger, chip_id: str | None, question:
     if "-" in subject:
         return PlannedCall("get_coupling_params", {"chip_id": chip_id, "coupling_id": subject}, "an absence said")
     return PlannedCall("get_qubit_params", {"chip_id": chip_id, "qid": subject}, "an absence said")
+
+
+def checked_calls(text: str, ledger: CallLedger, chip_id: str | None, chips: Sequence[str], question: str,
+                  record: Callable[[PlannedCall, str], tuple[ToolCall, ToolOutcome]]) -> str:
+    """The answer after the calls its claims need: an absence said of a subject no call read is held to the
+    database (the call made, the claim check judges it); a top-N list that is not the ranking the question asks
+    for is replaced by the router's ranking (:mod:`~copilot_core.checking.top_list`)."""
+    if (read := absence_call(text, ledger, chip_id, question)) is not None:
+        record(read, "call_check_absent")
+        return text
+    if (ranks := ranking_plan(question, chip_id, chips)) is not None and unranked(text, ledger.outcomes, ranks):
+        return re_ranked(text, record(ranks, "call_check_ranking")[1], ranks)
+    return text
 
 
 def failure_quotes(question: str, outcomes: Sequence[ToolOutcome]) -> str | None:

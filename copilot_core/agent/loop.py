@@ -39,7 +39,7 @@ from copilot_core.guardrails import sanitize_output
 from copilot_core.llm.calls import call_model
 from copilot_core.llm.conversation import start_conversation
 from copilot_core.llm.turns import Conversation, ModelTurn, ToolCall
-from copilot_core.agent.lookups import COULD_NOT, absence_call, answered_from_thin_air, failure_quotes, fallback_plan
+from copilot_core.agent.lookups import COULD_NOT, answered_from_thin_air, checked_calls, failure_quotes, fallback_plan
 from copilot_core.agent.plan import TurnPlan, plan_turn
 from copilot_core.agent.provider_failure import UNFIT_REASON, computed_after, fall_back, has_facts, reread, unfit_only
 from copilot_core.routing.limits import Settled, noted, settle_limits
@@ -139,8 +139,8 @@ class ModelLoop:
                 if self.asked is None and not self.ledger.outcomes and toolkit is not None and \
                         answered_from_thin_air(request.message, text, bool(self.plan.history)):
                     text = self.look_up()  # a data question answered with no call: never shown
-                elif text and (read := absence_call(text, self.ledger, self.plan.chip_id, request.message)):
-                    self.record(read, "call_check_absent")  # "Q05 has no T1 data": held to what the database holds
+                elif text:  # "Q05 has no T1 data", a top N of another metric: held to the call they need
+                    text = checked_calls(text, self.ledger, plan.chip_id, plan.chips, request.message, self.record)
                 if self.cancel is not None:
                     self.cancel.check()
         except TurnCancelled as exc:

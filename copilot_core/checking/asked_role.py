@@ -18,6 +18,7 @@ from copilot_core.checking.matcher import states_written
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
 from copilot_core.language.answer_words import ANSWER_WORDS
+from copilot_core.routing.statistics import pair_statistic
 from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
 
@@ -56,6 +57,8 @@ def asked_role(asked: Question) -> AskedRole | None:
     if asked.has("fail") and len(asked.qubits) >= 2 and not asked.has("why failed") and (
             asked.shape == "fails most" or asked.has("count words") or asked.has("pair words")):
         return AskedRole(_FAILED, "failed-task count of each qubit", len(asked.qubits))
+    if (derived := derived_role(asked)) is not None:
+        return derived
     if asked.shape in ("qubit pair", "lookup") and len(asked.qubits) == 2 and not asked.has("subject words") and \
             not asked.has("fail") and not _of_couplings(asked) and not _runs_counted(asked):
         return AskedRole(_PAIR, "value of each of the two qubits", 2)
@@ -67,6 +70,30 @@ def asked_role(asked: Question) -> AskedRole | None:
     if asked.shape in _COMPARED and (asked.has("count words") or asked.has("fail") or _runs_counted(asked)):
         return SHAPE_ANSWERS["count"]
     return SHAPE_ANSWERS.get(asked.shape)
+
+
+# A statistic of two qubits' histories (routing.statistics.pair_statistic) -> the role of its figure.
+_HISTORY_ROLES: dict[str, tuple[Role, str]] = {
+    "std": ("std", "standard deviation of each qubit's history"), "drift": ("change", "change of each qubit"),
+    "gain": ("change", "change of each qubit"), "mean": ("mean", "mean of each qubit over the window"),
+    "median": ("median", "median of each qubit over the window"), "max": ("max", "maximum of each qubit"),
+    "min": ("min", "minimum of each qubit")}
+
+
+def derived_role(asked: Question) -> AskedRole | None:
+    """Two subjects compared on a figure derived from their values: a statistic of each one's history (over a
+    window, or how much each varied or moved), or the gap between them ("how far apart", "by how much", a ratio);
+    None for a plain comparison of their values."""
+    two = len(asked.qubits) == 2 and not asked.couplings or len(asked.couplings) == 2 and not asked.qubits
+    if not two or asked.shape not in ("qubit pair", "lookup") or asked.has("fail") or _runs_counted(asked):
+        return None
+    stat = pair_statistic(asked)
+    if stat is not None and len(asked.qubits) == 2 and (asked.window is not None or stat in ("std", "drift", "gain")):
+        role, what = _HISTORY_ROLES[stat]
+        return AskedRole((role,), what, 2)
+    if asked.has("gap words") or asked.has("ratio words"):
+        return AskedRole(("change",), "difference between the two")
+    return None
 
 
 def _runs_counted(asked: Question) -> bool:

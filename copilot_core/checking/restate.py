@@ -23,7 +23,7 @@ from copilot_core.language.question import Question
 from copilot_core.checking.restate_failures import LISTINGS, failure_mismatches, failure_rebuilt
 from copilot_core.checking.restate_elements import (DEFAULT_MANY, element_mismatches, many_asked, not_held_note,
                                                      rebuilt)
-from copilot_core.checking.restate_sides import ONE_CHIP, sides_mismatches, sides_rebuilt
+from copilot_core.checking.restate_sides import SIDE_CALLS, sides_mismatches, sides_rebuilt
 from copilot_core.routing.counts import counted_kind
 from copilot_core.routing.conditions import status_plan
 from copilot_core.routing.limits import SIDES, in_display_unit, quality_conditions, settle_limits
@@ -235,7 +235,7 @@ def _counted_mismatch(asked: Question, args: dict) -> Mismatch | None:
 def mismatches(asked: Question, name: str, args: dict) -> list[Mismatch]:
     """What the question settles that the call ``name(args)`` contradicts or leaves out; empty when it restates the
     question (or is no call :data:`CHECKED` holds)."""
-    if name in ONE_CHIP - CHECKED and isinstance(args, dict):  # a chip summary: only its scope is held
+    if name in SIDE_CALLS - CHECKED and isinstance(args, dict):  # a chip summary: only its scope is held
         return [Mismatch(m) for m in sides_mismatches(asked, name, args) + failure_mismatches(asked, name, args)]
     if name not in CHECKED or not isinstance(args, dict):
         return []
@@ -382,7 +382,7 @@ def corrected(name: str, args: dict, asked: Question) -> tuple[str, dict, str | 
 def restate_note(asked: Question, outcomes: Sequence[ToolOutcome]) -> str | None:
     """The note an answer gets when every call of the turn that carries what the question settles misses part of
     it: what was computed and what the question asked that it does not cover; None when one call restates it."""
-    judged = [(o, found) for o in outcomes if o.ok and (o.name in CHECKED or o.name in ONE_CHIP) and (
+    judged = [(o, found) for o in outcomes if o.ok and (o.name in CHECKED or o.name in SIDE_CALLS) and (
         (found := mismatches(asked, o.name, o.args)) or o.name in CHECKED)]
     if not judged or any(not found for _, found in judged):
         return not_held_note(asked, [(o.name, o.args) for o in outcomes if o.ok])

@@ -12,11 +12,16 @@ from __future__ import annotations
 
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
-from copilot_core.routing.prefetch import couplings_compared
+from copilot_core.routing.planned import PlannedCall
+from copilot_core.routing.couplings import couplings_compared
+from copilot_core.routing.prefetch import compared_plan
 from copilot_core.routing.statistics import (chip_limits, chip_statistic, chips_plan, names_statistic, spread_asked,
                                               spread_plan, spread_unit)
 
 ONE_CHIP = frozenset({"get_chip_summary", "metric_spread"})  # calls that read one chip's statistics
+# Calls that read two qubits' latest values or one qubit's history: not two histories compared on a statistic.
+_LATEST = frozenset({"compare_qubits", "get_qubit_params", "get_parameter_timeseries", "get_chip_summary"})
+SIDE_CALLS = ONE_CHIP | _LATEST  # context calls whose scope the sides still hold
 _ONE_CHIP_SHARE = frozenset({"filter_metric", "filter_metrics", "get_chip_summary"})  # one chip's share or counts
 # Calls that answer a spread question with a center, an extreme value, a filter or a count: no spread in them.
 _NO_SPREAD = frozenset({"get_chip_summary", "rank_metric", "filter_metric", "filter_metrics", "count_in_window"})
@@ -64,7 +69,8 @@ def spread_metric(asked: Question) -> str | None:
     second metric that would make it a filter, a ranking or a correlation; else None."""
     clear = _clear(asked)
     ranked = asked.extreme is not None and not asked.has("range words")  # "highest and lowest ... apart": a range
-    if len(clear) != 1 or not spread_asked(asked) or asked.limits or ranked or asked.relates or asked.qualities:
+    if len(clear) != 1 or not spread_asked(asked) or asked.limits or ranked or asked.relates or asked.qualities or \
+            asked.shape == "qubit pair":  # "whose T1 varied more, Q3 or Q9": each one's history, not the chip's
         return None
     return clear[0]
 
@@ -103,6 +109,8 @@ def sides_mismatches(asked: Question, name: str, args: dict) -> list[str]:
         unit = spread_unit(asked, metric)
         if unit is not None and args.get("unit") != unit:
             out.append(f"asks for it in {unit}, not {args.get('unit') or CATALOGUE[metric].unit}")
+    if (history := _history_missed(asked, name, args)) is not None:
+        out.append(history)
     pairs = couplings_compared(asked)
     if pairs and name == "compare_qubits":
         out.append(f"compares couplings {' and '.join(pairs)}, not single qubits")
@@ -137,9 +145,37 @@ def sides_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | 
     if spread is not None and name in _NO_SPREAD and chip is not None:
         plan = spread_plan(asked, chip, spread)
         return plan.name, dict(plan.args)
+    if _history_missed(asked, name, args) is not None and (history := _history_plan(asked, args)) is not None:
+        return history.name, dict(history.args)
     pairs = couplings_compared(asked)
     if pairs and name in ("compare_qubits", "get_coupling_params") and isinstance(args.get("chip_id"), str):
         clear = [m for m in _clear(asked) if CATALOGUE[m].kind == "coupling"]
         return "get_coupling_params", {"chip_id": args["chip_id"], "coupling_ids": pairs[:8],
                                        **({"param_names": clear} if clear else {})}
+    return None
+
+
+
+
+def _history_plan(asked: Question, args: dict) -> PlannedCall | None:
+    """The router's call for two qubits compared on a statistic of their histories (over a window, or how much each
+    varied, drifted or improved), else None."""
+    chip = args.get("chip_id") if isinstance(args.get("chip_id"), str) else asked.chip
+    plan = compared_plan(asked, chip) if chip is not None else None
+    return plan if plan is not None and plan.name == "get_chip_parameter_timeseries" and "qids" in plan.args else None
+
+
+def _history_missed(asked: Question, name: str, args: dict) -> str | None:
+    """What a call leaves out of a question comparing two qubits' histories: their latest values only, another
+    window, or another statistic than the one asked (mean by default)."""
+    if name not in _LATEST and name != "get_chip_parameter_timeseries" or (plan := _history_plan(asked, args)) is None:
+        return None
+    wanted, days = str(plan.args.get("statistic") or "mean"), plan.args.get("days")
+    over = f" over the last {days} days" if days else ""
+    if name in _LATEST:
+        return f"compares each qubit's {wanted} of its history{over}, not a latest value"
+    given = str(args.get("statistic") or "mean")
+    if given != wanted or args.get("days") != days or args.get("day") is not None:
+        return f"compares each qubit's {wanted}{over}, not the {given}" + (
+            f" over {args.get('days')} days" if args.get("days") and args.get("days") != days else "")
     return None

@@ -266,7 +266,20 @@ WORDS.update({
     "this month": Phrases("this month"),
     "excluded": Phrases("exclud*"),  # results the lab marked not to be used: "how many tasks were excluded"
     "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"
-                          "|differ*|similar|same|which of|both|side by side|healthier|each"),
+                          "|differ*|similar|same|which of|both|side by side|healthier|each|apart|gap/gaps|ratio"
+                          "|beat|margin|is how many times|how many times as/more/higher/longer/larger/greater/bigger"
+                          "/shorter/lower"),
+    # a figure derived from two subjects' values, not the values (routing.statistics.pair_statistic)
+    "gap words": Phrases("apart|gap/gaps|difference|differ*|margin|by how much/many|how much/many more/less/higher"
+                         "/lower/longer/shorter/better/worse"),
+    "ratio words": Phrases("ratio|how many times|times as/more/higher/longer/larger|fold"),
+    "vary words": Phrases("vary|varies|varied|varying|variation|variability|variable|fluctuat*|std|standard deviation"
+                          "|unstable|stable|steadier|steady|noisier|jumpier|scatter*|spread"),
+    "drift words": Phrases("drift*|mov*/chang*/shift*/wander* more/most|mov*/chang*/shift*/wander* the most"),
+    "gain words": Phrases("improv*|gain/gains/gained|degrad*|worsen*|deteriorat*|got better/worse"
+                          "|went up/down more"),
+    "peak words": Phrases("peak*|max|maximum|highest ... single|best ... single|min|minimum|lowest ... single"
+                          "|worst ... single"),
     "calibrated": Phrases("calibrat*|recalibrat*|measured|remeasured"),  # how often a qubit was calibrated
     "fewer": Phrases("fewer|less|least|fewest|lower number"),  # the low end of a count compared
     "mean words": Phrases("mean|average|averaged|averaging"),

@@ -26,10 +26,11 @@ from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.vocabulary import not_held_arg
-from copilot_core.routing.statistics import chips_plan, names_statistic, spread_asked, spread_plan
+from copilot_core.routing.couplings import coupling_asked, couplings_plan
+from copilot_core.routing.statistics import (chips_plan, names_statistic, pair_statistic, spread_asked,
+                                               spread_plan)
 
 DEFAULT_LAST_N = 10
-DEFAULT_COUPLING_METRIC = "zx90_gate_fidelity"  # which of two couplings is "better" with no metric named: its 2Q gate
 MAX_LAST_N = 100
 # How an extreme word orders a ranking ("best" and "worst" depend on the metric).
 _LOW_WORDS = frozenset({"lowest", "worst", "smallest", "minimum", "shortest", "bottom", "weakest"})
@@ -201,11 +202,13 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     two = asked.shape == "qubit pair" or len(asked.qubits) == 2 and (  # "T1 of Q3 and Q7", "parameters of Q3, Q7"
         asked.shape == "lookup" or asked.shape == "other" and asked.has("parameters"))
     chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
-    if two and days is not None and one is not None and CATALOGUE[one].kind == "qubit" and not asked.chart and \
-            not _coupling_asked(asked):  # a mean over a window of days: each one's values there
+    stat = pair_statistic(asked)  # a mean over a window of days, how much each varied, drifted, improved ...
+    if two and (days is not None or stat in ("std", "drift", "gain")) and one is not None and \
+            CATALOGUE[one].kind == "qubit" and not asked.chart and not coupling_asked(asked):
+        named = {"statistic": stat} if stat not in (None, "mean") else {}
         return PlannedCall("get_chip_parameter_timeseries", {"parameter_name": one, "chip_id": chip, "qids": sorted(
-            asked.qubits, key=int), **days_args(asked, days, one_day=False)}, "two qubits over a window")
-    if two and not _coupling_asked(asked) and (one is None or CATALOGUE[one].kind == "qubit") and len(clear) == len(
+            asked.qubits, key=int), **days_args(asked, days, one_day=False), **named}, "two qubits over a window")
+    if two and not coupling_asked(asked) and (one is None or CATALOGUE[one].kind == "qubit") and len(clear) == len(
             asked.metrics) and not asked.has("trend") and not asked.chart:  # a trend of two qubits is a history
         args = {"chip_id": chip, "qids": sorted(asked.qubits, key=int)}
         if one is not None:
@@ -215,44 +218,6 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
             asked.has("chip stat") or names_statistic(asked) or asked.limits) and not asked.qubits):  # per chip
         return chips_plan(asked, one)
     return None
-
-
-def _coupling_asked(asked: Question) -> bool:
-    """"the coupling between Q4 and Q5", "Q4 and Q5's Bell state fidelity": the coupling of two qubits named."""
-    said = asked.said("subject words") or ""
-    clear = [n for n in asked.without("subject words").metrics if n is not None]
-    return len(asked.qubits) == 2 and not asked.couplings and (said.startswith("coupl") or bool(clear)) and \
-        all(CATALOGUE[n].kind == "coupling" for n in clear)
-
-
-def couplings_compared(asked: Question) -> list[str]:
-    """The couplings a question sets side by side ("0-1 or 1-4", "Q03–Q04 versus Q04–Q09"), else none: two pairs
-    are two couplings, never their three or four qubits."""
-    return list(asked.couplings) if len(asked.couplings) >= 2 and not asked.qubits else []
-
-
-def _couplings_plan(asked: Question, chip_id: str) -> PlannedCall | None:
-    """"Q5's couplings ranked by ZX90 gate fidelity": the couplings of the one qubit named, ranked by the
-    one coupling metric named; "the parameters of coupling Q4-Q5": that coupling's own values."""
-    clear = [n for n in asked.without("subject words").metrics if n is not None]
-    if (pairs := couplings_compared(asked)) and all(CATALOGUE[n].kind == "coupling" for n in clear) and \
-            not asked.has("trend") and not asked.chart:
-        names = clear or ([DEFAULT_COUPLING_METRIC] if asked.has("pair words") or asked.extreme_word else [])
-        return PlannedCall("get_coupling_params", {"chip_id": chip_id, "coupling_ids": pairs[:8],
-                                                   **({"param_names": names} if names else {})}, "couplings compared")
-    if len(asked.couplings) == 1 and not asked.qubits and not asked.has("trend") and not asked.chart and \
-            all(CATALOGUE[n].kind == "coupling" for n in clear):
-        return PlannedCall("get_coupling_params", {"chip_id": chip_id, "coupling_id": asked.couplings[0],
-                                                   **({"param_names": clear} if clear else {})}, "one coupling's values")
-    if _coupling_asked(asked) and not asked.has("trend") and not asked.chart:
-        pair = "-".join(asked.qubits)
-        return PlannedCall("get_coupling_params", {"chip_id": chip_id, "coupling_id": pair,
-                                                   **({"param_names": clear} if clear else {})}, "one coupling's values")
-    if len(asked.qubits) != 1 or asked.couplings or not asked.has("subject words") or len(set(clear)) != 1 or \
-            CATALOGUE[clear[0]].kind != "coupling" or asked.has("trend") or asked.chart:
-        return None
-    return PlannedCall("get_coupling_params", {"chip_id": chip_id, "qubit_id": asked.qubits[0],
-                                               "param_names": clear[:1]}, f"the couplings of a qubit by {clear[0]}")
 
 
 def _qubit_metric(names: Sequence[str | None]) -> str | None:
@@ -342,7 +307,7 @@ def _planned(asked: Question, chip_id: str, qid: str | None, available: Sequence
             return None  # two chips with no shape that compares them, or one not installed: the model's job
         chip_id = asked.chip  # the one installed chip named is the one asked about, not the one in view
     qubits = set(asked.ends)  # a coupling's ends too
-    if (of_qubit := _couplings_plan(asked, chip_id)) is not None:
+    if (of_qubit := couplings_plan(asked, chip_id)) is not None:
         return _offered(of_qubit, available)
     shaped = _shape_plan(asked, chip_id, qubits, asked.without("subject words").metrics)
     if shaped is not None:

@@ -85,3 +85,22 @@ def chips_plan(asked: Question, metric: str) -> PlannedCall:
         args["chip_ids"] = list(dict.fromkeys(asked.chip_ids))
     scope = "pooled over the chips" if asked.chip_scope == "pooled" else "on each chip"
     return PlannedCall("compare_chips", args, f"{'share past the limits of' if limits else stat} {metric} {scope}")
+
+
+def pair_statistic(asked: Question) -> str | None:
+    """What two subjects' histories are compared on (a statistic of
+    :data:`~copilot_core.tools.derived.STATISTICS`): how much each varied (std), moved (drift) or improved (gain),
+    a peak or a low, the median or the mean; None when the question names none (their latest values, or a mean
+    over a window by default)."""
+    if asked.has("vary words"):
+        return "std"
+    if asked.has("gain words"):
+        return "gain"
+    if asked.has("drift words"):
+        return "drift"
+    if asked.has("peak words"):
+        said = str(asked.said("peak words")).lower()
+        return "min" if said.startswith(("min", "lowest", "worst")) else "max"
+    if asked.said("statistic") == "median":
+        return "median"
+    return "mean" if asked.has("mean words") and statistic_asked(asked) == "mean" or asked.has("statistic") else None

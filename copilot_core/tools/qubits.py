@@ -11,6 +11,7 @@ from copilot_core.domain.metrics import (CATALOGUE, COUPLING_METRICS, QUBIT_METR
                                          SCORED_QUBIT_METRICS, Kind, format_value, metric, missing_since,
                                          missing_text)
 from copilot_core.tools.aggregates import ranking
+from copilot_core.tools.derived import gap_facts, gap_text
 from copilot_core.tools.compact import display_parameters, from_database
 from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, param_names_arg,
                                      qid_arg, qids_arg, tool)
@@ -121,7 +122,9 @@ def _one_metric(rows: list[dict], name: str, unit: str) -> dict:
         out["answer"] = (f"{a['label']} and {b['label']} have the same {entry.title}: {shown[a['label']]}."
                          if a[name] == b[name] else
                          f"{a['label']} is better for {entry.title}, with the {word} value: {a['label']} "
-                         f"{shown[a['label']]} vs {b['label']} {shown[b['label']]}.")
+                         f"{shown[a['label']]} vs {b['label']} {shown[b['label']]}; "
+                         f"{gap_text(entry, (a['label'], a[name]), (b['label'], b[name]))}.")
+        out["derived"] = gap_facts(entry, a[name], b[name])
     return out
 
 
@@ -175,16 +178,19 @@ def _couplings_answer(owner: str, chip_id: str, rows: list[dict], names: list[st
         best = order if entry.higher_is_better else order[::-1]
         none = [str(r["label"]) for r in rows if str(r["label"]) not in valued]
         shown = {k: format_value(entry, valued[k]) for k in order}
+        derived: dict = {}
         answer = f"{owner} on {chip_id} by {name}, best first: " + (
             ", ".join(f"{k} {shown[k]}" for k in best) if best else "no data") + (
             f" (no valid value: {', '.join(none)})" if none else "") + "."
         if len(best) == 2 and valued[best[0]] != valued[best[1]] and len(rows) == 2:  # two couplings side by side
             answer = (f"{best[0]} is better than {best[1]} for {entry.title} on {chip_id}: {best[0]} "
-                      f"{shown[best[0]]} vs {best[1]} {shown[best[1]]}.")
+                      f"{shown[best[0]]} vs {best[1]} {shown[best[1]]}; "
+                      f"{gap_text(entry, (best[0], valued[best[0]]), (best[1], valued[best[1]]))}.")
+            derived = gap_facts(entry, valued[best[0]], valued[best[1]])
         elif best:
             answer += f" Best: {best[0]}; worst: {best[-1]}." if len(best) > 1 else ""
         return {"answer": answer, "ranking": ranking("coupling", name, [(k, [shown[k]]) for k in order],
-                                                     entry.higher_is_better)}
+                                                     entry.higher_is_better), **({"derived": derived} if derived else {})}
     parts = [_values_answer(f"Coupling {r['label']}", chip_id, r["parameters"]) for r in rows if r["stored_as"]]
     return {"answer": " ".join(parts)} if parts else {}
 

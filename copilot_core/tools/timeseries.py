@@ -16,6 +16,8 @@ from copilot_core.data.rows import ChipSeriesRow
 from copilot_core.domain.metrics import Metric, format_value, metric, missing_since, missing_text
 from copilot_core.domain.windows import dates_text, day_window, read_end
 from copilot_core.tools.aggregates import ranking
+from copilot_core.tools.derived import (STATISTICS, Statistic, gap_facts, series_statistic, statistic_facts,
+                                         two_statistics)
 from copilot_core.tools.compact import compact_number, compact_timestamp, from_database, iso
 from copilot_core.tools.spec import (Limit, ToolContext, ToolError, ToolResult, chip_id_arg, days_arg,
                                      last_n_arg, parameter_name_arg, qid_arg, qids_arg, tool)
@@ -123,23 +125,24 @@ def _newest_first(entry: Metric, points: list[dict]) -> str:
     return f"; values, newest first: {shown}"
 
 
-def _two_means(entry: Metric, labels: dict[str, str], frame: pd.DataFrame, span: Span) -> tuple[str, dict]:
-    """Two qubits over a window of days, compared on their means there (a "mean over N days" question), the
-    better one by the metric's direction first, and the order the claim check holds; empty without a window or
-    when one has no value."""
-    means = frame.groupby("qid", sort=False)["value"].mean()
-    if span is None or len(labels) != 2 or len(means) != 2:
-        return "", {}
-    high, low = sorted(means.index, key=lambda q: -float(means[q]))
-    shown = {str(q): format_value(entry, float(means[q])) for q in (high, low)}
-    order = ranking("qubit", entry.name, [(labels[str(q)], [shown[str(q)]]) for q in (high, low)],
-                    entry.higher_is_better)
-    a, b = (str(high), str(low)) if entry.higher_is_better else (str(low), str(high))
-    over = dates_text(*span)
-    if shown[a] == shown[b]:
-        return f"{labels[a]} and {labels[b]} have the same mean {entry.title} {over}: {shown[a]}. ", order
-    return (f"{labels[a]} is better than {labels[b]} for mean {entry.title} {over}: {labels[a]} mean {shown[a]} vs "
-            f"{labels[b]} mean {shown[b]}. ", order)
+def _two_compared(entry: Metric, labels: dict[str, str], frame: pd.DataFrame, over: str,
+                  statistic: Statistic) -> tuple[str, dict, dict]:
+    """Two qubits' histories compared on ``statistic`` (:func:`~copilot_core.tools.derived.two_statistics`): the
+    sentence, each side's figure (and their gap) as numbers, and, for a center or an extreme, the order the claim
+    check holds (best first by the metric's direction)."""
+    series = {labels[str(q)]: group["value"].tolist() for q, group in frame.groupby("qid", sort=False)
+              if str(q) in labels}
+    text = two_statistics(entry, series, over, statistic)
+    if not text:
+        return "", {}, {}
+    facts = statistic_facts(entry, series, statistic)
+    if statistic in ("std", "drift", "gain"):
+        return text, facts, {}
+    values = sorted(((k, float(series_statistic(v, statistic) or 0)) for k, v in series.items()),
+                    key=lambda kv: -kv[1])
+    facts |= gap_facts(entry, values[0][1], values[1][1])
+    return text, facts, ranking("qubit", entry.name, [(k, [format_value(entry, v)]) for k, v in values],
+                                entry.higher_is_better)
 
 
 def _frame(rows: list[ChipSeriesRow], parameter_name: str) -> pd.DataFrame:
@@ -172,10 +175,13 @@ def _per_qubit(frame: pd.DataFrame, failed: dict[str, datetime]) -> list[dict]:
 
 @tool("get_chip_parameter_timeseries",
       {"parameter_name": parameter_name_arg(), "chip_id": chip_id_arg(),
-       "qids": qids_arg(2048), "last_n": window_last_n(10, 365), "days": days_arg()},
+       "qids": qids_arg(2048), "last_n": window_last_n(10, 365), "days": days_arg(),
+       "statistic": {"type": "string", "pattern": "^(" + "|".join(STATISTICS) + ")$",
+                     "description": "Of two qids, compare on: " + ", ".join(STATISTICS) + " (default mean)."}},
       ("parameter_name", "chip_id"), stored_key=lambda args: args["parameter_name"])
 def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id: str, qids: list[str] | None = None,
-                                  last_n: int | None = None, days: int | None = None) -> ToolResult:
+                                  last_n: int | None = None, days: int | None = None,
+                                  statistic: Statistic | None = None) -> ToolResult:
     for q in qids or ():
         ctx.check_qid(chip_id, q)
     span = _span(ctx, chip_id, days)
@@ -211,9 +217,13 @@ def get_chip_parameter_timeseries(ctx: ToolContext, parameter_name: str, chip_id
     if qids is not None and len(qubits) <= NAMED_QUBITS:  # named qubits: each one's own history, never pooled
         labels = {str(q["qid"]): ctx.label(chip_id, str(q["qid"])) for q in qubits}
         data["labels"] = labels
-        means, order = _two_means(entry, labels, frame, span)
+        over = dates_text(*span) if span is not None else f"over their last {last_n or 10} points each"
+        means, derived, order = _two_compared(entry, labels, frame, over, statistic or "mean") \
+            if span is not None or statistic is not None else ("", {}, {})
         if order:
             data["ranking"] = order
+        if derived:
+            data["derived"] = derived
         data["answer"] = means + f"{parameter_name} on {chip_id} " \
             f"{_window(span, len(frame))}: " + "; ".join(
             f"{labels[str(q['qid'])]} latest "
