@@ -114,7 +114,8 @@ def cannot_hold(t: Threshold, entry: Metric) -> str:
         return (f"{written} is {'a ' + kind if kind else 'in ' + canonical(t.unit)}, so it cannot be a limit of "
                 f"{entry.name}, which is in {entry.unit or 'no unit'}: {ask}")
     low, high = entry.span or (shown, shown)
-    return (f"{written} is {shown:g}{unit}, a value {entry.name} never takes (between {low:g} and {high:g}{unit}), "
+    as_shown = "" if f"{shown:g}{unit}" == _said(t) else f" {shown:g}{unit},"  # "7 GHz is 7000 MHz, a value ..."
+    return (f"{written} is{as_shown} a value {entry.name} never takes (between {low:g} and {high:g}{unit}), "
             f"so it cannot be its limit: {ask}")
 
 

@@ -56,4 +56,5 @@ def test_a_question_with_a_typographic_minus_gets_its_answer_checked(scripted_op
     result = run_copilot(AgentRequest("Is qubit 5's T1 below −2 μs or above?", chip_id="64Qv3"),
                          provider=scripted_openai.provider(style), toolkit=toolkit, repo=None)
     assert result.error is None and result.claims == "kept"
-    assert result.answer == "Qubit 5 has T1 = 42.5 μs."
+    assert result.answer.startswith("Qubit 5 has T1 = 42.5 μs.\n\n")  # kept as written, unmarked
+    assert "-2 μs" in result.answer and "a value t1 never takes" in result.answer  # the minus read: no T1 is negative
