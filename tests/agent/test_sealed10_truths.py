@@ -6,13 +6,13 @@ queries, ``statistics``).  Every shape is recounted; only question ids appear in
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
 import numpy as np
 import pytest
 
+from tests.agent.recount import column, is_value, last_day, midnight_of, named, rows, state, within
 from tests.public_eval import CHIP, OTHER
 from tests.sealed.heldout10 import build_heldout10
 
@@ -22,55 +22,12 @@ def truths(demo_db, demo_now):
     return {q.id: q.truth for q in build_heldout10(demo_db, demo_now)}
 
 
-def shown(name: str, raw: float) -> float:
-    return raw * (100.0 if "fidelity" in name else 1000.0 if name == "anharmonicity" else 1.0)
-
-
-def state(db, chip: str, kind: str = "qubit") -> dict[str, dict[str, float]]:
-    """Each state document's merged data, display units, a stored 0 dropped, couplings keyed ``low-high``."""
-    out = {}
-    for d in db[kind].find({"chip_id": chip}):
-        if not d.get("data"):
-            continue
-        key = "-".join(sorted(d["qid"].split("-"), key=int))
-        out[key] = {k: shown(k, p["value"]) for k, p in d["data"].items() if p.get("value")}
-    return out
-
-
-def column(db, chip: str, name: str, kind: str = "qubit") -> dict[str, float]:
-    return {q: data[name] for q, data in state(db, chip, kind).items() if name in data}
-
-
-def rows(db, chip: str) -> list[dict]:
-    return list(db["task_result_history"].find({"chip_id": chip}))
-
-
-def last_day(db, chip: str) -> date:
-    return max(e["start_at"].date() for e in db["execution_history"].find({"chip_id": chip}))
-
-
 def since(last: date, weekday: int) -> date:
     return last - timedelta(days=(last.weekday() - weekday) % 7)
 
 
-def within(row, first: date, last: date) -> bool:
-    return first <= row["start_at"].date() <= last
-
-
-def _is(value: float, expect) -> bool:
-    return any(math.isclose(value, v, rel_tol=1e-9, abs_tol=1e-9) for v in (expect.value, *expect.alternatives))
-
-
-def _named(pattern: str, label: str) -> bool:
-    return re.search(pattern, label) is not None
-
-
 def _label(key: str) -> str:
     return "-".join(f"Q{int(p):02d}" for p in key.split("-"))
-
-
-def _midnight(day: date) -> datetime:
-    return datetime(day.year, day.month, day.day)
 
 
 def test_the_rankings_recount(truths, demo_db):
@@ -82,7 +39,7 @@ def test_the_rankings_recount(truths, demo_db):
         ranked = sorted(column(demo_db, chip, name, kind).items(), key=lambda kv: -kv[1] if high else kv[1])[:n]
         expects = truths[qid].expects
         assert [e.value for e in expects] == pytest.approx([v for _, v in ranked]), qid
-        assert all(_named(e.near[0], _label(k)) for e, (k, _) in zip(expects, ranked)), qid
+        assert all(named(e.near[0], _label(k)) for e, (k, _) in zip(expects, ranked)), qid
 
 
 def test_the_compound_filters_recount(truths, demo_db):
@@ -98,37 +55,37 @@ def test_the_compound_filters_recount(truths, demo_db):
         kept = sorted(q for q, data in state(demo_db, chip).items() if keep(data))
         truth = truths[qid]
         assert truth.expects[0].value == len(kept) and len(truth.patterns) == len(kept), qid
-        assert all(any(_named(p, f"Q{int(q):02d}") for p in truth.patterns) for q in kept), qid
+        assert all(any(named(p, f"Q{int(q):02d}") for p in truth.patterns) for q in kept), qid
 
 
 def test_the_value_shares_recount(truths, demo_db):
     t1 = np.array(list(column(demo_db, CHIP, "t1").values()))
-    assert _is(100 * float(np.mean(t1 > 50)), truths["sealed10-percentage-1"].expects[0])
+    assert is_value(100 * float(np.mean(t1 > 50)), truths["sealed10-percentage-1"].expects[0])
     bell = np.array(list(column(demo_db, OTHER, "bell_state_fidelity", "coupling").values()))
-    assert _is(100 * float(np.mean(bell < 90)), truths["sealed10-percentage-2"].expects[0])
+    assert is_value(100 * float(np.mean(bell < 90)), truths["sealed10-percentage-2"].expects[0])
 
 
 def test_the_task_shares_recount(truths, demo_db):
     last = last_day(demo_db, OTHER)
     week = [r for r in rows(demo_db, OTHER) if within(r, last - timedelta(days=6), last)]
-    assert _is(100 * sum(r["status"] == "failed" for r in week) / len(week), truths["sealed10-percentage-3"].expects[0])
+    assert is_value(100 * sum(r["status"] == "failed" for r in week) / len(week), truths["sealed10-percentage-3"].expects[0])
     last = last_day(demo_db, CHIP)
     t1 = [r for r in rows(demo_db, CHIP) if r["name"] == "CheckT1" and within(r, last.replace(day=1), last)]
-    assert _is(100 * sum(r["status"] == "failed" for r in t1) / len(t1), truths["sealed10-percentage-4"].expects[0])
+    assert is_value(100 * sum(r["status"] == "failed" for r in t1) / len(t1), truths["sealed10-percentage-4"].expects[0])
 
 
 def test_the_spreads_recount(truths, demo_db):
     t1 = np.array(list(column(demo_db, OTHER, "t1").values()))
-    assert _is(float(np.std(t1, ddof=1)), truths["sealed10-spread-1"].expects[0])
+    assert is_value(float(np.std(t1, ddof=1)), truths["sealed10-spread-1"].expects[0])
     anh = np.array(list(column(demo_db, CHIP, "anharmonicity").values()))
-    assert _is(float(np.ptp(anh)), truths["sealed10-spread-2"].expects[0])
+    assert is_value(float(np.ptp(anh)), truths["sealed10-spread-2"].expects[0])
     zx = np.array(list(column(demo_db, CHIP, "zx90_gate_fidelity", "coupling").values()))
-    assert _is(float(np.std(zx)), truths["sealed10-spread-3"].expects[0])  # the population reading
+    assert is_value(float(np.std(zx)), truths["sealed10-spread-3"].expects[0])  # the population reading
     echo = np.array(list(column(demo_db, OTHER, "t2_echo").values()))
     q1, q3 = np.percentile(echo, [25, 75], method="weibull")  # the exclusive rule
-    assert _is(float(q3 - q1), truths["sealed10-spread-4"].expects[0])
+    assert is_value(float(q3 - q1), truths["sealed10-spread-4"].expects[0])
     q1, q3 = np.percentile(echo, [25, 75])  # numpy's linear rule: the inclusive reading
-    assert _is(float(q3 - q1), truths["sealed10-spread-4"].expects[0])
+    assert is_value(float(q3 - q1), truths["sealed10-spread-4"].expects[0])
 
 
 def test_the_correlations_recount(truths, demo_db):
@@ -153,27 +110,27 @@ def test_the_chip_comparisons_recount(truths, demo_db):
     worst = {c: min(column(demo_db, c, "bell_state_fidelity", "coupling").values()) for c in (CHIP, OTHER)}
     for number, figures in ((1, medians), (2, means), (3, fails), (4, worst)):
         truth = truths[f"sealed10-cross-chip-{number}"]
-        assert all(_is(figures[c], e) for c, e in zip((CHIP, OTHER), truth.expects)), number
-        assert _named(truth.winner, max(figures, key=figures.__getitem__)), number
-        assert _named(truth.loser, min(figures, key=figures.__getitem__)), number
+        assert all(is_value(figures[c], e) for c, e in zip((CHIP, OTHER), truth.expects)), number
+        assert named(truth.winner, max(figures, key=figures.__getitem__)), number
+        assert named(truth.loser, min(figures, key=figures.__getitem__)), number
 
 
 def test_the_pairs_recount(truths, demo_db):
     def value(chip: str, pair: str, name: str) -> float:
         return state(demo_db, chip, "coupling")[pair][name]
 
-    assert _is(value(OTHER, "104-105", "zx90_gate_fidelity"), truths["sealed10-qubit-pair-1"].expects[0])
-    assert _is(value(CHIP, "16-17", "bell_state_fidelity"), truths["sealed10-qubit-pair-2"].expects[0])
+    assert is_value(value(OTHER, "104-105", "zx90_gate_fidelity"), truths["sealed10-qubit-pair-1"].expects[0])
+    assert is_value(value(CHIP, "16-17", "bell_state_fidelity"), truths["sealed10-qubit-pair-2"].expects[0])
     zx = {p: value(CHIP, p, "zx90_gate_fidelity") for p in ("20-21", "22-23")}
     truth = truths["sealed10-qubit-pair-3"]
     better = max(zx, key=zx.__getitem__)
-    assert _named(truth.winner, _label(better)) and _is(zx[better], truth.expects[0])
+    assert named(truth.winner, _label(better)) and is_value(zx[better], truth.expects[0])
     truth = truths["sealed10-qubit-pair-4"]
     t1 = column(demo_db, OTHER, "t1")
     longer, shorter = sorted(("107", "110"), key=t1.__getitem__, reverse=True)
     assert [e.value for e in truth.expects] == pytest.approx(
         [value(OTHER, "107-110", "zx90_gate_time"), t1[longer], t1[shorter]])
-    assert _named(truth.winner, f"Q{longer}") and _named(truth.loser, f"Q{shorter}")
+    assert named(truth.winner, f"Q{longer}") and named(truth.loser, f"Q{shorter}")
 
 
 def test_the_fail_leaders_recount(truths, demo_db):
@@ -181,7 +138,7 @@ def test_the_fail_leaders_recount(truths, demo_db):
     def leader(chip: str, key: str, first: date, match: dict) -> tuple[str, int]:
         last = last_day(demo_db, chip)
         pipeline = [{"$match": {"chip_id": chip, "status": "failed", **match,
-                                "start_at": {"$gte": _midnight(first), "$lt": _midnight(last + timedelta(days=1))}}},
+                                "start_at": {"$gte": midnight_of(first), "$lt": midnight_of(last + timedelta(days=1))}}},
                     {"$group": {"_id": f"${key}", "n": {"$sum": 1}}}]
         counts = sorted(((d["n"], d["_id"]) for d in demo_db["task_result_history"].aggregate(pipeline)), reverse=True)
         assert counts[0][0] > counts[1][0]
@@ -190,39 +147,39 @@ def test_the_fail_leaders_recount(truths, demo_db):
     last = last_day(demo_db, CHIP)
     task, n = leader(CHIP, "name", last - timedelta(days=4), {})
     truth = truths["sealed10-fails-most-1"]
-    assert truth.expects[0].value == n and _named(truth.patterns[0], task)
+    assert truth.expects[0].value == n and named(truth.patterns[0], task)
     other = last_day(demo_db, OTHER)
     inactive = [d["qid"] for d in demo_db["qubit"].find({"chip_id": OTHER, "status": "inactive"})]
     qubit, n = leader(OTHER, "qid", since(other, 3), {"task_type": "qubit", "qid": {"$nin": inactive}})
     truth = truths["sealed10-fails-most-2"]
-    assert truth.expects[0].value == n and _named(truth.patterns[0], f"Q{int(qubit):02d}")
+    assert truth.expects[0].value == n and named(truth.patterns[0], f"Q{int(qubit):02d}")
     failed = [r for r in rows(demo_db, OTHER) if r["status"] == "failed"
               and within(r, other - timedelta(days=19), other - timedelta(days=11))]
     (run, n), (_, second) = Counter(r["execution_id"] for r in failed).most_common(2)
     truth = truths["sealed10-fails-most-3"]
-    assert n > second and truth.expects[0].value == n and _named(truth.patterns[0], run)
+    assert n > second and truth.expects[0].value == n and named(truth.patterns[0], run)
     per_pair = Counter("-".join(sorted(r["qid"].split("-"), key=int)) for r in rows(demo_db, OTHER)
                        if r["status"] == "failed" and r["task_type"] == "coupling"
                        and within(r, other.replace(day=1), other))
     (pair, n), (_, second) = per_pair.most_common(2)
     truth = truths["sealed10-fails-most-4"]
-    assert n > second and truth.expects[0].value == n and _named(truth.patterns[0], _label(pair))
+    assert n > second and truth.expects[0].value == n and named(truth.patterns[0], _label(pair))
 
 
 def test_the_windows_recount(truths, demo_db):
     other = last_day(demo_db, OTHER)
     failed = [r for r in rows(demo_db, OTHER) if r["status"] == "failed" and within(r, since(other, 3), other)]
-    assert len(failed) >= 1 and _is(len(failed), truths["sealed10-window-count-1"].expects[0])
+    assert len(failed) >= 1 and is_value(len(failed), truths["sealed10-window-count-1"].expects[0])
     last = last_day(demo_db, CHIP)
     runs = [e for e in demo_db["execution_history"].find({}) if e["chip_id"] == CHIP
             and within(e, last - timedelta(days=26), last - timedelta(days=17))]
-    assert len(runs) >= 1 and _is(len(runs), truths["sealed10-window-count-2"].expects[0])
+    assert len(runs) >= 1 and is_value(len(runs), truths["sealed10-window-count-2"].expects[0])
     ramsey = [r for r in rows(demo_db, OTHER) if r["name"] == "CheckRamsey" and r["status"] == "failed"
               and within(r, other - timedelta(days=7), other)]
-    assert len(ramsey) >= 1 and _is(len(ramsey), truths["sealed10-window-count-3"].expects[0])
+    assert len(ramsey) >= 1 and is_value(len(ramsey), truths["sealed10-window-count-3"].expects[0])
     readout = [r for r in rows(demo_db, CHIP) if r["name"] == "ReadoutClassification" and r["status"] == "failed"
                and within(r, last.replace(day=1), last)]
-    assert len(readout) >= 1 and _is(len(readout), truths["sealed10-window-count-4"].expects[0])
+    assert len(readout) >= 1 and is_value(len(readout), truths["sealed10-window-count-4"].expects[0])
 
 
 def test_the_missing_things_are_missing(truths, demo_db):

@@ -6,58 +6,19 @@ ranges, ``statistics``).  Every shape is recounted; only question ids appear in 
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
-from datetime import date, datetime, timedelta
+from datetime import timedelta
 
 import numpy as np
 import pytest
 
+from tests.agent.recount import column, is_value, last_day, midnight_of, named, rows, state, within
 from tests.public_eval import CHIP, OTHER
 from tests.sealed.heldout9 import build_heldout9
 
 @pytest.fixture(scope="module")
 def truths(demo_db, demo_now):
     return {q.id: q.truth for q in build_heldout9(demo_db, demo_now)}
-
-
-def shown(name: str, raw: float) -> float:
-    return raw * (100.0 if "fidelity" in name else 1000.0 if name == "anharmonicity" else 1.0)
-
-
-def state(db, chip: str, kind: str = "qubit") -> dict[str, dict[str, float]]:
-    """Each state document's merged data, display units, a stored 0 dropped, couplings keyed ``low-high``."""
-    out = {}
-    for d in db[kind].find({"chip_id": chip}):
-        if not d.get("data"):
-            continue
-        key = "-".join(sorted(d["qid"].split("-"), key=int))
-        out[key] = {k: shown(k, p["value"]) for k, p in d["data"].items() if p.get("value")}
-    return out
-
-
-def column(db, chip: str, name: str, kind: str = "qubit") -> dict[str, float]:
-    return {q: data[name] for q, data in state(db, chip, kind).items() if name in data}
-
-
-def rows(db, chip: str) -> list[dict]:
-    return list(db["task_result_history"].find({"chip_id": chip}))
-
-
-def last_day(db, chip: str) -> date:
-    return max(e["start_at"].date() for e in db["execution_history"].find({"chip_id": chip}))
-
-
-def within(row, first: date, last: date) -> bool:
-    return first <= row["start_at"].date() <= last
-
-
-def _is(value: float, expect) -> bool:
-    return any(math.isclose(value, v, rel_tol=1e-9, abs_tol=1e-9) for v in (expect.value, *expect.alternatives))
-
-
-def _named(pattern: str, label: str) -> bool:
-    return re.search(pattern, label) is not None
 
 
 def test_the_rankings_recount(truths, demo_db):
@@ -71,7 +32,7 @@ def test_the_rankings_recount(truths, demo_db):
         assert [e.value for e in expects] == pytest.approx([v for _, v in ranked]), qid
         labels = [f"Q{int(k.split('-')[0]):02d}-Q{int(k.split('-')[1]):02d}" if "-" in k else f"Q{int(k):02d}"
                   for k, _ in ranked]
-        assert all(_named(e.near[0], label) for e, label in zip(expects, labels)), qid
+        assert all(named(e.near[0], label) for e, label in zip(expects, labels)), qid
 
 
 def test_the_compound_filters_recount(truths, demo_db):
@@ -89,37 +50,37 @@ def test_the_compound_filters_recount(truths, demo_db):
         kept = sorted(q for q, data in state(demo_db, chip).items() if keep(data))
         truth = truths[qid]
         assert truth.expects[0].value == len(kept) and len(truth.patterns) == len(kept), qid
-        assert all(any(_named(p, f"Q{int(q):02d}") for p in truth.patterns) for q in kept), qid
+        assert all(any(named(p, f"Q{int(q):02d}") for p in truth.patterns) for q in kept), qid
 
 
 def test_the_value_shares_recount(truths, demo_db):
     zx = np.array(list(column(demo_db, CHIP, "zx90_gate_fidelity", "coupling").values()))
-    assert _is(100 * float(np.mean(zx >= 97)), truths["sealed9-percentage-1"].expects[0])
+    assert is_value(100 * float(np.mean(zx >= 97)), truths["sealed9-percentage-1"].expects[0])
     star = np.array(list(column(demo_db, OTHER, "t2_star").values()))
-    assert _is(100 * float(np.mean(star > 35)), truths["sealed9-percentage-2"].expects[0])
+    assert is_value(100 * float(np.mean(star > 35)), truths["sealed9-percentage-2"].expects[0])
 
 
 def test_the_task_shares_recount(truths, demo_db):
     last = last_day(demo_db, CHIP)
     recent = [r for r in rows(demo_db, CHIP) if within(r, last - timedelta(days=9), last)]
-    assert _is(100 * sum(r["status"] == "failed" for r in recent) / len(recent),
+    assert is_value(100 * sum(r["status"] == "failed" for r in recent) / len(recent),
                truths["sealed9-percentage-3"].expects[0])
     last = last_day(demo_db, OTHER)
     bell = [r for r in rows(demo_db, OTHER) if r["name"] == "CheckBellStateTomography"
             and within(r, last - timedelta(days=13), last)]
-    assert _is(100 * sum(r["status"] == "failed" for r in bell) / len(bell), truths["sealed9-percentage-4"].expects[0])
+    assert is_value(100 * sum(r["status"] == "failed" for r in bell) / len(bell), truths["sealed9-percentage-4"].expects[0])
 
 
 def test_the_spreads_recount(truths, demo_db):
     echo = np.array(list(column(demo_db, CHIP, "t2_echo").values()))
-    assert _is(float(np.std(echo, ddof=1)), truths["sealed9-spread-1"].expects[0])
+    assert is_value(float(np.std(echo, ddof=1)), truths["sealed9-spread-1"].expects[0])
     freq = np.array(list(column(demo_db, OTHER, "qubit_frequency").values()))
-    assert _is(1000 * float(np.ptp(freq)), truths["sealed9-spread-2"].expects[0])
+    assert is_value(1000 * float(np.ptp(freq)), truths["sealed9-spread-2"].expects[0])
     ro = np.array(list(column(demo_db, CHIP, "average_readout_fidelity").values()))
     q1, q3 = np.percentile(ro, [25, 75])
-    assert _is(float(q3 - q1), truths["sealed9-spread-3"].expects[0])  # numpy's linear rule: the inclusive reading
+    assert is_value(float(q3 - q1), truths["sealed9-spread-3"].expects[0])  # numpy's linear rule: the inclusive reading
     gate = np.array(list(column(demo_db, OTHER, "zx90_gate_time", "coupling").values()))
-    assert _is(float(np.std(gate)), truths["sealed9-spread-4"].expects[0])  # the population reading
+    assert is_value(float(np.std(gate)), truths["sealed9-spread-4"].expects[0])  # the population reading
 
 
 def test_the_correlations_recount(truths, demo_db):
@@ -144,25 +105,25 @@ def test_the_chip_comparisons_recount(truths, demo_db):
         fails[c] = sum(1 for r in rows(demo_db, c) if r["status"] == "failed" and within(r, last - timedelta(days=3), last))
     for number, figures in ((1, means), (2, medians), (3, fails), (4, best)):
         truth = truths[f"sealed9-cross-chip-{number}"]
-        assert all(_is(figures[c], e) for c, e in zip((CHIP, OTHER), truth.expects)), number
-        assert _named(truth.winner, max(figures, key=figures.__getitem__)), number
+        assert all(is_value(figures[c], e) for c, e in zip((CHIP, OTHER), truth.expects)), number
+        assert named(truth.winner, max(figures, key=figures.__getitem__)), number
 
 
 def test_the_pairs_recount(truths, demo_db):
     def value(chip: str, pair: str, name: str) -> float:
         return state(demo_db, chip, "coupling")[pair][name]
 
-    assert _is(value(OTHER, "20-21", "bell_state_fidelity"), truths["sealed9-qubit-pair-1"].expects[0])
-    assert _is(value(CHIP, "10-11", "cr_amplitude"), truths["sealed9-qubit-pair-2"].expects[0])
+    assert is_value(value(OTHER, "20-21", "bell_state_fidelity"), truths["sealed9-qubit-pair-1"].expects[0])
+    assert is_value(value(CHIP, "10-11", "cr_amplitude"), truths["sealed9-qubit-pair-2"].expects[0])
     times = {p: value(CHIP, p, "zx90_gate_time") for p in ("17-19", "18-19")}
     truth = truths["sealed9-qubit-pair-3"]
     longer = max(times, key=times.__getitem__)
-    assert _named(truth.winner, longer) and _is(times[longer], truth.expects[0])
+    assert named(truth.winner, longer) and is_value(times[longer], truth.expects[0])
     truth = truths["sealed9-qubit-pair-4"]
     x90 = column(demo_db, OTHER, "x90_gate_fidelity")
     assert [e.value for e in truth.expects] == pytest.approx(
         [value(OTHER, "12-13", "zx90_gate_fidelity"), x90["12"], x90["13"]])
-    assert _named(truth.winner, "Q12" if x90["12"] > x90["13"] else "Q13")
+    assert named(truth.winner, "Q12" if x90["12"] > x90["13"] else "Q13")
 
 
 def test_the_fail_leaders_recount(truths, demo_db):
@@ -175,44 +136,40 @@ def test_the_fail_leaders_recount(truths, demo_db):
         return counts[0][1], counts[0][0]
 
     last = last_day(demo_db, CHIP)
-    week = {"$gte": _midnight(last - timedelta(days=6)), "$lt": _midnight(last + timedelta(days=1))}
+    week = {"$gte": midnight_of(last - timedelta(days=6)), "$lt": midnight_of(last + timedelta(days=1))}
     task, n = leader(CHIP, "name", {"start_at": week})
     truth = truths["sealed9-fails-most-1"]
-    assert truth.expects[0].value == n and _named(truth.patterns[0], task)
+    assert truth.expects[0].value == n and named(truth.patterns[0], task)
     inactive = [d["qid"] for d in demo_db["qubit"].find({"chip_id": CHIP, "status": "inactive"})]
     qubit, n = leader(CHIP, "qid", {"task_type": "qubit", "qid": {"$nin": inactive}})
     truth = truths["sealed9-fails-most-2"]
-    assert truth.expects[0].value == n and _named(truth.patterns[0], f"Q{int(qubit):02d}")
-    fortnight = {"$gte": _midnight(last - timedelta(days=13)), "$lt": _midnight(last + timedelta(days=1))}
+    assert truth.expects[0].value == n and named(truth.patterns[0], f"Q{int(qubit):02d}")
+    fortnight = {"$gte": midnight_of(last - timedelta(days=13)), "$lt": midnight_of(last + timedelta(days=1))}
     run, n = leader(CHIP, "execution_id", {"start_at": fortnight})
     truth = truths["sealed9-fails-most-3"]
-    assert truth.expects[0].value == n and _named(truth.patterns[0], run)
+    assert truth.expects[0].value == n and named(truth.patterns[0], run)
     per_pair = Counter("-".join(sorted(r["qid"].split("-"), key=int)) for r in rows(demo_db, OTHER)
                        if r["status"] == "failed" and r["task_type"] == "coupling")
     (pair, n), (_, second) = per_pair.most_common(2)
     truth = truths["sealed9-fails-most-4"]
     a, b = pair.split("-")
-    assert n > second and truth.expects[0].value == n and _named(truth.patterns[0], f"Q{int(a):02d}-Q{int(b):02d}")
-
-
-def _midnight(day: date) -> datetime:
-    return datetime(day.year, day.month, day.day)
+    assert n > second and truth.expects[0].value == n and named(truth.patterns[0], f"Q{int(a):02d}-Q{int(b):02d}")
 
 
 def test_the_windows_recount(truths, demo_db):
     last = last_day(demo_db, CHIP)
     wednesday = last - timedelta(days=(last.weekday() - 2) % 7)
     failed = [r for r in rows(demo_db, CHIP) if r["status"] == "failed" and within(r, wednesday, last)]
-    assert len(failed) >= 1 and _is(len(failed), truths["sealed9-window-count-1"].expects[0])
+    assert len(failed) >= 1 and is_value(len(failed), truths["sealed9-window-count-1"].expects[0])
     other = last_day(demo_db, OTHER)
     runs = [e for e in demo_db["execution_history"].find({}) if e["chip_id"] == OTHER
             and within(e, other - timedelta(days=13), other)]
-    assert _is(len(runs), truths["sealed9-window-count-2"].expects[0])
+    assert is_value(len(runs), truths["sealed9-window-count-2"].expects[0])
     excluded = [r for r in rows(demo_db, CHIP) if r["excluded"] and within(r, last - timedelta(days=9), last)]
-    assert len(excluded) >= 1 and _is(len(excluded), truths["sealed9-window-count-3"].expects[0])
+    assert len(excluded) >= 1 and is_value(len(excluded), truths["sealed9-window-count-3"].expects[0])
     zx = [r for r in rows(demo_db, OTHER) if r["name"] == "ZX90InterleavedRandomizedBenchmarking"
           and r["status"] == "failed" and within(r, other - timedelta(days=11), other - timedelta(days=5))]
-    assert len(zx) >= 1 and _is(len(zx), truths["sealed9-window-count-4"].expects[0])
+    assert len(zx) >= 1 and is_value(len(zx), truths["sealed9-window-count-4"].expects[0])
 
 
 def test_the_missing_things_are_missing(truths, demo_db):
