@@ -21,7 +21,7 @@ from copilot_core.domain.metrics import CATALOGUE, Metric, format_value
 from copilot_core.domain.units import convert
 from copilot_core.tools.aggregates import ranking
 from copilot_core.tools.distribution import SPREAD_UNITS, in_unit
-from copilot_core.tools.ranking import _bound_text, _meets
+from copilot_core.tools.ranking import _bound_text, _meets, held_limits
 from copilot_core.tools.spec import FROM_QUESTION, ToolContext, ToolError, ToolResult, chip_ids_arg, name_arg, tool
 
 STATISTICS: tuple[ChipStatistic, ...] = ("median", "mean", "min", "max", "std", "iqr", "range", "cv")
@@ -120,6 +120,8 @@ def _shares(ctx: ToolContext, metric_name: str, chips: list[str], below: float |
             pooled: bool) -> ToolResult:
     """The share of each chip's qubits (couplings) past the limits, over those with a value and over all on the
     chip; pooled: over every chip's together.  The highest share is ranked first."""
+    if metric_name in CATALOGUE:
+        held_limits(CATALOGUE[metric_name], below, above)
     parts: dict[str, tuple[int, int, int]] = {}  # chip: (matching, with a value, all on the chip)
     bounds = ""
     for chip_id in chips:

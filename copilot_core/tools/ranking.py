@@ -14,7 +14,7 @@ from typing import Literal
 
 from copilot_core.analysis.chip_metrics import ChipMetric, UnknownChip, chip_metric
 from copilot_core.domain.display import format_share
-from copilot_core.domain.metrics import CATALOGUE, format_value
+from copilot_core.domain.metrics import CATALOGUE, Metric, format_value
 from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, including_arg, name_arg, tool
 
 LISTED = 40  # ids written out in an answer sentence; the full list is in the result
@@ -101,6 +101,7 @@ def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float
     if below is None and above is None:
         raise ToolError("give below or above", "e.g. {\"metric_name\": \"t1\", \"below\": 50}", kind="call")
     cm = measure_metric(ctx, chip_id, metric_name)
+    held_limits(cm.metric, below, above)
     matched = [i for i, v in cm.values.items() if _meets(v, below, above, including)]
     matched.sort(key=_order_key)
     rows = [_item(cm, i) for i in matched]
@@ -178,6 +179,19 @@ def _meets(value: float | None, below: float | None, above: float | None,
     return under or over
 
 
+def held_limits(metric: Metric, below: float | None, above: float | None) -> None:
+    """Refuse a limit the metric can never take in its display unit ("qubit_frequency below 5000": MHz sent as GHz):
+    filtering on it would count every qubit or none and say so with a unit the person never wrote."""
+    if metric.span is None:
+        return
+    low, high = metric.span
+    unit = metric.unit if metric.unit == "%" else f" {metric.unit}"
+    for limit in (below, above):
+        if limit is not None and not low <= float(limit) <= high:
+            raise ToolError(f"{float(limit):g}{unit} is no {metric.name} value (it takes {low:g} to {high:g}{unit})",
+                            f"give the limit in {metric.unit}", kind="call")
+
+
 Group = tuple[ChipMetric, float | None, float | None, list[str]]
 
 
@@ -190,6 +204,8 @@ def _groups(ctx: ToolContext, chip_id: str, conditions: list[dict]) -> list[Grou
         name = str(condition["metric_name"])
         low, high = (float(below) if below is not None else None), (float(above) if above is not None else None)
         included = [side for side in condition.get("including") or () if side in ("below", "above")]
+        if name in CATALOGUE:
+            held_limits(CATALOGUE[name], low, high)
         at = None if below is None and above is None else next(
             (i for i, (cm, b, a, _) in enumerate(out) if cm.metric.name == name and (b is None) != (a is None)
              and (low is None or b is None) and (high is None or a is None)), None)

@@ -22,7 +22,7 @@ DATA_FACTS = ("not found", "does not exist", "has no known topology", "has no ru
 BAD_CALLS = ("unknown tool", "no chip in view", "is limited to", "give ", "unknown metric", "unknown statistic",
              "unknown weekday", "counting measurements needs", "not available", "memory is", "are not both",
              "each condition needs", "conditions mix", "cannot read the window", "arguments are not valid JSON",
-             "arguments must be", "invalid {where}", "are counted per chip")
+             "arguments must be", "invalid {where}", "are counted per chip", "value (it takes")
 
 
 def _raises() -> list[tuple[str, int, str, ast.Call]]:

@@ -134,3 +134,29 @@ def test_last_n_values_are_spelled_out_newest_first_with_dates(call, db, chip64,
     expected = ", ".join(f"{d['output_parameters']['t1']['value']:.1f} μs "
                          f"({d['output_parameters']['t1']['calibrated_at']:%Y-%m-%d %H:%M})" for d in docs[:2])
     assert payload["answer"].endswith(f"; values, newest first: {expected}.")
+
+
+@pytest.mark.parametrize("tool, args", [
+    ("filter_metric", {"metric_name": "qubit_frequency", "below": 5000}),
+    ("filter_metric", {"metric_name": "t1", "above": -2}),
+    ("filter_metrics", {"conditions": [{"metric_name": "qubit_frequency", "below": 5000},
+                                       {"metric_name": "t1", "below": 87}]}),
+    ("filter_metrics", {"conditions": [{"metric_name": "t1", "above": 30},
+                                       {"metric_name": "x90_gate_fidelity", "above": 250}]}),
+    ("compare_chips", {"metric_name": "qubit_frequency", "statistic": "median", "above": 5000}),
+])
+def test_a_limit_the_metric_never_takes_is_refused_not_counted(call, db, chip64, chip144, tool, args):
+    # "5000" sent for a frequency in GHz would count every qubit as "below 5000 GHz": the person would read a share
+    # of a filter they never asked, in a unit they never wrote.
+    extra = {"chip_ids": [chip64, chip144]} if tool == "compare_chips" else {"chip_id": chip64}
+    outcome, payload = call(tool, **extra, **args)
+    assert not outcome.ok, payload
+    assert "is no" in payload["error"] and "it takes" in payload["error"], payload
+    with_data = sum(v is not None for v in latest_values(db, chip64, "t1").values())
+    assert with_data > 0  # the chip holds values: the refusal is the limit's, not an empty chip's
+
+
+def test_a_limit_inside_the_span_still_filters(call, db, chip64):
+    truth = sorted(q for q, v in latest_values(db, chip64, "t1").items() if v is not None and v > 50)
+    outcome, payload = call("filter_metric", chip_id=chip64, metric_name="t1", above=50)
+    assert outcome.ok and payload["count_above"] == len(truth), payload
