@@ -187,7 +187,7 @@ def held_limits(metric: Metric, below: float | None, above: float | None) -> Non
     low, high = metric.span
     unit = metric.unit if metric.unit == "%" else f" {metric.unit}"
     for limit in (below, above):
-        if limit is not None and not low <= float(limit) <= high:
+        if limit is not None and not metric.can_hold(float(limit), ""):  # "": the display unit the tools take
             raise ToolError(f"{float(limit):g}{unit} is no {metric.name} value (it takes {low:g} to {high:g}{unit})",
                             f"give the limit in {metric.unit}", kind="call")
 
