@@ -26,7 +26,7 @@ from datetime import date, datetime, timedelta
 
 from tests.eval_score import Expect, Truth
 from tests.public_eval import CHIP, OTHER, Question
-from tests.sealed.heldout9 import UNIT_TOL, dead, id_days, latest, newest_day, pair_re, qubit_re
+from tests.sealed.heldout9 import UNIT_TOL, dead, id_days, latest, pair_re, qubit_re
 from tests.sealed.heldout10 import span
 
 __all__ = ["build_heldout11", "ordinal"]
@@ -133,7 +133,8 @@ COMPOUND = (
     (CHIP, (("average_readout_fidelity", ">", 96.0, "%"), ("t2_echo", "<", 60.0, "us")),
      "oncall: 64Qv3 qbs w/ assignment fid > 96 percent but echo dephasing < 60 microseconds. n + ids"),
     (OTHER, (("readout_fidelity_0", "<", 90.0, "%"), ("t1", ">", 50.0, "us")),
-     "In 144Qv2 chip, which qubits are having ground-state readout fidelity lower than ninety percent although the energy relaxation time is longer than fifty microseconds? Also tell how many."),
+     "In 144Qv2 chip, which qubits are having ground-state readout fidelity lower than ninety percent although "
+     "the energy relaxation time is longer than fifty microseconds? Also tell how many."),
 )
 
 
@@ -205,7 +206,8 @@ def _spread(db) -> list[Question]:
     i1, _, i3 = statistics.quantiles(zx, n=4, method="inclusive")
     us, pct, mhz = UNIT_TOL["us"], UNIT_TOL["%"], UNIT_TOL["MHz"]
     return [
-        _q("spread", 1, "Ramsey dephasing time on 64Qv3: how much does it scatter qubit to qubit (std dev), in microseconds?",
+        _q("spread", 1, "Ramsey dephasing time on 64Qv3: how much does it scatter qubit to qubit (std dev), "
+           "in microseconds?",
            Truth(numbers=(Expect(statistics.stdev(star), us, alternatives=(statistics.pstdev(star),)),))),
         _q("spread", 2, "Dear colleagues, what separates the lowest and the highest qubit frequency on 144Qv2? "
            "Please state that difference in megahertz.",
@@ -297,7 +299,8 @@ def _pairs(db) -> list[Question]:
            Truth(numbers=(Expect(gate, UNIT_TOL["ns"], near=(pair_re(12, 13),)),))),
         _q("qubit pair", 2, "144Qv2 pair 40/41 bell fid now? percent",
            Truth(numbers=(Expect(bell, UNIT_TOL["%"], unit="%"),))),
-        _q("qubit pair", 3, "Dear all, on 64Qv3, comparing couplings Q30-Q31 and Q31-Q45, who comes out ahead for ZX90 fidelity "
+        _q("qubit pair", 3, "Dear all, on 64Qv3, comparing couplings Q30-Q31 and Q31-Q45, who comes out "
+           "ahead for ZX90 fidelity "
            "today? Please include the winner's value in percent.",
            Truth(numbers=(Expect(amp[good], UNIT_TOL["%"], unit="%"),), winner=pair_re(*good),
                  loser=pair_re(*bad))),
