@@ -103,14 +103,17 @@ def needs_data(question: str) -> bool:
     return asked.names_lab_data and not asked.has("definition")
 
 
+_COUNTED_SHAPES = frozenset({"window count", "fails most"})
+
+
 def answered_from_thin_air(question: str, answer: str | None, follow_up: bool = False) -> bool:
     """A data question whose answer (written with no tool call) states values, or explains why something failed:
     what the model wrote can only come from earlier turns or from nowhere.  ``follow_up``: the chat has earlier
     turns, so a question with no data words of its own ("and how does that compare?") asks about the same data."""
     if not (needs_data(question) or (follow_up and not parse(question).has("definition"))):
         return False
-    if parse(question).has("why failed"):
-        return True
+    if parse(question).has("why failed") or parse(question).shape in _COUNTED_SHAPES and (answer or "").strip():
+        return True  # a count or a ranking over a window: "none failed" is a count too, never from nowhere
     text = answer or ""
     try:  # a number, a ranking or a value in words, or a qubit, coupling, task or run named ("Q05 and Q07 are flagged")
         return bool(answer_numbers(text)) or states_something(text) or any(

@@ -22,6 +22,8 @@ from copilot_core.checking.asked_role import SHAPE_ANSWERS, states_role
 from copilot_core.checking.claim_facts import Claim, tool_facts
 from copilot_core.checking.grounding import unverified_numbers
 from copilot_core.checking.order import Ranking, rankings
+from copilot_core.checking.restate_failures import restates_count
+from copilot_core.language.numbers import answer_numbers
 from copilot_core.language.question import Question
 from copilot_core.language.question_words import CHIP_ID
 from copilot_core.language.subjects import Subject, subjects
@@ -137,3 +139,24 @@ def share_problem(asked: Question, text: str, claims: Sequence[Claim], outcomes:
     return None
 
 
+def window_count_problem(asked: Question, text: str, claims: Sequence[Claim], outcomes: Sequence[ToolOutcome]
+                         ) -> tuple[str, str] | None:
+    """``(the count's sentence, why)`` when a count over a window ("how many runs since Tuesday") states a number
+    the count made over the question's window, kind and chip does not give, or not its count ("none" when it is 3);
+    None otherwise (or when no call of the turn counted as the question reads it)."""
+    if asked.shape != "window count" or len(asked.chip_ids) >= 2 or asked.chips_compared:
+        return None
+    counted = [o for o in outcomes if o.ok and o.name in ("count_in_window", "failure_ranking") and
+               (o.origin in PLANNED or restates_count(asked, o.name, o.args))]
+    if not counted or not (line := answer_line(counted[0])):
+        return None
+    if (made_up := _made_up_count(text, counted[0], asked)):
+        return line, f"the answer states {made_up}, a count the data does not give"
+    full = counted[0].full if isinstance(counted[0].full, dict) else {}
+    n = full.get("count" if counted[0].name == "count_in_window" else "total")
+    written = {w.replace(",", "") for w, derived in answer_numbers(text) if not derived}
+    if isinstance(n, int) and n and str(n) not in written:  # "none", "a few": not the count the window holds
+        return line, f"the count over the window asked is {n}, and the answer does not state it"
+    if not states_role(SHAPE_ANSWERS["window count"], claims, tool_facts(counted[:1])):
+        return line, "the answer does not state the count over the window asked"
+    return None

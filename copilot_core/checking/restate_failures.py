@@ -29,6 +29,11 @@ def _count_call(asked: Question, chip: object) -> PlannedCall | None:
     return plan if plan is not None and plan.name in ("count_in_window", "failure_ranking") else None
 
 
+def restates_count(asked: Question, name: str, args: dict) -> bool:
+    """The call counts what a count over a window asks, over its window and chip (the router's count, restated)."""
+    return _count_call(asked, args.get("chip_id")) is not None and not failure_mismatches(asked, name, args)
+
+
 def _asked(asked: Question) -> bool:
     return asked.shape == "fails most" or asked.has("never fails") or _distinct(asked) is not None
 
@@ -46,7 +51,9 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
         return [f"asks for a count over a window ({plan.reason}), not a listing of {name.replace('_', ' ')}"]
     if (counted := _count_call(asked, args.get("chip_id"))) is not None and counted.name == "failure_ranking" and \
             not _distinct(asked) and name in _RANKINGS and not args.get("qids") and not args.get("chip_ids"):
-        return _kind_mismatch(asked, name, args, str(counted.args["by"]))
+        return _kind_mismatch(asked, name, args, str(counted.args["by"])) + _chip_mismatch(counted, args)
+    if counted is not None and counted.name == "count_in_window" and not _asked(asked) and name in _RANKINGS:
+        return _count_mismatch(counted, name, args)
     if not _asked(asked) or name not in _RANKINGS | LISTINGS | ONE_CHIP or args.get("qids"):
         return []
     distinct = _distinct(asked)
@@ -103,6 +110,31 @@ def _kind_mismatch(asked: Question, name: str, args: dict, kind: str) -> list[st
     return out + ([] if window_mismatch(asked, name, args) is not None else _window_mismatch(asked, args))
 
 
+def _count_mismatch(counted: PlannedCall, name: str, args: dict) -> list[str]:
+    """A count over a window ("how many runs since Tuesday", "failed tasks yesterday") made as a ranking, a count of
+    another kind, over another window or on another chip than the router's count: each is another number."""
+    if args.get("qids") or args.get("chip_ids"):
+        return []  # several subjects or chips side by side: the sides check holds those
+    want, given = counted.args, args
+    what, said = str(want.get("what")), str(given.get("what") if name == "count_in_window" else name)
+    out = [] if what == said or (what, said) == ("failed runs", "runs") else [f"counts {what}, not {said}"]
+    wanted, window = call_window(want), call_window(given)
+    if not same_window(wanted, window):
+        out.append(f"counts over {_said(wanted)}, not {_said(window)}")
+    return out + _chip_mismatch(counted, given)
+
+
+def _chip_mismatch(counted: PlannedCall, given: dict) -> list[str]:
+    """The count's chip (the one named, else the one in view) is not the call's."""
+    want = str(counted.args.get("chip_id"))
+    return [] if str(given.get("chip_id") or "").lower() == want.lower() else \
+        [f"counts on {want}, not {given.get('chip_id')}"]
+
+
+def _said(window: dict) -> str:
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in window.items()) or "every stored run"
+
+
 def _runs_said(wanted: str | None, given: object) -> str:
     def said(run: object) -> str:
         return "every stored run" if run is None else "the latest run" if run == "latest" else f"run {run}"
@@ -114,9 +146,7 @@ def _window_mismatch(asked: Question, args: dict) -> list[str]:
     wanted, given = window_args(asked, window_days(asked)), call_window(args)
     if same_window(wanted, given):
         return []
-    def said(window: dict) -> str:
-        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in window.items()) or "every stored run"
-    return [f"ranks over {said(wanted)}, not {said(given)}"]
+    return [f"ranks over {_said(wanted)}, not {_said(given)}"]
 
 
 def failure_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
@@ -125,7 +155,7 @@ def failure_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] 
     if not failure_mismatches(asked, name, args) or asked.chips_compared:
         return None  # several chips at once: no one ranking restates it (the answer gets the note)
     counted = _count_call(asked, args.get("chip_id"))
-    if counted is not None and (name in LISTINGS or counted.name == "failure_ranking" and not _asked(asked)):
+    if counted is not None and (name in LISTINGS or not _asked(asked)):
         return counted.name, dict(counted.args)
     chip = args.get("chip_id") if isinstance(args.get("chip_id"), str) else ""
     plan = distinct_plan(asked, str(chip), window_days(asked)) or failure_plan(asked, str(chip), window_days(asked))

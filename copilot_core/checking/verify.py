@@ -16,7 +16,8 @@ import pandas as pd
 
 from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.checking.asked_role import missing_role
-from copilot_core.checking.asked_subject import foreign_ids, ranked_subject_problem, share_problem
+from copilot_core.checking.asked_subject import (foreign_ids, ranked_subject_problem, share_problem,
+                                                 window_count_problem)
 from copilot_core.checking.claim_facts import tool_facts
 from copilot_core.checking.claims import REPLACED, ClaimReport, check_claims, repair_answer
 from copilot_core.checking.dated_values import complete_dates, date_mentions
@@ -89,8 +90,9 @@ def with_asked_subject(blocks: list[Block], shown: list[Block], action: str, que
     said = "\n\n".join(b.text for b in blocks if isinstance(b, TextBlock))
     try:
         asked = parse(question)
-        problem = ranked_subject_problem(asked, said, outcomes) or share_problem(
-            asked, said, check_claims(said, outcomes, question=question).claims, outcomes)
+        claims = check_claims(said, outcomes, question=question).claims
+        problem = ranked_subject_problem(asked, said, outcomes) or share_problem(asked, said, claims, outcomes) or \
+            window_count_problem(asked, said, claims, outcomes)
         foreign = foreign_ids(said, outcomes, asked)
     except Exception:  # noqa: BLE001  (a check that cannot decide leaves the answer as the claim check made it)
         log.exception("the asked-subject check failed on an answer")

@@ -60,6 +60,10 @@ def dates_window(last: datetime, first: str | None, final: str | None) -> tuple[
     before it starts."""
     start = datetime.combine(written_day(last, first), datetime.min.time()) if first else _FIRST
     final_day = written_day(last, final) if final else last.date()
+    if final and len(final) == 5 and final_day < start.date():  # "in November" on the 29th: its 30th, not last year's
+        final_day = final_day.replace(year=final_day.year + 1)
+    elif final and final.startswith("---") and final_day < start.date():  # "the 25th to the 30th" on the 29th
+        final_day = _day_of(start.date(), int(final[3:])) or final_day
     end = datetime.combine(final_day, datetime.min.time()) + timedelta(days=1)
     if end <= start:
         raise InvalidRequest(f"the window ends ({final_day:%Y-%m-%d}) before it starts ({start:%Y-%m-%d})")

@@ -231,7 +231,8 @@ def written_window(text: str) -> tuple[str | None, str | None] | None:
         return one.first, one.last
     tokens = tokens_of(text)
     for i, (_, _, word) in enumerate(tokens):
-        if word in WEEKDAY_WORDS and i and tokens[i - 1][2] in ("on", "last"):
+        if word in WEEKDAY_WORDS and i and tokens[i - 1][2] in ("on", "last") and \
+                tokens[max(0, i - 2)][2] not in ("since", "from"):  # "since last Friday": from it on
             return word, word
     return None
 

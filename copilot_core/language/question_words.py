@@ -261,9 +261,9 @@ WORDS.update({
     "fortnight": Phrases("fortnight"),
     "vague window": Phrases("last/past/previous/these a? few/several/couple of? day/days|a few/couple of? days|recently"
                             "|lately|of late"),
-    "since weekday": Phrases("since/from monday/tuesday/wednesday/thursday/friday/saturday/sunday"),
+    "since weekday": Phrases("since/from last? monday/tuesday/wednesday/thursday/friday/saturday/sunday"),
     "task name": Phrases("check+|create+"),  # a QDash task's name: CheckT1, CreateZX90
-    "this month": Phrases("this month"),
+    "this month": Phrases("this month|since the start/beginning of the month|month to date"),
     "excluded": Phrases("exclud*"),  # results the lab marked not to be used: "how many tasks were excluded"
     "pair words": Phrases("or|vs|versus|compare*|better|worse|than|between|higher|lower|stronger|weaker|beats"
                           "|differ*|similar|same|which of|both|side by side|healthier|each|apart|gap/gaps|ratio"
