@@ -2,7 +2,7 @@
 reach no full filter: joins written "yet", "while", "and also", "at the same time", "as well as", "with ... and ...";
 one limit shared by two metrics; a limit plus a quality word; a count asked ("how many ..."); spelled-out units
 ("microseconds", "megahertz", "per cent"); ranges written "between A and B" / "from A to B"; physics names ("energy
-relaxation time", "Hahn echo dephasing time", "Ramsey T2"); typed-fast comparisons ("abov", "belw"); and a lone
+relaxation time", "Hahn echo dephasing time", "Ramsey decay time"); typed-fast comparisons ("abov", "belw"); and a lone
 limit with a second metric named without one ("qubits with T1 above 30 μs, what is their readout fidelity": a filter
 on T1 only).  ``count`` marks a question that asks how many: the answer leads with that count.
 
@@ -77,7 +77,7 @@ BEFORE: tuple[Case, ...] = (
     _q("c11-between-and", "Which qubits have T2 echo between 20 and 40 microseconds and T1 above 30 us?",
        ((T2, lambda v: 20 < v < 40), (T1, lambda v: v > 30)),
        _f("and", _c(T2, above=20), _c(T2, below=40), _c(T1, above=30))),
-    _q("c11-ramsey", "Which qubits have Ramsey T2 above 20 us and T1 above 40 us?",
+    _q("c11-ramsey", "Which qubits have a Ramsey decay time above 20 us and T1 above 40 us?",
        ((T2S, lambda v: v > 20), (T1, lambda v: v > 40)), _f("and", _c(T2S, above=20), _c(T1, above=40))),
     _q("c11-poor-but", "Which qubits have a poor T2 echo but a readout fidelity above 90%?",
        ((RO, lambda v: v > 90), (T2, lambda v: v < 30)), _f("and", _c(RO, above=90), _c(T2, below=30))),

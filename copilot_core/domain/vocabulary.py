@@ -52,7 +52,7 @@ METRIC_TERMS: tuple[Term, ...] = (
     Term(r"bell( state)?( fidelit(y|ies))?", "bell_state_fidelity", ("bell_state_fidelity",)),
     Term(r"cr|cnot|two.qubit( gates?)?|couplings?", None, _TWO_QUBIT),
     Term(r"t1|(energy )?relaxation times?", "t1", ("t1", "t1_average")),
-    Term(r"t2 ?(\*|star)|ramsey( t2| dephasing times?| decay times?)?|t2 ramsey", "t2_star", ("t2_star",)),
+    Term(r"t2 ?(\*|star)|ramsey( dephasing times?| decay times?)?", "t2_star", ("t2_star",)),
     Term(r"t2 ?e(cho)?|(hahn )?echo( t2| dephasing times?| decay times?)?|t2 hahn echo", "t2_echo",
          ("t2_echo", "t2_echo_average")),
     Term(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))|dephasing times?", None, ("t2_echo", "t2_echo_average", "t2_star")),
