@@ -17,7 +17,8 @@ FAMILIES: dict[str, dict[str, float]] = {
 # Units written out in words ("45 microseconds", "3 megahertz"), singular and plural.
 SPELLED_UNITS: dict[str, str] = {f"{name}{plural}": unit for name, unit in (
     ("nanosecond", "ns"), ("microsecond", "μs"), ("millisecond", "ms"), ("hertz", "Hz"), ("kilohertz", "kHz"),
-    ("megahertz", "MHz"), ("gigahertz", "GHz"), ("decibel", "dB")) for plural in ("", "s")} | {"percent": "%"}
+    ("megahertz", "MHz"), ("gigahertz", "GHz"), ("decibel", "dB"), ("microsec", "μs"), ("usec", "μs"),
+    ("nanosec", "ns"), ("millisec", "ms")) for plural in ("", "s")} | {"percent": "%", "per cent": "%", "percents": "%"}
 _SPELLINGS = ({unit.lower(): unit for family in FAMILIES.values() for unit in family} | {"us": "μs", "µs": "μs"}
               | SPELLED_UNITS)
 

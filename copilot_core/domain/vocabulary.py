@@ -52,9 +52,10 @@ METRIC_TERMS: tuple[Term, ...] = (
     Term(r"bell( state)?( fidelit(y|ies))?", "bell_state_fidelity", ("bell_state_fidelity",)),
     Term(r"cr|cnot|two.qubit( gates?)?|couplings?", None, _TWO_QUBIT),
     Term(r"t1|(energy )?relaxation times?", "t1", ("t1", "t1_average")),
-    Term(r"t2 ?(\*|star)|ramsey", "t2_star", ("t2_star",)),
-    Term(r"t2 ?e(cho)?|echo", "t2_echo", ("t2_echo", "t2_echo_average")),
-    Term(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))", None, ("t2_echo", "t2_echo_average", "t2_star")),
+    Term(r"t2 ?(\*|star)|ramsey( dephasing times?| decay times?)?", "t2_star", ("t2_star",)),
+    Term(r"t2 ?e(cho)?|(hahn )?echo( t2| dephasing times?| decay times?)?|t2 hahn echo", "t2_echo",
+         ("t2_echo", "t2_echo_average")),
+    Term(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))|dephasing times?", None, ("t2_echo", "t2_echo_average", "t2_star")),
     Term(r"coherence|decoherence|lifetimes?", None, ("t1", "t2_echo", "t2_star")),
     Term(r"(qubit )?freq(uency|uencies)?", "qubit_frequency", ("qubit_frequency",)),
     Term(r"anharmonicity", "anharmonicity", ("anharmonicity",)),
@@ -103,7 +104,8 @@ BELOW_WORDS = r"below|under|less than|lower than|shorter than|smaller than"  # "
 ABOVE_WORDS = r"above|over|greater than|more than|higher than|longer than|larger than|exceed(?:s|ing|ed)?"
 LIMIT_WORDS = f"{BELOW_WORDS}|{ABOVE_WORDS}"
 # The units an answer writes after a number (display units, with the ASCII and micro-sign spellings of μs).
-UNIT_WORDS = r"%|[μµu]s|ns|ms|[kMG]?Hz|dB"
+UNIT_WORDS = (r"%|microsec(?:ond)?s?|usecs?|nanosec(?:ond)?s?|millisec(?:ond)?s?|(?:kilo|mega|giga)?hertz|per\s?cent"
+              r"|[μµu]s|ns|ms|[kMG]?Hz|dB")  # spelled-out units too ("45 microseconds", "95 per cent")
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10}  # "the two most recent values", "which three qubits"
 MISSING_WORDS = (r"no valid|not valid|invalid|missing|without (?:a )?(?:valid|usable|value|data)|no (?:usable )?data"

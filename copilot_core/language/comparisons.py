@@ -18,11 +18,14 @@ Way = Literal["below", "above", "better", "worse"]
 COMPARISONS: dict[str, tuple[Way, bool]] = {
     **{w: ("below", False) for w in (
         "below", "under", "less than", "lower than", "smaller than", "shorter than", "beneath", "short of",
-        "shy of", "fewer than", "sub")},
+        "shy of", "fewer than", "sub",
+        "belw", "bellow", "belo", "undr", "les than", "less then", "lower then", "smaller then")},  # typed fast
     **{w: ("above", False) for w in (
         "above", "over", "greater than", "more than", "higher than", "larger than", "longer than", "bigger than",
         "exceed", "exceeds", "exceeding", "exceeded", "in excess of", "upwards of", "north of", "tops", "topping",
-        "topped", "surpass", "surpasses", "surpassing", "surpassed")},
+        "topped", "surpass", "surpasses", "surpassing", "surpassed",
+        "abov", "abve", "abvoe", "aboev", "obove", "ovr", "grater than", "greater then", "higher then", "higer than",
+        "more then", "larger then", "longer then")},  # typed fast
     **{w: ("above", True) for w in (
         "at least", "reach", "reaches", "reaching", "reached", "hit", "hits", "hitting", "meet", "meets", "meeting",
         "a minimum of", "minimum of")},

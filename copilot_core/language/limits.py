@@ -142,6 +142,25 @@ def _two_pairs(text: str, join: str, after: Sequence[tuple[int, int, str, bool]]
         and text[after[2][1]:after[3][0]].strip() in _DASHES
 
 
+# "from A to B" is a range only of a metric written right before it or with a unit, and never after a change verb
+# ("T1 went from 40 to 60 μs" is a change, "qubits from 3 to 7" are qubits).
+_CHANGED = frozenset({"went", "go", "goes", "going", "gone", "changed", "change", "changes", "changing", "rose",
+                      "risen", "rise", "rises", "fell", "fallen", "fall", "falls", "dropped", "drop", "drops", "moved",
+                      "increased", "decreased", "jumped", "shifted", "drifted", "improved", "degraded", "grew",
+                      "climbed", "slipped", "sank", "declined", "recovered"})
+_FROM_GAP = frozenset({"values", "value", "ranging", "range", "is", "are", "lies", "lie", "lying", "in", "the", "of"})
+_FROM_JOINS = frozenset({"to", "-", "–", "—", ".."})
+
+
+def _from_range(text: str, start: int, join: str, units: str) -> bool:
+    """Whether the "from" at ``start`` opens a range (see :data:`_FROM_JOINS` and :data:`_CHANGED`)."""
+    before = tokens_of(text[:start])
+    if join not in _FROM_JOINS or before and before[-1][2] in _CHANGED:
+        return False
+    ends = [e for _, e, name in metric_spans(text) if e <= start and name is not None]
+    return bool(units) or bool(ends) and {w for _, _, w in tokens_of(text[max(ends):start])} <= _FROM_GAP
+
+
 def _ranges(text: str) -> list[tuple[int, int, float, float, str, bool]]:
     """``(start, end, low, high, unit, inside)`` of every range written as a word and two numbers."""
     numbers = number_spans(text)
@@ -156,6 +175,8 @@ def _ranges(text: str) -> list[tuple[int, int, float, float, str, bool]]:
         if join not in _JOINS or _two_pairs(text, join, after):
             continue
         unit2, skip2 = unit_after(text[end2:]) or ("", 0)
+        if text[start:end].lower() == "from" and not _from_range(text, start, join, unit1 + unit2):
+            continue
         low, high = sorted((signed_value(first), signed_value(second)))
         out.append((start, end2 + skip2, low, high, unit2 or unit1, inside))
     return out

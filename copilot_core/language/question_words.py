@@ -95,7 +95,7 @@ WORDS: dict[str, Row] = {
     "last n": re.compile(r"\blast (\d{1,3}) (?:measurements|points|values|results|calibrations|runs|executions)\b", re.I),
     "dash pair": re.compile(r"\b\d{1,3}-\d{1,3}\b"),  # "4-5": a coupling, or a range
     # a range written as its two ends ("between 60 and 80 μs", "outside 60-80 μs"): the words before the two numbers
-    "inside range": Phrases("between|within|inside"),
+    "inside range": Phrases("between|within|inside|from"),  # "from" only as limits.py allows it (a unit, a metric)
     "outside range": Phrases("outside|not between|not within|out of the range/band"),
     # the router's rows: a match offers the row's tools (copilot_core.routing.router.RULES)
     "chip stat": Phrases("median|mean|average|typical|worst|best|lowest|highest|top #|bottom #|how many|yield"

@@ -154,13 +154,17 @@ def _chip_shape_plan(asked: Question, chip_id: str, named: Sequence[str | None])
             return None
         return PlannedCall("filter_metric", {"chip_id": chip_id, "metric_name": metric,
                                              **{t.side: t.value for t in limits}}, f"{metric} past a threshold")
-    if len(limits) >= 2 and len(clear) == len(limits) or len(limits) == 1 and len(clear) >= 2 and \
-            not asked.has("missing"):  # "T1 above 50 μs and no T2 echo": a status, no limit shared
+    if len(limits) == 1 and limits[0].metric in clear and not asked.has("missing"):
+        # a lone limit is its own metric's ("qubits with T1 above 30 μs, what is their readout fidelity"): the
+        # parse already gave it to every metric that shares it ("both T1 and T2 echo above 30 μs")
+        t = limits[0]
+        return PlannedCall("filter_metric", {"chip_id": chip_id, "metric_name": t.metric, t.side: t.value},
+                           f"{t.metric} past a threshold")
+    if len(limits) >= 2 and len(clear) == len(limits):
         kinds = {CATALOGUE[n].kind for n in clear}
         if len(kinds) != 1 or len(clear) > 4:
             return None
-        sides = limits if len(limits) > 1 else limits * len(clear)
-        conditions = [{"metric_name": n, limit.side: limit.value} for n, limit in zip(clear, sides)]
+        conditions = [{"metric_name": n, limit.side: limit.value} for n, limit in zip(clear, limits)]
         join = asked.join
         return PlannedCall("filter_metrics", {"chip_id": chip_id, "conditions": conditions, "join": join},
                            f"{f' {join} '.join(clear)} past their limits")
