@@ -46,6 +46,8 @@ def test_a_wrong_comparison_in_the_models_words_is_never_shown_unmarked(qid, rou
     assert case.body not in said or "*(not checked)*" in said, said
     if case.truth is not None:
         assert not problems(case.truth, said), said
+    if qid.startswith("m11-share"):  # the figure compared is named: a share, not the chip's size
+        assert "has the larger share" in said, said
     else:  # no tool computes the statistic asked: the person reads that the figures are not it
         assert any(line.startswith("_") for line in said.split("\n\n")), said
 
