@@ -2,7 +2,7 @@
 
 "Q20-Q06 is higher, at 98.59%" states one coupling's value and a comparison word: the number is that coupling's, so
 the claim check verifies it, and the ranking check has no second name to hold the word against.  Such a sentence
-is right or wrong by chance.  When the question sets two subjects side by side on a figure (their values, the
+is right or wrong by chance.  When the question compares two subjects on a figure (their values, the
 gap between them, a statistic of each history) and the answer says which side is ahead without stating that
 figure of both, the comparison stands unchecked: the answer is re-made from the tool that computed both, or the
 person reads that it is not checked (:func:`~copilot_core.checking.verify.with_asked_role`).
