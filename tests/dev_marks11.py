@@ -69,6 +69,7 @@ QUBITS: tuple[tuple[str, str, int, str, str], ...] = (
     ("average_readout_fidelity", CHIP, 7, "one-call", "Is Q{a}'s readout fidelity above Q{b}'s?"),
     ("t2_echo", OTHER, 90, "behind", "Q{a} vs Q{b} on T2 echo — which is behind? On 144Qv2."),
     ("x90_gate_fidelity", CHIP, 36, "ahead", "qubit {a} or qubit {b}: who leads on X90 gate fidelity"),
+    ("t2_echo", CHIP, 55, "one-call", "Q{a} against Q{b}: who has the stronger T2 echo?"),
 )
 
 
