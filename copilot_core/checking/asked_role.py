@@ -85,12 +85,13 @@ def derived_role(asked: Question) -> AskedRole | None:
     window, or how much each varied or moved), or the gap between them ("how far apart", "by how much", a ratio);
     None for a plain comparison of their values."""
     two = len(asked.qubits) == 2 and not asked.couplings or len(asked.couplings) == 2 and not asked.qubits
-    if not two or asked.shape not in ("qubit pair", "lookup") or asked.has("fail") or _runs_counted(asked):
+    shapes = ("qubit pair", "lookup", "statistic") if asked.couplings else ("qubit pair", "lookup")
+    if not two or asked.shape not in shapes or asked.has("fail") or _runs_counted(asked):
         return None
     stat = pair_statistic(asked)
-    if stat is not None and len(asked.qubits) == 2 and (asked.window is not None or stat in ("std", "drift", "gain")):
-        role, what = _HISTORY_ROLES[stat]
-        return AskedRole((role,), what, 2)
+    if stat is not None and (asked.window is not None or stat in ("std", "drift", "gain")):
+        role, what = _HISTORY_ROLES[stat]  # two couplings' histories too: their latest values answer neither
+        return AskedRole((role,), what if asked.qubits else what.replace("qubit", "coupling"), 2)
     if asked.has("gap words") or asked.has("ratio words"):
         return AskedRole(("change",), "difference between the two")
     return None

@@ -31,12 +31,12 @@ from copilot_core.language.subjects import WORSE as WORSE_WORDS
 # The ranking words of :mod:`~copilot_core.language.subjects`, and the ones said only between two named subjects.
 UP = SUPERLATIVE_UP | COMPARATIVE_UP | {"above", "exceeds"}
 DOWN = SUPERLATIVE_DOWN | COMPARATIVE_DOWN | {"below", "trails"}
-BETTER = BEST | BETTER_WORDS | {"wins", "superior", "preferable"}
-WORSE = WORST | WORSE_WORDS | {"inferior"}
+BETTER = BEST | BETTER_WORDS | {"wins", "superior", "preferable", "ahead", "edges"}
+WORSE = WORST | WORSE_WORDS | {"inferior", "behind"}
 # Said of one name against another named in the same sentence ("X is lower than Y"), not of the whole ranking.
 PAIRWISE = frozenset({"higher", "more", "larger", "longer", "greater", "above", "exceeds", "lower", "less", "fewer",
                       "smaller", "shorter", "below", "trails", "better", "beats", "outperforms", "worse", "inferior",
-                      "superior"})
+                      "superior", "ahead", "behind", "edges"})
 _ENDS = (".", "!", "?", ";")
 _ROW = WORDS["execution id"]
 if not isinstance(_ROW, re.Pattern):
@@ -258,7 +258,7 @@ def order_claims(text: str, results: Iterable[object]) -> list[Claim]:
             if said else None
         if said and right and ranking.value(said[1]) != ranking.value(right):
             out.append(_claim(text, *at, sentence, "wrong",
-                              f"the data puts {right} on that side ({said[0]} {ranking.metric}), not {said[1]}"))
+                              f"by {ranking.metric} the data says {said[0]} of {right}, not of {said[1]}"))
         elif (other := _others_value(sentence, named, ranking)) is not None:
             out.append(_claim(text, *at, sentence, "wrong", f"that value of {ranking.metric} is {other}'s, not "
                                                             f"{first[2]}'s"))

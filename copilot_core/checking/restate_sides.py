@@ -111,6 +111,8 @@ def sides_mismatches(asked: Question, name: str, args: dict) -> list[str]:
             out.append(f"asks for it in {unit}, not {args.get('unit') or CATALOGUE[metric].unit}")
     if (history := _history_missed(asked, name, args)) is not None:
         out.append(history)
+    if name == "get_qubit_params" and _pair_plan(asked, args) is not None:
+        out.append(f"compares qubits {' and '.join(sorted(asked.qubits, key=int))}, not one qubit alone")
     pairs = couplings_compared(asked)
     if pairs and name == "compare_qubits":
         out.append(f"compares couplings {' and '.join(pairs)}, not single qubits")
@@ -145,6 +147,8 @@ def sides_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | 
     if spread is not None and name in _NO_SPREAD and chip is not None:
         plan = spread_plan(asked, chip, spread)
         return plan.name, dict(plan.args)
+    if name == "get_qubit_params" and (pair := _pair_plan(asked, args)) is not None:
+        return pair.name, dict(pair.args)
     if _history_missed(asked, name, args) is not None and (history := _history_plan(asked, args)) is not None:
         return history.name, dict(history.args)
     pairs = couplings_compared(asked)
@@ -155,6 +159,13 @@ def sides_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | 
     return None
 
 
+def _pair_plan(asked: Question, args: dict) -> PlannedCall | None:
+    """The router's call for two qubits set side by side (their values, or a statistic of each history), when the
+    question names exactly two: one qubit's own values answer one side only."""
+    chip = args.get("chip_id") if isinstance(args.get("chip_id"), str) else asked.chip
+    plan = compared_plan(asked, chip) if chip is not None and len(asked.qubits) == 2 else None
+    wanted = plan is not None and plan.name in ("compare_qubits", "get_chip_parameter_timeseries")
+    return plan if wanted and plan is not None and len(plan.args.get("qids") or ()) == 2 else None
 
 
 def _history_plan(asked: Question, args: dict) -> PlannedCall | None:

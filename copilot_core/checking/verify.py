@@ -15,9 +15,11 @@ from dataclasses import replace
 import pandas as pd
 
 from copilot_core.answer.blocks import Block, TextBlock
-from copilot_core.checking.asked_role import missing_role
+from copilot_core.checking.asked_role import asked_role, missing_role
 from copilot_core.checking.asked_subject import (foreign_ids, ranked_subject_problem, share_problem,
                                                  window_count_problem)
+from copilot_core.checking.comparison import NOT_CHECKED as COMPARISON_NOT_CHECKED
+from copilot_core.checking.comparison import one_sided
 from copilot_core.checking.claim_facts import tool_facts
 from copilot_core.checking.claims import REPLACED, ClaimReport, check_claims, repair_answer
 from copilot_core.checking.dated_values import complete_dates, date_mentions
@@ -129,6 +131,14 @@ def with_asked_role(shown: list[Block], report: ClaimReport, action: str, questi
     if missing is None:
         return shown, report, action
     sentence, note = missing
+    asked = parse(question)
+    need = asked_role(asked)
+    if need is not None and one_sided(need, asked, said):  # a comparison on a figure it does not state is not checked
+        if sentence is not None:
+            why = f"it compares without the {need.what} the question asks for"
+            charts = [b for b in shown if not isinstance(b, TextBlock)]
+            return [TextBlock(sentence), TextBlock(f"_{REPLACED.format(why=why)}_"), *charts], report, "replaced"
+        note = COMPARISON_NOT_CHECKED.format(what=need.what)
     if sentence is None:
         return [*shown, TextBlock(f"_{note}_")], report, action
     return [*shown, TextBlock(sentence), TextBlock(f"_{note}_")], report, "completed"

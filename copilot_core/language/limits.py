@@ -92,10 +92,13 @@ def _written(text: str) -> list[_Placed]:
     if isinstance(rule, Phrases):
         raise TypeError("the threshold row is a pattern")
     out = []
+    chips = [(c.start(), c.end()) for c in CHIP_ID.finditer(text)]
     for m in rule.finditer(text):
         after = tokens_of(text[m.end():])[:1]
         if after and (after[0][2].rstrip("s") in COUNT_NOUNS or after[0][2] in _COUNTED):
             continue  # "more than 10 qubits", "at least 3 times": a count, no limit of a value
+        if any(a <= m.start(3) < b for a, b in chips):
+            continue  # "better than 64Qv3": a chip's name, no limit
         way, inclusive = (comparison(m.group(1)) or ("above", False)) if m.group(1) else \
             ("below" if m.group(2) in _BELOW_SIGNS else "above", m.group(2) in _INCLUSIVE_SIGNS)
         out.append(_Placed(m.start(), m.end(), way, signed_value(m.group(3)), m.group(4) or "", inclusive))

@@ -157,8 +157,8 @@ def _shares(ctx: ToolContext, metric_name: str, chips: list[str], below: float |
     else:
         pct = {c: format_share(parts[c][0], parts[c][1]) for c in order}
         head, rest = order[0], order[1:]
-        lead = (f"{head} and {rest[0]} have the same, {pct[head]}" if pct[head] == pct[rest[0]] else
-                f"{head} has the larger, {pct[head]} vs " + ", ".join(f"{pct[c]} on {c}" for c in rest))
+        lead = (f"{head} and {rest[0]} have the same share, {pct[head]}" if pct[head] == pct[rest[0]] else
+                f"{head} has the larger share, {pct[head]} vs " + ", ".join(f"{pct[c]} on {c}" for c in rest))
         answer = f"Share of {kind} with {bounds}: {lead} (of those with a value). Each chip: {each}."
     data["answer"] = answer
     scope = "pooled over" if pooled else "on"
