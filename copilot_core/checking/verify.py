@@ -126,9 +126,12 @@ def with_asked_role(shown: list[Block], report: ClaimReport, action: str, questi
         return shown, report, action
     if missing is None:
         return shown, report, action
-    sentence, note = missing
+    sentence, note, replaces = missing
     if sentence is None:
         return [*shown, TextBlock(f"_{note}_")], report, action
+    if replaces:  # N ranked values or a spread asked, not stated: the tools' sentence in its place
+        charts = [b for b in shown if not isinstance(b, TextBlock)]
+        return [TextBlock(sentence), TextBlock(f"_{note}_"), *charts], report, "replaced"
     return [*shown, TextBlock(sentence), TextBlock(f"_{note}_")], report, "completed"
 
 
