@@ -194,7 +194,7 @@ def missing_role(asked: Question, claims: Sequence[Claim], outcomes: Sequence[To
         return None
     sentence = role_sentence(need, outcomes)
     if sentence is not None and sized(need):
-        return sentence, (f"The model's answer was replaced by one computed from the data: it did not state the "
+        return sentence, (f"The model's answer was replaced by one computed from the data: it does not state the "
                           f"{need.what} the question asks for."), True
     if sentence is not None:
         return sentence, (f"The model's answer does not state the {need.what} the question asks for; the sentence "
