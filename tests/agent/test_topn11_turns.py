@@ -34,7 +34,12 @@ def _lists_ranking(said: str, case, db) -> bool:
     may be any of the tied subjects)."""
     truth = case.truth(db)
     edge = truth[-1][1]
-    return all(_states(said, v, _tol(case)) and (v == edge or label(case.chip, s) in said) for s, v in truth)
+    unit = _UNITS.get(case.metric, "%")  # each value with its unit
+    return all(_states(said, v, _tol(case)) and (v == edge or label(case.chip, s) in said) for s, v in truth) and \
+        said.count(unit) >= case.n
+
+
+_UNITS = {"t1": " μs", "t2_echo": " μs", "zx90_gate_time": " ns", "qubit_frequency": " GHz"}
 
 
 def _single(case, db) -> str:
@@ -89,8 +94,7 @@ def _states_spread(said: str, case, db) -> bool:
 @pytest.mark.parametrize("case", SPREADS, ids=[c.id for c in SPREADS])
 def test_a_one_value_answer_to_a_spread_is_re_made(case, demo_db, repo, scripted_openai, tmp_path):
     _, high = case.ends(demo_db)
-    unit = case.unit or {"t1": "μs", "t2_echo": "μs", "zx90_gate_time": "ns", "qubit_frequency": "GHz"}.get(
-        case.metric, "%")
+    unit = case.unit or _UNITS.get(case.metric, "%").strip()
     own = f"The highest {case.metric} on {case.chip} is {high:.2f} {unit}."
     scripted_openai.smart = _writes(own)
     said = shown(page_turn(repo, scripted_openai, tmp_path, case.text, SMALL))
