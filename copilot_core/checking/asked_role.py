@@ -18,7 +18,7 @@ from copilot_core.checking.matcher import states_written
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
 from copilot_core.language.answer_words import ANSWER_WORDS
-from copilot_core.routing.statistics import pair_statistic
+from copilot_core.routing.statistics import pair_statistic, spread_asked
 from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
 
@@ -41,6 +41,8 @@ SHAPE_ANSWERS: dict[str, AskedRole] = {
     "correlation": AskedRole(("r",), "correlation coefficient"),
 }
 _RANKED: tuple[Role, ...] = ("min", "max")
+# Shapes a spread's words may take when the spread row of the shapes does not name them ("how uniform is T1").
+_SPREAD_SHAPES = frozenset({"spread", "other", "extreme", "statistic", "health"})
 
 
 # Shapes that compare two or more subjects: compared on counts when the question counts (or counts failures).
@@ -69,6 +71,8 @@ def asked_role(asked: Question) -> AskedRole | None:
         return SHAPE_ANSWERS["correlation"]
     if asked.shape in _COMPARED and (asked.has("count words") or asked.has("fail") or _runs_counted(asked)):
         return SHAPE_ANSWERS["count"]
+    if spread_asked(asked) and asked.shape in _SPREAD_SHAPES and not asked.ends and not asked.couplings:
+        return SHAPE_ANSWERS["spread"]  # "how uniform", "IQR", "scatter": a spread in a shape of its own
     return SHAPE_ANSWERS.get(asked.shape)
 
 
@@ -172,11 +176,17 @@ def role_sentence(need: AskedRole, outcomes: Sequence[ToolOutcome]) -> str | Non
     return None
 
 
+def sized(need: AskedRole) -> bool:
+    """The role is a size the question sets (N ranked values, a spread's two ends or statistic): an answer without
+    it answers another question, so the tools' sentence replaces it rather than joining it."""
+    return need.roles == _RANKED or need.roles == SHAPE_ANSWERS["spread"].roles
+
+
 def missing_role(asked: Question, claims: Sequence[Claim], outcomes: Sequence[ToolOutcome], said: str = ""
-                 ) -> tuple[str | None, str] | None:
+                 ) -> tuple[str | None, str, bool] | None:
     """When the answer states no value of the role the question's shape asks for (or its own words, ``said``, take
-    up): the tool sentence that states it (None when no tool computed it) and the note the person reads; None when
-    the answer states it."""
+    up): the tool sentence that states it (None when no tool computed it), the note the person reads, and whether
+    the sentence replaces the answer (:func:`sized`); None when the answer states it."""
     facts = tool_facts([o for o in outcomes if o.ok])
     need = asked_role(asked) or told_role(said, facts)
     if need is None:
@@ -184,7 +194,10 @@ def missing_role(asked: Question, claims: Sequence[Claim], outcomes: Sequence[To
     if states_role(need, claims, facts):
         return None
     sentence = role_sentence(need, outcomes)
+    if sentence is not None and sized(need):
+        return sentence, (f"The model's answer was replaced by one computed from the data: it does not state the "
+                          f"{need.what} the question asks for."), True
     if sentence is not None:
         return sentence, (f"The model's answer does not state the {need.what} the question asks for; the sentence "
-                          "above is the tools' own, computed from the data.")
-    return None, f"The answer does not state the {need.what} the question asks for: no tool computed it."
+                          "above is the tools' own, computed from the data."), False
+    return None, f"The answer does not state the {need.what} the question asks for: no tool computed it.", False

@@ -56,15 +56,15 @@ def ranked(outcome: ToolOutcome, n: int) -> list[str]:
 
 
 def list_off(text: str, outcome: ToolOutcome, n: int) -> bool:
-    """The text lists subjects (two or more) and they are not the ranking's top ``n``: one outside it, or fewer."""
+    """The text's subjects are not the ranking's top ``n``: one outside it, or fewer of them (one, or none: the
+    single lowest where five were asked is the wrong size, whatever its value)."""
     named, top = _listed(text), ranked(outcome, n)
-    return len(named) >= 2 and bool(top) and (bool(set(named) - set(top)) or len(set(named)) < len(top))
+    return bool(top) and (bool(set(named) - set(top)) or len(set(named)) < len(top))
 
 
 def unranked(text: str, outcomes: Sequence[ToolOutcome], plan: PlannedCall) -> bool:
-    """The answer lists subjects, and no call of the turn ranks as asked with them as its top N."""
-    if len(_listed(text)) < 2:
-        return False
+    """No call of the turn ranks as asked with the answer's subjects as its top N (fail-closed: an answer naming
+    fewer than N, none included, is unranked)."""
     made = [o for o in outcomes if ranks_as_asked(o, plan)]
     return not made or all(list_off(text, o, int(plan.args["n"])) for o in made)
 

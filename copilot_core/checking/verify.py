@@ -122,16 +122,16 @@ def with_asked_role(shown: list[Block], report: ClaimReport, action: str, questi
     if action not in ("kept", "corrected") or not outcomes or any(runs_code(o.name) for o in outcomes):
         return shown, report, action
     said = "\n\n".join(b.text for b in shown if isinstance(b, TextBlock) and not b.text.startswith("_"))
+    asked = parse(question)
     try:
-        missing = missing_role(parse(question), check_claims(said, outcomes, question=question).claims, outcomes,
+        missing = missing_role(asked, check_claims(said, outcomes, question=question).claims, outcomes,
                                said)
     except Exception:  # noqa: BLE001  (a check that cannot decide leaves the answer as the claim check made it)
         log.exception("the asked-role check failed on an answer")
         return shown, report, action
     if missing is None:
         return shown, report, action
-    sentence, note = missing
-    asked = parse(question)
+    sentence, note, replaces = missing
     need = asked_role(asked)
     if need is not None and one_sided(need, asked, said):  # a comparison on a figure it does not state is not checked
         if sentence is not None:
@@ -141,6 +141,9 @@ def with_asked_role(shown: list[Block], report: ClaimReport, action: str, questi
         note = COMPARISON_NOT_CHECKED.format(what=need.what)
     if sentence is None:
         return [*shown, TextBlock(f"_{note}_")], report, action
+    if replaces:  # N ranked values or a spread asked, not stated: the tools' sentence in its place
+        charts = [b for b in shown if not isinstance(b, TextBlock)]
+        return [TextBlock(sentence), TextBlock(f"_{note}_"), *charts], report, "replaced"
     return [*shown, TextBlock(sentence), TextBlock(f"_{note}_")], report, "completed"
 
 

@@ -12,7 +12,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 from copilot_core.language.absent import not_held_spans
 from copilot_core.language.dates import date_spans, written_window
@@ -21,6 +21,7 @@ from copilot_core.language.limits import Range, Threshold, read_limits
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.pairs import couplings_written
 from copilot_core.language.qualities import Quality, qualities
+from copilot_core.language.ranked import EXTREME_WORDS, extreme_n, extreme_word
 from copilot_core.language.window_words import Window, read_window
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
 from copilot_core.language.stated_numbers import (COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
@@ -30,10 +31,6 @@ from copilot_core.domain.units import canonical
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, chips_meant, metrics_named, threshold_metrics
 
 Extreme = Literal["lowest", "highest", "best", "worst"]
-_EXTREMES: dict[str, Extreme] = {"lowest": "lowest", "smallest": "lowest", "shortest": "lowest", "minimum": "lowest",
-                                 "weakest": "lowest", "highest": "highest", "largest": "highest", "longest": "highest",
-                                 "maximum": "highest", "strongest": "highest", "best": "best", "worst": "worst",
-                                 "top": "best", "bottom": "worst"}
 @dataclass(frozen=True)
 class Mention:
     """A qubit ("5") or coupling ("4-1") named in a text, and where."""
@@ -244,24 +241,6 @@ def _qubits(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(named + listed))
 
 
-_N_OF_THE = Phrases("# of? the/those lowest/highest/best/worst/smallest/largest/shortest/longest/weakest/strongest")
-
-
-def _extreme_n(counting: str, extreme: bool) -> int | None:
-    """How many a ranking lists: "lowest 3", "the 5 worst", "which 4 qubits", or "five qubits" of a question with an
-    extreme word ("name five qubits with the lowest T1")."""
-    counted = _rx("extreme n").search(counting)
-    if counted:
-        return _first_count(counted.groups())
-    of_the = _N_OF_THE.find(counting) if extreme else []  # "a couple of the worst", "5 of the lowest"
-    if of_the:
-        return int(tokens_of(counting[of_the[0][0]:of_the[0][1]])[0][2])
-    sized = _rx("n").search(counting)
-    if extreme and sized and sized.group(2) and sized.group(0).split()[-1].lower() in ("qubits", "couplings", "pairs"):
-        return count_word(sized.group(2))
-    return None
-
-
 def _recent_n(text: str) -> int | None:
     found = _rx("recent n").search(text)
     return None if found is None else (_first_count(found.groups()) or 0)
@@ -362,7 +341,7 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
                                       [c for c in chips if chip_named(text, [c]) is not None]))
     if "fails most" not in found and not any(metrics) and (top := ranks_failures(tokens)) is not None:
         found["fails most"] = " ".join(t[2] for t in tokens[top[0]:top[1]])  # a failure word ranked, in any phrase
-    word = found.get("extreme", "").lower() or None
+    word = extreme_word(text)
     counting = counts_as_digits(text)
     n_match = _rx("n").search(counting)
     last = _rx("last n").search(text)
@@ -379,7 +358,7 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     return Question(
         text=written, shape=shape, dates=dates, chips=named_chips, qubits=qubits, couplings=couplings, metrics=metrics,
         ends=ends,
-        extreme=_EXTREMES[word] if word else None, extreme_word=word,
+        extreme=cast(Extreme, EXTREME_WORDS[word]) if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,
         limits=limits, ranges=ranges, join=join, unfit=unfit, window=window,
         since_weekday=_since_weekday(text, found), task_name=_task_name(text), chart="chart" in found,
@@ -387,7 +366,8 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
         about_data="data" in found or bool(ends) or any(metrics),
         many_chips="many chips" in found or len(named_chips) > 1,
         chip_ids=chip_ids, chip_options=chip_options, installed=chips, execution_id=found.get("execution id"),
-        extreme_n=_extreme_n(counting, word is not None), recent_n=_recent_n(text),
+        extreme_n=extreme_n(names_blanked(counting), word is not None, [t.value for t in limits] + [
+            v for r in ranges for v in (r.low, r.high)]), recent_n=_recent_n(text),
         last_n=int(last.group(1)) if last else None, stated_counts=_stated_counts(text),
         threshold_metrics=frozenset(threshold_metrics(text)), qualities=qualities(text),
         not_held=tuple(dict.fromkeys(key for _, _, key in absent)),

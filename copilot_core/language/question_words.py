@@ -50,10 +50,12 @@ def task_words(text: str) -> list[tuple[int, int, str]]:
 _R = "run/runs/execution/executions/calibration/calibrations"
 _NEIGHBOURS = "neighbour/neighbours/neighbor/neighbors"
 _DIFF = "diff/diffs/difference/differences"
+_LOW, _HIGH = "lowest/min/minimum/smallest", "highest/max/maximum/largest"
 _EDGE = "highest/max/maximum/largest/best/top/lowest/min/minimum/smallest/worst/bottom"  # the two ends of a range
 _RANGE = (f"range|max minus min|how wide|gap between|how far apart|far apart|peak to peak|ptp|{_EDGE} minus {_EDGE}"
           f"|{_DIFF}/gap/distance/span/spread between the? {_EDGE} ... and|{_EDGE} and the? {_EDGE} ... apart/{_DIFF}"
-          f"|from the? {_EDGE} to the? {_EDGE}|{_EDGE} to {_EDGE} {_DIFF}/gap/span|{_EDGE} {_EDGE} {_DIFF}/gap/span")
+          f"|from the? {_EDGE} to the? {_EDGE}|{_EDGE} to {_EDGE}|{_EDGE} {_EDGE} {_DIFF}/gap/span|span of"
+          f"|{_LOW}/{_HIGH} and? the? {_HIGH}/{_LOW}")  # "min and max", "lowest and highest": the two ends
 _CHIP, _CHIPS = "chip/device/processor", "chips/devices/processors"
 
 # Row name -> words.  :class:`~copilot_core.language.question.Question` keeps the first match of every row.
@@ -62,7 +64,7 @@ WORDS: dict[str, Row] = {
     "bare pair": re.compile(r"(?<![\w.])(?:coupling\s+|pair\s+)?q?0*(\d{1,4})\s*(?:-|–|—|→|->)\s*q?0*(\d{1,4})(?![\w.])",
                             re.I),
     "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
-                       "strongest|top|bottom"),
+                       "strongest|poorest|top|bottom"),
     "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b"
                     r"(?!\s*(?:days?|weeks?|hours?|hrs?\b)|[\s-]*qubit(?!s))"
                     rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b"

@@ -33,7 +33,7 @@ from copilot_core.routing.statistics import (chips_plan, names_statistic, pair_s
 DEFAULT_LAST_N = 10
 MAX_LAST_N = 100
 # How an extreme word orders a ranking ("best" and "worst" depend on the metric).
-_LOW_WORDS = frozenset({"lowest", "worst", "smallest", "minimum", "shortest", "bottom", "weakest"})
+_LOW_WORDS = frozenset({"lowest", "worst", "poorest", "smallest", "minimum", "shortest", "bottom", "weakest"})
 _HIGH_WORDS = frozenset({"highest", "best", "largest", "maximum", "longest", "top", "strongest"})
 
 
@@ -91,8 +91,8 @@ def _shape_plan(asked: Question, chip_id: str, qubits: set[str], named: Sequence
     if word in _LOW_WORDS | _HIGH_WORDS and not asked.has("trend") and not asked.has("map"):
         entry = CATALOGUE[metric_name]
         low_word = word in _LOW_WORDS
-        if word in ("worst", "best"):
-            low_word = (word == "worst") == entry.higher_is_better
+        if word in ("worst", "poorest", "best"):
+            low_word = (word != "best") == entry.higher_is_better
         n = asked.extreme_n or (5 if asked.has("plural") else 1)
         return PlannedCall("rank_metric", {"chip_id": chip_id, "metric_name": metric_name,
                                            "order": "lowest" if low_word else "highest", "n": min(n, 50)},

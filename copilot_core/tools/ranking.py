@@ -73,6 +73,8 @@ def rank_metric(ctx: ToolContext, chip_id: str, metric_name: str, order: Order =
     if len(rows) > 1:
         answer += f"; the {order} {len(rows)}: {_listed(cm, rows)}"
     answer += f" (latest values of {cm.stats['count']} of {cm.stats['total']} {kind})."
+    if len(rows) < n:  # fewer than asked: said, never a shorter list passed off as the one asked
+        answer += f" Only {len(rows)} {kind} have a value, fewer than the {n} asked."
     data = {"answer": answer, **_base(cm), "order": order, order: rows}
     return ToolResult(data, f"{order} {len(rows)} {cm.metric.name} on {chip_id}: {head['label']}")
 

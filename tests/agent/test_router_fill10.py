@@ -102,7 +102,7 @@ def test_the_fill_request_carries_the_closed_schema_and_a_good_fill_routes(scrip
      ("metric_spread", {"chip_id": CHIP, "metric_name": "zx90_gate_fidelity", "lead": "std"})),
     ("Does T2 echo rise and fall along with T1?", _fill(shape="correlation", metrics=["t2_echo", "t1"]),
      ("correlate_metrics", {"chip_id": CHIP, "metric_a": "t2_echo", "metric_b": "t1", "method": "pearson"})),
-    ("give the 7 qubits with the poorest readout fidelity",
+    ("give the 7 qubits with the shabbiest readout fidelity",  # "poorest" is a ranking word the parse reads
      _fill(shape="top N", metrics=["average_readout_fidelity"], extreme="lowest", n=7),
      ("rank_metric", {"chip_id": CHIP, "metric_name": "average_readout_fidelity", "order": "lowest", "n": 7})),
     ("which coupling misbehaves most on 144Qv2?", _fill(shape="fails most", subject="coupling", chip="144Qv2"),

@@ -160,3 +160,26 @@ def test_a_limit_inside_the_span_still_filters(call, db, chip64):
     truth = sorted(q for q, v in latest_values(db, chip64, "t1").items() if v is not None and v > 50)
     outcome, payload = call("filter_metric", chip_id=chip64, metric_name="t1", above=50)
     assert outcome.ok and payload["count_above"] == len(truth), payload
+
+
+def test_rank_metric_says_when_fewer_than_n_subjects_have_a_value(call, db, chip64, monkeypatch):
+    """Three qubits keep their T1 (the rest lose it): a top 5 lists the three and says only three have a value."""
+    from dataclasses import replace
+
+    from copilot_core.tools import ranking
+
+    truth = {q: v for q, v in latest_values(db, chip64, "t1").items() if v is not None}
+    kept = sorted(truth, key=lambda q: truth[q])[:3]
+    real = ranking.measure_metric
+
+    def three(ctx, chip_id, metric_name):
+        cm = real(ctx, chip_id, metric_name)
+        return replace(cm, values={q: (v if q in kept else None) for q, v in cm.values.items()})
+
+    monkeypatch.setattr(ranking, "measure_metric", three)
+    outcome, payload = call("rank_metric", chip_id=chip64, metric_name="t1", order="lowest", n=5)
+    assert [r["qid"] for r in payload["lowest"]] == kept
+    assert "the lowest 3: " in payload["answer"] and "Only 3 qubits have a value, fewer than the 5 asked." in \
+        payload["answer"]
+    _, five = call("rank_metric", chip_id=chip64, metric_name="t1", order="lowest", n=3)
+    assert "fewer than" not in five["answer"]
