@@ -155,8 +155,9 @@ def checked_calls(text: str, ledger: CallLedger, chip_id: str | None, chips: Seq
     if (read := absence_call(text, ledger, chip_id, question)) is not None:
         record(read, "call_check_absent")
         return text
-    if (ranks := ranking_plan(question, chip_id, chips)) is not None and unranked(text, ledger.outcomes, ranks):
-        return re_ranked(text, record(ranks, "call_check_ranking")[1], ranks)
+    exact = parse(question).extreme_n is not None  # a size the person wrote is held; the router's default is not
+    if (ranks := ranking_plan(question, chip_id, chips)) is not None and unranked(text, ledger.outcomes, ranks, exact):
+        return re_ranked(text, record(ranks, "call_check_ranking")[1], ranks, exact)
     return text
 
 

@@ -154,6 +154,16 @@ def _right_side(word: str, subject: str, named: list[tuple[int, int, str]], rank
     return expected if expected is not None and expected != subject else None
 
 
+def _tied(word: str, subject: str, named: list[tuple[int, int, str]], ranking: Ranking, of_two: bool) -> str | None:
+    """The name a strict comparison ("more", "better") sets ``subject`` against whose value the data gives as equal
+    to ``subject``'s (None: none): a winner said of a tie is wrong, whichever of the two is named."""
+    mine = ranking.value(subject)
+    if mine is None or not (word in PAIRWISE or of_two):
+        return None
+    against = [n[2] for n in named if n[2] != subject] or ([n for n in ranking.names if n != subject] if of_two else [])
+    return next((o for o in against if ranking.value(o) == mine), None)
+
+
 def _expected(word: str, ranking: Ranking) -> str | None:
     if word in UP:
         return ranking.names[0]
@@ -259,6 +269,9 @@ def order_claims(text: str, results: Iterable[object]) -> list[Claim]:
         if said and right and ranking.value(said[1]) != ranking.value(right):
             out.append(_claim(text, *at, sentence, "wrong",
                               f"by {ranking.metric} the data says {said[0]} of {right}, not of {said[1]}"))
+        elif said and (even := _tied(said[0], said[1], named, ranking, of_two)) is not None:
+            out.append(_claim(text, *at, sentence, "wrong", f"the data gives {said[1]} and {even} the same "
+                                                            f"{ranking.metric} ({ranking.value(even):g})"))
         elif (other := _others_value(sentence, named, ranking)) is not None:
             out.append(_claim(text, *at, sentence, "wrong", f"that value of {ranking.metric} is {other}'s, not "
                                                             f"{first[2]}'s"))

@@ -55,23 +55,27 @@ def ranked(outcome: ToolOutcome, n: int) -> list[str]:
     return [_key(kind, key) for kind, key in keys if kind is not None][:n]
 
 
-def list_off(text: str, outcome: ToolOutcome, n: int) -> bool:
+def list_off(text: str, outcome: ToolOutcome, n: int, exact: bool = True) -> bool:
     """The text's subjects are not the ranking's top ``n``: one outside it, or fewer of them (one, or none: the
-    single lowest where five were asked is the wrong size, whatever its value)."""
-    named, top = _listed(text), ranked(outcome, n)
+    single lowest where five were asked is the wrong size, whatever its value).  Not ``exact`` (the question wrote
+    no N, "which qubits have the worst T1"): any length will do, but they must be the ranking's top that many."""
+    named = _listed(text)
+    if not exact:
+        return not named or bool(set(named) - set(ranked(outcome, len(named))))
+    top = ranked(outcome, n)
     return bool(top) and (bool(set(named) - set(top)) or len(set(named)) < len(top))
 
 
-def unranked(text: str, outcomes: Sequence[ToolOutcome], plan: PlannedCall) -> bool:
+def unranked(text: str, outcomes: Sequence[ToolOutcome], plan: PlannedCall, exact: bool = True) -> bool:
     """No call of the turn ranks as asked with the answer's subjects as its top N (fail-closed: an answer naming
     fewer than N, none included, is unranked)."""
     made = [o for o in outcomes if ranks_as_asked(o, plan)]
-    return not made or all(list_off(text, o, int(plan.args["n"])) for o in made)
+    return not made or all(list_off(text, o, int(plan.args["n"]), exact) for o in made)
 
 
-def re_ranked(text: str, outcome: ToolOutcome, plan: PlannedCall) -> str:
+def re_ranked(text: str, outcome: ToolOutcome, plan: PlannedCall, exact: bool = True) -> str:
     """The answer with its list replaced by the ranking's own sentence, when the list is not that ranking."""
     line = answer_line(outcome) if outcome.ok else None
-    if not line or not list_off(text, outcome, int(plan.args["n"])):
+    if not line or not list_off(text, outcome, int(plan.args["n"]), exact):
         return text
     return f"{line}\n\n_{RE_RANKED}_"

@@ -15,10 +15,14 @@ def next_buttons(at) -> list:
 
 
 def test_follow_ups_follow_the_tools_and_a_click_asks(chat_app):
+    ranked: list[str] = []
+
     def smart(req: SmartRequest):
-        if "worst T1" in req.user_text:  # the follow-up is a data question: answered after a call
-            return answer("The worst T1 qubits are listed.") if req.tool_results else \
-                call("rank_metric", {"chip_id": CHIP, "metric_name": "t1", "order": "lowest", "n": 3})
+        if "worst T1" in req.user_text:  # the follow-up is a data question: answered after a call, from its result
+            if not req.tool_results:
+                return call("rank_metric", {"chip_id": CHIP, "metric_name": "t1", "order": "lowest", "n": 3})
+            ranked.append(json.loads(req.tool_results[-1].output)["answer"])
+            return answer(ranked[-1])
         if not req.tool_results:
             return call("generate_chip_heatmap", {"chip_id": CHIP, "metric_name": "t1"})
         median = json.loads(req.tool_results[-1].output)["stats"]["median"]
@@ -35,7 +39,8 @@ def test_follow_ups_follow_the_tools_and_a_click_asks(chat_app):
     at = app.run()
     assert not at.exception
     assert readable(at.chat_message[2].markdown[0].value) == f"Which qubits on {CHIP} have the worst T1?"
-    assert any("The worst T1 qubits are listed." in readable(m.value) for m in at.chat_message[3].markdown)
+    said = [readable(m.value) for m in at.chat_message[3].markdown]
+    assert ranked and any(readable(ranked[-1]) in m for m in said), said
 
 
 def test_no_follow_ups_after_a_failed_answer(chat_app):
