@@ -30,6 +30,16 @@ def newest_run(db, chip: str) -> str:
     return next(db["execution_history"].find({"chip_id": chip}).sort([("start_at", -1)]).limit(1))["execution_id"]
 
 
+def failing_run(db, chip: str, skip: int = 0, couplings: bool = False) -> str:
+    """A run of ``chip`` with failed qubit results (and failed coupling results too, with ``couplings``), the
+    ``skip``-th oldest such run: the demo's run ids follow the day it is seeded, so a question names one the database
+    holds, never a written id."""
+    kinds: dict[str, set[bool]] = {}
+    for d in db["task_result_history"].find({"chip_id": chip, "status": "failed"}):
+        kinds.setdefault(d["execution_id"], set()).add("-" in d["qid"])
+    return sorted(r for r, k in kinds.items() if False in k and (True in k or not couplings))[skip]
+
+
 def failures(db, chip: str, by: str, first: date | None = None, run: str | None = None,
              task: str | None = None) -> Counter:
     """Failed results per task, run, qubit or coupling on ``chip``: from ``first`` on, of one run or one task."""
@@ -124,7 +134,7 @@ def _runs(db) -> list[tuple[Question, Call]]:
 
 
 def _scoped(db) -> list[tuple[Question, Call]]:
-    other_run, run, other_latest = "20261111-003", "20261123-001", newest_run(db, OTHER)
+    other_run, run, other_latest = failing_run(db, OTHER, 3), failing_run(db, CHIP, 5, couplings=True), newest_run(db, OTHER)
     end = last_day(db, CHIP)
     return [
         _q("f9-scope-1", f"Which qubit failed the most in execution {other_run}?",

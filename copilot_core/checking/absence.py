@@ -20,6 +20,7 @@ from copilot_core.domain.vocabulary import NUMBER_WORDS, metrics_named
 from copilot_core.language.question import mentions
 from copilot_core.language.question_words import tokens_of
 from copilot_core.language.sentences import own_sentences
+from copilot_core.domain.display import unit_suffix
 
 # Words that say a value is absent on their own, and the words that do after a negation ("not", "no", "never").
 _ABSENT = frozenset({"unavailable", "missing", "absent", "lacks", "lacking"})
@@ -98,8 +99,8 @@ def absence_claims(text: str, facts: Sequence[Fact], quoted: Sequence[tuple[int,
         held = [f for f in facts if f.subject == subject and f.metric == name and f.role in _VALUE_ROLES]
         verdict: Verdict
         if held:
-            unit = f" {held[0].unit}" if held[0].unit else ""
-            verdict, reason = "wrong", f"{held[0].describe()} is {held[0].value:.4g}{unit}: it is in the data"
+            said = f"{held[0].value:.4g}{unit_suffix(held[0].unit or '')}"
+            verdict, reason = "wrong", f"{held[0].describe()} is {said}: it is in the data"
         elif subject in reads and (reads[subject] is None or name in (reads[subject] or ())):
             verdict, reason = "ok", f"the tools read {subject} and hold no {name} for it"
         else:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from copilot_core.answer.blocks import Block, TextBlock
-from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.domain.metrics import CATALOGUE, unit_suffix
 from copilot_core.language.question import Question
 from copilot_core.checking.restate_failures import LISTINGS, failure_mismatches, failure_rebuilt
 from copilot_core.checking.restate_elements import (DEFAULT_MANY, element_mismatches, many_asked, not_held_note,
@@ -57,7 +57,7 @@ def _title(name: str) -> str:
 
 def limit_words(name: str, side: str, value: float) -> str:
     entry = CATALOGUE.get(name)
-    unit = "" if entry is None or not entry.unit else entry.unit if entry.unit == "%" else f" {entry.unit}"
+    unit = unit_suffix(entry.unit) if entry is not None else ""
     return f"{_title(name)} {side} {value:g}{unit}"
 
 

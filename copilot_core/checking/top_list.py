@@ -58,7 +58,7 @@ def ranked(outcome: ToolOutcome, n: int) -> list[str]:
 def list_off(text: str, outcome: ToolOutcome, n: int, exact: bool = True) -> bool:
     """The text's subjects are not the ranking's top ``n``: one outside it, or fewer of them (one, or none: the
     single lowest where five were asked is the wrong size, whatever its value).  Not ``exact`` (the question wrote
-    no N, "which qubits have the worst T1"): any length will do, but they must be the ranking's top that many."""
+    no N, only a plural): any length will do, but they must be the ranking's top that many."""
     named = _listed(text)
     if not exact:
         return not named or bool(set(named) - set(ranked(outcome, len(named))))

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from copilot_core.domain.metrics import Metric
 
 __all__ = ["NOT_MEASURED", "NO_CHANGE", "NO_VALUE", "converted_decimals", "format_value", "format_change", "format_percent",
-           "format_fraction", "format_share", "format_coefficient", "format_with_error", "number_or_none",
+           "format_fraction", "format_share", "unit_suffix", "format_coefficient", "format_with_error", "number_or_none",
            "qubit_label", "target_label", "MEDIAN_CHANGE_LABEL"]
 
 NO_VALUE = "—"  # a value missing inside a sentence or a chart label
@@ -35,10 +35,13 @@ def number_or_none(value: object) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def unit_suffix(unit: str) -> str:
+    """What follows a number for ``unit``: ``%`` sits against it, any other unit after a space, no unit nothing."""
+    return "" if not unit else unit if unit == "%" else f" {unit}"
+
+
 def _with_unit(text: str, unit: str) -> str:
-    if not unit:
-        return text
-    return f"{text}%" if unit == "%" else f"{text} {unit}"
+    return f"{text}{unit_suffix(unit)}"
 
 
 def converted_decimals(unit: str, factor: float) -> int | None:

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Literal
 
 from copilot_core.domain.display import format_value as format_value  # the display rule, re-exported
+from copilot_core.domain.display import unit_suffix as unit_suffix
 from copilot_core.domain.units import UnitMismatch, convert, family
 
 Kind = Literal["qubit", "coupling"]

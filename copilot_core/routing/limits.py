@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from copilot_core.domain.metrics import CATALOGUE, Metric
+from copilot_core.domain.metrics import CATALOGUE, Metric, unit_suffix
 from copilot_core.domain.units import canonical, family
 from copilot_core.language.question import Question, Threshold
 from copilot_core.tools.compact import to_model_json
@@ -107,7 +107,7 @@ def cannot_hold(t: Threshold, entry: Metric) -> str:
     and what the person may say instead."""
     written = f"{REFUSED} {_said(t)}"
     shown = entry.in_display(t.value, t.unit)
-    unit = entry.unit if entry.unit == "%" else f" {entry.unit}"
+    unit = unit_suffix(entry.unit)
     ask = f"say which metric it limits, or give {entry.name}'s limit in {entry.unit or 'no unit'}"
     if shown is None:
         kind = family(t.unit)
@@ -160,7 +160,7 @@ def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...],
         if shown is None or not entry.can_hold(t.value, t.unit):
             return [], cannot_hold(t, entry)
         settled[t.side] = shown if value != shown else holder[side]
-        unit = entry.unit if entry.unit == "%" else f" {entry.unit}"
+        unit = unit_suffix(entry.unit)
         if side != t.side:
             notes.append(f"the question asks for {entry.name} {t.side} {_said(t)}, not {side} it: the call's "
                          f"below and above were the wrong way round")

@@ -14,7 +14,7 @@ from typing import Literal
 
 from copilot_core.analysis.chip_metrics import ChipMetric, UnknownChip, chip_metric
 from copilot_core.domain.display import format_share
-from copilot_core.domain.metrics import CATALOGUE, Metric, format_value
+from copilot_core.domain.metrics import CATALOGUE, Metric, format_value, unit_suffix
 from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, including_arg, name_arg, tool
 
 LISTED = 40  # ids written out in an answer sentence; the full list is in the result
@@ -143,7 +143,7 @@ def missing_metric(ctx: ToolContext, chip_id: str, metric_name: str) -> ToolResu
 def _bound_text(cm: ChipMetric, below: float | None, above: float | None,
                 including: Sequence[str] | None = None) -> str:
     """``t1 below 60 μs``, ``t1 at least 60 μs``, ``t1 between 60 and 80 μs``, ``t1 outside 60–80 μs``."""
-    unit = f" {cm.metric.unit}" if cm.metric.unit and cm.metric.unit != "%" else cm.metric.unit
+    unit = unit_suffix(cm.metric.unit)
     if below is not None and above is not None:
         inside = f"between {above:g} and {below:g}" if below > above else f"outside {below:g}–{above:g}"
         ends = " (ends included)" if including and len(including) == 2 else \
@@ -160,7 +160,7 @@ def _bands_said(groups: Sequence[tuple[ChipMetric, float | None, float | None]])
     "high T1" says which limit it used; "" when none is."""
     said = []
     for cm, below, above in groups:
-        unit = f" {cm.metric.unit}" if cm.metric.unit and cm.metric.unit != "%" else cm.metric.unit
+        unit = unit_suffix(cm.metric.unit)
         said += [f"{limit:g}{unit} is the lab's '{band}' limit of {cm.metric.name}" for side, limit in
                  (("below", below), ("above", above)) if limit is not None and (band := cm.metric.band_at(side, limit))]
     return f" {'; '.join(said)}." if said else ""
@@ -187,7 +187,7 @@ def held_limits(metric: Metric, below: float | None, above: float | None) -> Non
     if metric.span is None:
         return
     low, high = metric.span
-    unit = metric.unit if metric.unit == "%" else f" {metric.unit}"
+    unit = unit_suffix(metric.unit)
     for limit in (below, above):
         if limit is not None and not metric.can_hold(float(limit), ""):  # "": the display unit the tools take
             raise ToolError(f"{float(limit):g}{unit} is no {metric.name} value (it takes {low:g} to {high:g}{unit})",

@@ -69,14 +69,15 @@ def test_another_run_named_as_the_worst_is_replaced(demo_db, repo, scripted_open
 
 
 @pytest.mark.parametrize("question, name, args, chip, run", [
-    ("Which qubit failed the most in execution 20261111-003?", "failure_ranking", {"by": "qubit"}, OTHER,
-     "20261111-003"),
+    ("Which qubit failed the most in execution {run}?", "failure_ranking", {"by": "qubit"}, OTHER, "named"),
     ("Which qubit failed most in the latest run?", "get_run_failures", {}, CHIP, None),
     ("Which qubit had the most failures in the last execution on 144Qv2?", "failure_ranking",
      {"chip_id": OTHER, "by": "qubit", "days": 7}, OTHER, None),
 ])
 def test_a_model_ranking_over_every_run_for_one_runs_question_is_re_made(question, name, args, chip, run, demo_db,
                                                                          repo, scripted_openai, tmp_path):
+    run = dev_fails9.failing_run(demo_db, OTHER, 3) if run == "named" else run
+    question = question.format(run=run)
     keys, n = dev_fails9.top(dev_fails9.failures(demo_db, chip, "qubit", run=run or dev_fails9.newest_run(demo_db,
                                                                                                           chip)))
     scripted_openai.smart = caller_then_quoter(name, {"chip_id": CHIP, **args})
