@@ -31,7 +31,7 @@ _KEY = {"task": "name", "run": "execution_id", "qubit": "qid", "coupling": "qid"
 
 
 def span(db, chip: str, days: int | None = None, weekday: str | None = None, yesterday: bool = False,
-         month: bool = False, nov: tuple[int, int | None] | None = None) -> Span:
+         month: bool = False, days_of: tuple[date, date | None] | None = None) -> Span:
     """The window's first and last day on ``chip``, by hand from its newest run's day."""
     end = last_day(db, chip)
     if days is not None:
@@ -42,9 +42,36 @@ def span(db, chip: str, days: int | None = None, weekday: str | None = None, yes
         return end - timedelta(days=1), end - timedelta(days=1)
     if month:
         return end.replace(day=1), None
-    assert nov is not None
-    last = None if nov[1] is None else date(2026, 11, nov[1])
-    return date(2026, 11, nov[0]), None if last is None or last >= end else last
+    assert days_of is not None
+    first, last = days_of
+    return first, None if last is None or last >= end else last
+
+
+def ordinal(day: int) -> str:
+    return f"{day}{'th' if 10 <= day % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(day % 10, 'th')}"
+
+
+def past_days(db, chip: str) -> tuple[date, date]:
+    """Two days of one month, 10 and 6 days before ``chip``'s newest day (both in the later month when they straddle
+    one), so a day written without its month ("the 20th") means the same day whatever day the demo is seeded on."""
+    end = last_day(db, chip)
+    first, last = end - timedelta(days=10), end - timedelta(days=6)
+    return (last.replace(day=1) if first.month != last.month else first), last
+
+
+def past_month(db, chip: str) -> tuple[date, date]:
+    """The calendar month 10 days before ``chip``'s newest day, first and last day."""
+    first = (last_day(db, chip) - timedelta(days=10)).replace(day=1)
+    return first, (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+
+
+def _md(day: date) -> str:
+    return f"{day.month:02d}-{day.day:02d}"
+
+
+def _gdays(days: tuple[date, date]) -> dict:
+    """The router's arguments for two days written without their month."""
+    return {"from_date": f"---{days[0].day:02d}", "to_date": f"---{days[1].day:02d}"}
 
 
 def _start_at(window: Span) -> dict:
@@ -95,13 +122,14 @@ def _count(db, qid: str, text: str, chip: str, what: str, window: Span, args: di
 
 def _rankings(db) -> list[tuple[Question, Call]]:
     c, o = CHIP, OTHER
+    d, mo = past_days(db, c), past_month(db, o)
     return [
         _most(db, "f11-most-1", "Which task failed most since Tuesday?", c, "task", span(db, c, weekday="tuesday"),
               {"since_weekday": "tuesday"}),
-        _most(db, "f11-most-2", "Which qubit failed the most in November on 144Qv2?", o, "qubit",
-              span(db, o, nov=(1, 30)), {"from_date": "11-01", "to_date": "11-30"}),
-        _most(db, "f11-most-3", "Which coupling failed most between the 20th and the 25th?", c, "coupling",
-              span(db, c, nov=(20, 25)), {"from_date": "---20", "to_date": "---25"}),
+        _most(db, "f11-most-2", f"Which qubit failed the most in {mo[0]:%B} on 144Qv2?", o, "qubit",
+              span(db, o, days_of=mo), {"from_date": _md(mo[0]), "to_date": _md(mo[1])}),
+        _most(db, "f11-most-3", f"Which coupling failed most between the {ordinal(d[0].day)} and the "
+              f"{ordinal(d[1].day)}?", c, "coupling", span(db, c, days_of=d), _gdays(d)),
         _most(db, "f11-most-4", "Which run had the most failures over the last fortnight?", c, "run",
               span(db, c, days=14), {"days": 14}),
         _most(db, "f11-most-5", "Which task failed most in the past 72 hours on 144Qv2?", o, "task",
@@ -114,8 +142,8 @@ def _rankings(db) -> list[tuple[Question, Call]]:
               {"days": 7}),
         _most(db, "f11-most-9", "Which execution had the most failed tasks since Wednesday on 144Qv2?", o, "run",
               span(db, o, weekday="wednesday"), {"since_weekday": "wednesday"}),
-        _most(db, "f11-most-10", "Which qubit has failed most since the 21st?", c, "qubit", span(db, c, nov=(21, None)),
-              {"from_date": "---21"}),
+        _most(db, "f11-most-10", f"Which qubit has failed most since the {ordinal(d[0].day)}?", c, "qubit",
+              span(db, c, days_of=(d[0], None)), {"from_date": f"---{d[0].day:02d}"}),
         _most(db, "f11-most-11", "Which task failed the most since last Friday?", c, "task",
               span(db, c, weekday="friday"), {"since_weekday": "friday"}),
         _most(db, "f11-most-12", "Which task failed most since the start of the month?", c, "task",
@@ -125,6 +153,7 @@ def _rankings(db) -> list[tuple[Question, Call]]:
 
 def _counts(db) -> list[tuple[Question, Call]]:
     c, o = CHIP, OTHER
+    d, mc = past_days(db, c), past_month(db, c)
     return [
         _count(db, "f11-count-1", "How many runs were there since Tuesday?", c, "runs", span(db, c, weekday="tuesday"),
                {"since_weekday": "tuesday"}),
@@ -133,14 +162,14 @@ def _counts(db) -> list[tuple[Question, Call]]:
         _count(db, "f11-count-3", "How many calibrations failed over the last fortnight on 144Qv2?", o,
                "failed tasks", span(db, o, days=14), {"days": 14}),
         _count(db, "f11-count-4", "How many runs in the past 72 hours?", c, "runs", span(db, c, days=3), {"days": 3}),
-        _count(db, "f11-count-5", "How many tasks failed between the 20th and the 24th?", c, "failed tasks",
-               span(db, c, nov=(20, 24)), {"from_date": "---20", "to_date": "---24"}),
+        _count(db, "f11-count-5", f"How many tasks failed between the {ordinal(d[0].day)} and the {ordinal(d[1].day)}?", c,
+               "failed tasks", span(db, c, days_of=d), _gdays(d)),
         _count(db, "f11-count-6", "How many calibration runs this month?", c, "runs", span(db, c, month=True),
                {"from_date": "month"}),
         _count(db, "f11-count-7", "How many coupler calibrations failed since Thursday?", c, "coupling",
                span(db, c, weekday="thursday"), {"since_weekday": "thursday"}),
-        _count(db, "f11-count-8", "How many runs in November?", c, "runs", span(db, c, nov=(1, 30)),
-               {"from_date": "11-01", "to_date": "11-30"}),
+        _count(db, "f11-count-8", f"How many runs in {mc[0]:%B}?", c, "runs", span(db, c, days_of=mc),
+               {"from_date": _md(mc[0]), "to_date": _md(mc[1])}),
         _count(db, "f11-count-9", "How many excluded results yesterday on 144Qv2?", o, "excluded tasks",
                span(db, o, yesterday=True), {"day": "yesterday"}),
         _count(db, "f11-count-10", "How many runs failed over the past fortnight?", c, "failed runs",
@@ -151,21 +180,23 @@ def _counts(db) -> list[tuple[Question, Call]]:
 def _attacks(db) -> list[tuple[Question, Call]]:
     """Written after the fix, to attack it: other window forms, kinds and chips."""
     c, o = CHIP, OTHER
+    d, e, mc = past_days(db, c), past_days(db, o), past_month(db, c)
     return [
         _most(db, "f11-att-1", "Which qubit racked up the most failures since Monday on 144Qv2?", o, "qubit",
               span(db, o, weekday="monday"), {"since_weekday": "monday"}),
-        _most(db, "f11-att-2", "Which coupling failed most between Nov 19 and Nov 23?", c, "coupling",
-              span(db, c, nov=(19, 23)), {"from_date": "11-19", "to_date": "11-23"}),
+        _most(db, "f11-att-2", f"Which coupling failed most between {d[0]:%b} {d[0].day} and {d[1]:%b} {d[1].day}?", c,
+              "coupling",
+              span(db, c, days_of=d), {"from_date": _md(d[0]), "to_date": _md(d[1])}),
         _most(db, "f11-att-3", "Which execution had the most failures yesterday on 144Qv2?", o, "run",
               span(db, o, yesterday=True), {"day": "yesterday"}),
         _most(db, "f11-att-4", "What task failed most frequently in the last 36 hours?", c, "task", span(db, c, days=2),
               {"days": 2}),
         _most(db, "f11-att-5", "Which qubit had the most failures in the last 96 hours on 144Qv2?", o, "qubit",
               span(db, o, days=4), {"days": 4}),
-        _count(db, "f11-att-6", "How many executions between Nov 19 and Nov 23?", c, "runs", span(db, c, nov=(19, 23)),
-               {"from_date": "11-19", "to_date": "11-23"}),
-        _count(db, "f11-att-7", "How many task results failed since 20 November on 144Qv2?", o, "failed tasks",
-               span(db, o, nov=(20, None)), {"from_date": "11-20"}),
+        _count(db, "f11-att-6", f"How many executions between {d[0]:%b} {d[0].day} and {d[1]:%b} {d[1].day}?", c, "runs",
+               span(db, c, days_of=d), {"from_date": _md(d[0]), "to_date": _md(d[1])}),
+        _count(db, "f11-att-7", f"How many task results failed since {e[0].day} {e[0]:%B} on 144Qv2?", o, "failed tasks",
+               span(db, o, days_of=(e[0], None)), {"from_date": _md(e[0])}),
         _count(db, "f11-att-8", "How many runs since last Friday?", c, "runs", span(db, c, weekday="friday"),
                {"since_weekday": "friday"}),
         _count(db, "f11-att-9", "How many failed tasks so far this month on 144Qv2?", o, "failed tasks",
@@ -174,12 +205,13 @@ def _attacks(db) -> list[tuple[Question, Call]]:
                span(db, c, days=2), {"days": 2}),
         _count(db, "f11-att-11", "How many calibration notes since Tuesday on 144Qv2?", o, "notes",
                span(db, o, weekday="tuesday"), {"since_weekday": "tuesday"}),
-        _count(db, "f11-att-12", "How many failures were there in November?", c, "failed tasks",
-               span(db, c, nov=(1, 30)), {"from_date": "11-01", "to_date": "11-30"}),
+        _count(db, "f11-att-12", f"How many failures were there in {mc[0]:%B}?", c, "failed tasks",
+               span(db, c, days_of=mc), {"from_date": _md(mc[0]), "to_date": _md(mc[1])}),
         _count(db, "f11-att-13", "Number of runs during the last two weeks on 144Qv2", o, "runs", span(db, o, days=14),
                {"days": 14}),
-        _count(db, "f11-att-14", "How many coupler tasks failed between the 21st and the 23rd on 144Qv2?", o,
-               "coupling", span(db, o, nov=(21, 23)), {"from_date": "---21", "to_date": "---23"}),
+        _count(db, "f11-att-14", f"How many coupler tasks failed between the {ordinal(e[0].day)} and the "
+               f"{ordinal(e[1].day)} on 144Qv2?", o,
+               "coupling", span(db, o, days_of=e), _gdays(e)),
     ]
 
 

@@ -164,7 +164,7 @@ def _scoped(db) -> list[tuple[Question, Call]]:
 def _attacks(db) -> list[tuple[Question, Call]]:
     """Written after the fix, to attack it: other failure verbs, subjects, run and window words."""
     end, other_end = last_day(db, CHIP), last_day(db, OTHER)
-    other_run = "20261129-002"
+    other_run = failing_run(db, OTHER, 4)
     return [
         _q("f9-att-1", "Which calibration blew up the most times this week?",
            failures(db, CHIP, "task", end - timedelta(days=end.weekday())), _rank(CHIP, "task", since_weekday="monday")),
