@@ -168,7 +168,7 @@ def _spread(db) -> list[Question]:
     x90 = list(latest(db, OTHER, "x90_gate_fidelity").values())
     anh = list(latest(db, CHIP, "anharmonicity").values())
     return [
-        _q("spread", 1, "Homework-style check: compute σ (sample SD) of T1 (µs) across the qubits of 64Qv3 "
+        _q("spread", 1, "Homework-style check: compute σ (sample SD) of T1 (µs) over every 64Qv3 qubit "
            "today. Show the number.", Truth(numbers=(_std(t1, UNIT_TOL["us"]),))),
         _q("spread", 2, "For the notebook: the band of resonator (readout) frequencies on 144qv2 — max less "
            "min — as (MHz)?",
@@ -198,8 +198,8 @@ def _correlation(db) -> list[Question]:
            "Pearson r to confirm?", Truth(numbers=(_r(db, CHIP, "t2_star", "t2_echo"),))),
         _q("correlation", 2, "Replying here: is T1 on 144qv2 linked to Ramsey T2* at all? A single r value "
            "(Pearson, per qubit) is enough.", Truth(numbers=(_r(db, OTHER, "t1", "t2_star"),))),
-        _q("correlation", 3, "Student exercise: find Pearson's r relating Bell-state fidelity (%) and ZX90 "
-           "fidelity (%) over the couplers of 64QV3.",
+        _q("correlation", 3, "Student exercise: find Pearson's r for ZX90 fidelity (%) versus Bell-state "
+           "fidelity (%), coupler by coupler, on 64QV3.",
            Truth(numbers=(_r(db, CHIP, "bell_state_fidelity", "zx90_gate_fidelity", "coupling"),))),
         _q("correlation", 4, "For the grant narrative: across 144Qv2 qubits, quote r (with sign) for |0> "
            "readout fidelity against |1> readout fidelity.",
