@@ -8,12 +8,10 @@ distinguish nothing) with the fewest parts left over; two at the same fit mean n
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from copilot_core.domain.metrics import CATALOGUE
 
-_PART = re.compile(r"[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+|[0-9]+[A-Z]?(?![a-z])")
 _FILLER = frozenset({"check", "create", "task", "tasks", "calibration", "calibrations", "experiment", "the"})
 # words written for several parts of a name: "IRB" is interleaved randomized benchmarking
 _SHORT = {"irb": ("interleaved", "randomized", "benchmarking"), "rb": ("randomized", "benchmarking"),
@@ -23,7 +21,18 @@ KNOWN_TASKS: tuple[str, ...] = tuple(sorted({m.task for m in CATALOGUE.values() 
 
 def name_parts(name: str) -> tuple[str, ...]:
     """A task name's words, lower case: ``CheckT2Echo`` -> check, t2, echo; ``ZX90Interleaved…`` -> zx90, …"""
-    return tuple(p.lower() for p in _PART.findall(name))
+    parts: list[str] = []
+    for i, c in enumerate(name):
+        before, after = name[i - 1:i], name[i + 1:i + 2]
+        starts = not parts or not parts[-1] or c.isupper() and (before.islower() or after.islower()) or \
+            c.isdigit() and before.islower()  # "Check|T1", "HPI|Pulse", "Check|1Q|Gate", "T|1" stays "T1"
+        if not c.isalnum():
+            parts.append("")
+        elif starts:
+            parts.append(c)
+        else:
+            parts[-1] += c
+    return tuple(p.lower() for p in parts if p)
 
 
 def _words(written: Sequence[str]) -> set[str]:
