@@ -330,7 +330,7 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     tokens = tokens_of(written)
     found = {row: said for row, rule in WORDS.items() if (said := _first(rule, written, tokens)) is not None}
     if "window" not in found and (said := _first(WORDS["window"], numbers_as_digits(written), tokens)):
-        found["window"] = said  # "the previous seventy-two hours": a number written in words
+        found["window"] = said  # "over the last thirty-six hours": a number written in words
     dates = written_window(written) or (("month", None) if "this month" in found else None)  # since the 1st
     text = blank(written, date_spans(written))  # a date's digits are never a qubit, a count or a limit
     labelled = [m.subject for m in mentions(text) if "-" in m.subject]

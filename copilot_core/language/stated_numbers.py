@@ -22,8 +22,8 @@ NOUN_AFTER = re.compile(rf"^\s+(?:[\w*-]+\s+){{0,3}}?({'|'.join(COUNT_NOUNS)})s?
 # Counts written in words the count patterns do not read ("half a dozen", "a dozen", "a few", "twelve"): the size of
 # a selection they mean.  The parse reads "top N" and "the N lowest" on the question with these written as digits.
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-# Numbers from eleven to ninety-nine written in words ("fourteen", "seventy-two" is "seventy two" to a phrase row),
-# the compound ones first so "seventy two" is read whole.
+# Numbers from eleven to ninety-nine written in words ("twelve", "sixty-one" is "sixty one" to a phrase row),
+# the compound ones first so "sixty one" is read whole.
 NUMBER_PHRASES: dict[str, int] = {
     **{f"{tens} {unit}": n + u for tens, n in _TENS.items() for unit, u in NUMBER_WORDS.items() if u < 10},
     "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
@@ -47,6 +47,6 @@ def counts_as_digits(text: str, row: Phrases = _COUNT_WORDS) -> str:
 
 
 def numbers_as_digits(text: str) -> str:
-    """``text`` with the numbers from eleven to ninety-nine written in words as digits ("the fourteen most recent
-    days", "the previous seventy-two hours"); vague counts ("a few") stay words, read as such."""
+    """``text`` with the numbers from eleven to ninety-nine written in words as digits ("a window of twelve days",
+    "sixty-one hours back"); vague counts ("a few") stay words, read as such."""
     return counts_as_digits(text, _NUMBER_WORDS)

@@ -187,7 +187,7 @@ def failure_subject(asked: Question) -> str | None:
         rest = rest.without("latest run")  # "in the latest run": the run a ranking is narrowed to, no subject
     written = sorted((_first_at(rest, row), subject) for row, subject in _SUBJECT_ROWS if rest.has(row))
     if written:
-        return written[0][1]  # the subject written first: "which run had the most failed qubit tasks" ranks runs
+        return written[0][1]  # the subject written first ranks: a run named before a qubit task ranks runs
     return "task" if failure_family(asked) is not None or asked.has("tasks") else None
 
 
