@@ -176,6 +176,8 @@ def _attacks(db) -> list[tuple[Question, Call]]:
               "qubit", None, {}, active=True),
         _most(db, "f12-att-7", "Which one run had the biggest tally of failures in the last eleven days?", c, "run",
               span(db, c, days=11), {"days": 11}),
+        _most(db, "f12-att-8", "Which execution id saw the most qubits fail on 144Qv2?", o, "run", None, {}),
+        _most(db, "f12-att-9", "Which run had the most failing qubit results?", c, "run", None, {}),
         month_question(db),
     ]
 
