@@ -19,7 +19,7 @@ from copilot_core.agent.lookups import failure_quotes
 from copilot_core.agent.plan import TurnPlan
 from copilot_core.routing.limits import unfit_note, unit_refusals
 from copilot_core.llm.streaming import without_markup
-from copilot_core.language.window_words import window_reading
+from copilot_core.language.window_words import unread_window, window_reading
 from copilot_core.checking.restate import restated_blocks
 from copilot_core.checking.scope import scoped_blocks
 from copilot_core.checking.coverage import covered_blocks
@@ -95,11 +95,16 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
 
 _WINDOW_TOOLS = frozenset({"count_in_window", "failure_ranking", "get_parameter_timeseries",
                            "get_chip_parameter_timeseries"})
+_WINDOW_ARGS = frozenset({"days", "day", "since_weekday", "from_date", "to_date", "execution_id"})
 
 
 def _window_read(plan: TurnPlan, outcomes: Sequence[ToolOutcome]) -> str | None:
     """How a window in hours or with no number was read, when a call read it that way: the person sees the days."""
-    window = plan.asked.window
+    asked, window = plan.asked, plan.asked.window
+    if window is None and asked.dates is None and asked.since_weekday is None:
+        said = asked.said("window hint")  # a window written that no reading took: never silently every run
+        return unread_window(said) if said is not None and any(
+            o.ok and not _WINDOW_ARGS & set(o.args) for o in outcomes) else None
     if window is None or not any(o.ok and o.name in _WINDOW_TOOLS and o.args.get("days") == window.whole_days
                                  for o in outcomes):
         return None

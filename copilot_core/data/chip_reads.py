@@ -56,6 +56,14 @@ class ChipReads(ScopedReader):
                         for m in doc["data"].values())}
         return len(qids)
 
+    def inactive_qubits(self, chip_id: str) -> set[str]:
+        """The qubit ids the chip marks ``status: "inactive"`` (dead or switched off): left out of a ranking asked
+        over the active qubits only."""
+        with driver_errors(self):
+            rows = self.db["qubit"].find(self.scope(chip_id=v.chip_id(chip_id), status=INACTIVE),
+                                         {"_id": 0, "qid": 1}).limit(10_000)
+            return seen({str(doc["qid"]) for doc in rows if doc.get("qid") is not None})
+
     def get_chip(self, chip_id: str) -> ChipRow | None:
         """One chip in the ``list_chips`` shape, or None if it does not exist."""
         with driver_errors(self):

@@ -47,6 +47,12 @@ class WindowCounts(ScopedReader):
                     counts[key] += 1
             return seen(dict(sorted(counts.items(), key=lambda item: (-item[1], item[0]))))
 
+    def task_names(self, chip_id: str) -> list[str]:
+        """The task names the chip's results hold: what a task written loosely ("T1 check") is read against."""
+        with driver_errors(self):
+            names = self.db["task_result_history"].distinct("name", self.scope(chip_id=v.chip_id(chip_id)))
+            return seen(sorted(n for n in names if isinstance(n, str) and n))
+
     def run_starts(self, chip_id: str) -> dict[str, datetime]:
         """When each of the chip's runs (executions) started, by execution id: the date a ranked run is named with."""
         with driver_errors(self):

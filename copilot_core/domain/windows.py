@@ -64,6 +64,8 @@ def dates_window(last: datetime, first: str | None, final: str | None) -> tuple[
         final_day = final_day.replace(year=final_day.year + 1)
     elif final and final.startswith("---") and final_day < start.date():  # "the 25th to the 30th" on the 29th
         final_day = _day_of(start.date(), int(final[3:])) or final_day
+    elif final in WEEKDAYS and first in WEEKDAYS and final_day < start.date():  # "the weekend" asked on a Saturday
+        final_day += timedelta(days=7)
     end = datetime.combine(final_day, datetime.min.time()) + timedelta(days=1)
     if end <= start:
         raise InvalidRequest(f"the window ends ({final_day:%Y-%m-%d}) before it starts ({start:%Y-%m-%d})")
@@ -100,6 +102,9 @@ def dates_text(start: datetime, end: datetime, last: datetime | None = None) -> 
     if start == _FIRST:
         return f"through {final:%Y-%m-%d} (UTC, every stored run up to that day)"
     span = f"on {start:%Y-%m-%d}" if n == 1 else f"from {start:%Y-%m-%d} to {final:%Y-%m-%d}"
+    if start.day == 1 and end.day == 1 and n > 1:  # a month named ("in November"): its own dates, not the newest run's
+        newest = f"; the newest run is on {last:%Y-%m-%d}" if last is not None and last.date() < final.date() else ""
+        return f"{span} (UTC, the whole month of {start:%B %Y}, {n} days{newest})"
     if last is not None and final.date() < last.date():
         back = (last.date() - final.date()).days
         return f"{span} (UTC, {n} day{'s' if n != 1 else ''} ending {back} day{'s' if back != 1 else ''} before " \

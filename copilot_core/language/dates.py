@@ -214,6 +214,9 @@ def _shifted(day: str, by: int) -> str:
     return f"{moved:%m-%d}"
 
 
+_WEEKEND = frozenset({"weekend", "weekends"})
+
+
 def written_window(text: str) -> tuple[str | None, str | None] | None:
     """The window of whole days ``text`` writes as dates, both ends included (None: open): two dates are its ends
     ("between 1 and 15 November 2026", "2026-11-01 to 2026-11-10"); one date after "since"/"from"/"after" opens its
@@ -230,6 +233,8 @@ def written_window(text: str) -> tuple[str | None, str | None] | None:
             return None, _shifted(one.first, -1) if one.before == "before" else one.last
         return one.first, one.last
     tokens = tokens_of(text)
+    if any(word in _WEEKEND for _, _, word in tokens):  # "over the weekend": the latest Saturday and the Sunday after
+        return "saturday", "sunday"
     for i, (_, _, word) in enumerate(tokens):
         if word in WEEKDAY_WORDS and i and tokens[i - 1][2] in ("on", "last") and \
                 tokens[max(0, i - 2)][2] not in ("since", "from"):  # "since last Friday": from it on

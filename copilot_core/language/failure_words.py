@@ -43,16 +43,25 @@ FAILURE_WORDS: dict[str, Row] = {
                            "|qubit pair/pairs fail*|coupling/couplings/edge/edges fail*|per/by coupling/pair/edge"
                            "|which of the/our/these? couplings/pairs/edges|worst/top/rank coupling/couplings/pairs"
                            "|couplings/pairs by|coupling/couplings/pairs/edges that/which/with"
-                           "|reliable/unreliable/troublesome/problematic/failing coupling/couplings/pair/pairs"),
+                           "|reliable/unreliable/troublesome/problematic/failing coupling/couplings/pair/pairs"
+                           "|which/what single/one/individual/particular coupling/coupler/pair/edge"
+                           "|worst/top/single coupler/couplers/pair/pairs/edge/edges"),
     "by qubit": Phrases("which qubit/qubits|which of the/our/these? qubits|worst/top/rank qubit/qubits|qubits by"
                         "|qubit/qubits fail*|qubit/qubits has/have/had the? most|qubit/qubits that/which/with"
-                        "|per/by qubit|reliable/unreliable/troublesome/problematic/failing qubit/qubits"),
+                        "|per/by qubit|reliable/unreliable/troublesome/problematic/failing qubit/qubits"
+                        "|qid/qids|which/what single/one/individual/particular qubit|worst/top *? qubit"),
     "by run": Phrases("which/what calibration? run/runs/execution/executions|per/by/each run/execution"
                       "|which of the/our/these? calibration? run/runs/execution/executions|worst/top/rank run/runs"
                       "|run/runs/execution/executions has/have/had/by/that/which/with"
-                      "|failing run/runs/execution/executions"),
+                      "|failing run/runs/execution/executions|which/what *? run/runs/execution/executions"
+                      "|single/individual/particular/one run/execution|run/execution id/ids"),
     "by chip": Phrases("which/what chip/chips/device/devices/processor/processors|which of the/our two? chips/devices"
                        "|per/by chip"),
+    # qubits the chip marks inactive (QDash's qubit ``status``), left out of a ranking when the question says so
+    "active only": Phrases("skip*/ignor*/exclud*/without/except/omit*/drop*/minus/besides ... inactive/dead/disabled"
+                           "/offline|leav* out ... inactive/dead/disabled/offline|not counting ... inactive/dead"
+                           "/disabled/offline|only the? active/live/alive/working/enabled/operational qubits?/ones?"
+                           "|active/live/alive/working/enabled/operational qubits/ones only|non inactive/dead/disabled"),
     # a family of tasks the ranking is narrowed to (domain/task_families.py): "the coupling tasks", "1Q calibrations"
     "coupling tasks": Phrases(f"coupling/couplings/cz/zx90/cr/bell/entangling {_TASKS}|two/2 qubit gate? {_TASKS}"
                               f"|2q gate? {_TASKS}|{_TASKS} on/of/for the? couplings/pairs|two/2 qubit ones"

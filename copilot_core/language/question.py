@@ -22,10 +22,12 @@ from copilot_core.language.numbers import number_spans
 from copilot_core.language.pairs import couplings_written
 from copilot_core.language.qualities import Quality, qualities
 from copilot_core.language.ranked import EXTREME_WORDS, extreme_n, extreme_word
+from copilot_core.language.task_words import loose_task_name
 from copilot_core.language.window_words import Window, read_window
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
 from copilot_core.language.stated_numbers import (COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
-                                                  STATED_NUMBER, counts_as_digits)
+                                                  STATED_NUMBER, counts_as_digits,
+                                                  numbers_as_digits)
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.units import canonical
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, chips_meant, metrics_named, threshold_metrics
@@ -294,7 +296,7 @@ def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Seque
     return None
 
 
-_WINDOW_ROWS = ("window", "this week", "this month", "fortnight", "since weekday", "vague window")
+_WINDOW_ROWS = ("window", "this week", "this month", "fortnight", "since weekday", "vague window", "part of today")
 # the first word of a terse count, naming what it counts ("failed tasks this week?")
 _TERSE_STARTS = frozenset({"failed", "failures", "runs", "executions", "tasks", "calibration", "calibrations"})
 
@@ -306,11 +308,15 @@ def _since_weekday(text: str, found: dict[str, str]) -> str | None:
     return "monday" if "this week" in found else None
 
 
-def _task_name(text: str) -> str | None:
+_NOT_A_TASK = frozenset({"checks", "checked", "checking", "created", "creates", "creating", "creation"})  # plain words
+
+
+def _task_name(text: str, found: dict[str, str]) -> str | None:
     """A QDash task's name as written ("CheckT1"), else None."""
     rule = WORDS["task name"]
     spans = rule.find(text) if isinstance(rule, Phrases) else []
-    return text[spans[0][0]:spans[0][1]] if spans else None
+    named = [text[a:b] for a, b in spans if text[a:b].lower() not in _NOT_A_TASK]
+    return named[0] if named else loose_task_name(text, "fail" in found)
 
 
 def _bare_percent(text: str) -> bool:
@@ -323,6 +329,8 @@ def _bare_percent(text: str) -> bool:
 def _parse(written: str, chips: tuple[str, ...]) -> Question:
     tokens = tokens_of(written)
     found = {row: said for row, rule in WORDS.items() if (said := _first(rule, written, tokens)) is not None}
+    if "window" not in found and (said := _first(WORDS["window"], numbers_as_digits(written), tokens)):
+        found["window"] = said  # "over the last thirty-six hours": a number written in words
     dates = written_window(written) or (("month", None) if "this month" in found else None)  # since the 1st
     text = blank(written, date_spans(written))  # a date's digits are never a qubit, a count or a limit
     labelled = [m.subject for m in mentions(text) if "-" in m.subject]
@@ -361,7 +369,7 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
         extreme=cast(Extreme, EXTREME_WORDS[word]) if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,
         limits=limits, ranges=ranges, join=join, unfit=unfit, window=window,
-        since_weekday=_since_weekday(text, found), task_name=_task_name(text), chart="chart" in found,
+        since_weekday=_since_weekday(text, found), task_name=_task_name(text, found), chart="chart" in found,
         bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics),
         about_data="data" in found or bool(ends) or any(metrics),
         many_chips="many chips" in found or len(named_chips) > 1,

@@ -261,6 +261,11 @@ WORDS.update({
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
     "this week": Phrases("this week|so far this week|since the start of the week"),
     "fortnight": Phrases("fortnight"),
+    # a window written in some form (read or not): when none of the window readings takes it, the answer says so
+    "window hint": Phrases("last/past/previous/recent/these/this/over/across/during/within/throughout/in/for the?"
+                           " *? *? day/days/week/weeks/hour/hours/month/months/weekend/weekends/morning/afternoon"
+                           "/evening/night/fortnight/quarter/year/shift/sprint/cycle|since"),
+    "part of today": Phrases("this morning/afternoon/evening|tonight|earlier today|so far today|overnight"),
     "vague window": Phrases("last/past/previous/these a? few/several/couple of? day/days|a few/couple of? days|recently"
                             "|lately|of late"),
     "since weekday": Phrases("since/from last? monday/tuesday/wednesday/thursday/friday/saturday/sunday"),

@@ -18,6 +18,7 @@ from typing import Literal
 
 from copilot_core.domain.vocabulary import NUMBER_WORDS
 from copilot_core.language.question_words import WORDS, Phrases, tokens_of
+from copilot_core.language.stated_numbers import numbers_as_digits
 
 Unit = Literal["day", "week", "month", "hour", "today", "yesterday"]
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.0, "hour": 1 / 24}
@@ -58,7 +59,7 @@ def _count(word: str) -> int:
 
 def read_window(text: str) -> Window | None:
     """The window ``text`` writes in words (see the module docstring), else None."""
-    rule = WORDS["window"]
+    rule, text = WORDS["window"], numbers_as_digits(text)
     m = rule.search(text) if isinstance(rule, re.Pattern) else None
     if m is None:
         return _vague(text)
@@ -76,6 +77,10 @@ def read_window(text: str) -> Window | None:
 
 
 def _vague(text: str) -> Window | None:
+    part = WORDS["part of today"]
+    hours = part.find(text) if isinstance(part, Phrases) else []
+    if hours:  # "this morning": windows are whole UTC days, so the newest run's whole day, and the answer says so
+        return Window(1, "today", " ".join(w for _, _, w in tokens_of(text[hours[0][0]:hours[0][1]])))
     rule = WORDS["vague window"]
     spans = rule.find(text) if isinstance(rule, Phrases) else []
     if not spans:
@@ -90,8 +95,17 @@ def window_reading(window: Window | None) -> str | None:
     if window is None or window.unit != "hour" and window.vague is None:
         return None
     days = window.whole_days
+    if window.unit == "today":
+        return f"Window: \"{window.vague}\" is read as the whole UTC day of the newest run (windows are whole days)."
     span = f"the last {days} whole UTC day{'s' if days != 1 else ''}, ending on the day of the newest run"
     if window.vague is not None:
         why = "a window written with no number" if window.vague != "a couple of days" else "two days"
         return f"Window: \"{window.vague}\" is read as {span} ({why}; the default is {DEFAULT_DAYS} days)."
     return f"Window: {window.n} hours are read as {span} (hours rounded up to whole days)."
+
+
+def unread_window(said: str) -> str:
+    """The sentence for a window the question writes that no reading of days or dates took ("during the last
+    sprint"): the answer says so instead of counting every stored run as if it had been asked."""
+    return f"Window: \"{said}\" could not be read as whole UTC days, so the answer above is not limited to it; " \
+           "ask again with dates (YYYY-MM-DD to YYYY-MM-DD) or a number of days."

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.task_families import Family
-from copilot_core.language.question import Question
+from copilot_core.language.phrases import Phrases
+from copilot_core.language.question import WORDS, Question
 from copilot_core.routing.planned import PlannedCall
 
 
@@ -85,7 +86,7 @@ def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str]
                            "calibration notes in a window")
     if failed_counted(asked) == "failed runs":
         return PlannedCall("count_in_window", {**args, "what": "failed runs"}, "failed runs in a window")
-    if asked.has("fail") and (kind := failed_kind(asked)) is not None:  # the count has no kind: the ranking's total
+    if asked.has("fail") and asked.task_name is None and (kind := failed_kind(asked)) is not None:  # the ranking's total
         return PlannedCall("failure_ranking", {"chip_id": chip, "by": kind, **window_args(asked, days),
                                                **narrowed(asked)}, f"failed {kind} results in a window")
     if asked.has("fail"):
@@ -182,10 +183,19 @@ def failure_subject(asked: Question) -> str | None:
     rest = asked.without("rate words") if asked.has("rate words") else asked  # "how often it runs": no run
     for row, _ in _FAMILY_ROWS:
         rest = rest.without(row) if rest.has(row) else rest
-    found = next((subject for row, subject in _SUBJECT_ROWS if rest.has(row)), None)
-    if found is not None:
-        return found
+    if rest.has("latest run"):
+        rest = rest.without("latest run")  # "in the latest run": the run a ranking is narrowed to, no subject
+    written = sorted((_first_at(rest, row), subject) for row, subject in _SUBJECT_ROWS if rest.has(row))
+    if written:
+        return written[0][1]  # the subject written first ranks: a run named before a qubit task ranks runs
     return "task" if failure_family(asked) is not None or asked.has("tasks") else None
+
+
+def _first_at(asked: Question, row: str) -> int:
+    """Where the first words of ``row`` are in the question (a row of phrases; else its start)."""
+    rule = WORDS[row]
+    found = rule.find(asked.text) if isinstance(rule, Phrases) else []
+    return found[0][0] if found else 0
 
 
 def failed_kind(asked: Question) -> str | None:
@@ -235,7 +245,8 @@ def failure_plan(asked: Question, chip_id: str, days: int | None) -> PlannedCall
     elif subject == "task" and asked.task_name is not None:
         ranked_within.pop("task_name", None)  # the tasks are what is ranked, the one named among them
     family, run = failure_family(asked), run_asked(asked)
-    extra = ({"family": family} if family else {}) | ({"rate": True} if rate_asked(asked) else {})
+    extra = ({"family": family} if family else {}) | ({"rate": True} if rate_asked(asked) else {}) | \
+        ({"active_only": True} if subject == "qubit" and asked.has("active only") else {})
     within = {"execution_id": run} if run is not None else window_args(asked, days)  # a run: its own window
     return PlannedCall("failure_ranking", {"chip_id": chip, "by": subject, **within, **ranked_within, **extra},
                        f"which {subject} fails most" + (" by rate" if extra.get("rate") else ""))

@@ -194,7 +194,8 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         return ranked
     kind = kind_counted(asked)
     if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates) or \
-            asked.shape in ("count", "percentage") and kind in KINDS and (asked.has("tasks") or asked.has("result words")):
+            asked.shape in ("count", "percentage") and kind in KINDS and (asked.has("tasks") or asked.has("result words")) \
+            or asked.task_name is not None and asked.has("fail") and asked.has("count words") and not asked.qubits:
         return count_plan(asked, chip_id, days, clear, one)  # an excluded (usable, completed) count: any window
     if asked.shape == "percentage" and (asked.has("fail") or kind in KINDS) and not clear and \
             len(asked.chip_ids) <= 1:

@@ -17,6 +17,7 @@ from typing import Literal
 
 from copilot_core.domain.display import format_share
 from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.domain.task_names import name_parts, task_meant
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, dates_window, day_window, read_end
 from copilot_core.errors import InvalidRequest
@@ -65,6 +66,17 @@ def _scope_fields(since: datetime | None, until: datetime | None, qid: str | Non
     return out | {key: value for key, value in (("qid", qid), ("task_name", task)) if value is not None}
 
 
+def task_named(ctx: ToolContext, chip_id: str, task_name: str | None) -> str | None:
+    """The chip's own task name a task written loosely means ("T1Check", "Ramsey": CheckRamsey), read against the
+    names its results hold; a name that means none of them is kept as written (its count is 0)."""
+    if task_name is None:
+        return None
+    names = ctx.repo.task_names(chip_id)
+    if task_name in names:
+        return task_name
+    return task_meant(name_parts(task_name), names) or task_name
+
+
 @tool("count_in_window",
       {"chip_id": chip_id_arg(),
        "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "failed runs", "measurements",
@@ -99,6 +111,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     since_weekday = since_weekday.strip().lower() if isinstance(since_weekday, str) else since_weekday
     if since_weekday is not None and since_weekday not in WEEKDAYS:
         raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}", kind="call")
+    task_name = task_named(ctx, chip_id, task_name)
     lasts = [at for chip in chips if (at := ctx.repo.last_execution_at(chip)) is not None]
     if len(lasts) < len(chips):
         raise ToolError(f"{chip_id if len(chips) == 1 else 'a chip named'} has no runs",

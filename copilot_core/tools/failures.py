@@ -15,7 +15,7 @@ from typing import Literal
 from copilot_core.domain.display import format_fraction, format_share
 from copilot_core.domain.task_families import FAMILIES, FAMILY_WORDS, Family
 from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, read_end
-from copilot_core.tools.aggregates import LISTED, SHOWN, _scope_fields, _window, ranking
+from copilot_core.tools.aggregates import LISTED, SHOWN, _scope_fields, _window, ranking, task_named
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.tools.spec import (FROM_QUESTION, ToolContext, ToolError, ToolResult, chip_id_arg, date_arg,
                                      day_arg, days_arg, name_arg, qid_arg, qids_arg, tool, weekday_arg)
@@ -76,6 +76,10 @@ def _next_end(tied: int) -> int:
     return SHOWN if tied < SHOWN else tied + 2
 
 
+def _qid_key(qid: str) -> tuple[int, str]:
+    return (int(qid), qid) if qid.isdigit() else (1 << 30, qid)
+
+
 def _of_subject(counts: dict[str, int], by: str) -> dict[str, int]:
     """Only the subject asked: a coupling's results are stored under its "4-5" id, a qubit's under "5"."""
     if by == "coupling":
@@ -99,6 +103,8 @@ def _of_subject(counts: dict[str, int], by: str) -> dict[str, int]:
                   "description": "Only tasks of this family: single-qubit, coupling (two-qubit) or readout."},
        "rate": {"type": "boolean", FROM_QUESTION: True,
                 "description": "Rank by failure rate: each one's failed results over its finished ones."},
+       "active_only": {"type": "boolean", FROM_QUESTION: True,
+                       "description": "Leave out the qubits the chip marks inactive."},
        "execution_id": {"type": "string", "pattern": r"^([0-9]{8}-[0-9]{3,6}|latest)$", FROM_QUESTION: True,
                         "description": "Only this run's failures ('latest': the chip's newest run)."}},
       ("chip_id",))
@@ -106,7 +112,7 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
                     days: int | None = None, day: Day | None = None, since_weekday: str | None = None,
                     qid: str | None = None, task_name: str | None = None, qids: list[str] | None = None,
                     from_date: str | None = None, to_date: str | None = None, family: Family | None = None,
-                    rate: bool = False, execution_id: str | None = None) -> ToolResult:
+                    rate: bool = False, execution_id: str | None = None, active_only: bool = False) -> ToolResult:
     ctx.chip(chip_id)
     chip_id, run = _run_named(ctx, chip_id, execution_id) if execution_id is not None else (chip_id, None)
     for q in ([qid] if qid is not None else []) + (qids or []):
@@ -114,6 +120,7 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
     since_weekday = since_weekday.strip().lower() if isinstance(since_weekday, str) else since_weekday
     if since_weekday is not None and since_weekday not in WEEKDAYS:
         raise ToolError(f"unknown weekday {since_weekday!r}", "e.g. {\"since_weekday\": \"monday\"}", kind="call")
+    task_name = task_named(ctx, chip_id, task_name)
     windowed = days is not None or since_weekday is not None or day is not None or bool(from_date or to_date)
     last = ctx.repo.last_execution_at(chip_id) if windowed else None
     since, until = _window(last, days, since_weekday, day, from_date, to_date) if last is not None else (None, None)
@@ -122,18 +129,24 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
     counts = ctx.repo.failure_counts(chip_id, **read)  # type: ignore[arg-type]
     if not qids:
         counts = _of_subject(counts, by)
+    left_out = sorted(ctx.repo.inactive_qubits(chip_id), key=_qid_key) if active_only and by == "qubit" else []
+    counts = {k: n for k, n in counts.items() if k not in left_out}
     task = str(inline_from_database(task_name, 80)) if task_name else None
     narrowed = "".join([f" of {task}" if task else "", f" of {ctx.label(chip_id, qid)}"
                         if qid is not None and not qids else "",
                         f" of the {FAMILY_WORDS[family]} tasks" if family else ""])
     scope = (f"in run {run}" if run is not None else dates_text(since, until, last)
              if since is not None and until is not None else "over every stored run") \
-        + (f", counting only the failures{narrowed}" if narrowed else "")
+        + (f", counting only the failures{narrowed}" if narrowed else "") \
+        + (f", leaving out the qubits marked inactive ({', '.join(ctx.label(chip_id, q) for q in left_out)})"
+           if left_out else ", every qubit active" if active_only and by == "qubit" else "")
     fields = _scope_fields(since, until, None if qids else qid, task) | ({"family": family} if family else {}) | \
-        ({"execution_id": run} if run is not None else {})
+        ({"execution_id": run} if run is not None else {}) | \
+        ({"inactive_left_out": [ctx.label(chip_id, q) for q in left_out]} if active_only and by == "qubit" else {})
     if qids:
         return _qubits_compared(ctx, chip_id, list(dict.fromkeys(qids)), counts, scope, fields)
-    finished = _of_subject(ctx.repo.failure_counts(chip_id, **read, finished=True), by) if rate else {}  # type: ignore[arg-type]
+    finished = {k: n for k, n in _of_subject(ctx.repo.failure_counts(chip_id, **read, finished=True), by).items()  # type: ignore[arg-type]
+                if k not in left_out} if rate else {}
     if not counts:
         answer = f"No task failed on {chip_id} {scope}."
         return ToolResult({"answer": answer, "chip_id": chip_id, "by": by, "total": 0, "failures": [], **fields},
