@@ -21,7 +21,7 @@ EXTREME_WORDS: dict[str, str] = {
     "lowest": "lowest", "smallest": "lowest", "shortest": "lowest", "minimum": "lowest", "weakest": "lowest",
     "highest": "highest", "largest": "highest", "longest": "highest", "maximum": "highest", "strongest": "highest",
     "best": "best", "worst": "worst", "poorest": "worst", "top": "best", "bottom": "worst",
-    # a person's own words: ahead or behind ("leading on T1", "trailing"), an awkward size ("the most small
+    # a person's own words: ahead or behind ("leading on T1", "trailing"), an awkward size ("the most
     # small"), a T1's own verb ("relax fastest": the shortest T1)
     "leading": "best", "trailing": "worst", "lagging": "worst", "most small": "lowest", "least large": "lowest",
     "most large": "highest", "least small": "highest", "relax fastest": "lowest", "relaxes fastest": "lowest",
