@@ -30,6 +30,8 @@ from copilot_core.agent.loop import ModelLoop
 from copilot_core.agent.plan import plan_turn, turn_secrets
 from copilot_core.review.qubit_review import run_qubit_review
 from copilot_core.language.scope import DECLINE_MESSAGE, out_of_scope
+from copilot_core.language.question import parse
+from copilot_core.domain.display import shown_in
 from copilot_core.llm.provider import ProviderConfig
 from copilot_core.cancel import CancelToken
 from copilot_core.chat.messages import ChatMessage
@@ -183,13 +185,14 @@ class Copilot:
         request = AgentRequest(message=text, chip_id=chip_id, qid=state.qid, mode=state.mode,
                                history=history, context=dict(context or {}), flags=flags)
         started = time.perf_counter()
-        plan = plan_turn(request, provider=provider, tools=toolkit.schemas(), repo=repo, chips=chips,
-                         router=self._router(provider, readiness), clarify=clarify,
-                         skills=[render_skills(chosen)] if chosen else [], history=prepared, secrets=secrets,
-                         described=chip_id if len(meant.chips) == 1 else None)
-        end = ModelLoop(plan, provider, toolkit, tracer=tracer, listener=listener, stream=stream, cancel=cancel).run(
-            repo, prompt_extras=extras, client=self.client)
-        result = finish(plan, end, model=provider.model, api_style=provider.api_style)
+        with shown_in(parse(text, chips).unit_asked):  # every value of the turn in the unit the question asks
+            plan = plan_turn(request, provider=provider, tools=toolkit.schemas(), repo=repo, chips=chips,
+                             router=self._router(provider, readiness), clarify=clarify,
+                             skills=[render_skills(chosen)] if chosen else [], history=prepared, secrets=secrets,
+                             described=chip_id if len(meant.chips) == 1 else None)
+            end = ModelLoop(plan, provider, toolkit, tracer=tracer, listener=listener, stream=stream, cancel=cancel).run(
+                repo, prompt_extras=extras, client=self.client)
+            result = finish(plan, end, model=provider.model, api_style=provider.api_style)
         result.elapsed_s = time.perf_counter() - started
 
         sent = [s.name for s in chosen] if result.skills_sent else []  # the loop leaves them out of a routed turn

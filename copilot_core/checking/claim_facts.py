@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Literal
 
 from copilot_core.checking.grounding import finite_number
 from copilot_core.checking.matcher import states, written_decimals
+from copilot_core.domain.display import asked_in
 from copilot_core.domain.metrics import CATALOGUE, metric
 from copilot_core.domain.topology import target_label
 from copilot_core.language.question_words import task_words
@@ -274,11 +275,23 @@ def tool_facts(tool_results: Iterable[object]) -> list[Fact]:
             obj = untabulate(as_object(part))
             if obj is not None:
                 facts.extend(replace(f, size=size) if size else f for f in _walk(obj, _Context(name)))
+    facts.extend(_in_unit_asked(facts))
     for entry in CATALOGUE.values():
         for limit in (entry.bad, entry.good, entry.excellent):
             if limit is not None:
                 facts.append(Fact(abs(float(limit)), "threshold", entry.name, qualifier=CATALOGUE_LIMIT))
     return facts
+
+
+def _in_unit_asked(facts: Sequence[Fact]) -> list[Fact]:
+    """Each value of a metric also in the unit the question asks (:func:`~copilot_core.domain.display.shown_in`): the
+    tools' sentences write 4827.2 MHz of a frequency their numbers hold as 4.8272 GHz."""
+    out = []
+    for f in facts:
+        unit = f.unit or (CATALOGUE[f.metric].unit if f.metric in CATALOGUE else None)
+        if unit and f.role not in ("count", "total", "percent", "r") and (asked := asked_in(unit)) is not None:
+            out.append(replace(f, value=float(f"{f.value * asked[1]:.12g}"), unit=asked[0]))
+    return out
 
 
 def matches(value: float, decimals: int, fact: Fact) -> bool:

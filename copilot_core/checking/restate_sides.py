@@ -13,7 +13,7 @@ from __future__ import annotations
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
 from copilot_core.routing.planned import PlannedCall
-from copilot_core.routing.couplings import couplings_compared
+from copilot_core.routing.couplings import couplings_compared, couplings_plan
 from copilot_core.routing.prefetch import compared_plan
 from copilot_core.routing.statistics import (chip_limits, chip_statistic, chips_plan, names_statistic, spread_asked,
                                               spread_plan, spread_unit)
@@ -119,7 +119,18 @@ def sides_mismatches(asked: Question, name: str, args: dict) -> list[str]:
     if pairs and name == "get_coupling_params" and _couplings(args.get("coupling_ids") or [args.get("coupling_id")]) \
             != _couplings(pairs):
         out.append(f"compares couplings {' and '.join(pairs)}")
+    if name in SIDE_CALLS and _one_coupling(asked, args) is not None:
+        out.append(f"asks about coupling {asked.couplings[0]}, which this call does not read")
     return out
+
+
+def _one_coupling(asked: Question, args: dict) -> PlannedCall | None:
+    """The router's call for the one coupling a question names with a coupling metric ("pair 40/41", "the coupler
+    between Q10 and Q11", and the qubit metric of its ends asked beside it): a chip's or qubit's values miss it."""
+    chip = args.get("chip_id") if isinstance(args.get("chip_id"), str) else asked.chip
+    plan = couplings_plan(asked, chip) if chip is not None and len(asked.couplings) == 1 and any(
+        CATALOGUE[m].kind == "coupling" for m in _clear(asked)) else None
+    return plan if plan is not None and plan.args.get("coupling_id") == asked.couplings[0] else None
 
 
 def other_chip(asked: Question, args: dict) -> str | None:
@@ -151,6 +162,8 @@ def sides_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | 
         return pair.name, dict(pair.args)
     if _history_missed(asked, name, args) is not None and (history := _history_plan(asked, args)) is not None:
         return history.name, dict(history.args)
+    if name in SIDE_CALLS and (one := _one_coupling(asked, args)) is not None:
+        return one.name, dict(one.args)
     pairs = couplings_compared(asked)
     if pairs and name in ("compare_qubits", "get_coupling_params") and isinstance(args.get("chip_id"), str):
         clear = [m for m in _clear(asked) if CATALOGUE[m].kind == "coupling"]

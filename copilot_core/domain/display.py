@@ -9,16 +9,20 @@ significant figures and padded back to four decimals); a change is printed in th
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from copilot_core.domain.topology import qubit_label, target_label
+from copilot_core.domain.units import convert, family
 
 if TYPE_CHECKING:
     from copilot_core.domain.metrics import Metric
 
 __all__ = ["NOT_MEASURED", "NO_CHANGE", "NO_VALUE", "converted_decimals", "format_value", "format_change", "format_percent",
            "format_fraction", "format_share", "unit_suffix", "format_coefficient", "format_with_error", "number_or_none",
-           "qubit_label", "target_label", "MEDIAN_CHANGE_LABEL"]
+           "qubit_label", "target_label", "MEDIAN_CHANGE_LABEL", "shown_in", "asked_in"]
 
 NO_VALUE = "—"  # a value missing inside a sentence or a chart label
 NOT_MEASURED = "not measured"  # a table cell with no usable value
@@ -33,6 +37,29 @@ def number_or_none(value: object) -> float | None:
         return None
     value = float(value)
     return value if math.isfinite(value) else None
+
+
+# The unit the question asks its values in ("in megahertz"), for the turn being answered: every value, spread and
+# change of a metric of that unit's family is written in it (a frequency kept in GHz shown in MHz).
+_SHOWN_IN: ContextVar[str | None] = ContextVar("unit_shown_in", default=None)
+
+
+@contextmanager
+def shown_in(unit: str | None) -> Iterator[None]:
+    """Within the block, values of ``unit``'s family are written in ``unit`` (None: each in its metric's own)."""
+    token = _SHOWN_IN.set(unit)
+    try:
+        yield
+    finally:
+        _SHOWN_IN.reset(token)
+
+
+def asked_in(unit: str) -> tuple[str, float] | None:
+    """The unit asked and its factor from ``unit`` when it is another unit of ``unit``'s family, else None."""
+    asked = _SHOWN_IN.get()
+    if not asked or asked == unit or family(unit) is None or family(asked) != family(unit):
+        return None
+    return asked, convert(1.0, unit, asked)
 
 
 def unit_suffix(unit: str) -> str:
@@ -58,9 +85,13 @@ def format_value(metric: Metric, value: float | None, *, unit: bool = True, miss
     number = number_or_none(value)
     if number is None:
         return missing
+    shown = metric.unit
+    if (asked := asked_in(metric.unit)) is not None:
+        shown, factor = asked
+        number, decimals = number * factor, converted_decimals(metric.unit, factor) if decimals is None else decimals
     decimals = _DECIMALS.get(metric.unit) if decimals is None else decimals
     text = f"{number:.{decimals}f}" if decimals is not None else f"{number:.5g}"
-    return _with_unit(text, metric.unit) if unit else text
+    return _with_unit(text, shown) if unit else text
 
 
 def format_with_error(metric: Metric, value: float | None, error: float | None, *, missing: str = NO_VALUE) -> str:
@@ -71,7 +102,8 @@ def format_with_error(metric: Metric, value: float | None, error: float | None, 
     spread = number_or_none(error)
     if spread:
         text += " ± " + format_value(metric, abs(spread), unit=False)
-    return _with_unit(text, metric.unit)
+    asked = asked_in(metric.unit)
+    return _with_unit(text, asked[0] if asked else metric.unit)
 
 
 def _signed(number: float, decimals: int) -> str:
@@ -87,6 +119,10 @@ def format_change(metric: Metric, change: float | None, *, missing: str = NOT_ME
         return missing
     if number == 0:
         return NO_CHANGE
+    if (asked := asked_in(metric.unit)) is not None:
+        shown, factor = asked
+        places = converted_decimals(metric.unit, factor)
+        return _with_unit(_signed(number * factor, places) if places is not None else f"{number * factor:+.5g}", shown)
     if metric.unit == "GHz":
         khz = number * 1e6
         if abs(khz) < 0.05:

@@ -51,7 +51,7 @@ METRIC_TERMS: tuple[Term, ...] = (
     Term(r"gate fidelity|gate fidelities|single.qubit gates?", None, _GATES),
     Term(r"bell( state)?( fidelit(y|ies))?", "bell_state_fidelity", ("bell_state_fidelity",)),
     Term(r"cr|cnot|two.qubit( gates?)?|couplings?", None, _TWO_QUBIT),
-    Term(r"t1|(energy )?relaxation times?", "t1", ("t1", "t1_average")),
+    Term(r"t1|(energy )?relaxation times?|relax(es)? (fastest|quickest|slowest)", "t1", ("t1", "t1_average")),
     Term(r"t2 ?(\*|star)|ramsey( dephasing times?| decay times?)?", "t2_star", ("t2_star",)),
     Term(r"t2 ?e(cho)?|(hahn )?echo( t2| dephasing times?| decay times?)?|t2 hahn echo", "t2_echo",
          ("t2_echo", "t2_echo_average")),
@@ -69,7 +69,8 @@ METRIC_TERMS: tuple[Term, ...] = (
 NOT_HELD: dict[str, tuple[str, tuple[str, ...]]] = {
     "depolariz*|depolaris*": ("depolarizing rate", ("average_gate_fidelity", "x90_gate_fidelity")),
     "leakage rate/rates|leakage|leak rate/rates": ("leakage rate", ("x90_gate_fidelity", "average_gate_fidelity")),
-    "readout/measurement? crosstalk|readout/measurement? cross talk": (
+    "readout/measurement/microwave/qubit/gate/drive/xy? crosstalk|readout/measurement/microwave/qubit/gate/drive/xy? "
+    "cross talk": (
         "crosstalk", ("static_zz_interaction", "zx90_gate_fidelity")),
     "thermal population/populations/excitation/occupation|excited state population|residual excited/excitation"
     "|effective/qubit temperature": ("thermal population",
@@ -83,19 +84,23 @@ NOT_HELD: dict[str, tuple[str, tuple[str, ...]]] = {
     "charge noise|flux noise|charge dispersion": ("charge or flux noise", ("t2_echo", "t2_star")),
     "coupling strength/strengths|exchange coupling|j coupling": ("coupling strength", (
         "static_zz_interaction", "zx90_gate_time")),
+    "readout/measurement? qnd/qndness|readout/measurement? qnd ness|readout/measurement? non/quantum? demolition"
+    "|readout/measurement? nondemolition": ("measurement QND-ness", (
+        "average_readout_fidelity", "readout_fidelity_1")),
+    "state/qubit? purity|purities": ("state purity", ("average_readout_fidelity", "t2_echo")),
 }
 
 
 
 def not_held_named(name: str) -> tuple[str, tuple[str, ...]] | None:
     """The :data:`NOT_HELD` entry whose title (or title with ``_`` for spaces, as a tool argument) is ``name``."""
-    said = " ".join(name.replace("_", " ").lower().split())
-    return next((entry for entry in NOT_HELD.values() if entry[0].lower() == said), None)
+    said = " ".join(name.replace("_", " ").replace("-", " ").lower().split())
+    return next((entry for entry in NOT_HELD.values() if entry[0].lower().replace("-", " ") == said), None)
 
 
 def not_held_arg(key: str) -> str:
     """The tool argument naming the :data:`NOT_HELD` quantity of ``key`` ("depolarizing_rate")."""
-    return "_".join(NOT_HELD[key][0].split()).replace("/", "_")
+    return "_".join(NOT_HELD[key][0].split()).replace("/", "_").replace("-", "_")
 
 
 # Comparison and absence words, shared by the router (which tool), the prefetch (the threshold's side) and the claim

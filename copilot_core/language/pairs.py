@@ -59,7 +59,8 @@ def _apart(gap: str) -> bool:
 
 def couplings_written(text: str, about_couplings: bool, values: frozenset[float] = frozenset()) -> list[str]:
     """The couplings ``text`` sets side by side, written by their qubits ("16-17"), in order; none unless it is
-    about couplings (``about_couplings``, or a coupling word) and names at least two pairs set apart.  ``values``:
+    about couplings (``about_couplings``, or a coupling word) and names at least two pairs set apart, or one pair
+    alone beside a coupling word ("pair 40/41", "the coupler between Q10 and Q11").  ``values``:
     the limits it states with a unit, never a qubit ("between 16 and 18" of a coupling is one, not a range)."""
     numbers = _numbers(text, values)
     fused = any(a[:2] == b[:2] for a, b in zip(numbers, numbers[1:]))  # "Q7Q10": a pair whatever the words
@@ -75,6 +76,8 @@ def couplings_written(text: str, about_couplings: bool, values: frozenset[float]
             i += 2
             continue
         i += 1
+    if len(pairs) == 1 and len(numbers) == 2 and about_couplings and {w for _, _, w in tokens_of(text)} & COUPLING_NOUNS:
+        return [f"{int(a[2])}-{int(b[2])}" for a, b in pairs if int(a[2]) != int(b[2])]  # "the coupler of Q4 and Q5"
     if len(pairs) < 2:
         return []
     return list(dict.fromkeys(f"{int(a[2])}-{int(b[2])}" for a, b in pairs if int(a[2]) != int(b[2])))

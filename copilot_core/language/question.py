@@ -174,7 +174,8 @@ class Question:
     def relates(self) -> bool:
         """It asks how two metrics go together: the correlation shape, or its words in any shape ("is T1 related
         to frequency", "do qubits with higher X have worse Y"), for the router and the checks alike."""
-        return self.shape == "correlation" or self.has("correlation words")
+        link = str(self.said("correlation words")).lower() in ("link", "links") and bool(self.couplings)  # "the
+        return self.shape == "correlation" or self.has("correlation words") and not link  # 4-5 link" names one
 
     @property
     def chip_scope(self) -> Literal["one", "each", "pooled"]:

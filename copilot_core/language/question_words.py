@@ -64,7 +64,8 @@ WORDS: dict[str, Row] = {
     "bare pair": re.compile(r"(?<![\w.])(?:coupling\s+|pair\s+)?q?0*(\d{1,4})\s*(?:-|–|—|→|->)\s*q?0*(\d{1,4})(?![\w.])",
                             re.I),
     "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
-                       "strongest|poorest|top|bottom"),
+                       "strongest|poorest|top|bottom|leading|trailing|lagging|most small|most large|least small"
+                       "|least large|relax/relaxes fastest/quickest/slowest"),  # own words: language/ranked.py
     "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b"
                     r"(?!\s*(?:days?|weeks?|hours?|hrs?\b)|[\s-]*qubit(?!s))"
                     rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b"
@@ -301,6 +302,8 @@ WORDS.update({
                               "|dropped|unused|not used/counted/included|never used|removed from|masked"),
     "result words": Phrases("result/results|calibration/calibrations|fit/fits"),  # what a kind of result counts
     "completed words": Phrases("completed|complete|successful|successfully|succeeded|passed|went through"),
-    "unit asked": Phrases("in/into/as hz/khz/mhz/ghz/ns/us/μs/µs/ms"),  # "the spread of the frequency in MHz"
+    # "the spread of the frequency in MHz", "in megahertz"
+    "unit asked": Phrases("in/into/as hz/khz/mhz/ghz/ns/us/μs/µs/ms/hertz/kilohertz/megahertz/gigahertz/nanosecond/"
+                          "nanoseconds/microsecond/microseconds/millisecond/milliseconds"),
 })
 WORDS.update(FAILURE_WORDS)  # which subject fails most, of which family, by count or rate

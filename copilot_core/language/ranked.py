@@ -20,7 +20,12 @@ from copilot_core.language.question_words import WORDS
 EXTREME_WORDS: dict[str, str] = {
     "lowest": "lowest", "smallest": "lowest", "shortest": "lowest", "minimum": "lowest", "weakest": "lowest",
     "highest": "highest", "largest": "highest", "longest": "highest", "maximum": "highest", "strongest": "highest",
-    "best": "best", "worst": "worst", "poorest": "worst", "top": "best", "bottom": "worst"}
+    "best": "best", "worst": "worst", "poorest": "worst", "top": "best", "bottom": "worst",
+    # a person's own words: ahead or behind ("leading on T1", "trailing"), an awkward size ("the most
+    # small"), a T1's own verb ("relax fastest": the shortest T1)
+    "leading": "best", "trailing": "worst", "lagging": "worst", "most small": "lowest", "least large": "lowest",
+    "most large": "highest", "least small": "highest", "relax fastest": "lowest", "relaxes fastest": "lowest",
+    "relax quickest": "lowest", "relaxes quickest": "lowest", "relax slowest": "highest", "relaxes slowest": "highest"}
 _PLACES = frozenset({"top", "bottom"})  # "top 3 worst": the place in a list, the word after it says which end
 MAX_N = 50  # the most a ranking lists (rank_metric's maximum)
 
@@ -43,7 +48,8 @@ def extreme_word(text: str) -> str | None:
     """The ranking word of ``text``, lower-case: its first, unless that is a place ("top", "bottom") followed by an
     end ("top 3 worst": worst)."""
     rule = WORDS["extreme"]
-    found = [text[a:b].lower() for a, b in (rule.find(text) if isinstance(rule, Phrases) else [])]
+    found = [" ".join(w.lower() for _, _, w in tokens_of(text[a:b]))  # "most  small": "most small"
+             for a, b in (rule.find(text) if isinstance(rule, Phrases) else [])]
     if not found:
         return None
     ends = [w for w in found[1:] if w not in _PLACES]

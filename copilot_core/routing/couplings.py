@@ -32,8 +32,8 @@ def couplings_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         names = clear or ([DEFAULT_COUPLING_METRIC] if asked.has("pair words") or asked.extreme_word else [])
         return PlannedCall("get_coupling_params", {"chip_id": chip_id, "coupling_ids": pairs[:8],
                                                    **({"param_names": names} if names else {})}, "couplings compared")
-    if len(asked.couplings) == 1 and not asked.qubits and not asked.has("trend") and not asked.chart and \
-            all(CATALOGUE[n].kind == "coupling" for n in clear):
+    if len(asked.couplings) == 1 and not asked.qubits and not asked.has("trend") and not asked.chart and (
+            not clear or any(CATALOGUE[n].kind == "coupling" for n in clear)):  # its ends' qubit metrics too
         return PlannedCall("get_coupling_params", {"chip_id": chip_id, "coupling_id": asked.couplings[0],
                                                    **({"param_names": clear} if clear else {})}, "one coupling's values")
     if coupling_asked(asked) and not asked.has("trend") and not asked.chart:

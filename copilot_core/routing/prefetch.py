@@ -25,7 +25,7 @@ from copilot_core.routing.fill import FillCall, agreed, fill_schema
 from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.domain.metrics import CATALOGUE
-from copilot_core.domain.vocabulary import not_held_arg
+from copilot_core.domain.vocabulary import NOT_HELD, not_held_arg
 from copilot_core.routing.couplings import coupling_asked, couplings_plan
 from copilot_core.routing.statistics import (chips_plan, names_statistic, pair_statistic, spread_asked,
                                                spread_plan)
@@ -87,12 +87,13 @@ def _shape_plan(asked: Question, chip_id: str, qubits: set[str], named: Sequence
         for limit in asked.limits:
             args[limit.side] = limit.value
         return PlannedCall("filter_metric", args, f"{metric_name} past a threshold")
-    word = asked.extreme_word
-    if word in _LOW_WORDS | _HIGH_WORDS and not asked.has("trend") and not asked.has("map"):
+    word, extreme = asked.extreme_word, asked.extreme  # the end the word means, own words too ("trailing")
+    if (word in _LOW_WORDS | _HIGH_WORDS or extreme is not None and word not in ("top", "bottom")) and \
+            not asked.has("trend") and not asked.has("map"):
         entry = CATALOGUE[metric_name]
-        low_word = word in _LOW_WORDS
-        if word in ("worst", "poorest", "best"):
-            low_word = (word != "best") == entry.higher_is_better
+        low_word = word in _LOW_WORDS or extreme == "lowest"
+        if extreme in ("worst", "best"):
+            low_word = (extreme != "best") == entry.higher_is_better
         n = asked.extreme_n or (5 if asked.has("plural") else 1)
         return PlannedCall("rank_metric", {"chip_id": chip_id, "metric_name": metric_name,
                                            "order": "lowest" if low_word else "highest", "n": min(n, 50)},
@@ -300,7 +301,8 @@ def plan_prefetch(question: str, *, chip_id: str | None, qid: str | None = None,
 
 
 def _planned(asked: Question, chip_id: str, qid: str | None, available: Sequence[str] | None) -> PlannedCall | None:
-    if asked.not_held and not any(asked.metrics):  # no neighbour's value stands in for a quantity not held
+    near = {m for key in asked.not_held for m in NOT_HELD[key][1]}  # "how non-demolition is the readout": a
+    if asked.not_held and not any(m is not None and m not in near for m in asked.metrics):  # neighbour's word too
         chip = asked.chip or chip_id
         return _offered(PlannedCall("check_target", {"chip_id": chip, "metric_name": not_held_arg(asked.not_held[0])},
                                     "a quantity the data does not hold", settles=True), available)

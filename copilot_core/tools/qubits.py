@@ -10,6 +10,7 @@ from __future__ import annotations
 from copilot_core.domain.metrics import (CATALOGUE, COUPLING_METRICS, QUBIT_METRICS, SCORED_COUPLING_METRICS,
                                          SCORED_QUBIT_METRICS, Kind, format_value, metric, missing_since,
                                          missing_text)
+from copilot_core.analysis.chip_metrics import chip_metric
 from copilot_core.tools.aggregates import ranking
 from copilot_core.tools.derived import gap_facts, gap_text
 from copilot_core.tools.compact import display_parameters, from_database
@@ -195,6 +196,29 @@ def _couplings_answer(owner: str, chip_id: str, rows: list[dict], names: list[st
     return {"answer": " ".join(parts)} if parts else {}
 
 
+def _ends_answer(ctx: ToolContext, chip_id: str, row: dict, names: list[str]) -> tuple[list[dict], str, dict] | None:
+    """A qubit metric asked of a coupling ("and which of its two qubits has the longer T2 echo"): both ends' latest
+    values and which is the larger, so the coupling's answer holds the qubit part too; None when none is asked."""
+    rows: list[dict] = []
+    parts: list[str] = []
+    ranked: dict = {}
+    for name in dict.fromkeys(n for n in names if n in CATALOGUE and CATALOGUE[n].kind == "qubit"):
+        entry, values = CATALOGUE[name], chip_metric(ctx.repo, chip_id, name, kind="qubit").values
+        ends = [(q, values.get(q)) for q in (str(row["control"]), str(row["target"]))]
+        rows += [{"qid": q, "metric": name, "value": v} for q, v in ends]
+        shown = ", ".join(f"{ctx.label(chip_id, q)} {format_value(entry, v, missing='no valid value')}" for q, v in ends)
+        valued = sorted(((v, q) for q, v in ends if v is not None), reverse=True)
+        more, less = ("longer", "shorter") if entry.unit in ("μs", "ns") else ("higher", "lower")
+        verdict = "" if len(valued) < 2 else f"; both have the same {entry.title}" if valued[0][0] == valued[1][0] \
+            else (f"; {ctx.label(chip_id, valued[0][1])} has the {more} {entry.title} and "
+                  f"{ctx.label(chip_id, valued[1][1])} the {less}")
+        parts.append(f"Its qubits' {entry.title}: {shown}{verdict}.")
+        if len(valued) == 2 and not ranked:  # the order check holds "the longer" to the two ends
+            ranked = ranking("qubit", name, [(ctx.label(chip_id, q), [format_value(entry, v)]) for v, q in valued],
+                             entry.higher_is_better)
+    return (rows, " ".join(parts), ranked) if parts else None
+
+
 _COUPLING = {"type": "string", "pattern": r"^[0-9]{1,5}-[0-9]{1,5}$"}
 
 
@@ -225,12 +249,16 @@ def get_coupling_params(ctx: ToolContext, chip_id: str, coupling_id: str | None 
     if coupling_id and rows[0]["stored_as"] is None:
         raise ToolError(f"no data for coupling {ctx.label(chip_id, coupling_id)} on {chip_id}",
                         "use get_chip_topology to list couplings, or pass qubit_id", kind="data")
-    data = {"chip_id": chip_id, "couplings": rows}
+    data: dict = {"chip_id": chip_id, "couplings": rows}
     for row in rows:
         row["label"] = ctx.label(chip_id, str(row["coupling_id"]))
     owner = f"The couplings of {ctx.label(chip_id, qubit_id)}" if qubit_id and not coupling_id and not coupling_ids \
         else "The couplings compared" if coupling_ids else "Coupling"
     data |= _couplings_answer(owner, chip_id, rows, param_names)
+    if coupling_id and (ends := _ends_answer(ctx, chip_id, rows[0], param_names or [])):
+        data["qubits"], said, ranked = ends
+        data["answer"] = f"{data.get('answer', '')} {said}".strip()
+        data |= {"ranking": ranked} if ranked and "ranking" not in data else {}
     with_data = sum(1 for r in rows if r["stored_as"])
     return ToolResult(data, f"{with_data} of {len(rows)} couplings with data on {chip_id}")
 
