@@ -115,7 +115,8 @@ def test_a_count_word_is_no_value(text):
     ("What share of couplings are above 96% fidelity?", {"metric_name": "zx90_gate_fidelity", "below": 96},
      {"metric_name": "zx90_gate_fidelity", "above": 96.0}),
     ("what fraction of the pairs sit below ninety-four percent bell fidelity",
-     {"metric_name": "bell_state_fidelity", "above": 0, "below": 100}, {"metric_name": "bell_state_fidelity", "below": 94.0}),
+     {"metric_name": "bell_state_fidelity", "above": 0, "below": 100},
+     {"metric_name": "bell_state_fidelity", "below": 94.0}),
     ("What share of qubits lie above ninety-nine point five percent x90 fidelity?",
      {"metric_name": "x90_gate_fidelity", "below": 99.5}, {"metric_name": "x90_gate_fidelity", "above": 99.5}),
 ])

@@ -35,11 +35,11 @@ class Term:
 # written-out name ``x90_gate_fidelity`` names that metric alone.
 METRIC_TERMS: tuple[Term, ...] = (
     Term(r"readout freq(uency|uencies)?", "readout_frequency", ()),
-    # the readout fidelity of one prepared state before the average ("ground-state readout fidelity", "|0> fid")
-    Term(r"(ground|0) state (readout |assignment )?fid(elity|elities)?|readout fid(elity)? (of|for) (the )?"
-         r"(ground|0) state", "readout_fidelity_0", ("readout_fidelity_0",)),
-    Term(r"(excited|1) state (readout |assignment )?fid(elity|elities)?|readout fid(elity)? (of|for) (the )?"
-         r"(excited|1) state", "readout_fidelity_1", ("readout_fidelity_1",)),
+    # the readout fidelity of one prepared state (|0> or |1>) before the average of the two
+    Term(r"readout fid(elity)? (of|for) (the )?(ground|0) state|"
+         r"(ground|0) state (readout |assignment )?fid(elity|elities)?", "readout_fidelity_0", ("readout_fidelity_0",)),
+    Term(r"readout fid(elity)? (of|for) (the )?(excited|1) state|"
+         r"(excited|1) state (readout |assignment )?fid(elity|elities)?", "readout_fidelity_1", ("readout_fidelity_1",)),
     Term(r"((average )?readout|assignment) fid(elity|elities)?|readout|reads? out", "average_readout_fidelity",
          ("average_readout_fidelity",)),
     # a coupling's gate time before its fidelity: "ZX90 gate time", "CZ duration", "two-qubit gate length"

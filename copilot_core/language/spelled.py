@@ -1,4 +1,4 @@
-"""Values written in words ("between forty and sixty microseconds", "above ninety-five percent", "three hundred
+"""Values written in words ("from thirty to seventy us", "above ninety-five percent", "three hundred
 nanoseconds") read as the digits they are, so a limit written in words is the same limit as one written in digits.
 
 A tens word (twenty ... ninety), alone or joined to a unit word ("forty-five", "ninety five"), and a "N hundred" are
