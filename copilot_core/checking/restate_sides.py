@@ -10,6 +10,7 @@ side by side).
 
 from __future__ import annotations
 
+from copilot_core.checking.restate_filter import SUMMARIES, filter_missed, filter_rebuilt, open_missed, open_rebuilt
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
 from copilot_core.routing.planned import PlannedCall
@@ -21,7 +22,7 @@ from copilot_core.routing.statistics import (chip_limits, chip_statistic, chips_
 ONE_CHIP = frozenset({"get_chip_summary", "metric_spread"})  # calls that read one chip's statistics
 # Calls that read two qubits' latest values or one qubit's history: not two histories compared on a statistic.
 _LATEST = frozenset({"compare_qubits", "get_qubit_params", "get_parameter_timeseries", "get_chip_summary"})
-SIDE_CALLS = ONE_CHIP | _LATEST  # context calls whose scope the sides still hold
+SIDE_CALLS = ONE_CHIP | _LATEST | SUMMARIES  # context calls whose scope the sides still hold
 _ONE_CHIP_SHARE = frozenset({"filter_metric", "filter_metrics", "get_chip_summary"})  # one chip's share or counts
 # Calls that answer a spread question with a center, an extreme value, a filter or a count: no spread in them.
 _NO_SPREAD = frozenset({"get_chip_summary", "rank_metric", "filter_metric", "filter_metrics", "count_in_window"})
@@ -113,6 +114,9 @@ def sides_mismatches(asked: Question, name: str, args: dict) -> list[str]:
         out.append(history)
     if name == "get_qubit_params" and _pair_plan(asked, args) is not None:
         out.append(f"compares qubits {' and '.join(sorted(asked.qubits, key=int))}, not one qubit alone")
+    if metric is None and spread is None and (missed := filter_missed(asked, name, args)) is not None:
+        out.append(missed)
+    out += open_missed(asked, name, args)
     pairs = couplings_compared(asked)
     if pairs and name == "compare_qubits":
         out.append(f"compares couplings {' and '.join(pairs)}, not single qubits")
@@ -164,6 +168,8 @@ def sides_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | 
         return history.name, dict(history.args)
     if name in SIDE_CALLS and (one := _one_coupling(asked, args)) is not None:
         return one.name, dict(one.args)
+    if (made := filter_rebuilt(asked, name, args) or open_rebuilt(asked, name, args)) is not None:
+        return made
     pairs = couplings_compared(asked)
     if pairs and name in ("compare_qubits", "get_coupling_params") and isinstance(args.get("chip_id"), str):
         clear = [m for m in _clear(asked) if CATALOGUE[m].kind == "coupling"]

@@ -22,7 +22,7 @@ COMPARISONS: dict[str, tuple[Way, bool]] = {
         "belw", "bellow", "belo", "undr", "les than", "less then", "lower then", "smaller then")},  # typed fast
     **{w: ("above", False) for w in (
         "above", "over", "greater than", "more than", "higher than", "larger than", "longer than", "bigger than",
-        "exceed", "exceeds", "exceeding", "exceeded", "in excess of", "upwards of", "north of", "tops", "topping",
+        "beyond", "exceed", "exceeds", "exceeding", "exceeded", "in excess of", "upwards of", "north of", "tops", "topping",
         "topped", "surpass", "surpasses", "surpassing", "surpassed",
         "abov", "abve", "abvoe", "aboev", "obove", "ovr", "grater than", "greater then", "higher then", "higer than",
         "more then", "larger then", "longer then")},  # typed fast

@@ -46,7 +46,7 @@ FAILURE_WORDS: dict[str, Row] = {
                            "|reliable/unreliable/troublesome/problematic/failing coupling/couplings/pair/pairs"
                            "|which/what single/one/individual/particular coupling/coupler/pair/edge"
                            "|worst/top/single coupler/couplers/pair/pairs/edge/edges"),
-    "by qubit": Phrases("which qubit/qubits|which of the/our/these? qubits|worst/top/rank qubit/qubits|qubits by"
+    "by qubit": Phrases("which qubit/qubits/qb/qbs|which of the/our/these? qubits/qbs|worst/top/rank qubit/qubits|qubits by"
                         "|qubit/qubits fail*|qubit/qubits has/have/had the? most|qubit/qubits that/which/with"
                         "|per/by qubit|reliable/unreliable/troublesome/problematic/failing qubit/qubits"
                         "|qid/qids|which/what single/one/individual/particular qubit|worst/top *? qubit"),
@@ -73,7 +73,7 @@ FAILURE_WORDS: dict[str, Row] = {
     # the kind of subject a count of failures is of ("how many coupler calibrations failed"): a coupling's id joins two
     "coupling kind": Phrases("coupling/couplings/coupler/couplers/edge/edges/cz/zx90|two/2 qubit|2q"
                              "|qubit pair/pairs|pair/pairs of qubits"),
-    "qubit kind": Phrases("qubit/qubits|1q"),
+    "qubit kind": Phrases("qubit/qubits/qb/qbs|1q"),
     # a failure rate (failed results over finished ones), not a count; and subjects that never failed
     "rate words": Phrases("rate/rates|ratio|relative to|relatively|proportion/share/fraction/percentage/percent"
                           "|per attempt/try|out of ... attempts/tries/runs/results|normali*"

@@ -41,7 +41,7 @@ _JOINS = frozenset({"and", "to", "-", "–", "—", "..", "…"})
 EXCLUSION = Phrases("but not|and not|excluding|exclude|excludes|except|apart from|other than|"
                     "not counting|leaving out|leave out|without|don t have|do not have|doesn t have|does not have|"
                     "lacking|minus the ones|minus those|setting aside|aside from|but no|and no")
-_SUBJECTS = frozenset({"coupling", "couplings", "qubit", "qubits", "pair", "pairs", "cr", "cnot"})
+_SUBJECTS = frozenset({"coupling", "couplings", "qubit", "qubits", "qb", "qbs", "pair", "pairs", "cr", "cnot"})
 _FLIPPED: dict[Side, Side] = {"below": "above", "above": "below"}
 
 

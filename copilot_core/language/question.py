@@ -25,6 +25,7 @@ from copilot_core.language.ranked import EXTREME_WORDS, extreme_n, extreme_word
 from copilot_core.language.task_words import loose_task_name
 from copilot_core.language.window_words import Window, read_window
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
+from copilot_core.language.spelled import spelled_as_digits
 from copilot_core.language.stated_numbers import (COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
                                                   STATED_NUMBER, counts_as_digits,
                                                   numbers_as_digits)
@@ -333,7 +334,8 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     if "window" not in found and (said := _first(WORDS["window"], numbers_as_digits(written), tokens)):
         found["window"] = said  # "over the last thirty-six hours": a number written in words
     dates = written_window(written) or (("month", None) if "this month" in found else None)  # since the 1st
-    text = blank(written, date_spans(written))  # a date's digits are never a qubit, a count or a limit
+    # a date's digits are never a qubit, a count or a limit; a value in words ("forty-five") is its digits
+    text = spelled_as_digits(blank(written, date_spans(written)))
     labelled = [m.subject for m in mentions(text) if "-" in m.subject]
     limits, ranges, join, unfit = read_limits(text)
     bare = [f"{int(m.group(1))}-{int(m.group(2))}" for m in _rx("bare pair").finditer(text)  # "60-80" of a range

@@ -79,7 +79,7 @@ WORDS: dict[str, Row] = {
                          rf"|\b({COUNT})\s+(?:most\s+)?(?:recent|previous|past|last|latest)\s+(days?|weeks?|months?|hours?)\b",
                          re.I),
     "t2": words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))"),
-    "data": Phrases("qubit/qubits|chip|heat map|heatmap|median|trend|worst|best"),  # or a qubit named
+    "data": Phrases("qubit/qubits/qb/qbs|chip|heat map|heatmap|median|trend|worst|best"),  # or a qubit named
     "many chips": Phrases(f"{_CHIPS}|compare|comparison|every chip|all chips|which chip|each chip|per chip"),
     "each chip": Phrases("each chip|per chip|both chips|every chip|all chips|all the chips"
                          f"|each of the/our/both/two? {_CHIPS}|each/per/every installed? {_CHIP}|by {_CHIP}"
@@ -102,7 +102,7 @@ WORDS: dict[str, Row] = {
     "outside range": Phrases("outside|not between|not within|out of the range/band"),
     # the router's rows: a match offers the row's tools (copilot_core.routing.router.RULES)
     "chip stat": Phrases("median|mean|average|typical|worst|best|lowest|highest|top #|bottom #|how many|yield"
-                         "|distribution|spread|across|all qubits|every qubit|which qubits|outlier/outliers|chip wide"
+                         "|distribution|spread|across|all qubits|every qubit|which qubits/qbs|outlier/outliers|chip wide"
                          "|whole chip|overview|summary|status|health"),
     "map": Phrases("heat map|heatmap|map|layout"),
     "trend": Phrases("trend*|since|over time|drift*|history|evolution|time series|timeseries|last/past # days"
@@ -117,7 +117,7 @@ WORDS: dict[str, Row] = {
     "analysis": Phrases("analys*|analyz*|correlat*|regression|fit*|comput*|calculat*|percentile|std"
                         "|standard deviation|statistic*|histogram|scatter|plot|python"),
     "compare": Phrases("compare|versus|vs"),
-    "coupling words": Phrases("coupling|couplings|cz|zx90|two qubit|pair|bell"),
+    "coupling words": Phrases("coupling|couplings|cz|zx90|two qubit|pair/pairs|bell"),
     "execution": Phrases("execution|executions|run|runs|when was|last calibrat*|calibration run/runs"),
     "search": Phrases("fail*|search|error/errors|which task/tasks"),
     "notes": Phrases("note/notes|comment/comments"),
@@ -143,12 +143,12 @@ WORDS: dict[str, Row] = {
         "|plot|analys*|analyz*|percentile|std|standard deviation|which parameters|what parameters|parameters are"
         f"|remember|last time|previously|you said|memory|changed|{_DIFF}|regress*|failed|failure/failures"
         "|error/errors|search|within hours|since"),
-    "summary": Phrases("health|summary|overview|status|flagged|flag/flags|bad qubit/qubits"),
+    "summary": Phrases("health|summary|overview|status|flagged|flag/flags|bad qubit/qubits/qb/qbs"),
     # a terse list or count ("list failed tasks", "count failed tasks?"), and time words no window is read from
     "list or count": Phrases("list|count|number of|how many|which|show|what"),
     "loose time": Phrases("week/weeks/month/months/year/years/day/days/hour/hours/yesterday|since"),
     "statistic": Phrases("median|mean|average|typical"),
-    "plural": Phrases("which/what/list *? qubits/couplings/pairs"),
+    "plural": Phrases("which/what/list *? qubits/qbs/couplings/pairs"),
     "run words": Phrases("run|execution|calibration|latest|last|recent|most recent|today"),
     "last calibrated": Phrases("when ... last? calibrat*/run/measured/executed/execution/start/started"
                                "|last calibrat*|status/outcome of the? latest/last/newest/most? recent run/execution"),
@@ -168,7 +168,7 @@ WORDS: dict[str, Row] = {
                           r"acceptable|problems?|issues?|wrong|worse|worst|best|better|outliers?|anomal\w*|suspicious|"
                           r"normal|expected|bands?|scores?|assess\w*|judge\w*|review\w*|degrad\w*|drift\w*)(?![a-z0-9])"
                           r"|良|悪|問題|健全|品質|閾値|しきい値|異常|評価", re.I),
-    "chip wide": Phrases("chip|qubits|all|every|each|which|median|mean|average|distribution|heatmap|map"
+    "chip wide": Phrases("chip|qubits|qbs|all|every|each|which|median|mean|average|distribution|heatmap|map"
                          "|outlier/outliers|across|overall|summary|compare|ranking|rank"),
     # the scope guard's rows: a request plainly not about the lab, and the signs of a lab question
     "off topic": Phrases(
@@ -182,7 +182,7 @@ WORDS: dict[str, Row] = {
         re.I),
     # the lookups' rows: a data question is answered from a call
     "why failed": Phrases("why ... fail*/error/errors/broke/broken|what went wrong|what happened"),
-    "about data": Phrases("qubit/qubits|chip/chips|coupling/couplings|median|mean|average|latest|current*|now"
+    "about data": Phrases("qubit/qubits/qb/qbs|chip/chips|coupling/couplings|median|mean|average|latest|current*|now"
                           "|today|trend*|histor*|over time|chang*|fail*|worst|best|lowest|highest|how many"
                           "|value/values|measured|plot*|graph*|chart*|run/runs|execution/executions|calibrat*"),
     # (or a qubit, coupling or chip named: Question.names_lab_data)

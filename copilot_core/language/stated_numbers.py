@@ -15,7 +15,8 @@ from copilot_core.language.phrases import Phrases, tokens_of
 STATED_NUMBER = re.compile(rf"(?<![\w.])(\d+|{'|'.join(NUMBER_WORDS)})(?![\w.])", re.I)
 SELECTION_BEFORE = re.compile(r"\b(?:last|latest|most recent|newest|recent|past|previous|first|top|bottom)\s+$", re.I)
 SELECTION_AFTER = re.compile(r"^\s+(?:most recent|latest|newest|last|recent|previous)\b", re.I)
-COUNT_NOUNS = {"qubit": "qubits", "coupling": "couplings", "pair": "couplings", "task": "tasks", "failure": "tasks",
+COUNT_NOUNS = {"qubit": "qubits", "qb": "qubits", "coupling": "couplings",
+               "pair": "couplings", "task": "tasks", "failure": "tasks",
                "run": "runs", "execution": "runs", "calibration": "runs", "result": "values", "point": "values",
                "value": "values", "measurement": "values"}
 NOUN_AFTER = re.compile(rf"^\s+(?:[\w*-]+\s+){{0,3}}?({'|'.join(COUNT_NOUNS)})s?\b", re.I)
