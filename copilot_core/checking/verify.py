@@ -69,7 +69,7 @@ ALL_LEFT_OUT = ("The model's answer was replaced by one computed from the tool r
 
 
 def _all_left_out_blocks(outcomes: Sequence[ToolOutcome], fallback: str | None, question: str,
-                         charts: list[Block]) -> list[Block]:
+                         charts: Sequence[Block]) -> list[Block]:
     """What replaces an answer with nothing left but marks: the router's sentence, else any tool's own sentence
     (the one place this is decided), else what the tools found of a subject that is not there, else a plain note
     that the question was not answered."""
