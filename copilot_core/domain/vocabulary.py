@@ -36,7 +36,7 @@ class Term:
 # written-out name ``x90_gate_fidelity`` names that metric alone.
 METRIC_TERMS: tuple[Term, ...] = (
     Term(r"((readout )?resonator|readout) freq(uency|uencies)?", "readout_frequency", ()),
-    # one state's assignment fidelity before the average's ("ground state assignment fidelity": the |0> one)
+    # one state's fidelity (the |0> or |1> state) before the average readout fidelity
     Term(rf"(ground|zero|0) state( assignment| readout| measurement)? {FID}", "readout_fidelity_0", ()),
     Term(rf"(excited|one|1) state( assignment| readout| measurement)? {FID}", "readout_fidelity_1", ()),
     Term(rf"(average )?(readout|measurement)( assignment)? {FID}|(average )?assignment {FID}|readout|reads? out",
