@@ -21,6 +21,7 @@ from copilot_core.language.sentences import sentences
 
 NOT_CHECKED = "*(not checked)*"
 LEFT_OUT = "*(a sentence was left out here: the data does not support it)*"
+ROW_LEFT_OUT = "*(left out: not in the data)*"  # a table row's last cell
 
 
 def states_something(sentence: str) -> bool:
@@ -37,7 +38,7 @@ def _is_row(unit: str) -> bool:
 def _row_left_out(row: str) -> str:
     """A table row whose claim is unsupported: every cell emptied, the last one saying why."""
     cells = row.strip().strip("|").split("|")
-    return "| " + " | ".join(["—"] * (len(cells) - 1) + ["*(left out: not in the data)*"]) + " |"
+    return "| " + " | ".join(["—"] * (len(cells) - 1) + [ROW_LEFT_OUT]) + " |"
 
 
 def _marked(unit: str, mark: str) -> str:

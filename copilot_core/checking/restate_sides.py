@@ -52,7 +52,7 @@ def _asked_words(asked: Question, metric: str) -> str:
     if limits:
         return (f"share of {'couplings' if entry.kind == 'coupling' else 'qubits'} with {entry.title} "
                 + " and ".join(f"{side} {value:g}" for side, value in limits.items()))
-    return f"{_WORDS[chip_statistic(asked)]} of {entry.title}"
+    return f"{_WORDS[chip_statistic(asked, metric)]} of {entry.title}"
 
 
 def _couplings(values: object) -> set[frozenset[str]]:
@@ -86,7 +86,7 @@ def sides_mismatches(asked: Question, name: str, args: dict) -> list[str]:
     if spread is not None and name in _NO_SPREAD:
         out.append(f"asks how {CATALOGUE[spread].title} spreads over the "
                    f"{'couplings' if CATALOGUE[spread].kind == 'coupling' else 'qubits'} (its "
-                   f"{_WORDS[chip_statistic(asked)]}), which this call does not compute")
+                   f"{_WORDS[chip_statistic(asked, spread)]}), which this call does not compute")
     if metric is not None and name == "count_in_window" and chip_limits(asked, metric):
         out.append(f"asks for the {_asked_words(asked, metric)} on each chip, not a "
                    f"count of {args.get('what') or 'task results'}")
@@ -95,7 +95,7 @@ def sides_mismatches(asked: Question, name: str, args: dict) -> list[str]:
         out.append(f"asks for the {_asked_words(asked, metric)} over {where}, not on "
                    f"{args.get('chip_id') or 'one chip'} alone")
     if name == "compare_chips" and metric is not None:
-        wanted, given = chip_statistic(asked), str(args.get("statistic") or "median")
+        wanted, given = chip_statistic(asked, metric), str(args.get("statistic") or "median")
         limited = args.get("below") is not None or args.get("above") is not None
         if chip_limits(asked, metric) and not limited:
             out.append(f"asks for the {_asked_words(asked, metric)}, not the {_WORDS.get(given, given)}")

@@ -25,7 +25,8 @@ from copilot_core.checking.claims import REPLACED, ClaimReport, check_claims, re
 from copilot_core.checking.dated_values import complete_dates, date_mentions
 from copilot_core.checking.grounding import unverified_numbers
 from copilot_core.language.numbers import number_spans
-from copilot_core.checking.marks import LEFT_OUT, mark_claims
+from copilot_core.checking.left_out import NOT_ANSWERED, all_left_out
+from copilot_core.checking.marks import mark_claims
 from copilot_core.checking.order import rankings
 from copilot_core.language.question import Question, parse
 from copilot_core.charts.timeseries import timeseries_figure
@@ -67,9 +68,15 @@ ALL_LEFT_OUT = ("The model's answer was replaced by one computed from the tool r
                 "supported by the data.")
 
 
-def _words_left(shown: str) -> bool:
-    """Something of the answer is left besides the marks of the sentences left out."""
-    return any(c.isalnum() for c in shown.replace(LEFT_OUT, ""))
+def _all_left_out_blocks(outcomes: Sequence[ToolOutcome], fallback: str | None, question: str,
+                         charts: Sequence[Block]) -> list[Block]:
+    """What replaces an answer with nothing left but marks: the router's sentence, else any tool's own sentence
+    (the one place this is decided), else what the tools found of a subject that is not there, else a plain note
+    that the question was not answered."""
+    line = fallback or deterministic_answer(outcomes)
+    if line is not None:
+        return [TextBlock(line), TextBlock(f"_{ALL_LEFT_OUT}_"), *charts]
+    return tool_errors(outcomes, question) or [TextBlock(NOT_ANSWERED)]
 
 
 def checked_blocks(blocks: list[Block], question: str, outcomes: Sequence[ToolOutcome]
@@ -163,6 +170,8 @@ def claims_checked(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
         # numbers computed by model code have no field to bind them to: only a number no result holds is left out
         text, left_out, marked = mark_claims(joined, (), unsupported=_unsupported(joined, question, outcomes),
                                              names=_dates(joined))
+        if all_left_out(text, left_out):
+            return _all_left_out_blocks(outcomes, None, question, charts), ClaimReport(), "replaced"
         return ([TextBlock(text), *charts] if left_out or marked else blocks), ClaimReport(), "kept"
     # only the router's call is known to answer this question: otherwise the wrong claim is flagged, not replaced
     fallback = deterministic_answer([o for o in outcomes if o.origin in PLANNED])
@@ -181,9 +190,9 @@ def claims_checked(blocks: list[Block], question: str, outcomes: Sequence[ToolOu
     except Exception as exc:  # noqa: BLE001  (an answer the check cannot judge is not shown unchecked)
         log.exception("the claim check failed on an answer")
         return unchecked_blocks(outcomes, fallback, exc), ClaimReport(), "replaced"
-    if left_out and fallback and not _words_left(shown):
-        # every sentence was left out: the person gets the router's answer, not a page of marks
-        return [TextBlock(fallback), TextBlock(f"_{ALL_LEFT_OUT}_"), *charts], report, "replaced"
+    if all_left_out(shown, left_out):
+        # every sentence that said something was left out: the data's sentence, or a plain "not answered"
+        return _all_left_out_blocks(outcomes, fallback, question, charts), report, "replaced"
     if repair.action == "kept" and not report.claims and fallback and number_spans(fallback):
         # an answer quoting no value ("Q79 is healthy.") leaves the check nothing to check: add what it rests on
         return [TextBlock(shown), *charts, TextBlock(fallback), TextBlock(f"_{NO_VALUES}_")], report, "completed"

@@ -19,6 +19,7 @@ _SCORED = SCORED_QUBIT_METRICS + SCORED_COUPLING_METRICS
 _FIDELITIES = tuple(name for name in _SCORED if CATALOGUE[name].unit == "%")
 _GATES = ("average_gate_fidelity", "x90_gate_fidelity", "x180_gate_fidelity")
 _TWO_QUBIT = ("zx90_gate_fidelity", "bell_state_fidelity")
+FID = r"(fidelit(y|ies)|fids?)"  # "fid": the lab's shorthand for a fidelity ("bell fid", "assignment fid")
 
 
 @dataclass(frozen=True)
@@ -34,28 +35,28 @@ class Term:
 # Most specific first: :func:`metrics_named` lets an earlier term claim the words it matched.  ``x90(?!_)``: the
 # written-out name ``x90_gate_fidelity`` names that metric alone.
 METRIC_TERMS: tuple[Term, ...] = (
-    Term(r"readout freq(uency|uencies)?", "readout_frequency", ()),
-    # the readout fidelity of one prepared state (|0> or |1>) before the average of the two
-    Term(r"readout fid(elity)? (of|for) (the )?(ground|0) state|"
-         r"(ground|0) state (readout |assignment )?fid(elity|elities)?", "readout_fidelity_0", ("readout_fidelity_0",)),
-    Term(r"readout fid(elity)? (of|for) (the )?(excited|1) state|"
-         r"(excited|1) state (readout |assignment )?fid(elity|elities)?", "readout_fidelity_1", ("readout_fidelity_1",)),
-    Term(r"((average )?readout|assignment) fid(elity|elities)?|readout|reads? out", "average_readout_fidelity",
-         ("average_readout_fidelity",)),
+    Term(r"((readout )?resonator|readout) freq(uency|uencies)?", "readout_frequency", ()),
+    # one state's fidelity (the |0> or |1> state) before the average readout fidelity
+    Term(rf"(readout |assignment )?{FID} (of|for) (the )?(ground|zero|0) state|"
+         rf"(ground|zero|0) state( assignment| readout| measurement)? {FID}", "readout_fidelity_0", ("readout_fidelity_0",)),
+    Term(rf"(readout |assignment )?{FID} (of|for) (the )?(excited|one|1) state|"
+         rf"(excited|one|1) state( assignment| readout| measurement)? {FID}", "readout_fidelity_1", ("readout_fidelity_1",)),
+    Term(rf"(average )?(readout|measurement)( assignment)? {FID}|(average )?assignment {FID}|readout|reads? out",
+         "average_readout_fidelity", ("average_readout_fidelity",)),
     # a coupling's gate time before its fidelity: "ZX90 gate time", "CZ duration", "two-qubit gate length"
     Term(r"((zx90|cz|cr|cnot|two.qubit|2q|coupling) )?gate (time|duration|length)s?|(zx90|cz|cr) (time|duration)s?",
          "zx90_gate_time", ()),
     # the interleaved RB depolarizing rates, before the gates' fidelities ("ZX90 depolarizing rate" is no fidelity)
     Term(r"(zx90|cz|cr|two.qubit|2q|coupling)( gate)? depolari[sz]ing rates?", "zx90_depolarizing_rate", ()),
     Term(r"x90( gate)? depolari[sz]ing rates?", "x90_depolarizing_rate", ()),
-    Term(r"zx90(?!_)( gate)?( fid(elity|elities)?)?|cz( gate)? fid(elity|elities)?", "zx90_gate_fidelity", _TWO_QUBIT),
-    Term(r"x90(?!_)( gate)?( fid(elity|elities)?)?", "x90_gate_fidelity", _GATES),
-    Term(r"x180(?!_)( gate)?( fid(elity|elities)?)?", "x180_gate_fidelity", _GATES),
-    Term(r"average gate fidelit(y|ies)|rb|randomi[sz]ed benchmarking", "average_gate_fidelity", _GATES),
+    Term(rf"zx90(?!_)( gate)?( {FID})?|cz( gate)? {FID}", "zx90_gate_fidelity", _TWO_QUBIT),
+    Term(rf"x90(?!_)( gate)?( {FID})?", "x90_gate_fidelity", _GATES),
+    Term(rf"x180(?!_)( gate)?( {FID})?", "x180_gate_fidelity", _GATES),
+    Term(rf"average gate {FID}|rb|randomi[sz]ed benchmarking", "average_gate_fidelity", _GATES),
     # the ZX90 (CR) gate
-    Term(r"(two.qubit|2q) gate fid(elity|elities)?|cr gate fid(elity|elities)?", "zx90_gate_fidelity", _TWO_QUBIT),
-    Term(r"gate fidelity|gate fidelities|single.qubit gates?", None, _GATES),
-    Term(r"bell( state)?( fid(elity|elities)?)?", "bell_state_fidelity", ("bell_state_fidelity",)),
+    Term(rf"(two.qubit|2q) gate {FID}|cr gate {FID}", "zx90_gate_fidelity", _TWO_QUBIT),
+    Term(rf"gate {FID}|single.qubit gates?", None, _GATES),
+    Term(rf"bell( state)?( {FID})?", "bell_state_fidelity", ("bell_state_fidelity",)),
     Term(r"cr|cnot|two.qubit( gates?)?|couplings?", None, _TWO_QUBIT),
     Term(r"t1|(energy )?relaxation times?|relax(es)? (fastest|quickest|slowest)", "t1", ("t1", "t1_average")),
     Term(r"t2 ?(\*|star)|ramsey( dephasing times?| decay times?)?", "t2_star", ("t2_star",)),
@@ -66,7 +67,7 @@ METRIC_TERMS: tuple[Term, ...] = (
     Term(r"(qubit )?freq(uency|uencies)?", "qubit_frequency", ("qubit_frequency",)),
     Term(r"anharmonicity", "anharmonicity", ("anharmonicity",)),
     Term(r"(static )?zz( interaction| crosstalk| cross talk| coupling)?", "static_zz_interaction", ()),
-    Term(r"fidelity|fidelities|fid|忠実度", None, _FIDELITIES),
+    Term(r"fidelity|fidelities|fids?|忠実度", None, _FIDELITIES),
 )
 
 # Physical quantities people ask about that no QDash task measures (no metric of the catalogue holds them): the words

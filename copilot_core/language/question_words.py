@@ -57,6 +57,7 @@ _RANGE = (f"range|max minus min|how wide|gap between|how far apart|far apart|pea
           f"|from the? {_EDGE} to the? {_EDGE}|{_EDGE} to {_EDGE}|{_EDGE} {_EDGE} {_DIFF}/gap/span|span of"
           f"|{_LOW}/{_HIGH} and? the? {_HIGH}/{_LOW}")  # "min and max", "lowest and highest": the two ends
 _CHIP, _CHIPS = "chip/device/processor", "chips/devices/processors"
+_ENDS = "best/worst/top/bottom/weakest/strongest/poorest/highest/lowest/longest/shortest/smallest/largest"
 
 # Row name -> words.  :class:`~copilot_core.language.question.Question` keeps the first match of every row.
 WORDS: dict[str, Row] = {
@@ -259,6 +260,11 @@ WORDS.update({
                               "|vs|versus|than|side by side|differ*|better|worse|higher|lower|larger|smaller"
                               "|more uniform|less uniform|stack up|against|between the"),
     "min max words": Phrases("minimum|maximum|min|max"),
+    # an end of each chip's own values, said of its subjects ("whose best qubit", "the weakest coupler on each"):
+    # each chip's maximum or minimum (by the metric's direction), never the chips ranked on a median
+    "subject extreme": Phrases(f"{_ENDS} performing/single/individual? qubit/qubits/coupler/couplers/coupling"
+                               f"/couplings/pair/pairs/edge/edges/gate/gates"
+                               f"|qubit/coupler/coupling/pair with the? {_ENDS}"),
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
     "this week": Phrases("this week|so far this week|since the start of the week"),
     "fortnight": Phrases("fortnight"),

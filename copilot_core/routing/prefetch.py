@@ -220,6 +220,9 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         if one is not None:
             args["param_names"] = [one]
         return PlannedCall("compare_qubits", args, "two qubits side by side")
+    if one is None and asked.has("subject words") and not asked.ends:  # "the worst coupling's gate time": no metric
+        bare = asked.without("subject words").metrics
+        one = bare[0] if len(bare) == 1 else None
     if one is not None and (asked.shape == "cross-chip" or asked.chip_scope != "one" and (
             asked.has("chip stat") or names_statistic(asked) or asked.limits) and not asked.qubits):  # per chip
         return chips_plan(asked, one)

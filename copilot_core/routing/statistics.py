@@ -13,6 +13,7 @@ from copilot_core.analysis.stats import ChipStatistic
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.units import family
 from copilot_core.language.question import Question
+from copilot_core.language.ranked import EXTREME_WORDS
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.tools.distribution import SPREAD_UNITS
 
@@ -44,11 +45,29 @@ def statistic_asked(asked: Question) -> str:
     return "mean" if mean else "median"
 
 
-def chip_statistic(asked: Question) -> ChipStatistic:
+def subject_end(asked: Question, metric: str | None) -> ChipStatistic | None:
+    """Each chip's maximum or minimum when the question sets the chips' own best or worst subjects side by side
+    ("whose best qubit has the longer T1": max; "the weakest coupler's ZX90 fidelity": min; "best" of a metric
+    where lower is better: min); None when it says no end of a chip's subjects."""
+    said = asked.said("subject extreme")
+    end = next((EXTREME_WORDS[w] for w in said.lower().replace("-", " ").split() if w in EXTREME_WORDS), None) \
+        if said else None
+    if end is None:
+        return None
+    if end in ("best", "worst"):
+        better = CATALOGUE[metric].higher_is_better if metric in CATALOGUE else True
+        return "max" if (end == "best") == better else "min"
+    return "max" if end == "highest" else "min"
+
+
+def chip_statistic(asked: Question, metric: str | None = None) -> ChipStatistic:
     """The statistic of a chip's values the question asks: a spread's (std when it names none), the minimum or
-    maximum (in words, or an extreme of the values, not of the chips), the mean, else the median."""
+    maximum (in words, an end of each chip's subjects, or an extreme of the values, not of the chips), the mean,
+    else the median."""
     if spread_asked(asked):
         return spread_lead(asked) or "std"
+    if (end := subject_end(asked, metric)) is not None:
+        return end
     if asked.has("min max words"):
         return "min" if str(asked.said("min max words")).startswith("min") else "max"
     if asked.extreme in ("lowest", "highest") and not asked.has("by chip"):  # "the longest T1 anywhere"; "which
@@ -59,6 +78,7 @@ def chip_statistic(asked: Question) -> ChipStatistic:
 def names_statistic(asked: Question) -> bool:
     """It names the statistic (a center word, a spread, a minimum or maximum), so a call with another is wrong."""
     return asked.has("statistic") or asked.has("mean words") or spread_asked(asked) or asked.has("min max words") or \
+        subject_end(asked, None) is not None or \
         asked.extreme in ("lowest", "highest") and not asked.has("by chip")
 
 
@@ -78,7 +98,7 @@ def chip_limits(asked: Question, metric: str) -> dict[str, float]:
 def chips_plan(asked: Question, metric: str) -> PlannedCall:
     """``compare_chips`` of ``metric``: the statistic asked (a share past the question's limits), pooled when the
     question pools the chips, in the unit asked, over the chips it names (every chip when it names fewer than two)."""
-    stat, unit, limits = chip_statistic(asked), spread_unit(asked, metric), chip_limits(asked, metric)
+    stat, unit, limits = chip_statistic(asked, metric), spread_unit(asked, metric), chip_limits(asked, metric)
     args: dict = {"metric_name": metric, **(limits or {"statistic": stat}), **({"unit": unit} if unit else {}),
                   **({"pooled": True} if asked.chip_scope == "pooled" else {})}
     if len({c.lower() for c in asked.chip_ids}) >= 2:

@@ -1,5 +1,5 @@
 """An answer whose every sentence the check leaves out is not shown as a page of marks: the person reads the
-router's answer (the call made for this question), with a note; without a router's call the marks stay."""
+router's answer (the call made for this question), else the sentence of a tool the model called, with a note."""
 
 from __future__ import annotations
 
@@ -42,8 +42,8 @@ def test_a_sentence_that_stands_keeps_the_answer_with_its_mark(repo):
     assert line in shown and "17.77" not in shown and ALL_LEFT_OUT not in shown
 
 
-def test_without_the_routers_call_the_marks_stay(repo):
+def test_without_the_routers_call_the_models_own_calls_sentence_stands_in(repo):
     out = _filter(repo, "model")
-    blocks, _, _ = checked_blocks([TextBlock(INVENTED)], QUESTION, [out])
-    shown = " ".join(b.text for b in blocks if isinstance(b, TextBlock))
-    assert LEFT_OUT in shown and "17.77" not in shown and ALL_LEFT_OUT not in shown
+    blocks, _, action = checked_blocks([TextBlock(INVENTED)], QUESTION, [out])
+    texts = [b.text for b in blocks if isinstance(b, TextBlock)]
+    assert action == "replaced" and texts == [answer_line(out), f"_{ALL_LEFT_OUT}_"], texts
