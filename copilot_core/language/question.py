@@ -27,8 +27,7 @@ from copilot_core.language.window_words import Window, read_window
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
 from copilot_core.language.spelled import spelled_as_digits
 from copilot_core.language.stated_numbers import (COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
-                                                  STATED_NUMBER, counts_as_digits,
-                                                  numbers_as_digits)
+                                                  STATED_NUMBER, counts_as_digits)
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.units import canonical
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, chips_meant, metrics_named, threshold_metrics
@@ -331,7 +330,7 @@ def _bare_percent(text: str) -> bool:
 def _parse(written: str, chips: tuple[str, ...]) -> Question:
     tokens = tokens_of(written)
     found = {row: said for row, rule in WORDS.items() if (said := _first(rule, written, tokens)) is not None}
-    if "window" not in found and (said := _first(WORDS["window"], numbers_as_digits(written), tokens)):
+    if "window" not in found and (said := _first(WORDS["window"], spelled_as_digits(written, 11), tokens)):
         found["window"] = said  # "over the last thirty-six hours": a number written in words
     dates = written_window(written) or (("month", None) if "this month" in found else None)  # since the 1st
     # a date's digits are never a qubit, a count or a limit; a value in words ("forty-five") is its digits

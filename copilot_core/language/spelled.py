@@ -73,8 +73,9 @@ def _unit_follows(tokens: list[Token], j: int, text: str) -> bool:
     return text[end:end + 2].strip().startswith("%")
 
 
-def spelled_as_digits(text: str) -> str:
-    """``text`` with every value written in words written as digits, right-aligned in the words' place."""
+def spelled_as_digits(text: str, always: int = 20) -> str:
+    """``text`` with every value written in words written as digits, right-aligned in the words' place; a value of
+    ``always`` or more needs no unit after it (11 for a window's "fourteen most recent days")."""
     tokens = tokens_of(text)
     out, i = list(text), 0
     while i < len(tokens):
@@ -83,7 +84,7 @@ def spelled_as_digits(text: str) -> str:
             i += 1
             continue
         written, j, sure = found
-        if sure or _unit_follows(tokens, j, text):
+        if sure or float(written) >= always or _unit_follows(tokens, j, text):
             start, end = tokens[i][0], tokens[j - 1][1]
             out[start:end] = list(written.rjust(end - start))
         i = j

@@ -33,21 +33,14 @@ COUNT_PHRASES: dict[str, int] = {
     "half a dozen": 6, "a dozen": 12, "dozen": 12, "a few": 3, "a couple of": 2, "a couple": 2, "couple of": 2,
     "a handful of": 5, "a handful": 5, **NUMBER_PHRASES}
 _COUNT_WORDS = Phrases("|".join(COUNT_PHRASES))
-_NUMBER_WORDS = Phrases("|".join(NUMBER_PHRASES))
 
 
-def counts_as_digits(text: str, row: Phrases = _COUNT_WORDS) -> str:
+def counts_as_digits(text: str) -> str:
     """``text`` with every count written in words the count patterns do not read ("half a dozen", "a few", "twelve")
     written as its digits, padded with spaces so positions stay: "the worst half a dozen" sizes a ranking as "6" does."""
     out, last = list(text), -1
-    for start, end in row.find(text):
+    for start, end in _COUNT_WORDS.find(text):
         if start >= last:
             digits = str(COUNT_PHRASES[" ".join(t[2] for t in tokens_of(text[start:end]))])
             out[start:end], last = list(digits.ljust(end - start)), end
     return "".join(out)
-
-
-def numbers_as_digits(text: str) -> str:
-    """``text`` with the numbers from eleven to ninety-nine written in words as digits ("a window of twelve days",
-    "sixty-one hours back"); vague counts ("a few") stay words, read as such."""
-    return counts_as_digits(text, _NUMBER_WORDS)

@@ -18,7 +18,7 @@ from typing import Literal
 
 from copilot_core.domain.vocabulary import NUMBER_WORDS
 from copilot_core.language.question_words import WORDS, Phrases, tokens_of
-from copilot_core.language.stated_numbers import numbers_as_digits
+from copilot_core.language.spelled import spelled_as_digits
 
 Unit = Literal["day", "week", "month", "hour", "today", "yesterday"]
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.0, "hour": 1 / 24}
@@ -59,7 +59,7 @@ def _count(word: str) -> int:
 
 def read_window(text: str) -> Window | None:
     """The window ``text`` writes in words (see the module docstring), else None."""
-    rule, text = WORDS["window"], numbers_as_digits(text)
+    rule, text = WORDS["window"], spelled_as_digits(text, 11)
     m = rule.search(text) if isinstance(rule, re.Pattern) else None
     if m is None:
         return _vague(text)
