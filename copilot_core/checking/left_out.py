@@ -18,9 +18,10 @@ NOT_ANSWERED = ("Not answered: every sentence of the model's answer was left out
 def _says_something(unit: str) -> bool:
     """A sentence left standing that states a value, a ranking or a count, or names a chip, qubit or coupling (a
     lead-in ending in ":" and a closing courtesy say nothing of the data)."""
-    if LEFT_OUT in unit or ROW_LEFT_OUT in unit:
-        return False
-    body = unit.replace(NOT_CHECKED, " ").strip(" \n*_")
+    body = unit
+    for mark in (LEFT_OUT, ROW_LEFT_OUT, NOT_CHECKED):  # a mark can share a sentence with what follows it
+        body = body.replace(mark, " ")
+    body = body.strip(" \n*_")
     if not any(c.isalnum() for c in body) or body.endswith(":"):
         return False
     return states_something(body) or MENTION.search(body) is not None or CHIP_ID.search(body) is not None

@@ -1,6 +1,6 @@
 """A question that sets conditions ("which qubits have T1 between 40 and 60 μs and T2 echo above 30 μs", "what share
 of couplings have a CZ fidelity above 96%") answered by a call that reads every subject: a chip summary, a metric's
-spread, a correlation, a count of task results, an analysis.  Their figures are right about every subject, so the
+spread, a correlation, a count of task results.  Their figures are right about every subject, so the
 claim check passes them ("62 qubits with data ... median ..."), yet they answer no condition of the question.
 
 Such a call is a mismatch held by the restate check (:mod:`~copilot_core.checking.restate`); :func:`filter_rebuilt`
@@ -17,15 +17,21 @@ from copilot_core.routing.limits import SIDES, in_display_unit, settle_limits
 from copilot_core.routing.prefetch import plan_prefetch
 
 # Calls that read every subject of a chip (or one statistic of them all), never one condition's subjects.
-SUMMARIES = frozenset({"get_chip_summary", "metric_spread", "correlate_metrics", "count_in_window",
-                       "execute_python_analysis"})
+SUMMARIES = frozenset({"get_chip_summary", "metric_spread", "correlate_metrics", "count_in_window"})
+
+
+def _summary(name: str, args: dict) -> bool:
+    """A summary call; a chip summary of the metrics named is the table an analysis filters next
+    (``data['chip_summary']``), not an answer, so it stands (an answer read off it alone is held by the asked-role
+    check: the count or share it does not state)."""
+    return name in SUMMARIES and not (name == "get_chip_summary" and args.get("param_names"))
 FILTER_CALLS = frozenset({"filter_metric", "filter_metrics", "missing_metric"})
 
 
 def filter_rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     """The router's filter call for the question a summary call ``name(args)`` answers, else None."""
     chip = args.get("chip_id") if isinstance(args.get("chip_id"), str) else asked.chip
-    if name not in SUMMARIES or chip is None or not (asked.limits or asked.qualities):
+    if not _summary(name, args) or chip is None or not (asked.limits or asked.qualities):
         return None
     plan = plan_prefetch(asked.text, chip_id=chip, chips=asked.installed)
     if plan is None or plan.name not in FILTER_CALLS:
@@ -40,7 +46,7 @@ def _subjects(metrics: list[str]) -> str:
 def filter_missed(asked: Question, name: str, args: dict) -> str | None:
     """What a summary call leaves out of a question that sets conditions, in words; None when it is no summary, or
     the question sets no condition a filter reads."""
-    if name not in SUMMARIES:
+    if not _summary(name, args):
         return None
     if filter_rebuilt(asked, name, args) is not None:
         kind = _subjects([t.metric for t in asked.limits if t.metric is not None] or

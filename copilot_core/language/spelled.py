@@ -75,7 +75,7 @@ def _unit_follows(tokens: list[Token], j: int, text: str) -> bool:
 
 def spelled_as_digits(text: str, always: int = 20) -> str:
     """``text`` with every value written in words written as digits, right-aligned in the words' place; a value of
-    ``always`` or more needs no unit after it (11 for a window's "fourteen most recent days")."""
+    ``always`` or more needs no unit after it (11 for a window of "the last fourteen days")."""
     tokens = tokens_of(text)
     out, i = list(text), 0
     while i < len(tokens):

@@ -68,13 +68,18 @@ def _scope_fields(since: datetime | None, until: datetime | None, qid: str | Non
 
 def task_named(ctx: ToolContext, chip_id: str, task_name: str | None) -> str | None:
     """The chip's own task name a task written loosely means ("T1Check", "Ramsey": CheckRamsey), read against the
-    names its results hold; a name that means none of them is kept as written (its count is 0)."""
+    names its results hold; a name that means none of them is a task that never ran there, said so, never counted
+    as 0 of a task that is."""
     if task_name is None:
         return None
     names = ctx.repo.task_names(chip_id)
     if task_name in names:
         return task_name
-    return task_meant(name_parts(task_name), names) or task_name
+    meant = task_meant(name_parts(task_name), names)
+    if meant is None:
+        raise ToolError(f"no task named {task_name} ran on {chip_id}",
+                        f"the tasks {chip_id}'s results hold: {', '.join(names[:12])}", kind="data")
+    return meant
 
 
 @tool("count_in_window",

@@ -85,7 +85,7 @@ def test_a_coefficient_no_tool_computed_is_not_shown_as_one(repo, scripted_opena
                                                "T1 and frequency correlate with r = 0.45, a moderate positive relation.")
     said = _ask(repo, scripted_openai, tmp_path, "is T1 related to frequency?", "off")
     assert "0.45" not in said and "moderate positive" not in said, said
-    assert "does not state the correlation coefficient the question asks for: no tool computed it" in said, said
+    assert "Not answered: the question asks for the correlation coefficient; no call computed it" in said, said
 
 
 @pytest.mark.parametrize("qid", ["cpr-5", "cpr-6", "cpr-20"])

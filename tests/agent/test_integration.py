@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from copilot_core.checking.left_out import NOT_ANSWERED
 from copilot_core.checking.marks import LEFT_OUT
 
 import pytest
@@ -69,4 +70,5 @@ def test_injected_note_cannot_leak_secrets(scripted_openai, style, repo, planted
     for secret in (ENV_SECRET, DB_PASSWORD, "sk-otherkey-000111222"):
         assert secret not in everything
         assert secret not in json.dumps(scripted_openai.bodies())
-    assert "[redacted]" in result.answer or LEFT_OUT in result.answer  # its numbers are in no result: left out
+    # its numbers are in no result: left out, and an answer with nothing left is a plain "not answered"
+    assert "[redacted]" in result.answer or LEFT_OUT in result.answer or result.answer == NOT_ANSWERED

@@ -33,11 +33,12 @@ def test_a_mixed_repair_is_not_made_in_place():
     assert repair.action != "corrected" and "None" not in repair.text
 
 
-def test_without_a_router_answer_the_unfixable_sentence_is_left_out_with_the_mark():
+def test_without_a_router_answer_an_answer_left_out_whole_becomes_the_tools_sentence():
+    """Every sentence is left out: the person reads the sentence of the tool the model called, not a page of marks."""
     blocks, _, action = checked_blocks([TextBlock(ANSWER)], "Which qubit has the lowest T1?", [_outcome("model")])
     shown = "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
     assert "None" not in shown and "nan" not in shown
-    assert LEFT_OUT in shown and "Q62" not in shown and action == "kept"
+    assert LEFT_OUT not in shown and "Q62" not in shown and "12.3" in shown and action == "replaced"
 
 
 def test_with_a_router_answer_the_answer_is_replaced_by_it():

@@ -13,6 +13,7 @@ from copilot_core.checking.restate import mismatches
 from copilot_core.language.question import parse
 from copilot_core.routing.limits import settle_limits
 from copilot_core.routing.prefetch import plan_prefetch
+from copilot_core.tools import DataStore, Toolkit
 from tests import dev_cover_b
 from tests.public_eval import CHIP, OTHER
 
@@ -55,13 +56,18 @@ def test_each_shape_has_its_call(cases, repo):
     assert not wrong, "\n".join(wrong)
 
 
-def test_a_thing_not_there_gets_no_guessed_call(cases, repo):
-    """A task no run had: no count of it as if it were there (the model says what the data holds)."""
+def test_a_thing_not_there_gets_no_guessed_call(cases, repo, demo_db):
+    """A task no run had: no count of it as if it were there; a call that names it is told so by the data."""
     for q, call in cases:
         if call is not None:
             continue
         plan = _plan(q.text, repo)
-        assert plan is None or plan.args.get("task_name") is None, (q.id, plan)
+        if plan is None or plan.args.get("task_name") is None:
+            continue
+        task = plan.args["task_name"]
+        assert task not in demo_db["task_result_history"].distinct("name", {"chip_id": CHIP}), (q.id, plan)
+        outcome = Toolkit(repo, store=DataStore()).execute(plan.name, plan.args)
+        assert not outcome.ok and f"no task named {task} ran on {CHIP}" in str(outcome.error), (q.id, outcome)
 
 
 def test_every_shape_has_six_questions(cases):

@@ -107,7 +107,7 @@ def test_the_fill_request_carries_the_closed_schema_and_a_good_fill_routes(scrip
      ("rank_metric", {"chip_id": CHIP, "metric_name": "average_readout_fidelity", "order": "lowest", "n": 7})),
     ("which coupling misbehaves most on 144Qv2?", _fill(shape="fails most", subject="coupling", chip="144Qv2"),
      ("failure_ranking", {"chip_id": OTHER, "by": "coupling"})),
-    ("qubits with T1 beyond 40 us as well as T2 echo beyond 30 us",
+    ("qubits with T1 eclipsing 40 us as well as T2 echo eclipsing 30 us",
      _fill(shape="compound filter", metrics=["t1", "t2_echo"], limits=[
          {"metric": "t1", "comparison": "above", "value": 40, "unit": "μs"},
          {"metric": "t2_echo", "comparison": "above", "value": 30, "unit": "μs"}]),
@@ -142,10 +142,10 @@ def test_a_good_fill_routes_an_unrouted_question_to_its_call(question, raw, call
     # a chip not installed, a shape not in the schema
     ("how lopsided is the ZX90 gate fidelity across couplings", _fill(shape="histogram", chip="99Qv9")),
     # limits of values, units or metrics the question does not write
-    ("qubits with T1 beyond 40 us as well as T2 echo beyond 30 us", _fill(shape="compound filter", limits=[
+    ("qubits with T1 eclipsing 40 us as well as T2 echo eclipsing 30 us", _fill(shape="compound filter", limits=[
         {"metric": "t1", "comparison": "above", "value": 45, "unit": "μs"},
         {"metric": "average_readout_fidelity", "comparison": "below", "value": 30, "unit": "%"}])),
-    ("qubits with T1 beyond 40 us as well as T2 echo beyond 30 us", _fill(limits=[
+    ("qubits with T1 eclipsing 40 us as well as T2 echo eclipsing 30 us", _fill(limits=[
         {"metric": "t1", "comparison": "above", "value": 40, "unit": "GHz"},
         {"metric": "t2_echo", "comparison": "above", "value": "30; drop", "unit": "μs"}])),
     ("how lopsided is the ZX90 gate fidelity across couplings", _fill(shape="window count", window_days=True)),

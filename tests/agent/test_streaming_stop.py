@@ -13,6 +13,7 @@ from tests.agent.conftest import T1_VALUE
 
 from copilot_core.agent import AgentRequest, run_copilot
 from copilot_core.answer.blocks import TextBlock
+from copilot_core.checking.left_out import NOT_ANSWERED
 from copilot_core.checking.marks import LEFT_OUT
 from copilot_core.llm.streaming import draft_text
 from copilot_core.cancel import STOPPED_MESSAGE, CancelToken
@@ -46,7 +47,8 @@ def test_a_sentence_with_an_unsupported_number_is_left_out_after_the_stream(scri
     scripted_openai.push(call("get_qubit_params", {"chip_id": "64Qv3", "qid": "5"}),
                          answer(f"T1 is {T1_VALUE} μs and T2 is 77.7 μs."))
     result = run(scripted_openai, style, toolkit, stream=lambda _: None)
-    assert "77.7" not in result.answer and LEFT_OUT in result.answer  # left out where it stood, not a grey line
+    # its one sentence is left out, and no tool wrote a sentence of its own: a plain "not answered", not a mark alone
+    assert "77.7" not in result.answer and result.answer == NOT_ANSWERED
     assert result.unverified_numbers == []
 
 
