@@ -16,7 +16,8 @@ from collections.abc import Set as AbstractSet
 from copilot_core.checking.claim_facts import Claim
 from copilot_core.checking.claim_reading import numbers_read
 from copilot_core.checking.claim_units import spelled_value
-from copilot_core.language.answer_words import ANSWER_WORDS
+from copilot_core.language.answer_words import ANSWER_WORDS, opening
+from copilot_core.language.question_words import CHIP_ID, MENTION
 from copilot_core.language.sentences import sentences
 
 NOT_CHECKED = "*(not checked)*"
@@ -26,7 +27,11 @@ ROW_LEFT_OUT = "*(left out: not in the data)*"  # a table row's last cell
 
 def states_something(sentence: str) -> bool:
     """True when a sentence states a value, a ranking, a comparison or a count (a number, a ranking word, or a
-    number written as a word with a unit: "about three microseconds")."""
+    number written as a word with a unit: "about three microseconds"); a closing courtesy with no number states
+    nothing ("Let me know if you need more."), unless it names a qubit, coupling or chip."""
+    if opening(ANSWER_WORDS["courtesy"], sentence.strip(" *_")) is not None and not numbers_read(sentence) and \
+            MENTION.search(sentence) is None and CHIP_ID.search(sentence) is None:  # a courtesy naming a subject: read
+        return False
     return bool(numbers_read(sentence)) or ANSWER_WORDS["ranking"].search(sentence) is not None \
         or spelled_value(sentence)
 

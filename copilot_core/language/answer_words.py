@@ -61,6 +61,9 @@ ANSWER_WORDS: dict[str, Phrases] = {
     "r": Phrases("pearson|spearman|correlat*|r|rho|ρ"),
     "coefficient": Phrases("pearson|spearman|rho|ρ"),
     "percent": Phrases("percent|percentage|share|fraction"),
+    # a closing courtesy ("Let me know if you need more."): says nothing of the data, whatever words it holds
+    "courtesy": Phrases("let me know|hope this/that helps|feel free|happy to help|glad to help|if you need/want/have"
+                        "|do not hesitate|don't hesitate"),
     "ranking": Phrases("highest|lowest|most|least|best|worst|top|bottom|higher|lower|greater|smaller|larger|longer"
                        "|shorter|better|worse|more|fewer|less|exceed/exceeds|outperform/outperforms|rank/ranks"
                        "|ranked|lead/leads|win/wins|trail/trails|stronger|weaker|healthier|sturdier|superior|inferior"

@@ -10,7 +10,7 @@ import pytest
 
 from copilot_core.answer.blocks import TextBlock
 from copilot_core.checking.claims import CHECK_SCOPE
-from copilot_core.checking.marks import LEFT_OUT, NOT_CHECKED
+from copilot_core.checking.marks import LEFT_OUT, NOT_CHECKED, states_something
 from copilot_core.checking.verify import checked_blocks
 from copilot_core.tools.toolkit import ToolOutcome
 
@@ -109,3 +109,17 @@ def test_a_number_the_reader_sees_is_checked_wherever_markup_sits_around_it(sent
 def test_digits_in_an_address_the_reader_never_sees_are_no_claim():
     text, _ = shown("The median T1 on 64Qv3 is 61.2 μs, see [the map](https://lab.example/c?d=0123456789).")
     assert LEFT_OUT not in text and "61.2 μs" in text
+
+
+@pytest.mark.parametrize("sentence, says", [
+    ("Let me know if you need more.", False),
+    ("Hope this helps!", False),
+    ("Feel free to ask about the better qubit.", False),
+    # a courtesy opening cannot hide a claim: a subject named or a number read, and the sentence is read
+    ("Let me know: Q05 has more failures than Q06.", True),
+    ("Let me know if 64Qv3 should be better.", True),
+    ("Hope this helps: the best is 99.1%.", True),
+    ("The coupler next to it is stronger.", True),
+])
+def test_a_closing_courtesy_states_nothing_but_cannot_hide_a_claim(sentence, says):
+    assert states_something(sentence) is says
