@@ -1,6 +1,8 @@
 """Reading a streamed reply on either API: the text as it grows, calls as they complete, a stop at once.
 
-A small model sometimes writes on after a complete answer; the reader cuts it after ``RAMBLE_PIECES`` pieces.
+A small model sometimes writes on after a complete answer; the reader cuts it after ``RAMBLE_PIECES`` pieces.  A
+reply (text or a call's arguments) that repeats one unit over and over is stopped at once
+(:mod:`~copilot_core.llm.repetition`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 from copilot_core.answer.parse import after_key, holds_complete_answer
 from copilot_core.cancel import CancelToken, TurnCancelled
 from copilot_core.errors import ProviderError
+from copilot_core.llm.repetition import RepetitionWatch, repeated
 from copilot_core.llm.turns import ModelTurn, OnText, ToolCall
 
 
@@ -50,6 +53,12 @@ def _interrupt(stream: Any) -> None:
     stream.close()
 
 
+def _stop(events: Any, stream: Any) -> None:
+    """Close the stream early: the server stops generating."""
+    events.close()
+    stream.close()
+
+
 def _drain(stream: Any, cancel: CancelToken | None) -> Any:
     """The stream's events; closing the stream is the stop button's hook, and a stop ends the read with
     TurnCancelled whether the closed connection raised or just ended."""
@@ -73,14 +82,25 @@ def _drain(stream: Any, cancel: CancelToken | None) -> Any:
 def read_responses_stream(stream: Any, on_text: OnText, cancel: CancelToken | None) -> Any:
     """The completed response of a streamed ``/v1/responses`` call, showing its text deltas as they come."""
     written: list[str] = []
+    grown: dict[str, str] = {}  # "" for the answer's text, an item id for a call's arguments
+    watches: dict[str, RepetitionWatch] = {}
     response = None
-    for event in _drain(stream, cancel):
+    events = _drain(stream, cancel)
+    for event in events:
         kind = getattr(event, "type", "")
+        key = None
         if kind == "response.output_text.delta":
             written.append(str(getattr(event, "delta", "") or ""))
-            on_text("".join(written))
+            key, grown[""] = "", "".join(written)
+            on_text(grown[""])
+        elif kind == "response.function_call_arguments.delta":
+            key = str(getattr(event, "item_id", None) or getattr(event, "output_index", 0))
+            grown[key] = grown.get(key, "") + str(getattr(event, "delta", "") or "")
         elif kind in ("response.completed", "response.incomplete", "response.failed"):
             response = event.response
+        if key is not None and watches.setdefault(key, RepetitionWatch()).repeats(grown[key]):
+            _stop(events, stream)
+            raise repeated()
     if response is None:
         raise ProviderError("The model's streamed answer ended before it was complete.", retryable=True)
     return response
@@ -107,6 +127,7 @@ def read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, c
     cache_n = 0
     deltas = after = 0
     complete = cut = False
+    watches: dict[int, RepetitionWatch] = {}  # -1: the text; a call's index: its arguments
     events = _drain(stream, cancel)
     for chunk in events:
         usage = getattr(chunk, "usage", None) or usage
@@ -118,7 +139,10 @@ def read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, c
             if getattr(delta, "content", None):
                 written.append(delta.content)
                 deltas += 1
-                on_text("".join(written))
+                on_text(so_far := "".join(written))
+                if watches.setdefault(-1, RepetitionWatch()).repeats(so_far) and not complete:
+                    _stop(events, stream)
+                    raise repeated()  # after a complete answer it is a ramble, cut below with the answer kept
                 if complete:
                     after += 1
                 else:
@@ -126,15 +150,18 @@ def read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, c
                 cut = cut or (cut_charts and "{" in delta.content and not pieces
                               and bool(after_key("".join(written), "chart", "{")))
             for tc in getattr(delta, "tool_calls", None) or []:
-                piece = pieces.setdefault(int(getattr(tc, "index", 0) or 0), {"id": "", "name": "", "arguments": ""})
+                index = int(getattr(tc, "index", 0) or 0)
+                piece = pieces.setdefault(index, {"id": "", "name": "", "arguments": ""})
                 piece["id"] = getattr(tc, "id", None) or piece["id"]
                 fn = getattr(tc, "function", None)
                 if fn is not None:
                     piece["name"] += getattr(fn, "name", None) or ""
                     piece["arguments"] += text_args(getattr(fn, "arguments", None))
+                if watches.setdefault(index, RepetitionWatch()).repeats(piece["arguments"]):
+                    _stop(events, stream)
+                    raise repeated()
         if (cut or after > RAMBLE_PIECES) and not pieces:
-            events.close()
-            stream.close()
+            _stop(events, stream)
             break
     calls = [ToolCall(p["id"] or f"{call_prefix}_{i}", p["name"], p["arguments"])
              for i, p in sorted(pieces.items()) if p["name"]]

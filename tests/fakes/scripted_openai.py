@@ -624,6 +624,14 @@ class ScriptedOpenAI:
 STREAM_ERROR = "stream_error"  # in a 200 payload: the events are one piece, then this error body
 
 
+def _arg_pieces(arguments: str) -> list[str]:
+    """A call's arguments in token-sized pieces, as a server streams them."""
+    return [arguments[i:i + ARG_PIECE] for i in range(0, len(arguments), ARG_PIECE)]
+
+
+ARG_PIECE = 12
+
+
 def _hung_up(conn: socket.socket) -> bool:
     """The client closed its end (a readable socket with nothing to read)."""
     readable, _, _ = select.select([conn], [], [], 0)
@@ -655,8 +663,11 @@ def _chat_events(payload: dict, body: dict) -> list[str]:
 
     events = [chunk({"role": "assistant", "content": ""})]
     events += [chunk({"content": piece}) for piece in _PIECE.findall(message.get("content") or "")]
-    for i, tc in enumerate(message.get("tool_calls") or []):
-        events.append(chunk({"tool_calls": [{"index": i, **tc}]}))
+    for i, tc in enumerate(message.get("tool_calls") or []):  # as llama.cpp: id and name, then argument pieces
+        head = {**tc, "function": {"name": tc["function"]["name"], "arguments": ""}}
+        events.append(chunk({"tool_calls": [{"index": i, **head}]}))
+        events += [chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]})
+                   for piece in _arg_pieces(tc["function"]["arguments"])]
     events.append(chunk({}, choice["finish_reason"]))
     if (body.get("stream_options") or {}).get("include_usage"):
         events.append(_sse({**base, "choices": [], "usage": payload["usage"], "timings": payload.get("timings")}))
@@ -671,6 +682,10 @@ def _responses_events(payload: dict) -> list[str]:
     for index, item in enumerate(payload["output"]):
         events.append(_sse({"type": "response.output_item.added", "sequence_number": next(seq), "output_index": index,
                             "item": item}, "response.output_item.added"))
+        if item.get("type") == "function_call":
+            events += [_sse({"type": "response.function_call_arguments.delta", "sequence_number": next(seq),
+                             "item_id": item["id"], "output_index": index, "delta": piece},
+                            "response.function_call_arguments.delta") for piece in _arg_pieces(item["arguments"])]
         if item.get("type") == "message":
             for part in item.get("content") or []:
                 for piece in _PIECE.findall(part.get("text") or ""):
