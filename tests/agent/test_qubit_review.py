@@ -325,8 +325,8 @@ def test_a_review_of_a_long_list_is_budgeted_for_it_and_ends_complete(many_failu
 def test_a_review_the_server_stops_at_its_limit_says_cut(repo, scripted_openai):
     def rambling(req: SmartRequest) -> Step:
         base = facts_review(req).text or ""
-        return text(base.replace("What to re-run:", "Details: " + "the qubit was checked again and again. " * 60
-                                 + "\nWhat to re-run:"))
+        details = "".join(f"check {n} of the qubit passed again. " for n in range(60))  # long, not one line over
+        return text(base.replace("What to re-run:", "Details: " + details + "\nWhat to re-run:"))
     scripted_openai.smart = capped(rambling)
     case = FAILED_CASES[0]
     result = review(scripted_openai, repo, case.chip_id, case.qid)
@@ -336,3 +336,17 @@ def test_a_review_the_server_stops_at_its_limit_says_cut(repo, scripted_openai):
     assert f"_Cut: the review reached its {cap}-token output limit and stops here; the report above is complete._" \
         in answer, answer
     assert answer.index("_Cut:") < answer.index("**Why the tasks failed**")
+
+
+def test_a_review_that_repeats_one_sentence_is_stopped_and_the_report_stands(repo, scripted_openai):
+    """A model writing one sentence over and over is closed while it streams (not read to the cap): the person reads
+    why the review is missing, and the report's failed-task list (from the data) stays."""
+    def looping(req: SmartRequest) -> Step:
+        return text((facts_review(req).text or "") + "the qubit was checked again and again. " * 60)
+    scripted_openai.smart = looping
+    case = FAILED_CASES[0]
+    result = review(scripted_openai, repo, case.chip_id, case.qid)
+    answer = result.blocks[1].text
+    assert answer.startswith("**Review missing**") and "repeated itself" in answer, answer
+    assert "checked again and again" not in answer
+    assert "**Why the tasks failed**" in answer and scripted_openai.calls_made == 1
