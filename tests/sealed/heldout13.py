@@ -27,7 +27,7 @@ from tests.eval_score import Expect, Truth
 from tests.public_eval import CHIP, OTHER, Question
 from tests.sealed.heldout9 import UNIT_TOL, latest, pair_re, qubit_re
 from tests.sealed.heldout10 import span
-from tests.sealed.heldout11 import _clear_of, _count, _label, _pair, _rows, _sole, ordinal
+from tests.sealed.heldout11 import _clear_of, _count, _label, _pair, _rows, _sole
 from tests.sealed.heldout12 import _value
 
 __all__ = ["build_heldout13", "between", "fortnight", "since"]
@@ -74,6 +74,14 @@ def _share(kept: int, *totals: int) -> Expect:
         raise ValueError("a share of nothing or of everything")
     values = [100 * kept / t for t in totals]
     return Expect(values[0], UNIT_TOL["share"], unit="%", alternatives=tuple(v for v in values[1:] if v != values[0]))
+
+
+def _failed_share(db, chip: str, window: tuple[date, date], query: dict) -> Expect:
+    """Failed rows over all rows in the window, by ``start_at`` (the execution-id day the accepted other reading)."""
+    (bad_t, bad_i), (all_t, all_i) = (_rows(db, chip, *window, {**query, **q}) for q in (FAILED, {}))
+    share = _share(len(bad_t), len(all_t))
+    other = 100 * len(bad_i) / len(all_i)
+    return Expect(share.value, share.tol, unit="%", alternatives=(other,) if other != share.value else ())
 
 
 # ---- top N -----------------------------------------------------------------------------------------------------------
@@ -210,22 +218,14 @@ def _percentage(db) -> list[Question]:
         "Email to the fab group — Hi both, before we order new samples: what share of couplers on 144Qv2 clear "
         "99 per cent ZX90 fidelity? Thanks, Ana"),
         Truth(numbers=(_share(sum(v > 99 for v in zx.values()), len(zx)),))))
-    window = fortnight(db, OTHER)
-    (bad_t, bad_i), (all_t, all_i) = (_rows(db, OTHER, *window, {"name": "CheckRamsey", **q}) for q in (FAILED, {}))
-    share = _share(len(bad_t), len(all_t))
-    other = 100 * len(bad_i) / len(all_i)
+    share = _failed_share(db, OTHER, fortnight(db, OTHER), {"name": "CheckRamsey"})
     out.append(_q("percentage", 3, (
-        "gimme the Ramsey failure rate, 144 qubit chip, last fortnight, as a percentage of its Ramsey runs"), Truth(numbers=(Expect(share.value, share.tol, unit="%",
-                                       alternatives=(other,) if other != share.value else ()),))))
-    (first, last), day = since(db, CHIP)
-    (bad_t, bad_i), (all_t, all_i) = (_rows(db, CHIP, first, last, q) for q in (FAILED, {}))
-    share = _share(len(bad_t), len(all_t))
-    other = 100 * len(bad_i) / len(all_i)
+        "gimme the Ramsey failure rate, 144 qubit chip, last fortnight, as a percentage of its Ramsey runs"),
+        Truth(numbers=(share,))))
+    window, day = since(db, CHIP)
     out.append(_q("percentage", 4, (
         f"Shift log, 64Qv3: the fridge was warmed slightly on {day}. Since {day}, what percentage of task results "
-        "on it ended in failure?"), Truth(numbers=(Expect(share.value, share.tol, unit="%",
-                                                                  alternatives=(other,) if other != share.value
-                                                                  else ()),))))
+        "on it ended in failure?"), Truth(numbers=(_failed_share(db, CHIP, window, {}),))))
     return out
 
 
