@@ -69,6 +69,12 @@ def cases(db) -> list[tuple[Question, Call | None]]:
         ("count", "failed tasks during the trailing 3 days?", c, "failed tasks", _days(db, c, 3), {"days": 3}, None),
         ("count", "How many failed tasks over a 9 day lookback on 144Qv2?", o, "failed tasks", _days(db, o, 9),
          {"days": 9}, None),
+        # written after the fix, to attack it
+        ("count", "How many runs in the last 7d?", c, "runs", _days(db, c, 7), {"days": 7}, None),
+        ("count", "Failures tallied over the last 10 rolling days on 144Qv2?", o, "failed tasks", _days(db, o, 10),
+         {"days": 10}, None),
+        ("count", "How many runs in the most recent 48-hour stretch?", c, "runs", _days(db, c, 2), {"days": 2},
+         HOURS.format(2)),
     ]
     out: list[tuple[Question, Call | None]] = []
     for i, (kind, text, chip, what, start_at, args, pattern) in enumerate(rows, 1):
@@ -90,7 +96,9 @@ def cases(db) -> list[tuple[Question, Call | None]]:
               ("How many failed tasks since the last recalibration?", "since"),
               ("Which task failed most during the night shift?", "during the night shift"),
               ("How many failed tasks in the week before last?", "in the week"),
-              ("Failed runs over the previous cycle on 144Qv2?", "over the previous cycle")]
+              ("Failed runs over the previous cycle on 144Qv2?", "over the previous cycle"),
+              ("How many failures during the past 2 quarters?", "during the past 2 quarters"),
+              ("How many runs over the last business week on 144Qv2?", "over the last business week")]
     for text, said in unread:
         truth = Truth(patterns=(UNREAD, f'"{said}"'))
         out.append((Question(f"s13-unread-{len(out) + 1}", "scope13 unread", text, truth), None))

@@ -33,7 +33,7 @@ def _plan(text: str):
 
 def test_there_are_enough_dev_questions_on_both_chips(cases):
     kinds = [q.shape for q, _ in cases]
-    assert {k: kinds.count(k) for k in set(kinds)} == {"scope13 count": 20, "scope13 rank": 5, "scope13 unread": 7}
+    assert {k: kinds.count(k) for k in set(kinds)} == {"scope13 count": 23, "scope13 rank": 5, "scope13 unread": 9}
     assert {call[1]["chip_id"] for _, call in cases if call} == {CHIP, OTHER}
 
 

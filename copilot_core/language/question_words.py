@@ -78,7 +78,7 @@ WORDS: dict[str, Row] = {
                             r"([-−]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))"  # "7,100 MHz" too
                             rf"\s*(?:({UNIT_WORDS})(?![a-z]))?", re.I),
     "window": re.compile(rf"\b(?:last|past|previous|recent|{_ROLLING}|over the (?:last|past))\s+(?:({COUNT})\s*)?"
-                         r"(days?|weeks?|months?|hours?|hrs?|h)\b|\b(today|yesterday)\b"  # "the eight previous days":
+                         r"(days?|weeks?|months?|hours?|hrs?|h|d)\b|\b(today|yesterday)\b"  # "the eight previous days":
                          rf"|\b({COUNT})\s+(?:most\s+)?(?:recent|previous|past|last|latest|{_ROLLING})\s+(days?|weeks?|months?|hours?)\b",
                          re.I),
     "t2": words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))"),
@@ -287,7 +287,7 @@ WORDS.update({
     # a window written in some form (read or not): when none of the window readings takes it, the answer says so
     "window hint": Phrases("last/past/previous/recent/these/this/that/over/across/during/within/throughout/in/for/"
                            f"{_ROLL} the/a/an? *? *? *? {_UNIT}/weekend/weekends/morning/afternoon"
-                           "/evening/night/quarter/year/years/shift/sprint/cycle|since|ago"
+                           "/evening/night/quarter/quarters/year/years/shift/shifts/sprint/sprints/cycle/cycles|since|ago"
                            f"|{_ROLL} window/windows/period/basis/span|# {_UNIT}|{_UNIT} window/period/span/lookback"
                            f"|window/lookback of|{_WHOLE} {_UNIT}|between/from/until/till/through/before/after/by"
                            f" {_WEEKDAYS}|the? {_UNIT} before last/that"),

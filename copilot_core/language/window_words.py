@@ -25,7 +25,7 @@ from copilot_core.language.spelled import spelled_as_digits
 
 Unit = Literal["day", "week", "month", "hour", "today", "yesterday"]
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.0, "hour": 1 / 24}
-_UNIT_NAMES = {"h": "hour", "hr": "hour", "hrs": "hour"}  # "36h", "12 hrs"
+_UNIT_NAMES = {"h": "hour", "hr": "hour", "hrs": "hour", "d": "day"}  # "36h", "12 hrs", "7d"
 DEFAULT_DAYS = 3  # a window written with no number ("the last few days", "recently")
 _VAGUE_DAYS = {"couple": 2}  # a vague word that still says how many
 _VAGUE_SAID = {"couple": "a couple of days", "few": "a few days", "several": "several days"}

@@ -44,7 +44,7 @@ def test_the_router_answers_every_dev_question_right(model, dev, mrepo, scripted
 
 
 @pytest.mark.parametrize("qid", ["s13-count-1", "s13-count-2", "s13-count-5", "s13-count-7", "s13-count-13",
-                                 "s13-count-18", "s13-rank-22", "s13-rank-24"])
+                                 "s13-count-18", "s13-count-21", "s13-rank-25", "s13-rank-27"])
 def test_a_model_ignoring_the_window_gets_its_call_re_made_over_it(qid, dev, calls, mrepo, scripted_openai,
                                                                   tmp_path):
     call = calls[qid]
@@ -55,8 +55,8 @@ def test_a_model_ignoring_the_window_gets_its_call_re_made_over_it(qid, dev, cal
     assert passed(dev[qid], said, 0), said
 
 
-UNREAD_IDS = ["s13-unread-26", "s13-unread-27", "s13-unread-28", "s13-unread-29", "s13-unread-31",
-              "s13-unread-32"]
+UNREAD_IDS = ["s13-unread-29", "s13-unread-30", "s13-unread-31", "s13-unread-32", "s13-unread-34",
+              "s13-unread-35", "s13-unread-36", "s13-unread-37"]
 
 
 @pytest.mark.parametrize("qid", UNREAD_IDS)
@@ -69,7 +69,7 @@ def test_a_model_calling_over_every_run_for_an_unread_window_says_so(qid, dev, m
     assert passed(dev[qid], said, 0), said
 
 
-@pytest.mark.parametrize("qid", ["s13-unread-26", "s13-unread-29"])
+@pytest.mark.parametrize("qid", ["s13-unread-29", "s13-unread-32"])
 def test_a_model_writing_its_own_count_for_an_unread_window_says_so(qid, dev, mrepo, scripted_openai, tmp_path):
     scripted_openai.smart = lambda request: text("There were 4 failed tasks in that window.")
     said = _ask(mrepo, scripted_openai, tmp_path, dev[qid].text, "on")
@@ -79,5 +79,5 @@ def test_a_model_writing_its_own_count_for_an_unread_window_says_so(qid, dev, mr
 def test_a_model_that_reads_the_window_itself_gets_no_note(dev, mrepo, scripted_openai, tmp_path):
     """A window the model passed (14 days for "two weeks ago") is stated by the tool's dates: no note."""
     scripted_openai.smart = caller_then_quoter("count_in_window", {"chip_id": OTHER, "what": "runs", "days": 14})
-    said = _ask(mrepo, scripted_openai, tmp_path, dev["s13-unread-28"].text, "off")
+    said = _ask(mrepo, scripted_openai, tmp_path, dev["s13-unread-31"].text, "off")
     assert UNREAD not in said and "2026-11-12 to 2026-11-25" in said, said
