@@ -77,8 +77,8 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
         blocks = scoped_blocks(restated_blocks(blocks, plan.asked, outcomes), question, outcomes)
         blocks = covered_blocks(blocks, plan.asked, outcomes)  # every answer kind: model's, fallback, re-made
         blocks = chip_lead_blocks(blocks, plan.asked, outcomes)  # "which chip had fewer ...": that chip first
-        if (read := _window_read(plan, outcomes)) is not None and read not in answer_text(blocks):
-            blocks = [*blocks, TextBlock(read)]
+    if end.asked is None and (read := _window_read(plan, outcomes)) is not None and read not in answer_text(blocks):
+        blocks = [*blocks, TextBlock(read)]  # how a window was read, or that it was not: on every answer, even none
     if end.asked is None and (unfit := unfit_note(plan.asked)) is not None and unfit not in answer_text(blocks):
         blocks = [*blocks, TextBlock(unfit)]  # a limit no metric named can hold: said, whatever else was answered
     if end.asked is None:
@@ -102,9 +102,9 @@ def _window_read(plan: TurnPlan, outcomes: Sequence[ToolOutcome]) -> str | None:
     """How a window in hours or with no number was read, when a call read it that way: the person sees the days."""
     asked, window = plan.asked, plan.asked.window
     if window is None and asked.dates is None and asked.since_weekday is None:
-        said = asked.said("window hint")  # a window written that no reading took: never silently every run
-        return unread_window(said) if said is not None and any(
-            o.ok and not _WINDOW_ARGS & set(o.args) for o in outcomes) else None
+        said = asked.unplaced[0] if asked.unplaced else None  # a window no reading took: never silently every run
+        return unread_window(said) if said is not None and not any(
+            o.ok and _WINDOW_ARGS & set(o.args) for o in outcomes) else None  # no call read a window of its own
     if window is None or not any(o.ok and o.name in _WINDOW_TOOLS and o.args.get("days") == window.whole_days
                                  for o in outcomes):
         return None

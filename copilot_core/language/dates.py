@@ -221,7 +221,8 @@ def written_window(text: str) -> tuple[str | None, str | None] | None:
     """The window of whole days ``text`` writes as dates, both ends included (None: open): two dates are its ends
     ("between 1 and 15 November 2026", "2026-11-01 to 2026-11-10"); one date after "since"/"from"/"after" opens its
     end, after "before"/"until" its start, otherwise it is that one day or month ("on 3 Nov", "in October 2026"); a
-    weekday after "on" or "last" is that one day ("on Tuesday").  None when it writes none."""
+    weekday after "on" or "last" is that one day ("on Tuesday"), two after "between ... and" or "from ... to" are its
+    ends.  None when it writes none."""
     days = written_days(text)
     if len(days) >= 2:
         return days[0].first, days[1].last
@@ -235,6 +236,11 @@ def written_window(text: str) -> tuple[str | None, str | None] | None:
     tokens = tokens_of(text)
     if any(word in _WEEKEND for _, _, word in tokens):  # "over the weekend": the latest Saturday and the Sunday after
         return "saturday", "sunday"
+    words = [w for _, _, w in tokens]
+    for i, word in enumerate(words):  # "between Monday and Wednesday", "from Tuesday to Thursday": the latest ones
+        if word in WEEKDAY_WORDS and i and words[i - 1] in ("between", "from") and words[i + 1:i + 2] and \
+                (words[i + 1], words[i - 1]) in _RANGE_WORDS and words[i + 2:i + 3] and words[i + 2] in WEEKDAY_WORDS:
+            return word, words[i + 2]
     for i, (_, _, word) in enumerate(tokens):
         if word in WEEKDAY_WORDS and i and tokens[i - 1][2] in ("on", "last") and \
                 tokens[max(0, i - 2)][2] not in ("since", "from"):  # "since last Friday": from it on

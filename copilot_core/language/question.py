@@ -23,7 +23,7 @@ from copilot_core.language.pairs import couplings_written
 from copilot_core.language.qualities import Quality, qualities
 from copilot_core.language.ranked import EXTREME_WORDS, extreme_n, extreme_word
 from copilot_core.language.task_words import loose_task_name
-from copilot_core.language.window_words import Window, read_window
+from copilot_core.language.window_words import Window, read_window, unplaced_window
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
 from copilot_core.language.spelled import spelled_as_digits
 from copilot_core.language.stated_numbers import (COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
@@ -143,6 +143,7 @@ class Question:
     qualities: tuple[Quality, ...] = ()  # conditions in words, no number: "short T1", "poor T2 echo"
     unit_asked: str | None = None  # "in MHz": the unit an answer's value is asked in, as the catalogue spells it
     not_held: tuple[str, ...] = ()  # quantities no metric holds ("leakage rate"): keys of vocabulary.NOT_HELD
+    unplaced: tuple[str, ...] = ()  # scope words no reading took ("during the last sprint"): the answer says so
     found: dict[str, str] = field(default_factory=dict, compare=False, hash=False)  # row -> its first match
 
     @property
@@ -297,7 +298,8 @@ def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Seque
     return None
 
 
-_WINDOW_ROWS = ("window", "this week", "this month", "fortnight", "since weekday", "vague window", "part of today")
+_WINDOW_ROWS = ("window", "window form", "this week", "this month", "fortnight", "since weekday", "vague window",
+                "part of today")
 # the first word of a terse count, naming what it counts ("failed tasks this week?")
 _TERSE_STARTS = frozenset({"failed", "failures", "runs", "executions", "tasks", "calibration", "calibrations"})
 
@@ -330,8 +332,10 @@ def _bare_percent(text: str) -> bool:
 def _parse(written: str, chips: tuple[str, ...]) -> Question:
     tokens = tokens_of(written)
     found = {row: said for row, rule in WORDS.items() if (said := _first(rule, written, tokens)) is not None}
-    if "window" not in found and (said := _first(WORDS["window"], spelled_as_digits(written, 11), tokens)):
-        found["window"] = said  # "over the last thirty-six hours": a number written in words
+    spelled = spelled_as_digits(written, 11)
+    for row in ("window", "window form"):  # "over the last thirty-six hours": a number written in words
+        if row not in found and (said := _first(WORDS[row], spelled, tokens_of(spelled))):
+            found[row] = said
     dates = written_window(written) or (("month", None) if "this month" in found else None)  # since the 1st
     # a date's digits are never a qubit, a count or a limit; a value in words ("forty-five") is its digits
     text = spelled_as_digits(blank(written, date_spans(written)))
@@ -364,6 +368,7 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     window = read_window(text) or (Window(2, "week") if "fortnight" in found else None)
     if window is not None and window.vague == "recently" and shape not in ("window count", "fails most"):
         window = None  # a history "recently" is its recent values, not a window of days
+    weekday = _since_weekday(text, found)
     ends = tuple(dict.fromkeys([*qubits, *(e for m in mentions(text) if m.labelled for e in m.subject.split("-"))]))
     return Question(
         text=written, shape=shape, dates=dates, chips=named_chips, qubits=qubits, couplings=couplings, metrics=metrics,
@@ -371,7 +376,7 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
         extreme=cast(Extreme, EXTREME_WORDS[word]) if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,
         limits=limits, ranges=ranges, join=join, unfit=unfit, window=window,
-        since_weekday=_since_weekday(text, found), task_name=_task_name(text, found), chart="chart" in found,
+        since_weekday=weekday, task_name=_task_name(text, found), chart="chart" in found,
         bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics),
         about_data="data" in found or bool(ends) or any(metrics),
         many_chips="many chips" in found or len(named_chips) > 1,
@@ -380,7 +385,8 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
             v for r in ranges for v in (r.low, r.high)]), recent_n=_recent_n(text),
         last_n=int(last.group(1)) if last else None, stated_counts=_stated_counts(text),
         threshold_metrics=frozenset(threshold_metrics(text)), qualities=qualities(text),
-        not_held=tuple(dict.fromkeys(key for _, _, key in absent)),
+        not_held=tuple(dict.fromkeys(key for _, _, key in absent)), unplaced=unplaced_window(
+            found, window is not None or dates is not None or weekday is not None),
         unit_asked=canonical(found["unit asked"].split()[-1]) if "unit asked" in found else None,
         values=tuple(w for _, _, w, _ in number_spans(blank(text, [(m.start, m.end) for m in mentions(text)]))),
         found=found)

@@ -13,10 +13,12 @@ import re
 from copilot_core.language.comparisons import COMPARISON_PATTERN
 from copilot_core.domain.vocabulary import MISSING_WORDS, NUMBER_WORDS, UNIT_WORDS, words
 from copilot_core.language.failure_words import FAILURE_WORDS
+from copilot_core.language.spelled import TEENS, TENS
 from copilot_core.language.phrases import TOKEN, Phrases, Row, tokens_of  # noqa: F401  (read from here too)
 
 COUNT = rf"\d+|{'|'.join(NUMBER_WORDS)}"
 _SMALL_COUNT = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
+_ROLLING = "rolling|trailing|preceding|prior"  # "the trailing 48 hours": the last 48 hours
 _ARROW, _RANKS = r"(?:-|→|->|–|—)", "lowest|worst|smallest|shortest|highest|best|largest|longest"
 
 # A qubit or a coupling named in any text (a question or an answer): "Q5", "qubit #5", "Q4-Q1", "coupling 4-1",
@@ -75,9 +77,9 @@ WORDS: dict[str, Row] = {
     "threshold": re.compile(rf"(?:\b{COMPARISON_PATTERN}|(?<!-)([<>]=?|[≤≥]))\s*"
                             r"([-−]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))"  # "7,100 MHz" too
                             rf"\s*(?:({UNIT_WORDS})(?![a-z]))?", re.I),
-    "window": re.compile(rf"\b(?:last|past|previous|recent|over the (?:last|past))\s+(?:({COUNT})\s*)?"
-                         r"(days?|weeks?|months?|hours?|hrs?|h)\b|\b(today|yesterday)\b"  # "the eight previous days":
-                         rf"|\b({COUNT})\s+(?:most\s+)?(?:recent|previous|past|last|latest)\s+(days?|weeks?|months?|hours?)\b",
+    "window": re.compile(rf"\b(?:last|past|previous|recent|{_ROLLING}|over the (?:last|past))\s+(?:({COUNT})\s*)?"
+                         r"(days?|weeks?|months?|hours?|hrs?|h|d)\b|\b(today|yesterday)\b"  # "the eight previous days":
+                         rf"|\b({COUNT})\s+(?:most\s+)?(?:recent|previous|past|last|latest|{_ROLLING})\s+(days?|weeks?|months?|hours?)\b",
                          re.I),
     "t2": words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))"),
     "data": Phrases("qubit/qubits/qb/qbs|chip|heat map|heatmap|median|trend|worst|best"),  # or a qubit named
@@ -242,6 +244,13 @@ WORDS.update({
     "pearson": Phrases("pearson|linear correlation"),
 })
 
+# The words of a window in a phrase table: its units, a count, a word that makes it a window ("trailing")
+_UNIT = "day/days/hour/hours/h/hr/hrs/week/weeks/wk/wks/month/months/fortnight/fortnights"
+_NUMS = "/".join([*NUMBER_WORDS, *TEENS, *TENS])  # "the trailing twelve hours"
+_N = f"#/a/an/{_NUMS}"
+_ROLL = "rolling/trailing/preceding/prior/moving/sliding/lookback"
+_WHOLE = "calendar/whole/full/consecutive/complete"
+_WEEKDAYS = "monday/tuesday/wednesday/thursday/friday/saturday/sunday"
 # Shapes read before SHAPES (:func:`~copilot_core.language.question.compared_shape`): a metric across chips, the
 # failures' top task or qubit, a count over a window of days, two qubits side by side.
 WORDS.update({
@@ -268,10 +277,20 @@ WORDS.update({
     "count words": Phrases("how many|how often|count|number of|total of|total number|tally"),
     "this week": Phrases("this week|so far this week|since the start of the week"),
     "fortnight": Phrases("fortnight"),
+    # a window of N units in the forms the "window" pattern leaves: "a 10-day window", "the last 7 calendar days",
+    # "the 5 preceding days", "a rolling window of 10 days", "within 2 days" (read by language/window_words.py)
+    "window form": Phrases(f"{_ROLL}/last/past/previous/recent/latest the? {_N}? {_WHOLE}? {_UNIT}"
+                           f"|{_N} {_WHOLE}? {_UNIT} {_ROLL}? window/period/span/stretch/interval/lookback"
+                           f"|{_N} {_ROLL}/last/past/previous/recent/latest {_WHOLE}? {_UNIT}"
+                           f"|{_ROLL}/last/past window/windows/period/span/lookback of the? {_N} {_WHOLE}? {_UNIT}"
+                           f"|within/over/across/during/throughout/in the? #/{_NUMS} {_WHOLE}? {_UNIT}"),
     # a window written in some form (read or not): when none of the window readings takes it, the answer says so
-    "window hint": Phrases("last/past/previous/recent/these/this/over/across/during/within/throughout/in/for the?"
-                           " *? *? day/days/week/weeks/hour/hours/month/months/weekend/weekends/morning/afternoon"
-                           "/evening/night/fortnight/quarter/year/shift/sprint/cycle|since"),
+    "window hint": Phrases("last/past/previous/recent/these/this/that/over/across/during/within/throughout/in/for/"
+                           f"{_ROLL} the/a/an? *? *? *? {_UNIT}/weekend/weekends/morning/afternoon"
+                           "/evening/night/quarter/quarters/year/years/shift/shifts/sprint/sprints/cycle/cycles|since|ago"
+                           f"|{_ROLL} window/windows/period/basis/span|# {_UNIT}|{_UNIT} window/period/span/lookback"
+                           f"|window/lookback of|{_WHOLE} {_UNIT}|between/from/until/till/through/before/after/by"
+                           f" {_WEEKDAYS}|the? {_UNIT} before last/that"),
     "part of today": Phrases("this morning/afternoon/evening|tonight|earlier today|so far today|overnight"),
     "vague window": Phrases("last/past/previous/these a? few/several/couple of? day/days|a few/couple of? days|recently"
                             "|lately|of late"),

@@ -47,9 +47,11 @@ _CHIP_NOUNS = frozenset({"chip", "chips", "device", "devices", "processor", "gat
 def extreme_word(text: str) -> str | None:
     """The ranking word of ``text``, lower-case: its first, unless that is a place ("top", "bottom") followed by an
     end ("top 3 worst": worst)."""
-    rule = WORDS["extreme"]
+    rule, window = WORDS["extreme"], WORDS["window form"]
+    windows = window.find(text) if isinstance(window, Phrases) else []  # "the trailing 4 days": a window, no end
     found = [" ".join(w.lower() for _, _, w in tokens_of(text[a:b]))  # "most  small": "most small"
-             for a, b in (rule.find(text) if isinstance(rule, Phrases) else [])]
+             for a, b in (rule.find(text) if isinstance(rule, Phrases) else [])
+             if not any(s <= a < e for s, e in windows)]
     if not found:
         return None
     ends = [w for w in found[1:] if w not in _PLACES]

@@ -6,13 +6,16 @@ domain's: :mod:`copilot_core.domain.windows`).
   (:attr:`Window.whole_days`), and the answer says so;
 - no number ("the last few days", "several days", "recently", "lately"): :data:`DEFAULT_DAYS` days, "a couple of
   days" two, and the answer says so;
-- "today", "yesterday".
+- "today", "yesterday";
+- the other forms of N units (:func:`_written_form`): "rolling/trailing/preceding/prior N days", "a 10-day window",
+  "the last 7 calendar days", "the 5 preceding days", "a rolling window of 10 days", "within 2 days", "a fortnight".
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -22,7 +25,7 @@ from copilot_core.language.spelled import spelled_as_digits
 
 Unit = Literal["day", "week", "month", "hour", "today", "yesterday"]
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.0, "hour": 1 / 24}
-_UNIT_NAMES = {"h": "hour", "hr": "hour", "hrs": "hour"}  # "36h", "12 hrs"
+_UNIT_NAMES = {"h": "hour", "hr": "hour", "hrs": "hour", "d": "day"}  # "36h", "12 hrs", "7d"
 DEFAULT_DAYS = 3  # a window written with no number ("the last few days", "recently")
 _VAGUE_DAYS = {"couple": 2}  # a vague word that still says how many
 _VAGUE_SAID = {"couple": "a couple of days", "few": "a few days", "several": "several days"}
@@ -62,7 +65,7 @@ def read_window(text: str) -> Window | None:
     rule, text = WORDS["window"], spelled_as_digits(text, 11)
     m = rule.search(text) if isinstance(rule, re.Pattern) else None
     if m is None:
-        return _vague(text)
+        return _written_form(text) or _vague(text)
     if m.group(3):
         return Window(1, "today" if m.group(3).lower() == "today" else "yesterday")
     counted, written = (m.group(1), m.group(2)) if m.group(2) else (m.group(4), m.group(5))
@@ -74,6 +77,29 @@ def read_window(text: str) -> Window | None:
     if [w for _, _, w in tokens_of(text[m.end():])[:3]] == ["and", "a", "half"]:  # "the last day and a half"
         return Window(math.ceil((n + 0.5) * _UNIT_DAYS[unit] * 24), "hour")
     return Window(n, unit)  # type: ignore[arg-type]
+
+
+_FORM_UNITS: dict[str, tuple[Unit, int]] = {
+    **{w: ("day", 1) for w in ("day", "days")}, **{w: ("hour", 1) for w in ("hour", "hours", "h", "hr", "hrs")},
+    **{w: ("week", 1) for w in ("week", "weeks", "wk", "wks")}, **{w: ("month", 1) for w in ("month", "months")},
+    **{w: ("week", 2) for w in ("fortnight", "fortnights")}}
+
+
+def _written_form(text: str) -> Window | None:
+    """A window in one of the word table's other forms ("a 10-day window", "the last 7 calendar days", "the 5
+    preceding days", "a rolling window of 10 days", "within 2 days", "a trailing week"): its count (none or "a": one;
+    none before a plural unit: "the preceding days", :data:`DEFAULT_DAYS` days) and its unit."""
+    rule = WORDS["window form"]
+    spans = rule.find(text) if isinstance(rule, Phrases) else []
+    if not spans:
+        return None
+    words = [w for _, _, w in tokens_of(text[spans[0][0]:spans[0][1]])]
+    unit = next(w for w in words if w in _FORM_UNITS)
+    counted = next((w for w in words if w.isdigit() or w in NUMBER_WORDS), None)
+    if counted is None and unit.endswith("s"):
+        return Window(DEFAULT_DAYS, "day", "recently")
+    named, times = _FORM_UNITS[unit]
+    return Window((_count(counted) if counted else 1) * times, named)
 
 
 def _vague(text: str) -> Window | None:
@@ -107,5 +133,17 @@ def window_reading(window: Window | None) -> str | None:
 def unread_window(said: str) -> str:
     """The sentence for a window the question writes that no reading of days or dates took ("during the last
     sprint"): the answer says so instead of counting every stored run as if it had been asked."""
-    return f"Window: \"{said}\" could not be read as whole UTC days, so the answer above is not limited to it; " \
-           "ask again with dates (YYYY-MM-DD to YYYY-MM-DD) or a number of days."
+    return f"Window: \"{said}\" could not be read as a time window of whole UTC days, so the answer above is not " \
+           "limited to it: it covers what its own sentence says (every stored run, or the run it names), not that " \
+           "window. Ask again with dates (YYYY-MM-DD to YYYY-MM-DD) or a number of days."
+
+
+_PLACED = frozenset({"since last run"})  # rows whose window words are read elsewhere ("what changed since the last run")
+
+
+def unplaced_window(found: Mapping[str, str], read: bool) -> tuple[str, ...]:
+    """The window words a question writes (its first "window hint", as written) when no reading took a window from
+    it (``read``: a window, dates or a weekday was read), for the answer to say so: never every stored run in
+    silence."""
+    said = found.get("window hint")
+    return (said,) if said and not read and not _PLACED & found.keys() else ()
