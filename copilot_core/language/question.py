@@ -26,6 +26,7 @@ from copilot_core.language.task_words import loose_task_name
 from copilot_core.language.window_words import Window, read_window
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
 from copilot_core.language.spelled import spelled_as_digits
+from copilot_core.language.verdicts import Verdict, read_verdict
 from copilot_core.language.stated_numbers import (COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
                                                   STATED_NUMBER, counts_as_digits)
 from copilot_core.domain.metrics import CATALOGUE
@@ -143,6 +144,7 @@ class Question:
     qualities: tuple[Quality, ...] = ()  # conditions in words, no number: "short T1", "poor T2 echo"
     unit_asked: str | None = None  # "in MHz": the unit an answer's value is asked in, as the catalogue spells it
     not_held: tuple[str, ...] = ()  # quantities no metric holds ("leakage rate"): keys of vocabulary.NOT_HELD
+    verdict: Verdict | None = None  # a yes/no asked against one limit ("is Q5's T1 over 50 μs?")
     found: dict[str, str] = field(default_factory=dict, compare=False, hash=False)  # row -> its first match
 
     @property
@@ -381,10 +383,11 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
         last_n=int(last.group(1)) if last else None, stated_counts=_stated_counts(text),
         threshold_metrics=frozenset(threshold_metrics(text)), qualities=qualities(text),
         not_held=tuple(dict.fromkeys(key for _, _, key in absent)),
+        verdict=read_verdict(text, tokens_of(text), metrics, limits, ranges, qubits, couplings),
         unit_asked=canonical(found["unit asked"].split()[-1]) if "unit asked" in found else None,
         values=tuple(w for _, _, w, _ in number_spans(blank(text, [(m.start, m.end) for m in mentions(text)]))),
         found=found)
 
 
-__all__ = ["Mention", "Quality", "Question", "Range", "SHAPES", "Threshold", "WORDS", "Window", "blank", "count_word",
-           "mentions", "names_blanked", "noun_after", "parse", "qubits_in", "selects"]
+__all__ = ["Mention", "Quality", "Question", "Range", "SHAPES", "Threshold", "Verdict", "WORDS", "Window", "blank",
+           "count_word", "mentions", "names_blanked", "noun_after", "parse", "qubits_in", "selects"]
