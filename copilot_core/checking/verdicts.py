@@ -137,7 +137,8 @@ def _said(sentence: str) -> str | None:
 
 
 def verdict_blocks(blocks: list[Block], asked: Question, outcomes: Sequence[ToolOutcome]) -> list[Block]:
-    """``blocks`` led by the verdict the data gives, a sentence saying the other yes or no taken out; unchanged
+    """``blocks`` led by the verdict the data gives, a sentence saying the other yes or no (either, when the data
+    holds no value) taken out; unchanged
     when the question asks no verdict, or no tool gave the values, or the answer already leads with it."""
     sentence = verdict_sentence(asked, outcomes)
     if sentence is None:
@@ -150,7 +151,7 @@ def verdict_blocks(blocks: list[Block], asked: Question, outcomes: Sequence[Tool
             continue
         lines = []
         for line in block.text.split("\n"):
-            kept = [s for s in split_after_marks(line) if word is None or _said(s) in (None, word)]
+            kept = [s for s in split_after_marks(line) if _said(s) in (None, word)]  # no value: neither word
             lines.append(" ".join(kept))
         text = "\n".join(lines).strip()
         if text:
