@@ -24,6 +24,7 @@ from copilot_core.checking.restate import restated_blocks
 from copilot_core.checking.scope import scoped_blocks
 from copilot_core.checking.coverage import covered_blocks
 from copilot_core.checking.chip_lead import chip_lead_blocks
+from copilot_core.checking.verdicts import verdict_blocks
 from copilot_core.checking.verify import asked_chart, checked_blocks
 from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.render_safety.markdown import escape
@@ -77,6 +78,7 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
         blocks = scoped_blocks(restated_blocks(blocks, plan.asked, outcomes), question, outcomes)
         blocks = covered_blocks(blocks, plan.asked, outcomes)  # every answer kind: model's, fallback, re-made
         blocks = chip_lead_blocks(blocks, plan.asked, outcomes)  # "which chip had fewer ...": that chip first
+        blocks = verdict_blocks(blocks, plan.asked, outcomes)  # "is Q5's T1 over 50 μs?": its yes or no first
     if end.asked is None and (read := _window_read(plan, outcomes)) is not None and read not in answer_text(blocks):
         blocks = [*blocks, TextBlock(read)]  # how a window was read, or that it was not: on every answer, even none
     if end.asked is None and (unfit := unfit_note(plan.asked)) is not None and unfit not in answer_text(blocks):

@@ -20,6 +20,10 @@ _FIDELITIES = tuple(name for name in _SCORED if CATALOGUE[name].unit == "%")
 _GATES = ("average_gate_fidelity", "x90_gate_fidelity", "x180_gate_fidelity")
 _TWO_QUBIT = ("zx90_gate_fidelity", "bell_state_fidelity")
 FID = r"(fidelit(y|ies)|fids?)"  # "fid": the lab's shorthand for a fidelity ("bell fid", "assignment fid")
+# One state's readout as people write it: "ground-state assignment", "0-state readout", "|0> fidelity", "|1⟩ readout",
+# "P(0|0)" (the chance of reading 0 when 0 was prepared); ``{0}``: the state's words, ``{1}``: its digit.
+_STATE = (rf"({{0}}) state(( assignment| readout| measurement)( {FID})?| {FID})|\|{{1}}(>|⟩)( state)?( readout| assignment"
+          rf"| measurement)?( {FID})?|p\({{1}}\|{{1}}\)( readout| assignment)?( {FID})?")
 
 
 @dataclass(frozen=True)
@@ -37,10 +41,10 @@ class Term:
 METRIC_TERMS: tuple[Term, ...] = (
     Term(r"((readout )?resonator|readout) freq(uency|uencies)?", "readout_frequency", ()),
     # one state's fidelity (the |0> or |1> state) before the average readout fidelity
-    Term(rf"(readout |assignment )?{FID} (of|for) (the )?(ground|zero|0) state|"
-         rf"(ground|zero|0) state( assignment| readout| measurement)? {FID}", "readout_fidelity_0", ("readout_fidelity_0",)),
-    Term(rf"(readout |assignment )?{FID} (of|for) (the )?(excited|one|1) state|"
-         rf"(excited|one|1) state( assignment| readout| measurement)? {FID}", "readout_fidelity_1", ("readout_fidelity_1",)),
+    Term(rf"(readout |assignment )?{FID} (of|for) (the )?(ground|zero|0) state|{_STATE.format('ground|zero|0', '0')}",
+         "readout_fidelity_0", ("readout_fidelity_0",)),
+    Term(rf"(readout |assignment )?{FID} (of|for) (the )?(excited|one|1) state|{_STATE.format('excited|one|1', '1')}",
+         "readout_fidelity_1", ("readout_fidelity_1",)),
     Term(rf"(average )?(readout|measurement)( assignment)? {FID}|(average )?assignment {FID}|readout|reads? out",
          "average_readout_fidelity", ("average_readout_fidelity",)),
     # a coupling's gate time before its fidelity: "ZX90 gate time", "CZ duration", "two-qubit gate length"

@@ -26,6 +26,7 @@ from copilot_core.language.task_words import loose_task_name
 from copilot_core.language.window_words import Window, read_window, unplaced_window
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
 from copilot_core.language.spelled import spelled_as_digits
+from copilot_core.language.verdicts import Verdict, read_verdict
 from copilot_core.language.stated_numbers import (COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
                                                   STATED_NUMBER, counts_as_digits)
 from copilot_core.domain.metrics import CATALOGUE
@@ -144,6 +145,7 @@ class Question:
     unit_asked: str | None = None  # "in MHz": the unit an answer's value is asked in, as the catalogue spells it
     not_held: tuple[str, ...] = ()  # quantities no metric holds ("leakage rate"): keys of vocabulary.NOT_HELD
     unplaced: tuple[str, ...] = ()  # scope words no reading took ("during the last sprint"): the answer says so
+    verdict: Verdict | None = None  # a yes/no asked against one limit ("is Q5's T1 over 50 μs?")
     found: dict[str, str] = field(default_factory=dict, compare=False, hash=False)  # row -> its first match
 
     @property
@@ -387,10 +389,11 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
         threshold_metrics=frozenset(threshold_metrics(text)), qualities=qualities(text),
         not_held=tuple(dict.fromkeys(key for _, _, key in absent)), unplaced=unplaced_window(
             found, window is not None or dates is not None or weekday is not None),
+        verdict=read_verdict(text, tokens_of(text), metrics, limits, ranges, qubits, couplings),
         unit_asked=canonical(found["unit asked"].split()[-1]) if "unit asked" in found else None,
         values=tuple(w for _, _, w, _ in number_spans(blank(text, [(m.start, m.end) for m in mentions(text)]))),
         found=found)
 
 
-__all__ = ["Mention", "Quality", "Question", "Range", "SHAPES", "Threshold", "WORDS", "Window", "blank", "count_word",
-           "mentions", "names_blanked", "noun_after", "parse", "qubits_in", "selects"]
+__all__ = ["Mention", "Quality", "Question", "Range", "SHAPES", "Threshold", "Verdict", "WORDS", "Window", "blank",
+           "count_word", "mentions", "names_blanked", "noun_after", "parse", "qubits_in", "selects"]

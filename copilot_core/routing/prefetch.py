@@ -331,6 +331,11 @@ def _planned(asked: Question, chip_id: str, qid: str | None, available: Sequence
         return None
     if not qubits and qid is not None and asked.has("this qubit"):
         qubits = {str(int(qid)) if qid.isdigit() else qid}
+    v = asked.verdict  # "are Q3, Q5 and Q8 all above 50 μs T1?": each one's value of that metric
+    if len(qubits) > 1 and v is not None and len(v.subjects) > 1 and CATALOGUE[v.metric].kind == "qubit":
+        return _offered(PlannedCall("compare_qubits", {"chip_id": chip_id, "qids": list(v.subjects)[:32],
+                                                       "param_names": [v.metric]}, f"{v.metric} of each qubit asked"),
+                        available)
     if len(qubits) > 1:
         return None
     return _offered(_value_plan(asked, chip_id, qubits), available)

@@ -118,7 +118,9 @@ def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float
     data = {"answer": answer, **_base(cm), "below_limit": below, "above_limit": above,
             f"count_{key}": len(rows), "percent": float(share.rstrip("%")), "share_of": kind, "of_chip": of_chip,
             key: rows}
-    return ToolResult(data, f"{len(rows)} {kind} with {bounds} on {chip_id}")
+    others = [cm.label(i) for i in sorted(cm.values, key=_order_key) if _meets(cm.values[i], below, above, including)
+              is False]  # for a yes/no over every one ("are all under 300 ns?"): the ones that fail, by name only
+    return ToolResult({**data, "not_meeting": others}, f"{len(rows)} {kind} with {bounds} on {chip_id}", model=data)
 
 
 @tool("missing_metric",
