@@ -50,7 +50,7 @@ METRIC_TERMS: tuple[Term, ...] = (
     Term(r"(two.qubit|2q|zx90|cr|cross resonance|coupling)( gate)? coherence limits?", "two_qubit_gate_coherence_limit",
          ()),
     Term(r"(one.qubit|single.qubit|1q)( gate)? coherence limits?", "one_qubit_gate_coherence_limit", ()),
-    # a coupling's gate time before its fidelity: every duration word of the two-qubit (CR) gate or pulse is the time
+    # a coupling's gate time before its fidelity: a duration word said of a CR (2Q) gate or pulse names the time
     # row, never the fidelity ("ZX90 gate time", "CR pulse length", "how long is the cross-resonance gate")
     Term(rf"({TWO_Q}( gate| pulse)? )?gate (time|duration|length)s?|{TWO_Q}( gate| pulse)? (time|duration|length|width)s?"
          rf"|how long (is|are|does|do|did|was|were) (the |a |its |their )?{TWO_Q}( gates?| pulses?)?", "zx90_gate_time", ()),

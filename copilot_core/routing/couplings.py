@@ -32,7 +32,7 @@ def coupling_limit(asked: Question, clear: list[str]) -> dict[str, float]:
 
 def unit_named(asked: Question) -> list[str]:
     """The one coupling metric a question about couplings names only by its limit's unit ("is the CR gate of Q4-Q5
-    under 300 ns": a time, and only the ZX90 gate time is a coupling's time), when its words name no metric
+    under 300 ns": a time, and zx90_gate_time is a coupling's one time metric), when its words name no metric
     clearly; else none (a % limit fits several fidelities: the question stays ambiguous)."""
     if any(n is not None for n in asked.metrics) or len(asked.limits) != 1 or not asked.limits[0].unit:
         return []

@@ -222,7 +222,7 @@ def _ends_answer(ctx: ToolContext, chip_id: str, row: dict, names: list[str]) ->
 def _limit_answer(row: dict, names: list[str], below: float | None, above: float | None) -> tuple[str, dict] | None:
     """The coupling's one metric held to the question's limit ("is its CR gate time under 300 ns"): which side of
     it the value is on, as a sentence and as ``held_to`` (the answer's check holds a model's words to it), so the
-    answer says yes or no and never leaves the comparison to the reader; None without a limit or a value."""
+    answer settles the comparison itself; None without a limit or a value."""
     side, limit = ("below", below) if below is not None else ("above", above)
     if limit is None or len(names) != 1:
         return None
