@@ -111,7 +111,7 @@ COUPLING_WORDINGS: tuple[tuple[str, str], ...] = (
     # written after the fix, to attack it
     ("bell_state_fidelity", "Which coupling is stronger on Bell fidelity: the one linking qubit {x} with qubit {y}, "
                             "or the one linking qubit {x} with qubit {z}?"),
-    ("zx90_gate_fidelity", "CZ fidelity of pair {x} & {y} vs pair {x} & {z}"),
+    ("zx90_gate_fidelity", "cross-resonance fidelity of pair {x} & {y} vs pair {x} & {z}"),  # no CZ gate held
     ("bell_state_fidelity", "bell state fidelity {x}:{y} vs {x}:{z}"),
     ("zx90_gate_time", "Between (Q{x}, Q{y}) and (Q{x}, Q{z}), which coupler has the better ZX90 gate time?"),
     ("zx90_gate_fidelity", "Which is worse for ZX90 fidelity, qubits {x} and {y} or qubits {x} and {z}?"),

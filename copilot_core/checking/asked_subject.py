@@ -24,6 +24,7 @@ from copilot_core.checking.grounding import unverified_numbers
 from copilot_core.checking.order import Ranking, rankings
 from copilot_core.checking.restate_failures import restates_count
 from copilot_core.language.numbers import answer_numbers
+from copilot_core.language.pairs import stored_coupling
 from copilot_core.language.question import Question
 from copilot_core.language.question_words import CHIP_ID
 from copilot_core.language.subjects import Subject, subjects
@@ -65,11 +66,6 @@ def _key(name: str, ranking: Ranking) -> str:
     return named[0].key if len(named) == 1 else name.strip().lower()
 
 
-def _stored(key: str, keys: set[str]) -> str:
-    """A coupling whose qubits are written in reverse order ("Q05-Q04") is the one the data stores ("4-5") when it
-    stores only that direction; any other key is itself."""
-    flipped = "-".join(key.split("-")[::-1])
-    return flipped if key.count("-") == 1 and key not in keys and flipped in keys else key
 
 
 def _tops(ranking: Ranking, low_end: bool) -> list[str]:
@@ -115,9 +111,9 @@ def ranked_subject_problem(asked: Question, text: str, outcomes: Sequence[ToolOu
     named = _named(text, ranking)
     if not named:
         return line, f"the answer names no {ranking.kind}, and the question asks which one"
-    if _stored(named[0].key, keys) not in top_keys:
+    if stored_coupling(named[0].key, keys) not in top_keys:
         return line, f"the data puts {' and '.join(tops)} first ({ranking.metric}), not {text[named[0].start:named[0].end]}"
-    if len(tops) > 1 and not top_keys <= {_stored(s.key, keys) for s in named}:
+    if len(tops) > 1 and not top_keys <= {stored_coupling(s.key, keys) for s in named}:
         return line, f"{' and '.join(tops)} are tied first ({ranking.metric}); the answer does not name every one"
     return None
 

@@ -148,8 +148,9 @@ def _scope_gave(asked: Question, part: Part, calls: Sequence[Call]) -> str:
 def _kind_parts(asked: Question) -> list[Part]:
     kinds = {CATALOGUE[m].kind for m in asked.metrics if m is not None and m in CATALOGUE}
     subject = failure_subject(asked) if asked.shape == "fails most" else None
-    kind = subject if subject in ("qubit", "coupling") else "coupling" if asked.couplings or kinds == {"coupling"} \
-        else None
+    # a coupling named with only qubit metrics ("coupling 4-5: which qubit has the longer T1") asks about its qubits
+    kind = subject if subject in ("qubit", "coupling") else "coupling" if asked.couplings and kinds != {"qubit"} or \
+        kinds == {"coupling"} else None
     return [] if kind is None else [Part(f"{kind}s", kind, (f"which {kind}", f"each {kind}", f"the {kind}'s"))]
 
 

@@ -24,6 +24,9 @@ FID = r"(fidelit(y|ies)|fids?)"  # "fid": the lab's shorthand for a fidelity ("b
 # "P(0|0)" (the chance of reading 0 when 0 was prepared); ``{0}``: the state's words, ``{1}``: its digit.
 _STATE = (rf"({{0}}) state(( assignment| readout| measurement)( {FID})?| {FID})|\|{{1}}(>|⟩)( state)?( readout| assignment"
           rf"| measurement)?( {FID})?|p\({{1}}\|{{1}}\)( readout| assignment)?( {FID})?")
+# The two-qubit (cross-resonance) gate as people write it: its duration words name the time row.  No CZ: the data holds
+# no CZ gate (NOT_HELD says so), and a CZ word never names the ZX90 gate's values as if they were a CZ gate's.
+TWO_Q = r"(zx90|cr|cnot|cross resonance|two.qubit|2q|entangling|coupling)"
 
 
 @dataclass(frozen=True)
@@ -47,21 +50,28 @@ METRIC_TERMS: tuple[Term, ...] = (
          "readout_fidelity_1", ("readout_fidelity_1",)),
     Term(rf"(average )?(readout|measurement)( assignment)? {FID}|(average )?assignment {FID}|readout|reads? out",
          "average_readout_fidelity", ("average_readout_fidelity",)),
-    # a coupling's gate time before its fidelity: "ZX90 gate time", "CZ duration", "two-qubit gate length"
-    Term(r"((zx90|cz|cr|cnot|two.qubit|2q|coupling) )?gate (time|duration|length)s?|(zx90|cz|cr) (time|duration)s?",
-         "zx90_gate_time", ()),
+    # the gates' coherence limits, before "two-qubit" and "coherence" alone claim their words
+    Term(r"(two.qubit|2q|zx90|cr|cross resonance|coupling)( gate)? coherence limits?", "two_qubit_gate_coherence_limit",
+         ()),
+    Term(r"(one.qubit|single.qubit|1q)( gate)? coherence limits?", "one_qubit_gate_coherence_limit", ()),
+    # a coupling's gate time before its fidelity: a duration word said of a CR (2Q) gate or pulse names the time
+    # row, never the fidelity ("ZX90 gate time", "CR pulse length", "how long is the cross-resonance gate")
+    Term(rf"({TWO_Q}( gate| pulse)? )?gate (time|duration|length)s?|{TWO_Q}( gate| pulse)? (time|duration|length|width)s?"
+         rf"|how long (is|are|does|do|did|was|were) (the |a |its |their )?{TWO_Q}( gates?| pulses?)?", "zx90_gate_time", ()),
     # the interleaved RB depolarizing rates, before the gates' fidelities ("ZX90 depolarizing rate" is no fidelity)
-    Term(r"(zx90|cz|cr|two.qubit|2q|coupling)( gate)? depolari[sz]ing rates?", "zx90_depolarizing_rate", ()),
+    Term(rf"{TWO_Q}( gate)? depolari[sz]ing rates?", "zx90_depolarizing_rate", ()),
     Term(r"x90( gate)? depolari[sz]ing rates?", "x90_depolarizing_rate", ()),
-    Term(rf"zx90(?!_)( gate)?( {FID})?|cz( gate)? {FID}", "zx90_gate_fidelity", _TWO_QUBIT),
+    Term(rf"zx90(?!_)( gate)?( {FID})?", "zx90_gate_fidelity", _TWO_QUBIT),
     Term(rf"x90(?!_)( gate)?( {FID})?", "x90_gate_fidelity", _GATES),
     Term(rf"x180(?!_)( gate)?( {FID})?", "x180_gate_fidelity", _GATES),
     Term(rf"average gate {FID}|rb|randomi[sz]ed benchmarking", "average_gate_fidelity", _GATES),
     # the ZX90 (CR) gate
-    Term(rf"(two.qubit|2q) gate {FID}|cr gate {FID}", "zx90_gate_fidelity", _TWO_QUBIT),
+    Term(rf"(two.qubit|2q|entangling) gate {FID}|(cr|cross resonance)( gate| pulse)? {FID}", "zx90_gate_fidelity",
+         _TWO_QUBIT),
     Term(rf"gate {FID}|single.qubit gates?", None, _GATES),
     Term(rf"bell( state)?( {FID})?", "bell_state_fidelity", ("bell_state_fidelity",)),
-    Term(r"cr|cnot|two.qubit( gates?)?|couplings?", None, _TWO_QUBIT),
+    Term(r"cr( pulses?)?|cross resonance( gates?| pulses?)?|cnot|two.qubit( gates?)?|entangling gates?|couplings?", None,
+         _TWO_QUBIT),
     Term(r"t1|(energy )?relaxation times?|relax(es)? (fastest|quickest|slowest)", "t1", ("t1", "t1_average")),
     Term(r"t2 ?(\*|star)|ramsey( dephasing times?| decay times?)?", "t2_star", ("t2_star",)),
     Term(r"t2 ?e(cho)?|(hahn )?echo( t2| dephasing times?| decay times?)?|t2 hahn echo", "t2_echo",
@@ -93,6 +103,9 @@ NOT_HELD: dict[str, tuple[str, tuple[str, ...]]] = {
     "quasiparticle/quasiparticles|tls density|two level system density": (
         "quasiparticle or TLS density", ("t1",)),
     "charge noise|flux noise|charge dispersion": ("charge or flux noise", ("t2_echo", "t2_star")),
+    "cz gate? fidelity/fidelities/fid/fids/time/times/duration/durations/length/lengths/error/errors|cz gate/gates"
+    "|controlled z gate? fidelity/fidelities/time/times/duration/durations|controlled z gate/gates": (
+        "CZ gate", ("zx90_gate_fidelity", "zx90_gate_time")),
     "coupling strength/strengths|exchange coupling|j coupling": ("coupling strength", (
         "static_zz_interaction", "zx90_gate_time")),
     "readout/measurement? qnd/qndness|readout/measurement? qnd ness|readout/measurement? non/quantum? demolition"

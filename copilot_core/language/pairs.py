@@ -11,6 +11,8 @@ pairs apart, so it stays qubits.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from copilot_core.language.question_words import tokens_of
 
 # What may stand between a pair's two qubits: words, and marks (any other character ends the pair).
@@ -76,8 +78,24 @@ def couplings_written(text: str, about_couplings: bool, values: frozenset[float]
             i += 2
             continue
         i += 1
-    if len(pairs) == 1 and len(numbers) == 2 and about_couplings and {w for _, _, w in tokens_of(text)} & COUPLING_NOUNS:
+    before = [w for s, _, w in tokens_of(text) if pairs and s < pairs[0][0][0]][-1:]  # "pair 29/15": named so
+    if len(pairs) == 1 and len(numbers) == 2 and (about_couplings and {w for _, _, w in tokens_of(text)} & COUPLING_NOUNS
+                                                  or set(before) & COUPLING_NOUNS):
         return [f"{int(a[2])}-{int(b[2])}" for a, b in pairs if int(a[2]) != int(b[2])]  # "the coupler of Q4 and Q5"
     if len(pairs) < 2:
         return []
     return list(dict.fromkeys(f"{int(a[2])}-{int(b[2])}" for a, b in pairs if int(a[2]) != int(b[2])))
+
+
+def stored_coupling(written: str, held: Iterable[str | None]) -> str:
+    """The one identity of a coupling: ``written`` ("10-11") as the coupling ``held`` (what the data or the tools
+    hold) stores, either way round ("11-10") when only that direction is held; as written when it is held itself, when
+    both directions are (a directional value must name its direction) or when it is no coupling at all.  The router,
+    the claim check and the ranking check read a written pair through this, so "Q10-Q11" is never another subject
+    than a stored 11→10."""
+    ends = written.split("-")
+    if len(ends) != 2 or not all(e.isdigit() for e in ends):
+        return written
+    keys = set(held)
+    flipped = f"{ends[1]}-{ends[0]}"
+    return flipped if written not in keys and flipped in keys else written

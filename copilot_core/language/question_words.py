@@ -64,7 +64,7 @@ _ENDS = "best/worst/top/bottom/weakest/strongest/poorest/highest/lowest/longest/
 # Row name -> words.  :class:`~copilot_core.language.question.Question` keeps the first match of every row.
 WORDS: dict[str, Row] = {
     # what the parse turns into typed fields
-    "bare pair": re.compile(r"(?<![\w.])(?:coupling\s+|pair\s+)?q?0*(\d{1,4})\s*(?:-|–|—|→|->)\s*q?0*(\d{1,4})(?![\w.])",
+    "bare pair": re.compile(r"(?<![\w.])(?:coupling\s+|pair\s+)?q?0*(\d{1,4})\s*(?:-|–|—|→|->|_)\s*q?0*(\d{1,4})(?![\w.])",
                             re.I),
     "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
                        "strongest|poorest|top|bottom|leading|trailing|lagging|most small|most large|least small"

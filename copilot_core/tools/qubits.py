@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from copilot_core.domain.metrics import (CATALOGUE, COUPLING_METRICS, QUBIT_METRICS, SCORED_COUPLING_METRICS,
                                          SCORED_QUBIT_METRICS, Kind, format_value, metric, missing_since,
-                                         missing_text)
+                                         missing_text, unit_suffix)
 from copilot_core.analysis.chip_metrics import chip_metric
 from copilot_core.tools.aggregates import ranking
 from copilot_core.tools.derived import gap_facts, gap_text
 from copilot_core.tools.compact import display_parameters, from_database
-from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, param_names_arg,
-                                     qid_arg, qids_arg, tool)
+from copilot_core.tools.spec import (FROM_QUESTION, ToolContext, ToolError, ToolResult, chip_id_arg,
+                                     param_names_arg, qid_arg, qids_arg, tool)
 
 
 def parameter_view(params: dict | None, kind: Kind = "qubit", names: list[str] | None = None) -> dict[str, dict]:
@@ -219,7 +219,30 @@ def _ends_answer(ctx: ToolContext, chip_id: str, row: dict, names: list[str]) ->
     return (rows, " ".join(parts), ranked) if parts else None
 
 
+def _limit_answer(row: dict, names: list[str], below: float | None, above: float | None) -> tuple[str, dict] | None:
+    """The coupling's one metric held to the question's limit ("is its CR gate time under 300 ns"): which side of
+    it the value is on, as a sentence and as ``held_to`` (the answer's check holds a model's words to it), so the
+    answer settles the comparison itself; None without a limit or a value."""
+    side, limit = ("below", below) if below is not None else ("above", above)
+    if limit is None or len(names) != 1:
+        return None
+    entry, item = metric(names[0], kind="coupling"), row["parameters"].get(names[0]) or {}
+    said = f"{limit:g}{unit_suffix(entry.unit)}"
+    value = item.get("value")
+    if not isinstance(value, (int, float)) or item.get("missing"):
+        return f"Coupling {row['label']} has no valid {entry.title} to hold against {said}.", {}
+    shown, other = format_value(entry, value), "above" if side == "below" else "below"
+    met = value < limit if side == "below" else value > limit
+    held = {"side": side, "threshold": limit, "met": met}
+    if value == limit:
+        return f"No: coupling {row['label']}'s {entry.title}, {shown}, is at {said}, not {side} it.", held
+    if met:
+        return f"Yes: coupling {row['label']}'s {entry.title}, {shown}, is {side} {said}.", held
+    return f"No: coupling {row['label']}'s {entry.title}, {shown}, is {other} {said}, not {side} it.", held
+
+
 _COUPLING = {"type": "string", "pattern": r"^[0-9]{1,5}-[0-9]{1,5}$"}
+_LIMIT = {"type": "number", FROM_QUESTION: True}
 
 
 @tool("get_coupling_params",
@@ -228,10 +251,13 @@ _COUPLING = {"type": "string", "pattern": r"^[0-9]{1,5}-[0-9]{1,5}$"}
        "coupling_ids": {"type": "array", "items": _COUPLING, "minItems": 2, "maxItems": 8, "uniqueItems": True,
                         "description": "Couplings side by side, e.g. ['0-1', '1-4']."},
        "qubit_id": qid_arg("All couplings of this qubit."),
-       "param_names": param_names_arg()}, ("chip_id",))
+       "param_names": param_names_arg(),
+       "below": _LIMIT | {"description": "Say whether the one coupling's one metric is below this (display units)."},
+       "above": _LIMIT | {"description": "Say whether it is above this (display units)."}}, ("chip_id",))
 def get_coupling_params(ctx: ToolContext, chip_id: str, coupling_id: str | None = None,
                         qubit_id: str | None = None, param_names: list[str] | None = None,
-                        coupling_ids: list[str] | None = None) -> ToolResult:
+                        coupling_ids: list[str] | None = None, below: float | None = None,
+                        above: float | None = None) -> ToolResult:
     topo = ctx.topology(chip_id)
     rows = []
     for cid in _coupling_ids(ctx, chip_id, coupling_id, qubit_id, coupling_ids):
@@ -259,6 +285,9 @@ def get_coupling_params(ctx: ToolContext, chip_id: str, coupling_id: str | None 
         data["qubits"], said, ranked = ends
         data["answer"] = f"{data.get('answer', '')} {said}".strip()
         data |= {"ranking": ranked} if ranked and "ranking" not in data else {}
+    if coupling_id and (held := _limit_answer(rows[0], param_names or [], below, above)):
+        data["answer"] = f"{data.get('answer', '')} {held[0]}".strip()
+        data["held_to"] = held[1]
     with_data = sum(1 for r in rows if r["stored_as"])
     return ToolResult(data, f"{with_data} of {len(rows)} couplings with data on {chip_id}")
 
