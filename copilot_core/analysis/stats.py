@@ -55,13 +55,14 @@ def mad_bounds(values: Iterable[float | None], k: float = 3.0) -> tuple[float, f
     return med - k * mad, med + k * mad
 
 
-ChipStatistic = Literal["median", "mean", "min", "max", "std", "iqr", "range", "cv"]
-SPREADS: tuple[ChipStatistic, ...] = ("std", "iqr", "range", "cv")
+ChipStatistic = Literal["median", "mean", "min", "max", "std", "pstd", "iqr", "range", "cv", "mad"]
+SPREADS: tuple[ChipStatistic, ...] = ("std", "pstd", "iqr", "range", "cv", "mad")
 
 
 def statistic_of(values: Iterable[float | None], statistic: ChipStatistic) -> float | None:
-    """One statistic of the finite values, the spread tool's definitions (std with n−1, IQR of linear quartiles,
-    CV = std / |mean| in %); None when there are too few values (a spread needs two)."""
+    """One statistic of the finite values, the spread tool's definitions (std: the sample's, n − 1; pstd: the
+    population's, n; IQR of linear quartiles; CV = std / |mean| in %; MAD = median |value − median|, unscaled);
+    None when there are too few values (a spread needs two)."""
     arr = finite(values)
     if arr.size == 0 or statistic in SPREADS and arr.size < 2:
         return None
@@ -69,6 +70,10 @@ def statistic_of(values: Iterable[float | None], statistic: ChipStatistic) -> fl
         return float(np.median(arr))
     if statistic in ("mean", "min", "max"):
         return float(arr.mean() if statistic == "mean" else arr.min() if statistic == "min" else arr.max())
+    if statistic == "pstd":
+        return float(arr.std(ddof=0))
+    if statistic == "mad":
+        return float(np.median(np.abs(arr - np.median(arr))))
     std = float(arr.std(ddof=1))
     if statistic == "std":
         return std

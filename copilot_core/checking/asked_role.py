@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from copilot_core.checking.claim_facts import Claim, Fact, Role, tool_facts
+from copilot_core.checking.claim_facts import SPREAD_ROLES, Claim, Fact, Role, tool_facts
 from copilot_core.checking.matcher import states_written
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.question import Question
 from copilot_core.language.answer_words import ANSWER_WORDS
-from copilot_core.routing.statistics import pair_statistic, spread_asked
+from copilot_core.routing.statistics import pair_statistic, spread_asked, spread_lead
 from copilot_core.tools.toolkit import ToolOutcome, answer_line
 
 
@@ -33,8 +33,7 @@ class AskedRole:
 
 # Shape (``Question.shape``) -> the role of the value that answers it.
 SHAPE_ANSWERS: dict[str, AskedRole] = {
-    "spread": AskedRole(("std", "range", "iqr", "cv"), "spread (standard deviation, range, IQR or coefficient of "
-                                                       "variation)"),
+    "spread": AskedRole(SPREAD_ROLES, "spread (standard deviation, range, IQR or coefficient of variation)"),
     "percentage": AskedRole(("percent",), "share"),
     "count": AskedRole(("count", "total"), "count"),
     "window count": AskedRole(("count", "total"), "count"),
@@ -71,9 +70,27 @@ def asked_role(asked: Question) -> AskedRole | None:
         return SHAPE_ANSWERS["correlation"]
     if asked.shape in _COMPARED and (asked.has("count words") or asked.has("fail") or _runs_counted(asked)):
         return SHAPE_ANSWERS["count"]
-    if spread_asked(asked) and asked.shape in _SPREAD_SHAPES and not asked.ends and not asked.couplings:
-        return SHAPE_ANSWERS["spread"]  # "how uniform", "IQR", "scatter": a spread in a shape of its own
+    if spread_asked(asked) and asked.shape in _SPREAD_SHAPES and not asked.ends and not asked.couplings or \
+            asked.shape == "spread":
+        return named_spread(asked)  # "how uniform", "IQR", "scatter": a spread in a shape of its own
     return SHAPE_ANSWERS.get(asked.shape)
+
+
+# The statistic a spread question names -> the roles that state it: an SD said without "population" or "sample" is
+# either one; "max less min" only the range, "IQR" only the interquartile range.
+_NAMED_SPREADS: dict[str, AskedRole] = {
+    "std": AskedRole(("std", "pstd"), "standard deviation"), "pstd": AskedRole(("pstd",), "population standard "
+                                                                               "deviation"),
+    "range": AskedRole(("range",), "range (maximum less minimum)"), "iqr": AskedRole(("iqr",), "interquartile range"),
+    "cv": AskedRole(("cv",), "coefficient of variation"), "mad": AskedRole(("mad",), "median absolute deviation")}
+
+
+def named_spread(asked: Question) -> AskedRole:
+    """The spread statistic the question names, else any spread."""
+    lead = spread_lead(asked)
+    if lead == "std" and asked.has("sample words"):
+        return AskedRole(("std",), "sample standard deviation")
+    return _NAMED_SPREADS.get(str(lead), SHAPE_ANSWERS["spread"])
 
 
 # A statistic of two qubits' histories (routing.statistics.pair_statistic) -> the role of its figure.
@@ -179,7 +196,7 @@ def role_sentence(need: AskedRole, outcomes: Sequence[ToolOutcome]) -> str | Non
 def sized(need: AskedRole) -> bool:
     """The role is a size the question sets (N ranked values, a spread's two ends or statistic): an answer without
     it answers another question, so the tools' sentence replaces it rather than joining it."""
-    return need.roles == _RANKED or need.roles == SHAPE_ANSWERS["spread"].roles
+    return need.roles == _RANKED or set(need.roles) <= set(SPREAD_ROLES)
 
 
 def missing_role(asked: Question, claims: Sequence[Claim], outcomes: Sequence[ToolOutcome], said: str = ""

@@ -26,11 +26,11 @@ from copilot_core.tools.compact import SIGNIFICANT
 from copilot_core.tools.tabular import untabulate
 
 Role = Literal["min", "max", "median", "mean", "latest", "count", "total", "threshold", "value", "change", "other",
-               "std", "range", "iqr", "cv", "r", "percent", "spread"]
+               "std", "range", "iqr", "cv", "r", "percent", "spread", "pstd", "mad"]
 # Statistics of a chip's spread, a correlation coefficient and a share: a number written for one is not another.
-SHAPE_ROLES: tuple[Role, ...] = ("std", "range", "iqr", "cv", "r", "percent")
+SHAPE_ROLES: tuple[Role, ...] = ("std", "pstd", "range", "iqr", "cv", "mad", "r", "percent")
 # The statistics of a spread; "spread" is a number said to be one of them ("varies by", "a spread of").
-SPREAD_ROLES: tuple[Role, ...] = ("std", "range", "iqr", "cv")
+SPREAD_ROLES: tuple[Role, ...] = ("std", "pstd", "range", "iqr", "cv", "mad")
 Verdict = Literal["ok", "wrong", "unbacked", "unchecked"]  # unchecked: a claim no tool result can verify
 
 # Field name -> (role, count qualifier).  Count qualifiers say *which* items were counted.
@@ -51,6 +51,7 @@ _ROLE_KEYS: dict[str, tuple[Role, str | None]] = {
     "below_limit": ("threshold", None), "above_limit": ("threshold", None),
     "change": ("change", None), "change_pct": ("change", "pct"), "median_change": ("change", None),
     "std": ("std", None), "range": ("range", None), "iqr": ("iqr", None), "cv": ("cv", None),
+    "pstd": ("pstd", None), "mad": ("mad", None),
     "pearson_r": ("r", "pearson"), "spearman_rho": ("r", "spearman"), "percent": ("percent", None),
     "share_pct": ("percent", None),
     "count_matching": ("count", "matching"), "pairs": ("count", None),
@@ -87,7 +88,8 @@ class Fact:
                 "value": "the value", "change": "the change", "other": "a number", "std": "the standard deviation",
                 "range": "the range", "iqr": "the interquartile range", "cv": "the coefficient of variation",
                 "r": f"the {self.qualifier or 'correlation'} coefficient", "percent": "the share",
-                "spread": "the spread"}[self.role]
+                "spread": "the spread", "pstd": "the population standard deviation",
+                "mad": "the median absolute deviation"}[self.role]
         if self.role == "percent" and self.qualifier:  # "the share of qubits with a value (t1)"
             plain = self.qualifier in ("qubits", "couplings")
             return f"the share of {self.qualifier}{' with a value' if plain else ''}" + (

@@ -314,11 +314,12 @@ def _side(reading: Reading) -> str | None:
 
 
 # Statistics a metric's bands (bad / fair / good / excellent) say nothing about: a band word on one is wrong.
-UNGRADED: frozenset[str] = frozenset({"std", "range", "iqr", "cv", "r", "spread"})
+UNGRADED: frozenset[str] = frozenset({"std", "pstd", "range", "iqr", "cv", "mad", "r", "spread"})
 _ROLE_NAMES = {"min": "lowest value", "max": "highest value", "median": "median", "mean": "mean",
                "latest": "latest value", "std": "standard deviation", "range": "range", "iqr": "interquartile range",
                "cv": "coefficient of variation", "r": "correlation coefficient", "percent": "share",
-               "spread": "spread (standard deviation, range, IQR or coefficient of variation)"}
+               "spread": "spread (standard deviation, range, IQR or coefficient of variation)",
+               "pstd": "population standard deviation", "mad": "median absolute deviation"}
 
 
 def _band_problem(reading: Reading, band: str | None, name: str | None, pool: list[Fact]) -> str | None:

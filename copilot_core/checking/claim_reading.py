@@ -25,8 +25,9 @@ from copilot_core.language.question_words import TOKEN
 from copilot_core.domain.vocabulary import metrics_named
 
 _CLAUSE_END = re.compile(r"[.!?:](?=\s|$)|;|\n|,\s+(?=\D)|\s+but\s+|\s+while\s+|\s+whereas\s+")
-_ROLES: tuple[Role, ...] = ("min", "max", "median", "mean", "latest", "std", "iqr", "cv", "range", "spread", "r",
-                            "percent", "total")
+# "mad" before "median" and "pstd" before "std": a "median absolute deviation" is no median
+_ROLES: tuple[Role, ...] = ("min", "max", "mad", "median", "mean", "latest", "pstd", "std", "iqr", "cv", "range",
+                            "spread", "r", "percent", "total")
 _QUALIFIERS = ("missing", "failed", "below", "above")
 _SIGNS = {"below": "<", "above": ">"}
 _BAND_ALIASES = {"poor": "bad"}
@@ -83,7 +84,8 @@ def _role_words(role: Role, text: str) -> list[int]:
 
 
 # A role word that is not that role after these words: "at least" is a limit, "interquartile range" not the range.
-_NOT_THE_ROLE = {"least": "at ", "range": "interquartile ", "variation": "coefficient of "}
+_NOT_THE_ROLE = {"least": "at ", "range": "interquartile ", "variation": "coefficient of ",
+                 **{std: "population " for std in ("standard deviation", "sd", "std", "sigma", "σ")}}
 
 
 def _percent_of(text: str) -> bool:

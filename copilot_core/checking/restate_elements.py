@@ -17,7 +17,8 @@ from copilot_core.routing.limits import quality_conditions
 from copilot_core.routing.prefetch import correlation_method, quality_plan
 from copilot_core.routing.statistics import spread_lead, spread_unit
 
-_STATS = {"std": "standard deviation", "iqr": "interquartile range", "range": "range", "cv": "coefficient of variation"}
+_STATS = {"std": "sample standard deviation", "iqr": "interquartile range", "range": "range",
+          "cv": "coefficient of variation", "pstd": "population standard deviation", "mad": "median absolute deviation"}
 _FILTERS = frozenset({"filter_metric", "filter_metrics"})
 DEFAULT_MANY = 5  # a ranking's N when several are asked and no number is written (the router's own)
 

@@ -27,7 +27,8 @@ _ONE_CHIP_SHARE = frozenset({"filter_metric", "filter_metrics", "get_chip_summar
 # Calls that answer a spread question with a center, an extreme value, a filter or a count: no spread in them.
 _NO_SPREAD = frozenset({"get_chip_summary", "rank_metric", "filter_metric", "filter_metrics", "count_in_window"})
 _WORDS = {"median": "median", "mean": "mean", "min": "minimum", "max": "maximum", "std": "standard deviation",
-          "iqr": "interquartile range", "range": "range", "cv": "coefficient of variation"}
+          "iqr": "interquartile range", "range": "range", "cv": "coefficient of variation",
+          "pstd": "population standard deviation", "mad": "median absolute deviation"}
 
 
 def _clear(asked: Question) -> list[str]:

@@ -52,7 +52,9 @@ ANSWER_WORDS: dict[str, Phrases] = {
                       "/month/months/run/runs/calibration/calibrations|over time"),
     # a sentence that ranks or compares
     # the statistics of a spread, a share and a correlation
-    "std": Phrases("standard deviation|std|stdev|sigma|σ"),
+    "std": Phrases("standard deviation|std|stdev|sd|sigma|σ"),
+    "pstd": Phrases("population standard deviation|population sd/std/stdev/sigma/σ"),
+    "mad": Phrases("median absolute deviation|mad"),
     "iqr": Phrases("interquartile range|iqr"),
     "cv": Phrases("coefficient of variation|cv"),
     "range": Phrases("range"),  # not in "interquartile range": the reader skips it

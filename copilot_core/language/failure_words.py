@@ -15,6 +15,7 @@ from copilot_core.language.phrases import Phrases, Row
 
 _TASKS = ("task/tasks/calibration/calibrations/experiment/experiments/measurement/measurements/check/checks"
           "/routine/routines/step/steps")
+_RUNS = "run/runs/execution/executions/batch/batches/job/jobs"  # a calibration run, however named
 _DISTINCT = "distinct/different/unique/individual/separate qubits/couplings/pairs/tasks/runs/executions"
 _NEAR = 6  # tokens between a ranking word and the failure word it ranks
 
@@ -31,7 +32,7 @@ FAILURE_WORDS: dict[str, Row] = {
                           "|most troublesome|most problematic|most trouble"
                           "|highest/largest/biggest/greatest/worst percentage/proportion/share/fraction/ratio of fail*"
                           "|worst * for fail*/error/errors|keep/keeps fail*|fail* repeatedly/consistently|by fail*"
-                          "|fail* * most often/frequently|went/go/goes the? worst|worst run/runs"
+                          f"|fail* * most often/frequently|went/go/goes the? worst|worst calibration? {_RUNS}"
                           "|by number/count of fail*|fail*/error/errors per/by qubit/coupling/pair/run/task/execution/step"
                           "|error*/fail*/break* out/up the? most/more|trip*/tripped up the? most"
                           "|keep/keeps breaking/erroring"
@@ -50,11 +51,12 @@ FAILURE_WORDS: dict[str, Row] = {
                         "|qubit/qubits fail*|qubit/qubits has/have/had the? most|qubit/qubits that/which/with"
                         "|per/by qubit|reliable/unreliable/troublesome/problematic/failing qubit/qubits"
                         "|qid/qids|which/what single/one/individual/particular qubit|worst/top *? qubit"),
-    "by run": Phrases("which/what calibration? run/runs/execution/executions|per/by/each run/execution"
-                      "|which of the/our/these? calibration? run/runs/execution/executions|worst/top/rank run/runs"
-                      "|run/runs/execution/executions has/have/had/by/that/which/with"
-                      "|failing run/runs/execution/executions|which/what *? run/runs/execution/executions"
-                      "|single/individual/particular/one run/execution|run/execution id/ids"),
+    "by run": Phrases(f"which/what calibration? {_RUNS}|per/by/each run/execution/batch/job"
+                      f"|which of the/our/these? calibration? {_RUNS}|worst/top/rank calibration? {_RUNS}"
+                      f"|{_RUNS} has/have/had/by/that/which/with"
+                      f"|failing {_RUNS}|which/what *? {_RUNS}|of all/every the/our? calibration? {_RUNS}"
+                      f"|among all? the/our? calibration? {_RUNS}"
+                      "|single/individual/particular/one run/execution/batch/job|run/execution id/ids"),
     "by chip": Phrases("which/what chip/chips/device/devices/processor/processors|which of the/our two? chips/devices"
                        "|per/by chip"),
     # qubits the chip marks inactive (QDash's qubit ``status``), left out of a ranking when the question says so
@@ -86,8 +88,8 @@ FAILURE_WORDS: dict[str, Row] = {
     "distinct count": Phrases(f"how many {_DISTINCT}|number of {_DISTINCT}|count of {_DISTINCT}"
                               "|how many the? qubits/couplings/pairs|number of qubits/couplings/pairs"),
     # one run the ranking is narrowed to, named by its place ("in the latest run"); an id is the parse's own field
-    "latest run": Phrases("latest/last/newest/final/current calibration? run/execution"
-                          "|most? recent calibration? run/execution"),
+    "latest run": Phrases("latest/last/newest/final/current calibration? run/execution/batch/job"
+                          "|most? recent calibration? run/execution/batch/job"),
     # the compound reading (:func:`ranks_failures`): a failure word, a ranking word, and what is not a ranking
     "failure words": Phrases("fail*|error/errors|erroring|errored|break/breaks|breaking|broke|broken|trouble"
                              "|troublesome|flaky|flakey|flakier|flakiest|unreliable|undependable|problematic|trip/trips"

@@ -54,7 +54,7 @@ _NEIGHBOURS = "neighbour/neighbours/neighbor/neighbors"
 _DIFF = "diff/diffs/difference/differences"
 _LOW, _HIGH = "lowest/min/minimum/smallest", "highest/max/maximum/largest"
 _EDGE = "highest/max/maximum/largest/best/top/lowest/min/minimum/smallest/worst/bottom"  # the two ends of a range
-_RANGE = (f"range|max minus min|how wide|gap between|how far apart|far apart|peak to peak|ptp|{_EDGE} minus {_EDGE}"
+_RANGE = (f"range|how wide|gap between|how far apart|far apart|peak to peak|ptp|{_EDGE} minus/less {_EDGE}"
           f"|{_DIFF}/gap/distance/span/spread between the? {_EDGE} ... and|{_EDGE} and the? {_EDGE} ... apart/{_DIFF}"
           f"|from the? {_EDGE} to the? {_EDGE}|{_EDGE} to {_EDGE}|{_EDGE} {_EDGE} {_DIFF}/gap/span|span of"
           f"|{_LOW}/{_HIGH} and? the? {_HIGH}/{_LOW}")  # "min and max", "lowest and highest": the two ends
@@ -205,7 +205,7 @@ SHAPES: tuple[tuple[str, Row], ...] = (
     ("when", Phrases("when|what date|what time")),
     ("failures", Phrases("fail*|error/errors")),
     ("missing", WORDS["missing"]),
-    ("spread", Phrases(f"spread|standard deviation|std|vary|variation|variability|dispersion|{_RANGE}")),
+    ("spread", Phrases(f"spread|standard deviation|std|sd|σ|sigma|vary|variation|variability|dispersion|{_RANGE}")),
     ("count", Phrases("how many|count|number of")),
     ("extreme", WORDS["extreme"]),
     ("statistic", WORDS["statistic"]),
@@ -221,7 +221,8 @@ WORDS.update({
     # "T1 above 50 μs and T2 echo above 40 μs", "both T1 and T2 echo above 60 μs"
     "two limits": Phrases(f"{_LIMIT} ... {_LIMIT}|both ... and ... {_LIMIT}"),
     "or join": Phrases("or|either"),
-    "spread words": Phrases("spread/spreads|standard deviation|std|stdev|sigma|variance|variation|vary|varies|variability"
+    "spread words": Phrases("spread/spreads|standard deviation|std|stdev|sd|σ|sigma|variance|variation|vary|varies"
+                            "|variability|median absolute deviation|mad"
                             f"|{_RANGE}|iqr|interquartile|quartile/quartiles|coefficient of variation|cv|uniform"
                             "|uniformity|consistent|homogeneous|dispersion|how tight/tightly"
                             "|how narrow|clustered|how widely|qubit to qubit|coupling to coupling|how much scatter"
@@ -229,7 +230,11 @@ WORDS.update({
                             "|spread out|dispersed|heterogeneous|inhomogeneous|non uniform|nonuniform|how even|how evenly"),
     "iqr words": Phrases("iqr|interquartile|quartile/quartiles"),
     "cv words": Phrases("coefficient of variation|cv|relative spread|relative variation"),
-    "std words": Phrases("standard deviation|std|stdev|sigma|variance"),
+    "std words": Phrases("standard deviation|std|stdev|sd|σ|sigma|variance"),
+    # a standard deviation over every value (divided by n), not the sample's (n − 1): the spread tool's "pstd"
+    "population words": Phrases("population|biased|uncorrected|ddof 0|divided/divide/dividing by n|over n"),
+    "sample words": Phrases("sample|unbiased|bessel*|corrected|ddof 1|n 1"),
+    "mad words": Phrases("median absolute deviation|median abs deviation|mad"),
     "range words": Phrases(_RANGE),
     "correlation words": Phrases("correlat*|pearson|spearman|relationship|relate/related/relates|track/tracks"
                                  "|move/go together|go hand in hand|hand in hand|linked|co vary|covary*|link/links"

@@ -15,16 +15,20 @@ from copilot_core.domain.units import family
 from copilot_core.language.question import Question
 from copilot_core.language.ranked import EXTREME_WORDS
 from copilot_core.routing.planned import PlannedCall
+from copilot_core.tools.across_chips import STATISTICS as CHIP_STATISTICS
 from copilot_core.tools.distribution import SPREAD_UNITS
 
-# The statistic a spread question names, most specific words first ("interquartile range" is no plain range).
-_LEADS: tuple[tuple[str, ChipStatistic], ...] = (("iqr words", "iqr"), ("cv words", "cv"), ("std words", "std"),
-                                                 ("range words", "range"))
+# The statistic a spread question names, most specific words first ("interquartile range" is no plain range, a
+# "median absolute deviation" no median).
+_LEADS: tuple[tuple[str, ChipStatistic], ...] = (("iqr words", "iqr"), ("cv words", "cv"), ("mad words", "mad"),
+                                                 ("std words", "std"), ("range words", "range"))
 
 
 def spread_lead(asked: Question) -> ChipStatistic | None:
-    """The statistic a spread question names ("IQR": iqr), None when it names none ("spread")."""
-    return next((stat for row, stat in _LEADS if asked.has(row)), None)
+    """The statistic a spread question names ("IQR": iqr), None when it names none ("spread"); a standard deviation
+    "of the population" (divided by n) is ``pstd``, any other (a "sample" one, or one unsaid) the sample's, n − 1."""
+    lead = next((stat for row, stat in _LEADS if asked.has(row)), None)
+    return "pstd" if asked.has("population words") and lead in ("std", None) else lead
 
 
 def spread_asked(asked: Question) -> bool:
@@ -64,8 +68,9 @@ def chip_statistic(asked: Question, metric: str | None = None) -> ChipStatistic:
     """The statistic of a chip's values the question asks: a spread's (std when it names none), the minimum or
     maximum (in words, an end of each chip's subjects, or an extreme of the values, not of the chips), the mean,
     else the median."""
-    if spread_asked(asked):
-        return spread_lead(asked) or "std"
+    if spread_asked(asked):  # compare_chips keeps no population std or MAD: the sample's std is the nearest
+        lead = spread_lead(asked) or "std"
+        return lead if lead in CHIP_STATISTICS else "std"
     if (end := subject_end(asked, metric)) is not None:
         return end
     if asked.has("min max words"):

@@ -15,14 +15,16 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from copilot_core.analysis.stats import statistic_of
 from copilot_core.domain.display import converted_decimals, format_coefficient, format_value
 from copilot_core.domain.metrics import Metric
 from copilot_core.domain.units import canonical, convert, family
 from copilot_core.tools.ranking import measure_metric
 from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, tool
 
-Statistic = Literal["std", "range", "iqr", "cv"]
-STATISTICS: tuple[Statistic, ...] = ("std", "range", "iqr", "cv")
+Statistic = Literal["std", "range", "iqr", "cv", "pstd", "mad"]
+STATISTICS: tuple[Statistic, ...] = ("std", "range", "iqr", "cv", "pstd", "mad")
+_ALWAYS: tuple[Statistic, ...] = ("std", "range", "iqr", "cv")  # said after the one asked; pstd and mad when asked
 SPREAD_UNITS = ("kHz", "MHz", "ns", "μs")  # a frequency's (GHz) spread in a smaller unit, a time's in the other
 
 
@@ -46,25 +48,33 @@ def metric_spread(ctx: ToolContext, chip_id: str, metric_name: str, lead: Statis
     def shown(value: float) -> str:
         return format_value(show, value, decimals=places)
 
-    std = float(arr.std(ddof=1))
+    def gap(value: float) -> str:
+        """A difference of values: of a percentage, in percentage points (a spread of 3% of a fidelity is no 3%
+        of anything)."""
+        if show.unit != "%":
+            return shown(value)
+        return f"{format_value(show, value, unit=False, decimals=places)} percentage points"
+
+    got = {s: statistic_of(arr, s) for s in STATISTICS}
     low, high = float(arr.min()), float(arr.max())
     q1, q3 = (float(x) for x in np.percentile(arr, [25, 75]))
-    mean = float(arr.mean())
-    cv = 100.0 * std / abs(mean) if mean else None
+    mean, cv = float(arr.mean()), got["cv"]
     parts: dict[Statistic, str] = {
-        "std": f"standard deviation {shown(std)}",
-        "range": f"range {shown(high - low)} (min {shown(low)}, max {shown(high)})",
-        "iqr": f"interquartile range (IQR) {shown(q3 - q1)}",
+        "std": f"sample standard deviation {gap(got['std'] or 0.0)}",
+        "pstd": f"population standard deviation {gap(got['pstd'] or 0.0)}",
+        "range": f"range {gap(high - low)} (min {shown(low)}, max {shown(high)})",
+        "iqr": f"interquartile range (IQR) {gap(q3 - q1)}",
         "cv": f"coefficient of variation {cv:.1f}%" if cv is not None else "coefficient of variation undefined",
+        "mad": f"median absolute deviation (MAD) {gap(got['mad'] or 0.0)}",
     }
-    order = [lead, *(s for s in STATISTICS if s != lead)]
+    order = [lead, *(s for s in _ALWAYS if s != lead)]
     kind = "couplings" if cm.kind == "coupling" else "qubits"
     answer = (f"{cm.metric.name} on {chip_id}: " + "; ".join(parts[s] for s in order)
               + f"; over {arr.size} {kind} with a value (mean {shown(mean)}).")
-    data = {"answer": answer, "chip_id": chip_id, "metric": cm.metric.name, "unit": show.unit,
-            "with_data": int(arr.size), f"num_{kind}": cm.stats["total"], "std": std, "range": high - low,
-            "min": low, "max": high, "q1": q1, "q3": q3, "iqr": q3 - q1, "mean": mean,
-            "cv": cv, "lead": lead}
+    data: dict[str, object] = {
+        "answer": answer, "chip_id": chip_id, "metric": cm.metric.name, "unit": show.unit, "with_data": int(arr.size),
+        f"num_{kind}": cm.stats["total"], "std": got["std"], "range": high - low, "min": low, "max": high, "q1": q1,
+        "q3": q3, "iqr": q3 - q1, "mean": mean, "cv": cv, "lead": lead, **{s: got[s] for s in ("pstd", "mad") if s == lead}}
     return ToolResult(data, f"spread of {cm.metric.name} on {chip_id} over {arr.size} {kind}")
 
 
