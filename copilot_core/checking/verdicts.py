@@ -17,6 +17,7 @@ from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.checking.claim_facts import Fact, canonical_subject, subject_label, tool_facts
 from copilot_core.domain.display import format_value, unit_suffix
 from copilot_core.domain.metrics import CATALOGUE
+from copilot_core.language.pairs import stored_coupling
 from copilot_core.language.phrases import tokens_of
 from copilot_core.language.question import Question
 from copilot_core.language.sentences import split_after_marks
@@ -49,7 +50,7 @@ def _one(v: Verdict, facts: Sequence[Fact], subject: str) -> tuple[bool, str] | 
     entry = CATALOGUE[v.metric]
     fact = _value_of(facts, v.metric, subject)
     size = next((f.size for f in facts if f.size), None)
-    label = subject_label(subject, size)
+    label = ("coupling " if entry.kind == "coupling" else "") + subject_label(subject, size)
     if fact is None:
         return None
     value = -fact.value if fact.negative else fact.value
@@ -98,15 +99,18 @@ def _over_chip(v: Verdict, outcomes: Sequence[ToolOutcome]) -> str | None:
 def _named(v: Verdict, outcomes: Sequence[ToolOutcome]) -> str | None:
     """The verdict on the subjects the question names, one sentence each after the whole's yes or no."""
     facts = tool_facts(outcomes)
-    found = {s: _one(v, facts, s) for s in v.subjects}
+    held = {f.subject for f in facts if f.metric == v.metric}
+    subjects = [stored_coupling(s, held) for s in v.subjects]  # "2-16" is the stored 16→2 when only it is held
+    found = {s: _one(v, facts, s) for s in subjects}
     title = CATALOGUE[v.metric].title
     size = next((f.size for f in facts if f.size), None)
     missing = [subject_label(s, size) for s, r in found.items() if r is None]
-    if len(v.subjects) == 1:
-        r = found[v.subjects[0]]
+    if len(subjects) == 1:
+        r = found[subjects[0]]
         if r is not None:
             return r[1]
-        read = any(o.ok and canonical_subject(a) == v.subjects[0] for o in outcomes for a in o.args.values())
+        read = any(o.ok and canonical_subject(a) in (v.subjects[0], subjects[0]) for o in outcomes
+                   for a in o.args.values())
         return f"The data holds no {title} for {missing[0]}, so there is no yes or no to give." if read else None
     judged = {s: r for s, r in found.items() if r is not None}
     if not judged:
@@ -137,13 +141,12 @@ def _said(sentence: str) -> str | None:
 
 
 def verdict_blocks(blocks: list[Block], asked: Question, outcomes: Sequence[ToolOutcome]) -> list[Block]:
-    """``blocks`` led by the verdict the data gives, a sentence saying the other yes or no (either, when the data
-    holds no value) taken out; unchanged
-    when the question asks no verdict, or no tool gave the values, or the answer already leads with it."""
+    """``blocks`` led by the verdict the data gives, every other sentence opening with a yes or no taken out (the
+    other word is wrong; the same word, a tool's held-to-limit sentence or the model's, says it twice); unchanged when
+    the question asks no verdict, or no tool gave the values, or the answer already leads with it."""
     sentence = verdict_sentence(asked, outcomes)
     if sentence is None:
         return blocks
-    word = _said(sentence)
     out: list[Block] = []
     for block in blocks:
         if not isinstance(block, TextBlock):
@@ -151,7 +154,7 @@ def verdict_blocks(blocks: list[Block], asked: Question, outcomes: Sequence[Tool
             continue
         lines = []
         for line in block.text.split("\n"):
-            kept = [s for s in split_after_marks(line) if _said(s) in (None, word)]  # no value: neither word
+            kept = [s for s in split_after_marks(line) if _said(s) is None or s.startswith(sentence)]
             lines.append(" ".join(kept))
         text = "\n".join(lines).strip()
         if text:
