@@ -2,7 +2,7 @@
 also asks a comparison: a duration word of the two-qubit (cross-resonance) gate ("CR pulse length", "how long is the
 two-qubit gate", "ZX90 duration") is its gate time, never its fidelity; a pair written "Q10-Q11", "11→10", "10_11"
 or "between qubits 10 and 11" is the one coupling the data stores; "is it below 300 ns" is answered with the side of
-the limit; "which of its two qubits has the longer T1" with both qubits' values; a CZ word is a gate the data does
+the limit; "which of its two qubits has the longer T1" with both qubits' values; a CZ word is the lab's name for its two-qubit gate, the ZX90 rows
 not hold (the chip's two-qubit gate is the ZX90/CR gate).
 
 Each question carries the router call it needs (tool and every argument), for ``tests/test_router_pairs13.py``.
@@ -74,10 +74,10 @@ END_WORDINGS: tuple[tuple[str, str], ...] = (
     ("x90_gate_fidelity", "pair {b}/{a} — which of the two qubits has the better X90 fidelity?"),
 )
 
-CZ_WORDINGS: tuple[str, ...] = (
-    "What is the CZ fidelity of Q{a}-Q{b}?",
-    "CZ gate time of coupling {b}-{a}",
-    "How long is the controlled-Z gate on pair {a}/{b}?",
+CZ_WORDINGS: tuple[tuple[str, str], ...] = (  # the lab's "CZ" is its two-qubit gate: QDash's ZX90 rows
+    ("zx90_gate_fidelity", "What is the CZ fidelity of Q{a}-Q{b}?"),
+    ("zx90_gate_time", "CZ gate time of coupling {b}-{a}"),
+    ("zx90_gate_time", "How long is the controlled-Z gate on pair {a}/{b}?"),
 )
 
 
@@ -183,11 +183,13 @@ def _ends(db) -> list[tuple[Question, Call]]:
 
 def _cz(db) -> list[tuple[Question, Call]]:
     out = []
-    for i, text in enumerate(CZ_WORDINGS):
-        a, b = _pick(db, CHIP, "zx90_gate_fidelity", i, 2)
-        truth = Truth(patterns=(r"(?i)\bno CZ\b",), no_values=True)
-        out.append((Question(f"p13-cz-{i + 1}", "other", text.format(a=a, b=b), truth),
-                    ("check_target", {"chip_id": CHIP, "metric_name": "CZ_gate"})))
+    for i, (name, text) in enumerate(CZ_WORDINGS):
+        a, b = _pick(db, CHIP, name, i, 2)
+        value = coupling_value(db, CHIP, a, b, name)
+        assert value is not None
+        truth = Truth((Expect(value, _tol(name), near=(coupling_label(a, b),)),))
+        args = {"chip_id": CHIP, "coupling_id": _written(text, a, b), "param_names": [name]}
+        out.append((Question(f"p13-cz-{i + 1}", "lookup", text.format(a=a, b=b), truth), ("get_coupling_params", args)))
     return out
 
 

@@ -24,9 +24,9 @@ FID = r"(fidelit(y|ies)|fids?)"  # "fid": the lab's shorthand for a fidelity ("b
 # "P(0|0)" (the chance of reading 0 when 0 was prepared); ``{0}``: the state's words, ``{1}``: its digit.
 _STATE = (rf"({{0}}) state(( assignment| readout| measurement)( {FID})?| {FID})|\|{{1}}(>|⟩)( state)?( readout| assignment"
           rf"| measurement)?( {FID})?|p\({{1}}\|{{1}}\)( readout| assignment)?( {FID})?")
-# The two-qubit (cross-resonance) gate as people write it: its duration words name the time row.  No CZ: the data holds
-# no CZ gate (NOT_HELD says so), and a CZ word never names the ZX90 gate's values as if they were a CZ gate's.
-TWO_Q = r"(zx90|cr|cnot|cross resonance|two.qubit|2q|entangling|coupling)"
+# The two-qubit gate as people write it: its duration words name the time row.  QDash's two-qubit gate is the ZX90
+# (cross-resonance) gate; a lab calling its two-qubit gate "CZ" means these rows.
+TWO_Q = r"(zx90|cz|controlled.z|cr|cnot|cross resonance|two.qubit|2q|entangling|coupling)"
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ METRIC_TERMS: tuple[Term, ...] = (
     # the interleaved RB depolarizing rates, before the gates' fidelities ("ZX90 depolarizing rate" is no fidelity)
     Term(rf"{TWO_Q}( gate)? depolari[sz]ing rates?", "zx90_depolarizing_rate", ()),
     Term(r"x90( gate)? depolari[sz]ing rates?", "x90_depolarizing_rate", ()),
-    Term(rf"zx90(?!_)( gate)?( {FID})?", "zx90_gate_fidelity", _TWO_QUBIT),
+    Term(rf"zx90(?!_)( gate)?( {FID})?|cz( gate)? {FID}", "zx90_gate_fidelity", _TWO_QUBIT),
     Term(rf"x90(?!_)( gate)?( {FID})?", "x90_gate_fidelity", _GATES),
     Term(rf"x180(?!_)( gate)?( {FID})?", "x180_gate_fidelity", _GATES),
     Term(rf"average gate {FID}|rb|randomi[sz]ed benchmarking", "average_gate_fidelity", _GATES),
@@ -103,9 +103,6 @@ NOT_HELD: dict[str, tuple[str, tuple[str, ...]]] = {
     "quasiparticle/quasiparticles|tls density|two level system density": (
         "quasiparticle or TLS density", ("t1",)),
     "charge noise|flux noise|charge dispersion": ("charge or flux noise", ("t2_echo", "t2_star")),
-    "cz gate? fidelity/fidelities/fid/fids/time/times/duration/durations/length/lengths/error/errors|cz gate/gates"
-    "|controlled z gate? fidelity/fidelities/time/times/duration/durations|controlled z gate/gates": (
-        "CZ gate", ("zx90_gate_fidelity", "zx90_gate_time")),
     "coupling strength/strengths|exchange coupling|j coupling": ("coupling strength", (
         "static_zz_interaction", "zx90_gate_time")),
     "readout/measurement? qnd/qndness|readout/measurement? qnd ness|readout/measurement? non/quantum? demolition"
