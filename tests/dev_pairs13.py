@@ -2,8 +2,8 @@
 also asks a comparison: a duration word of the two-qubit (cross-resonance) gate ("CR pulse length", "how long is the
 two-qubit gate", "ZX90 duration") is its gate time, never its fidelity; a pair written "Q10-Q11", "11→10", "10_11"
 or "between qubits 10 and 11" is the one coupling the data stores; "is it below 300 ns" is answered with the side of
-the limit; "which of its two qubits has the longer T1" with both qubits' values; a CZ word is the lab's name for its two-qubit gate, the ZX90 rows
-not hold (the chip's two-qubit gate is the ZX90/CR gate).
+the limit; "which of its two qubits has the longer T1" with both qubits' values; a CZ word is the
+lab's name for its two-qubit gate, the ZX90 rows.
 
 Each question carries the router call it needs (tool and every argument), for ``tests/test_router_pairs13.py``.
 Every truth is a pymongo read written here over the raw demo documents: a coupling's value is ``data.<metric>.value``

@@ -1,7 +1,7 @@
 """A yes/no question against a limit answered with its yes or no, from the tools' values, whoever wrote the answer.
 
 A question the parse reads as a :class:`~copilot_core.language.verdicts.Verdict` ("is Q05's T1 over 50 μs?") must
-be answered "Yes"/"No" with the value, the limit and the unit in one sentence; a tool's sentence or a model's answer
+get its verdict word first, then the value, the limit and the unit, in one sentence; a tool's sentence or a model's answer
 gives the value and leaves the verdict out, or says the wrong one.  :func:`verdict_blocks` leads the answer with
 the verdict the data gives, and takes out a sentence of the answer that opens with the other word (a model's
 "Yes" to a value below the limit).  The values are the tools' own: a subject's value of the metric

@@ -2,8 +2,8 @@
 scripted server over HTTP): what the person reads states the gate time when a duration was asked (a model quoting
 the fidelity is not left standing), accepts a model that writes the pair the other way round, says which side of a
 limit the value is on (a model leaving it out, or putting it on the wrong side, is replaced), compares the two
-qubits of a coupling, and reads a CZ word as the two-qubit (ZX90) gate.  Expected values are the hand-written pymongo reads of
-``tests/dev_pairs13.py``."""
+qubits of a coupling, and reads a CZ word as the two-qubit (ZX90) gate.  Expected values are the hand-written
+pymongo reads of ``tests/dev_pairs13.py``."""
 
 from __future__ import annotations
 
