@@ -103,7 +103,7 @@ def test_metric_spread_names_each_statistic_and_leads_with_the_one_asked(call, d
     assert f"range {max(t1) - min(t1):.1f} μs (min {min(t1):.1f} μs, max {max(t1):.1f} μs)" in answer
     assert f"interquartile range (IQR) {q3 - q1:.1f} μs" in answer
     assert f"coefficient of variation {100 * std / statistics.mean(t1):.1f}%" in answer
-    first = {"std": "standard deviation", "range": "range", "iqr": "interquartile", "cv": "coefficient"}[lead]
+    first = {"std": "sample standard deviation", "range": "range", "iqr": "interquartile", "cv": "coefficient"}[lead]
     assert answer.startswith(f"t1 on {chip64}: {first}") and f"over {len(t1)} qubits with a value" in answer
 
 
