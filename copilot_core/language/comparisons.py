@@ -30,6 +30,15 @@ COMPARISONS: dict[str, tuple[Way, bool]] = {
         "at least", "reach", "reaches", "reaching", "reached", "hit", "hits", "hitting", "meet", "meets", "meeting",
         "a minimum of", "minimum of")},
     **{w: ("below", True) for w in ("at most", "up to", "a maximum of", "maximum of")},
+    # a value at the limit counts, said in words ("greater or equal to 45 μs", "at or above 95%")
+    **{f"{w} {tail}": ("above", True) for w in ("greater", "more", "higher", "larger", "longer")
+       for tail in ("or equal to", "than or equal to")},
+    **{f"{w} {tail}": ("below", True) for w in ("less", "lower", "smaller", "shorter", "fewer")
+       for tail in ("or equal to", "than or equal to")},
+    **{f"at or {w}": ("above", True) for w in ("above", "over", "beyond")},
+    **{f"at or {w}": ("below", True) for w in ("below", "under")},
+    **{f"equal to or {w} than": ("above", True) for w in ("greater", "more", "higher", "larger", "longer")},
+    **{f"equal to or {w} than": ("below", True) for w in ("less", "lower", "smaller", "shorter")},
     **{w: ("better", False) for w in (
         "better than", "beat", "beats", "beating", "beaten", "clear", "clears", "clearing", "cleared",
         "outperform", "outperforms", "outperforming")},

@@ -73,8 +73,9 @@ WORDS: dict[str, Row] = {
                     r"(?!\s*(?:days?|weeks?|hours?|hrs?\b)|[\s-]*qubit(?!s))"
                     rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b"
                     r"(?!\s+(?:days?|weeks?|months?|hours?)\b)", re.I),
-    # a limit: "below 50 μs", "T1 > 40us", "at least .99", "doesn't reach 90%" (the words: language/comparisons.py)
-    "threshold": re.compile(rf"(?:\b{COMPARISON_PATTERN}|(?<!-)([<>]=?|[≤≥]))\s*"
+    # a limit: "below 50 μs", "T1 > 40us", "at least .99", "doesn't reach 90%", "above the 40 μs mark" (the words:
+    # language/comparisons.py)
+    "threshold": re.compile(rf"(?:\b{COMPARISON_PATTERN}(?:\s+the(?=\s+[-−.\d]))?|(?<!-)([<>]=?|[≤≥]))\s*"
                             r"([-−]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))"  # "7,100 MHz" too
                             rf"\s*(?:({UNIT_WORDS})(?![a-z]))?", re.I),
     "window": re.compile(rf"\b(?:last|past|previous|recent|{_ROLLING}|over the (?:last|past))\s+(?:({COUNT})\s*)?"
