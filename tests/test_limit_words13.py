@@ -34,6 +34,8 @@ NO_LIMIT = (
     f"How many qubits on {CHIP} have more than the 5 failures listed?",
     f"Which qubits on {CHIP} failed over the last 3 days?",
     f"Is Q05 on {CHIP} above the others in T1?",
+    "Is the 75—73 coupling better than 75—74 for Bell state fidelity? On 144Qv2.",  # a pair's first qubit
+    f"Does the 22/19 link beat the 33/19 link on Bell state fidelity on {CHIP}?",
 )
 
 

@@ -27,7 +27,6 @@ from copilot_core.domain.units import family
 from copilot_core.domain.vocabulary import is_below
 from copilot_core.language.numbers import unit_after
 from copilot_core.language.answer_words import ANSWER_WORDS
-from copilot_core.language.pairs import stored_coupling
 from copilot_core.language.question_words import tokens_of
 
 
@@ -63,8 +62,6 @@ class _Case:
 def judge(reading: Reading, subject: str | None, facts: list[Fact], user_values: list[float],
           loose_values: list[float], stated: AbstractSet[tuple[int, str]]) -> Claim:
     """The verdict on one number (see the module docstring)."""
-    if subject is not None:  # "Q10-Q11" of a coupling the tools hold as 11→10 only: the same coupling
-        subject = stored_coupling(subject, (f.subject for f in facts))
     words = read_words(reading)
     role = words.role
     if role in _LOOSE_ROLES and not any(f.role == role for f in facts):

@@ -99,11 +99,21 @@ def _written(text: str) -> list[_Placed]:
             continue  # "more than 10 qubits", "at least 3 times": a count, no limit of a value
         if any(a <= m.start(3) < b for a, b in chips):
             continue  # "better than 64Qv3": a chip's name, no limit
+        if _pair_after(text[m.end(3):]):
+            continue  # "better than 75—74": a coupling's first qubit, no limit
         way, inclusive = (comparison(m.group(1)) or ("above", False)) if m.group(1) else \
             ("below" if m.group(2) in _BELOW_SIGNS else "above", m.group(2) in _INCLUSIVE_SIGNS)
         out.append(_Placed(m.start(), m.end(), way, signed_value(m.group(3)), m.group(4) or "", inclusive))
     out += _trailing(text, [(p.start, p.end) for p in out])
     return out + [_Placed(*c) for c in carried(text, [(p.start, p.end, p.side, p.inclusive) for p in out])]
+
+
+_PAIR_SIGNS = frozenset("-–—/→_")
+
+
+def _pair_after(rest: str) -> bool:
+    """The number just read is the first half of a pair ("75—74", "75/74", "75→74")."""
+    return len(rest) > 1 and rest[0] in _PAIR_SIGNS and rest[1].isdigit()
 
 
 def _trailing(text: str, taken: Sequence[tuple[int, int]]) -> list[_Placed]:
