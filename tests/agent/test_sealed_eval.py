@@ -1,6 +1,6 @@
 """The held-out eval stays sealed: other templates than dev, never read by product code, never quoted by it.
 
-The thirteen sealed sets (``heldout.py`` to ``heldout13.py``) are covered.  A held-out
+The fourteen sealed sets (``heldout.py`` to ``heldout14.py``) are covered.  A held-out
 question's 4-word sequences (ids and digits taken out) must appear in no product file: code, prompts, skills, tool
 descriptions, the CLI eval's questions, pages, scripts.  When one does, either the product names a held-out wording
 (generalise the product code) or a held-out question shares wording with a dev one.
@@ -28,6 +28,7 @@ from tests.sealed.heldout10 import build_heldout10
 from tests.sealed.heldout11 import build_heldout11
 from tests.sealed.heldout12 import build_heldout12
 from tests.sealed.heldout13 import build_heldout13
+from tests.sealed.heldout14 import build_heldout14
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("copilot_core", "pages", "ui", "scripts", "app.py", "server.py")
@@ -126,6 +127,11 @@ def heldout12(demo_db, demo_now):
 @pytest.fixture(scope="module")
 def heldout13(demo_db, demo_now):
     return build_heldout13(demo_db, demo_now)
+
+
+@pytest.fixture(scope="module")
+def heldout14(demo_db, demo_now):
+    return build_heldout14(demo_db, demo_now)
 
 
 def test_the_held_out_set_is_large_and_in_its_own_templates(heldout, demo_db):
@@ -324,6 +330,24 @@ def test_the_thirteenth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, 
     assert not shared, "\n".join(shared)
 
 
+def test_the_fourteenth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4,
+                                                                       heldout5, heldout6, heldout7, heldout8,
+                                                                       heldout9, heldout10, heldout11, heldout12,
+                                                                       heldout13, heldout14, demo_db):
+    """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
+    of them (the failing sequence is named, never the question)."""
+    assert len(heldout14) == 40 and all(q.split == "held-out-14" for q in heldout14)
+    assert {q.shape for q in heldout14} == {q.shape for q in heldout}
+    assert all(sum(q.shape == s for q in heldout14) == 4 for s in {q.shape for q in heldout14})
+    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    earlier = (dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8 + heldout9
+               + heldout10 + heldout11 + heldout12 + heldout13)
+    assert not {template(q) for q in heldout14} & {template(q) for q in earlier}
+    mine = {g: q.id for q in heldout14 for g in grams(words(q.text))}
+    shared = sorted({f"{mine[g]}: {' '.join(g)!r}" for q in earlier for g in grams(words(q.text)) if g in mine})
+    assert not shared, "\n".join(shared)
+
+
 def test_no_product_file_reads_the_held_out_questions():
     readers = [str(p.relative_to(ROOT)) for p in product_files()
                if re.search(r"tests[./]sealed|heldout|build_heldout", p.read_text(encoding="utf-8", errors="ignore"))]
@@ -332,19 +356,20 @@ def test_no_product_file_reads_the_held_out_questions():
 
 def test_no_held_out_wording_appears_in_product_code(heldout, heldout2, heldout3, heldout4, heldout5, heldout6,
                                                     heldout7, heldout8, heldout9, heldout10, heldout11, heldout12,
-                                                    heldout13):
+                                                    heldout13, heldout14):
     found = leaks([q.text for q in heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7
-                   + heldout8 + heldout9 + heldout10 + heldout11 + heldout12 + heldout13], product_files())
+                   + heldout8 + heldout9 + heldout10 + heldout11 + heldout12 + heldout13 + heldout14],
+                  product_files())
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("which", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+@pytest.mark.parametrize("which", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])
 def test_the_leak_check_finds_a_quoted_wording(heldout, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7,
-                                               heldout8, heldout9, heldout10, heldout11, heldout12, heldout13, tmp_path,
-                                               which):
+                                               heldout8, heldout9, heldout10, heldout11, heldout12, heldout13,
+                                               heldout14, tmp_path, which):
     """The check itself: a product file quoting one held-out question (other ids and digits) is caught."""
     questions = (heldout, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7, heldout8, heldout9,
-                 heldout10, heldout11, heldout12, heldout13)[which]
+                 heldout10, heldout11, heldout12, heldout13, heldout14)[which]
     quoted = re.sub(r"\d+", "7", questions[5].text).replace("64Qv3", "20Qv1").replace("144Qv2", "20Qv1")
     planted = tmp_path / "router.py"
     planted.write_text(f'_PHRASES = ("{quoted}",)\n')
