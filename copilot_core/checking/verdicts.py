@@ -21,7 +21,7 @@ from copilot_core.language.pairs import stored_coupling
 from copilot_core.language.phrases import tokens_of
 from copilot_core.language.question import Question
 from copilot_core.language.sentences import split_after_marks
-from copilot_core.language.verdicts import Verdict
+from copilot_core.language.verdicts import BAND_WORDS, Verdict
 from copilot_core.tools.toolkit import ToolOutcome
 
 _VALUE_ROLES = frozenset({"value", "latest"})
@@ -59,7 +59,16 @@ def _one(v: Verdict, facts: Sequence[Fact], subject: str) -> tuple[bool, str] | 
     where = ("at" if at else v.side) if ok else ("only at" if at else "above" if v.side == "below" else "below")
     counted = f" ({_limit_text(v)})" if at else ""  # "at least 50 μs": a value at the limit passes
     return ok, (f"{'Yes' if ok else 'No'}: {label}'s {entry.title} is {format_value(entry, value)}, {where} the "
-                f"{v.limit:g}{unit_suffix(entry.unit)} asked{counted}.")
+                f"{v.limit:g}{unit_suffix(entry.unit)} {_asked(v)}{counted}.")
+
+
+def _asked(v: Verdict) -> str:
+    """What the limit is: the number asked, or the lab's limit a band word stands for ("an 'excellent' needs")."""
+    if v.band is None:
+        return "asked"
+    if BAND_WORDS[v.band] == "bad":
+        return f"past which the lab counts it '{v.band}'"
+    return f"{'an' if v.band[0] in 'aeiou' else 'a'} '{v.band}' needs"
 
 
 def _filtered(v: Verdict, outcomes: Sequence[ToolOutcome]) -> dict | None:
