@@ -3,11 +3,12 @@ couplings under 300 ns?"), read into a :class:`Verdict`: the subjects, the metri
 metric's display unit.
 
 A band word in place of a number ("is coupling 3-4 excellent?", "is Q5's T1 poor?") is a limit at the lab's threshold
-of that band (:data:`BAND_WORDS`).  The answer must say yes or no, never only the value: the parse says which question wants one.  A question wants a
-verdict when it opens with a yes/no word (a verb that asks: "is", "does", "are"...; or "whether"/"if" after "tell me")
-and writes exactly one limit of one clear metric.  "all"/"every"/"each" ask whether every subject passes, "any"/"some"
-whether one does.  The limit is converted to the display unit by :meth:`~copilot_core.domain.metrics.Metric.in_display`,
-the one reader of a limit's unit (a fraction of a metric shown in %, "0.98", is 98%).
+of that band (:data:`BAND_WORDS`).  The answer must say yes or no, never only the value: the parse says which
+question wants one.  A question wants a verdict when it opens with a yes/no word (a verb that asks: "is", "does",
+"are"...; or "whether"/"if" after "tell me") and writes exactly one limit (or one band word) of one clear metric.
+"all"/"every"/"each" ask whether every subject passes, "any"/"some" whether one does.  The limit is converted to
+the display unit by :meth:`~copilot_core.domain.metrics.Metric.in_display`, the one
+reader of a limit's unit (a fraction of a metric shown in %, "0.98", is 98%).
 """
 
 from __future__ import annotations
