@@ -163,11 +163,11 @@ def missing_subjects(question: str, chip_id: str | None, repo: CalibrationReposi
             missing = tuple(Missing(c, "chip", absence(chips, c, 0, None, None, None) or "") for c in unknown)
             return missing, None, len(unknown) < len(named_chips)
         target = by_lower[named_chips[0].lower()] if len(named_chips) == 1 else chip_id
-        row = repo.get_chip(target) if target is not None else None
         if target is None:
             return (), None, True
-        size = int(row.get("size") or 0) if row else 0
-        topology = row.get("topology_id") if row else None
+        row = repo.chip_layout(target)  # the layout the prompt and the tools read too: one read a turn
+        size = int(row["size"] or 0) if row else 0
+        topology = row["topology_id"] if row else None
         couplings = list(asked.couplings)
         if not couplings and len(asked.qubits) == 2 and asked.has("coupling words"):  # "the coupling between Q0 and Q9"
             couplings = ["-".join(asked.qubits)]
