@@ -25,6 +25,7 @@ from copilot_core.checking.scope import scoped_blocks
 from copilot_core.checking.coverage import covered_blocks
 from copilot_core.checking.chip_lead import chip_lead_blocks
 from copilot_core.checking.verdicts import verdict_blocks
+from copilot_core.checking.missing import missing_blocks
 from copilot_core.checking.verify import asked_chart, checked_blocks
 from copilot_core.domain.metrics import thresholds_prompt
 from copilot_core.render_safety.markdown import escape
@@ -83,7 +84,8 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
         blocks = [*blocks, TextBlock(read)]  # how a window was read, or that it was not: on every answer, even none
     if end.asked is None and (unfit := unfit_note(plan.asked)) is not None and unfit not in answer_text(blocks):
         blocks = [*blocks, TextBlock(unfit)]  # a limit no metric named can hold: said, whatever else was answered
-    if end.asked is None:
+    if end.asked is None:  # a named subject the data lacks: said first, and no value stands as its answer
+        blocks = missing_blocks(blocks, plan.missing, only_missing=not plan.holds_named, chips=plan.chips)
         charts.extend(asked_chart(question, outcomes, charts))
     blocks = [_sanitized(b, plan.secrets) for b in vet_model_charts(blocks)] + [ChartBlock(c) for c in charts]
     answer = answer_text(blocks)

@@ -28,6 +28,7 @@ from copilot_core.llm.provider import ProviderConfig
 from copilot_core.routing.router import MORE_TOOLS, Route, all_tools, offered_tools, route
 from copilot_core.errors import CopilotError
 from copilot_core.tools.subjects import absence
+from copilot_core.checking.missing import Missing
 
 if TYPE_CHECKING:
     from copilot_core.data.repository import CalibrationRepository
@@ -60,6 +61,8 @@ class TurnPlan:
     ask_offered: bool = False
     chips: tuple[str, ...] = ()  # the installed chip ids, which a chip written short is read against
     described: str | None = None  # the installed chip the question describes in words ("the bigger chip")
+    missing: tuple[Missing, ...] = ()  # the chips, qubits and couplings the question names that the data lacks
+    holds_named: bool = True  # the question names some subject the data holds (beside the missing ones)
 
     @property
     def asked(self) -> Question:
@@ -117,6 +120,8 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
             prompt_chip = chip_id or repo.default_chip_id()
         except Exception as exc:  # noqa: BLE001
             log.warning("context chip unavailable: %s", exc)
+    missing, _, holds_named = missing_subjects(request.message, chip_id, repo, installed) if repo is not None \
+        else ((), None, True)
     chosen: Route | None = None
     planned: PlannedCall | None = None
     if router and tools:
@@ -135,44 +140,65 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
                     tools=tuple(tools), route=chosen, prefetch=planned, clarify=clarify, tabular=router,
                     secrets=turn_secrets(provider) if secrets is None else secrets,
                     skills=tuple(skills) if planned is None else (), ask_offered=ask, chips=tuple(installed),
-                    described=described)
+                    described=described, missing=missing, holds_named=holds_named)
 
 
-def absent_plan(question: str, chip_id: str | None, repo: CalibrationRepository | None,
-                installed: Sequence[str] | None = None) -> PlannedCall | None:
-    """When a chip, qubit or coupling the question names does not exist: the call that says so, which settles the
-    turn (no model round: there is no value to state).  A chip written short ("64Q") is the installed one it means;
-    one that could be several is asked about, never said not to exist."""
+def missing_subjects(question: str, chip_id: str | None, repo: CalibrationRepository | None,
+                     installed: Sequence[str] | None = None) -> tuple[tuple[Missing, ...], str | None, bool]:
+    """Every chip, qubit and coupling the question names resolved against the data, once a turn: the missing ones
+    (each with the data's sentence), the chip they were read on, and whether the question names any subject the
+    data holds.  A chip written short ("64Q") is the installed one it means; one that could be several is asked
+    about, never said not to exist."""
     if repo is None:
-        return None
+        return (), None, True
     try:
         chips = list(installed) if installed else repo.chip_ids()
         asked = parse(question, chips)
         named_chips = list(asked.chip_ids)
         if asked.chip_options or not (asked.qubits or asked.couplings or named_chips):
-            return None
+            return (), None, True
         by_lower = {c.lower(): c for c in chips}
-        unknown = next((c for c in named_chips if c.lower() not in by_lower), None)
-        target = unknown or (by_lower[named_chips[0].lower()] if len(named_chips) == 1 else chip_id)
-        row = repo.get_chip(target) if target is not None and unknown is None else None
+        unknown = [c for c in named_chips if c.lower() not in by_lower]
+        if unknown:
+            missing = tuple(Missing(c, "chip", absence(chips, c, 0, None, None, None) or "") for c in unknown)
+            return missing, None, len(unknown) < len(named_chips)
+        target = by_lower[named_chips[0].lower()] if len(named_chips) == 1 else chip_id
         if target is None:
-            return None
-        size = int(row.get("size") or 0) if row else 0
-        topology = row.get("topology_id") if row else None
+            return (), None, True
+        row = repo.chip_layout(target)  # the layout the prompt and the tools read too: one read a turn
+        size = int(row["size"] or 0) if row else 0
+        topology = row["topology_id"] if row else None
         couplings = list(asked.couplings)
         if not couplings and len(asked.qubits) == 2 and asked.has("coupling words"):  # "the coupling between Q0 and Q9"
             couplings = ["-".join(asked.qubits)]
-        for qid, coupling in [(q, None) for q in asked.qubits] + [(None, c) for c in couplings]:
-            if unknown is None and absence(chips, target, size, None if topology is None else str(topology), qid,
-                                           coupling) is None:
-                continue
-            args = {"chip_id": target, **({"qid": qid} if qid else {}), **({"coupling_id": coupling} if coupling else {})}
-            return PlannedCall("check_target", args, "a name that does not exist", settles=True)
-        if unknown is None:
-            return _no_value_plan(asked, target, repo)
+        in_pairs = {q for c in couplings for q in c.split("-")}
+        named = [(q, None) for q in asked.qubits if q not in in_pairs] + [(None, c) for c in couplings]
+        found = [(q or c, "qubit" if q else "coupling", absence(chips, target, size,
+                                                                None if topology is None else str(topology), q, c))
+                 for q, c in named]
+        missing = tuple(Missing(str(s), kind, said) for s, kind, said in found if said is not None)  # type: ignore[arg-type]
+        return missing, target, len(missing) < len(found)
     except CopilotError:  # an unreachable database or an unknown topology: the tools report it
+        return (), None, True
+
+
+def absent_plan(question: str, chip_id: str | None, repo: CalibrationRepository | None,
+                installed: Sequence[str] | None = None) -> PlannedCall | None:
+    """When a chip, qubit or coupling the question names does not exist: the call that says so, which settles the
+    turn (no model round: there is no value to state); a qubit with no value of the one metric asked: why."""
+    missing, target, _ = missing_subjects(question, chip_id, repo, installed)
+    if missing and missing[0].kind == "chip":
+        return PlannedCall("check_target", {"chip_id": missing[0].subject}, "a chip that does not exist", settles=True)
+    if missing and target is not None:
+        key = "coupling_id" if missing[0].kind == "coupling" else "qid"
+        return PlannedCall("check_target", {"chip_id": target, key: missing[0].subject}, "a name that does not exist",
+                           settles=True)
+    if target is None or repo is None:
         return None
-    return PlannedCall("check_target", {"chip_id": target}, "a chip that does not exist", settles=True)
+    try:
+        return _no_value_plan(parse(question, list(installed) if installed else repo.chip_ids()), target, repo)
+    except CopilotError:
+        return None
 
 
 def _no_value_plan(asked: Question, chip_id: str, repo: CalibrationRepository) -> PlannedCall | None:

@@ -44,6 +44,11 @@ def _absent_at(sentence: str) -> tuple[int, int] | None:
     return None
 
 
+def says_absent(sentence: str) -> bool:
+    """Whether the sentence says a value or subject is absent ("there is no coupling 3-9", "Q70 is missing")."""
+    return _absent_at(sentence) is not None
+
+
 def read_subjects(results: Sequence[object]) -> dict[str, frozenset[str] | None]:
     """The qubits and couplings each successful call of the turn read, with the metrics it was limited to (None:
     every metric it has); a call that read a subject and returned no value of a metric found none."""

@@ -7,6 +7,11 @@ the verdict the data gives, and takes out a sentence of the answer that opens wi
 "Yes" to a value below the limit).  The values are the tools' own: a subject's value of the metric
 (:func:`~copilot_core.checking.claim_facts.tool_facts`), or, over a chip, ``filter_metric``'s count at that limit
 and the ones it leaves out.  No value, no verdict: the sentence says the data holds none.
+
+This is the one module that decides a yes or no: a router's call that held one coupling's value to the question's
+limit (``held_to``) is a verdict too, when the question's words read as none; a sentence of the answer that puts the
+value on the other side of the limit is taken out, as a sentence opening with the other word is.  A band word ("is
+3-4 excellent?") is a limit at the lab's threshold for that band, worded as such.
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ from copilot_core.language.pairs import stored_coupling
 from copilot_core.language.phrases import tokens_of
 from copilot_core.language.question import Question
 from copilot_core.language.sentences import split_after_marks
-from copilot_core.language.verdicts import Verdict
-from copilot_core.tools.toolkit import ToolOutcome
+from copilot_core.language.limits import Side
+from copilot_core.language.verdicts import BAND_WORDS, Verdict
+from copilot_core.checking.sides import sides_said
+from copilot_core.tools.toolkit import PLANNED, ToolOutcome
 
 _VALUE_ROLES = frozenset({"value", "latest"})
 _LISTED = 20  # names listed after a count, the rest counted
@@ -59,7 +66,16 @@ def _one(v: Verdict, facts: Sequence[Fact], subject: str) -> tuple[bool, str] | 
     where = ("at" if at else v.side) if ok else ("only at" if at else "above" if v.side == "below" else "below")
     counted = f" ({_limit_text(v)})" if at else ""  # "at least 50 μs": a value at the limit passes
     return ok, (f"{'Yes' if ok else 'No'}: {label}'s {entry.title} is {format_value(entry, value)}, {where} the "
-                f"{v.limit:g}{unit_suffix(entry.unit)} asked{counted}.")
+                f"{v.limit:g}{unit_suffix(entry.unit)} {_asked(v)}{counted}.")
+
+
+def _asked(v: Verdict) -> str:
+    """What the limit is: the number asked, or the lab's limit a band word stands for ("an 'excellent' needs")."""
+    if v.band is None:
+        return "asked"
+    if BAND_WORDS[v.band] == "bad":
+        return f"past which the lab counts it '{v.band}'"
+    return f"{'an' if v.band[0] in 'aeiou' else 'a'} '{v.band}' needs"
 
 
 def _filtered(v: Verdict, outcomes: Sequence[ToolOutcome]) -> dict | None:
@@ -126,12 +142,40 @@ def _named(v: Verdict, outcomes: Sequence[ToolOutcome]) -> str | None:
     return " ".join(lines)
 
 
+def _held(outcomes: Sequence[ToolOutcome]) -> Verdict | None:
+    """The verdict a router's call held one coupling's metric to (``held_to`` of ``get_coupling_params``: "what is
+    4-5's CR gate time, and is it below 300 ns"), when the question's words read as none."""
+    for o in outcomes:
+        held = o.full.get("held_to") if o.ok and o.origin in PLANNED and isinstance(o.full, dict) else None
+        if isinstance(held, dict) and isinstance(limit := held.get("threshold"), (int, float)) and \
+                held.get("side") in ("below", "above") and str(held.get("metric")) in CATALOGUE and \
+                isinstance(held.get("coupling_id"), str):
+            side: Side = "below" if held["side"] == "below" else "above"
+            return Verdict(str(held["metric"]), side, float(limit), False, (held["coupling_id"],), "one")
+    return None
+
+
+def _verdict(asked: Question, outcomes: Sequence[ToolOutcome]) -> Verdict | None:
+    return asked.verdict or _held(outcomes)
+
+
 def verdict_sentence(asked: Question, outcomes: Sequence[ToolOutcome]) -> str | None:
     """The verdict's sentence from the tools' values; None when the question asks none or no tool gave the values."""
-    v = asked.verdict
+    v = _verdict(asked, outcomes)
     if v is None:
         return None
     return _named(v, outcomes) if v.subjects else _over_chip(v, outcomes)
+
+
+def _wrong_side(sentence: str, v: Verdict, verdict: str) -> bool:
+    """Whether a sentence puts the one subject's value on the side of the limit the verdict denies ("… which is
+    below 300 ns" when the data's value is above it)."""
+    if len(v.subjects) != 1 or not verdict.startswith(("Yes:", "No:")):
+        return False
+    passes = verdict.startswith("Yes:")
+    actual = v.side if passes else "above" if v.side == "below" else "below"
+    said = sides_said(sentence, {v.limit})
+    return bool(said) and said != {actual}
 
 
 def _said(sentence: str) -> str | None:
@@ -145,7 +189,8 @@ def verdict_blocks(blocks: list[Block], asked: Question, outcomes: Sequence[Tool
     other word is wrong; the same word, a tool's held-to-limit sentence or the model's, says it twice); unchanged when
     the question asks no verdict, or no tool gave the values, or the answer already leads with it."""
     sentence = verdict_sentence(asked, outcomes)
-    if sentence is None:
+    v = _verdict(asked, outcomes)
+    if sentence is None or v is None:
         return blocks
     out: list[Block] = []
     for block in blocks:
@@ -154,7 +199,8 @@ def verdict_blocks(blocks: list[Block], asked: Question, outcomes: Sequence[Tool
             continue
         lines = []
         for line in block.text.split("\n"):
-            kept = [s for s in split_after_marks(line) if _said(s) is None or s.startswith(sentence)]
+            kept = [s for s in split_after_marks(line) if (_said(s) is None or s.startswith(sentence))
+                    and (s.startswith(sentence) or not _wrong_side(s, v, sentence))]
             lines.append(" ".join(kept))
         text = "\n".join(lines).strip()
         if text:

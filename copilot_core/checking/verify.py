@@ -16,7 +16,6 @@ import pandas as pd
 
 from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.checking.asked_role import asked_role, missing_role
-from copilot_core.checking.limit_verdict import limit_problem
 from copilot_core.checking.asked_subject import (foreign_ids, ranked_subject_problem, share_problem,
                                                  window_count_problem)
 from copilot_core.checking.comparison import NOT_CHECKED as COMPARISON_NOT_CHECKED
@@ -102,7 +101,7 @@ def with_asked_subject(blocks: list[Block], shown: list[Block], action: str, que
         asked = parse(question)
         claims = check_claims(said, outcomes, question=question).claims
         problem = ranked_subject_problem(asked, said, outcomes) or share_problem(asked, said, claims, outcomes) or \
-            window_count_problem(asked, said, claims, outcomes) or limit_problem(asked, said, outcomes)
+            window_count_problem(asked, said, claims, outcomes)
         foreign = foreign_ids(said, outcomes, asked)
     except Exception:  # noqa: BLE001  (a check that cannot decide leaves the answer as the claim check made it)
         log.exception("the asked-subject check failed on an answer")

@@ -62,7 +62,7 @@ def _apart(gap: str) -> bool:
 def couplings_written(text: str, about_couplings: bool, values: frozenset[float] = frozenset()) -> list[str]:
     """The couplings ``text`` sets side by side, written by their qubits ("16-17"), in order; none unless it is
     about couplings (``about_couplings``, or a coupling word) and names at least two pairs set apart, or one pair
-    alone beside a coupling word ("pair 40/41", "the coupler between Q10 and Q11").  ``values``:
+    alone beside a coupling word ("pair 40/41", "the 40/41 link", "the coupler between Q10 and Q11").  ``values``:
     the limits it states with a unit, never a qubit ("between 16 and 18" of a coupling is one, not a range)."""
     numbers = _numbers(text, values)
     fused = any(a[:2] == b[:2] for a, b in zip(numbers, numbers[1:]))  # "Q7Q10": a pair whatever the words
@@ -79,6 +79,7 @@ def couplings_written(text: str, about_couplings: bool, values: frozenset[float]
             continue
         i += 1
     before = [w for s, _, w in tokens_of(text) if pairs and s < pairs[0][0][0]][-1:]  # "pair 29/15": named so
+    before += [w for s, _, w in tokens_of(text) if pairs and s >= pairs[0][1][1]][:1]  # "the 29/15 coupler" too
     if len(pairs) == 1 and len(numbers) == 2 and (about_couplings and {w for _, _, w in tokens_of(text)} & COUPLING_NOUNS
                                                   or set(before) & COUPLING_NOUNS):
         return [f"{int(a[2])}-{int(b[2])}" for a, b in pairs if int(a[2]) != int(b[2])]  # "the coupler of Q4 and Q5"

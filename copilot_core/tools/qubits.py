@@ -221,8 +221,8 @@ def _ends_answer(ctx: ToolContext, chip_id: str, row: dict, names: list[str]) ->
 
 def _limit_answer(row: dict, names: list[str], below: float | None, above: float | None) -> tuple[str, dict] | None:
     """The coupling's one metric held to the question's limit ("is its CR gate time under 300 ns"): which side of
-    it the value is on, as a sentence and as ``held_to`` (the answer's check holds a model's words to it), so the
-    answer settles the comparison itself; None without a limit or a value."""
+    it the value is on, as a sentence and as ``held_to``, from which :mod:`~copilot_core.checking.verdicts` (the one
+    module that decides a yes or no) leads the answer with its verdict; None without a limit or a value."""
     side, limit = ("below", below) if below is not None else ("above", above)
     if limit is None or len(names) != 1:
         return None
@@ -233,12 +233,13 @@ def _limit_answer(row: dict, names: list[str], below: float | None, above: float
         return f"Coupling {row['label']} has no valid {entry.title} to hold against {said}.", {}
     shown, other = format_value(entry, value), "above" if side == "below" else "below"
     met = value < limit if side == "below" else value > limit
-    held = {"side": side, "threshold": limit, "met": met}
+    held = {"side": side, "threshold": limit, "met": met, "coupling_id": row["stored_as"] or row["coupling_id"],
+            "metric": names[0]}
     if value == limit:
-        return f"No: coupling {row['label']}'s {entry.title}, {shown}, is at {said}, not {side} it.", held
+        return f"Coupling {row['label']}'s {entry.title}, {shown}, is at {said}, not {side} it.", held
     if met:
-        return f"Yes: coupling {row['label']}'s {entry.title}, {shown}, is {side} {said}.", held
-    return f"No: coupling {row['label']}'s {entry.title}, {shown}, is {other} {said}, not {side} it.", held
+        return f"Coupling {row['label']}'s {entry.title}, {shown}, is {side} {said}.", held
+    return f"Coupling {row['label']}'s {entry.title}, {shown}, is {other} {said}, not {side} it.", held
 
 
 _COUPLING = {"type": "string", "pattern": r"^[0-9]{1,5}-[0-9]{1,5}$"}

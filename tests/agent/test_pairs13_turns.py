@@ -89,7 +89,9 @@ def test_a_model_quoting_the_value_alone_for_a_limit_question_gets_the_side_of_t
     said = _ask(repo, scripted_openai, tmp_path, question, f"The ZX90 gate time of Q{a}-Q{b} is {value:g} ns.",
                 {k: v for k, v in args.items() if k not in ("below", "above")})
     assert not problems(question.truth, said), said
-    assert REPLACED in said, said
+    side, limit = next((k, v) for k, v in args.items() if k in ("below", "above"))
+    met = value < limit if side == "below" else value > limit
+    assert said.startswith("Yes:" if met else "No:") and f"{limit:g} ns" in said.split("\n")[0], said  # one module
 
 
 def test_a_model_putting_the_value_on_the_wrong_side_is_replaced(demo_db, repo, scripted_openai, tmp_path):
