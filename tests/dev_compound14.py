@@ -6,7 +6,9 @@ two others, so its limit of one unit family went to a metric of another (a frequ
 with" a frequency; couplings (CZ fidelity and gate time).
 
 ``LOOSE`` holds questions with one limit whose metric no table reads ("sit above 5.1 GHz", "an operating point
-above ...", "coherence above 30 μs"): the answer counts the other conditions and says which one it did not apply.
+above ..."): the answer counts the other conditions and says which one it did not apply.  ``UNCLEAR`` holds questions
+with a limit of a phrase that names several metrics ("coherence above 30 μs"): no filter is planned (the model
+chooses, and may ask), and whatever the answer, it says which limit it did not apply.
 
 Truths are the hand-written pymongo reads of :mod:`tests.dev_compound12` (newest completed, non-excluded value per
 subject, 0 or NaN missing); every limit is written out by hand (a turned condition includes its limit: "neither T1
@@ -128,17 +130,22 @@ class Loose:
         return _q(self.id, self.text, self.tests, call, count=self.text.lower().startswith("how many"))
 
 
-_LIMIT = {"c14l-sit": {T1: 45}, "c14l-operating": {T1: 40, T2: 30}, "c14l-coherence": {T1: 40},
+_LIMIT = {"c14l-sit": {T1: 45}, "c14l-operating": {T1: 40, T2: 30}, "c14l-tone": {T2: 25, RO: 90},
           "c14l-sweet": {RO: 92}, "c14l-larmor": {T2: 30}}
 LOOSE: tuple[Loose, ...] = (
     Loose("c14l-sit", "How many qubits have T1 over 45 us and sit above 5.1 GHz?", ((T1, lambda v: v > 45),),
           "above 5.1 GHz"),
     Loose("c14l-operating", "which qubits have T1 > 40 us, T2 echo > 30 us and an operating point above 5.1 GHz",
           ((T1, lambda v: v > 40), (T2, lambda v: v > 30)), "above 5.1 GHz"),
-    Loose("c14l-coherence", "qubits with T1 above 40 us and coherence above 30 us", ((T1, lambda v: v > 40),),
-          "above 30"),
+    Loose("c14l-tone", "which qubits have T2 echo above 25 us, readout fidelity above 90% and a tone below 5.2 GHz",
+          ((T2, lambda v: v > 25), (RO, lambda v: v > 90)), "below 5.2 GHz"),
     Loose("c14l-sweet", "Which qubits have readout fidelity above 92% and a sweet spot below 5.2 GHz?",
           ((RO, lambda v: v > 92),), "below 5.2 GHz", after=True),
     Loose("c14l-larmor", "qubits with T2 echo above 30 us plus a Larmor value above 5 GHz", ((T2, lambda v: v > 30),),
           "above 5 GHz", after=True),
+)
+
+UNCLEAR: tuple[tuple[str, str], ...] = (  # (question, the limit said as not applied)
+    ("qubits with T1 above 40 us and coherence above 30 us", "above 30 μs"),
+    ("Which qubits have readout fidelity above 93% and a lifetime above 45 us?", "above 45 μs"),
 )

@@ -16,7 +16,7 @@ from copilot_core.language.question import parse
 from copilot_core.routing.limits import settle_limits, unbound_note
 from copilot_core.routing.prefetch import plan_prefetch
 from tests.dev_compound12 import truth
-from tests.dev_compound14 import AFTER, CASES, LOOSE, Case
+from tests.dev_compound14 import AFTER, CASES, LOOSE, UNCLEAR, Case
 from tests.public_eval import CHIP, OTHER
 
 CHIPS = (CHIP, OTHER)
@@ -36,7 +36,7 @@ def _planned(case: Case, repo) -> tuple[str, dict] | None:
 
 
 def test_there_are_enough_varied_dev_questions(demo_db):
-    assert len(CASES) + len(LOOSE) >= 30 and len(AFTER) + sum(loose.after for loose in LOOSE) >= 12
+    assert len(CASES) + len(LOOSE) + len(UNCLEAR) >= 30 and len(AFTER) + sum(loose.after for loose in LOOSE) >= 12
     assert {c.chip for c in CASES} == {CHIP, OTHER} and sum(c.count for c in ALL) >= 4
     assert sum(c.kind == "coupling" for c in CASES) >= 2 and sum(len(c.tests) == 3 for c in CASES) >= 6
     empty = [c.id for c in ALL if not truth(demo_db, c)]
@@ -143,3 +143,14 @@ def test_a_limit_in_a_wrong_unit_next_to_its_metric_stays_that_metrics_refusal()
     """"T1 above 5 GHz": the metric is written right before it, so the unit is wrong (no metric unread)."""
     asked = parse("which qubits have T1 above 5 GHz", CHIPS)
     assert [t.metric for t in asked.unfit] == ["t1"] and not asked.unbound
+
+
+@pytest.mark.parametrize(("text", "said"), UNCLEAR)
+def test_a_limit_of_a_phrase_of_several_metrics_is_said_when_no_filter_carries_it(text, said):
+    """No filter of the clear conditions alone is planned (compound8's decision: the model chooses, and may ask);
+    with no filter run the note says which limit was not applied (a filter that leaves it out gets the restate
+    check's note instead)."""
+    asked = parse(text, CHIPS)
+    assert plan_prefetch(text, chip_id=CHIP, chips=CHIPS) is None and not asked.unbound
+    note = unbound_note(asked)
+    assert note is not None and f"which metric '{said}' limits" in note

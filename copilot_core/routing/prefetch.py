@@ -140,16 +140,6 @@ def correlation_plan(asked: Question, chip_id: str, named: Sequence[str | None])
 def _chip_shape_plan(asked: Question, chip_id: str, named: Sequence[str | None]) -> PlannedCall | None:
     """Several conditions at once, a spread or a correlation across the chip: each metric named clearly."""
     clear = list(dict.fromkeys(n for n in named if n is not None))
-    bound = [(t, t.metric) for t in asked.limits if t.metric is not None]
-    if None in named and bound and len(bound) < len(asked.limits) and asked.join == "and" and not asked.ranges and \
-            len({m for _, m in bound}) == len(bound) and len({CATALOGUE[m].kind for _, m in bound}) == 1:
-        # "T1 above 40 μs and coherence above 30 μs": the conditions of a clear metric, the other said by the turn
-        # (``unbound_note``), never a filter of none of them
-        if len(bound) == 1:
-            return PlannedCall("filter_metric", {"chip_id": chip_id, "metric_name": bound[0][1],
-                                                 bound[0][0].side: bound[0][0].value}, "the clear condition")
-        return PlannedCall("filter_metrics", {"chip_id": chip_id, "join": "and", "conditions": [
-            {"metric_name": m, t.side: t.value} for t, m in bound]}, "the clear conditions")
     if not clear or None in named:
         return None
     limits = asked.limits

@@ -6,7 +6,7 @@ their count (leading with it when asked how many) and every condition applied, w
 and a silent model); router off, a model whose call drops a condition, puts the frequency limit on a metric of
 another unit family, or passes a turned condition unturned (each re-made).  Every ``LOOSE`` question: the count of
 the conditions bound to a metric, and a line that says which limit was not applied, on both models and on a model
-that answers in its own words with no call.
+that answers in its own words with no call; every ``UNCLEAR`` one: that line, whatever else is answered.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from tests.agent.page_turn import asked_on_small as _ask
 from tests.agent.test_compound11_turns import _wrong
 from tests.dev_compound12 import truth
-from tests.dev_compound14 import CASES, LOOSE
+from tests.dev_compound14 import CASES, LOOSE, UNCLEAR
 from tests.fakes.scripted_models import caller_then_quoter, quoter, silent
 from tests.fakes.scripted_openai import text
 from tests.test_router_compound14 import WRONG, _wanted
@@ -77,4 +77,15 @@ def test_a_limit_of_no_metric_read_is_said_and_the_rest_counted(model, truths, r
             wrong.append(f"{loose.id}: does not say '{loose.said}' was not applied: {said[-400:]}")
         if model != "own words" and f"{len(found)} of " not in said:
             wrong.append(f"{loose.id}: does not count the bound conditions ({len(found)}): {said[:200]}")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("model", ["quoter", "silent"])
+def test_a_limit_of_a_phrase_of_several_metrics_is_never_dropped_unsaid(model, repo, scripted_openai, tmp_path):
+    scripted_openai.smart = {"silent": silent, "quoter": quoter}[model]
+    wrong = []
+    for question, limit in UNCLEAR:
+        said = _ask(repo, scripted_openai, tmp_path, question, "on")
+        if not _says_unapplied(said, limit.replace(" μs", " us")):
+            wrong.append(f"{question}: does not say '{limit}' was not applied: {said[-400:]}")
     assert not wrong, "\n".join(wrong)
