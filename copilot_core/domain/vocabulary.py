@@ -78,7 +78,9 @@ METRIC_TERMS: tuple[Term, ...] = (
          ("t2_echo", "t2_echo_average")),
     Term(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))|dephasing times?", None, ("t2_echo", "t2_echo_average", "t2_star")),
     Term(r"coherence|decoherence|lifetimes?", None, ("t1", "t2_echo", "t2_star")),
-    Term(r"(qubit )?freq(uency|uencies)?", "qubit_frequency", ("qubit_frequency",)),
+    # the loose names of the qubit's own (0-1 transition) frequency: "f01", "f_q", "resonance", "drive freq"
+    Term(r"(qubit |transition |resonance |resonant |drive |ge |01 )?freq(uency|uencies)?|f ?01|f ?ge|f ?q|resonances?",
+         "qubit_frequency", ("qubit_frequency",)),
     Term(r"anharmonicity", "anharmonicity", ("anharmonicity",)),
     Term(r"(static )?zz( interaction| crosstalk| cross talk| coupling)?", "static_zz_interaction", ()),
     Term(r"fidelity|fidelities|fids?|忠実度", None, _FIDELITIES),

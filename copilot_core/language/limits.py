@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.vocabulary import metric_spans
@@ -40,7 +40,9 @@ _JOINS = frozenset({"and", "to", "-", "–", "—", "..", "…"})
 # Words that exclude the condition after them, within its clause (between the limit before it and it).
 EXCLUSION = Phrases("but not|and not|excluding|exclude|excludes|except|apart from|other than|"
                     "not counting|leaving out|leave out|without|don t have|do not have|doesn t have|does not have|"
-                    "lacking|minus the ones|minus those|setting aside|aside from|but no|and no")
+                    "lacking|minus the ones|minus those|setting aside|aside from|but no|and no|neither|nor|unless")
+# Two negations that cancel: "T1 above 40 but not unless T2 echo is above 30" asks for both, as "only if" does.
+_CANCELLED = Phrases("not unless|only if|only when")
 _SUBJECTS = frozenset({"coupling", "couplings", "qubit", "qubits", "qb", "qbs", "pair", "pairs", "cr", "cnot"})
 _FLIPPED: dict[Side, Side] = {"below": "above", "above": "below"}
 
@@ -269,7 +271,8 @@ def _excluded(text: str, placed: Sequence[_Placed]) -> set[int]:
     for before, p in zip(ends, placed):
         found = EXCLUSION.find(text[before:p.start]) if before <= p.start else []
         rest = text[before + found[-1][1]:p.start] if found else ""
-        if found and not MENTION.search(rest) and not CHIP_ID.search(rest):  # "other than Q5, T1 above 50"
+        if found and not MENTION.search(rest) and not CHIP_ID.search(rest) and \
+                not _CANCELLED.find(text[before:p.start]):  # "other than Q5, T1 above 50"; "not unless"
             out.add(p.start)
     return out
 
@@ -291,10 +294,22 @@ def _join(text: str, ordered: Sequence[_Placed], by_place: dict[int, str | None]
     return "or" if isinstance(rule, Phrases) and rule.find(rest) else "and"
 
 
-def read_limits(text: str) -> tuple[tuple[Threshold, ...], tuple[Range, ...], Join, tuple[Threshold, ...]]:
+class Limits(NamedTuple):
+    """What :func:`read_limits` reads: every limit bound to its metric, the ranges, the join, the limits a metric
+    written right next to them cannot hold (each with that metric: a wrong unit), and the limits bound to no metric
+    because the unit fits no metric read (their metric written in words no table reads: the answer says so)."""
+
+    limits: tuple[Threshold, ...]
+    ranges: tuple[Range, ...]
+    join: Join
+    unfit: tuple[Threshold, ...]
+    unbound: tuple[Threshold, ...]
+
+
+def read_limits(text: str) -> Limits:
     """The question's limits in the order written (a range's two included, a limit two metrics share given to
-    each), its ranges, how its conditions are joined, and the limits a metric written next to them cannot hold
-    (each with that metric); an excluded condition turned to its opposite."""
+    each), its ranges, how its conditions are joined, the limits a metric written next to them cannot hold (each
+    with that metric), and those no metric read can hold; an excluded condition turned to its opposite."""
     every = [(s, e, name) for s, e, name in metric_spans(text) if text[s:e].lower() not in _SUBJECTS]
     spans = [(s, e, name) for s, e, name in every if name is not None]
     unclear = [s for s, _, name in every if name is None]
@@ -314,6 +329,7 @@ def read_limits(text: str) -> tuple[tuple[Threshold, ...], tuple[Range, ...], Jo
     ranges = [Range(m, low, high, unit, inside) for s, _, low, high, unit, inside in written for m in names[s]]
     limits: list[Threshold] = []
     unfit: list[Threshold] = []
+    unbound: list[Threshold] = []
     starts = {s for s, *_ in written}
     for p in ordered:
         for name in names[p.start]:
@@ -323,9 +339,22 @@ def read_limits(text: str) -> tuple[tuple[Threshold, ...], tuple[Range, ...], Jo
                 limits.append(Threshold(_FLIPPED[_side(p.side, name)], p.value, p.unit, name, not p.inclusive))
             else:
                 limits.append(Threshold(_side(p.side, name), p.value, p.unit, name, p.inclusive))
+        if p.start not in unclear_near and where[p.start][1] and _unread(p, ordered, every, metric_first):
+            unbound.append(Threshold(_side(p.side, None), p.value, p.unit, None, p.inclusive))
+            continue
         unfit += [Threshold(_side(p.side, m), p.value, p.unit, m, p.inclusive)
                   for m in ([] if p.start in unclear_near else where[p.start][1])]
-    return tuple(limits), tuple(ranges) + _paired(limits, ranges), _join(text, ordered, by_place), tuple(unfit)
+    return Limits(tuple(limits), tuple(ranges) + _paired(limits, ranges), _join(text, ordered, by_place), tuple(unfit),
+                  tuple(unbound))
+
+
+def _unread(p: _Placed, ordered: Sequence[_Placed], every: Sequence[tuple[int, int, str | None]],
+            metric_first: bool) -> bool:
+    """A limit no metric written can hold whose nearest metric holds another limit written between them ("T1 above
+    40 us and a resonance above 5.1 GHz"): its own metric was written in words no table reads, so it is bound to
+    none (not to T1, "T1 above 5 GHz" is T1's limit in a wrong unit)."""
+    near = _nearest(p.start, every, metric_first)
+    return near is not None and any(q is not p and min(near, p.start) < q.start < max(near, p.start) for q in ordered)
 
 
 def _side(way: Way, metric: str | None) -> Side:

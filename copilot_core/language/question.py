@@ -123,6 +123,7 @@ class Question:
     ranges: tuple[Range, ...] = ()  # two limits of one metric: "between 60 and 80 μs", "below 60 or above 80"
     join: Literal["and", "or"] = "and"  # how its conditions are joined ("or" of a range or of "50 μs or more": none)
     unfit: tuple[Threshold, ...] = ()  # limits the metric written next to them cannot hold ("T1 above 5 GHz")
+    unbound: tuple[Threshold, ...] = ()  # limits no metric read can hold ("and a resonance above 5.1 GHz"): said so
     window: Window | None = None
     dates: tuple[str | None, str | None] | None = None  # a window written as dates, both ends included (None: open)
     since_weekday: str | None = None  # "since Monday", "this week" (monday): a window from that weekday on
@@ -342,7 +343,7 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     # a date's digits are never a qubit, a count or a limit; a value in words ("forty-five") is its digits
     text = spelled_as_digits(blank(written, date_spans(written)))
     labelled = [m.subject for m in mentions(text) if "-" in m.subject]
-    limits, ranges, join, unfit = read_limits(text)
+    limits, ranges, join, unfit, unbound = read_limits(text)
     bare = [f"{int(m.group(1))}-{int(m.group(2))}" for m in _rx("bare pair").finditer(text)  # "60-80" of a range
             if not any(float(m.group(1)) == r.low and float(m.group(2)) == r.high for r in ranges)]
     absent = not_held_spans(text)
@@ -377,7 +378,7 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
         ends=ends,
         extreme=cast(Extreme, EXTREME_WORDS[word]) if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,
-        limits=limits, ranges=ranges, join=join, unfit=unfit, window=window,
+        limits=limits, ranges=ranges, join=join, unfit=unfit, unbound=unbound, window=window,
         since_weekday=weekday, task_name=_task_name(text, found), chart="chart" in found,
         bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics),
         about_data="data" in found or bool(ends) or any(metrics),

@@ -126,6 +126,23 @@ def unfit_note(asked: Question) -> str | None:
     return " ".join(dict.fromkeys(said)) or None
 
 
+def unbound_note(asked: Question, outcomes: Sequence[ToolOutcome] = ()) -> str | None:
+    """The limits bound to no metric, as one line the person reads (None when there is none): those whose unit no
+    metric the question names can hold (its metric written in words nothing reads), and those of a phrase that names
+    several metrics ("coherence above 30 μs") when no filter ran (a filter that leaves one out carries the restate
+    check's note).  Each is said with the metrics its unit and size could belong to, so a count made without it never
+    passes for the whole question."""
+    said = []
+    filtered = any(o.ok and o.name in _ONE_METRIC | _CONDITIONS for o in outcomes)
+    for t in asked.unbound + tuple(t for t in asked.limits if t.metric is None and not filtered):
+        fits = [m.name for m in CATALOGUE.values() if m.span is not None and m.can_hold(t.value, t.unit)
+                and not m.name.endswith("_average")]
+        which = f" (perhaps {' or '.join(fits)})" if 0 < len(fits) <= 3 else ""
+        said.append(f"I could not tell which metric '{t.side} {_said(t)}' limits{which}, so no count here applies "
+                    f"that condition: ask again with its metric named.")
+    return " ".join(dict.fromkeys(said)) or None
+
+
 def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...],
             unfit: tuple[Threshold, ...] = ()) -> tuple[list[str], str | None]:
     """``holder``'s limits held to the question's limits of its metric, in place: the notes, or a refusal."""
