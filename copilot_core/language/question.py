@@ -249,8 +249,7 @@ def _qubits(text: str) -> tuple[str, ...]:
 
 
 def _recent_n(text: str) -> int | None:
-    found = _rx("recent n").search(text)
-    return None if found is None else (_first_count(found.groups()) or 0)
+    return None if (found := _rx("recent n").search(text)) is None else (_first_count(found.groups()) or 0)
 
 
 def _chips_written(text: str, chips: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
