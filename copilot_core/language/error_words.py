@@ -1,7 +1,7 @@
 """A fidelity asked as its error: "the lowest CZ error", "readout infidelity", "the X90 gate error rate".
 
 The catalogue holds fidelities (higher is better); a person often asks for their error, 1 − fidelity, whose ends are
-the other way round: the lowest error is the highest fidelity.  The question is read once as the fidelity it means
+reversed: the lowest error is the highest fidelity.  The question is read once as the fidelity it means
 with its ends turned (:func:`as_fidelity`: "the 3 couplings with the lowest CZ error" is read as "the 3 couplings
 with the highest CZ fidelity"), so the router's ranking, the cross-chip statistic and the checks all take one end
 from one reading; :func:`says_error` tells a checked sentence's ends to turn the same way.  An error held to a

@@ -74,8 +74,8 @@ def chip_statistic(asked: Question, metric: str | None = None) -> ChipStatistic:
     if asked.has("min max words"):
         return "min" if str(asked.said("min max words")).startswith("min") else "max"
     if asked.extreme is not None and not asked.has("by chip"):  # "the longest T1 anywhere", "the top T1 on each";
-        better = CATALOGUE[metric].higher_is_better if metric in CATALOGUE else True  # "which chip has the highest
-        return "max" if ranking_order(asked.extreme_word, asked.extreme, better) == "highest" else "min"  # T1": chips
+        better = CATALOGUE[metric].higher_is_better if metric in CATALOGUE else True  # an end said of the chips
+        return "max" if ranking_order(asked.extreme_word, asked.extreme, better) == "highest" else "min"  # ranks them
     return "mean" if statistic_asked(asked) == "mean" else "median"
 
 
