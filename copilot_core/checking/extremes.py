@@ -26,6 +26,7 @@ from copilot_core.checking.claim_facts import Claim, Fact, Verdict, as_object
 from copilot_core.checking.matcher import states_written
 from copilot_core.checking.negation import negated
 from copilot_core.checking.order import Ranking, rankings
+from copilot_core.language.error_words import as_fidelity, turned_side
 from copilot_core.language.sentences import own_sentences
 from copilot_core.domain.metrics import CATALOGUE, metric
 from copilot_core.domain.vocabulary import metrics_named
@@ -108,8 +109,8 @@ def judge_ranking(subject: Subject, word: RankWord, sentence: str, ends: Sequenc
     involve them ranks more than was asked about, so it cannot make the claim wrong."""
     if not word.against_all:
         return "unchecked", NO_RANKING  # said against one other subject the order check did not find ranked
-    found = [e for e in ends if e.kind == subject.kind and e.side == side(word.word)]
-    named = {m for m in metrics_named(sentence) if m is not None}
+    found = [e for e in ends if e.kind == subject.kind and e.side == turned_side(side(word.word), sentence)]
+    named = {m for m in metrics_named(as_fidelity(sentence)) if m is not None}  # "the lowest CZ error": its fidelity
     if named:
         found = [e for e in found if e.metric in named]
     if not found or (not named and len({e.metric for e in found}) > 1):

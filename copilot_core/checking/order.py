@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from copilot_core.checking.claim_facts import Claim, as_object
 from copilot_core.checking.matcher import states, written_decimals, written_value
 from copilot_core.checking.negation import negated
+from copilot_core.language.error_words import TURNED, says_error
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.question import mentions, names_blanked
 from copilot_core.language.question_words import WORDS, tokens_of
@@ -256,6 +257,8 @@ def order_claims(text: str, results: Iterable[object]) -> list[Claim]:
         first = named[0]
         at = (s + first[0], s + first[1])
         said = _said_of(sentence, named)
+        if said and says_error(sentence) and TURNED.get(said[0]) in UP | DOWN:  # a lower error: a higher fidelity
+            said = (TURNED[said[0]], said[1])
         if said is None and (equal := _equality(sentence, named, ranking)) is not None:
             out.append(_claim(text, *at, sentence, *equal))
             continue

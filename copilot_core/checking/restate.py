@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from copilot_core.answer.blocks import Block, TextBlock
 from copilot_core.domain.metrics import CATALOGUE, unit_suffix
 from copilot_core.language.question import Question
+from copilot_core.language.ranked import ranking_order
 from copilot_core.checking.restate_failures import LISTINGS, failure_mismatches, failure_rebuilt
 from copilot_core.checking.restate_elements import (DEFAULT_MANY, element_mismatches, many_asked, not_held_note,
                                                      rebuilt)
@@ -38,8 +39,6 @@ CHECKED = frozenset({"filter_metric", "filter_metrics", "rank_metric", "missing_
                      "correlate_metrics", "compare_chips", "compare_qubits", "get_coupling_params", "count_in_window",
                      "get_parameter_timeseries", "get_chip_parameter_timeseries", "generate_chip_heatmap",
                      "get_parameter_lineage", "failure_ranking"}) | LISTINGS
-_LOW = frozenset({"lowest", "smallest", "shortest", "minimum", "weakest", "bottom"})
-_HIGH = frozenset({"highest", "largest", "longest", "maximum", "strongest", "top"})
 MAX_CONDITIONS = 4  # filter_metrics' own limit
 
 
@@ -124,11 +123,11 @@ def _clear(asked: Question) -> list[str]:
 
 
 def _order_asked(asked: Question, metric: str) -> str | None:
-    word = asked.extreme_word
+    """The end the router ranks at (:func:`~copilot_core.language.ranked.ranking_order`), None when none is said."""
     entry = CATALOGUE.get(metric)
-    if word in ("best", "worst") and entry is not None:
-        return "lowest" if (word == "worst") == entry.higher_is_better else "highest"
-    return "lowest" if word in _LOW else "highest" if word in _HIGH else None
+    if asked.extreme is None or entry is None and asked.extreme in ("best", "worst"):
+        return None
+    return ranking_order(asked.extreme_word, asked.extreme, entry.higher_is_better if entry else True)
 
 
 def _join_asked(asked: Question) -> str | None:

@@ -13,7 +13,9 @@ from copilot_core.domain.vocabulary import NOT_HELD
 from copilot_core.language.question import Question
 from copilot_core.routing.conditions import missing_asked
 from copilot_core.routing.counts import window_args, window_days
+from copilot_core.routing.couplings import couplings_plan
 from copilot_core.routing.limits import quality_conditions
+from copilot_core.routing.planned import PlannedCall
 from copilot_core.routing.prefetch import correlation_method, quality_plan
 from copilot_core.routing.statistics import spread_lead, spread_unit
 
@@ -152,6 +154,14 @@ def status_mismatches(asked: Question, name: str, args: dict) -> list[str]:
     return out
 
 
+def qubit_couplings(asked: Question, args: dict) -> PlannedCall | None:
+    """The router's call for the couplings of the one qubit a question ranks couplings of ("the worst coupling of
+    Q07", "couplings touching Q07"), when a chip-wide ranking ``args`` was made instead; else None."""
+    chip = args.get("chip_id")
+    own = couplings_plan(asked, chip) if isinstance(chip, str) else None
+    return own if own is not None and "qubit_id" in own.args else None
+
+
 def element_mismatches(asked: Question, name: str, args: dict, used: list[str]) -> list[str]:
     """What the call ``name(args)`` (reading ``used``) leaves out of this module's elements, in words."""
     out = _not_held_mismatch(asked, used) + status_mismatches(asked, name, args)
@@ -163,6 +173,8 @@ def element_mismatches(asked: Question, name: str, args: dict, used: list[str]) 
             for q in unbanded]
     if name == "rank_metric" and many_asked(asked) and _n(args.get("n")) == 1:
         out.append("asks for several, not one")
+    if name == "rank_metric" and (own := qubit_couplings(asked, args)) is not None:
+        out.append(f"asks about the couplings of qubit {own.args['qubit_id']} only, not every coupling on the chip")
     clear = _clear(asked)
     if name == "metric_spread" and len(clear) == 1:
         lead, given = spread_lead(asked), str(args.get("lead") or "std")
@@ -202,6 +214,8 @@ def rebuilt(asked: Question, name: str, args: dict) -> tuple[str, dict] | None:
     if asked.qualities and quality_conditions(asked) and name in ("rank_metric", "filter_metric", "filter_metrics") \
             and chip is not None and (plan := quality_plan(asked, chip)) is not None:
         return plan.name, dict(plan.args)
+    if name == "rank_metric" and (own := qubit_couplings(asked, args)) is not None:
+        return own.name, dict(own.args)
     if name == "rank_metric" and many_asked(asked) and _n(args.get("n")) == 1:
         return name, {**args, "n": DEFAULT_MANY}
     if name == "metric_spread" and len(clear) == 1:

@@ -16,6 +16,7 @@ from typing import Literal, cast
 
 from copilot_core.language.absent import not_held_spans
 from copilot_core.language.dates import date_spans, written_window
+from copilot_core.language.error_words import as_fidelity
 from copilot_core.language.failure_words import ranks_failures
 from copilot_core.language.limits import Range, Threshold, read_limits
 from copilot_core.language.numbers import number_spans
@@ -249,8 +250,7 @@ def _qubits(text: str) -> tuple[str, ...]:
 
 
 def _recent_n(text: str) -> int | None:
-    found = _rx("recent n").search(text)
-    return None if found is None else (_first_count(found.groups()) or 0)
+    return None if (found := _rx("recent n").search(text)) is None else (_first_count(found.groups()) or 0)
 
 
 def _chips_written(text: str, chips: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -332,7 +332,8 @@ def _bare_percent(text: str) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
-def _parse(written: str, chips: tuple[str, ...]) -> Question:
+def _parse(asked: str, chips: tuple[str, ...]) -> Question:
+    written = as_fidelity(asked)  # "the lowest CZ error": the highest CZ fidelity, read so everywhere
     tokens = tokens_of(written)
     found = {row: said for row, rule in WORDS.items() if (said := _first(rule, written, tokens)) is not None}
     spelled = spelled_as_digits(written, 11)
@@ -374,7 +375,7 @@ def _parse(written: str, chips: tuple[str, ...]) -> Question:
     weekday = _since_weekday(text, found)
     ends = tuple(dict.fromkeys([*qubits, *(e for m in mentions(text) if m.labelled for e in m.subject.split("-"))]))
     return Question(
-        text=written, shape=shape, dates=dates, chips=named_chips, qubits=qubits, couplings=couplings, metrics=metrics,
+        text=asked, shape=shape, dates=dates, chips=named_chips, qubits=qubits, couplings=couplings, metrics=metrics,
         ends=ends,
         extreme=cast(Extreme, EXTREME_WORDS[word]) if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,

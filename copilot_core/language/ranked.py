@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from typing import Literal
 
 from copilot_core.domain.vocabulary import NUMBER_WORDS
 from copilot_core.language.phrases import Phrases, tokens_of
@@ -26,6 +27,9 @@ EXTREME_WORDS: dict[str, str] = {
     "leading": "best", "trailing": "worst", "lagging": "worst", "most small": "lowest", "least large": "lowest",
     "most large": "highest", "least small": "highest", "relax fastest": "lowest", "relaxes fastest": "lowest",
     "relax quickest": "lowest", "relaxes quickest": "lowest", "relax slowest": "highest", "relaxes slowest": "highest"}
+# The words whose end is the same whatever the metric ("lowest"); "best" and "worst" turn with its direction.
+LOW_WORDS = frozenset({"lowest", "worst", "poorest", "smallest", "minimum", "shortest", "bottom", "weakest"})
+HIGH_WORDS = frozenset({"highest", "best", "largest", "maximum", "longest", "top", "strongest"})
 _PLACES = frozenset({"top", "bottom"})  # "top 3 worst": the place in a list, the word after it says which end
 MAX_N = 50  # the most a ranking lists (rank_metric's maximum)
 
@@ -121,3 +125,13 @@ def extreme_n(counting: str, extreme: bool, taken: Collection[float] = ()) -> in
                 not _of_whole(counting, sized):
             return _first_count((sized.group(2),))
     return stated_size(counting, taken)
+
+
+def ranking_order(word: str | None, extreme: str | None, higher_is_better: bool) -> Literal["lowest", "highest"]:
+    """The one sort order of a ranking: its extreme word × the metric's direction ("best" of a gate time is its
+    lowest).  An error asked of a fidelity was read as that fidelity with its end turned
+    (:func:`~copilot_core.language.error_words.as_fidelity`), so the lowest error arrives here as "highest"."""
+    low = word in LOW_WORDS or extreme == "lowest"
+    if extreme in ("worst", "best"):
+        low = (extreme != "best") == higher_is_better
+    return "lowest" if low else "highest"

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from copilot_core.language.question import Question, parse
+from copilot_core.language.ranked import HIGH_WORDS, LOW_WORDS, ranking_order
 from copilot_core.routing.counts import (
     KINDS, count_plan, counts_side_by_side, days_args, distinct_plan, failure_plan, failures_compared, kind_counted,
     narrowed, runs_asked, window_args, window_days,
@@ -32,9 +33,6 @@ from copilot_core.routing.statistics import (chips_plan, names_statistic, pair_s
 
 DEFAULT_LAST_N = 10
 MAX_LAST_N = 100
-# How an extreme word orders a ranking ("best" and "worst" depend on the metric).
-_LOW_WORDS = frozenset({"lowest", "worst", "poorest", "smallest", "minimum", "shortest", "bottom", "weakest"})
-_HIGH_WORDS = frozenset({"highest", "best", "largest", "maximum", "longest", "top", "strongest"})
 
 
 def _two_runs_plan(asked: Question, chip_id: str, qubits: set[str], metric_name: str | None) -> PlannedCall | None:
@@ -88,16 +86,12 @@ def _shape_plan(asked: Question, chip_id: str, qubits: set[str], named: Sequence
             args[limit.side] = limit.value
         return PlannedCall("filter_metric", args, f"{metric_name} past a threshold")
     word, extreme = asked.extreme_word, asked.extreme  # the end the word means, own words too ("trailing")
-    if (word in _LOW_WORDS | _HIGH_WORDS or extreme is not None and word not in ("top", "bottom")) and \
+    if (word in LOW_WORDS | HIGH_WORDS or extreme is not None and word not in ("top", "bottom")) and \
             not asked.has("trend") and not asked.has("map"):
-        entry = CATALOGUE[metric_name]
-        low_word = word in _LOW_WORDS or extreme == "lowest"
-        if extreme in ("worst", "best"):
-            low_word = (extreme != "best") == entry.higher_is_better
+        order = ranking_order(word, extreme, CATALOGUE[metric_name].higher_is_better)
         n = asked.extreme_n or (5 if asked.has("plural") else 1)
-        return PlannedCall("rank_metric", {"chip_id": chip_id, "metric_name": metric_name,
-                                           "order": "lowest" if low_word else "highest", "n": min(n, 50)},
-                           f"{'lowest' if low_word else 'highest'} {metric_name}")
+        return PlannedCall("rank_metric", {"chip_id": chip_id, "metric_name": metric_name, "order": order,
+                                           "n": min(n, 50)}, f"{order} {metric_name}")
     return None
 
 

@@ -13,7 +13,7 @@ from copilot_core.analysis.stats import ChipStatistic
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.units import family
 from copilot_core.language.question import Question
-from copilot_core.language.ranked import EXTREME_WORDS
+from copilot_core.language.ranked import EXTREME_WORDS, ranking_order
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.tools.across_chips import STATISTICS as CHIP_STATISTICS
 from copilot_core.tools.distribution import SPREAD_UNITS
@@ -58,10 +58,8 @@ def subject_end(asked: Question, metric: str | None) -> ChipStatistic | None:
         if said else None
     if end is None:
         return None
-    if end in ("best", "worst"):
-        better = CATALOGUE[metric].higher_is_better if metric in CATALOGUE else True
-        return "max" if (end == "best") == better else "min"
-    return "max" if end == "highest" else "min"
+    better = CATALOGUE[metric].higher_is_better if metric in CATALOGUE else True
+    return "max" if ranking_order(None, end, better) == "highest" else "min"
 
 
 def chip_statistic(asked: Question, metric: str | None = None) -> ChipStatistic:
@@ -75,8 +73,9 @@ def chip_statistic(asked: Question, metric: str | None = None) -> ChipStatistic:
         return end
     if asked.has("min max words"):
         return "min" if str(asked.said("min max words")).startswith("min") else "max"
-    if asked.extreme in ("lowest", "highest") and not asked.has("by chip"):  # "the longest T1 anywhere"; "which
-        return "min" if asked.extreme == "lowest" else "max"  # chip has the highest T1" ranks the chips instead
+    if asked.extreme is not None and not asked.has("by chip"):  # "the longest T1 anywhere", "the top T1 on each";
+        better = CATALOGUE[metric].higher_is_better if metric in CATALOGUE else True  # an end said of the chips
+        return "max" if ranking_order(asked.extreme_word, asked.extreme, better) == "highest" else "min"  # ranks them
     return "mean" if statistic_asked(asked) == "mean" else "median"
 
 
@@ -84,7 +83,7 @@ def names_statistic(asked: Question) -> bool:
     """It names the statistic (a center word, a spread, a minimum or maximum), so a call with another is wrong."""
     return asked.has("statistic") or asked.has("mean words") or spread_asked(asked) or asked.has("min max words") or \
         subject_end(asked, None) is not None or \
-        asked.extreme in ("lowest", "highest") and not asked.has("by chip")
+        asked.extreme is not None and not asked.has("by chip")
 
 
 def spread_plan(asked: Question, chip_id: str, metric: str) -> PlannedCall:
