@@ -218,6 +218,7 @@ def _chips_mismatch(asked: Question, name: str, args: dict) -> Mismatch | None:
 
 
 _COUNTED_WORDS = {"failed runs": "failed runs (executions)", "failed tasks": "failed task results",
+                  "runs with failures": "runs (executions) with at least one failed task result",
                   "excluded tasks": "excluded task results", "usable tasks": "usable task results (completed, not "
                   "excluded)", "completed tasks": "completed task results", "task results": "every finished task result",
                   "notes": "calibration notes"}  # "runs" answers failed runs too: its count of those that failed

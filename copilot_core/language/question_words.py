@@ -12,6 +12,7 @@ import re
 
 from copilot_core.language.comparisons import COMPARISON_PATTERN
 from copilot_core.domain.vocabulary import MISSING_WORDS, NUMBER_WORDS, UNIT_WORDS, words
+from copilot_core.language.count_units import COUNT_WORDS
 from copilot_core.language.failure_words import FAILURE_WORDS
 from copilot_core.language.spelled import TEENS, TENS
 from copilot_core.language.phrases import TOKEN, Phrases, Row, tokens_of  # noqa: F401  (read from here too)
@@ -338,3 +339,4 @@ WORDS.update({
                           "nanoseconds/microsecond/microseconds/millisecond/milliseconds"),
 })
 WORDS.update(FAILURE_WORDS)  # which subject fails most, of which family, by count or rate
+WORDS.update(COUNT_WORDS)  # what a count of failures counts: results, runs holding one, subjects; count or share
