@@ -32,14 +32,15 @@ COUNT_WORDS: dict[str, Row] = {
     "share words": Phrases("share|percent|percentage|proportion|fraction|ratio|rate|one in how many|how often"
                            "|what part|out of all/every|per cent"),
     # distinct subjects counted ("how many qubits had a failure"), not their failed results
-    "counted qubits": Phrases("how many/number of different/distinct/unique/individual? qubits/qbs/qids"),
-    "counted couplings": Phrases("how many/number of different/distinct/unique/individual? couplings/couplers/pairs"
-                                 "/edges"),
-    "counted tasks": Phrases("how many/number of different/distinct/unique/individual kinds/types? of? tasks"
-                             " had/have/with/saw ... fail*|how many different/distinct/unique tasks/task names"),
-    "counted runs": Phrases(f"how many/number of/count of calibration? {_RUNS}|in how many {_RUNS}"
-                            f"|share/percent/percentage/proportion/fraction of calibration? {_RUNS}"
-                            f"|what % of calibration? {_RUNS}|one in how many {_RUNS}|{_RUNS} out of"),
+    "counted qubits": Phrases("how many different/distinct/unique/individual? qubits/qbs/qids"
+                              "|number/count of different/distinct/unique/individual? qubits/qbs/qids"),
+    "counted couplings": Phrases("how many different/distinct/unique/individual? couplings/couplers/pairs/edges"
+                                 "|number/count of different/distinct/unique/individual? couplings/couplers/pairs"),
+    "counted tasks": Phrases("how many different/distinct/unique kinds/types? of? tasks/task names"
+                             "|number/count of different/distinct/unique tasks/task names"),
+    "counted runs": Phrases(f"how many calibration? {_RUNS}|number/count of calibration? {_RUNS}"
+                            f"|in how many {_RUNS}|share/percent/percentage/proportion/fraction of calibration? {_RUNS}"
+                            f"|one in how many {_RUNS}|{_RUNS} out of"),
 }
 
 Unit = Literal["task results", "runs with failures", "failed runs", "qubits", "couplings", "tasks"]

@@ -86,7 +86,7 @@ WORDS: dict[str, Row] = {
     "t2": words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))"),
     "data": Phrases("qubit/qubits/qb/qbs|chip|heat map|heatmap|median|trend|worst|best"),  # or a qubit named
     "many chips": Phrases(f"{_CHIPS}|compare|comparison|every chip|all chips|which chip|each chip|per chip"),
-    "each chip": Phrases("each chip|per chip|both chips|every chip|all chips|all the chips"
+    "each chip": Phrases("each chip|per chip|both chips|every chip|all chips|all the chips|either chip/device"
                          f"|each of the/our/both/two? {_CHIPS}|each/per/every installed? {_CHIP}|by {_CHIP}"
                          f"|both/all {_CHIPS}|the two {_CHIPS}|{_CHIP} by {_CHIP}|chip wise|chipwise"),
     "sized chip": Phrases("# qubit/qubits chip/chips/device/processor/one"),  # "the 64-qubit chip"
