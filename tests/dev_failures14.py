@@ -73,14 +73,15 @@ def _window(args: dict) -> dict:
     return {k: args[k] for k in ("days", "since_weekday") if k in args}
 
 
-def one_chip(db, qid: str, text: str, chip: str, what: str, args: dict, share: bool = False) \
-        -> tuple[Question, Call]:
-    """A count (or share) of ``what`` on one chip in the window ``args`` say."""
+def one_chip(db, qid: str, text: str, chip: str, what: str, args: dict, share: bool = False,
+             called: str | None = None) -> tuple[Question, Call]:
+    """A count (or share) of ``what`` on one chip in the window ``args`` say; ``called``: the count the call makes
+    when another states it too (every run's count states the share of failed runs)."""
     first = first_day(db, (chip,), args.get("days"), args.get("since_weekday"))
     n, whole = _COUNT[what](db, chip, first), _WHOLE[what](db, chip, first)
     numbers = ((percent(n, whole), 0.05),) if share else ((n, 0),)
     return Question(qid, "window count", text, Truth(numbers)), ("count_in_window", {"chip_id": chip, **args,
-                                                                                     "what": what})
+                                                                                     "what": called or what})
 
 
 def both_chips(db, qid: str, text: str, what: str, args: dict) -> tuple[Question, Call]:
@@ -127,7 +128,7 @@ def _shares(db) -> list[tuple[Question, Call]]:
         one_chip(db, "f14-share-3", "What fraction of executions on 144Qv2 hit an error over the fortnight?", o,
                  "runs with failures", {"days": 14}, share=True),
         one_chip(db, "f14-share-4", "What proportion of calibration runs failed in the last 10 days?", c,
-                 "failed runs", {"days": 10}, share=True),
+                 "failed runs", {"days": 10}, share=True, called="runs"),
         one_chip(db, "f14-share-5", "Failure rate of the task results on 144Qv2 since Monday?", o, "failed tasks",
                  {"since_weekday": "monday"}, share=True),
         one_chip(db, "f14-share-6", "One in how many runs had a failure in the past two weeks?", c,

@@ -20,7 +20,7 @@ def test_there_are_at_least_30_dev_questions_over_both_chips_and_classes(demo_db
     asked = dev_failures14.planned(demo_db)
     assert len(asked) >= 30 and len([q for q, _ in asked if "-att-" in q.id]) >= 6
     assert {args["chip_id"] for _, (_, args) in asked} == set(CHIPS)
-    assert {args["what"] for _, (_, args) in asked} == {"runs with failures", "failed runs", "failed tasks"}
+    assert {args["what"] for _, (_, args) in asked} >= {"runs with failures", "failed runs", "failed tasks"}
 
 
 def test_the_router_makes_the_call_each_dev_question_needs(demo_db):

@@ -211,7 +211,9 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
             len(asked.chip_ids) <= 1:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id
         runs = runs_asked(asked)  # "% of runs failed"
-        what = failed_counted(asked) if runs else "failed tasks" if asked.has("fail") or kind is None else kind
+        held = failed_counted(asked) == "runs with failures"  # "% of runs with a failed task"; else every run's
+        what = ("runs with failures" if held else "runs") if runs else \
+            "failed tasks" if asked.has("fail") or kind is None else kind
         args = {"chip_id": chip, "what": what, **window_args(asked, days), **narrowed(asked)}
         return PlannedCall("count_in_window", args, f"share of {'runs that failed' if runs else what}")
     two = asked.shape == "qubit pair" or len(asked.qubits) == 2 and (  # "T1 of Q3 and Q7", "parameters of Q3, Q7"
