@@ -28,7 +28,7 @@ COUNT_WORDS: dict[str, Row] = {
                                   f"|{_RUNS} were/was affected/touched/hit by ... fail*/error/errors"
                                   f"|in how many {_RUNS} did/was/were ... fail*/error/errors"
                                   f"|{_RUNS} were/was not clean|clean/failure free/error free {_RUNS}"),
-    # a share of all (failed / every one), not a count
+    # failed over every one, not a count
     "share words": Phrases("share|percent|percentage|proportion|fraction|ratio|rate|one in how many|how often"
                            "|what part|out of all/every|per cent"),
     # distinct subjects counted ("how many qubits had a failure"), not their failed results
@@ -38,7 +38,7 @@ COUNT_WORDS: dict[str, Row] = {
                                  "|number/count of different/distinct/unique/individual? couplings/couplers/pairs"),
     "counted tasks": Phrases("how many different/distinct/unique kinds/types? of? tasks/task names"
                              "|number/count of different/distinct/unique tasks/task names"),
-    "counted runs": Phrases(f"how many calibration? {_RUNS}|number/count of calibration? {_RUNS}"
+    "counted runs": Phrases(f"how many calibration? {_RUNS}|number of calibration? {_RUNS}"
                             f"|in how many {_RUNS}|share/percent/percentage/proportion/fraction of calibration? {_RUNS}"
                             f"|one in how many {_RUNS}|{_RUNS} out of"),
 }
@@ -52,7 +52,7 @@ _SUBJECTS: tuple[tuple[str, Unit], ...] = (("counted qubits", "qubits"), ("count
 @dataclass(frozen=True)
 class Counted:
     """What a question about failures counts: ``unit`` (failed task results, runs holding a failed result, runs
-    whose status is failed, distinct qubits/couplings/tasks) and ``share`` (a share of all, not a count)."""
+    whose status is failed, distinct qubits/couplings/tasks) and ``share`` (failed over every one, not a count)."""
 
     unit: Unit
     share: bool
