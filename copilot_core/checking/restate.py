@@ -216,10 +216,10 @@ def _chips_mismatch(asked: Question, name: str, args: dict) -> Mismatch | None:
     return Mismatch(f"sets {' and '.join(named)} side by side, not {' and '.join(chips)}")
 
 
-_COUNTED_WORDS = {"failed runs": "failed runs (executions)", "failed tasks": "failed task results",
-                  "excluded tasks": "excluded task results", "usable tasks": "usable task results (completed, not "
-                  "excluded)", "completed tasks": "completed task results", "task results": "every finished task result",
-                  "notes": "calibration notes"}  # "runs" answers failed runs too: its count of those that failed
+_COUNTED_WORDS = {"failed runs": "failed runs (executions)", "failed tasks": "failed task results", "runs with failures":
+                  "runs (executions) with at least one failed task result", "excluded tasks": "excluded task results",
+                  "usable tasks": "usable task results (completed, not excluded)", "completed tasks": "completed task "
+                  "results", "task results": "every finished task result", "notes": "calibration notes"}
 
 
 def _counted_mismatch(asked: Question, args: dict) -> Mismatch | None:

@@ -59,14 +59,15 @@ class WindowCounts(ScopedReader):
             return seen({r["execution_id"]: at for r in self._runs(v.chip_id(chip_id)) if (at := r["start_at"]) is not None})
 
     def count_in_window(self, chip_id: str,
-                        what: Literal["failed tasks", "task results", "runs", "failed runs", "measurements",
-                                      "excluded tasks", "usable tasks", "completed tasks", "notes"], *,
+                        what: Literal["failed tasks", "task results", "runs", "failed runs", "runs with failures",
+                                      "measurements", "excluded tasks", "usable tasks", "completed tasks", "notes"], *,
                         since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
                         task_name: str | None = None, parameter: str | None = None) -> int:
         """One count of documents that started in ``[since, until)``, counted by the server (never capped):
         ``runs``: executions that started (any outcome; a scheduled one has not); ``task results``: finished task
         results (completed or failed: one document per task run per qubit or coupling); ``failed runs``: executions
-        whose status is failed; ``failed tasks``: those that failed; ``excluded tasks``: task results a person
+        whose status is failed; ``runs with failures``: executions that started and hold at least one failed task
+        result (whatever their own status); ``failed tasks``: those that failed; ``excluded tasks``: task results a person
         marked excluded (QDash's ``excluded: true``, any status); ``usable tasks``: completed and not excluded;
         ``completed tasks``: completed (excluded or not); ``measurements``: completed, non-excluded results with a
         usable value of ``parameter``; ``notes``: calibration notes written (by their ``timestamp``).  ``qid`` (a
@@ -78,11 +79,12 @@ class WindowCounts(ScopedReader):
                     self.scope(chip_id=v.chip_id(chip_id)) | self._window("timestamp", since, until))))
             window = self._window("start_at", since, until)
             narrowed = _narrowing(qid, task_name)
-            if what in ("runs", "failed runs"):
-                status = {"$ne": "scheduled"} if what == "runs" else "failed"
+            if what in ("runs", "failed runs", "runs with failures"):
+                status = "failed" if what == "failed runs" else {"$ne": "scheduled"}
                 query = self.scope(chip_id=v.chip_id(chip_id)) | window | {"status": status}
-                if narrowed:
-                    held = self.db["task_result_history"].find(self.scope(chip_id=v.chip_id(chip_id), **narrowed),
+                holding = narrowed | ({"status": "failed"} if what == "runs with failures" else {})
+                if holding:  # the runs that hold such a result (a failed one, the qubit's, the task's)
+                    held = self.db["task_result_history"].find(self.scope(chip_id=v.chip_id(chip_id), **holding),
                                                                {"_id": 0, "execution_id": 1})
                     query |= {"execution_id": {"$in": sorted({str(d["execution_id"]) for d in held
                                                               if isinstance(d.get("execution_id"), str)})}}

@@ -16,6 +16,7 @@ from typing import Literal, cast
 
 from copilot_core.language.absent import not_held_spans
 from copilot_core.language.dates import date_spans, written_window
+from copilot_core.language.count_units import Counted, counted_unit
 from copilot_core.language.error_words import as_fidelity
 from copilot_core.language.failure_words import ranks_failures
 from copilot_core.language.limits import Range, Threshold, read_limits
@@ -148,6 +149,7 @@ class Question:
     not_held: tuple[str, ...] = ()  # quantities no metric holds ("leakage rate"): keys of vocabulary.NOT_HELD
     unplaced: tuple[str, ...] = ()  # scope words no reading took ("during the last sprint"): the answer says so
     verdict: Verdict | None = None  # a yes/no asked against one limit ("is Q5's T1 over 50 μs?")
+    counted: Counted | None = None  # what a count of failures counts (results, runs holding one ...), count or share
     found: dict[str, str] = field(default_factory=dict, compare=False, hash=False)  # row -> its first match
 
     @property
@@ -326,8 +328,7 @@ def _task_name(text: str, found: dict[str, str]) -> str | None:
 
 
 def _bare_percent(text: str) -> bool:
-    """A "%" written for the word percent, after no number ("what % of qubits", "% of couplings"): no token, so no
-    row of the word table can read it."""
+    """A "%" for the word percent, after no number ("what % of qubits"): no token, so no row of the table reads it."""
     return any(c == "%" and not text[:i].rstrip()[-1:].isdigit() for i, c in enumerate(text))
 
 
@@ -394,7 +395,7 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
         verdict=read_verdict(text, tokens_of(text), metrics, limits, ranges, qubits, couplings),
         unit_asked=canonical(found["unit asked"].split()[-1]) if "unit asked" in found else None,
         values=tuple(w for _, _, w, _ in number_spans(blank(text, [(m.start, m.end) for m in mentions(text)]))),
-        found=found)
+        counted=counted_unit(found), found=found)
 
 
 __all__ = ["Mention", "Quality", "Question", "Range", "SHAPES", "Threshold", "Verdict", "WORDS", "Window", "blank",

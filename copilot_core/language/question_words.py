@@ -12,6 +12,7 @@ import re
 
 from copilot_core.language.comparisons import COMPARISON_PATTERN
 from copilot_core.domain.vocabulary import MISSING_WORDS, NUMBER_WORDS, UNIT_WORDS, words
+from copilot_core.language.count_units import COUNT_WORDS
 from copilot_core.language.failure_words import FAILURE_WORDS
 from copilot_core.language.spelled import TEENS, TENS
 from copilot_core.language.phrases import TOKEN, Phrases, Row, tokens_of  # noqa: F401  (read from here too)
@@ -85,7 +86,7 @@ WORDS: dict[str, Row] = {
     "t2": words(r"t2(?![\s_-]*(\*|star|echo|e(?![a-z0-9])))"),
     "data": Phrases("qubit/qubits/qb/qbs|chip|heat map|heatmap|median|trend|worst|best"),  # or a qubit named
     "many chips": Phrases(f"{_CHIPS}|compare|comparison|every chip|all chips|which chip|each chip|per chip"),
-    "each chip": Phrases("each chip|per chip|both chips|every chip|all chips|all the chips"
+    "each chip": Phrases("each chip|per chip|both chips|every chip|all chips|all the chips|either chip/device"
                          f"|each of the/our/both/two? {_CHIPS}|each/per/every installed? {_CHIP}|by {_CHIP}"
                          f"|both/all {_CHIPS}|the two {_CHIPS}|{_CHIP} by {_CHIP}|chip wise|chipwise"),
     "sized chip": Phrases("# qubit/qubits chip/chips/device/processor/one"),  # "the 64-qubit chip"
@@ -338,3 +339,4 @@ WORDS.update({
                           "nanoseconds/microsecond/microseconds/millisecond/milliseconds"),
 })
 WORDS.update(FAILURE_WORDS)  # which subject fails most, of which family, by count or rate
+WORDS.update(COUNT_WORDS)  # what a count of failures counts: results, runs holding one, subjects; count or share

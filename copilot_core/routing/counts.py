@@ -42,13 +42,19 @@ def narrowed(asked: Question) -> dict:
 
 
 def runs_asked(asked: Question) -> bool:
-    """It counts runs (executions), not task results: "runs", "executions" and no task word or task named."""
-    return asked.has("execution") and not asked.has("tasks") and asked.task_name is None
+    """It counts runs (executions), not task results: "runs", "executions" and no task word or task named, or
+    runs (batches, jobs) that held a failure (the question's counted unit)."""
+    unit = asked.counted.unit if asked.counted is not None else None
+    return unit in ("failed runs", "runs with failures") or \
+        asked.has("execution") and not asked.has("tasks") and asked.task_name is None
 
 
 def failed_counted(asked: Question) -> str | None:
-    """What a count of failures counts: "failed runs" (executions whose status is failed: "how many runs failed")
-    or "failed tasks" (task results); None when it counts no failures."""
+    """What a count of failures counts: "runs with failures" (executions holding at least one failed result: "how
+    many runs had a failed task"), "failed runs" (executions whose status is failed: "how many runs failed") or
+    "failed tasks" (task results); None when it counts no failures."""
+    if asked.counted is not None and asked.counted.unit == "runs with failures":
+        return "runs with failures"
     if not (asked.has("fail") or asked.shape == "fails most"):
         return None
     return "failed runs" if runs_asked(asked) else "failed tasks"
@@ -84,8 +90,8 @@ def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str]
     if asked.has("notes") and not asked.has("fail"):  # calibration notes: one a run, per chip
         return PlannedCall("count_in_window", {"chip_id": chip, **window_args(asked, days), "what": "notes"},
                            "calibration notes in a window")
-    if failed_counted(asked) == "failed runs":
-        return PlannedCall("count_in_window", {**args, "what": "failed runs"}, "failed runs in a window")
+    if (runs := failed_counted(asked)) in ("failed runs", "runs with failures"):
+        return PlannedCall("count_in_window", {**args, "what": runs}, f"{runs} in a window")
     if asked.has("fail") and asked.task_name is None and (kind := failed_kind(asked)) is not None:  # the ranking's total
         return PlannedCall("failure_ranking", {"chip_id": chip, "by": kind, **window_args(asked, days),
                                                **narrowed(asked)}, f"failed {kind} results in a window")
@@ -141,8 +147,9 @@ def counts_side_by_side(asked: Question, chip_id: str, days: int | None, one: st
     """Two chips named, or each chip asked for ("per chip"), with failures, runs or a count over a window; two
     qubits named with how often they were calibrated: one count per chip (one window for all) or per qubit named,
     side by side.  Failed runs when it counts runs that failed, else failed task results."""
-    chips = list(asked.chips_compared) or (list(asked.installed) if asked.has("by chip") else [])
     failed = failed_counted(asked)
+    every = asked.has("by chip") or asked.has("pooled chips") and failed is not None  # "fleet-wide failures": each
+    chips = list(asked.chips_compared) or (list(asked.installed) if every else [])
     kind = counted_kind(asked) if one is None else None  # excluded, usable or completed results, or notes
     runs = (asked.has("execution") or asked.has("calibrated")) and one is None
     if len({c.lower() for c in chips}) >= 2 and not asked.qubits and \
@@ -235,7 +242,7 @@ def failure_plan(asked: Question, chip_id: str, days: int | None) -> PlannedCall
         chips = list(asked.installed if len(asked.installed) >= 2 else dict.fromkeys(asked.chip_ids))
         if len(chips) < 2:
             return None
-        what = "failed runs" if runs_asked(asked) else "failed tasks"
+        what = failed_counted(asked) or "failed tasks"
         return PlannedCall("count_in_window", {"chip_id": chips[0], "what": what, "chip_ids": chips[:4],
                                                **window_args(asked, days)}, f"{what} on each chip")
     chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from copilot_core.language.question import Question, parse
 from copilot_core.language.ranked import HIGH_WORDS, LOW_WORDS, ranking_order
 from copilot_core.routing.counts import (
-    KINDS, count_plan, counts_side_by_side, days_args, distinct_plan, failure_plan, failures_compared, kind_counted,
+    KINDS, count_plan, counts_side_by_side, days_args, distinct_plan, failed_counted, failure_plan, failures_compared,
+    kind_counted,
     narrowed, runs_asked, window_args, window_days,
 )
 from copilot_core.routing.conditions import status_plan
@@ -176,6 +177,13 @@ def recent_values_asked(question: str) -> int | None:
     return parse(question).recent_n
 
 
+def _runs_holding_failures(asked: Question) -> bool:
+    """A count or share of the runs that held a failed result ("how many runs had a failed task", "what share of
+    executions saw an error"), in any window or none, of one qubit or none."""
+    return failed_counted(asked) == "runs with failures" and len(asked.qubits) <= 1 and not asked.couplings and \
+        (asked.has("count words") or asked.has("counted runs") or asked.counted is not None and asked.counted.share)
+
+
 def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     """The call of a "cross-chip", "fails most", "window count" or "qubit pair" question (one clear metric where
     the shape needs one)."""
@@ -190,13 +198,16 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     kind = kind_counted(asked)
     if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates) or \
             asked.shape in ("count", "percentage") and kind in KINDS and (asked.has("tasks") or asked.has("result words")) \
-            or asked.task_name is not None and asked.has("fail") and asked.has("count words") and not asked.qubits:
+            or asked.task_name is not None and asked.has("fail") and asked.has("count words") and not asked.qubits \
+            or _runs_holding_failures(asked):
         return count_plan(asked, chip_id, days, clear, one)  # an excluded (usable, completed) count: any window
     if asked.shape == "percentage" and (asked.has("fail") or kind in KINDS) and not clear and \
             len(asked.chip_ids) <= 1:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id
         runs = runs_asked(asked)  # "% of runs failed"
-        what = "runs" if runs else "failed tasks" if asked.has("fail") or kind is None else kind
+        held = failed_counted(asked) == "runs with failures"  # "% of runs with a failed task"; else every run's
+        what = ("runs with failures" if held else "runs") if runs else \
+            "failed tasks" if asked.has("fail") or kind is None else kind
         args = {"chip_id": chip, "what": what, **window_args(asked, days), **narrowed(asked)}
         return PlannedCall("count_in_window", args, f"share of {'runs that failed' if runs else what}")
     two = asked.shape == "qubit pair" or len(asked.qubits) == 2 and (  # "T1 of Q3 and Q7", "parameters of Q3, Q7"

@@ -36,8 +36,8 @@ def ranking(kind: str, metric: str, ordered: list[tuple[str, list[str]]], higher
             "written": {n: w for n, w in ordered}, "higher_is_better": higher_is_better, "complete": complete}
 
 
-What = Literal["failed tasks", "task results", "runs", "failed runs", "measurements", "excluded tasks", "usable tasks",
-               "completed tasks", "notes"]
+What = Literal["failed tasks", "task results", "runs", "failed runs", "runs with failures", "measurements",
+               "excluded tasks", "usable tasks", "completed tasks", "notes"]
 # A kind of task result counted with its share of all finished ones, and what the kind is, in the answer's words.
 KINDS = {"excluded tasks": "were marked excluded (set aside by a person; QDash's excluded flag)",
          "usable tasks": "were usable (completed and not excluded)", "completed tasks": "completed"}
@@ -84,8 +84,9 @@ def task_named(ctx: ToolContext, chip_id: str, task_name: str | None) -> str | N
 
 @tool("count_in_window",
       {"chip_id": chip_id_arg(),
-       "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "failed runs", "measurements",
-                                           "excluded tasks", "usable tasks", "completed tasks", "notes"],
+       "what": {"type": "string", "enum": ["failed tasks", "task results", "runs", "failed runs", "runs with failures",
+                                           "measurements", "excluded tasks", "usable tasks", "completed tasks",
+                                           "notes"],
                 "description": "Finished task results (or one kind), runs, failed runs, usable measurements, or notes."},
        "days": days_arg(),
        "since_weekday": weekday_arg(),
@@ -150,19 +151,29 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
                   f"task run on a qubit or coupling counted once; {failed} of them failed "
                   f"({format_share(failed, n)}).")
         data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0, "share_of": "task results"}
-    elif what in ("runs", "failed runs"):
+    elif what in ("runs", "failed runs", "runs with failures"):
         held = " and ".join(([f"a {task} result"] if task else []) + ([f"a result of {ctx.label(chip_id, qid)}"]
                                                                         if qid is not None else []))
         holding = f" holding {held}" if held else ""
-        other = ctx.repo.count_in_window(chip_id, "failed runs" if what == "runs" else "runs", since=since,
-                                         until=read_end(until, last), qid=qid, task_name=task_name)
-        failed, total = (other, n) if what == "runs" else (n, other)
+
+        def runs(kind: What) -> int:
+            return n if kind == what else ctx.repo.count_in_window(chip_id, kind, since=since, qid=qid,
+                                                                   until=read_end(until, last), task_name=task_name)
+
+        total, failed, hit = runs("runs"), runs("failed runs"), runs("runs with failures")
+        with_failure = f"{hit} of {total} runs had at least one failed task result ({format_share(hit, total)})"
         answer = (f"On {chip_id}, {total} calibration runs (executions){holding} started {span}, whatever their "
-                  f"outcome; {failed} of {total} runs failed ({format_share(failed, total)}).") if what == "runs" else \
+                  f"outcome; {failed} of {total} runs failed ({format_share(failed, total)}); {with_failure}.") \
+            if what == "runs" else \
             (f"On {chip_id}, {failed} calibration runs (executions){holding} failed {span}: {failed} of {total} "
-             f"runs that started ({format_share(failed, total)}).")
-        data |= {"count_failed": failed, "percent": 100 * failed / total if total else 0.0, "share_of": "runs"} | (
-            {"total": total} if what == "failed runs" else {})
+             f"runs that started ({format_share(failed, total)}), by the run's own status; {with_failure}.") \
+            if what == "failed runs" else \
+            (f"On {chip_id}, {hit} of {total} calibration runs (executions){holding} that started {span} had at least "
+             f"one failed task result ({format_share(hit, total)}), counting runs, not failed results; {failed} of "
+             f"{total} ended with the status failed.")
+        data |= {"count_failed": failed, "percent": 100 * (hit if what == "runs with failures" else failed) / total
+                 if total else 0.0, "share_of": "runs", "runs_with_failures": hit} | (
+            {"total": total} if what != "runs" else {})
     elif what == "notes":
         answer = f"On {chip_id}, {n} calibration notes were written {span}, each note counted by its time."
     else:
@@ -177,7 +188,9 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
 _COUNTED = {"failed tasks": "failed task results", "task results": "finished task results", "runs": "calibration runs",
             "excluded tasks": "excluded task results", "usable tasks": "usable task results",
             "completed tasks": "completed task results",
-            "failed runs": "failed calibration runs (executions)", "notes": "calibration notes"}
+            "failed runs": "failed calibration runs (executions)", "notes": "calibration notes",
+            "runs with failures": "calibration runs (executions) with at least one failed task result"}
+_OF: dict[str, What] = {"failed tasks": "task results", "failed runs": "runs", "runs with failures": "runs"}  # whole
 
 
 def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datetime | None, until: datetime | None,
@@ -197,21 +210,32 @@ def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datet
         f"{task}{_COUNTED[what]}"
     span = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
     where = f" on {chips[0]}" if per_qubit else ""
-    listed = ", ".join(f"{label[k]} {counted[k]}" for k in order)
+    whole = {k: ctx.repo.count_in_window(chip_of[k], _OF[what], since=since, until=read_end(until, last),
+                                         qid=k if per_qubit else (qids[0] if qids else None), task_name=task_name)
+             for k in keys} if what in _OF else {}
+    shown = {k: f"{counted[k]} of {whole[k]} ({format_share(counted[k], whole[k])})" if k in whole else
+             str(counted[k]) for k in keys}  # a failure count with its share of its own chip's (qubit's) whole
+    listed = ", ".join(f"{label[k]} {shown[k]}" for k in order)
     top = [k for k in order if counted[k] == counted[order[0]]]
     if len(top) == len(keys):
         answer = f"{' and '.join(label[k] for k in keys)} had the same number of {noun}{where} {span}: " \
-                 f"{counted[keys[0]]} each."
+                 f"{counted[keys[0]]} each" + (f" ({listed})." if whole else ".")
     elif len(keys) == 2:
         a, b = order
-        answer = f"{label[a]} had more {noun} than {label[b]}{where} {span}: {counted[a]} vs {counted[b]}."
+        answer = f"{label[a]} had more {noun} than {label[b]}{where} {span}: {shown[a]} vs {shown[b]}."
     else:
         answer = f"{' and '.join(label[k] for k in top)} had the most {noun}{where} {span}; counts: {listed}."
-    field = "count_failed" if what in ("failed tasks", "failed runs") else "count"
+    if not per_qubit and what != "measurements":  # the chips' counts added up, for "across both chips"
+        answer = answer[:-1] + f"; {sum(counted.values())} in all" + (
+            f" of {sum(whole.values())} ({format_share(sum(counted.values()), sum(whole.values()))})" if whole else "")\
+            + "."
+    field = "count_failed" if what in _OF else "count"
     kind = "qubit" if per_qubit else "chip"
     data = {"answer": answer, "what": what, "chip_id" if per_qubit else "chip_ids": chips[0] if per_qubit else chips,
-            "counts": [{("qid" if per_qubit else "chip_id"): k, "label": label[k], field: counted[k]} for k in order],
-            "ranking": ranking(kind, noun, [(label[k], [str(counted[k])]) for k in order],
-                               higher_is_better=what not in ("failed tasks", "failed runs"))}
+            "counts": [{("qid" if per_qubit else "chip_id"): k, "label": label[k], field: counted[k]}
+                       | ({"total": whole[k]} if k in whole else {}) for k in order],
+            "ranking": ranking(kind, noun, [(label[k], [str(counted[k])] + ([format_share(counted[k], whole[k])]
+                                                                            if k in whole else [])) for k in order],
+                               higher_is_better=what not in _OF)}
     data |= _scope_fields(since, until, None, task_name)
     return ToolResult(data, f"{noun}{where} {span}: {listed}")
