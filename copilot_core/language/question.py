@@ -1,11 +1,7 @@
-"""A question read once into a typed :class:`Question`, from one table of words.
-
-Which chips, qubits, couplings and metrics it names, the extreme it asks for, how many (top 3, last 5), thresholds
-with their unit, a time window, whether it wants a chart, its shape, and which rows of the word table
-(:mod:`~copilot_core.language.question_words`) it holds.  Callers read the fields instead of matching their own
-patterns over the question's text; a new question shape is one row of :data:`SHAPES` plus its test.
+"""A question read once into a typed :class:`Question`, from one table of words
+(:mod:`~copilot_core.language.question_words`): chips, qubits, couplings, metrics, extreme, N, thresholds with their
+unit, a window, a chart, its shape.  Callers read the fields, never their own patterns over the question's text.
 """
-
 from __future__ import annotations
 
 import functools
