@@ -234,7 +234,7 @@ def written_window(text: str) -> tuple[str | None, str | None] | None:
             return None, _shifted(one.first, -1) if one.before == "before" else one.last
         return one.first, one.last
     tokens = tokens_of(text)
-    if any(word in _WEEKEND for _, _, word in tokens):  # "over the weekend": the latest Saturday and the Sunday after
+    if any(word in _WEEKEND for _, _, word in tokens):  # a weekend word: the latest Saturday and the Sunday after
         return "saturday", "sunday"
     words = [w for _, _, w in tokens]
     for i, word in enumerate(words):  # "between Monday and Wednesday", "from Tuesday to Thursday": the latest ones
