@@ -1,13 +1,9 @@
-"""A reply that repeats itself or runs on: stopped as soon as that is certain, not at the output-token cap.
+"""A reply that repeats itself: stopped as soon as the repetition is certain, not at the output-token cap.
 
 A small model on CPU sometimes writes one line of analysis code (or one sentence) again and again until the cap;
 4,096 tokens took 14 minutes.  A tail of at least ``MIN_SPAN`` characters made of one unit written ``MIN_REPEATS``
 times or more is not an answer or a program anyone meant: the round is ended and treated like a reply the server
 could not read.  Real output repeats a line with different numbers in it, which this test never matches.
-
-A reply can also run on without repeating one unit exactly (a small model once wrote 4,096 tokens of invented
-sentences, 16 minutes).  A chat answer's text past ``MAX_TEXT`` characters with no complete answer in it is stopped the
-same way; a call's arguments (a program) are left to the server's token cap.
 """
 
 from __future__ import annotations
@@ -17,13 +13,10 @@ from copilot_core.errors import UnreadableReply
 MIN_SPAN = 480  # characters the repeated tail must cover
 MIN_REPEATS = 4  # times the unit must stand in a row
 MAX_UNIT = 240  # the longest unit looked for (a line or two of code)
-MAX_TEXT = 6000  # characters of answer text: a long answer (a 64-row table) is under half of it
 CHECK_EVERY = 48  # characters of growth between two checks (each check is a few hundred string compares)
 
 REPEATING = ("The model's reply repeated itself and was stopped before it finished. Ask again, perhaps in other "
              "words.")
-RAN_ON = (f"The model's reply ran on past {MAX_TEXT:,} characters without finishing and was stopped. Ask again, "
-          "perhaps in other words.")
 
 
 def repeating(text: str) -> bool:
@@ -40,25 +33,19 @@ def repeating(text: str) -> bool:
 
 
 class RepetitionWatch:
-    """Watches one growing text (the answer, or one call's arguments) and says when it has begun to repeat;
-    ``answer``: it is answer text, which also may not run past ``MAX_TEXT``."""
+    """Watches one growing text (the answer, or one call's arguments) and says when it has begun to repeat."""
 
-    def __init__(self, answer: bool = False) -> None:
+    def __init__(self) -> None:
         self.checked_at = 0
-        self.answer = answer
-        self.why = REPEATING
 
     def repeats(self, text: str) -> bool:
         if len(text) - self.checked_at < CHECK_EVERY:
             return False
         self.checked_at = len(text)
-        if self.answer and len(text) > MAX_TEXT:
-            self.why = RAN_ON
-            return True
         return repeating(text)
 
 
-def repeated(why: str = REPEATING) -> UnreadableReply:
-    """The error a repeating (or runaway) round raises: the loop treats it like an unreadable reply (one more try
-    without tools when the tools found facts, else the router's own call)."""
-    return UnreadableReply(why, retryable=False)
+def repeated() -> UnreadableReply:
+    """The error a repeating round raises: the loop treats it like an unreadable reply (one more try without tools
+    when the tools found facts, else the router's own call)."""
+    return UnreadableReply(REPEATING, retryable=False)

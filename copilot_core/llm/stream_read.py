@@ -1,8 +1,8 @@
 """Reading a streamed reply on either API: the text as it grows, calls as they complete, a stop at once.
 
 A small model sometimes writes on after a complete answer; the reader cuts it after ``RAMBLE_PIECES`` pieces.  A
-reply (text or a call's arguments) that repeats one unit over and over, or answer text that runs on past a budget, is
-stopped at once (:mod:`~copilot_core.llm.repetition`).
+reply (text or a call's arguments) that repeats one unit over and over is stopped at once
+(:mod:`~copilot_core.llm.repetition`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from copilot_core.answer.parse import after_key, holds_complete_answer
 from copilot_core.cancel import CancelToken, TurnCancelled
 from copilot_core.errors import ProviderError
-from copilot_core.llm.repetition import RAN_ON, RepetitionWatch, repeated
+from copilot_core.llm.repetition import RepetitionWatch, repeated
 from copilot_core.llm.turns import ModelTurn, OnText, ToolCall
 
 
@@ -98,10 +98,9 @@ def read_responses_stream(stream: Any, on_text: OnText, cancel: CancelToken | No
             grown[key] = grown.get(key, "") + str(getattr(event, "delta", "") or "")
         elif kind in ("response.completed", "response.incomplete", "response.failed"):
             response = event.response
-        if key is not None and (watch := watches.setdefault(key, RepetitionWatch(key == ""))).repeats(grown[key]) \
-                and not (watch.why == RAN_ON and holds_complete_answer(grown[key])):  # a whole answer, then more
+        if key is not None and watches.setdefault(key, RepetitionWatch()).repeats(grown[key]):
             _stop(events, stream)
-            raise repeated(watch.why)
+            raise repeated()
     if response is None:
         raise ProviderError("The model's streamed answer ended before it was complete.", retryable=True)
     return response
@@ -141,9 +140,9 @@ def read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, c
                 written.append(delta.content)
                 deltas += 1
                 on_text(so_far := "".join(written))
-                if (watch := watches.setdefault(-1, RepetitionWatch(True))).repeats(so_far) and not complete:
+                if watches.setdefault(-1, RepetitionWatch()).repeats(so_far) and not complete:
                     _stop(events, stream)
-                    raise repeated(watch.why)  # after a complete answer it is a ramble, cut below with the answer kept
+                    raise repeated()  # after a complete answer it is a ramble, cut below with the answer kept
                 if complete:
                     after += 1
                 else:

@@ -77,15 +77,3 @@ def test_a_chart_the_model_writes_when_no_tool_drew_one_is_read_whole(scripted_o
     assert scripted_openai.disconnects == 0
     charts = [b.figure for b in result.blocks if isinstance(b, ChartBlock)]
     assert len(charts) == 1 and list(charts[0]["data"][0]["y"]) == [1, 2]
-
-
-def test_the_responses_api_keeps_a_complete_answer_that_runs_on_past_the_text_budget(scripted_openai, toolkit):
-    """The Responses stream has no early cut after a complete answer: a tail past the runaway budget
-    (``repetition.MAX_TEXT``) is read to its end there, and the answer stands (it is not a runaway reply)."""
-    tail = "".join(f" then note {i}" for i in range(900))  # about 11,000 characters, no unit repeated
-    scripted_openai.push(text(f"```json\n{BLOCKS}\n```{tail}"))
-    result = run_copilot(AgentRequest("What is the median T1?", chip_id="64Qv3"),
-                         provider=scripted_openai.provider("responses", timeout_s=30), toolkit=toolkit, repo=None,
-                         stream=lambda _: None)
-    assert result.error is None, result.error
-    assert result.answer == ANSWER

@@ -14,7 +14,7 @@ import json
 import pytest
 
 from copilot_core.agent import AgentRequest, run_copilot
-from copilot_core.llm.repetition import MAX_TEXT, RAN_ON, REPEATING, repeating
+from copilot_core.llm.repetition import REPEATING, repeating
 from copilot_core.tools import DataStore, Toolkit
 from tests.agent.page_turn import SMALL, page_turn, shown
 from tests.agent.test_unreadable_reply import NOTE, QUESTION, computed_right, no_server_text, t1_below
@@ -22,10 +22,6 @@ from tests.fakes.scripted_openai import answer, call, paused, text
 from tests.public_eval import CHIP
 
 LOOP = "import numpy as np\nvalues = data['t1']\n" + "below = values[values < 30]\n" * 400
-RAMBLE = "".join(f"Qubit Q{i:02d} also looks steady at {20 + i * 0.37:.2f} us after run {i * 7 + 3}. "
-                 for i in range(400))  # no unit repeats: every sentence has other numbers
-TABLE = "| qubit | remark |\n| --- | --- |\n" + "".join(f"| Q{i:02d} | steady, with no drift seen over the stored runs |\n"
-                                                  for i in range(64))
 PROGRAM = "rows = []\n" + "".join(f"rows.append(('Q{i:02d}', data['t1'][{i}] * {i + 1}))\n" for i in range(64))
 
 
@@ -108,45 +104,3 @@ def test_a_long_program_whose_lines_differ_is_read_whole(scripted_openai, repo):
 ])
 def test_which_texts_repeat(written, expected):
     assert repeating(written) is expected
-
-
-def test_a_text_reply_that_runs_on_without_repeating_is_stopped_and_the_answer_computed(repo, scripted_openai,
-                                                                                         tmp_path, truth):
-    """Sentences that differ in their numbers never repeat exactly; past the text budget the round is stopped all
-    the same, and the router's call answers from the data."""
-    assert not repeating(RAMBLE) and len(RAMBLE) > 2 * MAX_TEXT
-    step, pause = paused(text(RAMBLE), after=2000)
-    scripted_openai.push(step)
-    turn = ask_until_hung_up(lambda: page_turn(repo, scripted_openai, tmp_path, QUESTION, SMALL,
-                                               {"COPILOT_TOOL_ROUTER": "off"}), pause)
-    said = shown(turn)
-    assert computed_right(said, truth), said
-    assert said.rstrip().endswith(f"_{NOTE}_"), said
-    assert scripted_openai.calls_made == 1
-    assert "looks steady" not in said
-
-
-@pytest.mark.parametrize("style", ["chat_completions", "responses"])
-def test_either_api_stops_a_runaway_text_with_a_clear_message(style, repo, scripted_openai):
-    """Nothing to compute from: the person reads why the reply stopped, after one more sample."""
-    first, pause = paused(text(RAMBLE), after=2000)
-    second, _ = paused(text(RAMBLE), after=2000)
-    scripted_openai.push(first, second)
-    result = ask_until_hung_up(lambda: run_copilot(
-        AgentRequest("Tell me something interesting about the calibration data.", chip_id=CHIP),
-        provider=scripted_openai.provider(style, model=SMALL, timeout_s=30),
-        toolkit=Toolkit(repo, store=DataStore()), repo=repo, router=False, stream=lambda _: None), pause)
-    assert result.error == RAN_ON, (result.error, result.answer)
-    assert scripted_openai.calls_made == 2
-
-
-def test_a_long_table_under_the_budget_is_read_whole(scripted_openai, repo):
-    """A 64-row table is an answer, not a runaway: every row reaches the person."""
-    assert 3000 < len(TABLE) < MAX_TEXT
-    scripted_openai.push(call("get_chip_summary", {"chip_id": CHIP}), text(TABLE))
-    result = run_copilot(AgentRequest("Make a table of T1 per qubit.", chip_id=CHIP),
-                         provider=scripted_openai.provider("chat_completions", model=SMALL, timeout_s=30),
-                         toolkit=Toolkit(repo, store=DataStore()), repo=repo, router=False, stream=lambda _: None)
-    assert scripted_openai.disconnects == 0
-    assert result.error is None
-    assert "Q63" in result.answer and "Q00" in result.answer, result.answer
