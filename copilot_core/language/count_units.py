@@ -38,7 +38,7 @@ COUNT_WORDS: dict[str, Row] = {
                                  "|number/count of different/distinct/unique/individual? couplings/couplers/pairs"),
     "counted tasks": Phrases("how many different/distinct/unique kinds/types? of? tasks/task names"
                              "|number/count of different/distinct/unique tasks/task names"),
-    "counted runs": Phrases(f"how many calibration? {_RUNS}|number/count of calibration? {_RUNS}"
+    "counted runs": Phrases(f"how many calibration? {_RUNS}|number/count of {_RUNS}"
                             f"|in how many {_RUNS}|share/percent/percentage/proportion/fraction of calibration? {_RUNS}"
                             f"|one in how many {_RUNS}|{_RUNS} out of"),
 }
