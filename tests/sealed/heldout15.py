@@ -16,7 +16,7 @@ questions.  Values, units, labels and windows are the ninth to fourteenth sets' 
   every value, so "at least" and "above" keep the same ids.
 - a window of whole UTC days ends on the day of the chip's newest run (by ``start_at``; the execution id's day is the
   accepted second reading); "since <Mon d>" starts on that calendar day, "on <Mon d>" is that one day, "the past N
-  days" / "the last N days" are N whole days, "the last two weeks" fourteen.  Every date is written from the
+  days" / "the N days through today" / "these N days up to today" are N whole days.  Every date is written from the
   newest day, so the set means the same whatever day the demo is seeded on.
 - a failure = a ``task_result_history`` row with status ``failed``; a run = an ``execution_history`` document; a
   coupling's failures are its coupling-task rows, both directions of the pair counted as one coupling.
@@ -84,9 +84,9 @@ def _top(db) -> list[Question]:
     specs = (
         (CHIP, "t2_echo", 3, True, "us",
          "Re: echo numbers after the warm-up\n\n> Could somebody pull the strongest Hahn-echo qubits on 64Qv3?\n\n"
-         "+1 to Mika's request quoted above: the three best by echo T2, each with its value.\n\nCheers,\nJonas"),
+         "+1 to Mika's request quoted above: the three best by echo T2, with the figures.\n\nCheers,\nJonas"),
         (OTHER, "t2_echo", 4, False, "us",
-         "wich four qubits on 144Qv2 have the shortest T2 ehco right now, and what are thier numbers"),
+         "wich four 144Qv2 qubits show the shortest T2 ehco at present, and thier numbers?"),
         (CHIP, "t2_star", 5, True, "us",
          "Fill in for 64Qv3, Ramsey T2* longest first:\n1) Q__ : ___ us\n2) Q__ : ___ us\n3) Q__ : ___ us\n"
          "4) Q__ : ___ us\n5) Q__ : ___ us"),
@@ -109,7 +109,7 @@ def _top(db) -> list[Question]:
 def _compound(db) -> list[Question]:
     specs = (
         (CHIP, None, ("t1", ">", 80.0, "us"), ("t2_echo", ">", 110.0, "us"),
-         "64Qv3 qubits with T1 > 8.0e-5 s and T2 echo > 1.1e-4 s: how many are there, and which?"),
+         "64Qv3 qubits with T1 > 8.0e-5 s and T2 echo > 1.1e-4 s: tally them and list the ids."),
         (OTHER, None, ("t2_echo", ">", 120.0, "us"), ("readout_fidelity_0", ">", 98.0, "%"),
          "On 144Qv2, which qubits have an echo T2 no shorter than 120 µs and a |0> readout fidelity "
          "not under 98 %? Number and ids."),
@@ -117,7 +117,7 @@ def _compound(db) -> list[Question]:
          "Among Q000 to Q031 of 64Qv3 (the lower half of the chip, by id), count those whose T2* tops 45 µs while "
          "the qubit frequency stays under 5.0e9 Hz, and name each."),
         (OTHER, None, ("t1", "<", 35.0, "us"), ("average_readout_fidelity", "<", 92.0, "%"),
-         "For the weekly review I need the 144Qv2 qubits that are weak twice over: T1 short of 35 µs and "
+         "For the weekly review I need the 144Qv2 qubits that are weak twice over: T1 under 3.5e-5 s and "
          "averaged readout fidelity short of 92 %. A headcount plus the list."),
     )
     out = []
@@ -142,14 +142,14 @@ def _compound(db) -> list[Question]:
 def _correlation(db) -> list[Question]:
     specs = (
         (CHIP, "t1", "t2_echo", "qubit",
-         "corelation betwen T1 and T2 ecco across the qubits of 64Qv3? pearson coeficient only pls"),
+         "corelation betwen T1 and T2 ecco for 64Qv3 qubits? pearson coeficient only pls"),
         (OTHER, "average_readout_fidelity", "readout_fidelity_1", "qubit",
          "> is the averaged readout number just tracking the |1> state one?\n\nGood question from Lea. For 144Qv2, "
-         "what is Pearson's r between averaged readout fidelity and |1> readout fidelity over qubits?\n\n-- Tomás"),
+         "Pearson's r linking averaged readout fidelity to the |1> one, qubit by qubit?\n\n-- Tomás"),
         (CHIP, "t1", "t2_star", "qubit",
-         "NEED PEARSON R OF T1 AGAINST T2 STAR OVER QUBITS OF 64QV3 STOP SIGNED VALUE STOP"),
+         "NEED PEARSON R OF T1 AGAINST T2 STAR ACROSS 64QV3 QUBITS STOP SIGNED VALUE STOP"),
         (OTHER, "bell_state_fidelity", "zx90_gate_fidelity", "coupling",
-         "Per coupling on 144Qv2, how tightly do Bell-state fidelity and ZX90 fidelity go together (I suspect "
+         "Per coupling on 144Qv2, how tightly are the Bell-state and ZX90 fidelities tied (I suspect "
          "they are basically the same story)? Correlation coefficient, please."),
     )
     out = []
@@ -188,11 +188,10 @@ def _cross(db) -> list[Question]:
     return [
         _sides(echo, UNIT_TOL["us"], "MEAN T2 ECHO 64QV3 VERSUS 144QV2 STOP WHICH ONE LONGER STOP BOTH FIGURES STOP",
                1),
-        _sides(fails, 0, f"Since {written}, which device piled up more failed tasks, 64Qv3 or 144Qv2? Give the two "
-               "tallies.", 2),
+        _sides(fails, 0, f"Since {written}, did 64Qv3 or 144Qv2 log more failed tasks? I need both tallies.", 2),
         _sides(x90, UNIT_TOL["%"], "Mean X90 gate fidelity, per chip:\n64Qv3 = ____ %\n144Qv2 = ____ %\n"
                "winner = ____", 3, "%"),
-        _sides(bell, UNIT_TOL["%"], "Which device has the better average Bell-state fidelity across its couplings "
+        _sides(bell, UNIT_TOL["%"], "Which device's couplings average the better Bell-state fidelity "
                "(current values only), 64Qv3 or 144Qv2? And unrelated: is the lab open on the holiday?", 4, "%"),
     ]
 
@@ -208,11 +207,11 @@ def _percentage(db) -> list[Question]:
     day, written = calendar(db, OTHER, 3, single=True)
     qubits = {c: db["qubit"].count_documents({"chip_id": c}) for c in (CHIP, OTHER)}
     return [
-        _q("percentage", 1, "What percentage of the 64Qv3 qubits have a T1 that is not below 50 µs?",
+        _q("percentage", 1, "On 64Qv3, what percentage of its qubits hold a T1 not below 50 µs?",
            Truth(numbers=(_share(sum(v > 50.0 for v in t1.values()), len(t1), qubits[CHIP]),))),
         _q("percentage", 2, f"Of the CheckRamsey tasks run on 144Qv2 on {written}, which percentage failed?",
            Truth(numbers=(_failed_share(db, OTHER, day, {"name": "CheckRamsey"}),))),
-        _q("percentage", 3, "share of 144Qv2 qubits whose T2 echo is above 4e-5 s, in percent",
+        _q("percentage", 3, "144Qv2, echo T2 beyond 4e-5 s: true for which share of qubits there, in per-cent terms?",
            Truth(numbers=(_share(sum(v > 40.0 for v in echo.values()), len(echo), qubits[OTHER]),))),
         _q("percentage", 4, "For Monday's stand-up slide: what % of the 64Qv3 couplings are past 98.8 % ZX90 "
            "fidelity?", Truth(numbers=(_share(sum(v > 98.8 for v in zx.values()), len(zx)),))),
@@ -230,8 +229,8 @@ def _window(db) -> list[Question]:
     return [
         _q("window count", 1, f"How many tasks on 64Qv3 have ended up failed since {written}?",
            Truth(numbers=(counted(CHIP, since, FAILED),))),
-        _q("window count", 2, "> did the overnight batches all kick off?\n\nNot sure either. How many calibration "
-           "runs got started on 144Qv2 during the past 5 days?\n\nthanks, P.",
+        _q("window count", 2, "> did the overnight batches all kick off?\n\nNot sure either. Count of runs "
+           "kicked off on 144Qv2 within the past 5 days (executions, not tasks)?\n\nthanks, P.",
            Truth(numbers=(counted(OTHER, _moved(*span(db, OTHER, "days:5")), {}, RUNS),))),
         _q("window count", 3, "COUNT FAILED CHECKT2ECHO ON 144QV2 LAST FOUR DAYS STOP",
            Truth(numbers=(counted(OTHER, _moved(*span(db, OTHER, "days:4")), {"name": "CheckT2Echo", **FAILED}),))),
@@ -257,13 +256,13 @@ def _fails(db) -> list[Question]:
     pair, n3 = _leader(db, CHIP, _moved(*span(db, CHIP, "days:14")), {"task_type": "coupling"}, lambda r: r["name"])
     run, n4 = _leader(db, OTHER, _moved(*span(db, OTHER, "days:5")), {}, lambda r: r["execution_id"])
     return [
-        _q("fails most", 1, "> someone should look at what keeps breaking on 144Qv2\n\nAgreed. Over the last 10 "
-           "days, which calibration task racked up the most failures there, and how many?\n\nBest,\nRenata (cryo team)",
+        _q("fails most", 1, "> someone should look at what keeps breaking on 144Qv2\n\nAgreed. Which calibration task "
+           "shows the biggest failure count there in the 10 days through today, and how big?\n\nBest,\nRenata (cryo team)",
            Truth(numbers=(_count(n1),), patterns=(re.escape(check),))),
         _q("fails most", 2, f"wich calibraton task faild the most times on 64Qv3 since {written}, and how many tims?",
            Truth(numbers=(_count(n2),), patterns=(re.escape(task),))),
-        _q("fails most", 3, "Among the two-qubit (coupling) tasks of 64Qv3, which one failed most often over the last two "
-           "weeks, and what was its count? Thanks again for yesterday's help!",
+        _q("fails most", 3, "Of 64Qv3's coupler-level calibrations, which one failed most frequently in these 14 days "
+           "up to today, and its count? Thanks again for yesterday's help!",
            Truth(numbers=(_count(n3),), patterns=(re.escape(pair),))),
         _q("fails most", 4, "144Qv2, past 5 days. Most-failing execution: ________ (id), with ___ failures.",
            Truth(numbers=(_count(n4),), patterns=(re.escape(run),))),
@@ -282,15 +281,15 @@ def _pairs(db) -> list[Question]:
         raise ValueError("equal pairs")
     answer = r"(?i)\byes\b" if bell >= 98.0 else r"(?i)\bno\b|\bnot\b|n't"
     return [
-        _q("qubit pair", 1, "ZX90 gate fidelity of the Q006/Q007 coupling on 144Qv2?",
+        _q("qubit pair", 1, "ZX90 gate fidelity, Q006/Q007 coupler, 144Qv2?",
            Truth(numbers=(Expect(zx, UNIT_TOL["%"], near=(pair_re(6, 7),), unit="%"),))),
-        _q("qubit pair", 2, "On 144Qv2, is the Bell fidelity of Q20-Q21 no worse than 98 %? Say yes or no, with "
-           "the actual figure.",
+        _q("qubit pair", 2, "On 144Qv2, is Bell fidelity on Q20-Q21 no worse than 98 %? A yes/no plus the actual "
+           "figure.",
            Truth(numbers=(Expect(bell, UNIT_TOL["%"], near=(pair_re(20, 21),), unit="%"),), patterns=(answer,))),
-        _q("qubit pair", 3, "What is the ZX90 duration (ns) between qubit no. 12 and qubit no. 13 on 64Qv3?",
+        _q("qubit pair", 3, "ZX90 duration (ns) between qubit no. 12 and qubit no. 13 on 64Qv3?",
            Truth(numbers=(Expect(gate, UNIT_TOL["ns"], near=(pair_re(12, 13),)),))),
-        _q("qubit pair", 4, "For the weekly review: on 64Qv3, which coupler shows the higher Bell-state fidelity, "
-           "Q33-Q35 or Q33-Q36 (its value too)?",
+        _q("qubit pair", 4, "For the weekly review: Q33-Q35 versus Q33-Q36, which coupler shows the higher "
+           "Bell-state figure on 64Qv3 (and its value)?",
            Truth(numbers=(Expect(sides[better], UNIT_TOL["%"], near=(pair_re(*better.split("-")),), unit="%"),),
                  winner=pair_re(*better.split("-")), loser=pair_re(*worse.split("-")))),
     ]
@@ -311,10 +310,10 @@ def _spread(db) -> list[Question]:
            Truth(numbers=(std(readout, UNIT_TOL["%"]),))),
         _q("spread", 2, "T1 RANGE 144QV2 LONGEST MINUS SHORTEST STOP MICROSECONDS STOP",
            Truth(numbers=(Expect(max(t1) - min(t1), UNIT_TOL["us"]),))),
-        _q("spread", 3, "> how much do the qubit frequencies scatter on the big one?\n\nRelaying that: standard "
-           "deviation of qubit frequency on 144Qv2, in MHz.\n\n/ Ines",
+        _q("spread", 3, "> how much do the qubit frequencies scatter on the big one?\n\nRelaying that: the standard "
+           "deviation of 144Qv2's qubit frequencies, expressed in MHz.\n\n/ Ines",
            Truth(numbers=(std(freq, UNIT_TOL["MHz"]),))),
-        _q("spread", 4, "How spread out is T2* on 64Qv3 (standard deviation in µs is fine)? Btw, how was your "
+        _q("spread", 4, "T2* scatter on 64Qv3, one sigma (standard deviation, µs is fine)? Btw, how was your "
            "weekend?", Truth(numbers=(std(t2s, UNIT_TOL["us"]),))),
     ]
 
@@ -336,7 +335,7 @@ def _missing(db) -> list[Question]:
         _q("missing thing", 2, "> can you check the new chip?\n\nSure. What's the median T2 echo on 256Qv1?\n\n"
            "-- Oskar", truth),
         _q("missing thing", 3, "Whats the leakage rate per X90 on qubit no. 3 of 144Qv2 (as a fraction)?", truth),
-        _q("missing thing", 4, "Bell-state fidelity across the Q000–Q063 coupler of 64Qv3?", truth),
+        _q("missing thing", 4, "Q000–Q063 coupler on 64Qv3 — Bell-state number, please?", truth),
     ]
 
 
