@@ -118,12 +118,7 @@ class ModelLoop:
                 if toolkit is not None:
                     toolkit.begin_request(plan.chip_id)
                 with tracer.span("build_prompt"):
-                    layout = None
-                    try:  # the prompt's chip, read once: best effort (the tools can still fetch the chip)
-                        layout = repo.chip_layout(plan.prompt_chip) if repo is not None and plan.prompt_chip else None
-                    except Exception as exc:  # noqa: BLE001
-                        log.warning("context chip unavailable: %s", exc)
-                    prompt = build_prompt(mode=request.mode, repo=repo, chip_id=plan.prompt_chip, chip=layout,
+                    prompt = build_prompt(mode=request.mode, repo=repo, chip_id=plan.prompt_chip, chip=plan.layout,
                                           qid=request.qid, context=request.context, api_style=provider.api_style,
                                           extras=[*plan.skills, *prompt_extras], tools=bool(plan.tools),
                                           question=request.message)

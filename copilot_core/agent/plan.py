@@ -31,6 +31,7 @@ from copilot_core.tools.subjects import absence
 from copilot_core.checking.missing import Missing
 
 if TYPE_CHECKING:
+    from copilot_core.data.chip_reads import ChipLayout
     from copilot_core.data.repository import CalibrationRepository
     from copilot_core.settings import Settings
 
@@ -63,6 +64,7 @@ class TurnPlan:
     described: str | None = None  # the installed chip the question describes in words ("the bigger chip")
     missing: tuple[Missing, ...] = ()  # the chips, qubits and couplings the question names that the data lacks
     holds_named: bool = True  # the question names some subject the data holds (beside the missing ones)
+    layout: ChipLayout | None = None  # the prompt chip's size and topology, read once here (None: not read)
 
     @property
     def asked(self) -> Question:
@@ -108,6 +110,7 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
     describes in words (the request's chip).  The chip the question names and the prompt's chip are decided here,
     once."""
     chip_id, prompt_chip = request.chip_id, request.chip_id
+    layout: ChipLayout | None = None
     installed = list(chips or ())
     if repo is not None:
         try:
@@ -118,16 +121,16 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
         prompt_chip = chip_id
         try:  # the prompt's context is best effort: the tools can still fetch the chip
             prompt_chip = chip_id or repo.default_chip_id()
+            layout = repo.chip_layout(prompt_chip) if prompt_chip else None
         except Exception as exc:  # noqa: BLE001
             log.warning("context chip unavailable: %s", exc)
-    missing, _, holds_named = missing_subjects(request.message, chip_id, repo, installed) if repo is not None \
-        else ((), None, True)
+    resolved = missing_subjects(request.message, chip_id, repo, installed)
     chosen: Route | None = None
     planned: PlannedCall | None = None
     if router and tools:
         try:
             chosen, planned = _routed(request, chip_id, [t["name"] for t in tools], repo, installed,
-                                      model_filler(provider))
+                                      model_filler(provider), resolved)
         except Exception:  # noqa: BLE001  (a router bug offers every tool; the turn goes on)
             log.exception("the router failed on a question")
     names = [t["name"] for t in tools]
@@ -140,11 +143,14 @@ def plan_turn(request: AgentRequest, *, provider: ProviderConfig, tools: Sequenc
                     tools=tuple(tools), route=chosen, prefetch=planned, clarify=clarify, tabular=router,
                     secrets=turn_secrets(provider) if secrets is None else secrets,
                     skills=tuple(skills) if planned is None else (), ask_offered=ask, chips=tuple(installed),
-                    described=described, missing=missing, holds_named=holds_named)
+                    described=described, missing=resolved[0], holds_named=resolved[2], layout=layout)
+
+
+Resolved = tuple[tuple[Missing, ...], str | None, bool]  # the missing subjects, the chip read on, any subject held
 
 
 def missing_subjects(question: str, chip_id: str | None, repo: CalibrationRepository | None,
-                     installed: Sequence[str] | None = None) -> tuple[tuple[Missing, ...], str | None, bool]:
+                     installed: Sequence[str] | None = None) -> Resolved:
     """Every chip, qubit and coupling the question names resolved against the data, once a turn: the missing ones
     (each with the data's sentence), the chip they were read on, and whether the question names any subject the
     data holds.  A chip written short ("64Q") is the installed one it means; one that could be several is asked
@@ -183,10 +189,11 @@ def missing_subjects(question: str, chip_id: str | None, repo: CalibrationReposi
 
 
 def absent_plan(question: str, chip_id: str | None, repo: CalibrationRepository | None,
-                installed: Sequence[str] | None = None) -> PlannedCall | None:
+                installed: Sequence[str] | None = None, resolved: Resolved | None = None) -> PlannedCall | None:
     """When a chip, qubit or coupling the question names does not exist: the call that says so, which settles the
-    turn (no model round: there is no value to state); a qubit with no value of the one metric asked: why."""
-    missing, target, _ = missing_subjects(question, chip_id, repo, installed)
+    turn (no model round: there is no value to state); a qubit with no value of the one metric asked: why.
+    ``resolved``: the plan's :func:`missing_subjects`, when the plan has them (else resolved here)."""
+    missing, target, _ = resolved if resolved is not None else missing_subjects(question, chip_id, repo, installed)
     if missing and missing[0].kind == "chip":
         return PlannedCall("check_target", {"chip_id": missing[0].subject}, "a chip that does not exist", settles=True)
     if missing and target is not None:
@@ -216,13 +223,14 @@ def _no_value_plan(asked: Question, chip_id: str, repo: CalibrationRepository) -
 
 
 def _routed(request: AgentRequest, chip_id: str | None, names: list[str], repo: CalibrationRepository | None = None,
-            chips: Sequence[str] = (), filler: FillCall | None = None) -> tuple[Route | None, PlannedCall | None]:
+            chips: Sequence[str] = (), filler: FillCall | None = None,
+            resolved: Resolved = ((), None, True)) -> tuple[Route | None, PlannedCall | None]:
     """The routed tools (None: none left out) and the call the question plainly fixes (``filler``: the model
-    fills the fields of a question the parse leaves unrouted)."""
+    fills the fields of a question the parse leaves unrouted; ``resolved``: the subjects the data lacks)."""
     planned: PlannedCall | None = None
     picked = route(request.message, qid=request.qid, mode=request.mode, available=names)
     if request.mode == "chat":
-        absent = absent_plan(request.message, chip_id, repo, chips) if "check_target" in names else None
+        absent = absent_plan(request.message, chip_id, repo, chips, resolved) if "check_target" in names else None
         planned = absent or lookup_plan(request.message, chip_id, names) or plan_prefetch(
             request.message, chip_id=chip_id, qid=request.qid, available=names, chips=chips, filler=filler)
     if planned is not None and planned.name not in picked.names:

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from copilot_core.answer.blocks import Block, TextBlock
+from copilot_core.checking.taken_out import take_out
 from copilot_core.checking.absence import says_absent
 from copilot_core.language.numbers import answer_numbers
 from copilot_core.language.question import mentions
 from copilot_core.language.question_words import CHIP_ID
-from copilot_core.language.sentences import split_after_marks
 
 MissingKind = Literal["chip", "qubit", "coupling"]
 
@@ -81,22 +81,8 @@ def missing_blocks(blocks: list[Block], missing: Sequence[Missing], *, only_miss
     unchanged when nothing named is missing."""
     if not missing:
         return blocks
-    out: list[Block] = []
-    removed = False
-    for block in blocks:
-        if not isinstance(block, TextBlock):
-            out.append(block)
-            continue
-        lines = []
-        for line in block.text.split("\n"):
-            pieces = split_after_marks(line)
-            kept = [s for s in pieces if _kept(s, missing, chips, only_missing)]
-            removed = removed or any(not _kept(s, missing, chips, only_missing) and _states_value(s) and
-                                     not any(s.strip() in m.sentence for m in missing) for s in pieces)
-            lines.append(" ".join(kept))
-        text = "\n".join(lines).strip()
-        if text:
-            out.append(TextBlock(text))
+    out, dropped = take_out(blocks, lambda s: _kept(s, missing, chips, only_missing))
+    removed = any(_states_value(s) and not any(s.strip() in m.sentence for m in missing) for s in dropped)
     lead = " ".join(dict.fromkeys(m.sentence for m in missing))
     if removed:
         lead = (lead + " " if lead else "") + "A value the answer gave for it was taken out: the data holds none."

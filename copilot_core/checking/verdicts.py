@@ -25,7 +25,7 @@ from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.pairs import stored_coupling
 from copilot_core.language.phrases import tokens_of
 from copilot_core.language.question import Question
-from copilot_core.language.sentences import split_after_marks
+from copilot_core.checking.taken_out import take_out
 from copilot_core.language.limits import Side
 from copilot_core.language.verdicts import BAND_WORDS, Verdict
 from copilot_core.checking.sides import sides_said
@@ -192,18 +192,7 @@ def verdict_blocks(blocks: list[Block], asked: Question, outcomes: Sequence[Tool
     v = _verdict(asked, outcomes)
     if sentence is None or v is None:
         return blocks
-    out: list[Block] = []
-    for block in blocks:
-        if not isinstance(block, TextBlock):
-            out.append(block)
-            continue
-        lines = []
-        for line in block.text.split("\n"):
-            kept = [s for s in split_after_marks(line) if (_said(s) is None or s.startswith(sentence))
-                    and (s.startswith(sentence) or not _wrong_side(s, v, sentence))]
-            lines.append(" ".join(kept))
-        text = "\n".join(lines).strip()
-        if text:
-            out.append(TextBlock(text))
+    out, _ = take_out(blocks, lambda s: (_said(s) is None or s.startswith(sentence))
+                      and (s.startswith(sentence) or not _wrong_side(s, v, sentence)))
     first = next((b for b in out if isinstance(b, TextBlock)), None)
     return out if first is not None and first.text.startswith(sentence) else [TextBlock(sentence), *out]

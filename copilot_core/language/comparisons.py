@@ -55,7 +55,12 @@ TRAILING: dict[tuple[str, str], Way] = {
     **{("or", w): "below" for w in ("less", "lower", "below", "fewer", "shorter", "smaller", "under")},
     **{("and", w): "below" for w in ("below", "under", "lower")},
     ("or", "better"): "better", ("or", "worse"): "worse"}
+# Single words an answer puts a value on a side with, beside the table's ("T1 is lower, 45 μs"; "within 300 ns").
+ANSWER_SIDES: dict[str, Way] = {**{w: "below" for w in ("lower", "shorter", "smaller", "less", "fewer", "within",
+                                                         "faster")},
+                                **{w: "above" for w in ("higher", "longer", "larger", "greater", "more", "slower")}}
 _OTHER: dict[Way, Way] = {"below": "above", "above": "below", "better": "worse", "worse": "better"}
+_LONGEST = max(len(p.split()) for p in (*COMPARISONS, *NEGATIONS))
 
 
 def _pattern(phrases: tuple[str, ...] | list[str]) -> str:
@@ -80,3 +85,19 @@ def comparison(written: str) -> tuple[Way, bool] | None:
             way, inclusive = COMPARISONS[said[len(negation) + 1:]]
             return _OTHER[way], not inclusive
     return COMPARISONS.get(said)
+
+
+def side_before(words: list[str], reach: int = 4) -> Way | None:
+    """The side the comparison nearest the end of ``words`` (an answer's words before a number, apostrophes as
+    spaces) puts that number on, turned by a negation just before it; None when no comparison ends within
+    ``reach`` words of the number ("below the lab's 50 μs": yes; "over the week, … sat at 50 μs": no)."""
+    for end in range(len(words), max(0, len(words) - reach - 1), -1):
+        for size in range(min(_LONGEST, end), 0, -1):
+            said = " ".join(words[end - size:end])
+            way = COMPARISONS[said][0] if said in COMPARISONS else ANSWER_SIDES.get(said) if size == 1 else None
+            if way is None:
+                continue
+            before = " ".join(words[max(0, end - size - _LONGEST):end - size])
+            turned = any(before == n or before.endswith(" " + n) for n in NEGATIONS)
+            return _OTHER[way] if turned else way
+    return None
