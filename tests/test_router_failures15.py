@@ -77,3 +77,13 @@ def test_comparing_the_previous_run_is_still_a_comparison_of_runs():
 ])
 def test_the_noun_after_a_count_says_what_it_counts(after, unit):
     assert noun_counted(after) == unit
+
+
+@pytest.mark.parametrize("text, unit, share", [
+    ("How often did a run fail outright, out of all runs, over the last 10 days?", "failed runs", True),
+    ("Of the runs since the 25th, what fraction had a failed task?", "runs with failures", True),
+    ("Out of all task results on 144Qv2 last Wednesday, how many failed?", "task results", True),
+])
+def test_the_unit_and_share_are_read_with_out_of_all(text, unit, share):
+    counted = parse(text, CHIPS).counted
+    assert counted is not None and (counted.unit, counted.share) == (unit, share), counted

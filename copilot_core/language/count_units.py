@@ -40,7 +40,7 @@ COUNT_WORDS: dict[str, Row] = {
                              "|number/count of different/distinct/unique tasks/task names"),
     "counted runs": Phrases(f"how many calibration? {_RUNS}|number/count of {_RUNS}"
                             f"|in how many {_RUNS}|share/percent/percentage/proportion/fraction of calibration? {_RUNS}"
-                            f"|one in how many {_RUNS}|{_RUNS} out of"),
+                            f"|one in how many {_RUNS}|{_RUNS} out of|out of all/every the? calibration? {_RUNS}"),
 }
 
 Unit = Literal["task results", "runs with failures", "failed runs", "qubits", "couplings", "tasks"]
