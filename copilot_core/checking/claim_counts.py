@@ -11,7 +11,8 @@ or total fact holds is:
 - ``unchecked`` when no tool counted them (a limit of its own, a noun nobody counted): the sentence is marked.
 
 A count said of a task ("CheckRamsey failed 2 times") is held to that task's own count when the tools counted per
-task, never to the run's or another task's.  A figure said to be a total that is one side's statistic of several
+task, never to the run's or another task's; one said of runs (executions) that the tools counted as task results,
+or the other way round, is wrong.  A figure said to be a total that is one side's statistic of several
 (two chips' medians "combined") is wrong.
 """
 
@@ -24,6 +25,7 @@ from copilot_core.checking.claim_reading import Reading, limits_after
 from copilot_core.checking.matcher import states
 from copilot_core.domain.metrics import metric
 from copilot_core.language.answer_words import ANSWER_WORDS
+from copilot_core.language.count_units import noun_counted
 from copilot_core.language.question_words import task_words
 
 _LEVELS = ("median", "mean", "min", "max", "latest", "value", "other")
@@ -101,6 +103,16 @@ def total_of_one_side(reading: Reading, pool: Sequence[Fact], facts: Sequence[Fa
             return "ok", "the one statistic of its kind the tools give"
     held = pool[0].describe() if pool else "no total"
     return "wrong", f"{reading.written} is {held} of one side, not a total of several"
+
+
+def counted_as(reading: Reading, fitting: Sequence[Fact]) -> tuple[Verdict, str]:
+    """A count the tools give, said of other items than they counted: the number of failed task results written
+    as runs ("13 runs had a failed task" when 13 task results failed) is ``wrong``; else ``ok``."""
+    said = noun_counted(reading.after)
+    units = {f.counted for f in fitting}
+    if said is None or None in units or said in units:
+        return "ok", ""
+    return "wrong", f"{reading.written} is a count of {units.pop()}, not of {said}"
 
 
 def _listed(facts: Sequence[Fact]) -> str:

@@ -21,6 +21,7 @@ from copilot_core.checking.matcher import states, written_decimals
 from copilot_core.domain.display import asked_in
 from copilot_core.domain.metrics import CATALOGUE, metric
 from copilot_core.domain.topology import target_label
+from copilot_core.language.count_units import CountNoun, count_noun_of
 from copilot_core.language.question_words import task_words
 from copilot_core.tools.compact import SIGNIFICANT
 from copilot_core.tools.tabular import untabulate
@@ -81,6 +82,7 @@ class Fact:
     unit: str | None = None  # as the result states it next to the value ("μs", "%"), when it does
     at: str | None = None  # when the value was measured, as the result states it (ISO text), when it does
     size: int | None = None  # the qubits of the chip the tool read: how its qubits are labelled
+    counted: CountNoun | None = None  # a count's or total's items, when the result says: runs or task results
 
     def describe(self) -> str:
         what = {"min": "the lowest", "max": "the highest", "median": "the median", "mean": "the mean",
@@ -167,6 +169,7 @@ class _Context:
     unit: str | None = None
     at: str | None = None
     share_of: str | None = None  # the denominator of the shares below (``SHARE_DENOMINATORS``)
+    counted: CountNoun | None = None  # what the counts below count (a ``count_in_window`` result's ``what``)
 
 
 _TIME_KEYS = ("calibrated_at", "at", "start_at", "measured_at")
@@ -216,7 +219,8 @@ def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
     what = obj.get("what")  # count_in_window's "failed tasks": its count is a count of failures
     qualifier = "failed" if isinstance(what, str) and "fail" in what else ctx.qualifier
     here = _Context(ctx.tool, named or ctx.metric, subject, qualifier, ctx.ranked,
-                    _stated(obj, ("unit",)) or ctx.unit, _stated(obj, _TIME_KEYS) or ctx.at, share_of)
+                    _stated(obj, ("unit",)) or ctx.unit, _stated(obj, _TIME_KEYS) or ctx.at, share_of,
+                    count_noun_of(what) if "what" in obj else ctx.counted)
     for k, value in obj.items():
         k = str(k)
         if k in CATALOGUE or (k.isidentifier() and k in _ALL_METRIC_NAMES):
@@ -249,7 +253,7 @@ def _leaf(signed: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
         qualifier = ctx.share_of
     owner = role in ("value", "latest", "change", "other") or (role == "count" and is_task(ctx.subject))
     yield Fact(number, role, ctx.metric, ctx.subject if owner else None,
-               qualifier, ctx.tool, negative, unit, at)
+               qualifier, ctx.tool, negative, unit, at, counted=ctx.counted if role in ("count", "total") else None)
 
 
 _ALL_METRIC_NAMES = frozenset(CATALOGUE)

@@ -14,7 +14,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from copilot_core.checking.claim_changes import change_claimed, change_problem, changes_of
-from copilot_core.checking.claim_counts import of_subject, same_items, task_named, total_of_one_side, unmatched_count
+from copilot_core.checking.claim_counts import (counted_as, of_subject, same_items, task_named, total_of_one_side,
+                                                unmatched_count)
 from copilot_core.checking.claim_facts import (CATALOGUE_LIMIT, SHAPE_ROLES, SPREAD_ROLES, Claim, Fact, Role, Verdict,
                                                chip_size, is_task, matches, subject_label, written_like)
 from copilot_core.checking.claim_reading import (Reading, asked_count, claimed_metric, counts_after, limits_after,
@@ -192,7 +193,7 @@ def _by_role(case: _Case, pool: list[Fact]) -> Claim:
         if not fitting:
             return case.wrong(f"{r.written} is {pool[0].describe()}, not a count of {case.qualifier or 'items'}",
                               "count", case.subject, case.qualifier)
-        return case.claim("ok")
+        return case.claim(*counted_as(r, fitting))
     if case.role == "total":
         return case.claim("ok") if any(f.role in ("total", "count") for f in pool) else \
             case.claim(*total_of_one_side(r, pool, case.facts))

@@ -65,8 +65,8 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
         isinstance(chip, str) and chip.lower() != asked.chip_ids[0].lower() else []
     run = run_asked(asked)
     if name == "get_run_failures":  # one run's failed tasks: no ranking over the runs stored
-        return [f"asks which {subject or 'task'} fails most " + (f"in run {run}" if run and run != "latest" else
-                "in the latest run" if run else "over the stored runs") + ", not one run's failed tasks listed"]
+        return [f"asks which {subject or 'task'} fails most " + (f"in {_run_said(run)}" if run else
+                "over the stored runs") + ", not one run's failed tasks listed"]
     if name == "count_in_window":  # the chips side by side: right only for "which chip", and by count
         if distinct is not None:
             return [f"asks how many distinct {distinct}s had a failure, not a count of failed results"]
@@ -135,10 +135,13 @@ def _said(window: dict) -> str:
     return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in window.items()) or "every stored run"
 
 
+def _run_said(run: object) -> str:
+    """A run as a note names it: by its place ("the latest run") or its id."""
+    return "every stored run" if run is None else f"the {run} run" if run in ("latest", "previous") else f"run {run}"
+
+
 def _runs_said(wanted: str | None, given: object) -> str:
-    def said(run: object) -> str:
-        return "every stored run" if run is None else "the latest run" if run == "latest" else f"run {run}"
-    return f"ranks the failures of {said(wanted)}, not {said(given)}"
+    return f"ranks the failures of {_run_said(wanted)}, not {_run_said(given)}"
 
 
 def _window_mismatch(asked: Question, args: dict) -> list[str]:

@@ -17,18 +17,21 @@ WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 Day = Literal["today", "yesterday"]
 DAYS: tuple[Day, ...] = ("today", "yesterday")
 # one end of a window written as a day: a date, a month and day (the year left to the data), a day of the month
-# alone (``---20``, ISO 8601's form: "since the 20th"), a weekday, or "month" (the 1st of the newest run's month)
-DATE_PATTERN = r"^(\d{4}-)?\d{2}-\d{2}$|^---\d{2}$|^(" + "|".join(WEEKDAYS) + "|month)$"
+# alone (``---20``, ISO 8601's form: "since the 20th"), days back from the newest run's day (``-2``: "the day before
+# yesterday"), a weekday, or "month" (the 1st of the newest run's month)
+DATE_PATTERN = r"^(\d{4}-)?\d{2}-\d{2}$|^---\d{2}$|^-\d{1,2}$|^(" + "|".join(WEEKDAYS) + "|month)$"
 _FIRST = datetime(1970, 1, 1)  # an open start: every stored run
 
 
 def written_day(last: datetime, written: str) -> date:
-    """One end of a window as the router writes it: ``2026-11-03``; ``11-03``, ``---03`` (a day of the month) or
-    ``tuesday``, the latest such day on or before the day of ``last`` (the newest run); ``month``, the 1st of its
-    month ("this month").  ``InvalidRequest`` for a day no calendar has."""
+    """One end of a window as the router writes it: ``2026-11-03``; ``-2``, that many days before the day of
+    ``last`` (the newest run); ``11-03``, ``---03`` (a day of the month) or ``tuesday``, the latest such day on or
+    before it; ``month``, the 1st of its month ("this month").  ``InvalidRequest`` for a day no calendar has."""
     today = last.date()
     if written == "month":
         return today.replace(day=1)
+    if written[:1] == "-" and written[1:].isdigit():
+        return today - timedelta(days=int(written[1:]))
     if written in WEEKDAYS:
         return today - timedelta(days=(today.weekday() - WEEKDAYS.index(written)) % 7)
     if written.startswith("---") and written[3:].isdigit() and 1 <= int(written[3:]) <= 31:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from copilot_core.language.phrases import Phrases, Row
+from copilot_core.language.phrases import Phrases, Row, tokens_of
 
 _RUNS = "run/runs/execution/executions/batch/batches/job/jobs"
 _HOLD = ("had/has/have/having/with/contain/contains/contained/containing/hold/holds/held/holding/include/includes"
@@ -40,7 +40,7 @@ COUNT_WORDS: dict[str, Row] = {
                              "|number/count of different/distinct/unique tasks/task names"),
     "counted runs": Phrases(f"how many calibration? {_RUNS}|number/count of {_RUNS}"
                             f"|in how many {_RUNS}|share/percent/percentage/proportion/fraction of calibration? {_RUNS}"
-                            f"|one in how many {_RUNS}|{_RUNS} out of"),
+                            f"|one in how many {_RUNS}|{_RUNS} out of|out of all/every the? calibration? {_RUNS}"),
 }
 
 Unit = Literal["task results", "runs with failures", "failed runs", "qubits", "couplings", "tasks"]
@@ -74,3 +74,33 @@ def counted_unit(found: Mapping[str, str]) -> Counted | None:
     if "counted runs" in found and "tasks" not in found:
         return Counted("failed runs", share)
     return Counted("task results", share)
+
+
+CountNoun = Literal["runs", "task results"]
+_RUN_NOUNS = frozenset(_RUNS.split("/"))
+_RESULT_NOUNS = frozenset({"task", "tasks", "result", "results"})
+# words that may stand between a number and what it counts ("13 failed calibration runs", "4 of the executions")
+_BETWEEN = frozenset({"failed", "failing", "erroring", "errored", "of", "the", "calibration", "distinct", "different",
+                      "separate", "individual", "such", "more", "other", "finished"})
+
+
+def noun_counted(after: str) -> CountNoun | None:
+    """What a whole number in an answer says it counts, by the noun right after it: ``runs`` ("13 runs", "4 of
+    the executions"), ``task results`` ("13 failed tasks"); None for any other noun ("13 failures", "13 qubits")."""
+    for _, _, word in tokens_of(after[:60])[:5]:
+        if word in _RUN_NOUNS:
+            return "runs"
+        if word in _RESULT_NOUNS:
+            return "task results"
+        if word not in _BETWEEN:
+            return None
+    return None
+
+
+def count_noun_of(what: object) -> CountNoun | None:
+    """What a ``count_in_window`` result with ``what`` counts: runs (executions) or task results; None for
+    measurements and notes."""
+    if what in ("runs", "failed runs", "runs with failures"):
+        return "runs"
+    return "task results" if what in ("failed tasks", "task results", "excluded tasks", "usable tasks",
+                                      "completed tasks") else None

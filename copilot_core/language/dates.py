@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from copilot_core.domain.vocabulary import NUMBER_WORDS
 from copilot_core.language.forms import Found, found, found_each
 from copilot_core.language.question_words import tokens_of
 
@@ -234,6 +235,8 @@ def written_window(text: str) -> tuple[str | None, str | None] | None:
             return None, _shifted(one.first, -1) if one.before == "before" else one.last
         return one.first, one.last
     tokens = tokens_of(text)
+    if (back := _days_back([w for _, _, w in tokens])) is not None:  # "the day before yesterday": that one day
+        return back, back
     if any(word in _WEEKEND for _, _, word in tokens):  # a weekend word: the latest Saturday and the Sunday after
         return "saturday", "sunday"
     words = [w for _, _, w in tokens]
@@ -246,6 +249,21 @@ def written_window(text: str) -> tuple[str | None, str | None] | None:
                 tokens[max(0, i - 2)][2] not in ("since", "from"):  # "since last Friday": from it on
             return word, word
     return None
+
+
+def _days_back(words: list[str]) -> str | None:
+    """One day written by how far it lies before the data's today ("the day before yesterday": ``-2``, "3 days
+    ago": ``-3``), as :func:`~copilot_core.domain.windows.written_day` reads it; None when none is."""
+    for i in range(len(words) - 2):
+        if words[i:i + 3] == ["day", "before", "yesterday"]:
+            return "-2"
+        if words[i + 1] in ("days", "day") and words[i + 2] == "ago" and (n := _small_count(words[i])) is not None:
+            return f"-{n}" if 0 < n <= 99 else None
+    return None
+
+
+def _small_count(word: str) -> int | None:
+    return int(word) if word.isdigit() else NUMBER_WORDS.get(word)
 
 
 def date_spans(text: str) -> list[tuple[int, int]]:

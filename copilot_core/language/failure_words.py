@@ -89,7 +89,18 @@ FAILURE_WORDS: dict[str, Row] = {
                               "|how many the? qubits/couplings/pairs|number of qubits/couplings/pairs"),
     # one run the ranking is narrowed to, named by its place ("in the latest run"); an id is the parse's own field
     "latest run": Phrases("latest/last/newest/final/current calibration? run/execution/batch/job"
-                          "|most? recent calibration? run/execution/batch/job"),
+                          "|most? recent calibration? run/execution/batch/job|today/tonight s run/execution/batch/job"
+                          "|this morning/afternoon/evening s run/execution/batch/job"
+                          "|during/in/within the latest/last/newest calibration"),
+    # the run before the newest ("the previous run", "the run before that"): the second newest of the chip
+    "previous run": Phrases("previous/prior/preceding/penultimate calibration? run/execution/batch/job"
+                            "|second/2nd latest/last/newest run/execution/batch/job"
+                            "|second/2nd most recent run/execution/batch/job"
+                            "|one/run/execution/batch/job before that/this/it"
+                            "|one/run/execution/batch/job before the latest/last/newest/most/current"
+                            "|run/execution/batch/job just before"),
+    # a run named by its day ("yesterday's run"): the day's window, no subject ranked
+    "day run": Phrases("yesterday/yesterdays s? run/execution/batch/job"),
     # the compound reading (:func:`ranks_failures`): a failure word, a ranking word, and what is not a ranking
     "failure words": Phrases("fail*|error/errors|erroring|errored|break/breaks|breaking|broke|broken|trouble"
                              "|troublesome|flaky|flakey|flakier|flakiest|unreliable|undependable|problematic|trip/trips"

@@ -67,6 +67,8 @@ def read_window(text: str) -> Window | None:
     if m is None:
         return _written_form(text) or _vague(text)
     if m.group(3):
+        if [w for _, _, w in tokens_of(text[:m.start()])][-2:] == ["day", "before"]:
+            return None  # "the day before yesterday": a date two days back (language/dates.py), no window of days
         return Window(1, "today" if m.group(3).lower() == "today" else "yesterday")
     counted, written = (m.group(1), m.group(2)) if m.group(2) else (m.group(4), m.group(5))
     if not counted and written.lower() == "days":  # "in recent days", "the past days": no number written

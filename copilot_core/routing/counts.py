@@ -190,8 +190,8 @@ def failure_subject(asked: Question) -> str | None:
     rest = asked.without("rate words") if asked.has("rate words") else asked  # "how often it runs": no run
     for row, _ in _FAMILY_ROWS:
         rest = rest.without(row) if rest.has(row) else rest
-    if rest.has("latest run"):
-        rest = rest.without("latest run")  # "in the latest run": the run a ranking is narrowed to, no subject
+    for row in ("previous run", "latest run", "day run"):  # "in the latest run": the run ranked within, no subject
+        rest = rest.without(row) if rest.has(row) else rest
     written = sorted((_first_at(rest, row), subject) for row, subject in _SUBJECT_ROWS if rest.has(row))
     if written:
         return written[0][1]  # the subject written first ranks: a run named before a qubit task ranks runs
@@ -217,11 +217,12 @@ def failed_kind(asked: Question) -> str | None:
 
 
 def run_asked(asked: Question) -> str | None:
-    """The one run a failure ranking is narrowed to: the execution id written ("in 20261111-003"), or ``latest``
-    for "in the latest run"; None when it names none, or ranks the runs themselves."""
+    """The one run a failure ranking is narrowed to: the execution id written ("in 20261111-003"), ``latest`` for
+    "in the latest run", ``previous`` for "the run before that"; None when it names none, or ranks the runs."""
     if failure_subject(asked) == "run":
         return None
-    return asked.execution_id or ("latest" if asked.has("latest run") else None)
+    return asked.execution_id or ("previous" if asked.has("previous run") else
+                                  "latest" if asked.has("latest run") else None)
 
 
 def rate_asked(asked: Question) -> bool:

@@ -226,9 +226,9 @@ def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datet
     else:
         answer = f"{' and '.join(label[k] for k in top)} had the most {noun}{where} {span}; counts: {listed}."
     if not per_qubit and what != "measurements":  # the chips' counts added up, for "across both chips"
-        answer = answer[:-1] + f"; {sum(counted.values())} in all" + (
-            f" of {sum(whole.values())} ({format_share(sum(counted.values()), sum(whole.values()))})" if whole else "")\
-            + "."
+        answer = answer[:-1] + f"; {sum(counted.values())} in all" + (  # the noun, so the total reads as a count
+            f" of {sum(whole.values())} {_OF[what]} ({format_share(sum(counted.values()), sum(whole.values()))})"
+            if whole else f" ({noun})") + "."
     field = "count_failed" if what in _OF else "count"
     kind = "qubit" if per_qubit else "chip"
     data = {"answer": answer, "what": what, "chip_id" if per_qubit else "chip_ids": chips[0] if per_qubit else chips,

@@ -53,14 +53,16 @@ def _qubits_compared(ctx: ToolContext, chip_id: str, qids: list[str], counts: di
 
 
 def _run_named(ctx: ToolContext, chip_id: str, execution_id: str) -> tuple[str, str]:
-    """``(chip, run)`` a ranking is narrowed to: the chip's newest run for "latest"; a run id given is read on the
+    """``(chip, run)`` a ranking is narrowed to: the chip's newest run for "latest", the one before it for
+    "previous"; a run id given is read on the
     chip that holds it (an id names one run of one chip, whichever chip is in view); one no chip holds is a clear
     error, not an empty ranking."""
-    if execution_id == "latest":
-        newest = ctx.repo.executions(chip_id, limit=1)
-        if not newest:
-            raise ToolError(f"no executions on {chip_id}", "check the chip id", kind="data")
-        return chip_id, str(newest[0].get("execution_id"))
+    if execution_id in ("latest", "previous"):
+        back = 1 if execution_id == "previous" else 0
+        newest = ctx.repo.executions(chip_id, limit=back + 1)
+        if len(newest) <= back:
+            raise ToolError(f"no {execution_id} execution on {chip_id}", "check the chip id", kind="data")
+        return chip_id, str(newest[back].get("execution_id"))
     for chip in dict.fromkeys([chip_id, *ctx.repo.chip_ids()]):
         if ctx.repo.count_task_results(chip, execution_id):
             return chip, execution_id
@@ -105,8 +107,9 @@ def _of_subject(counts: dict[str, int], by: str) -> dict[str, int]:
                 "description": "Rank by failure rate: each one's failed results over its finished ones."},
        "active_only": {"type": "boolean", FROM_QUESTION: True,
                        "description": "Leave out the qubits the chip marks inactive."},
-       "execution_id": {"type": "string", "pattern": r"^([0-9]{8}-[0-9]{3,6}|latest)$", FROM_QUESTION: True,
-                        "description": "Only this run's failures ('latest': the chip's newest run)."}},
+       "execution_id": {"type": "string", "pattern": r"^([0-9]{8}-[0-9]{3,6}|latest|previous)$",
+                        FROM_QUESTION: True,
+                        "description": "Only this run's failures (latest/previous: the chip's newest/second-newest)."}},
       ("chip_id",))
 def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
                     days: int | None = None, day: Day | None = None, since_weekday: str | None = None,
