@@ -14,10 +14,19 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field
 
-from tests.dev_ranks14 import STAT, values
+from tests.dev_ranks14 import STAT
+from tests.dev_ranks14 import values as _stored
 from tests.public_eval import CHIP, OTHER
 
 CHIPS = (CHIP, OTHER)
+# fidelities ``tests.dev_ranks14.values`` leaves as stored fractions (0-1): shown in %, by hand
+_PERCENT = frozenset({"readout_fidelity_0", "readout_fidelity_1", "x180_gate_fidelity", "average_gate_fidelity"})
+
+
+def values(db, chip: str, metric: str) -> dict[str, float]:
+    """Subject -> newest value as the answer shows it (fractions in %)."""
+    found = _stored(db, chip, metric)
+    return {k: v * 100.0 for k, v in found.items()} if metric in _PERCENT else found
 
 
 @dataclass(frozen=True)
@@ -101,6 +110,31 @@ QUESTIONS: tuple[Spoken, ...] = (
     Spoken("log-then-spearman", "2026-11-30 08:00:00 WARN slow query\n"
            "how does t one relate to t two star across the chip spearman", "correlate_metrics",
            {"chip_id": CHIP, "metric_a": "t1", "metric_b": "t2_star", "method": "spearman"}),
+    # written after the fix, to attack it
+    Spoken("fresh-tee-ones", "okay so um which qubits have the five longest tee ones", "rank_metric",
+           _rank(CHIP, "t1", "highest", 5), fresh=True),
+    Spoken("fresh-t-dash-1", "T-1 spread on 64Qv3 standard deviation please", "metric_spread",
+           {"chip_id": CHIP, "metric_name": "t1", "lead": "std"}, fresh=True),
+    Spoken("fresh-form-chip-words", "Q: top 3 qubits\nMetric: T two star\nChip: sixty four q v three", "rank_metric",
+           _rank(CHIP, "t2_star", "highest", 3), fresh=True),
+    Spoken("fresh-equals-form", "* chip = 144Qv2\n* metric = x ninety\n* ask = bottom two qubits", "rank_metric",
+           _rank(OTHER, "x90_gate_fidelity", "lowest", 2), fresh=True),
+    Spoken("fresh-info-mean", "INFO 12:01:02 heartbeat ok\nwhat's the mean tee two echo on each chip",
+           "compare_chips", {"metric_name": "t2_echo", "statistic": "mean"}, fresh=True),
+    Spoken("fresh-error-percent", "ERROR: timeout while fetching\n"
+           "how many percent of qubits have t one below thirty micro seconds", "filter_metric",
+           {"chip_id": CHIP, "metric_name": "t1", "below": 30.0}, fresh=True),
+    Spoken("fresh-zee-ex", "correlate zee ex ninety gate fidelity with zx ninety gate time across the couplings",
+           "correlate_metrics", {"chip_id": CHIP, "metric_a": "zx90_gate_fidelity", "metric_b": "zx90_gate_time",
+                                 "method": "pearson"}, fresh=True),
+    Spoken("fresh-see-zee-other", "rank the three best couplings by see zee fidelity on one forty four q v two",
+           "rank_metric", _rank(OTHER, "zx90_gate_fidelity", "highest", 3), fresh=True),
+    Spoken("fresh-tee-two-star-median", "tee two star median on each chip", "compare_chips",
+           {"metric_name": "t2_star", "statistic": "median"}, fresh=True),
+    Spoken("fresh-state-zero-filter", "qubits where t one is over sixty micro seconds and readout fidelity for "
+           "state zero is above ninety percent", "filter_metrics", {"chip_id": CHIP, "join": "and", "conditions": [
+               {"metric_name": "t1", "above": 60.0}, {"metric_name": "readout_fidelity_0", "above": 90.0}]},
+           fresh=True),
 )
 
 
@@ -148,7 +182,7 @@ def share_truth(db, case: Spoken) -> float:
 def correlation(db, case: Spoken) -> float:
     """Pearson's r (or Spearman's rho, when asked) over the qubits with both values."""
     a, b = (values(db, case.chip, case.args[k]) for k in ("metric_a", "metric_b"))
-    both = sorted(set(a) & set(b), key=int)
+    both = sorted(set(a) & set(b), key=lambda k: [int(p) for p in k.split("-")])
     xs, ys = [a[q] for q in both], [b[q] for q in both]
     if case.args["method"] == "spearman":
         xs, ys = _ranks(xs), _ranks(ys)

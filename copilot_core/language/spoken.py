@@ -17,6 +17,7 @@ from copilot_core.language.spelled import value_at
 Token = tuple[int, int, str]
 
 _ONE, _TWO = ("one", "1"), ("two", "2")
+_ONES, _TWOS = ("ones", "1s"), ("twos", "2s")  # "the five longest tee ones"
 _NINETY = ("ninety", "90")
 _T, _X, _Z, _C = ("t", "tee"), ("x", "ex"), ("z", "zed", "zee"), ("c", "cee", "see")
 # (token choices in order, the name they spell); longest first, so "zed x ninety" is ZX90, never z + X90.
@@ -28,6 +29,8 @@ SPOKEN: tuple[tuple[tuple[tuple[str, ...], ...], str], ...] = (
     ((_X, _NINETY), "X90"),
     ((_T, _ONE), "T1"),
     ((_T, _TWO), "T2"),
+    ((_T, _ONES), "T1"),
+    ((_T, _TWOS), "T2"),
     ((_C, _Z), "CZ"),
     ((("ket",), ("zero", "0")), "|0>"),
     ((("ket",), _ONE), "|1>"),
