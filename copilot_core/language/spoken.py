@@ -1,5 +1,5 @@
 """Metric names as a dictated question spells them ("t one", "tee two echo", "T 2 star", "zed x ninety", "x one
-eighty", "ket zero", "readout fidelity for state one") read as the names people type ("T1", "T2 echo", "T2 star",
+eighty", "ket zero", a readout of "state one") read as the names people type ("T1", "T2 echo", "T2 star",
 "ZX90", "X180", "|0>", "one state"), and a chip id with its letters apart ("144 q v 2") as one id, so one
 reading of the metric table serves both registers.
 
@@ -17,7 +17,7 @@ from copilot_core.language.spelled import value_at
 Token = tuple[int, int, str]
 
 _ONE, _TWO = ("one", "1"), ("two", "2")
-_ONES, _TWOS = ("ones", "1s"), ("twos", "2s")  # "the five longest tee ones"
+_ONES, _TWOS = ("ones", "1s"), ("twos", "2s")  # plural: "tee ones"
 _NINETY = ("ninety", "90")
 _T, _X, _Z, _C = ("t", "tee"), ("x", "ex"), ("z", "zed", "zee"), ("c", "cee", "see")
 # (token choices in order, the name they spell); longest first, so "zed x ninety" is ZX90, never z + X90.
@@ -67,8 +67,8 @@ def _chip_at(tokens: list[Token], i: int, text: str) -> tuple[str, int] | None:
 
 
 def spoken_as_written(text: str) -> str:
-    """``text`` with every metric name spelled out in dictation written as typed, in the same places; "state one"
-    after a readout word becomes "one state", the order the metric table reads; a chip id spelled apart is one."""
+    """``text`` with every metric name spelled out in dictation written as typed; "state one" becomes "one state",
+    the order the metric table reads; a chip id spelled apart is one id."""
     tokens = tokens_of(text)
     out: list[str] = []
     kept, i = 0, 0  # the text up to ``kept`` is in ``out``
