@@ -22,7 +22,7 @@ from copilot_core.domain.metrics import CATALOGUE, unit_suffix
 from copilot_core.language.question import Question
 from copilot_core.language.ranked import ranking_order
 from copilot_core.checking.restate_failures import LISTINGS, failure_mismatches, failure_rebuilt
-from copilot_core.checking.restate_elements import (DEFAULT_MANY, element_mismatches, many_asked, not_held_note,
+from copilot_core.checking.restate_elements import (DEFAULT_MANY, element_mismatches, many_asked, unasked_note,
                                                      rebuilt)
 from copilot_core.checking.restate_sides import SIDE_CALLS, sides_mismatches, sides_rebuilt
 from copilot_core.routing.counts import counted_kind
@@ -384,7 +384,7 @@ def restate_note(asked: Question, outcomes: Sequence[ToolOutcome]) -> str | None
     judged = [(o, found) for o in outcomes if o.ok and (o.name in CHECKED or o.name in SIDE_CALLS) and (
         (found := mismatches(asked, o.name, o.args)) or o.name in CHECKED)]
     if not judged or any(not found for _, found in judged):
-        return not_held_note(asked, [(o.name, o.args) for o in outcomes if o.ok])
+        return unasked_note(asked, [(o.name, o.args) for o in outcomes if o.ok])
     lines = []
     for outcome, found in judged[:2]:
         missed = "; ".join(m.missed for m in found)

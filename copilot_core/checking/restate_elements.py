@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.vocabulary import NOT_HELD
 from copilot_core.language.question import Question
+from copilot_core.routing.clarify import shape_without_metric
 from copilot_core.routing.conditions import missing_asked
 from copilot_core.routing.counts import window_args, window_days
 from copilot_core.routing.couplings import couplings_plan
@@ -123,6 +124,23 @@ def not_held_note(asked: Question, calls: Sequence[tuple[str, dict]]) -> str | N
                                               args.get("metric_name") not in CATALOGUE for n, args in calls):
         return None
     return f"Note: your question asks for {not_held_text(asked.not_held[0])}; no value in this answer is of it."
+
+
+# What each shape that needs a metric asks for, in the note's words.
+_SHAPE_WORDS = {"extreme": "a ranking", "spread": "a spread", "statistic": "a statistic", "correlation": "a correlation",
+                "cross-chip": "chips set side by side"}
+
+
+def unasked_note(asked: Question, calls: Sequence[tuple[str, dict]]) -> str | None:
+    """:func:`not_held_note`, else the note a chip summary gets for a question that asks a ranking, a spread, a
+    statistic or chips side by side of a metric it does not name: the summary's medians are not that figure."""
+    if (held := not_held_note(asked, calls)) is not None:
+        return held
+    if not shape_without_metric(asked) or not any(n == "get_chip_summary" for n, _ in calls):
+        return None
+    return (f"Note: your question asks for {_SHAPE_WORDS.get(asked.shape, 'a figure of one metric')} but names no "
+            "metric, so this is the chip summary of every metric, not that figure; name the metric (T1, T2 echo, "
+            "X90 fidelity ...) to get it.")
 
 
 def _values(args: dict) -> list[float]:

@@ -24,6 +24,7 @@ from copilot_core.language.task_words import loose_task_name
 from copilot_core.language.window_words import Window, read_window, unplaced_window
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
 from copilot_core.language.spelled import spelled_as_digits
+from copilot_core.language.spoken import as_typed
 from copilot_core.language.verdicts import Verdict, read_verdict
 from copilot_core.language.stated_numbers import (COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
                                                   STATED_NUMBER, counts_as_digits)
@@ -330,7 +331,7 @@ def _bare_percent(text: str) -> bool:
 
 @functools.lru_cache(maxsize=256)
 def _parse(asked: str, chips: tuple[str, ...]) -> Question:
-    written = as_fidelity(asked)  # "the lowest CZ error": the highest CZ fidelity, read so everywhere
+    written = as_fidelity(as_typed(asked))  # "zed x ninety error": the ZX90 fidelity, read so everywhere
     tokens = tokens_of(written)
     found = {row: said for row, rule in WORDS.items() if (said := _first(rule, written, tokens)) is not None}
     spelled = spelled_as_digits(written, 11)

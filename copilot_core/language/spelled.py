@@ -65,6 +65,14 @@ def _value(tokens: list[Token], i: int, text: str) -> tuple[str, int, bool] | No
     return written, j, sure
 
 
+def value_at(tokens: list[Token], i: int, text: str) -> tuple[str, int] | None:
+    """The number written from token ``i``, in digits or in words, and the token index after it, else None."""
+    if tokens[i][2].isdigit():
+        return tokens[i][2], i + 1
+    found = _value(tokens, i, text)
+    return None if found is None else (found[0], found[1])
+
+
 def _unit_follows(tokens: list[Token], j: int, text: str) -> bool:
     """Whether a unit is written right after the value ending before token ``j`` ("five microseconds", "six %")."""
     if j < len(tokens) and (tokens[j][2] in _UNIT_AFTER or family(tokens[j][2]) is not None):

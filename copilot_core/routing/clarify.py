@@ -88,7 +88,22 @@ def may_ask(asked: Question, *, chip_id: str | None, chips: Sequence[str], plann
         return True  # (a condition in words of a metric with no band limit: which limit is the person's)
     if chip_id is None and len(chips) > 1 and len(asked.chips) != 1 and not asked.many_chips:
         return True
-    return not planned and not names_answerable(asked)
+    return not planned and (not names_answerable(asked) or shape_without_metric(asked))
+
+
+# Shapes whose answer is a metric's ranking, spread, statistic or correlation; rows that make a question about
+# runs, tasks or failures instead (a count of them needs no metric).
+_METRIC_SHAPES = frozenset({"extreme", "spread", "statistic", "correlation"})
+_NOT_OF_A_METRIC = ("fail", "fails most", "run words", "execution", "tasks", "count words", "history", "window")
+
+
+def shape_without_metric(asked: Question) -> bool:
+    """It asks a top N, a spread, a statistic, a correlation or a chip-against-chip figure, and names no metric nor
+    subject: which metric is the question back (a chip summary would answer another question)."""
+    shaped = asked.shape in _METRIC_SHAPES or asked.shape == "cross-chip" and (
+        asked.has("statistic") or asked.has("mean words") or asked.has("spread words"))
+    return shaped and not any(asked.metrics) and not (asked.ends or asked.couplings or asked.not_held) and \
+        asked.task_name is None and not any(asked.has(row) for row in _NOT_OF_A_METRIC)
 
 
 def unclear_metric(asked: Question) -> bool:
