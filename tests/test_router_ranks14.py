@@ -115,7 +115,7 @@ def test_a_median_comparison_is_re_made_with_the_statistic_asked(case):
     ("Lowest readout error rate please", "Highest readout fidelity please"),
     ("Which chip has the lower mean CZ error?", "Which chip has the higher mean CZ fidelity?"),
     ("Which tasks had errors yesterday?", "Which tasks had errors yesterday?"),  # a failure, no fidelity's error
-    ("How many qubits have readout error above 2%?", "How many qubits have readout error above 2%?"),  # a number
+    ("How many qubits have readout error above 2%?", "How many qubits have readout fidelity below 98%?"),  # held
 ])
 def test_an_error_word_is_read_as_its_fidelity_with_the_end_turned(text, read):
     from copilot_core.language.error_words import as_fidelity

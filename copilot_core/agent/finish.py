@@ -17,7 +17,7 @@ from copilot_core.language.sentences import split_after_marks
 from copilot_core.guardrails import sanitize_output
 from copilot_core.agent.lookups import failure_quotes
 from copilot_core.agent.plan import TurnPlan
-from copilot_core.routing.limits import unbound_note, unfit_note, unit_refusals
+from copilot_core.routing.limits import error_note, unbound_note, unfit_note, unit_refusals
 from copilot_core.llm.streaming import without_markup
 from copilot_core.language.window_words import unread_window, window_reading
 from copilot_core.checking.restate import restated_blocks
@@ -84,6 +84,8 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
         blocks = [*blocks, TextBlock(read)]  # how a window was read, or that it was not: on every answer, even none
     if end.asked is None and (unfit := unfit_note(plan.asked)) is not None and unfit not in answer_text(blocks):
         blocks = [*blocks, TextBlock(unfit)]  # a limit no metric named can hold: said, whatever else was answered
+    if end.asked is None and (held := error_note(plan.asked)) is not None and held not in answer_text(blocks):
+        blocks = [*blocks, TextBlock(held)]  # an error's limit read as its fidelity's: said in both terms
     loose = unbound_note(plan.asked, outcomes) if end.asked is None else None
     if loose is not None and loose not in answer_text(blocks):
         blocks = [*blocks, TextBlock(loose)]  # a limit bound to no metric: never dropped silently

@@ -30,6 +30,7 @@ from copilot_core.checking.absence import absence_claims, read_subjects
 from copilot_core.checking.claim_facts import SHAPE_ROLES, Claim, Fact, as_object, canonical_subject, chip_size, tool_facts
 from copilot_core.checking.claim_judge import judge
 from copilot_core.checking.claim_reading import Reading, read_numbers, subject_for
+from copilot_core.checking.error_reading import ErrorRead, error_read
 from copilot_core.checking.extremes import extreme_claims
 from copilot_core.checking.grounding import source_values
 from copilot_core.checking.matcher import written_value
@@ -97,14 +98,15 @@ def check_claims(answer_text: str, tool_results: Iterable[object], *, question: 
     user_values = [written_value(w) for w in asked.values]
     loose = source_values([getattr(r, "summary", None) or "" for r in results] + [_answer_sentence(r) for r in results]
                           + [r for r in results if isinstance(r, str)])
-    readings, mentions = read_numbers(answer_text or "")
-    if bare := bare_pairs(answer_text or "", facts, mentions):  # "4-6 has 97.8%" in a turn about couplings
+    read = error_read(answer_text or "")  # "error below 4%": the fidelity above 96% the tools filtered on
+    readings, mentions = read_numbers(read.text)
+    if bare := bare_pairs(read.text, facts, mentions):  # "4-6 has 97.8%" in a turn about couplings
         mentions = sorted([*mentions, *bare])
         readings = [r for r in readings if not any(s <= r.start < e for s, e, _ in bare)]
     stated = asked.stated_counts
-    paired = respective_subjects(answer_text or "", readings, mentions)
-    claims = [judge(r, paired.get(r.start) or subject_for(r, mentions, answer_text), facts, user_values, loose, stated)
-              for r in readings]
+    paired = respective_subjects(read.text, readings, mentions)
+    claims = [_placed(judge(r, paired.get(r.start) or subject_for(r, mentions, read.text), facts, user_values, loose,
+                            stated), read) for r in readings]
     quoted = quoted_spans(answer_text or "", [_answer_sentence(r) for r in results])
     claims = [_as_quoted(c) if c.verdict != "ok" and any(a <= c.start and c.end <= b for a, b in quoted) else c
               for c in claims]
@@ -179,6 +181,14 @@ def quoted_spans(answer_text: str, sentences: Iterable[str]) -> list[tuple[int, 
                 at = answer_text.find(part, at + 1)
     return spans
 
+
+
+def _placed(claim: Claim, read: ErrorRead) -> Claim:
+    """A claim read on the fidelity's wording, placed where it stands in the answer."""
+    if not read.moved:
+        return claim
+    start, end = read.place(claim.start, claim.end)
+    return replace(claim, start=start, end=end)
 
 
 def _as_quoted(claim: Claim) -> Claim:

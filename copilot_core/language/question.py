@@ -13,7 +13,7 @@ from typing import Literal, cast
 from copilot_core.language.absent import not_held_spans
 from copilot_core.language.dates import date_spans, written_window
 from copilot_core.language.count_units import Counted, counted_unit
-from copilot_core.language.error_words import as_fidelity
+from copilot_core.language.error_words import HeldError, as_fidelity, turned_limits
 from copilot_core.language.failure_words import ranks_failures
 from copilot_core.language.limits import Range, Threshold, read_limits
 from copilot_core.language.numbers import number_spans
@@ -147,6 +147,7 @@ class Question:
     unplaced: tuple[str, ...] = ()  # scope words no reading took ("during the last sprint"): the answer says so
     verdict: Verdict | None = None  # a yes/no asked against one limit ("is Q5's T1 over 50 μs?")
     counted: Counted | None = None  # what a count of failures counts (results, runs holding one ...), count or share
+    held_errors: tuple[HeldError, ...] = ()  # an error's limits read as the fidelity's ("error below 2%": above 98%)
     found: dict[str, str] = field(default_factory=dict, compare=False, hash=False)  # row -> its first match
 
     @property
@@ -392,7 +393,7 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
         verdict=read_verdict(text, tokens_of(text), metrics, limits, ranges, qubits, couplings),
         unit_asked=canonical(found["unit asked"].split()[-1]) if "unit asked" in found else None,
         values=tuple(w for _, _, w, _ in number_spans(blank(text, [(m.start, m.end) for m in mentions(text)]))),
-        counted=counted_unit(found), found=found)
+        counted=counted_unit(found), held_errors=turned_limits(asked)[1], found=found)
 
 
 __all__ = ["Mention", "Quality", "Question", "Range", "SHAPES", "Threshold", "Verdict", "WORDS", "Window", "blank",

@@ -126,6 +126,13 @@ def unfit_note(asked: Question) -> str | None:
     return " ".join(dict.fromkeys(said)) or None
 
 
+def error_note(asked: Question) -> str | None:
+    """An error held to a number, said in the person's words and the fidelity's the data holds ("readout error
+    below 2% (fidelity above 98%)"), so a count of fidelities above 98% reads as the answer to the error asked."""
+    said = [f"{h.said} ({h.fidelity})" for h in asked.held_errors]
+    return f"Read on the fidelity the data holds: {'; '.join(said)}." if said else None
+
+
 def unbound_note(asked: Question, outcomes: Sequence[ToolOutcome] = ()) -> str | None:
     """The limits bound to no metric, as one line the person reads (None when there is none): those whose unit no
     metric the question names can hold (its metric written in words nothing reads), and those of a phrase that names
