@@ -198,11 +198,25 @@ def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...],
     return notes, None
 
 
+_OVER_A_SET = frozenset({"metric_spread", "rank_metric", "filter_metric", "filter_metrics", "correlate_metrics"})
+
+
+def over_qubit_set(name: str, args: dict, asked: Question) -> dict:
+    """``args`` of a statistic, a ranking or a filter held to the set of qubits the question writes: a run ("Q10
+    through Q19") as ``qubits``, the ones it leaves out ("except Q5") as ``leaving_out``; other calls unchanged."""
+    if name not in _OVER_A_SET or not (asked.span or asked.left_out):
+        return args
+    return {**args, **({"qubits": [int(q) for q in asked.span]} if asked.span else {}),
+            **({"leaving_out": [int(q) for q in asked.left_out]} if asked.left_out else {})}
+
+
 def settle_limits(name: str, args: dict, asked: Question) -> Settled:
     """``args`` with every limit held to the question's limit of the same metric: a number written in another unit
     (or as a fraction of a metric in %) converted, a below and an above passed the wrong way round swapped, another
     metric's number replaced by this metric's own; a refusal when the unit cannot be the metric's.  Calls of other
-    tools, and limits the question did not write, come back unchanged."""
+    tools, and limits the question did not write, come back unchanged; a statistic over a set of qubits is held to
+    the set the question writes (:func:`over_qubit_set`)."""
+    args = over_qubit_set(name, args, asked)
     if name not in _ONE_METRIC | _CONDITIONS or not asked.limits and not asked.unfit:
         return Settled(args)
     out = {**args, "conditions": [dict(c) if isinstance(c, dict) else c for c in args["conditions"]]} \
