@@ -49,6 +49,7 @@ def test_the_routed_turn_answers_over_the_set_asked(asked, demo_db, repo, script
     assert stated(value, said, asked), (value, said)
     assert names_the_set(said, asked), said
     assert not _NO_COUPLING.search(said), said
+    assert "was replaced" not in said, said  # the tool's own right list is never marked as the model's wrong one
 
 
 @pytest.mark.parametrize("asked", [a for a in dev.QUESTIONS if a.tool != "filter_metrics"][::3], ids=lambda a: a.id)
