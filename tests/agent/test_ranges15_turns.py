@@ -50,6 +50,7 @@ def test_the_routed_turn_answers_over_the_set_asked(asked, demo_db, repo, script
     assert names_the_set(said, asked), said
     assert not _NO_COUPLING.search(said), said
     assert "was replaced" not in said, said  # the tool's own right list is never marked as the model's wrong one
+    assert "not restricted" not in said, said
 
 
 @pytest.mark.parametrize("asked", [a for a in dev.QUESTIONS if a.tool != "filter_metrics"][::3], ids=lambda a: a.id)
@@ -71,4 +72,16 @@ def test_a_models_call_over_the_whole_chip_is_held_to_the_set(asked, demo_db, re
     said = asked_on_small(repo, scripted_openai, tmp_path, asked.text, "off")
     assert stated(dev.truth(demo_db, asked), said, asked), said
     assert names_the_set(said, asked), said
+    assert not _NO_COUPLING.search(said), said
+
+
+@pytest.mark.parametrize("text", ["How many failed tasks on Q10 through Q19 this week?",
+                                  "Compare the T1 spread of Q0 to Q15 on both chips",
+                                  "What is the average T1 except Q05?"])
+def test_a_figure_the_set_cannot_reach_is_said_to_be_over_the_whole_chip(text, repo, scripted_openai, tmp_path):
+    """Calls that take no set of qubits (a window count, two chips, a chip summary): the answer says its figures are
+    over the whole chip, and never that a coupling is missing."""
+    scripted_openai.smart = quoter
+    said = shown(page_turn(repo, scripted_openai, tmp_path, text, SMALL))
+    assert "not restricted to that set" in said, said
     assert not _NO_COUPLING.search(said), said
