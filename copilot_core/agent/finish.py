@@ -17,7 +17,7 @@ from copilot_core.language.sentences import split_after_marks
 from copilot_core.guardrails import sanitize_output
 from copilot_core.agent.lookups import failure_quotes
 from copilot_core.agent.plan import TurnPlan
-from copilot_core.routing.limits import error_note, unbound_note, unfit_note, unit_refusals
+from copilot_core.routing.limits import error_note, unapplied_set_note, unbound_note, unfit_note, unit_refusals
 from copilot_core.llm.streaming import without_markup
 from copilot_core.language.window_words import unread_window, window_reading
 from copilot_core.checking.restate import restated_blocks
@@ -89,6 +89,9 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
     loose = unbound_note(plan.asked, outcomes) if end.asked is None else None
     if loose is not None and loose not in answer_text(blocks):
         blocks = [*blocks, TextBlock(loose)]  # a limit bound to no metric: never dropped silently
+    wide = unapplied_set_note(plan.asked, outcomes) if end.asked is None else None
+    if wide is not None and wide not in answer_text(blocks):
+        blocks = [*blocks, TextBlock(wide)]  # a set of qubits asked, a figure over the whole chip: said so
     if end.asked is None:  # a named subject the data lacks: said first, and no value stands as its answer
         blocks = missing_blocks(blocks, plan.missing, only_missing=not plan.holds_named, chips=plan.chips)
         charts.extend(asked_chart(question, outcomes, charts))

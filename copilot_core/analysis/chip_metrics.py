@@ -9,6 +9,7 @@ keyed by every qubit (or topology coupling) of the chip so missing data stays vi
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
@@ -49,6 +50,7 @@ class ChipMetric:
     source: str = "task_result_history"  # or "qubit.data"/"coupling.data" (latest merged, incl. overrides)
     missing_since: dict[str, datetime] = field(default_factory=dict)  # id -> date of a NaN/NaN-as-0 latest result
     window_end: datetime | None = None  # the chip's last execution: windows count back from it
+    scope: str = ""  # the set of qubits it is restricted to, as an answer names it ("Q10 to Q19, 10 qubits")
 
     @property
     def window(self) -> str:
@@ -71,6 +73,37 @@ class ChipMetric:
             control, target = item_id.split("-")
             return f"{qubit_label(control, self.size)}→{qubit_label(target, self.size)}"
         return qubit_label(item_id, self.size)
+
+
+def _runs_named(qubits: list[int], size: int) -> str:
+    """``Q10 to Q19, Q25`` of a sorted list of qubits: each run of three or more consecutive ones by its ends."""
+    runs: list[list[int]] = []
+    for q in qubits:
+        if runs and q == runs[-1][-1] + 1:
+            runs[-1].append(q)
+        else:
+            runs.append([q])
+    return ", ".join(f"{qubit_label(r[0], size)} to {qubit_label(r[-1], size)}" if len(r) > 2 else
+                     ", ".join(qubit_label(q, size) for q in r) for r in runs)
+
+
+def restricted(cm: ChipMetric, qubits: Collection[int] | None, leaving_out: Collection[int] = ()) -> ChipMetric:
+    """``cm`` over a set of qubits: those of ``qubits`` (every one when None) less ``leaving_out``; a coupling is in
+    the set when both its qubits are.  A statistic over a run of qubits is asked of that run, never of the chip."""
+    if qubits is None and not leaving_out:
+        return cm
+    keep = None if qubits is None else {int(q) for q in qubits}
+    drop = {int(q) for q in leaving_out}
+    ids = [i for i in cm.values if all((keep is None or int(e) in keep) and int(e) not in drop for e in i.split("-"))]
+    values = {i: cm.values[i] for i in ids}
+    named = _runs_named(sorted(q for q in keep if q < cm.size), cm.size) if keep is not None else "all qubits"
+    out = sorted(q for q in drop if q < cm.size and (keep is None or q in keep))
+    left = f" leaving out {_runs_named(out, cm.size)}" if out else ""
+    kind = "couplings" if cm.kind == "coupling" else "qubits"
+    return replace(cm, values=values, raw={i: r for i, r in cm.raw.items() if i in values},
+                   stats=describe(values.values(), total=len(ids)), bands={i: cm.bands.get(i) for i in ids},
+                   missing_since={i: at for i, at in cm.missing_since.items() if i in values},
+                   scope=f"{named}{left}, {len(ids)} {kind}")
 
 
 def canonical_coupling_ids(topology: Topology) -> dict[str, str]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from copilot_core.language.qubit_sets import qubit_set
+from copilot_core.language.question import blank
 from copilot_core.language.subjects import subject_key, subjects
 from copilot_core.routing.planned import PlannedCall
 from copilot_core.routing.prefetch import plan_prefetch
@@ -35,8 +37,10 @@ def _key(kind: str, key: str) -> str:
 
 
 def _listed(text: str) -> list[str]:
-    """The qubits and couplings a text names, once each, in order."""
-    return list(dict.fromkeys(_key(s.kind, s.key) for s in subjects(text) if s.kind in ("qubit", "coupling")))
+    """The qubits and couplings a text names, once each, in order; the set a ranking is over ("on 64Qv3 (Q20 to
+    Q29, leaving out Q25)") is named, not listed."""
+    listed = blank(text, qubit_set(text, False).spans)
+    return list(dict.fromkeys(_key(s.kind, s.key) for s in subjects(listed) if s.kind in ("qubit", "coupling")))
 
 
 def ranks_as_asked(outcome: ToolOutcome, plan: PlannedCall) -> bool:

@@ -38,9 +38,12 @@ _COUNTED = frozenset({"times", "time", "failed", "failures", "conditions", "cond
                       "weeks", "week", "hours", "hour", "months", "month"})  # "meets 2 conditions", "over 10 days"
 _JOINS = frozenset({"and", "to", "-", "–", "—", "..", "…"})
 # Words that exclude the condition after them, within its clause (between the limit before it and it).
-EXCLUSION = Phrases("but not|and not|excluding|exclude|excludes|except|apart from|other than|"
-                    "not counting|leaving out|leave out|without|don t have|do not have|doesn t have|does not have|"
-                    "lacking|minus the ones|minus those|setting aside|aside from|but no|and no|neither|nor|unless")
+# The words that leave something out; a subject after one of them ("except Q5") is left out of a set too.
+LEAVING_WORDS = ("excluding|exclude|excludes|except|apart from|other than|not counting|leaving out|leave out|leaving|leave|"
+                 "without|minus|setting aside|aside from|ignoring|disregarding|omitting|save for|barring|besides|"
+                 "not including")
+EXCLUSION = Phrases("but not|and not|" + LEAVING_WORDS + "|don t have|do not have|doesn t have|does not have|"
+                    "lacking|but no|and no|neither|nor|unless")
 # Two negations that cancel: "T1 above 40 but not unless T2 echo is above 30" asks for both, as "only if" does.
 _CANCELLED = Phrases("not unless|only if|only when")
 _SUBJECTS = frozenset({"coupling", "couplings", "qubit", "qubits", "qb", "qbs", "pair", "pairs", "cr", "cnot"})

@@ -29,7 +29,7 @@ _UNITS = frozenset({"us", "μs", "µs", "ns", "ms", "s", "hz", "khz", "mhz", "gh
 Number = tuple[int, int, str]  # start, end, the number as written (zeros kept)
 
 
-def _numbers(text: str, values: frozenset[float]) -> list[Number]:
+def qubit_numbers(text: str, values: frozenset[float]) -> list[Number]:
     """Every qubit number written: "16", "Q16", and both of "Q16Q17" (one word, no room between them); never a
     decimal's part ("0.95"), a value with its unit ("90 %", "60 us") or a limit the question states (``values``)."""
     out: list[Number] = []
@@ -64,7 +64,7 @@ def couplings_written(text: str, about_couplings: bool, values: frozenset[float]
     about couplings (``about_couplings``, or a coupling word) and names at least two pairs set apart, or one pair
     alone beside a coupling word ("pair 40/41", "the 40/41 link", "the coupler between Q10 and Q11").  ``values``:
     the limits it states with a unit, never a qubit ("between 16 and 18" of a coupling is one, not a range)."""
-    numbers = _numbers(text, values)
+    numbers = qubit_numbers(text, values)
     fused = any(a[:2] == b[:2] for a, b in zip(numbers, numbers[1:]))  # "Q7Q10": a pair whatever the words
     if not about_couplings and not fused and not {w for _, _, w in tokens_of(text)} & COUPLING_NOUNS:
         return []

@@ -19,6 +19,7 @@ from copilot_core.language.limits import Range, Threshold, read_limits
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.pairs import couplings_written
 from copilot_core.language.qualities import Quality, qualities
+from copilot_core.language.qubit_sets import qubit_set
 from copilot_core.language.ranked import EXTREME_WORDS, extreme_n, extreme_word
 from copilot_core.language.task_words import loose_task_name
 from copilot_core.language.window_words import Window, read_window, unplaced_window
@@ -148,6 +149,8 @@ class Question:
     verdict: Verdict | None = None  # a yes/no asked against one limit ("is Q5's T1 over 50 μs?")
     counted: Counted | None = None  # what a count of failures counts (results, runs holding one ...), count or share
     held_errors: tuple[HeldError, ...] = ()  # an error's limits read as the fidelity's ("error below 2%": above 98%)
+    span: tuple[str, ...] = ()  # the qubits of a run it writes ("Q10 through Q19"): a set, never a coupling
+    left_out: tuple[str, ...] = ()  # qubits it leaves out ("except Q5"): of every set, and never asked about
     found: dict[str, str] = field(default_factory=dict, compare=False, hash=False)  # row -> its first match
 
     @property
@@ -342,17 +345,18 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
     dates = written_window(written) or (("month", None) if "this month" in found else None)  # since the 1st
     # a date's digits are never a qubit, a count or a limit; a value in words ("forty-five") is its digits
     text = spelled_as_digits(blank(written, date_spans(written)))
-    labelled = [m.subject for m in mentions(text) if "-" in m.subject]
     limits, ranges, join, unfit, unbound = read_limits(text)
-    bare = [f"{int(m.group(1))}-{int(m.group(2))}" for m in _rx("bare pair").finditer(text)  # "60-80" of a range
-            if not any(float(m.group(1)) == r.low and float(m.group(2)) == r.high for r in ranges)]
     absent = not_held_spans(text)
     metrics = tuple(metrics_named(blank(text, [(s, e) for s, e, _ in absent])))
-    grouped = [] if len(labelled + bare) >= 2 else couplings_written(text, any(
-        m is not None and CATALOGUE[m].kind == "coupling" for m in metrics),  # "between 16 and 17 or 16 and 18"
-        frozenset([t.value for t in limits if t.unit] + [v for r in ranges if r.unit for v in (r.low, r.high)]))
+    paired = any(m is not None and CATALOGUE[m].kind == "coupling" for m in metrics)
+    named, limits = blank(text, (sets := qubit_set(text, paired, limits, ranges)).spans), sets.limits  # runs: no
+    labelled = [m.subject for m in mentions(named) if "-" in m.subject]  # pairs, no subjects; "up to 15": no limit
+    bare = [f"{int(m.group(1))}-{int(m.group(2))}" for m in _rx("bare pair").finditer(named)  # "60-80" of a range
+            if not any(float(m.group(1)) == r.low and float(m.group(2)) == r.high for r in ranges)]
+    grouped = [] if len(labelled + bare) >= 2 else couplings_written(named, paired, frozenset(  # "between 16 and
+        [t.value for t in limits if t.unit] + [v for r in ranges if r.unit for v in (r.low, r.high)]))  # 17 or 16 and 18"
     couplings = tuple(dict.fromkeys(labelled + bare + grouped))
-    qubits = tuple(q for q in _qubits(text) if not any(q in c.split("-") for c in bare + grouped))
+    qubits = tuple(q for q in _qubits(named) if not any(q in c.split("-") for c in bare + grouped))
     chip_ids, chip_options = _chips_written(text, chips)
     named_chips = tuple(dict.fromkeys([c for c in chip_ids if c in chips] +
                                       [c for c in chips if chip_named(text, [c]) is not None]))
@@ -372,17 +376,15 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
     if window is not None and window.vague == "recently" and shape not in ("window count", "fails most"):
         window = None  # a history "recently" is its recent values, not a window of days
     weekday = _since_weekday(text, found)
-    ends = tuple(dict.fromkeys([*qubits, *(e for m in mentions(text) if m.labelled for e in m.subject.split("-"))]))
+    ends = tuple(dict.fromkeys([*qubits, *(e for m in mentions(named) if m.labelled for e in m.subject.split("-"))]))
     return Question(
         text=asked, shape=shape, dates=dates, chips=named_chips, qubits=qubits, couplings=couplings, metrics=metrics,
-        ends=ends,
-        extreme=cast(Extreme, EXTREME_WORDS[word]) if word else None, extreme_word=word,
+        ends=ends, extreme=cast(Extreme, EXTREME_WORDS[word]) if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,
         limits=limits, ranges=ranges, join=join, unfit=unfit, unbound=unbound, window=window,
         since_weekday=weekday, task_name=_task_name(text, found), chart="chart" in found,
-        bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics),
-        about_data="data" in found or bool(ends) or any(metrics),
-        many_chips="many chips" in found or len(named_chips) > 1,
+        bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics), many_chips="many chips" in found or len(
+            named_chips) > 1, about_data="data" in found or bool(ends) or any(metrics),
         chip_ids=chip_ids, chip_options=chip_options, installed=chips, execution_id=found.get("execution id"),
         extreme_n=extreme_n(names_blanked(counting), word is not None, [t.value for t in limits] + [
             v for r in ranges for v in (r.low, r.high)]), recent_n=_recent_n(text),
@@ -393,7 +395,8 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
         verdict=read_verdict(text, tokens_of(text), metrics, limits, ranges, qubits, couplings),
         unit_asked=canonical(found["unit asked"].split()[-1]) if "unit asked" in found else None,
         values=tuple(w for _, _, w, _ in number_spans(blank(text, [(m.start, m.end) for m in mentions(text)]))),
-        counted=counted_unit(found), held_errors=turned_limits(asked)[1], found=found)
+        counted=counted_unit(found), held_errors=turned_limits(asked)[1], span=sets.span, left_out=sets.left_out,
+        found=found)
 
 
 __all__ = ["Mention", "Quality", "Question", "Range", "SHAPES", "Threshold", "Verdict", "WORDS", "Window", "blank",

@@ -205,11 +205,52 @@ def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...],
     return notes, None
 
 
+_OVER_A_SET = frozenset({"metric_spread", "rank_metric", "filter_metric", "filter_metrics", "correlate_metrics"})
+
+
+def over_qubit_set(name: str, args: dict, asked: Question) -> dict:
+    """``args`` of a statistic, a ranking or a filter held to the set of qubits the question writes: a run ("Q10
+    through Q19") as ``qubits``, the ones it leaves out ("except Q5") as ``leaving_out``; other calls unchanged."""
+    if name not in _OVER_A_SET or not (asked.span or asked.left_out):
+        return args
+    return {**args, **({"qubits": [int(q) for q in asked.span]} if asked.span else {}),
+            **({"leaving_out": [int(q) for q in asked.left_out]} if asked.left_out else {})}
+
+
+# Tools that read a whole chip: a figure of theirs over a question's set of qubits is over every qubit unless the call
+# carries the set.
+_CHIP_WIDE = _OVER_A_SET | {"get_chip_summary", "compare_chips", "count_in_window", "generate_chip_heatmap",
+                            "missing_metric", "failure_ranking"}
+
+
+def _qubits_said(qubits: Sequence[str]) -> str:
+    numbers = sorted(int(q) for q in qubits)
+    whole = len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1))
+    return f"Q{numbers[0]} to Q{numbers[-1]}" if whole else ", ".join(f"Q{n}" for n in numbers)
+
+
+def unapplied_set_note(asked: Question, outcomes: Sequence[ToolOutcome]) -> str | None:
+    """A note when the question asks over a set of qubits (a run, or some left out) and a figure shown comes from a
+    call over the whole chip: the person is told, never shown a chip-wide number as the set's."""
+    if not (asked.span or asked.left_out):
+        return None
+    wide = [o for o in outcomes if o.ok and o.name in _CHIP_WIDE and not {"qubits", "leaving_out", "qid", "qids"}
+            & set(o.args)]
+    if not wide:
+        return None
+    asked_for = " and ".join(filter(None, [_qubits_said(asked.span) if asked.span else "",
+                                           f"leaving out {_qubits_said(asked.left_out)}" if asked.left_out else ""]))
+    return (f"_Note: the question asks over a set of qubits ({asked_for}), but {wide[0].name} was read over the "
+            f"whole chip: its figures are not restricted to that set._")
+
+
 def settle_limits(name: str, args: dict, asked: Question) -> Settled:
     """``args`` with every limit held to the question's limit of the same metric: a number written in another unit
     (or as a fraction of a metric in %) converted, a below and an above passed the wrong way round swapped, another
     metric's number replaced by this metric's own; a refusal when the unit cannot be the metric's.  Calls of other
-    tools, and limits the question did not write, come back unchanged."""
+    tools, and limits the question did not write, come back unchanged; a statistic over a set of qubits is held to
+    the set the question writes (:func:`over_qubit_set`)."""
+    args = over_qubit_set(name, args, asked)
     if name not in _ONE_METRIC | _CONDITIONS or not asked.limits and not asked.unfit:
         return Settled(args)
     out = {**args, "conditions": [dict(c) if isinstance(c, dict) else c for c in args["conditions"]]} \

@@ -19,8 +19,8 @@ from copilot_core.analysis.stats import statistic_of
 from copilot_core.domain.display import converted_decimals, format_coefficient, format_value
 from copilot_core.domain.metrics import Metric
 from copilot_core.domain.units import canonical, convert, family
-from copilot_core.tools.ranking import measure_metric
-from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, tool
+from copilot_core.tools.ranking import measure_metric, on_chip
+from copilot_core.tools.spec import QUBIT_SET_ARGS, ToolContext, ToolError, ToolResult, chip_id_arg, name_arg, tool
 
 Statistic = Literal["std", "range", "iqr", "cv", "pstd", "mad"]
 STATISTICS: tuple[Statistic, ...] = ("std", "range", "iqr", "cv", "pstd", "mad")
@@ -32,11 +32,12 @@ SPREAD_UNITS = ("kHz", "MHz", "ns", "μs")  # a frequency's (GHz) spread in a sm
       {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'zx90_gate_fidelity'."),
        "lead": {"type": "string", "enum": list(STATISTICS), "default": "std",
                 "description": "The statistic asked for, written first."},
-       "unit": {"type": "string", "enum": list(SPREAD_UNITS), "description": "Unit asked."}},
+       "unit": {"type": "string", "enum": list(SPREAD_UNITS), "description": "Unit asked."}, **QUBIT_SET_ARGS},
       ("chip_id", "metric_name"))
 def metric_spread(ctx: ToolContext, chip_id: str, metric_name: str, lead: Statistic = "std",
-                  unit: str | None = None) -> ToolResult:
-    cm = measure_metric(ctx, chip_id, metric_name)
+                  unit: str | None = None, qubits: list[int] | None = None,
+                  leaving_out: list[int] | None = None) -> ToolResult:
+    cm = measure_metric(ctx, chip_id, metric_name, qubits, leaving_out)
     show = cm.metric if unit is None else in_unit(cm.metric, unit)
     factor = convert(1.0, cm.metric.unit, show.unit) if show.unit != cm.metric.unit else 1.0
     arr = np.asarray([v * factor for v in cm.values.values() if v is not None], dtype=float)
@@ -69,7 +70,7 @@ def metric_spread(ctx: ToolContext, chip_id: str, metric_name: str, lead: Statis
     }
     order = [lead, *(s for s in _ALWAYS if s != lead)]
     kind = "couplings" if cm.kind == "coupling" else "qubits"
-    answer = (f"{cm.metric.name} on {chip_id}: " + "; ".join(parts[s] for s in order)
+    answer = (f"{cm.metric.name} on {on_chip(cm)}: " + "; ".join(parts[s] for s in order)
               + f"; over {arr.size} {kind} with a value (mean {shown(mean)}).")
     data: dict[str, object] = {
         "answer": answer, "chip_id": chip_id, "metric": cm.metric.name, "unit": show.unit, "with_data": int(arr.size),
@@ -91,13 +92,13 @@ def in_unit(metric: Metric, unit: str) -> Metric:
       {"chip_id": chip_id_arg(), "metric_a": name_arg("First metric, e.g. 't1'."),
        "metric_b": name_arg("Second metric, e.g. 't2_echo'."),
        "method": {"type": "string", "enum": ["pearson", "spearman", "both"], "default": "pearson",
-                  "description": "Pearson r (default), Spearman rho, or both."}},
+                  "description": "Pearson r (default), Spearman rho, or both."}, **QUBIT_SET_ARGS},
       ("chip_id", "metric_a", "metric_b"))
-def correlate_metrics(ctx: ToolContext, chip_id: str, metric_a: str, metric_b: str,
-                      method: str = "pearson") -> ToolResult:
+def correlate_metrics(ctx: ToolContext, chip_id: str, metric_a: str, metric_b: str, method: str = "pearson",
+                      qubits: list[int] | None = None, leaving_out: list[int] | None = None) -> ToolResult:
     if metric_a == metric_b:
         raise ToolError("give two different metrics", "e.g. metric_a 't1', metric_b 't2_echo'", kind="call")
-    a, b = measure_metric(ctx, chip_id, metric_a), measure_metric(ctx, chip_id, metric_b)
+    a, b = (measure_metric(ctx, chip_id, m, qubits, leaving_out) for m in (metric_a, metric_b))
     if a.kind != b.kind:
         raise ToolError(f"{metric_a} and {metric_b} are not both qubit (or both coupling) metrics",
                         "correlate two qubit metrics or two coupling metrics", kind="call")
@@ -116,7 +117,7 @@ def correlate_metrics(ctx: ToolContext, chip_id: str, metric_a: str, metric_b: s
         stated.append(f"Pearson r = {format_coefficient(pearson)}")
     if method in ("spearman", "both"):
         stated.append(f"Spearman rho = {format_coefficient(spearman)}")
-    answer = (f"Across {n} {kind} of {chip_id} with both values, {a.metric.name} and {b.metric.name} correlate with "
+    answer = (f"Across {n} {kind} of {on_chip(a)} with both values, {a.metric.name} and {b.metric.name} correlate with "
               + " and ".join(stated) + f" ({_strength(pearson if method != 'spearman' else spearman)}).")
     data = {"answer": answer, "chip_id": chip_id, "metric_a": a.metric.name, "metric_b": b.metric.name,
             "pairs": n, "pearson_r": pearson, "spearman_rho": spearman, "method": method}

@@ -12,16 +12,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from copilot_core.analysis.chip_metrics import ChipMetric, UnknownChip, chip_metric
+from copilot_core.analysis.chip_metrics import ChipMetric, UnknownChip, chip_metric, restricted
 from copilot_core.domain.display import format_share
 from copilot_core.domain.metrics import CATALOGUE, Metric, format_value, unit_suffix
-from copilot_core.tools.spec import ToolContext, ToolError, ToolResult, chip_id_arg, including_arg, name_arg, tool
+from copilot_core.tools.spec import (QUBIT_SET_ARGS, ToolContext, ToolError, ToolResult, chip_id_arg, including_arg,
+                                     name_arg, tool)
 
 LISTED = 40  # ids written out in an answer sentence; the full list is in the result
 Order = Literal["lowest", "highest"]
 
 
-def measure_metric(ctx: ToolContext, chip_id: str, metric_name: str) -> ChipMetric:
+def measure_metric(ctx: ToolContext, chip_id: str, metric_name: str, qubits: Sequence[int] | None = None,
+                   leaving_out: Sequence[int] | None = None) -> ChipMetric:
+    """The chip's values of ``metric_name``, over the set of qubits asked (``qubits`` less ``leaving_out``)."""
     ctx.chip(chip_id)
     entry = CATALOGUE.get(metric_name)
     try:
@@ -33,7 +36,16 @@ def measure_metric(ctx: ToolContext, chip_id: str, metric_name: str) -> ChipMetr
         raise ToolError(str(exc), "list chips in the app's overview", kind="data") from None
     if found.stats["count"] == 0:
         raise ToolError(f"no {metric_name} data on {chip_id}", "list names with list_available_parameters", kind="data")
+    found = restricted(found, qubits, leaving_out or ())
+    if not found.values:
+        raise ToolError(f"no qubit of {chip_id} is in the set asked ({found.scope})",
+                        f"name qubits below {found.size}", kind="call")
     return found
+
+
+def on_chip(cm: ChipMetric) -> str:
+    """``64Qv3`` or ``64Qv3 (Q10 to Q19, 10 qubits)``: the chip and the set of qubits a figure is over."""
+    return f"{cm.chip_id} ({cm.scope})" if cm.scope else cm.chip_id
 
 
 def _item(cm: ChipMetric, item_id: str) -> dict[str, object]:
@@ -59,16 +71,18 @@ def _base(cm: ChipMetric) -> dict[str, object]:
 @tool("rank_metric",
       {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'zx90_gate_fidelity'."),
        "order": {"type": "string", "enum": ["lowest", "highest"], "default": "lowest", "description": "Which end."},
-       "n": {"type": "integer", "minimum": 1, "maximum": 50, "default": 5, "description": "How many, default 5."}},
+       "n": {"type": "integer", "minimum": 1, "maximum": 50, "default": 5, "description": "How many, default 5."},
+       **QUBIT_SET_ARGS},
       ("chip_id", "metric_name"))
-def rank_metric(ctx: ToolContext, chip_id: str, metric_name: str, order: Order = "lowest", n: int = 5) -> ToolResult:
-    cm = measure_metric(ctx, chip_id, metric_name)
+def rank_metric(ctx: ToolContext, chip_id: str, metric_name: str, order: Order = "lowest", n: int = 5,
+                qubits: list[int] | None = None, leaving_out: list[int] | None = None) -> ToolResult:
+    cm = measure_metric(ctx, chip_id, metric_name, qubits, leaving_out)
     present = sorted((i for i, v in cm.values.items() if v is not None), key=lambda i: (cm.values[i], _order_key(i)),
                      reverse=order == "highest")
     rows = [_item(cm, i) for i in present[:n]]
     kind = "couplings" if cm.kind == "coupling" else "qubits"
     head = rows[0]
-    answer = (f"The {order} {cm.metric.name} on {chip_id} is {head['label']} with "
+    answer = (f"The {order} {cm.metric.name} on {on_chip(cm)} is {head['label']} with "
               f"{format_value(cm.metric, cm.values[present[0]])}")
     if len(rows) > 1:
         answer += f"; the {order} {len(rows)}: {_listed(cm, rows)}"
@@ -79,13 +93,15 @@ def rank_metric(ctx: ToolContext, chip_id: str, metric_name: str, order: Order =
     return ToolResult(data, f"{order} {len(rows)} {cm.metric.name} on {chip_id}: {head['label']}")
 
 
-def shares_said(n: int, with_value: int, total: int, kind: str) -> tuple[str, dict[str, object]]:
+def shares_said(n: int, with_value: int, total: int, kind: str, scope: str = "") -> tuple[str, dict[str, object]]:
     """A share stated over both denominators a person may mean: the subjects with a value, and all on the chip
-    ("71.0% of those with a value; 68.8% of all 64 on the chip"), and the chip's share as a fact of its own."""
+    ("71.0% of those with a value; 68.8% of all 64 on the chip"), and the chip's share as a fact of its own; of a
+    set of qubits (``scope``), all in that set."""
     of_all = format_share(n, total)
+    where = "in the set" if scope else "on the chip"
     said = f"{format_share(n, with_value)} of those with a value; " + (
-        f"{of_all} of all {total} on the chip" if with_value != total else f"all {total} on the chip have one")
-    return said, {"percent": float(of_all.rstrip("%")), "share_of": f"{kind} on the chip"}
+        f"{of_all} of all {total} {where}" if with_value != total else f"all {total} {where} have one")
+    return said, {"percent": float(of_all.rstrip("%")), "share_of": f"{kind} {where}"}
 
 
 def _order_key(item_id: str) -> tuple[int, ...]:
@@ -96,13 +112,14 @@ def _order_key(item_id: str) -> tuple[int, ...]:
       {"chip_id": chip_id_arg(), "metric_name": name_arg("Metric, e.g. 't1', 'zx90_gate_fidelity'."),
        "below": {"type": "number", "description": "Only values below this (display units)."},
        "above": {"type": "number", "description": "Only values above this (display units)."},
-       "including": including_arg()},
+       "including": including_arg(), **QUBIT_SET_ARGS},
       ("chip_id", "metric_name"))
 def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float | None = None,
-                  above: float | None = None, including: list[str] | None = None) -> ToolResult:
+                  above: float | None = None, including: list[str] | None = None, qubits: list[int] | None = None,
+                  leaving_out: list[int] | None = None) -> ToolResult:
     if below is None and above is None:
         raise ToolError("give below or above", "e.g. {\"metric_name\": \"t1\", \"below\": 50}", kind="call")
-    cm = measure_metric(ctx, chip_id, metric_name)
+    cm = measure_metric(ctx, chip_id, metric_name, qubits, leaving_out)
     held_limits(cm.metric, below, above)
     matched = [i for i, v in cm.values.items() if _meets(v, below, above, including)]
     matched.sort(key=_order_key)
@@ -110,8 +127,8 @@ def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float
     kind = "couplings" if cm.kind == "coupling" else "qubits"
     bounds = _bound_text(cm, below, above, including)
     share = format_share(len(rows), cm.stats["count"])
-    said, of_chip = shares_said(len(rows), cm.stats["count"], cm.stats["total"], kind)
-    answer = (f"{len(rows)} of {cm.stats['count']} {kind} with {cm.metric.name} data on {chip_id} have "
+    said, of_chip = shares_said(len(rows), cm.stats["count"], cm.stats["total"], kind, cm.scope)
+    answer = (f"{len(rows)} of {cm.stats['count']} {kind} with {cm.metric.name} data on {on_chip(cm)} have "
               f"{bounds} ({said})"
               + (f": {_listed(cm, rows)}." if rows else ".") + _bands_said([(cm, below, above)]))
     key = "below" if above is None else "above" if below is None else "matching"
@@ -120,7 +137,8 @@ def filter_metric(ctx: ToolContext, chip_id: str, metric_name: str, below: float
             key: rows}
     others = [cm.label(i) for i in sorted(cm.values, key=_order_key) if _meets(cm.values[i], below, above, including)
               is False]  # for a yes/no over every one ("are all under 300 ns?"): the ones that fail, by name only
-    return ToolResult({**data, "not_meeting": others}, f"{len(rows)} {kind} with {bounds} on {chip_id}", model=data)
+    return ToolResult({**data, "not_meeting": others}, f"{len(rows)} {kind} with {bounds} on {on_chip(cm)}",
+                      model=data)
 
 
 @tool("missing_metric",
@@ -199,7 +217,8 @@ def held_limits(metric: Metric, below: float | None, above: float | None) -> Non
 Group = tuple[ChipMetric, float | None, float | None, list[str]]
 
 
-def _groups(ctx: ToolContext, chip_id: str, conditions: list[dict]) -> list[Group]:
+def _groups(ctx: ToolContext, chip_id: str, conditions: list[dict], qubits: list[int] | None = None,
+            leaving_out: list[int] | None = None) -> list[Group]:
     """The conditions as (metric, below, above, sides included): a below and an above of one metric are one
     range; a condition with neither is the status "no valid value" ("T1 above 50 μs and no T2 echo")."""
     out: list[Group] = []
@@ -217,7 +236,7 @@ def _groups(ctx: ToolContext, chip_id: str, conditions: list[dict]) -> list[Grou
             cm, b, a, was = out[at]
             out[at] = (cm, b if low is None else low, a if high is None else high, sorted({*was, *included}))
         else:
-            out.append((measure_metric(ctx, chip_id, name), low, high, included))
+            out.append((measure_metric(ctx, chip_id, name, qubits, leaving_out), low, high, included))
     return out
 
 
@@ -235,11 +254,12 @@ _CONDITION = {"type": "object",
                       "description": "Conditions, e.g. [{'metric_name': 't1', 'above': 50}, "
                                      "{'metric_name': 't2_echo', 'above': 40}]."},
        "join": {"type": "string", "enum": ["and", "or"], "default": "and",
-                "description": "'and': every condition; 'or': at least one."}},
+                "description": "'and': every condition; 'or': at least one."}, **QUBIT_SET_ARGS},
       ("chip_id", "conditions"))
-def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join: str = "and") -> ToolResult:
+def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join: str = "and",
+                   qubits: list[int] | None = None, leaving_out: list[int] | None = None) -> ToolResult:
     """Qubits (or couplings) meeting several conditions at once: a small model cannot intersect two lists."""
-    limits = _groups(ctx, chip_id, conditions)
+    limits = _groups(ctx, chip_id, conditions, qubits, leaving_out)
     kinds = {cm.kind for cm, _, _, _ in limits}
     if len(kinds) > 1:
         raise ToolError("conditions mix qubit and coupling metrics", "filter qubits and couplings separately", kind="call")
@@ -266,10 +286,10 @@ def filter_metrics(ctx: ToolContext, chip_id: str, conditions: list[dict], join:
     which = "" if not names else f" with a value of {names[0]}" if len(names) == 1 else \
         f" with a value of {'every one of ' if join == 'and' else 'at least one of '}{', '.join(names)}"
     share = format_share(len(rows), len(judged))
-    said, of_chip = shares_said(len(rows), len(judged), first.stats["total"], kind)
+    said, of_chip = shares_said(len(rows), len(judged), first.stats["total"], kind, first.scope)
     listed = ", ".join(str(r["label"]) for r in rows[:LISTED]) + (
         f" and {len(rows) - LISTED} more" if len(rows) > LISTED else "")
-    answer = (f"{len(rows)} of {len(judged)} {kind}{which} on {chip_id} have {bounds} "
+    answer = (f"{len(rows)} of {len(judged)} {kind}{which} on {on_chip(first)} have {bounds} "
               f"({said})"
               + (f": {listed}." if rows else ".") + _bands_said([(cm, b, a) for cm, b, a, _ in limits]))
     data = {"answer": answer, "chip_id": chip_id, "kind": first.kind, "join": join,

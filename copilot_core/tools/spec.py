@@ -316,6 +316,17 @@ def including_arg() -> dict:
             "description": "The sides whose limit counts itself ('at least', 'no more than')."}
 
 
+def qubit_set_arg(what: str) -> dict:
+    """``qubits`` / ``leaving_out``: the set of qubits a statistic is over ("Q10 through Q19", "except Q5"); the
+    router fills both from the question's words (:func:`~copilot_core.routing.limits.settle_limits`)."""
+    return {"type": "array", "items": {"type": "integer", "minimum": 0}, "maxItems": 1024, "uniqueItems": True,
+            FROM_QUESTION: True, "description": what}
+
+
+QUBIT_SET_ARGS = {"qubits": qubit_set_arg("Only these qubits (a coupling: both ends)."),
+                  "leaving_out": qubit_set_arg("Leave these qubits out.")}
+
+
 def weekday_arg() -> dict:
     """``since_weekday``: a window from a weekday on; a pattern, not an enum, so the compact schema stays short."""
     return {"type": "string", "pattern": "^(" + "|".join(WEEKDAYS) + ")$",

@@ -1,0 +1,103 @@
+"""The qubits a question takes as a set: a run of them written by its two ends, and the ones it leaves out.
+
+Two qubit numbers joined by a dash or "to" read like a coupling, yet a person writes a run of qubits so too, and a
+spread, a ranking or a count is then asked over that run, not of one coupling that does not exist.  Two numbers are a
+run when a run word joins them ("through", "until", "..") or "inclusive" follows; or, in a question not about
+couplings (no coupling word, no coupling metric), when "qubits", "from" or "numbered" comes before them or they
+span more than two qubits ("Q3-Q4" of a qubit metric stays a pair).  A subject after a word that leaves something
+out (:data:`~copilot_core.language.limits.LEAVING_WORDS`: "except Q5", "not counting qubits 3 and 7") is left out
+of the set and is never a subject asked about.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from collections.abc import Sequence
+
+from copilot_core.language.limits import LEAVING_WORDS, Range, Threshold
+from copilot_core.language.pairs import COUPLING_NOUNS, Number, qubit_numbers
+from copilot_core.language.phrases import Phrases, tokens_of
+
+LEAVING_OUT = Phrases(LEAVING_WORDS)
+_RUN_WORDS = frozenset({"through", "thru", "till", "until", "upto"})
+_RUN_MARKS = ("..", "…")
+_WEAK_WORDS = frozenset({"to", "and"})
+_FILLER = frozenset({"q", "qubit", "qubits", "number", "no", "up", "including", "inclusive"})
+_DASHES = frozenset("-–—−")
+_BEFORE = frozenset({"qubits", "from", "numbered", "between", "qbs", "range"})
+_LIST = frozenset({"and", "or", "nor", "q", "qubit", "qubits", "the", "for", "also", "both"})
+MAX_RUN = 512
+
+
+@dataclass(frozen=True)
+class QubitSet:
+    """The qubits of the runs a question writes (``span``), those it leaves out (``left_out``), and where both are
+    written (``spans``), so no other reading takes those numbers for subjects."""
+
+    span: tuple[str, ...] = ()
+    left_out: tuple[str, ...] = ()
+    spans: tuple[tuple[int, int], ...] = ()
+    limits: tuple[Threshold, ...] = ()  # the limits read, less a bare number that ends a run ("up to 15")
+
+
+def _run(text: str, a: Number, b: Number, about_couplings: bool) -> bool:
+    """``a`` and ``b`` written as the two ends of a run of qubits."""
+    gap = text[a[1]:b[0]]
+    words = [w for _, _, w in tokens_of(gap)]
+    marks = {c for c in gap if not (c.isalnum() or c.isspace() or c == "_")}
+    strong = bool(set(words) & _RUN_WORDS) or any(m in gap for m in _RUN_MARKS)
+    if not set(words) <= _RUN_WORDS | _WEAK_WORDS | _FILLER or not marks <= _DASHES | {"."} or len(words) > 4:
+        return False
+    low, high = sorted((int(a[2]), int(b[2])))
+    if low == high or high - low >= MAX_RUN or "." in marks and not strong:
+        return False
+    before = [w for _, e, w in tokens_of(text) if e <= a[0]][-3:]
+    after = [w for s, _, w in tokens_of(text) if s >= b[1]][:1]
+    if "and" in words and "between" not in before:
+        return False
+    if strong or after == ["inclusive"] or "inclusive" in words:
+        return True
+    return not about_couplings and (bool(set(before) & _BEFORE) or high - low > 1)
+
+
+def qubit_set(text: str, coupling_metric: bool, limits: Sequence[Threshold] = (),
+              ranges: Sequence[Range] = ()) -> QubitSet:
+    """The runs and the left-out qubits of ``text`` (``coupling_metric``: it names a metric of couplings; the
+    ``limits`` and ``ranges`` it states hold numbers that are never qubits)."""
+    values = frozenset([t.value for t in limits if t.unit] + [v for r in ranges for v in (r.low, r.high)])
+    numbers = qubit_numbers(text, values)
+    tokens = tokens_of(text)
+    about_couplings = coupling_metric or bool({w for _, _, w in tokens} & COUPLING_NOUNS)
+    runs: list[tuple[int, int, range]] = []
+    i = 0
+    while i + 1 < len(numbers):
+        a, b = numbers[i], numbers[i + 1]
+        if a[:2] != b[:2] and _run(text, a, b, about_couplings):
+            low, high = sorted((int(a[2]), int(b[2])))
+            runs.append((a[0], b[1], range(low, high + 1)))
+            i += 2
+            continue
+        i += 1
+    left: list[int] = []
+    spans: list[tuple[int, int]] = [(s, e) for s, e, _ in runs]
+    out_runs: set[int] = set()
+    for _, end in LEAVING_OUT.spans(tokens):
+        stop = end
+        while stop < len(tokens) and (tokens[stop][2] in _LIST | _RUN_WORDS | {"to"}
+                                      or any(n[0] >= tokens[stop][0] and n[1] <= tokens[stop][1] for n in numbers)):
+            stop += 1
+        reach = (tokens[end][0], tokens[stop - 1][1]) if stop > end else (0, 0)
+        named = [n for n in numbers if reach[0] <= n[0] and n[1] <= reach[1]]
+        if not named:
+            continue
+        spans.append(reach)
+        for k, (s, e, qubits) in enumerate(runs):
+            if reach[0] <= s and e <= reach[1]:
+                out_runs.add(k)
+                left += list(qubits)
+        left += [int(n[2]) for n in named if not any(s <= n[0] and n[1] <= e for s, e, _ in runs)]
+    span = [q for k, (_, _, qubits) in enumerate(runs) if k not in out_runs for q in qubits]
+    ends = {float(q) for s, e, _ in runs for n in numbers if s <= n[0] and n[1] <= e for q in (n[2],)}
+    return QubitSet(tuple(dict.fromkeys(map(str, span))), tuple(dict.fromkeys(map(str, left))), tuple(spans),
+                    tuple(t for t in limits if t.unit or t.value not in ends))
