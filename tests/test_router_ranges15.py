@@ -54,6 +54,8 @@ def test_no_subject_of_a_set_is_said_missing(asked, repo):
     ("Compare the ZX90 fidelity between 16 and 17 or 16 and 18", ("16-17", "16-18")),
     ("How fast is the CR gate on the 3/9 coupler?", ("3-9",)),
     ("T1 of Q3-Q4", ("3-4",)),
+    ("Is the CR gate of Q25-Q11 shorter than 274 ns?", ("25-11",)),
+    ("Is the two-qubit gate on 37-23 longer than 158 ns?", ("37-23",)),
 ])
 def test_couplings_still_read_as_couplings(text, couplings):
     q = parse(text, CHIPS)
@@ -76,3 +78,17 @@ def test_a_limits_range_is_no_qubit_run():
 def test_a_conditions_exclusion_is_still_read():
     q = parse("Which qubits have T1 above 40 us but not T2 echo above 30 us?", CHIPS)
     assert q.left_out == () and {(t.metric, t.value) for t in q.limits} >= {("t1", 40.0)}
+
+
+@pytest.mark.parametrize("text, left_out", [("T1 std without 2 outliers", ()), ("std of T1 except 5", ()),
+                                            ("T1 std except qubits 3 and 7", ("3", "7")),
+                                            ("T1 std, leaving qubit 12 aside", ("12",))])
+def test_only_a_qubit_written_as_one_is_left_out(text, left_out):
+    assert parse(text, CHIPS).left_out == left_out
+
+
+@pytest.mark.parametrize("text, qubits", [("What is the gap in T1 between qubit 13 and qubit 16?", ("13", "16")),
+                                          ("difference between qubits 5 and 9 in T1", ("5", "9"))])
+def test_two_qubits_compared_between_are_no_run(text, qubits):
+    q = parse(text, CHIPS)
+    assert q.qubits == qubits and q.span == ()

@@ -1,12 +1,12 @@
 """The qubits a question takes as a set: a run of them written by its two ends, and the ones it leaves out.
 
 Two qubit numbers joined by a dash or "to" read like a coupling, yet a person writes a run of qubits so too, and a
-spread, a ranking or a count is then asked over that run, not of one coupling that does not exist.  Two numbers are a
-run when a run word joins them ("through", "until", "..") or "inclusive" follows; or, in a question not about
-couplings (no coupling word, no coupling metric), when "qubits", "from" or "numbered" comes before them or they
-span more than two qubits ("Q3-Q4" of a qubit metric stays a pair).  A subject after a word that leaves something
-out (:data:`~copilot_core.language.limits.LEAVING_WORDS`: "except Q5", "not counting qubits 3 and 7") is left out
-of the set and is never a subject asked about.
+spread, a ranking or a count is then asked over that run, not of one coupling that does not exist.  Two numbers, the
+lower first, are a run when a run word joins them ("through", "until", "..") or "inclusive" follows; or, in a
+question not about couplings (no coupling word, no two-qubit gate, no coupling metric), when "qubits", "from" or
+"numbered" comes before them or they span more than two qubits ("Q3-Q4" and "Q25-Q11" stay pairs).  A subject
+written as a qubit after a word that leaves something out (:data:`~copilot_core.language.limits.LEAVING_WORDS`:
+"except Q5", "not counting qubits 3 and 7") is left out of the set and is never a subject asked about.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ _FILLER = frozenset({"q", "qubit", "qubits", "number", "no", "up", "including", 
 _DASHES = frozenset("-–—−")
 _BEFORE = frozenset({"qubits", "from", "numbered", "between", "qbs", "range"})
 _LIST = frozenset({"and", "or", "nor", "q", "qubit", "qubits", "the", "for", "also", "both"})
+_GATES = frozenset({"cr", "cnot", "cz", "zx90", "gate", "gates"})  # a two-qubit gate's words: about couplings
+_COMPARING = frozenset({"difference", "gap", "margin", "compare", "compared", "vs", "versus", "delta", "differ"})
 MAX_RUN = 512
 
 
@@ -49,15 +51,15 @@ def _run(text: str, a: Number, b: Number, about_couplings: bool) -> bool:
     strong = bool(set(words) & _RUN_WORDS) or any(m in gap for m in _RUN_MARKS)
     if not set(words) <= _RUN_WORDS | _WEAK_WORDS | _FILLER or not marks <= _DASHES | {"."} or len(words) > 4:
         return False
-    low, high = sorted((int(a[2]), int(b[2])))
-    if low == high or high - low >= MAX_RUN or "." in marks and not strong:
+    low, high = int(a[2]), int(b[2])
+    if low >= high or high - low >= MAX_RUN or "." in marks and not strong:  # "Q25-Q11": control then target
         return False
     before = [w for _, e, w in tokens_of(text) if e <= a[0]][-3:]
     after = [w for s, _, w in tokens_of(text) if s >= b[1]][:1]
-    if "and" in words and "between" not in before:
-        return False
     if strong or after == ["inclusive"] or "inclusive" in words:
-        return True
+        return "and" not in words or "between" in before
+    if "and" in words and (not {"between", "qubits"} <= set(before) or _COMPARING & {w for _, _, w in tokens_of(text)}):
+        return False  # "the gap between Q13 and Q16", "the difference between qubits 5 and 9": two qubits
     return not about_couplings and (bool(set(before) & _BEFORE) or high - low > 1)
 
 
@@ -68,14 +70,13 @@ def qubit_set(text: str, coupling_metric: bool, limits: Sequence[Threshold] = ()
     values = frozenset([t.value for t in limits if t.unit] + [v for r in ranges for v in (r.low, r.high)])
     numbers = qubit_numbers(text, values)
     tokens = tokens_of(text)
-    about_couplings = coupling_metric or bool({w for _, _, w in tokens} & COUPLING_NOUNS)
+    about_couplings = coupling_metric or bool({w for _, _, w in tokens} & (COUPLING_NOUNS | _GATES))
     runs: list[tuple[int, int, range]] = []
     i = 0
     while i + 1 < len(numbers):
         a, b = numbers[i], numbers[i + 1]
         if a[:2] != b[:2] and _run(text, a, b, about_couplings):
-            low, high = sorted((int(a[2]), int(b[2])))
-            runs.append((a[0], b[1], range(low, high + 1)))
+            runs.append((a[0], b[1], range(int(a[2]), int(b[2]) + 1)))
             i += 2
             continue
         i += 1
@@ -89,7 +90,9 @@ def qubit_set(text: str, coupling_metric: bool, limits: Sequence[Threshold] = ()
             stop += 1
         reach = (tokens[end][0], tokens[stop - 1][1]) if stop > end else (0, 0)
         named = [n for n in numbers if reach[0] <= n[0] and n[1] <= reach[1]]
-        if not named:
+        said = [w for w in (t[2] for t in tokens[end:stop]) if w in ("q", "qubit", "qubits") or w[:1] == "q"
+                and w[1:2].isdigit()]
+        if not named or not said:  # "without 2 outliers": no qubit
             continue
         spans.append(reach)
         for k, (s, e, qubits) in enumerate(runs):
