@@ -110,6 +110,10 @@ AFTER: tuple[Case, ...] = (  # written after the fix, to attack it
        ((ZX, lambda v: err(v) < 1.2),), _one(ZX, above=98.8), kind="coupling", chip=OTHER),
     _q("e15a-share-mis", "what proportion of qubits have a misassignment rate above 0.1",
        ((RO, lambda v: err(v) > 10),), _one(RO, below=90), share=True),
+    _q("e15a-range", "which qubits have readout error between 2% and 4%", ((RO, lambda v: 2 < err(v) < 4),),
+       _one(RO, above=96, below=98)),
+    _q("e15a-range-frac", "On 144Qv2, which couplings have a CZ error between 0.01 and 0.02?",
+       ((ZX, lambda v: 1 < err(v) < 2),), _one(ZX, above=98, below=99), kind="coupling", chip=OTHER),
 )
 AFTER_ASKED: tuple[Asked, ...] = (
     Asked("e15a-yn-cz", "is the CZ error of coupling Q00-Q01 at most 2%?", ZX, "above", 98, lambda v: err(v) <= 2),

@@ -107,11 +107,39 @@ def _limits(text: str) -> list[_Limit]:
     return out
 
 
+_RANGE_JOINS = frozenset({"and", "to", "-", "–", "—"})
+
+
+def _ranges(text: str) -> list[_Limit]:
+    """Every range written as a word and two numbers ("between 2% and 4%", "outside 1-3 %"), its ends turned."""
+    numbers = number_spans(text)
+    out = []
+    for row in ("inside range", "outside range"):
+        rule = WORDS[row]
+        for start, end in rule.find(text) if isinstance(rule, Phrases) else []:
+            after = [n for n in numbers if n[0] >= end][:2]
+            if len(after) < 2 or text[end:after[0][0]].strip():
+                continue
+            (first, stop, low, _), (second, last, high, _) = after
+            percent, stop = _unit_after(text, stop)
+            shown, last = _unit_after(text, last)
+            try:
+                ends = sorted(_fidelity_value(float(v), percent or shown) for v in (low, high))
+            except ValueError:
+                continue
+            if text[stop:second].strip().lower() in _RANGE_JOINS:
+                out.append(_Limit(start, last, f"{text[start:end]} {ends[0]:g}% and {ends[1]:g}%",
+                                  text[start:last]))
+    return out
+
+
 def bound_limits(text: str, spans: Sequence[tuple[int, int, str]]) -> tuple[list[tuple[int, int, str]],
                                                                             tuple[HeldError, ...]]:
     """The replacements that turn each limit an error phrase (``spans``: ``(start, end, _)`` from its fidelity's
     first word to its error's last) holds, and each limit as the person said it and as read."""
-    limits = _limits(text)
+    ranges = _ranges(text)
+    limits = sorted(ranges + [lim for lim in _limits(text) if not any(r.start <= lim.start < r.end for r in ranges)],
+                    key=lambda lim: lim.start)
     others = [(s, e) for s, e, _ in metric_spans(text) if text[s:e].lower().rstrip("s") not in _NAMING]
     edits: list[tuple[int, int, str]] = []
     held: list[HeldError] = []
