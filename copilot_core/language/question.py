@@ -1,7 +1,5 @@
-"""A question read once into a typed :class:`Question`, from one table of words
-(:mod:`~copilot_core.language.question_words`): chips, qubits, couplings, metrics, extreme, N, thresholds with their
-unit, a window, a chart, its shape.  Callers read the fields, never their own patterns over the question's text.
-"""
+"""A question read once into a typed :class:`Question` from one table of words (:mod:`.question_words`): chips, qubits,
+couplings, metrics, extreme, N, limits, a window, a chart, its shape.  Callers read its fields, never the text."""
 from __future__ import annotations
 
 import functools
@@ -65,10 +63,8 @@ def qubits_in(text: str) -> set[int]:
 def blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
     """``text`` with the characters of ``spans`` made spaces (line breaks kept), so positions stay."""
     chars = list(text)
-    for start, end in spans:
-        for i in range(start, end):
-            if chars[i] != "\n":
-                chars[i] = " "
+    for i in (i for start, end in spans for i in range(start, end) if chars[i] != "\n"):
+        chars[i] = " "
     return "".join(chars)
 
 
