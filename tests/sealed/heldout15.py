@@ -311,7 +311,7 @@ def _spread(db) -> list[Question]:
         _q("spread", 2, "T1 RANGE 144QV2 LONGEST MINUS SHORTEST STOP MICROSECONDS STOP",
            Truth(numbers=(Expect(max(t1) - min(t1), UNIT_TOL["us"]),))),
         _q("spread", 3, "> how much do the qubit frequencies scatter on the big one?\n\nRelaying that: 144Qv2's qubit "
-           "frequencies, their standard deviation, in MHz.\n\n/ Ines",
+           "frequencies, their standard deviation (MHz).\n\n/ Ines",
            Truth(numbers=(std(freq, UNIT_TOL["MHz"]),))),
         _q("spread", 4, "T2* scatter on 64Qv3, one sigma (standard deviation, µs is fine)? Btw, how was your "
            "weekend?", Truth(numbers=(std(t2s, UNIT_TOL["us"]),))),
