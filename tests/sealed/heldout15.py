@@ -111,13 +111,13 @@ def _compound(db) -> list[Question]:
         (CHIP, None, ("t1", ">", 80.0, "us"), ("t2_echo", ">", 110.0, "us"),
          "64Qv3 qubits with T1 > 8.0e-5 s and T2 echo > 1.1e-4 s: tally them and list the ids."),
         (OTHER, None, ("t2_echo", ">", 120.0, "us"), ("readout_fidelity_0", ">", 98.0, "%"),
-         "On 144Qv2, which qubits have an echo T2 no shorter than 120 µs and a |0> readout fidelity "
+         "On 144Qv2, which qubits have an echo T2 no shorter than 120 µs plus a |0> readout fidelity "
          "not under 98 %? Number and ids."),
         (CHIP, (0, 31), ("t2_star", ">", 45.0, "us"), ("qubit_frequency", "<", 5.0, "GHz"),
          "Among Q000 to Q031 of 64Qv3 (the lower half of the chip, by id), count those whose T2* tops 45 µs while "
          "the qubit frequency stays under 5.0e9 Hz, and name each."),
         (OTHER, None, ("t1", "<", 35.0, "us"), ("average_readout_fidelity", "<", 92.0, "%"),
-         "For the weekly review I need the 144Qv2 qubits that are weak twice over: T1 under 3.5e-5 s and "
+         "For the weekly review I need those 144Qv2 qubits weak twice over: T1 under 3.5e-5 s and "
          "averaged readout fidelity short of 92 %. A headcount plus the list."),
     )
     out = []
@@ -147,7 +147,7 @@ def _correlation(db) -> list[Question]:
          "> is the averaged readout number just tracking the |1> state one?\n\nGood question from Lea. For 144Qv2, "
          "Pearson's r linking averaged readout fidelity to the |1> one, qubit by qubit?\n\n-- Tomás"),
         (CHIP, "t1", "t2_star", "qubit",
-         "NEED PEARSON R OF T1 AGAINST T2 STAR ACROSS 64QV3 QUBITS STOP SIGNED VALUE STOP"),
+         "NEED CORRELATION COEFF T1 AGAINST T2 STAR ACROSS 64QV3 QUBITS STOP SIGNED VALUE STOP"),
         (OTHER, "bell_state_fidelity", "zx90_gate_fidelity", "coupling",
          "Per coupling on 144Qv2, how tightly are the Bell-state and ZX90 fidelities tied (I suspect "
          "they are basically the same story)? Correlation coefficient, please."),
@@ -188,7 +188,7 @@ def _cross(db) -> list[Question]:
     return [
         _sides(echo, UNIT_TOL["us"], "MEAN T2 ECHO 64QV3 VERSUS 144QV2 STOP WHICH ONE LONGER STOP BOTH FIGURES STOP",
                1),
-        _sides(fails, 0, f"Since {written}, did 64Qv3 or 144Qv2 log more failed tasks? I need both tallies.", 2),
+        _sides(fails, 0, f"Since {written}, did 64Qv3 or 144Qv2 tally more task failures? I need both tallies.", 2),
         _sides(x90, UNIT_TOL["%"], "Mean X90 gate fidelity, per chip:\n64Qv3 = ____ %\n144Qv2 = ____ %\n"
                "winner = ____", 3, "%"),
         _sides(bell, UNIT_TOL["%"], "Which device's couplings average the better Bell-state fidelity "
@@ -230,7 +230,7 @@ def _window(db) -> list[Question]:
         _q("window count", 1, f"How many tasks on 64Qv3 have ended up failed since {written}?",
            Truth(numbers=(counted(CHIP, since, FAILED),))),
         _q("window count", 2, "> did the overnight batches all kick off?\n\nNot sure either. Count of runs "
-           "kicked off on 144Qv2 within the past 5 days (executions, not tasks)?\n\nthanks, P.",
+           "kicked off on 144Qv2 over these past 5 days (executions, not tasks)?\n\nthanks, P.",
            Truth(numbers=(counted(OTHER, _moved(*span(db, OTHER, "days:5")), {}, RUNS),))),
         _q("window count", 3, "COUNT FAILED CHECKT2ECHO ON 144QV2 LAST FOUR DAYS STOP",
            Truth(numbers=(counted(OTHER, _moved(*span(db, OTHER, "days:4")), {"name": "CheckT2Echo", **FAILED}),))),
@@ -310,8 +310,8 @@ def _spread(db) -> list[Question]:
            Truth(numbers=(std(readout, UNIT_TOL["%"]),))),
         _q("spread", 2, "T1 RANGE 144QV2 LONGEST MINUS SHORTEST STOP MICROSECONDS STOP",
            Truth(numbers=(Expect(max(t1) - min(t1), UNIT_TOL["us"]),))),
-        _q("spread", 3, "> how much do the qubit frequencies scatter on the big one?\n\nRelaying that: the standard "
-           "deviation of 144Qv2's qubit frequencies, expressed in MHz.\n\n/ Ines",
+        _q("spread", 3, "> how much do the qubit frequencies scatter on the big one?\n\nRelaying that: 144Qv2's qubit "
+           "frequencies, their standard deviation (MHz).\n\n/ Ines",
            Truth(numbers=(std(freq, UNIT_TOL["MHz"]),))),
         _q("spread", 4, "T2* scatter on 64Qv3, one sigma (standard deviation, µs is fine)? Btw, how was your "
            "weekend?", Truth(numbers=(std(t2s, UNIT_TOL["us"]),))),
@@ -332,7 +332,7 @@ def _missing(db) -> list[Question]:
     truth = Truth(any_words=NOT_THERE, no_values=True)
     return [
         _q("missing thing", 1, "T1 of Q070 on 64Qv3, please (latest value).", truth),
-        _q("missing thing", 2, "> can you check the new chip?\n\nSure. What's the median T2 echo on 256Qv1?\n\n"
+        _q("missing thing", 2, "> can you check the new chip?\n\nSure. Median echo T2 for 256Qv1, please?\n\n"
            "-- Oskar", truth),
         _q("missing thing", 3, "Whats the leakage rate per X90 on qubit no. 3 of 144Qv2 (as a fraction)?", truth),
         _q("missing thing", 4, "Q000–Q063 coupler on 64Qv3 — Bell-state number, please?", truth),
