@@ -31,6 +31,9 @@ from tests.sealed.heldout13 import build_heldout13
 from tests.sealed.heldout14 import build_heldout14
 from tests.sealed.heldout15 import build_heldout15
 
+# The first test builds every sealed set on the embedded engine (many unindexed reads): minutes on a loaded machine.
+pytestmark = pytest.mark.timeout(2400)
+
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("copilot_core", "pages", "ui", "scripts", "app.py", "server.py")
 TEXT_SUFFIXES = {".py", ".md", ".yaml", ".yml", ".json", ".txt", ".jinja", ".toml", ".j2"}
