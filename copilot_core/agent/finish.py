@@ -91,7 +91,7 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
         blocks = [*blocks, TextBlock(loose)]  # a limit bound to no metric: never dropped silently
     wide = unapplied_set_note(plan.asked, outcomes) if end.asked is None else None
     if wide is not None and wide not in answer_text(blocks):
-        blocks = [*blocks, TextBlock(wide)]  # a set of qubits asked, a figure over the whole chip: said so
+        blocks = [*blocks, TextBlock(wide)]  # a set of qubits asked, a chip-wide figure: said so
     if end.asked is None:  # a named subject the data lacks: said first, and no value stands as its answer
         blocks = missing_blocks(blocks, plan.missing, only_missing=not plan.holds_named, chips=plan.chips)
         charts.extend(asked_chart(question, outcomes, charts))

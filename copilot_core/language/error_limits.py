@@ -1,5 +1,5 @@
 """An error held to a number, read as the fidelity it bounds: "readout error below 2%" is the readout fidelity above
-98%, "CZ error of at most 0.015" the CZ fidelity of at least 98.5%, "1 − fidelity under 2e-2" the fidelity above 98%.
+98%, "CZ error of at most 0.015" a CZ fidelity of 98.5% or more, "1 − fidelity under 2e-2" the fidelity above 98%.
 
 The catalogue holds fidelities (in %), so a limit on their error (1 − fidelity) turns both its side and its value:
 below N% error is above 100 − N% fidelity, "at most" is "at least", "exceeding" is "below".  A value written with

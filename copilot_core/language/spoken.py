@@ -51,8 +51,8 @@ def _spoken_at(tokens: list[Token], i: int, text: str) -> tuple[str, int] | None
 
 
 def _chip_at(tokens: list[Token], i: int, text: str) -> tuple[str, int] | None:
-    """A chip id dictated with its letters apart from token ``i`` ("144 q v 2", "sixty four q v three", "one forty
-    four Q V two"): the id and the token index after it, else None."""
+    """A chip id dictated with its letters apart from token ``i`` ("144 q v 2", "one forty
+    four Q V two", "twenty q v one"): the id and the token index after it, else None."""
     size = value_at(tokens, i, text)
     if size is None:
         return None

@@ -231,7 +231,7 @@ def _qubits_said(qubits: Sequence[str]) -> str:
 
 def unapplied_set_note(asked: Question, outcomes: Sequence[ToolOutcome]) -> str | None:
     """A note when the question asks over a set of qubits (a run, or some left out) and a figure shown comes from a
-    call over the whole chip: the person is told, never shown a chip-wide number as the set's."""
+    call over every qubit of the chip: the person is told, never shown a chip-wide number as the set's."""
     if not (asked.span or asked.left_out):
         return None
     wide = [o for o in outcomes if o.ok and o.name in _CHIP_WIDE and not {"qubits", "leaving_out", "qid", "qids"}

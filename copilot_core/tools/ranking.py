@@ -38,7 +38,7 @@ def measure_metric(ctx: ToolContext, chip_id: str, metric_name: str, qubits: Seq
         raise ToolError(f"no {metric_name} data on {chip_id}", "list names with list_available_parameters", kind="data")
     found = restricted(found, qubits, leaving_out or ())
     if not found.values:
-        raise ToolError(f"no qubit of {chip_id} is in the set asked ({found.scope})",
+        raise ToolError(f"the set asked ({found.scope}) is outside {chip_id}: give qubits below {found.size}",
                         f"name qubits below {found.size}", kind="call")
     return found
 

@@ -172,8 +172,8 @@ def test_rank_metric_says_when_fewer_than_n_subjects_have_a_value(call, db, chip
     kept = sorted(truth, key=lambda q: truth[q])[:3]
     real = ranking.measure_metric
 
-    def three(ctx, chip_id, metric_name):
-        cm = real(ctx, chip_id, metric_name)
+    def three(ctx, chip_id, metric_name, *in_set):
+        cm = real(ctx, chip_id, metric_name, *in_set)
         return replace(cm, values={q: (v if q in kept else None) for q, v in cm.values.items()})
 
     monkeypatch.setattr(ranking, "measure_metric", three)
