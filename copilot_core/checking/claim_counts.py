@@ -12,8 +12,8 @@ or total fact holds is:
 
 A count said of a task ("CheckRamsey failed 2 times") is held to that task's own count when the tools counted per
 task, never to the run's or another task's; one said of runs (executions) that the tools counted as task results,
-and one said of task results the tools counted as runs, is wrong.  A figure said to be a total that is one side's statistic of several
-(two chips' medians "combined") is wrong.
+and one said of task results the tools counted as runs, is wrong.  A figure said to be a total that is one side's
+statistic of several (two chips' medians "combined") is wrong.
 """
 
 from __future__ import annotations

@@ -240,8 +240,8 @@ def unapplied_set_note(asked: Question, outcomes: Sequence[ToolOutcome]) -> str 
         return None
     asked_for = " and ".join(filter(None, [_qubits_said(asked.span) if asked.span else "",
                                            f"leaving out {_qubits_said(asked.left_out)}" if asked.left_out else ""]))
-    return (f"_Note: the question asks over a set of qubits ({asked_for}), but {wide[0].name} was read over the "
-            f"whole chip: its figures are not restricted to that set._")
+    return (f"_Note: the question asks over a set of qubits ({asked_for}), but {wide[0].name} read every qubit of "
+            f"the chip: its figures are not restricted to that set._")
 
 
 def settle_limits(name: str, args: dict, asked: Question) -> Settled:
