@@ -68,3 +68,10 @@ def test_the_answer_note_says_the_error_and_its_fidelity(case):
                                   "qubits with T1 above 50 us", "How many qubits failed with an error above 3 times?"])
 def test_no_error_held_to_a_number_turns_nothing(text):
     assert parse(text, CHIPS).held_errors == ()
+
+
+def test_a_spoken_error_limit_is_said_in_both_wordings():
+    """The note's limits come from the same text the limit is read from: a spoken gate name's error too."""
+    asked = parse("how many couplings have a zed x ninety error below 2 percent on 64Qv3", CHIPS)
+    assert asked.threshold is not None and asked.threshold.side == "above" and asked.threshold.value == 98.0
+    assert [h.fidelity for h in asked.held_errors] == ["fidelity above 98%"]
