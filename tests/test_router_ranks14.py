@@ -119,4 +119,4 @@ def test_a_median_comparison_is_re_made_with_the_statistic_asked(case):
 ])
 def test_an_error_word_is_read_as_its_fidelity_with_the_end_turned(text, read):
     from copilot_core.language.error_words import as_fidelity
-    assert as_fidelity(text) == read
+    assert as_fidelity(text)[0] == read

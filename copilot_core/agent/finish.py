@@ -89,7 +89,7 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
     loose = unbound_note(plan.asked, outcomes) if end.asked is None else None
     if loose is not None and loose not in answer_text(blocks):
         blocks = [*blocks, TextBlock(loose)]  # a limit bound to no metric: never dropped silently
-    wide = unapplied_set_note(plan.asked, outcomes) if end.asked is None else None
+    wide = unapplied_set_note(plan.asked, outcomes, plan.layout["size"] if plan.layout else 0) if end.asked is None else None
     if wide is not None and wide not in answer_text(blocks):
         blocks = [*blocks, TextBlock(wide)]  # a set of qubits asked, a chip-wide figure: said so
     if end.asked is None:  # a named subject the data lacks: said first, and no value stands as its answer

@@ -18,7 +18,7 @@ import pandas as pd
 
 from copilot_core.analysis.stats import Stats, describe
 from copilot_core.domain.metrics import CATALOGUE, Band, Kind, Metric, metric, missing_since, missing_text, window_text
-from copilot_core.domain.topology import Topology, qubit_label, topology_for
+from copilot_core.domain.topology import Topology, qubit_label, runs_named, topology_for
 from copilot_core.errors import CopilotError, InvalidRequest
 
 if TYPE_CHECKING:
@@ -75,18 +75,6 @@ class ChipMetric:
         return qubit_label(item_id, self.size)
 
 
-def _runs_named(qubits: list[int], size: int) -> str:
-    """``Q10 to Q19, Q25`` of a sorted list of qubits: each run of three or more consecutive ones by its ends."""
-    runs: list[list[int]] = []
-    for q in qubits:
-        if runs and q == runs[-1][-1] + 1:
-            runs[-1].append(q)
-        else:
-            runs.append([q])
-    return ", ".join(f"{qubit_label(r[0], size)} to {qubit_label(r[-1], size)}" if len(r) > 2 else
-                     ", ".join(qubit_label(q, size) for q in r) for r in runs)
-
-
 def restricted(cm: ChipMetric, qubits: Collection[int] | None, leaving_out: Collection[int] = ()) -> ChipMetric:
     """``cm`` over a set of qubits: those of ``qubits`` (every one when None) less ``leaving_out``; a coupling is in
     the set when both its qubits are.  A statistic over a run of qubits is asked of that run, never of the chip."""
@@ -96,9 +84,9 @@ def restricted(cm: ChipMetric, qubits: Collection[int] | None, leaving_out: Coll
     drop = {int(q) for q in leaving_out}
     ids = [i for i in cm.values if all((keep is None or int(e) in keep) and int(e) not in drop for e in i.split("-"))]
     values = {i: cm.values[i] for i in ids}
-    named = _runs_named(sorted(q for q in keep if q < cm.size), cm.size) if keep is not None else "all qubits"
+    named = runs_named(sorted(q for q in keep if q < cm.size), cm.size) if keep is not None else "all qubits"
     out = sorted(q for q in drop if q < cm.size and (keep is None or q in keep))
-    left = f" leaving out {_runs_named(out, cm.size)}" if out else ""
+    left = f" leaving out {runs_named(out, cm.size)}" if out else ""
     kind = "couplings" if cm.kind == "coupling" else "qubits"
     return replace(cm, values=values, raw={i: r for i, r in cm.raw.items() if i in values},
                    stats=describe(values.values(), total=len(ids)), bands={i: cm.bands.get(i) for i in ids},

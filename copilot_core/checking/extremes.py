@@ -110,7 +110,7 @@ def judge_ranking(subject: Subject, word: RankWord, sentence: str, ends: Sequenc
     if not word.against_all:
         return "unchecked", NO_RANKING  # said against one other subject the order check did not find ranked
     found = [e for e in ends if e.kind == subject.kind and e.side == turned_side(side(word.word), sentence)]
-    named = {m for m in metrics_named(as_fidelity(sentence)) if m is not None}  # "the lowest CZ error": its fidelity
+    named = {m for m in metrics_named(as_fidelity(sentence)[0]) if m is not None}  # "the lowest CZ error": its fidelity
     if named:
         found = [e for e in found if e.metric in named]
     if not found or (not named and len({e.metric for e in found}) > 1):

@@ -121,6 +121,18 @@ def qubit_label(qid: int | str, size: int) -> str:
     return f"Q{int(parse_qubit_ref(str(qid))):0{width}d}"
 
 
+def runs_named(qubits: list[int], size: int) -> str:
+    """``Q10 to Q19, Q25`` of a sorted list of qubits: each run of three or more consecutive ones by its ends."""
+    runs: list[list[int]] = []
+    for q in qubits:
+        if runs and q == runs[-1][-1] + 1:
+            runs[-1].append(q)
+        else:
+            runs.append([q])
+    return ", ".join(f"{qubit_label(r[0], size)} to {qubit_label(r[-1], size)}" if len(r) > 2 else
+                     ", ".join(qubit_label(q, size) for q in r) for r in runs)
+
+
 def target_label(target: str, size: int) -> str:
     """A qubit or coupling as every table writes it: ``Q069``, ``Q115→Q118`` (a stored id that is neither is shown
     as stored)."""

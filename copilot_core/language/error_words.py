@@ -101,15 +101,16 @@ def says_error(text: str) -> bool:
     return bool(_error_spans(text)) and not turned_limits(text)[1]
 
 
-def as_fidelity(text: str) -> str:
-    """``text`` read as the fidelity its error words mean: an error held to a number as the fidelity's limit
-    (:func:`turned_limits`), else each end word turned; ``text`` itself when it says no error."""
+def as_fidelity(text: str) -> tuple[str, tuple[HeldError, ...]]:
+    """``text`` read as the fidelity its error words mean, with the error limits it holds: an error held to a number
+    as the fidelity's limit (:func:`turned_limits`), else each end word turned; ``text`` itself when it says no
+    error."""
     turned, held = turned_limits(text)
     if held:
-        return turned
-    if not says_error(text):
-        return text
+        return turned, held
     spans = _error_spans(text)
+    if not spans:
+        return text, ()
     out, at = [], 0
     for start, end, word in tokens_of(text):
         if any(s <= start < e for _, s, e, _, _ in spans):
@@ -120,7 +121,7 @@ def as_fidelity(text: str) -> str:
             turned = TURNED[word]
             out.append(text[at:start] + (turned.capitalize() if text[start].isupper() else turned))
             at = end
-    return "".join(out) + text[at:]
+    return "".join(out) + text[at:], ()
 
 
 def turned_side(side: str, sentence: str) -> str:

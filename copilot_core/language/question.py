@@ -11,7 +11,7 @@ from typing import Literal, cast
 from copilot_core.language.absent import not_held_spans
 from copilot_core.language.dates import date_spans, written_window
 from copilot_core.language.count_units import Counted, counted_unit
-from copilot_core.language.error_words import HeldError, as_fidelity, turned_limits
+from copilot_core.language.error_words import HeldError, as_fidelity
 from copilot_core.language.failure_words import ranks_failures
 from copilot_core.language.limits import Range, Threshold, read_limits
 from copilot_core.language.numbers import number_spans
@@ -332,7 +332,7 @@ def _bare_percent(text: str) -> bool:
 @functools.lru_cache(maxsize=256)
 def _parse(asked: str, chips: tuple[str, ...]) -> Question:
     typed = as_typed(asked)  # spoken names as typed: every reading below, the error limits too, is of this text
-    written = as_fidelity(typed)  # "zed x ninety error": the ZX90 fidelity, read so everywhere
+    written, held = as_fidelity(typed)  # "zed x ninety error": the ZX90 fidelity, read so everywhere
     tokens = tokens_of(written)
     found = {row: said for row, rule in WORDS.items() if (said := _first(rule, written, tokens)) is not None}
     spelled = spelled_as_digits(written, 11)
@@ -392,7 +392,7 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
         verdict=read_verdict(text, tokens_of(text), metrics, limits, ranges, qubits, couplings),
         unit_asked=canonical(found["unit asked"].split()[-1]) if "unit asked" in found else None,
         values=tuple(w for _, _, w, _ in number_spans(blank(text, [(m.start, m.end) for m in mentions(text)]))),
-        counted=counted_unit(found), held_errors=turned_limits(typed)[1], span=sets.span, left_out=sets.left_out,
+        counted=counted_unit(found), held_errors=held, span=sets.span, left_out=sets.left_out,
         found=found)
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from copilot_core.domain.metrics import CATALOGUE, Metric, unit_suffix
+from copilot_core.domain.topology import runs_named
 from copilot_core.domain.units import canonical, family
 from copilot_core.language.question import Question, Threshold
 from copilot_core.tools.compact import to_model_json
@@ -223,13 +224,7 @@ _CHIP_WIDE = _OVER_A_SET | {"get_chip_summary", "compare_chips", "count_in_windo
                             "missing_metric", "failure_ranking"}
 
 
-def _qubits_said(qubits: Sequence[str]) -> str:
-    numbers = sorted(int(q) for q in qubits)
-    whole = len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1))
-    return f"Q{numbers[0]} to Q{numbers[-1]}" if whole else ", ".join(f"Q{n}" for n in numbers)
-
-
-def unapplied_set_note(asked: Question, outcomes: Sequence[ToolOutcome]) -> str | None:
+def unapplied_set_note(asked: Question, outcomes: Sequence[ToolOutcome], size: int = 0) -> str | None:
     """A note when the question asks over a set of qubits (a run, or some left out) and a figure shown comes from a
     call over every qubit of the chip: the person is told, never shown a chip-wide number as the set's."""
     if not (asked.span or asked.left_out):
@@ -238,8 +233,9 @@ def unapplied_set_note(asked: Question, outcomes: Sequence[ToolOutcome]) -> str 
             & set(o.args)]
     if not wide:
         return None
-    asked_for = " and ".join(filter(None, [_qubits_said(asked.span) if asked.span else "",
-                                           f"leaving out {_qubits_said(asked.left_out)}" if asked.left_out else ""]))
+    asked_for = " and ".join(filter(None, [runs_named(sorted(int(q) for q in asked.span), size) if asked.span else "",
+                                           f"leaving out {runs_named(sorted(int(q) for q in asked.left_out), size)}"
+                                           if asked.left_out else ""]))
     return (f"_Note: the question asks over a set of qubits ({asked_for}), but {wide[0].name} read every qubit of "
             f"the chip: its figures are not restricted to that set._")
 
