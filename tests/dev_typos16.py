@@ -70,6 +70,23 @@ QUESTIONS: tuple[Slip, ...] = (
          "the last 7 days"),
     Slip("window-cal", "how many calibraton runs failed on 64Qv3 this week", "how many calibration runs failed on "
          "64Qv3 this week", ("calibraton",)),
+    # written after the fix, to attack it
+    Slip("f-anh", "whats the anharmoncity of Q2 on 144Qv2", "whats the anharmonicity of Q2 on 144Qv2",
+         ("anharmoncity",), True),
+    Slip("f-top", "top 5 qubits by readotu fidelity on 144Qv2", "top 5 qubits by readout fidelity on 144Qv2",
+         ("readotu",), True),
+    Slip("f-spread", "how much does T1 vary on 144Qv2, the standart deviation please", "how much does T1 vary on "
+         "144Qv2, the standard deviation please", ("standart",), True),
+    Slip("f-pct", "percantage of couplings on 64Qv3 with ZX90 fidelity above 95%", "percentage of couplings on 64Qv3 "
+         "with ZX90 fidelity above 95%", ("percantage",), True),
+    Slip("f-corr", "is T1 corelated with T2 echo on 64Qv3", "is T1 correlated with T2 echo on 64Qv3", ("corelated",),
+         True),
+    Slip("f-median", "mediaan qubit frequency on 64Qv3", "median qubit frequency on 64Qv3", ("mediaan",), True),
+    Slip("f-task", "how many times did Checkt2echo fail on 64Qv3 over the last 5 days", "how many times did "
+         "CheckT2Echo fail on 64Qv3 over the last 5 days", (), True),
+    Slip("f-compound", "qubits on 64Qv3 with T1 above 40 us and T2 ehco above 30 us", "qubits on 64Qv3 with T1 above "
+         "40 us and T2 echo above 30 us", ("ehco",), True),
+    Slip("f-cross", "avergae T1 on 64Qv3 vs 144Qv2", "average T1 on 64Qv3 vs 144Qv2", ("avergae",), True),
 )
 
 # Plain words one slip from a lab word, or near one: never read as a metric.
