@@ -17,6 +17,7 @@ from copilot_core.language.sentences import split_after_marks
 from copilot_core.guardrails import sanitize_output
 from copilot_core.agent.lookups import failure_quotes
 from copilot_core.agent.plan import TurnPlan
+from copilot_core.language.misspelled import reading_note
 from copilot_core.routing.limits import error_note, unapplied_set_note, unbound_note, unfit_note, unit_refusals
 from copilot_core.llm.streaming import without_markup
 from copilot_core.language.window_words import unread_window, window_reading
@@ -86,6 +87,8 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
         blocks = [*blocks, TextBlock(unfit)]  # a limit no metric named can hold: said, whatever else was answered
     if end.asked is None and (held := error_note(plan.asked)) is not None and held not in answer_text(blocks):
         blocks = [*blocks, TextBlock(held)]  # an error's limit read as its fidelity's: said in both terms
+    if end.asked is None and (slip := reading_note(plan.asked.read_as)) is not None:
+        blocks = [*blocks, TextBlock(slip)]  # a slipped word read as the lab word meant: said how it was read
     loose = unbound_note(plan.asked, outcomes) if end.asked is None else None
     if loose is not None and loose not in answer_text(blocks):
         blocks = [*blocks, TextBlock(loose)]  # a limit bound to no metric: never dropped silently

@@ -8,6 +8,7 @@ distinguish nothing) with the fewest parts left over; two at the same fit mean n
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Sequence
 
 from copilot_core.domain.metrics import CATALOGUE
@@ -42,9 +43,25 @@ def _words(written: Sequence[str]) -> set[str]:
     return out - _FILLER
 
 
+def task_key(name: str) -> str:
+    """A task name as two spellings of it share: lower case, no spaces, underscores or hyphens ("CHECK_T2_ECHO",
+    "check t2 echo" and "CheckT2Echo": checkt2echo)."""
+    return "".join(c for c in name.lower() if c.isalnum())
+
+
+def nearest_tasks(written: str, names: Iterable[str], most: int = 3) -> list[str]:
+    """The names of ``names`` nearest ``written`` as spelled (for a message naming the tasks that are)."""
+    keys = {task_key(n): n for n in names}
+    return [keys[k] for k in difflib.get_close_matches(task_key(written), list(keys), n=most, cutoff=0.5)]
+
+
 def task_meant(written: Sequence[str], names: Iterable[str]) -> str | None:
     """The one name of ``names`` the words ``written`` mean, else None (no name holds them all, or two fit
-    equally)."""
+    equally); a name written in any case or with spaces, underscores or hyphens is that name."""
+    names = list(names)
+    same = [n for n in names if task_key(n) == task_key("".join(written))]
+    if len(same) == 1:
+        return same[0]
     words = _words(written)
     if not words:
         return None

@@ -14,12 +14,13 @@ from copilot_core.language.count_units import Counted, counted_unit
 from copilot_core.language.error_words import HeldError, as_fidelity
 from copilot_core.language.failure_words import ranks_failures
 from copilot_core.language.limits import Range, Threshold, read_limits
+from copilot_core.language.misspelled import respelled
 from copilot_core.language.numbers import number_spans
 from copilot_core.language.pairs import couplings_written
 from copilot_core.language.qualities import Quality, qualities
 from copilot_core.language.qubit_sets import qubit_set
 from copilot_core.language.ranked import EXTREME_WORDS, extreme_n, extreme_word
-from copilot_core.language.task_words import loose_task_name
+from copilot_core.language.task_words import loose_task_name, task_spelled
 from copilot_core.language.window_words import Window, read_window, unplaced_window
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
 from copilot_core.language.spelled import spelled_as_digits
@@ -147,6 +148,7 @@ class Question:
     held_errors: tuple[HeldError, ...] = ()  # an error's limits read as the fidelity's ("error below 2%": above 98%)
     span: tuple[str, ...] = ()  # the qubits of a run it writes ("Q10 through Q19"): a set, never a coupling
     left_out: tuple[str, ...] = ()  # qubits it leaves out ("except Q5"): of every set, and never asked about
+    read_as: tuple[tuple[str, str], ...] = ()  # slipped words read as the lab word meant ("coherense": coherence)
     found: dict[str, str] = field(default_factory=dict, compare=False, hash=False)  # row -> its first match
 
     @property
@@ -217,10 +219,7 @@ class Question:
         return parse(rule.sub(" ", self.text), self.chips)
 
 
-Tokens = list[tuple[int, int, str]]
-
-
-def _first(rule: Row, text: str, tokens: Tokens) -> str | None:
+def _first(rule: Row, text: str, tokens: list[tuple[int, int, str]]) -> str | None:
     """The first words of ``text`` the rule finds, as written (a phrase: its words in lower case)."""
     if isinstance(rule, Phrases):
         spans = rule.spans(tokens)
@@ -302,7 +301,6 @@ def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Seque
 
 _WINDOW_ROWS = ("window", "window form", "this week", "this month", "fortnight", "since weekday", "vague window",
                 "part of today")
-# the first word of a terse count, naming what it counts ("failed tasks this week?")
 _TERSE_STARTS = frozenset({"failed", "failures", "runs", "executions", "tasks", "calibration", "calibrations"})
 
 
@@ -321,7 +319,7 @@ def _task_name(text: str, found: dict[str, str]) -> str | None:
     rule = WORDS["task name"]
     spans = rule.find(text) if isinstance(rule, Phrases) else []
     named = [text[a:b] for a, b in spans if text[a:b].lower() not in _NOT_A_TASK]
-    return named[0] if named else loose_task_name(text, "fail" in found)
+    return task_spelled(named[0]) if named else loose_task_name(text, "fail" in found)
 
 
 def _bare_percent(text: str) -> bool:
@@ -331,7 +329,7 @@ def _bare_percent(text: str) -> bool:
 
 @functools.lru_cache(maxsize=256)
 def _parse(asked: str, chips: tuple[str, ...]) -> Question:
-    typed = as_typed(asked)  # spoken names as typed: every reading below, the error limits too, is of this text
+    typed, read_as = respelled(as_typed(asked))  # spoken names as typed, slipped words as meant: every reading
     written, held = as_fidelity(typed)  # "zed x ninety error": the ZX90 fidelity, read so everywhere
     tokens = tokens_of(written)
     found = {row: said for row, rule in WORDS.items() if (said := _first(rule, written, tokens)) is not None}
@@ -363,7 +361,7 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
     counting = counts_as_digits(text)
     n_match = _rx("n").search(counting)
     last = _rx("last n").search(text)
-    terse = bool(tokens) and tokens[0][2] in _TERSE_STARTS
+    terse = bool(tokens) and tokens[0][2] in _TERSE_STARTS  # "failed tasks this week?": a count's noun first
     shape = compared_shape(found, qubits, chip_ids, dates is not None, terse) or \
         next((name for name, rule in SHAPES if _first(rule, written, tokens) is not None
               or name == "percentage" and _bare_percent(text)), None)
@@ -393,7 +391,7 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
         unit_asked=canonical(found["unit asked"].split()[-1]) if "unit asked" in found else None,
         values=tuple(w for _, _, w, _ in number_spans(blank(text, [(m.start, m.end) for m in mentions(text)]))),
         counted=counted_unit(found), held_errors=held, span=sets.span, left_out=sets.left_out,
-        found=found)
+        read_as=read_as, found=found)
 
 
 __all__ = ["Mention", "Quality", "Question", "Range", "SHAPES", "Threshold", "Verdict", "WORDS", "Window", "blank",

@@ -17,7 +17,7 @@ from typing import Literal
 
 from copilot_core.domain.display import format_share
 from copilot_core.domain.metrics import CATALOGUE
-from copilot_core.domain.task_names import name_parts, task_meant
+from copilot_core.domain.task_names import name_parts, nearest_tasks, task_meant
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, dates_window, day_window, read_end
 from copilot_core.errors import InvalidRequest
@@ -77,7 +77,9 @@ def task_named(ctx: ToolContext, chip_id: str, task_name: str | None) -> str | N
         return task_name
     meant = task_meant(name_parts(task_name), names)
     if meant is None:
-        raise ToolError(f"no task named {task_name} ran on {chip_id}",
+        near = nearest_tasks(task_name, names)
+        nearest = f"; the nearest it holds: {', '.join(near)}" if near else ""
+        raise ToolError(f"no task named {task_name} ran on {chip_id}{nearest}",
                         f"the tasks {chip_id}'s results hold: {', '.join(names[:12])}", kind="data")
     return meant
 

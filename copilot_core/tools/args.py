@@ -111,6 +111,8 @@ def normalise(args: dict, properties: dict[str, dict]) -> dict:
             out[key] = _qubit(value)
         elif key in _QUBIT_LIST_KEYS and isinstance(value, list):
             out[key] = [_qubit(v) for v in value]
+        elif key == "task_name" and isinstance(value, str):  # "Check T2-Echo": its words joined, read by the tool
+            out[key] = "".join(c for c in value.strip() if c not in " -")
         elif key in _NAME_KEYS and isinstance(value, str):
             out[key] = value.strip()
         elif key in properties:

@@ -11,6 +11,7 @@ import base64
 
 from copilot_core.domain.topology import target_label
 from copilot_core.figures import TaskFigure, task_figure
+from copilot_core.tools.aggregates import task_named
 from copilot_core.tools.compact import clean_text
 from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, parameter_name_arg,
                                      target_arg, task_name_arg, tool)
@@ -46,6 +47,7 @@ def get_task_figure(ctx: ToolContext, chip_id: str, qid: str, task_name: str | N
     if task_name is None and parameter_name is None:
         raise ToolError("give task_name or parameter_name", "e.g. parameter_name 't1' or task_name 'CheckT1'", kind="call")
     ctx.chip(chip_id)
+    task_name = task_named(ctx, chip_id, task_name)
     if "-" not in qid:
         ctx.check_qid(chip_id, qid)
     rows = [r for r in ctx.repo.task_results(chip_id, qid=qid, task_name=task_name, status="completed",

@@ -14,6 +14,7 @@ from collections import Counter
 from copilot_core.data.rows import TaskRow
 from copilot_core.data.validation import EXECUTION_STATUSES, TASK_STATUSES
 from copilot_core.domain.topology import qubit_label
+from copilot_core.tools.aggregates import task_named
 from copilot_core.tools.compact import (UNTRUSTED_NOTE, compact_timestamp, display_parameters, from_database,
                                         inline_from_database, to_model_json, untrusted_data, untrusted_field)
 from copilot_core.tools.spec import (VALUES_ON_ERROR, ToolContext, ToolError, ToolResult, chip_id_arg,
@@ -58,6 +59,7 @@ def _status_arg(allowed: tuple[str, ...]) -> dict:
       ("task_name", "chip_id", "qid"))
 def get_latest_task_result(ctx: ToolContext, task_name: str, chip_id: str, qid: str) -> ToolResult:
     ctx.chip(chip_id)
+    task_name = task_named(ctx, chip_id, task_name) or task_name
     row = ctx.repo.latest_task_result(chip_id, task_name, qid)
     if row is None:
         raise ToolError(f"no completed {task_name} result for {ctx.label(chip_id, qid)} on {chip_id}",
@@ -72,6 +74,7 @@ def get_latest_task_result(ctx: ToolContext, task_name: str, chip_id: str, qid: 
        "last_n": last_n_arg(5, 50)}, ("task_name", "chip_id", "qid"))
 def get_task_history(ctx: ToolContext, task_name: str, chip_id: str, qid: str, last_n: int = 5) -> ToolResult:
     ctx.chip(chip_id)
+    task_name = task_named(ctx, chip_id, task_name) or task_name
     rows = [task_view(r) for r in ctx.repo.task_results(chip_id, task_name=task_name, qid=qid, status="completed",
                                                         limit=last_n)]
     data = {"chip_id": chip_id, "task_name": task_name, "qid": qid, "count": len(rows), "results": rows}
@@ -85,6 +88,7 @@ def get_task_history(ctx: ToolContext, task_name: str, chip_id: str, qid: str, l
 def search_task_results(ctx: ToolContext, chip_id: str, task_name: str | None = None, qid: str | None = None,
                         status: str | None = None, execution_id: str | None = None, last_n: int = 10) -> ToolResult:
     ctx.chip(chip_id)
+    task_name = task_named(ctx, chip_id, task_name)
     rows = [task_view(r) for r in ctx.repo.task_results(chip_id, task_name=task_name, qid=qid, status=status,
                                                         execution_id=execution_id, limit=last_n)]
     filters = {k: v for k, v in (("task_name", task_name), ("qid", qid), ("status", status),
