@@ -109,7 +109,9 @@ def test_two_qubits_joined_on_a_coupling_metric_are_one_coupling_named_as_stored
     for question, call, _ in pair_cases:
         plan = plan_prefetch(question.text, chip_id=dev.CHIP, chips=dev.CHIPS)
         said = answer_line(kit.execute(plan.name, dict(plan.args))) if plan is not None else ""
-        if plan is None or (plan.name, dict(plan.args)) != call or problems(question.truth, said or ""):
+        read = parse(question.text, dev.CHIPS)  # one coupling, no loose qubits (the claim check binds to it)
+        if read.couplings != (call[1]["coupling_id"],) or read.qubits or plan is None or \
+                (plan.name, dict(plan.args)) != call or problems(question.truth, said or ""):
             wrong.append((question.id, question.text, plan, said))
     assert not wrong, wrong
 
