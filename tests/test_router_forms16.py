@@ -60,6 +60,15 @@ def test_blanks_are_counted_only_in_an_empty_numbered_form(text, n):
     assert form_blanks(text) == n
 
 
+@pytest.mark.parametrize(("text", "n"), [
+    ("Which qubits failed most this week?\n1)\n2)\n3)", 3),
+    ("which qubits fail most often, top four", 4),
+    ("T1 spread on the chip, the extremes:\n1.\n2.\n3.", 3),
+])
+def test_every_shape_that_takes_n_reads_it_the_one_way(text, n):
+    assert parse(text, dev.CHIPS).extreme_n == n
+
+
 def test_a_filled_list_or_a_qubit_number_is_never_the_ranking_size():
     assert parse("list the 3 qubits with the best T1: 1) Q5 2) Q7", dev.CHIPS).extreme_n == 3
     assert parse("worst T1 around Q12, top five", dev.CHIPS).extreme_n == 5
