@@ -16,14 +16,18 @@ from collections.abc import Iterable
 from copilot_core.language.question_words import tokens_of
 
 # What may stand between a pair's two qubits: words, and marks (any other character ends the pair).
-_JOINS = frozenset({"and", "to", "with", "q", "qubit", "qubits"})
+_JOINS = frozenset({"and", "to", "with", "q", "qubit", "qubits", "no", "nr", "number", "num"})
 _CONNECTIVES = frozenset({"and", "to", "with"})  # at most one of them
-_MARKS = frozenset(" ,-–—−/&→>():")
+_MARKS = frozenset(" ,-–—−/&→>():<↔⇄⇔.#")  # "Q5 <-> Q6", "qubit no. 12 and qubit no. 13"
 # What sets one pair apart from the next: one of these words between them.
 _APART = frozenset({"or", "vs", "versus", "than", "and", "against", "compared", "between", "v"})
 COUPLING_NOUNS = frozenset({"coupling", "couplings", "coupler", "couplers", "link", "links", "edge", "edges",
-                            "connection", "connections", "pair", "pairs", "bond", "bonds"})
+                            "connection", "connections", "pair", "pairs", "bond", "bonds", "coupled"})
 
+# Words that set two qubits against each other ("which of Q5 and Q6", "Q5 better than Q6"): no coupling by a
+# coupling metric alone.
+_CHOOSING = frozenset({"which", "better", "worse", "than", "compare", "compared", "vs", "versus", "higher", "lower",
+                       "best", "worst", "each", "either", "both"})
 _UNITS = frozenset({"us", "μs", "µs", "ns", "ms", "s", "hz", "khz", "mhz", "ghz", "percent", "day", "days", "week",
                     "weeks", "hour", "hours", "h"})
 Number = tuple[int, int, str]  # start, end, the number as written (zeros kept)
@@ -62,7 +66,9 @@ def _apart(gap: str) -> bool:
 def couplings_written(text: str, about_couplings: bool, values: frozenset[float] = frozenset()) -> list[str]:
     """The couplings ``text`` sets side by side, written by their qubits ("16-17"), in order; none unless it is
     about couplings (``about_couplings``, or a coupling word) and names at least two pairs set apart, or one pair
-    alone beside a coupling word ("pair 40/41", "the 40/41 link", "the coupler between Q10 and Q11").  ``values``:
+    alone beside a coupling word ("pair 40/41", "the 40/41 link", "the coupler between Q10 and Q11") or asked of
+    a coupling metric with no word setting the two qubits against each other ("ZX90 fidelity of Q5 ↔ Q6", "qubit
+    no. 12 and qubit no. 13"; "which of Q5 and Q6" stays two qubits).  ``values``:
     the limits it states with a unit, never a qubit ("between 16 and 18" of a coupling is one, not a range)."""
     numbers = qubit_numbers(text, values)
     fused = any(a[:2] == b[:2] for a, b in zip(numbers, numbers[1:]))  # "Q7Q10": a pair whatever the words
@@ -80,8 +86,9 @@ def couplings_written(text: str, about_couplings: bool, values: frozenset[float]
         i += 1
     before = [w for s, _, w in tokens_of(text) if pairs and s < pairs[0][0][0]][-1:]  # "pair 29/15": named so
     before += [w for s, _, w in tokens_of(text) if pairs and s >= pairs[0][1][1]][:1]  # "the 29/15 coupler" too
-    if len(pairs) == 1 and len(numbers) == 2 and (about_couplings and {w for _, _, w in tokens_of(text)} & COUPLING_NOUNS
-                                                  or set(before) & COUPLING_NOUNS):
+    words = {w for _, _, w in tokens_of(text)}
+    context = about_couplings and (bool(words & COUPLING_NOUNS) or not words & _CHOOSING)  # "CZ of Q5 ↔ Q6"
+    if len(pairs) == 1 and len(numbers) == 2 and (context or set(before) & COUPLING_NOUNS):
         return [f"{int(a[2])}-{int(b[2])}" for a, b in pairs if int(a[2]) != int(b[2])]  # "the coupler of Q4 and Q5"
     if len(pairs) < 2:
         return []

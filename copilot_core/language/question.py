@@ -382,7 +382,7 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
             named_chips) > 1, about_data="data" in found or bool(ends) or any(metrics),
         chip_ids=chip_ids, chip_options=chip_options, installed=chips, execution_id=found.get("execution id"),
         extreme_n=extreme_n(names_blanked(counting), word is not None, [t.value for t in limits] + [
-            v for r in ranges for v in (r.low, r.high)]), recent_n=_recent_n(text),
+            v for r in ranges for v in (r.low, r.high)], counting), recent_n=_recent_n(text),
         last_n=int(last.group(1)) if last else None, stated_counts=_stated_counts(text),
         threshold_metrics=frozenset(threshold_metrics(text)), qualities=qualities(text),
         not_held=tuple(dict.fromkeys(key for _, _, key in absent)), unplaced=unplaced_window(

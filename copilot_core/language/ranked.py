@@ -108,10 +108,33 @@ def _of_whole(counting: str, found: re.Match[str]) -> bool:
     return bool(before) and (before[-1] in _WHOLE_OF or before[0] in _WHOLE_OF and before[-1] in _DETERMINERS)
 
 
-def extreme_n(counting: str, extreme: bool, taken: Collection[float] = ()) -> int | None:
-    """How many a ranking lists: "lowest 3", "the 5 worst", "which 4 qubits", "five qubits" of a question with an
-    extreme word ("name five qubits with the lowest T1"), else any count it states (:func:`stated_size`).
-    ``counting``: the question with its names blanked and its counts in words written as digits."""
+_BLANK_MARKS = frozenset(" \t\n\r_.…-–—:")  # what a fill-in blank holds: nothing but lines and dots
+
+
+def form_blanks(text: str) -> int | None:
+    """How many numbered blanks a fill-in form of ``text`` holds ("1)\\n2)\\n3)", "1. ___ 2. ___"): the
+    longest run of markers 1, 2, 3, ... each followed by ".", ")" or ":" and nothing but blank marks up to the next
+    marker or the end; None under two.  The person asks for that many, whatever other count the text holds."""
+    tokens = [t for t in tokens_of(text) if t[2].strip("_")]  # "___" is a blank, no word
+    best = run = 0
+    for i, (_, end, word) in enumerate(tokens):
+        following = tokens[i + 1][0] if i + 1 < len(tokens) else len(text)
+        gap = text[end + 1:following]
+        blank = word.isdigit() and text[end:end + 1] in (".", ")", ":") and set(gap) <= _BLANK_MARKS and \
+            (i + 1 == len(tokens) or tokens[i + 1][2].isdigit())
+        run = run + 1 if blank and int(word) == run + 1 else (1 if blank and word == "1" else 0)
+        best = max(best, run)
+    return best if 2 <= best <= MAX_N else None
+
+
+def extreme_n(counting: str, extreme: bool, taken: Collection[float] = (), written: str = "") -> int | None:
+    """How many a ranking lists: the blanks of a numbered form (:func:`form_blanks`), "lowest 3", "the 5 worst",
+    "which 4 qubits", "five qubits" of a question with an extreme word ("name five qubits with the lowest T1"),
+    else any count it states (:func:`stated_size`).
+    ``counting``: the question with its names blanked and its counts in words written as digits; ``written``: the
+    same with its names kept (a form's line that holds a name is filled, no blank)."""
+    if (blanks := form_blanks(written or counting)) is not None:
+        return blanks
     for counted in _rx("extreme n").finditer(counting):  # "which three", never the whole ("of the 64 qubits")
         if not _of_whole(counting, counted):
             return _first_count(counted.groups())

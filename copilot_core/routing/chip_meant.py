@@ -1,6 +1,6 @@
 """Which installed chip a chip described in words means ("the bigger chip", "the other device", "the newer
-processor"): read from the chip collection (size = its number of qubits, installed date), never the chip in view
-by default.  A description that picks no one chip (two chips of one size, a chip with no installed date, "the
+processor", "the 144 one"): read from the chip collection (size = its number of qubits, installed date), never the
+chip in view by default.  A description that picks no one chip (two chips of one size, a chip with no installed date, "the
 other chip" among three) is asked about, never guessed."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from copilot_core.language.chip_words import Described, chips_described
+from copilot_core.language.chip_words import Described, chips_described, described_size
+from copilot_core.domain.vocabulary import chips_meant
 from copilot_core.language.question import parse
 
 # Written after a question that describes several chips ("the bigger chip against the smaller one"): a constant
@@ -46,7 +47,17 @@ def _extreme(facts: Sequence[ChipFacts], key: str, highest: bool) -> str | None:
     return winners[0] if len(winners) == 1 else None
 
 
-def _meant(kind: Described, facts: Sequence[ChipFacts], beside: str | None) -> str | None:
+def _sized(size: int | None, facts: Sequence[ChipFacts]) -> str | None:
+    """The one installed chip of ``size`` qubits (its stored size), None when no chip or several have it."""
+    fits = [f.chip_id for f in facts if size is not None and f.size == size]
+    if not fits and size is not None and all(f.size is None for f in facts):  # no row says: the id's own count
+        fits = list(chips_meant(f"{size}Q", [f.chip_id for f in facts]))
+    return fits[0] if len(fits) == 1 else None
+
+
+def _meant(kind: Described, facts: Sequence[ChipFacts], beside: str | None, words: str) -> str | None:
+    if kind == "sized":
+        return _sized(described_size(words), facts)
     if kind == "other":
         others = [f.chip_id for f in facts if f.chip_id != beside]
         return others[0] if beside is not None and len(others) == 1 else None
@@ -62,7 +73,7 @@ def chips_meant_by(text: str, facts: Sequence[ChipFacts], chip_in_view: str | No
         return ChipsMeant()
     named = parse(text, [f.chip_id for f in facts]).chips
     beside = named[0] if len(named) == 1 else chip_in_view
-    meant = [_meant(kind, facts, beside) for _, _, kind in described]
+    meant = [_meant(kind, facts, beside, text[start:end]) for start, end, kind in described]
     if None in meant:
         return ChipsMeant(unclear=True, options=tuple(f.chip_id for f in facts))
     return ChipsMeant(chips=tuple(dict.fromkeys(c for c in [*named, *meant] if c is not None)))
