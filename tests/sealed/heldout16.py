@@ -12,7 +12,7 @@ questions.  Values, units, labels and windows are the ninth to fifteenth sets' t
   display units: fidelities in %, T1/T2 in µs ("us"), frequencies in GHz (MHz where asked), gate time in ns.
 - ``>=`` / ``<=`` are at least / at most; every limit is clear of every value, so they keep the same ids as ``>``/``<``.
 - a window of whole UTC days ends on the day of the chip's newest run (by ``start_at``; the execution id's day is the
-  accepted second reading): "the last N days" / "the past N days" are N whole days, "the last 7 days" seven, "today"
+  accepted second reading): "the trailing N days" / "the last 7 days" are N (seven) whole days, "today"
   the newest day alone.  Each chip's window ends on its own newest day.
 - a self-corrected question means what it says after the correction ("Q22 — sorry, Q21" asks about Q21).
 - a failure = a ``task_result_history`` row with status ``failed``; a run = an ``execution_history`` document; a
@@ -77,14 +77,14 @@ def _top(db) -> list[Question]:
          '{"chip": "64Qv3", "quantity": "T1", "rank": "longest first", "limit": 3, "with_values": true}\n'
          "^ that is the request body my script would send; can you answer it by hand?"),
         (OTHER, "readout_fidelity_1", 4, False, "%",
-         "Which five — sorry, four — qubits of 144Qv2 are stuck with the poorest |1> readout fidelity right now, "
-         "and at what figures?"),
+         "Which five — sorry, four — qubits of 144Qv2 are stuck with the poorest |1> readout fidelity as things "
+         "stand, and at what figures?"),
         (CHIP, "t2_echo", 3, True, "us",
          "SELECT qid, t2_echo FROM qubits WHERE chip = '64Qv3' ORDER BY t2_echo DESC LIMIT 3;  "
          "-- Hahn-echo T2 in us, longest three"),
         (OTHER, "t2_star", 3, False, "us",
          "I might be misremembering, but a handful of Ramsey dephasing times looked tiny in the last plots I saw: "
-         "which three qubits hold the shortest T2* and what are the values, on 144Qv2?"),
+         "which three qubits hold the briefest T2*, values included, on 144Qv2?"),
     )
     out = []
     for i, (chip, name, n, high, unit, text) in enumerate(specs, 1):
@@ -105,13 +105,13 @@ def _compound(db) -> list[Question]:
          "(yaml because that's how our scheduler config reads; plain answer is fine)"),
         (OTHER, ("t2_echo", ">", 130.0, "us"), ("readout_frequency", "<", 7.0, "GHz"),
          "Which qubits of 144Qv2 are measured with a Hahn-echo T2 above 130 us while their resonator is placed "
-         "below 7.0 GHz, and how many are they?"),
+         "below 7.0 GHz? A headcount is wanted as well."),
         (CHIP, ("t2_star", "<", 20.0, "us"), ("readout_fidelity_1", "<", 90.0, "%"),
          "Is good coherence enough for a qubit to be useful? Obviously not, readout matters too. So, on 64Qv3: "
-         "which qubits combine a T2* below 20 us with a |1> assignment fidelity below 90 %? Count them, list them."),
+         "which qubits pair a T2* below 20 us with a |1> assignment fidelity below 90 %? Count them, list them."),
         (OTHER, ("t1", "<", 30.0, "us"), ("average_readout_fidelity", "<", 91.0, "%"),
-         "Summary: qubits to park\nComponent: 144Qv2\nDescription: every qubit whose T1 is <= 30 us AND whose "
-         "mean readout fidelity is <= 91 %.\nAcceptance: the number of such qubits and their ids."),
+         "Summary: qubits to park\nComponent: 144Qv2\nDescription: every qubit having T1 <= 30 us AND averaged "
+         "assignment fidelity <= 91 %.\nAcceptance: the number of such qubits and their ids."),
     )
     out = []
     for i, (chip, first, second, text) in enumerate(specs, 1):
@@ -133,17 +133,17 @@ def _compound(db) -> list[Question]:
 def _correlation(db) -> list[Question]:
     specs = (
         (CHIP, "t2_echo", "t2_star", "qubit",
-         "#coherence #64Qv3 does echo T2 move together with Ramsey T2* qubit-by-qubit? a Pearson r would settle "
-         "it @analysis-team"),
+         "#coherence #64Qv3 does echo T2 move together with Ramsey T2* per qubit? drop the Pearson r here "
+         "@analysis-team"),
         (OTHER, "readout_fidelity_0", "readout_fidelity_1", "qubit",
-         "How strongly is the |0> assignment fidelity correlated with the |1> assignment fidelity, taken over "
-         "the qubits of 144Qv2? The signed r, please."),
+         "How strongly is the |0> assignment fidelity correlated with the |1> assignment fidelity, taken qubit "
+         "for qubit on 144Qv2? The signed r, please."),
         (CHIP, "zx90_gate_fidelity", "bell_state_fidelity", "coupling",
-         "Over the couplers of 144Qv2 — sorry, of 64Qv3 — what is the Pearson coefficient between ZX90 gate "
-         "fidelity and Bell-state fidelity?"),
+         "Over the couplers of 144Qv2 — sorry, of 64Qv3 — how does ZX90 gate fidelity co-vary with the "
+         "Bell-state figure? Pearson coefficient."),
         (OTHER, "t1", "t2_star", "qubit",
-         "I might be wrong here, but isn't a long T1 usually paired with a long T2*? Give me the correlation "
-         "coefficient between the two across every qubit that has both, on 144Qv2."),
+         "I might be wrong here, but isn't long T1 usually accompanied by long T2*? Quantify that with a "
+         "correlation coefficient, using each qubit carrying both values, on 144Qv2."),
     )
     out = []
     for i, (chip, a, b, kind, text) in enumerate(specs, 1):
@@ -178,14 +178,15 @@ def _cross(db) -> list[Question]:
     readout = {c: statistics.fmean(latest(db, c, "average_readout_fidelity").values()) for c in sides}
     zx = {c: statistics.fmean(latest(db, c, "zx90_gate_fidelity", "coupling").values()) for c in sides}
     return [
-        _sides(t1, UNIT_TOL["us"], "Group-meeting quiz, one point: the higher mean T1 belongs to (a) 64Qv3 or "
-               "(b) 144Qv2? Show both means to earn the point.", 1),
-        _sides(fails, 0, "#oncall #weekly which device racked up more failed tasks in the last 7 days, 64Qv3 or "
-               "144Qv2? both tallies pls @ops", 2),
+        _sides(t1, UNIT_TOL["us"], "Group-meeting quiz, one point: the higher mean T1 belongs to option (a) 64Qv3, "
+               "option (b) 144Qv2? Both means earn the point.", 1),
+        _sides(fails, 0, "#oncall #weekly which device piled up a bigger heap of task failures across the "
+               "trailing 7 days: "
+               "64Qv3 vs 144Qv2? both tallies pls @ops", 2),
         _sides(readout, UNIT_TOL["%"], "Is a better average readout fidelity (chip mean over its qubits) reached "
                "on 64Qv3 or on 144Qv2? Both means are wanted.", 3, "%"),
         _sides(zx, UNIT_TOL["%"], "SELECT chip, AVG(zx90_gate_fidelity) FROM couplings WHERE chip IN "
-               "('64Qv3', '144Qv2') GROUP BY chip;  -- and which of the two comes out higher?", 4, "%"),
+               "('64Qv3', '144Qv2') GROUP BY chip;  -- plus: whose average comes out higher?", 4, "%"),
     ]
 
 
@@ -201,14 +202,16 @@ def _percentage(db) -> list[Question]:
     return [
         _q("percentage", 1, '{"chip": "64Qv3", "ask": "percent of qubits", "condition": "t2_echo >= 90 us"}',
            Truth(numbers=(_share(sum(v > 90.0 for v in echo.values()), len(echo), qubits[CHIP]),))),
-        _q("percentage", 2, "Out of the CheckT1 — no wait, CheckT2Echo — tasks run on 144Qv2 in the last 7 days, "
-           "what percentage ended as failed?",
+        _q("percentage", 2, "Out of the CheckT1 — no wait, CheckT2Echo — tasks run on 144Qv2 across the "
+           "trailing 7 days, "
+           "which percentage ended as failed?",
            Truth(numbers=(_failed_share(db, OTHER, days(db, OTHER, 7), {"name": "CheckT2Echo"}),))),
-        _q("percentage", 3, "Maybe I'm overthinking this, but what fraction of the couplers clear 95 % in "
+        _q("percentage", 3, "Maybe I'm overthinking this, but which fraction of couplers clear 95 % in "
            "Bell-state fidelity (as a percentage), on 64Qv3?",
            Truth(numbers=(_share(sum(v > 95.0 for v in bell.values()), len(bell)),))),
-        _q("percentage", 4, "What percentage of 144Qv2's qubits are found to sit lower than 4.9 GHz in qubit "
-           "frequency?", Truth(numbers=(_share(sum(v < 4.9 for v in freq.values()), len(freq), qubits[OTHER]),))),
+        _q("percentage", 4, "On 144Qv2, the qubits found to sit lower than 4.9 GHz in qubit frequency make up "
+           "what percentage of the chip?",
+           Truth(numbers=(_share(sum(v < 4.9 for v in freq.values()), len(freq), qubits[OTHER]),))),
     ]
 
 
@@ -216,12 +219,13 @@ def _percentage(db) -> list[Question]:
 def _window(db) -> list[Question]:
     return [
         _q("window count", 1, "Summary: failure tally\nComponent: 64Qv3\nDescription: count every task that "
-           "ended failed in the last 7 days.\nAcceptance: one number.",
+           "ended failed across the trailing 7 days.\nAcceptance: one number.",
            Truth(numbers=(_counted(db, CHIP, days(db, CHIP, 7), FAILED),))),
         _q("window count", 2, "How busy has the big fridge been? Put differently: how many runs (executions, "
-           "not tasks) were started on 144Qv2 in the past 3 days?",
+           "not tasks) were started on 144Qv2 across the trailing 3 days?",
            Truth(numbers=(_counted(db, OTHER, days(db, OTHER, 3), {}, RUNS),))),
-        _q("window count", 3, "How many CheckRamsey tasks were recorded as failed on 64Qv3 during the last 4 days?",
+        _q("window count", 3, "How many CheckRamsey tasks were recorded as failed on 64Qv3 across the "
+           "trailing 4 days?",
            Truth(numbers=(_counted(db, CHIP, days(db, CHIP, 4), {"name": "CheckRamsey", **FAILED}),))),
         _q("window count", 4, "Not sure this is even tracked, but: count of failed "
            "ZX90InterleavedRandomizedBenchmarking tasks today, on 144Qv2?",
@@ -245,13 +249,14 @@ def _fails(db) -> list[Question]:
     run, n3 = _leader(db, CHIP, days(db, CHIP, 3), {}, lambda r: r["execution_id"])
     pair, n4 = _leader(db, OTHER, days(db, OTHER, 10), {"task_type": "coupling"}, lambda r: r["name"])
     return [
-        _q("fails most", 1, '{"chip": "144Qv2", "window": "last 7 days", "want": "the task name with the most '
-           'failures, and that count"}', Truth(numbers=(_count(n1),), patterns=(re.escape(task),))),
-        _q("fails most", 2, "Across the last 14 days, which single-qubit calibration of 64Qv3 was recorded as failing "
-           "the most, and how many failures were logged against it?",
+        _q("fails most", 1, '{"chip": "144Qv2", "window": "last 7 days", "want": ["most-failing task", '
+           '"its failure count"]}', Truth(numbers=(_count(n1),), patterns=(re.escape(task),))),
+        _q("fails most", 2, "Across the trailing 14 days, which single-qubit calibration of 64Qv3 was recorded as failing "
+           "most often, and how many failed rows were logged against it?",
            Truth(numbers=(_count(n2),), patterns=(re.escape(single),))),
-        _q("fails most", 3, "#64Qv3 #postmortem which execution (run id) had the largest number of failed tasks "
-           "in the past 3 days, and how many? @sched", Truth(numbers=(_count(n3),), patterns=(re.escape(run),))),
+        _q("fails most", 3, "#64Qv3 #postmortem which execution (run id) collected the fattest stack of "
+           "failures across the trailing 3 days, and how many? @sched",
+           Truth(numbers=(_count(n3),), patterns=(re.escape(run),))),
         _q("fails most", 4, "Looking only at the two-qubit (coupling) calibrations, and only at the last 10 days, "
            "which of them failed most often and how often, on 144Qv2?",
            Truth(numbers=(_count(n4),), patterns=(re.escape(pair),))),
@@ -271,14 +276,14 @@ def _pairs(db) -> list[Question]:
         raise ValueError("equal pairs")
     answer = r"(?i)\byes\b" if gate >= limit else r"(?i)\bno\b|\bnot\b|n't"
     return [
-        _q("qubit pair", 1, "ZX90 gate fidelity for Q20 with Q22 — sorry, Q20 with Q21 — on 64Qv3?",
+        _q("qubit pair", 1, "ZX90 fidelity, Q20 with Q22 — sorry, Q20 with Q21 — on 64Qv3?",
            Truth(numbers=(Expect(zx, UNIT_TOL["%"], near=(pair_re(20, 21),), unit="%"),))),
         _q("qubit pair", 2, '{"chip": "144Qv2", "coupling": ["Q104", "Q105"], "metric": "bell_state_fidelity"}',
            Truth(numbers=(Expect(bell, UNIT_TOL["%"], near=(pair_re(104, 105),), unit="%"),))),
-        _q("qubit pair", 3, "Is the ZX90 gate between Q21 and Q23 of 64Qv3 >= 250 ns long? Yes or no, and the "
+        _q("qubit pair", 3, "Q21 to Q23 on 64Qv3: does its ZX90 pulse last >= 250 ns? Answer yes/no, then give the "
            "duration.", Truth(numbers=(Expect(gate, UNIT_TOL["ns"], near=(pair_re(21, 23),)),), patterns=(answer,))),
-        _q("qubit pair", 4, "Of the couplers Q100-Q101 and Q100-Q102, which one is measured with the higher ZX90 "
-           "gate fidelity (value too), on 144Qv2?",
+        _q("qubit pair", 4, "Of the couplers Q100-Q101 and Q100-Q102, whichever is measured with the higher ZX90 "
+           "gate fidelity (value too), on 144Qv2 — which is it?",
            Truth(numbers=(Expect(sides[better], UNIT_TOL["%"], near=(pair_re(*better.split("-")),), unit="%"),),
                  winner=pair_re(*better.split("-")), loser=pair_re(*worse.split("-")))),
     ]
@@ -295,14 +300,14 @@ def _spread(db) -> list[Question]:
         return Expect(statistics.stdev(values), tol, alternatives=(statistics.pstdev(values),))
 
     return [
-        _q("spread", 1, "#64Qv3 #stats how wide is the T1 scatter? one standard deviation over the qubits, in us "
+        _q("spread", 1, "#64Qv3 #stats T1 scatter? one sigma (std dev) taken across qubits, in us "
            "@data-team", Truth(numbers=(std(t1, UNIT_TOL["us"]),))),
         _q("spread", 2, "SELECT MAX(x90_gate_fidelity) - MIN(x90_gate_fidelity) FROM qubits WHERE chip = "
            "'144Qv2';  -- in percentage points",
            Truth(numbers=(Expect(max(x90) - min(x90), UNIT_TOL["%"]),))),
-        _q("spread", 3, "By how much are the readout resonator frequencies of 64Qv3 spread out? The standard "
-           "deviation in MHz is what is being asked for.", Truth(numbers=(std(readout, UNIT_TOL["MHz"]),))),
-        _q("spread", 4, "Standard deviation of T1 — sorry, of the echo T2 — across the qubits, in us, on 144Qv2?",
+        _q("spread", 3, "By how much are the readout resonator frequencies of 64Qv3 spread out? Their standard "
+           "deviation, expressed in MHz, is being asked for.", Truth(numbers=(std(readout, UNIT_TOL["MHz"]),))),
+        _q("spread", 4, "Sigma of T1 — sorry, I meant echo T2 — across the qubits, in us, on 144Qv2?",
            Truth(numbers=(std(echo, UNIT_TOL["us"]),))),
     ]
 
@@ -324,8 +329,8 @@ def _missing(db) -> list[Question]:
         _q("missing thing", 2, "SELECT AVG(t1) FROM qubits WHERE chip = '36Qv1';  -- mean T1 of that chip", truth),
         _q("missing thing", 3, "I might be asking for something nobody logs, but what is the thermal excited-state "
            "population of Q5 on 144Qv2?", truth),
-        _q("missing thing", 4, "Bell-state fidelity of the coupler joining Q5 and Q40 — the one I saw on a slide "
-           "once — on 144Qv2?", truth),
+        _q("missing thing", 4, "Bell-state figure for the Q5 to Q40 link — the one I saw on a slide once — "
+           "on 144Qv2?", truth),
     ]
 
 
