@@ -9,7 +9,7 @@ significant figures and padded back to four decimals); a change is printed in th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
@@ -162,3 +162,10 @@ def format_coefficient(value: float | None, *, missing: str = NO_VALUE) -> str:
     """A unitless coefficient (a correlation r) at two decimals, sign kept: ``-0.41``, ``0.82``."""
     number = number_or_none(value)
     return missing if number is None else f"{number:.2f}"
+
+
+def qubits_said(qubits: Iterable[str]) -> str:
+    """A set of qubits as an answer names it: "Q10 to Q19" when they run unbroken, else each one."""
+    numbers = sorted(int(q) for q in qubits)
+    whole = len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1))
+    return f"Q{numbers[0]} to Q{numbers[-1]}" if whole else ", ".join(f"Q{n}" for n in numbers)

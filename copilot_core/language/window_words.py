@@ -101,7 +101,8 @@ def _counted_to_today(text: str) -> Window | None:
         j = i - 1
         while j >= 0 and words[j] in _TO_TODAY and words[j] != "date":
             j -= 1
-        if j == i - 1 and words[i + 1:i + 2] not in (["included"], ["inclusive"]) or j < 1 or words[j] not in _FORM_UNITS or _FORM_UNITS[words[j]][0] == "hour":
+        if j == i - 1 and words[i + 1:i + 2] not in (["included"], ["inclusive"]) or j < 1 or \
+                words[j] not in _FORM_UNITS or _FORM_UNITS[words[j]][0] == "hour":
             continue
         counted = words[j - 1] if words[j - 1] not in ("calendar", "whole", "full") else words[j - 2] if j >= 2 else ""
         if counted.isdigit() or counted in NUMBER_WORDS:

@@ -18,6 +18,7 @@ import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from copilot_core.domain.display import qubits_said
 from copilot_core.domain.metrics import CATALOGUE, Metric, unit_suffix
 from copilot_core.domain.units import canonical, family
 from copilot_core.language.question import Question, Threshold
@@ -211,8 +212,9 @@ _OVER_A_SET = frozenset({"metric_spread", "rank_metric", "filter_metric", "filte
 def over_qubit_set(name: str, args: dict, asked: Question) -> dict:
     """``args`` of a statistic, a ranking or a filter held to the set of qubits the question writes: a run ("Q10
     through Q19") as ``qubits``, the ones it leaves out ("except Q5") as ``leaving_out``; other calls unchanged."""
-    if name not in _OVER_A_SET or not (asked.span or asked.left_out):
-        return args
+    if name not in _OVER_A_SET | {"count_in_window"} or not (asked.span or asked.left_out) or \
+            name == "count_in_window" and args.get("what") in ("runs", "failed runs", "runs with failures", "notes"):
+        return args  # a count of runs or notes reads no qubit's results
     return {**args, **({"qubits": [int(q) for q in asked.span]} if asked.span else {}),
             **({"leaving_out": [int(q) for q in asked.left_out]} if asked.left_out else {})}
 
@@ -221,12 +223,6 @@ def over_qubit_set(name: str, args: dict, asked: Question) -> dict:
 # carries the set.
 _CHIP_WIDE = _OVER_A_SET | {"get_chip_summary", "compare_chips", "count_in_window", "generate_chip_heatmap",
                             "missing_metric", "failure_ranking"}
-
-
-def _qubits_said(qubits: Sequence[str]) -> str:
-    numbers = sorted(int(q) for q in qubits)
-    whole = len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1))
-    return f"Q{numbers[0]} to Q{numbers[-1]}" if whole else ", ".join(f"Q{n}" for n in numbers)
 
 
 def unapplied_set_note(asked: Question, outcomes: Sequence[ToolOutcome]) -> str | None:
@@ -238,8 +234,8 @@ def unapplied_set_note(asked: Question, outcomes: Sequence[ToolOutcome]) -> str 
             & set(o.args)]
     if not wide:
         return None
-    asked_for = " and ".join(filter(None, [_qubits_said(asked.span) if asked.span else "",
-                                           f"leaving out {_qubits_said(asked.left_out)}" if asked.left_out else ""]))
+    asked_for = " and ".join(filter(None, [qubits_said(asked.span) if asked.span else "",
+                                           f"leaving out {qubits_said(asked.left_out)}" if asked.left_out else ""]))
     return (f"_Note: the question asks over a set of qubits ({asked_for}), but {wide[0].name} read every qubit of "
             f"the chip: its figures are not restricted to that set._")
 
