@@ -85,8 +85,8 @@ def read_window(text: str) -> Window | None:
 
 # the words between "N days" and the day it ends on ("up to and including today", "ending today", "to date"): N days
 # counted back from the data's today, that day included
-_TO_TODAY = frozenset({"up", "to", "through", "thru", "ending", "ended", "until", "till", "including", "inclusive",
-                       "and", "of", "on", "with", "included", "counting", "date"})
+_TO_TODAY = frozenset({"up", "leading", "running", "to", "through", "thru", "ending", "ended", "until", "till",
+                       "including", "inclusive", "and", "of", "on", "with", "included", "counting", "date"})
 _ENDS = frozenset({"today", "date", "now"})
 
 
@@ -105,9 +105,11 @@ def _counted_to_today(text: str) -> Window | None:
                 words[j] not in _FORM_UNITS or _FORM_UNITS[words[j]][0] == "hour":
             continue
         counted = words[j - 1] if words[j - 1] not in ("calendar", "whole", "full") else words[j - 2] if j >= 2 else ""
+        unit, times = _FORM_UNITS[words[j]]
         if counted.isdigit() or counted in NUMBER_WORDS:
-            unit, times = _FORM_UNITS[words[j]]
             return Window(_count(counted) * times, unit)
+        if counted in ("the", "a", "one") and not words[j].endswith("s"):  # "the week ending today": one week
+            return Window(times, unit)
     return None
 
 
