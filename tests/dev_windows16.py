@@ -94,7 +94,8 @@ def _md(day: date) -> str:
 def counted(qid: str, text: str, call: Call, count: int, share_of: int | None = None) -> Case:
     """A count (and, with ``share_of``, its share) the call's result must hold as ``count``."""
     numbers = ((round(100 * count / share_of, 1), 0.05),) if share_of else ((count, 0),)
-    return Question(qid, "window count", text, Truth(numbers)), call, {"count": count}
+    return Question(qid, "window count", text, Truth(numbers)), call, \
+        {"count": count} | ({"total": share_of} if share_of else {})
 
 
 def ranked(qid: str, text: str, call: Call, docs: list[dict], key: str) -> Case:
@@ -231,6 +232,10 @@ def _attacks(db) -> list[Case]:
         counted("w16-att-7", "How many T1 values under 35 μs in the 4 days ending today on 144Qv2?",
                 ("count_in_window", {"chip_id": o, "days": 4, "what": "measurements", "metric_name": "t1",
                                      "below": 35.0}), below(db, o, back(db, o, 4), "t1", 35.0)),
+        counted("w16-att-8", "How many task results were recorded for Q0-Q7 in the 5 days ending today on 144Qv2?",
+                ("count_in_window", {"chip_id": o, "days": 5, "what": "task results", "qubits": list(range(0, 8))}),
+                len(on_set(results(db, o, back(db, o, 5), {"$in": ["completed", "failed"]}),
+                           {str(q) for q in range(0, 8)}))),
     ]
 
 
