@@ -83,17 +83,16 @@ def read_window(text: str) -> Window | None:
     return Window(n, unit)  # type: ignore[arg-type]
 
 
-# the words between "N days" and the day it ends on ("up to and including today", "ending today", "to date"): N days
-# counted back from the data's today, that day included
+# the words that may join a count of days to the day it ends on (its last word "today", "now" or "date"): the
+# days are counted back from the data's today, that day included
 _TO_TODAY = frozenset({"up", "leading", "running", "to", "through", "thru", "ending", "ended", "until", "till",
                        "including", "inclusive", "and", "of", "on", "with", "included", "counting", "date"})
 _ENDS = frozenset({"today", "date", "now"})
 
 
 def _counted_to_today(text: str) -> Window | None:
-    """N units that end on the data's today, whatever joins them ("the 5 days up to today", "4 days ending today",
-    "the 6 days to date", "3 days through today inclusive"): N days back from the newest run's day, never that day
-    alone."""
+    """N units that end on the data's today, whatever word of :data:`_TO_TODAY` joins them to it: N days back from
+    the newest run's day, never that day alone; a unit after "the" or "a" is one of it."""
     words = [w for _, _, w in tokens_of(text)]
     for i, word in enumerate(words):
         if word not in _ENDS or i < 2 or word == "date" and words[i - 1] != "to":
@@ -108,7 +107,7 @@ def _counted_to_today(text: str) -> Window | None:
         unit, times = _FORM_UNITS[words[j]]
         if counted.isdigit() or counted in NUMBER_WORDS:
             return Window(_count(counted) * times, unit)
-        if counted in ("the", "a", "one") and not words[j].endswith("s"):  # "the week ending today": one week
+        if counted in ("the", "a", "one") and not words[j].endswith("s"):  # a single week: seven days
             return Window(times, unit)
     return None
 

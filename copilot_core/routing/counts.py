@@ -118,15 +118,15 @@ def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str]
 
 
 def _family(asked: Question) -> dict:
-    """The family of tasks a count of task results is narrowed to ("how many coupling tasks failed"), as an
-    argument; none named, none."""
+    """The family of tasks a count of task results is narrowed to (:func:`failure_family`), as an argument; none
+    named, none."""
     family = failure_family(asked)
     return {"family": family} if family is not None else {}
 
 
 def past_limits(asked: Question, metric: str) -> dict:
     """The question's limits of ``metric`` (or of no metric named) as ``below``/``above`` in its display unit: a
-    count of measurements past them ("T1 results under 20 μs"); a limit in a unit the metric cannot have, none."""
+    count of measurements past them; a limit in a unit the metric cannot have, none."""
     entry = CATALOGUE[metric]
     out = {}
     for t in asked.limits:
@@ -181,7 +181,7 @@ def counts_side_by_side(asked: Question, chip_id: str, days: int | None, one: st
         if what is None or what == "measurements" and (CATALOGUE[one or ""].kind != "qubit" or asked.limits):
             return None  # "how many qubits on each chip have T1 below 30 μs" counts qubits: compare_chips' share
         distinct = what == "failed tasks" and (said := asked.said("distinct count")) is not None and \
-            said.split()[-1] == "qubits"  # "how many different qubits failed on each chip": qubits, once each
+            said.split()[-1] == "qubits"  # distinct qubits: each counted once
         args: dict = {"chip_id": chips[0], "what": what, "chip_ids": chips[:4], **window_args(asked, days),
                       **({"distinct_qubits": True} if distinct else {}),
                       **({"metric_name": one} if what == "measurements" else {}),
