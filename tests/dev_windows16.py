@@ -58,6 +58,11 @@ def coupling(docs: list[dict]) -> list[dict]:
     return [d for d in docs if "-" in str(d.get("qid"))]
 
 
+def readout(docs: list[dict]) -> list[dict]:
+    """Single-qubit results of a readout or resonator task (by the task's name)."""
+    return [d for d in single(docs) if "Readout" in d["name"] or "Resonator" in d["name"]]
+
+
 def single(docs: list[dict]) -> list[dict]:
     return [d for d in docs if d.get("qid") and "-" not in str(d["qid"])]
 
@@ -102,6 +107,11 @@ def ranked(qid: str, text: str, call: Call, docs: list[dict], key: str) -> Case:
     """A "fails most" ranking over ``docs`` (the failed results it ranks): its top count and its total."""
     return Question(qid, "fails most", text, Truth(((top(docs, key), 0),))), call, \
         {"top": top(docs, key), "total": len(docs)}
+
+
+def failed_of(qid: str, text: str, call: Call, count: int) -> Case:
+    """A count of one kind's failed results (coupling or single-qubit), the failure ranking's total."""
+    return Question(qid, "window count", text, Truth(((count, 0),))), call, {"total": count}
 
 
 def per_chip(qid: str, text: str, call: Call, counts: dict[str, int]) -> Case:
@@ -156,12 +166,15 @@ def _narrowed(db) -> list[Case]:
         ranked("w16-fam-2", "Which two-qubit task fails most over the 5 days up to today?",
                ("failure_ranking", {"chip_id": c, "by": "task", "days": 5, "family": "coupling"}),
                coupling(results(db, c, back(db, c, 5), "failed")), "name"),
-        counted("w16-fam-3", "How many coupling task results failed on 144Qv2 in the last 3 days?",
-                ("count_in_window", {"chip_id": o, "days": 3, "family": "coupling", "what": "failed tasks"}),
-                len(coupling(results(db, o, back(db, o, 3), "failed")))),
-        counted("w16-fam-4", "How many single-qubit task results failed in the last 2 days?",
-                ("count_in_window", {"chip_id": c, "days": 2, "family": "qubit", "what": "failed tasks"}),
-                len(single(results(db, c, back(db, c, 2), "failed")))),
+        failed_of("w16-fam-3", "How many coupling task results failed on 144Qv2 in the last 3 days?",
+                  ("failure_ranking", {"chip_id": o, "by": "coupling", "days": 3}),
+                  len(coupling(results(db, o, back(db, o, 3), "failed")))),
+        failed_of("w16-fam-4", "How many single-qubit task results failed in the last 2 days?",
+                  ("failure_ranking", {"chip_id": c, "by": "qubit", "days": 2}),
+                  len(single(results(db, c, back(db, c, 2), "failed")))),
+        counted("w16-fam-5", "How many readout task results failed over the 4 days through today?",
+                ("count_in_window", {"chip_id": c, "what": "failed tasks", "days": 4, "family": "readout"}),
+                len(readout(results(db, c, back(db, c, 4), "failed")))),
         counted("w16-lim-1", "How many T1 results below 40 μs were recorded in the last 3 days?",
                 ("count_in_window", {"chip_id": c, "days": 3, "what": "measurements", "metric_name": "t1",
                                      "below": 40.0}), below(db, c, back(db, c, 3), "t1", 40.0)),

@@ -92,8 +92,7 @@ def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str]
                            "calibration notes in a window")
     if (runs := failed_counted(asked)) in ("failed runs", "runs with failures"):
         return PlannedCall("count_in_window", {**args, "what": runs}, f"{runs} in a window")
-    if asked.has("fail") and asked.task_name is None and failure_family(asked) is None and \
-            (kind := failed_kind(asked)) is not None:  # the ranking's total
+    if asked.has("fail") and asked.task_name is None and (kind := failed_kind(asked)) is not None:  # the ranking's total
         return PlannedCall("failure_ranking", {"chip_id": chip, "by": kind, **window_args(asked, days),
                                                **narrowed(asked)}, f"failed {kind} results in a window")
     if asked.has("fail"):

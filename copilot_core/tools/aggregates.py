@@ -22,7 +22,7 @@ from copilot_core.tools.compact import inline_from_database
 from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, dates_window, day_window, read_end
 from copilot_core.errors import InvalidRequest
 from copilot_core.data.window_counts import Narrowed
-from copilot_core.domain.task_families import FAMILIES, Family
+from copilot_core.domain.task_families import FAMILIES, FAMILY_WORDS, Family
 from copilot_core.tools.spec import (FROM_QUESTION, QUBIT_SET_ARGS, ToolContext, ToolError, ToolResult, chip_id_arg,
                                      chip_ids_arg, date_arg, day_arg,
                                      days_arg, name_arg, qid_arg, qids_arg, tool, weekday_arg)
@@ -144,7 +144,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         return counts_compared(ctx, chips, what, since, until, last, [qid] if qid is not None else list(
             dict.fromkeys(qids or [])), task_name, metric_name, within)
     task = str(inline_from_database(task_name, 80)) if task_name else None
-    named = " ".join(filter(None, [task, _FAMILY_SAID.get(family or "")]))
+    named = " ".join(filter(None, [task, FAMILY_WORDS.get(family or "")]))
 
     def count(kind: What) -> int:
         return ctx.repo.count_in_window(chip_id, kind, since=since, until=read_end(until, last), qid=qid,
@@ -210,18 +210,15 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     return ToolResult(data, f"{n} {what}{owner} on {chip_id} {span}")
 
 
-_FAMILY_SAID = {"coupling": "coupling (two-qubit)", "qubit": "single-qubit", "readout": "readout"}
-
-
 def _narrowed(what: What, metric_name: str | None, qubits: list[int] | None, leaving_out: list[int] | None,
               family: Family | None, below: float | None, above: float | None, distinct: bool) -> Narrowed | None:
     """The narrowing a count's FROM_QUESTION arguments ask for, the limits in the metric's stored units; None for
     none; a limit of no measurement, or distinct qubits of runs or notes, is a call that does not fit."""
     if (below is not None or above is not None) and (what != "measurements" or metric_name not in CATALOGUE):
-        raise ToolError("a limit counts measurements of one metric", "give what='measurements' and metric_name",
-                        kind="call")
+        raise ToolError("a limit is limited to counting measurements of one metric",
+                        "give what='measurements' and metric_name", kind="call")
     if distinct and what not in KINDS and what not in ("failed tasks", "task results"):
-        raise ToolError("distinct qubits are counted over task results", "give what='failed tasks'", kind="call")
+        raise ToolError("distinct qubits are counted per chip over task results", "give what='failed tasks'", kind="call")
     scale = CATALOGUE[metric_name].scale if metric_name in CATALOGUE else 1.0
     out = Narrowed(frozenset(str(q) for q in qubits) if qubits else None, frozenset(str(q) for q in leaving_out or ()),
                    family, None if below is None else below / scale, None if above is None else above / scale,
