@@ -149,7 +149,8 @@ def window_count_problem(asked: Question, text: str, claims: Sequence[Claim], ou
     if (made_up := _made_up_count(text, counted[0], asked)):
         return line, f"the answer states {made_up}, a count the data does not give"
     full = counted[0].full if isinstance(counted[0].full, dict) else {}
-    n = full.get("count" if counted[0].name == "count_in_window" else "total")
+    distinct = asked.said("distinct count") is not None  # the distinct ones counted
+    n = full.get("count" if counted[0].name == "count_in_window" else "failed_subjects" if distinct else "total")
     written = {w.replace(",", "") for w, derived in answer_numbers(text) if not derived}
     if isinstance(n, int) and n and str(n) not in written:  # "none", "a few": not the count the window holds
         return line, f"the count over the window asked is {n}, and the answer does not state it"

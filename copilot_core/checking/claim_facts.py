@@ -220,7 +220,7 @@ def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
     qualifier = "failed" if isinstance(what, str) and "fail" in what else ctx.qualifier
     here = _Context(ctx.tool, named or ctx.metric, subject, qualifier, ctx.ranked,
                     _stated(obj, ("unit",)) or ctx.unit, _stated(obj, _TIME_KEYS) or ctx.at, share_of,
-                    count_noun_of(what) if "what" in obj else ctx.counted)
+                    count_noun_of(what, obj.get("counted")) if "what" in obj else ctx.counted)
     for k, value in obj.items():
         k = str(k)
         if k in CATALOGUE or (k.isidentifier() and k in _ALL_METRIC_NAMES):
@@ -229,6 +229,8 @@ def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
             for task, n in value.items():
                 if (count := _number(n)) is not None:
                     yield Fact(count, "count", None, str(task), "failed", here.tool)
+        elif k == "failed_subjects" and obj.get("by") == "qubit":  # a ranking's qubits with a failure: qubits
+            yield from _walk(value, replace(here, counted="qubits"), k)
         elif k == "bands" and isinstance(value, dict):
             for band, n in value.items():
                 if (count := _number(n)) is not None:

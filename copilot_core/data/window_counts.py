@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
@@ -62,7 +64,8 @@ class WindowCounts(ScopedReader):
                         what: Literal["failed tasks", "task results", "runs", "failed runs", "runs with failures",
                                       "measurements", "excluded tasks", "usable tasks", "completed tasks", "notes"], *,
                         since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
-                        task_name: str | None = None, parameter: str | None = None) -> int:
+                        task_name: str | None = None, parameter: str | None = None,
+                        within: Narrowed | None = None) -> int:
         """One count of documents that started in ``[since, until)``, counted by the server (never capped):
         ``runs``: executions that started (any outcome; a scheduled one has not); ``task results``: finished task
         results (completed or failed: one document per task run per qubit or coupling); ``failed runs``: executions
@@ -72,7 +75,8 @@ class WindowCounts(ScopedReader):
         ``completed tasks``: completed (excluded or not); ``measurements``: completed, non-excluded results with a
         usable value of ``parameter``; ``notes``: calibration notes written (by their ``timestamp``).  ``qid`` (a
         qubit's or coupling's own results) and ``task_name`` narrow the task results, and the runs to those that
-        hold such a result."""
+        hold such a result; ``within`` narrows task results (not runs) to a set of qubits, a family of tasks, a
+        stored-unit limit of the measurement, or counts the distinct qubits they fall on (:class:`Narrowed`)."""
         with driver_errors(self):
             if what == "notes":
                 return seen(int(self.db["calibration_note"].count_documents(
@@ -90,6 +94,11 @@ class WindowCounts(ScopedReader):
                                                               if isinstance(d.get("execution_id"), str)})}}
                 return seen(int(self.db["execution_history"].count_documents(query)))
             query = self.scope(chip_id=v.chip_id(chip_id), **narrowed) | window
+            if within is not None and what != "measurements":
+                kept: dict[str, object] = {"failed tasks": "failed", "task results": {"$in": ["completed", "failed"]}}
+                query |= _KINDS[what] if what in _KINDS else {"status": kept[what]}
+                docs = self.db["task_result_history"].find(query, {"_id": 0, "qid": 1, "name": 1, "task_type": 1})
+                return seen(within.count(docs, lambda doc: True))
             if what == "failed tasks":
                 return seen(int(self.db["task_result_history"].count_documents(query | {"status": "failed"})))
             if what in _KINDS:
@@ -101,9 +110,43 @@ class WindowCounts(ScopedReader):
                 raise InvalidArgument("counting measurements needs a parameter")
             name = v.name(parameter)
             query |= {"status": "completed", "excluded": {"$ne": True}, f"output_parameters.{name}": {"$exists": True}}
-            docs = self.db["task_result_history"].find(query, {"_id": 0, f"output_parameters.{name}": 1})
-            return seen(sum(1 for doc in docs if stored_number(_param((doc.get("output_parameters") or {}).get(name))
-                                                               .get("value")) is not None))
+            docs = self.db["task_result_history"].find(query, {"_id": 0, "qid": 1, "name": 1, "task_type": 1,
+                                                               f"output_parameters.{name}": 1})
+            narrowing = within or Narrowed()
+            return seen(narrowing.count(docs, lambda doc: narrowing.passes(stored_number(_param(
+                (doc.get("output_parameters") or {}).get(name)).get("value")))))
+
+
+@dataclass(frozen=True)
+class Narrowed:
+    """What a count of task results is narrowed to beyond its window: the qubits of a set (``qubits``: only these,
+    a coupling by both ends; ``leaving_out``), a family of tasks, a measurement's limits in stored units (``below``,
+    ``above``: values past them), and ``distinct_qubits``: the qubits the results fall on, each counted once."""
+
+    qubits: frozenset[str] | None = None
+    leaving_out: frozenset[str] = frozenset()
+    family: Family | None = None
+    below: float | None = None
+    above: float | None = None
+    distinct_qubits: bool = False
+
+    def passes(self, value: float | None) -> bool:
+        return value is not None and (self.below is None or value < self.below) and \
+            (self.above is None or value > self.above)
+
+    def _held(self, doc: dict) -> bool:
+        qid = doc.get("qid")
+        ends = qid.split("-") if isinstance(qid, str) else []
+        placed = self.qubits is None and not self.leaving_out or bool(ends) and \
+            (self.qubits is None or all(e in self.qubits for e in ends)) and not any(e in self.leaving_out for e in ends)
+        return placed and \
+            (self.family is None or in_family(self.family, doc.get("name"), doc.get("task_type"), qid))
+
+    def count(self, docs: Iterable[dict], keep: Callable[[dict], bool]) -> int:
+        """How many of ``docs`` it holds that ``keep`` keeps (or the distinct single qubits they fall on)."""
+        held = [d for d in docs if self._held(d) and keep(d)]
+        return len({q for d in held if isinstance(q := d.get("qid"), str) and q and "-" not in q}) \
+            if self.distinct_qubits else len(held)
 
 
 def _narrowing(qid: str | None, task_name: str | None) -> dict[str, str]:

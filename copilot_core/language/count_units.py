@@ -76,7 +76,7 @@ def counted_unit(found: Mapping[str, str]) -> Counted | None:
     return Counted("task results", share)
 
 
-CountNoun = Literal["runs", "task results"]
+CountNoun = Literal["runs", "task results", "qubits"]
 _RUN_NOUNS = frozenset(_RUNS.split("/"))
 _RESULT_NOUNS = frozenset({"task", "tasks", "result", "results"})
 # words that may stand between a number and what it counts ("13 failed calibration runs", "4 of the executions")
@@ -97,9 +97,11 @@ def noun_counted(after: str) -> CountNoun | None:
     return None
 
 
-def count_noun_of(what: object) -> CountNoun | None:
-    """What a ``count_in_window`` result with ``what`` counts: runs (executions) or task results; None for
-    measurements and notes."""
+def count_noun_of(what: object, counted: object = None) -> CountNoun | None:
+    """What a ``count_in_window`` result with ``what`` counts: runs (executions) or task results, or qubits when it
+    says it ``counted`` the distinct qubits its results fall on; None for measurements and notes."""
+    if counted == "qubits":
+        return "qubits"
     if what in ("runs", "failed runs", "runs with failures"):
         return "runs"
     return "task results" if what in ("failed tasks", "task results", "excluded tasks", "usable tasks",

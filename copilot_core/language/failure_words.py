@@ -65,9 +65,9 @@ FAILURE_WORDS: dict[str, Row] = {
                            "/disabled/offline|only the? active/live/alive/working/enabled/operational qubits?/ones?"
                            "|active/live/alive/working/enabled/operational qubits/ones only|non inactive/dead/disabled"),
     # a family of tasks the ranking is narrowed to (domain/task_families.py): "the coupling tasks", "1Q calibrations"
-    "coupling tasks": Phrases(f"coupling/couplings/cz/zx90/cr/bell/entangling {_TASKS}|two/2 qubit gate? {_TASKS}"
-                              f"|2q gate? {_TASKS}|{_TASKS} on/of/for the? couplings/pairs|two/2 qubit ones"
-                              "|coupling ones"),
+    "coupling tasks": Phrases(f"coupling/couplings/coupler/couplers/cz/zx90/cr/bell/entangling {_TASKS}"
+                              f"|two/2 qubit gate? {_TASKS}|2q gate? {_TASKS}|{_TASKS} on/of/for the? couplings/pairs"
+                              "|two/2 qubit ones|coupling ones"),
     "qubit tasks": Phrases(f"single/one/1 qubit gate? {_TASKS}|1q gate? {_TASKS}|single/one/1 qubit ones"
                            f"|{_TASKS} on/of/for single qubits"),
     "readout tasks": Phrases(f"readout/resonator related? {_TASKS}|readout/resonator related? ones"

@@ -63,6 +63,8 @@ def _count(word: str) -> int:
 def read_window(text: str) -> Window | None:
     """The window ``text`` writes in words (see the module docstring), else None."""
     rule, text = WORDS["window"], spelled_as_digits(text, 11)
+    if (to_today := _counted_to_today(text)) is not None:
+        return to_today
     m = rule.search(text) if isinstance(rule, re.Pattern) else None
     if m is None:
         return _written_form(text) or _vague(text)
@@ -79,6 +81,35 @@ def read_window(text: str) -> Window | None:
     if [w for _, _, w in tokens_of(text[m.end():])[:3]] == ["and", "a", "half"]:  # "the last day and a half"
         return Window(math.ceil((n + 0.5) * _UNIT_DAYS[unit] * 24), "hour")
     return Window(n, unit)  # type: ignore[arg-type]
+
+
+# the words that may join a count of days to the day it ends on (its last word "today", "now" or "date"): the
+# days are counted back from the data's today, that day included
+_TO_TODAY = frozenset({"up", "leading", "running", "to", "through", "thru", "ending", "ended", "until", "till",
+                       "including", "inclusive", "and", "of", "on", "with", "included", "counting", "date"})
+_ENDS = frozenset({"today", "date", "now"})
+
+
+def _counted_to_today(text: str) -> Window | None:
+    """N units that end on the data's today, whatever word of :data:`_TO_TODAY` joins them to it: N days back from
+    the newest run's day, never that day alone; a unit after "the" or "a" is one of it."""
+    words = [w for _, _, w in tokens_of(text)]
+    for i, word in enumerate(words):
+        if word not in _ENDS or i < 2 or word == "date" and words[i - 1] != "to":
+            continue
+        j = i - 1
+        while j >= 0 and words[j] in _TO_TODAY and words[j] != "date":
+            j -= 1
+        if j == i - 1 and words[i + 1:i + 2] not in (["included"], ["inclusive"]) or j < 1 or \
+                words[j] not in _FORM_UNITS or _FORM_UNITS[words[j]][0] == "hour":
+            continue
+        counted = words[j - 1] if words[j - 1] not in ("calendar", "whole", "full") else words[j - 2] if j >= 2 else ""
+        unit, times = _FORM_UNITS[words[j]]
+        if counted.isdigit() or counted in NUMBER_WORDS:
+            return Window(_count(counted) * times, unit)
+        if counted in ("the", "a", "one") and not words[j].endswith("s"):  # a single week: seven days
+            return Window(times, unit)
+    return None
 
 
 _FORM_UNITS: dict[str, tuple[Unit, int]] = {

@@ -96,22 +96,43 @@ def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str]
         return PlannedCall("failure_ranking", {"chip_id": chip, "by": kind, **window_args(asked, days),
                                                **narrowed(asked)}, f"failed {kind} results in a window")
     if asked.has("fail"):
-        return PlannedCall("count_in_window", {**args, "what": "failed tasks"}, "failed tasks in a window")
+        return PlannedCall("count_in_window", {**args, **_family(asked), "what": "failed tasks"},
+                           "failed tasks in a window")
     if not clear and asked.has("execution"):
         return PlannedCall("count_in_window", {**args, "what": "runs"}, "runs in a window")
     kind = kind_counted(asked)
     if kind is not None and not (kind == "usable tasks" and one is not None):  # a metric's usable: measurements
         task = {"task_name": CATALOGUE[one].task} if one is not None and CATALOGUE[one].task and \
             asked.task_name is None else {}
-        return PlannedCall("count_in_window", {**args, **task, "what": kind}, f"{kind} in a window")
+        return PlannedCall("count_in_window", {**args, **task, **_family(asked), "what": kind}, f"{kind} in a window")
     if asked.task_name is not None:
         return PlannedCall("count_in_window", {**args, "what": "task results"}, "a task's results in a window")
     if one is not None and CATALOGUE[one].kind == "qubit":
-        return PlannedCall("count_in_window", {**args, "what": "measurements", "metric_name": one},
-                           f"{one} measurements in a window")
+        return PlannedCall("count_in_window", {**args, "what": "measurements", "metric_name": one,
+                                               **past_limits(asked, one)}, f"{one} measurements in a window")
     if not clear and asked.has("tasks"):
-        return PlannedCall("count_in_window", {**args, "what": "task results"}, "task results in a window")
+        return PlannedCall("count_in_window", {**args, **_family(asked), "what": "task results"},
+                           "task results in a window")
     return None
+
+
+def _family(asked: Question) -> dict:
+    """The family of tasks a count of task results is narrowed to (:func:`failure_family`), as an argument; none
+    named, none."""
+    family = failure_family(asked)
+    return {"family": family} if family is not None else {}
+
+
+def past_limits(asked: Question, metric: str) -> dict:
+    """The question's limits of ``metric`` (or of no metric named) as ``below``/``above`` in its display unit: a
+    count of measurements past them; a limit in a unit the metric cannot have, none."""
+    entry = CATALOGUE[metric]
+    out = {}
+    for t in asked.limits:
+        value = entry.in_display(t.value, t.unit) if t.metric in (metric, None) else None
+        if value is not None:
+            out[t.side] = value
+    return out
 
 
 _DISTINCT = {"qubits": "qubit", "couplings": "coupling", "pairs": "coupling", "tasks": "task", "runs": "run",
@@ -158,7 +179,10 @@ def counts_side_by_side(asked: Question, chip_id: str, days: int | None, one: st
                                   "measurements" if one is not None and asked.has("count words") else None)
         if what is None or what == "measurements" and (CATALOGUE[one or ""].kind != "qubit" or asked.limits):
             return None  # "how many qubits on each chip have T1 below 30 μs" counts qubits: compare_chips' share
+        distinct = what == "failed tasks" and (said := asked.said("distinct count")) is not None and \
+            said.split()[-1] == "qubits"  # distinct qubits: each counted once
         args: dict = {"chip_id": chips[0], "what": what, "chip_ids": chips[:4], **window_args(asked, days),
+                      **({"distinct_qubits": True} if distinct else {}),
                       **({"metric_name": one} if what == "measurements" else {}),
                       **({"task_name": asked.task_name} if asked.task_name is not None else {})}
         return PlannedCall("count_in_window", args, f"{what} on each chip")

@@ -16,12 +16,16 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from copilot_core.domain.display import format_share
+from copilot_core.domain.topology import runs_named
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.task_names import name_parts, nearest_tasks, task_meant
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, dates_window, day_window, read_end
 from copilot_core.errors import InvalidRequest
-from copilot_core.tools.spec import (ToolContext, ToolError, ToolResult, chip_id_arg, chip_ids_arg, date_arg, day_arg,
+from copilot_core.data.window_counts import Narrowed
+from copilot_core.domain.task_families import FAMILIES, FAMILY_WORDS, Family
+from copilot_core.tools.spec import (FROM_QUESTION, QUBIT_SET_ARGS, ToolContext, ToolError, ToolResult, chip_id_arg,
+                                     chip_ids_arg, date_arg, day_arg,
                                      days_arg, name_arg, qid_arg, qids_arg, tool, weekday_arg)
 
 SHOWN = 5  # names written out in a "fails most" sentence
@@ -75,6 +79,9 @@ def task_named(ctx: ToolContext, chip_id: str, task_name: str | None) -> str | N
     names = ctx.repo.task_names(chip_id)
     if task_name in names:
         return task_name
+    same = [n for n in names if n.lower() == task_name.lower()]  # "checkt1": CheckT1
+    if same:
+        return same[0]
     meant = task_meant(name_parts(task_name), names)
     if meant is None:
         near = nearest_tasks(task_name, names)
@@ -99,14 +106,24 @@ def task_named(ctx: ToolContext, chip_id: str, task_name: str | None) -> str | N
        "task_name": name_arg("Only results of this task, e.g. 'CheckT1'."),
        "metric_name": name_arg("For measurements: the metric, e.g. 't1'."),
        "chip_ids": chip_ids_arg(4, "Count on each chip, side by side."),
-       "qids": qids_arg(8, min_items=2) | {"description": "Count for each qubit, side by side."}},
+       "qids": qids_arg(8, min_items=2) | {"description": "Count for each qubit, side by side."},
+       **QUBIT_SET_ARGS,
+       "family": {"type": "string", "enum": list(FAMILIES), FROM_QUESTION: True,
+                  "description": "Only task results of this family: single-qubit, coupling or readout."},
+       "below": {"type": "number", FROM_QUESTION: True, "description": "Measurements below this (display units)."},
+       "above": {"type": "number", FROM_QUESTION: True, "description": "Measurements above this (display units)."},
+       "distinct_qubits": {"type": "boolean", FROM_QUESTION: True,
+                           "description": "Count the qubits such results fall on, each once, not the results."}},
       ("chip_id", "what"))
 def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None = None,
                     since_weekday: str | None = None, qid: str | None = None, task_name: str | None = None,
                     metric_name: str | None = None, day: Day | None = None, from_date: str | None = None,
                     to_date: str | None = None, chip_ids: list[str] | None = None,
-                    qids: list[str] | None = None) -> ToolResult:
+                    qids: list[str] | None = None, qubits: list[int] | None = None,
+                    leaving_out: list[int] | None = None, family: Family | None = None, below: float | None = None,
+                    above: float | None = None, distinct_qubits: bool = False) -> ToolResult:
     chips = list(dict.fromkeys(chip_ids or [chip_id]))
+    within = _narrowed(what, metric_name, qubits, leaving_out, family, below, above, distinct_qubits)
     for chip in chips:
         ctx.chip(chip)
     for q in ([qid] if qid is not None else []) + (qids or []):
@@ -128,17 +145,25 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     since, until = _window(last, days, since_weekday, day, from_date, to_date)
     if len(chips) > 1 or qids:
         return counts_compared(ctx, chips, what, since, until, last, [qid] if qid is not None else list(
-            dict.fromkeys(qids or [])), task_name, metric_name)
+            dict.fromkeys(qids or [])), task_name, metric_name, within)
     task = str(inline_from_database(task_name, 80)) if task_name else None
+    named = " ".join(filter(None, [task, FAMILY_WORDS.get(family or "")]))
 
     def count(kind: What) -> int:
         return ctx.repo.count_in_window(chip_id, kind, since=since, until=read_end(until, last), qid=qid,
-                                        task_name=task_name,
-                                        parameter=metric_name if kind == "measurements" else None)
+                                        task_name=task_name, parameter=metric_name if kind == "measurements" else None,
+                                        within=within if kind != "runs" else None)
 
     n = count(what)
-    owner = f" of {ctx.label(chip_id, qid)}" if qid is not None else ""
-    of_task = f"{task} " if task else ""
+    owner = f" of {ctx.label(chip_id, qid)}" if qid is not None else _set_said(within, ctx.size(chip_id))
+    if within is not None and within.distinct_qubits:
+        span = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
+        answer = (f"On {chip_id}, {n} distinct qubits{owner} had at least one "
+                  f"{'failed ' if what == 'failed tasks' else ''}{named + ' ' if named else ''}task result "
+                  f"{span}, each qubit counted once (qubits, not task results).")
+        return ToolResult({"chip_id": chip_id, "what": what, "count": n, "counted": "qubits", "answer": answer}
+                          | _scope_fields(since, until, qid, task), f"{n} qubits on {chip_id} {span}")
+    of_task = f"{named} " if named else ""
     span = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
     data: dict = {"chip_id": chip_id, "what": what, "count": n}
     if what == "failed tasks" or what in KINDS:
@@ -180,11 +205,43 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         answer = f"On {chip_id}, {n} calibration notes were written {span}, each note counted by its time."
     else:
         title = CATALOGUE[str(metric_name)].title
-        answer = (f"On {chip_id}, {n} {title} results{owner} with a usable value were measured {span} "
+        past = _limits_said(str(metric_name), below, above)
+        answer = (f"On {chip_id}, {n} {title} results{owner} with a usable value{past} were measured {span} "
                   f"(completed, not excluded).")
     data["answer"] = answer
     data |= _scope_fields(since, until, qid, task)
     return ToolResult(data, f"{n} {what}{owner} on {chip_id} {span}")
+
+
+def _narrowed(what: What, metric_name: str | None, qubits: list[int] | None, leaving_out: list[int] | None,
+              family: Family | None, below: float | None, above: float | None, distinct: bool) -> Narrowed | None:
+    """The narrowing a count's FROM_QUESTION arguments ask for, the limits in the metric's stored units; None for
+    none; a limit of no measurement, or distinct qubits of runs or notes, is a call that does not fit."""
+    if (below is not None or above is not None) and (what != "measurements" or metric_name not in CATALOGUE):
+        raise ToolError("a limit is limited to counting measurements of one metric",
+                        "give what='measurements' and metric_name", kind="call")
+    if distinct and what not in KINDS and what not in ("failed tasks", "task results"):
+        raise ToolError("distinct qubits are counted per chip over task results", "give what='failed tasks'", kind="call")
+    scale = CATALOGUE[metric_name].scale if metric_name in CATALOGUE else 1.0
+    out = Narrowed(frozenset(str(q) for q in qubits) if qubits else None, frozenset(str(q) for q in leaving_out or ()),
+                   family, None if below is None else below / scale, None if above is None else above / scale,
+                   distinct)
+    return None if out == Narrowed() else out
+
+
+def _set_said(within: Narrowed | None, size: int) -> str:
+    """" on Q10 to Q19", " leaving out Q05": the set of qubits a count is over, as the answer says it."""
+    if within is None or within.qubits is None and not within.leaving_out:
+        return ""
+    on = f" on {runs_named(sorted(int(q) for q in within.qubits), size)}" if within.qubits is not None else ""
+    return on + (f" leaving out {runs_named(sorted(int(q) for q in within.leaving_out), size)}"
+                 if within.leaving_out else "")
+
+
+def _limits_said(metric_name: str, below: float | None, above: float | None) -> str:
+    entry = CATALOGUE[metric_name]
+    return "".join(f" {side} {value:g} {entry.unit}".rstrip() for side, value in (("below", below), ("above", above))
+                   if value is not None)
 
 
 _COUNTED = {"failed tasks": "failed task results", "task results": "finished task results", "runs": "calibration runs",
@@ -196,7 +253,8 @@ _OF: dict[str, What] = {"failed tasks": "task results", "failed runs": "runs", "
 
 
 def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datetime | None, until: datetime | None,
-                    last: datetime, qids: list[str], task_name: str | None, metric_name: str | None) -> ToolResult:
+                    last: datetime, qids: list[str], task_name: str | None, metric_name: str | None,
+                    within: Narrowed | None = None) -> ToolResult:
     """One count per chip (one window for all of them) or per qubit, side by side: the winner named first, a tie
     said as a tie, and a ``ranking`` the order check holds the answer's winner and counts against."""
     per_qubit = len(qids) > 1
@@ -205,16 +263,18 @@ def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datet
     label = {k: ctx.label(chips[0], k) if per_qubit else k for k in keys}
     counted = {k: ctx.repo.count_in_window(chip_of[k], what, since=since, until=read_end(until, last),
                                            qid=k if per_qubit else (qids[0] if qids else None), task_name=task_name,
-                                           parameter=metric_name if what == "measurements" else None) for k in keys}
+                                           parameter=metric_name if what == "measurements" else None,
+                                           within=within) for k in keys}
     order = sorted(keys, key=lambda k: -counted[k])  # most first
     task = f"{inline_from_database(task_name, 80)} " if task_name else ""
+    distinct = within is not None and within.distinct_qubits
     noun = f"{CATALOGUE[str(metric_name)].title} measurements" if what == "measurements" else \
-        f"{task}{_COUNTED[what]}"
+        f"distinct qubits with at least one {task}{_COUNTED[what][:-1]}" if distinct else f"{task}{_COUNTED[what]}"
     span = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
     where = f" on {chips[0]}" if per_qubit else ""
     whole = {k: ctx.repo.count_in_window(chip_of[k], _OF[what], since=since, until=read_end(until, last),
-                                         qid=k if per_qubit else (qids[0] if qids else None), task_name=task_name)
-             for k in keys} if what in _OF else {}
+                                         qid=k if per_qubit else (qids[0] if qids else None), task_name=task_name,
+                                         within=within) for k in keys} if what in _OF and not distinct else {}
     shown = {k: f"{counted[k]} of {whole[k]} ({format_share(counted[k], whole[k])})" if k in whole else
              str(counted[k]) for k in keys}  # a failure count with its share of its own chip's (qubit's) whole
     listed = ", ".join(f"{label[k]} {shown[k]}" for k in order)
@@ -231,7 +291,7 @@ def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datet
         answer = answer[:-1] + f"; {sum(counted.values())} in all" + (  # the noun, so the total reads as a count
             f" of {sum(whole.values())} {_OF[what]} ({format_share(sum(counted.values()), sum(whole.values()))})"
             if whole else f" ({noun})") + "."
-    field = "count_failed" if what in _OF else "count"
+    field = "count_failed" if what in _OF and not distinct else "count"
     kind = "qubit" if per_qubit else "chip"
     data = {"answer": answer, "what": what, "chip_id" if per_qubit else "chip_ids": chips[0] if per_qubit else chips,
             "counts": [{("qid" if per_qubit else "chip_id"): k, "label": label[k], field: counted[k]}
@@ -239,5 +299,5 @@ def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datet
             "ranking": ranking(kind, noun, [(label[k], [str(counted[k])] + ([format_share(counted[k], whole[k])]
                                                                             if k in whole else [])) for k in order],
                                higher_is_better=what not in _OF)}
-    data |= _scope_fields(since, until, None, task_name)
+    data |= _scope_fields(since, until, None, task_name) | ({"counted": "qubits"} if distinct else {})
     return ToolResult(data, f"{noun}{where} {span}: {listed}")
