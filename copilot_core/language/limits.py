@@ -128,11 +128,13 @@ def _trailing(text: str, taken: Sequence[tuple[int, int]]) -> list[_Placed]:
     for start, end, written, _ in number_spans(text):
         unit, skip = unit_after(text[end:]) or ("", 0)
         after = tokens_of(text[end + skip:])[:3]
-        way = TRAILING.get((after[0][2], after[1][2])) if len(after) >= 2 else None
+        way, size = (TRAILING.get((after[0][2], after[1][2])) if len(after) >= 2 else None), 2
+        if way is None and after:  # "35 μs tops"
+            way, size = TRAILING.get((after[0][2], "")), 1
         if way is not None and not any(s <= start < e for s, e in taken) and \
-                not (len(after) == 3 and after[2][2].replace(".", "").isdigit()) and \
+                not (len(after) == size + 1 and after[size][2].replace(".", "").isdigit()) and \
                 not text[end + skip:end + skip + after[0][0]].strip():
-            out.append(_Placed(start, end + skip + after[1][1], way, signed_value(written), unit, True))
+            out.append(_Placed(start, end + skip + after[size - 1][1], way, signed_value(written), unit, True))
     return out
 
 

@@ -28,7 +28,7 @@ from copilot_core.language.verdicts import Verdict, read_verdict
 from copilot_core.language.stated_numbers import (COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
                                                   STATED_NUMBER, counts_as_digits)
 from copilot_core.domain.metrics import CATALOGUE
-from copilot_core.domain.units import canonical
+from copilot_core.language.unit_asked import asked_unit
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, chips_meant, metrics_named, threshold_metrics
 
 Extreme = Literal["lowest", "highest", "best", "worst"]
@@ -390,7 +390,7 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
         not_held=tuple(dict.fromkeys(key for _, _, key in absent)), unplaced=unplaced_window(
             found, window is not None or dates is not None or weekday is not None),
         verdict=read_verdict(text, tokens_of(text), metrics, limits, ranges, qubits, couplings),
-        unit_asked=canonical(found["unit asked"].split()[-1]) if "unit asked" in found else None,
+        unit_asked=asked_unit(text, found.get("unit asked")),
         values=tuple(w for _, _, w, _ in number_spans(blank(text, [(m.start, m.end) for m in mentions(text)]))),
         counted=counted_unit(found), held_errors=turned_limits(typed)[1], span=sets.span, left_out=sets.left_out,
         found=found)
