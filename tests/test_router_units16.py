@@ -94,3 +94,11 @@ def test_couplings_still_read_as_couplings(text, couplings):
 def test_a_window_or_a_plural_is_no_limit_nor_unit(text):
     q = parse(text, CHIPS)
     assert q.limits == () and q.unit_asked is None, (q.limits, q.unit_asked)
+
+
+@pytest.mark.parametrize("text, shape", [("Q12's readout fidelity as a fraction", "lookup"),
+                                         ("What fraction of qubits have T1 above 50 us?", "percentage"),
+                                         ("What share of qubits have T1 above 50 us, as a fraction?", "percentage"),
+                                         ("What % of qubits have T1 > 50us", "percentage")])
+def test_a_form_asked_is_no_share_asked(text, shape):
+    assert parse(text, CHIPS).shape == shape

@@ -28,7 +28,7 @@ from copilot_core.language.verdicts import Verdict, read_verdict
 from copilot_core.language.stated_numbers import (COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
                                                   STATED_NUMBER, counts_as_digits)
 from copilot_core.domain.metrics import CATALOGUE
-from copilot_core.language.unit_asked import asked_unit
+from copilot_core.language.unit_asked import asked_unit, bare_percent, form_only
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, chips_meant, metrics_named, threshold_metrics
 
 Extreme = Literal["lowest", "highest", "best", "worst"]
@@ -324,11 +324,6 @@ def _task_name(text: str, found: dict[str, str]) -> str | None:
     return named[0] if named else loose_task_name(text, "fail" in found)
 
 
-def _bare_percent(text: str) -> bool:
-    """A "%" for the word percent, after no number ("what % of qubits"): no token, so no row of the table reads it."""
-    return any(c == "%" and not text[:i].rstrip()[-1:].isdigit() for i, c in enumerate(text))
-
-
 @functools.lru_cache(maxsize=256)
 def _parse(asked: str, chips: tuple[str, ...]) -> Question:
     typed = as_typed(asked)  # spoken names as typed: every reading below, the error limits too, is of this text
@@ -365,8 +360,8 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
     last = _rx("last n").search(text)
     terse = bool(tokens) and tokens[0][2] in _TERSE_STARTS
     shape = compared_shape(found, qubits, chip_ids, dates is not None, terse) or \
-        next((name for name, rule in SHAPES if _first(rule, written, tokens) is not None
-              or name == "percentage" and _bare_percent(text)), None)
+        next((name for name, rule in SHAPES if (_first(rule, written, tokens) is not None or name == "percentage" and
+              bare_percent(text)) and not (name == "percentage" and form_only(written, rule))), None)
     if shape is None:
         shape = "lookup" if (qubits or couplings) and any(metrics) else "other"
     window = read_window(text) or (Window(2, "week") if "fortnight" in found else None)

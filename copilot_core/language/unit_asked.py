@@ -8,7 +8,7 @@ claim check accepts the converted figure; a unit of another family than the metr
 from __future__ import annotations
 
 from copilot_core.domain.units import canonical, family
-from copilot_core.language.phrases import Phrases, tokens_of
+from copilot_core.language.phrases import Phrases, Row, tokens_of
 
 # A share asked as a fraction ("0.9512") or as a percentage ("95.12%").
 _FRACTION = Phrases("as/in a? fraction/fractions/decimal/decimals|as/in a? fractional/decimal form/value/values")
@@ -31,3 +31,18 @@ def asked_unit(text: str, said: str | None) -> str | None:
         if bracketed and alone and word != "s" and family(canonical(word)) is not None:
             return canonical(word)
     return None
+
+
+def bare_percent(text: str) -> bool:
+    """A "%" for the word percent, after no number ("what % of qubits"): no token, so no row of the table reads it."""
+    return any(c == "%" and not text[:i].rstrip()[-1:].isdigit() for i, c in enumerate(text))
+
+
+def form_only(text: str, shares: Row) -> bool:
+    """Every share word of ``text`` (``shares``: the percentage shape's row) names the form a value is asked in ("Q12's
+    readout fidelity as a fraction"), so the question asks a value, not a share; a "%" after no number asks one."""
+    if not isinstance(shares, Phrases) or bare_percent(text):
+        return False
+    forms = _FRACTION.find(text) + _PERCENT.find(text)
+    said = shares.find(text)
+    return bool(forms) and bool(said) and all(any(a <= s < b for a, b in forms) for s, _ in said)

@@ -25,6 +25,8 @@ def stated(value: float, said: str, asked: dev.Asked) -> bool:
         return re.search(rf"\b{int(value)} of \d+ qubits", said) is not None
     unit = re.escape("%" if asked.what == "share" else asked.unit)
     for places in range(0, 6):
+        if len(f"{value:.{places}f}".replace(".", "").strip("-0")) < 3:
+            continue  # "1" is no statement of 0.9541: three significant digits at least
         written = re.escape(f"{value:.{places}f}")
         if re.search(rf"(?<![\d.]){written}(?![\d])" + (rf"\s?{unit}" if unit else r"(?![\d.]*\s?%)"), said):
             return True
@@ -78,3 +80,4 @@ def test_a_models_wrong_figure_in_the_unit_asked_is_never_shown_bare(asked, writ
     said = asked_on_small(repo, scripted_openai, tmp_path, asked.text, "on")
     assert not said.startswith(wrong) or REPLACED in said or NOTE in said, said
     assert stated(dev.truth(demo_db, asked), said, asked), said
+    assert "Not answered" not in said, said  # a value asked as a fraction is no share asked
