@@ -90,7 +90,8 @@ def test_couplings_still_read_as_couplings(text, couplings):
 
 
 @pytest.mark.parametrize("text", ["How did T1 change over the past 7 days?", "T1 of Q3 in the past 3 runs",
-                                  "What is the T1 of qubit(s) 4?"])
+                                  "What is the T1 of qubit(s) 4?", "How did T1 change in the past 24h?",
+                                  "T1 trend over the past 48 hrs", "T1 over the past 1 wk", "T1 above 50 min"])
 def test_a_window_or_a_plural_is_no_limit_nor_unit(text):
     q = parse(text, CHIPS)
     assert q.limits == () and q.unit_asked is None, (q.limits, q.unit_asked)
@@ -102,3 +103,8 @@ def test_a_window_or_a_plural_is_no_limit_nor_unit(text):
                                          ("What % of qubits have T1 > 50us", "percentage")])
 def test_a_form_asked_is_no_share_asked(text, shape):
     assert parse(text, CHIPS).shape == shape
+
+
+@pytest.mark.parametrize("asked", [a for a in _LIMITED if "past" in a.text], ids=lambda a: a.id)
+def test_a_limit_past_a_number_is_no_count_asked(asked):
+    assert parse(asked.text, CHIPS).n is None

@@ -56,7 +56,7 @@ TRAILING: dict[tuple[str, str], Way] = {
     **{("or", w): "below" for w in ("less", "lower", "below", "fewer", "shorter", "smaller", "under")},
     **{("and", w): "below" for w in ("below", "under", "lower")},
     ("or", "better"): "better", ("or", "worse"): "worse", ("at", "most"): "below", ("at", "least"): "above",
-    **{(w, ""): "below" for w in ("tops", "max", "maximum")}, **{(w, ""): "above" for w in ("minimum", "min")}}
+    **{(w, ""): "below" for w in ("tops", "max", "maximum")}, ("minimum", ""): "above"}
 # Single words an answer puts a value on a side with, beside the table's ("T1 is lower, 45 μs"; "within 300 ns").
 ANSWER_SIDES: dict[str, Way] = {**{w: "below" for w in ("lower", "shorter", "smaller", "less", "fewer", "within",
                                                          "faster")},

@@ -35,7 +35,8 @@ _INCLUSIVE_SIGNS = ("<=", "≤", ">=", "≥")
 # What may stand between a range word and its first number ("outside of the range 60-80"), and between its numbers.
 _LEAD = frozenset({"of", "the", "a", "range", "band", "interval"})
 _COUNTED = frozenset({"times", "time", "failed", "failures", "conditions", "condition", "criteria", "days", "day",
-                      "weeks", "week", "hours", "hour", "months", "month"})  # "meets 2 conditions", "over 10 days"
+                      "weeks", "week", "hours", "hour", "months", "month", "h", "hr", "hrs", "d", "wk", "wks", "min",
+                      "mins", "minutes", "minute"})  # "meets 2 conditions", "over 10 days", "past 24h"
 _JOINS = frozenset({"and", "to", "-", "–", "—", "..", "…"})
 # Words that exclude the condition after them, within its clause (between the limit before it and it).
 # The words that leave something out; a subject after one of them ("except Q5") is left out of a set too.

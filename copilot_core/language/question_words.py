@@ -72,8 +72,8 @@ WORDS: dict[str, Row] = {
     "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
                        "strongest|poorest|top|bottom|leading|trailing|lagging|most small|most large|least small"
                        "|least large|relax/relaxes fastest/quickest/slowest"),  # own words: language/ranked.py
-    "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b"
-                    r"(?!\s*(?:days?|weeks?|hours?|hrs?\b)|[\s-]*qubit(?!s))"
+    "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b"  # not a limit's "past 50 us"
+                    rf"(?!\s*(?:days?|weeks?|hours?|hrs?\b)|[\s-]*qubit(?!s)|\s*(?:{UNIT_WORDS})(?![a-z]))"
                     rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b"
                     r"(?!\s+(?:days?|weeks?|months?|hours?)\b)", re.I),
     # a limit: "below 50 μs", "T1 > 40us", "at least .99", "doesn't reach 90%", "above the 40 μs mark" (the words:
