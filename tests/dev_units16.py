@@ -1,5 +1,5 @@
-"""Dev questions, in wordings of my own, that write a limit's number and unit in any notation ("3.5e-5 s",
-"0.00005 s", "3.5×10^-5 s", "3 x 10-5 s", "45e-6 s", "5.1e9 Hz", a fidelity as a fraction), put it on its side with
+"""Dev questions, in wordings of my own, that write a limit's number and unit in any notation ("3.2e-5 s",
+"0.00005 s", "3.8×10^-5 s", "3 x 10-5 s", "45e-6 s", "5.1e9 Hz", a fidelity as a fraction), put it on its side with
 less common words ("past", "south of", "north of", "in excess of", "tops", "≥"), or ask the answer in a unit of their
 own ("(MHz)", "in kHz", "expressed in ns", "as a fraction"), over counts, shares, compound filters, spreads, medians
 and a qubit's value, on both demo chips.
@@ -79,14 +79,14 @@ _F = "filter_metric"
 _FF = "filter_metrics"
 QUESTIONS: tuple[Asked, ...] = (
     # a limit in seconds, in every notation
-    _a("n1", "How many qubits have T1 below 3.5e-5 s?", _F, "count", "t1", limit=("below", 35.0, False)),
+    _a("n1", "How many qubits have T1 less than 3.2e-5 s?", _F, "count", "t1", limit=("below", 32.0, False)),
     _a("n2", "Count the qubits on 144Qv2 whose T1 is under 4.0E-5 seconds", _F, "count", "t1", chip=OTHER,
        limit=("below", 40.0, False)),
     _a("n3", "What percentage of qubits have T2 echo below 5.5e-5 s?", _F, "share", "t2_echo",
        limit=("below", 55.0, False)),
     _a("n4", "How many qubits have T1 above 0.00005 s?", _F, "count", "t1", limit=("above", 50.0, False)),
     _a("n5", "Share of qubits with T1 above 45e-6 s", _F, "share", "t1", limit=("above", 45.0, False)),
-    _a("n6", "How many qubits have T1 below 3.5×10^-5 s?", _F, "count", "t1", limit=("below", 35.0, False)),
+    _a("n6", "Count of qubits with T1 below 3.8×10^-5 s", _F, "count", "t1", limit=("below", 38.0, False)),
     _a("n7", "On 144Qv2, how many qubits have T2 echo above 3 x 10-5 s?", _F, "count", "t2_echo", chip=OTHER,
        limit=("above", 30.0, False)),
     _a("n8", "Number of qubits whose qubit frequency is above 5.1e9 Hz", _F, "count", "qubit_frequency",

@@ -18,7 +18,7 @@ _OPEN, _CLOSE = ("(", "["), (")", "]")
 
 def asked_unit(text: str, said: str | None) -> str | None:
     """The unit ``text`` asks its values in: ``said`` (the word table's "in MHz" / "expressed in ns"), a share's
-    form, or a unit standing alone in brackets ("frequency (MHz)"; never a plural's "(s)"); None when none."""
+    form, or a unit standing alone in brackets ("(MHz)", never a plural's "(s)"); None when none."""
     if said:
         return canonical(said.split()[-1])
     if _FRACTION.find(text):
@@ -39,8 +39,8 @@ def bare_percent(text: str) -> bool:
 
 
 def form_only(text: str, shares: Row) -> bool:
-    """Every share word of ``text`` (``shares``: the percentage shape's row) names the form a value is asked in ("Q12's
-    readout fidelity as a fraction"), so the question asks a value, not a share; a "%" after no number asks one."""
+    """Every share word of ``text`` (``shares``: the percentage shape's row) names the form a value is asked in (a
+    fidelity "as a fraction"), so the question asks a value, not a share; a "%" after no number asks one."""
     if not isinstance(shares, Phrases) or bare_percent(text):
         return False
     forms = _FRACTION.find(text) + _PERCENT.find(text)
