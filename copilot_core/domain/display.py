@@ -63,8 +63,9 @@ def asked_in(unit: str) -> tuple[str, float] | None:
 
 
 def unit_suffix(unit: str) -> str:
-    """What follows a number for ``unit``: ``%`` sits against it, any other unit after a space, no unit nothing."""
-    return "" if not unit else unit if unit == "%" else f" {unit}"
+    """What follows a number for ``unit``: ``%`` sits against it, any other unit after a space, no unit (or a
+    share written as a fraction) nothing."""
+    return "" if not unit or unit == "fraction" else unit if unit == "%" else f" {unit}"
 
 
 def _with_unit(text: str, unit: str) -> str:

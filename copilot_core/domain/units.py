@@ -11,14 +11,15 @@ from __future__ import annotations
 FAMILIES: dict[str, dict[str, float]] = {
     "frequency": {"Hz": 1.0, "kHz": 1e3, "MHz": 1e6, "GHz": 1e9},
     "time": {"ns": 1e-9, "μs": 1e-6, "ms": 1e-3, "s": 1.0},
-    "percentage": {"%": 1.0},
+    "percentage": {"%": 1.0, "fraction": 100.0},  # a share written 0-1 ("as a fraction")
     "ratio in decibels": {"dB": 1.0},
 }
 # Units written out in words ("45 microseconds", "3 megahertz"), singular and plural.
 SPELLED_UNITS: dict[str, str] = {f"{name}{plural}": unit for name, unit in (
     ("nanosecond", "ns"), ("microsecond", "μs"), ("millisecond", "ms"), ("hertz", "Hz"), ("kilohertz", "kHz"),
     ("megahertz", "MHz"), ("gigahertz", "GHz"), ("decibel", "dB"), ("microsec", "μs"), ("usec", "μs"),
-    ("nanosec", "ns"), ("millisec", "ms")) for plural in ("", "s")} | {"percent": "%", "per cent": "%", "percents": "%"}
+    ("nanosec", "ns"), ("millisec", "ms"), ("second", "s"), ("sec", "s"))
+    for plural in ("", "s")} | {"percent": "%", "per cent": "%", "percents": "%"}
 _SPELLINGS = ({unit.lower(): unit for family in FAMILIES.values() for unit in family} | {"us": "μs", "µs": "μs"}
               | SPELLED_UNITS)
 

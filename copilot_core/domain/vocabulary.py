@@ -133,7 +133,7 @@ ABOVE_WORDS = r"above|over|greater than|more than|higher than|longer than|larger
 LIMIT_WORDS = f"{BELOW_WORDS}|{ABOVE_WORDS}"
 # The units an answer writes after a number (display units, with the ASCII and micro-sign spellings of μs).
 UNIT_WORDS = (r"%|microsec(?:ond)?s?|usecs?|nanosec(?:ond)?s?|millisec(?:ond)?s?|(?:kilo|mega|giga)?hertz|per\s?cent"
-              r"|[μµu]s|ns|ms|[kMG]?Hz|dB")  # spelled-out units too ("45 microseconds", "95 per cent")
+              r"|[μµu]s|ns|ms|[kMG]?Hz|dB|sec(?:ond)?s?|s")  # spelled-out units too ("45 microseconds", "95 per cent")
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10}  # "the two most recent values", "which three qubits"
 MISSING_WORDS = (r"no valid|not valid|invalid|missing|without (?:a )?(?:valid|usable|value|data)|no (?:usable )?data"

@@ -18,12 +18,12 @@ Way = Literal["below", "above", "better", "worse"]
 COMPARISONS: dict[str, tuple[Way, bool]] = {
     **{w: ("below", False) for w in (
         "below", "under", "less than", "lower than", "smaller than", "shorter than", "beneath", "short of",
-        "shy of", "fewer than", "sub",
+        "shy of", "fewer than", "sub", "south of",
         "belw", "bellow", "belo", "undr", "les than", "less then", "lower then", "smaller then")},  # typed fast
     **{w: ("above", False) for w in (
         "above", "over", "greater than", "more than", "higher than", "larger than", "longer than", "bigger than",
-        "beyond", "exceed", "exceeds", "exceeding", "exceeded", "in excess of", "upwards of", "north of", "tops", "topping",
-        "topped", "surpass", "surpasses", "surpassing", "surpassed",
+        "beyond", "past", "exceed", "exceeds", "exceeding", "exceeded", "in excess of", "upwards of", "upward of",
+        "north of", "tops", "topping", "topped", "surpass", "surpasses", "surpassing", "surpassed",
         "abov", "abve", "abvoe", "aboev", "obove", "ovr", "grater than", "greater then", "higher then", "higer than",
         "more then", "larger then", "longer then")},  # typed fast
     **{w: ("above", True) for w in (
@@ -48,13 +48,15 @@ COMPARISONS: dict[str, tuple[Way, bool]] = {
 NEGATIONS = ("not", "no", "never", "doesn t", "does not", "don t", "do not", "didn t", "did not", "isn t", "is not",
              "aren t", "are not", "won t", "will not", "can t", "cannot", "can not", "fails to", "fail to",
              "failing to", "failed to")
-# Words after a number that make it a limit with the number counted ("50 μs or more", "92% or worse").
+# Words after a number that make it a limit with the number counted ("50 μs or more", "92% or worse", "35 μs tops":
+# a one-word row is keyed with an empty second word).
 TRAILING: dict[tuple[str, str], Way] = {
     **{("or", w): "above" for w in ("more", "higher", "above", "greater", "longer", "larger", "over")},
     **{("and", w): "above" for w in ("up", "above", "over", "higher")},
     **{("or", w): "below" for w in ("less", "lower", "below", "fewer", "shorter", "smaller", "under")},
     **{("and", w): "below" for w in ("below", "under", "lower")},
-    ("or", "better"): "better", ("or", "worse"): "worse"}
+    ("or", "better"): "better", ("or", "worse"): "worse", ("at", "most"): "below", ("at", "least"): "above",
+    **{(w, ""): "below" for w in ("tops", "max", "maximum")}, ("minimum", ""): "above"}
 # Single words an answer puts a value on a side with, beside the table's ("T1 is lower, 45 μs"; "within 300 ns").
 ANSWER_SIDES: dict[str, Way] = {**{w: "below" for w in ("lower", "shorter", "smaller", "less", "fewer", "within",
                                                          "faster")},

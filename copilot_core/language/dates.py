@@ -182,7 +182,7 @@ _WEEKS = {"first": 0, "second": 1, "third": 2, "fourth": 3}  # "the first week o
 def _day_number(word: str) -> int | None:
     """"3", "3rd", "21st": the day of the month written; None for any other word."""
     digits = word[:-2] if word[-2:] in ("st", "nd", "rd", "th") else word
-    return int(digits) if digits.isdigit() and len(digits) <= 2 else None
+    return int(digits) if digits.isdecimal() and len(digits) <= 2 else None
 
 
 def _shared_month(tokens: list[tuple[int, int, str]], days: list[Written]) -> list[Written]:

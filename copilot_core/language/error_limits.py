@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from copilot_core.domain.vocabulary import metric_spans
 from copilot_core.language.comparisons import comparison
-from copilot_core.language.numbers import number_spans
+from copilot_core.language.numbers import number_spans, signed_value
 from copilot_core.language.question_words import WORDS
 from copilot_core.language.phrases import Phrases, tokens_of
 from copilot_core.language.stated_numbers import COUNT_NOUNS
@@ -87,7 +87,7 @@ def _limits(text: str) -> list[_Limit]:
     if isinstance(rule, Phrases):
         raise TypeError("the threshold row is a pattern")
     for m in rule.finditer(text):
-        value = float(m.group(3).replace(",", "").replace("−", "-"))
+        value = signed_value(m.group(3))
         end = m.end(3)
         exponent = _number_end(text, end)
         if exponent is not None:

@@ -35,7 +35,8 @@ _INCLUSIVE_SIGNS = ("<=", "≤", ">=", "≥")
 # What may stand between a range word and its first number ("outside of the range 60-80"), and between its numbers.
 _LEAD = frozenset({"of", "the", "a", "range", "band", "interval"})
 _COUNTED = frozenset({"times", "time", "failed", "failures", "conditions", "condition", "criteria", "days", "day",
-                      "weeks", "week", "hours", "hour", "months", "month"})  # "meets 2 conditions", "over 10 days"
+                      "weeks", "week", "hours", "hour", "months", "month", "h", "hr", "hrs", "d", "wk", "wks", "min",
+                      "mins", "minutes", "minute"})  # "meets 2 conditions", "over 10 days", "past 24h"
 _JOINS = frozenset({"and", "to", "-", "–", "—", "..", "…"})
 # Words that exclude the condition after them, within its clause (between the limit before it and it).
 # The words that leave something out; a subject after one of them ("except Q5") is left out of a set too.
@@ -128,11 +129,13 @@ def _trailing(text: str, taken: Sequence[tuple[int, int]]) -> list[_Placed]:
     for start, end, written, _ in number_spans(text):
         unit, skip = unit_after(text[end:]) or ("", 0)
         after = tokens_of(text[end + skip:])[:3]
-        way = TRAILING.get((after[0][2], after[1][2])) if len(after) >= 2 else None
+        way, size = (TRAILING.get((after[0][2], after[1][2])) if len(after) >= 2 else None), 2
+        if way is None and after:  # "35 μs tops"
+            way, size = TRAILING.get((after[0][2], "")), 1
         if way is not None and not any(s <= start < e for s, e in taken) and \
-                not (len(after) == 3 and after[2][2].replace(".", "").isdigit()) and \
+                not (len(after) == size + 1 and after[size][2].replace(".", "").isdigit()) and \
                 not text[end + skip:end + skip + after[0][0]].strip():
-            out.append(_Placed(start, end + skip + after[1][1], way, signed_value(written), unit, True))
+            out.append(_Placed(start, end + skip + after[size - 1][1], way, signed_value(written), unit, True))
     return out
 
 

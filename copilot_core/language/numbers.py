@@ -66,9 +66,17 @@ def list_markers(text: str) -> list[tuple[int, int]]:
     return [(m.start, m.end) for m in found(NUMBERS, text, "list_marker")]
 
 
+# How a power of ten is written after a mantissa ("3.5×10^-5", "3.5 x 10-5", "3.5·10⁻⁵"), longest first: each is an "e".
+_TIMES_TEN = ("×10**", "x10**", "*10**", "·10**", "×10^", "x10^", "*10^", "·10^", "×10", "x10", "*10", "·10")
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+
+
 def signed_value(written: str) -> float:
-    """A number as written, as a float: a typographic minus ("−2") and thousands commas ("1,200") read too."""
-    return float(written.replace(",", "").replace("−", "-"))
+    """A number as written, as a float: a typographic minus ("−2"), thousands commas ("1,200") and an exponent in
+    any notation ("3.5e-5", "3.5E-5", "3.5×10^-5", "3.5 x 10-5", "3.5·10⁻⁵") read too."""
+    text = "".join(written.replace(",", "").replace("−", "-").lower().split()).translate(_SUPERSCRIPTS)
+    times = next((t for t in _TIMES_TEN if t in text), None)
+    return float(text.replace(times, "e", 1) if times is not None else text)
 
 
 def answer_numbers(text: str) -> list[tuple[str, bool]]:

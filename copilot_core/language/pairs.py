@@ -40,16 +40,27 @@ def qubit_numbers(text: str, values: frozenset[float]) -> list[Number]:
     tokens = tokens_of(text)
     for i, (start, end, word) in enumerate(tokens):
         after = tokens[i + 1][2] if i + 1 < len(tokens) else ""
-        if word.isdigit():
+        if word.isdecimal():
             decimal = text[start - 1:start] == "." or text[end:end + 1] == "." and text[end + 1:end + 2].isdigit()
             unit = text[end:].lstrip()[:1] == "%" or after in _UNITS and not text[end:tokens[i + 1][0]].strip()
-            if not (decimal or unit or float(word) in values):
+            if not (decimal or unit or float(word) in values or _in_power(text, start)):
                 out.append((start, end, word))
             continue
         parts = word.split("q")
-        if 2 <= len(parts) <= 3 and not parts[0] and all(p.isdigit() for p in parts[1:]):
+        if 2 <= len(parts) <= 3 and not parts[0] and all(p.isdecimal() for p in parts[1:]):
             out += [(start, end, p) for p in parts[1:]]
     return out
+
+
+def _in_power(text: str, start: int) -> bool:
+    """The number at ``start`` is part of a power of ten ("3.5 x 10-5", "2×10^-8"): no qubit."""
+    before = text[:start].rstrip()
+    if before[-1:] in ("-", "−", "^"):
+        before = before[:-1].rstrip()
+        if not before.endswith("10"):
+            return False
+        before = before[:-2].rstrip()
+    return before[-1:] in ("×", "x", "X", "*", "·") and before[:-1].rstrip()[-1:].isdigit()
 
 
 def _joined(gap: str) -> bool:

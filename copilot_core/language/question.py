@@ -29,7 +29,7 @@ from copilot_core.language.verdicts import Verdict, read_verdict
 from copilot_core.language.stated_numbers import (COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
                                                   STATED_NUMBER, counts_as_digits)
 from copilot_core.domain.metrics import CATALOGUE
-from copilot_core.domain.units import canonical
+from copilot_core.language.unit_asked import asked_unit, bare_percent, form_only
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, chips_meant, metrics_named, threshold_metrics
 
 Extreme = Literal["lowest", "highest", "best", "worst"]
@@ -322,11 +322,6 @@ def _task_name(text: str, found: dict[str, str]) -> str | None:
     return task_spelled(named[0]) if named else loose_task_name(text, "fail" in found)
 
 
-def _bare_percent(text: str) -> bool:
-    """A "%" for the word percent, after no number ("what % of qubits"): no token, so no row of the table reads it."""
-    return any(c == "%" and not text[:i].rstrip()[-1:].isdigit() for i, c in enumerate(text))
-
-
 @functools.lru_cache(maxsize=256)
 def _parse(asked: str, chips: tuple[str, ...]) -> Question:
     typed, read_as = respelled(as_typed(asked))  # spoken names as typed, slipped words as meant: every reading
@@ -363,8 +358,8 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
     last = _rx("last n").search(text)
     terse = bool(tokens) and tokens[0][2] in _TERSE_STARTS  # "failed tasks this week?": a count's noun first
     shape = compared_shape(found, qubits, chip_ids, dates is not None, terse) or \
-        next((name for name, rule in SHAPES if _first(rule, written, tokens) is not None
-              or name == "percentage" and _bare_percent(text)), None)
+        next((name for name, rule in SHAPES if (_first(rule, written, tokens) is not None or name == "percentage" and
+              bare_percent(text)) and not (name == "percentage" and form_only(written, rule))), None)
     if shape is None:
         shape = "lookup" if (qubits or couplings) and any(metrics) else "other"
     window = read_window(text) or (Window(2, "week") if "fortnight" in found else None)
@@ -388,7 +383,7 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
         not_held=tuple(dict.fromkeys(key for _, _, key in absent)), unplaced=unplaced_window(
             found, window is not None or dates is not None or weekday is not None),
         verdict=read_verdict(text, tokens_of(text), metrics, limits, ranges, qubits, couplings),
-        unit_asked=canonical(found["unit asked"].split()[-1]) if "unit asked" in found else None,
+        unit_asked=asked_unit(text, found.get("unit asked")),
         values=tuple(w for _, _, w, _ in number_spans(blank(text, [(m.start, m.end) for m in mentions(text)]))),
         counted=counted_unit(found), held_errors=held, span=sets.span, left_out=sets.left_out,
         read_as=read_as, found=found)

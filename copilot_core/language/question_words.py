@@ -65,19 +65,24 @@ _ENDS = "best/worst/top/bottom/weakest/strongest/poorest/highest/lowest/longest/
 # Row name -> words.  :class:`~copilot_core.language.question.Question` keeps the first match of every row.
 WORDS: dict[str, Row] = {
     # what the parse turns into typed fields
-    "bare pair": re.compile(r"(?<![\w.])(?:coupling\s+|pair\s+)?q?0*(\d{1,4})\s*(?:-|–|—|→|->|_)\s*q?0*(\d{1,4})(?![\w.])",
+    # (not a power of ten's "10-5" after a mantissa: "3.5 x 10-5")
+    "bare pair": re.compile(r"(?<![\w.])(?<!\d[×x*·]\s)(?<!\d\s[×x*·]\s)(?<!\d[×x*·])(?<!\d\s[×x*·])"
+                            r"(?:coupling\s+|pair\s+)?q?0*(\d{1,4})\s*(?:-|–|—|→|->|_)\s*q?0*(\d{1,4})(?![\w.])",
                             re.I),
     "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
                        "strongest|poorest|top|bottom|leading|trailing|lagging|most small|most large|least small"
                        "|least large|relax/relaxes fastest/quickest/slowest"),  # own words: language/ranked.py
-    "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b"
-                    r"(?!\s*(?:days?|weeks?|hours?|hrs?\b)|[\s-]*qubit(?!s))"
+    "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b"  # not a limit's "past 50 us"
+                    rf"(?!\s*(?:days?|weeks?|hours?|hrs?\b)|[\s-]*qubit(?!s)|\s*(?:{UNIT_WORDS})(?![a-z]))"
                     rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b"
                     r"(?!\s+(?:days?|weeks?|months?|hours?)\b)", re.I),
     # a limit: "below 50 μs", "T1 > 40us", "at least .99", "doesn't reach 90%", "above the 40 μs mark" (the words:
     # language/comparisons.py)
     "threshold": re.compile(rf"(?:\b{COMPARISON_PATTERN}(?:\s+the(?=\s+[-−.\d]))?|(?<!-)([<>]=?|[≤≥]))\s*"
-                            r"([-−]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))"  # "7,100 MHz" too
+                            r"([-−]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"  # "7,100 MHz" too
+                            # an exponent: "3.5e-5", "3.5×10^-5", "3.5 x 10-5", "3.5·10⁻⁵" (read: numbers.signed_value)
+                            r"(?:[eE][-+−]?\d+|\s*[×x*·]\s*10\s*(?:\^|\*\*)\s*[-+−]?\d+"
+                            r"|\s*[×x*·]\s*10(?:[-−]\d+|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))?)"
                             rf"\s*(?:({UNIT_WORDS})(?![a-z]))?", re.I),
     "window": re.compile(rf"\b(?:last|past|previous|recent|{_ROLLING}|over the (?:last|past))\s+(?:({COUNT})\s*)?"
                          r"(days?|weeks?|months?|hours?|hrs?|h|d)\b|\b(today|yesterday)\b"  # "the eight previous days":

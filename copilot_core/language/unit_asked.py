@@ -1,0 +1,48 @@
+"""The unit a question asks its answer in, read once into the question: "in MHz", "expressed in ns", "(kHz)",
+"as a fraction", "in percent".
+
+The answer writes every value of that unit's family in it (:func:`~copilot_core.domain.display.shown_in`) and the
+claim check accepts the converted figure; a unit of another family than the metric's changes nothing.
+"""
+
+from __future__ import annotations
+
+from copilot_core.domain.units import canonical, family
+from copilot_core.language.phrases import Phrases, Row, tokens_of
+
+# A share asked as a fraction ("0.9512") or as a percentage ("95.12%").
+_FRACTION = Phrases("as/in a? fraction/fractions/decimal/decimals|as/in a? fractional/decimal form/value/values")
+_PERCENT = Phrases("as/in a? percent/percentage/percentages/pct|in per cent")
+_OPEN, _CLOSE = ("(", "["), (")", "]")
+
+
+def asked_unit(text: str, said: str | None) -> str | None:
+    """The unit ``text`` asks its values in: ``said`` (the word table's "in MHz" / "expressed in ns"), a share's
+    form, or a unit standing alone in brackets ("(MHz)", never a plural's "(s)"); None when none."""
+    if said:
+        return canonical(said.split()[-1])
+    if _FRACTION.find(text):
+        return "fraction"
+    if _PERCENT.find(text) or "(%)" in text:
+        return "%"
+    for start, end, word in tokens_of(text):
+        bracketed = start > 0 and text[start - 1] in _OPEN and text[end:end + 1] in _CLOSE
+        alone = start < 2 or not text[start - 2].isalnum()
+        if bracketed and alone and word != "s" and family(canonical(word)) is not None:
+            return canonical(word)
+    return None
+
+
+def bare_percent(text: str) -> bool:
+    """A "%" for the word percent, after no number ("what % of qubits"): no token, so no row of the table reads it."""
+    return any(c == "%" and not text[:i].rstrip()[-1:].isdigit() for i, c in enumerate(text))
+
+
+def form_only(text: str, shares: Row) -> bool:
+    """Every share word of ``text`` (``shares``: the percentage shape's row) names the form a value is asked in (a
+    fidelity "as a fraction"), so the question asks a value, not a share; a "%" after no number asks one."""
+    if not isinstance(shares, Phrases) or bare_percent(text):
+        return False
+    forms = _FRACTION.find(text) + _PERCENT.find(text)
+    said = shares.find(text)
+    return bool(forms) and bool(said) and all(any(a <= s < b for a, b in forms) for s, _ in said)
