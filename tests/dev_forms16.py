@@ -66,7 +66,7 @@ SIZED = (
     ("f16-after-size-q", "median X90 gate fidelity on the 144q chip", 144, "x90_gate_fidelity", "median", True),
     ("f16-after-size-64", "the 64 one: what is its median T1?", 64, "t1", "median", True),
 )
-UNSIZED = ("median T1 on the 99 one", "median T2 echo on the 32-qubit chip")  # no chip of that size: asked about
+UNSIZED = ("median T1 on the 99 one", "median T2 echo on our 32 device")  # a bare count no chip has: asked about
 
 # (id, template, metric, after): {a}, {b} the coupling's qubits in the order the data stores them.
 PAIRS = (

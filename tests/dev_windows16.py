@@ -158,7 +158,7 @@ def _narrowed(db) -> list[Case]:
                                      "task_name": "CheckT1", "what": "failed tasks"}),
                 len(results(db, c, (first, last), "failed", name="CheckT1"))),
         counted("w16-task-2", "How many checkramsey failures on 144Qv2 in the 6 days ending today?",
-                ("count_in_window", {"chip_id": o, "days": 6, "task_name": "checkramsey", "what": "failed tasks"}),
+                ("count_in_window", {"chip_id": o, "days": 6, "task_name": "CheckRamsey", "what": "failed tasks"}),
                 len(results(db, o, back(db, o, 6), "failed", name="CheckRamsey"))),
         ranked("w16-fam-1", "Among coupler calibrations, which one failed most often on 64Qv3?",
                ("failure_ranking", {"chip_id": c, "by": "task", "family": "coupling"}),

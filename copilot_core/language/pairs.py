@@ -18,7 +18,7 @@ from copilot_core.language.question_words import tokens_of
 # What may stand between a pair's two qubits: words, and marks (any other character ends the pair).
 _JOINS = frozenset({"and", "to", "with", "q", "qubit", "qubits", "no", "nr", "number", "num"})
 _CONNECTIVES = frozenset({"and", "to", "with"})  # at most one of them
-_MARKS = frozenset(" ,-–—−/&→>():<↔⇄⇔.#")  # "Q5 <-> Q6", "qubit no. 12 and qubit no. 13"
+_MARKS = frozenset(" ,-–—−/&→>():<↔⇄⇔.#")  # "Q5 <-> Q6", "Q5 & Q6", "no. 5" (a number sign)
 # What sets one pair apart from the next: one of these words between them.
 _APART = frozenset({"or", "vs", "versus", "than", "and", "against", "compared", "between", "v"})
 COUPLING_NOUNS = frozenset({"coupling", "couplings", "coupler", "couplers", "link", "links", "edge", "edges",
@@ -78,8 +78,8 @@ def couplings_written(text: str, about_couplings: bool, values: frozenset[float]
     """The couplings ``text`` sets side by side, written by their qubits ("16-17"), in order; none unless it is
     about couplings (``about_couplings``, or a coupling word) and names at least two pairs set apart, or one pair
     alone beside a coupling word ("pair 40/41", "the 40/41 link", "the coupler between Q10 and Q11") or asked of
-    a coupling metric with no word setting the two qubits against each other ("ZX90 fidelity of Q5 ↔ Q6", "qubit
-    no. 12 and qubit no. 13"; "which of Q5 and Q6" stays two qubits).  ``values``:
+    a coupling metric with no word setting the two qubits against each other ("ZX90 fidelity of Q5 ↔ Q6", "nr. 5
+    with nr. 6"; "which of Q5 and Q6" stays two qubits).  ``values``:
     the limits it states with a unit, never a qubit ("between 16 and 18" of a coupling is one, not a range)."""
     numbers = qubit_numbers(text, values)
     fused = any(a[:2] == b[:2] for a, b in zip(numbers, numbers[1:]))  # "Q7Q10": a pair whatever the words

@@ -7,7 +7,6 @@ from __future__ import annotations
 from copilot_core.domain.task_names import KNOWN_TASKS, known_part, task_key, task_meant
 from copilot_core.language.phrases import tokens_of
 
-_BY_CASE = {name.lower(): name for name in KNOWN_TASKS}
 _NOUNS = frozenset({"task", "tasks", "check", "checks", "experiment", "experiments", "routine", "routines", "ones"})
 _FAILED_NOUNS = frozenset({"calibration", "calibrations", "run", "runs", "failure", "failures", "fails"})
 _JOINING = frozenset({"check", "create"})  # part of a name written loosely, naming no task alone
@@ -47,7 +46,7 @@ def loose_task_name(text: str, failing: bool) -> str | None:
     tokens = [w for _, _, w in tokens_of(text)]
     if (spaced := spaced_task_name(tokens)) is not None:
         return spaced
-    whole = next((_BY_CASE[w] for w in tokens if w in _BY_CASE), None)  # "ReadoutClassification", any case
+    whole = next((n for w in tokens if (n := task_spelled(w)) in KNOWN_TASKS), None)  # "READOUTCLASSIFICATION"
     if whole is not None:
         return whole
     nouns = _NOUNS | (_FAILED_NOUNS if failing else frozenset())

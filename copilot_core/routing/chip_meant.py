@@ -55,6 +55,13 @@ def _sized(size: int | None, facts: Sequence[ChipFacts]) -> str | None:
     return fits[0] if len(fits) == 1 else None
 
 
+def _no_chip_of(kind: Described, words: str, facts: Sequence[ChipFacts]) -> bool:
+    """A chip named by a qubit count no installed chip has ("the 16-qubit chip"): no chip to ask about, so the
+    missing-subject lead says there is no such chip; a bare count ("the 99 one") is still asked about."""
+    size = described_size(words) if kind == "sized" else None
+    return size is not None and "qubit" in words.lower() and all(f.size != size for f in facts)
+
+
 def _meant(kind: Described, facts: Sequence[ChipFacts], beside: str | None, words: str) -> str | None:
     if kind == "sized":
         return _sized(described_size(words), facts)
@@ -73,6 +80,7 @@ def chips_meant_by(text: str, facts: Sequence[ChipFacts], chip_in_view: str | No
         return ChipsMeant()
     named = parse(text, [f.chip_id for f in facts]).chips
     beside = named[0] if len(named) == 1 else chip_in_view
+    described = [(start, end, kind) for start, end, kind in described if not _no_chip_of(kind, text[start:end], facts)]
     meant = [_meant(kind, facts, beside, text[start:end]) for start, end, kind in described]
     if None in meant:
         return ChipsMeant(unclear=True, options=tuple(f.chip_id for f in facts))

@@ -195,7 +195,7 @@ TOOL_LINES = [
     ("get_task_history", {"task_name": "CheckT1", "qid": "2"}, "CheckT1 on Q02: "),
     ("get_task_history", {"task_name": "ZX90InterleavedRandomizedBenchmarking", "qid": "0-1"},
      "ZX90InterleavedRandomizedBenchmarking on Q00→Q01: "),
-    ("get_latest_task_result", {"task_name": "CheckNothing", "qid": "5"}, "no completed CheckNothing result for Q05 on"),
+    ("get_latest_task_result", {"task_name": "CheckNothing", "qid": "5"}, "no task named CheckNothing ran on 16Qa"),
     ("list_available_parameters", {"qid": "1"}, "on 16Qa Q01"),
 ]
 

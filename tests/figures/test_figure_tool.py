@@ -46,7 +46,7 @@ def test_a_png_travels_as_an_embedded_image_chart(kit, qdash_figures):
     ({"qid": "1", "task_name": "CheckT2Echo"}, "figure file not found"),
     ({"qid": "2", "task_name": "CheckT1"}, "leads outside the figure directory"),
     ({"qid": "9", "task_name": "CheckT1"}, "no completed CheckT1 result on Q09"),
-    ({"qid": "0-1", "task_name": "CheckCZ"}, "no completed CheckCZ result on Q00→Q01"),
+    ({"qid": "0-1", "task_name": "CheckCZ"}, "no task named CheckCZ ran on 16Qa; the nearest"),
     ({"qid": "0"}, "give task_name or parameter_name"),
     ({"qid": "99", "parameter_name": "t1"}, "Q99 does not exist"),
 ])

@@ -210,7 +210,7 @@ def _percentage(db) -> list[Question]:
            "Bell-state fidelity (as a percentage), on 64Qv3?",
            Truth(numbers=(_share(sum(v > 95.0 for v in bell.values()), len(bell)),))),
         _q("percentage", 4, "On 144Qv2, the qubits found to sit lower than 4.9 GHz in qubit frequency make up "
-           "what percentage of the chip?",
+           "which share of its qubits, in percent?",
            Truth(numbers=(_share(sum(v < 4.9 for v in freq.values()), len(freq), qubits[OTHER]),))),
     ]
 
@@ -257,8 +257,8 @@ def _fails(db) -> list[Question]:
         _q("fails most", 3, "#64Qv3 #postmortem which execution (run id) collected the fattest stack of "
            "failures across the trailing 3 days, and how many? @sched",
            Truth(numbers=(_count(n3),), patterns=(re.escape(run),))),
-        _q("fails most", 4, "Looking only at the two-qubit (coupling) calibrations, and only at the last 10 days, "
-           "which of them failed most often and how often, on 144Qv2?",
+        _q("fails most", 4, "Looking only at the two-qubit (coupling) calibrations, and only at the last 10 days — "
+           "among those, which failed most often and how often, on 144Qv2?",
            Truth(numbers=(_count(n4),), patterns=(re.escape(pair),))),
     ]
 
@@ -282,7 +282,7 @@ def _pairs(db) -> list[Question]:
            Truth(numbers=(Expect(bell, UNIT_TOL["%"], near=(pair_re(104, 105),), unit="%"),))),
         _q("qubit pair", 3, "Q21 to Q23 on 64Qv3: does its ZX90 pulse last >= 250 ns? Answer yes/no, then give the "
            "duration.", Truth(numbers=(Expect(gate, UNIT_TOL["ns"], near=(pair_re(21, 23),)),), patterns=(answer,))),
-        _q("qubit pair", 4, "Of the couplers Q100-Q101 and Q100-Q102, whichever is measured with the higher ZX90 "
+        _q("qubit pair", 4, "Of the couplers Q100-Q101 and Q100-Q102, whichever is measured with the better ZX90 "
            "gate fidelity (value too), on 144Qv2 — which is it?",
            Truth(numbers=(Expect(sides[better], UNIT_TOL["%"], near=(pair_re(*better.split("-")),), unit="%"),),
                  winner=pair_re(*better.split("-")), loser=pair_re(*worse.split("-")))),
