@@ -79,9 +79,6 @@ def task_named(ctx: ToolContext, chip_id: str, task_name: str | None) -> str | N
     names = ctx.repo.task_names(chip_id)
     if task_name in names:
         return task_name
-    same = [n for n in names if n.lower() == task_name.lower()]  # "checkt1": CheckT1
-    if same:
-        return same[0]
     meant = task_meant(name_parts(task_name), names)
     if meant is None:
         near = nearest_tasks(task_name, names)
