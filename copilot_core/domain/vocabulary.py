@@ -27,6 +27,14 @@ _STATE = (rf"({{0}}) state(( assignment| readout| measurement)( {FID})?| {FID})|
 # The two-qubit gate as people write it: its duration words name the time row.  QDash's two-qubit gate is the ZX90
 # (cross-resonance) gate; a lab calling its two-qubit gate "CZ" means these rows.
 TWO_Q = r"(zx90|cz|controlled.z|cr|cnot|cross resonance|two.qubit|2q|entangling|coupling)"
+_ONE_Q = r"(hpi|half.pi|pi.half|pi ?/ ?2|π ?/ ?2|x90|single.qubit|one.qubit|1q)"  # the half-pi pulse: the X90 gate
+_SWIFT = r"(fastest|quickest|briefest|shortest|slowest|longest)"
+# How long a gate or pulse of ``{0}`` lasts: "how long is the X", "the X pulse lasts", "how many ns does the X gate
+# take", "the duration of the X", "the fastest X gates"
+_LASTS = (r"how (long|many ns|many nanoseconds?) (is|are|does|do|did|was|were) (the |a |its |their )?{0}"
+          r"( gates?| pulses?)?|{0}( gates?| pulses?)? (lasts?|takes?)"
+          r"|(duration|length|width)s? of (the |a |its |their |each )?{0}( gates?| pulses?)?"
+          r"|" + _SWIFT + r" {0} (gates?|pulses?)")
 
 
 @dataclass(frozen=True)
@@ -56,8 +64,12 @@ METRIC_TERMS: tuple[Term, ...] = (
     Term(r"(one.qubit|single.qubit|1q)( gate)? coherence limits?", "one_qubit_gate_coherence_limit", ()),
     # a coupling's gate time before its fidelity: a duration word said of a CR (2Q) gate or pulse names the time
     # row, never the fidelity ("ZX90 gate time", "CR pulse length", "how long is the cross-resonance gate")
+    # a one-qubit gate's duration is its half-pi (X90) pulse's length; a time superlative said of a gate or pulse
+    # ("the quickest HPI pulses", "the fastest gates") asks the time row, never the fidelity
+    Term(rf"{_ONE_Q}( gate| pulse)? (time|duration|length|width)s?|{_LASTS.format(_ONE_Q)}", "hpi_length", ()),
+    Term(r"hpi( pulse)? amplitudes?", "hpi_amplitude", ()),
     Term(rf"({TWO_Q}( gate| pulse)? )?gate (time|duration|length)s?|{TWO_Q}( gate| pulse)? (time|duration|length|width)s?"
-         rf"|how long (is|are|does|do|did|was|were) (the |a |its |their )?{TWO_Q}( gates?| pulses?)?", "zx90_gate_time", ()),
+         rf"|{_LASTS.format(TWO_Q)}|{_SWIFT} (gates?|pulses?)", "zx90_gate_time", ()),
     # the interleaved RB depolarizing rates, before the gates' fidelities ("ZX90 depolarizing rate" is no fidelity)
     Term(rf"{TWO_Q}( gate)? depolari[sz]ing rates?", "zx90_depolarizing_rate", ()),
     Term(r"x90( gate)? depolari[sz]ing rates?", "x90_depolarizing_rate", ()),
@@ -72,7 +84,8 @@ METRIC_TERMS: tuple[Term, ...] = (
     Term(rf"bell( state)?( {FID})?", "bell_state_fidelity", ("bell_state_fidelity",)),
     Term(r"cr( pulses?)?|cross resonance( gates?| pulses?)?|cnot|two.qubit( gates?)?|entangling gates?|couplings?", None,
          _TWO_QUBIT),
-    Term(r"t1|(energy )?relaxation times?|relax(es)? (fastest|quickest|slowest)", "t1", ("t1", "t1_average")),
+    Term(r"t1|(energy )?relaxation times?|relax(es)? (fastest|quickest|slowest)|(short|long)(est|er)? lived", "t1",
+         ("t1", "t1_average")),
     Term(r"t2 ?(\*|star)|ramsey( dephasing times?| decay times?)?", "t2_star", ("t2_star",)),
     Term(r"t2 ?e(cho)?|(hahn )?echo( t2| dephasing times?| decay times?)?|t2 hahn echo", "t2_echo",
          ("t2_echo", "t2_echo_average")),

@@ -29,7 +29,7 @@ from copilot_core.language.verdicts import Verdict, read_verdict
 from copilot_core.language.stated_numbers import (COUNT_NOUNS, NOUN_AFTER, SELECTION_AFTER, SELECTION_BEFORE,
                                                   STATED_NUMBER, counts_as_digits)
 from copilot_core.domain.metrics import CATALOGUE
-from copilot_core.language.unit_asked import asked_unit, bare_percent, form_only
+from copilot_core.language.unit_asked import asked_unit, bare_percent, form_only, unit_counted
 from copilot_core.domain.vocabulary import NUMBER_WORDS, chip_named, chips_meant, metrics_named, threshold_metrics
 
 Extreme = Literal["lowest", "highest", "best", "worst"]
@@ -359,7 +359,8 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
     terse = bool(tokens) and tokens[0][2] in _TERSE_STARTS  # "failed tasks this week?": a count's noun first
     shape = compared_shape(found, qubits, chip_ids, dates is not None, terse) or \
         next((name for name, rule in SHAPES if (_first(rule, written, tokens) is not None or name == "percentage" and
-              bare_percent(text)) and not (name == "percentage" and form_only(written, rule))), None)
+              bare_percent(text)) and not (name == "percentage" and form_only(written, rule) or name == "count" and
+                                            unit_counted(written, rule))), None)
     if shape is None:
         shape = "lookup" if (qubits or couplings) and any(metrics) else "other"
     window = read_window(text) or (Window(2, "week") if "fortnight" in found else None)

@@ -71,7 +71,8 @@ WORDS: dict[str, Row] = {
                             re.I),
     "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
                        "strongest|poorest|top|bottom|leading|trailing|lagging|most small|most large|least small"
-                       "|least large|relax/relaxes fastest/quickest/slowest"),  # own words: language/ranked.py
+                       "|least large|relax/relaxes fastest/quickest/slowest|fastest|quickest|briefest"
+                       "|slowest"),  # own words: language/ranked.py
     "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b"  # not a limit's "past 50 us"
                     rf"(?!\s*(?:days?|weeks?|hours?|hrs?\b)|[\s-]*qubit(?!s)|\s*(?:{UNIT_WORDS})(?![a-z]))"
                     rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b"
@@ -234,7 +235,9 @@ WORDS.update({
                             "|uniformity|consistent|homogeneous|dispersion|how tight/tightly"
                             "|how narrow|clustered|how widely|qubit to qubit|coupling to coupling|how much scatter"
                             "|scatter in/of/across|scattered|how variable|variable across/between/from|consistency"
-                            "|spread out|dispersed|heterogeneous|inhomogeneous|non uniform|nonuniform|how even|how evenly"),
+                            "|spread out|dispersed|heterogeneous|inhomogeneous|non uniform|nonuniform|how even|how evenly"
+                            "|more/less/most/least variable/dispersed/scattered|tighter|tightest|narrower|narrowest"
+                            "|wider|widest|broader|broadest"),
     "iqr words": Phrases("iqr|interquartile|quartile/quartiles"),
     "cv words": Phrases("coefficient of variation|cv|relative spread|relative variation"),
     "std words": Phrases("standard deviation|std|stdev|sd|σ|sigma|variance"),
@@ -341,7 +344,7 @@ WORDS.update({
     "completed words": Phrases("completed|complete|successful|successfully|succeeded|passed|went through"),
     # "the spread of the frequency in MHz", "in megahertz"
     "unit asked": Phrases("in/into/as hz/khz/mhz/ghz/ns/us/μs/µs/ms/hertz/kilohertz/megahertz/gigahertz/nanosecond/"
-                          "nanoseconds/microsecond/microseconds/millisecond/milliseconds"),
+                          "nanoseconds/microsecond/microseconds/millisecond/milliseconds/second/seconds"),
 })
 WORDS.update(FAILURE_WORDS)  # which subject fails most, of which family, by count or rate
 WORDS.update(COUNT_WORDS)  # what a count of failures counts: results, runs holding one, subjects; count or share

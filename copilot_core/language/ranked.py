@@ -26,10 +26,13 @@ EXTREME_WORDS: dict[str, str] = {
     # small"), a T1's own verb ("relax fastest": the shortest T1)
     "leading": "best", "trailing": "worst", "lagging": "worst", "most small": "lowest", "least large": "lowest",
     "most large": "highest", "least small": "highest", "relax fastest": "lowest", "relaxes fastest": "lowest",
-    "relax quickest": "lowest", "relaxes quickest": "lowest", "relax slowest": "highest", "relaxes slowest": "highest"}
+    "relax quickest": "lowest", "relaxes quickest": "lowest", "relax slowest": "highest", "relaxes slowest": "highest",
+    # a time's own ends: the fastest gate or briefest pulse is its shortest time, the slowest its longest
+    "fastest": "lowest", "quickest": "lowest", "briefest": "lowest", "slowest": "highest"}
 # The words whose end is the same whatever the metric ("lowest"); "best" and "worst" turn with its direction.
-LOW_WORDS = frozenset({"lowest", "worst", "poorest", "smallest", "minimum", "shortest", "bottom", "weakest"})
-HIGH_WORDS = frozenset({"highest", "best", "largest", "maximum", "longest", "top", "strongest"})
+LOW_WORDS = frozenset({"lowest", "worst", "poorest", "smallest", "minimum", "shortest", "bottom", "weakest", "fastest",
+                       "quickest", "briefest"})
+HIGH_WORDS = frozenset({"highest", "best", "largest", "maximum", "longest", "top", "strongest", "slowest"})
 _PLACES = frozenset({"top", "bottom"})  # "top 3 worst": the place in a list, the word after it says which end
 MAX_N = 50  # the most a ranking lists (rank_metric's maximum)
 

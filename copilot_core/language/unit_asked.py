@@ -38,6 +38,16 @@ def bare_percent(text: str) -> bool:
     return any(c == "%" and not text[:i].rstrip()[-1:].isdigit() for i, c in enumerate(text))
 
 
+def unit_counted(text: str, counts: Row) -> bool:
+    """Every count word of ``text`` (``counts``: the count shape's row) asks a quantity in a unit ("how many ns
+    does the gate take", "how many microseconds"): a value in that unit, no count of subjects."""
+    if not isinstance(counts, Phrases):
+        return False
+    tokens, said = tokens_of(text), counts.find(text)
+    after = [next((word for start, _, word in tokens if start >= end), "") for _, end in said]
+    return bool(said) and all(family(canonical(word)) in ("time", "frequency") for word in after)
+
+
 def form_only(text: str, shares: Row) -> bool:
     """Every share word of ``text`` (``shares``: the percentage shape's row) names the form a value is asked in (a
     fidelity "as a fraction"), so the question asks a value, not a share; a "%" after no number asks one."""
