@@ -54,6 +54,20 @@ COMPLETE: tuple[Asked, ...] = (
           pair=("qubit_frequency", "anharmonicity")),
 )
 
+# Written after the fix, to attack it: other registers of a correlation, other shapes.
+FRESH: tuple[Asked, ...] = (
+    Asked(f"Are T1 and T2 echo on {OTHER} connected in any way?", "correlation", OTHER, ("t1", "t2_echo"), True),
+    Asked(f"On {CHIP}, does readout fidelity increase with T1?", "correlation",
+          pair=("average_readout_fidelity", "t1"), fresh=True),
+    Asked(f"Is the qubit frequency of {OTHER} tied to its T1?", "correlation", OTHER, ("qubit_frequency", "t1"), True),
+    Asked(f"Do T1 and T2 echo scale together on {OTHER}?", "correlation", OTHER, ("t1", "t2_echo"), True),
+    Asked(f"How do T2* and T1 relate on {CHIP}?", "correlation", pair=("t2_star", "t1"), fresh=True),
+    Asked(f"Which qubits on {OTHER} lack a readout fidelity value?", "missing thing", OTHER, fresh=True),
+    Asked(f"What fraction of couplings on {CHIP} have ZX90 fidelity above 95%?", "percentage", fresh=True),
+    Asked(f"Which task failed the most on {CHIP} in the last 30 days?", "fails most", fresh=True),
+)
+COMPLETE = COMPLETE + FRESH
+
 INCOMPLETE: tuple[Asked, ...] = (
     Asked(f"Which two metrics go together best on {CHIP}?", "correlation"),
     Asked(f"What is the spread on {OTHER}?", "spread", OTHER),
