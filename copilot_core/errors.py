@@ -51,5 +51,6 @@ class CutReply(ProviderError):
     reply, or the turn's output budget spent): what it wrote is unfinished, so the loop answers from the data."""
 
     def __init__(self, message: str = ("The model's answer was cut at its length limit before the data was looked up; "
-                                       "try asking again, more narrowly.")) -> None:
+                                       "try asking again, more narrowly."), partial: str | None = None) -> None:
         super().__init__(message)
+        self.partial = partial  # what the model wrote before the cut (a caller that shows a cut list keeps it)

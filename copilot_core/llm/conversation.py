@@ -89,9 +89,6 @@ class ResponsesConversation:
 
     @staticmethod
     def _turn(response: Any) -> ModelTurn:
-        if getattr(response, "status", None) == "incomplete" and \
-                getattr(getattr(response, "incomplete_details", None), "reason", None) == "max_output_tokens":
-            raise CutReply()
         calls, texts, items = [], [], []
         for item in response.output or []:
             dumped = item.model_dump(mode="json", exclude_none=True, by_alias=True)
@@ -102,6 +99,9 @@ class ResponsesConversation:
             elif dumped.get("type") == "message":
                 for part in dumped.get("content") or []:
                     texts.append(part.get("text") or part.get("refusal") or "")
+        if getattr(response, "status", None) == "incomplete" and \
+                getattr(getattr(response, "incomplete_details", None), "reason", None) == "max_output_tokens":
+            raise CutReply(partial="".join(texts))
         usage = response.usage
         return ModelTurn("".join(texts) or None, calls, getattr(usage, "input_tokens", 0) or 0,
                          getattr(usage, "output_tokens", 0) or 0, items,

@@ -113,7 +113,7 @@ def read_responses_stream(stream: Any, on_text: OnText, cancel: CancelToken | No
         pieces += key is not None
         if _over(pieces, limit):
             _stop(events, stream)
-            raise CutReply()
+            raise CutReply(partial="".join(written))
     if response is None:
         raise ProviderError("The model's streamed answer ended before it was complete.", retryable=True)
     return response
@@ -181,9 +181,9 @@ def read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, c
             break
         if _over(deltas + arg_pieces, limit) and not complete:
             _stop(events, stream)
-            raise CutReply()
+            raise CutReply(partial="".join(written))
     if length and not complete:
-        raise CutReply()
+        raise CutReply(partial="".join(written))
     calls = [ToolCall(p["id"] or f"{call_prefix}_{i}", p["name"], p["arguments"])
              for i, p in sorted(pieces.items()) if p["name"]]
     text = "".join(written)

@@ -132,3 +132,16 @@ def test_a_complete_question_is_not_answered_with_a_question_in_words(asked, dem
     if asked.pair is not None:
         pearson, _, _ = coefficients(demo_db, asked.chip, *asked.pair)
         assert f"{pearson:.2f}" in said, said
+
+
+@pytest.mark.parametrize("style", ["chat_completions", "responses"])
+def test_a_review_the_server_cuts_at_its_cap_keeps_its_words_and_says_cut(style, repo, scripted_openai):
+    """The one-click review still shows what the model wrote before the server's cut, with its cut line."""
+    from tests.agent.test_qubit_review import FAILED_CASES, facts_review, review
+
+    scripted_openai.smart = lambda request: cut(facts_review(request).text or "")
+    case = FAILED_CASES[0]
+    result = review(scripted_openai, repo, case.chip_id, case.qid, api_style=style)
+    said = result.blocks[1].text
+    assert "_Cut: the review reached its" in said, said
+    assert result.error is None, result.error
