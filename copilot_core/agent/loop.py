@@ -134,7 +134,8 @@ class ModelLoop:
                     self.computed = text is not None
                 else:
                     text = self.loop(conversation, prefetched)
-                if self.asked is None and text and not plan.ask_offered and only_asks(text):
+                if self.asked is None and text and not plan.ask_offered and (plan.clarify or plan.prefetch) and \
+                        only_asks(text):
                     text = self.tool_answers() or self.look_up()  # a question back on a question the data answers
                 elif self.asked is None and not self.ledger.outcomes and toolkit is not None and \
                         answered_from_thin_air(request.message, text, bool(self.plan.history)):
