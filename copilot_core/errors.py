@@ -44,3 +44,13 @@ class ProviderError(CopilotError):
 class UnreadableReply(ProviderError):
     """The model server could not parse what the model wrote (a tool call's JSON, mostly): not a network failure,
     so the same request is not retried; the loop asks once more without tools or answers from the data."""
+
+
+class CutReply(ProviderError):
+    """The model's round was cut at its output-token cap (``finish_reason == "length"``, a Responses ``incomplete``
+    reply, or the turn's output budget spent): what it wrote is unfinished, so the loop answers from the data."""
+
+    def __init__(self, message: str = ("The model's answer was cut at its length limit before the data was looked up; "
+                                       "try asking again, more narrowly."), partial: str | None = None) -> None:
+        super().__init__(message)
+        self.partial = partial  # what the model wrote before the cut (a caller that shows a cut list keeps it)

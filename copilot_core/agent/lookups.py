@@ -28,6 +28,11 @@ from copilot_core.routing.prefetch import plan_prefetch
 from copilot_core.language.question import Question, parse
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.render_safety.markdown import escape
+from copilot_core.answer.blocks import answer_text
+from copilot_core.answer.parse import parse_answer
+from copilot_core.checking.verify import answer_line
+from copilot_core.tools.compact import to_model_json
+from copilot_core.language.sentences import split_after_marks
 from copilot_core.tools.registry import runs_code
 from copilot_core.tools.toolkit import ToolOutcome
 
@@ -188,3 +193,20 @@ def _text(value: object) -> str:
         value = value.get("untrusted_text", "")
     return " ".join(str(value or "").split())[:300]
 
+
+def only_asks(text: str) -> bool:
+    """The reply's words are only questions back to the person ("Which chip do you mean?"), with no figure in them:
+    on a question the data answers, no answer at all."""
+    words = answer_text(parse_answer(text)[0])
+    said = [s.rstrip(" *_") for line in words.split("\n") for s in split_after_marks(line) if s.strip(" *_")]
+    return bool(said) and all(s.endswith("?") for s in said) and not any(c.isdigit() for c in words)
+
+
+def already_made(outcome: ToolOutcome) -> str:
+    """The reply to a repeat: the earlier call's answer sentence again, and what to do next."""
+    body: dict[str, object] = {"note": "This call was already made; its result is above. Answer the user's question "
+                                    "from it now, quoting its numbers."}
+    line = answer_line(outcome)
+    if line:
+        body = {"answer": line, **body}
+    return to_model_json(body)

@@ -37,9 +37,11 @@ from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult,
 from copilot_core.agent.finish import LoopEnd, finish
 from copilot_core.guardrails import sanitize_output
 from copilot_core.llm.calls import call_model
+from copilot_core.llm.output_budget import OutputBudget
 from copilot_core.llm.conversation import start_conversation
 from copilot_core.llm.turns import Conversation, ModelTurn, ToolCall
-from copilot_core.agent.lookups import COULD_NOT, answered_from_thin_air, checked_calls, failure_quotes, fallback_plan
+from copilot_core.agent.lookups import (COULD_NOT, answered_from_thin_air, checked_calls, failure_quotes, fallback_plan,
+                                        already_made, only_asks)
 from copilot_core.agent.plan import TurnPlan, plan_turn
 from copilot_core.agent.provider_failure import UNFIT_REASON, computed_after, fall_back, has_facts, reread, unfit_only
 from copilot_core.routing.limits import Settled, noted, settle_limits
@@ -103,6 +105,7 @@ class ModelLoop:
         self.computed = False  # the answer is the tools' own sentences (the model wrote nothing usable)
         self.repeated: str | None = None  # why the rounds end: a call the ledger already answered
         self.refused = 0  # ask_user calls on a question the data answers (each told to answer instead)
+        self.budget = OutputBudget.of(provider)  # output tokens per round and for the turn (a cut: CutReply)
 
     def run(self, repo: CalibrationRepository | None, *, prompt_extras: Sequence[str] = (),
             client: OpenAI | None = None) -> LoopEnd:
@@ -131,7 +134,10 @@ class ModelLoop:
                     self.computed = text is not None
                 else:
                     text = self.loop(conversation, prefetched)
-                if self.asked is None and not self.ledger.outcomes and toolkit is not None and \
+                if self.asked is None and text and not plan.ask_offered and (plan.clarify or plan.prefetch) and \
+                        only_asks(text):
+                    text = self.tool_answers() or self.look_up()  # a question back on a question the data answers
+                elif self.asked is None and not self.ledger.outcomes and toolkit is not None and \
                         answered_from_thin_air(request.message, text, bool(self.plan.history)):
                     text = self.look_up()  # a data question answered with no call: never shown
                 elif text:  # "Q05 has no T1 data", a top N of another metric: held to the call they need
@@ -166,7 +172,7 @@ class ModelLoop:
         self.notify(self.listener.phase, "finalizing" if final else "thinking")
         with self.tracer.span("llm.call", round=len(self.rounds) + 1, model=self.provider.model, tools=bool(tools)):
             self.show_draft("")
-            conversation.charts_drawn = bool(self.ledger.charts)
+            conversation.charts_drawn, conversation.output_cap = bool(self.ledger.charts), self.budget.next_cap()
             choice = "none" if final and tools else None
             turn = call_model(conversation, tools, provider=self.provider, dropped=self.dropped, tool_choice=choice,
                               on_retry=lambda phase: self.notify(self.listener.phase, phase), cancel=self.cancel,
@@ -174,6 +180,7 @@ class ModelLoop:
                               reread=reread(conversation, tools, choice, facts=has_facts(self.ledger.outcomes),
                                             restart=lambda: self.show_draft(""), routed=bool(self.planned_call())))
             self.tracer.record_usage(turn.input_tokens, turn.output_tokens, self.provider.model)
+            self.budget.spend(turn.output_tokens)
         self.rounds.append({"input_tokens": turn.input_tokens, "cached_tokens": turn.cached_tokens,
                             "output_tokens": turn.output_tokens, "tools": len(tools or []), "final": final})
         return turn
@@ -203,7 +210,7 @@ class ModelLoop:
         earlier = self.ledger.earlier(call.name, args)
         if earlier is not None:
             with self.tracer.span(f"tool:{call.name}", tool=call.name, cached=True):
-                conversation.add_tool_result(call, self.already_made(earlier))
+                conversation.add_tool_result(call, already_made(earlier))
             self.repeated = "You asked again for a tool call that was already made; its result is above."
             return True
         if call.name == MORE_TOOLS and self.plan.route is not None:
@@ -231,16 +238,6 @@ class ModelLoop:
         if first_look:  # no call of the router answers it: the model gets its round to make the one that does
             return ""
         return "You asked the user a question the data answers; answer it now from the tool results."
-
-    @staticmethod
-    def already_made(outcome: ToolOutcome) -> str:
-        """The reply to a repeat: the earlier call's answer sentence again, and what to do next."""
-        body: dict[str, object] = {"note": "This call was already made; its result is above. Answer the user's question "
-                                        "from it now, quoting its numbers."}
-        line = answer_line(outcome)
-        if line:
-            body = {"answer": line, **body}
-        return to_model_json(body)
 
     def prefetch(self, conversation: Conversation, planned: PlannedCall) -> bool:
         """Make the router's call and put it in the conversation as if the model had made it; True when it

@@ -1,6 +1,8 @@
 """What a turn does when the model provider fails: one more try when the server could not read the model's reply,
 and the computed answer when the tools had already found facts.
 
+A round cut at its output cap (:class:`~copilot_core.errors.CutReply`) is treated the same: the router's call when
+no fact was found yet, then the computed answer with a note that the model's answer was cut.
 A small local model sometimes writes a tool call whose JSON the server's parser rejects (llama.cpp: HTTP 500).  The
 step is asked once more: with facts in the conversation, without tools and with a note to answer from the tool
 results (no call the server could fail to parse); with none, as it was (the model samples again).  When the provider
@@ -15,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 from copilot_core.agent.prompts import render_prompt
 from copilot_core.checking.verify import deterministic_answer
-from copilot_core.errors import ProviderError, UnreadableReply
+from copilot_core.errors import CutReply, ProviderError, UnreadableReply
 from copilot_core.llm.calls import Reread
 from copilot_core.llm.turns import Conversation
 from copilot_core.routing.planned import PlannedCall
@@ -24,6 +26,7 @@ from copilot_core.tools.toolkit import ToolOutcome
 log = logging.getLogger(__name__)
 
 UNREADABLE_NOTE = "The model's reply could not be read; this answer was computed from the data."
+CUT_NOTE = "The model's answer was cut; this is computed from the data."
 COMPUTED = "This answer was computed from the data."
 NUDGE = "Your previous reply could not be read."
 
@@ -50,7 +53,7 @@ def fall_back(outcomes: Sequence[ToolOutcome], failure: ProviderError, planned: 
               make: Callable[[PlannedCall], object]) -> None:
     """A reply the server could not read before any tool found a fact: the router's own call for the question
     (``planned``), made by ``make``, so the answer is computed from the data, not an error."""
-    if isinstance(failure, UnreadableReply) and not has_facts(outcomes) and (call := planned()) is not None:
+    if isinstance(failure, (UnreadableReply, CutReply)) and not has_facts(outcomes) and (call := planned()) is not None:
         make(call)
 
 
@@ -74,5 +77,6 @@ def computed_after(outcomes: Sequence[ToolOutcome], failure: ProviderError) -> s
     found = deterministic_answer(outcomes)
     if found is None:
         return None
-    note = UNREADABLE_NOTE if isinstance(failure, UnreadableReply) else f"{failure} {COMPUTED}"
+    note = UNREADABLE_NOTE if isinstance(failure, UnreadableReply) else CUT_NOTE if isinstance(failure, CutReply) \
+        else f"{failure} {COMPUTED}"
     return f"{found}\n\n_{note}_"

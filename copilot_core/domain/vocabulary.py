@@ -150,7 +150,7 @@ UNIT_WORDS = (r"%|microsec(?:ond)?s?|usecs?|nanosec(?:ond)?s?|millisec(?:ond)?s?
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10}  # "the two most recent values", "which three qubits"
 MISSING_WORDS = (r"no valid|not valid|invalid|missing|without (?:a )?(?:valid|usable|value|data)|no (?:usable )?data"
-                 r"|no value|never measured")
+                 r"|no value|never measured|lacks?|lacking|no (?:\S+ ){1,3}?(?:values?|data|results?|readings?)")
 _BELOW = re.compile(f"(?:{BELOW_WORDS})", re.I)
 
 

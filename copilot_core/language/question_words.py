@@ -246,7 +246,10 @@ WORDS.update({
     "sample words": Phrases("sample|unbiased|bessel*|corrected|ddof 1|n 1"),
     "mad words": Phrases("median absolute deviation|median abs deviation|mad"),
     "range words": Phrases(_RANGE),
-    "correlation words": Phrases("correlat*|pearson|spearman|relationship|relate/related/relates|track/tracks"
+    "correlation words": Phrases("correlat*|pearson|spearman|relationship|relation|relate/related/relates|track/tracks"
+                                 "|connected|connection between|tied to/with|anything to do with"
+                                 "|go/goes/move/moves/vary/varies/change/changes/scale/scales/rise/fall/shift/trend together"
+                                 "|rise/rises/increase/increases/grow/grows with"
                                  "|move/go together|go hand in hand|hand in hand|linked|co vary|covary*|link/links"
                                  "|associated|association|also have/has/show/get higher/lower/longer/shorter/better/worse"
                                  "|rise/rises/fall/falls/drop/drops/grow/grows/move/moves/change/changes with it/them"

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from copilot_core.llm.provider import ProviderConfig
 from copilot_core.cancel import CancelToken, TurnCancelled
-from copilot_core.errors import ProviderError, UnreadableReply
+from copilot_core.errors import CutReply, ProviderError, UnreadableReply
 from copilot_core.masking import mask_url, mask_urls_in
 from copilot_core.llm.conversation import CONTEXT_MESSAGE
 from copilot_core.llm.turns import Conversation, ModelTurn, OnText
@@ -121,7 +121,8 @@ def call_model(conversation: Conversation, tools: list[dict] | None, *, provider
                on_text: OnText | None = None, cancel: CancelToken | None = None,
                reread: Reread | None = None) -> ModelTurn:
     """One model turn with bounded retries; raises ProviderError with a clear message when it gives up, and
-    TurnCancelled (never retried) when the user stopped the turn.
+    TurnCancelled (never retried) when the user stopped the turn, and CutReply (never retried) for a round cut at
+    its output cap.
     ``tool_choice="none"``: the tools stay in the request but the model must answer in text.
     ``reread``: when the server could not read the model's reply, called once for the tools and tool choice of one
     more try (a deterministic failure is not worth the transient retries); without it, or a second time, it raises."""
@@ -133,7 +134,7 @@ def call_model(conversation: Conversation, tools: list[dict] | None, *, provider
             if on_text is None and cancel is None:
                 return conversation.request(tools, dropped, tool_choice)
             return conversation.request(tools, dropped, tool_choice, on_text=on_text, cancel=cancel)
-        except TurnCancelled:
+        except (TurnCancelled, CutReply):  # a cut round: sending it again would be cut again
             raise
         except Exception as exc:  # noqa: BLE001  (classified below; nothing escapes unexplained)
             if cancel is not None and cancel.cancelled:

@@ -10,6 +10,7 @@ from typing import Any
 from copilot_core.answer.parse import BLOCKS_SCHEMA, SCHEMA_NAME
 from copilot_core.llm.provider import ProviderConfig
 from copilot_core.cancel import CancelToken
+from copilot_core.errors import CutReply
 from copilot_core.tools.registry import TOOLS
 from copilot_core.tools.spec import constrained_schema
 from copilot_core.llm.stream_read import (cached_tokens, llama_cache_n, read_chat_stream, read_responses_stream,
@@ -50,7 +51,7 @@ class ResponsesConversation:
     def __init__(self, client: Any, provider: ProviderConfig, system: str, history: list[dict], message: str,
                  context: str = ""):
         self.client, self.provider, self.system = client, provider, system
-        self.charts_drawn = False
+        self.charts_drawn, self.output_cap = False, provider.max_output_tokens
         self.input: list[dict] = [{"role": t["role"], "content": t["content"]} for t in history]
         self.context_at = len(self.input) if context else None
         if context:
@@ -65,8 +66,8 @@ class ResponsesConversation:
     def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None,
                 on_text: OnText | None = None, cancel: CancelToken | None = None) -> ModelTurn:
         kwargs = _sampling(self.provider, dropped)
-        if self.provider.max_output_tokens:
-            kwargs["max_output_tokens"] = self.provider.max_output_tokens
+        if self.output_cap:
+            kwargs["max_output_tokens"] = self.output_cap
         tools, choice = _choice(tools, tool_choice, dropped)
         kwargs.update(choice)
         if tools:
@@ -83,7 +84,7 @@ class ResponsesConversation:
         else:
             stream = create(model=self.provider.model, instructions=instructions, extra_body={"input": items},
                             stream=True, **kwargs)
-            response = read_responses_stream(stream, on_text, cancel)
+            response = read_responses_stream(stream, on_text, cancel, self.output_cap)
         return self._turn(response)
 
     @staticmethod
@@ -98,6 +99,9 @@ class ResponsesConversation:
             elif dumped.get("type") == "message":
                 for part in dumped.get("content") or []:
                     texts.append(part.get("text") or part.get("refusal") or "")
+        if getattr(response, "status", None) == "incomplete" and \
+                getattr(getattr(response, "incomplete_details", None), "reason", None) == "max_output_tokens":
+            raise CutReply(partial="".join(texts))
         usage = response.usage
         return ModelTurn("".join(texts) or None, calls, getattr(usage, "input_tokens", 0) or 0,
                          getattr(usage, "output_tokens", 0) or 0, items,
@@ -137,7 +141,7 @@ class ChatConversation:
     def __init__(self, client: Any, provider: ProviderConfig, system: str, history: list[dict], message: str,
                  context: str = ""):
         self.client, self.provider = client, provider
-        self.charts_drawn = False
+        self.charts_drawn, self.output_cap = False, provider.max_output_tokens
         self.messages: list[dict] = [{"role": "system", "content": system}]
         self.messages += [{"role": t["role"], "content": t["content"]} for t in history]
         self.context_at = len(self.messages) if context else None  # where the context message sits
@@ -158,10 +162,10 @@ class ChatConversation:
         kwargs = _sampling(self.provider, dropped)
         tools, choice = _choice(tools, tool_choice, dropped)
         kwargs.update(choice)
-        if self.provider.max_output_tokens:
+        if self.output_cap:
             # OpenAI renamed the field; local servers (llama.cpp, Ollama, vLLM) know max_tokens.
             key = "max_completion_tokens" if self.provider.is_openai else "max_tokens"
-            kwargs[key] = self.provider.max_output_tokens
+            kwargs[key] = self.output_cap
         if tools:
             kwargs["tools"] = [_chat_function(t, self.provider.constrain_tool_calls) for t in tools]
             if self.provider.constrain_tool_calls:
@@ -174,7 +178,7 @@ class ChatConversation:
             model=self.provider.model, messages=[], extra_body={"messages": self.wire(dropped)}, stream=True,
             stream_options={"include_usage": True}, **kwargs)
         return read_chat_stream(stream, on_text or unshown, cancel, f"call_{len(self.messages)}",
-                                 cut_charts=self.charts_drawn)
+                                 cut_charts=self.charts_drawn, limit=self.output_cap)
 
     def add_turn(self, turn: ModelTurn) -> None:
         self.messages.extend(turn.items)

@@ -2,7 +2,9 @@
 
 A small model sometimes writes on after a complete answer; the reader cuts it after ``RAMBLE_PIECES`` pieces.  A
 reply (text or a call's arguments) that repeats one unit over and over is stopped at once
-(:mod:`~copilot_core.llm.repetition`).
+(:mod:`~copilot_core.llm.repetition`).  A round the server cut at its output cap (``finish_reason == "length"``, a
+Responses ``incomplete`` reply), or one that writes more pieces than the cap (a server that ignores it), raises
+``CutReply`` unless a complete answer came first (that answer is kept).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 from copilot_core.answer.parse import after_key, holds_complete_answer
 from copilot_core.cancel import CancelToken, TurnCancelled
-from copilot_core.errors import ProviderError
+from copilot_core.errors import CutReply, ProviderError
 from copilot_core.llm.repetition import RepetitionWatch, repeated
 from copilot_core.llm.turns import ModelTurn, OnText, ToolCall
 
@@ -79,8 +81,15 @@ def _drain(stream: Any, cancel: CancelToken | None) -> Any:
     cancel.check()
 
 
-def read_responses_stream(stream: Any, on_text: OnText, cancel: CancelToken | None) -> Any:
-    """The completed response of a streamed ``/v1/responses`` call, showing its text deltas as they come."""
+def _over(pieces: int, limit: int | None) -> bool:
+    """More pieces than the round's output cap: each piece is at least one token."""
+    return limit is not None and pieces > limit
+
+
+def read_responses_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, limit: int | None = None) -> Any:
+    """The completed response of a streamed ``/v1/responses`` call, showing its text deltas as they come; stopped
+    with ``CutReply`` past ``limit`` pieces."""
+    pieces = 0
     written: list[str] = []
     grown: dict[str, str] = {}  # "" for the answer's text, an item id for a call's arguments
     watches: dict[str, RepetitionWatch] = {}
@@ -101,6 +110,10 @@ def read_responses_stream(stream: Any, on_text: OnText, cancel: CancelToken | No
         if key is not None and watches.setdefault(key, RepetitionWatch()).repeats(grown[key]):
             _stop(events, stream)
             raise repeated()
+        pieces += key is not None
+        if _over(pieces, limit):
+            _stop(events, stream)
+            raise CutReply(partial="".join(written))
     if response is None:
         raise ProviderError("The model's streamed answer ended before it was complete.", retryable=True)
     return response
@@ -114,7 +127,7 @@ def unshown(text: str) -> None:
 
 
 def read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, call_prefix: str,
-                      cut_charts: bool = False) -> ModelTurn:
+                      cut_charts: bool = False, limit: int | None = None) -> ModelTurn:
     """A streamed ``/v1/chat/completions`` round put back together: text deltas shown as they come, tool-call
     pieces joined by index, usage from the last chunk.  The stream is closed early (the server stops generating)
     when the model writes on for more than ``RAMBLE_PIECES`` pieces after a complete blocks answer, or, with
@@ -126,13 +139,15 @@ def read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, c
     usage: Any = None
     cache_n = 0
     deltas = after = 0
-    complete = cut = False
+    complete = cut = length = False
+    arg_pieces = 0
     watches: dict[int, RepetitionWatch] = {}  # -1: the text; a call's index: its arguments
     events = _drain(stream, cancel)
     for chunk in events:
         usage = getattr(chunk, "usage", None) or usage
         cache_n = llama_cache_n(chunk) or cache_n
         for choice in getattr(chunk, "choices", None) or []:
+            length = length or getattr(choice, "finish_reason", None) == "length"
             delta = getattr(choice, "delta", None)
             if delta is None:
                 continue
@@ -157,12 +172,18 @@ def read_chat_stream(stream: Any, on_text: OnText, cancel: CancelToken | None, c
                 if fn is not None:
                     piece["name"] += getattr(fn, "name", None) or ""
                     piece["arguments"] += text_args(getattr(fn, "arguments", None))
+                arg_pieces += 1
                 if watches.setdefault(index, RepetitionWatch()).repeats(piece["arguments"]):
                     _stop(events, stream)
                     raise repeated()
         if (cut or after > RAMBLE_PIECES) and not pieces:
             _stop(events, stream)
             break
+        if _over(deltas + arg_pieces, limit) and not complete:
+            _stop(events, stream)
+            raise CutReply(partial="".join(written))
+    if length and not complete:
+        raise CutReply(partial="".join(written))
     calls = [ToolCall(p["id"] or f"{call_prefix}_{i}", p["name"], p["arguments"])
              for i, p in sorted(pieces.items()) if p["name"]]
     text = "".join(written)

@@ -33,9 +33,11 @@ class Conversation(Protocol):
     """One request's conversation with a model, whatever the API.  With ``on_text`` the round is streamed and
     ``on_text`` gets the text written so far after every piece; ``cancel`` closes the stream when the user stops.
     ``charts_drawn``: a tool has drawn this turn's chart, so a chart the model starts to write is a copy (Chat
-    Completions: the stream is cut where it begins and the answer's text is kept)."""
+    Completions: the stream is cut where it begins and the answer's text is kept).  A round cut at ``output_cap``
+    raises :class:`~copilot_core.errors.CutReply`."""
 
     charts_drawn: bool
+    output_cap: int | None  # the most the next round may write (``max_tokens`` / ``max_output_tokens``)
 
     def request(self, tools: list[dict] | None, dropped: set[str], tool_choice: str | None = None,
                 on_text: OnText | None = None, cancel: CancelToken | None = None) -> ModelTurn: ...

@@ -27,6 +27,7 @@ from copilot_core.agent.context import resolve_target
 from copilot_core.agent.contracts import NULL_TRACER, AgentRequest, AgentResult, SilentListener, Tracer, TurnListener
 from copilot_core.guardrails import sanitize_output
 from copilot_core.llm.calls import call_model
+from copilot_core.llm.turns import ModelTurn
 from copilot_core.llm.conversation import start_conversation
 from copilot_core.agent.plan import turn_secrets
 from copilot_core.agent.prompts import render_prompt
@@ -44,7 +45,7 @@ from copilot_core.review.qubit_facts import (
 from copilot_core.review.review_check import ReviewCheck, check_review
 from copilot_core.analysis.health import HealthReport, qubit_health
 from copilot_core.cancel import STOPPED_MESSAGE, CancelToken, TurnCancelled
-from copilot_core.errors import CopilotError, ProviderError
+from copilot_core.errors import CopilotError, CutReply, ProviderError
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -192,9 +193,12 @@ def run_qubit_review(request: AgentRequest, *, provider: ProviderConfig, repo: C
         system = render_prompt("qubit_review", label=report.label, chip_id=inline_from_database(report.chip_id))
         conversation = start_conversation(chat, review, system, [], f"{facts}\n\n{review_ask(report)}")
         with tracer.span("llm.call", round=1, model=review.model, tools=False):
-            turn = call_model(conversation, None, provider=review, dropped=set(),
-                              on_retry=lambda phase: listener.phase(phase),
-                              on_text=(lambda _: None) if cancel is not None else None, cancel=cancel)
+            try:
+                turn = call_model(conversation, None, provider=review, dropped=set(),
+                                  on_retry=lambda phase: listener.phase(phase),
+                                  on_text=(lambda _: None) if cancel is not None else None, cancel=cancel)
+            except CutReply as cut:  # stopped at its cap: what it wrote, said to be cut below
+                turn = ModelTurn(cut.partial, [], output_tokens=review.max_output_tokens or 0)
             tracer.record_usage(turn.input_tokens, turn.output_tokens, review.model)
         rounds.append({"input_tokens": turn.input_tokens, "cached_tokens": turn.cached_tokens,
                        "output_tokens": turn.output_tokens, "tools": 0, "final": True})

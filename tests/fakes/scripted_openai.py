@@ -42,6 +42,12 @@ Streaming: a request with ``"stream": true`` gets the same reply as Server-Sent 
 (Chat Completions chunks with ``[DONE]``; Responses ``response.*`` events ending in ``response.completed``).
 ``srv.disconnects`` counts streams the client closed before their end.
     null_content()                      a reply with no text and no tool calls (content null / empty output)
+    cut("partial text")                 the server stopped at the output cap: Chat Completions ``finish_reason
+                                        "length"``; Responses ``status "incomplete"`` with ``incomplete_details.reason
+                                        "max_output_tokens"`` (streamed: ``response.incomplete`` as the last event)
+    endless()                           a model that never stops: a streamed request gets distinct words for ever
+                                        (it ignores the request's cap) until the client closes the stream or the
+                                        server stops; a plain request gets ``cut(...)``
 
 Options:
     require_reasoning=True   a later request that returns a function_call_output for a call that was emitted next to
@@ -108,7 +114,7 @@ class Pause:
 
 @dataclass(frozen=True)
 class Step:
-    kind: str  # "text" | "calls" | "error" | "null" | "unparsable"
+    kind: str  # "text" | "calls" | "error" | "null" | "unparsable" | "cut" | "endless"
     text: str | None = None
     calls: tuple[tuple[str, str], ...] = ()  # (name, raw JSON arguments)
     status: int = 200
@@ -176,6 +182,16 @@ def unparsable(status: int = 500, message: str = PARSE_FAILURE, mid_stream: bool
 def delay(seconds: float, step: Step) -> Step:
     """Reply ``step`` after ``seconds`` (server-side), e.g. to trip a client timeout."""
     return replace(step, delay_s=seconds)
+
+
+def cut(partial: str) -> Step:
+    """A reply the server cut at its output-token cap after writing ``partial``."""
+    return Step("cut", text=partial)
+
+
+def endless() -> Step:
+    """A model that writes on for ever without repeating itself (streamed requests)."""
+    return Step("endless")
 
 
 def null_content() -> Step:
@@ -488,9 +504,11 @@ class ScriptedOpenAI:
                 return False
         return True
 
-    def _events(self, path: str, body: dict, payload: dict) -> list[str]:
+    def _events(self, path: str, body: dict, payload: dict) -> Iterable[str]:
         """The reply as Server-Sent Events: a few header events, one per text piece or call, the end."""
         api = "responses" if path.split("?")[0].rstrip("/").endswith("/responses") else "chat"
+        if ENDLESS in payload:
+            return _endless_events(api, self.model, self._stop)
         if STREAM_ERROR in payload:  # a first piece of text, then the server's error as an event (no event name)
             first = {"type": "response.output_text.delta", "sequence_number": 0, "item_id": "msg_0", "output_index": 0,
                      "content_index": 0, "delta": "Looking", "logprobs": []} if api == "responses" else {
@@ -533,6 +551,10 @@ class ScriptedOpenAI:
             kind = "rate_limit_error" if step.status == 429 else (
                 "server_error" if step.status >= 500 else "invalid_request_error")
             return step.status, _err(step.text or "error", kind, step.param), step.delay_s, None
+        if step.kind == "endless":
+            if body.get("stream"):
+                return 200, {ENDLESS: api}, step.delay_s, None
+            step = cut("I will keep writing")
         with self._lock:
             payload = self._render_responses(body, step) if api == "responses" else self._render_chat(body, step)
         return 200, payload, step.delay_s, step.pause
@@ -589,14 +611,17 @@ class ScriptedOpenAI:
                     self._reasoning_for_call[cid] = rs_id
                 output.append({"type": "function_call", "id": f"fc_{n}_{i}", "call_id": cid, "name": name,
                                "arguments": args, "status": "completed"})
-        elif step.kind == "text":
-            output.append({"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
+        elif step.kind in ("text", "cut"):
+            output.append({"type": "message", "id": f"msg_{n}", "role": "assistant",
+                           "status": "incomplete" if step.kind == "cut" else "completed",
                            "content": [{"type": "output_text", "text": step.text, "annotations": []}]})
         out_text = json.dumps(output)
         tin, tout, cached = self._usage("responses", body, out_text)
+        was_cut = step.kind == "cut"
         return {"id": f"resp_{n}", "object": "response", "created_at": time.time(), "model": self.model,
-                "status": "completed", "output": output, "parallel_tool_calls": True, "tool_choice": "auto",
-                "tools": [], "error": None, "incomplete_details": None,
+                "status": "incomplete" if was_cut else "completed", "output": output, "parallel_tool_calls": True,
+                "tool_choice": "auto", "tools": [], "error": None,
+                "incomplete_details": {"reason": "max_output_tokens"} if was_cut else None,
                 "usage": {"input_tokens": tin, "output_tokens": tout, "total_tokens": tin + tout,
                           "input_tokens_details": {"cached_tokens": cached},
                           "output_tokens_details": {"reasoning_tokens": 0}}}
@@ -610,8 +635,9 @@ class ScriptedOpenAI:
                                       "function": {"name": name, "arguments": args}}
                                      for i, (name, args) in enumerate(step.calls)]
             finish = "tool_calls"
-        elif step.kind == "text":
+        elif step.kind in ("text", "cut"):
             message["content"] = step.text
+            finish = "length" if step.kind == "cut" else finish
         tin, tout, cached = self._usage("chat", body, json.dumps(message))
         return {"id": f"chatcmpl-{n}", "object": "chat.completion", "created": int(time.time()),
                 "model": self.model, "choices": [{"index": 0, "finish_reason": finish, "message": message,
@@ -694,9 +720,27 @@ def _responses_events(payload: dict) -> list[str]:
                                         "delta": piece, "logprobs": []}, "response.output_text.delta"))
         events.append(_sse({"type": "response.output_item.done", "sequence_number": next(seq), "output_index": index,
                             "item": item}, "response.output_item.done"))
-    events.append(_sse({"type": "response.completed", "sequence_number": next(seq), "response": payload},
-                       "response.completed"))
+    end = "response.incomplete" if payload["status"] == "incomplete" else "response.completed"
+    events.append(_sse({"type": end, "sequence_number": next(seq), "response": payload}, end))
     return events
+
+
+ENDLESS = "endless"  # in a 200 payload: the events are distinct words for ever
+
+
+def _endless_events(api: str, model: str, stop: threading.Event) -> Iterable[str]:
+    """Distinct words, one event each, until the server stops (the client closing the stream ends the writes)."""
+    for n in itertools.count():
+        if stop.is_set():
+            return
+        word = f"word{n} "
+        if api == "responses":
+            yield _sse({"type": "response.output_text.delta", "sequence_number": n, "item_id": "msg_0",
+                        "output_index": 0, "content_index": 0, "delta": word, "logprobs": []},
+                       "response.output_text.delta")
+        else:
+            yield _sse({"id": "chatcmpl-endless", "object": "chat.completion.chunk", "created": 0, "model": model,
+                        "choices": [{"index": 0, "delta": {"content": word}, "finish_reason": None}]})
 
 
 def _err(message: str, kind: str, param: str | None = None, code: str | None = None) -> dict:
