@@ -105,7 +105,7 @@ def _qubit(name: str) -> str:
 
 def _coupling(name: str) -> str:
     a, b = name.split("-")
-    return rf"Q0*{a}\s*[-–]\s*Q0*{b}\b"
+    return rf"Q0*{a}\s*[-–→]\s*Q0*{b}\b"
 
 
 def _families(db) -> list[tuple[Question, Call]]:
@@ -192,7 +192,25 @@ def _tops(db) -> list[tuple[Question, Call]]:
 
 def _attacks(db) -> list[tuple[Question, Call]]:
     """Wordings written after the fix, to attack it."""
-    return []
+    c, o = CHIP, OTHER
+    return [
+        _share_q("c17-att-1", "What portion of the resonator checks failed on 144Qv2?", db, o, readout, {},
+                 {"family": "readout"}),
+        _share_q("c17-att-2", "Percentage of failed two-qubit calibrations over the past 10 days on 64Qv3?", db, c,
+                 coupling, _since(db, c, 10), {"days": 10, "family": "coupling"}),
+        _top_q("c17-att-3", "Which execution racked up the most task failures on 144Qv2 in the last 5 days?", db, o,
+               "run", None, _since(db, o, 5), {"days": 5}),
+        _top_q("c17-att-4", "Give me the top 4 qubits by number of failures on 144Qv2", db, o, "qubit", 4, {}, {},
+               _qubit),
+        _share_q("c17-att-5", "What share of the results for qubits 2, 3, 4 and 5 were failures?", db, c,
+                 on_set({"2", "3", "4", "5"}), {}, {"qubits": [2, 3, 4, 5]}),
+        _top_q("c17-att-6", "Which calibration job had the highest number of failed results on 64Qv3?", db, c, "run",
+               None, {}, {}),
+        _held("c17-att-7", "How many executions contained a failed readout check over the past 3 days?", db, c,
+              readout, _since(db, c, 3), {"days": 3, "family": "readout"}),
+        _share_q("c17-att-8", "Out of all Ramsey tasks on 64Qv3, what percentage failed?", db, c,
+                 named("CheckRamsey"), {}, {"task_name": "CheckRamsey"}),
+    ]
 
 
 def planned(db) -> list[tuple[Question, Call]]:

@@ -207,7 +207,7 @@ SHAPES: tuple[tuple[str, Row], ...] = (
     ("correlation", Phrases("correlat*|pearson|track*|move together")),
     ("percentage", Phrases("percent*|percentage|fraction|share|proportion|ratio|how many ... out of"
                            "|failure/fail/error/success rate/rates"
-                           "|out of how many|out of all")),
+                           "|out of how many|out of all|what portion/part of")),
     ("compare runs", Phrases("last two runs|two most recent/latest runs/executions|previous run/execution"
                              "|last two executions|between the? runs")),
     ("when", Phrases("when|what date|what time")),

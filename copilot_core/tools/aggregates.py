@@ -168,13 +168,15 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         kind = KINDS.get(what, "failed")
         answer = (f"On {chip_id}, {n} {of_task}task results{owner} {kind} {span}: {n} of {total} finished "
                   f"{of_task}task results ({format_share(n, total)}), each task run on a qubit or coupling counted once.")
-        data |= {"total": total, "percent": 100 * n / total if total else 0.0, "share_of": "task results"}
+        data |= {"total": total, "percent": 100 * n / total if total else 0.0, "share_of": "task results"} | \
+            ({"share_within": f"{of_task}{owner.strip()}".strip()} if of_task or owner else {})
     elif what == "task results":
         failed = count("failed tasks")
         answer = (f"On {chip_id}, {n} {of_task}task results{owner} finished (completed or failed) {span}, each "
                   f"task run on a qubit or coupling counted once; {failed} of them failed "
                   f"({format_share(failed, n)}).")
-        data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0, "share_of": "task results"}
+        data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0, "share_of": "task results"} | \
+            ({"share_within": f"{of_task}{owner.strip()}".strip()} if of_task or owner else {})
     elif what in ("runs", "failed runs", "runs with failures"):
         held = " and ".join(([f"a {named} result"] if named else []) + ([f"a result of {ctx.label(chip_id, qid)}"]
                                                                           if qid is not None else []) +

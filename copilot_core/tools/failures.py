@@ -195,10 +195,12 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
         answer += "; next: " + ", ".join(f"{dated(k)} {c} ({format_fraction(c / total)})"
                                          for k, c in items[len(top):end])
     answer += f"; {len(items)} {_PLURAL[by]} had at least one failure."
-    if n is not None:  # the N asked, said first: which they are, and fewer when fewer failed
-        some = f"only {len(items)} {_PLURAL[by]} had a failure" if len(items) < n else \
-            ", ".join(dated(k) for k, _ in items[:end])
-        answer = f"Top {n} {_PLURAL[by]} by failed task results on {chip_id}: {some}. " + answer
+    if n is not None:  # the N asked, each with its count, out of every failure counted; fewer when fewer failed
+        listed_n = ", ".join(f"{dated(k)} {c} ({format_fraction(c / total)})" for k, c in items[:end])
+        lead = f"Only {len(items)} {_PLURAL[by]} had a failure" if len(items) < n else \
+            f"Top {n} {_PLURAL[by]} by failed task results" + (" (with those tied at the last place)" if end > n else "")
+        answer = f"{lead} on {chip_id} {scope}: {listed_n}, of {total} failed tasks in all; {len(items)} " \
+                 f"{_PLURAL[by]} had at least one failure."
     listed = items[:LISTED]
     data = {"answer": answer, "chip_id": chip_id, "by": by, "total": total, "share_of": "failed tasks",
             "failed_subjects": len(items),
