@@ -83,6 +83,7 @@ class Fact:
     at: str | None = None  # when the value was measured, as the result states it (ISO text), when it does
     size: int | None = None  # the qubits of the chip the tool read: how its qubits are labelled
     counted: CountNoun | None = None  # a count's or total's items, when the result says: runs or task results
+    within: str | None = None  # a share's: what its whole is narrowed to ("readout", "CheckT1", "on Q04 to Q06")
 
     def describe(self) -> str:
         what = {"min": "the lowest", "max": "the highest", "median": "the median", "mean": "the mean",
@@ -94,8 +95,8 @@ class Fact:
                 "mad": "the median absolute deviation"}[self.role]
         if self.role == "percent" and self.qualifier:  # "the share of qubits with a value (t1)"
             plain = self.qualifier in ("qubits", "couplings")
-            return f"the share of {self.qualifier}{' with a value' if plain else ''}" + (
-                f" ({self.metric})" if self.metric else "")
+            return f"the share of {self.within + ' ' if self.within else ''}{self.qualifier}" + \
+                f"{' with a value' if plain else ''}" + (f" ({self.metric})" if self.metric else "")
         if self.role == "count" and self.qualifier:
             what = f"the count of {self.qualifier.replace('band:', '')} items"
         owner = f" of {subject_label(self.subject, self.size)}" if self.subject else ""
@@ -170,6 +171,7 @@ class _Context:
     at: str | None = None
     share_of: str | None = None  # the denominator of the shares below (``SHARE_DENOMINATORS``)
     counted: CountNoun | None = None  # what the counts below count (a ``count_in_window`` result's ``what``)
+    within: str | None = None  # what the shares below are narrowed to (a result's ``share_within``)
 
 
 _TIME_KEYS = ("calibrated_at", "at", "start_at", "measured_at")
@@ -220,7 +222,8 @@ def _walk_dict(obj: dict, ctx: _Context) -> Iterator[Fact]:
     qualifier = "failed" if isinstance(what, str) and "fail" in what else ctx.qualifier
     here = _Context(ctx.tool, named or ctx.metric, subject, qualifier, ctx.ranked,
                     _stated(obj, ("unit",)) or ctx.unit, _stated(obj, _TIME_KEYS) or ctx.at, share_of,
-                    count_noun_of(what, obj.get("counted")) if "what" in obj else ctx.counted)
+                    count_noun_of(what, obj.get("counted")) if "what" in obj else ctx.counted,
+                    str(obj["share_within"])[:80] if isinstance(obj.get("share_within"), str) else ctx.within)
     for k, value in obj.items():
         k = str(k)
         if k in CATALOGUE or (k.isidentifier() and k in _ALL_METRIC_NAMES):
@@ -255,7 +258,8 @@ def _leaf(signed: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
         qualifier = ctx.share_of
     owner = role in ("value", "latest", "change", "other") or (role == "count" and is_task(ctx.subject))
     yield Fact(number, role, ctx.metric, ctx.subject if owner else None,
-               qualifier, ctx.tool, negative, unit, at, counted=ctx.counted if role in ("count", "total") else None)
+               qualifier, ctx.tool, negative, unit, at, counted=ctx.counted if role in ("count", "total") else None,
+               within=ctx.within if role == "percent" else None)
 
 
 _ALL_METRIC_NAMES = frozenset(CATALOGUE)

@@ -19,7 +19,7 @@ from copilot_core.checking.claim_counts import (counted_as, of_subject, same_ite
 from copilot_core.checking.claim_facts import (CATALOGUE_LIMIT, SHAPE_ROLES, SPREAD_ROLES, Claim, Fact, Role, Verdict,
                                                chip_size, is_task, matches, subject_label, written_like)
 from copilot_core.checking.claim_reading import (Reading, asked_count, claimed_metric, counts_after, limits_after,
-                                                 read_words, share_denominator)
+                                                 read_words, share_denominator, share_words)
 from copilot_core.checking.claim_units import (in_metric_unit, said_metric, uncounted_noun, unit_fits, unit_problem,
                                                written_unit)
 from copilot_core.checking.matcher import states
@@ -220,9 +220,25 @@ def _denominator_problem(case: _Case, pool: list[Fact]) -> Claim | None:
     share): wrong, with no in-place fix (the denominator is a word, not a number)."""
     said = share_denominator(case.reading.after)
     shares = [f for f in pool if f.role == "percent" and f.qualifier is not None]
-    if said is None or not shares or any(_denominator_fits(said, str(f.qualifier)) for f in shares):
+    if not shares:
         return None
-    return case.claim("wrong", f"{case.reading.written}% is {shares[0].describe()}, not of {said}")
+    if said is not None and not any(_denominator_fits(said, str(f.qualifier)) for f in shares):
+        return case.claim("wrong", f"{case.reading.written}% is {shares[0].describe()}, not of {said}")
+    words = {t for _, _, t in tokens_of(share_words(case.reading.after))}
+    narrowed = [f for f in shares if f.within]
+    if narrowed and len(narrowed) == len(shares) and words & _WHOLE and not any(
+            words & {t for _, _, t in tokens_of(str(f.within))} - _LINKING for f in narrowed):  # "of all tasks"
+        return case.claim("wrong", f"{case.reading.written}% is {narrowed[0].describe()}, not of all of them")
+    named = words & _FAMILY_NAMED
+    if named and not narrowed:  # "of the readout task results" for a share over every task result
+        return case.claim("wrong", f"{case.reading.written}% is {shares[0].describe()}, not of the "
+                                   f"{' '.join(sorted(named))} ones only")
+    return None
+
+
+_WHOLE = frozenset({"all", "every", "whole", "entire", "overall"})  # a share's whole said as everything
+_LINKING = frozenset({"of", "on", "to", "the", "and", "leaving", "out", "task", "tasks", "results"})
+_FAMILY_NAMED = frozenset({"readout", "resonator", "coupling", "two", "2q", "single", "1q"})  # a family of tasks
 
 
 def _denominator_fits(said: str, share_of: str) -> bool:

@@ -102,17 +102,21 @@ _DENOMINATOR_NOUNS = (("fail", "failed tasks"), ("qubit", "qubits"), ("coupling"
 _DENOMINATOR_END = ".;:,()[]\n"
 
 
-def share_denominator(after: str) -> str | None:
-    """What a share written just before ``after`` is a share of ("% of all tasks": task results, "% of the failed
-    tasks": failed tasks, "% of the qubits": qubits); None when its words name no denominator ("% of them")."""
+def share_words(after: str) -> str:
+    """The words a share written just before ``after`` names its total with, to the clause's end ("% of all
+    readout task results; ...": "all readout task results"); empty when it names none ("% of them" names "them")."""
     rest = after.lstrip()
     rest = rest[1:] if rest[:1] == "%" else rest[len("percent"):] if rest[:7].lower() == "percent" else ""
     words = rest.split(None, 1)
     if not words or words[0].lower() != "of" or len(words) < 2:
-        return None
-    phrase = words[1]
-    end = next((i for i, c in enumerate(phrase) if c in _DENOMINATOR_END), len(phrase))
-    tokens = [t.lower() for t in phrase[:end].split()[:8]]
+        return ""
+    return words[1][:next((i for i, c in enumerate(words[1]) if c in _DENOMINATOR_END), len(words[1]))]
+
+
+def share_denominator(after: str) -> str | None:
+    """What a share written just before ``after`` is a share of ("% of all tasks": task results, "% of the failed
+    tasks": failed tasks, "% of the qubits": qubits); None when its words name no denominator ("% of them")."""
+    tokens = [t.lower() for t in share_words(after).split()[:8]]
     kind = next((kind for stem, kind in _DENOMINATOR_NOUNS if any(t.startswith(stem) for t in tokens)), None)
     if kind in ("qubits", "couplings") and set(tokens) & _WITH_VALUE:
         return f"{kind} with a value"  # "of the 62 qubits with a value", "of all qubits with data"

@@ -1,9 +1,9 @@
-"""Counts over a time window (read-only aggregations, grouped here in Python): never capped."""
+"""Counts over a time window (read-only aggregations, counted and grouped by the server): never capped."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -49,6 +49,19 @@ class WindowCounts(ScopedReader):
                     counts[key] += 1
             return seen(dict(sorted(counts.items(), key=lambda item: (-item[1], item[0]))))
 
+    def _groups(self, query: dict, within: Narrowed | None, key: str = "qid") -> list[tuple[str, int]]:
+        """The results ``query`` matches, grouped by the server by ``key`` and by what ``within`` judges them on
+        (qubit or coupling id, task name and type), each group ``within`` holds as ``(its key, its count)``."""
+        pipeline = [{"$match": query}, {"$group": {"_id": {"key": f"${key}", "qid": "$qid", "name": "$name",
+                                                           "task_type": "$task_type"}, "n": {"$sum": 1}}}]
+        out = []
+        for group in self.db["task_result_history"].aggregate(pipeline):
+            found = group.get("_id")
+            if isinstance(found, dict) and isinstance(run := found.get("key"), str) and \
+                    (within is None or within.holds(found)):
+                out.append((run, int(group.get("n") or 0)))
+        return out
+
     def task_names(self, chip_id: str) -> list[str]:
         """The task names the chip's results hold: what a task written loosely ("T1 check") is read against."""
         with driver_errors(self):
@@ -75,8 +88,9 @@ class WindowCounts(ScopedReader):
         ``completed tasks``: completed (excluded or not); ``measurements``: completed, non-excluded results with a
         usable value of ``parameter``; ``notes``: calibration notes written (by their ``timestamp``).  ``qid`` (a
         qubit's or coupling's own results) and ``task_name`` narrow the task results, and the runs to those that
-        hold such a result; ``within`` narrows task results (not runs) to a set of qubits, a family of tasks, a
-        stored-unit limit of the measurement, or counts the distinct qubits they fall on (:class:`Narrowed`)."""
+        hold such a result; ``within`` narrows task results (and runs to those holding one) to a set of qubits, a
+        family of tasks, a stored-unit limit of the measurement, or counts the distinct qubits they fall on
+        (:class:`Narrowed`)."""
         with driver_errors(self):
             if what == "notes":
                 return seen(int(self.db["calibration_note"].count_documents(
@@ -87,18 +101,18 @@ class WindowCounts(ScopedReader):
                 status = "failed" if what == "failed runs" else {"$ne": "scheduled"}
                 query = self.scope(chip_id=v.chip_id(chip_id)) | window | {"status": status}
                 holding = narrowed | ({"status": "failed"} if what == "runs with failures" else {})
-                if holding:  # the runs that hold such a result (a failed one, the qubit's, the task's)
-                    held = self.db["task_result_history"].find(self.scope(chip_id=v.chip_id(chip_id), **holding),
-                                                               {"_id": 0, "execution_id": 1})
-                    query |= {"execution_id": {"$in": sorted({str(d["execution_id"]) for d in held
-                                                              if isinstance(d.get("execution_id"), str)})}}
+                if holding or within is not None:  # the runs that hold such a result (failed, of a qubit, task, set)
+                    held = self._groups(self.scope(chip_id=v.chip_id(chip_id), **holding), within, "execution_id")
+                    query |= {"execution_id": {"$in": sorted({str(run) for run, _ in held
+                                                              if isinstance(run, str)})}}
                 return seen(int(self.db["execution_history"].count_documents(query)))
             query = self.scope(chip_id=v.chip_id(chip_id), **narrowed) | window
             if within is not None and what != "measurements":
                 kept: dict[str, object] = {"failed tasks": "failed", "task results": {"$in": ["completed", "failed"]}}
                 query |= _KINDS[what] if what in _KINDS else {"status": kept[what]}
-                docs = self.db["task_result_history"].find(query, {"_id": 0, "qid": 1, "name": 1, "task_type": 1})
-                return seen(within.count(docs, lambda doc: True))
+                groups = self._groups(query, within)
+                return seen(len({qid for qid, _ in groups if "-" not in qid}) if within.distinct_qubits
+                            else sum(n for _, n in groups))
             if what == "failed tasks":
                 return seen(int(self.db["task_result_history"].count_documents(query | {"status": "failed"})))
             if what in _KINDS:
@@ -134,7 +148,8 @@ class Narrowed:
         return value is not None and (self.below is None or value < self.below) and \
             (self.above is None or value > self.above)
 
-    def _held(self, doc: dict) -> bool:
+    def holds(self, doc: Mapping[str, object]) -> bool:
+        """Whether a result (its ``qid``, ``name`` and ``task_type``) is of the set and family asked."""
         qid = doc.get("qid")
         ends = qid.split("-") if isinstance(qid, str) else []
         placed = self.qubits is None and not self.leaving_out or bool(ends) and \
@@ -144,7 +159,7 @@ class Narrowed:
 
     def count(self, docs: Iterable[dict], keep: Callable[[dict], bool]) -> int:
         """How many of ``docs`` it holds that ``keep`` keeps (or the distinct single qubits they fall on)."""
-        held = [d for d in docs if self._held(d) and keep(d)]
+        held = [d for d in docs if self.holds(d) and keep(d)]
         return len({q for d in held if isinstance(q := d.get("qid"), str) and q and "-" not in q}) \
             if self.distinct_qubits else len(held)
 

@@ -30,7 +30,7 @@ COUNT_WORDS: dict[str, Row] = {
                                   f"|{_RUNS} were/was not clean|clean/failure free/error free {_RUNS}"),
     # failed over every one, not a count
     "share words": Phrases("share|percent|percentage|proportion|fraction|ratio|rate|one in how many|how often"
-                           "|what part|out of all/every|per cent"),
+                           "|what part/portion|out of all/every|per cent"),
     # distinct subjects counted ("how many qubits had a failure"), not their failed results
     "counted qubits": Phrases("how many different/distinct/unique/individual? qubits/qbs/qids"
                               "|number/count of different/distinct/unique/individual? qubits/qbs/qids"),

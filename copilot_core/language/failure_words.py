@@ -15,7 +15,7 @@ from copilot_core.language.phrases import Phrases, Row
 
 _TASKS = ("task/tasks/calibration/calibrations/experiment/experiments/measurement/measurements/check/checks"
           "/routine/routines/step/steps")
-_RUNS = "run/runs/execution/executions/batch/batches/job/jobs"  # a calibration run, however named
+_RUNS = "run/runs/execution/executions/batch/batches/job/jobs/session/sessions"  # a calibration run, however named
 _DISTINCT = "distinct/different/unique/individual/separate qubits/couplings/pairs/tasks/runs/executions"
 _NEAR = 6  # tokens between a ranking word and the failure word it ranks
 

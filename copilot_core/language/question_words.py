@@ -102,7 +102,8 @@ WORDS: dict[str, Row] = {
     "execution id": re.compile(r"\b\d{8}-\d{3,6}\b"),
     "extreme n": re.compile(rf"\b(?:(?:{_RANKS}|top|bottom)\s+{_SMALL_COUNT}(?![\s-]*qubit(?!s))|"
                             rf"{_SMALL_COUNT}\s+(?:{_RANKS}|weakest|strongest)"
-                            rf"|(?:which|the|list)\s+{_SMALL_COUNT}\s+(?:\w+\s+)?(?:qubits|couplings|pairs))\b", re.I),
+                            rf"|(?:which|the|list)\s+{_SMALL_COUNT}\s+(?:\w+\s+)?(?:qubits|couplings|pairs)"
+                            rf"|which\s+{_SMALL_COUNT}\s+(?:tasks|runs|executions|sessions))\b", re.I),
     "recent n": re.compile(rf"\b(?:last|latest|most recent|{_SMALL_COUNT} most recent|{_SMALL_COUNT} latest)\s+"
                            rf"{_SMALL_COUNT}?\s*(?:[\w*]+\s+){{0,3}}(?:values|measurements|points|results|calibrations)\b",
                            re.I),
@@ -207,7 +208,7 @@ SHAPES: tuple[tuple[str, Row], ...] = (
     ("correlation", Phrases("correlat*|pearson|track*|move together")),
     ("percentage", Phrases("percent*|percentage|fraction|share|proportion|ratio|how many ... out of"
                            "|failure/fail/error/success rate/rates"
-                           "|out of how many|out of all")),
+                           "|out of how many|out of all|what portion/part of")),
     ("compare runs", Phrases("last two runs|two most recent/latest runs/executions|previous run/execution"
                              "|last two executions|between the? runs")),
     ("when", Phrases("when|what date|what time")),

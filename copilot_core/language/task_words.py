@@ -8,7 +8,8 @@ from copilot_core.domain.task_names import KNOWN_TASKS, known_part, task_key, ta
 from copilot_core.language.phrases import tokens_of
 
 _NOUNS = frozenset({"task", "tasks", "check", "checks", "experiment", "experiments", "routine", "routines", "ones"})
-_FAILED_NOUNS = frozenset({"calibration", "calibrations", "run", "runs", "failure", "failures", "fails"})
+_FAILED_NOUNS = frozenset({"calibration", "calibrations", "run", "runs", "failure", "failures", "fails", "result",
+                           "results"})
 _JOINING = frozenset({"check", "create"})  # part of a name written loosely, naming no task alone
 # words of a family or kind of tasks ("1Q tasks", "qubit checks", "ZX90 calibrations"): never one task alone
 _FAMILY = frozenset({"qubit", "1q", "2q", "gate", "readout", "coupling", "two", "single", "one", "zx90", "cz", "cr"})

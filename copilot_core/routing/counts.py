@@ -91,7 +91,7 @@ def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str]
         return PlannedCall("count_in_window", {"chip_id": chip, **window_args(asked, days), "what": "notes"},
                            "calibration notes in a window")
     if (runs := failed_counted(asked)) in ("failed runs", "runs with failures"):
-        return PlannedCall("count_in_window", {**args, "what": runs}, f"{runs} in a window")
+        return PlannedCall("count_in_window", {**args, **share_total(asked), "what": runs}, f"{runs} in a window")
     if asked.has("fail") and asked.task_name is None and (kind := failed_kind(asked)) is not None:  # the ranking's total
         return PlannedCall("failure_ranking", {"chip_id": chip, "by": kind, **window_args(asked, days),
                                                **narrowed(asked)}, f"failed {kind} results in a window")
@@ -114,6 +114,20 @@ def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str]
         return PlannedCall("count_in_window", {**args, **_family(asked), "what": "task results"},
                            "task results in a window")
     return None
+
+
+def tasks_named(asked: Question) -> bool:
+    """A failure question whose task words name a task or a family of tasks ("Ramsey results", "readout tasks"):
+    those words name what is counted, not a metric asked about."""
+    return asked.has("fail") and (asked.task_name is not None or failure_family(asked) is not None)
+
+
+def share_total(asked: Question) -> dict:
+    """What a share of failed task results is taken over beyond its window, as arguments: the family of tasks named,
+    and the qubits listed ("on qubits 4, 5 and 6": one set, its results pooled); a run of qubits ("Q10 through Q19")
+    is :func:`~copilot_core.routing.limits.over_qubit_set`'s."""
+    listed = {"qubits": sorted(int(q) for q in asked.qubits)} if len(asked.qubits) >= 2 and not asked.span else {}
+    return _family(asked) | listed
 
 
 def _family(asked: Question) -> dict:
@@ -278,7 +292,8 @@ def failure_plan(asked: Question, chip_id: str, days: int | None) -> PlannedCall
         ranked_within.pop("task_name", None)  # the tasks are what is ranked, the one named among them
     family, run = failure_family(asked), run_asked(asked)
     extra = ({"family": family} if family else {}) | ({"rate": True} if rate_asked(asked) else {}) | \
-        ({"active_only": True} if subject == "qubit" and asked.has("active only") else {})
+        ({"active_only": True} if subject == "qubit" and asked.has("active only") else {}) | \
+        ({"n": asked.extreme_n} if asked.extreme_n is not None and asked.extreme_n > 1 else {})  # "top 3 tasks"
     within = {"execution_id": run} if run is not None else window_args(asked, days)  # a run: its own window
     return PlannedCall("failure_ranking", {"chip_id": chip, "by": subject, **within, **ranked_within, **extra},
                        f"which {subject} fails most" + (" by rate" if extra.get("rate") else ""))

@@ -213,8 +213,8 @@ def over_qubit_set(name: str, args: dict, asked: Question) -> dict:
     """``args`` of a statistic, a ranking or a filter held to the set of qubits the question writes: a run ("Q10
     through Q19") as ``qubits``, the ones it leaves out ("except Q5") as ``leaving_out``; other calls unchanged."""
     if name not in _OVER_A_SET | {"count_in_window"} or not (asked.span or asked.left_out) or \
-            name == "count_in_window" and args.get("what") in ("runs", "failed runs", "runs with failures", "notes"):
-        return args  # a count of runs or notes reads no qubit's results
+            name == "count_in_window" and args.get("what") == "notes":
+        return args  # a count of notes reads no qubit's results (runs: those holding a result of the set)
     return {**args, **({"qubits": [int(q) for q in asked.span]} if asked.span else {}),
             **({"leaving_out": [int(q) for q in asked.left_out]} if asked.left_out else {})}
 

@@ -19,8 +19,7 @@ from copilot_core.language.question import Question, parse
 from copilot_core.language.ranked import HIGH_WORDS, LOW_WORDS, ranking_order
 from copilot_core.routing.counts import (
     KINDS, count_plan, counts_side_by_side, days_args, distinct_plan, failed_counted, failure_plan, failures_compared,
-    kind_counted,
-    narrowed, runs_asked, window_args, window_days,
+    kind_counted, narrowed, runs_asked, share_total, tasks_named, window_args, window_days,
 )
 from copilot_core.routing.conditions import status_plan
 from copilot_core.routing.fill import FillCall, agreed, fill_schema
@@ -201,14 +200,14 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
             or asked.task_name is not None and asked.has("fail") and asked.has("count words") and not asked.qubits \
             or _runs_holding_failures(asked):
         return count_plan(asked, chip_id, days, clear, one)  # an excluded (usable, completed) count: any window
-    if asked.shape == "percentage" and (asked.has("fail") or kind in KINDS) and not clear and \
-            len(asked.chip_ids) <= 1:
+    if asked.shape == "percentage" and (asked.has("fail") or kind in KINDS) and \
+            (not clear or tasks_named(asked)) and len(asked.chip_ids) <= 1:
         chip = asked.chip_ids[0] if asked.chip_ids else chip_id
         runs = runs_asked(asked)  # "% of runs failed"
         held = failed_counted(asked) == "runs with failures"  # "% of runs with a failed task"; else every run's
         what = ("runs with failures" if held else "runs") if runs else \
             "failed tasks" if asked.has("fail") or kind is None else kind
-        args = {"chip_id": chip, "what": what, **window_args(asked, days), **narrowed(asked)}
+        args = {"chip_id": chip, "what": what, **window_args(asked, days), **narrowed(asked), **share_total(asked)}
         return PlannedCall("count_in_window", args, f"share of {'runs that failed' if runs else what}")
     two = asked.shape == "qubit pair" or len(asked.qubits) == 2 and (  # "T1 of Q3 and Q7", "parameters of Q3, Q7"
         asked.shape == "lookup" or asked.shape == "other" and asked.has("parameters"))

@@ -149,7 +149,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     def count(kind: What) -> int:
         return ctx.repo.count_in_window(chip_id, kind, since=since, until=read_end(until, last), qid=qid,
                                         task_name=task_name, parameter=metric_name if kind == "measurements" else None,
-                                        within=within if kind != "runs" else None)
+                                        within=within)
 
     n = count(what)
     owner = f" of {ctx.label(chip_id, qid)}" if qid is not None else _set_said(within, ctx.size(chip_id))
@@ -168,21 +168,25 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         kind = KINDS.get(what, "failed")
         answer = (f"On {chip_id}, {n} {of_task}task results{owner} {kind} {span}: {n} of {total} finished "
                   f"{of_task}task results ({format_share(n, total)}), each task run on a qubit or coupling counted once.")
-        data |= {"total": total, "percent": 100 * n / total if total else 0.0, "share_of": "task results"}
+        data |= {"total": total, "percent": 100 * n / total if total else 0.0, "share_of": "task results"} | \
+            ({"share_within": f"{of_task}{owner.strip()}".strip()} if of_task or owner else {})
     elif what == "task results":
         failed = count("failed tasks")
         answer = (f"On {chip_id}, {n} {of_task}task results{owner} finished (completed or failed) {span}, each "
                   f"task run on a qubit or coupling counted once; {failed} of them failed "
                   f"({format_share(failed, n)}).")
-        data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0, "share_of": "task results"}
+        data |= {"count_failed": failed, "percent": 100 * failed / n if n else 0.0, "share_of": "task results"} | \
+            ({"share_within": f"{of_task}{owner.strip()}".strip()} if of_task or owner else {})
     elif what in ("runs", "failed runs", "runs with failures"):
-        held = " and ".join(([f"a {task} result"] if task else []) + ([f"a result of {ctx.label(chip_id, qid)}"]
-                                                                        if qid is not None else []))
+        held = " and ".join(([f"a {named} result"] if named else []) + ([f"a result of {ctx.label(chip_id, qid)}"]
+                                                                          if qid is not None else []) +
+                            ([f"a result{owner}"] if owner else []))
         holding = f" holding {held}" if held else ""
 
         def runs(kind: What) -> int:
             return n if kind == what else ctx.repo.count_in_window(chip_id, kind, since=since, qid=qid,
-                                                                   until=read_end(until, last), task_name=task_name)
+                                                                   until=read_end(until, last), task_name=task_name,
+                                                                   within=within)
 
         total, failed, hit = runs("runs"), runs("failed runs"), runs("runs with failures")
         with_failure = f"{hit} of {total} runs had at least one failed task result ({format_share(hit, total)})"

@@ -78,6 +78,15 @@ def _next_end(tied: int) -> int:
     return SHOWN if tied < SHOWN else tied + 2
 
 
+def _top_end(counts: list[int], n: int, tied: int) -> int:
+    """Where the names of a top ``n`` end: the ``n`` asked (a tie for first can be longer), and every one tied with
+    the last of them, so a cut never splits equal counts."""
+    end = min(max(n, tied), len(counts))
+    while 0 < end < len(counts) and counts[end] == counts[end - 1]:
+        end += 1
+    return end
+
+
 def _qid_key(qid: str) -> tuple[int, str]:
     return (int(qid), qid) if qid.isdigit() else (1 << 30, qid)
 
@@ -109,13 +118,16 @@ def _of_subject(counts: dict[str, int], by: str) -> dict[str, int]:
                        "description": "Leave out the qubits the chip marks inactive."},
        "execution_id": {"type": "string", "pattern": r"^([0-9]{8}-[0-9]{3,6}|latest|previous)$",
                         FROM_QUESTION: True,
-                        "description": "Only this run's failures (latest/previous: the chip's newest/second-newest)."}},
+                        "description": "Only this run's failures (latest/previous: the chip's newest/second-newest)."},
+       "n": {"type": "integer", "minimum": 1, "maximum": 20, FROM_QUESTION: True,
+             "description": "How many to name, most failures first ('top 3 tasks')."}},
       ("chip_id",))
 def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
                     days: int | None = None, day: Day | None = None, since_weekday: str | None = None,
                     qid: str | None = None, task_name: str | None = None, qids: list[str] | None = None,
                     from_date: str | None = None, to_date: str | None = None, family: Family | None = None,
-                    rate: bool = False, execution_id: str | None = None, active_only: bool = False) -> ToolResult:
+                    rate: bool = False, execution_id: str | None = None, active_only: bool = False,
+                    n: int | None = None) -> ToolResult:
     ctx.chip(chip_id)
     chip_id, run = _run_named(ctx, chip_id, execution_id) if execution_id is not None else (chip_id, None)
     for q in ([qid] if qid is not None else []) + (qids or []):
@@ -178,10 +190,17 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
         answer = f"Run {lead} ranks first in failures on {chip_id}: {share} {scope}"
     else:
         answer = f"{lead} {'failed' if by == 'task' else 'had failures'} most often on {chip_id}: {share} {scope}"
+    end = _next_end(len(top)) if n is None else _top_end([c for _, c in items], n, len(top))
     if len(items) > len(top):
-        answer += "; next: " + ", ".join(f"{dated(k)} {n} ({format_fraction(n / total)})"
-                                         for k, n in items[len(top):_next_end(len(top))])
+        answer += "; next: " + ", ".join(f"{dated(k)} {c} ({format_fraction(c / total)})"
+                                         for k, c in items[len(top):end])
     answer += f"; {len(items)} {_PLURAL[by]} had at least one failure."
+    if n is not None:  # the N asked, each with its count, out of every failure counted; fewer when fewer failed
+        listed_n = ", ".join(f"{dated(k)} {c} ({format_fraction(c / total)})" for k, c in items[:end])
+        lead = f"Only {len(items)} {_PLURAL[by]} had a failure" if len(items) < n else \
+            f"Top {n} {_PLURAL[by]} by failed task results" + (" (with those tied at the last place)" if end > n else "")
+        answer = f"{lead} on {chip_id} {scope}: {listed_n}, of {total} failed tasks in all; {len(items)} " \
+                 f"{_PLURAL[by]} had at least one failure."
     listed = items[:LISTED]
     data = {"answer": answer, "chip_id": chip_id, "by": by, "total": total, "share_of": "failed tasks",
             "failed_subjects": len(items),
