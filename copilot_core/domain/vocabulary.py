@@ -204,7 +204,8 @@ def _count_digits(chip: str) -> str:
 def chips_meant(written: str, installed: Sequence[str]) -> tuple[str, ...]:
     """The installed chips a chip written the way people write it can be, read the one way for the question and
     for a tool's argument: the id itself in any case ("64QV3"); else every id it begins, written with its whole
-    qubit count and a letter after it ("64Q", "64qv" of "64Qv3"; "6Q" and a bare "64" begin none).  One chip: the
+    qubit count and a letter after it ("64Q", "64qv" of "64Qv3"; "6Q" and a bare "64" begin none); else the ids it is
+    with one typing slip undone (:func:`_slips`).  One chip: the
     one meant; several: a choice to ask about; none: no such chip."""
     said = written.strip().lower()
     exact = [chip for chip in installed if chip.lower() == said]
@@ -213,8 +214,16 @@ def chips_meant(written: str, installed: Sequence[str]) -> tuple[str, ...]:
     digits = _count_digits(said)
     if not digits or len(said) <= len(digits):
         return ()
-    return tuple(dict.fromkeys(chip for chip in installed
-                               if chip.lower().startswith(said) and _count_digits(chip) == digits))
+    begun = tuple(dict.fromkeys(chip for chip in installed
+                                if chip.lower().startswith(said) and _count_digits(chip) == digits))
+    return begun or tuple(chip for chip in installed if chip.lower() in _slips(said) and _count_digits(chip) == digits)
+
+
+def _slips(said: str) -> set[str]:
+    """What ``said`` is with one typing slip undone: a key struck twice ("64qv33") or two keys swapped ("64qv3" of
+    "64q3v"); a key struck for another ("64qv4") is another chip's name, never a slip."""
+    doubled = {said[:i] + said[i + 1:] for i in range(1, len(said)) if said[i] == said[i - 1]}
+    return doubled | {said[:i] + said[i + 1] + said[i] + said[i + 2:] for i in range(len(said) - 1)}
 
 
 def chip_resolved(written: str, installed: Sequence[str]) -> str:

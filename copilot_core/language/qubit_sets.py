@@ -4,7 +4,8 @@ Two qubit numbers joined by a dash or "to" read like a coupling, yet a person wr
 spread, a ranking or a count is then asked over that run, not of one coupling that does not exist.  Two numbers, the
 lower first, are a run when a run word joins them ("through", "until", "..") or "inclusive" follows; or, in a
 question not about couplings (no coupling word, no two-qubit gate, no coupling metric), when "qubits", "from" or
-"numbered" comes before them or they span more than two qubits ("Q3-Q4" and "Q25-Q11" stay pairs).  A subject
+"numbered" comes before them or they span more than two qubits ("Q3-Q4" and "Q25-Q11" stay pairs); couplings in the
+plural with two qubit numbers more than one apart ("couplings from Q10 to Q19") are the couplings within a run.  A subject
 written as a qubit after a word that leaves something out (:data:`~copilot_core.language.limits.LEAVING_WORDS`:
 "except Q5", "not counting qubits 3 and 7") is left out of the set and is never a subject asked about.
 """
@@ -30,6 +31,8 @@ _LIST = frozenset({"and", "or", "nor", "q", "qubit", "qubits", "the", "for", "al
 _GATES = frozenset({"cr", "cnot", "cz", "zx90", "gate", "gates"})  # a two-qubit gate's words: about couplings
 _COMPARING = frozenset({"difference", "gap", "margin", "compare", "compared", "vs", "versus", "delta", "differ"})
 MAX_RUN = 512
+# Couplings asked of as many ("couplings from Q10 to Q19"): the two numbers, more than one apart, end a run of qubits.
+_SETS = frozenset({"couplings", "pairs", "edges", "links", "connections", "couplers"})
 
 
 @dataclass(frozen=True)
@@ -43,8 +46,16 @@ class QubitSet:
     limits: tuple[Threshold, ...] = ()  # the limits read, less a bare number that ends a run ("up to 15")
 
 
-def _run(text: str, a: Number, b: Number, about_couplings: bool) -> bool:
-    """``a`` and ``b`` written as the two ends of a run of qubits."""
+def _ends(text: str, a: Number, b: Number) -> bool:
+    """``a`` and ``b`` joined only by a dash or "to" (and "q"s): a pair's or a run's two ends."""
+    gap = text[a[1]:b[0]]
+    return {w for _, _, w in tokens_of(gap)} <= {"to", "q"} and \
+        {c for c in gap if not (c.isalnum() or c.isspace())} <= _DASHES
+
+
+def _run(text: str, a: Number, b: Number, about_couplings: bool, one_pair: bool = False) -> bool:
+    """``a`` and ``b`` written as the two ends of a run of qubits (``one_pair``: the only two numbers the text
+    joins so)."""
     gap = text[a[1]:b[0]]
     words = [w for _, _, w in tokens_of(gap)]
     marks = {c for c in gap if not (c.isalnum() or c.isspace() or c == "_")}
@@ -56,6 +67,8 @@ def _run(text: str, a: Number, b: Number, about_couplings: bool) -> bool:
         return False
     before = [w for _, e, w in tokens_of(text) if e <= a[0]][-3:]
     after = [w for s, _, w in tokens_of(text) if s >= b[1]][:1]
+    if about_couplings and one_pair and high - low > 1 and _SETS & {w for _, _, w in tokens_of(text)}:
+        return True
     if strong or after == ["inclusive"] or "inclusive" in words:
         return "and" not in words or "between" in before
     if "and" in words and (not {"between", "qubits"} <= set(before) or _COMPARING & {w for _, _, w in tokens_of(text)}):
@@ -72,10 +85,11 @@ def qubit_set(text: str, coupling_metric: bool, limits: Sequence[Threshold] = ()
     tokens = tokens_of(text)
     about_couplings = coupling_metric or bool({w for _, _, w in tokens} & (COUPLING_NOUNS | _GATES))
     runs: list[tuple[int, int, range]] = []
+    one_pair = sum(_ends(text, a, b) for a, b in zip(numbers, numbers[1:])) == 1
     i = 0
     while i + 1 < len(numbers):
         a, b = numbers[i], numbers[i + 1]
-        if a[:2] != b[:2] and _run(text, a, b, about_couplings):
+        if a[:2] != b[:2] and _run(text, a, b, about_couplings, one_pair):
             runs.append((a[0], b[1], range(int(a[2]), int(b[2]) + 1)))
             i += 2
             continue

@@ -10,6 +10,7 @@ left alone), and a "t" after an apostrophe ("don't") is never one.  The text is 
 
 from __future__ import annotations
 
+from copilot_core.language.layout import as_prose
 from copilot_core.language.pasted import without_pasted
 from copilot_core.language.phrases import tokens_of
 from copilot_core.language.spelled import value_at
@@ -88,5 +89,6 @@ def spoken_as_written(text: str) -> str:
 
 def as_typed(text: str) -> str:
     """The question as the parse reads it: spoken names written as typed, pasted log lines before the ask left out
-    (:func:`~copilot_core.language.pasted.without_pasted`)."""
-    return without_pasted(spoken_as_written(text))
+    (:func:`~copilot_core.language.pasted.without_pasted`), a structured block as prose
+    (:func:`~copilot_core.language.layout.as_prose`)."""
+    return as_prose(without_pasted(spoken_as_written(text)))
