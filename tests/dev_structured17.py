@@ -14,7 +14,7 @@ completed, non-excluded value per subject, 0 and NaN left out, fractions shown i
 (a "gte"/"min" key counts a value at the limit); a coupling's value in whichever direction the data stores it; a
 chip's median from :func:`tests.dev_crosschip7.stat` over the raw values.  Rows marked ``after`` (``AFTER``) were
 written after the fix, in layouts not used before it (TOML, a Python dict literal, a URL query string, Django-style
-keys, XML attributes, a GraphQL argument).
+keys, XML attributes, a GraphQL argument, INI lines, CSV rows).
 """
 
 from __future__ import annotations
@@ -91,6 +91,14 @@ AFTER: tuple[Case, ...] = (  # written after the fix, in layouts not used before
        chip=OTHER),
     _q("s17a-count-url", "how many qubits: ?t1_lt=50&t2_echo_gt=20",
        ((T1, lambda v: v < 50), (T2, lambda v: v > 20)), _f("and", _c(T1, below=50), _c(T2, above=20)), count=True),
+    # a second round of attacks (the INI and CSV layouts failed first: a key's underscores outside a key, a CSV row)
+    _q("s17a-ini", "[limits]\nt1_us >= 40\nreadout_fidelity >= 0.9", ((T1, lambda v: v >= 40), (RO, lambda v: v >= 90)),
+       _f("and", _c(T1, above=40, including=["above"]), _c(RO, above=90, including=["above"]))),
+    _q("s17a-csv", "on 144Qv2 -- metric,op,value\nt1,gt,35\nreadout_fidelity,lt,0.97",
+       ((T1, lambda v: v > 35), (RO, lambda v: v < 97)), _f("and", _c(T1, above=35), _c(RO, below=97)), chip=OTHER),
+    _q("s17a-xml", '<q chip="144Qv2"><t1 gte="40"/><x90_gate_fidelity gt="0.995"/></q>',
+       ((T1, lambda v: v >= 40), (X90, lambda v: v > 99.5)),
+       _f("and", _c(T1, above=40, including=["above"]), _c(X90, above=99.5)), chip=OTHER),
 )
 
 CASES = BEFORE + AFTER

@@ -95,12 +95,16 @@ def _brackets(text: str) -> str:
 
 
 def _unmarked(line: str) -> str:
-    """A line without its list marker ("- Q3": "Q3"), a table's rule ("|---|---|": nothing) or a row's bars."""
+    """A line without its list marker ("- Q3": "Q3"), a table's rule ("|---|---|": nothing), a row's bars or a CSV
+    row's commas."""
     bare = line.lstrip()
     if bare.startswith(_MARKERS):
         return line[:len(line) - len(bare)] + "  " + bare[2:]
     if bare and set(bare) <= set("|-:+ "):
         return ""
+    cells = [c.strip() for c in line.split(",")]
+    if len(cells) >= 3 and any(c in _SIGNS or c.lower() in OPERATORS for c in cells):
+        return " ".join(_SIGNS.get(c, OPERATORS.get(c.lower(), c.replace("_", " "))) for c in cells)  # "t1,gt,40"
     return line.replace("|", " ") if bare.startswith("|") else line  # a table's row ("|0>" is a state's name)
 
 
@@ -125,4 +129,4 @@ def as_prose(text: str) -> str:
     if not _structured(lines):
         return lines
     lines = "\n".join(_keys(line) for line in _brackets(lines).split("\n"))
-    return lines.translate(_ROOM).replace("&", " and ")
+    return lines.translate(_ROOM).replace("&", " and ").replace("_", " ")
