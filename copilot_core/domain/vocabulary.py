@@ -28,13 +28,14 @@ _STATE = (rf"({{0}}) state(( assignment| readout| measurement)( {FID})?| {FID})|
 # (cross-resonance) gate; a lab calling its two-qubit gate "CZ" means these rows.
 TWO_Q = r"(zx90|cz|controlled.z|cr|cnot|cross resonance|two.qubit|2q|entangling|coupling)"
 _ONE_Q = r"(hpi|half.pi|pi.half|pi ?/ ?2|π ?/ ?2|x90|single.qubit|one.qubit|1q)"  # the half-pi pulse: the X90 gate
+_NOT_RATED = r"(?! (error|infidelity|" + FID[1:] + ")"  # "the longest X90 gate fidelity" is the fidelity
 _SWIFT = r"(fastest|quickest|briefest|shortest|slowest|longest)"
 # How long a gate or pulse of ``{0}`` lasts: "how long is the X", "the X pulse lasts", "how many ns does the X gate
 # take", "the duration of the X", "the fastest X gates"
 _LASTS = (r"how (long|many ns|many nanoseconds?) (is|are|does|do|did|was|were) (the |a |its |their )?{0}"
           r"( gates?| pulses?)?|{0}( gates?| pulses?)? (lasts?|takes?)"
           r"|(duration|length|width)s? of (the |a |its |their |each )?{0}( gates?| pulses?)?"
-          r"|" + _SWIFT + r" {0} (gates?|pulses?)")
+          r"|" + _SWIFT + r" {0} (gates?|pulses?)" + _NOT_RATED)
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ METRIC_TERMS: tuple[Term, ...] = (
     Term(rf"{_ONE_Q}( gate| pulse)? (time|duration|length|width)s?|{_LASTS.format(_ONE_Q)}", "hpi_length", ()),
     Term(r"hpi( pulse)? amplitudes?", "hpi_amplitude", ()),
     Term(rf"({TWO_Q}( gate| pulse)? )?gate (time|duration|length)s?|{TWO_Q}( gate| pulse)? (time|duration|length|width)s?"
-         rf"|{_LASTS.format(TWO_Q)}|{_SWIFT} (gates?|pulses?)", "zx90_gate_time", ()),
+         rf"|{_LASTS.format(TWO_Q)}|{_SWIFT} (gates?|pulses?){_NOT_RATED}", "zx90_gate_time", ()),
     # the interleaved RB depolarizing rates, before the gates' fidelities ("ZX90 depolarizing rate" is no fidelity)
     Term(rf"{TWO_Q}( gate)? depolari[sz]ing rates?", "zx90_depolarizing_rate", ()),
     Term(r"x90( gate)? depolari[sz]ing rates?", "x90_depolarizing_rate", ()),

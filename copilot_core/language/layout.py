@@ -70,8 +70,11 @@ def _keys(line: str) -> str:
 
 
 def _bracket(inside: str, key: str) -> str:
-    """A bracket's items as words: two under a pair's key are one coupling ("3-4"), any other two "a and b"."""
+    """A bracket's items as words: two under a pair's key are one coupling ("3-4"), any other two "a and b", one
+    in parentheses."""
     items = [i.strip(" \"'") for i in inside.split(",") if i.strip(" \"'")]
+    if len(items) == 1:
+        return f" ({items[0]}) "  # one item, as a unit asked ("[MHz]") is written: an aside
     if len(items) != 2:
         return " " + ", ".join(items) + " "
     paired = {w.rstrip("s") for w in key.lower().replace("_", " ").split()} & {n.rstrip("s") for n in COUPLING_NOUNS}

@@ -67,8 +67,10 @@ def _run(text: str, a: Number, b: Number, about_couplings: bool, one_pair: bool 
         return False
     before = [w for _, e, w in tokens_of(text) if e <= a[0]][-3:]
     after = [w for s, _, w in tokens_of(text) if s >= b[1]][:1]
-    if about_couplings and one_pair and high - low > 1 and _SETS & {w for _, _, w in tokens_of(text)}:
-        return True
+    near = [w for w in before if w != "q"][-1:]
+    if about_couplings and one_pair and high - low > 1 and _SETS & {w for _, _, w in tokens_of(text)} and \
+            (bool(near) and near[0] in _SETS | {"qubits"} or "to" in words):
+        return True  # "couplings Q20-Q27", "the couplings from Q10 to Q19"; never "pair 3-9 in the top couplings"
     if strong or after == ["inclusive"] or "inclusive" in words:
         return "and" not in words or "between" in before
     if "and" in words and (not {"between", "qubits"} <= set(before) or _COMPARING & {w for _, _, w in tokens_of(text)}):

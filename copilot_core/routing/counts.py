@@ -270,6 +270,13 @@ def rate_asked(asked: Question) -> bool:
     return asked.has("rate words") or asked.has("never fails")
 
 
+def _ranks_n(asked: Question, subject: str) -> bool:
+    """N counts what is ranked: "which two qubits fail together" names one coupling, not the top 2."""
+    if asked.extreme_n is None or asked.extreme_n < 2:
+        return False
+    return subject != "coupling" or not asked.found.get("extreme n", "").lower().endswith(("qubit", "qubits"))
+
+
 def failure_plan(asked: Question, chip_id: str, days: int | None) -> PlannedCall | None:
     """The ranking a "fails most" (or "never fails") question asks for: its subject, its family of tasks, count or
     rate, its window and chip; "which chip fails most": the failed task results of each installed chip side by
@@ -293,7 +300,7 @@ def failure_plan(asked: Question, chip_id: str, days: int | None) -> PlannedCall
     family, run = failure_family(asked), run_asked(asked)
     extra = ({"family": family} if family else {}) | ({"rate": True} if rate_asked(asked) else {}) | \
         ({"active_only": True} if subject == "qubit" and asked.has("active only") else {}) | \
-        ({"n": asked.extreme_n} if asked.extreme_n is not None and asked.extreme_n > 1 else {})  # "top 3 tasks"
+        ({"n": asked.extreme_n} if _ranks_n(asked, subject) else {})  # "top 3 tasks"
     within = {"execution_id": run} if run is not None else window_args(asked, days)  # a run: its own window
     return PlannedCall("failure_ranking", {"chip_id": chip, "by": subject, **within, **ranked_within, **extra},
                        f"which {subject} fails most" + (" by rate" if extra.get("rate") else ""))

@@ -59,8 +59,9 @@ def asks(demo_db):
     return {q.id: q for q in dev_marks.asks(demo_db)}
 
 
-def test_the_dev_wordings_have_no_known_shape(asks):
-    assert {parse(q.text).shape for q in asks.values()} <= {"other", "lookup"}
+def test_the_pair_wording_has_no_known_shape_and_a_portion_reads_as_a_share(asks):
+    assert parse(asks["marks-pair-1"].text).shape in {"other", "lookup"}
+    assert parse(asks["marks-pc-1"].text).shape == "percentage"
 
 
 @pytest.mark.parametrize("size", list(MODELS))

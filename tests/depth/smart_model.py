@@ -11,8 +11,10 @@ import json
 from collections.abc import Callable, Iterable
 
 from copilot_core.evals import Question
+from copilot_core.llm.output_budget import LOCAL_ROUND_TOKENS
 from tests.fakes.scripted_openai import SmartRequest, Step, answer, call
 
+WORDS = LOCAL_ROUND_TOKENS - 100  # room for the blocks' JSON around the text
 DECLINE = "I can only help with questions about your chips' calibration data, so I cannot help with that request."
 
 
@@ -36,6 +38,20 @@ def _sentence(output: str) -> str:
     return "\n".join(f"  {line}" for line in _leaves(body))
 
 
+def _within(text: str) -> str:
+    """``text`` cut to what one round may write on a local server (each of the scripted server's word pieces is at
+    least a token), each repeated line once: a careful model stays within its output cap."""
+    lines = list(dict.fromkeys(text.split("\n")))
+    kept: list[str] = []
+    words = 0
+    for line in lines:
+        words += len(line.split()) + 1
+        if words > WORDS:
+            break
+        kept.append(line)
+    return "\n".join(kept)
+
+
 def smart_answerer(questions: Iterable[object], *, lazy: bool = False) -> Callable[[SmartRequest], Step]:
     by_text = {q.text: q for q in questions if isinstance(q, Question)}
 
@@ -50,6 +66,6 @@ def smart_answerer(questions: Iterable[object], *, lazy: bool = False) -> Callab
             name, args = question.calls[done]
             return call(name, args)
         quoted = "\n".join(f"- {r.name}: {_sentence(r.output)}" for r in request.tool_results)
-        return answer(f"Answer from the tool results:\n{quoted}", "good")
+        return answer(f"Answer from the tool results:\n{_within(quoted)}", "good")
 
     return reply

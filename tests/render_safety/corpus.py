@@ -77,7 +77,8 @@ CASES: tuple[Case, ...] = (
     Case("zero-width inside scheme", f"[a](ht\u200btps://{EXFIL}/x) fine", ("fine",)),
     Case("bidi override", f"Q09 \u202e[x]({URL}) ok", ("Q09", "ok")),
     # numbered words: one word over and over is a model repeating itself, stopped before it reaches a page
-    Case("very long line", "T1 " + "".join(f"word{i} " for i in range(4000)) + f"![x]({URL}) end", ("T1", "end")),
+    Case("very long line", "T1 " + "".join(f"word{i}-" * 8 + " " for i in range(500)) + f"![x]({URL}) end",
+         ("T1", "end")),  # 30 kB on one line in 500 words: within a local server's output cap
     Case("very long URL", f"Big ![x](https://{EXFIL}/" + "a" * 20000 + ") end", ("Big", "end")),
     Case("code keeps its text", f"Run `![x]({URL})` then\n\n```\n<img src=\"{URL}\">\n```", ("Run", "then")),
     # charts
