@@ -102,17 +102,17 @@ def _top(db) -> list[Question]:
 def _compound(db) -> list[Question]:
     specs = (
         (CHIP, ("t2_echo", ">", 100.0, "us"), ("t1", ">", 80.0, "us"),
-         "| criterion | limit |\n|---|---|\n| Hahn-echo T2 | above 100 µs |\n| T1 | above 80 µs |\n\n"
+         "| criterion | threshold |\n|---|---|\n| T2, Hahn echo | beyond 100 µs |\n| T1 | beyond 80 µs |\n\n"
          "On 64Qv3, which qubits satisfy both rows of that table, and how many of them are there?"),
         (OTHER, ("qubit_frequency", ">", 5.2, "GHz"), ("readout_fidelity_0", "<", 92.0, "%"),
-         "So I can decide which 144Qv2 qubits to retune first: list those sitting above 5.2 GHz in qubit "
-         "frequency that also read |0> with under 92 % fidelity, and say how many that makes."),
+         "So I can decide which 144Qv2 qubits to retune first: list those whose qubit frequency sits above 5.2 GHz "
+         "and that also read |0> with under 92 % fidelity, plus a headcount."),
         (CHIP, ("x90_gate_fidelity", "<", 99.6, "%"), ("t2_star", "<", 30.0, "us"),
          "fix(calib): flag fragile qubits on 64Qv3\n\nA qubit is fragile when its X90 fidelity is under 99.6 % "
          "and its T2* is under 30 µs. Which qubits does this commit flag, and how many?"),
         (OTHER, ("t2_star", ">", 65.0, "us"), ("average_readout_fidelity", ">", 97.0, "%"),
-         "Two bars on 144Qv2: Ramsey T2* over 65 µs and averaged readout fidelity over 97 %. The former guards "
-         "coherence, the latter measurement. Which qubits clear both, and what is their number?"),
+         "Two bars on 144Qv2: Ramsey T2* over 65 µs, plus averaged readout fidelity exceeding 97 %. The former "
+         "guards coherence, the latter measurement. Which qubits pass both bars, and what is their number?"),
     )
     out = []
     for i, (chip, first, second, text) in enumerate(specs, 1):
@@ -134,16 +134,17 @@ def _compound(db) -> list[Question]:
 def _correlation(db) -> list[Question]:
     specs = (
         (CHIP, "t1", "t2_echo", "qubit",
-         "Agenda item 2 (coherence review): the Pearson r between T1 and echo T2 across the qubits of 64Qv3. "
+         "Agenda item 2 (coherence review): how T1 correlates with echo T2 over 64Qv3's qubits, as Pearson's r. "
          "Please bring the number, sign included."),
         (OTHER, "readout_fidelity_0", "average_readout_fidelity", "qubit",
-         "Could you work out for me how tightly the |0> readout fidelity tracks the averaged readout fidelity on "
-         "144Qv2, one point per qubit? A signed correlation coefficient is all I need."),
+         "Could you work out for me how tightly the |0> readout fidelity tracks averaged readout fidelity, one "
+         "point per qubit, on 144Qv2? A signed correlation coefficient is all I need."),
         (OTHER, "zx90_gate_fidelity", "bell_state_fidelity", "coupling",
-         "Do couplers with a good ZX90 fidelity also score well on Bell-state fidelity, on 144Qv2? [1]\n\n"
+         "Do couplers with a good ZX90 fidelity also score well for Bell-state fidelity? Chip: 144Qv2. [1]\n\n"
          "[1] Pearson r over the couplers, signed."),
         (CHIP, "readout_fidelity_1", "average_readout_fidelity", "qubit",
-         "Take |1> readout fidelity and averaged readout fidelity on 64Qv3: does the latter rise with the former? "
+         "Take two readout figures of 64Qv3, the |1> readout fidelity, then averaged readout fidelity: does the "
+         "latter rise with the former? "
          "Quantify it as a correlation coefficient across qubits."),
     )
     out = []
@@ -181,13 +182,13 @@ def _cross(db) -> list[Question]:
     return [
         _sides(echo, UNIT_TOL["us"], "chip,mean_t2_echo_us\n64Qv3,\n144Qv2,\n"
                "fill in both cells (the mean over each chip's qubits) and mark the chip with the higher mean", 1),
-        _sides(fails, 0, "For the ops agenda: in the 5 calendar days up to each chip's latest run, did "
-               "64Qv3 or 144Qv2 log more failed tasks? Give both counts.", 2),
+        _sides(fails, 0, "For the ops agenda: in the 5 calendar days up to each chip's latest run, which of "
+               "64Qv3 and 144Qv2 logged more task failures? Give both counts.", 2),
         _sides(star, UNIT_TOL["us"], "⏳ quick one: Ramsey T2* averaged over the qubits, 64Qv3 vs 144Qv2 — "
-               "whose is longer? both numbers pls 🙂", 3),
+               "whose is longer? pls both numbers 🙂", 3),
         _sides(bell, UNIT_TOL["%"], "So I can decide which chip gets next month's two-qubit experiment: "
-               "compare the mean Bell-state fidelity over the couplers of 64Qv3 and of 144Qv2, and tell me "
-               "which is higher.", 4, "%"),
+               "set 64Qv3's coupler-averaged Bell-state fidelity beside the same figure for 144Qv2, and name "
+               "the higher one.", 4, "%"),
     ]
 
 
@@ -201,16 +202,16 @@ def _percentage(db) -> list[Question]:
     _clear_of(ro, 95.0, UNIT_TOL["%"])
     qubits = {c: db["qubit"].count_documents({"chip_id": c}) for c in (CHIP, OTHER)}
     return [
-        _q("percentage", 1, "Could you pull for me what percent of the 64Qv3 qubits have a T1 longer than "
-           "50 µs? Just the percentage is fine.",
+        _q("percentage", 1, "Could you pull for me, as a percentage, how much of 64Qv3's qubit population has T1 "
+           "running longer than 50 µs? Just that one figure is fine.",
            Truth(numbers=(_share(sum(v > 50.0 for v in t1.values()), len(t1), qubits[CHIP]),))),
-        _q("percentage", 2, "review comment: before we merge the retry patch, what fraction (in %) of the "
-           "CheckRamsey tasks on 144Qv2 failed in the 5 calendar days up to its latest run?",
+        _q("percentage", 2, "review comment: before we merge the retry patch, what fraction (in %) of 144Qv2's "
+           "CheckRamsey tasks ended up failed during the 5 calendar days up to its latest run?",
            Truth(numbers=(_failed_share(db, OTHER, days(db, OTHER, 5), {"name": "CheckRamsey"}),))),
         _q("percentage", 3, "| chip | couplers with ZX90 fidelity above 99 % (share) |\n|---|---|\n"
-           "| 144Qv2 | ? |\n\nplease fill the cell as a percentage of its couplers",
+           "| 144Qv2 | ? |\n\nplease fill the cell in percent of all its couplers",
            Truth(numbers=(_share(sum(v > 99.0 for v in zx.values()), len(zx)),))),
-        _q("percentage", 4, "📊 64Qv3: what share of qubits reads |0> at better than 95 % fidelity? "
+        _q("percentage", 4, "📊 64Qv3: what share of its qubit population reads |0> at better than 95 % fidelity? "
            "percent please 🙏",
            Truth(numbers=(_share(sum(v > 95.0 for v in ro.values()), len(ro), qubits[CHIP]),))),
     ]
@@ -223,14 +224,14 @@ def _window(db) -> list[Question]:
         _q("window count", 1, "Agenda item 1 (throughput): number of executions started on 64Qv3 in the 5 "
            "calendar days up to its latest run. Runs, not tasks.",
            Truth(numbers=(_counted(db, CHIP, days(db, CHIP, 5), {}, RUNS),))),
-        _q("window count", 2, f"How many tasks failed on 144Qv2 from {WEEKDAYS[first.weekday()]} through "
-           f"{WEEKDAYS[last.weekday()]}? [1]\n\n[1] both days included; {WEEKDAYS[last.weekday()]} is the "
-           "day of its latest run.",
+        _q("window count", 2, f"On 144Qv2, count the tasks that failed from {WEEKDAYS[first.weekday()]} through "
+           f"{WEEKDAYS[last.weekday()]}. [1]\n\n[1] both days included; its latest run fell on "
+           f"{WEEKDAYS[last.weekday()]}.",
            Truth(numbers=(_counted(db, OTHER, (first, last), FAILED),))),
         _q("window count", 3, "nit: the dashboard tile says 'qubit spectroscopy failures (7d)' for 64Qv3 — what "
-           "should it read? i.e. failed CheckQubitSpectroscopy tasks in the 7 calendar days up to the latest run.",
+           "should it read? i.e. failed CheckQubitSpectroscopy tasks in the 7 calendar days through its latest run.",
            Truth(numbers=(_counted(db, CHIP, days(db, CHIP, 7), {"name": "CheckQubitSpectroscopy", **FAILED}),))),
-        _q("window count", 4, "Could you pull the count of failed CreateZX90 tasks on 144Qv2 over the 6 "
+        _q("window count", 4, "Could you pull how many CreateZX90 tasks failed on 144Qv2 during the 6 "
            "calendar days up to its latest run? I only need the one number.",
            Truth(numbers=(_counted(db, OTHER, days(db, OTHER, 6), {"name": "CreateZX90", **FAILED}),))),
     ]
@@ -254,14 +255,15 @@ def _fails(db) -> list[Question]:
         _q("fails most", 1, "task_name,failed_count\n?,?\n"
            "one row for 64Qv3: the task that failed most in the 7 calendar days up to its latest run",
            Truth(numbers=(_count(n1),), patterns=(re.escape(task),))),
-        _q("fails most", 2, "So I can decide which single-qubit routine to debug first on 144Qv2: which one "
-           "failed most often in the 5 calendar days up to its latest run, and how many times?",
+        _q("fails most", 2, "So I can decide which single-qubit routine to debug first on 144Qv2: which routine "
+           "failed most often in the 5 calendar days up to its latest run, and with how many failures?",
            Truth(numbers=(_count(n2),), patterns=(re.escape(single),))),
-        _q("fails most", 3, "🔥 144Qv2, 3 calendar days up to its latest run: which execution id racked up "
-           "the most failed tasks, and how many? 🔥",
+        _q("fails most", 3, "🔥 144Qv2, 3 calendar days up to its latest run: which execution id holds the "
+           "highest failed-task tally, and the tally itself? 🔥",
            Truth(numbers=(_count(n3),), patterns=(re.escape(run),))),
         _q("fails most", 4, "On 64Qv3 there are single-qubit and two-qubit calibrations; look at the latter "
-           "only. Over the 14 calendar days up to its latest run, which one failed most, and how often?",
+           "only. Over the 14 calendar days up to its latest run, which of them failed on the most occasions, and what "
+           "is that number?",
            Truth(numbers=(_count(n4),), patterns=(re.escape(pair),))),
     ]
 
@@ -277,7 +279,7 @@ def _pairs(db) -> list[Question]:
     bell = _value(db, OTHER, "bell_state_fidelity", "100-101", "coupling")
     return [
         _q("qubit pair", 1, "Between the couplers Q4-Q5 and Q4-Q6 on 64Qv3, does the former or the latter have "
-           "the higher Bell-state fidelity? Name it and give its value.",
+           "a higher Bell-state fidelity? Name it and give its value.",
            Truth(numbers=(Expect(sides[better], UNIT_TOL["%"], near=(pair_re(*better.split("-")),), unit="%"),),
                  winner=pair_re(*better.split("-")), loser=pair_re(*worse.split("-")))),
         _q("qubit pair", 2, "perf(pulses): shorten the cross-resonance drive on 144Qv2\n\nBefore this lands I "
@@ -286,7 +288,7 @@ def _pairs(db) -> list[Question]:
         _q("qubit pair", 3, "coupler,zx90_fidelity_pct\nQ12-Q13,\nfill the empty cell from the newest 64Qv3 "
            "calibration",
            Truth(numbers=(Expect(zx, UNIT_TOL["%"], near=(pair_re(12, 13),), unit="%"),))),
-        _q("qubit pair", 4, "🔗 Q100 and Q101 on 144Qv2: what is their Bell-state fidelity at the moment? 🙏",
+        _q("qubit pair", 4, "🔗 Q100 and Q101 on 144Qv2: what's their current Bell-state fidelity? 🙏",
            Truth(numbers=(Expect(bell, UNIT_TOL["%"], near=(pair_re(100, 101),), unit="%"),))),
     ]
 
@@ -302,13 +304,13 @@ def _spread(db) -> list[Question]:
         return Expect(statistics.stdev(values), tol, alternatives=(statistics.pstdev(values),))
 
     return [
-        _q("spread", 1, "Agenda item 3 (uniformity): the standard deviation of echo T2 across the 64Qv3 qubits, "
+        _q("spread", 1, "Agenda item 3 (uniformity): one standard deviation of echo T2 among all 64Qv3 qubits, "
            "in µs.", Truth(numbers=(std(echo, UNIT_TOL["us"]),))),
-        _q("spread", 2, "chip,t1_max_minus_min_us\n144Qv2,\nfill it in: the gap between the longest and the "
-           "shortest T1 over its qubits", Truth(numbers=(Expect(max(t1) - min(t1), UNIT_TOL["us"]),))),
-        _q("spread", 3, "Could you pull the standard deviation of the qubit frequencies on 64Qv3 for me? Give it "
-           "in MHz, not GHz.", Truth(numbers=(std(freq, UNIT_TOL["MHz"]),))),
-        _q("spread", 4, "📈 144Qv2: how much does the |1> readout fidelity scatter between qubits? one std dev, "
+        _q("spread", 2, "chip,t1_max_minus_min_us\n144Qv2,\nfill it in: longest T1 minus shortest T1, "
+           "over its qubits", Truth(numbers=(Expect(max(t1) - min(t1), UNIT_TOL["us"]),))),
+        _q("spread", 3, "Could you pull, for me, how far 64Qv3's qubit frequencies deviate (one standard "
+           "deviation)? MHz please, not GHz.", Truth(numbers=(std(freq, UNIT_TOL["MHz"]),))),
+        _q("spread", 4, "📈 144Qv2: how widely does |1> readout fidelity scatter between qubits? one std dev, "
            "in % 🙂", Truth(numbers=(std(ro, UNIT_TOL["%"]),))),
     ]
 
@@ -326,11 +328,11 @@ def _missing(db) -> list[Question]:
         raise ValueError("3-50 exists")
     truth = Truth(any_words=NOT_THERE, no_values=True)
     return [
-        _q("missing thing", 1, "nit (qubit_card.py): the example in this docstring quotes the T1 of Q70 on "
+        _q("missing thing", 1, "nit (qubit_card.py): the example in this docstring quotes Q70's T1 on "
            "64Qv3. What is that value today?", truth),
-        _q("missing thing", 2, "So I can decide whether to move my experiment over: what is the average T2* on "
-           "256Qv1?", truth),
-        _q("missing thing", 3, "Could you pull the leakage rate per gate of Q9 on 144Qv2 for me? [1]\n\n"
+        _q("missing thing", 2, "So I can decide whether to move my experiment over: on 256Qv1, what's T2* on "
+           "average?", truth),
+        _q("missing thing", 3, "Could you pull Q9's gate leakage rate on 144Qv2 for me? [1]\n\n"
            "[1] the latest figure is enough.", truth),
         _q("missing thing", 4, "| coupler | ZX90 fidelity |\n|---|---|\n| Q3-Q50 | ? |\n\nfill in from 64Qv3", truth),
     ]
