@@ -30,8 +30,8 @@ TWO_Q = r"(zx90|cz|controlled.z|cr|cnot|cross resonance|two.qubit|2q|entangling|
 _ONE_Q = r"(hpi|half.pi|pi.half|pi ?/ ?2|π ?/ ?2|x90|single.qubit|one.qubit|1q)"  # the half-pi pulse: the X90 gate
 _NOT_RATED = r"(?! (error|infidelity|" + FID[1:] + ")"  # "the longest X90 gate fidelity" is the fidelity
 _SWIFT = r"(fastest|quickest|briefest|shortest|slowest|longest)"
-# How long a gate or pulse of ``{0}`` lasts: "how long is the X", "the X pulse lasts", "how many ns does the X gate
-# take", "the duration of the X", "the fastest X gates"
+# How long a gate or pulse of ``{0}`` lasts: "how long is the X", "the X pulse lasts", "the X gate's ns
+# count", "the duration of the X", "the fastest X gates"
 _LASTS = (r"how (long|many ns|many nanoseconds?) (is|are|does|do|did|was|were) (the |a |its |their )?{0}"
           r"( gates?| pulses?)?|{0}( gates?| pulses?)? (lasts?|takes?)"
           r"|(duration|length|width)s? of (the |a |its |their |each )?{0}( gates?| pulses?)?"

@@ -248,7 +248,7 @@ WORDS.update({
     "mad words": Phrases("median absolute deviation|median abs deviation|mad"),
     "range words": Phrases(_RANGE),
     "correlation words": Phrases("correlat*|pearson|spearman|relationship|relation|relate/related/relates|track/tracks"
-                                 "|connected|connection between|tied to/with|anything to do with"
+                                 "|connected|connection between|tied to/with|anything to do"
                                  "|go/goes/move/moves/vary/varies/change/changes/scale/scales/rise/fall/shift/trend together"
                                  "|rise/rises/increase/increases/grow/grows with"
                                  "|move/go together|go hand in hand|hand in hand|linked|co vary|covary*|link/links"

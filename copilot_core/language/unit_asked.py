@@ -40,7 +40,7 @@ def bare_percent(text: str) -> bool:
 
 def unit_counted(text: str, counts: Row) -> bool:
     """Every count word of ``text`` (``counts``: the count shape's row) asks a quantity in a unit ("how many ns
-    does the gate take", "how many microseconds"): a value in that unit, no count of subjects."""
+    for the gate", "how many microseconds"): a value in that unit, no count of subjects."""
     if not isinstance(counts, Phrases):
         return False
     tokens, said = tokens_of(text), counts.find(text)
