@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from copilot_core.errors import CutReply
 from copilot_core.llm.provider import ProviderConfig
 
-LOCAL_ROUND_TOKENS = 1024  # a final answer's blocks JSON with room to spare; ~4-5 minutes at 4 tokens/s
 TURN_ROUNDS = 3  # the turn's budget, in whole rounds' caps
 
 
@@ -44,8 +43,8 @@ class OutputBudget:
 
 
 def round_cap(provider: ProviderConfig) -> int | None:
-    """One round's output-token cap: the configured cap, and for a local server no more than ``LOCAL_ROUND_TOKENS``."""
-    cap = provider.max_output_tokens
-    if provider.is_openai:
+    """One round's output-token cap: the configured cap, and for a local server no more than its round cap."""
+    cap, local = provider.max_output_tokens, provider.local_round_tokens
+    if provider.is_openai or local is None:
         return cap
-    return LOCAL_ROUND_TOKENS if cap is None else min(cap, LOCAL_ROUND_TOKENS)
+    return local if cap is None else min(cap, local)

@@ -21,6 +21,10 @@ DEFAULT_OPENAI_MODEL = "gpt-5.4"  # QDash's default chat model
 DEFAULT_LOCAL_MODEL = "local-model"  # llama.cpp ignores the name; Ollama/vLLM need COPILOT_MODEL
 LOCAL_DUMMY_KEY = "not-needed"
 OPENAI_URL = "https://api.openai.com/v1"
+# A round's output cap on a local server: a final answer's blocks JSON with room to spare (~4-5 minutes at 4 tokens/s
+# on a CPU); COPILOT_LOCAL_ROUND_TOKENS raises it for a fast server or answers that carry charts, "none" lifts it.
+LOCAL_ROUND_TOKENS = 1024
+MIN_ROUND_TOKENS = 64
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class ProviderConfig:
     constrain_tool_calls: bool = False
     # One constrained call fills the typed fields of a question the parse leaves unrouted (llm/fill.py).
     fill_unrouted: bool = False
+    local_round_tokens: int | None = LOCAL_ROUND_TOKENS  # not applied to OpenAI
 
     @property
     def is_openai(self) -> bool:
@@ -86,9 +91,10 @@ def provider_from_settings(settings: Settings) -> ProviderConfig | None:
     """The configured provider, or None when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set.
 
     Optional tuning keys (env or secrets): COPILOT_TEMPERATURE ("none" to omit), COPILOT_MAX_OUTPUT_TOKENS,
-    COPILOT_TIMEOUT_S, COPILOT_MAX_RETRIES, COPILOT_RETRY_BACKOFF_S, COPILOT_CONSTRAIN_TOOL_CALLS ("on" for a
-    llama.cpp server; ignored for OpenAI), COPILOT_FILL_UNROUTED ("on": one model call fills the fields of a
-    question the parse leaves unrouted).  Raises ConfigError on bad values.
+    COPILOT_LOCAL_ROUND_TOKENS (a local server's cap per round), COPILOT_TIMEOUT_S, COPILOT_MAX_RETRIES,
+    COPILOT_RETRY_BACKOFF_S, COPILOT_CONSTRAIN_TOOL_CALLS ("on" for a llama.cpp server; ignored for OpenAI),
+    COPILOT_FILL_UNROUTED ("on": one model call fills the fields of a question the parse leaves unrouted).
+    Raises ConfigError on bad values.
     """
     base_url = with_quoted_credentials(settings.openai_base_url) if settings.openai_base_url else None
     if not settings.openai_api_key and not base_url:
@@ -111,7 +117,16 @@ def provider_from_settings(settings: Settings) -> ProviderConfig | None:
         retry_backoff_s=float(_number(settings, "COPILOT_RETRY_BACKOFF_S", float, 0.5) or 0.0),
         constrain_tool_calls=_switch(settings, "COPILOT_CONSTRAIN_TOOL_CALLS") and not openai,
         fill_unrouted=_switch(settings, "COPILOT_FILL_UNROUTED"),
+        local_round_tokens=_round_tokens(settings),
     )
+
+
+def _round_tokens(settings: Settings) -> int | None:
+    """COPILOT_LOCAL_ROUND_TOKENS: a whole number of at least ``MIN_ROUND_TOKENS`` (a smaller cap cuts every answer)."""
+    value = _number(settings, "COPILOT_LOCAL_ROUND_TOKENS", int, LOCAL_ROUND_TOKENS)
+    if value is not None and value < MIN_ROUND_TOKENS:
+        raise ConfigError(f"COPILOT_LOCAL_ROUND_TOKENS must be at least {MIN_ROUND_TOKENS} (got {value})")
+    return None if value is None else int(value)
 
 
 @lru_cache(maxsize=8)

@@ -12,7 +12,8 @@ import pytest
 from copilot_core.agent.provider_failure import CUT_NOTE
 from copilot_core.answer.blocks import AskBlock
 from copilot_core.errors import CutReply
-from copilot_core.llm.output_budget import LOCAL_ROUND_TOKENS, TURN_ROUNDS, OutputBudget
+from copilot_core.llm.output_budget import TURN_ROUNDS, OutputBudget
+from copilot_core.llm.provider import LOCAL_ROUND_TOKENS
 from tests import dev_runaway17 as dev
 from tests.agent.page_turn import SMALL, page_turn, shown
 from tests.dev_corrpct7 import coefficients
@@ -145,3 +146,56 @@ def test_a_review_the_server_cuts_at_its_cap_keeps_its_words_and_says_cut(style,
     said = result.blocks[1].text
     assert "_Cut: the review reached its" in said, said
     assert result.error is None, result.error
+
+
+_SYLLABLES = ("ka", "lo", "mi", "nu", "pe", "ra", "si", "to", "vu", "ze")
+# ~1,600 distinct words (a repeated sentence would be refused as a model stuck in a loop)
+LONG_ANSWER = " ".join(a + b + c + d for a in _SYLLABLES for b in _SYLLABLES for c in _SYLLABLES for d in _SYLLABLES[:2]
+                       ) + " That is all."
+
+
+@pytest.mark.parametrize("round_tokens, cut_shown", [(None, True), (4096, False)])
+def test_the_local_round_cap_is_the_operators_setting(round_tokens, cut_shown, repo, scripted_openai, tmp_path):
+    """An answer of ~1,600 pieces: cut at the default local cap (the person reads the note and not its last words);
+    whole, and asked for with the higher cap, once COPILOT_LOCAL_ROUND_TOKENS raises it."""
+    from copilot_core.chat import ChatState
+    from copilot_core.llm.provider import provider_from_settings
+    from copilot_core.session import Copilot
+    from copilot_core.settings import load_settings
+    from copilot_core.skills import SkillLibrary
+    from tests.fakes.scripted_openai import answer
+
+    raw = {"DATA_DIR": str(tmp_path), "OPENAI_BASE_URL": scripted_openai.base_url, "COPILOT_MODEL": SMALL,
+           "COPILOT_TIMEOUT_S": "5", "COPILOT_RETRY_BACKOFF_S": "0"}
+    settings = load_settings(raw | ({} if round_tokens is None else {"COPILOT_LOCAL_ROUND_TOKENS": str(round_tokens)}))
+    provider = provider_from_settings(settings)
+    assert provider is not None
+    scripted_openai.smart = lambda request: answer(LONG_ANSWER)
+    copilot = Copilot(repo, settings=settings, skills=SkillLibrary.load(), memory=None, gate=False)
+    said = shown(copilot.ask(ChatState(username="local", provider=provider, chip_id=CHIP), QUESTION, clarify=True))
+    assert (CUT_NOTE in said) is cut_shown, said
+    assert ("That is all." in said) is not cut_shown, said
+    caps = {_cap(b) for b in scripted_openai.bodies()}
+    assert caps == {round_tokens or LOCAL_ROUND_TOKENS}, caps
+
+
+@pytest.mark.parametrize("raw", ["10", "lots", "-5"])
+def test_a_bad_local_round_cap_is_refused_by_name(raw):
+    from copilot_core.settings import ConfigError
+    from copilot_core.llm.provider import provider_from_settings
+    from copilot_core.settings import load_settings
+
+    settings = load_settings({"OPENAI_BASE_URL": "http://127.0.0.1:1/v1", "COPILOT_LOCAL_ROUND_TOKENS": raw})
+    with pytest.raises(ConfigError, match="COPILOT_LOCAL_ROUND_TOKENS"):
+        provider_from_settings(settings)
+
+
+def test_a_hosted_provider_keeps_its_configured_cap():
+    from copilot_core.llm.output_budget import round_cap
+    from copilot_core.llm.provider import provider_from_settings
+    from copilot_core.settings import load_settings
+
+    settings = load_settings({"OPENAI_API_KEY": "sk-test-0001", "COPILOT_MAX_OUTPUT_TOKENS": "6000",
+                              "COPILOT_LOCAL_ROUND_TOKENS": "2000"})
+    provider = provider_from_settings(settings)
+    assert provider is not None and round_cap(provider) == 6000

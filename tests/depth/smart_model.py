@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Iterable
 
 from copilot_core.evals import Question
-from copilot_core.llm.output_budget import LOCAL_ROUND_TOKENS
+from copilot_core.llm.provider import LOCAL_ROUND_TOKENS
 from tests.fakes.scripted_openai import SmartRequest, Step, answer, call
 
 WORDS = LOCAL_ROUND_TOKENS - 100  # room for the blocks' JSON around the text

@@ -232,7 +232,9 @@ def copilot_server(streamlit_env: dict[str, str], figure_dir: Path, tmp_path_fac
     with ScriptedOpenAI(smart=_unscripted) as model:
         env |= {"DATA_DIR": str(data_dir), "TRACE_DIR": str(data_dir.parent / "traces"), "USERNAME": "e2e-user",
                 "OPENAI_BASE_URL": model.base_url, "COPILOT_MODEL": "scripted-model",
-                "CALIB_DATA_DIR": str(figure_dir)}
+                "CALIB_DATA_DIR": str(figure_dir),
+                # the hostile chart corpus arrives as one answer of 14 charts, far over a CPU model's round cap
+                "COPILOT_LOCAL_ROUND_TOKENS": "none"}
         with start_streamlit(env, app=ROOT / "server.py", start_timeout=RENDER_TIMEOUT_MS / 1000) as url:
             yield CopilotServer(url, model)
 

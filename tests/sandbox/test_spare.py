@@ -141,5 +141,6 @@ def test_the_number_of_spares_is_configurable(store, planted, monkeypatch):
     finally:
         monkeypatch.delenv(host.SPARES_SETTING)
         host.use_spare()
-    assert run_analysis("print(2)", {}).output == "2"
+    after = run_analysis("print(2)", {})
+    assert after.output == "2", after.error
     assert len(worker_status()["spare_pids"]) == protocol.SPARES
