@@ -256,7 +256,7 @@ def _leaf(signed: float, ctx: _Context, key: str | None) -> Iterator[Fact]:
         qualifier = ctx.qualifier
     if role == "percent":
         qualifier = ctx.share_of
-    owner = role in ("value", "latest", "change", "other") or (role == "count" and is_task(ctx.subject))
+    owner = role in ("value", "latest", "change", "other") or (role in ("count", "percent") and is_task(ctx.subject))
     yield Fact(number, role, ctx.metric, ctx.subject if owner else None,
                qualifier, ctx.tool, negative, unit, at, counted=ctx.counted if role in ("count", "total") else None,
                within=ctx.within if role == "percent" else None)

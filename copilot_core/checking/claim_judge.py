@@ -68,12 +68,13 @@ def judge(reading: Reading, subject: str | None, facts: list[Fact], user_values:
     if role in _LOOSE_ROLES and not any(f.role == role for f in facts):
         role = None  # "range" or "share" said loosely, in a turn with no such statistic: the words claim nothing
     unit = written_unit(reading.after)
-    if role in ("count", None) and subject is None:
-        subject = task_named(reading, facts)  # "CheckRamsey failed 2 times": that task's own count
-        if role is None and subject is not None and (unit is not None or reading.decimals):
-            subject = None  # "CheckT1 gave 45.2 μs": a value, not a count
-        # "CheckT1 accounted for 3 of them": a whole number said of a task the tools counted is that task's count
-        role = "count" if subject is not None else role
+    if role in ("count", None, "percent") and subject is None:
+        named = task_named(reading, facts)  # "CheckRamsey failed 2 times": that task's own count
+        if role == "count" or role is None and unit is None and not reading.decimals:
+            # "CheckT1 accounted for 3 of them": a whole number said of a task the tools counted is that task's count
+            subject, role = named, "count" if named is not None else role
+        elif named is not None and any(f.subject == named and f.role != "count" for f in facts):
+            subject = named  # "CheckT1 (3.9%)": a share or value of that task, held to the task's own facts
     qualifier = words.qualifier or ("failed" if role == "count" and words.role is None else None)
     case = _Case(reading, subject, facts, role, qualifier, words.band)
     case.candidates = [f for f in facts if unit_fits(reading.written, unit, f)]

@@ -286,12 +286,15 @@ def parse(text: str, chips: Sequence[str] = ()) -> Question:
 
 def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Sequence[str], dated: bool = False,
                    terse: bool = False) -> str | None:
-    """The shapes that need more than one row: "fails most", "window count" (a count and a window of time),
+    """The shapes that need more than one row: "fails most", "window count" (a count and a window of time, or a
+    count per day),
     "qubit pair" (two qubits and a comparison word), "cross-chip" (two chips named, or words about every chip)."""
     if "fails most" in found:
         return "fails most"
     if ("count words" in found or terse) and (dated or any(row in found for row in _WINDOW_ROWS)):
         return "window count"
+    if "per day" in found and any(row in found for row in ("count words", "fail", "execution")):
+        return "window count"  # counted day by day: a window (the last days when none is written)
     if len(qubits) == 2 and "pair words" in found:
         return "qubit pair"
     if "which chip" in found or "pooled chips" in found or len({c.lower() for c in chip_ids}) >= 2:

@@ -103,7 +103,11 @@ WORDS: dict[str, Row] = {
     "extreme n": re.compile(rf"\b(?:(?:{_RANKS}|top|bottom)\s+{_SMALL_COUNT}(?![\s-]*qubit(?!s))|"
                             rf"{_SMALL_COUNT}\s+(?:{_RANKS}|weakest|strongest)"
                             rf"|(?:which|the|list)\s+{_SMALL_COUNT}\s+(?:\w+\s+)?(?:qubits|couplings|pairs)"
-                            rf"|which\s+{_SMALL_COUNT}\s+(?:tasks|runs|executions|sessions))\b", re.I),
+                            rf"|which\s+{_SMALL_COUNT}\s+(?:tasks|runs|executions|sessions)"
+                            # "the four tasks that fail most": only in a question about failing or succeeding
+                            rf"|(?:the|list|rank)\s+{_SMALL_COUNT}\s+(?:\w+\s+)?(?:tasks|runs|executions|sessions)"
+                            r"(?=.*\b(?:fail|success))"
+                            r")\b", re.I),
     "recent n": re.compile(rf"\b(?:last|latest|most recent|{_SMALL_COUNT} most recent|{_SMALL_COUNT} latest)\s+"
                            rf"{_SMALL_COUNT}?\s*(?:[\w*]+\s+){{0,3}}(?:values|measurements|points|results|calibrations)\b",
                            re.I),
@@ -133,6 +137,9 @@ WORDS: dict[str, Row] = {
     "execution": Phrases("execution|executions|run|runs|when was|last calibrat*|calibration run/runs"),
     "search": Phrases("fail*|search|error/errors|which task/tasks"),
     "notes": Phrases("note/notes|comment/comments"),
+    # a count broken down by calendar day (routing.counts: the window's count and each day's)
+    "per day": Phrases("per/each/every/by/a day|day by day|daily count/counts/totals/breakdown/tally"
+                       "|broken/split down? by/per day|for/on each day|day wise|daywise|each calendar day"),
     "topology": Phrases(f"topology|{_NEIGHBOURS}|connected|adjacent|connectivity"),
     "parameters": Phrases("parameters|metrics|what can i ask|which params"),
     "memory": Phrases("remember|last time|previously|earlier|you said|memory"),

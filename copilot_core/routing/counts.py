@@ -86,7 +86,8 @@ def count_plan(asked: Question, chip_id: str, days: int | None, clear: list[str]
         -> PlannedCall | None:
     """How many failed task results or runs, results of a task, usable measurements or runs in the window."""
     chip = asked.chip_ids[0] if len(asked.chip_ids) == 1 else chip_id
-    args: dict = {"chip_id": chip, **window_args(asked, days), **narrowed(asked)}
+    args: dict = {"chip_id": chip, **window_args(asked, days), **narrowed(asked),
+                  **({"per_day": True} if asked.has("per day") else {})}
     if asked.has("notes") and not asked.has("fail"):  # calibration notes: one a run, per chip
         return PlannedCall("count_in_window", {"chip_id": chip, **window_args(asked, days), "what": "notes"},
                            "calibration notes in a window")

@@ -195,7 +195,8 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
     if (ranked := distinct_plan(asked, chip_id, days) or failure_plan(asked, chip_id, days)) is not None:
         return ranked
     kind = kind_counted(asked)
-    if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates) or \
+    if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates
+                                         or asked.has("per day")) or \
             asked.shape in ("count", "percentage") and kind in KINDS and (asked.has("tasks") or asked.has("result words")) \
             or asked.task_name is not None and asked.has("fail") and asked.has("count words") and not asked.qubits \
             or _runs_holding_failures(asked):
@@ -360,7 +361,10 @@ def _value_plan(asked: Question, chip_id: str, qubits: set[str]) -> PlannedCall 
             return PlannedCall("get_parameter_timeseries", {"parameter_name": metric, "chip_id": chip_id, "qid": q,
                                                             **span}, "trend of one metric of the qubit asked about")
         if not asked.has("map") and all(n is None or CATALOGUE[n].kind == "qubit" for n in named):
-            return PlannedCall("get_qubit_params", {"chip_id": chip_id, "qid": q}, "values of the qubit asked about")
+            asked_names = [n for n in dict.fromkeys(named) if n is not None]
+            return PlannedCall("get_qubit_params", {"chip_id": chip_id, "qid": q,
+                                                    **({"param_names": asked_names} if asked_names else {})},
+                               "values of the qubit asked about")
         return None
     if asked.has("trend"):
         metric = _qubit_metric(named)

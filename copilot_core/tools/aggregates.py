@@ -12,6 +12,7 @@ A count over days counts whole UTC days ending with the day of the chip's newest
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Literal
 
@@ -110,7 +111,9 @@ def task_named(ctx: ToolContext, chip_id: str, task_name: str | None) -> str | N
        "below": {"type": "number", FROM_QUESTION: True, "description": "Measurements below this (display units)."},
        "above": {"type": "number", FROM_QUESTION: True, "description": "Measurements above this (display units)."},
        "distinct_qubits": {"type": "boolean", FROM_QUESTION: True,
-                           "description": "Count the qubits such results fall on, each once, not the results."}},
+                           "description": "Count the qubits such results fall on, each once, not the results."},
+       "per_day": {"type": "boolean", FROM_QUESTION: True,
+                   "description": "Also the count of each UTC day of the window (the last 7 days when none)."}},
       ("chip_id", "what"))
 def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None = None,
                     since_weekday: str | None = None, qid: str | None = None, task_name: str | None = None,
@@ -118,7 +121,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
                     to_date: str | None = None, chip_ids: list[str] | None = None,
                     qids: list[str] | None = None, qubits: list[int] | None = None,
                     leaving_out: list[int] | None = None, family: Family | None = None, below: float | None = None,
-                    above: float | None = None, distinct_qubits: bool = False) -> ToolResult:
+                    above: float | None = None, distinct_qubits: bool = False, per_day: bool = False) -> ToolResult:
     chips = list(dict.fromkeys(chip_ids or [chip_id]))
     within = _narrowed(what, metric_name, qubits, leaving_out, family, below, above, distinct_qubits)
     for chip in chips:
@@ -140,6 +143,8 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
                         "pick a chip with calibration runs", kind="data")
     last = max(lasts)  # several chips: one window for all, ending on the day of the newest run of any of them
     since, until = _window(last, days, since_weekday, day, from_date, to_date)
+    if per_day and since is None:
+        since, until = day_window(last, PER_DAY_DEFAULT, None, None)
     if len(chips) > 1 or qids:
         return counts_compared(ctx, chips, what, since, until, last, [qid] if qid is not None else list(
             dict.fromkeys(qids or [])), task_name, metric_name, within)
@@ -209,9 +214,36 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         past = _limits_said(str(metric_name), below, above)
         answer = (f"On {chip_id}, {n} {title} results{owner} with a usable value{past} were measured {span} "
                   f"(completed, not excluded).")
+    if per_day and since is not None and until is not None:
+        days_counted = _per_day(since, until, last, lambda start, end: ctx.repo.count_in_window(
+            chip_id, what, since=start, until=end, qid=qid, task_name=task_name,
+            parameter=metric_name if what == "measurements" else None, within=within))
+        answer += _per_day_said(days_counted)
+        data["per_day"] = [{"day": d, "count": k} for d, k in days_counted]
     data["answer"] = answer
     data |= _scope_fields(since, until, qid, task)
     return ToolResult(data, f"{n} {what}{owner} on {chip_id} {span}")
+
+
+PER_DAY_DEFAULT = 7  # days a per-day count covers when the question gives no window
+PER_DAY_MOST = 31  # a longer window is counted as a whole only
+
+
+def _per_day(since: datetime, until: datetime, last: datetime,
+             count: Callable[[datetime, datetime | None], int]) -> list[tuple[str, int]]:
+    """Each UTC day of ``[since, until)`` with its count (the last day read as the window's end is: a run that
+    crosses midnight counted whole); empty for a window longer than ``PER_DAY_MOST`` days."""
+    n = (until - since).days
+    if n > PER_DAY_MOST:
+        return []
+    starts = [since + timedelta(days=i) for i in range(n)]
+    return [(f"{start:%Y-%m-%d}", count(start, read_end(start + timedelta(days=1), last))) for start in starts]
+
+
+def _per_day_said(days_counted: list[tuple[str, int]]) -> str:
+    if not days_counted:
+        return f" Per day: only for a window of at most {PER_DAY_MOST} days."
+    return " Per day (UTC): " + ", ".join(f"{day} {k}" for day, k in days_counted) + "."
 
 
 def _narrowed(what: What, metric_name: str | None, qubits: list[int] | None, leaving_out: list[int] | None,

@@ -9,7 +9,8 @@ check hold the answer against.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Literal
 
 from copilot_core.domain.display import format_fraction, format_share
@@ -78,7 +79,7 @@ def _next_end(tied: int) -> int:
     return SHOWN if tied < SHOWN else tied + 2
 
 
-def _top_end(counts: list[int], n: int, tied: int) -> int:
+def _top_end(counts: Sequence[int | Fraction], n: int, tied: int) -> int:
     """Where the names of a top ``n`` end: the ``n`` asked (a tie for first can be longer), and every one tied with
     the last of them, so a cut never splits equal counts."""
     end = min(max(n, tied), len(counts))
@@ -171,7 +172,7 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
         return ctx.label(chip_id, key) if by in ("qubit", "coupling") else str(inline_from_database(key, 80))
 
     if rate:
-        return _by_rate(ctx, chip_id, by, counts, finished, name, scope, fields)
+        return _by_rate(ctx, chip_id, by, counts, finished, name, scope, fields, n)
     total = sum(counts.values())
     items = [(name(k), n) for k, n in counts.items()]  # most first
     top = [(k, n) for k, n in items if n == items[0][1]]
@@ -212,10 +213,10 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
 
 
 def _by_rate(ctx: ToolContext, chip_id: str, by: str, counts: dict[str, int], finished: dict[str, int],
-             name: Callable[[str], str], scope: str, fields: dict) -> ToolResult:
+             name: Callable[[str], str], scope: str, fields: dict, n: int | None = None) -> ToolResult:
     """The ranking by failure rate: each subject's failed results over its finished ones (completed or failed),
     highest first (more failures first among equal rates); the subjects with finished results and no failure are
-    named as never failing."""
+    named as never failing.  ``n``: the top N asked, every one tied with the last of them included."""
     keys = sorted(counts, key=lambda k: (-counts[k] / max(finished.get(k, 0), counts[k]), -counts[k], k))
     rows = [(name(k), counts[k], max(finished.get(k, 0), counts[k])) for k in keys]
     share = {n: format_share(f, t) for n, f, t in rows}
@@ -234,7 +235,13 @@ def _by_rate(ctx: ToolContext, chip_id: str, by: str, counts: dict[str, int], fi
     elif finished:
         answer += f"; every {by} with results failed at least once"
     answer += "."
-    listed = rows[:LISTED]
+    end = len(rows) if n is None else _top_end([Fraction(f, t) for _, f, t in rows], n, len(top))
+    if n is not None:
+        lead = f"Only {len(rows)} {_PLURAL[by]} had a failure" if len(rows) < n else \
+            f"Top {n} {_PLURAL[by]} by failure rate" + (" (with those tied at the last place)" if end > n else "")
+        answer = f"{lead} on {chip_id} {scope}: " + ", ".join(f"{nm} {f} of {t} failed ({share[nm]})"
+                                                                for nm, f, t in rows[:end]) + "."
+    listed = rows[:max(LISTED, end if n is not None else 0)]
     data = {"answer": answer, "chip_id": chip_id, "by": by, "rate": True, "share_of": "finished results",
             "failures": [{"name": n, "count_failed": f, "finished": t, "failed_pct": 100 * f / t} for n, f, t in listed],
             "never_failed": never[:LISTED],

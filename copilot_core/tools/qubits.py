@@ -65,12 +65,14 @@ def units_of(params_by_id: dict[str, dict], names: list[str], kind: Kind = "qubi
     return units
 
 
-def _values_answer(label: str, chip_id: str, view: dict[str, dict]) -> str:
-    """Every current value as one quotable sentence (display units, the dashboard's rounding, band if scored)."""
-    order = [n for n in QUBIT_METRICS if n in view] + sorted(n for n in view if n not in QUBIT_METRICS)
+def _values_answer(label: str, chip_id: str, view: dict[str, dict], asked: list[str] | None = None) -> str:
+    """Every current value (or only the ones ``asked``) as one quotable sentence (display units, the dashboard's
+    rounding, band if scored): a person who asks for one value reads that value, not the qubit's whole card."""
+    order = list(asked) if asked else [n for n in QUBIT_METRICS if n in view] + sorted(n for n in view
+                                                                                       if n not in QUBIT_METRICS)
     parts = []
     for name in order:
-        item = view[name]
+        item = view.get(name, {"missing": "not recorded"})
         if item.get("missing") or item.get("value") is None:
             parts.append(f"{name} {item.get('missing') or 'no valid value'}")
             continue
@@ -80,16 +82,20 @@ def _values_answer(label: str, chip_id: str, view: dict[str, dict]) -> str:
 
 
 @tool("get_qubit_params",
-      {"chip_id": chip_id_arg(), "qid": qid_arg()}, ("chip_id", "qid"), reduced=True)
-def get_qubit_params(ctx: ToolContext, chip_id: str, qid: str) -> ToolResult:
+      {"chip_id": chip_id_arg(), "qid": qid_arg(),
+       "param_names": {**param_names_arg(8), FROM_QUESTION: True,
+                       "description": "Only these parameters in the answer sentence (the ones the question names)."}},
+      ("chip_id", "qid"), reduced=True)
+def get_qubit_params(ctx: ToolContext, chip_id: str, qid: str, param_names: list[str] | None = None) -> ToolResult:
     ctx.check_qid(chip_id, qid)
     params = ctx.repo.qubit_params(chip_id, qid)
     if params is None:
         raise ToolError(f"{ctx.label(chip_id, qid)} not found on {chip_id}", "check the qid with get_chip_topology",
                         kind="data")
     view = parameter_view(params)
-    data = {"answer": _values_answer(ctx.label(chip_id, qid), chip_id, view), "chip_id": chip_id, "qid": qid,
-            "label": ctx.label(chip_id, qid), "parameters": view}
+    label = ctx.label(chip_id, qid)
+    data = {"answer": _values_answer(label, chip_id, view, param_names), "chip_id": chip_id, "qid": qid,
+            "label": label, "parameters": view}
     return ToolResult(data, f"{ctx.label(chip_id, qid)} on {chip_id}: {len(view)} parameters")
 
 

@@ -26,7 +26,7 @@ def _plan(repo, question, *, router, chip_in_view=CHIP):
 def test_a_routed_turn_plans_the_call_the_question_fixes_and_sends_no_skills(repo):
     plan, tools = _plan(repo, "What is the T1 of qubit Q5 on chip 64Qv3?", router=True)
     assert plan.prefetch is not None and (plan.prefetch.name, plan.prefetch.args) == (
-        "get_qubit_params", {"chip_id": CHIP, "qid": "5"})
+        "get_qubit_params", {"chip_id": CHIP, "qid": "5", "param_names": ["t1"]})
     assert plan.route is not None and "get_qubit_params" in plan.route.names
     offered = [t["name"] for t in plan.offered(expanded=False) or []]
     assert "get_qubit_params" in offered and MORE_TOOLS in offered and len(offered) < len(tools)

@@ -18,13 +18,14 @@ from tests.fakes.scripted_openai import SmartRequest, answer, call, text
 CHIP = "64Qv3"
 # (question, selected qubit, expected call or None); written by hand from what each question asks.
 TABLE = [
-    ("What is the T1 of qubit Q5 on chip 64Qv3?", None, ("get_qubit_params", {"chip_id": CHIP, "qid": "5"})),
+    ("What is the T1 of qubit Q5 on chip 64Qv3?", None,
+     ("get_qubit_params", {"chip_id": CHIP, "qid": "5", "param_names": ["t1"]})),
     ("What is the average readout fidelity of qubit 12 on 64Qv3, in percent?", None,
-     ("get_qubit_params", {"chip_id": CHIP, "qid": "12"})),
+     ("get_qubit_params", {"chip_id": CHIP, "qid": "12", "param_names": ["average_readout_fidelity"]})),
     ("Give me the qubit frequency and anharmonicity of Q07.", None,
-     ("get_qubit_params", {"chip_id": CHIP, "qid": "7"})),
+     ("get_qubit_params", {"chip_id": CHIP, "qid": "7", "param_names": ["qubit_frequency", "anharmonicity"]})),
     ("For qubit 12, how do T1 and T2 echo compare? Is T2 echo within 2*T1?", None,
-     ("get_qubit_params", {"chip_id": CHIP, "qid": "12"})),
+     ("get_qubit_params", {"chip_id": CHIP, "qid": "12", "param_names": ["t1", "t2_echo"]})),
     ("How is this qubit doing?", "9", ("get_qubit_params", {"chip_id": CHIP, "qid": "9"})),
     ("Show the T1 trend of qubit 5 over its last 20 measurements. What was the lowest value?", None,
      ("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": CHIP, "qid": "5", "last_n": 20})),
@@ -131,7 +132,7 @@ def test_prefetched_call_reaches_the_model_and_is_shown_as_the_routers(scripted_
                          repo=repo, router=True)
     assert result.error is None, result.error
     (body,) = scripted_openai.bodies()  # one model round: the call was already made
-    assert assistant_calls(body) == [("get_qubit_params", {"chip_id": CHIP, "qid": qid})]
+    assert assistant_calls(body) == [("get_qubit_params", {"chip_id": CHIP, "qid": qid, "param_names": ["t1"]})]
     (reply,) = tool_messages(body)
     assert f"t1 {expected}" in json.loads(reply)["answer"]
     assert f"t1 {expected}" in result.answer and result.unverified_numbers == []
@@ -272,7 +273,8 @@ SHAPES = [
      ("get_parameter_timeseries", {"parameter_name": "t1", "chip_id": CHIP, "qid": "5", "last_n": 10})),
     ("Where does the T1 of Q5 come from?",
      ("get_parameter_lineage", {"parameter_name": "t1", "qid": "5", "chip_id": CHIP})),
-    ("Is the T1 of Q5 below 50?", ("get_qubit_params", {"chip_id": CHIP, "qid": "5"})),  # one qubit: its values
+    ("Is the T1 of Q5 below 50?",  # one qubit: its values
+     ("get_qubit_params", {"chip_id": CHIP, "qid": "5", "param_names": ["t1"]})),
     ("Which qubit has the lowest T2?", None),  # T2 is ambiguous: the model chooses
 ]
 
@@ -297,7 +299,7 @@ def test_prefetched_questions_offer_the_same_tools_so_a_prompt_cache_keeps_them(
         run_copilot(AgentRequest(question, chip_id=CHIP), provider=scripted_openai.provider(style),
                     toolkit=toolkit, repo=repo, router=True)
     lookup, heatmap, free_round = scripted_openai.bodies()[:3]
-    assert assistant_calls(lookup) == [("get_qubit_params", {"chip_id": CHIP, "qid": "5"})]
+    assert assistant_calls(lookup) == [("get_qubit_params", {"chip_id": CHIP, "qid": "5", "param_names": ["t1"]})]
     assert [name for name, _ in assistant_calls(heatmap)] == ["generate_chip_heatmap"]
     for body in (lookup, heatmap):
         assert offered_names(body) == every and body.get("tool_choice") == "none"

@@ -15,11 +15,15 @@ import pytest
 from tests.eval_score import Expect, passed
 from tests.public_eval import CHIP, OTHER, latest_values
 from tests.sealed.heldout2 import build_heldout2, latest
+from tests.sealed.calendar import sealed_fixtures
+
+
+sealed_day, sealed_db, sealed_now = sealed_fixtures(build_heldout2)
 
 
 @pytest.fixture(scope="module")
-def questions(demo_db, demo_now):
-    return build_heldout2(demo_db, demo_now)
+def questions(sealed_day):
+    return sealed_day.questions
 
 
 def _label(pattern: str) -> str:
@@ -107,8 +111,8 @@ def test_a_winner_put_below_the_loser_fails(questions):
 @pytest.mark.parametrize("name", ["t1", "t2_echo", "qubit_frequency", "average_readout_fidelity",
                                   "x90_gate_fidelity"])
 @pytest.mark.parametrize("chip", [CHIP, OTHER])
-def test_the_latest_value_rule_matches_the_dev_eval_s(demo_db, chip, name):
-    ours = latest(demo_db, chip, name)
-    theirs = {q: v for q, v in latest_values(demo_db, chip, name).items() if v is not None}
-    assert ours.keys() == theirs.keys() and len(ours) > 0.9 * demo_db["qubit"].count_documents({"chip_id": chip})
+def test_the_latest_value_rule_matches_the_dev_eval_s(sealed_db, chip, name):
+    ours = latest(sealed_db, chip, name)
+    theirs = {q: v for q, v in latest_values(sealed_db, chip, name).items() if v is not None}
+    assert ours.keys() == theirs.keys() and len(ours) > 0.9 * sealed_db["qubit"].count_documents({"chip_id": chip})
     assert all(math.isclose(ours[q], theirs[q]) for q in ours)

@@ -16,14 +16,18 @@ import pytest
 from tests.eval_score import Expect, passed
 from tests.public_eval import CHIP, OTHER, latest_values
 from tests.sealed.heldout3 import build_heldout3, latest
+from tests.sealed.calendar import sealed_fixtures
 
 _PAIR = re.compile(r"\(\?:\(\?<!\\d\)Q\?0\*(\d+)\\D\{1,6\}Q\?0\*(\d+)")
 _QUBIT = re.compile(r"Q0\*(\d+)\(\?!\\d\)")
 
 
+sealed_day, sealed_db, sealed_now = sealed_fixtures(build_heldout3)
+
+
 @pytest.fixture(scope="module")
-def questions(demo_db, demo_now):
-    return build_heldout3(demo_db, demo_now)
+def questions(sealed_day):
+    return sealed_day.questions
 
 
 def _label(pattern: str) -> str:
@@ -162,10 +166,10 @@ def test_a_value_for_something_that_does_not_exist_fails(questions):
 @pytest.mark.parametrize("name", ["t1", "t2_echo", "qubit_frequency", "average_readout_fidelity",
                                   "x90_gate_fidelity"])  # public_eval shows T2* ×100, so it is compared below
 @pytest.mark.parametrize("chip", [CHIP, OTHER])
-def test_the_latest_value_rule_matches_the_dev_eval_s(demo_db, chip, name):
-    ours = latest(demo_db, chip, name)
-    theirs = {q: v for q, v in latest_values(demo_db, chip, name).items() if v is not None}
-    assert ours.keys() == theirs.keys() and len(ours) > 0.9 * demo_db["qubit"].count_documents({"chip_id": chip})
+def test_the_latest_value_rule_matches_the_dev_eval_s(sealed_db, chip, name):
+    ours = latest(sealed_db, chip, name)
+    theirs = {q: v for q, v in latest_values(sealed_db, chip, name).items() if v is not None}
+    assert ours.keys() == theirs.keys() and len(ours) > 0.9 * sealed_db["qubit"].count_documents({"chip_id": chip})
     assert all(math.isclose(ours[q], theirs[q]) for q in ours)
 
 
@@ -173,12 +177,12 @@ def test_the_latest_value_rule_matches_the_dev_eval_s(demo_db, chip, name):
                                             ("qubit", "average_readout_fidelity"),
                                             ("coupling", "zx90_gate_fidelity"), ("coupling", "bell_state_fidelity")])
 @pytest.mark.parametrize("chip", [CHIP, OTHER])
-def test_the_latest_value_is_what_the_state_documents_hold(demo_db, chip, kind, name):
+def test_the_latest_value_is_what_the_state_documents_hold(sealed_db, chip, kind, name):
     """QDash merges the newest completed, non-excluded result into ``qubit.data``/``coupling.data`` (a NaN fit
     as 0): every usable merged value is the truth's latest value, and no id has a latest value without one."""
-    merged = {d["qid"]: d["data"][name]["value"] for d in demo_db[kind].find({"chip_id": chip})
+    merged = {d["qid"]: d["data"][name]["value"] for d in sealed_db[kind].find({"chip_id": chip})
               if name in d.get("data", {}) and d["data"][name]["value"] != 0}
-    ours = latest(demo_db, chip, name, kind)
+    ours = latest(sealed_db, chip, name, kind)
     scale = 100.0 if "fidelity" in name else 1.0
     assert ours.keys() == merged.keys() and len(ours) > 50
     assert all(math.isclose(ours[q], merged[q] * scale) for q in ours)

@@ -32,6 +32,7 @@ from tests.sealed.heldout14 import build_heldout14
 from tests.sealed.heldout15 import build_heldout15
 from tests.sealed.heldout16 import build_heldout16
 from tests.sealed.heldout17 import build_heldout17
+from tests.sealed.calendar import answerable_day
 
 # The first test builds every sealed set on the embedded engine (many unindexed reads): minutes on a loaded machine.
 pytestmark = pytest.mark.timeout(2400)
@@ -72,87 +73,87 @@ def leaks(questions: list[str], files: list[Path]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def heldout(demo_db, demo_now):
-    return build_heldout(demo_db, demo_now)
+    return answerable_day(build_heldout, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout2(demo_db, demo_now):
-    return build_heldout2(demo_db, demo_now)
+    return answerable_day(build_heldout2, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout3(demo_db, demo_now):
-    return build_heldout3(demo_db, demo_now)
+    return answerable_day(build_heldout3, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout4(demo_db, demo_now):
-    return build_heldout4(demo_db, demo_now)
+    return answerable_day(build_heldout4, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout5(demo_db, demo_now):
-    return build_heldout5(demo_db, demo_now)
+    return answerable_day(build_heldout5, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout6(demo_db, demo_now):
-    return build_heldout6(demo_db, demo_now)
+    return answerable_day(build_heldout6, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout7(demo_db, demo_now):
-    return build_heldout7(demo_db, demo_now)
+    return answerable_day(build_heldout7, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout8(demo_db, demo_now):
-    return build_heldout8(demo_db, demo_now)
+    return answerable_day(build_heldout8, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout9(demo_db, demo_now):
-    return build_heldout9(demo_db, demo_now)
+    return answerable_day(build_heldout9, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout10(demo_db, demo_now):
-    return build_heldout10(demo_db, demo_now)
+    return answerable_day(build_heldout10, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout11(demo_db, demo_now):
-    return build_heldout11(demo_db, demo_now)
+    return answerable_day(build_heldout11, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout12(demo_db, demo_now):
-    return build_heldout12(demo_db, demo_now)
+    return answerable_day(build_heldout12, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout13(demo_db, demo_now):
-    return build_heldout13(demo_db, demo_now)
+    return answerable_day(build_heldout13, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout14(demo_db, demo_now):
-    return build_heldout14(demo_db, demo_now)
+    return answerable_day(build_heldout14, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout15(demo_db, demo_now):
-    return build_heldout15(demo_db, demo_now)
+    return answerable_day(build_heldout15, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout16(demo_db, demo_now):
-    return build_heldout16(demo_db, demo_now)
+    return answerable_day(build_heldout16, demo_db, demo_now).questions
 
 
 @pytest.fixture(scope="module")
 def heldout17(demo_db, demo_now):
-    return build_heldout17(demo_db, demo_now)
+    return answerable_day(build_heldout17, demo_db, demo_now).questions
 
 
 def test_the_held_out_set_is_large_and_in_its_own_templates(heldout, demo_db):

@@ -16,6 +16,7 @@ import pytest
 from tests.eval_score import Expect, passed
 from tests.public_eval import CHIP, OTHER, latest_values
 from tests.sealed import heldout4, heldout5, heldout6, heldout7, heldout8, heldout9
+from tests.sealed.calendar import answerable_day
 
 SHAPES = {"compound filter", "percentage", "top N", "cross-chip", "spread", "correlation", "missing thing",
           "window count", "fails most", "qubit pair"}
@@ -31,7 +32,7 @@ _CHIPS = {pattern: chip for chip, pattern in heldout4.CHIP_RE.items() | heldout5
 @pytest.fixture(scope="module", params=sorted(SETS))
 def questions(request, demo_db, demo_now):
     number = request.param
-    return getattr(SETS[number], f"build_heldout{number}")(demo_db, demo_now)
+    return answerable_day(getattr(SETS[number], f"build_heldout{number}"), demo_db, demo_now).questions
 
 
 def _label(pattern: str) -> str:
