@@ -81,6 +81,10 @@ FAILURE_WORDS: dict[str, Row] = {
                           "|per attempt/try|out of ... attempts/tries/runs/results|normali*"
                           "|for how often|given how often|how often it/they/each/one run/runs/ran"
                           "|how often it/they/each/one is/are/was/were/gets/get/got run/tried/attempted"),
+    # a share OF the failures (each one's failures over all failures: the count ranking's share), not a rate
+    "share of failures": Phrases("share/proportion/fraction/portion/part of the/all/total? failures/fails/errors"
+                                 "|share/proportion/fraction/portion/part of the/all failed task? results"
+                                 "|percentage/percent of the/all failures/errors"),
     "never fails": Phrases("never fail*|never had a/any? fail*/error/errors|haven/hasn t ever? failed|not failed once"
                            "|not once failed|zero failures|without a/any? failure/failures|always succeed*/pass*/complete*"
                            "|no failure/failures at all"),

@@ -266,9 +266,10 @@ def run_asked(asked: Question) -> str | None:
 
 def rate_asked(asked: Question) -> bool:
     """A failure rate (each one's failed results over its finished ones) is asked, not a count: "relative to how
-    often it runs", "lowest success rate", "highest share of failures"; and "never fails" (every subject's results
-    counted, so those with none failed are known)."""
-    return asked.has("rate words") or asked.has("never fails")
+    often it runs", "lowest success rate", "highest percentage of failed results"; and "never fails" (every
+    subject's results counted, so those with none failed are known).  A share of the failures is each one's failures
+    over all failures: the count ranking's share, not a rate."""
+    return asked.has("rate words") and not asked.has("share of failures") or asked.has("never fails")
 
 
 def _ranks_n(asked: Question, subject: str) -> bool:

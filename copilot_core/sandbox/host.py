@@ -179,13 +179,19 @@ def _exchange(request: dict[str, object], timeout: float, started: float,
     """Send one job and wait for its reply (a failed result if the worker cannot take it)."""
     try:
         try:
-            return _ensure_worker().submit(request, timeout + REPLY_GRACE_S, cancel, admission)
+            return _ensure_worker().submit(request, _reply_wait(timeout), cancel, admission)
         except WorkerGone:  # died between jobs: one fresh worker, one retry
-            return _ensure_worker().submit(request, timeout + REPLY_GRACE_S, cancel, admission)
+            return _ensure_worker().submit(request, _reply_wait(timeout), cancel, admission)
     except SandboxUnavailable as exc:
         return _failure(f"The sandbox is unavailable: {exc}", started)
     except (pickle.PicklingError, TypeError, AttributeError) as exc:
         return _failure(f"Bad input: the data could not be sent to the sandbox ({exc})", started)
+
+
+def _reply_wait(timeout: float) -> float:
+    """How long the app waits for a job's reply: a spare's hand-over allowance (then a direct fork's whole limit)
+    and the job's limit, plus the grace for a worker that is slow to answer."""
+    return protocol.HANDOVER_S + 2 * timeout + REPLY_GRACE_S
 
 
 def run_analysis(code: str, data: dict[str, pd.DataFrame], *, timeout_s: float = 10.0, session: str | None = None,

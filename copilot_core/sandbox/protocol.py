@@ -23,6 +23,9 @@ MAX_REPLY_BYTES = 8 * 1024 * 1024          # one job's JSON reply
 MAX_FRAME_BYTES = MAX_REPLY_BYTES + 64 * 1024
 SPARES = 2  # pre-forked job processes the worker keeps ready; back to back, each had a whole job to get ready
 MAX_SPARES = 8
+# A job handed to a spare still getting ready (prefaulting, or starved on a loaded host) starts its clock when the
+# spare takes it; a spare that has not taken it this long after its own limit is killed and the job forked directly.
+HANDOVER_S = 10.0
 MAX_HEADER_BYTES = 4096
 MAX_OUTPUT_CHARS = 20_000  # a job's text output
 _SURROGATES = re.compile("[\ud800-\udfff]")

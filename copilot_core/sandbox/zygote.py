@@ -108,8 +108,8 @@ class Worker:
                 spare = None
         now = time.monotonic()
         if spare is not None:
-            entry = Job(job_id, spare.pid, spare.pidfd, spare.result_fd, timeout_s, now + timeout_s, now,
-                        request=body, acked=False)
+            entry = Job(job_id, spare.pid, spare.pidfd, spare.result_fd, timeout_s,
+                        now + timeout_s + protocol.HANDOVER_S, now, request=body, acked=False)
         else:
             read_fd, write_fd = os.pipe()
             body.hide_from_forks(False)
@@ -191,6 +191,8 @@ class Worker:
         if byte in (job_process.SPARE_WARMING, job_process.SPARE_WARM):
             return
         entry.acked = True
+        entry.started = time.monotonic()  # the job's own time: its limit and its fair share count from here
+        entry.deadline = entry.started + entry.timeout_s
         if entry.request is not None:
             entry.request.close()
             entry.request = None
@@ -222,7 +224,8 @@ class Worker:
         """Wait for the next event (or the nearest deadline) and handle it."""
         now = time.monotonic()
         timeout = min([j.deadline for j in self.jobs.values()]
-                      + [j.started + LONG_JOB_S for j in self.jobs.values() if not j.yielded], default=None)
+                      + [j.started + LONG_JOB_S for j in self.jobs.values() if j.acked and not j.yielded],
+                      default=None)
         events = self.selector.select(None if timeout is None else max(0.0, timeout - now))
         for key, _ in events:
             kind, entry = key.data
@@ -246,9 +249,9 @@ class Worker:
                 self.start_job(entry.id, entry.timeout_s, body, spare_ok=False)
                 continue
             if entry.status is None and now >= entry.deadline and not entry.timed_out:
-                entry.timed_out = True
+                entry.timed_out = entry.acked  # a spare that never took the job: killed, the job forked directly
                 self._kill(entry)
-            if entry.status is None and not entry.yielded and now >= entry.started + LONG_JOB_S:
+            if entry.status is None and entry.acked and not entry.yielded and now >= entry.started + LONG_JOB_S:
                 entry.yielded = True
                 try:  # lower only: any process may do that to its own children
                     os.setpriority(os.PRIO_PROCESS, entry.pid, LONG_JOB_NICE)

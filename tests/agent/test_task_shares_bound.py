@@ -54,3 +54,23 @@ def test_a_percentage_said_of_a_task_is_that_tasks(question, truth, lead, right,
     else:
         assert said_by_model not in said or any(note in said for note in NOTES), said
         assert f"{outsider} ({top[1][1]})" not in said or "not checked" in said, said
+
+
+SHARE_OF_FAILURES = ["Which task accounts for the largest share of the failures on this chip?",
+                     "Which two tasks make up the biggest part of the failed task results?"]
+
+
+@pytest.mark.parametrize("question", SHARE_OF_FAILURES, ids=["largest-share", "biggest-part-top-2"])
+def test_a_share_of_the_failures_is_over_the_failures_not_a_rate(question, demo_db, repo, scripted_openai,
+                                                                 tmp_path):
+    """Each task's failures over all failures (the count ranking's share), not each task's failure rate."""
+    from tests.fakes.scripted_models import silent
+
+    scripted_openai.smart = silent
+    said = shown(page_turn(repo, scripted_openai, tmp_path, question, SMALL))
+    counts = failures_by(demo_db, CHIP, "name")
+    total = sum(n for _, n in counts)
+    top, n = counts[0]
+    assert top in said and (f"{n} of {total}" in said or f"{top} {n} " in said and f"of {total} " in said), said
+    assert f"({round(100 * n / total)}%)" in said, said
+    assert "relative to" not in said and "by failure rate" not in said, said

@@ -144,3 +144,29 @@ def test_the_number_of_spares_is_configurable(store, planted, monkeypatch):
     after = run_analysis("print(2)", {})
     assert after.output == "2", after.error
     assert len(worker_status()["spare_pids"]) == protocol.SPARES
+
+
+def test_a_job_s_limit_counts_from_when_its_spare_takes_it(planted):
+    """A spare held up before it takes its job (stopped here: a starved warm-up on a loaded host) does not spend the
+    job's one-second limit: the job runs once the spare goes on, and answers."""
+    spares = _spares()
+    for pid in spares:
+        os.kill(pid, signal.SIGSTOP)
+    results: list = []
+    job = threading.Thread(target=lambda: results.append(run_analysis("print(3)", {}, timeout_s=1)))
+    try:
+        job.start()
+        status = worker_status()
+        while status["running"] == 0:  # until the worker has handed the job to a (stopped) spare
+            assert job.is_alive()
+            status = worker_status()
+        held = threading.Event()
+        assert not held.wait(2.5)  # the spare stays stopped past the job's whole limit
+    finally:
+        for pid in spares:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        job.join(timeout=60)
+    assert [(r.error, r.output) for r in results] == [(None, "3")]
