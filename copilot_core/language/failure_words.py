@@ -81,7 +81,7 @@ FAILURE_WORDS: dict[str, Row] = {
                           "|per attempt/try|out of ... attempts/tries/runs/results|normali*"
                           "|for how often|given how often|how often it/they/each/one run/runs/ran"
                           "|how often it/they/each/one is/are/was/were/gets/get/got run/tried/attempted"),
-    # a share OF the failures (each one's failures over all failures: the count ranking's share), not a rate
+    # each one's slice of all failures (its failures over every failure: the count ranking's share), not a rate
     "share of failures": Phrases("share/proportion/fraction/portion/part of the/all/total? failures/fails/errors"
                                  "|share/proportion/fraction/portion/part of the/all failed task? results"
                                  "|percentage/percent of the/all failures/errors"),

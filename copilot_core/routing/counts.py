@@ -267,8 +267,8 @@ def run_asked(asked: Question) -> str | None:
 def rate_asked(asked: Question) -> bool:
     """A failure rate (each one's failed results over its finished ones) is asked, not a count: "relative to how
     often it runs", "lowest success rate", "highest percentage of failed results"; and "never fails" (every
-    subject's results counted, so those with none failed are known).  A share of the failures is each one's failures
-    over all failures: the count ranking's share, not a rate."""
+    subject's results counted, so those with none failed are known).  Each one's failures over all failures (its slice
+    of them) is the count ranking's share, not a rate."""
     return asked.has("rate words") and not asked.has("share of failures") or asked.has("never fails")
 
 
