@@ -250,6 +250,8 @@ class Worker:
                 continue
             if entry.status is None and now >= entry.deadline and not entry.timed_out:
                 entry.timed_out = entry.acked  # a spare that never took the job: killed, the job forked directly
+                if not entry.acked:
+                    entry.deadline = float("inf")  # killed once; its exit event ends the wait, not a spinning poll
                 self._kill(entry)
             if entry.status is None and entry.acked and not entry.yielded and now >= entry.started + LONG_JOB_S:
                 entry.yielded = True
