@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import collections
 import gc
+import math
 import os
 import pickle
 import selectors
@@ -223,7 +224,7 @@ class Worker:
     def poll(self, deliver) -> None:
         """Wait for the next event (or the nearest deadline) and handle it."""
         now = time.monotonic()
-        timeout = min([j.deadline for j in self.jobs.values()]
+        timeout = min([j.deadline for j in self.jobs.values() if math.isfinite(j.deadline)]
                       + [j.started + LONG_JOB_S for j in self.jobs.values() if j.acked and not j.yielded],
                       default=None)
         events = self.selector.select(None if timeout is None else max(0.0, timeout - now))

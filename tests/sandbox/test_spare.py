@@ -170,3 +170,22 @@ def test_a_job_s_limit_counts_from_when_its_spare_takes_it(planted):
                 pass
         job.join(timeout=60)
     assert [(r.error, r.output) for r in results] == [(None, "3")]
+
+
+def test_a_spare_that_never_takes_its_job_is_killed_and_the_job_forked_directly(planted):
+    """A spare stopped for good (never scheduled again) holds its job only for the hand-over allowance: then the
+    worker kills it and runs the job on a direct fork, so the person gets an answer, not a time-out."""
+    stopped = _spares()
+    for pid in stopped:
+        os.kill(pid, signal.SIGSTOP)
+    results: list = []
+    job = threading.Thread(target=lambda: results.append(run_analysis("print(5 + 2)", {}, timeout_s=0.5)))
+    try:
+        job.start()
+        job.join(timeout=protocol.HANDOVER_S + 60)
+    finally:
+        kill_and_wait(stopped, missing_ok=True)  # the worker killed and reaped the one it handed the job
+    assert [(r.error, r.output) for r in results] == [(None, "7")], results
+    ran = worker_status()["recent_job_pids"][-1]
+    assert ran not in stopped  # a fresh process ran it, not the spare that was handed it
+    assert not set(_spares()) & set(stopped)
