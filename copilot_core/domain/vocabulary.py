@@ -190,11 +190,25 @@ def metric_spans(text: str) -> list[tuple[int, int, str | None]]:
 def metrics_named(text: str) -> list[str | None]:
     """The metrics the question names, in the order it names them; ``None`` for an ambiguous phrase ("T2",
     "coherence", "fidelity"), so a caller can tell "one clear metric" from "one of several"."""
+    spans = metric_spans(text)
+    concrete = {name for _, _, name in spans if name is not None}
     named: list[str | None] = []
-    for _, _, name in metric_spans(text):
+    for start, end, name in spans:
+        if name is None and _framed(text[start:end], concrete):
+            continue
         if name is None or name not in named:
             named.append(name)
     return named
+
+
+_T2 = frozenset({"t2_echo", "t2_echo_average", "t2_star"})
+
+
+def _framed(phrase: str, concrete: set[str]) -> bool:
+    """An ambiguous phrase that only frames the metrics named beside it (a "coherence" heading over T1 and T2 echo):
+    its family holds one of them, so it asks nothing more.  A bare "T2" is never a frame: echo or star is asked."""
+    family = next((set(names) for rule, name, names in _TERMS if name is None and rule.fullmatch(phrase)), set())
+    return bool(family & concrete) and family != _T2
 
 
 def _count_digits(chip: str) -> str:

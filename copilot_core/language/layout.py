@@ -11,6 +11,7 @@ opening a line is a list's marker, never a coupling's dash; a chip id spelled ap
 
 from __future__ import annotations
 
+from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.language.pairs import COUPLING_NOUNS
 
 # An operator written as a key -> the comparison words the limit reader takes.
@@ -108,7 +109,27 @@ def _unmarked(line: str) -> str:
     cells = [c.strip() for c in line.split(",")]
     if len(cells) >= 3 and any(c in _SIGNS or c.lower() in OPERATORS for c in cells):
         return " ".join(_SIGNS.get(c, OPERATORS.get(c.lower(), c.replace("_", " "))) for c in cells)  # "t1,gt,40"
+    for mark in (",", "|"):  # a header's column names, split by commas or bars
+        cells = [c.strip() for c in line.split(mark)]
+        if len(cells) >= 2 and any(_snake(c) for c in cells):
+            return f"{mark} ".join(_column_words(c) if _snake(c) else c for c in cells)
     return line.replace("|", " ") if bare.startswith("|") else line  # a table's row ("|0>" is a state's name)
+
+
+def _snake(cell: str) -> bool:
+    """A column's name in snake case ("x90_mean_pct"); never a chip id written apart ("144_Qv2")."""
+    parts = cell.split("_")
+    return len(parts) >= 2 and all(p.isalnum() for p in parts) and not parts[0].isdigit()
+
+
+def _column_words(cell: str) -> str:
+    """A column's name as words, a metric's own name kept whole ("iqr_readout_fidelity_0_pct": "iqr
+    readout_fidelity_0 pct"), so its statistic and unit are read beside the metric."""
+    kept = sorted((name for name in CATALOGUE if name in cell), key=len, reverse=True)[:1]
+    if not kept:
+        return cell.replace("_", " ")
+    before, _, after = cell.partition(kept[0])
+    return " ".join(p for p in (before.replace("_", " ").strip(), kept[0], after.replace("_", " ").strip()) if p)
 
 
 def _chip_joined(text: str) -> str:

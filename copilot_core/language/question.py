@@ -10,6 +10,7 @@ from typing import Literal, cast
 
 from copilot_core.language.absent import not_held_spans
 from copilot_core.language.dates import date_spans, written_window
+from copilot_core.language.compared import compared_shape, opens_with_count
 from copilot_core.language.count_units import Counted, counted_unit
 from copilot_core.language.error_words import HeldError, as_fidelity
 from copilot_core.language.failure_words import ranks_failures
@@ -21,8 +22,9 @@ from copilot_core.language.qualities import Quality, qualities
 from copilot_core.language.qubit_sets import qubit_set
 from copilot_core.language.ranked import EXTREME_WORDS, extreme_n, extreme_word
 from copilot_core.language.task_words import loose_task_name, task_spelled
-from copilot_core.language.window_words import Window, read_window, unplaced_window
+from copilot_core.language.window_words import Window, anchored_to_today, counts_of_time, read_window, unplaced_window
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
+from copilot_core.language.sentences import quoted_names
 from copilot_core.language.spelled import spelled_as_digits
 from copilot_core.language.spoken import as_typed
 from copilot_core.language.verdicts import Verdict, read_verdict
@@ -284,29 +286,6 @@ def parse(text: str, chips: Sequence[str] = ()) -> Question:
     return _parse(text, tuple(chips))
 
 
-def compared_shape(found: dict[str, str], qubits: Sequence[str], chip_ids: Sequence[str], dated: bool = False,
-                   terse: bool = False) -> str | None:
-    """The shapes that need more than one row: "fails most", "window count" (a count and a window of time, or a
-    count per day),
-    "qubit pair" (two qubits and a comparison word), "cross-chip" (two chips named, or words about every chip)."""
-    if "fails most" in found:
-        return "fails most"
-    if ("count words" in found or terse) and (dated or any(row in found for row in _WINDOW_ROWS)):
-        return "window count"
-    if "per day" in found and any(row in found for row in ("count words", "fail", "execution")):
-        return "window count"  # counted day by day: a window (the last days when none is written)
-    if len(qubits) == 2 and "pair words" in found:
-        return "qubit pair"
-    if "which chip" in found or "pooled chips" in found or len({c.lower() for c in chip_ids}) >= 2:
-        return "cross-chip"
-    return None
-
-
-_WINDOW_ROWS = ("window", "window form", "this week", "this month", "fortnight", "since weekday", "vague window",
-                "part of today")
-_TERSE_STARTS = frozenset({"failed", "failures", "runs", "executions", "tasks", "calibration", "calibrations"})
-
-
 def _since_weekday(text: str, found: dict[str, str]) -> str | None:
     """The weekday a window starts on: "since Tuesday": tuesday; "this week": monday."""
     if "since weekday" in found:
@@ -328,7 +307,7 @@ def _task_name(text: str, found: dict[str, str]) -> str | None:
 @functools.lru_cache(maxsize=256)
 def _parse(asked: str, chips: tuple[str, ...]) -> Question:
     typed, read_as = respelled(as_typed(asked))  # spoken names as typed, slipped words as meant: every reading
-    written, held = as_fidelity(typed)  # "zed x ninety error": the ZX90 fidelity, read so everywhere
+    written, held = as_fidelity(anchored_to_today(typed))  # "zed x ninety error": the ZX90 fidelity, everywhere
     tokens = tokens_of(written)
     found = {row: said for row, rule in WORDS.items() if (said := _first(rule, written, tokens)) is not None}
     spelled = spelled_as_digits(written, 11)
@@ -338,9 +317,11 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
     dates = written_window(written) or (("month", None) if "this month" in found else None)  # since the 1st
     # a date's digits are never a qubit, a count or a limit; a value in words ("forty-five") is its digits
     text = spelled_as_digits(blank(written, date_spans(written)))
-    limits, ranges, join, unfit, unbound = read_limits(text)
+    timed = blank(text, counts_of_time(text))  # "over the 14 days": a window's size, no limit and no N
+    limits, ranges, join, unfit, unbound = read_limits(timed)
     absent = not_held_spans(text)
-    metrics = tuple(metrics_named(blank(text, [(s, e) for s, e, _ in absent])))
+    held_words = blank(text, [(s, e) for s, e, _ in absent])  # a name in quotes is talked about, not asked
+    metrics = tuple(metrics_named(blank(held_words, quoted_names(held_words))) or metrics_named(held_words))
     paired = any(m is not None and CATALOGUE[m].kind == "coupling" for m in metrics)
     named, limits = blank(text, (sets := qubit_set(text, paired, limits, ranges)).spans), sets.limits  # runs: no
     labelled = [m.subject for m in mentions(named) if "-" in m.subject]  # pairs, no subjects; "up to 15": no limit
@@ -355,11 +336,11 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
                                       [c for c in chips if chip_named(text, [c]) is not None]))
     if "fails most" not in found and not any(metrics) and (top := ranks_failures(tokens)) is not None:
         found["fails most"] = " ".join(t[2] for t in tokens[top[0]:top[1]])  # a failure word ranked, in any phrase
-    word = extreme_word(text)
-    counting = counts_as_digits(text)
+    word = extreme_word(blank(text, quoted_names(text))) or extreme_word(text)
+    counting = counts_as_digits(timed)
     n_match = _rx("n").search(counting)
     last = _rx("last n").search(text)
-    terse = bool(tokens) and tokens[0][2] in _TERSE_STARTS  # "failed tasks this week?": a count's noun first
+    terse = opens_with_count(written, tokens)  # "failed tasks this week?": a sentence opens with what it counts
     shape = compared_shape(found, qubits, chip_ids, dates is not None, terse) or \
         next((name for name, rule in SHAPES if (_first(rule, written, tokens) is not None or name == "percentage" and
               bare_percent(text)) and not (name == "percentage" and form_only(written, rule) or name == "count" and

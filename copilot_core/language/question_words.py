@@ -54,8 +54,10 @@ _R = "run/runs/execution/executions/calibration/calibrations"
 _NEIGHBOURS = "neighbour/neighbours/neighbor/neighbors"
 _DIFF = "diff/diffs/difference/differences"
 _LOW, _HIGH = "lowest/min/minimum/smallest", "highest/max/maximum/largest"
-_EDGE = "highest/max/maximum/largest/best/top/lowest/min/minimum/smallest/worst/bottom"  # the two ends of a range
+_EDGE = ("highest/max/maximum/largest/best/top/lowest/min/minimum/smallest/worst/bottom/longest/shortest"  # the two
+         "/strongest/weakest")  # ends of a range
 _RANGE = (f"range|how wide|gap between|how far apart|far apart|peak to peak|ptp|{_EDGE} minus/less {_EDGE}"
+          f"|{_EDGE} ... minus the? {_EDGE}"  # one end, its metric, then "minus" and the other end
           f"|{_DIFF}/gap/distance/span/spread between the? {_EDGE} ... and|{_EDGE} and the? {_EDGE} ... apart/{_DIFF}"
           f"|from the? {_EDGE} to the? {_EDGE}|{_EDGE} to {_EDGE}|{_EDGE} {_EDGE} {_DIFF}/gap/span|span of"
           f"|{_LOW}/{_HIGH} and? the? {_HIGH}/{_LOW}")  # "min and max", "lowest and highest": the two ends
@@ -72,7 +74,7 @@ WORDS: dict[str, Row] = {
     "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
                        "strongest|poorest|top|bottom|leading|trailing|lagging|most small|most large|least small"
                        "|least large|relax/relaxes fastest/quickest/slowest|fastest|quickest|briefest"
-                       "|slowest"),  # own words: language/ranked.py
+                       "|slowest|lead/leads on/in"),  # own words: language/ranked.py
     "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b"  # not a limit's "past 50 us"
                     rf"(?!\s*(?:days?|weeks?|hours?|hrs?\b)|[\s-]*qubit(?!s)|\s*(?:{UNIT_WORDS})(?![a-z]))"
                     rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b"

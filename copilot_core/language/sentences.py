@@ -82,3 +82,25 @@ def written_alone(name: str, text: str) -> bool:
 
 def _alnum(char: str) -> bool:
     return char.isascii() and char.isalnum()
+
+
+_QUOTES = {"'": "'", '"': '"', "`": "`", "‘": "’", "“": "”"}
+
+
+def quoted_names(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each run of words between quote marks (a panel titled 'T1 watch'): a name talked about,
+    not what is asked.  An apostrophe inside a word ("it's") opens nothing."""
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(text):
+        close = _QUOTES.get(text[i])
+        opens = close is not None and (i == 0 or not text[i - 1].isalnum()) and text[i + 1:i + 2].strip() != ""
+        end = text.find(close, i + 1) if opens and close else -1
+        while end > 0 and text[end + 1:end + 2].isalnum():  # "it's" inside the quote
+            end = text.find(close, end + 1) if close else -1
+        if end > i + 1:
+            out.append((i, end + 1))
+            i = end + 1
+            continue
+        i += 1
+    return out

@@ -14,6 +14,7 @@ from copilot_core.language.phrases import Phrases, Row, tokens_of
 _FRACTION = Phrases("as/in a? fraction/fractions/decimal/decimals|as/in a? fractional/decimal form/value/values")
 _PERCENT = Phrases("as/in a? percent/percentage/percentages/pct|in per cent")
 _OPEN, _CLOSE = ("(", "["), (")", "]")
+_SETS_ASIDE = frozenset({"not", "rather", "instead", "over"})  # "MHz, not GHz": the unit asked, then the one set aside
 
 
 def asked_unit(text: str, said: str | None) -> str | None:
@@ -25,7 +26,17 @@ def asked_unit(text: str, said: str | None) -> str | None:
         return "fraction"
     if _PERCENT.find(text) or "(%)" in text:
         return "%"
-    for start, end, word in tokens_of(text):
+    tokens = tokens_of(text)
+    words = [w for _, _, w in tokens]
+    for i, word in enumerate(words):  # "ns please", "ns, not us", "ns rather than us", "not us but ns"
+        value_unit = i > 0 and words[i - 1].replace(".", "", 1).isdigit()  # "5 GHz": a value's unit, none asked
+        if len(word) < 2 or value_unit or family(canonical(word)) is None:
+            continue
+        after, before = words[i + 1:i + 2], words[max(0, i - 3):i]
+        other = next((w for w in words[i + 2:i + 4] if family(canonical(w)) == family(canonical(word))), None)
+        if after == ["please"] or after and after[0] in _SETS_ASIDE and other or "not" in before and "but" in before:
+            return canonical(word)
+    for start, end, word in tokens:
         bracketed = start > 0 and text[start - 1] in _OPEN and text[end:end + 1] in _CLOSE
         alone = start < 2 or not text[start - 2].isalnum()
         if bracketed and alone and word != "s" and family(canonical(word)) is not None:

@@ -112,10 +112,56 @@ def _counted_to_today(text: str) -> Window | None:
     return None
 
 
+_NEWEST = frozenset({"latest", "newest", "last", "recent", "final", "current"})
+_RUN = frozenset({"run", "execution", "calibration", "batch"})
+_WHOSE = frozenset({"its", "their", "the", "each", "every", "that", "this", "chip", "chips", "device", "s", "own",
+                    "most", "calibration"})
+
+
+def anchored_to_today(text: str) -> str:
+    """``text`` with a count of days tied by "up to", "through" and the like to the chip's most recent run tied to
+    "today" instead: the data's today is that run's date, so those run words date the window's end and pick no run
+    to rank within."""
+    tokens = tokens_of(text)
+    words = [w for _, _, w in tokens]
+    for i, word in enumerate(words):
+        if word not in _RUN or words[i + 1:i + 2] and words[i + 1] in _RUN:
+            continue  # the run's last word ("calibration run")
+        first = i
+        while first > 0 and words[first - 1] in _RUN:
+            first -= 1
+        if first < 3 or words[first - 1] not in _NEWEST:
+            continue
+        j = first - 2
+        while j >= 0 and words[j] in _WHOSE:
+            j -= 1
+        k = j
+        while k >= 0 and words[k] in _TO_TODAY and words[k] != "date":
+            k -= 1
+        if k == j or k < 1 or words[k] not in _FORM_UNITS or _FORM_UNITS[words[k]][0] == "hour":
+            continue
+        return text[:tokens[j + 1][0]] + "today" + anchored_to_today(text[tokens[i][1]:])
+    return text
+
+
 _FORM_UNITS: dict[str, tuple[Unit, int]] = {
     **{w: ("day", 1) for w in ("day", "days")}, **{w: ("hour", 1) for w in ("hour", "hours", "h", "hr", "hrs")},
     **{w: ("week", 1) for w in ("week", "weeks", "wk", "wks")}, **{w: ("month", 1) for w in ("month", "months")},
     **{w: ("week", 2) for w in ("fortnight", "fortnights")}}
+
+
+def counts_of_time(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes a count of days, weeks, months or hours: how long a window is, so never a limit (a
+    number after "over") and never how many a ranking lists."""
+    tokens = tokens_of(text)
+    spans = []
+    for i, (start, end, word) in enumerate(tokens):
+        if not (word.isdigit() or word in NUMBER_WORDS):
+            continue
+        unit = i + 2 if tokens[i + 1:i + 2] and tokens[i + 1][2] in ("calendar", "whole", "full") else i + 1
+        if unit < len(tokens) and tokens[unit][2] in _FORM_UNITS:
+            spans.append((start, end))
+    return spans
 
 
 def _written_form(text: str) -> Window | None:
