@@ -2,8 +2,8 @@
 
 Test tiers (markers, see pyproject.toml): ``e2e`` (everything under tests/e2e), ``real_llm`` (tests/real_llm),
 ``mongo_plan`` (a test parametrized onto the MongoDB plan: a fixture param ``mongo_plan``/``mongomock``) and
-``slow`` (the modules in ``SLOW_MODULES``: whole pages in AppTest, seeded databases, servers, sandbox
-processes).  ``make check`` runs the rest in parallel; ``make test`` runs everything.
+``slow`` (the modules in ``SLOW_MODULES`` and under ``SLOW_PREFIXES``: sealed sets, whole pages in AppTest, seeded
+databases, servers, sandbox processes).  ``make check`` runs the rest in parallel; ``make test`` runs everything.
 
 Demo database fixtures (seed 7, the default chips 64Qv3 and 144Qv2, 30 days ending at session start):
 
@@ -63,6 +63,10 @@ SLOW_MODULES = frozenset({
 })
 
 
+# Every sealed set's module builds that set's truths on the embedded engine: minutes each, in the full tier only.
+SLOW_PREFIXES = ("agent/test_sealed",)
+
+
 # The modules that take longest (CPU seconds per module, measured per worker on ``make test``'s in-process run),
 # longest first.  Parallel runs hand whole files to the workers in collection order, so these start first and
 # the run ends on short files instead of one worker finishing a long module alone.
@@ -105,7 +109,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.e2e)
         if relative.startswith("real_llm/"):
             item.add_marker(pytest.mark.real_llm)
-        if relative in SLOW_MODULES:
+        if relative in SLOW_MODULES or relative.startswith(SLOW_PREFIXES):
             item.add_marker(pytest.mark.slow)
         callspec = getattr(item, "callspec", None)
         if callspec is not None and MONGO_PLAN_PARAMS & {p for p in callspec.params.values() if isinstance(p, str)}:
