@@ -9,7 +9,9 @@
 6. "lead on/in" as the ranking's best end;
 7. a metric family's word that frames named metrics ("the coherence review", "two-qubit planning") asks nothing more;
 8. a column header in snake case ("chip,median_t1_us") carries the statistic and the metric;
-9. a name in quotes (a report's list, a tile's label) is talked about, not asked.
+9. a name in quotes (a report's list, a tile's label) is talked about, not asked;
+10. a window "just gone", "gone by", or N days "that close with" the chip's newest run; a range as what "separates"
+    one end from the other; a word that only starts like a task ("checklist") names no task.
 
 Each question carries the router call it needs, written by hand.  Truths are pymongo reads over the raw demo
 documents (``tests.dev_windows16``: whole UTC days back from the chip's newest run's day, that day included;
@@ -57,7 +59,38 @@ def _failure_cases(db) -> list[Case]:
                 "through its latest run",
                 ("count_in_window", {"chip_id": c, "days": 7, "task_name": "CheckT1", "what": "failed tasks"}),
                 len(results(db, c, back(db, c, 7), "failed", name="CheckT1"))),
+        ranked("f20-close-1", "On 144Qv2, over the eight days that close with its most recent run, which qubit "
+               "failed most often?", ("failure_ranking", {"chip_id": o, "by": "qubit", "days": 8}),
+               single(results(db, o, back(db, o, 8), "failed")), "qid"),
+        counted("f20-close-2", "64Qv3: the 6 days ending with 64Qv3's newest run - how many failed tasks?",
+                ("count_in_window", {"chip_id": c, "days": 6, "what": "failed tasks"}),
+                len(results(db, c, back(db, c, 6), "failed"))),
+        ranked("f20-gone-1", "which task failed most on 144Qv2 in the five days just gone?",
+               ("failure_ranking", {"chip_id": o, "by": "task", "days": 5}),
+               results(db, o, back(db, o, 5), "failed"), "name"),
+        counted("f20-gone-2", "failed CheckT1 results on 64Qv3 over the 3 days gone by?",
+                ("count_in_window", {"chip_id": c, "days": 3, "task_name": "CheckT1", "what": "failed tasks"}),
+                len(results(db, c, back(db, c, 3), "failed", name="CheckT1"))),
+        counted("f20-checklist-1", "To-do for 64Qv3:\n- [ ] count the failed CheckRamsey tasks in the last 4 days\n"
+                "- [ ] water the plants",
+                ("count_in_window", {"chip_id": c, "days": 4, "task_name": "CheckRamsey", "what": "failed tasks"}),
+                len(results(db, c, back(db, c, 4), "failed", name="CheckRamsey"))),
+        ranked("f20-gone-3", "Which qubit failed most on 144Qv2 these 6 days just past?",
+               ("failure_ranking", {"chip_id": o, "by": "qubit", "days": 6}),
+               single(results(db, o, back(db, o, 6), "failed")), "qid"),
+        ranked("f20-gone-4", "64Qv3 failures by task, 4 days gone by - which leads?",
+               ("failure_ranking", {"chip_id": c, "by": "task", "days": 4}),
+               results(db, c, back(db, c, 4), "failed"), "name"),
+        counted("f20-checklist-2", "Checklist for 144Qv2:\n- [ ] count the failed CheckT1 tasks in the last 5 days",
+                ("count_in_window", {"chip_id": o, "days": 5, "task_name": "CheckT1", "what": "failed tasks"}),
+                len(results(db, o, back(db, o, 5), "failed", name="CheckT1"))),
         # written after the fix, to attack it
+        counted("f20-att-close-3", "in the 4 days which end with the chip's latest execution, failed tasks on "
+                "144Qv2?", ("count_in_window", {"chip_id": o, "days": 4, "what": "failed tasks"}),
+                len(results(db, o, back(db, o, 4), "failed"))),
+        counted("f20-att-checkpoint-2", "checkpoint review: how many CheckT1 tasks failed on 64Qv3 in the last 2 days?",
+                ("count_in_window", {"chip_id": c, "days": 2, "task_name": "CheckT1", "what": "failed tasks"}),
+                len(results(db, c, back(db, c, 2), "failed", name="CheckT1"))),
         ranked("f20-att-anchor-1", "On 144Qv2, in the 3 days leading up to the last calibration run, which qubit "
                "failed most?", ("failure_ranking", {"chip_id": o, "by": "qubit", "days": 3}),
                single(results(db, o, back(db, o, 3), "failed")), "qid"),
@@ -112,7 +145,15 @@ def stated_cases(db) -> list[Stated]:
                "and flag the larger one",
                ("compare_chips", {"metric_name": "t1", "statistic": "median", "chip_ids": [c, o]}),
                (_spread(db, c, "t1", "median"), _spread(db, o, "t1", "median"))),
+        Stated("f20-separates-1", "What separates the longest T1 on 64Qv3 from the shortest?",
+               ("metric_spread", {"chip_id": c, "metric_name": "t1", "lead": "range"}), (_spread(db, c, "t1", "range"),)),
+        Stated("f20-separates-2", "how much separates the highest qubit frequency from the lowest one on 144Qv2, in MHz",
+               ("metric_spread", {"chip_id": o, "metric_name": "qubit_frequency", "lead": "range", "unit": "MHz"}),
+               (_spread(db, o, "qubit_frequency", "range", "MHz"),)),
         # written after the fix, to attack it
+        Stated("f20-att-separates-3", "what separates the best X90 fidelity from the worst on 64Qv3?",
+               ("metric_spread", {"chip_id": c, "metric_name": "x90_gate_fidelity", "lead": "range"}),
+               (_spread(db, c, "x90_gate_fidelity", "range"),)),
         Stated("f20-att-range-3", "strongest T1 on 144Qv2 minus the weakest: how much?",
                ("metric_spread", {"chip_id": o, "metric_name": "t1", "lead": "range"}), (_spread(db, o, "t1", "range"),)),
         Stated("f20-att-unit-2", "T1 std on 64Qv3 - ns please, not us", ("metric_spread", {

@@ -29,6 +29,6 @@ _TERSE_STARTS = frozenset({"failed", "failures", "runs", "executions", "tasks", 
 
 
 def opens_with_count(text: str, tokens: Sequence[tuple[int, int, str]]) -> bool:
-    """A sentence (or an aside after a colon, a dash or "i.e.") of ``text`` opens with what a count counts ("failed
-    tasks this week?", "what should the tile say? failed runs in ..."): a count asked tersely."""
-    return any(word in _TERSE_STARTS and text[:start].rstrip()[-1:] in ("", *"?.:;!—(\n") for start, _, word in tokens)
+    """A sentence (or a clause after a comma, a colon, a dash or "i.e.") of ``text`` opens with what a count counts
+    ("failed tasks this week?", "…, failed runs?"): a count asked tersely."""
+    return any(word in _TERSE_STARTS and text[:start].rstrip()[-1:] in ("", *"?.:;,!—(\n") for start, _, word in tokens)

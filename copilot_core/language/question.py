@@ -293,7 +293,9 @@ def _since_weekday(text: str, found: dict[str, str]) -> str | None:
     return "monday" if "this week" in found else None
 
 
-_NOT_A_TASK = frozenset({"checks", "checked", "checking", "created", "creates", "creating", "creation"})  # plain words
+_NOT_A_TASK = frozenset({"checks", "checked", "checking", "created", "creates", "creating", "creation", "checklist",
+                         "checklists", "checkpoint", "checkpoints", "checkbox", "checkboxes", "checkup", "checkups",
+                         "checkmark", "checkmarks", "checkout", "checkin"})  # plain words
 
 
 def _task_name(text: str, found: dict[str, str]) -> str | None:

@@ -58,6 +58,7 @@ _EDGE = ("highest/max/maximum/largest/best/top/lowest/min/minimum/smallest/worst
          "/strongest/weakest")  # ends of a range
 _RANGE = (f"range|how wide|gap between|how far apart|far apart|peak to peak|ptp|{_EDGE} minus/less {_EDGE}"
           f"|{_EDGE} ... minus the? {_EDGE}"  # one end, its metric, then "minus" and the other end
+          f"|separate/separates/separating the? {_EDGE} ... from the? {_EDGE}"
           f"|{_DIFF}/gap/distance/span/spread between the? {_EDGE} ... and|{_EDGE} and the? {_EDGE} ... apart/{_DIFF}"
           f"|from the? {_EDGE} to the? {_EDGE}|{_EDGE} to {_EDGE}|{_EDGE} {_EDGE} {_DIFF}/gap/span|span of"
           f"|{_LOW}/{_HIGH} and? the? {_HIGH}/{_LOW}")  # "min and max", "lowest and highest": the two ends
@@ -311,7 +312,8 @@ WORDS.update({
                            f"|{_N} {_WHOLE}? {_UNIT} {_ROLL}? window/period/span/stretch/interval/lookback"
                            f"|{_N} {_ROLL}/last/past/previous/recent/latest {_WHOLE}? {_UNIT}"
                            f"|{_ROLL}/last/past window/windows/period/span/lookback of the? {_N} {_WHOLE}? {_UNIT}"
-                           f"|within/over/across/during/throughout/in the? #/{_NUMS} {_WHOLE}? {_UNIT}"),
+                           f"|within/over/across/during/throughout/in the? #/{_NUMS} {_WHOLE}? {_UNIT}"
+                           f"|{_N} {_WHOLE}? {_UNIT} just gone/past/passed/elapsed|{_N} {_WHOLE}? {_UNIT} gone by"),
     # a window written in some form (read or not): when none of the window readings takes it, the answer says so
     "window hint": Phrases("last/past/previous/recent/these/this/that/over/across/during/within/throughout/in/for/"
                            f"{_ROLL} the/a/an? *? *? *? {_UNIT}/weekend/weekends/morning/afternoon"

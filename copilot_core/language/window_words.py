@@ -112,6 +112,7 @@ def _counted_to_today(text: str) -> Window | None:
     return None
 
 
+_TO_RUN = _TO_TODAY | {"that", "which", "close", "closes", "closing", "end", "ends", "finish", "finishes"}
 _NEWEST = frozenset({"latest", "newest", "last", "recent", "final", "current"})
 _RUN = frozenset({"run", "execution", "calibration", "batch"})
 _WHOSE = frozenset({"its", "their", "the", "each", "every", "that", "this", "chip", "chips", "device", "s", "own",
@@ -133,14 +134,14 @@ def anchored_to_today(text: str) -> str:
         if first < 3 or words[first - 1] not in _NEWEST:
             continue
         j = first - 2
-        while j >= 0 and words[j] in _WHOSE:
+        while j >= 0 and (words[j] in _WHOSE or words[j][:1].isdigit() and "q" in words[j]):  # "64Qv3's"
             j -= 1
         k = j
-        while k >= 0 and words[k] in _TO_TODAY and words[k] != "date":
+        while k >= 0 and words[k] in _TO_RUN and words[k] != "date":
             k -= 1
         if k == j or k < 1 or words[k] not in _FORM_UNITS or _FORM_UNITS[words[k]][0] == "hour":
             continue
-        return text[:tokens[j + 1][0]] + "today" + anchored_to_today(text[tokens[i][1]:])
+        return text[:tokens[k + 1][0]] + "up to today" + anchored_to_today(text[tokens[i][1]:])
     return text
 
 
