@@ -9,21 +9,13 @@ import pytest
 
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.language.question import parse
-from copilot_core.routing.limits import settle_limits
-from copilot_core.routing.prefetch import plan_prefetch
 from copilot_core.tools import DataStore, Toolkit
 from tests import dev_frames20
 from tests.eval_score import Expect, Truth, problems
 from tests.public_eval import CHIP, OTHER, tol
+from tests.test_router_windows16 import _routed
 
 CHIPS = (CHIP, OTHER)
-
-
-def _routed(text: str) -> tuple[str, dict] | None:
-    plan = plan_prefetch(text, chip_id=CHIP, chips=CHIPS)
-    if plan is None:
-        return None
-    return plan.name, dict(settle_limits(plan.name, dict(plan.args), parse(text, CHIPS)).args)
 
 
 def _held(full: dict, want: dict) -> dict:
