@@ -48,11 +48,13 @@ def test_a_call_of_another_tool_subject_or_scope_is_re_made(text, name, given, w
     assert (got_name, args) == ("failure_ranking", wanted) and why, (text, got_name, args, why)
 
 
-def test_the_last_n_runs_no_call_narrows_to_is_a_mismatch_no_re_make_hides():
+def test_a_ranking_over_every_run_where_the_last_n_runs_are_asked_is_re_made_over_them():
     asked = parse("Which qubit failed most in the last 5 runs?", CHIPS)
     args = {"chip_id": CHIP, "by": "qubit"}
-    assert [m.missed for m in mismatches(asked, "failure_ranking", args)] == ["ranks the failures of the last 5 runs only"]
-    assert corrected("failure_ranking", args, asked)[2] is None  # left as it is: the answer gets the note
+    assert [m.missed for m in mismatches(asked, "failure_ranking", args)] == [
+        "ranks over the last 5 runs, not every stored run"]
+    name, fixed, why = corrected("failure_ranking", args, asked)
+    assert (name, fixed) == ("failure_ranking", {**args, "last_runs": 5}) and why
 
 
 @pytest.mark.parametrize("text", [

@@ -59,7 +59,7 @@ def days_asked(asked: Question) -> int | None:
     return window_days(asked)
 
 
-_WINDOW_KEYS = ("days", "day", "since_weekday", "from_date", "to_date")
+_WINDOW_KEYS = ("days", "day", "since_weekday", "from_date", "to_date", "last_runs")
 
 
 def _dated_mismatch(asked: Question, name: str, args: dict) -> str | None:

@@ -81,8 +81,6 @@ def failure_mismatches(asked: Question, name: str, args: dict) -> list[str]:
         out = other_chip + ([] if given_run == run else [_runs_said(run, given_run)])
     else:  # the elements' own window check already holds a written window to this call: one note, not two
         out = other_chip + ([] if window_mismatch(asked, name, args) is not None else _window_mismatch(asked, args))
-    if asked.last_n is not None and asked.has("execution") and not given_run:  # "in the last 5 runs": no call's
-        out.append(f"ranks the failures of the last {asked.last_n} runs only")  # window, so it is noted
     by = str(args.get("by") or "task")
     if subject is not None and subject != by:
         out.append(f"asks which {subject} fails most, not which {by}")
@@ -132,7 +130,8 @@ def _chip_mismatch(counted: PlannedCall, given: dict) -> list[str]:
 
 
 def _said(window: dict) -> str:
-    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in window.items()) or "every stored run"
+    return ", ".join(f"the last {v} runs" if k == "last_runs" else f"{k.replace('_', ' ')} {v}"
+                     for k, v in window.items()) or "every stored run"
 
 
 def _run_said(run: object) -> str:

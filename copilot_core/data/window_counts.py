@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -30,16 +30,18 @@ class WindowCounts(ScopedReader):
     def failure_counts(self, chip_id: str, *, by: Literal["name", "qid", "execution_id"] = "name",
                        since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
                        task_name: str | None = None, family: Family | None = None,
-                       finished: bool = False, execution_id: str | None = None) -> dict[str, int]:
+                       finished: bool = False, execution_id: str | None = None,
+                       runs: Sequence[str] | None = None) -> dict[str, int]:
         """Failed task results per task name (or per qubit/coupling id, or per run), most first: every failure, never
         capped; ``qid``, ``task_name`` and ``family`` (:mod:`~copilot_core.domain.task_families`) narrow them to one
-        qubit's (or coupling's), one task's or one family's, ``execution_id`` to one run's.  ``finished``: every
+        qubit's (or coupling's), one task's or one family's, ``execution_id`` to one run's, ``runs`` to those runs'.
+        ``finished``: every
         finished result (completed or failed) instead, the denominator of a failure rate."""
         with driver_errors(self):
             status: object = {"$in": ["completed", "failed"]} if finished else "failed"
             query = self.scope(chip_id=v.chip_id(chip_id), status=status, **_narrowing(qid, task_name)) | \
                 self._window("start_at", since, until) | \
-                ({"execution_id": v.execution_id(execution_id)} if execution_id is not None else {})
+                ({"execution_id": v.execution_id(execution_id)} if execution_id is not None else {}) | _of_runs(runs)
             counts: dict[str, int] = defaultdict(int)
             fields = {"_id": 0, by: 1} | ({"name": 1, "task_type": 1, "qid": 1} if family else {})
             for doc in self.db["task_result_history"].find(query, fields):
@@ -78,7 +80,7 @@ class WindowCounts(ScopedReader):
                                       "measurements", "excluded tasks", "usable tasks", "completed tasks", "notes"], *,
                         since: datetime | None = None, until: datetime | None = None, qid: str | None = None,
                         task_name: str | None = None, parameter: str | None = None,
-                        within: Narrowed | None = None) -> int:
+                        within: Narrowed | None = None, runs: Sequence[str] | None = None) -> int:
         """One count of documents that started in ``[since, until)``, counted by the server (never capped):
         ``runs``: executions that started (any outcome; a scheduled one has not); ``task results``: finished task
         results (completed or failed: one document per task run per qubit or coupling); ``failed runs``: executions
@@ -90,12 +92,13 @@ class WindowCounts(ScopedReader):
         qubit's or coupling's own results) and ``task_name`` narrow the task results, and the runs to those that
         hold such a result; ``within`` narrows task results (and runs to those holding one) to a set of qubits, a
         family of tasks, a stored-unit limit of the measurement, or counts the distinct qubits they fall on
-        (:class:`Narrowed`)."""
+        (:class:`Narrowed`); ``runs`` keeps only the documents of those runs (execution ids), whatever the window."""
         with driver_errors(self):
             if what == "notes":
                 return seen(int(self.db["calibration_note"].count_documents(
-                    self.scope(chip_id=v.chip_id(chip_id)) | self._window("timestamp", since, until))))
-            window = self._window("start_at", since, until)
+                    self.scope(chip_id=v.chip_id(chip_id)) | self._window("timestamp", since, until) |
+                    _of_runs(runs))))
+            window = self._window("start_at", since, until) | _of_runs(runs)
             narrowed = _narrowing(qid, task_name)
             if what in ("runs", "failed runs", "runs with failures"):
                 status = "failed" if what == "failed runs" else {"$ne": "scheduled"}
@@ -103,8 +106,8 @@ class WindowCounts(ScopedReader):
                 holding = narrowed | ({"status": "failed"} if what == "runs with failures" else {})
                 if holding or within is not None:  # the runs that hold such a result (failed, of a qubit, task, set)
                     held = self._groups(self.scope(chip_id=v.chip_id(chip_id), **holding), within, "execution_id")
-                    query |= {"execution_id": {"$in": sorted({str(run) for run, _ in held
-                                                              if isinstance(run, str)})}}
+                    ids = {run for run, _ in held if isinstance(run, str)}
+                    query |= {"execution_id": {"$in": sorted(ids & set(runs) if runs is not None else ids)}}
                 return seen(int(self.db["execution_history"].count_documents(query)))
             query = self.scope(chip_id=v.chip_id(chip_id), **narrowed) | window
             if within is not None and what != "measurements":
@@ -162,6 +165,11 @@ class Narrowed:
         held = [d for d in docs if self.holds(d) and keep(d)]
         return len({q for d in held if isinstance(q := d.get("qid"), str) and q and "-" not in q}) \
             if self.distinct_qubits else len(held)
+
+
+def _of_runs(runs: Sequence[str] | None) -> dict[str, dict[str, list[str]]]:
+    """The query part that keeps a count to some runs' documents (none when ``runs`` is None), each id validated."""
+    return {"execution_id": {"$in": [v.execution_id(run) for run in runs]}} if runs is not None else {}
 
 
 def _narrowing(qid: str | None, task_name: str | None) -> dict[str, str]:

@@ -21,9 +21,11 @@ _GATES = ("average_gate_fidelity", "x90_gate_fidelity", "x180_gate_fidelity")
 _TWO_QUBIT = ("zx90_gate_fidelity", "bell_state_fidelity")
 FID = r"(fidelit(y|ies)|fids?)"  # "fid": the lab's shorthand for a fidelity ("bell fid", "assignment fid")
 # One state's readout as people write it: "ground-state assignment", "0-state readout", "|0> fidelity", "|1⟩ readout",
-# "P(0|0)" (the chance of reading 0 when 0 was prepared); ``{0}``: the state's words, ``{1}``: its digit.
+# "P(0|0)" (the chance of reading 0 when 0 was prepared), "reads out the one state"; ``{0}``: the state's words, ``{1}``:
+# its digit.
 _STATE = (rf"({{0}}) state(( assignment| readout| measurement)( {FID})?| {FID})|\|{{1}}(>|⟩)( state)?( readout| assignment"
-          rf"| measurement)?( {FID})?|p\({{1}}\|{{1}}\)( readout| assignment)?( {FID})?")
+          rf"| measurement)?( {FID})?|p\({{1}}\|{{1}}\)( readout| assignment)?( {FID})?|(read|reads|reading)( out)? (the )?"
+          rf"({{0}}) state( with( an?| the)? {FID})?")
 # The two-qubit gate as people write it: its duration words name the time row.  QDash's two-qubit gate is the ZX90
 # (cross-resonance) gate; a lab calling its two-qubit gate "CZ" means these rows.
 TWO_Q = r"(zx90|cz|controlled.z|cr|cnot|cross resonance|two.qubit|2q|entangling|coupling)"

@@ -20,6 +20,7 @@ DAYS: tuple[Day, ...] = ("today", "yesterday")
 # alone (``---20``, ISO 8601's form: "since the 20th"), days back from the newest run's day (``-2``: "the day before
 # yesterday"), a weekday, or "month" (the 1st of the newest run's month)
 DATE_PATTERN = r"^(\d{4}-)?\d{2}-\d{2}$|^---\d{2}$|^-\d{1,2}$|^(" + "|".join(WEEKDAYS) + "|month)$"
+LAST_RUNS_MOST = 50  # the newest runs a window of runs ("the last 5 runs") may hold
 _FIRST = datetime(1970, 1, 1)  # an open start: every stored run
 
 

@@ -18,12 +18,13 @@ Way = Literal["below", "above", "better", "worse"]
 COMPARISONS: dict[str, tuple[Way, bool]] = {
     **{w: ("below", False) for w in (
         "below", "under", "less than", "lower than", "smaller than", "shorter than", "beneath", "short of",
-        "shy of", "fewer than", "sub", "south of",
+        "shy of", "fewer than", "sub", "south of", "deeper than", "more negative than",
         "belw", "bellow", "belo", "undr", "les than", "less then", "lower then", "smaller then")},  # typed fast
     **{w: ("above", False) for w in (
         "above", "over", "greater than", "more than", "higher than", "larger than", "longer than", "bigger than",
         "beyond", "past", "exceed", "exceeds", "exceeding", "exceeded", "in excess of", "upwards of", "upward of",
-        "north of", "tops", "topping", "topped", "surpass", "surpasses", "surpassing", "surpassed",
+        "north of", "shallower than", "less negative than",
+        "tops", "topping", "topped", "surpass", "surpasses", "surpassing", "surpassed",
         "abov", "abve", "abvoe", "aboev", "obove", "ovr", "grater than", "greater then", "higher then", "higer than",
         "more then", "larger then", "longer then")},  # typed fast
     **{w: ("above", True) for w in (

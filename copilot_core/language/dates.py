@@ -144,6 +144,7 @@ def written_days(text: str) -> list[Written]:
             taken.append((start, stop))
             out.append(Written(start, stop, first, last, before))
     shared = _shared_month(tokens, out)
+    shared += _bare_ends(text, tokens, out, [(w.start, w.end) for w in shared])
     out += _month_days(tokens, taken + [(w.start, w.end) for w in shared])
     return sorted(out + shared, key=lambda w: w.start)
 
@@ -199,6 +200,52 @@ def _shared_month(tokens: list[tuple[int, int, str]], days: list[Written]) -> li
         number = _day_number(words[1][2])
         if number is not None and (day := _calendar_day(w.first[:-6] or None, int(w.first[-5:-3]), number)):
             out.append(Written(words[1][0], words[1][1], day, day, words[0][2]))
+    return out
+
+
+_DASHES = ("-", "–", "—")
+_RANGE_TO = frozenset({"to", "through", "thru", "till", "until"})
+
+
+def _joined(text: str, tokens: list[tuple[int, int, str]], at: int, step: int) -> int | None:
+    """The token a range joins to the one at ``at`` (``step`` 1: after it, -1: before it) by a dash ("27-30",
+    "27 – 30") or a range word ("27 to 30"), skipping a "the"; None when nothing joins them."""
+    k = at + step
+    if not 0 <= k < len(tokens):
+        return None
+    gap = text[tokens[min(at, k)][1]:tokens[max(at, k)][0]].strip()
+    if gap in _DASHES:
+        return k
+    if gap or tokens[k][2] not in _RANGE_TO:
+        return None
+    k += step
+    if 0 <= k < len(tokens) and tokens[k][2] == "the" and not text[tokens[min(k, k - step)][1]:
+                                                                       tokens[max(k, k - step)][0]].strip():
+        k += step
+    return k if 0 <= k < len(tokens) and not text[tokens[min(k, k - step)][1]:tokens[max(k, k - step)][0]].strip() \
+        else None
+
+
+def _bare_ends(text: str, tokens: list[tuple[int, int, str]], days: list[Written],
+               taken: list[tuple[int, int]]) -> list[Written]:
+    """The other end of a range that writes its month once beside a day: "Nov 27-30", "Nov 26 to 29", "27–30 Nov",
+    "26 to 29 November" (a first end after "from" or "between" is :func:`_shared_month`'s)."""
+    out = []
+    starts = {t[0]: i for i, t in enumerate(tokens)}
+    for w in days:
+        at = starts.get(w.start)
+        if at is None or w.first != w.last or not tokens[at][2]:
+            continue
+        month_first = not tokens[at][2][0].isdigit()
+        end = next((i for i, t in enumerate(tokens) if t[1] == w.end), None) if month_first else at
+        k = _joined(text, tokens, end, 1) if month_first and end is not None else _joined(text, tokens, at, -1)
+        if k is None or (number := _day_number(tokens[k][2])) is None or any(s <= tokens[k][0] < e for s, e in taken):
+            continue
+        if month_first and text[tokens[k][1]:tokens[k][1] + 1] in ("-", "/", ".", ":"):
+            continue  # "Nov 27 - 30.5 μs", "Nov 27-30/11": no day
+        day = _calendar_day(w.first[:-6] or None, int(w.first[-5:-3]), number)
+        if day is not None and (day > w.first if month_first else day < w.first):
+            out.append(Written(tokens[k][0], tokens[k][1], day, day, w.before))
     return out
 
 

@@ -37,7 +37,8 @@ FAILURE_WORDS: dict[str, Row] = {
                           "|error*/fail*/break* out/up the? most/more|trip*/tripped up the? most"
                           "|keep/keeps breaking/erroring"
                           "|least dependable|most undependable|flakiest|most flaky|worst track record"),
-    "by coupling": Phrases("which/what two/2? qubit? coupling/couplings/pair/pairs/edge/edges/coupler/couplers"
+    "by coupling": Phrases("which/what #/two/three/four/five/six/seven/eight/nine/ten? qubit? coupling/couplings/pair"
+                           "/pairs/edge/edges/coupler/couplers"
                            "|which/what two/2? qubit? link/links/pairing/pairings"
                            "|which/what connection/connections|two qubits ... together|fail* together"
                            "|which/what cz/zx90/cr coupling/couplings/pair/pairs/edge/edges|pair/pairs of qubits"
@@ -47,7 +48,8 @@ FAILURE_WORDS: dict[str, Row] = {
                            "|reliable/unreliable/troublesome/problematic/failing coupling/couplings/pair/pairs"
                            "|which/what single/one/individual/particular coupling/coupler/pair/edge"
                            "|worst/top/single coupler/couplers/pair/pairs/edge/edges"),
-    "by qubit": Phrases("which qubit/qubits/qb/qbs|which of the/our/these? qubits/qbs|worst/top/rank qubit/qubits|qubits by"
+    "by qubit": Phrases("which #/two/three/four/five/six/seven/eight/nine/ten? qubit/qubits/qb/qbs"
+                        "|which of the/our/these? qubits/qbs|worst/top/rank qubit/qubits|qubits by"
                         "|qubit/qubits fail*|qubit/qubits has/have/had the? most|qubit/qubits that/which/with"
                         "|per/by qubit|reliable/unreliable/troublesome/problematic/failing qubit/qubits"
                         "|qid/qids|which/what single/one/individual/particular qubit|worst/top *? qubit"),

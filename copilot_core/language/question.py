@@ -22,7 +22,8 @@ from copilot_core.language.qualities import Quality, qualities
 from copilot_core.language.qubit_sets import qubit_set
 from copilot_core.language.ranked import EXTREME_WORDS, extreme_n, extreme_word
 from copilot_core.language.task_words import loose_task_name, task_spelled
-from copilot_core.language.window_words import Window, anchored_to_today, counts_of_time, read_window, unplaced_window
+from copilot_core.language.window_words import (Window, anchored_to_today, counts_of_time, read_window, runs_back,
+                                                unplaced_window)
 from copilot_core.language.question_words import CHIP_ID, MENTION, QUBIT_LIST, SHAPES, TOKEN, WORDS, Phrases, Row, tokens_of
 from copilot_core.language.sentences import quoted_names
 from copilot_core.language.spelled import spelled_as_digits
@@ -126,6 +127,7 @@ class Question:
     window: Window | None = None
     dates: tuple[str | None, str | None] | None = None  # a window written as dates, both ends included (None: open)
     since_weekday: str | None = None  # "since Monday", "this week" (monday): a window from that weekday on
+    last_runs: int | None = None  # a window of the chip's newest runs ("over its last 5 runs")
     task_name: str | None = None  # a QDash task named as written ("CheckT1")
     chart: bool = False
     bare_t2: bool = False  # "T2" with no echo/star
@@ -343,7 +345,8 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
     n_match = _rx("n").search(counting)
     last = _rx("last n").search(text)
     terse = opens_with_count(written, tokens)  # "failed tasks this week?": a sentence opens with what it counts
-    shape = compared_shape(found, qubits, chip_ids, dates is not None, terse) or \
+    runs = runs_back(text)  # "its last 5 runs": a window as much as dates are
+    shape = compared_shape(found, qubits, chip_ids, dates is not None or runs is not None, terse) or \
         next((name for name, rule in SHAPES if (_first(rule, written, tokens) is not None or name == "percentage" and
               bare_percent(text)) and not (name == "percentage" and form_only(written, rule) or name == "count" and
                                             unit_counted(written, rule))), None)
@@ -359,7 +362,8 @@ def _parse(asked: str, chips: tuple[str, ...]) -> Question:
         ends=ends, extreme=cast(Extreme, EXTREME_WORDS[word]) if word else None, extreme_word=word,
         n=_first_count(n_match.groups()) if n_match else None, threshold=limits[0] if limits else None,
         limits=limits, ranges=ranges, join=join, unfit=unfit, unbound=unbound, window=window,
-        since_weekday=weekday, task_name=_task_name(text, found), chart="chart" in found,
+        since_weekday=weekday, last_runs=runs[0] if runs else None,
+        task_name=_task_name(text, found), chart="chart" in found,
         bare_t2="t2" in found and not {"t2_echo", "t2_star"} & set(metrics), many_chips="many chips" in found or len(
             named_chips) > 1, about_data="data" in found or bool(ends) or any(metrics),
         chip_ids=chip_ids, chip_options=chip_options, installed=chips, execution_id=found.get("execution id"),

@@ -266,6 +266,9 @@ WORDS.update({
                                  "|rise/rises/fall/falls/drop/drops/grow/grows/move/moves/change/changes with it/them"
                                  "|go/goes with|go/goes along with|anticorrelat*|depend/depends/dependent on"
                                  "|dependence|predict/predicts|r between|rho|in step with|scale/scales with"
+                                 "|closely ... follow/follows|follow/follows ... closely|how well ... follow/follows"
+                                 "|does/do/did ... follow|what s/is the? r|r value|r coefficient|give/plus/with/and r"
+                                 "|r squared|r2"
                                  "|vary/varies with|with higher/lower/longer/shorter/larger/better/worse ... have/has"
                                  " higher/lower/longer/shorter/larger/smaller/better/worse|up/down when/as/if"
                                  "|when/as/if ... get/gets/becomes shorter/longer/higher/lower/better/worse"),

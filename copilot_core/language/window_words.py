@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from copilot_core.domain.vocabulary import NUMBER_WORDS
+from copilot_core.domain.windows import LAST_RUNS_MOST
 from copilot_core.language.question_words import WORDS, Phrases, tokens_of
 from copilot_core.language.spelled import spelled_as_digits
 
@@ -152,8 +153,8 @@ _FORM_UNITS: dict[str, tuple[Unit, int]] = {
 
 
 def counts_of_time(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` writes a count of days, weeks, months or hours: how long a window is, so never a limit (a
-    number after "over") and never how many a ranking lists."""
+    """Where ``text`` writes a count of days, weeks, months or hours, or of the newest runs: how long a window is,
+    so never a limit (a number after "over") and never how many a ranking lists."""
     tokens = tokens_of(text)
     spans = []
     for i, (start, end, word) in enumerate(tokens):
@@ -162,7 +163,32 @@ def counts_of_time(text: str) -> list[tuple[int, int]]:
         unit = i + 2 if tokens[i + 1:i + 2] and tokens[i + 1][2] in ("calendar", "whole", "full") else i + 1
         if unit < len(tokens) and tokens[unit][2] in _FORM_UNITS:
             spans.append((start, end))
-    return spans
+    runs = runs_back(text)
+    return spans + ([runs[1]] if runs is not None else [])
+
+
+_RUNS_BEFORE = frozenset({"last", "past", "previous", "prior", "latest", "newest", "recent", "final", "preceding"})
+_RUNS_AFTER = frozenset({"latest", "newest", "recent", "last", "previous"})  # "the 5 most recent runs"
+_RUN_NOUNS = frozenset({"runs", "executions", "batches"})
+_RUN_KINDS = frozenset({"calibration", "cal", "completed", "finished", "chip", "s"})  # "last 4 calibration runs"
+
+
+def runs_back(text: str) -> tuple[int, tuple[int, int]] | None:
+    """A window of the chip's newest runs ("the last 5 runs", "its 3 most recent executions", "over the previous
+    ten calibration runs"): how many, and where the count is written (so it is no limit nor a ranking's N)."""
+    tokens = tokens_of(text)
+    words = [w for _, _, w in tokens]
+    for i, word in enumerate(words):
+        if not (word.isdecimal() or word in NUMBER_WORDS) or not 2 <= (n := _count(word)) <= LAST_RUNS_MOST:
+            continue
+        j = i + 1
+        after = j < len(words) and words[j] in _RUNS_AFTER or words[j:j + 2] == ["most", "recent"]
+        j += (2 if words[j:j + 1] == ["most"] else 1) if after else 0
+        while j < len(words) and words[j] in _RUN_KINDS:
+            j += 1
+        if j < len(words) and words[j] in _RUN_NOUNS and (after or i and words[i - 1] in _RUNS_BEFORE):
+            return n, (tokens[i][0], tokens[i][1])
+    return None
 
 
 def _written_form(text: str) -> Window | None:

@@ -26,12 +26,14 @@ def days_args(asked: Question, days: int | None, *, one_day: bool = True) -> dic
 
 def window_args(asked: Question, days: int | None) -> dict:
     """Dates written out ("between 1 and 15 November", "on Tuesday"): those whole days, both ends included;
-    "since Monday", "this week": from a weekday on; else :func:`_days_args`."""
+    "since Monday", "this week": from a weekday on; the chip's newest N runs; else :func:`_days_args`."""
     if asked.dates is not None:
         first, last = asked.dates
         return {key: day for key, day in (("from_date", first), ("to_date", last)) if day is not None}
     if asked.since_weekday is not None:
         return {"since_weekday": asked.since_weekday}
+    if asked.last_runs is not None:  # "over its last 5 runs": those runs' results, whatever their days
+        return {"last_runs": asked.last_runs}
     return days_args(asked, days)
 
 
@@ -46,7 +48,13 @@ def runs_asked(asked: Question) -> bool:
     runs (batches, jobs) that held a failure (the question's counted unit)."""
     unit = asked.counted.unit if asked.counted is not None else None
     return unit in ("failed runs", "runs with failures") or \
-        asked.has("execution") and not asked.has("tasks") and asked.task_name is None
+        asked.has("execution") and not asked.has("tasks") and asked.task_name is None and not _only_window_runs(asked)
+
+
+def _only_window_runs(asked: Question) -> bool:
+    """Its one run word is its window's ("failed results over the last 8 runs"): the results are counted."""
+    rule = WORDS["execution"]
+    return asked.last_runs is not None and isinstance(rule, Phrases) and len(rule.find(asked.text)) <= 1
 
 
 def failed_counted(asked: Question) -> str | None:

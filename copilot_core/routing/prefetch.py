@@ -196,7 +196,7 @@ def compared_plan(asked: Question, chip_id: str) -> PlannedCall | None:
         return ranked
     kind = kind_counted(asked)
     if asked.shape == "window count" and (days is not None or asked.since_weekday is not None or asked.dates
-                                         or asked.has("per day")) or \
+                                         or asked.last_runs or asked.has("per day")) or \
             asked.shape in ("count", "percentage") and kind in KINDS and (asked.has("tasks") or asked.has("result words")) \
             or asked.task_name is not None and asked.has("fail") and asked.has("count words") and not asked.qubits \
             or _runs_holding_failures(asked):

@@ -13,6 +13,7 @@ A count over days counts whole UTC days ending with the day of the chip's newest
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
@@ -23,11 +24,12 @@ from copilot_core.domain.task_names import name_parts, nearest_tasks, task_meant
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, dates_window, day_window, read_end
 from copilot_core.errors import InvalidRequest
+from copilot_core.data.validation import is_execution_id
 from copilot_core.data.window_counts import Narrowed
 from copilot_core.domain.task_families import FAMILIES, FAMILY_WORDS, Family
 from copilot_core.tools.spec import (FROM_QUESTION, QUBIT_SET_ARGS, ToolContext, ToolError, ToolResult, chip_id_arg,
-                                     chip_ids_arg, date_arg, day_arg,
-                                     days_arg, name_arg, qid_arg, qids_arg, tool, weekday_arg)
+                                     chip_ids_arg, date_arg, day_arg, days_arg, last_runs_arg, name_arg, qid_arg,
+                                     qids_arg, tool, weekday_arg)
 
 SHOWN = 5  # names written out in a "fails most" sentence
 LISTED = 20  # names in the result (the model's table and the order check)
@@ -60,6 +62,41 @@ def _window(last: datetime, days: int | None, weekday: str | None, day: Day | No
     if days is not None or weekday is not None or day is not None:
         return day_window(last, days, weekday, day)
     return None, None
+
+
+@dataclass(frozen=True)
+class NewestRuns:
+    """A window of a chip's N newest runs: their execution ids (newest first), how many were asked, their dates."""
+
+    ids: tuple[str, ...]
+    asked: int
+    dated: str  # ", started 2026-11-28 to 2026-12-01 UTC", or "" when no start is stored
+
+    @property
+    def ends(self) -> str:
+        return f"{self.ids[-1]} to {self.ids[0]}{self.dated}" if len(self.ids) > 1 else f"{self.ids[0]}{self.dated}"
+
+    @property
+    def said(self) -> str:
+        if len(self.ids) < self.asked:
+            return f"in all {len(self.ids)} of its runs (fewer than the {self.asked} asked; {self.ends})"
+        return f"in its last {self.asked} runs ({self.ends})" if self.asked > 1 else f"in its last run ({self.ends})"
+
+
+def newest_runs(ctx: ToolContext, chip_id: str, n: int) -> NewestRuns:
+    """The chip's ``n`` newest runs by start (fewer when it holds fewer, said so); none is a clear error."""
+    rows = [r for r in ctx.repo.executions(chip_id, limit=n) if is_execution_id(r.get("execution_id"))]
+    if not rows:
+        raise ToolError(f"{chip_id} has no runs", "pick a chip with calibration runs", kind="data")
+    starts = sorted(at for r in rows if isinstance(at := r.get("start_at"), datetime))
+    dated = f", started {starts[0]:%Y-%m-%d} to {starts[-1]:%Y-%m-%d} UTC" if starts else ""
+    return NewestRuns(tuple(str(r["execution_id"]) for r in rows), n, dated)
+
+
+def _one_window(last_runs: int | None, *windows: object) -> None:
+    """A window of runs is the only window a call gives, or it does not fit."""
+    if last_runs is not None and any(w is not None and w != "" for w in windows):
+        raise ToolError("last_runs is a window of its own", "give last_runs or a window of days, not both", kind="call")
 
 
 def _scope_fields(since: datetime | None, until: datetime | None, qid: str | None, task: str | None) -> dict:
@@ -100,6 +137,7 @@ def task_named(ctx: ToolContext, chip_id: str, task_name: str | None) -> str | N
        "day": day_arg(),
        "from_date": date_arg("first"),
        "to_date": date_arg("last"),
+       "last_runs": last_runs_arg(),
        "qid": qid_arg("Only this qubit's (or coupling's) own task results."),
        "task_name": name_arg("Only results of this task, e.g. 'CheckT1'."),
        "metric_name": name_arg("For measurements: the metric, e.g. 't1'."),
@@ -121,7 +159,9 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
                     to_date: str | None = None, chip_ids: list[str] | None = None,
                     qids: list[str] | None = None, qubits: list[int] | None = None,
                     leaving_out: list[int] | None = None, family: Family | None = None, below: float | None = None,
-                    above: float | None = None, distinct_qubits: bool = False, per_day: bool = False) -> ToolResult:
+                    above: float | None = None, distinct_qubits: bool = False, per_day: bool = False,
+                    last_runs: int | None = None) -> ToolResult:
+    _one_window(last_runs, days, since_weekday, day, from_date, to_date, per_day or None)
     chips = list(dict.fromkeys(chip_ids or [chip_id]))
     within = _narrowed(what, metric_name, qubits, leaving_out, family, below, above, distinct_qubits)
     for chip in chips:
@@ -145,28 +185,30 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
     since, until = _window(last, days, since_weekday, day, from_date, to_date)
     if per_day and since is None:
         since, until = day_window(last, PER_DAY_DEFAULT, None, None)
+    newest = {chip: newest_runs(ctx, chip, last_runs) for chip in chips} if last_runs is not None else {}
     if len(chips) > 1 or qids:
         return counts_compared(ctx, chips, what, since, until, last, [qid] if qid is not None else list(
-            dict.fromkeys(qids or [])), task_name, metric_name, within)
+            dict.fromkeys(qids or [])), task_name, metric_name, within, newest)
+    runs_in = list(newest[chip_id].ids) if newest else None
     task = str(inline_from_database(task_name, 80)) if task_name else None
     named = " ".join(filter(None, [task, FAMILY_WORDS.get(family or "")]))
 
     def count(kind: What) -> int:
         return ctx.repo.count_in_window(chip_id, kind, since=since, until=read_end(until, last), qid=qid,
                                         task_name=task_name, parameter=metric_name if kind == "measurements" else None,
-                                        within=within)
+                                        within=within, runs=runs_in)
 
     n = count(what)
+    span = newest[chip_id].said if newest else dates_text(since, until, last) \
+        if since is not None and until is not None else "over every stored run"
     owner = f" of {ctx.label(chip_id, qid)}" if qid is not None else _set_said(within, ctx.size(chip_id))
     if within is not None and within.distinct_qubits:
-        span = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
         answer = (f"On {chip_id}, {n} distinct qubits{owner} had at least one "
                   f"{'failed ' if what == 'failed tasks' else ''}{named + ' ' if named else ''}task result "
                   f"{span}, each qubit counted once (qubits, not task results).")
         return ToolResult({"chip_id": chip_id, "what": what, "count": n, "counted": "qubits", "answer": answer}
                           | _scope_fields(since, until, qid, task), f"{n} qubits on {chip_id} {span}")
     of_task = f"{named} " if named else ""
-    span = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
     data: dict = {"chip_id": chip_id, "what": what, "count": n}
     if what == "failed tasks" or what in KINDS:
         total = count("task results")
@@ -191,7 +233,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         def runs(kind: What) -> int:
             return n if kind == what else ctx.repo.count_in_window(chip_id, kind, since=since, qid=qid,
                                                                    until=read_end(until, last), task_name=task_name,
-                                                                   within=within)
+                                                                   within=within, runs=runs_in)
 
         total, failed, hit = runs("runs"), runs("failed runs"), runs("runs with failures")
         with_failure = f"{hit} of {total} runs had at least one failed task result ({format_share(hit, total)})"
@@ -221,7 +263,7 @@ def count_in_window(ctx: ToolContext, chip_id: str, what: What, days: int | None
         answer += _per_day_said(days_counted)
         data["per_day"] = [{"day": d, "count": k} for d, k in days_counted]
     data["answer"] = answer
-    data |= _scope_fields(since, until, qid, task)
+    data |= _scope_fields(since, until, qid, task) | ({"runs": runs_in} if runs_in is not None else {})
     return ToolResult(data, f"{n} {what}{owner} on {chip_id} {span}")
 
 
@@ -287,9 +329,11 @@ _OF: dict[str, What] = {"failed tasks": "task results", "failed runs": "runs", "
 
 def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datetime | None, until: datetime | None,
                     last: datetime, qids: list[str], task_name: str | None, metric_name: str | None,
-                    within: Narrowed | None = None) -> ToolResult:
-    """One count per chip (one window for all of them) or per qubit, side by side: the winner named first, a tie
-    said as a tie, and a ``ranking`` the order check holds the answer's winner and counts against."""
+                    within: Narrowed | None = None, newest: dict[str, NewestRuns] | None = None) -> ToolResult:
+    """One count per chip (one window for all of them, or each chip's own newest runs) or per qubit, side by side:
+    the winner named first, a tie said as a tie, and a ``ranking`` the order check holds the answer's winner and
+    counts against."""
+    newest = newest or {}
     per_qubit = len(qids) > 1
     keys = qids if per_qubit else chips
     chip_of = {k: (chips[0] if per_qubit else k) for k in keys}
@@ -297,17 +341,19 @@ def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datet
     counted = {k: ctx.repo.count_in_window(chip_of[k], what, since=since, until=read_end(until, last),
                                            qid=k if per_qubit else (qids[0] if qids else None), task_name=task_name,
                                            parameter=metric_name if what == "measurements" else None,
-                                           within=within) for k in keys}
+                                           within=within, runs=_ids(newest, chip_of[k])) for k in keys}
     order = sorted(keys, key=lambda k: -counted[k])  # most first
     task = f"{inline_from_database(task_name, 80)} " if task_name else ""
     distinct = within is not None and within.distinct_qubits
     noun = f"{CATALOGUE[str(metric_name)].title} measurements" if what == "measurements" else \
         f"distinct qubits with at least one {task}{_COUNTED[what][:-1]}" if distinct else f"{task}{_COUNTED[what]}"
-    span = dates_text(since, until, last) if since is not None and until is not None else "over every stored run"
+    span = _runs_said(newest) if newest else dates_text(since, until, last) \
+        if since is not None and until is not None else "over every stored run"
     where = f" on {chips[0]}" if per_qubit else ""
     whole = {k: ctx.repo.count_in_window(chip_of[k], _OF[what], since=since, until=read_end(until, last),
                                          qid=k if per_qubit else (qids[0] if qids else None), task_name=task_name,
-                                         within=within) for k in keys} if what in _OF and not distinct else {}
+                                         within=within, runs=_ids(newest, chip_of[k])) for k in keys} \
+        if what in _OF and not distinct else {}
     shown = {k: f"{counted[k]} of {whole[k]} ({format_share(counted[k], whole[k])})" if k in whole else
              str(counted[k]) for k in keys}  # a failure count with its share of its own chip's (qubit's) whole
     listed = ", ".join(f"{label[k]} {shown[k]}" for k in order)
@@ -332,5 +378,18 @@ def counts_compared(ctx: ToolContext, chips: list[str], what: What, since: datet
             "ranking": ranking(kind, noun, [(label[k], [str(counted[k])] + ([format_share(counted[k], whole[k])]
                                                                             if k in whole else [])) for k in order],
                                higher_is_better=what not in _OF)}
-    data |= _scope_fields(since, until, None, task_name) | ({"counted": "qubits"} if distinct else {})
+    data |= _scope_fields(since, until, None, task_name) | ({"counted": "qubits"} if distinct else {}) | \
+        ({"runs": {chip: list(r.ids) for chip, r in newest.items()}} if newest else {})
     return ToolResult(data, f"{noun}{where} {span}: {listed}")
+
+
+def _ids(newest: dict[str, NewestRuns], chip: str) -> list[str] | None:
+    return list(newest[chip].ids) if chip in newest else None
+
+
+def _runs_said(newest: dict[str, NewestRuns]) -> str:
+    """Each chip's own newest runs, as a side-by-side count's window."""
+    if len(newest) == 1:
+        return next(iter(newest.values())).said
+    asked = next(iter(newest.values())).asked
+    return f"in each chip's own last {asked} runs ({'; '.join(f'{chip}: {r.ends}' for chip, r in newest.items())})"

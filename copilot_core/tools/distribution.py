@@ -25,7 +25,7 @@ from copilot_core.tools.spec import QUBIT_SET_ARGS, ToolContext, ToolError, Tool
 Statistic = Literal["std", "range", "iqr", "cv", "pstd", "mad"]
 STATISTICS: tuple[Statistic, ...] = ("std", "range", "iqr", "cv", "pstd", "mad")
 _ALWAYS: tuple[Statistic, ...] = ("std", "range", "iqr", "cv")  # said after the one asked; pstd and mad when asked
-SPREAD_UNITS = ("kHz", "MHz", "ns", "μs")  # a frequency's (GHz) spread in a smaller unit, a time's in the other
+SPREAD_UNITS = ("kHz", "MHz", "GHz", "ns", "μs", "ms")  # another unit of the metric's own family
 
 
 @tool("metric_spread",

@@ -16,10 +16,12 @@ from typing import Literal
 from copilot_core.domain.display import format_fraction, format_share
 from copilot_core.domain.task_families import FAMILIES, FAMILY_WORDS, Family
 from copilot_core.domain.windows import WEEKDAYS, Day, dates_text, read_end
-from copilot_core.tools.aggregates import LISTED, SHOWN, _scope_fields, _window, ranking, task_named
+from copilot_core.tools.aggregates import (LISTED, SHOWN, _one_window, _scope_fields, _window, newest_runs, ranking,
+                                           task_named)
 from copilot_core.tools.compact import inline_from_database
 from copilot_core.tools.spec import (FROM_QUESTION, ToolContext, ToolError, ToolResult, chip_id_arg, date_arg,
-                                     day_arg, days_arg, name_arg, qid_arg, qids_arg, tool, weekday_arg)
+                                     day_arg, days_arg, last_runs_arg, name_arg, qid_arg, qids_arg, tool,
+                                     weekday_arg)
 
 _GROUPED: dict[str, Literal["name", "qid", "execution_id"]] = {"task": "name", "qubit": "qid", "coupling": "qid",
                                                                "run": "execution_id"}
@@ -108,6 +110,7 @@ def _of_subject(counts: dict[str, int], by: str) -> dict[str, int]:
        "since_weekday": weekday_arg(),
        "from_date": date_arg("first"),
        "to_date": date_arg("last"),
+       "last_runs": last_runs_arg(),
        "qid": qid_arg("Only this qubit's failures."),
        "qids": qids_arg(8, min_items=2) | {"description": "Compare these qubits' failure counts."},
        "task_name": name_arg("Only this task's failures."),
@@ -128,7 +131,8 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
                     qid: str | None = None, task_name: str | None = None, qids: list[str] | None = None,
                     from_date: str | None = None, to_date: str | None = None, family: Family | None = None,
                     rate: bool = False, execution_id: str | None = None, active_only: bool = False,
-                    n: int | None = None) -> ToolResult:
+                    n: int | None = None, last_runs: int | None = None) -> ToolResult:
+    _one_window(last_runs, days, day, since_weekday, from_date, to_date, execution_id)
     ctx.chip(chip_id)
     chip_id, run = _run_named(ctx, chip_id, execution_id) if execution_id is not None else (chip_id, None)
     for q in ([qid] if qid is not None else []) + (qids or []):
@@ -140,8 +144,10 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
     windowed = days is not None or since_weekday is not None or day is not None or bool(from_date or to_date)
     last = ctx.repo.last_execution_at(chip_id) if windowed else None
     since, until = _window(last, days, since_weekday, day, from_date, to_date) if last is not None else (None, None)
+    newest = newest_runs(ctx, chip_id, last_runs) if last_runs is not None else None
     read = {"by": "qid" if qids else _GROUPED[by], "since": since, "until": read_end(until, last),
-            "qid": None if qids else qid, "task_name": task_name, "family": family, "execution_id": run}
+            "qid": None if qids else qid, "task_name": task_name, "family": family, "execution_id": run,
+            "runs": list(newest.ids) if newest is not None else None}
     counts = ctx.repo.failure_counts(chip_id, **read)  # type: ignore[arg-type]
     if not qids:
         counts = _of_subject(counts, by)
@@ -151,13 +157,14 @@ def failure_ranking(ctx: ToolContext, chip_id: str, by: By = "task",
     narrowed = "".join([f" of {task}" if task else "", f" of {ctx.label(chip_id, qid)}"
                         if qid is not None and not qids else "",
                         f" of the {FAMILY_WORDS[family]} tasks" if family else ""])
-    scope = (f"in run {run}" if run is not None else dates_text(since, until, last)
+    scope = (f"in run {run}" if run is not None else newest.said if newest is not None else dates_text(since, until, last)
              if since is not None and until is not None else "over every stored run") \
         + (f", counting only the failures{narrowed}" if narrowed else "") \
         + (f", leaving out the qubits marked inactive ({', '.join(ctx.label(chip_id, q) for q in left_out)})"
            if left_out else ", every qubit active" if active_only and by == "qubit" else "")
     fields = _scope_fields(since, until, None if qids else qid, task) | ({"family": family} if family else {}) | \
         ({"execution_id": run} if run is not None else {}) | \
+        ({"runs": list(newest.ids)} if newest is not None else {}) | \
         ({"inactive_left_out": [ctx.label(chip_id, q) for q in left_out]} if active_only and by == "qubit" else {})
     if qids:
         return _qubits_compared(ctx, chip_id, list(dict.fromkeys(qids)), counts, scope, fields)

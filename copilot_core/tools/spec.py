@@ -18,7 +18,7 @@ import pandas as pd
 
 from copilot_core.analysis.overview import INACTIVE_MARK
 from copilot_core.domain.topology import Topology, target_label, topology_for
-from copilot_core.domain.windows import DATE_PATTERN, DAYS, WEEKDAYS
+from copilot_core.domain.windows import DATE_PATTERN, DAYS, LAST_RUNS_MOST, WEEKDAYS
 from copilot_core.errors import CopilotError
 from copilot_core.tools.compact import inline_from_database
 
@@ -298,6 +298,14 @@ def day_arg() -> dict:
     """``day``: one whole UTC day instead of ``days`` ("yesterday" is the day before the newest run's day)."""
     return {"type": "string", "enum": list(DAYS),
             "description": "Instead of days: one UTC day, 'today' (the newest run's day) or the day before."}
+
+
+def last_runs_arg() -> dict:
+    """``last_runs``: a window of the chip's N newest runs instead of days ("over its last 5 runs"); the router
+    fills it from the question (:func:`~copilot_core.tools.aggregates.newest_runs`)."""
+    return {"type": "integer", "minimum": 1, "maximum": LAST_RUNS_MOST, FROM_QUESTION: True,
+            "description": "Instead of days: only the results of the chip's N newest runs."}
+
 
 
 def date_arg(end: str) -> dict:
