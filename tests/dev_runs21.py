@@ -7,7 +7,9 @@
 4. "which 3 qubits failed most": the qubits are ranked, three of them; a state's readout said as a verb ("reads out
    the one state with fidelity above 90%"); a spread asked in a coarser unit ("T1 std in ms");
 5. a range of days that writes its month once ("Nov 27-30", "27–30 Nov", "Nov 26 to 29", "November 26th through
-   the 29th"): both ends, inclusive (whole UTC days, written from a stretch of the newest days inside one month).
+   the 29th"): both ends, inclusive (whole UTC days, written from a stretch of the newest days inside one month);
+6. a question that corrects itself ("T1 above 40 us, sorry I mean T2 echo above 40 us", "Q5, no wait, Q6"): read as
+   corrected.
 
 Each question carries the router call it needs, written by hand.  Truths are pymongo reads over the raw demo
 documents: a chip's N newest runs are its N newest ``execution_history`` documents by ``start_at`` (then by
@@ -135,6 +137,14 @@ ROUTED: tuple[tuple[str, str, Call], ...] = (
                                                             "unit": "ms"})),
     ("r21-ms-2", "what is the range of T1 on 144Qv2, in milliseconds?",
      ("metric_spread", {"chip_id": OTHER, "metric_name": "t1", "lead": "range", "unit": "ms"})),
+    ("r21-fix-1", "which qubits on 64Qv3 have T1 above 40 us, sorry I mean T2 echo above 40 us?",
+     ("filter_metric", {"chip_id": CHIP, "metric_name": "t2_echo", "above": 40.0})),
+    ("r21-fix-2", "median T1 on 64Qv3 - scratch that, 144Qv2", ("get_chip_summary", {"chip_id": OTHER,
+                                                                                     "param_names": ["t1"]})),
+    ("r21-fix-3", "what's the T1 of Q5, no wait, Q6, on 64Qv3?",
+     ("get_qubit_params", {"chip_id": CHIP, "qid": "6", "param_names": ["t1"]})),
+    ("r21-fix-4", "T1 of Q5 on 64Qv3 (correction: T2 echo)",
+     ("get_qubit_params", {"chip_id": CHIP, "qid": "5", "param_names": ["t2_echo"]})),
     ("r21-top-2", "which three qubits on 64Qv3 failed most?",
      ("failure_ranking", {"chip_id": CHIP, "by": "qubit", "n": 3})),
     ("r21-top-3", "which 2 couplings on 64Qv3 failed most often?",

@@ -8,6 +8,7 @@ import pytest
 
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.language.comparisons import comparison
+from copilot_core.language.corrections import taken_back
 from copilot_core.language.question import parse
 from copilot_core.tools import DataStore, Toolkit
 from tests import dev_runs21
@@ -125,3 +126,20 @@ def test_a_spread_asked_in_ms_is_said_in_ms(demo_db, chip, stat):
     want = spread_of(chip_values(demo_db, chip, "t1"), stat) / 1000  # stored in μs
     assert out.ok and out.full["unit"] == "ms"
     assert not problems(Truth((Expect(want, 0.00006),)), out.full["answer"]), out.full["answer"]
+
+
+@pytest.mark.parametrize("text, read", [
+    ("T1 of Q5, sorry, I meant Q7, on 64Qv3", "T1 of Q7, , on 64Qv3"),
+    ("best T1 on 144Qv2, or rather on 64Qv3?", "best T1 on 64Qv3, ?"),
+    ("qubits with T1 below 20 us - make that T2 star below 20 us", "qubits with T2 star below 20 us"),
+])
+def test_a_correction_takes_back_what_it_replaces(text, read):
+    assert taken_back(text, CHIPS) == read
+
+
+@pytest.mark.parametrize("text", [
+    "I mean, which qubits on 64Qv3 have the best T1?", "T1 of Q5 on 64Qv3 after the readout correction, and Q6?",
+    "which qubits have T1 above 40 us? no wait is fine", "oops, what is the T1 of Q5?",
+])
+def test_words_that_correct_nothing_change_nothing(text):
+    assert taken_back(text, CHIPS) == text

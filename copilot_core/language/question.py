@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Literal, cast
 
 from copilot_core.language.absent import not_held_spans
+from copilot_core.language.corrections import taken_back
 from copilot_core.language.dates import date_spans, written_window
 from copilot_core.language.compared import compared_shape, opens_with_count
 from copilot_core.language.count_units import Counted, counted_unit
@@ -310,7 +311,8 @@ def _task_name(text: str, found: dict[str, str]) -> str | None:
 
 @functools.lru_cache(maxsize=256)
 def _parse(asked: str, chips: tuple[str, ...]) -> Question:
-    typed, read_as = respelled(as_typed(asked))  # spoken names as typed, slipped words as meant: every reading
+    typed, read_as = respelled(taken_back(as_typed(asked), chips))  # spoken names as typed, slips as meant, a
+    # correction's words in place of those it takes back: every reading
     written, held = as_fidelity(anchored_to_today(typed))  # "zed x ninety error": the ZX90 fidelity, everywhere
     tokens = tokens_of(written)
     found = {row: said for row, rule in WORDS.items() if (said := _first(rule, written, tokens)) is not None}
