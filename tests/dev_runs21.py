@@ -8,7 +8,9 @@
    the one state with fidelity above 90%"); a spread asked in a coarser unit ("T1 std in ms");
 5. a range of days that writes its month once ("Nov 27-30", "27–30 Nov", "Nov 26 to 29", "November 26th through
    the 29th"): both ends, inclusive (whole UTC days, written from a stretch of the newest days inside one month);
-6. a question that corrects itself ("T1 above 40 us, sorry I mean T2 echo above 40 us", "Q5, no wait, Q6"): read as
+6. a person's own words for an end ("the T1 champion", "the laggard on T2 echo") and for setting chips against each
+   other ("across both chips, which has more ...");
+7. a question that corrects itself ("T1 above 40 us, sorry I mean T2 echo above 40 us", "Q5, no wait, Q6"): read as
    corrected.
 
 Each question carries the router call it needs, written by hand.  Truths are pymongo reads over the raw demo
@@ -133,6 +135,10 @@ ROUTED: tuple[tuple[str, str, Call], ...] = (
      "above 20 us?", ("filter_metrics", {"chip_id": OTHER, "join": "and", "conditions": [
          {"metric_name": "readout_fidelity_0", "above": 95.0}, {"metric_name": "t2_echo", "above": 20.0}],
          "qubits": list(range(40, 48))})),
+    ("r21-state-3", "which of Q8-Q15 on 64Qv3 read the |1> state with a fidelity under 92% and have T1 above 30 us",
+     ("filter_metrics", {"chip_id": CHIP, "join": "and", "conditions": [
+         {"metric_name": "readout_fidelity_1", "below": 92.0}, {"metric_name": "t1", "above": 30.0}],
+         "qubits": list(range(8, 16))})),
     ("r21-ms-1", "T1 std on 64Qv3 in ms", ("metric_spread", {"chip_id": CHIP, "metric_name": "t1", "lead": "std",
                                                             "unit": "ms"})),
     ("r21-ms-2", "what is the range of T1 on 144Qv2, in milliseconds?",
@@ -145,6 +151,12 @@ ROUTED: tuple[tuple[str, str, Call], ...] = (
      ("get_qubit_params", {"chip_id": CHIP, "qid": "6", "param_names": ["t1"]})),
     ("r21-fix-4", "T1 of Q5 on 64Qv3 (correction: T2 echo)",
      ("get_qubit_params", {"chip_id": CHIP, "qid": "5", "param_names": ["t2_echo"]})),
+    ("r21-end-1", "On 64Qv3, which qubit is the T1 champion?",
+     ("rank_metric", {"chip_id": CHIP, "metric_name": "t1", "order": "highest", "n": 1})),
+    ("r21-end-2", "who is the laggard on T2 echo on 144Qv2?",
+     ("rank_metric", {"chip_id": OTHER, "metric_name": "t2_echo", "order": "lowest", "n": 1})),
+    ("r21-which-1", "Across both chips, which has more qubits with readout fidelity under 90%?",
+     ("compare_chips", {"metric_name": "average_readout_fidelity", "below": 90.0})),
     ("r21-top-2", "which three qubits on 64Qv3 failed most?",
      ("failure_ranking", {"chip_id": CHIP, "by": "qubit", "n": 3})),
     ("r21-top-3", "which 2 couplings on 64Qv3 failed most often?",

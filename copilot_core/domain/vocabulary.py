@@ -25,7 +25,7 @@ FID = r"(fidelit(y|ies)|fids?)"  # "fid": the lab's shorthand for a fidelity ("b
 # its digit.
 _STATE = (rf"({{0}}) state(( assignment| readout| measurement)( {FID})?| {FID})|\|{{1}}(>|⟩)( state)?( readout| assignment"
           rf"| measurement)?( {FID})?|p\({{1}}\|{{1}}\)( readout| assignment)?( {FID})?|(read|reads|reading)( out)? (the )?"
-          rf"({{0}}) state( with( an?| the)? {FID})?")
+          rf"\|?({{0}})(>|⟩)? state( with( an?| the)? {FID})?")
 # The two-qubit gate as people write it: its duration words name the time row.  QDash's two-qubit gate is the ZX90
 # (cross-resonance) gate; a lab calling its two-qubit gate "CZ" means these rows.
 TWO_Q = r"(zx90|cz|controlled.z|cr|cnot|cross resonance|two.qubit|2q|entangling|coupling)"

@@ -75,7 +75,7 @@ WORDS: dict[str, Row] = {
     "extreme": Phrases("lowest|highest|best|worst|smallest|largest|longest|shortest|minimum|maximum|weakest|"
                        "strongest|poorest|top|bottom|leading|trailing|lagging|most small|most large|least small"
                        "|least large|relax/relaxes fastest/quickest/slowest|fastest|quickest|briefest"
-                       "|slowest|lead/leads on/in"),  # own words: language/ranked.py
+                       "|slowest|lead/leads on/in|champion|champ|laggard"),  # own words: language/ranked.py
     "n": re.compile(rf"\b(?:top|bottom|last|latest|first|past)\s+({COUNT})\b"  # not a limit's "past 50 us"
                     rf"(?!\s*(?:days?|weeks?|hours?|hrs?\b)|[\s-]*qubit(?!s)|\s*(?:{UNIT_WORDS})(?![a-z]))"
                     rf"|\b({COUNT})\s+(?:most recent|latest|best|worst|lowest|highest|qubits|couplings|pairs)\b"
@@ -299,7 +299,8 @@ WORDS.update({
                             f"|overall ... all/both/every the? {_CHIPS}"),
     "chip comparing": Phrases(f"which {_CHIP}/{_CHIPS}/one|which of|each/per {_CHIP}|chip by chip|compare*|comparison"
                               "|vs|versus|than|side by side|differ*|better|worse|higher|lower|larger|smaller"
-                              "|more uniform|less uniform|stack up|against|between the"),
+                              "|more uniform|less uniform|stack up|against|between the"
+                              "|which has/have/had/shows/show/sees/saw/gets/got"),
     "min max words": Phrases("minimum|maximum|min|max"),
     # an end of each chip's own values, said of its subjects ("whose best qubit", "the weakest coupler on each"):
     # each chip's maximum or minimum (by the metric's direction), never the chips ranked on a median

@@ -25,7 +25,8 @@ EXTREME_WORDS: dict[str, str] = {
     # a person's own words: ahead or behind ("leading on T1", "trailing"), an awkward size ("the most
     # small"), a T1's own verb ("relax fastest": the shortest T1)
     "leading": "best", "lead on": "best", "leads on": "best", "lead in": "best", "leads in": "best",
-    "trailing": "worst", "lagging": "worst", "most small": "lowest", "least large": "lowest",
+    "trailing": "worst", "lagging": "worst", "champion": "best", "champ": "best", "laggard": "worst",
+    "most small": "lowest", "least large": "lowest",
     "most large": "highest", "least small": "highest", "relax fastest": "lowest", "relaxes fastest": "lowest",
     "relax quickest": "lowest", "relaxes quickest": "lowest", "relax slowest": "highest", "relaxes slowest": "highest",
     # a time's own ends: the fastest gate or briefest pulse is its shortest time, the slowest its longest
