@@ -236,10 +236,14 @@ def _bare_ends(text: str, tokens: list[tuple[int, int, str]], days: list[Written
         at = starts.get(w.start)
         if at is None or w.first != w.last or not tokens[at][2]:
             continue
-        month_first = not tokens[at][2][0].isdigit()
+        month_first = tokens[at][2] in _MONTH_WORDS or tokens[at][2][:3] in MONTHS
+        if not month_first and not (at + 1 < len(tokens) and (tokens[at + 1][2] in _MONTH_WORDS or tokens[at + 1][2]
+                                                                in ("of", *MONTHS))):
+            continue  # a day written with digits only ("2026-11-12") takes no bare end
         end = next((i for i, t in enumerate(tokens) if t[1] == w.end), None) if month_first else at
         k = _joined(text, tokens, end, 1) if month_first and end is not None else _joined(text, tokens, at, -1)
-        if k is None or (number := _day_number(tokens[k][2])) is None or any(s <= tokens[k][0] < e for s, e in taken):
+        if k is None or (number := _day_number(tokens[k][2])) is None or \
+                any(s <= tokens[k][0] < e for s, e in [*taken, *((d.start, d.end) for d in days)]):
             continue
         if month_first and text[tokens[k][1]:tokens[k][1] + 1] in ("-", "/", ".", ":"):
             continue  # "Nov 27 - 30.5 μs", "Nov 27-30/11": no day

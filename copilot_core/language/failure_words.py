@@ -41,6 +41,7 @@ FAILURE_WORDS: dict[str, Row] = {
                            "/pairs/edge/edges/coupler/couplers"
                            "|which/what two/2? qubit? link/links/pairing/pairings"
                            "|which/what connection/connections|two qubits ... together|fail* together"
+                           "|which/what #/two? qubits ... together"
                            "|which/what cz/zx90/cr coupling/couplings/pair/pairs/edge/edges|pair/pairs of qubits"
                            "|qubit pair/pairs fail*|coupling/couplings/edge/edges fail*|per/by coupling/pair/edge"
                            "|which of the/our/these? couplings/pairs/edges|worst/top/rank coupling/couplings/pairs"
