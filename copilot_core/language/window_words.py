@@ -174,8 +174,8 @@ _RUN_KINDS = frozenset({"calibration", "cal", "completed", "finished", "chip", "
 
 
 def runs_back(text: str) -> tuple[int, tuple[int, int]] | None:
-    """A window of the chip's newest runs ("the last 5 runs", "its 3 most recent executions", "over the previous
-    ten calibration runs"): how many, and where the count is written (so it is no limit nor a ranking's N)."""
+    """A window of the chip's newest runs ("the last 5 runs", "its 3 most recent executions", "across the
+    prior ten calibration runs"): how many, and where the count is written (so it is no limit nor a ranking's N)."""
     tokens = tokens_of(text)
     words = [w for _, _, w in tokens]
     for i, word in enumerate(words):

@@ -96,7 +96,8 @@ def newest_runs(ctx: ToolContext, chip_id: str, n: int) -> NewestRuns:
 def _one_window(last_runs: int | None, *windows: object) -> None:
     """A window of runs is the only window a call gives, or it does not fit."""
     if last_runs is not None and any(w is not None and w != "" for w in windows):
-        raise ToolError("last_runs is a window of its own", "give last_runs or a window of days, not both", kind="call")
+        raise ToolError("last_runs and a window of days are not both taken", "give last_runs or a window of days",
+                        kind="call")
 
 
 def _scope_fields(since: datetime | None, until: datetime | None, qid: str | None, task: str | None) -> dict:

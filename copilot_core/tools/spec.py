@@ -304,8 +304,7 @@ def last_runs_arg() -> dict:
     """``last_runs``: a window of the chip's N newest runs instead of days ("over its last 5 runs"); the router
     fills it from the question (:func:`~copilot_core.tools.aggregates.newest_runs`)."""
     return {"type": "integer", "minimum": 1, "maximum": LAST_RUNS_MOST, FROM_QUESTION: True,
-            "description": "Instead of days: only the results of the chip's N newest runs."}
-
+            "description": "Instead of days: the chip's N newest runs."}
 
 
 def date_arg(end: str) -> dict:

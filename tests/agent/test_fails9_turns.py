@@ -2,16 +2,17 @@
 (``Copilot.ask``, the real openai SDK against the scripted server over HTTP): what the person reads names the subject
 at the top of the count the question asks for, over its scope (a window, one run, one task), with that count; a
 total count, another pair or another run written with no call is replaced by the ranking; a model's call over every
-stored run for one run's question is re-made; a scope no call covers carries the note; a tie names every subject with
-the one count.  Expected subjects and counts are the hand-written pymongo reads of ``tests/dev_fails9.py``."""
+stored run for one run's question is re-made; a window of the newest runs is ranked over those runs; a tie names
+every subject with the one count.  Expected subjects and counts are the hand-written pymongo reads of ``tests/dev_fails9.py``."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 
-from tests import dev_fails9
+from tests import dev_fails9, dev_runs21
 from tests.agent.page_turn import SMALL, asked_on_small, page_turn, shown
 from tests.dev_fails7 import label
 from tests.eval_score import problems
@@ -100,7 +101,10 @@ def test_a_tie_names_every_subject_with_the_one_count(demo_db, repo, scripted_op
     assert _names_all(said, keys, n) and "tied" in said and f"{n} of" in said, said
 
 
-def test_a_run_window_no_call_covers_carries_the_note(repo, scripted_openai, tmp_path):
+def test_a_run_window_is_ranked_over_those_runs(demo_db, repo, scripted_openai, tmp_path):
+    counts: Counter = Counter(d["qid"] for d in dev_runs21.in_runs(demo_db, CHIP, 5) if "-" not in d["qid"])
+    keys, n = dev_fails9.top(counts)
+    assert counts != dev_fails9.failures(demo_db, CHIP, "qubit")  # five runs are not every stored run
     scripted_openai.smart = quoter
     said = shown(page_turn(repo, scripted_openai, tmp_path, "Which qubit failed most in the last 5 runs?", SMALL))
-    assert "Note:" in said and "last 5 runs" in said, said
+    assert _names_all(said, keys, n) and "last 5 runs" in said, said
