@@ -16,7 +16,7 @@ from copilot_core.llm.conversation import start_conversation
 from copilot_core.llm.provider import ApiStyle, ProviderConfig
 
 CHAT_PROMPT_BUDGET = 1_200  # the chat-mode system prompt, any question, either API style
-TOOL_SCHEMAS_TARGET = 2_650  # the full tool set as sent, either API style (31 tools: figure and question-shape tools)
+TOOL_SCHEMAS_TARGET = 2_660  # the full tool set as sent, either API style (31 tools; a window of runs on two of them)
 CHARS_PER_TOKEN = 3.5
 ESTIMATE_RULE = f"ceil(characters / {CHARS_PER_TOKEN:g})"
 
