@@ -3,7 +3,8 @@
 at the top of the count the question asks for, over its scope (a window, one run, one task), with that count; a
 total count, another pair or another run written with no call is replaced by the ranking; a model's call over every
 stored run for one run's question is re-made; a window of the newest runs is ranked over those runs; a tie names
-every subject with the one count.  Expected subjects and counts are the hand-written pymongo reads of ``tests/dev_fails9.py``."""
+every subject with the one count.  Expected subjects and counts are the hand-written pymongo reads of
+``tests/dev_fails9.py`` and ``tests/dev_runs21.py``."""
 
 from __future__ import annotations
 
