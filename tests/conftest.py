@@ -60,11 +60,23 @@ SLOW_MODULES = frozenset({
     "agent/test_public_eval.py", "agent/test_qubit_review.py",  # the scripted evals: every question, three models
     "chat/test_notebook_export.py", "pages/test_hostile_links.py", "pages/test_figures.py",  # kernels, Chromium
     "depth/test_memory_owner.py",  # whole pages in AppTest
+    *(f"agent/{name}" for name in (
+        "test_answer_scope.py", "test_asks.py", "test_chip_names.py", "test_fails_most.py", "test_limit_ranges.py",
+        "test_marks9_coverage.py", "test_own_counts.py", "test_prefetch.py", "test_rate_top_n.py", "test_restate.py",
+        "test_restate2.py", "test_restate_dev_scan.py", "test_routes.py", "test_shapes_b.py",
+        "test_tool_sentences_survive_the_check.py")),  # whole dev question sets read, routed and checked
+    "tools/test_counting17.py", "tools/test_task_names16.py", "tools/test_tools_demo.py",  # every tool on the demo
+    "chat/test_stop_and_stream.py", "chat/test_two_people.py", "pages/test_bad_database_values.py",
+    "pages/test_chart_look.py",  # whole pages or turns with servers
+    "sandbox/test_fair_share_preempt.py", "sandbox/test_job_isolation.py",  # sandbox processes
 })
 
 
-# Every sealed set's module builds that set's truths on the embedded engine: minutes each, in the full tier only.
-SLOW_PREFIXES = ("agent/test_sealed",)
+# Every sealed set's module builds that set's truths on the embedded engine (minutes each); every dev question set
+# through the router (``test_router_*``) and through the page's turn (``*_turns.py``) takes tens of seconds (70 % of
+# the in-process tier).  The full tier runs them.
+SLOW_PREFIXES = ("agent/test_sealed", "test_router_", "agent/test_router_")
+SLOW_SUFFIXES = ("_turns.py",)
 
 
 # The modules that take longest (CPU seconds per module, measured per worker on ``make test``'s in-process run),
@@ -109,7 +121,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.e2e)
         if relative.startswith("real_llm/"):
             item.add_marker(pytest.mark.real_llm)
-        if relative in SLOW_MODULES or relative.startswith(SLOW_PREFIXES):
+        if relative in SLOW_MODULES or relative.startswith(SLOW_PREFIXES) or relative.endswith(SLOW_SUFFIXES):
             item.add_marker(pytest.mark.slow)
         callspec = getattr(item, "callspec", None)
         if callspec is not None and MONGO_PLAN_PARAMS & {p for p in callspec.params.values() if isinstance(p, str)}:
