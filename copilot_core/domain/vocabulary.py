@@ -162,14 +162,16 @@ def is_below(word: str) -> bool:
     return _BELOW.fullmatch(" ".join(word.split())) is not None
 
 
-def words(pattern: str) -> re.Pattern[str]:
-    """``pattern`` as whole words, case-insensitive, a space matching any run of spaces, ``_`` or ``-``."""
-    return re.compile(r"(?<![a-z0-9_])(" + pattern.replace(" ", r"[\s_-]*") + r")(?![a-z0-9_])", re.I)
+def words(pattern: str, plural: bool = False) -> re.Pattern[str]:
+    """``pattern`` as whole words, case-insensitive, a space matching any run of spaces, ``_`` or ``-``
+    (``plural``: an "s" may follow, "the best 5 T1s", "T1's")."""
+    tail = r"(?:['’]?s)?" if plural else ""
+    return re.compile(r"(?<![a-z0-9_])(" + pattern.replace(" ", r"[\s_-]*") + r")" + tail + r"(?![a-z0-9_])", re.I)
 
 
 # Catalogue names written out ("t2_echo") come first: they are the most specific phrase of all.
-_TERMS = tuple((words(re.escape(name)), name, (name,) if name in _SCORED else ()) for name in CATALOGUE) + tuple(
-    (words(t.pattern), t.metric, t.thresholds) for t in METRIC_TERMS)
+_TERMS = tuple((words(re.escape(name), True), name, (name,) if name in _SCORED else ()) for name in CATALOGUE) + tuple(
+    (words(t.pattern, True), t.metric, t.thresholds) for t in METRIC_TERMS)
 
 
 def threshold_metrics(text: str) -> set[str]:

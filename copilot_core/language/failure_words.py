@@ -36,7 +36,8 @@ FAILURE_WORDS: dict[str, Row] = {
                           "|by number/count of fail*|fail*/error/errors per/by qubit/coupling/pair/run/task/execution/step"
                           "|error*/fail*/break* out/up the? most/more|trip*/tripped up the? most"
                           "|keep/keeps breaking/erroring"
-                          "|least dependable|most undependable|flakiest|most flaky|worst track record"),
+                          "|least dependable|most undependable|flakiest|most flaky"
+                          "|worst/poorest/weakest/shakiest/spottiest/patchiest/bad/poor track record"),
     "by coupling": Phrases("which/what #/two/three/four/five/six/seven/eight/nine/ten? qubit? coupling/couplings/pair"
                            "/pairs/edge/edges/coupler/couplers"
                            "|which/what two/2? qubit? link/links/pairing/pairings"
@@ -111,10 +112,12 @@ FAILURE_WORDS: dict[str, Row] = {
     # the compound reading (:func:`ranks_failures`): a failure word, a ranking word, and what is not a ranking
     "failure words": Phrases("fail*|error/errors|erroring|errored|break/breaks|breaking|broke|broken|trouble"
                              "|troublesome|flaky|flakey|flakier|flakiest|unreliable|undependable|problematic|trip/trips"
-                             "|tripped|crash*|blew/blow/blows/blown up"),
+                             "|tripped|crash*|blew/blow/blows/blown up|culprit/culprits|offender/offenders"),
     "top words": Phrases("most|top|tops|greatest|highest|largest|biggest|worst|leading|maximum|max|number one"
+                         "|chief|main|primary|principal|foremost|hardest|heaviest|ringleader|leader|leads"
                          "|more *? than any/every/all other*|more *? than the others|most common/commonly"),
-    "not a ranking": Phrases("most/more recent/recently/latest/newest|at most|most of"),
+    "not a ranking": Phrases("most/more recent/recently/latest/newest|at most|most of"
+                             "|main/chief/primary/principal reason/reasons/cause/causes/why"),
 }
 
 

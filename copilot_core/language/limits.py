@@ -22,7 +22,7 @@ from typing import Literal, NamedTuple
 
 from copilot_core.domain.metrics import CATALOGUE
 from copilot_core.domain.vocabulary import metric_spans
-from copilot_core.language.carried import carried
+from copilot_core.language.carried import carried, named
 from copilot_core.language.comparisons import TRAILING, Way, comparison
 from copilot_core.language.numbers import number_spans, signed_value, unit_after
 from copilot_core.language.qualities import worded
@@ -111,7 +111,8 @@ def _written(text: str) -> list[_Placed]:
             ("below" if m.group(2) in _BELOW_SIGNS else "above", m.group(2) in _INCLUSIVE_SIGNS)
         out.append(_Placed(m.start(), m.end(), way, signed_value(m.group(3)), m.group(4) or "", inclusive))
     out += _trailing(text, [(p.start, p.end) for p in out])
-    return out + [_Placed(*c) for c in carried(text, [(p.start, p.end, p.side, p.inclusive) for p in out])]
+    out += [_Placed(*c) for c in carried(text, [(p.start, p.end, p.side, p.inclusive) for p in out])]
+    return out + [_Placed(*c) for c in named(text, [(p.start, p.end, p.side, p.inclusive) for p in out])]
 
 
 _PAIR_SIGNS = frozenset("-–—/→_")

@@ -22,6 +22,8 @@ VOCABULARY = frozenset({
     "amplitude", "entangling", "ramsey", "correlation", "correlations", "correlated", "correlate", "deviation",
     "percentage", "percentages", "percent", "median", "average", "averages", "variance", "distribution",
     "histogram", "spread", "standard", "calibration", "calibrations", "failures", "qubits", "couplings", "coupling",
+    "highest", "lowest", "largest", "smallest", "biggest", "longest", "shortest", "greatest", "between", "failed",
+    "failing", "fraction", "proportion", "compare", "compared", "comparison", "threshold", "which", "above", "below",
 })
 # Short words read again only right after the word they follow in a metric's name ("T2 echp", "T2 sar").
 AFTER = {"echo": frozenset({"t2"}), "star": frozenset({"t2"}), "hahn": frozenset({"t2"})}
@@ -30,7 +32,11 @@ PLAIN = frozenset({
     "frequent", "frequently", "derivation", "derivations", "relation", "relations", "coupled", "averaged",
     "percents", "medians", "readily", "standards", "spreads", "amplitudes", "variances", "correlates", "qubit",
     "correction", "intersection", "percentile", "failure", "relaxations", "histograms", "distributions",
-    "measurements", "resonators", "resonances", "assignments", "interactions", "deviations",
+    "measurements", "resonators", "resonances", "assignments", "interactions", "deviations", "falls", "filed",
+    "files", "filled", "abode", "abide", "highs", "lows", "comparing", "compares", "whose", "while", "whole", "belly",
+    "larger", "higher", "lower", "bigger", "longer", "shorter", "greater", "smaller", "thresholds", "fractions",
+    "proportions", "betweens", "fading", "filing", "flailing", "fairing", "media", "falling", "fooled", "fouled",
+    "faring", "feeling", "hailed", "sailed", "wailed", "failer",
 })
 
 

@@ -4,10 +4,11 @@ Two qubit numbers joined by a dash or "to" read like a coupling, yet a person wr
 spread, a ranking or a count is then asked over that run, not of one coupling that does not exist.  Two numbers, the
 lower first, are a run when a run word joins them ("through", "until", "..") or "inclusive" follows; or, in a
 question not about couplings (no coupling word, no two-qubit gate, no coupling metric), when "qubits", "from" or
-"numbered" comes before them or they span more than two qubits ("Q3-Q4" and "Q25-Q11" stay pairs); couplings in the
-plural with two qubit numbers more than one apart ("couplings from Q10 to Q19") are the couplings within a run.  A subject
-written as a qubit after a word that leaves something out (:data:`~copilot_core.language.limits.LEAVING_WORDS`:
-"except Q5", "not counting qubits 3 and 7") is left out of the set and is never a subject asked about.
+"numbered" comes before them, or "between" before a share, a count or a spread, or they span more than two qubits
+("Q3-Q4" and "Q25-Q11" stay pairs); couplings in the plural with two qubit numbers more than one apart ("couplings
+from Q10 to Q19") are the couplings within a run.  A subject written as a qubit after a word that leaves something
+out (:data:`~copilot_core.language.limits.LEAVING_WORDS`: "except Q5", "not counting qubits 3 and 7") is left out
+of the set and is never a subject asked about.
 """
 
 from __future__ import annotations
@@ -25,11 +26,14 @@ _RUN_WORDS = frozenset({"through", "thru", "till", "until", "upto"})
 _RUN_MARKS = ("..", "…")
 _WEAK_WORDS = frozenset({"to", "and"})
 _FILLER = frozenset({"q", "qubit", "qubits", "number", "no", "up", "including", "inclusive"})
-_DASHES = frozenset("-–—−")
+_DASHES = frozenset("-–—−→~〜#")  # "Q32–Q63", "q32 → q63", "32~63", "#32-#63"
 _BEFORE = frozenset({"qubits", "from", "numbered", "between", "qbs", "range"})
 _LIST = frozenset({"and", "or", "nor", "q", "qubit", "qubits", "the", "for", "also", "both"})
 _GATES = frozenset({"cr", "cnot", "cz", "zx90", "gate", "gates"})  # a two-qubit gate's words: about couplings
 _COMPARING = frozenset({"difference", "gap", "margin", "compare", "compared", "vs", "versus", "delta", "differ"})
+# Words of a figure over many qubits ("what share", "how many", "the median"): "between" two of them is a run.
+_OVER_A_SET = frozenset({"percent", "percentage", "share", "fraction", "proportion", "many", "median", "spread",
+                         "deviation", "std", "stdev", "count", "rank", "top", "all"})
 MAX_RUN = 512
 # Couplings asked of as many ("couplings from Q10 to Q19"): the two numbers, more than one apart, end a run of qubits.
 _SETS = frozenset({"couplings", "pairs", "edges", "links", "connections", "couplers"})
@@ -73,7 +77,10 @@ def _run(text: str, a: Number, b: Number, about_couplings: bool, one_pair: bool 
         return True  # "couplings Q20-Q27", "the couplings from Q10 to Q19"; never "pair 3-9 in the top couplings"
     if strong or after == ["inclusive"] or "inclusive" in words:
         return "and" not in words or "between" in before
-    if "and" in words and (not {"between", "qubits"} <= set(before) or _COMPARING & {w for _, _, w in tokens_of(text)}):
+    said = {w for _, _, w in tokens_of(text)}
+    if "and" in words and "between" in before and high - low > 1 and not _COMPARING & said and _OVER_A_SET & said:
+        return True  # "between Q32 and Q63, what share has ...": a share, a count or a spread of the qubits between
+    if "and" in words and (not {"between", "qubits"} <= set(before) or _COMPARING & said):
         return False  # "the gap between Q13 and Q16", "the difference between qubits 5 and 9": two qubits
     return not about_couplings and (bool(set(before) & _BEFORE) or high - low > 1)
 

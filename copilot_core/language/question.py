@@ -218,10 +218,10 @@ class Question:
 
     def without(self, row: str) -> Question:
         """The question read again with the words of ``row`` blanked ("executions of the chip" without "executions")."""
-        rule = WORDS[row]
+        rule, typed = WORDS[row], as_typed(self.text)  # the words as read: a Japanese question's in English
         if isinstance(rule, Phrases):
-            return parse(blank(self.text, rule.find(self.text)), self.chips)
-        return parse(rule.sub(" ", self.text), self.chips)
+            return parse(blank(typed, rule.find(typed)), self.chips)
+        return parse(rule.sub(" ", typed), self.chips)
 
 
 def _first(rule: Row, text: str, tokens: list[tuple[int, int, str]]) -> str | None:

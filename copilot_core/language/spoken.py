@@ -10,6 +10,8 @@ left alone), and a "t" after an apostrophe ("don't") is never one.  The text is 
 
 from __future__ import annotations
 
+from copilot_core.language.chores import without_chores
+from copilot_core.language.foreign import in_english
 from copilot_core.language.layout import as_prose
 from copilot_core.language.pasted import without_pasted
 from copilot_core.language.phrases import tokens_of
@@ -88,7 +90,9 @@ def spoken_as_written(text: str) -> str:
 
 
 def as_typed(text: str) -> str:
-    """The question as the parse reads it: spoken names written as typed, pasted log lines before the ask left out
-    (:func:`~copilot_core.language.pasted.without_pasted`), a structured block as prose
+    """The question as the parse reads it: lab words of other languages in English
+    (:func:`~copilot_core.language.foreign.in_english`), spoken names written as typed, pasted log lines before the
+    ask left out (:func:`~copilot_core.language.pasted.without_pasted`), chores around the ask left out
+    (:func:`~copilot_core.language.chores.without_chores`), a structured block as prose
     (:func:`~copilot_core.language.layout.as_prose`)."""
-    return as_prose(without_pasted(spoken_as_written(text)))
+    return as_prose(without_chores(without_pasted(spoken_as_written(in_english(text)))))

@@ -151,6 +151,20 @@ def unbound_note(asked: Question, outcomes: Sequence[ToolOutcome] = ()) -> str |
     return " ".join(dict.fromkeys(said)) or None
 
 
+def unread_side_note(asked: Question, outcomes: Sequence[ToolOutcome] = ()) -> str | None:
+    """A note when a filter ran with a limit at a number the question writes but no limit the question's words
+    give a side to: which side is the model's reading alone, and the person is told which it took."""
+    if asked.limits or asked.ranges or asked.unfit or asked.unbound or asked.qualities:
+        return None
+    written = {v for v in (_number(w) for w in asked.values) if v is not None}
+    taken = [f"{entry.name} {side} {value:g}" for o in outcomes if o.ok for holder, side, entry in _bounds(o.name, o.args)
+             if (value := _number(holder[side])) is not None and value in written]
+    if not taken:
+        return None
+    return (f"_Note: no word of the question says on which side of its number the values it asks for lie; the filter "
+            f"read {', '.join(dict.fromkeys(taken))}: not checked against the question._")
+
+
 def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...],
             unfit: tuple[Threshold, ...] = ()) -> tuple[list[str], str | None]:
     """``holder``'s limits held to the question's limits of its metric, in place: the notes, or a refusal."""
@@ -232,11 +246,16 @@ def unapplied_set_note(asked: Question, outcomes: Sequence[ToolOutcome], size: i
         return None
     wide = [o for o in outcomes if o.ok and o.name in _CHIP_WIDE and not {"qubits", "leaving_out", "qid", "qids"}
             & set(o.args)]
-    if not wide:
+    held = any(o.ok and {"qubits", "leaving_out"} & set(o.args) for o in outcomes)
+    named = [o for o in outcomes if o.ok and {"qid", "qids"} & set(o.args)] if asked.span and not held else []
+    if not wide and not named:
         return None
     asked_for = " and ".join(filter(None, [runs_named(sorted(int(q) for q in asked.span), size) if asked.span else "",
                                            f"leaving out {runs_named(sorted(int(q) for q in asked.left_out), size)}"
                                            if asked.left_out else ""]))
+    if not wide:  # "Q32 to Q63": read as the two qubits at its ends, or as any qubits named one by one
+        return (f"_Note: the question asks over a set of qubits ({asked_for}), but {named[0].name} read only the "
+                f"qubits it names: its figures are not the set's._")
     return (f"_Note: the question asks over a set of qubits ({asked_for}), but {wide[0].name} read every qubit of "
             f"the chip: its figures are not restricted to that set._")
 

@@ -44,11 +44,15 @@ PRODUCT = ("copilot_core", "pages", "ui", "scripts", "app.py", "server.py")
 TEXT_SUFFIXES = {".py", ".md", ".yaml", ".yml", ".json", ".txt", ".jinja", ".toml", ".j2"}
 
 
+_DAY_NAMES = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
+
+
 def words(text: str) -> list[str]:
-    """Lower-case words with chip ids, qubit ids, execution ids and every digit taken out."""
+    """Lower-case words with chip ids, qubit ids, execution ids, every digit and the weekday names taken out: a
+    weekday is written from the day the demo is seeded, like a date's digits, so it never decides a clash."""
     text = re.sub(r"\b\d+Q[vV]\d+\b|\bQ\d+\b|\b\d{8}-\d{3}\b", " ", text)
     text = re.sub(r"\d+", " ", text.lower())
-    return re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text)
+    return [w for w in re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text) if w not in _DAY_NAMES]
 
 
 def grams(seq: list[str], n: int = 4) -> set[tuple[str, ...]]:
