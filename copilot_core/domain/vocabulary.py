@@ -164,14 +164,16 @@ def is_below(word: str) -> bool:
 
 def words(pattern: str, plural: bool = False) -> re.Pattern[str]:
     """``pattern`` as whole words, case-insensitive, a space matching any run of spaces, ``_`` or ``-``
-    (``plural``: an "s" may follow, "the best 5 T1s", "T1's")."""
+    (``plural``: an "s" may follow, "the best 5 T1s", "T1's": only for names ending in a digit, as "two qubits" is
+    no "two qubit" term)."""
     tail = r"(?:['’]?s)?" if plural else ""
     return re.compile(r"(?<![a-z0-9_])(" + pattern.replace(" ", r"[\s_-]*") + r")" + tail + r"(?![a-z0-9_])", re.I)
 
 
 # Catalogue names written out ("t2_echo") come first: they are the most specific phrase of all.
-_TERMS = tuple((words(re.escape(name), True), name, (name,) if name in _SCORED else ()) for name in CATALOGUE) + tuple(
-    (words(t.pattern, True), t.metric, t.thresholds) for t in METRIC_TERMS)
+_TERMS = tuple((words(re.escape(name), name[-1:].isdigit()), name, (name,) if name in _SCORED else ())
+               for name in CATALOGUE) + tuple((words(t.pattern, t.pattern[-1:].isdigit()), t.metric, t.thresholds)
+                                              for t in METRIC_TERMS)  # "T1s": a name ending in a digit, plural
 
 
 def threshold_metrics(text: str) -> set[str]:
