@@ -10,7 +10,7 @@ label (a qubit's number) or a chip's size.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from copilot_core.domain.vocabulary import metric_spans
 from copilot_core.language.comparisons import Way, comparison
@@ -37,20 +37,25 @@ _ON_A_NAMED: dict[str, tuple[Way, bool]] = {
     **{w: ("worse", False) for w in ("miss", "misses", "missed", "missing")}}
 
 
+def _phrases(tokens: Sequence[tuple[int, int, str]], read: Callable[[str], tuple[Way, bool] | None],
+             fits: Callable[[int, int], bool] = lambda i, k: True) -> Iterator[tuple[int, int, tuple[Way, bool]]]:
+    """``(first token, tokens, side)`` of the longest phrase of at most 4 words at each place that ``read`` gives a
+    side and ``fits`` takes; a phrase's words are not read again ("don't meet it": not also "meet it")."""
+    past = 0
+    for i in range(len(tokens)):
+        for k in (k for k in (4, 3, 2, 1) if i >= past and i + k <= len(tokens)):
+            found = read(" ".join(t[2] for t in tokens[i:i + k]))
+            if found is not None and fits(i, k):
+                yield i, k, found
+                past = i + k
+                break
+
+
 def _carriers(text: str) -> list[tuple[int, int, Way, bool]]:
     """``(start, end, side, inclusive)`` of every comparison word or passing verb in ``text``, the longest at a place."""
     tokens = tokens_of(text)
-    out: list[tuple[int, int, Way, bool]] = []
-    for i, (start, _, _) in enumerate(tokens):
-        if out and start < out[-1][1]:
-            continue
-        for k in (4, 3, 2, 1):
-            said = " ".join(t[2] for t in tokens[i:i + k])
-            found = _PASSING.get(said) or comparison(said) if i + k <= len(tokens) else None
-            if found is not None:
-                out.append((start, tokens[i + k - 1][1], found[0], found[1]))
-                break
-    return out
+    return [(tokens[i][0], tokens[i + k - 1][1], side, inclusive)
+            for i, k, (side, inclusive) in _phrases(tokens, lambda said: _PASSING.get(said) or comparison(said))]
 
 
 def _a_value(text: str, start: int, end: int, unit: str) -> bool:
@@ -122,21 +127,14 @@ def named(text: str, taken: Sequence[tuple[int, int, Way, bool]]) -> list[Carrie
               and _named_value(tokens, start, end + unit[1], metrics)]
     if len(values) != 1:
         return []
-    sides = []
-    past = 0  # a phrase's words are not read again ("don't meet it": not also "meet it")
-    for i in range(len(tokens)):
-        if i < past:
-            continue
-        for k in (k for k in (4, 3, 2, 1) if i + k <= len(tokens)):
-            said = " ".join(t[2] for t in tokens[i:i + k])
-            found = comparison(said) or _PASSING.get(said) or _ON_A_NAMED.get(said)
-            rest = [t[2] for t in tokens[i + k:i + k + 2]]
-            ends = i + k == len(tokens) or bool(set(text[tokens[i + k - 1][1]:tokens[i + k][0]]) & set("?.!;:,"))
-            if found is not None and (ends or rest[0] in _OBJECTS or rest[0] in ("the", "our", "a")
-                                      and rest[1:] and rest[1] in _LIMIT_NOUNS):
-                sides.append(found)
-                past = i + k
-                break
+
+    def takes_the_limit(i: int, k: int) -> bool:  # "clear it", "miss the bar", or the phrase ends a sentence
+        rest = [t[2] for t in tokens[i + k:i + k + 2]]
+        ends = i + k == len(tokens) or bool(set(text[tokens[i + k - 1][1]:tokens[i + k][0]]) & set("?.!;:,"))
+        return ends or rest[0] in _OBJECTS or rest[0] in ("the", "our", "a") and len(rest) > 1 and rest[1] in _LIMIT_NOUNS
+
+    sides = [found for _, _, found in _phrases(
+        tokens, lambda said: comparison(said) or _PASSING.get(said) or _ON_A_NAMED.get(said), takes_the_limit)]
     if len(set(sides)) != 1:
         return []
     (start, end, written, (unit, skip)), (side, inclusive) = values[0], sides[0]
