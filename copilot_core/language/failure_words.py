@@ -115,7 +115,8 @@ FAILURE_WORDS: dict[str, Row] = {
                              "|tripped|crash*|blew/blow/blows/blown up|culprit/culprits|offender/offenders"),
     "top words": Phrases("most|top|tops|greatest|highest|largest|biggest|worst|leading|maximum|max|number one"
                          "|chief|main|primary|principal|foremost|hardest|heaviest|ringleader|leader|leads"
-                         "|more *? than any/every/all other*|more *? than the others|most common/commonly"),
+                         "|more *? than any/every/all other*|more *? than the others|most common/commonly"
+                         "|outnumber/outnumbers/outnumbered|outnumbering|exceed/exceeds any/every/all other*"),
     "not a ranking": Phrases("most/more recent/recently/latest/newest|at most|most of"
                              "|main/chief/primary/principal reason/reasons/cause/causes/why"),
 }

@@ -33,7 +33,10 @@ JAPANESE: dict[str, str] = {
     "低い": "low", "良い": "better", "悪い": "worse", "と": " and ", "または": " or ", "ない": "missing",
     "存在": "exists", "2量子ビット": "two qubit", "二量子ビット": "two qubit", "1量子ビット": "single qubit",
     "単一量子ビット": "single qubit", "回の実行": "runs", "回の実行で": "runs", "、": ",", "。": ".",
+    "範囲": "range", "ばらつき": "spread", "回数": "how many times", "件数": "how many", "個数": "how many",
 }
+# A unit before "で" is the unit an answer is asked in ("MHz で": "in MHz").
+_JA_UNITS = ("GHz", "MHz", "kHz", "Hz", "μs", "us", "ns", "ms", "%")
 _PARTICLES = "のはがをでにへやもかね"  # left over after the words: room between words
 _JA_LENGTHS = sorted({len(w) for w in JAPANESE}, reverse=True)
 _SCRIPTS = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xFF01, 0xFF5E))  # kana, kanji, full width
@@ -48,6 +51,11 @@ EUROPEAN: dict[str, str] = {
     "por encima de": "above", "por debajo de": "below", "más de": "more than", "menos de": "less than",
     "superior a": "above", "inferior a": "below", "desviación estándar": "standard deviation",
     "porcentaje": "percentage", "mediana": "median", "promedio": "average", "correlación": "correlation",
+    "media": "mean", "medias": "means", "media mayor": "higher mean", "media menor": "lower mean",
+    "mediana mayor": "higher median", "mediana menor": "lower median", "mayor que": "greater than", "menor que": "less than",
+    "más alta": "highest", "más alto": "highest", "más baja": "lowest", "más bajo": "lowest",
+    "más veces": "most often", "veces": "times", "tareas de acoplamiento": "coupling tasks",
+    "tareas de coupling": "coupling tasks", "tarea de acoplamiento": "coupling task",
     "cuántos": "how many", "cuántas": "how many", "cuál": "which", "cuáles": "which", "qué": "what",
     "tarea": "task", "tareas": "tasks", "falló": "failed", "fallaron": "failed", "fallos": "failures",
     "fallas": "failures", "más": "most", "mayor": "highest", "menor": "lowest", "mejores": "best",
@@ -67,13 +75,17 @@ EUROPEAN: dict[str, str] = {
     "pourcentage": "percentage", "au dessus de": "above", "en dessous de": "below", "supérieur à": "above",
     "inférieur à": "below", "derniers": "last", "dernières": "last", "jours": "days", "deux qubits": "two qubit",
     "à deux qubits": "two qubit", "couplage": "coupling", "puce": "chip", "sur": "on", "et": "and",
+    "plus grand que": "greater than", "plus petit que": "less than", "la plus élevée": "the highest",
+    "le plus élevé": "the highest", "fois": "times", "tâches de couplage": "coupling tasks",
+    "tâches de coupling": "coupling tasks",
     # German
     "welche": "which", "welcher": "which", "welches": "which", "aufgabe": "task", "aufgaben": "tasks",
     "fehlgeschlagen": "failed", "fehler": "failures", "am häufigsten": "most often", "am meisten": "most",
     "wie viele": "how many", "mittelwert": "mean", "durchschnitt": "average", "standardabweichung":
     "standard deviation", "anteil": "percentage", "prozent": "percent", "über": "above", "unter": "below",
     "letzten": "last", "tagen": "days", "tage": "days", "zwei qubit": "two qubit", "zwei qubits": "two qubit",
-    "kopplung": "coupling",
+    "kopplung": "coupling", "größer als": "greater than", "kleiner als": "less than", "höchsten": "highest",
+    "niedrigsten": "lowest", "kopplungsaufgaben": "coupling tasks",
     "und": "and", "auf": "on", "hat": "has", "haben": "have", "ist": "is",
 }
 _MARKS = frozenset("¿¡áéíóúñàâçèêëîïôûüäöß")
@@ -87,6 +99,8 @@ def _from_japanese(text: str) -> str:
     if not any(_japanese(c) for c in text):
         return text
     plain = unicodedata.normalize("NFKC", text)
+    for unit in _JA_UNITS:
+        plain = plain.replace(f"{unit} で", f" in {unit} ").replace(f"{unit}で", f" in {unit} ")
     out: list[str] = []
     i = 0
     while i < len(plain):

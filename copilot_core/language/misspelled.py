@@ -6,7 +6,7 @@ exactly one word of :data:`VOCABULARY` is one slip away (one letter dropped, add
 swapped; two in a word of eleven letters or more); a word of five letters or more.  Short words are read again
 only after the word they follow in a metric's name ("T2 echp": echo).  Plain English words near a lab word
 ("frequent", "derivation") are never read as it.  The question keeps each word read again, so the answer says how
-it read it.
+it read it.  A word that takes a count typed with it ("top5", "last10") is read as the word and the count.
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ VOCABULARY = frozenset({
     "histogram", "spread", "standard", "calibration", "calibrations", "failures", "qubits", "couplings", "coupling",
     "highest", "lowest", "largest", "smallest", "biggest", "longest", "shortest", "greatest", "between", "failed",
     "failing", "fraction", "proportion", "compare", "compared", "comparison", "threshold", "which", "above", "below",
+    "difference", "differences", "minimum", "maximum",
 })
+# Words that take a count, typed with it and no space ("top5", "last10"): read as the word and the count.
+GLUED = frozenset({"top", "bottom", "best", "worst", "highest", "lowest", "first", "last", "latest", "newest"})
 # Short words read again only right after the word they follow in a metric's name ("T2 echp", "T2 sar").
 AFTER = {"echo": frozenset({"t2"}), "star": frozenset({"t2"}), "hahn": frozenset({"t2"})}
 # English words one slip from a lab word: never read as it.
@@ -75,11 +78,15 @@ def respelled(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
     read: list[tuple[str, str]] = []
     kept = 0
     for i, (start, end, word) in enumerate(tokens):
-        if not word.isalpha() or word in VOCABULARY or word in PLAIN or word in AFTER:
+        letters = word.rstrip("0123456789")
+        if letters in GLUED and word[len(letters):].isdigit() and len(word) - len(letters) <= 3:
+            meant: str | None = f"{letters} {word[len(letters):]}"
+        elif not word.isalpha() or word in VOCABULARY or word in PLAIN or word in AFTER:
             continue
-        meant = nearest(word, VOCABULARY, 2 if len(word) >= 11 else 1) if len(word) >= 5 else None
+        else:
+            meant = nearest(word, VOCABULARY, 2 if len(word) >= 11 else 1) if len(word) >= 5 else None
         before = tokens[i - 1][2] if i else ""
-        if meant is None and len(word) >= 3:
+        if meant is None and word.isalpha() and len(word) >= 3:
             meant = nearest(word, frozenset(w for w, after in AFTER.items() if before in after), 1)
         if meant is None:
             continue

@@ -312,9 +312,9 @@ WORDS.update({
     "fortnight": Phrases("fortnight"),
     # a window of N units in the forms the "window" pattern leaves: "a 10-day window", "the last 7 calendar days",
     # "the 5 preceding days", "a rolling window of 10 days", "within 2 days" (read by language/window_words.py)
-    "window form": Phrases(f"{_ROLL}/last/past/previous/recent/latest the? {_N}? {_WHOLE}? {_UNIT}"
+    "window form": Phrases(f"{_ROLL}/last/past/previous/recent/latest/newest the? {_N}? {_WHOLE}? {_UNIT}"
                            f"|{_N} {_WHOLE}? {_UNIT} {_ROLL}? window/period/span/stretch/interval/lookback"
-                           f"|{_N} {_ROLL}/last/past/previous/recent/latest {_WHOLE}? {_UNIT}"
+                           f"|{_N} {_ROLL}/last/past/previous/recent/latest/newest {_WHOLE}? {_UNIT}"
                            f"|{_ROLL}/last/past window/windows/period/span/lookback of the? {_N} {_WHOLE}? {_UNIT}"
                            f"|within/over/across/during/throughout/in the? #/{_NUMS} {_WHOLE}? {_UNIT}"
                            f"|{_N} {_WHOLE}? {_UNIT} just gone/past/passed/elapsed|{_N} {_WHOLE}? {_UNIT} gone by"),

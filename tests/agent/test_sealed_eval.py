@@ -92,6 +92,23 @@ def leaks(questions: list[str], files: list[Path]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
+def public_dev(demo_db) -> tuple:
+    """The public eval's dev questions, built once for the module's tests."""
+    return tuple(build(demo_db))
+
+
+@pytest.fixture(scope="module")
+def tuned_dev(demo_db) -> tuple:
+    """The dev questions of the shapes issue 37's helpers tune on purpose."""
+    return tuple(dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db))
+
+
+@pytest.fixture(scope="module")
+def dev_set(public_dev, tuned_dev) -> tuple:
+    return public_dev + tuned_dev
+
+
+@pytest.fixture(scope="module")
 def heldout(demo_db, demo_now):
     return answerable_day(build_heldout, demo_db, demo_now).questions
 
@@ -200,38 +217,38 @@ def test_a_day_or_month_name_breaks_word_sequences_on_any_seeding_day(first, las
     assert ("through", "both", "days", "included") in grams(words("dated 2026-11-15 through 2026-11-22, both days included"))
 
 
-def test_the_held_out_set_is_large_and_in_its_own_templates(heldout, demo_db):
-    dev = build(demo_db)
+def test_the_held_out_set_is_large_and_in_its_own_templates(heldout, public_dev, tuned_dev):
+    dev = list(public_dev)
     assert len(heldout) >= 40 and all(q.split == "held-out" for q in heldout)
     assert all(q.split == "dev" for q in dev)
     shapes = {q.shape for q in heldout}
     assert len(shapes) >= 10 and all(sum(q.shape == s for q in heldout) >= 4 for s in shapes)
     assert not {template(q) for q in heldout} & {template(q) for q in dev}
     # the shapes issue 37's helpers tune on purpose have dev questions of their own (other templates, asserted above)
-    tuned = {q.shape for q in dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)}
+    tuned = {q.shape for q in tuned_dev}
     assert not shapes & ({q.shape for q in dev} - tuned), "held-out shapes are new shapes"
 
 
-def test_the_second_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, demo_db):
+def test_the_second_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, dev_set):
     """Ten shapes × 4, none in a dev or first-set template, and no 4-word sequence shared with a question of either
     (the failing sequence is named, never the question)."""
     assert len(heldout2) == 40 and all(q.split == "held-out-2" for q in heldout2)
     assert {q.shape for q in heldout2} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout2) == 4 for s in {q.shape for q in heldout2})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     assert not {template(q) for q in heldout2} & {template(q) for q in dev + heldout}
     mine = {g: q.id for q in heldout2 for g in grams(words(q.text))}
     shared = sorted({f"{mine[g]}: {' '.join(g)!r}" for q in dev + heldout for g in grams(words(q.text)) if g in mine})
     assert not shared, "\n".join(shared)
 
 
-def test_the_third_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, demo_db):
+def test_the_third_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, dev_set):
     """Ten shapes × 4, none in a dev, first- or second-set template, and no 4-word sequence shared with a question
     of any of them (the failing sequence is named, never the question)."""
     assert len(heldout3) == 40 and all(q.split == "held-out-3" for q in heldout3)
     assert {q.shape for q in heldout3} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout3) == 4 for s in {q.shape for q in heldout3})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     assert not {template(q) for q in heldout3} & {template(q) for q in dev + heldout + heldout2}
     mine = {g: q.id for q in heldout3 for g in grams(words(q.text))}
     shared = sorted({f"{mine[g]}: {' '.join(g)!r}" for q in dev + heldout + heldout2 for g in grams(words(q.text))
@@ -239,13 +256,13 @@ def test_the_third_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldo
     assert not shared, "\n".join(shared)
 
 
-def test_the_fourth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4, demo_db):
+def test_the_fourth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4, dev_set):
     """Ten shapes × 4, none in a dev, first-, second- or third-set template, and no 4-word sequence shared with a
     question of any of them (the failing sequence is named, never the question)."""
     assert len(heldout4) == 40 and all(q.split == "held-out-4" for q in heldout4)
     assert {q.shape for q in heldout4} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout4) == 4 for s in {q.shape for q in heldout4})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     assert not {template(q) for q in heldout4} & {template(q) for q in dev + heldout + heldout2 + heldout3}
     mine = {g: q.id for q in heldout4 for g in grams(words(q.text))}
     shared = sorted({f"{mine[g]}: {' '.join(g)!r}" for q in dev + heldout + heldout2 + heldout3
@@ -254,13 +271,13 @@ def test_the_fourth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, held
 
 
 def test_the_fifth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4, heldout5,
-                                                                  demo_db):
+                                                                  dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout5) == 40 and all(q.split == "held-out-5" for q in heldout5)
     assert {q.shape for q in heldout5} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout5) == 4 for s in {q.shape for q in heldout5})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = dev + heldout + heldout2 + heldout3 + heldout4
     assert not {template(q) for q in heldout5} & {template(q) for q in earlier}
     mine = {g: q.id for q in heldout5 for g in grams(words(q.text))}
@@ -269,13 +286,13 @@ def test_the_fifth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldo
 
 
 def test_the_sixth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4, heldout5,
-                                                                  heldout6, demo_db):
+                                                                  heldout6, dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout6) == 40 and all(q.split == "held-out-6" for q in heldout6)
     assert {q.shape for q in heldout6} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout6) == 4 for s in {q.shape for q in heldout6})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = dev + heldout + heldout2 + heldout3 + heldout4 + heldout5
     assert not {template(q) for q in heldout6} & {template(q) for q in earlier}
     mine = {g: q.id for q in heldout6 for g in grams(words(q.text))}
@@ -284,13 +301,13 @@ def test_the_sixth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldo
 
 
 def test_the_seventh_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4, heldout5,
-                                                                    heldout6, heldout7, demo_db):
+                                                                    heldout6, heldout7, dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout7) == 40 and all(q.split == "held-out-7" for q in heldout7)
     assert {q.shape for q in heldout7} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout7) == 4 for s in {q.shape for q in heldout7})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6
     assert not {template(q) for q in heldout7} & {template(q) for q in earlier}
     mine = {g: q.id for q in heldout7 for g in grams(words(q.text))}
@@ -299,13 +316,13 @@ def test_the_seventh_set_has_the_same_shapes_in_wordings_of_its_own(heldout, hel
 
 
 def test_the_eighth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4, heldout5,
-                                                                   heldout6, heldout7, heldout8, demo_db):
+                                                                   heldout6, heldout7, heldout8, dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout8) == 40 and all(q.split == "held-out-8" for q in heldout8)
     assert {q.shape for q in heldout8} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout8) == 4 for s in {q.shape for q in heldout8})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7
     assert not {template(q) for q in heldout8} & {template(q) for q in earlier}
     mine = {g: q.id for q in heldout8 for g in grams(words(q.text))}
@@ -314,13 +331,13 @@ def test_the_eighth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, held
 
 
 def test_the_ninth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4, heldout5,
-                                                                  heldout6, heldout7, heldout8, heldout9, demo_db):
+                                                                  heldout6, heldout7, heldout8, heldout9, dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout9) == 40 and all(q.split == "held-out-9" for q in heldout9)
     assert {q.shape for q in heldout9} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout9) == 4 for s in {q.shape for q in heldout9})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8
     assert not {template(q) for q in heldout9} & {template(q) for q in earlier}
     mine = {g: q.id for q in heldout9 for g in grams(words(q.text))}
@@ -330,13 +347,13 @@ def test_the_ninth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldo
 
 def test_the_tenth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4, heldout5,
                                                                   heldout6, heldout7, heldout8, heldout9, heldout10,
-                                                                  demo_db):
+                                                                  dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout10) == 40 and all(q.split == "held-out-10" for q in heldout10)
     assert {q.shape for q in heldout10} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout10) == 4 for s in {q.shape for q in heldout10})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8 + heldout9
     assert not {template(q) for q in heldout10} & {template(q) for q in earlier}
     mine = {g: q.id for q in heldout10 for g in grams(words(q.text))}
@@ -346,13 +363,13 @@ def test_the_tenth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldo
 
 def test_the_eleventh_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4, heldout5,
                                                                      heldout6, heldout7, heldout8, heldout9, heldout10,
-                                                                     heldout11, demo_db):
+                                                                     heldout11, dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout11) == 40 and all(q.split == "held-out-11" for q in heldout11)
     assert {q.shape for q in heldout11} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout11) == 4 for s in {q.shape for q in heldout11})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = (dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8 + heldout9
                + heldout10)
     assert not {template(q) for q in heldout11} & {template(q) for q in earlier}
@@ -363,13 +380,13 @@ def test_the_eleventh_set_has_the_same_shapes_in_wordings_of_its_own(heldout, he
 
 def test_the_twelfth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4, heldout5,
                                                                     heldout6, heldout7, heldout8, heldout9, heldout10,
-                                                                    heldout11, heldout12, demo_db):
+                                                                    heldout11, heldout12, dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout12) == 40 and all(q.split == "held-out-12" for q in heldout12)
     assert {q.shape for q in heldout12} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout12) == 4 for s in {q.shape for q in heldout12})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = (dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8 + heldout9
                + heldout10 + heldout11)
     assert not {template(q) for q in heldout12} & {template(q) for q in earlier}
@@ -381,13 +398,13 @@ def test_the_twelfth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, hel
 def test_the_thirteenth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4,
                                                                        heldout5, heldout6, heldout7, heldout8,
                                                                        heldout9, heldout10, heldout11, heldout12,
-                                                                       heldout13, demo_db):
+                                                                       heldout13, dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout13) == 40 and all(q.split == "held-out-13" for q in heldout13)
     assert {q.shape for q in heldout13} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout13) == 4 for s in {q.shape for q in heldout13})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = (dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8 + heldout9
                + heldout10 + heldout11 + heldout12)
     assert not {template(q) for q in heldout13} & {template(q) for q in earlier}
@@ -399,13 +416,13 @@ def test_the_thirteenth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, 
 def test_the_fourteenth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4,
                                                                        heldout5, heldout6, heldout7, heldout8,
                                                                        heldout9, heldout10, heldout11, heldout12,
-                                                                       heldout13, heldout14, demo_db):
+                                                                       heldout13, heldout14, dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout14) == 40 and all(q.split == "held-out-14" for q in heldout14)
     assert {q.shape for q in heldout14} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout14) == 4 for s in {q.shape for q in heldout14})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = (dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8 + heldout9
                + heldout10 + heldout11 + heldout12 + heldout13)
     assert not {template(q) for q in heldout14} & {template(q) for q in earlier}
@@ -417,13 +434,13 @@ def test_the_fourteenth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, 
 def test_the_fifteenth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4,
                                                                       heldout5, heldout6, heldout7, heldout8,
                                                                       heldout9, heldout10, heldout11, heldout12,
-                                                                      heldout13, heldout14, heldout15, demo_db):
+                                                                      heldout13, heldout14, heldout15, dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout15) == 40 and all(q.split == "held-out-15" for q in heldout15)
     assert {q.shape for q in heldout15} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout15) == 4 for s in {q.shape for q in heldout15})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = (dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8 + heldout9
                + heldout10 + heldout11 + heldout12 + heldout13 + heldout14)
     assert not {template(q) for q in heldout15} & {template(q) for q in earlier}
@@ -436,13 +453,13 @@ def test_the_sixteenth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, h
                                                                       heldout5, heldout6, heldout7, heldout8,
                                                                       heldout9, heldout10, heldout11, heldout12,
                                                                       heldout13, heldout14, heldout15, heldout16,
-                                                                      demo_db):
+                                                                      dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout16) == 40 and all(q.split == "held-out-16" for q in heldout16)
     assert {q.shape for q in heldout16} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout16) == 4 for s in {q.shape for q in heldout16})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = (dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8 + heldout9
                + heldout10 + heldout11 + heldout12 + heldout13 + heldout14 + heldout15)
     assert not {template(q) for q in heldout16} & {template(q) for q in earlier}
@@ -455,13 +472,13 @@ def test_the_seventeenth_set_has_the_same_shapes_in_wordings_of_its_own(heldout,
                                                                         heldout5, heldout6, heldout7, heldout8,
                                                                         heldout9, heldout10, heldout11, heldout12,
                                                                         heldout13, heldout14, heldout15, heldout16,
-                                                                        heldout17, demo_db):
+                                                                        heldout17, dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout17) == 40 and all(q.split == "held-out-17" for q in heldout17)
     assert {q.shape for q in heldout17} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout17) == 4 for s in {q.shape for q in heldout17})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = (dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8 + heldout9
                + heldout10 + heldout11 + heldout12 + heldout13 + heldout14 + heldout15 + heldout16)
     assert not {template(q) for q in heldout17} & {template(q) for q in earlier}
@@ -474,13 +491,13 @@ def test_the_eighteenth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, 
                                                                        heldout5, heldout6, heldout7, heldout8,
                                                                        heldout9, heldout10, heldout11, heldout12,
                                                                        heldout13, heldout14, heldout15, heldout16,
-                                                                       heldout17, heldout18, demo_db):
+                                                                       heldout17, heldout18, dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout18) == 40 and all(q.split == "held-out-18" for q in heldout18)
     assert {q.shape for q in heldout18} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout18) == 4 for s in {q.shape for q in heldout18})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = (dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8 + heldout9
                + heldout10 + heldout11 + heldout12 + heldout13 + heldout14 + heldout15 + heldout16 + heldout17)
     assert not {template(q) for q in heldout18} & {template(q) for q in earlier}
@@ -493,13 +510,13 @@ def test_the_nineteenth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, 
                                                                        heldout5, heldout6, heldout7, heldout8,
                                                                        heldout9, heldout10, heldout11, heldout12,
                                                                        heldout13, heldout14, heldout15, heldout16,
-                                                                       heldout17, heldout18, heldout19, demo_db):
+                                                                       heldout17, heldout18, heldout19, dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout19) == 40 and all(q.split == "held-out-19" for q in heldout19)
     assert {q.shape for q in heldout19} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout19) == 4 for s in {q.shape for q in heldout19})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = (dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8 + heldout9
                + heldout10 + heldout11 + heldout12 + heldout13 + heldout14 + heldout15 + heldout16 + heldout17
                + heldout18)
@@ -514,13 +531,13 @@ def test_the_twentieth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, h
                                                                       heldout9, heldout10, heldout11, heldout12,
                                                                       heldout13, heldout14, heldout15, heldout16,
                                                                       heldout17, heldout18, heldout19, heldout20,
-                                                                      demo_db):
+                                                                      dev_set):
     """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
     of them (the failing sequence is named, never the question)."""
     assert len(heldout20) == 40 and all(q.split == "held-out-20" for q in heldout20)
     assert {q.shape for q in heldout20} == {q.shape for q in heldout}
     assert all(sum(q.shape == s for q in heldout20) == 4 for s in {q.shape for q in heldout20})
-    dev = build(demo_db) + dev_shapes_a.build(demo_db) + dev_shapes_b.build(demo_db)
+    dev = list(dev_set)
     earlier = (dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8 + heldout9
                + heldout10 + heldout11 + heldout12 + heldout13 + heldout14 + heldout15 + heldout16 + heldout17
                + heldout18 + heldout19)
