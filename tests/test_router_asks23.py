@@ -14,6 +14,7 @@ import pytest
 from copilot_core.data.repository import CalibrationRepository
 from copilot_core.language.misspelled import respelled
 from copilot_core.language.question import parse
+from copilot_core.routing.limits import unread_value_note
 from copilot_core.tools import DataStore, Toolkit
 from tests.public_eval import CHIP, OTHER, latest_values
 from tests.test_router_windows16 import _routed
@@ -116,3 +117,25 @@ def test_a_spanish_compound_filter_counts_both_limits(demo_db, toolkit):
     t1, echo = _held(demo_db, OTHER, "t1"), _held(demo_db, OTHER, "t2_echo")
     assert out.full["count_matching"] == sum(1 for q in t1.keys() & echo.keys() if t1[q] > 50 and echo[q] < 80)
 
+
+
+UNREAD = "which qubits on 144Qv2 have T1 above 50 us; readout fidelity: 92 %?"
+
+
+@pytest.mark.parametrize("text, calls, noted", [
+    (UNREAD, [("filter_metric", {"chip_id": OTHER, "metric_name": "t1", "above": 50})], "92 %"),
+    ("which qubits on 144Qv2 have T1 above 50 us whose readout fidelity sits near 92 %",
+     [("filter_metric", {"chip_id": OTHER, "metric_name": "t1", "above": 50})], "92 %"),
+    (UNREAD, [("filter_metrics", {"chip_id": OTHER, "join": "and", "conditions": [
+        {"metric_name": "t1", "above": 50}, {"metric_name": "average_readout_fidelity", "above": 92}]})], None),
+    ("is more than 50% of 64Qv3 above 40 us T1?",
+     [("filter_metric", {"chip_id": CHIP, "metric_name": "t1", "above": 40})], None),
+    ("our 3 GHz line was noisy: which qubits on 64Qv3 have T1 above 40 us?",
+     [("filter_metric", {"chip_id": CHIP, "metric_name": "t1", "above": 40})], None),
+    ("which qubits on 64Qv3 have T1 above 40 us?", [("filter_metric", {"chip_id": CHIP, "metric_name": "t1",
+                                                                        "above": 40})], None),
+    (UNREAD, [("rank_metric", {"chip_id": OTHER, "metric_name": "t1", "order": "highest", "n": 5})], None),
+])
+def test_a_value_no_filter_applied_is_said(toolkit, text, calls, noted):
+    note = unread_value_note(parse(text, CHIPS), [toolkit.execute(name, args) for name, args in calls])
+    assert (note is None) if noted is None else (note is not None and noted in note), note

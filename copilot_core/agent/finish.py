@@ -19,7 +19,7 @@ from copilot_core.agent.lookups import failure_quotes
 from copilot_core.agent.plan import TurnPlan
 from copilot_core.language.misspelled import reading_note
 from copilot_core.routing.limits import (error_note, unapplied_set_note, unbound_note, unfit_note, unit_refusals,
-                                         unread_side_note)
+                                         unread_side_note, unread_value_note)
 from copilot_core.llm.streaming import without_markup
 from copilot_core.language.window_words import unread_window, window_reading
 from copilot_core.checking.restate import restated_blocks
@@ -90,10 +90,10 @@ def finish(plan: TurnPlan, end: LoopEnd, *, model: str, api_style: str) -> Agent
         blocks = [*blocks, TextBlock(held)]  # an error's limit read as its fidelity's: said in both terms
     if end.asked is None and (slip := reading_note(plan.asked.read_as)) is not None:
         blocks = [*blocks, TextBlock(slip)]  # a slipped word read as the lab word meant: said how it was read
-    for loose in (unbound_note(plan.asked, outcomes), unread_side_note(plan.asked, outcomes)) if end.asked is None \
-            else ():
+    for loose in (unbound_note(plan.asked, outcomes), unread_side_note(plan.asked, outcomes),
+                  unread_value_note(plan.asked, outcomes)) if end.asked is None else ():
         if loose is not None and loose not in answer_text(blocks):
-            blocks = [*blocks, TextBlock(loose)]  # a limit bound to no metric, or to no side: never silently
+            blocks = [*blocks, TextBlock(loose)]  # a limit bound to no metric or side, or a value unread: said
     wide = unapplied_set_note(plan.asked, outcomes, plan.layout["size"] if plan.layout else 0) if end.asked is None else None
     if wide is not None and wide not in answer_text(blocks):
         blocks = [*blocks, TextBlock(wide)]  # a set of qubits asked, a chip-wide figure: said so

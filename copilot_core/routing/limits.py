@@ -21,7 +21,9 @@ from dataclasses import dataclass, replace
 from copilot_core.domain.metrics import CATALOGUE, Metric, unit_suffix
 from copilot_core.domain.topology import runs_named
 from copilot_core.domain.units import canonical, family
+from copilot_core.language.numbers import number_spans, signed_value, unit_after
 from copilot_core.language.question import Question, Threshold
+from copilot_core.language.spoken import as_typed
 from copilot_core.tools.compact import to_model_json
 from copilot_core.tools.toolkit import ToolOutcome
 
@@ -163,6 +165,34 @@ def unread_side_note(asked: Question, outcomes: Sequence[ToolOutcome] = ()) -> s
         return None
     return (f"_Note: no word of the question says on which side of its number the values it asks for lie; the filter "
             f"read {', '.join(dict.fromkeys(taken))}: not checked against the question._")
+
+
+_DURATIONS = frozenset({"s", "sec", "secs", "second", "seconds"})  # a wait, not a metric's value
+
+
+def unread_value_note(asked: Question, outcomes: Sequence[ToolOutcome] = ()) -> str | None:
+    """A note when a filter ran and the question writes a value that a metric it names can hold, which no limit of
+    the question's words and no filter took ("readout fidelity: 92 %" with no comparison word): a condition the answer
+    may have left out is said, never dropped silently."""
+    used = {v for o in outcomes if o.ok for holder, side, _ in _bounds(o.name, o.args)
+            if (v := _number(holder[side])) is not None}
+    if not used:
+        return None
+    read = {t.value for t in (*asked.limits, *asked.unfit, *asked.unbound)} | \
+        {v for r in asked.ranges for v in (r.low, r.high)}
+    metrics = [CATALOGUE[m] for m in asked.metrics if m is not None and m in CATALOGUE]
+    text = as_typed(asked.text)
+    left = []
+    for _, end, written, _ in number_spans(text):
+        unit = (unit_after(text[end:]) or ("", 0))[0]
+        value = signed_value(written)
+        if unit and unit.lower() not in _DURATIONS and value not in read | used and \
+                any(m.can_hold(value, unit) for m in metrics):
+            left.append(f"{written} {unit.strip()}")
+    if not left:
+        return None
+    return (f"_Note: the question also writes {', '.join(dict.fromkeys(left))}, which no filter here applies: the "
+            f"answer above is not limited by it (no word of the question was read as its condition)._")
 
 
 def _settle(holder: dict, entry: Metric, limits: tuple[Threshold, ...],

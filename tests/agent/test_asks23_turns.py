@@ -7,7 +7,7 @@ from __future__ import annotations
 import statistics
 
 from tests.agent.page_turn import SMALL, page_turn, shown
-from tests.fakes.scripted_models import silent
+from tests.fakes.scripted_models import caller_then_quoter, silent
 from tests.public_eval import CHIP, OTHER, latest_values
 
 
@@ -32,3 +32,13 @@ def test_a_spanish_media_compares_the_means_and_names_the_higher_chip_first(demo
     assert said.index(high) < said.index(low), said
     assert f"{means[high]:.1f} μs" in said and f"{means[low]:.1f} μs" in said, said
     assert "median" not in said.lower(), said
+
+
+def test_a_condition_the_model_left_out_is_said_on_the_page(demo_db, repo, scripted_openai, tmp_path):
+    """The model filters on T1 alone; the question also writes a readout fidelity value no word sides: the answer
+    says that value was not applied."""
+    scripted_openai.smart = caller_then_quoter("filter_metric", {"chip_id": OTHER, "metric_name": "t1", "above": 50})
+    said = shown(page_turn(repo, scripted_openai, tmp_path,
+                           "which qubits on 144Qv2 have T1 above 50 us; readout fidelity: 92 %?", SMALL,
+                           {"COPILOT_TOOL_ROUTER": "off"}))
+    assert "92 %" in said and "no filter here applies" in said, said
