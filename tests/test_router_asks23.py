@@ -134,6 +134,9 @@ UNREAD = "which qubits on 144Qv2 have T1 above 50 us; readout fidelity: 92 %?"
      [("filter_metric", {"chip_id": CHIP, "metric_name": "t1", "above": 40})], None),
     ("which qubits on 64Qv3 have T1 above 40 us?", [("filter_metric", {"chip_id": CHIP, "metric_name": "t1",
                                                                         "above": 40})], None),
+    ("Which qubits on 64Qv3 have a readout error below 4% and T1 above 40 us?",
+     [("filter_metrics", {"chip_id": CHIP, "join": "and", "conditions": [
+         {"metric_name": "average_readout_fidelity", "above": 96}, {"metric_name": "t1", "above": 40}]})], None),
     (UNREAD, [("rank_metric", {"chip_id": OTHER, "metric_name": "t1", "order": "highest", "n": 5})], None),
 ])
 def test_a_value_no_filter_applied_is_said(toolkit, text, calls, noted):

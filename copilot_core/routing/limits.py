@@ -178,8 +178,9 @@ def unread_value_note(asked: Question, outcomes: Sequence[ToolOutcome] = ()) -> 
             if (v := _number(holder[side])) is not None}
     if not used:
         return None
+    errors = " ".join(h.said for h in asked.held_errors)  # "error below 4%": read as the fidelity above 96%
     read = {t.value for t in (*asked.limits, *asked.unfit, *asked.unbound)} | \
-        {v for r in asked.ranges for v in (r.low, r.high)}
+        {v for r in asked.ranges for v in (r.low, r.high)} | {signed_value(w) for _, _, w, _ in number_spans(errors)}
     metrics = [CATALOGUE[m] for m in asked.metrics if m is not None and m in CATALOGUE]
     text = as_typed(asked.text)
     left = []
