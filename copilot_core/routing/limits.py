@@ -153,14 +153,19 @@ def unbound_note(asked: Question, outcomes: Sequence[ToolOutcome] = ()) -> str |
     return " ".join(dict.fromkeys(said)) or None
 
 
+def _filter_limits(outcomes: Sequence[ToolOutcome]) -> list[tuple[Metric, str, float]]:
+    """``(metric, side, value)`` of every limit a successful filter call applied."""
+    return [(entry, side, value) for o in outcomes if o.ok for holder, side, entry in _bounds(o.name, o.args)
+            if (value := _number(holder[side])) is not None]
+
+
 def unread_side_note(asked: Question, outcomes: Sequence[ToolOutcome] = ()) -> str | None:
     """A note when a filter ran with a limit at a number the question writes but no limit the question's words
     give a side to: which side is the model's reading alone, and the person is told which it took."""
     if asked.limits or asked.ranges or asked.unfit or asked.unbound or asked.qualities:
         return None
     written = {v for v in (_number(w) for w in asked.values) if v is not None}
-    taken = [f"{entry.name} {side} {value:g}" for o in outcomes if o.ok for holder, side, entry in _bounds(o.name, o.args)
-             if (value := _number(holder[side])) is not None and value in written]
+    taken = [f"{entry.name} {side} {value:g}" for entry, side, value in _filter_limits(outcomes) if value in written]
     if not taken:
         return None
     return (f"_Note: no word of the question says on which side of its number the values it asks for lie; the filter "
@@ -174,8 +179,7 @@ def unread_value_note(asked: Question, outcomes: Sequence[ToolOutcome] = ()) -> 
     """A note when a filter ran and the question writes a value that a metric it names can hold, which no limit of
     the question's words and no filter took ("readout fidelity: 92 %" with no comparison word): a condition the answer
     may have left out is said, never dropped silently."""
-    used = {v for o in outcomes if o.ok for holder, side, _ in _bounds(o.name, o.args)
-            if (v := _number(holder[side])) is not None}
+    used = {value for _, _, value in _filter_limits(outcomes)}
     if not used:
         return None
     errors = " ".join(h.said for h in asked.held_errors)  # "error below 4%": read as the fidelity above 96%
