@@ -1,7 +1,7 @@
 """The sealed eval through the page's path: each question asked by ``Copilot.ask`` with the page's flags.
 
 ``python bench/eval_copilot.py --split held-out|held-out-2|held-out-3|held-out-4|held-out-5|held-out-6|held-out-7|
-held-out-8|held-out-9|held-out-10|held-out-11|held-out-12|held-out-13|held-out-14|held-out-15|held-out-16|held-out-17|held-out-18|held-out-19|held-out-20|dev|both
+held-out-8|held-out-9|held-out-10|held-out-11|held-out-12|held-out-13|held-out-14|held-out-15|held-out-16|held-out-17|held-out-18|held-out-19|held-out-20|held-out-21|dev|both
 [--per-template N] [--out F.jsonl]``
 starts the local model (``scripts/local_llm.py serve``), seeds the demo database in memory (seed 7, ending now), builds
 the truths (``tests/public_eval.py`` for dev, ``tests/sealed/heldout.py`` for held-out, ``tests/sealed/heldout2.py``
@@ -20,7 +20,8 @@ for the second sealed set, held-out-2, ``tests/sealed/heldout3.py`` for the thir
 ``tests/sealed/heldout17.py`` for the seventeenth, held-out-17,
 ``tests/sealed/heldout18.py`` for the eighteenth, held-out-18,
 ``tests/sealed/heldout19.py`` for the nineteenth, held-out-19,
-``tests/sealed/heldout20.py`` for the twentieth, held-out-20;
+``tests/sealed/heldout20.py`` for the twentieth, held-out-20,
+``tests/sealed/heldout21.py`` for the twenty-first, held-out-21;
 ``both`` leaves these out) and asks every question in a fresh chat
 with the 64-qubit chip in view, clarification on, memory off and readiness gating as configured (on by default, as
 on the page).  Prints one line per question and, at the end, per shape: passed / asked, and what the answer was —
@@ -94,6 +95,7 @@ def _questions(split: str, per_template: int, db, now: datetime) -> list:  # noq
     from tests.sealed.heldout18 import build_heldout18
     from tests.sealed.heldout19 import build_heldout19
     from tests.sealed.heldout20 import build_heldout20
+    from tests.sealed.heldout21 import build_heldout21
 
     out = []
     if split in ("held-out", "both"):
@@ -136,6 +138,8 @@ def _questions(split: str, per_template: int, db, now: datetime) -> list:  # noq
         out += round_robin(build_heldout19(db, now))
     if split == "held-out-20":
         out += round_robin(build_heldout20(db, now))
+    if split == "held-out-21":
+        out += round_robin(build_heldout21(db, now))
     if split in ("dev", "both"):
         seen: dict[tuple[str, str], int] = defaultdict(int)
         dev: list = []
@@ -164,7 +168,7 @@ def main(argv: list[str]) -> int:
                         choices=("held-out", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6",
                                  "held-out-7", "held-out-8", "held-out-9", "held-out-10", "held-out-11", "held-out-12",
                                  "held-out-13", "held-out-14", "held-out-15", "held-out-16", "held-out-17", "held-out-18",
-                                 "held-out-19", "held-out-20", "dev",
+                                 "held-out-19", "held-out-20", "held-out-21", "dev",
                                  "both"))
     parser.add_argument("--per-template", type=int, default=0, help="dev: at most N questions per template")
     parser.add_argument("--out", default="", help="append one JSON line per question here")

@@ -1,6 +1,6 @@
 """The held-out eval stays sealed: other templates than dev, never read by product code, never quoted by it.
 
-The twenty sealed sets (``heldout.py`` to ``heldout20.py``) are covered.  A held-out
+The twenty-one sealed sets (``heldout.py`` to ``heldout21.py``) are covered.  A held-out
 question's 4-word sequences (ids and digits taken out) must appear in no product file: code, prompts, skills, tool
 descriptions, the CLI eval's questions, pages, scripts.  When one does, either the product names a held-out wording
 (generalise the product code) or a held-out question shares wording with a dev one.
@@ -35,6 +35,7 @@ from tests.sealed.heldout17 import build_heldout17
 from tests.sealed.heldout18 import build_heldout18
 from tests.sealed.heldout19 import build_heldout19
 from tests.sealed.heldout20 import build_heldout20
+from tests.sealed.heldout21 import build_heldout21
 from tests.sealed.calendar import answerable_day
 
 # The first test builds every sealed set on the embedded engine (many unindexed reads): minutes on a loaded machine.
@@ -206,6 +207,11 @@ def heldout19(demo_db, demo_now):
 @pytest.fixture(scope="module")
 def heldout20(demo_db, demo_now):
     return answerable_day(build_heldout20, demo_db, demo_now).questions
+
+
+@pytest.fixture(scope="module")
+def heldout21(demo_db, demo_now):
+    return answerable_day(build_heldout21, demo_db, demo_now).questions
 
 
 @pytest.mark.parametrize("first, last", [("Friday", "Monday"), ("Tue", "Sun"), ("Nov 2", "Dec 9")])
@@ -547,6 +553,27 @@ def test_the_twentieth_set_has_the_same_shapes_in_wordings_of_its_own(heldout, h
     assert not shared, "\n".join(shared)
 
 
+def test_the_twenty_first_set_has_the_same_shapes_in_wordings_of_its_own(heldout, heldout2, heldout3, heldout4,
+                                                                         heldout5, heldout6, heldout7, heldout8,
+                                                                         heldout9, heldout10, heldout11, heldout12,
+                                                                         heldout13, heldout14, heldout15, heldout16,
+                                                                         heldout17, heldout18, heldout19, heldout20,
+                                                                         heldout21, dev_set):
+    """Ten shapes × 4, none in a dev or earlier-set template, and no 4-word sequence shared with a question of any
+    of them (the failing sequence is named, never the question)."""
+    assert len(heldout21) == 40 and all(q.split == "held-out-21" for q in heldout21)
+    assert {q.shape for q in heldout21} == {q.shape for q in heldout}
+    assert all(sum(q.shape == s for q in heldout21) == 4 for s in {q.shape for q in heldout21})
+    dev = list(dev_set)
+    earlier = (dev + heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7 + heldout8 + heldout9
+               + heldout10 + heldout11 + heldout12 + heldout13 + heldout14 + heldout15 + heldout16 + heldout17
+               + heldout18 + heldout19 + heldout20)
+    assert not {template(q) for q in heldout21} & {template(q) for q in earlier}
+    mine = {g: q.id for q in heldout21 for g in grams(words(q.text))}
+    shared = sorted({f"{mine[g]}: {' '.join(g)!r}" for q in earlier for g in grams(words(q.text)) if g in mine})
+    assert not shared, "\n".join(shared)
+
+
 def test_no_product_file_reads_the_held_out_questions():
     readers = [str(p.relative_to(ROOT)) for p in product_files()
                if re.search(r"tests[./]sealed|heldout|build_heldout", p.read_text(encoding="utf-8", errors="ignore"))]
@@ -556,23 +583,23 @@ def test_no_product_file_reads_the_held_out_questions():
 def test_no_held_out_wording_appears_in_product_code(heldout, heldout2, heldout3, heldout4, heldout5, heldout6,
                                                     heldout7, heldout8, heldout9, heldout10, heldout11, heldout12,
                                                     heldout13, heldout14, heldout15, heldout16, heldout17,
-                                                    heldout18, heldout19, heldout20):
+                                                    heldout18, heldout19, heldout20, heldout21):
     found = leaks([q.text for q in heldout + heldout2 + heldout3 + heldout4 + heldout5 + heldout6 + heldout7
                    + heldout8 + heldout9 + heldout10 + heldout11 + heldout12 + heldout13 + heldout14
-                   + heldout15 + heldout16 + heldout17 + heldout18 + heldout19 + heldout20],
+                   + heldout15 + heldout16 + heldout17 + heldout18 + heldout19 + heldout20 + heldout21],
                   product_files())
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("which", range(20))
+@pytest.mark.parametrize("which", range(21))
 def test_the_leak_check_finds_a_quoted_wording(heldout, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7,
                                                heldout8, heldout9, heldout10, heldout11, heldout12, heldout13,
                                                heldout14, heldout15, heldout16, heldout17, heldout18, heldout19,
-                                               heldout20, tmp_path, which):
+                                               heldout20, heldout21, tmp_path, which):
     """The check itself: a product file quoting one held-out question (other ids and digits) is caught."""
     questions = (heldout, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7, heldout8, heldout9,
                  heldout10, heldout11, heldout12, heldout13, heldout14, heldout15, heldout16, heldout17,
-                 heldout18, heldout19, heldout20)[which]
+                 heldout18, heldout19, heldout20, heldout21)[which]
     quoted = re.sub(r"\d+", "7", questions[5].text).replace("64Qv3", "20Qv1").replace("144Qv2", "20Qv1")
     planted = tmp_path / "router.py"
     planted.write_text(f'_PHRASES = ("{quoted}",)\n')
